@@ -1,0 +1,126 @@
+//! Callers and callees of a function, derived from the stacks (model.md §
+//! Call graph), so drill-down works the same for every format.
+//!
+//! For every stack in which F stands at position i, the function at i−1 is
+//! a caller and the one at i+1 a callee, weighted by the stack's hits and
+//! self time. Self time, not self + child: in a trace every prefix of a path
+//! is a stack of its own, so a deeper stack's time is already counted there,
+//! and sample stacks have no child time at all.
+
+use crate::model::{FuncId, Profile, metrics::add_opt};
+use rustc_hash::FxHashMap;
+
+/// One neighbour of a function and the weight of the edge to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub func: FuncId,
+    pub hits: Option<u64>,
+    pub time_ms: Option<f64>,
+    /// Percent of all the function's callers (or callees): by time where
+    /// stacks have times, else by hits.
+    pub share: Option<f64>,
+}
+
+/// Callers and callees of every function.
+#[derive(Debug, Default)]
+pub struct CallGraph {
+    callers: Vec<Vec<Edge>>,
+    callees: Vec<Vec<Edge>>,
+}
+
+type Weights = FxHashMap<(FuncId, FuncId), (Option<u64>, Option<f64>)>;
+
+impl CallGraph {
+    pub fn build(p: &Profile) -> CallGraph {
+        let mut edges: Weights = FxHashMap::default();
+        for s in p.stack_ids() {
+            let stack = p.stack(s);
+            for pair in p.frames(s).windows(2) {
+                let w = edges.entry((pair[0], pair[1])).or_default();
+                w.0 = crate::model::metrics::add_count(w.0, stack.hits);
+                w.1 = add_opt(w.1, stack.self_ms);
+            }
+        }
+        let n = p.functions().len();
+        let mut g = CallGraph {
+            callers: vec![Vec::new(); n],
+            callees: vec![Vec::new(); n],
+        };
+        for (&(caller, callee), &(hits, time_ms)) in &edges {
+            let edge = |func| Edge {
+                func,
+                hits,
+                time_ms,
+                share: None,
+            };
+            g.callees[caller.index()].push(edge(callee));
+            g.callers[callee.index()].push(edge(caller));
+        }
+        for list in g.callers.iter_mut().chain(g.callees.iter_mut()) {
+            finish_list(p, list);
+        }
+        g
+    }
+
+    /// Who calls `f`, heaviest first.
+    pub fn callers(&self, f: FuncId) -> &[Edge] {
+        &self.callers[f.index()]
+    }
+
+    /// Whom `f` calls, heaviest first.
+    pub fn callees(&self, f: FuncId) -> &[Edge] {
+        &self.callees[f.index()]
+    }
+}
+
+/// Fills shares and orders a neighbour list heaviest first, ties by name.
+fn finish_list(p: &Profile, list: &mut [Edge]) {
+    let by_time = list.iter().any(|e| e.time_ms.is_some_and(|t| t > 0.0));
+    let weight = |e: &Edge| {
+        if by_time {
+            e.time_ms.unwrap_or(0.0)
+        } else {
+            e.hits.unwrap_or(0) as f64
+        }
+    };
+    let total: f64 = list.iter().map(weight).sum();
+    for e in list.iter_mut() {
+        e.share = (total > 0.0).then(|| 100.0 * weight(e) / total);
+    }
+    list.sort_by(|a, b| {
+        weight(b)
+            .total_cmp(&weight(a))
+            .then_with(|| p.function_name(a.func).cmp(p.function_name(b.func)))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ProfileBuilder;
+
+    #[test]
+    fn neighbours_come_from_adjacent_frames_with_shares() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let ids: Vec<FuncId> = ["main", "a", "b", "c"]
+            .iter()
+            .map(|n| {
+                let n = b.intern(n);
+                b.function(n, m)
+            })
+            .collect();
+        let (main, a, bb, c) = (ids[0], ids[1], ids[2], ids[3]);
+        let s1 = b.stack(&[main, a, c]);
+        b.stack_summary(s1, Some(3), Some(30.0), None);
+        let s2 = b.stack(&[main, bb, c]);
+        b.stack_summary(s2, Some(1), Some(10.0), None);
+        let p = b.finish();
+        let g = CallGraph::build(&p);
+        let callers: Vec<_> = g.callers(c).iter().map(|e| (e.func, e.share)).collect();
+        assert_eq!(callers, [(a, Some(75.0)), (bb, Some(25.0))]);
+        let callees: Vec<_> = g.callees(main).iter().map(|e| (e.func, e.hits)).collect();
+        assert_eq!(callees, [(a, Some(3)), (bb, Some(1))]);
+        assert!(g.callers(main).is_empty());
+    }
+}

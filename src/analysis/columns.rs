@@ -1,0 +1,194 @@
+//! The columns of each pane, and the value of a row in each.
+//!
+//! One enum per row type, as in bottom's sortable tables: the table output,
+//! `--sort` and the app's headers and sorting all go through these, so a
+//! column means the same number everywhere. Values come straight from the
+//! model (percents included), never recomputed here.
+
+use crate::model::{FuncId, LineId, Profile, StackId, metrics};
+
+/// A cell's value, typed so views can align and format it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'p> {
+    Text(&'p str),
+    Count(Option<u64>),
+    Ms(Option<f64>),
+    Pct(Option<f64>),
+}
+
+impl Value<'_> {
+    pub fn is_absent(&self) -> bool {
+        matches!(
+            self,
+            Value::Count(None) | Value::Ms(None) | Value::Pct(None)
+        )
+    }
+
+    fn number(&self) -> Option<f64> {
+        match *self {
+            Value::Count(n) => n.map(|n| n as f64),
+            Value::Ms(x) | Value::Pct(x) => x,
+            Value::Text(_) => None,
+        }
+    }
+}
+
+/// The columns of one row type.
+pub trait Column: Copy + Eq + std::fmt::Debug + 'static {
+    type Row: Copy;
+    /// Every column, in display order.
+    const ALL: &'static [Self];
+    /// Name used by `--sort` (the `--json` key where there is one).
+    fn key(self) -> &'static str;
+    /// Short heading for tables.
+    fn header(self) -> &'static str;
+    fn value(self, p: &Profile, row: Self::Row) -> Value<'_>;
+    /// Text that breaks ties, so every order is total and stable.
+    fn tie(p: &Profile, row: Self::Row) -> (&str, &str);
+
+    fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.key() == key)
+    }
+
+    /// Numbers sort largest first by default, text A to Z.
+    fn descending_by_default(self) -> bool;
+    fn value_kind(self) -> ValueKind;
+}
+
+/// Whether a column holds text or numbers (for alignment and sort direction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Text,
+    Number,
+}
+
+/// Whether some row has a value in `col`: columns absent for the whole
+/// profile are hidden.
+pub fn is_present<C: Column>(p: &Profile, col: C, rows: impl IntoIterator<Item = C::Row>) -> bool {
+    rows.into_iter().any(|r| !col.value(p, r).is_absent())
+}
+
+/// Compares two rows by `col`; absent values last in either direction.
+pub fn compare<C: Column>(
+    p: &Profile,
+    col: C,
+    a: C::Row,
+    b: C::Row,
+    descending: bool,
+) -> std::cmp::Ordering {
+    use std::cmp::Ordering::*;
+    let (va, vb) = (col.value(p, a), col.value(p, b));
+    let ord = match (va, vb) {
+        (Value::Text(x), Value::Text(y)) => x.cmp(y),
+        _ => match (va.number(), vb.number()) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => return Less,
+            (None, Some(_)) => return Greater,
+            (None, None) => Equal,
+        },
+    };
+    let ord = if descending { ord.reverse() } else { ord };
+    ord.then_with(|| C::tie(p, a).cmp(&C::tie(p, b)))
+}
+
+macro_rules! columns {
+    ($name:ident for $row:ty, |$p:ident, $r:ident| { $($var:ident $key:literal $head:literal $kind:ident => $get:expr),+ $(,)? }) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($var),+ }
+
+        impl $name {
+            fn get(self, $p: &Profile, $r: $row) -> Value<'_> {
+                match self { $($name::$var => $get),+ }
+            }
+            fn kind(self) -> ValueKind {
+                match self { $($name::$var => ValueKind::$kind),+ }
+            }
+            fn key_of(self) -> &'static str {
+                match self { $($name::$var => $key),+ }
+            }
+            fn header_of(self) -> &'static str {
+                match self { $($name::$var => $head),+ }
+            }
+            const LIST: &'static [$name] = &[$($name::$var),+];
+        }
+    };
+}
+
+columns!(FuncColumn for FuncId, |p, f| {
+    Name "name" "Name" Text => Value::Text(p.function_name(f)),
+    Module "module" "Module" Text => Value::Text(p.function_module(f)),
+    Calls "calls" "Calls" Number => Value::Count(p.function(f).calls),
+    HitsSelf "hits_self" "Hits" Number => Value::Count(p.function(f).hits_self),
+    HitsSelfPct "hits_self_pct" "Hits %" Number => Value::Pct(p.function(f).pct.hits_self),
+    HitsTotal "hits_total" "Hits tot" Number => Value::Count(p.function(f).hits_total),
+    HitsTotalPct "hits_total_pct" "Tot %" Number => Value::Pct(p.function(f).pct.hits_total),
+    ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(p.function(f).time.elapsed_inclusive),
+    ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.function(f).pct.elapsed_inclusive),
+    ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(p.function(f).time.elapsed_exclusive),
+    ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.function(f).pct.elapsed_exclusive),
+    AppIncl "application_inclusive_ms" "App incl ms" Number => Value::Ms(p.function(f).time.application_inclusive),
+    AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.function(f).pct.application_inclusive),
+    AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
+    AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.function(f).pct.application_exclusive),
+    AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
+});
+
+columns!(LineColumn for LineId, |p, l| {
+    File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
+    Line "line" "Line" Number => Value::Count(Some(u64::from(p.line(l).line))),
+    Function "function" "Function" Text => Value::Text(p.line(l).function.map_or("", |f| p.function_name(f))),
+    Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
+    Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
+    Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),
+});
+
+columns!(StackColumn for StackId, |p, s| {
+    Leaf "leaf" "Leaf" Text => Value::Text(p.frames(s).last().map_or("", |&f| p.function_name(f))),
+    Depth "depth" "Depth" Number => Value::Count(Some(p.frames(s).len() as u64)),
+    Hits "hits" "Hits" Number => Value::Count(p.stack(s).hits),
+    SelfMs "self_ms" "Self ms" Number => Value::Ms(p.stack(s).self_ms),
+    ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
+});
+
+macro_rules! impl_column {
+    ($name:ident, $row:ty, $tie:ident) => {
+        impl Column for $name {
+            type Row = $row;
+            const ALL: &'static [Self] = $name::LIST;
+            fn key(self) -> &'static str {
+                self.key_of()
+            }
+            fn header(self) -> &'static str {
+                self.header_of()
+            }
+            fn value(self, p: &Profile, row: $row) -> Value<'_> {
+                self.get(p, row)
+            }
+            fn tie(p: &Profile, row: $row) -> (&str, &str) {
+                $tie(p, row)
+            }
+            fn descending_by_default(self) -> bool {
+                self.kind() == ValueKind::Number
+            }
+            fn value_kind(self) -> ValueKind {
+                self.kind()
+            }
+        }
+    };
+}
+
+fn func_tie(p: &Profile, f: FuncId) -> (&str, &str) {
+    (p.function_name(f), p.function_module(f))
+}
+
+fn line_tie(p: &Profile, l: LineId) -> (&str, &str) {
+    (p.name(p.line(l).file), "")
+}
+
+fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
+    (p.frames(s).last().map_or("", |&f| p.function_name(f)), "")
+}
+
+impl_column!(FuncColumn, FuncId, func_tie);
+impl_column!(LineColumn, LineId, line_tie);
+impl_column!(StackColumn, StackId, stack_tie);

@@ -1,0 +1,6 @@
+//! Questions asked of a finished profile: row orders, the call graph.
+//! Reads the model only; the CLI, the reports and the app share it.
+
+pub mod callgraph;
+pub mod columns;
+pub mod sort;

@@ -1,0 +1,73 @@
+//! An input file's bytes: memory-mapped read-only, or borrowed (the demo).
+
+use super::LoadError;
+use memmap2::Mmap;
+use std::fs::File;
+
+#[derive(Debug)]
+enum Bytes {
+    Mapped(Mmap),
+    Static(&'static [u8]),
+    Owned(Vec<u8>),
+}
+
+/// One input: its name as the user gave it, and its bytes.
+#[derive(Debug)]
+pub struct Input {
+    name: String,
+    bytes: Bytes,
+}
+
+impl Input {
+    /// Opens `path` read-only and maps it; the file is never written,
+    /// locked or truncated.
+    pub fn open(path: &str) -> Result<Input, LoadError> {
+        let io = |source| LoadError::Io {
+            path: path.to_string(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len == 0 {
+            // Mapping an empty file fails on some systems; there is nothing to map.
+            return Ok(Input::owned(path, Vec::new()));
+        }
+        // SAFETY: the map is read-only and private to this process. Another
+        // process truncating the file while we read it is the one hazard of
+        // any mmap; profiles are finished files, and the speed of reading
+        // gigabyte traces without copying them is why we map.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        Ok(Input {
+            name: path.to_string(),
+            bytes: Bytes::Mapped(map),
+        })
+    }
+
+    /// An input whose bytes are built into the binary.
+    pub fn from_static(name: &str, bytes: &'static [u8]) -> Input {
+        Input {
+            name: name.to_string(),
+            bytes: Bytes::Static(bytes),
+        }
+    }
+
+    /// An input held in memory (tests, generated data).
+    pub fn owned(name: &str, bytes: Vec<u8>) -> Input {
+        Input {
+            name: name.to_string(),
+            bytes: Bytes::Owned(bytes),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped(m) => m,
+            Bytes::Static(s) => s,
+            Bytes::Owned(v) => v,
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Input formats → `Profile`.
+//!
+//! This module owns opening inputs (read-only, memory-mapped), choosing a
+//! loader by content ([`Detection`]: yes / no / need more), running it into a
+//! [`ProfileBuilder`] and the `--strict` rule. Each format lives in its own
+//! file and knows nothing of the others; adding one means adding it to
+//! [`LOADERS`].
+
+mod input;
+pub mod plist;
+mod split;
+
+pub use input::Input;
+
+use crate::model::{Profile, ProfileBuilder};
+use thiserror::Error;
+
+/// A loader's answer to "is this your format?" for the first bytes of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detection {
+    Yes,
+    No,
+    /// The bytes seen so far do not decide; show more.
+    NeedMore,
+}
+
+/// One input format.
+pub trait Loader: Sync {
+    /// Name used by `--format` and in reports (`"plist"`).
+    fn name(&self) -> &'static str;
+    /// Judges `head`, the first bytes of a file; `at_eof` when that is all of it.
+    fn detect(&self, head: &[u8], at_eof: bool) -> Detection;
+    /// Loads `input` into `b`. Unusable records become warnings; an error
+    /// means nothing usable was found.
+    fn load(&self, input: &Input, b: &mut ProfileBuilder) -> Result<(), LoadError>;
+}
+
+/// Every loader, in the order detection asks them.
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist];
+
+/// Why a load failed: what, where, why.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a format profx knows (tried: {tried}); name one with --format")]
+    Unrecognized { path: String, tried: String },
+    #[error("unknown format {name:?} (known: {known})")]
+    UnknownFormat { name: String, known: String },
+    #[error("{path}: {place}: {reason}")]
+    Invalid {
+        path: String,
+        place: String,
+        reason: String,
+    },
+    #[error("{path}: {place}: {message} (--strict makes every warning fatal)")]
+    Strict {
+        path: String,
+        place: String,
+        message: String,
+    },
+    #[error("{format} loads one file at a time, {count} were given")]
+    TooManyInputs { format: &'static str, count: usize },
+    #[error("no input file given")]
+    NoInput,
+}
+
+/// How to load.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--format`: skip detection.
+    pub format: Option<String>,
+    /// `--strict`: the first warning fails the load.
+    pub strict: bool,
+}
+
+/// The names `--format` accepts.
+pub fn format_names() -> Vec<&'static str> {
+    LOADERS.iter().map(|l| l.name()).collect()
+}
+
+fn by_name(name: &str) -> Result<&'static dyn Loader, LoadError> {
+    LOADERS
+        .iter()
+        .copied()
+        .find(|l| l.name() == name)
+        .ok_or_else(|| LoadError::UnknownFormat {
+            name: name.to_string(),
+            known: format_names().join(", "),
+        })
+}
+
+/// The loader whose detection says yes to `input`, the first one in
+/// [`LOADERS`] order when several would.
+pub fn detect(input: &Input) -> Result<&'static dyn Loader, LoadError> {
+    let bytes = input.bytes();
+    LOADERS
+        .iter()
+        .copied()
+        .find(|l| detect_growing(*l, bytes) == Detection::Yes)
+        .ok_or_else(|| LoadError::Unrecognized {
+            path: input.name().to_string(),
+            tried: format_names().join(", "),
+        })
+}
+
+/// Offers a loader ever larger heads of the file until it decides.
+fn detect_growing(loader: &dyn Loader, bytes: &[u8]) -> Detection {
+    for size in [512, 8 << 10, 256 << 10] {
+        if size >= bytes.len() {
+            break;
+        }
+        match loader.detect(&bytes[..size], false) {
+            Detection::NeedMore => continue,
+            decided => return decided,
+        }
+    }
+    match loader.detect(bytes, true) {
+        Detection::NeedMore => Detection::No,
+        decided => decided,
+    }
+}
+
+/// Opens and loads the files at `paths` as one profile.
+pub fn load_paths(paths: &[String], opts: &LoadOptions) -> Result<Profile, LoadError> {
+    let inputs = paths
+        .iter()
+        .map(|p| Input::open(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    load_inputs(&inputs, opts)
+}
+
+/// Loads inputs already opened (files, or the embedded demo).
+pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, LoadError> {
+    let first = inputs.first().ok_or(LoadError::NoInput)?;
+    if first.bytes().is_empty() {
+        return Err(LoadError::Invalid {
+            path: first.name().to_string(),
+            place: "offset 0".into(),
+            reason: "the file is empty".into(),
+        });
+    }
+    let loader = match &opts.format {
+        Some(name) => by_name(name)?,
+        None => detect(first)?,
+    };
+    if inputs.len() > 1 {
+        return Err(LoadError::TooManyInputs {
+            format: loader.name(),
+            count: inputs.len(),
+        });
+    }
+    let mut b = ProfileBuilder::new(loader.name());
+    b.begin_source(first.name());
+    loader.load(first, &mut b)?;
+    let profile = b.finish();
+    if opts.strict {
+        if let Some(w) = profile.warnings().first() {
+            return Err(LoadError::Strict {
+                path: profile.sources[w.source].clone(),
+                place: w.place.to_string(),
+                message: w.message.clone(),
+            });
+        }
+    }
+    Ok(profile)
+}

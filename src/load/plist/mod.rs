@@ -1,0 +1,444 @@
+//! `plist`: Visual C++ Source Profiler `PLIST /T` output (seeds 000, 001).
+//!
+//! PLIST, the report step of the VC++ 2.0–6.0 source profiler, writes with
+//! `/T` one tab-delimited record per line, the first field a format tag:
+//! 0–5 are global records (banner, method, total time, hit counts, date,
+//! starting function), 6 a function (exe, object module, calls, time,
+//! func+child time, name), 7 a line (exe, source, line, count), and 8/9/10
+//! the function-attribution stacks that follow their function: 8 says how
+//! many stacks, each 9 gives a stack's size, hits, self and child time, and
+//! that many 10 records name its frames. A function-timing record reads:
+//!
+//! ```text
+//! 6	PROFTEST.EXE	proftest.obj	70	86571.608	87316.863	CWinThread::PumpMessage(void)
+//! ```
+//!
+//! No raw `/T` file is public (samples/public/plist/SOURCES.md): the layout
+//! comes from the seeds, and text copied out of a listing loses its TABs,
+//! hence the split on runs of spaces when a line has none. Counting and
+//! coverage methods (321, 324, 521, 524) write zero times that mean "not
+//! measured", so they become absent. The numbers are the file's own: this
+//! loader feeds them to the builder as summaries and lets the metric code
+//! derive session totals and percents.
+
+mod record;
+
+use super::split::numbered_lines;
+use super::{Detection, Input, LoadError, Loader};
+use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
+use crate::text::decode;
+use record::{Fields, Parsed, count, parse_line, time};
+use rustc_hash::FxHashMap;
+
+/// The PLIST /T loader.
+pub struct Plist;
+
+impl Loader for Plist {
+    fn name(&self) -> &'static str {
+        "plist"
+    }
+
+    /// Yes when the first (up to three) non-blank lines are records with a
+    /// tag from 0 to 10 followed by a TAB or a space; a DELDBE row (`1,2,…`)
+    /// or a CSV header fails at its first field.
+    fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
+        if head.contains(&0) {
+            return Detection::No;
+        }
+        let complete = if at_eof {
+            head
+        } else {
+            match head.iter().rposition(|&b| b == b'\n') {
+                Some(end) => &head[..end],
+                None => return Detection::NeedMore,
+            }
+        };
+        let mut seen = 0;
+        for (_, bytes) in numbered_lines(complete) {
+            let line = decode(bytes);
+            match parse_line(&line) {
+                Parsed::Blank => continue,
+                Parsed::Record { .. } | Parsed::Short { .. } if has_separator(&line) => seen += 1,
+                _ => return Detection::No,
+            }
+            if seen == 3 {
+                break;
+            }
+        }
+        match seen {
+            0 if !at_eof => Detection::NeedMore,
+            0 => Detection::No,
+            _ => Detection::Yes,
+        }
+    }
+
+    fn load(&self, input: &Input, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+        let mut st = State::new(b);
+        for (n, bytes) in numbered_lines(input.bytes()) {
+            st.line(n, &decode(bytes));
+        }
+        st.finish(input.name())
+    }
+}
+
+fn has_separator(line: &str) -> bool {
+    line.trim().contains(['\t', ' '])
+}
+
+/// Numbers of a tag 6 function, before the method decides whether its
+/// times are measurements.
+#[derive(Default)]
+struct RawFunc {
+    first_line: u64,
+    calls: u64,
+    time: f64,
+    child: f64,
+}
+
+/// The latest tag 8: how many stacks it promised and how many came.
+struct Group {
+    line: u64,
+    declared: u64,
+    seen: u64,
+}
+
+/// A tag 9 stack still collecting its tag 10 frames.
+struct RawStack {
+    line: u64,
+    owner: FuncId,
+    size: u64,
+    hits: u64,
+    self_ms: f64,
+    child_ms: f64,
+    names: Vec<NameId>,
+}
+
+struct State<'b> {
+    b: &'b mut ProfileBuilder,
+    method: Option<u64>,
+    session: Option<(f64, f64)>,
+    funcs: FxHashMap<FuncId, RawFunc>,
+    func_order: Vec<FuncId>,
+    owner: Option<FuncId>,
+    group: Option<Group>,
+    open: Option<RawStack>,
+    stacks: Vec<RawStack>,
+    used: u64,
+}
+
+impl<'b> State<'b> {
+    fn new(b: &'b mut ProfileBuilder) -> Self {
+        State {
+            b,
+            method: None,
+            session: None,
+            funcs: FxHashMap::default(),
+            func_order: Vec::new(),
+            owner: None,
+            group: None,
+            open: None,
+            stacks: Vec::new(),
+            used: 0,
+        }
+    }
+
+    fn line(&mut self, n: u64, text: &str) {
+        let (tag, fields) = match parse_line(text) {
+            Parsed::Blank => return,
+            Parsed::Record { tag, fields } => (tag, Some(fields)),
+            Parsed::Short { tag, need, found } => {
+                let msg = format!(
+                    "tag {tag} needs {need} fields after the tag, found {found}; record skipped"
+                );
+                self.b.warn(Place::Line(n), msg);
+                (tag, None)
+            }
+            Parsed::NotATag(first) => {
+                let first = crate::text::visible(first);
+                let msg = format!("first field {first:?} is not a PLIST format tag; line skipped");
+                self.b.warn(Place::Line(n), msg);
+                return;
+            }
+            Parsed::Unknown(tag) => {
+                self.close_stack();
+                self.b.warn(
+                    Place::Line(n),
+                    format!("unknown format tag {tag}; record skipped"),
+                );
+                return;
+            }
+        };
+        // A record of another tag ends the stack being listed, and a function
+        // or a new tag 8 ends the group of stacks, even when it is unusable.
+        if tag != 10 {
+            self.close_stack();
+        }
+        if matches!(tag, 6 | 8) {
+            self.close_group();
+        }
+        if tag == 6 {
+            self.owner = None;
+        }
+        let Some(fields) = fields else { return };
+        match self.record(n, tag, &fields) {
+            Ok(()) => self.used += 1,
+            Err(why) => self
+                .b
+                .warn(Place::Line(n), format!("tag {tag}: {why}; record skipped")),
+        }
+    }
+
+    fn record(&mut self, n: u64, tag: u32, f: &Fields<'_>) -> Result<(), String> {
+        match tag {
+            0 => {
+                self.b.set_meta("plist_version", record::meta(f.get(0)));
+                self.b.set_meta("banner", text(f.get(1)));
+            }
+            1 => {
+                let code = number(f.get(0), "method", count)?;
+                self.method = Some(code);
+                self.b.set_meta("method_code", int(code));
+                self.b.set_meta("method", text(f.get(1)));
+            }
+            2 => {
+                let total = number(f.get(0), "total time", time)?;
+                let outside = number(f.get(1), "outside time", time)?;
+                let depth = number(f.get(2), "call depth", count)?;
+                self.session = Some((total, outside));
+                self.b.set_meta("call_depth", int(depth));
+            }
+            3 => {
+                let keys = ["total_hits", "units_marked", "units_hit"];
+                let values = [0, 1, 2].map(|i| number(f.get(i), keys[i], count));
+                for (key, value) in keys.iter().zip(values) {
+                    self.b.set_meta(key, int(value?));
+                }
+            }
+            4 => {
+                self.b.set_meta("date", text(f.get(0)));
+                self.b.set_meta("command_line", text(f.get(1)));
+            }
+            5 => self.b.set_meta("start_function", text(f.get(0))),
+            6 => self.function(n, f)?,
+            7 => self.line_record(f)?,
+            8 => self.stack_group(n, f)?,
+            9 => self.stack(n, f)?,
+            10 => self.frame(f)?,
+            _ => unreachable!("parse_line only returns records for tags 0 to 10"),
+        }
+        Ok(())
+    }
+
+    fn function(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
+        let calls = number(f.get(2), "count", count)?;
+        let t = number(f.get(3), "time", time)?;
+        let child = number(f.get(4), "child time", time)?;
+        let (source, name) = (self.b.intern(f.get(1)), self.b.intern(f.get(5)));
+        let id = self.b.function(name, source);
+        let raw = self.funcs.entry(id).or_default();
+        if raw.first_line == 0 {
+            raw.first_line = n;
+            self.func_order.push(id);
+        } else {
+            let msg = format!(
+                "function {:?} ({}) listed again after line {}; merged by summing",
+                crate::text::visible(f.get(5)),
+                crate::text::visible(f.get(1)),
+                raw.first_line
+            );
+            self.b.warn(Place::Line(n), msg);
+        }
+        raw.calls = raw.calls.saturating_add(calls);
+        raw.time += t;
+        raw.child += child;
+        self.owner = Some(id);
+        Ok(())
+    }
+
+    fn line_record(&mut self, f: &Fields<'_>) -> Result<(), String> {
+        let line = number(f.get(2), "line", count)?;
+        let line = u32::try_from(line).map_err(|_| format!("line {line} is out of range"))?;
+        let hits = number(f.get(3), "count", count)?;
+        let file = self.b.intern(f.get(1));
+        let id = self.b.line(file, line, None);
+        self.b.line_summary(id, Some(hits), None);
+        Ok(())
+    }
+
+    fn stack_group(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
+        let declared = number(f.get(0), "number of stacks", count)?;
+        if self.owner.is_none() {
+            return Err("stacks before any tag 6 function".into());
+        }
+        self.group = Some(Group {
+            line: n,
+            declared,
+            seen: 0,
+        });
+        Ok(())
+    }
+
+    fn stack(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
+        let size = number(f.get(0), "stack size", count)?;
+        let hits = number(f.get(1), "hit count", count)?;
+        let self_ms = number(f.get(2), "stack time", time)?;
+        let child_ms = number(f.get(3), "child time", time)?;
+        let owner = self.owner.ok_or("stack before any tag 6 function")?;
+        if let Some(g) = &mut self.group {
+            g.seen += 1;
+        }
+        self.open = Some(RawStack {
+            line: n,
+            owner,
+            size,
+            hits,
+            self_ms,
+            child_ms,
+            names: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn frame(&mut self, f: &Fields<'_>) -> Result<(), String> {
+        let name = self.b.intern(f.get(0));
+        match &mut self.open {
+            Some(s) if (s.names.len() as u64) < s.size => {
+                s.names.push(name);
+                Ok(())
+            }
+            Some(s) => Err(format!(
+                "stack frame beyond the {} the tag 9 record declares",
+                s.size
+            )),
+            None => Err("stack frame with no tag 9 stack open".into()),
+        }
+    }
+
+    fn close_stack(&mut self) {
+        let Some(s) = self.open.take() else { return };
+        let have = s.names.len() as u64;
+        if have < s.size {
+            let msg = format!(
+                "stack declares {} frames but {have} follow; kept the {have}",
+                s.size
+            );
+            self.b.warn(Place::Line(s.line), msg);
+        }
+        self.stacks.push(s);
+    }
+
+    fn close_group(&mut self) {
+        let Some(g) = self.group.take() else { return };
+        if g.seen != g.declared {
+            let msg = format!("declares {} stacks but {} follow", g.declared, g.seen);
+            self.b.warn(Place::Line(g.line), msg);
+        }
+    }
+
+    fn finish(mut self, path: &str) -> Result<(), LoadError> {
+        self.close_stack();
+        self.close_group();
+        if self.used == 0 {
+            return Err(LoadError::Invalid {
+                path: path.to_string(),
+                place: "line 1".into(),
+                reason: "no usable PLIST record in the file".into(),
+            });
+        }
+        // Counting and coverage profiles write 0 where they measured nothing.
+        let timed = !matches!(self.method, Some(321 | 324 | 521 | 524));
+        let measured = |t: f64| timed.then_some(t);
+        for &id in &self.func_order {
+            let raw = &self.funcs[&id];
+            let time = TimeValues {
+                elapsed_inclusive: measured(raw.child),
+                elapsed_exclusive: measured(raw.time),
+                ..Default::default()
+            };
+            let summary = FuncSummary {
+                calls: Some(raw.calls),
+                time,
+                ..Default::default()
+            };
+            self.b.summary(id, summary);
+        }
+        self.emit_stacks(timed);
+        if let (true, Some((total, outside))) = (timed, self.session) {
+            let totals = self.b.totals_mut();
+            totals.elapsed_inclusive_ms = (total > 0.0).then_some(total);
+            totals.outside_ms = Some(outside);
+        }
+        Ok(())
+    }
+
+    fn emit_stacks(&mut self, timed: bool) {
+        let by_name = self.functions_by_name();
+        let no_module = self.b.intern("");
+        let mut frames = Vec::new();
+        for s in std::mem::take(&mut self.stacks) {
+            let owner_name = self.b.function_ref(s.owner).name;
+            let mut names = s.names;
+            orient(&mut names, owner_name);
+            frames.clear();
+            // After orienting, the leaf is the owner itself; other frames are
+            // found by name (module "" when none or several functions match).
+            let (_, callers) = names.split_last().unwrap_or((&owner_name, &[]));
+            for &name in callers {
+                let id = match by_name.get(&name) {
+                    Some(&Some(unique)) => unique,
+                    _ => self.b.function(name, no_module),
+                };
+                frames.push(id);
+            }
+            frames.push(s.owner);
+            let id = self.b.stack(&frames);
+            let t = |x: f64| timed.then_some(x);
+            self.b
+                .stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));
+        }
+    }
+
+    /// Tag 6 functions by name; `None` where several modules share a name.
+    fn functions_by_name(&self) -> FxHashMap<NameId, Option<FuncId>> {
+        let mut map = FxHashMap::default();
+        for &id in &self.func_order {
+            let name = self.b.function_ref(id).name;
+            map.entry(name)
+                .and_modify(|found: &mut Option<FuncId>| {
+                    if *found != Some(id) {
+                        *found = None;
+                    }
+                })
+                .or_insert(Some(id));
+        }
+        map
+    }
+}
+
+/// Puts listed frame names root first with the owner as the leaf
+/// (formats.md): a list starting with the owner is leaf-first, so reverse
+/// it; a list with the owner at neither end gets it appended.
+fn orient(names: &mut Vec<NameId>, owner: NameId) {
+    let starts = names.first() == Some(&owner);
+    let ends = names.last() == Some(&owner);
+    if starts && !ends {
+        names.reverse();
+    } else if !starts && !ends {
+        names.push(owner);
+    }
+}
+
+fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+    parse(s).ok_or_else(|| format!("{what} {:?} is not a number", crate::text::visible(s)))
+}
+
+fn text(s: &str) -> MetaValue {
+    MetaValue::Text(s.to_string())
+}
+
+fn int(n: u64) -> MetaValue {
+    i64::try_from(n).map_or_else(|_| MetaValue::Float(n as f64), MetaValue::Int)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,10 @@
+//! The `profx` command: argument parsing and exit codes. Everything it
+//! shows comes from the library; errors become one line on stderr.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::main()
+}

@@ -1,0 +1,301 @@
+//! The only way to make a `Profile`.
+//!
+//! Loaders intern names, create rows by identity (a second `function("f",
+//! "m")` returns the same id) and feed numbers; `finish` applies the metric
+//! rules. The sample and trace feeds live in `metrics/` beside the rules they
+//! implement; this file holds identity, summaries and the finishing step.
+
+use super::ids::{FuncId, LineId, NameId, StackId};
+use super::intern::Interner;
+use super::metrics::{self, TimeValues, add_count, add_opt};
+use super::profile::{Function, Line, MetaValue, Packet, Profile, Stack, Totals};
+use super::warning::{Place, Warning};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+
+/// A function's numbers as a summary format states them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FuncSummary {
+    pub calls: Option<u64>,
+    pub hits_self: Option<u64>,
+    pub hits_total: Option<u64>,
+    pub time: TimeValues,
+}
+
+#[derive(Debug)]
+pub struct ProfileBuilder {
+    format: String,
+    sources: Vec<String>,
+    current_source: usize,
+    meta: BTreeMap<String, MetaValue>,
+    pub(crate) names: Interner,
+    func_index: FxHashMap<(NameId, NameId), FuncId>,
+    pub(crate) functions: Vec<Function>,
+    line_index: FxHashMap<(NameId, u32), LineId>,
+    pub(crate) lines: Vec<Line>,
+    stack_index: FxHashMap<Box<[FuncId]>, StackId>,
+    pub(crate) stacks: Vec<Stack>,
+    frames: Vec<FuncId>,
+    packets: Vec<Packet>,
+    warnings: Vec<Warning>,
+    pub(crate) totals: Totals,
+    pub(crate) sample_state: metrics::SampleState,
+    pub(crate) trace_state: Option<metrics::TraceState>,
+}
+
+impl ProfileBuilder {
+    pub fn new(format: &str) -> Self {
+        ProfileBuilder {
+            format: format.to_string(),
+            sources: Vec::new(),
+            current_source: 0,
+            meta: BTreeMap::new(),
+            names: Interner::default(),
+            func_index: FxHashMap::default(),
+            functions: Vec::new(),
+            line_index: FxHashMap::default(),
+            lines: Vec::new(),
+            stack_index: FxHashMap::default(),
+            stacks: Vec::new(),
+            frames: Vec::new(),
+            packets: Vec::new(),
+            warnings: Vec::new(),
+            totals: Totals::default(),
+            sample_state: Default::default(),
+            trace_state: None,
+        }
+    }
+
+    /// Registers an input; warnings from now on point into it.
+    pub fn begin_source(&mut self, name: &str) {
+        self.current_source = self.sources.len();
+        self.sources.push(name.to_string());
+    }
+
+    pub fn intern(&mut self, s: &str) -> NameId {
+        self.names.intern(s)
+    }
+
+    pub fn name(&self, id: NameId) -> &str {
+        self.names.resolve(id)
+    }
+
+    pub fn set_meta(&mut self, key: &str, value: MetaValue) {
+        self.meta.insert(key.to_string(), value);
+    }
+
+    pub fn warn(&mut self, place: Place, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            source: self.current_source,
+            place,
+            message: message.into(),
+        });
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.warnings.len()
+    }
+
+    pub fn totals_mut(&mut self) -> &mut Totals {
+        &mut self.totals
+    }
+
+    /// The function (name, module), created with every value absent.
+    pub fn function(&mut self, name: NameId, module: NameId) -> FuncId {
+        if let Some(&id) = self.func_index.get(&(name, module)) {
+            return id;
+        }
+        let id = FuncId::from_index(self.functions.len());
+        self.functions.push(Function {
+            name,
+            module,
+            ..Default::default()
+        });
+        self.func_index.insert((name, module), id);
+        id
+    }
+
+    pub fn function_count(&self) -> usize {
+        self.functions.len()
+    }
+
+    pub fn function_ref(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// Adds a stated summary to `f`. Values add up, so a function listed
+    /// twice is merged by sums; the loader decides whether that deserves a
+    /// warning.
+    pub fn summary(&mut self, f: FuncId, s: FuncSummary) {
+        let func = &mut self.functions[f.index()];
+        func.calls = add_count(func.calls, s.calls);
+        func.hits_self = add_count(func.hits_self, s.hits_self);
+        func.hits_total = add_count(func.hits_total, s.hits_total);
+        let (t, n) = (&mut func.time, s.time);
+        t.elapsed_inclusive = add_opt(t.elapsed_inclusive, n.elapsed_inclusive);
+        t.elapsed_exclusive = add_opt(t.elapsed_exclusive, n.elapsed_exclusive);
+        t.application_inclusive = add_opt(t.application_inclusive, n.application_inclusive);
+        t.application_exclusive = add_opt(t.application_exclusive, n.application_exclusive);
+    }
+
+    /// The line (file, line), created with absent values on first sight;
+    /// `function` is recorded the first time one is known.
+    pub fn line(&mut self, file: NameId, line: u32, function: Option<FuncId>) -> LineId {
+        let id = match self.line_index.get(&(file, line)) {
+            Some(&id) => id,
+            None => {
+                let id = LineId::from_index(self.lines.len());
+                self.lines.push(Line {
+                    file,
+                    line,
+                    function: None,
+                    hits: None,
+                    time_ms: None,
+                });
+                self.line_index.insert((file, line), id);
+                id
+            }
+        };
+        let row = &mut self.lines[id.index()];
+        row.function = row.function.or(function);
+        id
+    }
+
+    /// Adds stated hits and time to a line.
+    pub fn line_summary(&mut self, id: LineId, hits: Option<u64>, time_ms: Option<f64>) {
+        let row = &mut self.lines[id.index()];
+        row.hits = add_count(row.hits, hits);
+        row.time_ms = add_opt(row.time_ms, time_ms);
+    }
+
+    /// The stack with exactly these root-first frames.
+    pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
+        if let Some(&id) = self.stack_index.get(frames) {
+            return id;
+        }
+        let id = StackId::from_index(self.stacks.len());
+        let start = self.frames.len() as u32;
+        self.frames.extend_from_slice(frames);
+        self.stacks.push(Stack {
+            frames: start..self.frames.len() as u32,
+            hits: None,
+            self_ms: None,
+            child_ms: None,
+        });
+        self.stack_index.insert(frames.into(), id);
+        id
+    }
+
+    /// Adds stated numbers to a stack (a path listed twice adds up).
+    pub fn stack_summary(
+        &mut self,
+        id: StackId,
+        hits: Option<u64>,
+        self_ms: Option<f64>,
+        child_ms: Option<f64>,
+    ) {
+        let s = &mut self.stacks[id.index()];
+        s.hits = add_count(s.hits, hits);
+        s.self_ms = add_opt(s.self_ms, self_ms);
+        s.child_ms = add_opt(s.child_ms, child_ms);
+    }
+
+    pub fn stack_frames(&self, id: StackId) -> &[FuncId] {
+        let r = &self.stacks[id.index()].frames;
+        &self.frames[r.start as usize..r.end as usize]
+    }
+
+    pub fn add_packet(&mut self, packet: Packet) {
+        self.packets.push(packet);
+    }
+
+    /// Applies the metric rules and freezes the profile.
+    pub fn finish(mut self) -> Profile {
+        self.finish_trace();
+        metrics::finish_totals(&mut self.totals, &self.functions);
+        for f in &mut self.functions {
+            f.pct = metrics::percents(f, &self.totals);
+        }
+        // Loaders find some defects only later (a short stack when the next
+        // record arrives); reports list warnings in input order.
+        self.warnings
+            .sort_by(|a, b| (a.source, &a.place).cmp(&(b.source, &b.place)));
+        Profile {
+            format: self.format,
+            sources: self.sources,
+            meta: self.meta,
+            totals: self.totals,
+            names: self.names.freeze(),
+            functions: self.functions,
+            lines: self.lines,
+            stacks: self.stacks,
+            frames: self.frames,
+            packets: self.packets,
+            warnings: self.warnings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_makes_one_row_and_summaries_add_up() {
+        let mut b = ProfileBuilder::new("test");
+        let (f, m) = (b.intern("f"), b.intern("m.obj"));
+        let a = b.function(f, m);
+        assert_eq!(b.function(f, m), a);
+        let other = b.intern("other.obj");
+        assert_ne!(b.function(f, other), a);
+        let s = FuncSummary {
+            calls: Some(2),
+            time: TimeValues {
+                elapsed_exclusive: Some(1.5),
+                elapsed_inclusive: Some(4.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        b.summary(a, s);
+        b.summary(a, s);
+        let p = b.finish();
+        let fa = p.function(a);
+        assert_eq!(fa.calls, Some(4));
+        assert_eq!(fa.time.elapsed_inclusive, Some(8.0));
+        assert_eq!(fa.time.application_inclusive, None);
+        // No total stated: the largest inclusive time is the session.
+        assert_eq!(p.totals.elapsed_inclusive_ms, Some(8.0));
+        assert_eq!(fa.pct.elapsed_exclusive, Some(37.5));
+    }
+
+    #[test]
+    fn stacks_are_identified_by_their_frames() {
+        let mut b = ProfileBuilder::new("test");
+        let (n, m) = (b.intern("a"), b.intern(""));
+        let a = b.function(n, m);
+        let n2 = b.intern("b");
+        let bb = b.function(n2, m);
+        let s1 = b.stack(&[a, bb]);
+        assert_eq!(b.stack(&[a, bb]), s1);
+        assert_ne!(b.stack(&[bb, a]), s1);
+        b.stack_summary(s1, Some(1), Some(2.0), None);
+        b.stack_summary(s1, Some(3), None, None);
+        let p = b.finish();
+        assert_eq!(p.frames(s1), &[a, bb]);
+        assert_eq!(p.stack(s1).hits, Some(4));
+        assert_eq!(p.stack(s1).self_ms, Some(2.0));
+        assert_eq!(p.stack(s1).child_ms, None);
+    }
+
+    #[test]
+    fn warnings_come_out_in_input_order() {
+        let mut b = ProfileBuilder::new("test");
+        b.begin_source("x");
+        b.warn(Place::Line(9), "late");
+        b.warn(Place::Line(2), "early");
+        let p = b.finish();
+        let lines: Vec<_> = p.warnings().iter().map(|w| w.place.clone()).collect();
+        assert_eq!(lines, vec![Place::Line(2), Place::Line(9)]);
+    }
+}

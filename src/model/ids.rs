@@ -1,0 +1,48 @@
+//! Small copyable ids for model rows.
+//!
+//! Panes, sorting and drill-down pass these around instead of references or
+//! indices into sorted views, so a selection (`FuncId`) stays valid whatever
+//! order a pane shows its rows in.
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u32);
+
+        impl $name {
+            /// Position of the row in the profile's table.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// Id of the row at `index`; the caller guarantees it exists.
+            pub(crate) fn from_index(index: usize) -> Self {
+                // Tables never exceed u32::MAX rows: the builder checks this
+                // when it adds a row, so the cast cannot truncate here.
+                Self(index as u32)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An interned string (function name, module, file, op).
+    NameId
+);
+id_type!(
+    /// A function, identified by (name, module).
+    FuncId
+);
+id_type!(
+    /// A source line, identified by (file, line).
+    LineId
+);
+id_type!(
+    /// A root-first call path.
+    StackId
+);
+id_type!(
+    /// A piece of the input holding trace events.
+    PacketId
+);

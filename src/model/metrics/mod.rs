@@ -1,0 +1,175 @@
+//! The metric rules of model.md, in one place.
+//!
+//! Loaders never compute a percent, an inclusive time or a session total
+//! themselves: they feed the builder summaries (`ProfileBuilder::summary`),
+//! samples (`samples.rs`) or trace events (`trace.rs`), and
+//! [`finish_totals`] / [`percents`] derive the rest when the profile is
+//! finished. Every pane, `report --json` and test reads these results.
+
+mod samples;
+pub use samples::{Sample, SampleState};
+pub use trace::{TraceFrame, TraceState};
+mod trace;
+
+pub use trace::TraceTime;
+
+use super::profile::{Function, Line, Totals};
+
+/// The four time values of a function (Visual Studio's definitions), in ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeValues {
+    pub elapsed_inclusive: Option<f64>,
+    pub elapsed_exclusive: Option<f64>,
+    pub application_inclusive: Option<f64>,
+    pub application_exclusive: Option<f64>,
+}
+
+/// Percents of a function against the session totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Percents {
+    pub elapsed_inclusive: Option<f64>,
+    pub elapsed_exclusive: Option<f64>,
+    pub application_inclusive: Option<f64>,
+    pub application_exclusive: Option<f64>,
+    pub hits_self: Option<f64>,
+    pub hits_total: Option<f64>,
+}
+
+/// `100 * value / total`. model.md: "A percent is absent when its value or
+/// its session total is absent or zero" — read literally, so a function with
+/// 0 ms exclusive shows `—`, not `0.0`, and one file always gives one answer.
+pub fn pct(value: Option<f64>, total: Option<f64>) -> Option<f64> {
+    match (value, total) {
+        (Some(v), Some(t)) if v != 0.0 && t != 0.0 => Some(100.0 * v / t),
+        _ => None,
+    }
+}
+
+/// All percents of `f`. Exclusive percents are against the *inclusive*
+/// session total, as in Visual Studio (seed 003). A percent the file itself
+/// stated (VS reports with percents only) is kept when no value gives one.
+pub fn percents(f: &Function, totals: &Totals) -> Percents {
+    let t = &f.time;
+    let elapsed = totals.elapsed_inclusive_ms;
+    let app = totals.application_inclusive_ms;
+    let samples = totals.samples.map(|n| n as f64);
+    let hits = |h: Option<u64>| pct(h.map(|n| n as f64), samples);
+    Percents {
+        elapsed_inclusive: pct(t.elapsed_inclusive, elapsed).or(f.pct.elapsed_inclusive),
+        elapsed_exclusive: pct(t.elapsed_exclusive, elapsed).or(f.pct.elapsed_exclusive),
+        application_inclusive: pct(t.application_inclusive, app).or(f.pct.application_inclusive),
+        application_exclusive: pct(t.application_exclusive, app).or(f.pct.application_exclusive),
+        hits_self: hits(f.hits_self).or(f.pct.hits_self),
+        hits_total: hits(f.hits_total).or(f.pct.hits_total),
+    }
+}
+
+/// Session totals the file did not state. model.md § Summary values: "when
+/// the file states none, it is the largest inclusive time of any function".
+/// Sample and trace feeds always state theirs, so this only fills summaries.
+pub fn finish_totals(totals: &mut Totals, functions: &[Function]) {
+    let largest = |get: fn(&TimeValues) -> Option<f64>| {
+        functions
+            .iter()
+            .filter_map(|f| get(&f.time))
+            .max_by(f64::total_cmp)
+    };
+    if totals.elapsed_inclusive_ms.is_none() {
+        totals.elapsed_inclusive_ms = largest(|t| t.elapsed_inclusive);
+    }
+    if totals.application_inclusive_ms.is_none() {
+        totals.application_inclusive_ms = largest(|t| t.application_inclusive);
+    }
+}
+
+/// Average elapsed inclusive time per call, where calls are known.
+pub fn avg_per_call(f: &Function) -> Option<f64> {
+    match (f.time.elapsed_inclusive, f.calls) {
+        (Some(t), Some(c)) if c > 0 => Some(t / c as f64),
+        _ => None,
+    }
+}
+
+/// A line's percent: its time against the session's elapsed time, or, for
+/// a line with no time, its hits against the samples of a sampled profile.
+pub fn line_pct(line: &Line, totals: &Totals) -> Option<f64> {
+    match line.time_ms {
+        Some(t) => pct(Some(t), totals.elapsed_inclusive_ms),
+        None => pct(
+            line.hits.map(|h| h as f64),
+            totals.samples.map(|n| n as f64),
+        ),
+    }
+}
+
+/// Adds two optional amounts: absent only when both are.
+pub fn add_opt(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (None, None) => None,
+        _ => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+    }
+}
+
+/// Adds two optional counts: absent only when both are.
+pub fn add_count(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        _ => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pct_is_absent_for_absent_or_zero_value_or_total() {
+        assert_eq!(pct(Some(15.0), Some(35.0)), Some(100.0 * 15.0 / 35.0));
+        assert_eq!(pct(None, Some(35.0)), None);
+        assert_eq!(pct(Some(1.0), None), None);
+        assert_eq!(pct(Some(1.0), Some(0.0)), None);
+        assert_eq!(pct(Some(0.0), Some(35.0)), None);
+    }
+
+    #[test]
+    fn exclusive_percent_is_against_inclusive_total() {
+        let f = Function {
+            time: TimeValues {
+                elapsed_inclusive: Some(35.0),
+                elapsed_exclusive: Some(15.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let totals = Totals {
+            elapsed_inclusive_ms: Some(35.0),
+            ..Default::default()
+        };
+        let p = percents(&f, &totals);
+        assert_eq!(p.elapsed_inclusive, Some(100.0));
+        assert_eq!(p.elapsed_exclusive, Some(42.857142857142854));
+        assert_eq!(p.application_inclusive, None);
+    }
+
+    #[test]
+    fn missing_session_total_is_largest_inclusive() {
+        let f = |incl| Function {
+            time: TimeValues {
+                elapsed_inclusive: incl,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut totals = Totals::default();
+        finish_totals(&mut totals, &[f(Some(3.0)), f(None), f(Some(9.5))]);
+        assert_eq!(totals.elapsed_inclusive_ms, Some(9.5));
+        assert_eq!(totals.application_inclusive_ms, None);
+
+        let mut stated = Totals {
+            elapsed_inclusive_ms: Some(100.0),
+            ..Default::default()
+        };
+        finish_totals(&mut stated, &[f(Some(9.5))]);
+        assert_eq!(stated.elapsed_inclusive_ms, Some(100.0));
+    }
+}

@@ -1,0 +1,22 @@
+//! The one in-memory profile every loader produces and every view reads
+//! (`../shared/spec/model.md`).
+//!
+//! This module owns the entities and their identities. Rows are only ever
+//! created through [`ProfileBuilder`], whose feeds (summaries, samples,
+//! trace intervals) apply the metric rules of [`metrics`]; a finished
+//! [`Profile`] is read-only. Nothing here knows about files or terminals.
+
+mod builder;
+pub mod ids;
+pub mod intern;
+pub mod metrics;
+mod profile;
+mod warning;
+
+pub use builder::{FuncSummary, ProfileBuilder};
+pub use ids::{FuncId, LineId, NameId, PacketId, StackId};
+pub use metrics::{Percents, TimeValues};
+pub use profile::{
+    Event, EventSource, Function, Line, MetaValue, Packet, Profile, Stack, Totals, VecEvents,
+};
+pub use warning::{Place, Warning};

@@ -1,0 +1,203 @@
+//! The finished, read-only profile and its row types.
+
+use super::ids::{FuncId, LineId, NameId, PacketId, StackId};
+use super::intern::Names;
+use super::metrics::{Percents, TimeValues};
+use super::warning::Warning;
+use std::collections::BTreeMap;
+
+/// One function: identity (name, module) and its numbers. Absent values are `None`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Function {
+    pub name: NameId,
+    pub module: NameId,
+    pub calls: Option<u64>,
+    pub hits_self: Option<u64>,
+    pub hits_total: Option<u64>,
+    pub time: TimeValues,
+    /// Filled by the metric code when the profile is finished.
+    pub pct: Percents,
+}
+
+/// One source line, identity (file, line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub file: NameId,
+    pub line: u32,
+    pub function: Option<FuncId>,
+    pub hits: Option<u64>,
+    pub time_ms: Option<f64>,
+}
+
+/// One distinct root-first call path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    /// Range into the profile's frame arena.
+    pub(crate) frames: std::ops::Range<u32>,
+    pub hits: Option<u64>,
+    pub self_ms: Option<f64>,
+    pub child_ms: Option<f64>,
+}
+
+/// One trace event, decoded on demand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub thread: Option<u64>,
+    pub time_ms: Option<f64>,
+    pub op: String,
+    pub function: Option<FuncId>,
+    pub line: Option<u32>,
+    pub params: Option<String>,
+}
+
+/// Random access to a packet's events, so a trace with millions of events
+/// can keep them in the file and decode only the rows a pane shows.
+pub trait EventSource: Send + Sync + std::fmt::Debug {
+    fn len(&self) -> usize;
+    fn get(&self, index: usize) -> Option<Event>;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Events held in memory, for formats whose events are small (BR samples).
+#[derive(Debug, Default)]
+pub struct VecEvents(pub Vec<Event>);
+
+impl EventSource for VecEvents {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn get(&self, index: usize) -> Option<Event> {
+        self.0.get(index).cloned()
+    }
+}
+
+/// A piece of the input holding events, in input order.
+#[derive(Debug)]
+pub struct Packet {
+    pub source: String,
+    pub first_ms: Option<f64>,
+    pub last_ms: Option<f64>,
+    pub events: Box<dyn EventSource>,
+}
+
+/// A value of `meta`: the file says either text or a number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MetaValue {
+    Text(String),
+    Int(i64),
+    Float(f64),
+}
+
+/// Session-wide numbers. Row counts are not stored: they are the table lengths.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    pub elapsed_inclusive_ms: Option<f64>,
+    pub application_inclusive_ms: Option<f64>,
+    pub outside_ms: Option<f64>,
+    pub samples: Option<u64>,
+}
+
+/// A loaded profile. Built only by `ProfileBuilder::finish`.
+#[derive(Debug)]
+pub struct Profile {
+    pub format: String,
+    pub sources: Vec<String>,
+    pub meta: BTreeMap<String, MetaValue>,
+    pub totals: Totals,
+    pub(crate) names: Names,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) lines: Vec<Line>,
+    pub(crate) stacks: Vec<Stack>,
+    pub(crate) frames: Vec<FuncId>,
+    pub(crate) packets: Vec<Packet>,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl Profile {
+    pub fn name(&self, id: NameId) -> &str {
+        self.names.resolve(id)
+    }
+
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    pub fn function_ids(&self) -> impl ExactSizeIterator<Item = FuncId> + use<> {
+        (0..self.functions.len()).map(FuncId::from_index)
+    }
+
+    /// Display name of a function.
+    pub fn function_name(&self, id: FuncId) -> &str {
+        self.name(self.function(id).name)
+    }
+
+    pub fn function_module(&self, id: FuncId) -> &str {
+        self.name(self.function(id).module)
+    }
+
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    pub fn line(&self, id: LineId) -> &Line {
+        &self.lines[id.index()]
+    }
+
+    pub fn line_ids(&self) -> impl ExactSizeIterator<Item = LineId> + use<> {
+        (0..self.lines.len()).map(LineId::from_index)
+    }
+
+    pub fn stacks(&self) -> &[Stack] {
+        &self.stacks
+    }
+
+    pub fn stack(&self, id: StackId) -> &Stack {
+        &self.stacks[id.index()]
+    }
+
+    pub fn stack_ids(&self) -> impl ExactSizeIterator<Item = StackId> + use<> {
+        (0..self.stacks.len()).map(StackId::from_index)
+    }
+
+    /// Frames of a stack, root first, leaf last.
+    pub fn frames(&self, id: StackId) -> &[FuncId] {
+        let r = &self.stack(id).frames;
+        &self.frames[r.start as usize..r.end as usize]
+    }
+
+    pub fn packets(&self) -> &[Packet] {
+        &self.packets
+    }
+
+    pub fn packet_ids(&self) -> impl ExactSizeIterator<Item = PacketId> + use<> {
+        (0..self.packets.len()).map(PacketId::from_index)
+    }
+
+    pub fn packet(&self, id: PacketId) -> &Packet {
+        &self.packets[id.index()]
+    }
+
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Number of trace events over all packets.
+    pub fn event_count(&self) -> usize {
+        self.packets.iter().map(|p| p.events.len()).sum()
+    }
+
+    /// `where` of a warning as reports print it: the place, prefixed by the
+    /// file when the profile came from more than one.
+    pub fn warning_place(&self, w: &Warning) -> String {
+        match (&w.place, self.sources.len() > 1) {
+            (super::Place::File(_), _) | (_, false) => w.place.to_string(),
+            (place, true) => format!("{}: {place}", self.sources[w.source]),
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Renderings of a profile for outside the app: the `--json` contract
+//! (report-json.md) and plain-text tables for people. Both read numbers from
+//! the model and the shared columns only.
+
+pub mod json;
+pub mod table;

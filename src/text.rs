@@ -1,0 +1,86 @@
+//! Text from input files: decoding, and showing it without letting it
+//! drive a terminal.
+//!
+//! formats.md: "Text is decoded as UTF-8 where valid, else as
+//! Windows-1252". Names keep their control characters in the model (they are
+//! data); [`visible`] is what every view prints instead.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Windows-1252 code points for bytes 0x80..=0x9F; the five bytes it leaves
+/// undefined map to the C1 control of the same value, as browsers do.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+];
+
+/// Decodes bytes as UTF-8 when valid, else as Windows-1252 (never fails).
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| cp1252(b)).collect()),
+    }
+}
+
+fn cp1252(b: u8) -> char {
+    match b {
+        0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
+        _ => char::from(b),
+    }
+}
+
+/// Whether a character must not reach a terminal as it is: C0 and C1
+/// controls, DEL, and the invisible marks that reorder text (bidi controls)
+/// or hide it.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// `s` with every unsafe character shown as an escape (`\x1b`, `\u{202e}`),
+/// so a name can neither move the cursor nor retitle the terminal.
+pub fn visible(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unsafe) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if is_unsafe(c) && (c as u32) < 0x100 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if is_unsafe(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_utf8_else_windows_1252() {
+        assert_eq!(decode("Größe".as_bytes()), "Größe");
+        assert_eq!(decode(b"Gr\xf6\xdfe \x80 \x93q\x94"), "Größe € “q”");
+    }
+
+    #[test]
+    fn escape_sequences_and_bidi_marks_become_visible() {
+        let hostile = "a\x1b]0;pwned\x07b\x1b[2Jc\u{202e}d\u{9b}e\r";
+        let shown = visible(hostile);
+        assert_eq!(shown, "a\\x1b]0;pwned\\x07b\\x1b[2Jc\\u{202e}d\\x9be\\r");
+        assert!(!shown.chars().any(is_unsafe));
+        assert!(matches!(visible("plain name"), Cow::Borrowed(_)));
+    }
+}
