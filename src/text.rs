@@ -65,6 +65,26 @@ pub fn visible(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON text with every unsafe character that serde leaves raw (DEL, C1
+/// controls, bidi and invisible marks) written as a `\uXXXX` escape. Such
+/// characters only occur inside JSON strings, where the escape means the
+/// same character, so the document is unchanged for any parser and cannot
+/// drive a terminal it is printed on.
+pub fn json_safe(json: String) -> String {
+    if !json.chars().any(is_unsafe) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_unsafe(c) && c != '\n' {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +93,15 @@ mod tests {
     fn decodes_utf8_else_windows_1252() {
         assert_eq!(decode("Größe".as_bytes()), "Größe");
         assert_eq!(decode(b"Gr\xf6\xdfe \x80 \x93q\x94"), "Größe € “q”");
+    }
+
+    #[test]
+    fn json_keeps_its_meaning_without_raw_controls() {
+        let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1b").unwrap();
+        let safe = json_safe(raw.clone());
+        assert_eq!(safe, "\"a\\u202eb\\u009bc\\u007fd\\u001b\"");
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, serde_json::from_str::<String>(&raw).unwrap());
     }
 
     #[test]

@@ -158,14 +158,12 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     b.begin_source(first.name());
     loader.load(first, &mut b)?;
     let profile = b.finish();
-    if opts.strict {
-        if let Some(w) = profile.warnings().first() {
-            return Err(LoadError::Strict {
-                path: profile.sources[w.source].clone(),
-                place: w.place.to_string(),
-                message: w.message.clone(),
-            });
-        }
+    if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
+        return Err(LoadError::Strict {
+            path: profile.sources[w.source].clone(),
+            place: w.place.to_string(),
+            message: w.message.clone(),
+        });
     }
     Ok(profile)
 }

@@ -137,7 +137,7 @@ pub fn render(p: &Profile) -> String {
     // Serializing plain structs of strings and numbers cannot fail.
     let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
     out.push('\n');
-    out
+    crate::text::json_safe(out)
 }
 
 fn meta(v: &MetaValue) -> Meta<'_> {

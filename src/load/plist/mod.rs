@@ -7,10 +7,11 @@
 //! func+child time, name), 7 a line (exe, source, line, count), and 8/9/10
 //! the function-attribution stacks that follow their function: 8 says how
 //! many stacks, each 9 gives a stack's size, hits, self and child time, and
-//! that many 10 records name its frames. A function-timing record reads:
+//! that many 10 records name its frames. A function-timing record reads
+//! (`→` a TAB):
 //!
 //! ```text
-//! 6	PROFTEST.EXE	proftest.obj	70	86571.608	87316.863	CWinThread::PumpMessage(void)
+//! 6→PROFTEST.EXE→proftest.obj→70→86571.608→87316.863→CWinThread::PumpMessage(void)
 //! ```
 //!
 //! No raw `/T` file is public (samples/public/plist/SOURCES.md): the layout
@@ -38,9 +39,10 @@ impl Loader for Plist {
         "plist"
     }
 
-    /// Yes when the first (up to three) non-blank lines are records with a
-    /// tag from 0 to 10 followed by a TAB or a space; a DELDBE row (`1,2,…`)
-    /// or a CSV header fails at its first field.
+    /// Yes when the first non-blank line is a record with a tag from 0 to
+    /// 10 and a separator, and most of the first eight non-blank lines are
+    /// tag lines (a stray listing line or a future tag does not hide a real
+    /// file). A DELDBE row (`1,2,…`) or a CSV header fails at its first field.
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
         if head.contains(&0) {
             return Detection::No;
@@ -53,22 +55,29 @@ impl Loader for Plist {
                 None => return Detection::NeedMore,
             }
         };
-        let mut seen = 0;
+        let (mut seen, mut tagged) = (0, 0);
         for (_, bytes) in numbered_lines(complete) {
             let line = decode(bytes);
-            match parse_line(&line) {
+            let is_tag_line = match parse_line(&line) {
                 Parsed::Blank => continue,
-                Parsed::Record { .. } | Parsed::Short { .. } if has_separator(&line) => seen += 1,
-                _ => return Detection::No,
+                Parsed::Record { .. } | Parsed::Short { .. } => has_separator(&line),
+                Parsed::Unknown(_) => seen > 0,
+                Parsed::NotATag(_) => false,
+            };
+            if seen == 0 && !is_tag_line {
+                return Detection::No;
             }
-            if seen == 3 {
+            seen += 1;
+            tagged += usize::from(is_tag_line);
+            if seen == 8 {
                 break;
             }
         }
         match seen {
             0 if !at_eof => Detection::NeedMore,
             0 => Detection::No,
-            _ => Detection::Yes,
+            _ if 2 * tagged > seen => Detection::Yes,
+            _ => Detection::No,
         }
     }
 

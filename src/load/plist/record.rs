@@ -158,14 +158,12 @@ pub fn time(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|t| t.is_finite())
 }
 
-/// A meta value: a number when the field is one, else its text.
+/// A meta value: a number when the field is a whole number, else its text
+/// as written (a version "1.10" must not turn into 1.1).
 pub fn meta(s: &str) -> MetaValue {
-    if let Some(n) = count(s).and_then(|n| i64::try_from(n).ok()) {
-        return MetaValue::Int(n);
-    }
-    match time(s) {
-        Some(x) if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') => MetaValue::Float(x),
-        _ => MetaValue::Text(s.to_string()),
+    match count(s).and_then(|n| i64::try_from(n).ok()) {
+        Some(n) => MetaValue::Int(n),
+        None => MetaValue::Text(s.to_string()),
     }
 }
 
@@ -248,7 +246,7 @@ mod tests {
         assert_eq!(time("88816.409"), Some(88816.409));
         assert_eq!(time("nan"), None);
         assert_eq!(meta("522"), MetaValue::Int(522));
-        assert_eq!(meta("1.10"), MetaValue::Float(1.1));
+        assert_eq!(meta("1.10"), MetaValue::Text("1.10".into()));
         assert_eq!(meta("Wed Nov 05"), MetaValue::Text("Wed Nov 05".into()));
     }
 }

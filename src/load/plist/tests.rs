@@ -234,4 +234,14 @@ fn detection() {
         Detection::No
     );
     assert_eq!(plist.detect(b"", true), Detection::No);
+    let stray = b"1\t522\tx\nProgram Statistics\n12\tfuture\n6\tt\tt.obj\t1\t1\t1\tf\n";
+    assert_eq!(plist.detect(stray, true), Detection::Yes);
+    assert_eq!(
+        plist.detect(b"12\tfuture\n1\t522\tx\n", true),
+        Detection::No
+    );
+    assert_eq!(
+        plist.detect(b"1\t522\tx\nsome\ntext\n", true),
+        Detection::No
+    );
 }

@@ -1,0 +1,41 @@
+//! Running the real `profx` binary from integration tests.
+
+#![allow(dead_code)] // each test file uses a different part of this helper
+
+use std::process::{Command, Output};
+
+/// Runs `profx ARGS` in the crate root, so fixture paths (and the
+/// `sources` they show up as) are the same on every machine.
+pub fn profx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_profx"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the profx binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `profx report FILE --json` parsed, asserting it exits 0.
+pub fn report_json(path: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["report", path, "--json"];
+    args.extend_from_slice(extra);
+    let o = profx(&args);
+    assert_eq!(o.status.code(), Some(0), "{path}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("valid JSON")
+}
+
+/// Path of a file in the shared public samples, beside the checkout.
+pub fn public_sample(rel: &str) -> String {
+    format!(
+        "{}/../shared/samples/public/{rel}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
