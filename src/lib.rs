@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod demo;
+pub mod fixture_gen;
 pub mod load;
 pub mod model;
 pub mod report;

@@ -6,6 +6,7 @@
 //! file and knows nothing of the others; adding one means adding it to
 //! [`LOADERS`].
 
+pub mod br;
 mod input;
 pub mod plist;
 mod split;
@@ -36,7 +37,7 @@ pub trait Loader: Sync {
 }
 
 /// Every loader, in the order detection asks them.
-pub static LOADERS: &[&dyn Loader] = &[&plist::Plist];
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &br::Br];
 
 /// Why a load failed: what, where, why.
 #[derive(Debug, Error)]

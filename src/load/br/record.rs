@@ -1,0 +1,160 @@
+//! One BR profiler record, parsed with nom's streaming parsers so that a
+//! record cut off by the end of the file is told apart from a bad one.
+
+use nom::Parser;
+use nom::bytes::streaming::take;
+use nom::number::streaming::{be_u8, be_u16, be_u32, be_u64};
+
+/// A record of the log; names borrow the file's bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Record<'a> {
+    /// Type 1: module number → program file name.
+    Module { module: u16, name: &'a [u8] },
+    /// Type 3: opens a sample at its current line (the leaf frame).
+    Current(Frame),
+    /// Type 4: nanoseconds spent in the current line.
+    Time(u64),
+    /// Type 5: one backtrace frame.
+    Back(Frame),
+    /// Type 7: names the function of the frame just before it.
+    Name(&'a [u8]),
+    /// Type 8: the frame just before it is in a GOSUB routine.
+    Gosub,
+    /// Type 9: the frame just before it is in the main routine.
+    Main,
+    /// Type 6: closes the sample.
+    End,
+}
+
+/// Where a type 3 or type 5 record points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub module: u16,
+    pub line: u32,
+    pub clause: u8,
+}
+
+/// Why no record could be read at a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The file ends inside a record of this type.
+    Cut { kind: u8 },
+    /// A type byte the format does not define.
+    Unknown { kind: u8 },
+}
+
+type Res<'a, T> = nom::IResult<&'a [u8], T>;
+
+/// Reads the record at the start of `input`; returns it and its length.
+/// `input` must not be empty.
+pub fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
+    let kind = input[0];
+    let body = &input[1..];
+    let parsed = match kind {
+        1 => module(body),
+        3 => frame(body).map(|(r, f)| (r, Record::Current(f))),
+        4 => be_u64(body).map(|(r, ns)| (r, Record::Time(ns))),
+        5 => frame(body).map(|(r, f)| (r, Record::Back(f))),
+        7 => name(body),
+        8 => Ok((body, Record::Gosub)),
+        9 => Ok((body, Record::Main)),
+        6 => Ok((body, Record::End)),
+        _ => return Err(Stop::Unknown { kind }),
+    };
+    match parsed {
+        Ok((rest, record)) => Ok((record, input.len() - rest.len())),
+        // Streaming parsers fail only for want of bytes: every value fits.
+        Err(_) => Err(Stop::Cut { kind }),
+    }
+}
+
+fn module(i: &[u8]) -> Res<'_, Record<'_>> {
+    let (i, module) = be_u16(i)?;
+    let (i, len) = be_u16(i)?;
+    let (i, name) = take(len).parse(i)?;
+    Ok((i, Record::Module { module, name }))
+}
+
+fn frame(i: &[u8]) -> Res<'_, Frame> {
+    let (i, module) = be_u16(i)?;
+    let (i, line) = be_u32(i)?;
+    let (i, clause) = be_u8(i)?;
+    Ok((
+        i,
+        Frame {
+            module,
+            line,
+            clause,
+        },
+    ))
+}
+
+fn name(i: &[u8]) -> Res<'_, Record<'_>> {
+    let (i, len) = be_u8(i)?;
+    let (i, name) = take(len).parse(i)?;
+    Ok((i, Record::Name(name)))
+}
+
+/// A function name as BR pads it: trailing spaces and NULs trimmed.
+pub fn trim_name(name: &[u8]) -> &[u8] {
+    let end = name
+        .iter()
+        .rposition(|&b| b != b' ' && b != 0)
+        .map_or(0, |i| i + 1);
+    &name[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_each_record_type() {
+        let f = Frame {
+            module: 2,
+            line: 0x0102_0304,
+            clause: 7,
+        };
+        assert_eq!(
+            read(b"\x01\x00\x02\x00\x03ABCrest"),
+            Ok((
+                Record::Module {
+                    module: 2,
+                    name: b"ABC"
+                },
+                8
+            ))
+        );
+        assert_eq!(
+            read(b"\x03\x00\x02\x01\x02\x03\x04\x07"),
+            Ok((Record::Current(f), 8))
+        );
+        assert_eq!(
+            read(b"\x05\x00\x02\x01\x02\x03\x04\x07"),
+            Ok((Record::Back(f), 8))
+        );
+        assert_eq!(
+            read(b"\x04\x00\x00\x00\x00\x00\x0f\x42\x40"),
+            Ok((Record::Time(1_000_000), 9))
+        );
+        assert_eq!(read(b"\x07\x02FN\x06"), Ok((Record::Name(b"FN"), 4)));
+        assert_eq!(read(b"\x08"), Ok((Record::Gosub, 1)));
+        assert_eq!(read(b"\x09"), Ok((Record::Main, 1)));
+        assert_eq!(read(b"\x06\x03"), Ok((Record::End, 1)));
+    }
+
+    #[test]
+    fn cut_off_and_unknown_records_stop() {
+        assert_eq!(read(b"\x03\x00\x02\x01"), Err(Stop::Cut { kind: 3 }));
+        assert_eq!(read(b"\x01\x00\x02\x00\x09ABC"), Err(Stop::Cut { kind: 1 }));
+        assert_eq!(read(b"\x07\xffFN"), Err(Stop::Cut { kind: 7 }));
+        assert_eq!(read(b"\x02\x00"), Err(Stop::Unknown { kind: 2 }));
+        assert_eq!(read(b"\x00"), Err(Stop::Unknown { kind: 0 }));
+    }
+
+    #[test]
+    fn names_lose_their_padding() {
+        assert_eq!(trim_name(b"FNSUM  \0\0"), b"FNSUM");
+        assert_eq!(trim_name(b" \0"), b"");
+    }
+}

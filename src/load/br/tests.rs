@@ -1,0 +1,273 @@
+use super::*;
+use crate::fixture_gen::br::compile;
+use crate::load::{LoadOptions, load_inputs};
+use crate::model::{Place, Profile};
+
+fn load(desc: &str) -> Profile {
+    let input = Input::owned("t.prof", compile(desc).expect("description compiles"));
+    let opts = LoadOptions {
+        format: Some("br".into()),
+        strict: false,
+    };
+    load_inputs(&[input], &opts).expect("loads")
+}
+
+fn func<'p>(p: &'p Profile, name: &str) -> &'p crate::model::Function {
+    let id = p
+        .function_ids()
+        .find(|&f| p.function_name(f) == name)
+        .expect(name);
+    p.function(id)
+}
+
+fn warnings(p: &Profile) -> Vec<(Place, String)> {
+    p.warnings()
+        .iter()
+        .map(|w| (w.place.clone(), w.message.clone()))
+        .collect()
+}
+
+fn paths(p: &Profile) -> Vec<String> {
+    p.stack_ids()
+        .map(|s| {
+            p.frames(s)
+                .iter()
+                .map(|&f| p.function_name(f))
+                .collect::<Vec<_>>()
+                .join(">")
+        })
+        .collect()
+}
+
+/// Module records are 5 + name bytes long: "A.BR" → 9, "LIB.BR" → 11.
+const MODULES: &str = "module 1 \"A.BR\"\nmodule 2 \"LIB.BR\"\n";
+
+#[test]
+fn timed_samples_give_hits_times_stacks_lines_and_events() {
+    let p = load(&format!(
+        "{MODULES}\
+         sample 2 40 1\ntime 3ms\nname \"FN8  \\x00\"\nback 1 120 0\nmain\nend\n\
+         sample 1 121 2\ntime 1ms\nmain\nend\n"
+    ));
+    assert_eq!(p.meta["mode"], MetaValue::Text("timed".into()));
+    let fn8 = func(&p, "FN8");
+    assert_eq!((fn8.hits_self, fn8.hits_total), (Some(1), Some(1)));
+    assert_eq!(
+        (fn8.time.elapsed_exclusive, fn8.time.elapsed_inclusive),
+        (Some(3.0), Some(3.0))
+    );
+    let main = func(&p, "(main)");
+    assert_eq!((main.hits_self, main.hits_total), (Some(1), Some(2)));
+    assert_eq!(
+        (main.time.elapsed_exclusive, main.time.elapsed_inclusive),
+        (Some(1.0), Some(4.0))
+    );
+    assert_eq!(p.totals.samples, Some(2));
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(4.0));
+    assert_eq!(fn8.pct.hits_self, Some(50.0));
+    assert_eq!(paths(&p), ["(main)>FN8", "(main)"]);
+    let frames = p.frames(p.stack_ids().next().unwrap());
+    assert_eq!(p.function_module(frames[0]), "A.BR");
+    assert_eq!(p.function_module(frames[1]), "LIB.BR");
+    let lines: Vec<_> = p
+        .lines()
+        .iter()
+        .map(|l| (p.name(l.file), l.line, l.hits, l.time_ms))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("LIB.BR", 40, Some(1), Some(3.0)),
+            ("A.BR", 121, Some(1), Some(1.0))
+        ]
+    );
+    let packet = &p.packets()[0];
+    assert_eq!((packet.first_ms, packet.last_ms), (Some(0.0), Some(4.0)));
+    let second = packet.events.get(1).unwrap();
+    assert_eq!(
+        (second.time_ms, second.line, second.op.as_str()),
+        (Some(3.0), Some(121), "sample")
+    );
+    assert_eq!(second.params.as_deref(), Some("clause 2"));
+    assert_eq!(second.function.map(|f| p.function_name(f)), Some("(main)"));
+    assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
+}
+
+#[test]
+fn sampled_profiles_have_hits_and_no_times() {
+    let p = load(&format!(
+        "{MODULES}sample 1 1 0\nend\nsample 1 1 0\nend\nsample 2 5 0\ngosub\nend\n"
+    ));
+    assert_eq!(p.meta["mode"], MetaValue::Text("sampled".into()));
+    let a = func(&p, "A.BR");
+    assert_eq!(
+        p.function_module(
+            p.function_ids()
+                .find(|&f| p.function_name(f) == "A.BR")
+                .unwrap()
+        ),
+        "A.BR"
+    );
+    assert_eq!(a.hits_self, Some(2));
+    assert!((a.pct.hits_self.unwrap() - 200.0 / 3.0).abs() < 1e-12);
+    assert_eq!(a.time.elapsed_inclusive, None);
+    assert_eq!(func(&p, "(gosub)").hits_total, Some(1));
+    assert_eq!(p.totals.elapsed_inclusive_ms, None);
+    assert_eq!(p.lines()[0].time_ms, None);
+    let packet = &p.packets()[0];
+    assert_eq!((packet.first_ms, packet.last_ms), (None, None));
+    assert_eq!(packet.events.get(0).unwrap().time_ms, None);
+}
+
+#[test]
+fn recursion_counts_once_per_sample() {
+    let p = load(&format!(
+        "{MODULES}sample 1 10 0\ntime 2ms\nname \"F\"\nback 1 10 0\nname \"F\"\nback 1 1 0\nmain\nend\n"
+    ));
+    let f = func(&p, "F");
+    assert_eq!((f.hits_self, f.hits_total), (Some(1), Some(1)));
+    assert_eq!(f.time.elapsed_inclusive, Some(2.0));
+    assert_eq!(paths(&p), ["(main)>F>F"]);
+}
+
+#[test]
+fn modules_resolve_wherever_they_are_mapped_and_unmapped_ones_warn_once() {
+    // sample at 0 (8), back at 8 uses module 7 (unmapped), end at 16, the
+    // second sample at 17 uses 7 again, then module 1 is mapped at the end.
+    let p = load("sample 1 1 0\nback 7 2 0\nend\nsample 7 3 0\nend\nmodule 1 \"LATE.BR\"\n");
+    assert!(p.functions().iter().any(|f| p.name(f.name) == "LATE.BR"));
+    assert!(p.functions().iter().any(|f| p.name(f.name) == "module#7"));
+    assert_eq!(
+        warnings(&p),
+        [(
+            Place::Offset(8),
+            "module 7 is never mapped to a file; named module#7".into()
+        )]
+    );
+}
+
+#[test]
+fn a_second_different_mapping_keeps_the_first() {
+    let p = load("module 1 \"A.BR\"\nmodule 1 \"A.BR\"\nmodule 1 \"B.BR\"\nsample 1 1 0\nend\n");
+    let w = warnings(&p);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].0, Place::Offset(18));
+    assert!(w[0].1.contains("kept \"A.BR\""));
+    assert_eq!(p.function_name(p.function_ids().next().unwrap()), "A.BR");
+}
+
+#[test]
+fn damaged_sequences_warn_at_the_record_they_are_about() {
+    // 0 module(9) · 9 time outside(9) · 18 sample(8) · 26 sample(8): closes
+    // the first · 34 time(9) · 43 end(1) · 44 end outside(1) · 45 name outside(3)
+    let p = load(
+        "module 1 \"A.BR\"\ntime 1ms\nsample 1 1 0\nsample 1 2 0\ntime 1ms\nend\nend\nname \"X\"\n",
+    );
+    let w = warnings(&p);
+    let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(places, [9, 18, 26, 44, 45].map(Place::Offset), "{w:?}");
+    assert!(w[0].1.contains("record type 4 outside a sample"));
+    assert!(
+        w[1].1.contains("no time record"),
+        "the unclosed sample had no time: {}",
+        w[1].1
+    );
+    assert!(w[2].1.contains("sample at offset 18 was not closed"));
+    assert_eq!(p.totals.samples, Some(2), "the unclosed sample is kept");
+}
+
+#[test]
+fn time_records_of_one_sample_add_up() {
+    let p = load("module 1 \"A.BR\"\nsample 1 1 0\ntime 1ms\ntime 250us\nend\n");
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(1.25));
+}
+
+#[test]
+fn a_record_cut_off_at_the_end_keeps_what_came_before() {
+    let mut bytes = compile("module 1 \"A.BR\"\nsample 1 1 0\nend\nsample 1 2 0\n").unwrap();
+    bytes.extend_from_slice(&[5, 0, 1]); // a backtrace record cut after 3 bytes
+    let input = Input::owned("t.prof", bytes);
+    let p = load_inputs(&[input], &LoadOptions::default()).unwrap();
+    let w = warnings(&p);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert_eq!(
+        w[0],
+        (
+            Place::Offset(26),
+            "record type 5 cut off by the end of the file (3 bytes)".into()
+        )
+    );
+    assert_eq!(w[1].0, Place::Offset(26));
+    assert!(
+        w[1].1
+            .contains("sample at offset 18 was not closed before the end")
+    );
+    assert_eq!(p.totals.samples, Some(2));
+}
+
+#[test]
+fn an_unknown_record_type_stops_the_load_there() {
+    let p = load("module 1 \"A.BR\"\nsample 1 1 0\nend\nbytes 2a 00 00 00\nsample 1 1 0\nend\n");
+    assert_eq!(
+        warnings(&p),
+        [(
+            Place::Offset(18),
+            "unknown record type 42; stopped reading, 13 bytes not read".into()
+        )]
+    );
+    assert_eq!(p.totals.samples, Some(1));
+}
+
+#[test]
+fn a_file_with_nothing_usable_fails() {
+    let input = Input::owned("x.prof", vec![2, 0, 0]);
+    let err = load_inputs(
+        &[input],
+        &LoadOptions {
+            format: Some("br".into()),
+            strict: false,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("x.prof: offset 0: no sample or module record"),
+        "{err}"
+    );
+}
+
+#[test]
+fn detection_accepts_logs_and_refuses_other_binaries() {
+    let br = Br;
+    let log = compile(&format!("{MODULES}sample 1 1 0\nend\n")).unwrap();
+    assert_eq!(br.detect(&log, true), Detection::Yes);
+    assert_eq!(br.detect(&log[..12], false), Detection::NeedMore);
+    let sampled = compile("sample 1 1 0\nend\nsample 1 1 0\nend\n").unwrap();
+    assert_eq!(br.detect(&sampled, true), Detection::Yes);
+    // dBASE III header: 0x03, date, count, header length 257, record length 40.
+    let dbf = [3, 124, 1, 1, 10, 0, 0, 0, 0x01, 0x01, 40, 0, 0, 0, 0, 0];
+    assert_eq!(br.detect(&dbf, true), Detection::No);
+    assert_eq!(
+        br.detect(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", true),
+        Detection::No
+    );
+    assert_eq!(br.detect(b"1,0.5,\"i\",\"MAIN\"\n", true), Detection::No);
+    assert_eq!(
+        br.detect(b"6\tt.exe\tt.obj\t1\t1\t1\tf\n", true),
+        Detection::No
+    );
+    let mut x: u32 = 12345;
+    let noise: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8
+        })
+        .collect();
+    for start in 0..64 {
+        let mut n = noise[start..].to_vec();
+        n[0] = 1;
+        assert_eq!(br.detect(&n, true), Detection::No, "noise at {start}");
+    }
+}
