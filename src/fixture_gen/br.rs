@@ -161,17 +161,21 @@ fn quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Result<Vec<u8
     loop {
         match chars.next().ok_or("unterminated string")? {
             '"' => return Ok(out),
-            '\\' => match chars.next().ok_or("unterminated escape")? {
-                'x' => {
+            // Only \\, \" and \xNN are escapes: BR paths (LIB\FNSLIB.BR) keep
+            // any other backslash as written.
+            '\\' => match chars.peek().copied() {
+                Some('x') => {
+                    chars.next();
                     let hex: String = chars.by_ref().take(2).collect();
                     out.push(
                         u8::from_str_radix(&hex, 16).map_err(|_| format!("bad escape \\x{hex}"))?,
                     );
                 }
-                c => {
-                    let mut buf = [0; 4];
-                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                Some(c @ ('\\' | '"')) => {
+                    chars.next();
+                    out.push(c as u8);
                 }
+                _ => out.push(b'\\'),
             },
             c => {
                 let mut buf = [0; 4];
@@ -202,6 +206,8 @@ mod tests {
 
     #[test]
     fn escapes_and_errors() {
+        let path = compile(r#"module 1 "LIB\FNS\\X\"""#).unwrap();
+        assert_eq!(&path[5..], br#"LIB\FNS\X""#);
         assert_eq!(
             compile("name \"a\\x1b\\\"\"").unwrap(),
             vec![7, 3, b'a', 0x1b, b'"']

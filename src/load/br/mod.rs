@@ -44,8 +44,9 @@ impl Loader for Br {
     }
 
     /// Yes when the file starts with a module mapping or a sample and its
-    /// first records (up to 16) parse, with names that are text. A DBF, a
-    /// PNG or random bytes fail on the first or second record.
+    /// first records (up to 16, or at least 2 before any damage) parse, with
+    /// names that are text. A DBF, a PNG or random bytes fail on the first
+    /// or second record.
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
         if !matches!(head.first(), Some(1 | 3)) {
             return if head.is_empty() && !at_eof {
@@ -61,6 +62,9 @@ impl Loader for Br {
                     pos += len;
                     seen += 1;
                 }
+                // Damage after records that held together is the loader's to
+                // report: a log cut short or corrupted is still a log.
+                Err(Stop::Unknown { .. }) if seen >= 2 => break,
                 Ok(_) | Err(Stop::Unknown { .. }) => return Detection::No,
                 Err(Stop::Cut { .. }) if !at_eof => return Detection::NeedMore,
                 Err(Stop::Cut { .. }) => break,
@@ -82,12 +86,14 @@ impl Loader for Br {
     }
 }
 
-/// Names in a real log are program paths and identifiers: printable text.
+/// Names in a real log are program paths and identifiers: short, and with
+/// no NUL inside (a DBF header's reserved bytes are NULs). Other control
+/// bytes are allowed: a hostile name must still load, to be shown safely.
 fn plausible(rec: &Record<'_>) -> bool {
-    let text = |s: &[u8]| !s.is_empty() && s.iter().all(|&b| b >= 0x20 && b != 0x7f);
+    let text = |s: &[u8]| s.len() <= 512 && !s.contains(&0);
     match rec {
-        Record::Module { name, .. } => text(name),
-        Record::Name(name) => text(trim_name(name)) || trim_name(name).is_empty(),
+        Record::Module { name, .. } => !name.is_empty() && text(name),
+        Record::Name(name) => text(trim_name(name)),
         _ => true,
     }
 }

@@ -265,6 +265,8 @@ fn detection_accepts_logs_and_refuses_other_binaries() {
             (x >> 24) as u8
         })
         .collect();
+    let damaged = compile("module 1 \"A.BR\"\nsample 1 1 0\nend\nbytes 02").unwrap();
+    assert_eq!(br.detect(&damaged, true), Detection::Yes);
     for start in 0..64 {
         let mut n = noise[start..].to_vec();
         n[0] = 1;

@@ -1,0 +1,248 @@
+//! `profx report` on BR logs compiled from the descriptions in
+//! `tests/fixtures/br/`, through the real binary.
+
+mod common;
+
+use common::stderr;
+use std::path::PathBuf;
+use std::process::Command;
+
+const FIXTURES: &[&str] = &[
+    "timed",
+    "sampled",
+    "deep-recursion",
+    "frame-kinds",
+    "unclosed-sample",
+    "record-outside-sample",
+    "unmapped-module",
+    "module-mapped-twice",
+    "module-mapped-late",
+    "cut-off-record",
+    "unknown-record-type",
+    "missing-time",
+    "hostile-names",
+];
+
+/// Compiles `name.brdesc` to `name.prof` in a scratch folder; returns the folder.
+fn compiled(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("br");
+    std::fs::create_dir_all(&dir).unwrap();
+    let desc_path = format!(
+        "{}/tests/fixtures/br/{name}.brdesc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let desc = std::fs::read_to_string(&desc_path).unwrap();
+    let bytes = profx::fixture_gen::br::compile(&desc).unwrap_or_else(|e| panic!("{name}: {e}"));
+    std::fs::write(dir.join(format!("{name}.prof")), bytes).unwrap();
+    dir
+}
+
+/// Runs profx in `dir`, so `sources` is the bare file name in snapshots.
+fn profx_in(dir: &PathBuf, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_profx"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn json(name: &str) -> serde_json::Value {
+    let dir = compiled(name);
+    let o = profx_in(&dir, &["report", &format!("{name}.prof"), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn json_of_every_fixture_matches_its_reviewed_snapshot() {
+    for name in FIXTURES {
+        let dir = compiled(name);
+        // Detection, not --format: every fixture must be recognised as BR.
+        let o = profx_in(&dir, &["report", &format!("{name}.prof"), "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        insta::assert_snapshot!(format!("json-{name}"), String::from_utf8(o.stdout).unwrap());
+    }
+}
+
+/// Each damaged-input rule of formats.md § br, at the offset it names.
+#[test]
+fn every_spec_warning_is_produced_at_its_offset() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "unclosed-sample",
+            &[(
+                "offset 26",
+                "sample at offset 9 was not closed before the next sample",
+            )],
+        ),
+        (
+            "record-outside-sample",
+            &[
+                ("offset 9", "record type 5 outside a sample"),
+                ("offset 17", "record type 7 outside a sample"),
+                ("offset 25", "record type 4 outside a sample"),
+                ("offset 52", "record type 6 outside a sample"),
+                ("offset 53", "record type 8 outside a sample"),
+                ("offset 54", "record type 9 outside a sample"),
+            ],
+        ),
+        (
+            "unmapped-module",
+            &[("offset 17", "module 9 is never mapped")],
+        ),
+        (
+            "module-mapped-twice",
+            &[(
+                "offset 18",
+                "module 1 mapped again to \"B.BR\"; kept \"A.BR\"",
+            )],
+        ),
+        ("module-mapped-late", &[]),
+        (
+            "cut-off-record",
+            &[
+                (
+                    "offset 44",
+                    "record type 5 cut off by the end of the file (4 bytes)",
+                ),
+                (
+                    "offset 44",
+                    "sample at offset 27 was not closed before the end of the log",
+                ),
+            ],
+        ),
+        (
+            "unknown-record-type",
+            &[(
+                "offset 27",
+                "unknown record type 2; stopped reading, 14 bytes not read",
+            )],
+        ),
+        (
+            "missing-time",
+            &[("offset 27", "sample has no time record in a timed profile")],
+        ),
+        ("timed", &[]),
+        ("sampled", &[]),
+        ("frame-kinds", &[]),
+    ];
+    for (name, expected) in cases {
+        let report = json(name);
+        let got: Vec<(String, String)> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                (
+                    w["where"].as_str().unwrap().into(),
+                    w["message"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), expected.len(), "{name}: {got:?}");
+        for ((place, msg), (want_place, want_msg)) in got.iter().zip(*expected) {
+            assert_eq!(place, want_place, "{name}: {msg}");
+            assert!(msg.contains(want_msg), "{name}: {msg:?} lacks {want_msg:?}");
+        }
+    }
+}
+
+#[test]
+fn timed_numbers() {
+    let r = json("timed");
+    assert_eq!(r["format"], "br");
+    assert_eq!(r["meta"]["mode"], "timed");
+    assert_eq!(r["totals"]["samples"], 3);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 4.75);
+    assert_eq!(r["totals"]["events"], 3);
+    let main = &r["functions"][0];
+    assert_eq!(
+        (main["name"].as_str(), main["module"].as_str()),
+        (Some("(main)"), Some("ORDERS.BR"))
+    );
+    assert_eq!(main["hits_total"], 3);
+    assert_eq!(main["hits_self"], 1);
+    assert_eq!(main["elapsed_exclusive_ms"], 0.75);
+    let price = &r["functions"][1];
+    assert_eq!(price["name"], "FNPRICE");
+    assert_eq!(price["elapsed_inclusive_ms"], 4.0);
+    assert_eq!(price["elapsed_exclusive_ms"], 1.5);
+    let frames: Vec<&str> = r["stacks"][0]["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(r["stacks"][0]["child_ms"].is_null());
+    assert_eq!(r["packets"][0]["last_ms"], 4.75);
+    assert_eq!(r["packets"][0]["first_ms"], 0.0);
+    assert!(frames.first() == Some(&"(main)"), "root first: {frames:?}");
+}
+
+#[test]
+fn frame_kinds_name_functions_as_the_spec_says() {
+    let r = json("frame-kinds");
+    let frames: Vec<(String, String)> = r["stacks"][0]["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["name"].as_str().unwrap().into(),
+                f["module"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want = [
+        ("(main)", "MAIN.BR"),
+        ("(gosub)", "MAIN.BR"),
+        ("UTIL.BR", "UTIL.BR"),
+        ("FNLEAF", "UTIL.BR"),
+    ];
+    assert_eq!(frames, want.map(|(a, b)| (a.to_string(), b.to_string())));
+}
+
+#[test]
+fn deep_recursion_counts_once() {
+    let r = json("deep-recursion");
+    let fact = r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "FNFACT")
+        .unwrap();
+    assert_eq!(fact["hits_total"], 2);
+    assert_eq!(fact["hits_self"], 2);
+    assert_eq!(fact["elapsed_inclusive_ms"], 5.0);
+    assert_eq!(fact["elapsed_inclusive_pct"], 100.0);
+}
+
+/// A log cut at any byte loads (exit 0, with a warning when damaged) or is
+/// refused (exit 1); it never panics.
+#[test]
+fn truncated_logs_never_panic() {
+    let dir = compiled("timed");
+    let bytes = std::fs::read(dir.join("timed.prof")).unwrap();
+    for cut in 0..bytes.len() {
+        let path = dir.join("cut.prof");
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let o = profx_in(&dir, &["report", "cut.prof", "--json", "--format", "br"]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "cut at {cut}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn strict_fails_on_the_first_warning_with_its_offset() {
+    let dir = compiled("unclosed-sample");
+    let o = profx_in(&dir, &["report", "unclosed-sample.prof", "--strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("unclosed-sample.prof: offset 26: sample at offset 9"),
+        "{}",
+        stderr(&o)
+    );
+}
