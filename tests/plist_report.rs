@@ -8,6 +8,7 @@ use common::{profx, public_sample, report_json, stderr, stdout};
 /// once and then must not change.
 const LOADS: &[&str] = &[
     "function-timing",
+    "demo-orders",
     "line-counting",
     "function-coverage",
     "no-session-total",

@@ -2,3 +2,4 @@
 //! demo and benchmarks. Never used when loading.
 
 pub mod br;
+pub mod demo;
