@@ -23,9 +23,12 @@ const FIXTURES: &[&str] = &[
     "hostile-names",
 ];
 
-/// Compiles `name.brdesc` to `name.prof` in a scratch folder; returns the folder.
-fn compiled(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("br");
+/// Compiles `name.brdesc` to `name.prof` in a scratch folder of the calling
+/// test's own (tests run in parallel); returns the folder.
+fn compiled(test: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("br")
+        .join(test);
     std::fs::create_dir_all(&dir).unwrap();
     let desc_path = format!(
         "{}/tests/fixtures/br/{name}.brdesc",
@@ -33,7 +36,12 @@ fn compiled(name: &str) -> PathBuf {
     );
     let desc = std::fs::read_to_string(&desc_path).unwrap();
     let bytes = profx::fixture_gen::br::compile(&desc).unwrap_or_else(|e| panic!("{name}: {e}"));
-    std::fs::write(dir.join(format!("{name}.prof")), bytes).unwrap();
+    // Write then rename: a test reading the file never sees it half-written.
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!("{name}.{n}.tmp"));
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, dir.join(format!("{name}.prof"))).unwrap();
     dir
 }
 
@@ -47,7 +55,7 @@ fn profx_in(dir: &PathBuf, args: &[&str]) -> std::process::Output {
 }
 
 fn json(name: &str) -> serde_json::Value {
-    let dir = compiled(name);
+    let dir = compiled(&format!("json-{name}"), name);
     let o = profx_in(&dir, &["report", &format!("{name}.prof"), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
     serde_json::from_slice(&o.stdout).unwrap()
@@ -56,7 +64,7 @@ fn json(name: &str) -> serde_json::Value {
 #[test]
 fn json_of_every_fixture_matches_its_reviewed_snapshot() {
     for name in FIXTURES {
-        let dir = compiled(name);
+        let dir = compiled("snapshots", name);
         // Detection, not --format: every fixture must be recognised as BR.
         let o = profx_in(&dir, &["report", &format!("{name}.prof"), "--json"]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
@@ -221,7 +229,7 @@ fn deep_recursion_counts_once() {
 /// refused (exit 1); it never panics.
 #[test]
 fn truncated_logs_never_panic() {
-    let dir = compiled("timed");
+    let dir = compiled("truncated", "timed");
     let bytes = std::fs::read(dir.join("timed.prof")).unwrap();
     for cut in 0..bytes.len() {
         let path = dir.join("cut.prof");
@@ -237,7 +245,7 @@ fn truncated_logs_never_panic() {
 
 #[test]
 fn strict_fails_on_the_first_warning_with_its_offset() {
-    let dir = compiled("unclosed-sample");
+    let dir = compiled("strict", "unclosed-sample");
     let o = profx_in(&dir, &["report", "unclosed-sample.prof", "--strict"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
