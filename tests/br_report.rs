@@ -135,23 +135,7 @@ fn every_spec_warning_is_produced_at_its_offset() {
         ("frame-kinds", &[]),
     ];
     for (name, expected) in cases {
-        let report = json(name);
-        let got: Vec<(String, String)> = report["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| {
-                (
-                    w["where"].as_str().unwrap().into(),
-                    w["message"].as_str().unwrap().into(),
-                )
-            })
-            .collect();
-        assert_eq!(got.len(), expected.len(), "{name}: {got:?}");
-        for ((place, msg), (want_place, want_msg)) in got.iter().zip(*expected) {
-            assert_eq!(place, want_place, "{name}: {msg}");
-            assert!(msg.contains(want_msg), "{name}: {msg:?} lacks {want_msg:?}");
-        }
+        common::assert_warnings(name, &json(name), expected);
     }
 }
 

@@ -11,6 +11,8 @@ pub mod ids;
 pub mod intern;
 pub mod metrics;
 mod profile;
+#[cfg(test)]
+pub(crate) mod testing;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};

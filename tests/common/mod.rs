@@ -39,3 +39,19 @@ pub fn public_sample(rel: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     )
 }
+
+/// Asserts a report's warnings are exactly `expected`, in order: each
+/// `where` equal, each message containing the given text.
+pub fn assert_warnings(name: &str, report: &serde_json::Value, expected: &[(&str, &str)]) {
+    let got: Vec<(&str, &str)> = report["warnings"]
+        .as_array()
+        .expect("warnings is an array")
+        .iter()
+        .map(|w| (w["where"].as_str().unwrap(), w["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(got.len(), expected.len(), "{name}: {got:?}");
+    for ((place, msg), (want_place, want_msg)) in got.iter().zip(expected) {
+        assert_eq!(place, want_place, "{name}: {msg}");
+        assert!(msg.contains(want_msg), "{name}: {msg:?} lacks {want_msg:?}");
+    }
+}

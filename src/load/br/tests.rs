@@ -1,6 +1,7 @@
 use super::*;
 use crate::fixture_gen::br::compile;
 use crate::load::{LoadOptions, load_inputs};
+use crate::model::testing::{function, stack_paths, warnings};
 use crate::model::{Place, Profile};
 
 fn load(desc: &str) -> Profile {
@@ -10,33 +11,6 @@ fn load(desc: &str) -> Profile {
         strict: false,
     };
     load_inputs(&[input], &opts).expect("loads")
-}
-
-fn func<'p>(p: &'p Profile, name: &str) -> &'p crate::model::Function {
-    let id = p
-        .function_ids()
-        .find(|&f| p.function_name(f) == name)
-        .expect(name);
-    p.function(id)
-}
-
-fn warnings(p: &Profile) -> Vec<(Place, String)> {
-    p.warnings()
-        .iter()
-        .map(|w| (w.place.clone(), w.message.clone()))
-        .collect()
-}
-
-fn paths(p: &Profile) -> Vec<String> {
-    p.stack_ids()
-        .map(|s| {
-            p.frames(s)
-                .iter()
-                .map(|&f| p.function_name(f))
-                .collect::<Vec<_>>()
-                .join(">")
-        })
-        .collect()
 }
 
 /// Module records are 5 + name bytes long: "A.BR" → 9, "LIB.BR" → 11.
@@ -50,13 +24,13 @@ fn timed_samples_give_hits_times_stacks_lines_and_events() {
          sample 1 121 2\ntime 1ms\nmain\nend\n"
     ));
     assert_eq!(p.meta["mode"], MetaValue::Text("timed".into()));
-    let fn8 = func(&p, "FN8");
+    let fn8 = function(&p, "FN8");
     assert_eq!((fn8.hits_self, fn8.hits_total), (Some(1), Some(1)));
     assert_eq!(
         (fn8.time.elapsed_exclusive, fn8.time.elapsed_inclusive),
         (Some(3.0), Some(3.0))
     );
-    let main = func(&p, "(main)");
+    let main = function(&p, "(main)");
     assert_eq!((main.hits_self, main.hits_total), (Some(1), Some(2)));
     assert_eq!(
         (main.time.elapsed_exclusive, main.time.elapsed_inclusive),
@@ -65,7 +39,7 @@ fn timed_samples_give_hits_times_stacks_lines_and_events() {
     assert_eq!(p.totals.samples, Some(2));
     assert_eq!(p.totals.elapsed_inclusive_ms, Some(4.0));
     assert_eq!(fn8.pct.hits_self, Some(50.0));
-    assert_eq!(paths(&p), ["(main)>FN8", "(main)"]);
+    assert_eq!(stack_paths(&p), ["(main)>FN8", "(main)"]);
     let frames = p.frames(p.stack_ids().next().unwrap());
     assert_eq!(p.function_module(frames[0]), "A.BR");
     assert_eq!(p.function_module(frames[1]), "LIB.BR");
@@ -99,7 +73,7 @@ fn sampled_profiles_have_hits_and_no_times() {
         "{MODULES}sample 1 1 0\nend\nsample 1 1 0\nend\nsample 2 5 0\ngosub\nend\n"
     ));
     assert_eq!(p.meta["mode"], MetaValue::Text("sampled".into()));
-    let a = func(&p, "A.BR");
+    let a = function(&p, "A.BR");
     assert_eq!(
         p.function_module(
             p.function_ids()
@@ -111,7 +85,7 @@ fn sampled_profiles_have_hits_and_no_times() {
     assert_eq!(a.hits_self, Some(2));
     assert!((a.pct.hits_self.unwrap() - 200.0 / 3.0).abs() < 1e-12);
     assert_eq!(a.time.elapsed_inclusive, None);
-    assert_eq!(func(&p, "(gosub)").hits_total, Some(1));
+    assert_eq!(function(&p, "(gosub)").hits_total, Some(1));
     assert_eq!(p.totals.elapsed_inclusive_ms, None);
     assert_eq!(p.lines()[0].time_ms, None);
     let packet = &p.packets()[0];
@@ -124,10 +98,10 @@ fn recursion_counts_once_per_sample() {
     let p = load(&format!(
         "{MODULES}sample 1 10 0\ntime 2ms\nname \"F\"\nback 1 10 0\nname \"F\"\nback 1 1 0\nmain\nend\n"
     ));
-    let f = func(&p, "F");
+    let f = function(&p, "F");
     assert_eq!((f.hits_self, f.hits_total), (Some(1), Some(1)));
     assert_eq!(f.time.elapsed_inclusive, Some(2.0));
-    assert_eq!(paths(&p), ["(main)>F>F"]);
+    assert_eq!(stack_paths(&p), ["(main)>F>F"]);
 }
 
 #[test]

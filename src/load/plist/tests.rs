@@ -1,5 +1,6 @@
 use super::*;
 use crate::load::{Input, LoadOptions, load_inputs};
+use crate::model::testing::{stack_paths, warnings};
 use crate::model::{Place, Profile};
 
 fn load(text: &str) -> Profile {
@@ -9,25 +10,6 @@ fn load(text: &str) -> Profile {
         strict: false,
     };
     load_inputs(&[input], &opts).expect("loads")
-}
-
-fn stack_names(p: &Profile) -> Vec<String> {
-    p.stack_ids()
-        .map(|s| {
-            p.frames(s)
-                .iter()
-                .map(|&f| p.function_name(f))
-                .collect::<Vec<_>>()
-                .join(">")
-        })
-        .collect()
-}
-
-fn warnings(p: &Profile) -> Vec<(Place, String)> {
-    p.warnings()
-        .iter()
-        .map(|w| (w.place.clone(), w.message.clone()))
-        .collect()
 }
 
 const TIMED: &str = "0\t1.0\tMicrosoft PLIST\n1\t522\tFunction timing\n2\t100.0\t4.5\t3\n\
@@ -106,7 +88,7 @@ fn stacks_are_oriented_root_first_with_the_owner_as_leaf() {
     let p = load(&text);
     // Listed after `work`: owner is work. Root-first as listed; leaf-first
     // reversed (same path, so merged); owner at neither end appended.
-    assert_eq!(stack_names(&p), ["main>work(int, char)"]);
+    assert_eq!(stack_paths(&p), ["main>work(int, char)"]);
     assert_eq!(p.stacks()[0].hits, Some(6));
     assert_eq!(p.stacks()[0].self_ms, Some(6.0));
     assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
@@ -159,7 +141,7 @@ fn every_stack_warning_names_its_line() {
             Place::Line(15)
         ]
     );
-    assert_eq!(stack_names(&p), ["main>work(int, char)", "third"]);
+    assert_eq!(stack_paths(&p), ["main>work(int, char)", "third"]);
 }
 
 #[test]

@@ -1,0 +1,33 @@
+//! Helpers for unit tests that read a finished profile.
+
+use super::{Function, Place, Profile};
+
+/// Stacks as `a>b>c` strings, in profile order.
+pub fn stack_paths(p: &Profile) -> Vec<String> {
+    p.stack_ids()
+        .map(|s| {
+            p.frames(s)
+                .iter()
+                .map(|&f| p.function_name(f))
+                .collect::<Vec<_>>()
+                .join(">")
+        })
+        .collect()
+}
+
+/// Warnings as (place, message).
+pub fn warnings(p: &Profile) -> Vec<(Place, String)> {
+    p.warnings()
+        .iter()
+        .map(|w| (w.place.clone(), w.message.clone()))
+        .collect()
+}
+
+/// The function with this name (the first, if several modules share it).
+pub fn function<'p>(p: &'p Profile, name: &str) -> &'p Function {
+    let id = p
+        .function_ids()
+        .find(|&f| p.function_name(f) == name)
+        .expect(name);
+    p.function(id)
+}
