@@ -40,8 +40,8 @@ mod tests {
         let p = load_inputs(
             &[input()],
             &LoadOptions {
-                format: None,
                 strict: true,
+                ..Default::default()
             },
         )
         .expect("loads");

@@ -136,7 +136,7 @@ columns!(FuncColumn for FuncId, |p, f| {
 columns!(LineColumn for LineId, |p, l| {
     File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
     Line "line" "Line" Number => Value::Count(Some(u64::from(p.line(l).line))),
-    Function "function" "Function" Text => Value::Text(p.line(l).function.map_or("", |f| p.function_name(f))),
+    Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
     Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
     Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),

@@ -56,6 +56,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(profx::load::format_names()))]
     pub format: Option<String>,
 
+    /// Column order of a delimited Xbase++ trace, e.g. thread,time,op,call,line,params.
+    #[arg(long, value_name = "LIST")]
+    pub columns: Option<String>,
+
     /// Fail on the first warning (exit 1, naming its place).
     #[arg(long)]
     pub strict: bool,

@@ -79,6 +79,7 @@ fn load_profile(args: &ReportArgs) -> Result<Profile, LoadError> {
     let opts = LoadOptions {
         format: args.format.clone(),
         strict: args.strict,
+        columns: args.columns.clone(),
     };
     if args.demo {
         return load::load_inputs(&[profx::demo::input()], &opts);

@@ -3,6 +3,7 @@
 use super::LoadError;
 use memmap2::Mmap;
 use std::fs::File;
+use std::sync::Arc;
 
 #[derive(Debug)]
 enum Bytes {
@@ -11,11 +12,13 @@ enum Bytes {
     Owned(Vec<u8>),
 }
 
-/// One input: its name as the user gave it, and its bytes.
-#[derive(Debug)]
+/// One input: its name as the user gave it, and its bytes. The bytes are
+/// shared, so a packet can keep decoding its events from the file after
+/// loading (a trace's events are never copied to the heap).
+#[derive(Debug, Clone)]
 pub struct Input {
     name: String,
-    bytes: Bytes,
+    bytes: Arc<Bytes>,
 }
 
 impl Input {
@@ -39,7 +42,7 @@ impl Input {
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
         Ok(Input {
             name: path.to_string(),
-            bytes: Bytes::Mapped(map),
+            bytes: Arc::new(Bytes::Mapped(map)),
         })
     }
 
@@ -47,7 +50,7 @@ impl Input {
     pub fn from_static(name: &str, bytes: &'static [u8]) -> Input {
         Input {
             name: name.to_string(),
-            bytes: Bytes::Static(bytes),
+            bytes: Arc::new(Bytes::Static(bytes)),
         }
     }
 
@@ -55,7 +58,7 @@ impl Input {
     pub fn owned(name: &str, bytes: Vec<u8>) -> Input {
         Input {
             name: name.to_string(),
-            bytes: Bytes::Owned(bytes),
+            bytes: Arc::new(Bytes::Owned(bytes)),
         }
     }
 
@@ -64,7 +67,7 @@ impl Input {
     }
 
     pub fn bytes(&self) -> &[u8] {
-        match &self.bytes {
+        match &*self.bytes {
             Bytes::Mapped(m) => m,
             Bytes::Static(s) => s,
             Bytes::Owned(v) => v,

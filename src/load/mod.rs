@@ -33,7 +33,12 @@ pub trait Loader: Sync {
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection;
     /// Loads `input` into `b`. Unusable records become warnings; an error
     /// means nothing usable was found.
-    fn load(&self, input: &Input, b: &mut ProfileBuilder) -> Result<(), LoadError>;
+    fn load(
+        &self,
+        input: &Input,
+        opts: &LoadOptions,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError>;
 }
 
 /// Every loader, in the order detection asks them.
@@ -77,6 +82,9 @@ pub struct LoadOptions {
     pub format: Option<String>,
     /// `--strict`: the first warning fails the load.
     pub strict: bool,
+    /// `--columns`: the order of a delimited trace's columns
+    /// (`thread,time,op,call,line,params`), instead of detecting it.
+    pub columns: Option<String>,
 }
 
 /// The names `--format` accepts.
@@ -157,7 +165,7 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     }
     let mut b = ProfileBuilder::new(loader.name());
     b.begin_source(first.name());
-    loader.load(first, &mut b)?;
+    loader.load(first, opts, &mut b)?;
     let profile = b.finish();
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {

@@ -149,6 +149,7 @@ impl ProfileBuilder {
                     file,
                     line,
                     function: None,
+                    top_level: false,
                     hits: None,
                     time_ms: None,
                 });
@@ -159,6 +160,11 @@ impl ProfileBuilder {
         let row = &mut self.lines[id.index()];
         row.function = row.function.or(function);
         id
+    }
+
+    /// Marks a line as standing outside any function (a trace's top level).
+    pub fn line_at_top_level(&mut self, id: LineId) {
+        self.lines[id.index()].top_level = true;
     }
 
     /// Adds stated hits and time to a line.

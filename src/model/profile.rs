@@ -25,9 +25,15 @@ pub struct Line {
     pub file: NameId,
     pub line: u32,
     pub function: Option<FuncId>,
+    /// A trace line where calls were made from outside any function
+    /// (Xbase++'s `(top level)`): it has a caller, but not a function.
+    pub top_level: bool,
     pub hits: Option<u64>,
     pub time_ms: Option<f64>,
 }
+
+/// What a trace line's caller is called when the stack was empty.
+pub const TOP_LEVEL: &str = "(top level)";
 
 /// One distinct root-first call path.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,6 +169,17 @@ impl Profile {
 
     pub fn stack_ids(&self) -> impl ExactSizeIterator<Item = StackId> + use<> {
         (0..self.stacks.len()).map(StackId::from_index)
+    }
+
+    /// The name of a line's function, `(top level)` for calls made outside
+    /// any function, `None` where the format does not say.
+    pub fn line_function_name(&self, id: LineId) -> Option<&str> {
+        let l = self.line(id);
+        match (l.function, l.top_level) {
+            (Some(f), _) => Some(self.function_name(f)),
+            (None, true) => Some(TOP_LEVEL),
+            (None, false) => None,
+        }
     }
 
     /// Frames of a stack, root first, leaf last.

@@ -189,7 +189,7 @@ fn line(p: &Profile, id: crate::model::LineId) -> Line<'_> {
     Line {
         file: p.name(l.file),
         line: l.line,
-        function: l.function.map(|f| p.function_name(f)),
+        function: p.line_function_name(id),
         hits: l.hits,
         time_ms: l.time_ms,
     }

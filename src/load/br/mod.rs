@@ -27,7 +27,7 @@
 mod events;
 mod record;
 
-use super::{Detection, Input, LoadError, Loader};
+use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use crate::model::metrics::Sample;
 use crate::model::{FuncId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
@@ -77,7 +77,12 @@ impl Loader for Br {
         }
     }
 
-    fn load(&self, input: &Input, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+    fn load(
+        &self,
+        input: &Input,
+        _opts: &LoadOptions,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError> {
         let bytes = input.bytes();
         let scan = Scan::of(bytes);
         let mut st = State::new(b, &scan);

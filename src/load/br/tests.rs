@@ -8,7 +8,7 @@ fn load(desc: &str) -> Profile {
     let input = Input::owned("t.prof", compile(desc).expect("description compiles"));
     let opts = LoadOptions {
         format: Some("br".into()),
-        strict: false,
+        ..Default::default()
     };
     load_inputs(&[input], &opts).expect("loads")
 }
@@ -199,7 +199,7 @@ fn a_file_with_nothing_usable_fails() {
         &[input],
         &LoadOptions {
             format: Some("br".into()),
-            strict: false,
+            ..Default::default()
         },
     )
     .unwrap_err();
@@ -264,7 +264,7 @@ fn flipped_bytes_never_panic() {
                     &[input],
                     &LoadOptions {
                         format,
-                        strict: false,
+                        ..Default::default()
                     },
                 ) {
                     let n = p.functions().len();

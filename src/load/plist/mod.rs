@@ -25,7 +25,7 @@
 mod record;
 
 use super::split::numbered_lines;
-use super::{Detection, Input, LoadError, Loader};
+use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
 use crate::text::decode;
 use record::{Fields, Parsed, count, parse_line, time};
@@ -81,7 +81,12 @@ impl Loader for Plist {
         }
     }
 
-    fn load(&self, input: &Input, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+    fn load(
+        &self,
+        input: &Input,
+        _opts: &LoadOptions,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError> {
         let mut st = State::new(b);
         for (n, bytes) in numbered_lines(input.bytes()) {
             st.line(n, &decode(bytes));

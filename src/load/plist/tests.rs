@@ -7,7 +7,7 @@ fn load(text: &str) -> Profile {
     let input = Input::owned("t.txt", text.as_bytes().to_vec());
     let opts = LoadOptions {
         format: Some("plist".into()),
-        strict: false,
+        ..Default::default()
     };
     load_inputs(&[input], &opts).expect("loads")
 }
@@ -243,7 +243,7 @@ fn flipped_bytes_never_panic() {
                     &[input],
                     &LoadOptions {
                         format,
-                        strict: false,
+                        ..Default::default()
                     },
                 );
             }
