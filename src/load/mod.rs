@@ -10,6 +10,7 @@ pub mod br;
 mod input;
 pub mod plist;
 mod split;
+pub mod xpp;
 
 pub use input::Input;
 
@@ -42,7 +43,7 @@ pub trait Loader: Sync {
 }
 
 /// Every loader, in the order detection asks them.
-pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &br::Br];
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &br::Br, &xpp::Xpp];
 
 /// Why a load failed: what, where, why.
 #[derive(Debug, Error)]

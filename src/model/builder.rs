@@ -115,6 +115,11 @@ impl ProfileBuilder {
         id
     }
 
+    /// The function (name, module) if it exists already.
+    pub fn existing_function(&self, name: NameId, module: NameId) -> Option<FuncId> {
+        self.func_index.get(&(name, module)).copied()
+    }
+
     pub fn function_count(&self) -> usize {
         self.functions.len()
     }

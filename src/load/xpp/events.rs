@@ -1,0 +1,75 @@
+//! A trace packet's events, left in the file: an index of record offsets
+//! (and each record's function, found while loading) over the shared input
+//! bytes; a row is decoded only when a pane shows it.
+
+use super::deldbe::{self, Layout};
+use super::row::Row;
+use crate::load::Input;
+use crate::model::{Event, EventSource, FuncId};
+use crate::text::decode;
+
+/// How to decode a record at an offset.
+#[derive(Debug)]
+pub enum Decoder {
+    Deldbe(Layout),
+}
+
+#[derive(Debug)]
+pub struct TraceEvents {
+    input: Input,
+    decoder: Decoder,
+    offsets: Vec<u64>,
+    funcs: Vec<Option<FuncId>>,
+}
+
+impl TraceEvents {
+    pub fn new(input: Input, decoder: Decoder) -> Self {
+        TraceEvents {
+            input,
+            decoder,
+            offsets: Vec::new(),
+            funcs: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, offset: u64, function: Option<FuncId>) {
+        self.offsets.push(offset);
+        self.funcs.push(function);
+    }
+}
+
+impl EventSource for TraceEvents {
+    fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    fn get(&self, index: usize) -> Option<Event> {
+        let start = usize::try_from(*self.offsets.get(index)?).ok()?;
+        let bytes = self.input.bytes().get(start..)?;
+        match &self.decoder {
+            Decoder::Deldbe(layout) => {
+                let end = bytes
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(bytes.len());
+                let line = bytes[..end].strip_suffix(b"\r").unwrap_or(&bytes[..end]);
+                let text = decode(line);
+                let mut fields = Vec::new();
+                deldbe::split(&text, &mut fields);
+                let row = deldbe::row(&text, &fields, layout).ok()?;
+                Some(event(&row, self.funcs[index]))
+            }
+        }
+    }
+}
+
+fn event(row: &Row<'_>, function: Option<FuncId>) -> Event {
+    Event {
+        thread: row.thread,
+        time_ms: row.time,
+        op: row.op.to_string(),
+        function,
+        line: row.line,
+        params: row.params.as_ref().map(|p| p.to_string()),
+    }
+}
