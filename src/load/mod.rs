@@ -43,7 +43,9 @@ pub trait Loader: Sync {
 }
 
 /// Every loader, in the order detection asks them.
-pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &br::Br, &xpp::Xpp];
+/// A dBASE III table starts with byte 3, a BR sample's type: `xpp`, whose
+/// DBF check is strict, is asked before `br`.
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &xpp::Xpp, &br::Br];
 
 /// Why a load failed: what, where, why.
 #[derive(Debug, Error)]

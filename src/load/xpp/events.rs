@@ -2,16 +2,20 @@
 //! (and each record's function, found while loading) over the shared input
 //! bytes; a row is decoded only when a pane shows it.
 
+use super::dbf::ColMap;
 use super::deldbe::{self, Layout};
 use super::row::Row;
 use crate::load::Input;
 use crate::model::{Event, EventSource, FuncId};
 use crate::text::decode;
+use std::sync::Arc;
 
 /// How to decode a record at an offset.
 #[derive(Debug)]
 pub enum Decoder {
     Deldbe(Layout),
+    /// Field map and record length of a DBF table.
+    Dbf(Arc<ColMap>, usize),
 }
 
 #[derive(Debug)]
@@ -58,6 +62,18 @@ impl EventSource for TraceEvents {
                 deldbe::split(&text, &mut fields);
                 let row = deldbe::row(&text, &fields, layout).ok()?;
                 Some(event(&row, self.funcs[index]))
+            }
+            Decoder::Dbf(map, record_len) => {
+                let record = bytes.get(..*record_len)?;
+                let mut e = event(&map.row(record).ok()?, self.funcs[index]);
+                // Fields that are no trace column are kept for the trace pane.
+                if let Some(others) = map.others(record) {
+                    e.params = Some(match e.params {
+                        Some(p) => format!("{p}; {others}"),
+                        None => others,
+                    });
+                }
+                Some(e)
             }
         }
     }

@@ -14,6 +14,7 @@
 //! feed (`replay.rs` decides push / mark / pop per op); the events
 //! themselves stay in the file behind an offset index (`events.rs`).
 
+mod dbf;
 mod deldbe;
 mod events;
 mod replay;
@@ -36,10 +37,14 @@ impl Loader for Xpp {
         "xpp"
     }
 
-    /// DELDBE: the first non-blank line is a header of known field names,
-    /// or a record whose one-letter op (`i I O o`) follows only numbers and
-    /// is followed by a call.
+    /// FOXDBE: a DBF header that holds together (dbf.rs). DELDBE: the first
+    /// non-blank line is a header of known field names, or a record whose
+    /// one-letter op (`i I O o`) follows only numbers and precedes a call.
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
+        match detect_dbf(head, at_eof) {
+            Detection::No => {}
+            decided => return decided,
+        }
         if head.contains(&0) {
             return Detection::No;
         }
@@ -72,7 +77,103 @@ impl Loader for Xpp {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
-        load_deldbe(input, opts, b)
+        let bytes = input.bytes();
+        match dbf::header(bytes, Some(bytes.len())) {
+            Ok(header) => load_dbf(input, header, opts, b),
+            Err(_) => load_deldbe(input, opts, b),
+        }
+    }
+}
+
+fn detect_dbf(head: &[u8], at_eof: bool) -> Detection {
+    if head.len() < 12 {
+        return if at_eof {
+            Detection::No
+        } else {
+            Detection::NeedMore
+        };
+    }
+    let header_len = usize::from(u16::from_le_bytes([head[8], head[9]]));
+    if head.len() < header_len && !at_eof {
+        return Detection::NeedMore;
+    }
+    match dbf::header(head, at_eof.then_some(head.len())) {
+        Ok(_) => Detection::Yes,
+        Err(_) => Detection::No,
+    }
+}
+
+/// A FOXDBE trace: one piece of records after the header.
+fn load_dbf(
+    input: &Input,
+    header: dbf::Header,
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
+    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
+    let columns = columns.map_err(|e| invalid(input, "--columns".into(), e))?;
+    let map = dbf::ColMap::new(header.fields.clone(), columns.as_deref());
+    let map = std::sync::Arc::new(map.map_err(|e| invalid(input, "offset 32".into(), e))?);
+    let mut replay = Replay::new(b, map.has(Col::Time));
+    let mut events = TraceEvents::new(input.clone(), Decoder::Dbf(map.clone(), header.record_len));
+    let (mut first_ms, mut last_ms) = (None, None);
+    let bytes = input.bytes();
+    let walk = dbf::walk(bytes, header.header_len, header.record_len, |at, record| {
+        let place = Place::Offset(at as u64);
+        match map.row(record) {
+            Ok(row) => {
+                events.push(at as u64, replay.event(b, &row, place));
+                first_ms = first_ms.or(row.time);
+                last_ms = row.time.or(last_ms);
+            }
+            Err(why) => b.warn(place, format!("not a trace record: {why}; skipped")),
+        }
+    });
+    walk_warnings(b, &walk, Some(header.declared), header.record_len);
+    if walk.live == 0 {
+        return Err(invalid(
+            input,
+            format!("offset {}", header.header_len),
+            "no trace record in the table".into(),
+        ));
+    }
+    replay.finish(b, input.name());
+    b.add_packet(Packet {
+        source: input.name().to_string(),
+        first_ms,
+        last_ms,
+        events: Box::new(events),
+    });
+    Ok(())
+}
+
+/// One warning each for a stale count, deleted records, a trailing partial
+/// record and bytes after the end mark.
+fn walk_warnings(b: &mut ProfileBuilder, w: &dbf::Walk, declared: Option<u32>, record_len: usize) {
+    let present = w.live + w.deleted;
+    if let Some(n) = declared.filter(|&n| u64::from(n) != present) {
+        b.warn(
+            Place::Offset(4),
+            format!("header says {n} records, {present} are present; read what is present"),
+        );
+    }
+    if let Some(at) = w.first_deleted {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("{} deleted record(s) skipped", w.deleted),
+        );
+    }
+    if let Some((at, size)) = w.partial {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("trailing partial record ({size} of {record_len} bytes) skipped"),
+        );
+    }
+    if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("{after} bytes after the end-of-file mark not read"),
+        );
     }
 }
 

@@ -190,3 +190,124 @@ fn detection() {
         "a text field before the op"
     );
 }
+
+mod foxdbe {
+    use super::*;
+    use crate::fixture_gen::dbf::compile;
+
+    const FIELDS: &str = "field THREAD N 3\nfield TIME N 8 2\nfield OP C 1\nfield CALL C 12\nfield LINE N 5\nfield USER C 4\n";
+
+    fn dbf(rows: &str) -> Vec<u8> {
+        compile(&format!("{FIELDS}{rows}")).expect("compiles")
+    }
+
+    fn load_bytes(bytes: Vec<u8>) -> Result<Profile, crate::load::LoadError> {
+        load_inputs(&[Input::owned("T.PRF", bytes)], &LoadOptions::default())
+    }
+
+    /// Header 32 + 6·32 + 1 = 225 bytes; records 1 + 33 = 34 bytes.
+    const H: u64 = 225;
+    const R: u64 = 34;
+
+    #[test]
+    fn hand_example_from_a_table() {
+        let p = load_bytes(dbf(
+            "row 1 0 i A 5 ann\nrow 1 10 i B 7 ann\nrow 1 30 o B 0 ann\nrow 1 35 o A 0 bob\n",
+        ))
+        .unwrap();
+        assert_eq!(p.format, "xpp");
+        assert_eq!(times(&p, "A"), (Some(1), Some(35.0), Some(15.0)));
+        assert_eq!(times(&p, "B"), (Some(1), Some(20.0), Some(20.0)));
+        assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
+        let e = p.packets()[0].events.get(3).unwrap();
+        assert_eq!(
+            e.params.as_deref(),
+            Some("USER=bob"),
+            "unknown fields are kept"
+        );
+        assert_eq!(e.time_ms, Some(35.0));
+    }
+
+    #[test]
+    fn traps_a_digit_version_byte_stale_count_deleted_partial_and_end_mark() {
+        let mut bytes = dbf(
+            "count 9\nrow 1 0 i A 5 x\ndeleted 1 1 i Z 5 x\nrow 1 4 o A 0 x\nnoeof\nbytes 20 31 31\n",
+        );
+        bytes[0] = b'0'; // Visual FoxPro's version byte is the digit 0.
+        let p = load_bytes(bytes).unwrap();
+        let w = warnings(&p);
+        let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(
+            places,
+            [
+                Place::Offset(4),
+                Place::Offset(H + R),
+                Place::Offset(H + 3 * R)
+            ],
+            "{w:?}"
+        );
+        assert!(w[0].1.contains("header says 9 records, 3 are present"));
+        assert!(w[1].1.contains("1 deleted record(s)"));
+        assert!(w[2].1.contains("partial record (3 of 34 bytes)"));
+        assert_eq!(times(&p, "A"), (Some(1), Some(4.0), Some(4.0)));
+
+        let tail = load_bytes(dbf("row 1 0 i A 5 x\nrow 1 4 o A 0 x\nbytes 1a 00")).unwrap();
+        assert_eq!(warnings(&tail).len(), 1);
+        assert!(
+            warnings(&tail)[0]
+                .1
+                .contains("2 bytes after the end-of-file mark")
+        );
+    }
+
+    #[test]
+    fn numeric_types_and_missing_time() {
+        let bytes =
+            compile("field TID I 4\nfield OPERATION C 1\nfield SYMBOL C 8\nrow 2 i A\nrow 2 o A\n")
+                .unwrap();
+        let p = load_bytes(bytes).unwrap();
+        assert_eq!(times(&p, "A"), (Some(1), None, None));
+        assert_eq!(p.packets()[0].events.get(0).unwrap().thread, Some(2));
+        let b = compile("field MS B 8\nfield OP C 1\nfield FUNC C 8\nrow 1.5 i A\nrow 4 o A\n")
+            .unwrap();
+        assert_eq!(
+            times(&load_bytes(b).unwrap(), "A"),
+            (Some(1), Some(2.5), Some(2.5))
+        );
+    }
+
+    #[test]
+    fn a_table_without_op_or_call_fails_listing_its_fields() {
+        let err = load_bytes(compile("field THREAD N 3\nfield WHAT C 4\nrow 1 x\n").unwrap())
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no op and call fields among THREAD, WHAT"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn columns_override_maps_fields_by_position() {
+        let bytes =
+            compile("field A N 3\nfield B C 1\nfield C C 8\nrow 1 i F\nrow 1 o F\n").unwrap();
+        let input = Input::owned("T.PRF", bytes);
+        let opts = LoadOptions {
+            columns: Some("thread,op,call".into()),
+            ..Default::default()
+        };
+        let p = load_inputs(&[input], &opts).unwrap();
+        assert_eq!(times(&p, "F"), (Some(1), None, None));
+    }
+
+    #[test]
+    fn detection_tells_tables_from_logs() {
+        let table = dbf("row 1 0 i A 5 x\n");
+        assert_eq!(Xpp.detect(&table, true), Detection::Yes);
+        assert_eq!(Xpp.detect(&table[..100], false), Detection::NeedMore);
+        assert_eq!(crate::load::br::Br.detect(&table, true), Detection::No);
+        let log =
+            crate::fixture_gen::br::compile("module 1 \"A.BR\"\nsample 1 1 0\nend\n").unwrap();
+        assert_eq!(Xpp.detect(&log, true), Detection::No);
+    }
+}
