@@ -9,7 +9,7 @@
 pub mod br;
 mod input;
 pub mod plist;
-mod split;
+pub(crate) mod split;
 pub mod xpp;
 
 pub use input::Input;
@@ -32,6 +32,11 @@ pub trait Loader: Sync {
     fn name(&self) -> &'static str;
     /// Judges `head`, the first bytes of a file; `at_eof` when that is all of it.
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection;
+    /// Judges a whole input; loaders that need its name as well as its
+    /// bytes (a records-only trace packet) override this.
+    fn detect_input(&self, input: &Input) -> Detection {
+        detect_growing(self, input.bytes())
+    }
     /// Loads `input` into `b`. Unusable records become warnings; an error
     /// means nothing usable was found.
     fn load(
@@ -109,11 +114,10 @@ fn by_name(name: &str) -> Result<&'static dyn Loader, LoadError> {
 /// The loader whose detection says yes to `input`, the first one in
 /// [`LOADERS`] order when several would.
 pub fn detect(input: &Input) -> Result<&'static dyn Loader, LoadError> {
-    let bytes = input.bytes();
     LOADERS
         .iter()
         .copied()
-        .find(|l| detect_growing(*l, bytes) == Detection::Yes)
+        .find(|l| l.detect_input(input) == Detection::Yes)
         .ok_or_else(|| LoadError::Unrecognized {
             path: input.name().to_string(),
             tried: format_names().join(", "),
@@ -121,7 +125,7 @@ pub fn detect(input: &Input) -> Result<&'static dyn Loader, LoadError> {
 }
 
 /// Offers a loader ever larger heads of the file until it decides.
-fn detect_growing(loader: &dyn Loader, bytes: &[u8]) -> Detection {
+pub fn detect_growing<L: Loader + ?Sized>(loader: &L, bytes: &[u8]) -> Detection {
     for size in [512, 8 << 10, 256 << 10] {
         if size >= bytes.len() {
             break;

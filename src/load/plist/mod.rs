@@ -60,7 +60,10 @@ impl Loader for Plist {
             let line = decode(bytes);
             let is_tag_line = match parse_line(&line) {
                 Parsed::Blank => continue,
-                Parsed::Record { .. } | Parsed::Short { .. } => has_separator(&line),
+                Parsed::Record { tag, fields } => {
+                    has_separator(&line) && record::numbers_hold(tag, &fields)
+                }
+                Parsed::Short { .. } => has_separator(&line),
                 Parsed::Unknown(_) => seen > 0,
                 Parsed::NotATag(_) => false,
             };

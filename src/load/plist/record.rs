@@ -145,6 +145,29 @@ fn next_token(s: &str) -> (&str, &str) {
     }
 }
 
+/// Whether the fields a tag needs as numbers are numbers, so detection
+/// only counts lines the loader would use (` 1    2.00iB…`, a DBF record,
+/// starts with a tag-like `1` but its method is no number).
+pub fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
+    let counts: &[usize] = match tag {
+        1 | 8 => &[0],
+        2 => &[2],
+        3 => &[0, 1, 2],
+        6 | 7 => &[2],
+        9 => &[0, 1],
+        _ => &[],
+    };
+    let times: &[usize] = match tag {
+        2 => &[0, 1],
+        6 => &[3, 4],
+        7 => &[3],
+        9 => &[2, 3],
+        _ => &[],
+    };
+    counts.iter().all(|&i| count(f.get(i)).is_some())
+        && times.iter().all(|&i| time(f.get(i)).is_some())
+}
+
 /// A count: decimal digits only.
 pub fn count(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {

@@ -216,6 +216,11 @@ fn detection() {
         Detection::No
     );
     assert_eq!(plist.detect(b"", true), Detection::No);
+    assert_eq!(
+        plist.detect(b"  1    2.00iB           1    5.00oB", true),
+        Detection::No,
+        "a DBF packet"
+    );
     let stray = b"1\t522\tx\nProgram Statistics\n12\tfuture\n6\tt\tt.obj\t1\t1\t1\tf\n";
     assert_eq!(plist.detect(stray, true), Detection::Yes);
     assert_eq!(

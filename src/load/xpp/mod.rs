@@ -12,22 +12,24 @@
 //!
 //! The loader turns the events into intervals through the builder's trace
 //! feed (`replay.rs` decides push / mark / pop per op); the events
-//! themselves stay in the file behind an offset index (`events.rs`).
+//! themselves stay in the file behind an offset index (`events.rs`). A
+//! trace written in packets (`packets.rs`) is loaded as one trace with a
+//! packet per piece: `foxdbe.rs` and `delimited.rs` walk the pieces.
 
 mod dbf;
 mod deldbe;
+mod delimited;
 mod events;
+mod foxdbe;
+mod packets;
 mod replay;
 mod row;
 
 use super::split::numbered_lines;
-use super::{Detection, Input, LoadError, LoadOptions, Loader};
-use crate::model::{Packet, Place, ProfileBuilder};
+use super::{Detection, Input, LoadError, LoadOptions, Loader, detect_growing};
+use crate::model::{Place, ProfileBuilder};
 use crate::text::decode;
 use deldbe::{Layout, header, split};
-use events::{Decoder, TraceEvents};
-use replay::Replay;
-use row::Col;
 
 /// The Xbase++ trace loader.
 pub struct Xpp;
@@ -42,32 +44,23 @@ impl Loader for Xpp {
     /// one-letter op (`i I O o`) follows only numbers and precedes a call.
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
         match detect_dbf(head, at_eof) {
-            Detection::No => {}
-            decided => return decided,
+            Detection::No => detect_deldbe(head, at_eof),
+            decided => decided,
         }
-        if head.contains(&0) {
-            return Detection::No;
-        }
-        let complete = match (at_eof, head.iter().rposition(|&b| b == b'\n')) {
-            (true, _) => head,
-            (false, Some(end)) => &head[..end],
-            (false, None) => return Detection::NeedMore,
-        };
-        let Some((_, line)) = numbered_lines(complete).find(|(_, l)| !l.trim_ascii().is_empty())
-        else {
-            return if at_eof {
-                Detection::No
-            } else {
-                Detection::NeedMore
-            };
-        };
-        let text = decode(line);
-        let mut fields = Vec::new();
-        split(&text, &mut fields);
-        if header(&fields).is_some() || is_trace_row(&text, &fields) {
-            Detection::Yes
-        } else {
-            Detection::No
+    }
+
+    /// Also a records-only DBF packet: `NAME.PRF.000001` whose first byte
+    /// is a record flag (its header is in `NAME.PRF`).
+    fn detect_input(&self, input: &Input) -> Detection {
+        let bytes = input.bytes();
+        match detect_growing(self, bytes) {
+            Detection::Yes => Detection::Yes,
+            _ if packets::split_numbered(input.name()).is_some()
+                && matches!(bytes.first(), Some(b' ' | b'*')) =>
+            {
+                Detection::Yes
+            }
+            _ => Detection::No,
         }
     }
 
@@ -78,11 +71,57 @@ impl Loader for Xpp {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        match dbf::header(bytes, Some(bytes.len())) {
-            Ok(header) => load_dbf(input, header, opts, b),
-            Err(_) => load_deldbe(input, opts, b),
+        if let Ok(header) = dbf::header(bytes, Some(bytes.len())) {
+            let pieces = with_siblings(input, b);
+            return foxdbe::load(&pieces, &header, true, opts, b);
+        }
+        // A numbered packet that is not delimited text holds DBF records only.
+        let numbered = packets::split_numbered(input.name());
+        if let Some((base, _)) = numbered.filter(|_| detect_deldbe(bytes, true) != Detection::Yes) {
+            let header = packet_header(input, base)?;
+            return foxdbe::load(std::slice::from_ref(input), &header, false, opts, b);
+        }
+        delimited::load(&with_siblings(input, b), opts, b)
+    }
+}
+
+/// The input and, unless it is itself a numbered packet, its numbered
+/// siblings; a missing or unreadable packet is a warning naming it.
+fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
+    let mut pieces = vec![input.clone()];
+    if packets::split_numbered(input.name()).is_some() {
+        return pieces;
+    }
+    let (found, missing) = packets::siblings(input.name());
+    for name in missing {
+        b.warn(
+            Place::File(name),
+            "packet missing; its events are not in the trace",
+        );
+    }
+    for path in found {
+        match Input::open(&path) {
+            Ok(piece) => pieces.push(piece),
+            Err(e) => b.warn(Place::File(path), format!("packet not read: {e}")),
         }
     }
+    pieces
+}
+
+/// The DBF header a records-only packet needs, from its `NAME.PRF`.
+fn packet_header(input: &Input, base: &str) -> Result<dbf::Header, LoadError> {
+    let why = |reason: String| invalid(input, "offset 0".into(), reason);
+    let header = Input::open(base).map_err(|_| {
+        why(format!(
+            "a DBF trace packet needs its header packet {base}, which cannot be read"
+        ))
+    })?;
+    let bytes = header.bytes();
+    dbf::header(bytes, Some(bytes.len())).map_err(|e| {
+        why(format!(
+            "{base} has no DBF header to read this packet with: {e}"
+        ))
+    })
 }
 
 fn detect_dbf(head: &[u8], at_eof: bool) -> Detection {
@@ -103,77 +142,29 @@ fn detect_dbf(head: &[u8], at_eof: bool) -> Detection {
     }
 }
 
-/// A FOXDBE trace: one piece of records after the header.
-fn load_dbf(
-    input: &Input,
-    header: dbf::Header,
-    opts: &LoadOptions,
-    b: &mut ProfileBuilder,
-) -> Result<(), LoadError> {
-    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
-    let columns = columns.map_err(|e| invalid(input, "--columns".into(), e))?;
-    let map = dbf::ColMap::new(header.fields.clone(), columns.as_deref());
-    let map = std::sync::Arc::new(map.map_err(|e| invalid(input, "offset 32".into(), e))?);
-    let mut replay = Replay::new(b, map.has(Col::Time));
-    let mut events = TraceEvents::new(input.clone(), Decoder::Dbf(map.clone(), header.record_len));
-    let (mut first_ms, mut last_ms) = (None, None);
-    let bytes = input.bytes();
-    let walk = dbf::walk(bytes, header.header_len, header.record_len, |at, record| {
-        let place = Place::Offset(at as u64);
-        match map.row(record) {
-            Ok(row) => {
-                events.push(at as u64, replay.event(b, &row, place));
-                first_ms = first_ms.or(row.time);
-                last_ms = row.time.or(last_ms);
-            }
-            Err(why) => b.warn(place, format!("not a trace record: {why}; skipped")),
-        }
-    });
-    walk_warnings(b, &walk, Some(header.declared), header.record_len);
-    if walk.live == 0 {
-        return Err(invalid(
-            input,
-            format!("offset {}", header.header_len),
-            "no trace record in the table".into(),
-        ));
+fn detect_deldbe(head: &[u8], at_eof: bool) -> Detection {
+    if head.contains(&0) {
+        return Detection::No;
     }
-    replay.finish(b, input.name());
-    b.add_packet(Packet {
-        source: input.name().to_string(),
-        first_ms,
-        last_ms,
-        events: Box::new(events),
-    });
-    Ok(())
-}
-
-/// One warning each for a stale count, deleted records, a trailing partial
-/// record and bytes after the end mark.
-fn walk_warnings(b: &mut ProfileBuilder, w: &dbf::Walk, declared: Option<u32>, record_len: usize) {
-    let present = w.live + w.deleted;
-    if let Some(n) = declared.filter(|&n| u64::from(n) != present) {
-        b.warn(
-            Place::Offset(4),
-            format!("header says {n} records, {present} are present; read what is present"),
-        );
-    }
-    if let Some(at) = w.first_deleted {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{} deleted record(s) skipped", w.deleted),
-        );
-    }
-    if let Some((at, size)) = w.partial {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("trailing partial record ({size} of {record_len} bytes) skipped"),
-        );
-    }
-    if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{after} bytes after the end-of-file mark not read"),
-        );
+    let complete = match (at_eof, head.iter().rposition(|&b| b == b'\n')) {
+        (true, _) => head,
+        (false, Some(end)) => &head[..end],
+        (false, None) => return Detection::NeedMore,
+    };
+    let Some((_, line)) = numbered_lines(complete).find(|(_, l)| !l.trim_ascii().is_empty()) else {
+        return if at_eof {
+            Detection::No
+        } else {
+            Detection::NeedMore
+        };
+    };
+    let text = decode(line);
+    let mut fields = Vec::new();
+    split(&text, &mut fields);
+    if header(&fields).is_some() || is_trace_row(&text, &fields) {
+        Detection::Yes
+    } else {
+        Detection::No
     }
 }
 
@@ -195,72 +186,6 @@ fn invalid(input: &Input, place: String, reason: String) -> LoadError {
         place,
         reason,
     }
-}
-
-fn load_deldbe(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
-    let mut layout = match &opts.columns {
-        Some(list) => {
-            Layout::Fixed(Col::parse_list(list).map_err(|e| invalid(input, "--columns".into(), e))?)
-        }
-        None => Layout::Anchored,
-    };
-    let bytes = input.bytes();
-    let base = bytes.as_ptr() as usize;
-    let mut first_line = true;
-    let mut replay: Option<Replay> = None;
-    let mut offsets = Vec::new();
-    let mut funcs = Vec::new();
-    let (mut first_ms, mut last_ms) = (None, None);
-    for (n, line) in numbered_lines(bytes) {
-        let text = decode(line);
-        if text.trim().is_empty() {
-            continue;
-        }
-        // A vector a line: the fields borrow that line's decoded text.
-        // (Issue 7: hand out ranges instead, to reuse one buffer.)
-        let mut fields = Vec::with_capacity(8);
-        split(&text, &mut fields);
-        let may_be_header = std::mem::take(&mut first_line) && opts.columns.is_none();
-        if let Some(cols) = header(&fields).filter(|_| may_be_header) {
-            layout = Layout::Fixed(cols);
-            continue;
-        }
-        let row = match deldbe::row(&text, &fields, &layout) {
-            Ok(row) => row,
-            Err(why) => {
-                b.warn(
-                    Place::Line(n),
-                    format!("not a trace record: {why}; line skipped"),
-                );
-                continue;
-            }
-        };
-        let timed = layout.has_time(&fields);
-        let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-        funcs.push(rp.event(b, &row, Place::Line(n)));
-        offsets.push((line.as_ptr() as usize - base) as u64);
-        first_ms = first_ms.or(row.time);
-        last_ms = row.time.or(last_ms);
-    }
-    let Some(rp) = replay else {
-        return Err(invalid(
-            input,
-            "line 1".into(),
-            "no trace record in the file".into(),
-        ));
-    };
-    rp.finish(b, input.name());
-    let mut events = TraceEvents::new(input.clone(), Decoder::Deldbe(layout));
-    for (offset, f) in offsets.into_iter().zip(funcs) {
-        events.push(offset, f);
-    }
-    b.add_packet(Packet {
-        source: input.name().to_string(),
-        first_ms,
-        last_ms,
-        events: Box::new(events),
-    });
-    Ok(())
 }
 
 #[cfg(test)]

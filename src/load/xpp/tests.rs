@@ -311,3 +311,110 @@ mod foxdbe {
         assert_eq!(Xpp.detect(&log, true), Detection::No);
     }
 }
+
+mod packeted {
+    use super::*;
+    use crate::fixture_gen::dbf::compile;
+    use crate::load::load_paths;
+
+    const FIELDS: &str = "field THREAD N 3\nfield TIME N 8 2\nfield OP C 1\nfield CALL C 12\n";
+
+    /// A fresh folder holding `files` (name, bytes).
+    fn folder(test: &str, files: &[(&str, Vec<u8>)]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("profx-packets-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, bytes) in files {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+        dir
+    }
+
+    fn open(dir: &std::path::Path, name: &str) -> Result<Profile, crate::load::LoadError> {
+        let path = dir.join(name).to_string_lossy().into_owned();
+        load_paths(&[path], &LoadOptions::default())
+    }
+
+    fn packet_names(p: &Profile) -> Vec<String> {
+        p.packets()
+            .iter()
+            .map(|k| k.source.rsplit('/').next().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn dbf_header_packet_and_numbered_packets_load_as_one_trace() {
+        let header = compile(&format!("{FIELDS}count 1\nrow 1 0 i A\n")).unwrap();
+        let p1 = compile(&format!("{FIELDS}noheader\nnoeof\nrow 1 10 i B\n")).unwrap();
+        let p3 = compile(&format!("{FIELDS}row 1 30 o B\nrow 1 35 o A\n")).unwrap();
+        let dir = folder(
+            "dbf",
+            &[
+                ("T.PRF", header),
+                ("T.PRF.000001", p1),
+                ("T.PRF.000003", p3),
+            ],
+        );
+        let p = open(&dir, "T.PRF").unwrap();
+        assert_eq!(packet_names(&p), ["T.PRF", "T.PRF.000001", "T.PRF.000003"]);
+        assert_eq!(p.sources.len(), 3);
+        assert_eq!(times(&p, "A"), (Some(1), Some(35.0), Some(15.0)));
+        assert_eq!(times(&p, "B"), (Some(1), Some(20.0), Some(20.0)));
+        let w = warnings(&p);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(matches!(&w[0].0, Place::File(f) if f.ends_with("T.PRF.000002")));
+        assert_eq!(p.packets()[2].events.len(), 2);
+        assert_eq!(
+            (p.packets()[2].first_ms, p.packets()[2].last_ms),
+            (Some(30.0), Some(35.0))
+        );
+        let e = p.packets()[1].events.get(0).unwrap();
+        assert_eq!(e.function.map(|f| p.function_name(f)), Some("B"));
+    }
+
+    #[test]
+    fn a_lone_dbf_packet_reads_its_header_packet_or_says_it_is_missing() {
+        let header = compile(&format!("{FIELDS}row 1 0 i A\n")).unwrap();
+        let packet = compile(&format!("{FIELDS}noheader\nrow 1 2 i B\nrow 1 5 o B\n")).unwrap();
+        let dir = folder(
+            "lone-dbf",
+            &[("T.PRF", header), ("T.PRF.000002", packet.clone())],
+        );
+        let p = open(&dir, "T.PRF.000002").unwrap();
+        assert_eq!(packet_names(&p), ["T.PRF.000002"]);
+        assert_eq!(times(&p, "B"), (Some(1), Some(3.0), Some(3.0)));
+        assert!(
+            p.function_ids().all(|f| p.function_name(f) != "A"),
+            "only that packet's events"
+        );
+
+        let alone = folder("lone-dbf-missing", &[("U.PRF.000002", packet)]);
+        let err = open(&alone, "U.PRF.000002").unwrap_err().to_string();
+        assert!(
+            err.contains("needs its header packet") && err.contains("U.PRF"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn deldbe_packets_load_together_or_alone() {
+        let dir = folder(
+            "del",
+            &[
+                ("D.PRF", b"1,0,\"i\",\"A\"\n".to_vec()),
+                (
+                    "D.PRF.000001",
+                    b"1,10,\"i\",\"B\"\n1,30,\"o\",\"B\"\n".to_vec(),
+                ),
+                ("D.PRF.000002", b"1,35,\"o\",\"A\"\n".to_vec()),
+            ],
+        );
+        let p = open(&dir, "D.PRF").unwrap();
+        assert_eq!(packet_names(&p), ["D.PRF", "D.PRF.000001", "D.PRF.000002"]);
+        assert_eq!(times(&p, "A"), (Some(1), Some(35.0), Some(15.0)));
+        assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
+        let lone = open(&dir, "D.PRF.000001").unwrap();
+        assert_eq!(packet_names(&lone), ["D.PRF.000001"]);
+        assert_eq!(times(&lone, "B"), (Some(1), Some(20.0), Some(20.0)));
+    }
+}

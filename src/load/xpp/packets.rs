@@ -1,0 +1,90 @@
+//! Packeted traces: `NAME.PRF` (the header packet) and `NAME.PRF.000001`,
+//! `NAME.PRF.000002`, … written while the program runs (seed 004).
+
+use std::path::Path;
+
+/// `NAME.PRF.000123` → (`NAME.PRF`, 123).
+pub fn split_numbered(path: &str) -> Option<(&str, u64)> {
+    let (base, number) = path.rsplit_once('.')?;
+    let ok = !number.is_empty() && number.len() <= 9 && number.bytes().all(|b| b.is_ascii_digit());
+    let base_has_ext = Path::new(base).extension().is_some();
+    (ok && base_has_ext).then(|| (base, number.parse().ok()).1.map(|n| (base, n)))?
+}
+
+/// The numbered packets beside `path`, in numeric order, and the numbers
+/// missing between 1 and the largest (with the name each would have).
+pub fn siblings(path: &str) -> (Vec<String>, Vec<String>) {
+    let p = Path::new(path);
+    let (Some(name), dir) = (p.file_name().and_then(|n| n.to_str()), p.parent()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let dir = dir
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut found: Vec<(u64, String, usize)> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| {
+            let (base, number) = split_numbered(&n)?;
+            let width = n.len() - base.len() - 1;
+            (base == name).then_some((number, n, width))
+        })
+        .collect();
+    found.sort();
+    let width = found.first().map_or(6, |f| f.2);
+    let present: Vec<u64> = found.iter().map(|f| f.0).collect();
+    let largest = present.last().copied().unwrap_or(0);
+    let in_dir = |n: &str| p.with_file_name(n).to_string_lossy().into_owned();
+    let missing = (1..=largest)
+        .filter(|n| present.binary_search(n).is_err())
+        .map(|n| in_dir(&format!("{name}.{n:0width$}")))
+        .collect();
+    (found.iter().map(|f| in_dir(&f.1)).collect(), missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbered_names() {
+        assert_eq!(
+            split_numbered("dir/TEST.PRF.000012"),
+            Some(("dir/TEST.PRF", 12))
+        );
+        assert_eq!(split_numbered("TEST.PRF"), None);
+        assert_eq!(
+            split_numbered("TEST.000001"),
+            None,
+            "a numbered packet keeps its .PRF"
+        );
+        assert_eq!(split_numbered("TEST.PRF.0a"), None);
+    }
+
+    #[test]
+    fn finds_siblings_in_order_and_names_the_missing_ones() {
+        let dir = std::env::temp_dir().join(format!("profx-siblings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for n in [
+            "T.PRF",
+            "T.PRF.000003",
+            "T.PRF.000001",
+            "T.PRF.000004",
+            "U.PRF.000002",
+        ] {
+            std::fs::write(dir.join(n), b"x").unwrap();
+        }
+        let path = dir.join("T.PRF").to_string_lossy().into_owned();
+        let (found, missing) = siblings(&path);
+        let names: Vec<_> = found
+            .iter()
+            .map(|f| f.rsplit('/').next().unwrap().to_string())
+            .collect();
+        assert_eq!(names, ["T.PRF.000001", "T.PRF.000003", "T.PRF.000004"]);
+        assert_eq!(missing.len(), 1);
+        assert!(missing[0].ends_with("T.PRF.000002"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
