@@ -23,8 +23,12 @@ pub struct TraceEvents {
     input: Input,
     decoder: Decoder,
     offsets: Vec<u64>,
-    funcs: Vec<Option<FuncId>>,
+    /// Each event's function index, `NO_FUNCTION` for a skipped record:
+    /// 12 bytes an event in all, the file's bytes stay in the file.
+    funcs: Vec<u32>,
 }
+
+const NO_FUNCTION: u32 = u32::MAX;
 
 impl TraceEvents {
     pub fn new(input: Input, decoder: Decoder) -> Self {
@@ -38,7 +42,15 @@ impl TraceEvents {
 
     pub fn push(&mut self, offset: u64, function: Option<FuncId>) {
         self.offsets.push(offset);
-        self.funcs.push(function);
+        self.funcs
+            .push(function.map_or(NO_FUNCTION, |f| f.index() as u32));
+    }
+}
+
+impl TraceEvents {
+    fn function(&self, index: usize) -> Option<FuncId> {
+        let raw = *self.funcs.get(index)?;
+        (raw != NO_FUNCTION).then(|| FuncId::from_index(raw as usize))
     }
 }
 
@@ -61,11 +73,11 @@ impl EventSource for TraceEvents {
                 let mut fields = Vec::new();
                 deldbe::split(&text, &mut fields);
                 let row = deldbe::row(&text, &fields, layout).ok()?;
-                Some(event(&row, self.funcs[index]))
+                Some(event(&row, self.function(index)))
             }
             Decoder::Dbf(map, record_len) => {
                 let record = bytes.get(..*record_len)?;
-                let mut e = event(&map.row(record).ok()?, self.funcs[index]);
+                let mut e = event(&map.row(record).ok()?, self.function(index));
                 // Fields that are no trace column are kept for the trace pane.
                 if let Some(others) = map.others(record) {
                     e.params = Some(match e.params {

@@ -1,0 +1,248 @@
+//! `profx report` on Xbase++ traces: DELDBE fixtures as they are, DBF ones
+//! compiled from `.dbfdesc` descriptions, through the real binary.
+
+mod common;
+
+use common::{assert_warnings, stderr};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/xpp");
+
+/// Writes the fixtures of `sub` (a folder of FIXTURES, "" for the top) into
+/// a scratch folder of the calling test's own: text as it is, `.dbfdesc`
+/// compiled to the file named without that suffix.
+fn prepare(test: &str, sub: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("xpp")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(Path::new(FIXTURES).join(sub)).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            continue;
+        }
+        let (name, bytes) = match name.strip_suffix(".dbfdesc") {
+            Some(stem) => {
+                let desc = std::fs::read_to_string(&path).unwrap();
+                let mut bytes = profx::fixture_gen::dbf::compile(&desc)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                if stem.starts_with("vfp-") {
+                    bytes[0] = b'0'; // Visual FoxPro's version byte is the digit 0.
+                }
+                (stem.to_string(), bytes)
+            }
+            None => (name, std::fs::read(&path).unwrap()),
+        };
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    dir
+}
+
+fn profx_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_profx"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn json_in(dir: &Path, file: &str) -> serde_json::Value {
+    let o = profx_in(dir, &["report", file, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+const LOADS: &[&str] = &[
+    "hand-example",
+    "filtered",
+    "filtered-dbf",
+    "unfiltered",
+    "unfiltered-dbf",
+    "two-threads",
+    "break",
+    "no-time",
+    "no-line",
+    "with-header",
+    "unknown-op",
+    "stray-return",
+    "open-calls",
+    "time-backwards",
+    "bad-line",
+    "vfp-stale-count",
+];
+
+#[test]
+fn json_of_every_fixture_matches_its_reviewed_snapshot() {
+    let dir = prepare("snapshots", "");
+    for name in LOADS {
+        let file = format!("{name}.prf");
+        let o = profx_in(&dir, &["report", &file, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        insta::assert_snapshot!(format!("json-{name}"), String::from_utf8(o.stdout).unwrap());
+    }
+    for (sub, file) in [("packeted-dbf", "T.PRF"), ("packeted-deldbe", "D.PRF")] {
+        let dir = prepare(&format!("snapshots-{sub}"), sub);
+        let o = profx_in(&dir, &["report", file, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{sub}: {}", stderr(&o));
+        insta::assert_snapshot!(format!("json-{sub}"), String::from_utf8(o.stdout).unwrap());
+    }
+}
+
+#[test]
+fn the_hand_example_of_model_md() {
+    let r = json_in(&prepare("hand", ""), "hand-example.prf");
+    let f = |i: usize, key: &str| r["functions"][i][key].clone();
+    assert_eq!(
+        (
+            f(0, "name"),
+            f(0, "elapsed_inclusive_ms"),
+            f(0, "elapsed_exclusive_ms")
+        ),
+        ("A".into(), 35.0.into(), 15.0.into())
+    );
+    assert_eq!(
+        (
+            f(1, "name"),
+            f(1, "elapsed_inclusive_ms"),
+            f(1, "elapsed_exclusive_ms")
+        ),
+        ("B".into(), 20.0.into(), 20.0.into())
+    );
+    assert_eq!(f(0, "elapsed_exclusive_pct"), 42.857142857142854);
+    assert_eq!(f(1, "elapsed_inclusive_pct"), 57.142857142857146);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 35.0);
+    assert_eq!(r["totals"]["events"], 4);
+    assert_eq!(r["meta"]["threads"], 1);
+}
+
+#[test]
+fn every_spec_warning_is_produced_at_its_place() {
+    let dir = prepare("warnings", "");
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("break", &[("line 5", "unwinds 2 call(s) above it")]),
+        (
+            "unknown-op",
+            &[
+                ("line 2", "unknown operation \"x\""),
+                ("line 4", "unknown operation \"Z\""),
+            ],
+        ),
+        (
+            "stray-return",
+            &[(
+                "line 2",
+                "\"NEVERCALLED\", which is not on thread 1's stack",
+            )],
+        ),
+        (
+            "open-calls",
+            &[("open-calls.prf", "3 call(s) still open at the end")],
+        ),
+        (
+            "time-backwards",
+            &[("line 3", "time goes backwards on thread 1")],
+        ),
+        (
+            "bad-line",
+            &[
+                ("line 2", "not a trace record"),
+                ("line 3", "time \"time?\" is not a number"),
+            ],
+        ),
+        (
+            "vfp-stale-count",
+            &[
+                ("offset 4", "header says 2 records, 3 are present"),
+                ("offset 283", "1 deleted record(s) skipped"),
+                ("offset 399", "trailing partial record (4 of 58 bytes)"),
+            ],
+        ),
+        ("filtered", &[]),
+        ("unfiltered", &[]),
+        ("unfiltered-dbf", &[]),
+        ("two-threads", &[]),
+        ("with-header", &[]),
+    ];
+    for (name, expected) in cases {
+        assert_warnings(name, &json_in(&dir, &format!("{name}.prf")), expected);
+    }
+    let packets = json_in(&prepare("warnings-dbf", "packeted-dbf"), "T.PRF");
+    assert_warnings(
+        "packeted-dbf",
+        &packets,
+        &[("T.PRF.000002", "packet missing")],
+    );
+    let packets = json_in(&prepare("warnings-del", "packeted-deldbe"), "D.PRF");
+    assert_warnings(
+        "packeted-deldbe",
+        &packets,
+        &[("D.PRF.000002", "packet missing")],
+    );
+}
+
+#[test]
+fn packeted_traces_are_one_trace_with_a_packet_per_piece() {
+    let r = json_in(&prepare("packets", "packeted-dbf"), "T.PRF");
+    assert_eq!(r["sources"].as_array().unwrap().len(), 3);
+    let packets: Vec<(String, u64)> = r["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["source"].as_str().unwrap().to_string(),
+                p["events"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        packets,
+        [
+            ("T.PRF".into(), 2),
+            ("T.PRF.000001".into(), 2),
+            ("T.PRF.000003".into(), 2)
+        ]
+    );
+    let main = &r["functions"][0];
+    assert_eq!(
+        (main["name"].as_str(), main["elapsed_inclusive_ms"].as_f64()),
+        (Some("MAIN"), Some(9.0))
+    );
+}
+
+#[test]
+fn tables_without_op_or_call_and_headerless_dbf_packets_fail_clearly() {
+    let dir = prepare("errors", "");
+    let o = profx_in(&dir, &["report", "no-op-field.prf"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no op and call fields among THREAD, WHAT"),
+        "{}",
+        stderr(&o)
+    );
+
+    let lone = prepare("errors-lone", "packeted-dbf");
+    std::fs::remove_file(lone.join("T.PRF")).unwrap();
+    let o = profx_in(&lone, &["report", "T.PRF.000001"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("T.PRF.000001: offset 0: a DBF trace packet needs its header packet T.PRF"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Trace pane rows come from the file on demand; an unknown DBF field is
+/// shown with them.
+#[test]
+fn packets_view_lists_every_piece() {
+    let dir = prepare("view", "packeted-deldbe");
+    let o = profx_in(&dir, &["report", "D.PRF", "--view", "packets"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with("# packets: 3"), "{out}");
+    assert!(out.contains("D.PRF.000003"), "{out}");
+}
