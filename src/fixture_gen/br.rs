@@ -15,35 +15,14 @@
 //!
 //! Strings take `\\`, `\"` and `\xNN` escapes, so any byte can be written.
 
-use super::tokenize;
+pub use super::GenError;
+use super::each_directive;
 use byteorder::{BigEndian, WriteBytesExt};
-
-/// A line of the description that cannot be compiled.
-#[derive(Debug, thiserror::Error)]
-#[error("line {line}: {reason}")]
-pub struct GenError {
-    pub line: usize,
-    pub reason: String,
-}
 
 /// Compiles a description into the bytes of a BR log.
 pub fn compile(desc: &str) -> Result<Vec<u8>, GenError> {
     let mut out = Vec::new();
-    for (i, raw) in desc.lines().enumerate() {
-        let text = raw.split_once('#').map_or(raw, |(code, _)| code);
-        let err = |reason: String| GenError {
-            line: i + 1,
-            reason,
-        };
-        let tokens = tokenize(text).map_err(err)?;
-        let Some((verb, args)) = tokens.split_first() else {
-            continue;
-        };
-        record(&mut out, verb, args).map_err(|reason| GenError {
-            line: i + 1,
-            reason,
-        })?;
-    }
+    each_directive(desc, |verb, args| record(&mut out, verb, args))?;
     Ok(out)
 }
 

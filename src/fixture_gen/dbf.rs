@@ -13,16 +13,9 @@
 //! bytes 20 31               raw bytes after the records
 //! ```
 
-use super::tokenize;
+pub use super::GenError;
+use super::each_directive;
 use byteorder::{LittleEndian, WriteBytesExt};
-
-/// A description line that cannot be compiled.
-#[derive(Debug, thiserror::Error)]
-#[error("line {line}: {reason}")]
-pub struct GenError {
-    pub line: usize,
-    pub reason: String,
-}
 
 struct FieldDesc {
     name: Vec<u8>,
@@ -48,18 +41,7 @@ pub fn compile(desc: &str) -> Result<Vec<u8>, GenError> {
         eof: true,
         ..Table::default()
     };
-    for (i, raw) in desc.lines().enumerate() {
-        let text = raw.split_once('#').map_or(raw, |(code, _)| code);
-        let at = |reason: String| GenError {
-            line: i + 1,
-            reason,
-        };
-        let tokens = tokenize(text).map_err(at)?;
-        let Some((verb, args)) = tokens.split_first() else {
-            continue;
-        };
-        t.line(verb, args).map_err(at)?;
-    }
+    each_directive(desc, |verb, args| t.line(verb, args))?;
     let mut out = Vec::new();
     if t.header {
         t.write_header(&mut out);

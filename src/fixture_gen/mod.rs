@@ -1,5 +1,8 @@
 //! Writers of input files from readable descriptions, for fixtures, the
 //! demo and benchmarks. Never used when loading.
+//!
+//! Every description is one directive a line (`verb arg arg …`, `#` starts
+//! a comment); `each_directive` reads them for every writer.
 
 pub mod br;
 pub mod dbf;
@@ -54,4 +57,32 @@ fn quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Result<Vec<u8
             }
         }
     }
+}
+
+/// A description line that cannot be compiled.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct GenError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Calls `apply(verb, args)` for each directive of `desc`, numbering errors
+/// by their line.
+pub(crate) fn each_directive(
+    desc: &str,
+    mut apply: impl FnMut(&[u8], &[Vec<u8>]) -> Result<(), String>,
+) -> Result<(), GenError> {
+    for (i, raw) in desc.lines().enumerate() {
+        let text = raw.split_once('#').map_or(raw, |(code, _)| code);
+        let at = |reason: String| GenError {
+            line: i + 1,
+            reason,
+        };
+        let tokens = tokenize(text).map_err(at)?;
+        if let Some((verb, args)) = tokens.split_first() {
+            apply(verb, args).map_err(at)?;
+        }
+    }
+    Ok(())
 }
