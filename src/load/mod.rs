@@ -10,6 +10,7 @@ pub mod br;
 mod input;
 pub mod plist;
 pub(crate) mod split;
+pub mod vs_csv;
 pub mod xpp;
 
 pub use input::Input;
@@ -50,7 +51,7 @@ pub trait Loader: Sync {
 /// Every loader, in the order detection asks them.
 /// A dBASE III table starts with byte 3, a BR sample's type: `xpp`, whose
 /// DBF check is strict, is asked before `br`.
-pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &xpp::Xpp, &br::Br];
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &xpp::Xpp, &br::Br, &vs_csv::VsCsv];
 
 /// Why a load failed: what, where, why.
 #[derive(Debug, Error)]

@@ -143,6 +143,18 @@ impl ProfileBuilder {
         t.application_exclusive = add_opt(t.application_exclusive, n.application_exclusive);
     }
 
+    /// Adds percents the file states where it has no values to derive them
+    /// from (VS reports with percents only); the metric code keeps them.
+    pub fn stated_percents(&mut self, f: FuncId, p: super::Percents) {
+        let q = &mut self.functions[f.index()].pct;
+        q.elapsed_inclusive = add_opt(q.elapsed_inclusive, p.elapsed_inclusive);
+        q.elapsed_exclusive = add_opt(q.elapsed_exclusive, p.elapsed_exclusive);
+        q.application_inclusive = add_opt(q.application_inclusive, p.application_inclusive);
+        q.application_exclusive = add_opt(q.application_exclusive, p.application_exclusive);
+        q.hits_self = add_opt(q.hits_self, p.hits_self);
+        q.hits_total = add_opt(q.hits_total, p.hits_total);
+    }
+
     /// The line (file, line), created with absent values on first sight;
     /// `function` is recorded the first time one is known.
     pub fn line(&mut self, file: NameId, line: u32, function: Option<FuncId>) -> LineId {

@@ -1,0 +1,367 @@
+//! Rows → model: times and totals recovered as formats.md § vs-csv says,
+//! then the three report kinds (function summary, call tree, caller/callee).
+
+use super::table::{Columns, Row};
+use crate::model::metrics::add_opt;
+use crate::model::{FuncId, FuncSummary, Percents, Place, ProfileBuilder, TimeValues};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The report kinds, from the columns present (meta `report`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Function,
+    CallTree,
+    CallerCallee,
+}
+
+impl Kind {
+    pub fn of(cols: &Columns) -> Kind {
+        match (cols.level, cols.kind) {
+            (Some(_), _) => Kind::CallTree,
+            (None, Some(_)) => Kind::CallerCallee,
+            (None, None) => Kind::Function,
+        }
+    }
+
+    pub fn meta(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::CallTree => "calltree",
+            Kind::CallerCallee => "callercallee",
+        }
+    }
+
+    /// Rows whose values add up to the session when no percent says it.
+    fn counts_in_sum(self, r: &Row) -> bool {
+        match self {
+            Kind::Function => true,
+            Kind::CallTree => r.level == Some(1),
+            Kind::CallerCallee => r.kind == Some(0),
+        }
+    }
+}
+
+/// A parsed line: a row, or why it could not be used.
+pub enum Parsed {
+    Row(Box<Row>),
+    Bad {
+        line: u64,
+        level: Option<u32>,
+        why: String,
+    },
+}
+
+impl Parsed {
+    /// The row, if this is a usable row of that type.
+    fn row_of_kind(&self, kind: u8) -> Option<&Row> {
+        match self {
+            Parsed::Row(r) if r.kind == Some(kind) => Some(&**r),
+            _ => None,
+        }
+    }
+}
+
+/// A row's four values: times in ms, or percents when the file has only those.
+#[derive(Clone, Copy, Default)]
+struct Values {
+    v: [Option<f64>; 4],
+    hits: [Option<u64>; 2],
+}
+
+/// How the file states one pair (elapsed or application).
+#[derive(Clone, Copy, PartialEq)]
+enum Stated {
+    Times,
+    AvgAndPercent,
+    PercentOnly,
+    Absent,
+}
+
+fn stated(cols: &Columns, pair: usize) -> Stated {
+    let (incl, excl) = (cols.values[2 * pair], cols.values[2 * pair + 1]);
+    if incl.time.or(excl.time).is_some() {
+        Stated::Times
+    } else if incl.avg.is_some() && cols.calls.is_some() && incl.pct.is_some() {
+        Stated::AvgAndPercent
+    } else if incl.pct.or(excl.pct).is_some() {
+        Stated::PercentOnly
+    } else {
+        Stated::Absent
+    }
+}
+
+/// The row with the largest `value` among those with a nonzero `pct`,
+/// scaled to 100 %: the session total that percent implies.
+fn implied_total(
+    rows: &[&Row],
+    value: impl Fn(&Row) -> Option<f64>,
+    pct: impl Fn(&Row) -> Option<f64>,
+) -> Option<f64> {
+    rows.iter()
+        .filter_map(|r| Some((value(r)?, pct(r).filter(|p| *p != 0.0)?)))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(v, p)| v * 100.0 / p)
+}
+
+/// Session total of a pair (elapsed or application).
+fn pair_total(rows: &[&Row], kind: Kind, pair: usize, how: Stated, has_pct: bool) -> Option<f64> {
+    let (i, e) = (2 * pair, 2 * pair + 1);
+    match how {
+        Stated::Times if has_pct => implied_total(rows, |r| r.values[i][0], |r| r.values[i][1]),
+        Stated::Times => {
+            let v = if kind == Kind::CallTree { i } else { e };
+            rows.iter()
+                .filter(|r| kind.counts_in_sum(r))
+                .map(|r| r.values[v][0])
+                .fold(None, add_opt)
+        }
+        Stated::AvgAndPercent => implied_total(
+            rows,
+            |r| Some(r.values[i][2]? * r.calls? as f64),
+            |r| r.values[i][1],
+        ),
+        Stated::PercentOnly | Stated::Absent => None,
+    }
+}
+
+/// One value of a row under how its pair is stated.
+fn value(r: &Row, v: usize, how: Stated, total: Option<f64>) -> Option<f64> {
+    let [time, pct, avg] = r.values[v];
+    match how {
+        Stated::Times => time,
+        // Percent × total is more precise than the rounded averages.
+        Stated::AvgAndPercent => match (pct, total) {
+            (Some(p), Some(t)) => Some(p * t / 100.0),
+            _ => Some(avg? * r.calls? as f64),
+        },
+        Stated::PercentOnly => pct,
+        Stated::Absent => None,
+    }
+}
+
+/// Builds the profile from the parsed rows.
+pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
+    let kind = Kind::of(cols);
+    let rows: Vec<&Row> = parsed
+        .iter()
+        .filter_map(|p| {
+            if let Parsed::Row(r) = p {
+                Some(&**r)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let how = [stated(cols, 0), stated(cols, 1)];
+    let totals =
+        [0, 1].map(|p| pair_total(&rows, kind, p, how[p], cols.values[2 * p].pct.is_some()));
+    let t = b.totals_mut();
+    t.elapsed_inclusive_ms = totals[0];
+    t.application_inclusive_ms = totals[1];
+    t.samples = sample_total(&rows, cols, kind);
+    let values_of = |r: &Row| Values {
+        v: [0, 1, 2, 3].map(|v| value(r, v, how[v / 2], totals[v / 2])),
+        hits: [r.samples[0], r.samples[1]].map(|s| s.map(|x| x.round() as u64)),
+    };
+    let percent_only = how.map(|h| h == Stated::PercentOnly);
+    let mut asm = Assembler { b, percent_only };
+    match kind {
+        Kind::Function => rows.iter().for_each(|r| {
+            let f = asm.func(r);
+            asm.add(f, r, values_of(r), true);
+        }),
+        Kind::CallTree => asm.call_tree(&parsed, values_of),
+        Kind::CallerCallee => asm.caller_callee(&parsed, values_of),
+    }
+}
+
+/// The number of samples, recovered from the inclusive-samples percent.
+fn sample_total(rows: &[&Row], cols: &Columns, kind: Kind) -> Option<u64> {
+    cols.samples[0]?;
+    let total = match cols.samples[2] {
+        Some(_) => implied_total(rows, |r| r.samples[0], |r| r.samples[2]),
+        None => {
+            let v = if kind == Kind::CallTree { 0 } else { 1 };
+            rows.iter()
+                .filter(|r| kind.counts_in_sum(r))
+                .map(|r| r.samples[v])
+                .fold(None, add_opt)
+        }
+    };
+    total.map(|t| t.round() as u64)
+}
+
+struct Assembler<'b> {
+    b: &'b mut ProfileBuilder,
+    percent_only: [bool; 2],
+}
+
+impl Assembler<'_> {
+    fn func(&mut self, r: &Row) -> FuncId {
+        let (name, module) = (self.b.intern(&r.name), self.b.intern(&r.module));
+        self.b.function(name, module)
+    }
+
+    /// Adds a row to a function; `inclusive` false where an ancestor is the
+    /// same function (recursion counted once).
+    fn add(&mut self, f: FuncId, r: &Row, x: Values, inclusive: bool) {
+        let incl = |v: Option<f64>| v.filter(|_| inclusive);
+        let mut time = TimeValues::default();
+        let mut pct = Percents::default();
+        for pair in 0..2 {
+            let (i, e) = (x.v[2 * pair], x.v[2 * pair + 1]);
+            let (ti, te, pi, pe) = match pair {
+                0 => (
+                    &mut time.elapsed_inclusive,
+                    &mut time.elapsed_exclusive,
+                    &mut pct.elapsed_inclusive,
+                    &mut pct.elapsed_exclusive,
+                ),
+                _ => (
+                    &mut time.application_inclusive,
+                    &mut time.application_exclusive,
+                    &mut pct.application_inclusive,
+                    &mut pct.application_exclusive,
+                ),
+            };
+            if self.percent_only[pair] {
+                (*pi, *pe) = (incl(i), e);
+            } else {
+                (*ti, *te) = (incl(i), e);
+            }
+        }
+        let hits_total = x.hits[0].filter(|_| inclusive);
+        self.b.summary(
+            f,
+            FuncSummary {
+                calls: r.calls,
+                hits_self: x.hits[1],
+                hits_total,
+                time,
+            },
+        );
+        self.b.stated_percents(f, pct);
+    }
+
+    fn stack(&mut self, frames: &[FuncId], r: &Row, x: Values) {
+        let id = self.b.stack(frames);
+        let (i, e) = if self.percent_only[0] {
+            (None, None)
+        } else {
+            (x.v[0], x.v[1])
+        };
+        let child = match (i, e) {
+            (Some(i), Some(e)) => Some(i - e),
+            _ => None,
+        };
+        self.b.stack_summary(id, r.calls.or(x.hits[0]), e, child);
+    }
+
+    /// Depth-first rows, Level 0 the process; a node's path from level 1
+    /// is a stack. A level that jumps is skipped with its subtree.
+    fn call_tree(&mut self, parsed: &[Parsed], values_of: impl Fn(&Row) -> Values) {
+        let mut path: Vec<(u32, FuncId)> = Vec::new();
+        let mut skip_below: Option<u32> = None;
+        let mut frames = Vec::new();
+        for p in parsed {
+            let level = match p {
+                Parsed::Row(r) => r.level,
+                Parsed::Bad { level, .. } => *level,
+            };
+            if let Some(limit) = skip_below {
+                if level.is_none_or(|l| l > limit) {
+                    continue;
+                }
+                skip_below = None;
+            }
+            let r = match p {
+                Parsed::Bad { line, level, why } => {
+                    // Without its level, the rows below the current node are
+                    // the only ones that can be told to be its subtree.
+                    let limit = level.unwrap_or_else(|| path.last().map_or(0, |t| t.0));
+                    skip_below = Some(limit);
+                    self.b.warn(
+                        Place::Line(*line),
+                        format!("{why}; row skipped with its subtree"),
+                    );
+                    continue;
+                }
+                Parsed::Row(r) => r,
+            };
+            let l = r.level.unwrap_or(0);
+            if l == 0 {
+                path.clear();
+                continue;
+            }
+            while path.last().is_some_and(|&(pl, _)| pl >= l) {
+                path.pop();
+            }
+            let parent = path.last().map_or(0, |t| t.0);
+            if l > parent + 1 {
+                self.b.warn(
+                    Place::Line(r.line),
+                    format!("level {l} under level {parent}; row skipped with its subtree"),
+                );
+                skip_below = Some(l);
+                continue;
+            }
+            let f = self.func(r);
+            let recursive = path.iter().any(|&(_, g)| g == f);
+            let x = values_of(r);
+            self.add(f, r, x, !recursive);
+            frames.clear();
+            frames.extend(path.iter().map(|t| t.1));
+            frames.push(f);
+            self.stack(&frames, r, x);
+            path.push((l, f));
+        }
+    }
+
+    /// Type 0 rows are functions; a type 1 row is a caller and a type 2
+    /// row a callee of the function its `Root Function Name` names (else of
+    /// the latest type 0 row). Each edge is kept once, from the first row
+    /// that states it.
+    fn caller_callee(&mut self, parsed: &[Parsed], values_of: impl Fn(&Row) -> Values) {
+        let mut by_name: FxHashMap<&str, FuncId> = FxHashMap::default();
+        for r in parsed.iter().filter_map(|p| p.row_of_kind(0)) {
+            let f = self.func(r);
+            self.add(f, r, values_of(r), true);
+            by_name.entry(r.name.as_str()).or_insert(f);
+        }
+        let (mut latest, mut edges) = (None, FxHashSet::default());
+        for p in parsed {
+            let r = match p {
+                Parsed::Row(r) => r,
+                Parsed::Bad { line, why, .. } => {
+                    self.b
+                        .warn(Place::Line(*line), format!("{why}; row skipped"));
+                    continue;
+                }
+            };
+            if r.kind == Some(0) {
+                latest = by_name.get(r.name.as_str()).copied();
+                continue;
+            }
+            let root = match &r.root {
+                Some(name) => by_name.get(name.as_str()).copied(),
+                None => latest,
+            };
+            let Some(root) = root else {
+                self.b.warn(
+                    Place::Line(r.line),
+                    "caller or callee row of no function row (type 0); skipped",
+                );
+                continue;
+            };
+            let other = self.func(r);
+            let edge = if r.kind == Some(1) {
+                (other, root)
+            } else {
+                (root, other)
+            };
+            if edges.insert(edge) {
+                self.stack(&[edge.0, edge.1], r, values_of(r));
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! `profx report` on Visual Studio CSV reports, through the real binary.
+
+mod common;
+
+use common::{assert_warnings, profx, public_sample, report_json, stderr, stdout};
+use std::collections::HashSet;
+
+const FIXTURES: &[&str] = &[
+    "function-summary",
+    "call-tree",
+    "ide-call-tree",
+    "caller-callee",
+    "sampling",
+    "percents-only",
+    "decimal-comma",
+    "level-jump",
+];
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/vs-csv/{name}.csv")
+}
+
+#[test]
+fn json_of_every_fixture_matches_its_reviewed_snapshot() {
+    for name in FIXTURES {
+        let o = profx(&["report", &fixture(name), "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        insta::assert_snapshot!(format!("json-{name}"), stdout(&o));
+    }
+}
+
+#[test]
+fn application_values_stay_apart_from_elapsed_ones() {
+    for name in ["function-summary", "call-tree", "caller-callee"] {
+        let r = report_json(&fixture(name), &[]);
+        let load = r["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "Orders.Load()")
+            .unwrap();
+        assert_eq!(load["elapsed_inclusive_ms"], 1200.5, "{name}");
+        assert_eq!(load["application_inclusive_ms"], 900.25, "{name}");
+        assert_eq!(load["application_exclusive_ms"], 150.25, "{name}");
+    }
+    let tree = report_json(&fixture("call-tree"), &[]);
+    assert_eq!(tree["totals"]["elapsed_inclusive_ms"], 2000.0);
+    assert_eq!(tree["totals"]["application_inclusive_ms"], 1500.0);
+    let query = tree["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "Db.Query(string)")
+        .unwrap();
+    assert_eq!(query["calls"], 40);
+    assert_eq!(query["elapsed_inclusive_ms"], 1000.0);
+    let load = tree["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "Orders.Load()")
+        .unwrap();
+    assert_eq!(load["calls"], 2);
+    assert_eq!(
+        load["elapsed_inclusive_ms"], 1200.5,
+        "the recursive node is counted once"
+    );
+}
+
+#[test]
+fn the_ide_export_recovers_times_from_percents() {
+    let r = report_json(&fixture("ide-call-tree"), &[]);
+    // Largest Avg × Calls with a percent: Main, 2,000 ms at 100 %.
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 2000.0);
+    let print = r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "Report.Print()")
+        .unwrap();
+    assert_eq!(print["elapsed_inclusive_ms"], 699.6, "34.98 % of 2,000 ms");
+}
+
+#[test]
+fn warnings_name_their_lines() {
+    assert_warnings(
+        "level-jump",
+        &report_json(&fixture("level-jump"), &[]),
+        &[(
+            "line 3",
+            "level 3 under level 1; row skipped with its subtree",
+        )],
+    );
+    for name in [
+        "function-summary",
+        "call-tree",
+        "ide-call-tree",
+        "caller-callee",
+        "sampling",
+    ] {
+        assert_warnings(name, &report_json(&fixture(name), &[]), &[]);
+    }
+}
+
+#[test]
+fn the_real_call_tree_export_loads_whole() {
+    let r = report_json(&public_sample("vsperf/inferno_CallTreeSummary.csv"), &[]);
+    assert_eq!(r["format"], "vs-csv");
+    assert_eq!(r["meta"]["report"], "calltree");
+    assert_eq!(r["totals"]["functions"], 100);
+    assert!(r["warnings"].as_array().unwrap().is_empty());
+    let top = &r["functions"][0];
+    assert_eq!(
+        top["name"],
+        "Raytracer.Raytracer.Tracer.<TraceImage>b__5_0(int32)"
+    );
+    assert_eq!(top["calls"], 512, "471 at level 1 plus 41 deeper");
+}
+
+/// inferno's collapse-vsprof reading of the same file (its expected
+/// output, beside the sample): every call path it finds is one of our stacks.
+#[test]
+fn stacks_cover_every_path_inferno_finds() {
+    let r = report_json(&public_sample("vsperf/inferno_CallTreeSummary.csv"), &[]);
+    let ours: HashSet<String> = r["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s["frames"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["name"].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .collect();
+    let folded =
+        std::fs::read_to_string(public_sample("vsperf/inferno_vsprof-default.txt")).unwrap();
+    let mut checked = 0;
+    for line in folded.lines().filter(|l| !l.trim().is_empty()) {
+        let (path, _) = line.rsplit_once(' ').unwrap();
+        assert!(ours.contains(path), "inferno's path is not a stack: {path}");
+        checked += 1;
+    }
+    assert_eq!(checked, 146);
+}
+
+#[test]
+fn the_malformed_samples_give_an_error_or_a_warning_with_the_line() {
+    let cases: &[(&str, Option<i32>, &str)] = &[
+        (
+            "inferno_empty-file.csv",
+            Some(1),
+            "offset 0: the file is empty",
+        ),
+        (
+            "inferno_incorrect-header.csv",
+            Some(1),
+            "not a format profx knows",
+        ),
+        (
+            "inferno_invalid-depth.csv",
+            Some(0),
+            "line 3: level \"x\" is not a depth",
+        ),
+        (
+            "inferno_invalid-function-name.csv",
+            Some(0),
+            "line 3: a quote is not closed",
+        ),
+        (
+            "inferno_invalid-number-of-calls.csv",
+            Some(0),
+            "line 3: number of calls \"4,718.25\" is not a whole number",
+        ),
+        (
+            "inferno_missing-function-name.csv",
+            Some(1),
+            "line 2: no usable row under the header",
+        ),
+    ];
+    for (file, code, needle) in cases {
+        let o = profx(&[
+            "report",
+            &public_sample(&format!("vsperf/malformed/{file}")),
+            "--view",
+            "info",
+        ]);
+        assert_eq!(o.status.code(), *code, "{file}: {}", stderr(&o));
+        let text = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(text.contains(needle), "{file}: {text}");
+    }
+    let forced = profx(&[
+        "report",
+        &public_sample("vsperf/malformed/inferno_incorrect-header.csv"),
+        "--format",
+        "vs-csv",
+    ]);
+    assert_eq!(forced.status.code(), Some(1));
+    assert!(
+        stderr(&forced).contains("line 1: no Function Name column"),
+        "{}",
+        stderr(&forced)
+    );
+}
