@@ -10,6 +10,8 @@ pub mod br;
 mod input;
 pub mod plist;
 pub(crate) mod split;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod vs_csv;
 pub mod xpp;
 

@@ -92,10 +92,6 @@ impl ProfileBuilder {
         });
     }
 
-    pub fn warning_count(&self) -> usize {
-        self.warnings.len()
-    }
-
     pub fn totals_mut(&mut self) -> &mut Totals {
         &mut self.totals
     }
@@ -118,10 +114,6 @@ impl ProfileBuilder {
     /// The function (name, module) if it exists already.
     pub fn existing_function(&self, name: NameId, module: NameId) -> Option<FuncId> {
         self.func_index.get(&(name, module)).copied()
-    }
-
-    pub fn function_count(&self) -> usize {
-        self.functions.len()
     }
 
     pub fn function_ref(&self, id: FuncId) -> &Function {
@@ -221,11 +213,6 @@ impl ProfileBuilder {
         s.hits = add_count(s.hits, hits);
         s.self_ms = add_opt(s.self_ms, self_ms);
         s.child_ms = add_opt(s.child_ms, child_ms);
-    }
-
-    pub fn stack_frames(&self, id: StackId) -> &[FuncId] {
-        let r = &self.stacks[id.index()].frames;
-        &self.frames[r.start as usize..r.end as usize]
     }
 
     pub fn add_packet(&mut self, packet: Packet) {

@@ -23,11 +23,6 @@ impl Interner {
         id
     }
 
-    /// The id of `s` if it was interned.
-    pub fn get(&self, s: &str) -> Option<NameId> {
-        self.index.get(s).copied()
-    }
-
     pub fn resolve(&self, id: NameId) -> &str {
         &self.strings[id.index()]
     }

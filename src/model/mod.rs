@@ -20,6 +20,5 @@ pub use ids::{FuncId, LineId, NameId, PacketId, StackId};
 pub use metrics::{Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Packet, Profile, Stack, TOP_LEVEL, Totals,
-    VecEvents,
 };
 pub use warning::{Place, Warning};

@@ -66,19 +66,6 @@ pub trait EventSource: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// Events held in memory, for formats whose events are small (BR samples).
-#[derive(Debug, Default)]
-pub struct VecEvents(pub Vec<Event>);
-
-impl EventSource for VecEvents {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn get(&self, index: usize) -> Option<Event> {
-        self.0.get(index).cloned()
-    }
-}
-
 /// A piece of the input holding events, in input order.
 #[derive(Debug)]
 pub struct Packet {

@@ -238,20 +238,5 @@ fn detection() {
 fn flipped_bytes_never_panic() {
     let text =
         format!("{TIMED}8\t2\n9\t2\t1\t1.0\t0\n10\tmain\n10\twork(int, char)\n7\tP\ta.c\t3\t4\n");
-    for i in 0..text.len() {
-        for v in [b'\t', b' ', b'\n', b'9', b'x', 0, 0xff] {
-            let mut bytes = text.as_bytes().to_vec();
-            bytes[i] = v;
-            for format in [None, Some("plist".to_string())] {
-                let input = Input::owned("m.txt", bytes.clone());
-                let _ = load_inputs(
-                    &[input],
-                    &LoadOptions {
-                        format,
-                        ..Default::default()
-                    },
-                );
-            }
-        }
-    }
+    crate::load::testing::flips_never_panic(text.as_bytes(), b"\t \n9x\0\xff", "plist", |_| {});
 }
