@@ -12,3 +12,4 @@ pub mod load;
 pub mod model;
 pub mod report;
 pub mod text;
+pub mod tui;

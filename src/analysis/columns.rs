@@ -5,7 +5,7 @@
 //! column means the same number everywhere. Values come straight from the
 //! model (percents included), never recomputed here.
 
-use crate::model::{FuncId, LineId, Profile, StackId, metrics};
+use crate::model::{FuncId, LineId, PacketId, Profile, StackId, metrics};
 
 /// A cell's value, typed so views can align and format it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,6 +150,15 @@ columns!(StackColumn for StackId, |p, s| {
     ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
 });
 
+columns!(PacketColumn for PacketId, |p, k| {
+    Index "index" "#" Number => Value::Count(Some(k.index() as u64)),
+    Source "source" "Source" Text => Value::Text(&p.packet(k).source),
+    Events "events" "Events" Number => Value::Count(Some(p.packet(k).events.len() as u64)),
+    FirstMs "first_ms" "First ms" Number => Value::Ms(p.packet(k).first_ms),
+    LastMs "last_ms" "Last ms" Number => Value::Ms(p.packet(k).last_ms),
+    Warnings "warnings" "Warnings" Number => Value::Count(Some(p.packet_warnings(k) as u64)),
+});
+
 macro_rules! impl_column {
     ($name:ident, $row:ty, $tie:ident) => {
         impl Column for $name {
@@ -192,3 +201,8 @@ fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
 impl_column!(FuncColumn, FuncId, func_tie);
 impl_column!(LineColumn, LineId, line_tie);
 impl_column!(StackColumn, StackId, stack_tie);
+impl_column!(PacketColumn, PacketId, packet_tie);
+
+fn packet_tie(p: &Profile, k: PacketId) -> (&str, &str) {
+    (&p.packet(k).source, "")
+}

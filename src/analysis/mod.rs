@@ -3,4 +3,5 @@
 
 pub mod callgraph;
 pub mod columns;
+pub mod search;
 pub mod sort;

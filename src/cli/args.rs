@@ -5,11 +5,37 @@ use profx::report::table::View;
 
 /// Terminal explorer for legacy profiler output: Visual C++ PLIST, Business
 /// Rules! DEBUG PROFILE, Xbase++ traces, Visual Studio reports.
+///
+/// `profx FILE...` opens the interactive explorer on the files; `profx`
+/// alone opens it on the demo profile built into the binary.
 #[derive(Debug, Parser)]
-#[command(name = "profx", version, about)]
+#[command(name = "profx", version, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// Profile files to explore (none: the built-in demo).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// How to read the inputs (the app and `report` share these).
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Skip detection and read the input as this format.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(profx::load::format_names()))]
+    pub format: Option<String>,
+
+    /// Column order of a delimited Xbase++ trace, e.g. thread,time,op,call,line,params.
+    #[arg(long, value_name = "LIST")]
+    pub columns: Option<String>,
+
+    /// Fail on the first warning (exit 1, naming its place).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,17 +78,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
 
-    /// Skip detection and read the input as this format.
-    #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(profx::load::format_names()))]
-    pub format: Option<String>,
-
-    /// Column order of a delimited Xbase++ trace, e.g. thread,time,op,call,line,params.
-    #[arg(long, value_name = "LIST")]
-    pub columns: Option<String>,
-
-    /// Fail on the first warning (exit 1, naming its place).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

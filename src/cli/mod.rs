@@ -1,12 +1,13 @@
-//! Command line: `profx report …` (and, later, the app).
+//! Command line: `profx [FILE...]` (the app) and `profx report …`.
 //!
 //! Exit codes (report-json.md): 0 loaded (warnings or not), 1 the input
 //! could not be loaded, 2 a usage error (clap's own code for bad arguments).
 
 mod args;
+mod progress;
 
 use anyhow::Context;
-use args::{Cli, Command, ReportArgs};
+use args::{Cli, Command, LoadArgs, ReportArgs};
 use clap::Parser;
 use profx::load::{self, LoadError, LoadOptions};
 use profx::model::Profile;
@@ -38,20 +39,25 @@ fn exit_code(err: &anyhow::Error) -> u8 {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(&args),
-        None => {
-            // The interactive explorer is issue 6; until then, say so plainly
-            // and point at what works.
-            eprintln!(
-                "profx: the interactive explorer is not built yet.\n\
-                 Try: profx report --demo --table   or   profx report FILE --json"
-            );
-            Ok(ExitCode::from(2))
-        }
+        None => explore(&cli.files, &cli.load),
     }
 }
 
+/// The interactive app on the files, or on the demo when there are none.
+fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
+    let demo = files.is_empty();
+    let title = if demo {
+        format!("{} (demo)", profx::demo::NAME)
+    } else {
+        files.join(" ")
+    };
+    let profile = progress::while_loading(files, || load_profile(files, demo, load_args))?;
+    profx::tui::run(profile, &title).context("running the terminal app")?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
-    let profile = load_profile(args)?;
+    let profile = load_profile(&args.files, args.demo, &args.load)?;
     let out = if args.json {
         json::render(&profile)
     } else {
@@ -75,14 +81,14 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn load_profile(args: &ReportArgs) -> Result<Profile, LoadError> {
+fn load_profile(files: &[String], demo: bool, args: &LoadArgs) -> Result<Profile, LoadError> {
     let opts = LoadOptions {
         format: args.format.clone(),
         strict: args.strict,
         columns: args.columns.clone(),
     };
-    if args.demo {
+    if demo {
         return load::load_inputs(&[profx::demo::input()], &opts);
     }
-    load::load_paths(&args.files, &opts)
+    load::load_paths(files, &opts)
 }

@@ -61,6 +61,16 @@ pub struct Event {
 pub trait EventSource: Send + Sync + std::fmt::Debug {
     fn len(&self) -> usize;
     fn get(&self, index: usize) -> Option<Event>;
+    /// The event's function without decoding the rest (search and
+    /// drill-down scan many events for it).
+    fn function(&self, index: usize) -> Option<FuncId> {
+        self.get(index).and_then(|e| e.function)
+    }
+    /// How many calls were open on the event's thread when it happened, for
+    /// indenting calls; `None` where the format has no nesting (samples).
+    fn depth(&self, _index: usize) -> Option<u32> {
+        None
+    }
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -81,6 +91,16 @@ pub enum MetaValue {
     Text(String),
     Int(i64),
     Float(f64),
+}
+
+impl std::fmt::Display for MetaValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MetaValue::Text(s) => f.write_str(s),
+            MetaValue::Int(n) => write!(f, "{n}"),
+            MetaValue::Float(x) => write!(f, "{x}"),
+        }
+    }
 }
 
 /// Session-wide numbers. Row counts are not stored: they are the table lengths.
@@ -194,6 +214,15 @@ impl Profile {
     /// Number of trace events over all packets.
     pub fn event_count(&self) -> usize {
         self.packets.iter().map(|p| p.events.len()).sum()
+    }
+
+    /// Warnings about the input a packet came from.
+    pub fn packet_warnings(&self, id: PacketId) -> usize {
+        let source = &self.packet(id).source;
+        self.warnings
+            .iter()
+            .filter(|w| self.sources.get(w.source) == Some(source))
+            .count()
     }
 
     /// `where` of a warning as reports print it: the place, prefixed by the

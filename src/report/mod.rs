@@ -2,5 +2,6 @@
 //! (report-json.md) and plain-text tables for people. Both read numbers from
 //! the model and the shared columns only.
 
+pub mod fmt;
 pub mod json;
 pub mod table;

@@ -4,6 +4,7 @@
 //! table agrees with `--json` and the app. Every name passes through
 //! `text::visible`: a table piped to a terminal cannot be hijacked by a name.
 
+use super::fmt::{cell, percent_basis};
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, is_present,
 };
@@ -140,23 +141,11 @@ fn rows_table<C: Column>(
 
 /// What percents are out of.
 fn session_note(p: &Profile) -> String {
-    let mut s = String::new();
-    if let Some(t) = p.totals.elapsed_inclusive_ms {
-        let _ = write!(s, " · % of session {t:.3} ms");
-    }
-    if let Some(n) = p.totals.samples {
-        let _ = write!(s, " · hit % of {n} samples");
-    }
-    s
-}
-
-fn cell(v: Value<'_>) -> String {
-    match v {
-        Value::Text(t) => visible(t).into_owned(),
-        Value::Count(Some(n)) => n.to_string(),
-        Value::Ms(Some(x)) => format!("{x:.3}"),
-        Value::Pct(Some(x)) => format!("{x:.2}"),
-        Value::Count(None) | Value::Ms(None) | Value::Pct(None) => "—".into(),
+    let basis = percent_basis(p);
+    if basis.is_empty() {
+        basis
+    } else {
+        format!(" · {basis}")
     }
 }
 

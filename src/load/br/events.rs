@@ -28,6 +28,10 @@ impl EventSource for SampleEvents {
         self.rows.len()
     }
 
+    fn function(&self, index: usize) -> Option<FuncId> {
+        self.rows.get(index).map(|r| r.function)
+    }
+
     fn get(&self, index: usize) -> Option<Event> {
         let r = self.rows.get(index)?;
         Some(Event {

@@ -4,6 +4,7 @@
 
 use super::dbf::ColMap;
 use super::deldbe::{self, Layout};
+use super::replay::Step;
 use super::row::Row;
 use crate::load::Input;
 use crate::model::{Event, EventSource, FuncId};
@@ -26,6 +27,8 @@ pub struct TraceEvents {
     /// Each event's function index, `NO_FUNCTION` for a skipped record:
     /// 12 bytes an event in all, the file's bytes stay in the file.
     funcs: Vec<u32>,
+    /// Call depth for indenting, saturated at `u16::MAX` (2 bytes an event).
+    depths: Vec<u16>,
 }
 
 const NO_FUNCTION: u32 = u32::MAX;
@@ -37,24 +40,29 @@ impl TraceEvents {
             decoder,
             offsets: Vec::new(),
             funcs: Vec::new(),
+            depths: Vec::new(),
         }
     }
 
-    pub fn push(&mut self, offset: u64, function: Option<FuncId>) {
+    pub fn push(&mut self, offset: u64, step: Step) {
         self.offsets.push(offset);
         self.funcs
-            .push(function.map_or(NO_FUNCTION, |f| f.index() as u32));
-    }
-}
-
-impl TraceEvents {
-    fn function(&self, index: usize) -> Option<FuncId> {
-        let raw = *self.funcs.get(index)?;
-        (raw != NO_FUNCTION).then(|| FuncId::from_index(raw as usize))
+            .push(step.function.map_or(NO_FUNCTION, |f| f.index() as u32));
+        self.depths
+            .push(u16::try_from(step.depth).unwrap_or(u16::MAX));
     }
 }
 
 impl EventSource for TraceEvents {
+    fn function(&self, index: usize) -> Option<FuncId> {
+        let raw = *self.funcs.get(index)?;
+        (raw != NO_FUNCTION).then(|| FuncId::from_index(raw as usize))
+    }
+
+    fn depth(&self, index: usize) -> Option<u32> {
+        self.depths.get(index).map(|&d| u32::from(d))
+    }
+
     fn len(&self) -> usize {
         self.offsets.len()
     }

@@ -16,6 +16,14 @@ const PUSHED_BY_I: u8 = 1;
 const ENTERED: u8 = 2;
 const RETURNING: u8 = 4;
 
+/// One event as the trace pane shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    pub function: Option<FuncId>,
+    /// Calls open on the thread around the event.
+    pub depth: u32,
+}
+
 pub struct Replay {
     timed: bool,
     module: NameId,
@@ -40,10 +48,29 @@ impl Replay {
         }
     }
 
-    /// Applies one event; returns its function for the trace pane (none
-    /// for a skipped record).
-    pub fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Option<FuncId> {
+    /// Applies one event; returns what the trace pane shows of it.
+    pub fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Step {
         let thread = row.thread.unwrap_or(0);
+        let before = b.trace_frames(thread).len();
+        let function = self.apply(b, thread, row, place);
+        // A call's entry and its return both show at the caller's depth;
+        // the `I`/`O` marks of an unfiltered trace one deeper, inside it.
+        let depth = before.min(b.trace_frames(thread).len());
+        Step {
+            function,
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The event's effect on the thread's stack; its function (none for a
+    /// skipped record).
+    fn apply(
+        &mut self,
+        b: &mut ProfileBuilder,
+        thread: u64,
+        row: &Row<'_>,
+        place: Place,
+    ) -> Option<FuncId> {
         self.threads.insert(thread);
         if let (true, Some(t)) = (self.timed, row.time) {
             b.trace_time(thread, t, place.clone());

@@ -1,0 +1,62 @@
+//! Everything a person can ask of the app. Keys and mouse events become an
+//! `Action` (keys.rs); `App::update` is the one place an action changes
+//! state; rendering only reads the result.
+
+use super::view::Tab;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    /// Move the cursor by rows (negative is up).
+    Move(isize),
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    NextTab,
+    PrevTab,
+    Tab(Tab),
+    SortNext,
+    SortPrev,
+    Reverse,
+    /// Scroll the columns after the name left or right.
+    ScrollColumns(isize),
+    /// Drill down from the selected row (or frame, caller, callee).
+    Enter,
+    /// Leave the detail split, or go back one step in the history.
+    Back,
+    /// Move the keyboard into the callers/callees split and across it.
+    Callers,
+    /// Show the selected function's lines.
+    Lines,
+    SearchOpen,
+    /// A character typed into the search prompt or the finder.
+    Input(char),
+    /// Delete the last character of the prompt.
+    Erase,
+    /// Empty the prompt.
+    ClearInput,
+    /// Keep the filter (Enter in the prompt) or take the finder's choice.
+    Accept,
+    /// Clear the filter (Esc in the prompt) or close the finder or help.
+    Cancel,
+    NextMatch,
+    PrevMatch,
+    FinderOpen,
+    Help,
+    /// A left click at a screen cell.
+    Click {
+        x: u16,
+        y: u16,
+    },
+    /// Mouse wheel rows at a screen cell (negative is up).
+    Wheel {
+        x: u16,
+        y: u16,
+        rows: isize,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
+}

@@ -1,0 +1,740 @@
+//! The app's state and `App::update`, the only function that changes it.
+//!
+//! State is the loaded profile (never changed), the drill-down history (a
+//! stack of `View`s; the last is on screen, the first is the root of its
+//! tab), the saved root of every other tab, and one `Mode` for what the
+//! keyboard is talking to. Switching tabs keeps each tab's root view as it
+//! was left (sort, filter, selection) but ends the drill-down trail, as
+//! going to another tab in a browser-like history would be ambiguous.
+
+use super::action::Action;
+use super::layout::{self, Areas};
+use super::panes::{self, Col, Kind};
+use super::view::{self, Focus, Rows, Scope, Tab, View};
+use crate::analysis::callgraph::{CallGraph, Edge};
+use crate::analysis::search::Query;
+use crate::model::{FuncId, PacketId, Profile, StackId};
+use crate::text::visible;
+use ratatui::layout::{Position, Rect};
+
+/// What the keyboard is talking to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    /// The search prompt: keys edit the current view's filter.
+    Search,
+    Finder(Finder),
+    Help,
+}
+
+/// The jump-to-function finder: all functions ranked by the query.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Finder {
+    pub input: String,
+    pub results: Vec<u32>,
+    pub cursor: usize,
+}
+
+/// A table kind's columns and their widths, fixed for the session.
+#[derive(Debug)]
+pub struct PaneColumns {
+    pub cols: Vec<Col>,
+    pub widths: Vec<u16>,
+    canonical: Vec<u32>,
+}
+
+pub struct App {
+    pub profile: Profile,
+    /// What the header calls the input (file names, or "demo").
+    pub title: String,
+    pub graph: CallGraph,
+    panes: Vec<PaneColumns>,
+    pub history: Vec<View>,
+    saved: [Option<View>; 5],
+    pub mode: Mode,
+    pub size: Rect,
+    /// A one-line answer to the last action ("no stacks contain …").
+    pub status: Option<String>,
+    pub quit: bool,
+    /// False under `NO_COLOR`: styles then use only bold, underline and
+    /// reverse video.
+    pub color: bool,
+    /// Lines of the Info pane before its warnings.
+    pub info_head: Vec<String>,
+}
+
+const KINDS: [Kind; 4] = [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets];
+
+fn kind_index(k: Kind) -> usize {
+    KINDS.iter().position(|&x| x == k).unwrap_or(0)
+}
+
+impl App {
+    pub fn new(profile: Profile, title: &str, size: Rect, color: bool) -> App {
+        let panes = KINDS
+            .iter()
+            .map(|&k| {
+                let cols = panes::present_columns(&profile, k);
+                let canonical = panes::canonical_rows(&profile, k);
+                let widths = panes::column_widths(&profile, k, &cols, &canonical);
+                PaneColumns {
+                    cols,
+                    widths,
+                    canonical,
+                }
+            })
+            .collect();
+        let graph = CallGraph::build(&profile);
+        let info_head = super::info::head_lines(&profile);
+        let mut app = App {
+            profile,
+            title: title.to_string(),
+            graph,
+            panes,
+            history: Vec::new(),
+            saved: Default::default(),
+            mode: Mode::Normal,
+            size,
+            status: None,
+            quit: false,
+            color,
+            info_head,
+        };
+        app.push(Scope::Functions);
+        app
+    }
+
+    pub fn pane(&self, k: Kind) -> &PaneColumns {
+        &self.panes[kind_index(k)]
+    }
+
+    pub fn view(&self) -> &View {
+        // The history is never empty: `new` pushes the first view and
+        // nothing pops the last one.
+        &self.history[self.history.len() - 1]
+    }
+
+    fn view_mut(&mut self) -> &mut View {
+        let last = self.history.len() - 1;
+        &mut self.history[last]
+    }
+
+    pub fn tab(&self) -> Tab {
+        self.view().scope.tab()
+    }
+
+    pub fn areas(&self) -> Areas {
+        layout::areas(self.size, self.view().scope)
+    }
+
+    /// The selected row's function, where the pane has one.
+    pub fn selected_function(&self) -> Option<FuncId> {
+        let v = self.view();
+        let row = v.selected()?;
+        match v.scope {
+            Scope::Functions => Some(FuncId::from_index(row as usize)),
+            Scope::Lines(_) => self.profile.line(line_id(row)).function,
+            Scope::Events(k) => self.profile.packet(k).events.function(row as usize),
+            _ => None,
+        }
+    }
+
+    pub fn callers(&self) -> &[Edge] {
+        self.selected_function()
+            .filter(|_| self.view().scope == Scope::Functions)
+            .map_or(&[], |f| self.graph.callers(f))
+    }
+
+    pub fn callees(&self) -> &[Edge] {
+        self.selected_function()
+            .filter(|_| self.view().scope == Scope::Functions)
+            .map_or(&[], |f| self.graph.callees(f))
+    }
+
+    /// The selected stack's frames, root first.
+    pub fn frames(&self) -> &[FuncId] {
+        let v = self.view();
+        match (v.scope, v.selected()) {
+            (Scope::Stacks(_), Some(s)) => self.profile.frames(StackId::from_index(s as usize)),
+            _ => &[],
+        }
+    }
+
+    pub fn info_len(&self) -> usize {
+        self.info_head.len() + self.profile.warnings().len()
+    }
+
+    pub fn update(&mut self, action: Action) {
+        if !matches!(action, Action::Resize { .. }) {
+            self.status = None;
+        }
+        match &self.mode {
+            Mode::Finder(_) => self.finder_action(action),
+            Mode::Help => self.help_action(action),
+            Mode::Search => self.search_action(action),
+            Mode::Normal => self.normal_action(action),
+        }
+        self.keep_visible();
+    }
+
+    fn normal_action(&mut self, action: Action) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Move(n) => self.move_by(n),
+            Action::PageUp => self.move_by(-(self.page() as isize)),
+            Action::PageDown => self.move_by(self.page() as isize),
+            Action::Home => self.move_by(isize::MIN / 2),
+            Action::End => self.move_by(isize::MAX / 2),
+            Action::NextTab => self.switch_tab(Tab::ALL[(self.tab().index() + 1) % 5]),
+            Action::PrevTab => self.switch_tab(Tab::ALL[(self.tab().index() + 4) % 5]),
+            Action::Tab(t) => self.switch_tab(t),
+            Action::SortNext => self.step_sort(1),
+            Action::SortPrev => self.step_sort(-1),
+            Action::Reverse => self.reverse(),
+            Action::ScrollColumns(d) => self.scroll_columns(d),
+            Action::Enter => self.enter(),
+            Action::Back => self.back(),
+            Action::Callers => self.cycle_callers(),
+            Action::Lines => self.show_lines(),
+            Action::SearchOpen => self.open_search(),
+            Action::NextMatch => self.step_match(1),
+            Action::PrevMatch => self.step_match(-1),
+            Action::FinderOpen => self.open_finder(),
+            Action::Help => self.mode = Mode::Help,
+            Action::Click { x, y } => self.click(x, y),
+            Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
+            Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
+            Action::Cancel => self.back(),
+            Action::Input(_) | Action::Erase | Action::ClearInput | Action::Accept => {}
+        }
+    }
+
+    fn search_action(&mut self, action: Action) {
+        match action {
+            Action::Input(c) => self.edit_filter(|f| f.push(c)),
+            Action::Erase => self.edit_filter(|f| {
+                f.pop();
+            }),
+            Action::ClearInput => self.edit_filter(String::clear),
+            Action::Accept => self.mode = Mode::Normal,
+            Action::Cancel => {
+                self.edit_filter(String::clear);
+                self.mode = Mode::Normal;
+            }
+            Action::Quit
+            | Action::Move(_)
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Resize { .. }
+            | Action::Wheel { .. } => self.normal_action(action),
+            _ => {}
+        }
+    }
+
+    fn help_action(&mut self, action: Action) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Resize { .. } => self.normal_action(action),
+            Action::Cancel | Action::Help | Action::Back | Action::Click { .. } => {
+                self.mode = Mode::Normal
+            }
+            _ => {}
+        }
+    }
+
+    fn finder_action(&mut self, action: Action) {
+        let Mode::Finder(finder) = &mut self.mode else {
+            return;
+        };
+        match action {
+            Action::Input(c) => finder.input.push(c),
+            Action::Erase => {
+                finder.input.pop();
+            }
+            Action::ClearInput => finder.input.clear(),
+            Action::Move(n) => {
+                finder.cursor = step(finder.cursor, n, finder.results.len());
+                return;
+            }
+            Action::PageUp | Action::PageDown => {
+                let n = if action == Action::PageUp { -10 } else { 10 };
+                finder.cursor = step(finder.cursor, n, finder.results.len());
+                return;
+            }
+            Action::Accept => {
+                let chosen = finder.results.get(finder.cursor).copied();
+                self.mode = Mode::Normal;
+                if let Some(f) = chosen {
+                    self.goto_function(FuncId::from_index(f as usize));
+                }
+                return;
+            }
+            Action::Cancel | Action::Back => {
+                self.mode = Mode::Normal;
+                return;
+            }
+            Action::Quit => {
+                self.quit = true;
+                return;
+            }
+            Action::Resize { .. } => {
+                self.normal_action(action);
+                return;
+            }
+            _ => return,
+        }
+        self.rank_finder();
+    }
+
+    fn open_finder(&mut self) {
+        self.mode = Mode::Finder(Finder {
+            input: String::new(),
+            results: Vec::new(),
+            cursor: 0,
+        });
+        self.rank_finder();
+    }
+
+    /// All functions matching the finder's input, best first (ties by the
+    /// canonical order); every function when the input is empty.
+    fn rank_finder(&mut self) {
+        let Mode::Finder(finder) = &mut self.mode else {
+            return;
+        };
+        let canonical = &self.panes[kind_index(Kind::Functions)].canonical;
+        let q = Query::parse(&finder.input);
+        let mut scored: Vec<(i64, u32)> = canonical
+            .iter()
+            .filter_map(|&f| {
+                let name = visible(self.profile.function_name(FuncId::from_index(f as usize)));
+                q.matches(&name).map(|m| (m.score, f))
+            })
+            .collect();
+        // Stable, so equal scores keep the canonical (heaviest first) order.
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        finder.results = scored.into_iter().map(|(_, f)| f).collect();
+        finder.cursor = 0;
+    }
+
+    /// Rows the current pane shows at once.
+    pub fn page(&self) -> usize {
+        let table = self.areas().table;
+        match self.view().scope {
+            Scope::Info => layout::list_rows(table).max(1),
+            _ => layout::table_rows(table).max(1),
+        }
+    }
+
+    fn move_by(&mut self, n: isize) {
+        let len = self.focus_len();
+        let v = self.view_mut();
+        match &mut v.focus {
+            Focus::Table => v.cursor = step(v.cursor, n, len),
+            Focus::Callers(i) | Focus::Callees(i) | Focus::Frames(i) => *i = step(*i, n, len),
+        }
+    }
+
+    /// Rows of whatever has the keyboard.
+    fn focus_len(&self) -> usize {
+        match self.view().focus {
+            Focus::Table => self.view().rows.len(),
+            Focus::Callers(_) => self.callers().len(),
+            Focus::Callees(_) => self.callees().len(),
+            Focus::Frames(_) => self.frames().len(),
+        }
+    }
+
+    fn switch_tab(&mut self, tab: Tab) {
+        if self.history.len() == 1 && self.tab() == tab {
+            return;
+        }
+        let mut trail = std::mem::take(&mut self.history);
+        let root = trail.swap_remove(0);
+        let slot = root.scope.tab().index();
+        self.saved[slot] = Some(root);
+        match self.saved[tab.index()].take() {
+            Some(v) => self.history.push(v),
+            None => self.push(tab.root()),
+        }
+        self.view_mut().focus = Focus::Table;
+    }
+
+    /// Opens a view of `scope` on top of the history.
+    fn push(&mut self, scope: Scope) {
+        let sort = scope
+            .kind()
+            .and_then(|k| panes::default_sort(k, &self.pane(k).cols));
+        self.history.push(View::new(scope, sort));
+        self.refresh();
+    }
+
+    /// Rebuilds the current view's rows after its scope, filter or sort
+    /// changed, keeping the selected row selected when it is still shown.
+    fn refresh(&mut self) {
+        let v = self.view();
+        let key = v.selected();
+        let base = match v.scope {
+            Scope::Info => Rows::All(self.info_len()),
+            scope => view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone()),
+        };
+        let total = base.len();
+        let rows = view::filtered_rows(&self.profile, v, base);
+        let v = self.view_mut();
+        v.total = total;
+        v.rows = rows;
+        if !key.is_some_and(|k| v.select(k)) {
+            v.cursor = 0;
+        }
+    }
+
+    fn step_sort(&mut self, dir: isize) {
+        let Some(kind) = self.view().scope.kind() else {
+            return self.no_sort();
+        };
+        let cols = &self.pane(kind).cols;
+        let now = self
+            .view()
+            .sort
+            .and_then(|(c, _)| cols.iter().position(|&x| x == c))
+            .unwrap_or(0);
+        let next = step_wrap(now, dir, cols.len());
+        let col = cols[next];
+        self.sort_by(col, col.descending_by_default());
+    }
+
+    fn reverse(&mut self) {
+        match self.view().sort {
+            Some((col, desc)) => self.sort_by(col, !desc),
+            None => self.no_sort(),
+        }
+    }
+
+    fn no_sort(&mut self) {
+        self.status = Some(match self.view().scope {
+            Scope::Events(_) => "events keep their trace order".into(),
+            _ => "nothing to sort here".into(),
+        });
+    }
+
+    fn sort_by(&mut self, col: Col, descending: bool) {
+        self.view_mut().sort = Some((col, descending));
+        self.refresh();
+        self.show_column(col);
+    }
+
+    /// Scrolls the columns so the sort column is on screen.
+    fn show_column(&mut self, col: Col) {
+        let Some(kind) = self.view().scope.kind() else {
+            return;
+        };
+        let pane = self.pane(kind);
+        let Some(i) = pane.cols.iter().position(|&c| c == col) else {
+            return;
+        };
+        let inner = inner(self.areas().table);
+        let v = self.view();
+        let placed = layout::place_columns(inner, &pane.cols, &pane.widths, v.hscroll);
+        if i > 0 && !placed.iter().any(|p| p.col == i) {
+            let first_shown = placed.get(1).map_or(i, |p| p.col);
+            let hscroll = if i < first_shown {
+                i - 1
+            } else {
+                v.hscroll + (i - placed.last().map_or(i, |p| p.col))
+            };
+            self.view_mut().hscroll = hscroll;
+        }
+    }
+
+    fn scroll_columns(&mut self, d: isize) {
+        let Some(kind) = self.view().scope.kind() else {
+            return;
+        };
+        let max = self.pane(kind).cols.len().saturating_sub(2);
+        let v = self.view_mut();
+        v.hscroll = v.hscroll.saturating_add_signed(d).min(max);
+    }
+
+    fn enter(&mut self) {
+        let v = self.view();
+        match v.focus {
+            Focus::Callers(i) => {
+                if let Some(e) = self.callers().get(i) {
+                    self.goto_function(e.func);
+                }
+                return;
+            }
+            Focus::Callees(i) => {
+                if let Some(e) = self.callees().get(i) {
+                    self.goto_function(e.func);
+                }
+                return;
+            }
+            Focus::Frames(i) => {
+                if let Some(&f) = self.frames().get(i) {
+                    self.goto_function(f);
+                }
+                return;
+            }
+            Focus::Table => {}
+        }
+        let Some(row) = v.selected() else {
+            self.status = Some("no row selected".into());
+            return;
+        };
+        match v.scope {
+            Scope::Functions => self.open_stacks(FuncId::from_index(row as usize)),
+            Scope::Stacks(marked) => {
+                let frames = self.frames();
+                let at = marked
+                    .and_then(|f| frames.iter().position(|&x| x == f))
+                    .unwrap_or(frames.len().saturating_sub(1));
+                self.view_mut().focus = Focus::Frames(at);
+            }
+            Scope::Packets => self.push(Scope::Events(PacketId::from_index(row as usize))),
+            Scope::Lines(_) | Scope::Events(_) => match self.selected_function() {
+                Some(f) => self.goto_function(f),
+                None => self.status = Some("this row has no function".into()),
+            },
+            Scope::Info => {}
+        }
+    }
+
+    fn open_stacks(&mut self, f: FuncId) {
+        if self.profile.stacks().is_empty() {
+            self.status = Some(format!(
+                "no stacks: this {} profile has none",
+                self.profile.format
+            ));
+            return;
+        }
+        self.push(Scope::Stacks(Some(f)));
+    }
+
+    /// Shows a function in the Functions pane (a new step of the history).
+    fn goto_function(&mut self, f: FuncId) {
+        self.push(Scope::Functions);
+        self.view_mut().select(f.index() as u32);
+    }
+
+    fn show_lines(&mut self) {
+        let Some(f) = self
+            .selected_function()
+            .filter(|_| self.view().scope == Scope::Functions)
+        else {
+            self.status = Some("l shows a function's lines: select one in Functions".into());
+            return;
+        };
+        if self.profile.lines().is_empty() {
+            self.status = Some(format!(
+                "no lines: this {} profile has none",
+                self.profile.format
+            ));
+            return;
+        }
+        self.push(Scope::Lines(Some(f)));
+    }
+
+    fn cycle_callers(&mut self) {
+        if self.view().scope != Scope::Functions {
+            self.status = Some("c works in Functions".into());
+            return;
+        }
+        let (callers, callees) = (!self.callers().is_empty(), !self.callees().is_empty());
+        let next = match self.view().focus {
+            Focus::Table if callers => Focus::Callers(0),
+            Focus::Table | Focus::Callers(_) if callees => Focus::Callees(0),
+            _ => Focus::Table,
+        };
+        if next == Focus::Table && self.view().focus == Focus::Table {
+            self.status = Some("no callers or callees known for this function".into());
+        }
+        self.view_mut().focus = next;
+    }
+
+    fn back(&mut self) {
+        if self.view().focus != Focus::Table {
+            self.view_mut().focus = Focus::Table;
+        } else if self.history.len() > 1 {
+            self.history.pop();
+        } else if !self.view().filter.is_empty() {
+            self.edit_filter(String::clear);
+        } else {
+            self.status = Some("at the start: nothing to go back to".into());
+        }
+    }
+
+    fn open_search(&mut self) {
+        if self.view().scope == Scope::Info {
+            self.status = Some("Info has nothing to search".into());
+            return;
+        }
+        self.view_mut().focus = Focus::Table;
+        self.mode = Mode::Search;
+    }
+
+    fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) {
+        let mut text = self.view().filter.clone();
+        edit(&mut text);
+        self.view_mut().set_filter(&text);
+        self.refresh();
+    }
+
+    /// Every row shown under a filter matches it, so stepping through
+    /// matches steps through rows, wrapping around.
+    fn step_match(&mut self, dir: isize) {
+        if self.view().query.is_none() {
+            self.status = Some("no search: / to start one".into());
+            return;
+        }
+        let v = self.view_mut();
+        v.cursor = step_wrap(v.cursor, dir, v.rows.len());
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        let at = Position::new(x, y);
+        let a = self.areas();
+        if a.crumbs.contains(at) {
+            let tab = layout::tab_positions(a.crumbs)
+                .into_iter()
+                .find(|&(_, tx, w)| x >= tx && x < tx + w);
+            if let Some((tab, _, _)) = tab {
+                self.switch_tab(tab);
+            }
+        } else if a.table.contains(at) {
+            self.click_table(x, y, a.table);
+        } else if let Some(d) = a.detail.filter(|d| d.contains(at)) {
+            self.click_detail(x, y, d);
+        }
+    }
+
+    fn click_table(&mut self, x: u16, y: u16, table: Rect) {
+        let v = self.view();
+        if y == table.y + 1 {
+            let Some(kind) = v.scope.kind() else {
+                return;
+            };
+            let pane = self.pane(kind);
+            let placed = layout::place_columns(inner(table), &pane.cols, &pane.widths, v.hscroll);
+            if let Some(p) = placed.iter().find(|p| x >= p.x && x < p.x + p.width) {
+                let col = pane.cols[p.col];
+                let desc = match v.sort {
+                    Some((c, d)) if c == col => !d,
+                    _ => col.descending_by_default(),
+                };
+                self.sort_by(col, desc);
+            }
+        } else if y >= table.y + 2 && y + 1 < table.bottom() {
+            let i = v.offset + usize::from(y - table.y - 2);
+            if i < v.rows.len() {
+                let v = self.view_mut();
+                v.focus = Focus::Table;
+                v.cursor = i;
+            }
+        }
+    }
+
+    fn click_detail(&mut self, x: u16, y: u16, detail: Rect) {
+        if y <= detail.y || y + 1 >= detail.bottom() {
+            return;
+        }
+        let i = usize::from(y - detail.y - 1);
+        let focus = match self.view().scope {
+            Scope::Functions => {
+                let (left, _) = layout::detail_halves(detail);
+                if x < left.right() {
+                    (i < self.callers().len()).then_some(Focus::Callers(i))
+                } else {
+                    (i < self.callees().len()).then_some(Focus::Callees(i))
+                }
+            }
+            _ => {
+                let first = self.frames_offset(detail);
+                (first + i < self.frames().len()).then_some(Focus::Frames(first + i))
+            }
+        };
+        if let Some(f) = focus {
+            self.view_mut().focus = f;
+        }
+    }
+
+    /// The first frame shown in the frames list: the list scrolls so the
+    /// focused (or marked) frame is in view.
+    pub fn frames_offset(&self, detail: Rect) -> usize {
+        let rows = layout::list_rows(detail).max(1);
+        let v = self.view();
+        let at = match v.focus {
+            Focus::Frames(i) => i,
+            _ => v
+                .scope
+                .focus_function()
+                .and_then(|f| self.frames().iter().position(|&x| x == f))
+                .unwrap_or(0),
+        };
+        (at + 1).saturating_sub(rows)
+    }
+
+    fn wheel(&mut self, x: u16, y: u16, rows: isize) {
+        let at = Position::new(x, y);
+        let a = self.areas();
+        let in_detail = a.detail.is_some_and(|d| d.contains(at));
+        if in_detail == (self.view().focus != Focus::Table) {
+            self.move_by(rows);
+        } else if !in_detail {
+            let v = self.view_mut();
+            v.focus = Focus::Table;
+            v.cursor = step(v.cursor, rows, v.rows.len());
+        }
+    }
+
+    /// Keeps the cursor on a row and the table scrolled to show it.
+    fn keep_visible(&mut self) {
+        let shown = self.page();
+        let len = self.focus_len();
+        let v = self.view_mut();
+        match &mut v.focus {
+            Focus::Table => {}
+            Focus::Callers(i) | Focus::Callees(i) | Focus::Frames(i) => {
+                if len == 0 {
+                    v.focus = Focus::Table;
+                } else {
+                    *i = (*i).min(len - 1);
+                }
+            }
+        }
+        v.cursor = v.cursor.min(v.rows.len().saturating_sub(1));
+        if v.cursor < v.offset {
+            v.offset = v.cursor;
+        } else if v.cursor >= v.offset + shown {
+            v.offset = v.cursor + 1 - shown;
+        }
+        // No empty rows below the last one while rows are hidden above.
+        v.offset = v.offset.min(v.rows.len().saturating_sub(shown));
+    }
+}
+
+fn line_id(row: u32) -> crate::model::LineId {
+    crate::model::LineId::from_index(row as usize)
+}
+
+/// The area inside a bordered block.
+pub fn inner(r: Rect) -> Rect {
+    Rect::new(
+        r.x + 1,
+        r.y + 1,
+        r.width.saturating_sub(2),
+        r.height.saturating_sub(2),
+    )
+}
+
+/// `at + n`, kept within `0..len`.
+fn step(at: usize, n: isize, len: usize) -> usize {
+    at.saturating_add_signed(n).min(len.saturating_sub(1))
+}
+
+/// `at + dir`, wrapping around `0..len`.
+fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    (at as isize + dir).rem_euclid(len as isize) as usize
+}

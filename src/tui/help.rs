@@ -1,0 +1,57 @@
+//! The key list: the `?` overlay shows it whole, the README repeats it (a
+//! test keeps the two in step), and the footer picks what works here.
+
+pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "Everywhere",
+        &[
+            ("q  Ctrl-C", "quit"),
+            ("?", "this help (Esc closes it)"),
+            ("Tab  Shift-Tab  1-5", "switch pane"),
+            ("↑ ↓  j k", "move"),
+            ("PgUp PgDn  Space", "page"),
+            ("Home End", "first / last row"),
+            ("← →", "scroll the columns after the name"),
+            (
+                "mouse",
+                "click a tab, a heading (sorts), a row; wheel scrolls",
+            ),
+        ],
+    ),
+    (
+        "Tables",
+        &[
+            ("s  S", "sort by the next / previous column"),
+            ("r", "reverse the sort"),
+            ("/", "search: filter as you type"),
+            ("n  N", "next / previous match"),
+            ("Ctrl-P  g", "jump to a function"),
+            ("Enter", "drill down"),
+            ("Backspace  Esc", "back (a filter at the start: clear it)"),
+        ],
+    ),
+    (
+        "Functions",
+        &[
+            ("Enter", "stacks containing the function"),
+            ("c", "into callers, then callees, then back"),
+            ("l", "the function's lines"),
+        ],
+    ),
+    (
+        "Stacks",
+        &[("Enter", "into the frames; Enter on a frame: its function")],
+    ),
+    ("Lines, events", &[("Enter", "the row's function")]),
+    ("Trace", &[("Enter", "a packet's events")]),
+    (
+        "Search and finder",
+        &[
+            ("text", "fuzzy; 'exact ^start end$ !not; space = and"),
+            ("Enter", "keep the filter / go to the function"),
+            ("Esc", "clear the filter / close"),
+            ("↑ ↓  Ctrl-N Ctrl-P", "move"),
+            ("Ctrl-U", "clear the query"),
+        ],
+    ),
+];

@@ -1,0 +1,58 @@
+//! The Info pane's text: sources, meta, totals, then the loaders' warnings
+//! (each with its place). The head is built once; warnings, which can be
+//! many, are written only when on screen.
+
+use crate::analysis::columns::Value;
+use crate::model::Profile;
+use crate::report::fmt::{cell, grouped};
+use crate::text::visible;
+
+pub fn head_lines(p: &Profile) -> Vec<String> {
+    let mut out = vec![format!("format          {}", p.format)];
+    for s in &p.sources {
+        out.push(format!("source          {}", visible(s)));
+    }
+    out.push(String::new());
+    out.push("meta".into());
+    if p.meta.is_empty() {
+        out.push("  (none)".into());
+    }
+    for (k, v) in &p.meta {
+        out.push(format!("  {:<14}{}", visible(k), visible(&v.to_string())));
+    }
+    out.push(String::new());
+    out.push("totals".into());
+    let t = &p.totals;
+    let count = |n: usize| grouped(n as u64);
+    for (k, v) in [
+        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
+        (
+            "application ms",
+            cell(Value::Ms(t.application_inclusive_ms)),
+        ),
+        ("outside ms", cell(Value::Ms(t.outside_ms))),
+        ("samples", cell(Value::Count(t.samples))),
+        ("functions", count(p.functions().len())),
+        ("lines", count(p.lines().len())),
+        ("stacks", count(p.stacks().len())),
+        ("packets", count(p.packets().len())),
+        ("events", count(p.event_count())),
+    ] {
+        out.push(format!("  {k:<14}{v}"));
+    }
+    out.push(String::new());
+    out.push(format!("warnings: {}", p.warnings().len()));
+    out
+}
+
+/// The `i`th warning as the Info pane lists it.
+pub fn warning_line(p: &Profile, i: usize) -> String {
+    match p.warnings().get(i) {
+        Some(w) => format!(
+            "  {}: {}",
+            visible(&p.warning_place(w)),
+            visible(&w.message)
+        ),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,250 @@
+//! What each kind of table shows: its columns, their widths, its base rows
+//! and the name a search matches. Rows are plain `u32` indices of the
+//! pane's row type (a `FuncId`'s index in the Functions pane, and so on), so
+//! one table state serves every pane; the typed ids are rebuilt here.
+
+use crate::analysis::columns::{
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind, is_present,
+};
+use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks, sort_by};
+use crate::model::{FuncId, LineId, PacketId, Profile, StackId};
+use crate::report::fmt::cell;
+use crate::text::visible;
+use unicode_width::UnicodeWidthStr;
+
+/// The row type of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Functions,
+    Lines,
+    Stacks,
+    Packets,
+}
+
+/// A column of any table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Col {
+    F(FuncColumn),
+    L(LineColumn),
+    S(StackColumn),
+    P(PacketColumn),
+}
+
+fn fid(r: u32) -> FuncId {
+    FuncId::from_index(r as usize)
+}
+fn lid(r: u32) -> LineId {
+    LineId::from_index(r as usize)
+}
+fn sid(r: u32) -> StackId {
+    StackId::from_index(r as usize)
+}
+fn pid(r: u32) -> PacketId {
+    PacketId::from_index(r as usize)
+}
+
+impl Col {
+    pub fn header(self) -> &'static str {
+        match self {
+            Col::F(c) => c.header(),
+            Col::L(c) => c.header(),
+            Col::S(c) => c.header(),
+            Col::P(c) => c.header(),
+        }
+    }
+
+    pub fn value(self, p: &Profile, row: u32) -> Value<'_> {
+        match self {
+            Col::F(c) => c.value(p, fid(row)),
+            Col::L(c) => c.value(p, lid(row)),
+            Col::S(c) => c.value(p, sid(row)),
+            Col::P(c) => c.value(p, pid(row)),
+        }
+    }
+
+    pub fn is_number(self) -> bool {
+        let kind = match self {
+            Col::F(c) => c.value_kind(),
+            Col::L(c) => c.value_kind(),
+            Col::S(c) => c.value_kind(),
+            Col::P(c) => c.value_kind(),
+        };
+        kind == ValueKind::Number
+    }
+
+    pub fn descending_by_default(self) -> bool {
+        self.is_number()
+    }
+
+    pub fn is_pct(self) -> bool {
+        self.header().ends_with('%')
+    }
+}
+
+/// The columns of a kind that hold a value somewhere in the profile, in
+/// display order: columns absent for the whole profile are hidden.
+pub fn present_columns(p: &Profile, kind: Kind) -> Vec<Col> {
+    fn keep<C: Column>(p: &Profile, rows: Vec<C::Row>, wrap: fn(C) -> Col) -> Vec<Col> {
+        C::ALL
+            .iter()
+            .copied()
+            .filter(|&c| is_present(p, c, rows.iter().copied()))
+            .map(wrap)
+            .collect()
+    }
+    match kind {
+        Kind::Functions => keep(p, p.function_ids().collect(), Col::F),
+        Kind::Lines => keep(p, p.line_ids().collect(), Col::L),
+        Kind::Stacks => keep(p, p.stack_ids().collect(), Col::S),
+        Kind::Packets => keep(p, p.packet_ids().collect(), Col::P),
+    }
+}
+
+/// Every row of a kind in its canonical order (report-json.md).
+pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
+    let idx = |i: usize| i as u32;
+    match kind {
+        Kind::Functions => canonical_functions(p)
+            .iter()
+            .map(|f| idx(f.index()))
+            .collect(),
+        Kind::Lines => canonical_lines(p).iter().map(|l| idx(l.index())).collect(),
+        Kind::Stacks => canonical_stacks(p).iter().map(|s| idx(s.index())).collect(),
+        Kind::Packets => (0..p.packets().len() as u32).collect(),
+    }
+}
+
+/// The order a pane opens in: the heaviest first by the first of these
+/// columns the profile has (packets keep their input order).
+pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
+    let prefs: &[Col] = match kind {
+        Kind::Functions => &[
+            Col::F(FuncColumn::ElapsedIncl),
+            Col::F(FuncColumn::HitsTotal),
+            Col::F(FuncColumn::Calls),
+            Col::F(FuncColumn::AppIncl),
+        ],
+        Kind::Lines => &[Col::L(LineColumn::Time), Col::L(LineColumn::Hits)],
+        Kind::Stacks => &[
+            Col::S(StackColumn::SelfMs),
+            Col::S(StackColumn::Hits),
+            Col::S(StackColumn::ChildMs),
+        ],
+        Kind::Packets => return Some((Col::P(PacketColumn::Index), false)),
+    };
+    let col = prefs.iter().copied().find(|c| cols.contains(c))?;
+    Some((col, col.descending_by_default()))
+}
+
+/// Sorts rows by a column (stable; ties by name).
+pub fn sort(p: &Profile, rows: &mut Vec<u32>, col: Col, descending: bool) {
+    fn typed<R: Copy>(
+        rows: &mut Vec<u32>,
+        to: fn(u32) -> R,
+        back: fn(R) -> u32,
+        f: impl FnOnce(&mut [R]),
+    ) {
+        let mut ids: Vec<R> = rows.iter().map(|&r| to(r)).collect();
+        f(&mut ids);
+        *rows = ids.into_iter().map(back).collect();
+    }
+    match col {
+        Col::F(c) => typed(
+            rows,
+            fid,
+            |f| f.index() as u32,
+            |ids| sort_by(p, ids, c, descending),
+        ),
+        Col::L(c) => typed(
+            rows,
+            lid,
+            |l| l.index() as u32,
+            |ids| sort_by(p, ids, c, descending),
+        ),
+        Col::S(c) => typed(
+            rows,
+            sid,
+            |s| s.index() as u32,
+            |ids| sort_by(p, ids, c, descending),
+        ),
+        Col::P(c) => typed(
+            rows,
+            pid,
+            |k| k.index() as u32,
+            |ids| sort_by(p, ids, c, descending),
+        ),
+    }
+}
+
+/// The column a search matches in, and the row's text there: a function's
+/// name, a line's function (its file when it has none), a stack's leaf, a
+/// packet's source.
+pub fn search_column(kind: Kind, p: &Profile, row: u32) -> Col {
+    match kind {
+        Kind::Functions => Col::F(FuncColumn::Name),
+        Kind::Lines if p.line(lid(row)).function.is_some() => Col::L(LineColumn::Function),
+        Kind::Lines => Col::L(LineColumn::File),
+        Kind::Stacks => Col::S(StackColumn::Leaf),
+        Kind::Packets => Col::P(PacketColumn::Source),
+    }
+}
+
+/// The text a search matches: what the cell shows, escapes included, so
+/// highlighted positions fall on the characters on screen.
+pub fn search_text(kind: Kind, p: &Profile, row: u32) -> String {
+    cell(search_column(kind, p, row).value(p, row))
+}
+
+/// Widest cell of each column over all rows of the kind (names capped so
+/// one long name cannot push every number off the screen).
+pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col], rows: &[u32]) -> Vec<u16> {
+    cols.iter()
+        .map(|&c| {
+            let head = c.header().width();
+            let widest = if c.is_number() {
+                widest_number(p, c, rows)
+            } else {
+                rows.iter()
+                    .map(|&r| text_width(c.value(p, r)))
+                    .max()
+                    .unwrap_or(0)
+                    .min(text_cap(kind, c))
+            };
+            u16::try_from(head.max(widest)).unwrap_or(u16::MAX)
+        })
+        .collect()
+}
+
+/// The largest value formats widest; the absent mark is one column.
+fn widest_number(p: &Profile, c: Col, rows: &[u32]) -> usize {
+    let mut widest = Value::Count(None);
+    let mut max = f64::MIN;
+    for &r in rows {
+        let v = c.value(p, r);
+        let x = match v {
+            Value::Count(Some(n)) => n as f64,
+            Value::Ms(Some(x)) | Value::Pct(Some(x)) => x.abs(),
+            _ => continue,
+        };
+        if x > max {
+            max = x;
+            widest = v;
+        }
+    }
+    cell(widest).width().max(1)
+}
+
+fn text_width(v: Value<'_>) -> usize {
+    match v {
+        Value::Text(t) => visible(t).width(),
+        _ => 1,
+    }
+}
+
+fn text_cap(kind: Kind, c: Col) -> usize {
+    match (kind, c) {
+        (Kind::Functions, Col::F(FuncColumn::Name)) => 48,
+        (Kind::Stacks, Col::S(StackColumn::Leaf)) => 40,
+        _ => 28,
+    }
+}

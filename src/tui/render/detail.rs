@@ -1,0 +1,153 @@
+//! The split under the table: the selected function's callers and callees
+//! with their shares, or the selected stack's frames root to leaf.
+
+use super::theme::Theme;
+use super::{fit, fname};
+use crate::analysis::callgraph::Edge;
+use crate::tui::app::{App, inner};
+use crate::tui::layout;
+use crate::tui::view::{Focus, Scope};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+pub fn split(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    match app.view().scope {
+        Scope::Functions => callers_callees(buf, area, app, theme),
+        Scope::Stacks(_) => frames(buf, area, app, theme),
+        _ => {}
+    }
+}
+
+fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let (left, right) = layout::detail_halves(area);
+    let name = app
+        .selected_function()
+        .map(|f| fname(app, f))
+        .unwrap_or_default();
+    let focus = app.view().focus;
+    let at = |f: Focus| match f {
+        Focus::Callers(i) | Focus::Callees(i) => Some(i),
+        _ => None,
+    };
+    let callers_at = at(focus).filter(|_| matches!(focus, Focus::Callers(_)));
+    let callees_at = at(focus).filter(|_| matches!(focus, Focus::Callees(_)));
+    edges(
+        buf,
+        left,
+        app,
+        &format!(" Callers of {name} "),
+        app.callers(),
+        callers_at,
+        theme,
+    );
+    edges(
+        buf,
+        right,
+        app,
+        &format!(" Callees of {name} "),
+        app.callees(),
+        callees_at,
+        theme,
+    );
+}
+
+/// A bordered list of neighbours, heaviest first, each with its share.
+fn edges(
+    buf: &mut Buffer,
+    area: Rect,
+    app: &App,
+    title: &str,
+    list: &[Edge],
+    focused: Option<usize>,
+    theme: Theme,
+) {
+    let (title, _) = fit(title, usize::from(area.width.saturating_sub(4)));
+    Block::bordered()
+        .title(Span::styled(title, theme.title()))
+        .render(area, buf);
+    let inner = inner(area);
+    if list.is_empty() {
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y,
+            "(none)",
+            usize::from(inner.width),
+            theme.dim(),
+        );
+        return;
+    }
+    let rows = usize::from(inner.height);
+    let first = focused.map_or(0, |i| (i + 1).saturating_sub(rows));
+    for (i, y) in (inner.y..inner.bottom()).enumerate() {
+        let Some(e) = list.get(first + i) else { break };
+        let share = e.share.map_or("—".to_string(), |s| format!("{s:.1} %"));
+        let selected = focused == Some(first + i);
+        let style = if selected {
+            theme.selected(true)
+        } else {
+            theme.base()
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let share_w = 8u16;
+        let name_w = inner.width.saturating_sub(share_w + 2);
+        let (name, _) = fit(&fname(app, e.func), usize::from(name_w));
+        buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), style);
+        let sx = inner
+            .right()
+            .saturating_sub(share.chars().count() as u16 + 1);
+        buf.set_stringn(sx, y, share, usize::from(share_w), style);
+    }
+}
+
+fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let frames = app.frames();
+    let marked = app.view().scope.focus_function();
+    let focused = match app.view().focus {
+        Focus::Frames(i) => Some(i),
+        _ => None,
+    };
+    let title = format!(" Frames, root to leaf ({}) ", frames.len());
+    Block::bordered()
+        .title(Span::styled(title, theme.title()))
+        .render(area, buf);
+    let inner = inner(area);
+    let first = app.frames_offset(area);
+    for (i, y) in (inner.y..inner.bottom()).enumerate() {
+        let n = first + i;
+        let Some(&f) = frames.get(n) else { break };
+        let style = if focused == Some(n) {
+            theme.selected(true)
+        } else {
+            theme.base()
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let module = crate::text::visible(app.profile.function_module(f)).into_owned();
+        let mut spans = vec![Span::styled(
+            format!("{:>3}  ", n + 1),
+            style.patch(theme.dim()),
+        )];
+        let name = fname(app, f);
+        if Some(f) == marked {
+            spans.push(Span::styled(
+                format!("[{name}]"),
+                style.patch(theme.marked()),
+            ));
+        } else {
+            spans.push(Span::styled(name, style));
+        }
+        if !module.is_empty() {
+            spans.push(Span::styled(
+                format!("  {module}"),
+                style.patch(theme.dim()),
+            ));
+        }
+        buf.set_line(
+            inner.x + 1,
+            y,
+            &Line::from(spans),
+            inner.width.saturating_sub(1),
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! Drawing: a pure function of `&App` into a ratatui frame. Only the rows
+//! on screen are built, so a frame costs the same for ten rows or ten
+//! million. Every name passes through `text::visible` before it reaches a
+//! cell, so a file cannot put an escape sequence on the terminal.
+
+mod detail;
+mod overlay;
+mod table;
+pub mod theme;
+
+use super::app::{App, Mode};
+use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
+use super::view::{Focus, Scope};
+use crate::model::FuncId;
+use crate::report::fmt::{grouped, grouped_ms};
+use crate::text::visible;
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use theme::Theme;
+use unicode_width::UnicodeWidthChar;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    let theme = Theme { color: app.color };
+    if layout::too_small(area) {
+        too_small(frame, area);
+        return;
+    }
+    let a = app.areas();
+    let buf = frame.buffer_mut();
+    header(buf, a.header, app, theme);
+    crumbs(buf, a.crumbs, app, theme);
+    table::pane(buf, a.table, app, theme);
+    if let Some(d) = a.detail {
+        detail::split(buf, d, app, theme);
+    }
+    footer(buf, a.footer, app, theme);
+    match &app.mode {
+        Mode::Help => overlay::help(buf, area, theme),
+        Mode::Finder(f) => overlay::finder(buf, area, app, f, theme),
+        Mode::Normal | Mode::Search => {}
+    }
+}
+
+fn too_small(frame: &mut Frame<'_>, area: Rect) {
+    let msg = format!(
+        "profx needs a window of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. \
+         Enlarge it, or press q to quit.",
+        area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+}
+
+/// Writes a line clipped to `area`'s first row.
+fn put(buf: &mut Buffer, area: Rect, line: &Line<'_>) {
+    buf.set_line(area.x, area.y, line, area.width);
+}
+
+fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let p = &app.profile;
+    let mut facts = vec![p.format.clone()];
+    if let Some(mode) = p.meta.get("mode") {
+        facts.push(visible(&mode.to_string()).into_owned());
+    }
+    if let Some(n) = p.totals.samples {
+        facts.push(format!("{} samples", grouped(n)));
+    }
+    if let Some(ms) = p.totals.elapsed_inclusive_ms {
+        facts.push(grouped_ms(ms));
+    }
+    let line = Line::from(vec![
+        Span::styled(" profx ", theme.title()),
+        Span::raw(" "),
+        Span::styled(visible(&app.title).into_owned(), theme.title()),
+        Span::raw("  "),
+        Span::raw(facts.join(" · ")),
+    ]);
+    put(buf, area, &line);
+}
+
+/// The tabs, where the user is (the history as a breadcrumb) and the last
+/// status.
+fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let mut end = area.x;
+    for (tab, x, w) in layout::tab_positions(area) {
+        let label = format!(" {} ", tab.title());
+        buf.set_stringn(
+            x,
+            area.y,
+            label,
+            usize::from(w),
+            theme.tab(tab == app.tab()),
+        );
+        end = x + w;
+    }
+    let area = Rect::new(end + 1, area.y, area.right().saturating_sub(end + 1), 1);
+    let trail: Vec<String> = app
+        .history
+        .iter()
+        .map(|v| step_name(app, v.scope))
+        .collect();
+    let mut spans = vec![Span::styled("│ ", theme.dim())];
+    for (i, step) in trail.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" › ", theme.dim()));
+        }
+        let last = i + 1 == trail.len();
+        spans.push(Span::styled(
+            step.clone(),
+            if last { theme.key() } else { theme.dim() },
+        ));
+    }
+    put(buf, area, &Line::from(spans));
+    if let Some(msg) = &app.status {
+        let msg = format!(" {} ", visible(msg));
+        let w = msg.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>() as u16;
+        let x = area.right().saturating_sub(w).max(area.x + area.width / 3);
+        buf.set_stringn(
+            x,
+            area.y,
+            msg,
+            usize::from(area.right() - x),
+            theme.status(),
+        );
+    }
+}
+
+fn fname(app: &App, f: FuncId) -> String {
+    visible(app.profile.function_name(f)).into_owned()
+}
+
+/// A history step as the breadcrumb names it.
+fn step_name(app: &App, scope: Scope) -> String {
+    match scope {
+        Scope::Functions => "Functions".into(),
+        Scope::Lines(None) => "Lines".into(),
+        Scope::Lines(Some(f)) => format!("lines of {}", fname(app, f)),
+        Scope::Stacks(None) => "Stacks".into(),
+        Scope::Stacks(Some(f)) => format!("stacks with {}", fname(app, f)),
+        Scope::Packets => "Trace".into(),
+        Scope::Events(k) => format!("events of {}", visible(&app.profile.packet(k).source)),
+        Scope::Info => "Info".into(),
+    }
+}
+
+fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    if app.mode == Mode::Search {
+        return search_prompt(buf, area, app, theme);
+    }
+    let mut spans = vec![Span::raw(" ")];
+    for (key, what) in hints(app) {
+        spans.push(Span::styled(key, theme.key()));
+        spans.push(Span::raw(format!(" {what}  ")));
+    }
+    put(buf, area, &Line::from(spans));
+}
+
+/// The keys that work where the keyboard is now.
+fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
+    let v = app.view();
+    if matches!(app.mode, Mode::Help) {
+        return vec![("Esc", "close help"), ("q", "quit")];
+    }
+    if matches!(app.mode, Mode::Finder(_)) {
+        return vec![("type", "to rank functions"), ("⏎", "go"), ("Esc", "close")];
+    }
+    if v.focus != Focus::Table {
+        return vec![
+            ("↑↓", "move"),
+            ("⏎", "go to function"),
+            ("⌫", "leave list"),
+            ("q", "quit"),
+        ];
+    }
+    let mut h = vec![("/", "search")];
+    if v.scope.kind().is_some() {
+        h.extend([("s", "sort"), ("r", "reverse")]);
+    }
+    match v.scope {
+        Scope::Functions => h.extend([("⏎", "stacks"), ("c", "callers/callees"), ("l", "lines")]),
+        Scope::Stacks(_) => h.push(("⏎", "frames")),
+        Scope::Lines(_) | Scope::Events(_) => h.push(("⏎", "function")),
+        Scope::Packets => h.push(("⏎", "events")),
+        Scope::Info => h.clear(),
+    }
+    if v.query.is_some() {
+        h.push(("n/N", "match"));
+    }
+    if app.history.len() > 1 {
+        h.push(("⌫", "back"));
+    }
+    h.extend([("g", "find"), ("?", "help"), ("q", "quit")]);
+    h
+}
+
+fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let v = app.view();
+    let line = Line::from(vec![
+        Span::styled(" / ", theme.key()),
+        Span::raw(visible(&v.filter).into_owned()),
+        Span::styled("█", theme.dim()),
+        Span::styled(
+            format!(
+                "   {} of {} match",
+                grouped(v.rows.len() as u64),
+                grouped(v.total as u64)
+            ),
+            theme.dim(),
+        ),
+        Span::raw("   "),
+        Span::styled("⏎", theme.key()),
+        Span::raw(" keep  "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" clear"),
+    ]);
+    put(buf, area, &line);
+}
+
+/// `text` cut to `width` display columns (with `…` when cut), and the
+/// chars it kept. Wide characters never straddle the edge.
+pub fn fit(text: &str, width: usize) -> (String, usize) {
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return (text.to_string(), text.chars().count());
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    let mut kept = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+        kept += 1;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    (out, kept)
+}
+
+/// A cell's text as spans, the chars at `positions` in `hl`.
+pub fn highlighted<'a>(text: &str, positions: &[usize], base: Style, hl: Style) -> Vec<Span<'a>> {
+    if positions.is_empty() {
+        return vec![Span::styled(text.to_string(), base)];
+    }
+    let mut spans: Vec<Span<'a>> = Vec::new();
+    let mut run = String::new();
+    let mut run_hl = false;
+    for (i, c) in text.chars().enumerate() {
+        let is_hl = positions.binary_search(&i).is_ok();
+        if is_hl != run_hl && !run.is_empty() {
+            let style = if run_hl { base.patch(hl) } else { base };
+            spans.push(Span::styled(std::mem::take(&mut run), style));
+        }
+        run_hl = is_hl;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(
+            run,
+            if run_hl { base.patch(hl) } else { base },
+        ));
+    }
+    spans
+}

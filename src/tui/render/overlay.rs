@@ -1,0 +1,117 @@
+//! Boxes drawn over the panes: the key list and the function finder.
+
+use super::theme::Theme;
+use super::{fit, highlighted};
+use crate::analysis::search::Query;
+use crate::model::FuncId;
+use crate::report::fmt::grouped;
+use crate::text::visible;
+use crate::tui::app::{App, Finder, inner};
+use crate::tui::help::SECTIONS;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Widget};
+
+/// A box of at most `w`×`h` in the middle of `area`.
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width.saturating_sub(4));
+    let h = h.min(area.height.saturating_sub(2));
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub fn help(buf: &mut Buffer, area: Rect, theme: Theme) {
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for (section, keys) in SECTIONS {
+        if !lines.is_empty() {
+            lines.push(Line::from(""));
+        }
+        lines.push(Line::from(Span::styled(*section, theme.header_row())));
+        for (k, what) in *keys {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {k:<22}"), theme.key()),
+                Span::raw(*what),
+            ]));
+        }
+    }
+    // Two columns when the window is too short for one.
+    let box_area = centered(area, 120, lines.len() as u16 + 2);
+    Clear.render(box_area, buf);
+    Block::bordered()
+        .title(Span::styled(" Keys · Esc closes ", theme.title()))
+        .render(box_area, buf);
+    let inner = inner(box_area);
+    let rows = usize::from(inner.height).max(1);
+    let col_w = if lines.len() > rows {
+        inner.width / 2
+    } else {
+        inner.width
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let (col, row) = (i / rows, i % rows);
+        if col > 1 {
+            break;
+        }
+        let x = inner.x + col as u16 * col_w;
+        buf.set_line(x + 1, inner.y + row as u16, line, col_w.saturating_sub(1));
+    }
+}
+
+pub fn finder(buf: &mut Buffer, area: Rect, app: &App, f: &Finder, theme: Theme) {
+    let box_area = centered(area, 70, area.height.saturating_sub(4));
+    Clear.render(box_area, buf);
+    let title = format!(
+        " Jump to function · {} of {} ",
+        grouped(f.results.len() as u64),
+        grouped(app.profile.functions().len() as u64)
+    );
+    Block::bordered()
+        .title(Span::styled(title, theme.title()))
+        .render(box_area, buf);
+    let inner = inner(box_area);
+    let prompt = Line::from(vec![
+        Span::styled("> ", theme.key()),
+        Span::raw(visible(&f.input).into_owned()),
+        Span::styled("█", theme.dim()),
+    ]);
+    buf.set_line(inner.x + 1, inner.y, &prompt, inner.width.saturating_sub(1));
+    let q = Query::parse(&f.input);
+    let rows = usize::from(inner.height.saturating_sub(1));
+    let first = (f.cursor + 1).saturating_sub(rows);
+    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
+        let Some(&id) = f.results.get(first + i) else {
+            break;
+        };
+        let func = FuncId::from_index(id as usize);
+        let style = if first + i == f.cursor {
+            theme.selected(true)
+        } else {
+            theme.base()
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let name = visible(app.profile.function_name(func)).into_owned();
+        let module = visible(app.profile.function_module(func)).into_owned();
+        let name_w = usize::from(inner.width.saturating_sub(2)) * 2 / 3;
+        let (shown, kept) = fit(&name, name_w);
+        let pos: Vec<usize> = q
+            .matches(&name)
+            .map(|m| m.positions.into_iter().filter(|&p| p < kept).collect())
+            .unwrap_or_default();
+        let line = Line::from(highlighted(&shown, &pos, style, theme.matched()));
+        buf.set_line(inner.x + 1, y, &line, name_w as u16);
+        let mx = inner.x + 2 + name_w as u16;
+        let (module, _) = fit(&module, usize::from(inner.right().saturating_sub(mx)));
+        buf.set_stringn(
+            mx,
+            y,
+            module,
+            usize::from(inner.right().saturating_sub(mx)),
+            style.patch(theme.dim()),
+        );
+    }
+}

@@ -1,0 +1,334 @@
+//! The main pane: a sortable table of model rows, the events of a packet,
+//! or the Info text. Cells come from `analysis::columns` through
+//! `report::fmt::cell`, the same digits `profx report --table` prints.
+
+use super::theme::Theme;
+use super::{fit, highlighted, put, step_name};
+use crate::model::{Event, PacketId, StackId};
+use crate::report::fmt::{cell, grouped, percent_basis};
+use crate::text::visible;
+use crate::tui::app::{App, inner};
+use crate::tui::info;
+use crate::tui::layout::{self, MARKER, SPACING};
+use crate::tui::panes;
+use crate::tui::view::{Focus, Scope, View};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+use unicode_width::UnicodeWidthStr;
+
+pub fn pane(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let v = app.view();
+    let (title, bottom) = titles(app, v);
+    Block::bordered()
+        .title(Line::from(Span::styled(title, theme.title())))
+        .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
+        .render(area, buf);
+    let inner = inner(area);
+    match v.scope {
+        Scope::Info => info_text(buf, inner, app, theme),
+        Scope::Events(k) => events(buf, inner, app, k, theme),
+        Scope::Packets if app.profile.packets().is_empty() => {
+            let why = format!(
+                " No trace events: {} profiles hold totals per function, not the events of a run.",
+                app.profile.format
+            );
+            put(buf, inner, &Line::from(why));
+        }
+        _ => rows_table(buf, inner, app, theme),
+    }
+}
+
+/// "Functions 19/19 · sort: Incl ms ▼ · filter: none", and what the
+/// percents are out of.
+fn titles(app: &App, v: &View) -> (String, String) {
+    let mut t = format!(" {} ", step_name(app, v.scope));
+    if v.scope != Scope::Info {
+        t.push_str(&format!(
+            "{}/{}",
+            grouped(v.rows.len() as u64),
+            grouped(v.total as u64)
+        ));
+        if let Some((col, desc)) = v.sort {
+            t.push_str(&format!(
+                " · sort: {} {}",
+                col.header(),
+                if desc { "▼" } else { "▲" }
+            ));
+        }
+        let filter = if v.filter.is_empty() {
+            "none".to_string()
+        } else {
+            visible(&v.filter).into_owned()
+        };
+        t.push_str(&format!(" · filter: {filter} "));
+    }
+    let mut bottom = String::new();
+    let basis = percent_basis(&app.profile);
+    if v.scope.kind().is_some() && !basis.is_empty() {
+        bottom = format!(" {basis} ");
+    }
+    (t, bottom)
+}
+
+fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
+    let v = app.view();
+    let Some(kind) = v.scope.kind() else {
+        return;
+    };
+    let pane = app.pane(kind);
+    let placed = layout::place_columns(inner, &pane.cols, &pane.widths, v.hscroll);
+    for p in &placed {
+        let col = pane.cols[p.col];
+        let sorted = v.sort.is_some_and(|(c, _)| c == col);
+        let style = if sorted {
+            theme.sorted_header()
+        } else {
+            theme.header_row()
+        };
+        let head = col.header();
+        let x = if col.is_number() {
+            p.x + p.width - head.width() as u16
+        } else {
+            p.x
+        };
+        buf.set_stringn(x, inner.y, head, usize::from(p.width), style);
+    }
+    let hidden = pane.cols.len() - placed.len();
+    if hidden > 0 {
+        let more = format!("←→ {hidden} more");
+        let x = inner.right().saturating_sub(more.width() as u16);
+        if placed.last().is_some_and(|p| p.x + p.width < x) {
+            buf.set_stringn(x, inner.y, more, inner.width as usize, theme.dim());
+        }
+    }
+    let path_x = placed
+        .last()
+        .map_or(inner.x, |p| p.x + p.width + SPACING + 1);
+    let with_path = matches!(v.scope, Scope::Stacks(_)) && path_x + 8 < inner.right();
+    if with_path {
+        let w = usize::from(inner.right() - path_x);
+        buf.set_stringn(path_x, inner.y, "Path (root › leaf)", w, theme.header_row());
+    }
+    let body = Rect::new(
+        inner.x,
+        inner.y + 1,
+        inner.width,
+        inner.height.saturating_sub(1),
+    );
+    for (i, y) in (body.y..body.bottom()).enumerate() {
+        let Some(row) = v.rows.get(v.offset + i) else {
+            break;
+        };
+        let selected = v.offset + i == v.cursor;
+        let base = row_style(selected, v.focus == Focus::Table, theme);
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
+        if selected {
+            buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
+        }
+        let search_col = panes::search_column(kind, &app.profile, row);
+        for p in &placed {
+            let col = pane.cols[p.col];
+            let text = cell(col.value(&app.profile, row));
+            let positions = match (&v.query, col == search_col) {
+                (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            draw_cell(
+                buf,
+                (p.x, y, p.width),
+                &text,
+                col.is_number(),
+                &positions,
+                base,
+                theme,
+            );
+        }
+        if let (Scope::Stacks(marked), true) = (v.scope, with_path) {
+            let width = inner.right() - path_x;
+            let line = stack_path(app, StackId::from_index(row as usize), marked, base, theme);
+            buf.set_line(path_x, y, &line, width);
+        }
+    }
+}
+
+fn row_style(selected: bool, focused: bool, theme: Theme) -> Style {
+    if selected {
+        theme.selected(focused)
+    } else {
+        theme.base()
+    }
+}
+
+/// Writes one cell: numbers right-aligned, text cut with `…`, matched
+/// characters highlighted.
+fn draw_cell(
+    buf: &mut Buffer,
+    (x, y, width): (u16, u16, u16),
+    text: &str,
+    number: bool,
+    positions: &[usize],
+    base: Style,
+    theme: Theme,
+) {
+    let (shown, kept) = fit(text, usize::from(width));
+    let positions: Vec<usize> = positions.iter().copied().filter(|&i| i < kept).collect();
+    let w = shown.width() as u16;
+    let x = if number {
+        x + width.saturating_sub(w)
+    } else {
+        x
+    };
+    let line = Line::from(highlighted(&shown, &positions, base, theme.matched()));
+    buf.set_line(x, y, &line, width);
+}
+
+/// A stack's frames, root first, the drilled-into function marked.
+fn stack_path<'a>(
+    app: &App,
+    s: StackId,
+    marked: Option<crate::model::FuncId>,
+    base: Style,
+    theme: Theme,
+) -> Line<'a> {
+    let mut spans = Vec::new();
+    for (i, &f) in app.profile.frames(s).iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" › ", base.patch(theme.dim())));
+        }
+        let name = visible(app.profile.function_name(f)).into_owned();
+        if Some(f) == marked {
+            spans.push(Span::styled(
+                format!("[{name}]"),
+                base.patch(theme.marked()),
+            ));
+        } else {
+            spans.push(Span::styled(name, base));
+        }
+    }
+    Line::from(spans)
+}
+
+/// Column widths of the events table: #, thread, time, op, call, line.
+fn event_widths(n: usize, inner: Rect) -> [u16; 6] {
+    let index = grouped(n as u64).len().max(1) as u16;
+    let fixed = index + 7 + 12 + 5 + 7 + MARKER + 6 * SPACING;
+    let call = inner.width.saturating_sub(fixed) * 3 / 5;
+    [index, 7, 12, 5, call.max(10), 7]
+}
+
+fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
+    let v = app.view();
+    let source = &app.profile.packet(k).events;
+    let widths = event_widths(source.len(), inner);
+    let heads = ["#", "Thread", "Time ms", "Op", "Call", "Line", "Params"];
+    let mut xs = Vec::new();
+    let mut x = inner.x + MARKER;
+    for w in widths {
+        xs.push(x);
+        x += w + SPACING;
+    }
+    xs.push(x);
+    for (i, h) in heads.iter().enumerate() {
+        let numeric = matches!(i, 0 | 1 | 2 | 5);
+        let w = widths
+            .get(i)
+            .copied()
+            .unwrap_or(inner.right().saturating_sub(xs[i]));
+        let hx = if numeric {
+            xs[i] + w - h.width() as u16
+        } else {
+            xs[i]
+        };
+        buf.set_stringn(hx, inner.y, h, usize::from(w), theme.header_row());
+    }
+    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
+        let Some(index) = v.rows.get(v.offset + i) else {
+            break;
+        };
+        let selected = v.offset + i == v.cursor;
+        let base = row_style(selected, true, theme);
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
+        if selected {
+            buf.set_stringn(inner.x, y, "▶", 1, base);
+        }
+        let index = index as usize;
+        let e = source.get(index);
+        let depth = source.depth(index).unwrap_or(0) as usize;
+        let cells = event_cells(app, index, e.as_ref(), depth);
+        for (c, text) in cells.iter().enumerate() {
+            let w = widths
+                .get(c)
+                .copied()
+                .unwrap_or(inner.right().saturating_sub(xs[c]));
+            let numeric = matches!(c, 0 | 1 | 2 | 5);
+            let positions = match (&v.query, c) {
+                (Some(q), 4) => {
+                    let name = text.trim_start();
+                    let pad = text.chars().count() - name.chars().count();
+                    q.matches(name)
+                        .map(|m| m.positions.iter().map(|p| p + pad).collect())
+                        .unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            draw_cell(buf, (xs[c], y, w), text, numeric, &positions, base, theme);
+        }
+    }
+}
+
+/// The cells of one event; an event that no longer decodes says so.
+fn event_cells(app: &App, index: usize, e: Option<&Event>, depth: usize) -> [String; 7] {
+    let n = grouped(index as u64);
+    let Some(e) = e else {
+        return [
+            n,
+            String::new(),
+            String::new(),
+            String::new(),
+            "(unreadable)".into(),
+            String::new(),
+            String::new(),
+        ];
+    };
+    let opt = |x: Option<String>| x.unwrap_or_else(|| "—".into());
+    let call = e.function.map_or("—".into(), |f| {
+        visible(app.profile.function_name(f)).into_owned()
+    });
+    [
+        n,
+        opt(e.thread.map(|t| t.to_string())),
+        opt(e.time_ms.map(|t| format!("{t:.3}"))),
+        visible(&e.op).into_owned(),
+        format!("{}{call}", "  ".repeat(depth.min(40))),
+        opt(e.line.map(|l| l.to_string())),
+        e.params
+            .as_deref()
+            .map_or(String::new(), |s| visible(s).into_owned()),
+    ]
+}
+
+fn info_text(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
+    let v = app.view();
+    let head = &app.info_head;
+    for (i, y) in (inner.y..inner.bottom()).enumerate() {
+        let n = v.offset + i;
+        if n >= app.info_len() {
+            break;
+        }
+        let text = match head.get(n) {
+            Some(line) => line.clone(),
+            None => info::warning_line(&app.profile, n - head.len()),
+        };
+        let style = if n == v.cursor {
+            theme.selected(true)
+        } else {
+            theme.base()
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let (shown, _) = fit(&text, usize::from(inner.width.saturating_sub(1)));
+        buf.set_stringn(inner.x + 1, y, shown, usize::from(inner.width - 1), style);
+    }
+}

@@ -1,0 +1,275 @@
+//! One step of the drill-down history: what a pane shows (its scope) and
+//! how (sort, filter, selection, scroll). Going back restores a `View` as it
+//! was left, so all of that lives here and nowhere else.
+
+use super::panes::{self, Col, Kind};
+use crate::analysis::search::Query;
+use crate::model::{FuncId, PacketId, Profile};
+
+/// The rows a view is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Functions,
+    /// All lines, or those of one function (or, where lines carry no
+    /// function, of its module).
+    Lines(Option<FuncId>),
+    /// All stacks, or those containing a function (marked in each).
+    Stacks(Option<FuncId>),
+    Packets,
+    Events(PacketId),
+    Info,
+}
+
+/// The five tabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Functions,
+    Lines,
+    Stacks,
+    Trace,
+    Info,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 5] = [
+        Tab::Functions,
+        Tab::Lines,
+        Tab::Stacks,
+        Tab::Trace,
+        Tab::Info,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Functions => "Functions",
+            Tab::Lines => "Lines",
+            Tab::Stacks => "Stacks",
+            Tab::Trace => "Trace",
+            Tab::Info => "Info",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|&t| t == self).unwrap_or(0)
+    }
+
+    pub fn root(self) -> Scope {
+        match self {
+            Tab::Functions => Scope::Functions,
+            Tab::Lines => Scope::Lines(None),
+            Tab::Stacks => Scope::Stacks(None),
+            Tab::Trace => Scope::Packets,
+            Tab::Info => Scope::Info,
+        }
+    }
+}
+
+impl Scope {
+    pub fn tab(self) -> Tab {
+        match self {
+            Scope::Functions => Tab::Functions,
+            Scope::Lines(_) => Tab::Lines,
+            Scope::Stacks(_) => Tab::Stacks,
+            Scope::Packets | Scope::Events(_) => Tab::Trace,
+            Scope::Info => Tab::Info,
+        }
+    }
+
+    /// The table kind, for the scopes that are sortable tables.
+    pub fn kind(self) -> Option<Kind> {
+        match self {
+            Scope::Functions => Some(Kind::Functions),
+            Scope::Lines(_) => Some(Kind::Lines),
+            Scope::Stacks(_) => Some(Kind::Stacks),
+            Scope::Packets => Some(Kind::Packets),
+            Scope::Events(_) | Scope::Info => None,
+        }
+    }
+
+    /// The function a drilled view is about, marked in its rows.
+    pub fn focus_function(self) -> Option<FuncId> {
+        match self {
+            Scope::Lines(f) | Scope::Stacks(f) => f,
+            _ => None,
+        }
+    }
+}
+
+/// The rows a view shows, in order: all `n` rows in input order (events,
+/// which are never copied), or a list of row indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rows {
+    All(usize),
+    List(Vec<u32>),
+}
+
+impl Rows {
+    pub fn len(&self) -> usize {
+        match self {
+            Rows::All(n) => *n,
+            Rows::List(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            Rows::All(n) => (i < *n).then(|| u32::try_from(i).ok()).flatten(),
+            Rows::List(v) => v.get(i).copied(),
+        }
+    }
+
+    pub fn position(&self, row: u32) -> Option<usize> {
+        match self {
+            Rows::All(n) => ((row as usize) < *n).then_some(row as usize),
+            Rows::List(v) => v.iter().position(|&r| r == row),
+        }
+    }
+}
+
+/// Where the keyboard is: the table, or a list of the detail split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Table,
+    Callers(usize),
+    Callees(usize),
+    Frames(usize),
+}
+
+/// One step of the history.
+#[derive(Debug)]
+pub struct View {
+    pub scope: Scope,
+    /// Sort column and direction (descending when true); `None` where the
+    /// order is the input's (events).
+    pub sort: Option<(Col, bool)>,
+    pub filter: String,
+    pub query: Option<Query>,
+    /// How many rows the scope has before filtering.
+    pub total: usize,
+    pub rows: Rows,
+    pub cursor: usize,
+    pub offset: usize,
+    /// First column shown after the name (horizontal scroll).
+    pub hscroll: usize,
+    pub focus: Focus,
+}
+
+impl View {
+    pub fn new(scope: Scope, sort: Option<(Col, bool)>) -> View {
+        View {
+            scope,
+            sort,
+            filter: String::new(),
+            query: None,
+            total: 0,
+            rows: Rows::List(Vec::new()),
+            cursor: 0,
+            offset: 0,
+            hscroll: 0,
+            focus: Focus::Table,
+        }
+    }
+
+    pub fn selected(&self) -> Option<u32> {
+        self.rows.get(self.cursor)
+    }
+
+    /// Moves the cursor to a row, if the view shows it.
+    pub fn select(&mut self, row: u32) -> bool {
+        match self.rows.position(row) {
+            Some(i) => {
+                self.cursor = i;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn set_filter(&mut self, text: &str) {
+        self.filter = text.to_string();
+        let q = Query::parse(text);
+        self.query = (!q.is_empty()).then_some(q);
+    }
+}
+
+/// The rows of a scope before any filter, in canonical order.
+pub fn scope_rows(p: &Profile, scope: Scope, canonical: &dyn Fn(Kind) -> Vec<u32>) -> Rows {
+    match scope {
+        Scope::Functions => Rows::List(canonical(Kind::Functions)),
+        Scope::Packets => Rows::List(canonical(Kind::Packets)),
+        Scope::Lines(None) => Rows::List(canonical(Kind::Lines)),
+        Scope::Stacks(None) => Rows::List(canonical(Kind::Stacks)),
+        Scope::Lines(Some(f)) => Rows::List(lines_of(p, f, canonical(Kind::Lines))),
+        Scope::Stacks(Some(f)) => {
+            let mut rows = canonical(Kind::Stacks);
+            rows.retain(|&s| p.frames(stack_id(s)).contains(&f));
+            Rows::List(rows)
+        }
+        Scope::Events(k) => Rows::All(p.packet(k).events.len()),
+        Scope::Info => Rows::All(0),
+    }
+}
+
+fn stack_id(s: u32) -> crate::model::StackId {
+    crate::model::StackId::from_index(s as usize)
+}
+
+/// A function's lines; where the profile's lines carry no function, the
+/// lines of its module (tui.md § Lines).
+fn lines_of(p: &Profile, f: FuncId, mut rows: Vec<u32>) -> Vec<u32> {
+    let line = |r: u32| p.line(crate::model::LineId::from_index(r as usize));
+    if p.lines().iter().any(|l| l.function.is_some()) {
+        rows.retain(|&r| line(r).function == Some(f));
+    } else {
+        let module = p.function_module(f);
+        rows.retain(|&r| p.name(line(r).file) == module);
+    }
+    rows
+}
+
+/// Rows of a scope matching a query, in the view's sort order. Events are
+/// matched by their function: each function is matched once, then the
+/// events are scanned by id without being decoded.
+pub fn filtered_rows(p: &Profile, view: &View, base: Rows) -> Rows {
+    let Some(q) = &view.query else {
+        return sorted(p, view, base);
+    };
+    match (view.scope, base) {
+        (Scope::Events(k), Rows::All(n)) => {
+            let matching: Vec<bool> = p
+                .function_ids()
+                .map(|f| {
+                    q.matches(&crate::text::visible(p.function_name(f)))
+                        .is_some()
+                })
+                .collect();
+            let events = &p.packet(k).events;
+            let rows = (0..n)
+                .filter(|&i| events.function(i).is_some_and(|f| matching[f.index()]))
+                .filter_map(|i| u32::try_from(i).ok())
+                .collect();
+            Rows::List(rows)
+        }
+        (scope, Rows::List(mut rows)) => {
+            if let Some(kind) = scope.kind() {
+                rows.retain(|&r| q.matches(&panes::search_text(kind, p, r)).is_some());
+            }
+            sorted(p, view, Rows::List(rows))
+        }
+        (_, rows) => rows,
+    }
+}
+
+fn sorted(p: &Profile, view: &View, rows: Rows) -> Rows {
+    match (rows, view.sort) {
+        (Rows::List(mut v), Some((col, desc))) => {
+            panes::sort(p, &mut v, col, desc);
+            Rows::List(v)
+        }
+        (rows, _) => rows,
+    }
+}
