@@ -24,7 +24,8 @@ pub enum Mode {
     /// The search prompt: keys edit the current view's filter.
     Search,
     Finder(Finder),
-    Help,
+    /// The key list, scrolled down by this many lines.
+    Help(usize),
 }
 
 /// The jump-to-function finder: all functions ranked by the query.
@@ -170,7 +171,7 @@ impl App {
         }
         match &self.mode {
             Mode::Finder(_) => self.finder_action(action),
-            Mode::Help => self.help_action(action),
+            Mode::Help(_) => self.help_action(action),
             Mode::Search => self.search_action(action),
             Mode::Normal => self.normal_action(action),
         }
@@ -200,7 +201,7 @@ impl App {
             Action::NextMatch => self.step_match(1),
             Action::PrevMatch => self.step_match(-1),
             Action::FinderOpen => self.open_finder(),
-            Action::Help => self.mode = Mode::Help,
+            Action::Help => self.mode = Mode::Help(0),
             Action::Click { x, y } => self.click(x, y),
             Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
@@ -232,7 +233,14 @@ impl App {
     }
 
     fn help_action(&mut self, action: Action) {
+        let Mode::Help(scroll) = &mut self.mode else {
+            return;
+        };
+        let max = super::help::line_count().saturating_sub(1);
         match action {
+            Action::Move(n) => *scroll = scroll.saturating_add_signed(n).min(max),
+            Action::PageDown => *scroll = (*scroll + 10).min(max),
+            Action::PageUp => *scroll = scroll.saturating_sub(10),
             Action::Quit => self.quit = true,
             Action::Resize { .. } => self.normal_action(action),
             Action::Cancel | Action::Help | Action::Back | Action::Click { .. } => {

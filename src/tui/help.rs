@@ -1,6 +1,15 @@
 //! The key list: the `?` overlay shows it whole, the README repeats it (a
 //! test keeps the two in step), and the footer picks what works here.
 
+/// Lines the help shows: a heading and a blank line a section, a line a key.
+pub fn line_count() -> usize {
+    SECTIONS
+        .iter()
+        .map(|(_, keys)| keys.len() + 2)
+        .sum::<usize>()
+        - 1
+}
+
 pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
     (
         "Everywhere",

@@ -31,8 +31,12 @@ fn key(mode: &Mode, k: &KeyEvent) -> Option<Action> {
     match mode {
         Mode::Normal => normal(k, ctrl),
         Mode::Search | Mode::Finder(_) => prompt(k, ctrl),
-        Mode::Help => match k.code {
+        Mode::Help(_) => match k.code {
             KeyCode::Char('q') => Some(Action::Quit),
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::Move(-1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::Move(1)),
+            KeyCode::PageUp => Some(Action::PageUp),
+            KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::PageDown),
             KeyCode::Esc | KeyCode::Char('?') | KeyCode::Backspace | KeyCode::Enter => {
                 Some(Action::Cancel)
             }
@@ -162,7 +166,7 @@ mod tests {
 
     #[test]
     fn ctrl_c_quits_everywhere() {
-        for mode in [Mode::Normal, Mode::Search, Mode::Help] {
+        for mode in [Mode::Normal, Mode::Search, Mode::Help(0)] {
             assert_eq!(
                 press(&mode, KeyCode::Char('c'), KeyModifiers::CONTROL),
                 Some(Action::Quit)

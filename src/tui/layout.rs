@@ -97,7 +97,7 @@ pub const MARKER: u16 = 1;
 
 /// Lays the columns out in a table of `inner` width: the first (the name)
 /// always, then from `hscroll` on as many as fit; room left over widens the
-/// first column up to its natural width, then the last text column.
+/// first column.
 pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) -> Vec<Placed> {
     if cols.is_empty() {
         return Vec::new();

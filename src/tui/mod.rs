@@ -18,3 +18,6 @@ pub mod view;
 
 pub use app::App;
 pub use term::run;
+
+#[cfg(test)]
+mod tests;

@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     }
     footer(buf, a.footer, app, theme);
     match &app.mode {
-        Mode::Help => overlay::help(buf, area, theme),
+        Mode::Help(scroll) => overlay::help(buf, area, *scroll, theme),
         Mode::Finder(f) => overlay::finder(buf, area, app, f, theme),
         Mode::Normal | Mode::Search => {}
     }
@@ -142,9 +142,17 @@ fn step_name(app: &App, scope: Scope) -> String {
         Scope::Stacks(None) => "Stacks".into(),
         Scope::Stacks(Some(f)) => format!("stacks with {}", fname(app, f)),
         Scope::Packets => "Trace".into(),
-        Scope::Events(k) => format!("events of {}", visible(&app.profile.packet(k).source)),
+        Scope::Events(k) => format!(
+            "events of {}",
+            visible(base_name(&app.profile.packet(k).source))
+        ),
         Scope::Info => "Info".into(),
     }
+}
+
+/// A path's last component, for titles (Info lists the full paths).
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
@@ -162,8 +170,8 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 /// The keys that work where the keyboard is now.
 fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
     let v = app.view();
-    if matches!(app.mode, Mode::Help) {
-        return vec![("Esc", "close help"), ("q", "quit")];
+    if matches!(app.mode, Mode::Help(_)) {
+        return vec![("↑↓", "scroll"), ("Esc", "close help"), ("q", "quit")];
     }
     if matches!(app.mode, Mode::Finder(_)) {
         return vec![("type", "to rank functions"), ("⏎", "go"), ("Esc", "close")];

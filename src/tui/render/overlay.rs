@@ -25,7 +25,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-pub fn help(buf: &mut Buffer, area: Rect, theme: Theme) {
+pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let mut lines: Vec<Line<'_>> = Vec::new();
     for (section, keys) in SECTIONS {
         if !lines.is_empty() {
@@ -39,26 +39,24 @@ pub fn help(buf: &mut Buffer, area: Rect, theme: Theme) {
             ]));
         }
     }
-    // Two columns when the window is too short for one.
-    let box_area = centered(area, 120, lines.len() as u16 + 2);
+    let box_area = centered(area, 76, lines.len() as u16 + 2);
+    let rows = usize::from(box_area.height.saturating_sub(2));
+    let scroll = scroll.min(lines.len().saturating_sub(rows));
+    let more = if scroll + rows < lines.len() {
+        " · ↓ more"
+    } else {
+        ""
+    };
     Clear.render(box_area, buf);
     Block::bordered()
-        .title(Span::styled(" Keys · Esc closes ", theme.title()))
+        .title(Span::styled(
+            format!(" Keys · Esc closes{more} "),
+            theme.title(),
+        ))
         .render(box_area, buf);
     let inner = inner(box_area);
-    let rows = usize::from(inner.height).max(1);
-    let col_w = if lines.len() > rows {
-        inner.width / 2
-    } else {
-        inner.width
-    };
-    for (i, line) in lines.iter().enumerate() {
-        let (col, row) = (i / rows, i % rows);
-        if col > 1 {
-            break;
-        }
-        let x = inner.x + col as u16 * col_w;
-        buf.set_line(x + 1, inner.y + row as u16, line, col_w.saturating_sub(1));
+    for (y, line) in (inner.y..inner.bottom()).zip(lines.iter().skip(scroll)) {
+        buf.set_line(inner.x + 1, y, line, inner.width.saturating_sub(1));
     }
 }
 

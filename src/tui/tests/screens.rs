@@ -1,0 +1,199 @@
+//! Whole screens drawn into ratatui's `TestBackend`, as text, checked
+//! against reviewed insta snapshots: every pane at 80×24 and 160×48, the
+//! search prompt with its highlights, the finder, the help, a profile of
+//! hostile names, and a window that is too small.
+
+use super::{app_of, demo, fixture, hostile};
+use crate::tui::action::Action::{self, *};
+use crate::tui::app::App;
+use crate::tui::render::draw;
+use crate::tui::view::Tab;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Modifier;
+use unicode_width::UnicodeWidthStr;
+
+fn render(app: &App) -> Buffer {
+    let mut t =
+        Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("a test terminal");
+    t.draw(|f| draw(f, app)).expect("draws");
+    t.backend().buffer().clone()
+}
+
+/// The screen as text, one line a row; a wide character's second cell is
+/// not repeated.
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf[(x, y)].symbol();
+            skip = sym.width().saturating_sub(1);
+            out.push_str(sym);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn act(app: &mut App, actions: &[Action]) {
+    for &a in actions {
+        app.update(a);
+    }
+}
+
+fn typed(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.update(Input(c));
+    }
+}
+
+/// Snapshots a screen at both sizes, after the same actions.
+fn both_sizes(name: &str, make: fn(u16, u16) -> App, actions: &[Action]) {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = make(w, h);
+        act(&mut app, actions);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("{name}-{w}x{h}"), screen);
+    }
+}
+
+fn xpp(w: u16, h: u16) -> App {
+    app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", w, h)
+}
+
+fn plist(w: u16, h: u16) -> App {
+    app_of(fixture("plist/demo-orders.txt"), "demo-orders.txt", w, h)
+}
+
+fn evil(w: u16, h: u16) -> App {
+    app_of(hostile(), "evil.txt", w, h)
+}
+
+#[test]
+fn functions_pane() {
+    both_sizes("functions", demo, &[Move(1)]);
+}
+
+#[test]
+fn functions_pane_of_a_plist_profile() {
+    both_sizes("functions-plist", plist, &[]);
+}
+
+#[test]
+fn lines_pane() {
+    both_sizes("lines", demo, &[Tab(Tab::Lines)]);
+}
+
+#[test]
+fn stacks_of_a_function_with_it_marked() {
+    both_sizes("stacks-of-function", demo, &[Move(1), Enter]);
+}
+
+#[test]
+fn stacks_pane() {
+    both_sizes("stacks", demo, &[Tab(Tab::Stacks)]);
+}
+
+#[test]
+fn trace_packets() {
+    both_sizes("trace-packets", xpp, &[Tab(Tab::Trace)]);
+}
+
+#[test]
+fn trace_events_indented_by_depth() {
+    both_sizes("trace-events", xpp, &[Tab(Tab::Trace), Enter, Move(3)]);
+}
+
+#[test]
+fn trace_of_a_format_without_events() {
+    both_sizes("trace-none", plist, &[Tab(Tab::Trace)]);
+}
+
+#[test]
+fn info_pane() {
+    both_sizes("info", xpp, &[Tab(Tab::Info)]);
+}
+
+#[test]
+fn help_overlay() {
+    both_sizes("help", demo, &[Help]);
+}
+
+#[test]
+fn finder_overlay() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = demo(w, h);
+        app.update(FinderOpen);
+        typed(&mut app, "fnr");
+        insta::assert_snapshot!(format!("finder-{w}x{h}"), text(&render(&app)));
+    }
+}
+
+#[test]
+fn search_prompt_with_highlights() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = demo(w, h);
+        app.update(SearchOpen);
+        typed(&mut app, "fnr");
+        let buf = render(&app);
+        insta::assert_snapshot!(format!("search-{w}x{h}"), text(&buf));
+        // The first row shown is FNPRICE: F, N and R are matched, P is not.
+        let t = app.areas().table;
+        let (y, x0) = (t.y + 2, t.x + 2);
+        let hl = |x: u16| buf[(x, y)].modifier.contains(Modifier::UNDERLINED);
+        assert_eq!(buf[(x0, y)].symbol(), "F");
+        assert!(hl(x0) && hl(x0 + 1) && hl(x0 + 3), "F N R highlighted");
+        assert!(!hl(x0 + 2) && !hl(x0 + 4), "P and I are not");
+    }
+}
+
+#[test]
+fn hostile_names_are_shown_escaped_and_aligned() {
+    both_sizes("hostile", evil, &[Move(1)]);
+    both_sizes("hostile-stacks", evil, &[Tab(Tab::Stacks)]);
+    for (w, h) in [(80, 24), (160, 48)] {
+        let buf = render(&evil(w, h));
+        for cell in buf.content() {
+            let raw = cell
+                .symbol()
+                .chars()
+                .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c));
+            assert!(
+                !raw,
+                "a raw control character reached the screen: {:?}",
+                cell.symbol()
+            );
+        }
+        // Every line is exactly as wide as the window: nothing shifted.
+        for line in text(&buf).lines() {
+            assert_eq!(line.width(), usize::from(w), "{line}");
+        }
+    }
+}
+
+#[test]
+fn too_small_a_window_says_so() {
+    let app = demo(60, 20);
+    let screen = text(&render(&app));
+    insta::assert_snapshot!("too-small", screen);
+    assert!(screen.contains("at least 80×24"));
+}
+
+#[test]
+fn no_color_uses_no_colour() {
+    let mut app = demo(80, 24);
+    app.color = false;
+    app.update(SearchOpen);
+    typed(&mut app, "fn");
+    let buf = render(&app);
+    for cell in buf.content() {
+        assert_eq!(cell.fg, ratatui::style::Color::Reset, "{cell:?}");
+        assert_eq!(cell.bg, ratatui::style::Color::Reset, "{cell:?}");
+    }
+}

@@ -1,0 +1,494 @@
+//! `App::update`, one action at a time, on the demo profile (and an
+//! Xbase++ trace for the events).
+
+use super::{app_of, demo, fixture};
+use crate::analysis::columns::FuncColumn;
+use crate::model::FuncId;
+use crate::tui::action::Action::{self, *};
+use crate::tui::app::{App, Mode};
+use crate::tui::layout;
+use crate::tui::panes::Col;
+use crate::tui::view::{Focus, Scope, Tab};
+
+fn run(app: &mut App, actions: &[Action]) {
+    for &a in actions {
+        app.update(a);
+    }
+}
+
+fn selected_name(app: &App) -> String {
+    let f = app.selected_function().expect("a function is selected");
+    app.profile.function_name(f).to_string()
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Input(c));
+    }
+}
+
+fn func(app: &App, name: &str) -> FuncId {
+    app.profile
+        .function_ids()
+        .find(|&f| app.profile.function_name(f) == name)
+        .expect("the function exists")
+}
+
+#[test]
+fn opens_on_functions_heaviest_first() {
+    let app = demo(80, 24);
+    assert_eq!(app.tab(), Tab::Functions);
+    assert_eq!(app.view().rows.len(), 10);
+    assert_eq!(
+        app.view().sort,
+        Some((Col::F(FuncColumn::ElapsedIncl), true))
+    );
+    assert_eq!(selected_name(&app), "(main)");
+}
+
+#[test]
+fn quit() {
+    let mut app = demo(80, 24);
+    app.update(Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn move_page_home_end_stay_in_range() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[Move(1), Move(1)]);
+    assert_eq!(app.view().cursor, 2);
+    app.update(Move(-5));
+    assert_eq!(app.view().cursor, 0);
+    app.update(End);
+    assert_eq!(app.view().cursor, 9);
+    app.update(Home);
+    assert_eq!(app.view().cursor, 0);
+    app.update(PageDown);
+    assert_eq!(
+        app.view().cursor,
+        9,
+        "a page is more than ten rows at 80×24"
+    );
+    app.update(PageUp);
+    assert_eq!(app.view().cursor, 0);
+}
+
+#[test]
+fn scrolling_keeps_the_cursor_on_screen() {
+    let mut app = demo(80, 24);
+    app.update(Tab(Tab::Lines));
+    app.update(End);
+    let v = app.view();
+    let shown = layout::table_rows(app.areas().table);
+    assert_eq!(v.cursor, v.rows.len() - 1);
+    assert_eq!(v.offset, v.rows.len() - shown);
+    app.update(Home);
+    assert_eq!(app.view().offset, 0);
+}
+
+#[test]
+fn tabs_switch_and_keep_each_root_as_left() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[Move(3), NextTab]);
+    assert_eq!(app.tab(), Tab::Lines);
+    app.update(PrevTab);
+    assert_eq!(app.tab(), Tab::Functions);
+    assert_eq!(app.view().cursor, 3, "the Functions view is as it was left");
+    for t in Tab::ALL {
+        app.update(Tab(t));
+        assert_eq!(app.tab(), t);
+    }
+    app.update(NextTab);
+    assert_eq!(app.tab(), Tab::Functions, "Tab wraps around");
+}
+
+#[test]
+fn sort_next_previous_reverse_keep_the_selection() {
+    let mut app = demo(80, 24);
+    app.update(Move(4));
+    let chosen = selected_name(&app);
+    app.update(SortNext);
+    let (col, desc) = app.view().sort.expect("sorted");
+    assert_eq!(col, Col::F(FuncColumn::ElapsedInclPct));
+    assert!(desc);
+    assert_eq!(selected_name(&app), chosen);
+    app.update(SortPrev);
+    assert_eq!(
+        app.view().sort.map(|s| s.0),
+        Some(Col::F(FuncColumn::ElapsedIncl))
+    );
+    app.update(Reverse);
+    assert_eq!(
+        app.view().sort,
+        Some((Col::F(FuncColumn::ElapsedIncl), false))
+    );
+    assert_eq!(selected_name(&app), chosen, "selection kept by identity");
+    let first = app
+        .view()
+        .rows
+        .get(0)
+        .map(|r| FuncId::from_index(r as usize));
+    assert_eq!(
+        first.map(|f| app.profile.function_name(f)),
+        Some("FNDISCOUNT"),
+        "equal times: by name"
+    );
+}
+
+#[test]
+fn sorting_by_name_is_alphabetical_and_stable() {
+    let mut app = demo(80, 24);
+    while app.view().sort.map(|s| s.0) != Some(Col::F(FuncColumn::Name)) {
+        app.update(SortNext);
+    }
+    let names: Vec<&str> = (0..app.view().rows.len())
+        .filter_map(|i| app.view().rows.get(i))
+        .map(|r| app.profile.function_name(FuncId::from_index(r as usize)))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+}
+
+#[test]
+fn columns_scroll_sideways_and_the_sort_column_comes_into_view() {
+    let mut app = demo(80, 24);
+    app.update(ScrollColumns(1));
+    assert_eq!(app.view().hscroll, 1);
+    app.update(ScrollColumns(-5));
+    assert_eq!(app.view().hscroll, 0);
+    app.update(ScrollColumns(100));
+    let max = app.pane(crate::tui::panes::Kind::Functions).cols.len() - 2;
+    assert_eq!(app.view().hscroll, max);
+}
+
+#[test]
+fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[Move(1), SortNext, SearchOpen]);
+    type_text(&mut app, "fn");
+    app.update(Accept);
+    let before = (
+        app.view().cursor,
+        app.view().sort,
+        app.view().filter.clone(),
+        selected_name(&app),
+    );
+    let f = app.selected_function().expect("selected");
+    app.update(Enter);
+    assert_eq!(app.view().scope, Scope::Stacks(Some(f)));
+    assert_eq!(app.history.len(), 2);
+    for i in 0..app.view().rows.len() {
+        let s = app.view().rows.get(i).expect("row");
+        let frames = app
+            .profile
+            .frames(crate::model::StackId::from_index(s as usize));
+        assert!(
+            frames.contains(&f),
+            "every stack shown contains the function"
+        );
+    }
+    app.update(Back);
+    let after = (
+        app.view().cursor,
+        app.view().sort,
+        app.view().filter.clone(),
+        selected_name(&app),
+    );
+    assert_eq!(before, after);
+    assert_eq!(app.history.len(), 1);
+}
+
+#[test]
+fn enter_on_a_stack_goes_into_its_frames_then_to_a_function() {
+    let mut app = demo(80, 24);
+    let price = func(&app, "FNPRICE");
+    while app.selected_function() != Some(price) {
+        app.update(Move(1));
+    }
+    app.update(Enter);
+    app.update(Enter);
+    let Focus::Frames(i) = app.view().focus else {
+        panic!("focus should be in the frames")
+    };
+    assert_eq!(app.frames()[i], price, "the marked function is selected");
+    app.update(Move(-1));
+    app.update(Enter);
+    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(selected_name(&app), "(main)");
+    assert_eq!(app.history.len(), 3);
+    app.update(Back);
+    assert!(
+        matches!(app.view().focus, Focus::Frames(_)),
+        "back to the frames"
+    );
+    app.update(Back);
+    assert_eq!(app.view().focus, Focus::Table);
+}
+
+#[test]
+fn callers_and_callees_take_the_keyboard_in_turn() {
+    let mut app = demo(80, 24);
+    let price = func(&app, "FNPRICE");
+    while app.selected_function() != Some(price) {
+        app.update(Move(1));
+    }
+    assert!(!app.callers().is_empty() && !app.callees().is_empty());
+    app.update(Callers);
+    assert_eq!(app.view().focus, Focus::Callers(0));
+    app.update(Callers);
+    assert_eq!(app.view().focus, Focus::Callees(0));
+    app.update(Enter);
+    let callee = app.graph.callees(price)[0].func;
+    assert_eq!(app.selected_function(), Some(callee));
+    app.update(Back);
+    app.update(Callers);
+    assert_eq!(app.view().focus, Focus::Table, "c cycles back to the table");
+}
+
+#[test]
+fn shares_of_callers_add_up_to_100() {
+    let app = demo(80, 24);
+    let f = func(&app, "FNROUND");
+    let total: f64 = app.graph.callers(f).iter().filter_map(|e| e.share).sum();
+    assert!((total - 100.0).abs() < 1e-9);
+}
+
+#[test]
+fn l_shows_the_function_s_lines_and_enter_on_a_line_its_function() {
+    let mut app = demo(80, 24);
+    let price = func(&app, "FNPRICE");
+    while app.selected_function() != Some(price) {
+        app.update(Move(1));
+    }
+    app.update(Lines);
+    assert_eq!(app.view().scope, Scope::Lines(Some(price)));
+    assert!(!app.view().rows.is_empty());
+    for i in 0..app.view().rows.len() {
+        let l = app.view().rows.get(i).expect("row");
+        let line = app
+            .profile
+            .line(crate::model::LineId::from_index(l as usize));
+        assert_eq!(line.function, Some(price));
+    }
+    app.update(Enter);
+    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(app.selected_function(), Some(price));
+    assert_eq!(app.history.len(), 3);
+}
+
+#[test]
+fn search_filters_as_you_type_enter_keeps_esc_clears() {
+    let mut app = demo(80, 24);
+    app.update(SearchOpen);
+    assert_eq!(app.mode, Mode::Search);
+    type_text(&mut app, "fnr");
+    let names: Vec<String> = (0..app.view().rows.len())
+        .map(|i| {
+            let r = app.view().rows.get(i).expect("row");
+            app.profile
+                .function_name(FuncId::from_index(r as usize))
+                .to_string()
+        })
+        .collect();
+    assert_eq!(names, ["FNPRICE", "FNREADITEM", "FNREADCUST", "FNROUND"]);
+    app.update(Erase);
+    assert_eq!(app.view().filter, "fn");
+    app.update(ClearInput);
+    assert_eq!(app.view().rows.len(), 10);
+    type_text(&mut app, "^fnread");
+    assert_eq!(app.view().rows.len(), 2);
+    app.update(Accept);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.view().rows.len(), 2, "Enter keeps the filter");
+    app.update(SearchOpen);
+    app.update(Cancel);
+    assert_eq!(app.view().filter, "");
+    assert_eq!(app.view().rows.len(), 10, "Esc clears it");
+}
+
+#[test]
+fn printable_keys_in_the_prompt_do_not_act() {
+    let mut app = demo(80, 24);
+    app.update(SearchOpen);
+    type_text(&mut app, "q");
+    assert!(!app.quit);
+    assert_eq!(app.view().filter, "q");
+}
+
+#[test]
+fn next_and_previous_match_wrap_around() {
+    let mut app = demo(80, 24);
+    app.update(NextMatch);
+    assert!(app.status.is_some(), "no search yet: says so");
+    app.update(SearchOpen);
+    type_text(&mut app, "^fnread");
+    app.update(Accept);
+    app.update(NextMatch);
+    assert_eq!(app.view().cursor, 1);
+    app.update(NextMatch);
+    assert_eq!(app.view().cursor, 0);
+    app.update(PrevMatch);
+    assert_eq!(app.view().cursor, 1);
+}
+
+#[test]
+fn esc_at_the_start_clears_a_kept_filter() {
+    let mut app = demo(80, 24);
+    app.update(SearchOpen);
+    type_text(&mut app, "tax");
+    app.update(Accept);
+    app.update(Cancel);
+    assert_eq!(app.view().filter, "");
+    app.update(Back);
+    assert!(app.status.is_some(), "nothing to go back to");
+}
+
+#[test]
+fn the_finder_ranks_all_functions_and_jumps() {
+    let mut app = demo(80, 24);
+    app.update(Tab(Tab::Stacks));
+    app.update(FinderOpen);
+    let Mode::Finder(f) = &app.mode else {
+        panic!("finder open")
+    };
+    assert_eq!(f.results.len(), 10);
+    type_text(&mut app, "tax");
+    let Mode::Finder(f) = &app.mode else {
+        panic!("finder open")
+    };
+    let best = FuncId::from_index(f.results[0] as usize);
+    assert_eq!(app.profile.function_name(best), "FNTAX");
+    app.update(Accept);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(selected_name(&app), "FNTAX");
+    app.update(Back);
+    assert_eq!(app.tab(), Tab::Stacks, "the jump is a step of the history");
+}
+
+#[test]
+fn the_finder_closes_on_esc_without_moving() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[FinderOpen, Move(2), Cancel]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.view().cursor, 0);
+}
+
+#[test]
+fn help_opens_and_closes() {
+    let mut app = demo(80, 24);
+    app.update(Help);
+    assert_eq!(app.mode, Mode::Help(0));
+    app.update(Move(1));
+    assert_eq!(
+        app.view().cursor,
+        0,
+        "keys do not reach the pane under help"
+    );
+    app.update(Cancel);
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
+fn packets_open_their_events_and_an_event_its_function() {
+    let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 80, 24);
+    app.update(Tab(Tab::Trace));
+    assert_eq!(app.view().scope, Scope::Packets);
+    app.update(Enter);
+    let Scope::Events(k) = app.view().scope else {
+        panic!("events open")
+    };
+    assert_eq!(app.view().rows.len(), app.profile.packet(k).events.len());
+    app.update(Move(1));
+    assert_eq!(selected_name(&app), "WORKER");
+    app.update(SortNext);
+    assert!(app.status.is_some(), "events keep their order and say so");
+    app.update(Enter);
+    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(selected_name(&app), "WORKER");
+}
+
+#[test]
+fn events_filter_by_their_function() {
+    let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 80, 24);
+    run(&mut app, &[Tab(Tab::Trace), Enter, SearchOpen]);
+    type_text(&mut app, "fetch");
+    assert_eq!(app.view().rows.len(), 2, "FETCH's entry and return");
+    app.update(Cancel);
+    assert_eq!(app.view().rows.len(), 8);
+}
+
+#[test]
+fn clicks_switch_tabs_sort_and_select() {
+    let mut app = demo(100, 30);
+    let a = app.areas();
+    let (_, x, _) = layout::tab_positions(a.crumbs)[2];
+    app.update(Click {
+        x: x + 1,
+        y: a.crumbs.y,
+    });
+    assert_eq!(app.tab(), Tab::Stacks);
+    app.update(Tab(Tab::Functions));
+    let a = app.areas();
+    app.update(Click {
+        x: a.table.x + 3,
+        y: a.table.y + 4,
+    });
+    assert_eq!(app.view().cursor, 2);
+    // The header row: a click on "Name" sorts by it, a second reverses.
+    app.update(Click {
+        x: a.table.x + 3,
+        y: a.table.y + 1,
+    });
+    assert_eq!(app.view().sort, Some((Col::F(FuncColumn::Name), false)));
+    app.update(Click {
+        x: a.table.x + 3,
+        y: a.table.y + 1,
+    });
+    assert_eq!(app.view().sort, Some((Col::F(FuncColumn::Name), true)));
+}
+
+#[test]
+fn the_wheel_scrolls_the_list_under_it() {
+    let mut app = demo(80, 24);
+    let t = app.areas().table;
+    app.update(Wheel {
+        x: t.x + 5,
+        y: t.y + 5,
+        rows: 3,
+    });
+    assert_eq!(app.view().cursor, 3);
+    app.update(Wheel {
+        x: t.x + 5,
+        y: t.y + 5,
+        rows: -3,
+    });
+    assert_eq!(app.view().cursor, 0);
+}
+
+#[test]
+fn resize_changes_the_page() {
+    let mut app = demo(80, 24);
+    app.update(Tab(Tab::Lines));
+    let small = app.page();
+    app.update(Resize {
+        width: 160,
+        height: 48,
+    });
+    assert_eq!(app.size.height, 48);
+    assert!(app.page() > small);
+}
+
+#[test]
+fn info_has_nothing_to_search_or_sort() {
+    let mut app = demo(80, 24);
+    app.update(Tab(Tab::Info));
+    app.update(SearchOpen);
+    assert_eq!(app.mode, Mode::Normal);
+    app.update(SortNext);
+    assert!(app.status.is_some());
+    app.update(End);
+    assert_eq!(app.view().cursor, app.info_len() - 1);
+}
