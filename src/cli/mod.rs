@@ -49,7 +49,18 @@ fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
     let title = if demo {
         format!("{} (demo)", profx::demo::NAME)
     } else {
-        files.join(" ")
+        // The header names the files as a person calls them; Info lists
+        // the paths in full.
+        let names: Vec<&str> = files
+            .iter()
+            .map(|f| {
+                std::path::Path::new(f)
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or(f)
+            })
+            .collect();
+        names.join(" ")
     };
     let profile = progress::while_loading(files, || load_profile(files, demo, load_args))?;
     profx::tui::run(profile, &title).context("running the terminal app")?;

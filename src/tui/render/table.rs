@@ -148,7 +148,8 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         }
         if let (Scope::Stacks(marked), true) = (v.scope, with_path) {
             let width = inner.right() - path_x;
-            let line = stack_path(app, StackId::from_index(row as usize), marked, base, theme);
+            let id = StackId::from_index(row as usize);
+            let line = stack_path(app, id, marked, usize::from(width), base, theme);
             buf.set_line(path_x, y, &line, width);
         }
     }
@@ -185,30 +186,72 @@ fn draw_cell(
     buf.set_line(x, y, &line, width);
 }
 
-/// A stack's frames, root first, the drilled-into function marked.
+/// A stack's frames, root first, the drilled-into function marked. When
+/// the path is wider than `width`, frames are left out (`…`) around the
+/// marked function (the leaf when none is), which always stays in view.
 fn stack_path<'a>(
     app: &App,
     s: StackId,
     marked: Option<crate::model::FuncId>,
+    width: usize,
     base: Style,
     theme: Theme,
 ) -> Line<'a> {
+    let frames = app.profile.frames(s);
+    let names: Vec<String> = frames.iter().map(|&f| fname(app, f)).collect();
+    let at = marked
+        .and_then(|m| frames.iter().position(|&f| f == m))
+        .unwrap_or(frames.len().saturating_sub(1));
+    let (lo, hi) = path_window(&names, at, width);
+    let sep = || Span::styled(" › ", base.patch(theme.dim()));
     let mut spans = Vec::new();
-    for (i, &f) in app.profile.frames(s).iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" › ", base.patch(theme.dim())));
+    if lo > 0 {
+        spans.extend([Span::styled("…", base.patch(theme.dim())), sep()]);
+    }
+    for i in lo..=hi.min(names.len().saturating_sub(1)) {
+        if i > lo {
+            spans.push(sep());
         }
-        let name = visible(app.profile.function_name(f)).into_owned();
-        if Some(f) == marked {
+        if Some(frames[i]) == marked {
             spans.push(Span::styled(
-                format!("[{name}]"),
+                format!("[{}]", names[i]),
                 base.patch(theme.marked()),
             ));
         } else {
-            spans.push(Span::styled(name, base));
+            spans.push(Span::styled(names[i].clone(), base));
         }
     }
+    if hi + 1 < names.len() {
+        spans.extend([sep(), Span::styled("…", base.patch(theme.dim()))]);
+    }
     Line::from(spans)
+}
+
+/// The frames `lo..=hi` around `at` that fit in `width` with separators,
+/// the marked frame's brackets and elision marks; grows toward the root
+/// first.
+fn path_window(names: &[String], at: usize, width: usize) -> (usize, usize) {
+    let last = names.len().saturating_sub(1);
+    let fits = |lo: usize, hi: usize| {
+        let names_w: usize = names[lo..=hi].iter().map(|n| n.width()).sum();
+        let seps = 3 * (hi - lo);
+        let marks = 4 * usize::from(lo > 0) + 4 * usize::from(hi < last);
+        names_w + seps + marks + 2 <= width
+    };
+    let (mut lo, mut hi) = (at.min(last), at.min(last));
+    loop {
+        if lo > 0 && fits(lo - 1, hi) {
+            lo -= 1;
+        } else if hi < last && fits(lo, hi + 1) {
+            hi += 1;
+        } else {
+            return (lo, hi);
+        }
+    }
+}
+
+fn fname(app: &App, f: crate::model::FuncId) -> String {
+    visible(app.profile.function_name(f)).into_owned()
 }
 
 /// Column widths of the events table: #, thread, time, op, call, line.
