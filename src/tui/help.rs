@@ -23,7 +23,7 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
             ("← →", "scroll the columns after the name"),
             (
                 "mouse",
-                "click a tab, a heading (sorts), a row; wheel scrolls",
+                "click a tab, a heading (sorts), a row; the wheel scrolls",
             ),
         ],
     ),
@@ -64,3 +64,17 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_readme_lists_every_key_of_the_help() {
+        let readme = include_str!("../../README.md");
+        for (section, keys) in super::SECTIONS {
+            for (k, what) in *keys {
+                let row = format!("| {section} | `{k}` | {what} |");
+                assert!(readme.contains(&row), "README lacks: {row}");
+            }
+        }
+    }
+}

@@ -257,9 +257,9 @@ fn fname(app: &App, f: crate::model::FuncId) -> String {
 /// Column widths of the events table: #, thread, time, op, call, line.
 fn event_widths(n: usize, inner: Rect) -> [u16; 6] {
     let index = grouped(n as u64).len().max(1) as u16;
-    let fixed = index + 7 + 12 + 5 + 7 + MARKER + 6 * SPACING;
+    let fixed = index + 7 + 12 + 7 + 7 + MARKER + 6 * SPACING;
     let call = inner.width.saturating_sub(fixed) * 3 / 5;
-    [index, 7, 12, 5, call.max(10), 7]
+    [index, 7, 12, 7, call.max(10), 7]
 }
 
 fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {

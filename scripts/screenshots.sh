@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Takes the README's screenshots from a real terminal run: the release
+# binary runs in tmux (a real pty, TERM=xterm-256color), keys are sent as a
+# person would type them, each screen is captured with its colours
+# (capture-pane -e), turned into HTML (scripts/ansi2html.py) and
+# photographed by headless Chromium.
+#
+# Needs tmux, python3 and chromium (apt-get install -y tmux chromium).
+# Usage: scripts/screenshots.sh   (writes screenshots/*.png)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COLS=120
+ROWS=34
+OUT=screenshots
+WORK=$(mktemp -d)
+SOCK=profx-shots-$$
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+cargo build --release --quiet
+BIN=$PWD/target/release/profx
+mkdir -p "$OUT"
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+
+# Starts profx with its arguments in a fresh session of COLS×ROWS.
+start() {
+    tm kill-server 2>/dev/null || true
+    tm new-session -d -s shot -x "$COLS" -y "$ROWS" -e TERM=xterm-256color "$BIN $*; sleep 60"
+    sleep 0.7
+}
+
+keys() {
+    for k in "$@"; do
+        tm send-keys -t shot "$k"
+        sleep 0.15
+    done
+    sleep 0.4
+}
+
+text() {
+    tm send-keys -t shot -l "$1"
+    sleep 0.5
+}
+
+# Captures the screen as $OUT/$1.png.
+shot() {
+    local name=$1
+    tm capture-pane -e -p -t shot > "$WORK/$name.ansi"
+    python3 scripts/ansi2html.py "$WORK/$name.ansi" "$WORK/$name.html" "profx $name"
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$WORK/chrome" --hide-scrollbars \
+        --window-size=$((COLS * 17 / 2 + 24)),$((ROWS * 17 + 20)) \
+        --screenshot="$OUT/$name.png" "file://$WORK/$name.html" 2>/dev/null
+    echo "$OUT/$name.png"
+}
+
+start
+keys Down
+shot functions
+keys / ; text "fnr"
+shot search
+keys Escape g ; text "tax"
+shot finder
+keys Escape Down Enter
+shot stacks
+keys Enter
+shot frames
+keys 2
+shot lines
+keys 4 Enter Down Down
+shot trace
+keys 5
+shot info
+keys ?
+shot help
+keys Escape q
+
+start tests/fixtures/xpp/two-threads.prf
+keys 4 Enter Down Down Down
+shot trace-xpp
+keys q
