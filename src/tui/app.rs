@@ -441,7 +441,8 @@ impl App {
         };
         let inner = inner(self.areas().table);
         let v = self.view();
-        let placed = layout::place_columns(inner, &pane.cols, &pane.widths, v.hscroll);
+        let area = layout::columns_area(v.scope, inner);
+        let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
         if i > 0 && !placed.iter().any(|p| p.col == i) {
             let first_shown = placed.get(1).map_or(i, |p| p.col);
             let hscroll = if i < first_shown {
@@ -622,7 +623,8 @@ impl App {
                 return;
             };
             let pane = self.pane(kind);
-            let placed = layout::place_columns(inner(table), &pane.cols, &pane.widths, v.hscroll);
+            let area = layout::columns_area(v.scope, inner(table));
+            let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
             if let Some(p) = placed.iter().find(|p| x >= p.x && x < p.x + p.width) {
                 let col = pane.cols[p.col];
                 let desc = match v.sort {

@@ -84,6 +84,19 @@ pub fn detail_halves(detail: Rect) -> (Rect, Rect) {
     )
 }
 
+/// Where a table's columns go: all of the inside of its block, except in
+/// Stacks, where a third (at least 30 columns) is kept for the path of
+/// frames with the marked function.
+pub fn columns_area(scope: Scope, inner: Rect) -> Rect {
+    match scope {
+        Scope::Stacks(_) => {
+            let keep = (inner.width / 3).max(30).min(inner.width / 2);
+            Rect::new(inner.x, inner.y, inner.width - keep, inner.height)
+        }
+        _ => inner,
+    }
+}
+
 /// A column placed on screen: which one, its x and width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placed {

@@ -133,14 +133,19 @@ fn fname(app: &App, f: FuncId) -> String {
     visible(app.profile.function_name(f)).into_owned()
 }
 
+/// A function's name cut short for titles and the breadcrumb.
+fn short_name(app: &App, f: FuncId) -> String {
+    fit(&fname(app, f), 28).0
+}
+
 /// A history step as the breadcrumb names it.
 fn step_name(app: &App, scope: Scope) -> String {
     match scope {
         Scope::Functions => "Functions".into(),
         Scope::Lines(None) => "Lines".into(),
-        Scope::Lines(Some(f)) => format!("lines of {}", fname(app, f)),
+        Scope::Lines(Some(f)) => format!("lines of {}", short_name(app, f)),
         Scope::Stacks(None) => "Stacks".into(),
-        Scope::Stacks(Some(f)) => format!("stacks with {}", fname(app, f)),
+        Scope::Stacks(Some(f)) => format!("stacks with {}", short_name(app, f)),
         Scope::Packets => "Trace".into(),
         Scope::Events(k) => format!(
             "events of {}",

@@ -37,7 +37,28 @@ pub fn pane(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
             );
             put(buf, inner, &Line::from(why));
         }
+        _ if v.rows.is_empty() => put(buf, inner, &Line::from(empty_reason(app, v))),
         _ => rows_table(buf, inner, app, theme),
+    }
+}
+
+/// Why a table shows no rows.
+fn empty_reason(app: &App, v: &View) -> String {
+    let what = match v.scope {
+        Scope::Functions => "functions",
+        Scope::Lines(_) => "lines",
+        Scope::Stacks(_) => "stacks",
+        _ => "rows",
+    };
+    if v.total > 0 {
+        format!(" No {what} match the filter: Esc clears it.")
+    } else if v.scope.focus_function().is_some() {
+        format!(" No {what} for this function.")
+    } else {
+        format!(
+            " No {what}: this {} profile does not record them.",
+            app.profile.format
+        )
     }
 }
 
@@ -79,7 +100,8 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         return;
     };
     let pane = app.pane(kind);
-    let placed = layout::place_columns(inner, &pane.cols, &pane.widths, v.hscroll);
+    let area = layout::columns_area(v.scope, inner);
+    let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
     for p in &placed {
         let col = pane.cols[p.col];
         let sorted = v.sort.is_some_and(|(c, _)| c == col);
