@@ -31,6 +31,26 @@ pub fn percent_basis(p: &Profile) -> String {
     parts.join(" · ")
 }
 
+/// The session totals and row counts, as the Info views list them.
+pub fn totals(p: &Profile) -> Vec<(&'static str, String)> {
+    let t = &p.totals;
+    let count = |n: usize| n.to_string();
+    vec![
+        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
+        (
+            "application ms",
+            cell(Value::Ms(t.application_inclusive_ms)),
+        ),
+        ("outside ms", cell(Value::Ms(t.outside_ms))),
+        ("samples", cell(Value::Count(t.samples))),
+        ("functions", count(p.functions().len())),
+        ("lines", count(p.lines().len())),
+        ("stacks", count(p.stacks().len())),
+        ("packets", count(p.packets().len())),
+        ("events", count(p.event_count())),
+    ]
+}
+
 /// `3010` as `3,010`, for counts in running text.
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();

@@ -219,22 +219,8 @@ fn info(p: &Profile) -> String {
         };
         let _ = writeln!(out, "{k:<16} {v}");
     }
-    let t = &p.totals;
     out.push_str("\n# totals\n");
-    for (k, v) in [
-        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
-        (
-            "application ms",
-            cell(Value::Ms(t.application_inclusive_ms)),
-        ),
-        ("outside ms", cell(Value::Ms(t.outside_ms))),
-        ("samples", cell(Value::Count(t.samples))),
-        ("functions", p.functions().len().to_string()),
-        ("lines", p.lines().len().to_string()),
-        ("stacks", p.stacks().len().to_string()),
-        ("packets", p.packets().len().to_string()),
-        ("events", p.event_count().to_string()),
-    ] {
+    for (k, v) in super::fmt::totals(p) {
         let _ = writeln!(out, "{k:<16} {v}");
     }
     let _ = writeln!(out, "\n# warnings: {}", p.warnings().len());

@@ -161,6 +161,16 @@ impl App {
         }
     }
 
+    /// The function under the cursor of the detail split.
+    fn detail_function(&self) -> Option<FuncId> {
+        match self.view().focus {
+            Focus::Callers(i) => self.callers().get(i).map(|e| e.func),
+            Focus::Callees(i) => self.callees().get(i).map(|e| e.func),
+            Focus::Frames(i) => self.frames().get(i).copied(),
+            Focus::Table => None,
+        }
+    }
+
     pub fn info_len(&self) -> usize {
         self.info_head.len() + self.profile.warnings().len()
     }
@@ -465,26 +475,11 @@ impl App {
 
     fn enter(&mut self) {
         let v = self.view();
-        match v.focus {
-            Focus::Callers(i) => {
-                if let Some(e) = self.callers().get(i) {
-                    self.goto_function(e.func);
-                }
-                return;
+        if v.focus != Focus::Table {
+            if let Some(f) = self.detail_function() {
+                self.goto_function(f);
             }
-            Focus::Callees(i) => {
-                if let Some(e) = self.callees().get(i) {
-                    self.goto_function(e.func);
-                }
-                return;
-            }
-            Focus::Frames(i) => {
-                if let Some(&f) = self.frames().get(i) {
-                    self.goto_function(f);
-                }
-                return;
-            }
-            Focus::Table => {}
+            return;
         }
         let Some(row) = v.selected() else {
             self.status = Some("no row selected".into());

@@ -2,9 +2,8 @@
 //! (each with its place). The head is built once; warnings, which can be
 //! many, are written only when on screen.
 
-use crate::analysis::columns::Value;
 use crate::model::Profile;
-use crate::report::fmt::{cell, grouped};
+use crate::report::fmt;
 use crate::text::visible;
 
 pub fn head_lines(p: &Profile) -> Vec<String> {
@@ -22,22 +21,7 @@ pub fn head_lines(p: &Profile) -> Vec<String> {
     }
     out.push(String::new());
     out.push("totals".into());
-    let t = &p.totals;
-    let count = |n: usize| grouped(n as u64);
-    for (k, v) in [
-        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
-        (
-            "application ms",
-            cell(Value::Ms(t.application_inclusive_ms)),
-        ),
-        ("outside ms", cell(Value::Ms(t.outside_ms))),
-        ("samples", cell(Value::Count(t.samples))),
-        ("functions", count(p.functions().len())),
-        ("lines", count(p.lines().len())),
-        ("stacks", count(p.stacks().len())),
-        ("packets", count(p.packets().len())),
-        ("events", count(p.event_count())),
-    ] {
+    for (k, v) in fmt::totals(p) {
         out.push(format!("  {k:<14}{v}"));
     }
     out.push(String::new());
