@@ -23,7 +23,23 @@ macro_rules! id_type {
                 Self(index as u32)
             }
         }
+
+        impl RowId for $name {
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+            fn from_index(index: usize) -> Self {
+                Self(index as u32)
+            }
+        }
     };
+}
+
+/// What every id type is: a row position, for code generic over row kinds
+/// (the app keeps any pane's rows as plain positions).
+pub(crate) trait RowId: Copy {
+    fn index(self) -> usize;
+    fn from_index(index: usize) -> Self;
 }
 
 id_type!(

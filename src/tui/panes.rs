@@ -7,6 +7,7 @@ use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind, is_present,
 };
 use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks, sort_by};
+use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, PacketId, Profile, StackId};
 use crate::report::fmt::cell;
 use crate::text::visible;
@@ -138,42 +139,25 @@ pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
 
 /// Sorts rows by a column (stable; ties by name).
 pub fn sort(p: &Profile, rows: &mut Vec<u32>, col: Col, descending: bool) {
-    fn typed<R: Copy>(
-        rows: &mut Vec<u32>,
-        to: fn(u32) -> R,
-        back: fn(R) -> u32,
-        f: impl FnOnce(&mut [R]),
-    ) {
-        let mut ids: Vec<R> = rows.iter().map(|&r| to(r)).collect();
-        f(&mut ids);
-        *rows = ids.into_iter().map(back).collect();
-    }
     match col {
-        Col::F(c) => typed(
-            rows,
-            fid,
-            |f| f.index() as u32,
-            |ids| sort_by(p, ids, c, descending),
-        ),
-        Col::L(c) => typed(
-            rows,
-            lid,
-            |l| l.index() as u32,
-            |ids| sort_by(p, ids, c, descending),
-        ),
-        Col::S(c) => typed(
-            rows,
-            sid,
-            |s| s.index() as u32,
-            |ids| sort_by(p, ids, c, descending),
-        ),
-        Col::P(c) => typed(
-            rows,
-            pid,
-            |k| k.index() as u32,
-            |ids| sort_by(p, ids, c, descending),
-        ),
+        Col::F(c) => sort_ids(p, rows, c, descending),
+        Col::L(c) => sort_ids(p, rows, c, descending),
+        Col::S(c) => sort_ids(p, rows, c, descending),
+        Col::P(c) => sort_ids(p, rows, c, descending),
     }
+}
+
+/// Sorts row positions as the typed ids `analysis::sort` works on.
+fn sort_ids<C: Column>(p: &Profile, rows: &mut Vec<u32>, c: C, descending: bool)
+where
+    C::Row: RowId,
+{
+    let mut ids: Vec<C::Row> = rows
+        .iter()
+        .map(|&r| RowId::from_index(r as usize))
+        .collect();
+    sort_by(p, &mut ids, c, descending);
+    *rows = ids.into_iter().map(|i| RowId::index(i) as u32).collect();
 }
 
 /// The column a search matches in, and the row's text there: a function's
