@@ -4,6 +4,8 @@
 use super::theme::Theme;
 use super::{fit, fname};
 use crate::analysis::callgraph::Edge;
+use crate::analysis::columns::Value;
+use crate::report::fmt::cell;
 use crate::tui::app::{App, inner};
 use crate::tui::layout;
 use crate::tui::view::{Focus, Scope};
@@ -82,7 +84,10 @@ fn edges(
     let first = focused.map_or(0, |i| (i + 1).saturating_sub(rows));
     for (i, y) in (inner.y..inner.bottom()).enumerate() {
         let Some(e) = list.get(first + i) else { break };
-        let share = e.share.map_or("—".to_string(), |s| format!("{s:.1} %"));
+        let share = match e.share {
+            Some(_) => format!("{} %", cell(Value::Pct(e.share))),
+            None => cell(Value::Pct(None)),
+        };
         let selected = focused == Some(first + i);
         let style = if selected {
             theme.selected(true)

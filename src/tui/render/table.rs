@@ -4,6 +4,7 @@
 
 use super::theme::Theme;
 use super::{fit, highlighted, put, step_name};
+use crate::analysis::columns::Value;
 use crate::model::{Event, PacketId, StackId};
 use crate::report::fmt::{cell, grouped, percent_basis};
 use crate::text::visible;
@@ -358,17 +359,16 @@ fn event_cells(app: &App, index: usize, e: Option<&Event>, depth: usize) -> [Str
             String::new(),
         ];
     };
-    let opt = |x: Option<String>| x.unwrap_or_else(|| "—".into());
     let call = e.function.map_or("—".into(), |f| {
         visible(app.profile.function_name(f)).into_owned()
     });
     [
         n,
-        opt(e.thread.map(|t| t.to_string())),
-        opt(e.time_ms.map(|t| format!("{t:.3}"))),
+        cell(Value::Count(e.thread)),
+        cell(Value::Ms(e.time_ms)),
         visible(&e.op).into_owned(),
         format!("{}{call}", "  ".repeat(depth.min(40))),
-        opt(e.line.map(|l| l.to_string())),
+        cell(Value::Count(e.line.map(u64::from))),
         e.params
             .as_deref()
             .map_or(String::new(), |s| visible(s).into_owned()),
