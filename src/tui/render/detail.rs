@@ -131,13 +131,13 @@ fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         let module = crate::text::visible(app.profile.function_module(f)).into_owned();
         let mut spans = vec![Span::styled(
             format!("{:>3}  ", n + 1),
-            style.patch(theme.dim()),
+            theme.on(style, theme.dim()),
         )];
         let name = fname(app, f);
         if Some(f) == marked {
             spans.push(Span::styled(
                 format!("[{name}]"),
-                style.patch(theme.marked()),
+                theme.on(style, theme.marked()),
             ));
         } else {
             spans.push(Span::styled(name, style));
@@ -145,7 +145,7 @@ fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         if !module.is_empty() {
             spans.push(Span::styled(
                 format!("  {module}"),
-                style.patch(theme.dim()),
+                theme.on(style, theme.dim()),
             ));
         }
         buf.set_line(

@@ -226,10 +226,10 @@ fn stack_path<'a>(
         .and_then(|m| frames.iter().position(|&f| f == m))
         .unwrap_or(frames.len().saturating_sub(1));
     let (lo, hi) = path_window(&names, at, width);
-    let sep = || Span::styled(" › ", base.patch(theme.dim()));
+    let sep = || Span::styled(" › ", theme.on(base, theme.dim()));
     let mut spans = Vec::new();
     if lo > 0 {
-        spans.extend([Span::styled("…", base.patch(theme.dim())), sep()]);
+        spans.extend([Span::styled("…", theme.on(base, theme.dim())), sep()]);
     }
     for i in lo..=hi.min(names.len().saturating_sub(1)) {
         if i > lo {
@@ -238,14 +238,14 @@ fn stack_path<'a>(
         if Some(frames[i]) == marked {
             spans.push(Span::styled(
                 format!("[{}]", names[i]),
-                base.patch(theme.marked()),
+                theme.on(base, theme.marked()),
             ));
         } else {
             spans.push(Span::styled(names[i].clone(), base));
         }
     }
     if hi + 1 < names.len() {
-        spans.extend([sep(), Span::styled("…", base.patch(theme.dim()))]);
+        spans.extend([sep(), Span::styled("…", theme.on(base, theme.dim()))]);
     }
     Line::from(spans)
 }

@@ -87,6 +87,17 @@ impl Theme {
         )
     }
 
+    /// `accent` over `base`; on a selected row only the accent's bold or
+    /// underline, as its colour could vanish into the selection's.
+    pub fn on(self, base: Style, accent: Style) -> Style {
+        let selected = base.bg.is_some() || base.add_modifier.contains(Modifier::REVERSED);
+        if selected {
+            base.add_modifier(accent.add_modifier)
+        } else {
+            base.patch(accent)
+        }
+    }
+
     pub fn dim(self) -> Style {
         self.pick(Style::default().fg(Color::DarkGray), Style::default())
     }
