@@ -7,6 +7,7 @@
 pub mod br;
 pub mod dbf;
 pub mod demo;
+pub mod large;
 
 /// Splits on spaces; a double-quoted token keeps spaces and takes escapes.
 pub(crate) fn tokenize(line: &str) -> Result<Vec<Vec<u8>>, String> {

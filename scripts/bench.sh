@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Whole-process comparisons of issue 7: for each format, a generated file is
+# loaded and aggregated by `profx report FILE --table --top 5`, timed beside
+# `wc -l` on the same file and, for the DELDBE trace, DuckDB grouping its call
+# column (read_csv, both cores). Prints each time, peak RSS and the ratios.
+#
+# Usage: scripts/bench.sh [SIZE] [NAMES]    (default 1G 5000; PLIST has one
+# record per name: PLIST_NAMES, default 200000)
+# Needs: python3 with venv (DuckDB is pip-installed into a throwaway venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZE=${1:-1G}
+NAMES=${2:-5000}
+WORK=${BENCH_DIR:-$(mktemp -d)}
+trap '[ -z "${BENCH_DIR:-}" ] && rm -rf "$WORK"' EXIT
+
+cargo build --release --quiet --example gen_large
+GEN=target/release/examples/gen_large
+PROFX=target/release/profx
+
+if [ ! -x "$WORK/venv/bin/python" ]; then
+    python3 -m venv "$WORK/venv"
+    "$WORK/venv/bin/pip" install --quiet duckdb
+fi
+
+# Runs a command 3 times (after one warm-up that fills the page cache) and
+# prints the best wall time in seconds; the last run's peak RSS (KB) goes to
+# $WORK/rss.
+best() {
+    "$@" >/dev/null 2>"$WORK/err" || { echo "failed: $*" >&2; cat "$WORK/err" >&2; exit 1; }
+    local t best=999999
+    for _ in 1 2 3; do
+        /usr/bin/time -o "$WORK/time" -f "%e %M" "$@" >/dev/null 2>&1
+        t=$(tail -1 "$WORK/time")
+        echo "${t#* }" > "$WORK/rss"
+        best=$(python3 -c "print(min($best, ${t% *}))")
+    done
+    echo "$best"
+}
+
+# Times below the clock's 10 ms resolution count as 10 ms.
+ratio() { python3 -c "print(f'{max($1, 0.01) / max($2, 0.01):.3f}')"; }
+
+printf '%-8s %10s %8s %8s %10s %12s %s\n' format bytes profx_s wc_s rss_MB "wc/profx" "duckdb"
+for fmt in deldbe dbf br plist; do
+    f="$WORK/t.$fmt"
+    names=$NAMES
+    [ "$fmt" = plist ] && names=${PLIST_NAMES:-200000}
+    [ -s "$f" ] || "$GEN" "$fmt" "$SIZE" "$names" "$f"
+    bytes=$(stat -c %s "$f")
+    p=$(best "$PROFX" report "$f" --table --top 5)
+    rss=$(( $(cat "$WORK/rss") / 1024 ))
+    w=$(best wc -l "$f")
+    extra=""
+    if [ "$fmt" = deldbe ]; then
+        q="SELECT column3, count(*) FROM read_csv('$f', auto_detect=false, header=false, delim=',', quote='\\\"', columns={'column0':'INT','column1':'DOUBLE','column2':'VARCHAR','column3':'VARCHAR','column4':'INT'}, null_padding=true) GROUP BY column3"
+        d=$(best "$WORK/venv/bin/python" -c "import duckdb; duckdb.sql(\"SET threads=2\"); duckdb.sql(\"\"\"$q\"\"\").fetchall()")
+        extra="duckdb ${d}s, profx/duckdb $(ratio "$p" "$d") (target <= 0.75)"
+    fi
+    printf '%-8s %10s %8s %8s %10s %12s %s\n' "$fmt" "$bytes" "$p" "$w" "$rss" \
+        "$(ratio "$w" "$p")" "$extra"
+    echo "         GB/s profx $(python3 -c "print(f'{$bytes / max($p, 0.01) / 1e9:.3f}')"), RSS/input $(python3 -c "print(f'{$rss * 1048576 / $bytes:.2f}')")"
+done

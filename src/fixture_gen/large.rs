@@ -1,0 +1,354 @@
+//! Large synthetic inputs of every format, for benchmarks (issue 7): a size
+//! in bytes and a number of distinct names as parameters, written as a
+//! stream so gigabytes never sit in memory. Never committed: made on the
+//! machine that measures (`cargo run --release --example gen_large`).
+//!
+//! The content is a deterministic random walk (a fixed-seed xorshift), so
+//! the same parameters give the same file: calls nest up to a few levels on
+//! a few threads, names are drawn with a bias toward a hot few, as real
+//! profiles are.
+
+use byteorder::{BigEndian, WriteBytesExt};
+use std::io::{self, Seek, SeekFrom, Write};
+
+/// The formats the generator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Xbase++ DELDBE (comma-delimited) trace.
+    Deldbe,
+    /// Xbase++ FOXDBE (DBF) trace.
+    Dbf,
+    /// BR timed profiler log.
+    Br,
+    /// Visual C++ PLIST /T: one function record (and its stack) per name.
+    Plist,
+}
+
+impl Kind {
+    pub fn parse(s: &str) -> Option<Kind> {
+        Some(match s {
+            "deldbe" => Kind::Deldbe,
+            "dbf" => Kind::Dbf,
+            "br" => Kind::Br,
+            "plist" => Kind::Plist,
+            _ => return None,
+        })
+    }
+}
+
+/// What to write.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    pub kind: Kind,
+    /// Stop once this many bytes are written (PLIST: ignored, one record a name).
+    pub bytes: u64,
+    /// Distinct function names.
+    pub names: u32,
+}
+
+/// xorshift64*: small, fast, and the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    /// A name index biased toward small ones (half the draws hit the first
+    /// 1/16 of the names).
+    fn name(&mut self, names: u32) -> u32 {
+        let n = u64::from(names.max(1));
+        let hot = (n / 16).max(1);
+        if self.next() & 1 == 0 {
+            self.below(hot) as u32
+        } else {
+            self.below(n) as u32
+        }
+    }
+}
+
+/// Counts what passes through, so writers stop at the size asked for.
+struct Counted<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes a file of `spec` to `out` (seekable: a DBF header's record count
+/// is filled in at the end, once known).
+pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
+    let mut w = Counted {
+        inner: io::BufWriter::with_capacity(1 << 20, out),
+        written: 0,
+    };
+    match spec.kind {
+        Kind::Deldbe => trace(spec, &mut w, Deldbe)?,
+        Kind::Dbf => {
+            dbf_header(&mut w, 0)?;
+            let mut t = Dbf { records: 0 };
+            trace(spec, &mut w, &mut t)?;
+            w.write_all(&[0x1A])?;
+            w.inner.seek(SeekFrom::Start(4))?;
+            w.inner.write_u32::<byteorder::LittleEndian>(
+                u32::try_from(t.records).unwrap_or(u32::MAX),
+            )?;
+        }
+        Kind::Br => br(spec, &mut w)?,
+        Kind::Plist => plist(spec, &mut w)?,
+    }
+    w.flush()
+}
+
+/// Writes one trace event: thread, time in ms, op, function index, line.
+trait EventWriter {
+    fn event<W: Write>(
+        &mut self,
+        w: &mut Counted<W>,
+        e: (u32, f64, u8, u32, u32),
+    ) -> io::Result<()>;
+}
+
+struct Deldbe;
+
+impl EventWriter for Deldbe {
+    fn event<W: Write>(
+        &mut self,
+        w: &mut Counted<W>,
+        (thread, ms, op, f, line): (u32, f64, u8, u32, u32),
+    ) -> io::Result<()> {
+        if op == b'i' {
+            writeln!(w, "{thread},{ms:.3},\"i\",\"FN{f:06}\",{line}")
+        } else {
+            writeln!(w, "{thread},{ms:.3},\"o\",\"FN{f:06}\"")
+        }
+    }
+}
+
+impl<T: EventWriter> EventWriter for &mut T {
+    fn event<W: Write>(
+        &mut self,
+        w: &mut Counted<W>,
+        e: (u32, f64, u8, u32, u32),
+    ) -> io::Result<()> {
+        (**self).event(w, e)
+    }
+}
+
+/// Fields: THREAD N 4, TIMELINE N 14 3, OP C 1, FUNCTION C 20, LINENO N 6.
+const DBF_FIELDS: [(&str, u8, u8, u8); 5] = [
+    ("THREAD", b'N', 4, 0),
+    ("TIMELINE", b'N', 14, 3),
+    ("OP", b'C', 1, 0),
+    ("FUNCTION", b'C', 20, 0),
+    ("LINENO", b'N', 6, 0),
+];
+const DBF_RECORD: usize = 1 + 4 + 14 + 1 + 20 + 6;
+
+fn dbf_header<W: Write>(w: &mut W, records: u32) -> io::Result<()> {
+    let header_len = 32 + 32 * DBF_FIELDS.len() as u16 + 1;
+    w.write_all(&[0x03, 126, 11, 21])?;
+    w.write_u32::<byteorder::LittleEndian>(records)?;
+    w.write_u16::<byteorder::LittleEndian>(header_len)?;
+    w.write_u16::<byteorder::LittleEndian>(DBF_RECORD as u16)?;
+    w.write_all(&[0; 20])?;
+    for (name, kind, len, dec) in DBF_FIELDS {
+        let mut n = name.as_bytes().to_vec();
+        n.resize(11, 0);
+        w.write_all(&n)?;
+        w.write_all(&[kind, 0, 0, 0, 0, len, dec])?;
+        w.write_all(&[0; 14])?;
+    }
+    w.write_all(&[0x0D])
+}
+
+struct Dbf {
+    records: u64,
+}
+
+impl EventWriter for Dbf {
+    fn event<W: Write>(
+        &mut self,
+        w: &mut Counted<W>,
+        (thread, ms, op, f, line): (u32, f64, u8, u32, u32),
+    ) -> io::Result<()> {
+        self.records += 1;
+        let name = format!("FN{f:06}");
+        let line = if op == b'i' {
+            line.to_string()
+        } else {
+            String::new()
+        };
+        write!(w, " {thread:>4}{ms:>14.3}{}{name:<20}{line:>6}", op as char)
+    }
+}
+
+/// One of the three functions `caller` calls: a fixed call graph, so the
+/// distinct call paths stay as few as in a real program.
+fn callee(caller: u32, which: u64, names: u32) -> u32 {
+    let h = u64::from(caller)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(which * 7919 + 1);
+    (h % u64::from(names.max(1))) as u32
+}
+
+/// A random walk of calls and returns on four threads, until the size is
+/// reached (every call still open is then returned from, so the trace is
+/// complete).
+fn trace<W: Write>(spec: Spec, w: &mut Counted<W>, mut out: impl EventWriter) -> io::Result<()> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); 4];
+    let mut ms = 0.0;
+    let reserve = 64 * 16 * 4;
+    while w.written + reserve < spec.bytes {
+        let t = rng.below(4) as usize;
+        ms += (rng.below(50) + 1) as f64 / 1000.0;
+        let depth = stacks[t].len();
+        let call = depth == 0 || (depth < 12 && rng.below(100) < 60 - 6 * depth as u64);
+        if call {
+            let caller = stacks[t].last().copied();
+            let f = match caller {
+                Some(caller) => callee(caller, rng.below(3), spec.names),
+                None => rng.name(spec.names),
+            };
+            // One call site per (caller, callee), as in a real program.
+            let line = (u64::from(f) * 131 + caller.map_or(0, u64::from)) % 900 + 1;
+            stacks[t].push(f);
+            out.event(w, (t as u32 + 1, ms, b'i', f, line as u32))?;
+        } else {
+            let f = stacks[t].pop().unwrap_or(0);
+            out.event(w, (t as u32 + 1, ms, b'o', f, 0))?;
+        }
+    }
+    for (t, stack) in stacks.iter_mut().enumerate() {
+        while let Some(f) = stack.pop() {
+            ms += 0.001;
+            out.event(w, (t as u32 + 1, ms, b'o', f, 0))?;
+        }
+    }
+    Ok(())
+}
+
+/// BR timed log: modules, then samples with a backtrace of 1–6 frames.
+fn br<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let modules = 16u16;
+    for m in 1..=modules {
+        let name = format!("LIB\\MOD{m:02}.BR");
+        w.write_u8(1)?;
+        w.write_u16::<BigEndian>(m)?;
+        w.write_u16::<BigEndian>(name.len() as u16)?;
+        w.write_all(name.as_bytes())?;
+    }
+    while w.written + 512 < spec.bytes {
+        // A root-first path through the fixed call graph; the sample record
+        // is its leaf, the backtrace its callers from the leaf up.
+        let mut path = vec![rng.name(spec.names)];
+        for _ in 0..rng.below(6) {
+            let f = callee(path[path.len() - 1], rng.below(3), spec.names);
+            path.push(f);
+        }
+        let mut frames = path.iter().rev();
+        if let Some(&leaf) = frames.next() {
+            frame(w, &mut rng, leaf, 3)?;
+        }
+        w.write_u8(4)?;
+        w.write_u64::<BigEndian>(rng.below(2_000_000) + 1000)?;
+        for &f in frames {
+            frame(w, &mut rng, f, 5)?;
+        }
+        w.write_u8(9)?;
+        w.write_u8(6)?;
+    }
+    Ok(())
+}
+
+/// A sample (type 3) or backtrace (type 5) record and its name (type 7).
+fn frame<W: Write>(w: &mut W, rng: &mut Rng, f: u32, kind: u8) -> io::Result<()> {
+    w.write_u8(kind)?;
+    w.write_u16::<BigEndian>(rng.below(16) as u16 + 1)?;
+    w.write_u32::<BigEndian>(rng.below(2000) as u32 + 1)?;
+    w.write_u8(rng.below(3) as u8)?;
+    let name = format!("FN{f:06}");
+    w.write_u8(7)?;
+    w.write_u8(name.len() as u8)?;
+    w.write_all(name.as_bytes())
+}
+
+/// PLIST /T: one function record per name, each with one stack.
+fn plist<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
+    let mut rng = Rng(0x94D0_49BB_1331_11EB);
+    let n = spec.names.max(2);
+    writeln!(w, "0\t1.10\tMicrosoft PLIST (profx generator)")?;
+    writeln!(w, "1\t522\tProfile: Function timing")?;
+    writeln!(w, "2\t{:.3}\t0.000\t{n}", f64::from(n) * 10.0)?;
+    for f in 1..n {
+        let calls = rng.below(10_000) + 1;
+        let excl = rng.below(5_000) as f64 / 1000.0;
+        writeln!(
+            w,
+            "6\tgen.exe\tmod{:03}.obj\t{calls}\t{excl:.3}\t{:.3}\tFunction_{f:07}(int, const char *)",
+            f % 500,
+            excl * 2.0
+        )?;
+        writeln!(w, "8\t1")?;
+        writeln!(w, "9\t2\t{calls}\t{excl:.3}\t{excl:.3}")?;
+        writeln!(w, "10\tFunction_{:07}(int, const char *)", f / 2)?;
+        writeln!(w, "10\tFunction_{f:07}(int, const char *)")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{Input, LoadOptions, load_inputs};
+
+    fn load(kind: Kind, bytes: u64, names: u32) -> crate::model::Profile {
+        let mut out = std::io::Cursor::new(Vec::new());
+        write(Spec { kind, bytes, names }, &mut out).expect("writes");
+        let out = out.into_inner();
+        if kind != Kind::Plist {
+            let size = out.len() as u64;
+            assert!(
+                size <= bytes && size > bytes * 9 / 10,
+                "{kind:?}: {size} bytes"
+            );
+        }
+        let input = Input::owned("generated", out);
+        load_inputs(&[input], &LoadOptions::default()).expect("loads")
+    }
+
+    #[test]
+    fn every_generated_format_loads_without_warnings() {
+        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br, Kind::Plist] {
+            let p = load(kind, 200_000, 300);
+            assert!(
+                p.warnings().is_empty(),
+                "{kind:?}: {:?}",
+                &p.warnings()[..1]
+            );
+            assert!(
+                p.functions().len() > 50,
+                "{kind:?}: {}",
+                p.functions().len()
+            );
+        }
+    }
+}
