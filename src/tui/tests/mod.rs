@@ -22,9 +22,11 @@ pub fn demo(w: u16, h: u16) -> App {
     app_of(demo_profile(), "orders.prof (demo)", w, h)
 }
 
-/// A profile from a fixture of the repository.
+/// A profile from a fixture of the repository, by a path relative to the
+/// package (cargo runs tests there), so screens naming the source do not
+/// depend on where the checkout is.
 pub fn fixture(rel: &str) -> Profile {
-    let path = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("tests/fixtures/{rel}");
     crate::load::load_paths(&[path], &LoadOptions::default()).expect("the fixture loads")
 }
 
