@@ -34,6 +34,19 @@ fn func(app: &App, name: &str) -> FuncId {
         .expect("the function exists")
 }
 
+/// Moves the cursor down the Functions pane to a function, with the keys.
+fn move_to(app: &mut App, name: &str) -> FuncId {
+    let f = func(app, name);
+    for _ in 0..app.view().rows.len() {
+        if app.selected_function() == Some(f) {
+            break;
+        }
+        app.update(Move(1));
+    }
+    assert_eq!(app.selected_function(), Some(f), "{name} is in the pane");
+    f
+}
+
 #[test]
 fn opens_on_functions_heaviest_first() {
     let app = demo(80, 24);
@@ -203,10 +216,7 @@ fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
 #[test]
 fn enter_on_a_stack_goes_into_its_frames_then_to_a_function() {
     let mut app = demo(80, 24);
-    let price = func(&app, "FNPRICE");
-    while app.selected_function() != Some(price) {
-        app.update(Move(1));
-    }
+    let price = move_to(&mut app, "FNPRICE");
     app.update(Enter);
     app.update(Enter);
     let Focus::Frames(i) = app.view().focus else {
@@ -230,10 +240,7 @@ fn enter_on_a_stack_goes_into_its_frames_then_to_a_function() {
 #[test]
 fn callers_and_callees_take_the_keyboard_in_turn() {
     let mut app = demo(80, 24);
-    let price = func(&app, "FNPRICE");
-    while app.selected_function() != Some(price) {
-        app.update(Move(1));
-    }
+    let price = move_to(&mut app, "FNPRICE");
     assert!(!app.callers().is_empty() && !app.callees().is_empty());
     app.update(Callers);
     assert_eq!(app.view().focus, Focus::Callers(0));
@@ -258,10 +265,7 @@ fn shares_of_callers_add_up_to_100() {
 #[test]
 fn l_shows_the_function_s_lines_and_enter_on_a_line_its_function() {
     let mut app = demo(80, 24);
-    let price = func(&app, "FNPRICE");
-    while app.selected_function() != Some(price) {
-        app.update(Move(1));
-    }
+    let price = move_to(&mut app, "FNPRICE");
     app.update(Lines);
     assert_eq!(app.view().scope, Scope::Lines(Some(price)));
     assert!(!app.view().rows.is_empty());
