@@ -10,6 +10,9 @@ import sys
 BASE16 = ["#1d1f21", "#cc6666", "#b5bd68", "#f0c674", "#81a2be", "#b294bb", "#8abeb7", "#c5c8c6",
           "#666666", "#ff7b7b", "#d7e27c", "#ffd787", "#9fc5e8", "#d7afff", "#a3e2da", "#ffffff"]
 FG, BG = "#d0d0d0", "#1b1d1e"
+# SGR codes that set or clear an attribute.
+FLAGS = {1: ("bold", True), 4: ("ul", True), 7: ("rev", True),
+         22: ("bold", False), 24: ("ul", False), 27: ("rev", False)}
 
 
 def xterm256(n):
@@ -30,26 +33,12 @@ def apply(params, st):
         c = codes[i]
         if c == 0:
             st.update(fg=None, bg=None, bold=False, ul=False, rev=False)
-        elif c == 1:
-            st["bold"] = True
-        elif c == 4:
-            st["ul"] = True
-        elif c == 7:
-            st["rev"] = True
-        elif c == 22:
-            st["bold"] = False
-        elif c == 24:
-            st["ul"] = False
-        elif c == 27:
-            st["rev"] = False
-        elif 30 <= c <= 37:
-            st["fg"] = BASE16[c - 30]
-        elif 90 <= c <= 97:
-            st["fg"] = BASE16[c - 90 + 8]
-        elif 40 <= c <= 47:
-            st["bg"] = BASE16[c - 40]
-        elif 100 <= c <= 107:
-            st["bg"] = BASE16[c - 100 + 8]
+        elif c in FLAGS:
+            key, on = FLAGS[c]
+            st[key] = on
+        elif c // 10 in (3, 4, 9, 10) and c % 10 <= 7:
+            # 30-37 / 40-47 normal, 90-97 / 100-107 bright colours.
+            st["fg" if c // 10 in (3, 9) else "bg"] = BASE16[c % 10 + (8 if c >= 90 else 0)]
         elif c == 39:
             st["fg"] = None
         elif c == 49:
