@@ -97,6 +97,7 @@ fn load_profile(files: &[String], demo: bool, args: &LoadArgs) -> Result<Profile
         format: args.format.clone(),
         strict: args.strict,
         columns: args.columns.clone(),
+        ..Default::default()
     };
     if demo {
         return load::load_inputs(&[profx::demo::input()], &opts);

@@ -321,6 +321,15 @@ mod tests {
     use crate::load::{Input, LoadOptions, load_inputs};
 
     fn load(kind: Kind, bytes: u64, names: u32) -> crate::model::Profile {
+        load_chunked(kind, bytes, names, None)
+    }
+
+    fn load_chunked(
+        kind: Kind,
+        bytes: u64,
+        names: u32,
+        chunk_bytes: Option<usize>,
+    ) -> crate::model::Profile {
         let mut out = std::io::Cursor::new(Vec::new());
         write(Spec { kind, bytes, names }, &mut out).expect("writes");
         let out = out.into_inner();
@@ -332,7 +341,27 @@ mod tests {
             );
         }
         let input = Input::owned("generated", out);
-        load_inputs(&[input], &LoadOptions::default()).expect("loads")
+        let opts = LoadOptions {
+            chunk_bytes,
+            ..Default::default()
+        };
+        load_inputs(&[input], &opts).expect("loads")
+    }
+
+    /// The parallel path (many chunks, two workers or more) and the one
+    /// chunk path give the same profile, number for number.
+    #[test]
+    fn many_chunks_load_as_one() {
+        for kind in [Kind::Deldbe, Kind::Dbf] {
+            let one = load_chunked(kind, 300_000, 400, Some(usize::MAX));
+            let many = load_chunked(kind, 300_000, 400, Some(4096));
+            assert!(one.event_count() > 5000, "{kind:?}");
+            assert_eq!(
+                crate::report::json::render(&one),
+                crate::report::json::render(&many),
+                "{kind:?}"
+            );
+        }
     }
 
     #[test]

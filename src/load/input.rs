@@ -1,7 +1,7 @@
 //! An input file's bytes: memory-mapped read-only, or borrowed (the demo).
 
 use super::LoadError;
-use memmap2::Mmap;
+use memmap2::{Mmap, UncheckedAdvice};
 use std::fs::File;
 use std::sync::Arc;
 
@@ -64,6 +64,30 @@ impl Input {
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Tells the kernel that the mapped bytes in `range` are done with for
+    /// now: their pages leave this process's resident set (they stay in the
+    /// page cache and come back on the next access), so one pass over a
+    /// file larger than memory never holds all of it. Advice only: a
+    /// failure changes nothing.
+    pub fn release(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
+        let Bytes::Mapped(map) = &*self.bytes else {
+            return;
+        };
+        // Whole pages inside the range only: the page it ends in may hold
+        // bytes a worker is still reading.
+        let start = range.start.div_ceil(PAGE) * PAGE;
+        let end = range.end.min(map.len()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the map is a read-only shared mapping of a file: after
+            // MADV_DONTNEED its pages read back from the file, unchanged, so
+            // no slice handed out before sees different bytes.
+            let _ = unsafe {
+                map.unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start)
+            };
+        }
     }
 
     pub fn bytes(&self) -> &[u8] {

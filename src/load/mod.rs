@@ -8,6 +8,7 @@
 
 pub mod br;
 mod input;
+pub(crate) mod parallel;
 pub mod plist;
 pub(crate) mod split;
 #[cfg(test)]
@@ -96,6 +97,10 @@ pub struct LoadOptions {
     /// `--columns`: the order of a delimited trace's columns
     /// (`thread,time,op,call,line,params`), instead of detecting it.
     pub columns: Option<String>,
+    /// Bytes a parallel parsing chunk holds (`None`: `parallel::CHUNK`).
+    /// Tests make it small so that small files take the many-chunk path.
+    #[doc(hidden)]
+    pub chunk_bytes: Option<usize>,
 }
 
 /// The names `--format` accepts.

@@ -1,15 +1,18 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::deldbe::{self, Layout, header, split};
+use super::batch::{Batch, LocalNames, NameMaps};
+use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
 use crate::load::split::numbered_lines;
-use crate::load::{Input, LoadError, LoadOptions};
+use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use crate::text::decode;
+use std::borrow::Cow;
+use std::ops::Range;
 
 pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
     let first = &pieces[0];
@@ -38,7 +41,8 @@ pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Res
     Ok(())
 }
 
-/// One piece's records into the replay; returns its packet.
+/// One piece's records into the replay; returns its packet. Workers parse
+/// chunks of lines (`load::parallel`); this thread replays them in order.
 fn load_piece(
     piece: &Input,
     opts: &LoadOptions,
@@ -47,49 +51,130 @@ fn load_piece(
     b: &mut ProfileBuilder,
 ) -> Packet {
     let bytes = piece.bytes();
-    let base = bytes.as_ptr() as usize;
-    let mut first_line = true;
-    let (mut offsets, mut funcs) = (Vec::new(), Vec::new());
-    let (mut first_ms, mut last_ms) = (None, None);
-    for (n, line) in numbered_lines(bytes) {
-        let text = decode(line);
-        if text.trim().is_empty() {
-            continue;
-        }
-        // A vector a line: the fields borrow that line's decoded text.
-        // (Issue 7: hand out ranges instead, to reuse one buffer.)
-        let mut fields = Vec::with_capacity(8);
-        split(&text, &mut fields);
-        let may_be_header = std::mem::take(&mut first_line) && opts.columns.is_none();
-        if let Some(cols) = header(&fields).filter(|_| may_be_header) {
-            *layout = Layout::Fixed(cols);
-            continue;
-        }
-        let row = match deldbe::row(&text, &fields, layout) {
-            Ok(row) => row,
-            Err(why) => {
-                b.warn(
-                    Place::Line(n),
-                    format!("not a trace record: {why}; line skipped"),
-                );
-                continue;
-            }
-        };
-        let timed = layout.has_time(&fields);
-        let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-        funcs.push(rp.event(b, &row, Place::Line(n)));
-        offsets.push((line.as_ptr() as usize - base) as u64);
-        first_ms = first_ms.or(row.time);
-        last_ms = row.time.or(last_ms);
-    }
+    let (start, mut lines_before) = body_start(bytes, opts, layout);
+    let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK);
+    let chunks = parallel::line_chunks(bytes, start, size);
     let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()));
-    for (offset, f) in offsets.into_iter().zip(funcs) {
-        events.push(offset, f);
-    }
+    let (mut first_ms, mut last_ms) = (None, None);
+    let mut maps = NameMaps::default();
+    let mut done = 0;
+    parallel::ordered(
+        &chunks,
+        LocalNames::default,
+        |names, range| parse_chunk(bytes, range, layout, names),
+        |worker, mut batch| {
+            maps.globalize(worker, &mut batch, b);
+            let line = |at: u64| Place::Line(lines_before + at + 1);
+            for (at, why) in batch.skipped.drain(..) {
+                b.warn(line(at), format!("not a trace record: {why}; line skipped"));
+            }
+            if let Some(timed) = batch.first_timed {
+                let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
+                for ev in &batch.events {
+                    events.push(ev.offset, rp.event(b, ev, line(ev.at)));
+                    first_ms = first_ms.or(ev.time);
+                    last_ms = ev.time.or(last_ms);
+                }
+            }
+            lines_before += batch.extra;
+            piece.release(chunks[done].clone());
+            done += 1;
+            true
+        },
+    );
     Packet {
         source: piece.name().to_string(),
         first_ms,
         last_ms,
         events: Box::new(events),
+    }
+}
+
+/// Where the records start and how many lines come before: after a byte
+/// order mark, and after a header line (the first non-blank one) unless
+/// `--columns` gave the layout, which the header then sets.
+fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, u64) {
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let first = numbered_lines(bytes).find(|(_, line)| !decode(line).trim().is_empty());
+    let Some((n, line)) = first.filter(|_| opts.columns.is_none()) else {
+        return (bom, 0);
+    };
+    let text = decode(line);
+    let mut fields = Vec::new();
+    split(&text, &mut fields);
+    let Some(cols) = header(&fields) else {
+        return (bom, 0);
+    };
+    *layout = Layout::Fixed(cols);
+    let end = line.as_ptr() as usize - bytes.as_ptr() as usize + line.len();
+    let after = bytes[end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| end + i + 1);
+    (after, n)
+}
+
+/// Parses the lines of `bytes[range]`; the batch's extra is how many
+/// lines the chunk has.
+fn parse_chunk(
+    bytes: &[u8],
+    range: Range<usize>,
+    layout: &Layout,
+    names: &mut LocalNames,
+) -> Batch<u64> {
+    let chunk = &bytes[range.clone()];
+    let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+    let mut batch = Batch::default();
+    let mut fields = Vec::with_capacity(8);
+    let mut at = 0;
+    for line in body.split(|&b| b == b'\n') {
+        let offset = (range.start + (line.as_ptr() as usize - chunk.as_ptr() as usize)) as u64;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match decode(line) {
+            Cow::Borrowed(text) => {
+                parse_line(text, &mut fields, layout, names, &mut batch, offset, at)
+            }
+            Cow::Owned(text) => parse_line(
+                &text,
+                &mut Vec::new(),
+                layout,
+                names,
+                &mut batch,
+                offset,
+                at,
+            ),
+        }
+        at += 1;
+    }
+    batch.extra = at;
+    batch
+}
+
+/// One line into the batch: an event, a skipped record, or nothing (blank).
+fn parse_line<'a>(
+    text: &'a str,
+    fields: &mut Vec<Field<'a>>,
+    layout: &Layout,
+    names: &mut LocalNames,
+    batch: &mut Batch<u64>,
+    offset: u64,
+    at: u64,
+) {
+    if text.trim().is_empty() {
+        return;
+    }
+    split(text, fields);
+    match deldbe::row(text, fields, layout) {
+        Ok(row) => {
+            if batch.first_timed.is_none() {
+                batch.first_timed = Some(layout.has_time(fields));
+            }
+            batch.push(names, &row, offset, at);
+        }
+        Err(why) => batch.skipped.push((at, why)),
     }
 }

@@ -23,12 +23,13 @@ pub enum Decoder {
 pub struct TraceEvents {
     input: Input,
     decoder: Decoder,
-    offsets: Vec<u64>,
-    /// Each event's function index, `NO_FUNCTION` for a skipped record:
-    /// 12 bytes an event in all, the file's bytes stay in the file.
+    offsets: OffsetIndex,
+    /// Each event's function index, `NO_FUNCTION` for a skipped record.
     funcs: Vec<u32>,
-    /// Call depth for indenting, saturated at `u16::MAX` (2 bytes an event).
-    depths: Vec<u16>,
+    /// Call depth for indenting, saturated at 255: deeper than that no
+    /// screen shows the indent anyway. With the offsets, 7 bytes an event;
+    /// the file's bytes stay in the file.
+    depths: Vec<u8>,
 }
 
 const NO_FUNCTION: u32 = u32::MAX;
@@ -38,18 +39,75 @@ impl TraceEvents {
         TraceEvents {
             input,
             decoder,
-            offsets: Vec::new(),
+            offsets: OffsetIndex::default(),
             funcs: Vec::new(),
             depths: Vec::new(),
         }
     }
 
+    /// Adds the event whose record starts at `offset` (offsets increase).
     pub fn push(&mut self, offset: u64, step: Step) {
         self.offsets.push(offset);
         self.funcs
             .push(step.function.map_or(NO_FUNCTION, |f| f.index() as u32));
         self.depths
-            .push(u16::try_from(step.depth).unwrap_or(u16::MAX));
+            .push(u8::try_from(step.depth).unwrap_or(u8::MAX));
+    }
+}
+
+/// Record offsets in two bytes an event: every `ANCHOR`th offset in full,
+/// the others as the distance from the previous record (records are short
+/// and follow each other); a distance that does not fit two bytes is kept
+/// in full aside. An offset costs at most `ANCHOR` additions to find, done
+/// only for the rows a pane shows.
+#[derive(Debug, Default)]
+struct OffsetIndex {
+    anchors: Vec<u64>,
+    steps: Vec<u16>,
+    /// (event index, offset) where the step did not fit; in index order.
+    far: Vec<(u64, u64)>,
+    last: u64,
+}
+
+const ANCHOR: usize = 64;
+
+impl OffsetIndex {
+    fn push(&mut self, offset: u64) {
+        let i = self.steps.len();
+        let step = offset
+            .checked_sub(self.last)
+            .and_then(|d| u16::try_from(d).ok());
+        match step {
+            _ if i.is_multiple_of(ANCHOR) => {
+                self.anchors.push(offset);
+                self.steps.push(0);
+            }
+            Some(d) if d > 0 => self.steps.push(d),
+            _ => {
+                self.steps.push(0);
+                self.far.push((i as u64, offset));
+            }
+        }
+        self.last = offset;
+    }
+
+    fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn get(&self, index: usize) -> Option<u64> {
+        let block = index / ANCHOR;
+        let mut at = *self.anchors.get(block)?;
+        for i in block * ANCHOR + 1..=index {
+            at = match *self.steps.get(i)? {
+                0 => {
+                    let k = self.far.binary_search_by_key(&(i as u64), |f| f.0).ok()?;
+                    self.far[k].1
+                }
+                d => at + u64::from(d),
+            };
+        }
+        Some(at)
     }
 }
 
@@ -68,7 +126,7 @@ impl EventSource for TraceEvents {
     }
 
     fn get(&self, index: usize) -> Option<Event> {
-        let start = usize::try_from(*self.offsets.get(index)?).ok()?;
+        let start = usize::try_from(self.offsets.get(index)?).ok()?;
         let bytes = self.input.bytes().get(start..)?;
         match &self.decoder {
             Decoder::Deldbe(layout) => {
@@ -107,5 +165,28 @@ fn event(row: &Row<'_>, function: Option<FuncId>) -> Event {
         function,
         line: row.line,
         params: row.params.as_ref().map(|p| p.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_come_back_whatever_the_distances() {
+        let mut index = OffsetIndex::default();
+        let mut offsets = Vec::new();
+        let mut at = 3u64;
+        for i in 0..1000u64 {
+            offsets.push(at);
+            index.push(at);
+            // Mostly short steps, now and then one past two bytes.
+            at += if i % 97 == 0 { 70_000 + i } else { 1 + i % 40 };
+        }
+        assert_eq!(index.len(), 1000);
+        for (i, &o) in offsets.iter().enumerate() {
+            assert_eq!(index.get(i), Some(o), "event {i}");
+        }
+        assert_eq!(index.get(1000), None);
     }
 }

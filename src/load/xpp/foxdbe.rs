@@ -2,13 +2,15 @@
 //! which hold records only (a packet that starts with a header of the same
 //! layout has it skipped). Record counts come from the bytes present.
 
+use super::batch::{Batch, LocalNames, NameMaps};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
-use crate::load::{Input, LoadError, LoadOptions};
+use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Loads `pieces` with `header`'s layout; `first_has_header` when the
@@ -35,15 +37,13 @@ pub fn load(
             (0, true) => (header.header_len, Some(header.declared)),
             _ => own_header(piece, header),
         };
-        live += load_piece(
-            piece,
+        let records = Records {
             start,
             declared,
-            header.record_len,
-            &map,
-            &mut replay,
-            b,
-        );
+            len: header.record_len,
+            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+        };
+        live += load_piece(piece, &records, &map, &mut replay, b);
     }
     if live == 0 {
         let place = format!(
@@ -73,30 +73,48 @@ fn own_header(piece: &Input, header: &Header) -> (usize, Option<u32>) {
 }
 
 /// One piece's records into the replay and a packet; returns how many
-/// live records it had.
+/// live records it had. Workers decode runs of whole records
+/// (`load::parallel`); this thread replays them in order and stops at an
+/// end-of-file mark.
 fn load_piece(
     piece: &Input,
-    start: usize,
-    declared: Option<u32>,
-    record_len: usize,
+    records: &Records,
     map: &Arc<ColMap>,
     replay: &mut Replay,
     b: &mut ProfileBuilder,
 ) -> u64 {
+    let bytes = piece.bytes();
+    let record_len = records.len;
     let mut events = TraceEvents::new(piece.clone(), Decoder::Dbf(map.clone(), record_len));
     let (mut first_ms, mut last_ms) = (None, None);
-    let walk = dbf::walk(piece.bytes(), start, record_len, |at, record| {
-        let place = Place::Offset(at as u64);
-        match map.row(record) {
-            Ok(row) => {
-                events.push(at as u64, replay.event(b, &row, place));
-                first_ms = first_ms.or(row.time);
-                last_ms = row.time.or(last_ms);
+    let chunks = parallel::record_chunks(bytes.len(), records.start, record_len, records.chunk);
+    let mut maps = NameMaps::default();
+    let mut walk = dbf::Walk::default();
+    let mut done = 0;
+    parallel::ordered(
+        &chunks,
+        LocalNames::default,
+        |names, range| parse_records(bytes, range, record_len, map, names),
+        |worker, mut batch| {
+            maps.globalize(worker, &mut batch, b);
+            for (at, why) in batch.skipped.drain(..) {
+                b.warn(
+                    Place::Offset(at),
+                    format!("not a trace record: {why}; skipped"),
+                );
             }
-            Err(why) => b.warn(place, format!("not a trace record: {why}; skipped")),
-        }
-    });
-    warn_about(b, &walk, declared, record_len);
+            for ev in &batch.events {
+                events.push(ev.offset, replay.event(b, ev, Place::Offset(ev.at)));
+                first_ms = first_ms.or(ev.time);
+                last_ms = ev.time.or(last_ms);
+            }
+            merge(&mut walk, batch.extra, bytes.len());
+            piece.release(chunks[done].clone());
+            done += 1;
+            walk.end_mark.is_none()
+        },
+    );
+    warn_about(b, &walk, records.declared, record_len);
     b.add_packet(Packet {
         source: piece.name().to_string(),
         first_ms,
@@ -104,6 +122,49 @@ fn load_piece(
         events: Box::new(events),
     });
     walk.live
+}
+
+/// Where a piece's records are and how to cut them.
+struct Records {
+    start: usize,
+    /// The record count its header states, if it has one.
+    declared: Option<u32>,
+    len: usize,
+    /// Bytes a parsing chunk holds.
+    chunk: usize,
+}
+
+/// Decodes the records of `bytes[range]`; the batch's extra is what the
+/// walk over them found.
+fn parse_records(
+    bytes: &[u8],
+    range: Range<usize>,
+    record_len: usize,
+    map: &ColMap,
+    names: &mut LocalNames,
+) -> Batch<dbf::Walk> {
+    let mut batch = Batch::default();
+    let walk = dbf::walk(
+        &bytes[..range.end],
+        range.start,
+        record_len,
+        |at, record| match map.row(record) {
+            Ok(row) => batch.push(names, &row, at as u64, at as u64),
+            Err(why) => batch.skipped.push((at as u64, why)),
+        },
+    );
+    batch.extra = walk;
+    batch
+}
+
+/// Adds a chunk's walk to the piece's so far (`len`: the piece's size, for
+/// the count of bytes after an end mark).
+fn merge(total: &mut dbf::Walk, chunk: dbf::Walk, len: usize) {
+    total.live += chunk.live;
+    total.deleted += chunk.deleted;
+    total.first_deleted = total.first_deleted.or(chunk.first_deleted);
+    total.partial = chunk.partial.or(total.partial);
+    total.end_mark = chunk.end_mark.map(|(at, _)| (at, len - at - 1));
 }
 
 /// One warning each for a stale count, deleted records, a trailing partial

@@ -16,6 +16,7 @@
 //! trace written in packets (`packets.rs`) is loaded as one trace with a
 //! packet per piece: `foxdbe.rs` and `delimited.rs` walk the pieces.
 
+mod batch;
 mod dbf;
 mod deldbe;
 mod delimited;

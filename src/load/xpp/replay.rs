@@ -7,14 +7,15 @@
 //! with `I`/`O` only for functions compiled with profiling, so a frame
 //! remembers whether an `i` pushed it and what it has seen since.
 
-use super::row::Row;
-use crate::model::metrics::TraceTime;
-use crate::model::{FuncId, LineId, NameId, Place, ProfileBuilder, TOP_LEVEL};
+use super::batch::{Ev, Op};
+use crate::model::metrics::{ThreadIx, TraceTime};
+use crate::model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL};
 use rustc_hash::FxHashSet;
 
 const PUSHED_BY_I: u8 = 1;
 const ENTERED: u8 = 2;
 const RETURNING: u8 = 4;
+const NO_FUNCTION: u32 = u32::MAX;
 
 /// One event as the trace pane shows it.
 #[derive(Clone, Copy, Debug)]
@@ -28,8 +29,10 @@ pub struct Replay {
     timed: bool,
     module: NameId,
     top_level: NameId,
-    threads: FxHashSet<u64>,
-    unknown_ops: FxHashSet<String>,
+    /// Per name: its function (trace functions have no module), so an event
+    /// costs an array lookup, not a hash.
+    function_of: Vec<u32>,
+    unknown_ops: FxHashSet<u32>,
 }
 
 impl Replay {
@@ -43,16 +46,17 @@ impl Replay {
             timed,
             module: b.intern(""),
             top_level: b.intern(TOP_LEVEL),
-            threads: FxHashSet::default(),
+            function_of: Vec::new(),
             unknown_ops: FxHashSet::default(),
         }
     }
 
-    /// Applies one event; returns what the trace pane shows of it.
-    pub fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Step {
-        let thread = row.thread.unwrap_or(0);
+    /// Applies one event (its names already the profile's); returns what
+    /// the trace pane shows of it.
+    pub fn event(&mut self, b: &mut ProfileBuilder, ev: &Ev, place: Place) -> Step {
+        let thread = b.trace_thread(ev.thread);
         let before = b.trace_frames(thread).len();
-        let function = self.apply(b, thread, row, place);
+        let function = self.apply(b, thread, ev, place);
         // A call's entry and its return both show at the caller's depth;
         // the `I`/`O` marks of an unfiltered trace one deeper, inside it.
         let depth = before.min(b.trace_frames(thread).len());
@@ -67,22 +71,21 @@ impl Replay {
     fn apply(
         &mut self,
         b: &mut ProfileBuilder,
-        thread: u64,
-        row: &Row<'_>,
+        thread: ThreadIx,
+        ev: &Ev,
         place: Place,
     ) -> Option<FuncId> {
-        self.threads.insert(thread);
-        if let (true, Some(t)) = (self.timed, row.time) {
+        if let (true, Some(t)) = (self.timed, ev.time) {
             b.trace_time(thread, t, place.clone());
         }
-        let name = b.intern(&row.call);
-        match row.op.as_ref() {
-            "i" | "I" => {
-                let f = b.function(name, self.module);
+        let name = NameId(ev.name);
+        match ev.op {
+            Op::Enter | Op::Entered => {
+                let f = self.function(b, name);
                 let top = b.trace_frames_mut(thread).last_mut();
                 match top {
                     Some(top)
-                        if row.op == "I"
+                        if ev.op == Op::Entered
                             && top.func == f
                             && top.flags & PUSHED_BY_I != 0
                             && top.flags & ENTERED == 0 =>
@@ -90,17 +93,20 @@ impl Replay {
                         top.flags |= ENTERED;
                     }
                     _ => {
-                        let flags = if row.op == "i" { PUSHED_BY_I } else { ENTERED };
-                        self.call(b, thread, f, flags, row.line);
+                        let flags = if ev.op == Op::Enter {
+                            PUSHED_BY_I
+                        } else {
+                            ENTERED
+                        };
+                        self.call(b, thread, f, flags, ev.line);
                     }
                 }
                 Some(f)
             }
-            "O" | "o" => self.exit(b, thread, name, &row.call, place, row.op == "O"),
-            other => {
-                if !self.unknown_ops.contains(other) {
-                    self.unknown_ops.insert(other.to_string());
-                    let op = crate::text::visible(other);
+            Op::Leaving | Op::Left => self.exit(b, thread, name, place, ev.op == Op::Leaving),
+            Op::Other(op) => {
+                if self.unknown_ops.insert(op) {
+                    let op = crate::text::visible(b.name(NameId(op)));
                     b.warn(
                         place,
                         format!("unknown operation {op:?}; records with it skipped"),
@@ -111,49 +117,59 @@ impl Replay {
         }
     }
 
-    /// A call: a new frame, and its line (where the caller made it).
-    fn call(&self, b: &mut ProfileBuilder, thread: u64, f: FuncId, flags: u8, line: Option<u32>) {
-        let site = line.map(|line| self.site(b, thread, line));
-        b.trace_enter(thread, f, flags, site);
+    fn function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
+        if let Some(f) = self.existing(name) {
+            return f;
+        }
+        let f = b.function(name, self.module);
+        if self.function_of.len() <= name.index() {
+            self.function_of.resize(name.index() + 1, NO_FUNCTION);
+        }
+        self.function_of[name.index()] = f.0;
+        f
     }
 
-    fn site(&self, b: &mut ProfileBuilder, thread: u64, line: u32) -> LineId {
-        match b.trace_frames(thread).last().map(|top| top.func) {
-            Some(caller) => {
-                let file = b.function_ref(caller).name;
-                b.line(file, line, Some(caller))
-            }
-            None => {
-                let id = b.line(self.top_level, line, None);
-                b.line_at_top_level(id);
-                id
-            }
-        }
+    fn existing(&self, name: NameId) -> Option<FuncId> {
+        let raw = *self.function_of.get(name.index())?;
+        (raw != NO_FUNCTION).then_some(FuncId(raw))
+    }
+
+    /// A call: a new frame, and its line (where the caller made it).
+    fn call(
+        &self,
+        b: &mut ProfileBuilder,
+        thread: ThreadIx,
+        f: FuncId,
+        flags: u8,
+        line: Option<u32>,
+    ) {
+        let site = line.map(|line| b.trace_site(thread, line, self.top_level));
+        b.trace_enter(thread, f, flags, site);
     }
 
     /// `O` (about to return) or `o` (returned) for the function `name`.
     fn exit(
         &self,
         b: &mut ProfileBuilder,
-        thread: u64,
+        thread: ThreadIx,
         name: NameId,
-        call: &str,
         place: Place,
         about: bool,
     ) -> Option<FuncId> {
-        let f = b.existing_function(name, self.module);
+        let f = self.existing(name);
         let pos = f.and_then(|f| b.trace_frames(thread).iter().rposition(|fr| fr.func == f));
         let (Some(f), Some(pos)) = (f, pos) else {
-            let call = crate::text::visible(call);
+            let call = crate::text::visible(b.name(name));
+            let id = b.trace_thread_id(thread);
             b.warn(
                 place,
-                format!("return from {call:?}, which is not on thread {thread}'s stack; skipped"),
+                format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
             );
             return f;
         };
         let above = b.trace_frames(thread).len() - 1 - pos;
         if above > 0 {
-            let call = crate::text::visible(call);
+            let call = crate::text::visible(b.name(name));
             b.warn(
                 place,
                 format!(
@@ -183,9 +199,10 @@ impl Replay {
             );
             b.warn(Place::File(source.to_string()), msg);
         }
+        let threads = b.trace_thread_count();
         b.set_meta(
             "threads",
-            crate::model::MetaValue::Int(self.threads.len() as i64),
+            crate::model::MetaValue::Int(i64::try_from(threads).unwrap_or(i64::MAX)),
         );
     }
 }

@@ -436,3 +436,44 @@ fn flipped_bytes_never_panic() {
         });
     }
 }
+
+/// Every line its own chunk (so records, blanks, a header, a bad line and
+/// a non-UTF-8 name land with different workers) gives the same profile,
+/// warnings and places included, as reading the file in one piece.
+#[test]
+fn chunked_parsing_keeps_lines_places_and_warnings() {
+    let mut text = b"\xEF\xBB\xBF\r\nTHREAD,TIME,OP,CALL,LINE\r\n".to_vec();
+    text.extend_from_slice(b"1,0,\"i\",\"A\",5\r\n\r\n2,1,\"i\",\"Caf\xE9\",3\n");
+    text.extend_from_slice(b"1,2,\"x\",\"A\",1\nnot a record\n1,3,\"i\",\"B\",7\n");
+    text.extend_from_slice(b"2,4,\"o\",\"Caf\xE9\"\n1,6,\"o\",\"B\"\n1,9,\"o\",\"A\"");
+    let load = |chunk_bytes| {
+        let opts = LoadOptions {
+            format: Some("xpp".into()),
+            chunk_bytes,
+            ..Default::default()
+        };
+        let input = Input::owned("T.PRF", text.clone());
+        load_inputs(&[input], &opts).expect("loads")
+    };
+    let (one, many) = (load(None), load(Some(1)));
+    assert_eq!(
+        crate::report::json::render(&one),
+        crate::report::json::render(&many)
+    );
+    assert_eq!(
+        warnings(&many),
+        [
+            (
+                Place::Line(6),
+                "unknown operation \"x\"; records with it skipped".to_string()
+            ),
+            (
+                Place::Line(7),
+                "not a trace record: thread \"not a record\" is not a number; line skipped"
+                    .to_string()
+            )
+        ]
+    );
+    assert_eq!(times(&many, "Café"), (Some(1), Some(3.0), Some(3.0)));
+    assert_eq!(many.event_count(), 7);
+}

@@ -11,7 +11,7 @@ pub use samples::{Sample, SampleState};
 pub use trace::{TraceFrame, TraceState};
 mod trace;
 
-pub use trace::TraceTime;
+pub use trace::{ThreadIx, TraceTime};
 
 use super::profile::{Function, Line, Totals};
 

@@ -7,9 +7,15 @@
 //! are added per interval; inclusive times are closed lazily when a frame is
 //! popped (clock at pop − clock at push, counted for the outermost activation
 //! only, which is "recursion once"), so an event costs O(1), not O(depth).
+//!
+//! While events arrive, numbers accumulate in small arrays of this module's
+//! own (a path's count and times in 32 bytes) rather than in the model's
+//! rows: a trace with half a million paths then touches a few cache lines
+//! an event, not the wide rows the panes read. `finish_trace` adds them to
+//! the rows once.
 
 use crate::model::ProfileBuilder;
-use crate::model::ids::{FuncId, LineId, StackId};
+use crate::model::ids::{FuncId, LineId, NameId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 use crate::model::warning::Place;
 use rustc_hash::FxHashMap;
@@ -21,6 +27,11 @@ pub enum TraceTime {
     Untimed,
 }
 
+/// A thread of the trace, as the builder numbers them: loaders look a
+/// thread up once an event and pass this around.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadIx(usize);
+
 /// One open call on a thread's stack.
 #[derive(Clone, Copy, Debug)]
 pub struct TraceFrame {
@@ -29,28 +40,65 @@ pub struct TraceFrame {
     pub flags: u8,
     path: StackId,
     pushed_at: f64,
-    outermost: bool,
     site: Option<LineId>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct ThreadTrace {
+    id: u64,
     first: Option<f64>,
     clock: Option<f64>,
     frames: Vec<TraceFrame>,
-    depth: FxHashMap<FuncId, u32>,
 }
 
 #[derive(Debug)]
 pub struct TraceState {
     time: TraceTime,
-    threads: FxHashMap<u64, ThreadTrace>,
+    threads: Vec<ThreadTrace>,
+    thread_index: FxHashMap<u64, ThreadIx>,
     /// (parent path or u32::MAX for a root, function) → path.
     children: FxHashMap<(u32, FuncId), StackId>,
-    /// Per path: time during which the path was a prefix of the stack.
-    on_stack_ms: Vec<f64>,
+    paths: Vec<PathAcc>,
+    funcs: Vec<FuncAcc>,
+    /// (calling function or u32::MAX at top level, line) → line row.
+    sites: FxHashMap<(u32, u32), LineId>,
+    lines: Vec<SiteAcc>,
     outside_ms: f64,
     scratch: Vec<FuncId>,
+}
+
+/// A path's numbers while the trace is read.
+#[derive(Clone, Copy, Debug, Default)]
+struct PathAcc {
+    calls: u64,
+    self_ms: f64,
+    /// Time during which the path was a prefix of the stack.
+    on_stack_ms: f64,
+    /// Whether its leaf function is also below it (recursion), known once
+    /// when the path is made, so an event needs no count of activations
+    /// to apply "recursion once".
+    recursive: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct FuncAcc {
+    calls: u64,
+    inclusive_ms: f64,
+    exclusive_ms: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SiteAcc {
+    calls: u64,
+    ms: f64,
+}
+
+/// `v[i]`, growing `v` with defaults to reach it.
+fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
+    if v.len() <= i {
+        v.resize(i + 1, T::default());
+    }
+    &mut v[i]
 }
 
 impl ProfileBuilder {
@@ -58,21 +106,57 @@ impl ProfileBuilder {
     pub fn trace_begin(&mut self, time: TraceTime) {
         self.trace_state = Some(TraceState {
             time,
-            threads: FxHashMap::default(),
+            threads: Vec::new(),
+            thread_index: FxHashMap::default(),
             children: FxHashMap::default(),
-            on_stack_ms: Vec::new(),
+            paths: Vec::new(),
+            funcs: Vec::new(),
+            sites: FxHashMap::default(),
+            lines: Vec::new(),
             outside_ms: 0.0,
             scratch: Vec::new(),
         });
     }
 
-    /// Advances `thread`'s clock to `t`, giving the elapsed interval to the
+    /// The trace thread with this id, added on first sight. Before
+    /// `trace_begin` every id is thread 0 of nothing: the feed ignores it.
+    pub fn trace_thread(&mut self, id: u64) -> ThreadIx {
+        let Some(st) = self.trace_state.as_mut() else {
+            return ThreadIx(usize::MAX);
+        };
+        *st.thread_index.entry(id).or_insert_with(|| {
+            st.threads.push(ThreadTrace {
+                id,
+                first: None,
+                clock: None,
+                frames: Vec::new(),
+            });
+            ThreadIx(st.threads.len() - 1)
+        })
+    }
+
+    /// The id the file gives a thread.
+    pub fn trace_thread_id(&self, thread: ThreadIx) -> u64 {
+        self.trace_state
+            .as_ref()
+            .and_then(|st| st.threads.get(thread.0))
+            .map_or(0, |th| th.id)
+    }
+
+    /// How many threads the trace has seen.
+    pub fn trace_thread_count(&self) -> usize {
+        self.trace_state.as_ref().map_or(0, |st| st.threads.len())
+    }
+
+    /// Advances the thread's clock to `t`, giving the elapsed interval to the
     /// stack in effect. A time earlier than the clock counts as 0 and warns.
-    pub fn trace_time(&mut self, thread: u64, t: f64, place: Place) {
+    pub fn trace_time(&mut self, thread: ThreadIx, t: f64, place: Place) {
         let Some(st) = self.trace_state.as_mut() else {
             return;
         };
-        let th = st.threads.entry(thread).or_default();
+        let Some(th) = st.threads.get_mut(thread.0) else {
+            return;
+        };
         let Some(clock) = th.clock else {
             th.first = Some(t);
             th.clock = Some(t);
@@ -80,7 +164,8 @@ impl ProfileBuilder {
         };
         if t < clock {
             let msg = format!(
-                "time goes backwards on thread {thread} ({t} after {clock}); interval counted as 0"
+                "time goes backwards on thread {} ({t} after {clock}); interval counted as 0",
+                th.id
             );
             self.warn(place, msg);
             return;
@@ -90,79 +175,92 @@ impl ProfileBuilder {
         match th.frames.last() {
             None => st.outside_ms += d,
             Some(top) => {
-                let f = &mut self.functions[top.func.index()];
-                f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, Some(d));
-                let s = &mut self.stacks[top.path.index()];
-                s.self_ms = add_opt(s.self_ms, Some(d));
+                slot(&mut st.funcs, top.func.index()).exclusive_ms += d;
+                slot(&mut st.paths, top.path.index()).self_ms += d;
             }
         }
     }
 
     /// Enters `func` on `thread` (one call), made from line `site` if known.
-    pub fn trace_enter(&mut self, thread: u64, func: FuncId, flags: u8, site: Option<LineId>) {
-        let Some(mut st) = self.trace_state.take() else {
+    pub fn trace_enter(&mut self, thread: ThreadIx, func: FuncId, flags: u8, site: Option<LineId>) {
+        let Some(path) = self.trace_path(thread, func) else {
             return;
         };
-        let path = self.trace_path(&mut st, thread, func);
-        let timed = st.time == TraceTime::Timed;
-        let th = st.threads.entry(thread).or_default();
-        let depth = th.depth.entry(func).or_insert(0);
-        *depth += 1;
+        let Some(st) = self.trace_state.as_mut() else {
+            return;
+        };
+        let Some(th) = st.threads.get_mut(thread.0) else {
+            return;
+        };
         th.frames.push(TraceFrame {
             func,
             flags,
             path,
             pushed_at: th.clock.unwrap_or(0.0),
-            outermost: *depth == 1,
             site,
         });
-        let zero = timed.then_some(0.0);
-        let f = &mut self.functions[func.index()];
-        f.calls = add_count(f.calls, Some(1));
-        f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, zero);
-        f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, zero);
-        self.stack_summary(path, Some(1), zero, None);
+        slot(&mut st.funcs, func.index()).calls += 1;
+        slot(&mut st.paths, path.index()).calls += 1;
         if let Some(line) = site {
-            self.line_summary(line, Some(1), zero);
+            slot(&mut st.lines, line.index()).calls += 1;
         }
-        self.trace_state = Some(st);
+    }
+
+    /// The line a call on `thread` at `line` was made from: in the file of
+    /// the calling function (the top frame), or `top_level` (a name) when
+    /// the stack is empty.
+    pub fn trace_site(&mut self, thread: ThreadIx, line: u32, top_level: NameId) -> LineId {
+        let caller = self.trace_frames(thread).last().map(|top| top.func);
+        let key = (caller.map_or(u32::MAX, |f| f.0), line);
+        if let Some(&id) = self.trace_state.as_ref().and_then(|st| st.sites.get(&key)) {
+            return id;
+        }
+        let id = match caller {
+            Some(f) => self.line(self.functions[f.index()].name, line, Some(f)),
+            None => {
+                let id = self.line(top_level, line, None);
+                self.line_at_top_level(id);
+                id
+            }
+        };
+        if let Some(st) = self.trace_state.as_mut() {
+            st.sites.insert(key, id);
+        }
+        id
     }
 
     /// Leaves the top frame of `thread`; returns it.
-    pub fn trace_exit(&mut self, thread: u64) -> Option<TraceFrame> {
+    pub fn trace_exit(&mut self, thread: ThreadIx) -> Option<TraceFrame> {
         let st = self.trace_state.as_mut()?;
-        let th = st.threads.get_mut(&thread)?;
+        let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
-        if let Some(d) = th.depth.get_mut(&frame.func) {
-            *d -= 1;
-        }
         if st.time == TraceTime::Timed {
             let span = th.clock.unwrap_or(0.0) - frame.pushed_at;
-            st.on_stack_ms[frame.path.index()] += span;
-            if frame.outermost {
-                let f = &mut self.functions[frame.func.index()];
-                f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, Some(span));
+            let path = slot(&mut st.paths, frame.path.index());
+            path.on_stack_ms += span;
+            if !path.recursive {
+                slot(&mut st.funcs, frame.func.index()).inclusive_ms += span;
             }
             if let Some(line) = frame.site {
-                self.line_summary(line, None, Some(span));
+                slot(&mut st.lines, line.index()).ms += span;
             }
         }
         Some(frame)
     }
 
     /// The open frames of `thread`, root first.
-    pub fn trace_frames(&self, thread: u64) -> &[TraceFrame] {
+    pub fn trace_frames(&self, thread: ThreadIx) -> &[TraceFrame] {
         self.trace_state
             .as_ref()
-            .and_then(|st| st.threads.get(&thread))
+            .and_then(|st| st.threads.get(thread.0))
             .map_or(&[], |th| th.frames.as_slice())
     }
 
-    pub fn trace_frames_mut(&mut self, thread: u64) -> &mut [TraceFrame] {
+    pub fn trace_frames_mut(&mut self, thread: ThreadIx) -> &mut [TraceFrame] {
         match self
             .trace_state
             .as_mut()
-            .and_then(|st| st.threads.get_mut(&thread))
+            .and_then(|st| st.threads.get_mut(thread.0))
         {
             Some(th) => th.frames.as_mut_slice(),
             None => &mut [],
@@ -175,58 +273,72 @@ impl ProfileBuilder {
         let Some(st) = self.trace_state.as_ref() else {
             return 0;
         };
-        let open: Vec<(u64, usize)> = st
-            .threads
-            .iter()
-            .map(|(&t, th)| (t, th.frames.len()))
-            .collect();
-        for &(thread, n) in &open {
+        let open: Vec<usize> = st.threads.iter().map(|th| th.frames.len()).collect();
+        for (i, &n) in open.iter().enumerate() {
             for _ in 0..n {
-                self.trace_exit(thread);
+                self.trace_exit(ThreadIx(i));
             }
         }
-        open.iter().map(|&(_, n)| n).sum()
+        open.iter().sum()
     }
 
-    fn trace_path(&mut self, st: &mut TraceState, thread: u64, func: FuncId) -> StackId {
-        let frames = st
-            .threads
-            .get(&thread)
-            .map_or(&[][..], |th| th.frames.as_slice());
+    /// The path of the thread's stack with `func` pushed on it: one lookup
+    /// when the path is known, its frames hashed once when it is new.
+    fn trace_path(&mut self, thread: ThreadIx, func: FuncId) -> Option<StackId> {
+        let st = self.trace_state.as_mut()?;
+        let frames = st.threads.get(thread.0)?.frames.as_slice();
         let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
         if let Some(&path) = st.children.get(&(parent, func)) {
-            return path;
+            return Some(path);
         }
-        st.scratch.clear();
-        st.scratch.extend(frames.iter().map(|f| f.func));
-        st.scratch.push(func);
-        let path = self.stack(&st.scratch);
+        let recursive = frames.iter().any(|f| f.func == func);
+        let mut scratch = std::mem::take(&mut st.scratch);
+        scratch.clear();
+        scratch.extend(frames.iter().map(|f| f.func));
+        scratch.push(func);
+        let path = self.stack(&scratch);
+        let st = self.trace_state.as_mut()?;
+        st.scratch = scratch;
         st.children.insert((parent, func), path);
-        if st.on_stack_ms.len() <= path.index() {
-            st.on_stack_ms.resize(path.index() + 1, 0.0);
-        }
-        path
+        slot(&mut st.paths, path.index()).recursive = recursive;
+        Some(path)
     }
 
-    /// Session totals and stack child times, once every event is in.
+    /// Adds the trace's numbers to the rows; session totals and stack
+    /// child times, once every event is in.
     pub(crate) fn finish_trace(&mut self) {
         let Some(st) = self.trace_state.take() else {
             return;
         };
-        if st.time == TraceTime::Untimed {
+        let timed = st.time == TraceTime::Timed;
+        let ms = |x: f64| timed.then_some(x);
+        for (i, acc) in st.funcs.iter().enumerate().filter(|(_, a)| a.calls > 0) {
+            let f = &mut self.functions[i];
+            f.calls = add_count(f.calls, Some(acc.calls));
+            f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
+            f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
+        }
+        for (i, acc) in st.lines.iter().enumerate().filter(|(_, a)| a.calls > 0) {
+            self.line_summary(LineId::from_index(i), Some(acc.calls), ms(acc.ms));
+        }
+        for (i, acc) in st.paths.iter().enumerate() {
+            let s = &mut self.stacks[i];
+            s.hits = add_count(s.hits, Some(acc.calls));
+            s.self_ms = add_opt(s.self_ms, ms(acc.self_ms));
+            if timed {
+                s.child_ms = Some(acc.on_stack_ms - s.self_ms.unwrap_or(0.0));
+            }
+        }
+        if !timed {
             return;
         }
         let session: f64 = st
             .threads
-            .values()
+            .iter()
             .map(|th| th.clock.unwrap_or(0.0) - th.first.unwrap_or(0.0))
             .sum();
         self.totals.elapsed_inclusive_ms = Some(session);
         self.totals.outside_ms = Some(st.outside_ms);
-        for (i, &on_stack) in st.on_stack_ms.iter().enumerate() {
-            let s = &mut self.stacks[i];
-            s.child_ms = Some(on_stack - s.self_ms.unwrap_or(0.0));
-        }
     }
 }
 
@@ -242,15 +354,16 @@ mod tests {
         let (na, nb) = (b.intern("A"), b.intern("B"));
         let (a, bb) = (b.function(na, m), b.function(nb, m));
         b.trace_begin(TraceTime::Timed);
+        let t1 = b.trace_thread(1);
         let p = Place::Line(1);
-        b.trace_time(1, 0.0, p.clone());
-        b.trace_enter(1, a, 0, None);
-        b.trace_time(1, 10.0, p.clone());
-        b.trace_enter(1, bb, 0, None);
-        b.trace_time(1, 30.0, p.clone());
-        b.trace_exit(1);
-        b.trace_time(1, 35.0, p);
-        b.trace_exit(1);
+        b.trace_time(t1, 0.0, p.clone());
+        b.trace_enter(t1, a, 0, None);
+        b.trace_time(t1, 10.0, p.clone());
+        b.trace_enter(t1, bb, 0, None);
+        b.trace_time(t1, 30.0, p.clone());
+        b.trace_exit(t1);
+        b.trace_time(t1, 35.0, p);
+        b.trace_exit(t1);
         let prof = b.finish();
         let (fa, fb) = (prof.function(a), prof.function(bb));
         assert_eq!(
@@ -288,16 +401,17 @@ mod tests {
         let na = b.intern("A");
         let a = b.function(na, m);
         b.trace_begin(TraceTime::Timed);
+        let t7 = b.trace_thread(7);
         let at = |n| Place::Line(n);
-        b.trace_time(7, 0.0, at(1)); // outside until 5
-        b.trace_time(7, 5.0, at(2));
-        b.trace_enter(7, a, 0, None);
-        b.trace_time(7, 8.0, at(3));
-        b.trace_enter(7, a, 0, None); // A>A
-        b.trace_time(7, 6.0, at(4)); // backwards: 0, clock stays 8
-        b.trace_exit(7);
-        b.trace_time(7, 10.0, at(5));
-        b.trace_exit(7);
+        b.trace_time(t7, 0.0, at(1)); // outside until 5
+        b.trace_time(t7, 5.0, at(2));
+        b.trace_enter(t7, a, 0, None);
+        b.trace_time(t7, 8.0, at(3));
+        b.trace_enter(t7, a, 0, None); // A>A
+        b.trace_time(t7, 6.0, at(4)); // backwards: 0, clock stays 8
+        b.trace_exit(t7);
+        b.trace_time(t7, 10.0, at(5));
+        b.trace_exit(t7);
         let p = b.finish();
         let fa = p.function(a);
         assert_eq!(fa.calls, Some(2));

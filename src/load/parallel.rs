@@ -1,0 +1,174 @@
+//! Ordered parallel parsing: the one place loaders use more than one core.
+//!
+//! A large input is cut into chunks (at line ends for text, at record ends
+//! for fixed-size records). Worker threads parse chunks into compact
+//! batches, each worker with state of its own (its own name table, so no
+//! lock is ever taken); the calling thread receives the batches strictly in
+//! chunk order and feeds them to the builder, whose replay of a trace is
+//! sequential by nature. Channels are bounded, so only a few batches exist
+//! at once whatever the input's size: memory stays flat while the workers
+//! stay ahead of the consumer.
+
+use std::ops::Range;
+use std::sync::mpsc;
+
+/// Bytes a chunk holds: small enough that a few batches in flight cost a
+/// few megabytes, large enough that a worker spends its time parsing.
+pub const CHUNK: usize = 2 << 20;
+
+/// How many batches a worker may finish before the consumer takes one.
+const AHEAD: usize = 2;
+
+/// Worker threads: one a core, the consumer sharing a core with them (it
+/// waits while they parse), at most eight.
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// `bytes[start..]` cut into ranges of about `size` bytes, each ending just
+/// after a newline (the last one at the end of the input).
+pub fn line_chunks(bytes: &[u8], start: usize, size: usize) -> Vec<Range<usize>> {
+    let mut chunks = Vec::new();
+    let mut from = start.min(bytes.len());
+    while from < bytes.len() {
+        let probe = from.saturating_add(size.max(1)).min(bytes.len());
+        let end = match bytes[probe..].iter().position(|&b| b == b'\n') {
+            Some(n) => probe + n + 1,
+            None => bytes.len(),
+        };
+        chunks.push(from..end);
+        from = end;
+    }
+    chunks
+}
+
+/// `bytes[start..]` cut into ranges of whole `record_len`-byte records of
+/// about `size` bytes; the last range runs to the end (a partial record
+/// included, for the parser to report).
+pub fn record_chunks(
+    len: usize,
+    start: usize,
+    record_len: usize,
+    size: usize,
+) -> Vec<Range<usize>> {
+    let record_len = record_len.max(1);
+    let step = (size / record_len).max(1) * record_len;
+    let mut chunks = Vec::new();
+    let mut from = start.min(len);
+    while from < len {
+        let end = if len - from > step { from + step } else { len };
+        chunks.push(from..end);
+        from = end;
+    }
+    chunks
+}
+
+/// Parses `chunks` on the worker threads and hands each result to
+/// `consume(worker, index, result)` in chunk order. `state` makes a
+/// worker's private state; chunk `i` always goes to worker `i % workers`,
+/// so a worker's results reach the consumer in the order it made them.
+/// `consume` returns false to stop early (the rest is not parsed).
+pub fn ordered<S, T>(
+    chunks: &[Range<usize>],
+    state: impl Fn() -> S + Sync,
+    parse: impl Fn(&mut S, Range<usize>) -> T + Sync,
+    mut consume: impl FnMut(usize, T) -> bool,
+) where
+    T: Send,
+{
+    let n = workers().min(chunks.len());
+    if n <= 1 {
+        let mut s = state();
+        for c in chunks {
+            if !consume(0, parse(&mut s, c.clone())) {
+                return;
+            }
+        }
+        return;
+    }
+    std::thread::scope(|scope| {
+        let receivers: Vec<mpsc::Receiver<T>> = (0..n)
+            .map(|w| {
+                let (tx, rx) = mpsc::sync_channel(AHEAD);
+                let (state, parse) = (&state, &parse);
+                scope.spawn(move || {
+                    let mut s = state();
+                    for c in chunks.iter().skip(w).step_by(n) {
+                        // The consumer hung up: it stopped early.
+                        if tx.send(parse(&mut s, c.clone())).is_err() {
+                            return;
+                        }
+                    }
+                });
+                rx
+            })
+            .collect();
+        for i in 0..chunks.len() {
+            let w = i % n;
+            // A closed channel means the worker panicked; the scope's join
+            // reports that once the receivers are dropped.
+            let Ok(batch) = receivers[w].recv() else {
+                break;
+            };
+            if !consume(w, batch) {
+                break;
+            }
+        }
+        drop(receivers);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_chunks_end_at_newlines_and_cover_everything() {
+        let text = b"aa\nbbbb\nc\n\nddddd";
+        let chunks = line_chunks(text, 0, 3);
+        assert_eq!(chunks, vec![0..8, 8..16]);
+        assert_eq!(line_chunks(text, 0, 1), vec![0..3, 3..8, 8..10, 10..16]);
+        assert_eq!(line_chunks(text, 3, 100), vec![3..16]);
+        assert!(line_chunks(b"", 0, 4).is_empty());
+    }
+
+    #[test]
+    fn record_chunks_hold_whole_records() {
+        assert_eq!(record_chunks(25, 1, 4, 8), vec![1..9, 9..17, 17..25]);
+        assert_eq!(
+            record_chunks(27, 1, 4, 8),
+            vec![1..9, 9..17, 17..25, 25..27]
+        );
+        assert_eq!(record_chunks(10, 0, 4, 1), vec![0..4, 4..8, 8..10]);
+    }
+
+    #[test]
+    fn results_arrive_in_chunk_order_and_stop_early() {
+        let chunks: Vec<_> = (0..50).map(|i| i..i + 1).collect();
+        let mut seen = Vec::new();
+        ordered(
+            &chunks,
+            || 0u32,
+            |count, r| {
+                *count += 1;
+                r.start
+            },
+            |_, x| {
+                seen.push(x);
+                true
+            },
+        );
+        assert_eq!(seen, (0..50).collect::<Vec<_>>());
+        let mut taken = 0;
+        ordered(
+            &chunks,
+            || (),
+            |_, r| r.start,
+            |_, _| {
+                taken += 1;
+                taken < 5
+            },
+        );
+        assert_eq!(taken, 5);
+    }
+}

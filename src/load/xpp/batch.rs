@@ -1,0 +1,125 @@
+//! What a parsing worker hands the replay: trace events in a compact form,
+//! their names numbered by the worker's own table.
+//!
+//! Workers never share a table (no lock on the hot path); each batch
+//! carries the names its worker saw first in it, and the consumer, which
+//! receives a worker's batches in the order they were made, maps the
+//! worker's numbers to the profile's `NameId`s with one array lookup an
+//! event.
+
+use super::row::Row;
+use crate::model::{NameId, ProfileBuilder};
+use rustc_hash::FxHashMap;
+
+/// A trace operation (formats.md § xpp). `Other` is an op the spec does
+/// not know, kept by name so the replay can warn about it once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `i`: about to enter.
+    Enter,
+    /// `I`: entered (functions compiled with profiling).
+    Entered,
+    /// `O`: about to return.
+    Leaving,
+    /// `o`: returned.
+    Left,
+    Other(u32),
+}
+
+/// One trace record, parsed. `name` and `Op::Other` are worker numbers in
+/// a batch and `NameId` indexes once [`NameMaps::globalize`] has run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ev {
+    /// Where the record starts in its piece (the events pane reads it
+    /// again from there).
+    pub offset: u64,
+    /// Its place: the line's index in the chunk for text, its offset for
+    /// records.
+    pub at: u64,
+    pub thread: u64,
+    pub time: Option<f64>,
+    pub line: Option<u32>,
+    pub name: u32,
+    pub op: Op,
+}
+
+/// One chunk's parse.
+#[derive(Debug, Default)]
+pub struct Batch<X> {
+    pub events: Vec<Ev>,
+    /// Names this worker saw first in this chunk, in number order.
+    pub new_names: Vec<Box<str>>,
+    /// Records that are no trace record: (place as in `Ev::at`, why).
+    pub skipped: Vec<(u64, String)>,
+    /// Whether the chunk's first record has a time column (the trace is
+    /// timed or not by its first record).
+    pub first_timed: Option<bool>,
+    /// Format-specific findings (line count, end mark, …).
+    pub extra: X,
+}
+
+impl<X> Batch<X> {
+    /// Adds a parsed row, numbering its names in `names`.
+    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u64) {
+        let name = names.id(&row.call, &mut self.new_names);
+        let op = match row.op.as_ref() {
+            "i" => Op::Enter,
+            "I" => Op::Entered,
+            "O" => Op::Leaving,
+            "o" => Op::Left,
+            other => Op::Other(names.id(other, &mut self.new_names)),
+        };
+        self.events.push(Ev {
+            offset,
+            at,
+            thread: row.thread.unwrap_or(0),
+            time: row.time,
+            line: row.line,
+            name,
+            op,
+        });
+    }
+}
+
+/// A worker's name table.
+#[derive(Debug, Default)]
+pub struct LocalNames {
+    ids: FxHashMap<Box<str>, u32>,
+}
+
+impl LocalNames {
+    fn id(&mut self, name: &str, new: &mut Vec<Box<str>>) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        self.ids.insert(name.into(), id);
+        new.push(name.into());
+        id
+    }
+}
+
+/// The consumer's side: per worker, its numbers → the profile's names.
+#[derive(Debug, Default)]
+pub struct NameMaps {
+    maps: Vec<Vec<NameId>>,
+}
+
+impl NameMaps {
+    /// Learns the batch's new names, then rewrites its events' names as
+    /// `NameId` indexes.
+    pub fn globalize<X>(&mut self, worker: usize, batch: &mut Batch<X>, b: &mut ProfileBuilder) {
+        if self.maps.len() <= worker {
+            self.maps.resize_with(worker + 1, Vec::new);
+        }
+        let map = &mut self.maps[worker];
+        map.extend(batch.new_names.iter().map(|n| b.intern(n)));
+        let global = |local: u32| map.get(local as usize).map_or(u32::MAX, |id| id.0);
+        for ev in &mut batch.events {
+            ev.name = global(ev.name);
+            if let Op::Other(op) = &mut ev.op {
+                *op = global(*op);
+            }
+        }
+    }
+}
