@@ -7,6 +7,7 @@
 //! worker's numbers to the profile's `NameId`s with one array lookup an
 //! event.
 
+use super::fast::Record;
 use super::row::Row;
 use crate::model::{NameId, ProfileBuilder};
 use rustc_hash::FxHashMap;
@@ -76,6 +77,29 @@ impl<X> Batch<X> {
             time: row.time,
             line: row.line,
             name,
+            op,
+        });
+    }
+
+    /// Adds a record of the common DELDBE shape.
+    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64, at: u64) {
+        let op = match r.op {
+            b'i' => Op::Enter,
+            b'I' => Op::Entered,
+            b'O' => Op::Leaving,
+            b'o' => Op::Left,
+            other => Op::Other(names.id(
+                char::from(other).encode_utf8(&mut [0; 4]),
+                &mut self.new_names,
+            )),
+        };
+        self.events.push(Ev {
+            offset,
+            at,
+            thread: r.thread,
+            time: Some(r.time),
+            line: r.line,
+            name: names.id(r.call, &mut self.new_names),
             op,
         });
     }

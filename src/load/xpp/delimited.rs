@@ -4,6 +4,7 @@
 use super::batch::{Batch, LocalNames, NameMaps};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
+use super::fast;
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
@@ -131,12 +132,20 @@ fn parse_chunk(
     let mut batch = Batch::default();
     let mut fields = Vec::with_capacity(8);
     let mut at = 0;
+    let anchored = *layout == Layout::Anchored;
     for line in body.split(|&b| b == b'\n') {
         let offset = (range.start + (line.as_ptr() as usize - chunk.as_ptr() as usize)) as u64;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let here = at;
+        at += 1;
+        if let Some(r) = fast::record(line).filter(|_| anchored) {
+            batch.first_timed.get_or_insert(true);
+            batch.push_fast(names, &r, offset, here);
+            continue;
+        }
         match decode(line) {
             Cow::Borrowed(text) => {
-                parse_line(text, &mut fields, layout, names, &mut batch, offset, at)
+                parse_line(text, &mut fields, layout, names, &mut batch, offset, here)
             }
             Cow::Owned(text) => parse_line(
                 &text,
@@ -145,10 +154,9 @@ fn parse_chunk(
                 names,
                 &mut batch,
                 offset,
-                at,
+                here,
             ),
         }
-        at += 1;
     }
     batch.extra = at;
     batch

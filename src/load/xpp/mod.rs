@@ -21,6 +21,7 @@ mod dbf;
 mod deldbe;
 mod delimited;
 mod events;
+mod fast;
 mod foxdbe;
 mod packets;
 mod replay;

@@ -41,7 +41,16 @@ pub struct TraceFrame {
     path: StackId,
     pushed_at: f64,
     site: Option<LineId>,
+    /// Time this activation spent on top of the stack, added to its path
+    /// when it is popped: the path's row is touched once a call, not once
+    /// an event.
+    self_ms: f64,
+    /// The last call this frame made (callee, path): a loop calling the
+    /// same function finds its path without a hash lookup.
+    last_child: (FuncId, StackId),
 }
+
+const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), StackId(u32::MAX));
 
 #[derive(Debug)]
 struct ThreadTrace {
@@ -172,11 +181,11 @@ impl ProfileBuilder {
         }
         th.clock = Some(t);
         let d = t - clock;
-        match th.frames.last() {
+        match th.frames.last_mut() {
             None => st.outside_ms += d,
             Some(top) => {
                 slot(&mut st.funcs, top.func.index()).exclusive_ms += d;
-                slot(&mut st.paths, top.path.index()).self_ms += d;
+                top.self_ms += d;
             }
         }
     }
@@ -198,9 +207,10 @@ impl ProfileBuilder {
             path,
             pushed_at: th.clock.unwrap_or(0.0),
             site,
+            self_ms: 0.0,
+            last_child: NO_CHILD,
         });
         slot(&mut st.funcs, func.index()).calls += 1;
-        slot(&mut st.paths, path.index()).calls += 1;
         if let Some(line) = site {
             slot(&mut st.lines, line.index()).calls += 1;
         }
@@ -234,9 +244,11 @@ impl ProfileBuilder {
         let st = self.trace_state.as_mut()?;
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
+        let path = slot(&mut st.paths, frame.path.index());
+        path.calls += 1;
         if st.time == TraceTime::Timed {
             let span = th.clock.unwrap_or(0.0) - frame.pushed_at;
-            let path = slot(&mut st.paths, frame.path.index());
+            path.self_ms += frame.self_ms;
             path.on_stack_ms += span;
             if !path.recursive {
                 slot(&mut st.funcs, frame.func.index()).inclusive_ms += span;
@@ -286,9 +298,17 @@ impl ProfileBuilder {
     /// when the path is known, its frames hashed once when it is new.
     fn trace_path(&mut self, thread: ThreadIx, func: FuncId) -> Option<StackId> {
         let st = self.trace_state.as_mut()?;
-        let frames = st.threads.get(thread.0)?.frames.as_slice();
+        let frames = st.threads.get_mut(thread.0)?.frames.as_mut_slice();
         let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
-        if let Some(&path) = st.children.get(&(parent, func)) {
+        if let Some(top) = frames.last_mut() {
+            if top.last_child.0 == func {
+                return Some(top.last_child.1);
+            }
+            if let Some(&path) = st.children.get(&(parent, func)) {
+                top.last_child = (func, path);
+                return Some(path);
+            }
+        } else if let Some(&path) = st.children.get(&(parent, func)) {
             return Some(path);
         }
         let recursive = frames.iter().any(|f| f.func == func);
@@ -301,6 +321,9 @@ impl ProfileBuilder {
         st.scratch = scratch;
         st.children.insert((parent, func), path);
         slot(&mut st.paths, path.index()).recursive = recursive;
+        if let Some(top) = st.threads.get_mut(thread.0)?.frames.last_mut() {
+            top.last_child = (func, path);
+        }
         Some(path)
     }
 
