@@ -24,7 +24,7 @@ impl Value<'_> {
         )
     }
 
-    fn number(&self) -> Option<f64> {
+    pub(crate) fn number(&self) -> Option<f64> {
         match *self {
             Value::Count(n) => n.map(|n| n as f64),
             Value::Ms(x) | Value::Pct(x) => x,
@@ -45,6 +45,11 @@ pub trait Column: Copy + Eq + std::fmt::Debug + 'static {
     fn value(self, p: &Profile, row: Self::Row) -> Value<'_>;
     /// Text that breaks ties, so every order is total and stable.
     fn tie(p: &Profile, row: Self::Row) -> (&str, &str);
+
+    /// The row's text in this column and its `tie` as name ranks
+    /// (`Profile::name_rank`; a tie's first part high), where they are
+    /// interned names: a sort then compares integers, not strings.
+    fn ranks(self, p: &Profile, row: Self::Row) -> (Option<u32>, Option<u64>);
 
     fn from_key(key: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.key() == key)
@@ -160,7 +165,7 @@ columns!(PacketColumn for PacketId, |p, k| {
 });
 
 macro_rules! impl_column {
-    ($name:ident, $row:ty, $tie:ident) => {
+    ($name:ident, $row:ty, $tie:ident, $ranks:ident) => {
         impl Column for $name {
             type Row = $row;
             const ALL: &'static [Self] = $name::LIST;
@@ -175,6 +180,9 @@ macro_rules! impl_column {
             }
             fn tie(p: &Profile, row: $row) -> (&str, &str) {
                 $tie(p, row)
+            }
+            fn ranks(self, p: &Profile, row: $row) -> (Option<u32>, Option<u64>) {
+                $ranks(self, p, row)
             }
             fn descending_by_default(self) -> bool {
                 self.kind() == ValueKind::Number
@@ -198,10 +206,48 @@ fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
     (p.frames(s).last().map_or("", |&f| p.function_name(f)), "")
 }
 
-impl_column!(FuncColumn, FuncId, func_tie);
-impl_column!(LineColumn, LineId, line_tie);
-impl_column!(StackColumn, StackId, stack_tie);
-impl_column!(PacketColumn, PacketId, packet_tie);
+impl_column!(FuncColumn, FuncId, func_tie, func_ranks);
+impl_column!(LineColumn, LineId, line_tie, line_ranks);
+impl_column!(StackColumn, StackId, stack_tie, stack_ranks);
+impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks);
+
+/// A packet's source is no interned name: packets (a handful) sort by text.
+fn packet_ranks(_: PacketColumn, _: &Profile, _: PacketId) -> (Option<u32>, Option<u64>) {
+    (None, None)
+}
+
+/// (text rank of a column, tie rank) for function rows.
+fn func_ranks(col: FuncColumn, p: &Profile, f: FuncId) -> (Option<u32>, Option<u64>) {
+    let func = p.function(f);
+    let (name, module) = (p.name_rank(func.name), p.name_rank(func.module));
+    let text = match col {
+        FuncColumn::Name => Some(name),
+        FuncColumn::Module => Some(module),
+        _ => None,
+    };
+    (text, Some(u64::from(name) << 32 | u64::from(module)))
+}
+
+fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u64>) {
+    let line = p.line(l);
+    let file = p.name_rank(line.file);
+    let text = match (col, line.function, line.top_level) {
+        (LineColumn::File, ..) => Some(file),
+        (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.function(f).name)),
+        (LineColumn::Function, None, false) => Some(0),
+        _ => None,
+    };
+    (text, Some(u64::from(file) << 32))
+}
+
+fn stack_ranks(col: StackColumn, p: &Profile, s: StackId) -> (Option<u32>, Option<u64>) {
+    let leaf = p
+        .frames(s)
+        .last()
+        .map_or(0, |&f| p.name_rank(p.function(f).name));
+    let text = (col == StackColumn::Leaf).then_some(leaf);
+    (text, Some(u64::from(leaf) << 32))
+}
 
 fn packet_tie(p: &Profile, k: PacketId) -> (&str, &str) {
     (&p.packet(k).source, "")

@@ -1,13 +1,68 @@
 //! Row orders: the canonical ones of report-json.md, and by any column.
 
-use super::columns::{Column, compare};
+use super::columns::{Column, ValueKind, compare};
 use crate::model::{FuncId, LineId, Profile, StackId};
 use std::cmp::Ordering;
 
 /// Rows of `C` ordered by `col`, ties by name; a stable sort, so equal rows
 /// keep their previous relative order.
+///
+/// Each row's key is computed once (its value, or its text's name rank,
+/// and its tie's rank) and the keys sorted as integers: a million rows
+/// sort in tens of milliseconds. Rows whose text is no interned name
+/// (packets) are compared as text, in the same order.
 pub fn sort_by<C: Column>(p: &Profile, rows: &mut [C::Row], col: C, descending: bool) {
-    rows.sort_by(|&a, &b| compare(p, col, a, b, descending));
+    match keys(p, rows, col, descending) {
+        Some(mut keys) => {
+            keys.sort_unstable();
+            let before = rows.to_vec();
+            for (row, key) in rows.iter_mut().zip(&keys) {
+                *row = before[key.2 as usize];
+            }
+        }
+        None => rows.sort_by(|&a, &b| compare(p, col, a, b, descending)),
+    }
+}
+
+/// (value, tie, position) per row, ordered as `compare` orders rows (the
+/// position makes it stable); `None` when some row has no ranks.
+fn keys<C: Column>(
+    p: &Profile,
+    rows: &[C::Row],
+    col: C,
+    descending: bool,
+) -> Option<Vec<(u64, u64, u32)>> {
+    let text = col.value_kind() == ValueKind::Text;
+    let flip = |k: u64| if descending { !k } else { k };
+    rows.iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            let (rank, tie) = col.ranks(p, r);
+            let value = match text {
+                true => flip(u64::from(rank?)),
+                false => col
+                    .value(p, r)
+                    .number()
+                    .map_or(ABSENT, |x| flip(ordered(x))),
+            };
+            Some((value, tie?, u32::try_from(i).ok()?))
+        })
+        .collect()
+}
+
+/// Absent numbers sort last in either direction.
+const ABSENT: u64 = u64::MAX;
+
+/// An f64 as a u64 in `total_cmp` order, kept clear of both ends so that
+/// a flipped key never reaches `ABSENT`.
+fn ordered(x: f64) -> u64 {
+    let bits = x.to_bits();
+    let key = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    key.clamp(1, ABSENT - 1)
 }
 
 /// Descending with absent values last.
@@ -58,4 +113,48 @@ pub fn canonical_lines(p: &Profile) -> Vec<LineId> {
             .then(la.line.cmp(&lb.line))
     });
     ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::columns::{FuncColumn, LineColumn, StackColumn};
+
+    /// The keyed sort orders rows exactly as the row comparator does, on
+    /// every column, both ways, from a scrambled start (ties keep it).
+    fn same_as_comparator<C: Column>(p: &Profile, ids: Vec<C::Row>)
+    where
+        C::Row: PartialEq + std::fmt::Debug,
+    {
+        let mut start = ids;
+        let n = start.len();
+        for i in 0..n {
+            start.swap(i, (i * 7919 + 13) % n);
+        }
+        for &col in C::ALL {
+            for descending in [false, true] {
+                let mut keyed = start.clone();
+                sort_by(p, &mut keyed, col, descending);
+                let mut slow = start.clone();
+                slow.sort_by(|&a, &b| compare(p, col, a, b, descending));
+                assert!(keyed == slow, "{col:?} descending={descending}");
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_sort_equals_comparator_sort() {
+        let p = crate::fixture_gen::large::profile(3000);
+        same_as_comparator::<FuncColumn>(&p, p.function_ids().collect());
+        same_as_comparator::<LineColumn>(&p, p.line_ids().collect());
+        same_as_comparator::<StackColumn>(&p, p.stack_ids().collect());
+        let demo = crate::load::load_inputs(
+            &[crate::demo::input()],
+            &crate::load::LoadOptions::default(),
+        )
+        .expect("the demo loads");
+        same_as_comparator::<FuncColumn>(&demo, demo.function_ids().collect());
+        same_as_comparator::<LineColumn>(&demo, demo.line_ids().collect());
+        same_as_comparator::<StackColumn>(&demo, demo.stack_ids().collect());
+    }
 }

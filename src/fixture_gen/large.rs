@@ -315,6 +315,59 @@ fn plist<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
     Ok(())
 }
 
+/// A profile made in memory (no file): `functions` functions with
+/// summary numbers, as many lines and stacks, names of varied shape
+/// (`Orders::PostInvoice17`, `lib/util.prg:Trim204`…). For benchmarks of
+/// the app's panes, sort and search, where parsing is not the point.
+pub fn profile(functions: u32) -> crate::model::Profile {
+    use crate::model::{FuncSummary, ProfileBuilder, TimeValues};
+    const WORDS: [&str; 16] = [
+        "Orders", "Invoice", "Post", "Trim", "Parse", "Render", "Stock", "Query", "Index", "Print",
+        "Customer", "Ledger", "Sort", "Open", "Close", "Report",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut b = ProfileBuilder::new("generated");
+    b.begin_source("generated");
+    let mut funcs = Vec::with_capacity(functions as usize);
+    for i in 0..functions {
+        let w = |r: u64| WORDS[(r % 16) as usize];
+        let (a, c, d) = (rng.next(), rng.next(), rng.next());
+        let name = match i % 3 {
+            0 => format!("{}::{}{}{i}", w(a), w(c), w(d)),
+            1 => format!("lib/{}.prg:{}{i}", w(a).to_lowercase(), w(c)),
+            _ => format!("{}_{}", w(a).to_uppercase(), i),
+        };
+        let (name, module) = (b.intern(&name), b.intern(w(d)));
+        let f = b.function(name, module);
+        let exclusive = rng.below(1_000_000) as f64 / 1000.0;
+        b.summary(
+            f,
+            FuncSummary {
+                calls: Some(1 + rng.below(10_000)),
+                hits_self: Some(rng.below(5000)),
+                hits_total: Some(rng.below(50_000)),
+                time: TimeValues {
+                    elapsed_exclusive: Some(exclusive),
+                    elapsed_inclusive: Some(exclusive + rng.below(1_000_000) as f64 / 100.0),
+                    ..Default::default()
+                },
+            },
+        );
+        let line = b.line(module, i, Some(f));
+        b.line_summary(line, Some(rng.below(1000)), Some(exclusive));
+        funcs.push(f);
+    }
+    let mut frames = Vec::new();
+    for _ in 0..functions {
+        frames.clear();
+        let depth = 2 + rng.below(5);
+        frames.extend((0..depth).map(|_| funcs[rng.below(funcs.len() as u64) as usize]));
+        let stack = b.stack(&frames);
+        b.stack_summary(stack, Some(1 + rng.below(100)), None, None);
+    }
+    b.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +399,15 @@ mod tests {
             ..Default::default()
         };
         load_inputs(&[input], &opts).expect("loads")
+    }
+
+    #[test]
+    fn generated_profile_has_every_kind_of_row() {
+        let p = profile(3000);
+        assert_eq!(p.functions().len(), 3000);
+        assert_eq!(p.lines().len(), 3000);
+        assert!(p.stacks().len() > 2900);
+        assert!(p.warnings().is_empty());
     }
 
     /// The parallel path (many chunks, two workers or more) and the one

@@ -133,6 +133,12 @@ impl Profile {
         self.names.resolve(id)
     }
 
+    /// `id`'s place in the byte order of all names (`""` is 0): comparing
+    /// ranks compares the names.
+    pub fn name_rank(&self, id: NameId) -> u32 {
+        self.names.rank(id)
+    }
+
     pub fn functions(&self) -> &[Function] {
         &self.functions
     }

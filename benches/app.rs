@@ -1,0 +1,81 @@
+//! The app with a million rows: one frame of each pane (TestBackend),
+//! re-sorting, and a search keystroke, each through `App::update` as a key
+//! press would go.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use profx::fixture_gen::large::profile;
+use profx::tui::App;
+use profx::tui::action::Action;
+use profx::tui::render::draw;
+use profx::tui::view::Tab;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use std::time::{Duration, Instant};
+
+const ROWS: u32 = 1_000_000;
+
+fn app() -> App {
+    App::new(profile(ROWS), "generated", Rect::new(0, 0, 160, 48), true)
+}
+
+fn render(c: &mut Criterion) {
+    let mut app = app();
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
+    for (label, tab) in [
+        ("functions", Tab::Functions),
+        ("lines", Tab::Lines),
+        ("stacks", Tab::Stacks),
+    ] {
+        app.update(Action::Tab(tab));
+        c.bench_function(&format!("render/{label}_1m_rows"), |b| {
+            b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+        });
+    }
+}
+
+fn sort(c: &mut Criterion) {
+    let mut app = app();
+    let mut group = c.benchmark_group("sort");
+    group.sample_size(10);
+    // Each press re-sorts the million rows by the next column, so the
+    // time is the average over the pane's columns.
+    group.bench_function("functions_1m_next_column", |b| {
+        b.iter(|| app.update(Action::SortNext))
+    });
+    group.bench_function("functions_1m_reverse", |b| {
+        b.iter(|| app.update(Action::Reverse))
+    });
+    group.finish();
+}
+
+/// Times `keys` typed into the search prompt, clearing it (untimed) first.
+fn typing(app: &mut App, keys: &str, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        app.update(Action::ClearInput);
+        let (first, last) = keys.split_at(keys.len() - 1);
+        first.chars().for_each(|k| app.update(Action::Input(k)));
+        let start = Instant::now();
+        last.chars().for_each(|k| app.update(Action::Input(k)));
+        total += start.elapsed();
+    }
+    total
+}
+
+fn search(c: &mut Criterion) {
+    let mut app = app();
+    app.update(Action::SearchOpen);
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    group.bench_function("first_key_1m_names", |b| {
+        b.iter_custom(|iters| typing(&mut app, "o", iters))
+    });
+    group.bench_function("fourth_key_1m_names", |b| {
+        b.iter_custom(|iters| typing(&mut app, "inv7", iters))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render, sort, search);
+criterion_main!(benches);
