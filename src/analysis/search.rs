@@ -91,6 +91,43 @@ impl Query {
         self.terms.is_empty()
     }
 
+    /// Whether `name` matches, without a score or positions: what a filter
+    /// needs, a million times a keystroke. The answer is `matches(name)
+    /// .is_some()` (tested on generated names and queries): a skim fuzzy
+    /// match is the pattern's chars in order, so for ASCII names and fuzzy
+    /// terms an ordered byte scan decides it without the scoring matrix;
+    /// anything else asks `matches`.
+    pub fn is_match(&self, name: &str) -> bool {
+        if !name.is_ascii() {
+            return self.matches(name).is_some();
+        }
+        self.terms.iter().all(|t| match t {
+            Term::Fuzzy(pat) if pat.is_ascii() => {
+                in_order(name.as_bytes(), pat.as_bytes(), self.case_sensitive)
+            }
+            _ => self.term_matches(name, t),
+        })
+    }
+
+    /// One term against an ASCII name, the slow way.
+    fn term_matches(&self, name: &str, t: &Term) -> bool {
+        let folded;
+        let hay = if self.case_sensitive {
+            name
+        } else {
+            folded = name.to_ascii_lowercase();
+            &folded
+        };
+        match t {
+            Term::Fuzzy(pat) => self.matcher.fuzzy_match(hay, pat).is_some(),
+            Term::Exact {
+                text,
+                anchor,
+                negated,
+            } => exact(hay, text, *anchor).is_some() != *negated,
+        }
+    }
+
     /// Whether `name` matches every term, and how well.
     pub fn matches(&self, name: &str) -> Option<Match> {
         let folded;
@@ -136,6 +173,57 @@ impl Query {
         m.positions.dedup();
         Some(m)
     }
+}
+
+/// Whether `pat`'s bytes occur in `hay` in order (`pat` already folded
+/// when the query ignores case).
+fn in_order(hay: &[u8], pat: &[u8], case_sensitive: bool) -> bool {
+    let mut rest = hay.iter();
+    pat.iter().all(|&c| {
+        rest.any(|&h| {
+            if case_sensitive {
+                h == c
+            } else {
+                h.to_ascii_lowercase() == c
+            }
+        })
+    })
+}
+
+/// Whether every name matching `new` also matches `old`, so a filter can
+/// look only at what `old` kept: text added at the end narrows, unless
+/// `old` has a `!` (an exclusion weakens as it grows) or a `$` (text after
+/// it turns an anchored term into a fuzzy one).
+pub fn narrows(old: &str, new: &str) -> bool {
+    !old.is_empty() && new.starts_with(old) && !old.contains(['!', '$'])
+}
+
+/// `rows` kept where `keep` says so, in order; on every core when there
+/// are enough rows to pay for the threads.
+pub fn filter_rows(rows: &[u32], keep: impl Fn(u32) -> bool + Sync) -> Vec<u32> {
+    const PER_THREAD: usize = 20_000;
+    let threads = crate::load::parallel::workers().min(rows.len() / PER_THREAD);
+    if threads < 2 {
+        return rows.iter().copied().filter(|&r| keep(r)).collect();
+    }
+    let keep = &keep;
+    std::thread::scope(|s| {
+        let parts: Vec<_> = rows
+            .chunks(rows.len().div_ceil(threads))
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .copied()
+                        .filter(|&r| keep(r))
+                        .collect::<Vec<u32>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// One space-separated term; `None` for a term that is only operators
@@ -255,5 +343,85 @@ mod tests {
         let q = Query::parse("'ord");
         let a = q.matches("orders_read").map(|m| m.score);
         assert!(a.is_some_and(|s| s > 0));
+    }
+
+    /// `is_match` gives `matches`' answer: generated names (ASCII and
+    /// not) against queries of every kind, typed a character at a time.
+    #[test]
+    fn is_match_agrees_with_matches() {
+        let p = crate::fixture_gen::large::profile(3000);
+        let mut names: Vec<String> = p
+            .function_ids()
+            .map(|f| p.function_name(f).to_string())
+            .collect();
+        names.extend(
+            [
+                "Café_Latte",
+                "İstanbul",
+                "naïve_Sort",
+                "表示関数",
+                "a\u{1b}[31mb",
+            ]
+            .map(String::from),
+        );
+        names.extend(NAMES.iter().map(|n| n.to_string()));
+        let queries = [
+            "inv7",
+            "Inv",
+            "orders post",
+            "lib/ trim",
+            "'voice",
+            "^lib",
+            "7$",
+            "^SORT_1$",
+            "!lib",
+            "!'Post sort",
+            "oRd",
+            "é",
+            "caf",
+            "İ",
+            "表",
+            "ive_s",
+            "p o s t",
+            "zzz",
+            "_",
+        ];
+        for full in queries {
+            for end in 1..=full.len() {
+                let Some(text) = full.get(..end) else {
+                    continue;
+                };
+                let q = Query::parse(text);
+                for name in &names {
+                    assert_eq!(
+                        q.is_match(name),
+                        q.matches(name).is_some(),
+                        "{text:?} on {name:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn narrowing_is_only_claimed_where_it_holds() {
+        assert!(narrows("ord", "orde"));
+        assert!(narrows("ord", "ord rd"));
+        assert!(narrows("'ord", "'ords"));
+        assert!(narrows("ord", "ordR"), "a capital only makes it stricter");
+        assert!(!narrows("", "o"));
+        assert!(!narrows("ord", "or"));
+        assert!(!narrows("!ord", "!orde"));
+        assert!(!narrows("ord$", "ord$x"));
+    }
+
+    #[test]
+    fn parallel_filter_keeps_order() {
+        let rows: Vec<u32> = (0..100_000).collect();
+        let kept = filter_rows(&rows, |r| r % 3 == 0);
+        assert_eq!(
+            kept,
+            (0..100_000).filter(|r| r % 3 == 0).collect::<Vec<u32>>()
+        );
     }
 }

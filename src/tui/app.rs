@@ -12,7 +12,7 @@ use super::layout::{self, Areas};
 use super::panes::{self, Col, Kind};
 use super::view::{self, Focus, Rows, Scope, Tab, View};
 use crate::analysis::callgraph::{CallGraph, Edge};
-use crate::analysis::search::Query;
+use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile, StackId};
 use crate::text::visible;
 use ratatui::layout::{Position, Rect};
@@ -389,14 +389,32 @@ impl App {
     /// Rebuilds the current view's rows after its scope, filter or sort
     /// changed, keeping the selected row selected when it is still shown.
     fn refresh(&mut self) {
+        self.refresh_within(None);
+    }
+
+    /// `refresh`, filtering only `within` when the new query is known to
+    /// keep a subset of those rows (a search narrowing as it is typed).
+    fn refresh_within(&mut self, within: Option<Rows>) {
         let v = self.view();
         let key = v.selected();
-        let base = match v.scope {
-            Scope::Info => Rows::All(self.info_len()),
-            scope => view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone()),
+        if !v.sorted.as_ref().is_some_and(|(sort, _)| *sort == v.sort) {
+            let base = match v.scope {
+                Scope::Info => Rows::All(self.info_len()),
+                scope => {
+                    let rows =
+                        view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone());
+                    view::sorted(&self.profile, v, rows)
+                }
+            };
+            let sort = v.sort;
+            self.view_mut().sorted = Some((sort, base));
+        }
+        let v = self.view();
+        let Some((_, base)) = &v.sorted else {
+            return;
         };
         let total = base.len();
-        let rows = view::filtered_rows(&self.profile, v, base);
+        let rows = view::filtered_rows(&self.profile, v, within.as_ref().unwrap_or(base));
         let v = self.view_mut();
         v.total = total;
         v.rows = rows;
@@ -577,10 +595,12 @@ impl App {
     }
 
     fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) {
-        let mut text = self.view().filter.clone();
+        let old = self.view().filter.clone();
+        let mut text = old.clone();
         edit(&mut text);
+        let within = search::narrows(&old, &text).then(|| self.view().rows.clone());
         self.view_mut().set_filter(&text);
-        self.refresh();
+        self.refresh_within(within);
     }
 
     /// Every row shown under a filter matches it, so stepping through

@@ -175,8 +175,11 @@ pub fn search_column(kind: Kind, p: &Profile, row: u32) -> Col {
 
 /// The text a search matches: what the cell shows, escapes included, so
 /// highlighted positions fall on the characters on screen.
-pub fn search_text(kind: Kind, p: &Profile, row: u32) -> String {
-    cell(search_column(kind, p, row).value(p, row))
+pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
+    match search_column(kind, p, row).value(p, row) {
+        Value::Text(t) => visible(t),
+        other => cell(other).into(),
+    }
 }
 
 /// Widest cell of each column over all rows of the kind (names capped so

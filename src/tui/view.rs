@@ -3,7 +3,7 @@
 //! was left, so all of that lives here and nowhere else.
 
 use super::panes::{self, Col, Kind};
-use crate::analysis::search::Query;
+use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile};
 
 /// The rows a view is about.
@@ -156,6 +156,9 @@ pub struct View {
     /// First column shown after the name (horizontal scroll).
     pub hscroll: usize,
     pub focus: Focus,
+    /// The scope's rows in the order of `sort` when they were sorted: a
+    /// keystroke of a search filters these and never sorts.
+    pub sorted: Option<(Option<(Col, bool)>, Rows)>,
 }
 
 impl View {
@@ -171,6 +174,7 @@ impl View {
             offset: 0,
             hscroll: 0,
             focus: Focus::Table,
+            sorted: None,
         }
     }
 
@@ -231,40 +235,75 @@ fn lines_of(p: &Profile, f: FuncId, mut rows: Vec<u32>) -> Vec<u32> {
     rows
 }
 
-/// Rows of a scope matching a query, in the view's sort order. Events are
-/// matched by their function: each function is matched once, then the
-/// events are scanned by id without being decoded.
-pub fn filtered_rows(p: &Profile, view: &View, base: Rows) -> Rows {
+/// Rows of `base` (the scope's rows in the view's sort order, or the rows
+/// a narrower query is known to be within) matching the view's query, in
+/// the same order. Events are matched by their function: each function is
+/// matched once, then the events are scanned by id without being decoded.
+pub fn filtered_rows(p: &Profile, view: &View, base: &Rows) -> Rows {
     let Some(q) = &view.query else {
-        return sorted(p, view, base);
+        return base.clone();
     };
     match (view.scope, base) {
-        (Scope::Events(k), Rows::All(n)) => {
-            let matching: Vec<bool> = p
-                .function_ids()
-                .map(|f| {
-                    q.matches(&crate::text::visible(p.function_name(f)))
-                        .is_some()
-                })
-                .collect();
-            let events = &p.packet(k).events;
-            let rows = (0..n)
-                .filter(|&i| events.function(i).is_some_and(|f| matching[f.index()]))
-                .filter_map(|i| u32::try_from(i).ok())
-                .collect();
-            Rows::List(rows)
-        }
-        (scope, Rows::List(mut rows)) => {
-            if let Some(kind) = scope.kind() {
-                rows.retain(|&r| q.matches(&panes::search_text(kind, p, r)).is_some());
+        (Scope::Events(k), base) => {
+            let all: Vec<u32> = p.function_ids().map(|f| f.index() as u32).collect();
+            let mut matching = vec![false; all.len()];
+            let name =
+                |f: u32| crate::text::visible(p.function_name(FuncId::from_index(f as usize)));
+            for f in search::filter_rows(&all, |f| q.is_match(&name(f))) {
+                matching[f as usize] = true;
             }
-            sorted(p, view, Rows::List(rows))
+            let events = &p.packet(k).events;
+            let hit = |i: u32| {
+                events
+                    .function(i as usize)
+                    .is_some_and(|f| matching[f.index()])
+            };
+            match base {
+                Rows::All(n) => Rows::List(
+                    (0..*n)
+                        .filter_map(|i| u32::try_from(i).ok())
+                        .filter(|&i| hit(i))
+                        .collect(),
+                ),
+                Rows::List(rows) => Rows::List(rows.iter().copied().filter(|&i| hit(i)).collect()),
+            }
         }
-        (_, rows) => rows,
+        (scope, Rows::List(rows)) => match scope.kind() {
+            Some(kind) => Rows::List(matching(p, kind, q, rows)),
+            None => base.clone(),
+        },
+        (_, rows) => rows.clone(),
     }
 }
 
-fn sorted(p: &Profile, view: &View, rows: Rows) -> Rows {
+/// The rows whose search text matches, in `rows`' order. When `rows` are
+/// most of the kind's rows, every row is matched in id order, where the
+/// rows' data lie one after another in memory (in a sorted order each row
+/// is a cache miss), and the sorted rows are then picked from the result.
+fn matching(p: &Profile, kind: Kind, q: &Query, rows: &[u32]) -> Vec<u32> {
+    let keep = |r: u32| q.is_match(&panes::search_text(kind, p, r));
+    let total = match kind {
+        Kind::Functions => p.functions().len(),
+        Kind::Lines => p.lines().len(),
+        Kind::Stacks => p.stacks().len(),
+        Kind::Packets => p.packets().len(),
+    };
+    if rows.len() < total / 2 {
+        return search::filter_rows(rows, keep);
+    }
+    let ids: Vec<u32> = (0..total).filter_map(|i| u32::try_from(i).ok()).collect();
+    let mut hit = vec![false; total];
+    for r in search::filter_rows(&ids, keep) {
+        hit[r as usize] = true;
+    }
+    rows.iter()
+        .copied()
+        .filter(|&r| hit.get(r as usize).copied().unwrap_or(false))
+        .collect()
+}
+
+/// `rows` in the view's sort order.
+pub fn sorted(p: &Profile, view: &View, rows: Rows) -> Rows {
     match (rows, view.sort) {
         (Rows::List(mut v), Some((col, desc))) => {
             panes::sort(p, &mut v, col, desc);

@@ -496,3 +496,55 @@ fn info_has_nothing_to_search_or_sort() {
     app.update(End);
     assert_eq!(app.view().cursor, app.info_len() - 1);
 }
+
+/// Typing narrows from the rows already kept, erasing and exclusions start
+/// again from the whole pane: at every keystroke the rows are exactly the
+/// pane's sorted rows whose names match, whatever path led there.
+#[test]
+fn narrowing_search_keeps_exactly_the_matching_rows() {
+    let p = crate::fixture_gen::large::profile(30_000);
+    let mut app = app_of(p, "generated", 120, 40);
+    app.update(SortNext);
+    let all: Vec<u32> = (0..app.view().rows.len())
+        .filter_map(|i| app.view().rows.get(i))
+        .collect();
+    app.update(SearchOpen);
+    let keys = [
+        Input('i'),
+        Input('n'),
+        Input('v'),
+        Input('7'),
+        Erase,
+        Input(' '),
+        Input('!'),
+        Input('l'),
+        Input('i'),
+        Input('b'),
+        Erase,
+        Erase,
+        Erase,
+        Input('P'),
+        Input('o'),
+    ];
+    for key in keys {
+        app.update(key);
+        let q = crate::analysis::search::Query::parse(&app.view().filter);
+        let expected: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|&r| {
+                q.matches(app.profile.function_name(FuncId::from_index(r as usize)))
+                    .is_some()
+            })
+            .collect();
+        let shown: Vec<u32> = (0..app.view().rows.len())
+            .filter_map(|i| app.view().rows.get(i))
+            .collect();
+        assert_eq!(
+            shown,
+            expected,
+            "after {key:?}, filter {:?}",
+            app.view().filter
+        );
+    }
+}
