@@ -32,6 +32,40 @@ fn render(c: &mut Criterion) {
             b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
         });
     }
+    app.update(Action::Tab(Tab::Info));
+    c.bench_function("render/info", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+    // The trace pane inside a packet of a generated DELDBE trace of about
+    // 1.1 M events, scrolled to the middle: rows decoded from the bytes.
+    let mut trace = App::new(
+        events_profile(),
+        "generated",
+        Rect::new(0, 0, 160, 48),
+        true,
+    );
+    trace.update(Action::Tab(Tab::Trace));
+    trace.update(Action::Enter);
+    for _ in 0..10_000 {
+        trace.update(Action::PageDown);
+    }
+    c.bench_function("render/events_1m_rows", |b| {
+        b.iter(|| term.draw(|f| draw(f, &trace)).map(|_| ()))
+    });
+}
+
+fn events_profile() -> profx::model::Profile {
+    use profx::fixture_gen::large::{Kind, Spec, write};
+    use profx::load::{Input, LoadOptions, load_inputs};
+    let mut out = std::io::Cursor::new(Vec::new());
+    let spec = Spec {
+        kind: Kind::Deldbe,
+        bytes: 32 << 20,
+        names: 5000,
+    };
+    write(spec, &mut out).expect("generates");
+    let input = Input::owned("generated.txt", out.into_inner());
+    load_inputs(&[input], &LoadOptions::default()).expect("loads")
 }
 
 fn sort(c: &mut Criterion) {
