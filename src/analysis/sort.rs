@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 pub fn sort_by<C: Column>(p: &Profile, rows: &mut [C::Row], col: C, descending: bool) {
     match keys(p, rows, col, descending) {
         Some(mut keys) => {
-            keys.sort_unstable();
+            sort_keys(&mut keys);
             let before = rows.to_vec();
             for (row, key) in rows.iter_mut().zip(&keys) {
                 *row = before[key.2 as usize];
@@ -24,14 +24,41 @@ pub fn sort_by<C: Column>(p: &Profile, rows: &mut [C::Row], col: C, descending: 
     }
 }
 
+type Key = (u64, u64, u32);
+
+/// Sorts keys, the two halves on two cores when there are many, then
+/// merges them.
+fn sort_keys(keys: &mut Vec<Key>) {
+    if keys.len() < 100_000 || crate::load::parallel::workers() < 2 {
+        keys.sort_unstable();
+        return;
+    }
+    let mid = keys.len() / 2;
+    let (a, b) = keys.split_at_mut(mid);
+    std::thread::scope(|s| {
+        s.spawn(|| a.sort_unstable());
+        b.sort_unstable();
+    });
+    let (a, b) = keys.split_at(mid);
+    let mut merged = Vec::with_capacity(keys.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            merged.push(a[i]);
+            i += 1;
+        } else {
+            merged.push(b[j]);
+            j += 1;
+        }
+    }
+    merged.extend_from_slice(&a[i..]);
+    merged.extend_from_slice(&b[j..]);
+    *keys = merged;
+}
+
 /// (value, tie, position) per row, ordered as `compare` orders rows (the
 /// position makes it stable); `None` when some row has no ranks.
-fn keys<C: Column>(
-    p: &Profile,
-    rows: &[C::Row],
-    col: C,
-    descending: bool,
-) -> Option<Vec<(u64, u64, u32)>> {
+fn keys<C: Column>(p: &Profile, rows: &[C::Row], col: C, descending: bool) -> Option<Vec<Key>> {
     let text = col.value_kind() == ValueKind::Text;
     let flip = |k: u64| if descending { !k } else { k };
     rows.iter()
@@ -140,6 +167,17 @@ mod tests {
                 assert!(keyed == slow, "{col:?} descending={descending}");
             }
         }
+    }
+
+    #[test]
+    fn two_core_key_sort_is_a_sort() {
+        let mut keys: Vec<Key> = (0..250_000u32)
+            .map(|i| (u64::from(i.wrapping_mul(2_654_435_761) % 1000), 0, i))
+            .collect();
+        let mut expected = keys.clone();
+        expected.sort_unstable();
+        sort_keys(&mut keys);
+        assert_eq!(keys, expected);
     }
 
     #[test]
