@@ -101,6 +101,16 @@ pub fn present_columns(p: &Profile, kind: Kind) -> Vec<Col> {
     }
 }
 
+/// How many rows of a kind the profile has.
+pub fn row_count(p: &Profile, kind: Kind) -> usize {
+    match kind {
+        Kind::Functions => p.functions().len(),
+        Kind::Lines => p.lines().len(),
+        Kind::Stacks => p.stacks().len(),
+        Kind::Packets => p.packets().len(),
+    }
+}
+
 /// Every row of a kind in its canonical order (report-json.md).
 pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
     let idx = |i: usize| i as u32;
@@ -111,7 +121,7 @@ pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
             .collect(),
         Kind::Lines => canonical_lines(p).iter().map(|l| idx(l.index())).collect(),
         Kind::Stacks => canonical_stacks(p).iter().map(|s| idx(s.index())).collect(),
-        Kind::Packets => (0..p.packets().len() as u32).collect(),
+        Kind::Packets => (0..row_count(p, kind) as u32).collect(),
     }
 }
 

@@ -282,12 +282,7 @@ pub fn filtered_rows(p: &Profile, view: &View, base: &Rows) -> Rows {
 /// is a cache miss), and the sorted rows are then picked from the result.
 fn matching(p: &Profile, kind: Kind, q: &Query, rows: &[u32]) -> Vec<u32> {
     let keep = |r: u32| q.is_match(&panes::search_text(kind, p, r));
-    let total = match kind {
-        Kind::Functions => p.functions().len(),
-        Kind::Lines => p.lines().len(),
-        Kind::Stacks => p.stacks().len(),
-        Kind::Packets => p.packets().len(),
-    };
+    let total = panes::row_count(p, kind);
     if rows.len() < total / 2 {
         return search::filter_rows(rows, keep);
     }

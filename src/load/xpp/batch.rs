@@ -63,13 +63,7 @@ impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
     pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u64) {
         let name = names.id(&row.call, &mut self.new_names);
-        let op = match row.op.as_ref() {
-            "i" => Op::Enter,
-            "I" => Op::Entered,
-            "O" => Op::Leaving,
-            "o" => Op::Left,
-            other => Op::Other(names.id(other, &mut self.new_names)),
-        };
+        let op = self.op(names, &row.op);
         self.events.push(Ev {
             offset,
             at,
@@ -79,6 +73,17 @@ impl<X> Batch<X> {
             name,
             op,
         });
+    }
+
+    /// The op named `text`; an unknown one keeps its name.
+    fn op(&mut self, names: &mut LocalNames, text: &str) -> Op {
+        match text {
+            "i" => Op::Enter,
+            "I" => Op::Entered,
+            "O" => Op::Leaving,
+            "o" => Op::Left,
+            other => Op::Other(names.id(other, &mut self.new_names)),
+        }
     }
 
     /// Adds a record of the common DELDBE shape.

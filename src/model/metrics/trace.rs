@@ -298,19 +298,29 @@ impl ProfileBuilder {
     /// when the path is known, its frames hashed once when it is new.
     fn trace_path(&mut self, thread: ThreadIx, func: FuncId) -> Option<StackId> {
         let st = self.trace_state.as_mut()?;
-        let frames = st.threads.get_mut(thread.0)?.frames.as_mut_slice();
-        let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
-        if let Some(top) = frames.last_mut() {
-            if top.last_child.0 == func {
-                return Some(top.last_child.1);
-            }
-            if let Some(&path) = st.children.get(&(parent, func)) {
-                top.last_child = (func, path);
-                return Some(path);
-            }
-        } else if let Some(&path) = st.children.get(&(parent, func)) {
-            return Some(path);
+        let frames = st.threads.get(thread.0)?.frames.as_slice();
+        if let Some(top) = frames.last()
+            && top.last_child.0 == func
+        {
+            return Some(top.last_child.1);
         }
+        let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
+        let path = match st.children.get(&(parent, func)) {
+            Some(&path) => path,
+            None => self.new_trace_path(thread, parent, func)?,
+        };
+        let st = self.trace_state.as_mut()?;
+        if let Some(top) = st.threads.get_mut(thread.0)?.frames.last_mut() {
+            top.last_child = (func, path);
+        }
+        Some(path)
+    }
+
+    /// Makes the path of the thread's stack with `func` pushed on it: its
+    /// frames hashed once, its recursion decided once.
+    fn new_trace_path(&mut self, thread: ThreadIx, parent: u32, func: FuncId) -> Option<StackId> {
+        let st = self.trace_state.as_mut()?;
+        let frames = st.threads.get(thread.0)?.frames.as_slice();
         let recursive = frames.iter().any(|f| f.func == func);
         let mut scratch = std::mem::take(&mut st.scratch);
         scratch.clear();
@@ -321,9 +331,6 @@ impl ProfileBuilder {
         st.scratch = scratch;
         st.children.insert((parent, func), path);
         slot(&mut st.paths, path.index()).recursive = recursive;
-        if let Some(top) = st.threads.get_mut(thread.0)?.frames.last_mut() {
-            top.last_child = (func, path);
-        }
         Some(path)
     }
 
