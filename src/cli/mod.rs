@@ -9,7 +9,7 @@ mod progress;
 use anyhow::Context;
 use args::{Cli, Command, LoadArgs, ReportArgs};
 use clap::Parser;
-use profx::load::{self, LoadError, LoadOptions};
+use profx::load::{self, Input, LoadError, LoadOptions};
 use profx::model::Profile;
 use profx::report::{json, table};
 use std::io::Write;
@@ -62,13 +62,15 @@ fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
             .collect();
         names.join(" ")
     };
-    let profile = progress::while_loading(files, || load_profile(files, demo, load_args))?;
+    let inputs = open_inputs(files, demo)?;
+    let profile = progress::while_loading(&inputs, || load_inputs(&inputs, load_args))?;
     profx::tui::run(profile, &title).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
-    let profile = load_profile(&args.files, args.demo, &args.load)?;
+    let inputs = open_inputs(&args.files, args.demo)?;
+    let profile = load_inputs(&inputs, &args.load)?;
     let out = if args.json {
         json::render(&profile)
     } else {
@@ -92,15 +94,19 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn load_profile(files: &[String], demo: bool, args: &LoadArgs) -> Result<Profile, LoadError> {
+fn open_inputs(files: &[String], demo: bool) -> Result<Vec<Input>, LoadError> {
+    if demo {
+        return Ok(vec![profx::demo::input()]);
+    }
+    files.iter().map(|f| Input::open(f)).collect()
+}
+
+fn load_inputs(inputs: &[Input], args: &LoadArgs) -> Result<Profile, LoadError> {
     let opts = LoadOptions {
         format: args.format.clone(),
         strict: args.strict,
         columns: args.columns.clone(),
         ..Default::default()
     };
-    if demo {
-        return load::load_inputs(&[profx::demo::input()], &opts);
-    }
-    load::load_paths(files, &opts)
+    load::load_inputs(inputs, &opts)
 }

@@ -1,35 +1,53 @@
-//! Load progress on stderr before the app takes the screen: a spinner with
-//! the input's size and the time so far, for inputs big enough to keep a
-//! person waiting. The terminal is still in its normal mode while loading,
-//! so Ctrl-C cancels the load the ordinary way and leaves nothing to undo.
+//! Load progress on stderr before the app takes the screen: a bar of bytes
+//! read, with rate and time so far, for inputs big enough to keep a person
+//! waiting. The terminal is still in its normal mode while loading, so
+//! Ctrl-C cancels the load the ordinary way and leaves nothing to undo.
+//!
+//! The loader runs on this thread; a scoped watcher thread reads the bytes
+//! the loader marks on its `Input` (a relaxed atomic) ten times a second, so
+//! the loader never waits on the bar.
 
-use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
+use profx::load::Input;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Inputs smaller than this load before a spinner would be seen.
+/// Inputs smaller than this load before a bar would be seen.
 const SHOW_FROM_BYTES: u64 = 32 << 20;
 
-pub fn while_loading<T>(files: &[String], load: impl FnOnce() -> T) -> T {
-    let bytes: u64 = files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    if bytes < SHOW_FROM_BYTES || !std::io::stderr().is_terminal() {
+const TEMPLATE: &str = "{spinner} loading {msg} {bar:30} {bytes}/{total_bytes} ({bytes_per_sec}, {elapsed})  Ctrl-C cancels";
+
+pub fn while_loading<T>(inputs: &[Input], load: impl FnOnce() -> T) -> T {
+    let total: u64 = inputs.iter().map(Input::len).sum();
+    if total < SHOW_FROM_BYTES || !std::io::stderr().is_terminal() {
         return load();
     }
-    let bar = ProgressBar::new_spinner();
-    let style = ProgressStyle::with_template("{spinner} {msg} {elapsed}  (Ctrl-C cancels)")
-        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    let bar = ProgressBar::new(total);
+    let style = ProgressStyle::with_template(TEMPLATE)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
     bar.set_style(style);
-    bar.set_message(format!(
-        "loading {} ({})",
-        files.join(" "),
-        HumanBytes(bytes)
-    ));
-    bar.enable_steady_tick(Duration::from_millis(100));
-    let out = load();
+    // Names reach the terminal: only their visible form.
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|i| profx::text::visible(i.name()).into_owned())
+        .collect();
+    bar.set_message(names.join(" "));
+    let done = AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| watch(&bar, inputs, &done));
+        let out = load();
+        done.store(true, Ordering::Relaxed);
+        out
+    });
     bar.finish_and_clear();
     out
+}
+
+fn watch(bar: &ProgressBar, inputs: &[Input], done: &AtomicBool) {
+    while !done.load(Ordering::Relaxed) {
+        bar.set_position(inputs.iter().map(Input::bytes_read).sum());
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

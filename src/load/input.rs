@@ -4,6 +4,7 @@ use super::LoadError;
 use memmap2::{Mmap, UncheckedAdvice};
 use std::fs::File;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug)]
 enum Bytes {
@@ -19,6 +20,9 @@ enum Bytes {
 pub struct Input {
     name: String,
     bytes: Arc<Bytes>,
+    /// How far the loader has read, for a progress bar on another thread.
+    /// Shared by clones, so a caller keeps a clone to watch the load.
+    read: Arc<AtomicU64>,
 }
 
 impl Input {
@@ -43,6 +47,7 @@ impl Input {
         Ok(Input {
             name: path.to_string(),
             bytes: Arc::new(Bytes::Mapped(map)),
+            read: Arc::default(),
         })
     }
 
@@ -51,6 +56,7 @@ impl Input {
         Input {
             name: name.to_string(),
             bytes: Arc::new(Bytes::Static(bytes)),
+            read: Arc::default(),
         }
     }
 
@@ -59,11 +65,33 @@ impl Input {
         Input {
             name: name.to_string(),
             bytes: Arc::new(Bytes::Owned(bytes)),
+            read: Arc::default(),
         }
     }
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Records that the loader has read up to byte `offset`. One thread
+    /// reads in file order, so a relaxed store (a plain write) is enough and
+    /// a loader may call this on every record.
+    pub fn mark_read(&self, offset: usize) {
+        self.read.store(offset as u64, Ordering::Relaxed);
+    }
+
+    /// Bytes read so far, as the loader last marked.
+    pub fn bytes_read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    /// The input's size in bytes.
+    pub fn len(&self) -> u64 {
+        self.bytes().len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes().is_empty()
     }
 
     /// Tells the kernel that the mapped bytes in `range` are done with for
@@ -73,6 +101,8 @@ impl Input {
     /// failure changes nothing.
     pub fn release(&self, range: std::ops::Range<usize>) {
         const PAGE: usize = 4096;
+        // Chunks are released in file order, once parsed: that is progress.
+        self.mark_read(range.end);
         let Bytes::Mapped(map) = &*self.bytes else {
             return;
         };
@@ -96,5 +126,31 @@ impl Input {
             Bytes::Static(s) => s,
             Bytes::Owned(v) => v,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_how_far_the_loader_read() {
+        let input = Input::owned("x", vec![0; 100]);
+        let watcher = input.clone();
+        assert_eq!(watcher.bytes_read(), 0);
+        input.mark_read(40);
+        assert_eq!(watcher.bytes_read(), 40);
+        input.release(0..70);
+        assert_eq!(watcher.bytes_read(), 70);
+    }
+
+    #[test]
+    fn a_finished_load_has_read_the_whole_input() {
+        let input = crate::demo::input();
+        let watcher = input.clone();
+        let p = super::super::load_inputs(&[input], &Default::default());
+        assert!(p.is_ok());
+        assert_eq!(watcher.bytes_read(), watcher.len());
+        assert!(!watcher.is_empty());
     }
 }

@@ -181,6 +181,7 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     let mut b = ProfileBuilder::new(loader.name());
     b.begin_source(first.name());
     loader.load(first, opts, &mut b)?;
+    first.mark_read(first.bytes().len());
     let profile = b.finish();
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {

@@ -86,7 +86,7 @@ impl Loader for Br {
         let bytes = input.bytes();
         let scan = Scan::of(bytes);
         let mut st = State::new(b, &scan);
-        let stop = st.run(bytes);
+        let stop = st.run(input);
         st.finish(input.name(), stop, bytes.len())
     }
 }
@@ -207,9 +207,11 @@ impl<'b> State<'b> {
     }
 
     /// Applies every record; returns where and why reading stopped early.
-    fn run(&mut self, bytes: &[u8]) -> Option<(u64, Stop)> {
+    fn run(&mut self, input: &Input) -> Option<(u64, Stop)> {
+        let bytes = input.bytes();
         let mut pos = 0;
         while pos < bytes.len() {
+            input.mark_read(pos);
             let (rec, len) = match read(&bytes[pos..]) {
                 Ok(ok) => ok,
                 Err(stop) => return Some((pos as u64, stop)),

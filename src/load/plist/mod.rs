@@ -91,7 +91,9 @@ impl Loader for Plist {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let mut st = State::new(b);
+        let start = input.bytes().as_ptr() as usize;
         for (n, bytes) in numbered_lines(input.bytes()) {
+            input.mark_read(bytes.as_ptr() as usize - start);
             st.line(n, &decode(bytes));
         }
         st.finish(input.name())
