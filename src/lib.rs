@@ -8,6 +8,8 @@
 pub mod analysis;
 pub mod demo;
 pub mod fixture_gen;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod load;
 pub mod model;
 pub mod report;

@@ -35,7 +35,7 @@ fn cp1252(b: u8) -> char {
 /// Whether a character must not reach a terminal as it is: C0 and C1
 /// controls, DEL, and the invisible marks that reorder text (bidi controls)
 /// or hide it.
-fn is_unsafe(c: char) -> bool {
+pub fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')

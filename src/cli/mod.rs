@@ -20,7 +20,9 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("profx: error: {err:#}");
+            // File names and file content end up in errors: never raw.
+            let message = format!("{err:#}");
+            eprintln!("profx: error: {}", profx::text::visible(&message));
             ExitCode::from(exit_code(&err))
         }
     }

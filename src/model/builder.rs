@@ -37,7 +37,7 @@ pub struct ProfileBuilder {
     pub(crate) stacks: Vec<Stack>,
     frames: Vec<FuncId>,
     packets: Vec<Packet>,
-    warnings: Vec<Warning>,
+    warnings: super::budget::Budget,
     pub(crate) totals: Totals,
     pub(crate) sample_state: metrics::SampleState,
     pub(crate) trace_state: Option<metrics::TraceState>,
@@ -59,7 +59,7 @@ impl ProfileBuilder {
             stacks: Vec::new(),
             frames: Vec::new(),
             packets: Vec::new(),
-            warnings: Vec::new(),
+            warnings: Default::default(),
             totals: Totals::default(),
             sample_state: Default::default(),
             trace_state: None,
@@ -226,10 +226,6 @@ impl ProfileBuilder {
         for f in &mut self.functions {
             f.pct = metrics::percents(f, &self.totals);
         }
-        // Loaders find some defects only later (a short stack when the next
-        // record arrives); reports list warnings in input order.
-        self.warnings
-            .sort_by(|a, b| (a.source, &a.place).cmp(&(b.source, &b.place)));
         Profile {
             format: self.format,
             sources: self.sources,
@@ -241,7 +237,7 @@ impl ProfileBuilder {
             stacks: self.stacks,
             frames: self.frames,
             packets: self.packets,
-            warnings: self.warnings,
+            warnings: self.warnings.finish(),
         }
     }
 }

@@ -24,7 +24,7 @@
 
 mod record;
 
-use super::split::numbered_lines;
+use super::split::{MAX_LINE, numbered_lines};
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
 use crate::text::decode;
@@ -94,6 +94,14 @@ impl Loader for Plist {
         let start = input.bytes().as_ptr() as usize;
         for (n, bytes) in numbered_lines(input.bytes()) {
             input.mark_read(bytes.as_ptr() as usize - start);
+            if bytes.len() > MAX_LINE {
+                let why = format!(
+                    "a line of {} bytes is longer than a record can be ({MAX_LINE} bytes); skipped",
+                    bytes.len()
+                );
+                st.b.warn(Place::Line(n), why);
+                continue;
+            }
             st.line(n, &decode(bytes));
         }
         st.finish(input.name())

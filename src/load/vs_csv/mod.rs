@@ -18,6 +18,7 @@ mod build;
 mod number;
 mod table;
 
+use super::split::MAX_LINE;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use crate::model::{MetaValue, ProfileBuilder};
 use build::{Kind, Parsed};
@@ -87,6 +88,14 @@ impl Loader for VsCsv {
         let mut parsed = Vec::new();
         for record in records {
             parsed.push(match record {
+                Ok(rec) if rec.as_slice().len() > MAX_LINE => Parsed::Bad {
+                    line: lines.at(bytes, rec.position().map_or(0, |p| p.byte())),
+                    level: None,
+                    why: format!(
+                        "a row of {} bytes is longer than a report row can be ({MAX_LINE} bytes)",
+                        rec.as_slice().len()
+                    ),
+                },
                 Ok(rec) => {
                     let line = lines.at(bytes, rec.position().map_or(0, |p| p.byte()));
                     parse(line, &rec, &cols)

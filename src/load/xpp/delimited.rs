@@ -8,7 +8,7 @@ use super::fast;
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
-use crate::load::split::numbered_lines;
+use crate::load::split::{MAX_LINE, numbered_lines};
 use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use crate::text::decode;
@@ -138,6 +138,14 @@ fn parse_chunk(
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let here = at;
         at += 1;
+        if line.len() > MAX_LINE {
+            let why = format!(
+                "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
+                line.len()
+            );
+            batch.skipped.push((here, why));
+            continue;
+        }
         if let Some(r) = fast::record(line).filter(|_| anchored) {
             batch.first_timed.get_or_insert(true);
             batch.push_fast(names, &r, offset, here);

@@ -73,12 +73,25 @@ impl Loader for Xpp {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        if let Ok(header) = dbf::header(bytes, Some(bytes.len())) {
+        let dbf_header = dbf::header(bytes, Some(bytes.len()));
+        if let Ok(header) = &dbf_header {
             let pieces = with_siblings(input, b);
-            return foxdbe::load(&pieces, &header, true, opts, b);
+            return foxdbe::load(&pieces, header, true, opts, b);
         }
         // A numbered packet that is not delimited text holds DBF records only.
         let numbered = packets::split_numbered(input.name());
+        // A DBF header that fails a later check: its own complaint is the
+        // reason worth giving, not "no trace record" from reading it as text.
+        if let Err(why) = dbf_header
+            && numbered.is_none()
+            && looks_like_dbf(bytes)
+        {
+            return Err(invalid(
+                input,
+                "offset 0".into(),
+                format!("not a DBF trace: {why}"),
+            ));
+        }
         if let Some((base, _)) = numbered.filter(|_| detect_deldbe(bytes, true) != Detection::Yes) {
             let header = packet_header(input, base)?;
             return foxdbe::load(std::slice::from_ref(input), &header, false, opts, b);
@@ -124,6 +137,16 @@ fn packet_header(input: &Input, base: &str) -> Result<dbf::Header, LoadError> {
             "{base} has no DBF header to read this packet with: {e}"
         ))
     })
+}
+
+/// A header date that is a date and NULs in its reserved bytes: no
+/// delimited text starts that way.
+fn looks_like_dbf(bytes: &[u8]) -> bool {
+    bytes.len() >= 32
+        && (1..=12).contains(&bytes[2])
+        && (1..=31).contains(&bytes[3])
+        && bytes[12..32].contains(&0)
+        && detect_deldbe(bytes, true) != Detection::Yes
 }
 
 fn detect_dbf(head: &[u8], at_eof: bool) -> Detection {

@@ -1,0 +1,121 @@
+//! What a fuzz target, a property test and a regression fixture all do to
+//! a byte string: detect, load, report and draw it, and check the promises
+//! that hold for any input at all.
+//!
+//! Kept in the library (hidden from the docs) so that the libFuzzer targets
+//! under `fuzz/` and the stable-toolchain tests run exactly the same code;
+//! a crash one finds, the other replays.
+//!
+//! The promises, each a panic here so a fuzzer reports it as a crash:
+//! - no panic, however the input is damaged;
+//! - a profile's stacks name only its own functions;
+//! - every warning's place is inside the input;
+//! - nothing a file holds reaches the terminal raw: the `--table` text of
+//!   every view and every cell of every drawn screen are free of control
+//!   characters (a newline ends a table row, nothing else).
+
+use crate::load::{Input, LoadOptions, load_inputs};
+use crate::model::{Place, Profile, StackId};
+use crate::report::{json, table};
+use crate::text::is_unsafe;
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::view::Tab;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+
+/// Loads `bytes` by detection and as `format`, the second time in small
+/// parallel chunks, and checks every profile that loads.
+pub fn exercise(bytes: &[u8], format: &str) {
+    let tries = [
+        LoadOptions::default(),
+        LoadOptions {
+            format: Some(format.to_string()),
+            chunk_bytes: Some(97),
+            ..Default::default()
+        },
+    ];
+    for opts in &tries {
+        let input = Input::owned("fuzzed", bytes.to_vec());
+        if let Ok(p) = load_inputs(&[input], opts) {
+            check_profile(&p, bytes.len());
+            check_reports(&p);
+            check_screens(p);
+        }
+    }
+}
+
+/// The model's own promises.
+pub fn check_profile(p: &Profile, len: usize) {
+    let functions = p.functions().len();
+    for s in 0..p.stacks().len() {
+        for f in p.frames(StackId::from_index(s)) {
+            assert!(f.index() < functions, "a stack names an unknown function");
+        }
+    }
+    for w in p.warnings() {
+        if let Place::Offset(at) = w.place {
+            assert!(
+                at <= len as u64,
+                "warning at offset {at} past the end ({len})"
+            );
+        }
+        assert!(!w.message.is_empty(), "a warning says nothing");
+    }
+}
+
+/// Neither `--json` nor the `--table` of any view holds a raw control character.
+pub fn check_reports(p: &Profile) {
+    let doc = json::render(p);
+    if let Some(c) = doc.chars().find(|&c| c != '\n' && is_unsafe(c)) {
+        panic!("--json holds a raw {c:?}");
+    }
+    for view in [
+        table::View::Functions,
+        table::View::Lines,
+        table::View::Stacks,
+        table::View::Packets,
+        table::View::Info,
+    ] {
+        if let Ok(text) = table::render(p, view, &Default::default())
+            && let Some(c) = text.chars().find(|&c| c != '\n' && is_unsafe(c))
+        {
+            panic!("--table {view:?} holds a raw {c:?}");
+        }
+    }
+}
+
+/// Every tab, a drill-down, a search prompt and the finder, drawn at
+/// 80×24: no cell may hold a control character. (The help's text is fixed;
+/// a hostile name cannot reach it.)
+pub fn check_screens(p: Profile) {
+    let mut app = App::new(p, "fuzzed", Rect::new(0, 0, 80, 24), true);
+    let tabs = Tab::ALL.map(|t| vec![Action::Tab(t)]);
+    let others = [
+        vec![Action::Tab(Tab::Functions), Action::Move(1), Action::Enter],
+        vec![Action::Back, Action::SearchOpen, Action::Input('e')],
+        vec![Action::Accept, Action::FinderOpen, Action::Input('a')],
+    ];
+    for actions in tabs.iter().chain(&others) {
+        actions.iter().for_each(|&a| app.update(a));
+        draw_clean(&app);
+    }
+}
+
+fn draw_clean(app: &App) {
+    let Ok(mut t) = Terminal::new(TestBackend::new(app.size.width, app.size.height));
+    if t.draw(|f| crate::tui::render::draw(f, app)).is_err() {
+        return;
+    }
+    for cell in t.backend().buffer().content() {
+        let sym = cell.symbol();
+        // Most cells hold one printable ASCII byte: decide those cheaply.
+        if let [b' '..=b'~'] = sym.as_bytes() {
+            continue;
+        }
+        if let Some(c) = sym.chars().find(|&c| is_unsafe(c)) {
+            panic!("a screen cell holds a raw {c:?}");
+        }
+    }
+}
