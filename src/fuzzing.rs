@@ -15,7 +15,7 @@
 //!   characters (a newline ends a table row, nothing else).
 
 use crate::load::{Input, LoadOptions, load_inputs};
-use crate::model::{Place, Profile, StackId};
+use crate::model::{Place, Profile};
 use crate::report::{json, table};
 use crate::text::is_unsafe;
 use crate::tui::action::Action;
@@ -49,8 +49,8 @@ pub fn exercise(bytes: &[u8], format: &str) {
 /// The model's own promises.
 pub fn check_profile(p: &Profile, len: usize) {
     let functions = p.functions().len();
-    for s in 0..p.stacks().len() {
-        for f in p.frames(StackId::from_index(s)) {
+    for s in p.stack_ids() {
+        for f in p.frames(s) {
             assert!(f.index() < functions, "a stack names an unknown function");
         }
     }
@@ -94,7 +94,14 @@ pub fn check_screens(p: Profile) {
     let tabs = Tab::ALL.map(|t| vec![Action::Tab(t)]);
     let others = [
         vec![Action::Tab(Tab::Functions), Action::Move(1), Action::Enter],
-        vec![Action::Back, Action::SearchOpen, Action::Input('e')],
+        // A pasted control or bidi mark in the prompt is shown escaped too.
+        vec![
+            Action::Back,
+            Action::SearchOpen,
+            Action::Input('\u{1b}'),
+            Action::Input('\u{202e}'),
+        ],
+        vec![Action::ClearInput, Action::Input('e')],
         vec![Action::Accept, Action::FinderOpen, Action::Input('a')],
     ];
     for actions in tabs.iter().chain(&others) {
@@ -108,7 +115,11 @@ fn draw_clean(app: &App) {
     if t.draw(|f| crate::tui::render::draw(f, app)).is_err() {
         return;
     }
-    for cell in t.backend().buffer().content() {
+    check_buffer(t.backend().buffer());
+}
+
+fn check_buffer(buffer: &ratatui::buffer::Buffer) {
+    for cell in buffer.content() {
         let sym = cell.symbol();
         // Most cells hold one printable ASCII byte: decide those cheaply.
         if let [b' '..=b'~'] = sym.as_bytes() {
@@ -117,5 +128,29 @@ fn draw_clean(app: &App) {
         if let Some(c) = sym.chars().find(|&c| is_unsafe(c)) {
             panic!("a screen cell holds a raw {c:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_passes_every_check() {
+        let input = crate::demo::input();
+        exercise(input.bytes(), "xpp");
+    }
+
+    #[test]
+    #[should_panic(expected = "a screen cell holds a raw")]
+    fn an_unsafe_mark_in_a_cell_is_caught() {
+        let p = load_inputs(&[crate::demo::input()], &LoadOptions::default()).expect("demo loads");
+        let app = App::new(p, "x\u{7}", Rect::new(0, 0, 80, 24), true);
+        let Ok(mut t) = Terminal::new(TestBackend::new(80, 24));
+        let _ = t.draw(|f| {
+            crate::tui::render::draw(f, &app);
+            f.buffer_mut()[(0, 0)].set_symbol("\u{202e}");
+        });
+        check_buffer(t.backend().buffer());
     }
 }

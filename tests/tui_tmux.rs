@@ -173,3 +173,105 @@ fn a_hostile_file_name_cannot_retitle_the_terminal() {
     t.keys(&["q"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The bytes the app wrote to the terminal, captured raw by tmux
+/// (`pipe-pane`), while a person tours every pane, the search prompt, the
+/// finder and the help over a trace whose names hold every hostile trick.
+/// Nothing a name holds may reach the terminal as it is.
+#[test]
+fn nothing_a_name_holds_reaches_the_terminal_raw() {
+    let dir = std::env::temp_dir().join(format!("profx-raw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let evil: &[u8] =
+        b"E\x1b[2J\x1b]0;pwned\x07\x08\r\x00\x7f\xc2\x9b\xe2\x80\xae\xe2\x80\x8b\xff\xfeX";
+    let mut trace = Vec::new();
+    for (i, (op, name)) in [
+        ("i", evil),
+        ("i", &b"MAIN"[..]),
+        ("o", b"MAIN"),
+        ("o", evil),
+    ]
+    .iter()
+    .enumerate()
+    {
+        trace.extend_from_slice(format!("1,{i},\"{op}\",\"").as_bytes());
+        trace.extend_from_slice(name);
+        trace.extend_from_slice(format!("\",{}\n", 10 + i).as_bytes());
+    }
+    let file = dir.join("evil.prf");
+    std::fs::write(&file, &trace).expect("writes the trace");
+    let raw = dir.join("raw.out");
+
+    let t = Tmux::start("raw", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    t.type_text(&format!("{bin} --format xpp {}", file.display()));
+    t.keys(&["Enter"]);
+    t.wait_for("Functions 2/2");
+    t.run(&[
+        "pipe-pane",
+        "-o",
+        "-t",
+        "main",
+        &format!("cat >> {}", raw.display()),
+    ]);
+    // Redraw everything once the pipe is open, then tour.
+    t.keys(&["2"]);
+    t.keys(&["1"]);
+    for keys in [
+        &["j"][..],
+        &["Enter"],
+        &["BSpace"],
+        &["3"],
+        &["4"],
+        &["5"],
+        &["1", "/"],
+    ] {
+        t.keys(keys);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    t.type_text("E");
+    t.wait_for("filter: E");
+    t.keys(&["Enter"]);
+    t.keys(&["g"]);
+    t.type_text("p");
+    std::thread::sleep(Duration::from_millis(200));
+    t.keys(&["Escape"]);
+    t.keys(&["?"]);
+    std::thread::sleep(Duration::from_millis(200));
+    t.keys(&["Escape"]);
+    t.keys(&["q"]);
+    t.type_text("echo done-$((1+1))");
+    t.keys(&["Enter"]);
+    t.wait_for("done-2");
+    t.run(&["pipe-pane", "-t", "main"]);
+
+    let out = std::fs::read(&raw).expect("tmux captured the output");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.len() > 1000,
+        "the tour was captured ({} bytes)",
+        out.len()
+    );
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("E\\x1b[2J\\x1b]0;pwned\\x07"),
+        "the name was drawn, escaped"
+    );
+    let has = |needle: &[u8]| out.windows(needle.len()).any(|w| w == needle);
+    for (needle, what) in [
+        (&b"\x1b]"[..], "an OSC sequence"),
+        (b"\x07", "BEL"),
+        (b"\x08", "backspace"),
+        (b"\x00", "NUL"),
+        (b"\x7f", "DEL"),
+        // The app redraws by cells and never clears the whole screen in
+        // this tour: a clear could only be the name's own CSI 2J.
+        (b"\x1b[2J", "a clear-screen"),
+        (b"\xc2\x9b", "a C1 CSI"),
+        (b"\xe2\x80\xae", "a right-to-left override"),
+        (b"\xe2\x80\x8b", "a zero-width space"),
+        (b"\xff\xfe", "bytes that are not UTF-8"),
+    ] {
+        assert!(!has(needle), "the terminal received {what} raw");
+    }
+}

@@ -1,0 +1,286 @@
+//! Properties of every loader over generated input (issue 8):
+//! - a generated valid file loads without a warning, and its numbers hold
+//!   together (exclusive sums within the session, inclusive ≥ exclusive,
+//!   stacks of known functions, percents within 0–100);
+//! - the same file cut at any byte never panics, every warning's place is
+//!   inside what is left, and a cut binary file always says so;
+//! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
+//!   targets' own check, including the reports and every screen).
+
+use profx::fixture_gen::{br, dbf};
+use profx::load::{Input, LoadOptions, load_inputs};
+use profx::model::{Place, Profile};
+use proptest::prelude::*;
+
+const EPS: f64 = 1e-6;
+
+/// A call tree per thread as a flat list of (thread, op, name index),
+/// every call returned; times advance on each event.
+fn calls() -> impl Strategy<Value = Vec<(u8, bool, usize)>> {
+    prop::collection::vec((1u8..=2, any::<bool>(), 0usize..6), 1..60).prop_map(|steps| {
+        let mut stacks: [Vec<usize>; 2] = Default::default();
+        let mut out = Vec::new();
+        for (thread, call, name) in steps {
+            let stack = &mut stacks[usize::from(thread) - 1];
+            match stack.pop() {
+                Some(top) if !call => out.push((thread, false, top)),
+                popped => {
+                    stack.extend(popped);
+                    stack.push(name);
+                    out.push((thread, true, name));
+                }
+            }
+        }
+        for (i, stack) in stacks.iter_mut().enumerate() {
+            while let Some(top) = stack.pop() {
+                out.push((i as u8 + 1, false, top));
+            }
+        }
+        out
+    })
+}
+
+const NAMES: [&str; 6] = ["MAIN", "CALC", "PRINT", "DB.SEEK", "LOG", "TAX"];
+
+fn deldbe(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    let mut out = String::new();
+    for (i, &(thread, call, name)) in events.iter().enumerate() {
+        let op = if call { "i" } else { "o" };
+        let line = if call { 10 + name } else { 0 };
+        out += &format!(
+            "{thread},{}.{:03},\"{op}\",\"{}\",{line}\n",
+            i,
+            i % 7,
+            NAMES[name]
+        );
+    }
+    out.into_bytes()
+}
+
+fn dbf_trace(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    let mut desc = String::from(
+        "field THREAD N 4\nfield TIME N 12 3\nfield OP C 1\nfield CALL C 20\nfield LINE N 6\n",
+    );
+    for (i, &(thread, call, name)) in events.iter().enumerate() {
+        let op = if call { "i" } else { "o" };
+        let line = if call { 10 + name } else { 0 };
+        desc += &format!("row {thread} {i}.5 {op} {} {line}\n", NAMES[name]);
+    }
+    dbf::compile(&desc).expect("the description compiles")
+}
+
+/// BR samples: each a leaf and its callers, nearest first.
+fn br_log(samples: &[(Vec<usize>, u32, bool)]) -> Vec<u8> {
+    let mut desc = String::from("module 1 \"ORDERS.BR\"\nmodule 2 \"LIB\\\\FNS.BR\"\n");
+    for (frames, us, timed) in samples {
+        desc += &format!("sample 2 {} 0\n", 10 + frames[0]);
+        if *timed {
+            desc += &format!("time {us}us\n");
+        }
+        for (depth, &f) in frames.iter().enumerate() {
+            if depth > 0 {
+                desc += &format!("back 2 {} 0\n", 20 + f);
+            }
+            desc += &format!("name \"FN{}\"\n", NAMES[f].replace('.', ""));
+        }
+        desc += "back 1 100 0\nmain\nend\n";
+    }
+    br::compile(&desc).expect("the description compiles")
+}
+
+fn samples() -> impl Strategy<Value = Vec<(Vec<usize>, u32, bool)>> {
+    (
+        any::<bool>(),
+        prop::collection::vec((prop::collection::vec(0usize..6, 1..5), 1u32..5000), 1..30),
+    )
+        .prop_map(|(timed, s)| s.into_iter().map(|(f, us)| (f, us, timed)).collect())
+}
+
+/// A PLIST function timing: per function calls, self and child time, the
+/// session total their sum.
+fn plist(funcs: &[(u32, u32, u32)]) -> Vec<u8> {
+    let total: f64 = funcs
+        .iter()
+        .map(|&(_, s, c)| f64::from(s + c) / 1000.0)
+        .sum();
+    let mut out = format!(
+        "0\t1.10\tMicrosoft PLIST\n1\t522\tProfile: Function timing, sorted by function name\n2\t{total:.3}\t0.000\t3\n"
+    );
+    for (i, &(calls, self_us, child_us)) in funcs.iter().enumerate() {
+        let (s, t) = (
+            f64::from(self_us) / 1000.0,
+            f64::from(self_us + child_us) / 1000.0,
+        );
+        out += &format!("6\tt.exe\tt.obj\t{calls}\t{s:.3}\t{t:.3}\tf{i}(void)\n");
+    }
+    out.into_bytes()
+}
+
+/// A VS function summary; the session total is the sum of exclusive times,
+/// so each inclusive time is kept within it.
+fn vs_csv(funcs: &[(u32, u32, u32)]) -> Vec<u8> {
+    let total: u32 = funcs.iter().map(|&(_, s, _)| s).sum();
+    let mut out = String::from(
+        "Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,Module Name\n",
+    );
+    for (i, &(calls, excl, extra)) in funcs.iter().enumerate() {
+        let incl = excl + extra % (total - excl + 1);
+        out += &format!("\"F{i}()\",{calls},{incl}.00,{excl}.00,\"m.dll\"\n");
+    }
+    out.into_bytes()
+}
+
+fn funcs() -> impl Strategy<Value = Vec<(u32, u32, u32)>> {
+    prop::collection::vec((1u32..100, 1u32..10_000, 0u32..10_000), 1..25)
+}
+
+fn load(bytes: &[u8], format: &str) -> Result<Profile, String> {
+    let opts = LoadOptions {
+        format: Some(format.to_string()),
+        ..Default::default()
+    };
+    load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts).map_err(|e| e.to_string())
+}
+
+/// The numbers of a clean profile hold together.
+fn consistent(p: &Profile) -> Result<(), TestCaseError> {
+    let session = p.totals.elapsed_inclusive_ms;
+    let mut exclusive_sum = 0.0;
+    for f in p.functions() {
+        let t = &f.time;
+        if let (Some(i), Some(e)) = (t.elapsed_inclusive, t.elapsed_exclusive) {
+            prop_assert!(i + EPS >= e, "inclusive {i} < exclusive {e}");
+        }
+        exclusive_sum += t.elapsed_exclusive.unwrap_or(0.0);
+        if let (Some(h), Some(s)) = (f.hits_total, f.hits_self) {
+            prop_assert!(h >= s, "hits total {h} < self {s}");
+        }
+        let pct = &f.pct;
+        for v in [
+            pct.elapsed_inclusive,
+            pct.elapsed_exclusive,
+            pct.hits_self,
+            pct.hits_total,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            prop_assert!((0.0..=100.0 + EPS).contains(&v), "percent {v}");
+        }
+    }
+    if let Some(s) = session {
+        prop_assert!(
+            exclusive_sum <= s * (1.0 + EPS) + EPS,
+            "exclusive sum {exclusive_sum} > session {s}"
+        );
+    }
+    let n = p.functions().len();
+    for s in p.stack_ids() {
+        prop_assert!(p.frames(s).iter().all(|f| f.index() < n));
+    }
+    Ok(())
+}
+
+fn clean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
+    let p = load(bytes, format).map_err(TestCaseError::fail)?;
+    let w: Vec<_> = p
+        .warnings()
+        .iter()
+        .map(|w| format!("{}: {}", w.place, w.message))
+        .collect();
+    prop_assert!(w.is_empty(), "{w:?}\n{}", String::from_utf8_lossy(bytes));
+    prop_assert!(!p.functions().is_empty());
+    consistent(&p)
+}
+
+/// The file cut at `at`: no panic, every warning inside what is left; a
+/// cut binary file (BR, DBF) that loads always warns.
+fn cut(bytes: &[u8], at: usize, format: &str, binary: bool) -> Result<(), TestCaseError> {
+    let at = at % bytes.len();
+    let left = &bytes[..at];
+    let Ok(p) = load(left, format) else {
+        return Ok(());
+    };
+    let lines = left.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    for w in p.warnings() {
+        match w.place {
+            Place::Offset(o) => prop_assert!(o <= at as u64, "{} past {at}", w.place),
+            Place::Line(l) => prop_assert!(l <= lines, "{} past line {lines}", w.place),
+            Place::File(_) => {}
+        }
+    }
+    if binary {
+        prop_assert!(
+            !p.warnings().is_empty(),
+            "a cut at {at} of {} bytes went unsaid",
+            bytes.len()
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn deldbe_generated_loads_clean(events in calls()) {
+        clean(&deldbe(&events), "xpp")?;
+    }
+
+    #[test]
+    fn dbf_generated_loads_clean(events in calls()) {
+        clean(&dbf_trace(&events), "xpp")?;
+    }
+
+    #[test]
+    fn br_generated_loads_clean(s in samples()) {
+        clean(&br_log(&s), "br")?;
+    }
+
+    #[test]
+    fn plist_generated_loads_clean(f in funcs()) {
+        clean(&plist(&f), "plist")?;
+    }
+
+    #[test]
+    fn vs_csv_generated_loads_clean(f in funcs()) {
+        clean(&vs_csv(&f), "vs-csv")?;
+    }
+
+    #[test]
+    fn cuts_never_panic_and_warn_inside(
+        events in calls(), s in samples(), f in funcs(), at in any::<usize>()
+    ) {
+        cut(&deldbe(&events), at, "xpp", false)?;
+        cut(&dbf_trace(&events), at, "xpp", true)?;
+        cut(&br_log(&s), at, "br", true)?;
+        cut(&plist(&f), at, "plist", false)?;
+        cut(&vs_csv(&f), at, "vs-csv", false)?;
+    }
+}
+
+proptest! {
+    // Each case loads twice and draws eight screens: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn flipped_bytes_never_panic(
+        events in calls(), s in samples(), f in funcs(),
+        flips in prop::collection::vec((any::<usize>(), any::<u8>()), 1..8)
+    ) {
+        let files = [
+            (deldbe(&events), "xpp"),
+            (dbf_trace(&events), "xpp"),
+            (br_log(&s), "br"),
+            (plist(&f), "plist"),
+            (vs_csv(&f), "vs-csv"),
+        ];
+        for (mut bytes, format) in files {
+            for &(at, v) in &flips {
+                let n = bytes.len();
+                bytes[at % n] = v;
+            }
+            profx::fuzzing::exercise(&bytes, format);
+        }
+    }
+}
