@@ -55,6 +55,24 @@ impl Budget {
         entry.last = w.place;
     }
 
+    /// Warnings a parallel worker already counted by kind ([`Skips`]): they
+    /// come after every warning pushed before, so they join the overflow.
+    pub fn push_counted(&mut self, first: Warning, count: u64, last: Place) {
+        let mut kind = kind_of(&first.message);
+        if !self.over.contains_key(&kind) && self.over.len() >= KINDS {
+            kind = OTHER.to_string();
+        }
+        let order = self.over.len();
+        let entry = self.over.entry(kind).or_insert_with(|| Overflow {
+            count: 0,
+            first,
+            last: last.clone(),
+            order,
+        });
+        entry.count += count;
+        entry.last = last;
+    }
+
     /// The kept warnings in input order, then a summary per kind over the
     /// budget.
     pub fn finish(self) -> Vec<Warning> {
@@ -66,6 +84,54 @@ impl Budget {
         over.sort_by_key(|o| o.order);
         out.extend(over.into_iter().map(summary));
         out
+    }
+}
+
+/// A parsing worker's skipped records for one chunk, in the budget's
+/// shape: the first [`KEPT`] whole, the rest counted by kind. A chunk of a
+/// file made of bad records then holds a thousand messages, not a message
+/// a line, however many chunks are in flight.
+#[derive(Debug, Default)]
+pub struct Skips {
+    /// (place, why) in file order.
+    pub whole: Vec<(u64, String)>,
+    /// Past `whole`, in order of each kind's first record.
+    pub counted: Vec<Counted>,
+    index: FxHashMap<String, usize>,
+}
+
+#[derive(Debug)]
+pub struct Counted {
+    pub first: (u64, String),
+    pub last: u64,
+    pub count: u64,
+}
+
+impl Skips {
+    pub fn push(&mut self, at: u64, why: String) {
+        if self.whole.len() < KEPT {
+            self.whole.push((at, why));
+            return;
+        }
+        let mut kind = kind_of(&why);
+        if !self.index.contains_key(&kind) && self.index.len() >= KINDS {
+            kind = OTHER.to_string();
+        }
+        let i = *self.index.entry(kind).or_insert_with(|| {
+            self.counted.push(Counted {
+                first: (at, why),
+                last: at,
+                count: 0,
+            });
+            self.counted.len() - 1
+        });
+        let c = &mut self.counted[i];
+        c.count += 1;
+        c.last = at;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.whole.is_empty()
     }
 }
 
@@ -151,6 +217,25 @@ mod tests {
         assert!(out[KEPT].message.ends_with("the first: unknown op \"x\""));
         assert!(out[KEPT + 1].message.starts_with("1250 more"));
         assert!(out[KEPT + 1].message.ends_with(&format!("to line {n}, not listed one by one (only the first {KEPT} warnings are); the first: bad time 1")));
+    }
+
+    #[test]
+    fn counted_skips_give_the_same_list_as_warnings_one_by_one() {
+        let why = |i: u64| format!("bad {} in \"{}\"", i, i % 3);
+        let mut one_by_one = Budget::default();
+        let mut skips = Skips::default();
+        for i in 0..3000 {
+            one_by_one.push(warning(i, &why(i)));
+            skips.push(i, why(i));
+        }
+        let mut counted = Budget::default();
+        for (at, w) in skips.whole {
+            counted.push(warning(at, &w));
+        }
+        for c in skips.counted {
+            counted.push_counted(warning(c.first.0, &c.first.1), c.count, Place::Line(c.last));
+        }
+        assert_eq!(counted.finish(), one_by_one.finish());
     }
 
     #[test]

@@ -92,6 +92,17 @@ impl ProfileBuilder {
         });
     }
 
+    /// `count` warnings of one kind, already counted by a parsing worker
+    /// (`budget::Skips`), the first and last of them where given.
+    pub fn warn_counted(&mut self, first: Place, message: String, count: u64, last: Place) {
+        let first = Warning {
+            source: self.current_source,
+            place: first,
+            message,
+        };
+        self.warnings.push_counted(first, count, last);
+    }
+
     pub fn totals_mut(&mut self) -> &mut Totals {
         &mut self.totals
     }

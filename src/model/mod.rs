@@ -6,7 +6,7 @@
 //! trace intervals) apply the metric rules of [`metrics`]; a finished
 //! [`Profile`] is read-only. Nothing here knows about files or terminals.
 
-mod budget;
+pub mod budget;
 mod builder;
 pub mod ids;
 pub mod intern;

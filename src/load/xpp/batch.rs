@@ -9,7 +9,8 @@
 
 use super::fast::Record;
 use super::row::Row;
-use crate::model::{NameId, ProfileBuilder};
+use crate::model::budget::Skips;
+use crate::model::{NameId, Place, ProfileBuilder};
 use rustc_hash::FxHashMap;
 
 /// A trace operation (formats.md § xpp). `Other` is an op the spec does
@@ -50,8 +51,9 @@ pub struct Batch<X> {
     pub events: Vec<Ev>,
     /// Names this worker saw first in this chunk, in number order.
     pub new_names: Vec<Box<str>>,
-    /// Records that are no trace record: (place as in `Ev::at`, why).
-    pub skipped: Vec<(u64, String)>,
+    /// Records that are no trace record: (place as in `Ev::at`, why), the
+    /// first thousand whole and the rest counted by kind.
+    pub skipped: Skips,
     /// Whether the chunk's first record has a time column (the trace is
     /// timed or not by its first record).
     pub first_timed: Option<bool>,
@@ -150,5 +152,23 @@ impl NameMaps {
                 *op = global(*op);
             }
         }
+    }
+}
+
+/// Hands a batch's skipped records to the builder as warnings, `what`
+/// ending each message ("line skipped", "skipped").
+pub fn warn_skipped(
+    b: &mut ProfileBuilder,
+    skipped: Skips,
+    place: impl Fn(u64) -> Place,
+    what: &str,
+) {
+    let message = |why: &str| format!("not a trace record: {why}; {what}");
+    for (at, why) in skipped.whole {
+        b.warn(place(at), message(&why));
+    }
+    for c in skipped.counted {
+        let (at, why) = &c.first;
+        b.warn_counted(place(*at), message(why), c.count, place(c.last));
     }
 }

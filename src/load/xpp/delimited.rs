@@ -1,7 +1,7 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, LocalNames, NameMaps};
+use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
@@ -66,9 +66,8 @@ fn load_piece(
         |worker, mut batch| {
             maps.globalize(worker, &mut batch, b);
             let line = |at: u64| Place::Line(lines_before + at + 1);
-            for (at, why) in batch.skipped.drain(..) {
-                b.warn(line(at), format!("not a trace record: {why}; line skipped"));
-            }
+            let skipped = std::mem::take(&mut batch.skipped);
+            warn_skipped(b, skipped, line, "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
                 for ev in &batch.events {
@@ -143,7 +142,7 @@ fn parse_chunk(
                 "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
                 line.len()
             );
-            batch.skipped.push((here, why));
+            batch.skipped.push(here, why);
             continue;
         }
         if let Some(r) = fast::record(line).filter(|_| anchored) {
@@ -191,6 +190,6 @@ fn parse_line<'a>(
             }
             batch.push(names, &row, offset, at);
         }
-        Err(why) => batch.skipped.push((at, why)),
+        Err(why) => batch.skipped.push(at, why),
     }
 }

@@ -2,7 +2,7 @@
 //! which hold records only (a packet that starts with a header of the same
 //! layout has it skipped). Record counts come from the bytes present.
 
-use super::batch::{Batch, LocalNames, NameMaps};
+use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
@@ -97,12 +97,8 @@ fn load_piece(
         |names, range| parse_records(bytes, range, record_len, map, names),
         |worker, mut batch| {
             maps.globalize(worker, &mut batch, b);
-            for (at, why) in batch.skipped.drain(..) {
-                b.warn(
-                    Place::Offset(at),
-                    format!("not a trace record: {why}; skipped"),
-                );
-            }
+            let skipped = std::mem::take(&mut batch.skipped);
+            warn_skipped(b, skipped, Place::Offset, "skipped");
             for ev in &batch.events {
                 events.push(ev.offset, replay.event(b, ev, Place::Offset(ev.at)));
                 first_ms = first_ms.or(ev.time);
@@ -150,7 +146,7 @@ fn parse_records(
         record_len,
         |at, record| match map.row(record) {
             Ok(row) => batch.push(names, &row, at as u64, at as u64),
-            Err(why) => batch.skipped.push((at as u64, why)),
+            Err(why) => batch.skipped.push(at as u64, why),
         },
     );
     batch.extra = walk;
