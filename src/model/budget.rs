@@ -40,19 +40,8 @@ impl Budget {
             self.kept.push(w);
             return;
         }
-        let mut kind = kind_of(&w.message);
-        if !self.over.contains_key(&kind) && self.over.len() >= KINDS {
-            kind = OTHER.to_string();
-        }
-        let order = self.over.len();
-        let entry = self.over.entry(kind).or_insert_with(|| Overflow {
-            count: 0,
-            first: w.clone(),
-            last: w.place.clone(),
-            order,
-        });
-        entry.count += 1;
-        entry.last = w.place;
+        let last = w.place.clone();
+        self.push_counted(w, 1, last);
     }
 
     /// Warnings a parallel worker already counted by kind ([`Skips`]): they
