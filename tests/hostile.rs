@@ -263,6 +263,8 @@ fn hostile_files(dir: &Path) -> Vec<(String, &'static str)> {
 
 /// Bytes no report may carry to a terminal: C0 controls but the newline,
 /// DEL, and the UTF-8 of C1 controls and of bidi and invisible marks.
+/// Written out here rather than calling `profx::text::is_unsafe`, so that a
+/// character that function forgets is still caught.
 fn raw_control(out: &[u8]) -> Option<usize> {
     let text = String::from_utf8_lossy(out);
     text.char_indices()

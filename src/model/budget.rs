@@ -118,10 +118,6 @@ impl Skips {
         c.count += 1;
         c.last = at;
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.whole.is_empty()
-    }
 }
 
 fn summary(o: Overflow) -> Warning {
