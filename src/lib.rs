@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod demo;
+pub mod export;
 pub mod fixture_gen;
 #[doc(hidden)]
 pub mod fuzzing;

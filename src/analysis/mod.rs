@@ -3,5 +3,6 @@
 
 pub mod callgraph;
 pub mod columns;
+pub mod flame;
 pub mod search;
 pub mod sort;

@@ -1,6 +1,9 @@
 //! The command-line grammar (clap derive).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use profx::analysis::flame::Weight;
+use profx::export::Target;
+use profx::export::csv::View as CsvView;
 use profx::report::table::View;
 
 /// Terminal explorer for legacy profiler output: Visual C++ PLIST, Business
@@ -42,6 +45,95 @@ pub struct LoadArgs {
 pub enum Command {
     /// Load profiles and print them: `--json` for scripts, `--table` for people.
     Report(ReportArgs),
+    /// Write a profile for other tools: folded stacks (inferno,
+    /// flamegraph.pl), speedscope, Chrome trace events (Perfetto), CSV.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The profile file (the format is detected from its content).
+    #[arg(required_unless_present = "demo", value_name = "FILE")]
+    pub file: Option<String>,
+
+    /// Export the demo profile built into profx instead of a file.
+    #[arg(long, conflicts_with = "file")]
+    pub demo: bool,
+
+    /// What to write.
+    #[arg(long, value_enum)]
+    pub to: ToArg,
+
+    /// The output file, `-` for standard output. Written atomically (a
+    /// temporary file renamed into place).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: String,
+
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Which pane `--to csv` writes (default: functions).
+    #[arg(long, value_enum)]
+    pub view: Option<CsvViewArg>,
+
+    /// What a stack's weight counts (folded; speedscope, which then writes a
+    /// sampled profile even for a trace). Default: time where the profile
+    /// has it, else hits (samples), else calls.
+    #[arg(long, value_enum)]
+    pub weight: Option<WeightArg>,
+
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ToArg {
+    Folded,
+    Speedscope,
+    Chrome,
+    Csv,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CsvViewArg {
+    Functions,
+    Lines,
+    Stacks,
+    Packets,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum WeightArg {
+    Time,
+    Hits,
+    Calls,
+}
+
+impl From<WeightArg> for Weight {
+    fn from(w: WeightArg) -> Weight {
+        match w {
+            WeightArg::Time => Weight::Time,
+            WeightArg::Hits => Weight::Hits,
+            WeightArg::Calls => Weight::Calls,
+        }
+    }
+}
+
+impl ExportArgs {
+    pub fn target(&self) -> Target {
+        match self.to {
+            ToArg::Folded => Target::Folded,
+            ToArg::Speedscope => Target::Speedscope,
+            ToArg::Chrome => Target::Chrome,
+            ToArg::Csv => Target::Csv(match self.view.unwrap_or(CsvViewArg::Functions) {
+                CsvViewArg::Functions => CsvView::Functions,
+                CsvViewArg::Lines => CsvView::Lines,
+                CsvViewArg::Stacks => CsvView::Stacks,
+                CsvViewArg::Packets => CsvView::Packets,
+            }),
+        }
+    }
 }
 
 #[derive(Debug, Args)]

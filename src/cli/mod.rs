@@ -7,11 +7,13 @@ mod args;
 mod progress;
 
 use anyhow::Context;
-use args::{Cli, Command, LoadArgs, ReportArgs};
+use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
 use clap::Parser;
+use profx::export;
 use profx::load::{self, Input, LoadError, LoadOptions};
 use profx::model::Profile;
 use profx::report::{json, table};
+use profx::text::visible;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -28,10 +30,17 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A load failure is 1; the one usage error clap cannot see (a `--sort`
-/// column the view lacks) is 2.
+/// A usage error clap's grammar cannot express (an option that does not
+/// go with another).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Usage(String);
+
+/// A load failure is 1; the usage errors clap cannot see (a `--sort`
+/// column the view lacks, options that do not go together) are 2.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    if err.downcast_ref::<table::UnknownColumn>().is_some() {
+    if err.downcast_ref::<table::UnknownColumn>().is_some() || err.downcast_ref::<Usage>().is_some()
+    {
         2
     } else {
         1
@@ -41,6 +50,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(&args),
+        Some(Command::Export(args)) => export(&args),
         None => explore(&cli.files, &cli.load),
     }
 }
@@ -96,6 +106,78 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    check_export_args(args)?;
+    let files: Vec<String> = args.file.iter().cloned().collect();
+    let inputs = open_inputs(&files, args.demo)?;
+    let target = args.target();
+    let profile = progress::while_loading(&inputs, || {
+        let mut opts = load_options(&args.load);
+        opts.timeline = target.needs_timeline();
+        load::load_inputs(&inputs, &opts)
+    })?;
+    let req = export::Request {
+        target,
+        weight: args.weight.map(Into::into),
+    };
+    let write = |out: &mut dyn Write| export::write(&profile, &req, out);
+    let summary = if args.output == "-" {
+        let mut stdout = std::io::stdout().lock();
+        match write(&mut stdout) {
+            Err(export::ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                return Ok(ExitCode::SUCCESS);
+            }
+            other => other?,
+        }
+    } else {
+        let out = std::path::Path::new(&args.output);
+        refuse_replacing_input(out, &files)?;
+        export::atomic::write_file(out, args.force, write)?
+    };
+    if args.output != "-" {
+        eprintln!("profx: wrote {} to {}", summary.what, visible(&args.output));
+    }
+    let warnings = profile.warnings().len();
+    if warnings > 0 {
+        eprintln!(
+            "profx: {warnings} warning(s) while loading; `profx report --view info` lists them"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The option pairs clap's grammar lets through but that mean nothing.
+fn check_export_args(args: &ExportArgs) -> Result<(), Usage> {
+    if args.view.is_some() && args.to != ToArg::Csv {
+        return Err(Usage("--view goes with --to csv".into()));
+    }
+    if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome) {
+        return Err(Usage(
+            "--weight goes with --to folded or --to speedscope".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `-o` naming the input, even with `--force`, would destroy the data.
+fn refuse_replacing_input(out: &std::path::Path, files: &[String]) -> Result<(), Usage> {
+    let Ok(out) = out.canonicalize() else {
+        return Ok(());
+    };
+    for f in files {
+        if std::path::Path::new(f)
+            .canonicalize()
+            .is_ok_and(|f| f == out)
+        {
+            return Err(Usage(format!(
+                "-o {} is the input; export to another file",
+                visible(f)
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn open_inputs(files: &[String], demo: bool) -> Result<Vec<Input>, LoadError> {
     if demo {
         return Ok(vec![profx::demo::input()]);
@@ -104,11 +186,14 @@ fn open_inputs(files: &[String], demo: bool) -> Result<Vec<Input>, LoadError> {
 }
 
 fn load_inputs(inputs: &[Input], args: &LoadArgs) -> Result<Profile, LoadError> {
-    let opts = LoadOptions {
+    load::load_inputs(inputs, &load_options(args))
+}
+
+fn load_options(args: &LoadArgs) -> LoadOptions {
+    LoadOptions {
         format: args.format.clone(),
         strict: args.strict,
         columns: args.columns.clone(),
         ..Default::default()
-    };
-    load::load_inputs(inputs, &opts)
+    }
 }

@@ -101,6 +101,9 @@ pub struct LoadOptions {
     /// Tests make it small so that small files take the many-chunk path.
     #[doc(hidden)]
     pub chunk_bytes: Option<usize>,
+    /// Keep a trace's calls in time order (`Profile::timeline`), for evented
+    /// exports; the app and reports do without it.
+    pub timeline: bool,
 }
 
 /// The names `--format` accepts.
@@ -180,6 +183,9 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     }
     let mut b = ProfileBuilder::new(loader.name());
     b.begin_source(first.name());
+    if opts.timeline {
+        b.record_timeline();
+    }
     loader.load(first, opts, &mut b)?;
     first.mark_read(first.bytes().len());
     let profile = b.finish();

@@ -41,6 +41,9 @@ pub struct ProfileBuilder {
     pub(crate) totals: Totals,
     pub(crate) sample_state: metrics::SampleState,
     pub(crate) trace_state: Option<metrics::TraceState>,
+    /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
+    pub(crate) timeline_wanted: bool,
+    pub(crate) timeline: Option<super::timeline::Timeline>,
 }
 
 impl ProfileBuilder {
@@ -63,6 +66,8 @@ impl ProfileBuilder {
             totals: Totals::default(),
             sample_state: Default::default(),
             trace_state: None,
+            timeline_wanted: false,
+            timeline: None,
         }
     }
 
@@ -226,6 +231,12 @@ impl ProfileBuilder {
         s.child_ms = add_opt(s.child_ms, child_ms);
     }
 
+    /// Asks the trace feed to keep every push and pop with its time (for
+    /// evented exports); call before the loader starts.
+    pub fn record_timeline(&mut self) {
+        self.timeline_wanted = true;
+    }
+
     pub fn add_packet(&mut self, packet: Packet) {
         self.packets.push(packet);
     }
@@ -249,6 +260,7 @@ impl ProfileBuilder {
             frames: self.frames,
             packets: self.packets,
             warnings: self.warnings.finish(),
+            timeline: self.timeline,
         }
     }
 }

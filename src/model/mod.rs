@@ -14,6 +14,7 @@ pub mod metrics;
 mod profile;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod timeline;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};

@@ -126,6 +126,7 @@ pub struct Profile {
     pub(crate) frames: Vec<FuncId>,
     pub(crate) packets: Vec<Packet>,
     pub(crate) warnings: Vec<Warning>,
+    pub(crate) timeline: Option<super::timeline::Timeline>,
 }
 
 impl Profile {
@@ -211,6 +212,12 @@ impl Profile {
 
     pub fn packet(&self, id: PacketId) -> &Packet {
         &self.packets[id.index()]
+    }
+
+    /// The trace's pushes and pops in time order, when the load recorded
+    /// them (`LoadOptions::timeline`) and the format is a trace.
+    pub fn timeline(&self) -> Option<&super::timeline::Timeline> {
+        self.timeline.as_ref()
     }
 
     pub fn warnings(&self) -> &[Warning] {

@@ -17,6 +17,7 @@
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, NameId, StackId};
 use crate::model::metrics::{add_count, add_opt};
+use crate::model::timeline::{Mark, ThreadSpan, Timeline};
 use crate::model::warning::Place;
 use rustc_hash::FxHashMap;
 
@@ -74,6 +75,8 @@ pub struct TraceState {
     lines: Vec<SiteAcc>,
     outside_ms: f64,
     scratch: Vec<FuncId>,
+    /// Every push and pop, when the load was asked for a timeline.
+    marks: Option<Vec<Mark>>,
 }
 
 /// A path's numbers while the trace is read.
@@ -102,6 +105,60 @@ struct SiteAcc {
     ms: f64,
 }
 
+impl TraceState {
+    /// Records a push or pop at the thread's clock (untimed: at the mark's
+    /// own position, which keeps the order).
+    fn mark(&mut self, thread: ThreadIx, func: FuncId, open: bool) {
+        let Some(marks) = self.marks.as_mut() else {
+            return;
+        };
+        let at = match self.time {
+            TraceTime::Timed => self.threads[thread.0].clock.unwrap_or(0.0),
+            TraceTime::Untimed => marks.len() as f64,
+        };
+        marks.push(Mark {
+            thread: u32::try_from(thread.0).unwrap_or(u32::MAX),
+            func,
+            open,
+            at,
+        });
+    }
+
+    /// The recorded marks with each thread's span.
+    fn timeline(&mut self) -> Option<Timeline> {
+        let marks = self.marks.take()?;
+        let timed = self.time == TraceTime::Timed;
+        let mut threads: Vec<ThreadSpan> = self
+            .threads
+            .iter()
+            .map(|th| ThreadSpan {
+                id: th.id,
+                first: th.first.unwrap_or(0.0),
+                last: th.clock.unwrap_or(0.0),
+            })
+            .collect();
+        if !timed {
+            for t in &mut threads {
+                (t.first, t.last) = (f64::INFINITY, f64::NEG_INFINITY);
+            }
+            for m in &marks {
+                let t = &mut threads[m.thread as usize];
+                (t.first, t.last) = (t.first.min(m.at), t.last.max(m.at));
+            }
+            for t in &mut threads {
+                if t.first > t.last {
+                    (t.first, t.last) = (0.0, 0.0);
+                }
+            }
+        }
+        Some(Timeline {
+            timed,
+            threads,
+            marks,
+        })
+    }
+}
+
 /// `v[i]`, growing `v` with defaults to reach it.
 fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
     if v.len() <= i {
@@ -124,6 +181,7 @@ impl ProfileBuilder {
             lines: Vec::new(),
             outside_ms: 0.0,
             scratch: Vec::new(),
+            marks: self.timeline_wanted.then(Vec::new),
         });
     }
 
@@ -211,6 +269,7 @@ impl ProfileBuilder {
             last_child: NO_CHILD,
         });
         slot(&mut st.funcs, func.index()).calls += 1;
+        st.mark(thread, func, true);
         if let Some(line) = site {
             slot(&mut st.lines, line.index()).calls += 1;
         }
@@ -244,10 +303,12 @@ impl ProfileBuilder {
         let st = self.trace_state.as_mut()?;
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
+        let clock = th.clock;
+        st.mark(thread, frame.func, false);
         let path = slot(&mut st.paths, frame.path.index());
         path.calls += 1;
         if st.time == TraceTime::Timed {
-            let span = th.clock.unwrap_or(0.0) - frame.pushed_at;
+            let span = clock.unwrap_or(0.0) - frame.pushed_at;
             path.self_ms += frame.self_ms;
             path.on_stack_ms += span;
             if !path.recursive {
@@ -337,9 +398,10 @@ impl ProfileBuilder {
     /// Adds the trace's numbers to the rows; session totals and stack
     /// child times, once every event is in.
     pub(crate) fn finish_trace(&mut self) {
-        let Some(st) = self.trace_state.take() else {
+        let Some(mut st) = self.trace_state.take() else {
             return;
         };
+        self.timeline = st.timeline();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         for (i, acc) in st.funcs.iter().enumerate().filter(|(_, a)| a.calls > 0) {
@@ -456,5 +518,74 @@ mod tests {
         assert_eq!(p.stacks().len(), 2, "A>A is a stack of its own");
         assert_eq!(p.warnings().len(), 1);
         assert_eq!(p.warnings()[0].place, Place::Line(4));
+    }
+}
+
+#[cfg(test)]
+mod timeline_tests {
+    use super::*;
+    use crate::model::timeline::Mark;
+
+    fn marks(timed: TraceTime) -> crate::model::Profile {
+        let mut b = ProfileBuilder::new("test");
+        b.record_timeline();
+        let m = b.intern("");
+        let (na, nb) = (b.intern("A"), b.intern("B"));
+        let (a, bb) = (b.function(na, m), b.function(nb, m));
+        b.trace_begin(timed);
+        let (t1, t2) = (b.trace_thread(1), b.trace_thread(2));
+        let p = Place::Line(1);
+        b.trace_time(t1, 5.0, p.clone());
+        b.trace_enter(t1, a, 0, None);
+        b.trace_time(t2, 6.0, p.clone());
+        b.trace_enter(t2, bb, 0, None);
+        b.trace_time(t1, 10.0, p.clone());
+        b.trace_enter(t1, bb, 0, None);
+        // Backwards: the clock stays at 10, and so does the mark.
+        b.trace_time(t1, 8.0, p.clone());
+        b.trace_exit(t1);
+        b.trace_time(t1, 35.0, p);
+        b.trace_close_open();
+        b.finish()
+    }
+
+    #[test]
+    fn a_timeline_holds_every_push_and_pop_at_its_thread_clock() {
+        let p = marks(TraceTime::Timed);
+        let tl = p.timeline().unwrap();
+        let (a, bb) = (FuncId(0), FuncId(1));
+        let m = |thread, func, open, at| Mark {
+            thread,
+            func,
+            open,
+            at,
+        };
+        assert_eq!(
+            tl.marks,
+            vec![
+                m(0, a, true, 5.0),
+                m(1, bb, true, 6.0),
+                m(0, bb, true, 10.0),
+                m(0, bb, false, 10.0),
+                // Closed at the end, at each thread's last time.
+                m(0, a, false, 35.0),
+                m(1, bb, false, 6.0),
+            ]
+        );
+        let spans: Vec<_> = tl.threads.iter().map(|t| (t.id, t.first, t.last)).collect();
+        assert_eq!(spans, vec![(1, 5.0, 35.0), (2, 6.0, 6.0)]);
+        assert!(tl.timed);
+    }
+
+    #[test]
+    fn an_untimed_timeline_counts_marks_and_a_plain_load_keeps_none() {
+        let p = marks(TraceTime::Untimed);
+        let tl = p.timeline().unwrap();
+        let at: Vec<f64> = tl.marks.iter().map(|m| m.at).collect();
+        assert_eq!(at, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!((tl.threads[1].first, tl.threads[1].last), (1.0, 5.0));
+        let mut b = ProfileBuilder::new("test");
+        b.trace_begin(TraceTime::Timed);
+        assert!(b.finish().timeline().is_none());
     }
 }

@@ -1,0 +1,173 @@
+//! A pane as CSV, for spreadsheets, DuckDB and pandas: `export --to csv`
+//! writes a whole view in canonical order; the app's `e` writes the rows
+//! its pane shows, filtered and sorted as on screen.
+//!
+//! - The header is each column's `--json` key (`elapsed_inclusive_ms`), so
+//!   a query names columns as the JSON report does; columns the profile
+//!   never fills are left out, as on screen.
+//! - Numbers are written in full (no thousands separators, no rounding):
+//!   counts as integers, times and percents in their shortest exact form.
+//!   An absent value is an empty cell, which DuckDB and pandas read as NULL.
+//! - Text is shown as on screen (controls as escapes). A name starting
+//!   with `=`, `+`, `-` or `@` gets a leading `'` (OWASP's rule against
+//!   CSV formula injection): a spreadsheet shows it as text instead of
+//!   running it.
+
+use crate::analysis::columns::{
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, is_present,
+};
+use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks};
+use crate::model::ids::RowId;
+use crate::model::{PacketId, Profile, StackId};
+use crate::text::visible;
+use std::io::Write;
+
+/// Which table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Functions,
+    Lines,
+    Stacks,
+    Packets,
+}
+
+impl View {
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Functions => "functions",
+            View::Lines => "lines",
+            View::Stacks => "stacks",
+            View::Packets => "packets",
+        }
+    }
+}
+
+/// A whole view in canonical order (report-json.md).
+pub fn write_view(p: &Profile, view: View, out: &mut dyn Write) -> Result<String, csv::Error> {
+    let idx = |i: usize| i as u32;
+    let rows: Vec<u32> = match view {
+        View::Functions => canonical_functions(p)
+            .iter()
+            .map(|r| idx(r.index()))
+            .collect(),
+        View::Lines => canonical_lines(p).iter().map(|r| idx(r.index())).collect(),
+        View::Stacks => canonical_stacks(p).iter().map(|r| idx(r.index())).collect(),
+        View::Packets => (0..p.packets().len() as u32).collect(),
+    };
+    write_rows(p, view, &mut rows.into_iter(), out)
+}
+
+/// The given rows (indices of the view's row type) in the given order.
+pub fn write_rows(
+    p: &Profile,
+    view: View,
+    rows: &mut dyn Iterator<Item = u32>,
+    out: &mut dyn Write,
+) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(out);
+    let n = match view {
+        View::Functions => table::<FuncColumn>(p, p.functions().len(), rows, None, &mut w)?,
+        View::Lines => table::<LineColumn>(p, p.lines().len(), rows, None, &mut w)?,
+        View::Stacks => table::<StackColumn>(p, p.stacks().len(), rows, Some(path), &mut w)?,
+        View::Packets => table::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
+    };
+    w.flush()?;
+    Ok(format!("{n} {}", view.name()))
+}
+
+/// The header and rows of one row type; `extra` adds a last column
+/// (`path` of a stack).
+fn table<C: Column>(
+    p: &Profile,
+    count: usize,
+    rows: &mut dyn Iterator<Item = u32>,
+    extra: Option<fn(&Profile, C::Row) -> String>,
+    w: &mut csv::Writer<&mut dyn Write>,
+) -> Result<usize, csv::Error>
+where
+    C::Row: RowId,
+{
+    let all = || (0..count).map(C::Row::from_index);
+    let cols: Vec<C> = C::ALL
+        .iter()
+        .copied()
+        .filter(|&c| is_present(p, c, all()))
+        .collect();
+    let mut head: Vec<&str> = cols.iter().map(|c| c.key()).collect();
+    if extra.is_some() {
+        head.push("path");
+    }
+    w.write_record(&head)?;
+    let mut n = 0;
+    let mut record = Vec::with_capacity(head.len());
+    for r in rows.map(|r| C::Row::from_index(r as usize)) {
+        record.clear();
+        record.extend(cols.iter().map(|&c| field(c.value(p, r))));
+        record.extend(extra.map(|f| f(p, r)));
+        w.write_record(&record)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// A stack's frames, root first, `;` between them (as in folded stacks).
+fn path(p: &Profile, s: StackId) -> String {
+    let names: Vec<_> = p
+        .frames(s)
+        .iter()
+        .map(|&f| visible(p.function_name(f)))
+        .collect();
+    names.join(";")
+}
+
+/// One cell: a number in full, absent as empty, text made safe.
+pub fn field(v: Value<'_>) -> String {
+    match v {
+        Value::Text(t) => text(t),
+        Value::Count(Some(n)) => n.to_string(),
+        Value::Ms(Some(x)) | Value::Pct(Some(x)) if x.is_finite() => format!("{x}"),
+        Value::Count(None) | Value::Ms(_) | Value::Pct(_) => String::new(),
+    }
+}
+
+fn text(t: &str) -> String {
+    let shown = visible(t);
+    if shown.starts_with(['=', '+', '-', '@']) {
+        format!("'{shown}")
+    } else {
+        shown.into_owned()
+    }
+}
+
+/// A packet's events (`rows` are event indices), as the trace pane lists
+/// them.
+pub fn write_events(
+    p: &Profile,
+    packet: PacketId,
+    rows: &mut dyn Iterator<Item = usize>,
+    out: &mut dyn Write,
+) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "index", "thread", "time_ms", "op", "function", "line", "params",
+    ])?;
+    let events = &p.packet(packet).events;
+    let mut n = 0;
+    for i in rows {
+        let Some(e) = events.get(i) else { continue };
+        let opt = |x: Option<String>| x.unwrap_or_default();
+        w.write_record([
+            i.to_string(),
+            opt(e.thread.map(|t| t.to_string())),
+            field(Value::Ms(e.time_ms)),
+            text(&e.op),
+            e.function
+                .map_or(String::new(), |f| text(p.function_name(f))),
+            opt(e.line.map(|l| l.to_string())),
+            e.params.as_deref().map(text).unwrap_or_default(),
+        ])?;
+        n += 1;
+    }
+    w.flush()?;
+    Ok(format!("{n} events"))
+}

@@ -1,0 +1,107 @@
+//! `profx export`: a loaded profile in the formats other tools read.
+//!
+//! This module owns the choice of target and weight and the atomic writing
+//! of the result; each target lives in its own file and reads only the
+//! model (and `analysis`), never the input, so an export shows the numbers
+//! the app and `--json` show:
+//! - `folded`: Brendan Gregg's folded stacks (inferno, flamegraph.pl);
+//! - `speedscope`: speedscope's file format, evented per thread for a trace,
+//!   sampled otherwise;
+//! - `chrome`: Chrome trace-event JSON (Perfetto, chrome://tracing), traces
+//!   only;
+//! - `csv`: a pane as a table (Excel, DuckDB, pandas).
+
+pub mod atomic;
+mod chrome;
+pub mod csv;
+mod folded;
+mod json;
+mod speedscope;
+
+use crate::analysis::flame::{self, NoSuchWeight, Weight};
+use crate::model::Profile;
+use std::io::{self, Write};
+use thiserror::Error;
+
+/// What to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Folded,
+    Speedscope,
+    Chrome,
+    Csv(csv::View),
+}
+
+impl Target {
+    /// Whether the load must keep the trace's calls in time order
+    /// (`LoadOptions::timeline`) for this target.
+    pub fn needs_timeline(self) -> bool {
+        matches!(self, Target::Speedscope | Target::Chrome)
+    }
+}
+
+/// An export: its target and, for folded stacks and sampled speedscope
+/// profiles, the weight (`None`: `Weight::default_for` the profile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub target: Target,
+    pub weight: Option<Weight>,
+}
+
+/// What was written, for the message that says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// "312 stacks", "2 threads, 40,118 events", "87 rows".
+    pub what: String,
+}
+
+#[derive(Debug, Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Weight(#[from] NoSuchWeight),
+    #[error(
+        "--to chrome needs a trace (the calls of each thread in time order); this {format} profile has none: try --to speedscope or --to folded"
+    )]
+    NotATrace { format: String },
+    #[error("{path} exists; add --force to replace it")]
+    Exists { path: String },
+    #[error("writing {path}: {source}")]
+    Write { path: String, source: io::Error },
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl From<::csv::Error> for ExportError {
+    fn from(e: ::csv::Error) -> Self {
+        ExportError::Io(e.into())
+    }
+}
+
+/// Writes `p` as `req` asks to `out`.
+pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary, ExportError> {
+    let weight = match req.weight {
+        Some(w) => {
+            flame::check(p, w)?;
+            w
+        }
+        None => Weight::default_for(p),
+    };
+    let what = match req.target {
+        Target::Folded => folded::write(p, weight, out)?,
+        Target::Speedscope => match (req.weight, p.timeline()) {
+            (None, Some(tl)) => speedscope::write_evented(p, tl, out)?,
+            _ => speedscope::write_sampled(p, weight, out)?,
+        },
+        Target::Chrome => match p.timeline() {
+            Some(tl) => chrome::write(p, tl, out)?,
+            None => {
+                return Err(ExportError::NotATrace {
+                    format: p.format.clone(),
+                });
+            }
+        },
+        Target::Csv(view) => csv::write_view(p, view, out)?,
+    };
+    out.flush()?;
+    Ok(Summary { what })
+}

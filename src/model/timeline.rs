@@ -1,0 +1,48 @@
+//! A trace's calls in time order: every open and close of a frame, per
+//! thread, at the clock the trace feed had when it happened.
+//!
+//! The metric rules need only sums, so a load keeps no timeline unless one
+//! is asked for (`ProfileBuilder::record_timeline`): exports to evented
+//! formats (speedscope, Chrome trace events) are the only readers. It is
+//! written by the trace feed itself, so its opens and closes are exactly
+//! the pushes and pops the metrics counted, unwinds and the closing of calls
+//! still open at the end included; a close always matches the open on top
+//! of its thread's stack, and times never go backwards within a thread.
+
+use super::ids::FuncId;
+
+/// One open or close of a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mark {
+    /// Index into `Timeline::threads`.
+    pub thread: u32,
+    pub func: FuncId,
+    pub open: bool,
+    /// Milliseconds on the trace's clock; for an untimed trace, the mark's
+    /// place in the timeline (0, 1, 2, …), so order survives.
+    pub at: f64,
+}
+
+/// One thread of the timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadSpan {
+    /// The id the file gives the thread.
+    pub id: u64,
+    /// Its first and last event (for an untimed trace, mark positions).
+    pub first: f64,
+    pub last: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    pub timed: bool,
+    pub threads: Vec<ThreadSpan>,
+    pub marks: Vec<Mark>,
+}
+
+impl Timeline {
+    /// The marks of one thread, in order.
+    pub fn thread_marks(&self, thread: u32) -> impl Iterator<Item = &Mark> {
+        self.marks.iter().filter(move |m| m.thread == thread)
+    }
+}
