@@ -35,15 +35,16 @@ pub enum Weight {
 
 impl Weight {
     /// Time where the profile has it, else hits where it has samples, else
-    /// calls.
-    pub fn default_for(p: &Profile) -> Weight {
-        if has_time(p) {
-            Weight::Time
-        } else if p.totals.samples.is_some() {
-            Weight::Hits
-        } else {
-            Weight::Calls
-        }
+    /// calls; an error when it has none of them (a PLIST line-count
+    /// listing has lines only).
+    pub fn default_for(p: &Profile) -> Result<Weight, NoSuchWeight> {
+        ALL.into_iter()
+            .find(|&w| records(p, w))
+            .ok_or(NoSuchWeight {
+                format: p.format.clone(),
+                what: "function times, hits or calls",
+                instead: None,
+            })
     }
 
     pub fn name(self) -> &'static str {
@@ -72,13 +73,18 @@ pub struct Weighted {
     pub weight: f64,
 }
 
-/// A weight the profile does not record.
+const ALL: [Weight; 3] = [Weight::Time, Weight::Hits, Weight::Calls];
+
+/// A weight the profile does not record, and one it does if any.
 #[derive(Debug, thiserror::Error)]
-#[error("this {format} profile records no {what}; use --weight {instead}")]
+#[error("this {format} profile records no {what}; {}", match instead {
+    Some(w) => format!("use --weight {w}"),
+    None => "nothing to draw (--to csv --view lines exports its lines)".to_string(),
+})]
 pub struct NoSuchWeight {
     pub format: String,
     pub what: &'static str,
-    pub instead: &'static str,
+    pub instead: Option<&'static str>,
 }
 
 fn has_time(p: &Profile) -> bool {
@@ -94,26 +100,22 @@ fn has_calls(p: &Profile) -> bool {
 
 /// Checks that the profile records `w`.
 pub fn check(p: &Profile, w: Weight) -> Result<(), NoSuchWeight> {
-    let (ok, what) = match w {
-        Weight::Time => (has_time(p), "times"),
-        Weight::Hits => (p.totals.samples.is_some(), "hits (samples)"),
-        Weight::Calls => (has_calls(p), "calls"),
-    };
-    if ok {
+    if records(p, w) {
         return Ok(());
     }
-    let instead = [Weight::Time, Weight::Hits, Weight::Calls]
-        .into_iter()
-        .find(|&o| o != w && check_quiet(p, o))
-        .map_or("time", Weight::name);
+    let what = match w {
+        Weight::Time => "times",
+        Weight::Hits => "hits (samples)",
+        Weight::Calls => "calls",
+    };
     Err(NoSuchWeight {
         format: p.format.clone(),
         what,
-        instead,
+        instead: Weight::default_for(p).ok().map(Weight::name),
     })
 }
 
-fn check_quiet(p: &Profile, w: Weight) -> bool {
+fn records(p: &Profile, w: Weight) -> bool {
     match w {
         Weight::Time => has_time(p),
         Weight::Hits => p.totals.samples.is_some(),

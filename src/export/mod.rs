@@ -84,7 +84,12 @@ pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary,
             flame::check(p, w)?;
             w
         }
-        None => Weight::default_for(p),
+        // CSV needs no weight; chrome and evented speedscope take the
+        // trace's own times.
+        None => match (req.target, p.timeline()) {
+            (Target::Folded, _) | (Target::Speedscope, None) => Weight::default_for(p)?,
+            _ => Weight::Time,
+        },
     };
     let what = match req.target {
         Target::Folded => folded::write(p, weight, out)?,

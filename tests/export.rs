@@ -1,0 +1,471 @@
+//! `profx export` through the real binary, on every fixture that loads and
+//! on the public samples: each export is read back and checked against the
+//! numbers of `profx report --json` (the same model code):
+//! - folded: the weights add up to the profile's total, and inferno (the
+//!   library behind inferno-flamegraph) renders the file;
+//! - speedscope: valid against speedscope's published schema; a trace's
+//!   evented profiles nest, and replaying them gives back every function's
+//!   calls and exclusive time;
+//! - chrome: B/E events nest per thread and their count is the calls;
+//! - csv: the row count and column totals of each view.
+
+mod common;
+
+use common::{profx, public_sample, report_json, stderr};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// Every fixture as a loadable file (BR and DBF descriptions compiled),
+/// plus the public Visual Studio samples.
+fn inputs() -> Vec<PathBuf> {
+    let dir = scratch("inputs");
+    let mut out = Vec::new();
+    for sub in [
+        "plist",
+        "br",
+        "vs-csv",
+        "xpp",
+        "xpp/packeted-deldbe",
+        "xpp/packeted-dbf",
+    ] {
+        for entry in std::fs::read_dir(Path::new(FIXTURES).join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let target = dir
+                .join(sub.replace('/', "_"))
+                .join(name.replace("desc", ""));
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            let bytes = compile(&path, &name);
+            std::fs::write(&target, bytes).unwrap();
+            // A packet is loaded through its base file.
+            if !name.contains(".0000") {
+                out.push(target);
+            }
+        }
+    }
+    out.push(public_sample("vsperf/inferno_CallTreeSummary.csv").into());
+    out
+}
+
+fn compile(path: &Path, name: &str) -> Vec<u8> {
+    let text = || std::fs::read_to_string(path).unwrap();
+    if name.ends_with(".brdesc") {
+        profx::fixture_gen::br::compile(&text()).unwrap()
+    } else if name.ends_with(".dbfdesc") {
+        let mut bytes = profx::fixture_gen::dbf::compile(&text()).unwrap();
+        if name.starts_with("vfp-") {
+            bytes[0] = b'0';
+        }
+        bytes
+    } else {
+        std::fs::read(path).unwrap()
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("export")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The inputs that load, each with its `--json` report; made once for all
+/// the tests of this file, which run at the same time.
+fn loadable() -> &'static [(PathBuf, Value)] {
+    static INPUTS: std::sync::OnceLock<Vec<(PathBuf, Value)>> = std::sync::OnceLock::new();
+    INPUTS.get_or_init(|| {
+        inputs()
+            .into_iter()
+            .filter_map(|p| {
+                let o = profx(&["report", p.to_str().unwrap(), "--json"]);
+                (o.status.code() == Some(0))
+                    .then(|| (p, serde_json::from_slice(&o.stdout).unwrap()))
+            })
+            .collect()
+    })
+}
+
+/// `profx export INPUT ARGS -o -`, its standard output.
+fn export(input: &Path, args: &[&str]) -> Vec<u8> {
+    let mut all = vec!["export", input.to_str().unwrap()];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", "-"]);
+    let o = profx(&all);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{input:?} {args:?}: {}",
+        stderr(&o)
+    );
+    o.stdout
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+fn sum(rows: &Value, key: &str) -> f64 {
+    rows.as_array().unwrap().iter().map(|r| f(&r[key])).sum()
+}
+
+fn is_timed(r: &Value) -> bool {
+    r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| !f["elapsed_exclusive_ms"].is_null())
+        || r["stacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| !s["self_ms"].is_null())
+}
+
+/// What the weights of `weight` must add up to, from the report alone:
+/// all exclusive time and the time outside any function (for samples and
+/// traces that is the session total, checked too), every sample, every
+/// call.
+fn expected_total(r: &Value, weight: &str) -> f64 {
+    match weight {
+        "time" => {
+            let t = &r["totals"];
+            let total = sum(&r["functions"], "elapsed_exclusive_ms") + f(&t["outside_ms"]);
+            if r["format"] == "br" || r["format"] == "xpp" {
+                let session = f(&t["elapsed_inclusive_ms"]);
+                assert!((total - session).abs() <= 1e-6 * session.max(1.0), "{t}");
+            }
+            total * 1000.0
+        }
+        "hits" => f(&r["totals"]["samples"]),
+        _ => sum(&r["functions"], "calls"),
+    }
+}
+
+fn weights_of(r: &Value) -> Vec<&'static str> {
+    let mut w = Vec::new();
+    if is_timed(r) {
+        w.push("time");
+    }
+    if r["totals"]["samples"].is_null() {
+        if r["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| !f["calls"].is_null())
+        {
+            w.push("calls");
+        }
+    } else {
+        w.push("hits");
+    }
+    w
+}
+
+fn folded_total(text: &str) -> u64 {
+    text.lines()
+        .map(|l| {
+            let (_, n) = l.rsplit_once(' ').unwrap();
+            n.parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
+/// A profile of lines only has no paths to weigh: the export says so.
+fn assert_nothing_to_draw(input: &Path, to: &str) {
+    let o = profx(&["export", input.to_str().unwrap(), "--to", to, "-o", "-"]);
+    assert_eq!(o.status.code(), Some(1), "{input:?}");
+    assert!(stderr(&o).contains("nothing to draw"), "{}", stderr(&o));
+}
+
+#[test]
+fn folded_weights_add_up_to_the_profile_total_and_inferno_renders_them() {
+    let mut checked = 0;
+    for (input, r) in loadable() {
+        let (input, r) = (input.as_path(), r);
+        if weights_of(r).is_empty() {
+            assert_nothing_to_draw(input, "folded");
+        }
+        for weight in weights_of(r) {
+            let text =
+                String::from_utf8(export(&input, &["--to", "folded", "--weight", weight])).unwrap();
+            let want = expected_total(&r, weight).round() as u64;
+            assert_eq!(folded_total(&text), want, "{input:?} --weight {weight}");
+            if text.is_empty() {
+                continue;
+            }
+            let mut svg = Vec::new();
+            let mut opts = inferno::flamegraph::Options::default();
+            inferno::flamegraph::from_lines(&mut opts, text.lines(), &mut svg)
+                .unwrap_or_else(|e| panic!("{input:?}: inferno: {e}"));
+            let svg = String::from_utf8(svg).unwrap();
+            assert!(svg.contains("<svg"), "{input:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} folded exports checked");
+}
+
+#[test]
+fn the_default_weight_is_time_then_hits_then_calls() {
+    for (input, r) in loadable() {
+        let (input, r) = (input.as_path(), r);
+        let Some(&first) = weights_of(r).first() else {
+            continue;
+        };
+        let default = String::from_utf8(export(input, &["--to", "folded"])).unwrap();
+        let chosen =
+            String::from_utf8(export(&input, &["--to", "folded", "--weight", first])).unwrap();
+        assert_eq!(default, chosen, "{input:?}");
+    }
+}
+
+fn schema() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(public_sample("speedscope/file-format-schema.json"))
+        .expect("the speedscope schema beside the checkout");
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+/// Replays an evented profile: checks that every close matches the open on
+/// top and that times never go back; adds each frame's calls and
+/// exclusive time.
+fn replay_evented(profile: &Value, calls: &mut [f64], excl: &mut [f64]) {
+    let mut stack: Vec<usize> = Vec::new();
+    let mut clock = f(&profile["startValue"]);
+    for e in profile["events"].as_array().unwrap() {
+        let (at, frame) = (f(&e["at"]), e["frame"].as_u64().unwrap() as usize);
+        assert!(at >= clock, "time goes back: {e}");
+        if let Some(&top) = stack.last() {
+            excl[top] += at - clock;
+        }
+        clock = at;
+        if e["type"] == "O" {
+            calls[frame] += 1.0;
+            stack.push(frame);
+        } else {
+            assert_eq!(stack.pop(), Some(frame), "close of a frame not on top: {e}");
+        }
+    }
+    assert!(stack.is_empty(), "calls left open");
+    assert!(f(&profile["endValue"]) >= clock);
+}
+
+#[test]
+fn speedscope_exports_validate_and_give_back_the_model() {
+    let validator = schema();
+    let mut evented = 0;
+    for (input, r) in loadable() {
+        let (input, r) = (input.as_path(), r);
+        if weights_of(r).is_empty() && r["packets"].as_array().unwrap().is_empty() {
+            assert_nothing_to_draw(input, "speedscope");
+            continue;
+        }
+        let doc: Value = serde_json::from_slice(&export(input, &["--to", "speedscope"])).unwrap();
+        if let Some(e) = validator.iter_errors(&doc).next() {
+            panic!(
+                "{input:?}: not speedscope's format: {e} at {}",
+                e.instance_path()
+            );
+        }
+        let funcs = r["functions"].as_array().unwrap();
+        let frames = doc["shared"]["frames"].as_array().unwrap();
+        let profiles = doc["profiles"].as_array().unwrap();
+        if profiles.first().is_some_and(|p| p["type"] == "evented") {
+            let (mut calls, mut excl) = (vec![0.0; frames.len()], vec![0.0; frames.len()]);
+            for p in profiles {
+                replay_evented(p, &mut calls, &mut excl);
+            }
+            let by_name: HashMap<&str, usize> = frames
+                .iter()
+                .enumerate()
+                .map(|(i, fr)| (fr["name"].as_str().unwrap(), i))
+                .collect();
+            for func in funcs {
+                let i = by_name[func["name"].as_str().unwrap()];
+                assert_eq!(calls[i], f(&func["calls"]), "{input:?} {func}");
+                if is_timed(&r) {
+                    let want = f(&func["elapsed_exclusive_ms"]);
+                    assert!(
+                        (excl[i] - want).abs() <= 1e-6 * want.max(1.0),
+                        "{input:?} {func}"
+                    );
+                }
+            }
+            evented += 1;
+        } else {
+            let weights: f64 = profiles[0]["weights"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(f)
+                .sum();
+            let weight = weights_of(&r).first().copied().unwrap_or("calls");
+            let scale = if weight == "time" { 1000.0 } else { 1.0 };
+            let want = expected_total(&r, weight);
+            assert!(
+                (weights * scale - want).abs() <= 1e-6 * want.max(1.0),
+                "{input:?}: {weights} vs {want}"
+            );
+        }
+    }
+    assert!(
+        evented >= 10,
+        "only {evented} traces exported as evented profiles"
+    );
+}
+
+#[test]
+fn chrome_trace_events_nest_per_thread() {
+    let mut traces = 0;
+    for (input, r) in loadable() {
+        let (input, r) = (input.as_path(), r);
+        if r["format"] != "xpp" {
+            let o = profx(&[
+                "export",
+                input.to_str().unwrap(),
+                "--to",
+                "chrome",
+                "-o",
+                "-",
+            ]);
+            assert_eq!(o.status.code(), Some(1), "{input:?}");
+            assert!(stderr(&o).contains("needs a trace"), "{}", stderr(&o));
+            continue;
+        }
+        let doc: Value = serde_json::from_slice(&export(&input, &["--to", "chrome"])).unwrap();
+        let mut stacks: HashMap<u64, (Vec<String>, f64)> = HashMap::new();
+        let mut begins = 0.0;
+        for e in doc["traceEvents"].as_array().unwrap() {
+            let ph = e["ph"].as_str().unwrap();
+            if ph == "M" {
+                continue;
+            }
+            let (stack, clock) = stacks.entry(e["tid"].as_u64().unwrap()).or_default();
+            let ts = f(&e["ts"]);
+            assert!(ts >= *clock, "{input:?}: time goes back: {e}");
+            *clock = ts;
+            let name = e["name"].as_str().unwrap().to_string();
+            match ph {
+                "B" => {
+                    begins += 1.0;
+                    stack.push(name);
+                }
+                "E" => assert_eq!(stack.pop(), Some(name), "{input:?}: {e}"),
+                other => panic!("unexpected phase {other}"),
+            }
+        }
+        assert!(stacks.values().all(|(s, _)| s.is_empty()), "{input:?}");
+        assert_eq!(begins, sum(&r["functions"], "calls"), "{input:?}");
+        traces += 1;
+    }
+    assert!(traces >= 10);
+}
+
+fn csv_rows(bytes: &[u8]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut rd = csv::Reader::from_reader(bytes);
+    let head = rd.headers().unwrap().iter().map(String::from).collect();
+    let rows = rd
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    (head, rows)
+}
+
+#[test]
+fn csv_views_have_the_model_rows_and_totals() {
+    for (input, r) in loadable() {
+        let (input, r) = (input.as_path(), r);
+        for (view, key) in [
+            ("functions", "functions"),
+            ("lines", "lines"),
+            ("stacks", "stacks"),
+        ] {
+            let (head, rows) = csv_rows(&export(&input, &["--to", "csv", "--view", view]));
+            let want = r[key].as_array().unwrap();
+            assert_eq!(rows.len(), want.len(), "{input:?} {view}");
+            for (i, col) in head.iter().enumerate() {
+                let Some(first) = want.first() else { break };
+                if !first.get(col).is_some_and(Value::is_number)
+                    && !want.iter().any(|x| x[col].is_number())
+                {
+                    continue;
+                }
+                let got: f64 = rows
+                    .iter()
+                    .map(|row| row[i].parse::<f64>().unwrap_or(0.0))
+                    .sum();
+                let total = sum(&r[key], col);
+                assert!(
+                    (got - total).abs() <= 1e-9 * total.abs().max(1.0),
+                    "{input:?} {view}.{col}: {got} vs {total}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_existing_output_is_replaced_only_with_force() {
+    let dir = scratch("force");
+    let out = dir.join("out.folded");
+    let out_s = out.to_str().unwrap();
+    std::fs::write(&out, "keep me\n").unwrap();
+    let o = profx(&["export", "--demo", "--to", "folded", "-o", out_s]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("exists; add --force"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me\n");
+    let o = profx(&["export", "--demo", "--to", "folded", "-o", out_s, "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("wrote 10 stacks"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let r = report_json("--demo", &[]);
+    let want = (f(&r["totals"]["elapsed_inclusive_ms"]) * 1000.0).round() as u64;
+    assert_eq!(folded_total(&text), want);
+    // Only the output is left in the folder: no temporary.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn the_input_is_never_the_output() {
+    let dir = scratch("input");
+    let input = dir.join("t.prf");
+    std::fs::copy(Path::new(FIXTURES).join("xpp/hand-example.prf"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let s = input.to_str().unwrap();
+    let o = profx(&["export", s, "--to", "csv", "-o", s, "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the input"));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn options_that_do_not_go_together_are_usage_errors() {
+    for args in [
+        &["--to", "folded", "--view", "lines"][..],
+        &["--to", "csv", "--weight", "time"][..],
+        &["--to", "chrome", "--weight", "calls"][..],
+    ] {
+        let mut all = vec!["export", "--demo", "-o", "-"];
+        all.extend_from_slice(args);
+        let o = profx(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    // A weight the profile does not record names one it does.
+    let o = profx(&[
+        "export", "--demo", "--to", "folded", "--weight", "calls", "-o", "-",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("records no calls; use --weight time"),
+        "{}",
+        stderr(&o)
+    );
+}
