@@ -195,8 +195,8 @@ fn folded_weights_add_up_to_the_profile_total_and_inferno_renders_them() {
         }
         for weight in weights_of(r) {
             let text =
-                String::from_utf8(export(&input, &["--to", "folded", "--weight", weight])).unwrap();
-            let want = expected_total(&r, weight).round() as u64;
+                String::from_utf8(export(input, &["--to", "folded", "--weight", weight])).unwrap();
+            let want = expected_total(r, weight).round() as u64;
             assert_eq!(folded_total(&text), want, "{input:?} --weight {weight}");
             if text.is_empty() {
                 continue;
@@ -222,7 +222,7 @@ fn the_default_weight_is_time_then_hits_then_calls() {
         };
         let default = String::from_utf8(export(input, &["--to", "folded"])).unwrap();
         let chosen =
-            String::from_utf8(export(&input, &["--to", "folded", "--weight", first])).unwrap();
+            String::from_utf8(export(input, &["--to", "folded", "--weight", first])).unwrap();
         assert_eq!(default, chosen, "{input:?}");
     }
 }
@@ -290,7 +290,7 @@ fn speedscope_exports_validate_and_give_back_the_model() {
             for func in funcs {
                 let i = by_name[func["name"].as_str().unwrap()];
                 assert_eq!(calls[i], f(&func["calls"]), "{input:?} {func}");
-                if is_timed(&r) {
+                if is_timed(r) {
                     let want = f(&func["elapsed_exclusive_ms"]);
                     assert!(
                         (excl[i] - want).abs() <= 1e-6 * want.max(1.0),
@@ -306,9 +306,9 @@ fn speedscope_exports_validate_and_give_back_the_model() {
                 .iter()
                 .map(f)
                 .sum();
-            let weight = weights_of(&r).first().copied().unwrap_or("calls");
+            let weight = weights_of(r).first().copied().unwrap_or("calls");
             let scale = if weight == "time" { 1000.0 } else { 1.0 };
-            let want = expected_total(&r, weight);
+            let want = expected_total(r, weight);
             assert!(
                 (weights * scale - want).abs() <= 1e-6 * want.max(1.0),
                 "{input:?}: {weights} vs {want}"
@@ -339,7 +339,7 @@ fn chrome_trace_events_nest_per_thread() {
             assert!(stderr(&o).contains("needs a trace"), "{}", stderr(&o));
             continue;
         }
-        let doc: Value = serde_json::from_slice(&export(&input, &["--to", "chrome"])).unwrap();
+        let doc: Value = serde_json::from_slice(&export(input, &["--to", "chrome"])).unwrap();
         let mut stacks: HashMap<u64, (Vec<String>, f64)> = HashMap::new();
         let mut begins = 0.0;
         for e in doc["traceEvents"].as_array().unwrap() {
@@ -387,7 +387,7 @@ fn csv_views_have_the_model_rows_and_totals() {
             ("lines", "lines"),
             ("stacks", "stacks"),
         ] {
-            let (head, rows) = csv_rows(&export(&input, &["--to", "csv", "--view", view]));
+            let (head, rows) = csv_rows(&export(input, &["--to", "csv", "--view", view]));
             let want = r[key].as_array().unwrap();
             assert_eq!(rows.len(), want.len(), "{input:?} {view}");
             for (i, col) in head.iter().enumerate() {
