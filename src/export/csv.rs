@@ -171,3 +171,27 @@ pub fn write_events(
     w.flush()?;
     Ok(format!("{n} events"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_full_numbers_empty_when_absent_and_inert_text() {
+        assert_eq!(field(Value::Count(Some(3010))), "3010");
+        assert_eq!(
+            field(Value::Ms(Some(2337.4736000000016))),
+            "2337.4736000000016"
+        );
+        assert_eq!(field(Value::Pct(Some(42.0))), "42");
+        assert_eq!(field(Value::Ms(None)), "");
+        assert_eq!(field(Value::Ms(Some(f64::INFINITY))), "");
+        assert_eq!(
+            field(Value::Text("=HYPERLINK(\"x\")")),
+            "'=HYPERLINK(\"x\")"
+        );
+        assert_eq!(field(Value::Text("@SUM(A1)")), "'@SUM(A1)");
+        assert_eq!(field(Value::Text("esc\x1b[2J")), "esc\\x1b[2J");
+        assert_eq!(field(Value::Text("operator+")), "operator+");
+    }
+}

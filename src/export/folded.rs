@@ -72,3 +72,69 @@ pub fn frame_name(p: &Profile, f: FuncId) -> String {
         full
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FuncSummary, ProfileBuilder, TimeValues};
+
+    /// A summary profile of (name, module, self ms) functions and no
+    /// stacks: each becomes a path of its own.
+    fn profile(funcs: &[(&str, &str, f64)]) -> Profile {
+        let mut b = ProfileBuilder::new("test");
+        for &(name, module, ms) in funcs {
+            let (n, m) = (b.intern(name), b.intern(module));
+            let f = b.function(n, m);
+            let time = TimeValues {
+                elapsed_exclusive: Some(ms),
+                elapsed_inclusive: Some(ms),
+                ..Default::default()
+            };
+            b.summary(
+                f,
+                FuncSummary {
+                    calls: Some(1),
+                    time,
+                    ..Default::default()
+                },
+            );
+        }
+        b.finish()
+    }
+
+    fn folded(p: &Profile, w: Weight) -> String {
+        let mut out = Vec::new();
+        write(p, w, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn frames_name_their_module_and_cannot_break_a_line() {
+        let p = profile(&[
+            ("plain", "", 3.0),
+            ("a;b", "m.obj", 2.0),
+            ("evil\x1b]0;t\x07\nx 99", "", 1.0),
+            ("", "", 0.5),
+        ]);
+        let text = folded(&p, Weight::Time);
+        assert_eq!(
+            text,
+            "plain 3000\nm.obj!a:b 2000\nevil\\x1b]0:t\\x07\\nx 99 1000\n(unnamed) 500\n"
+        );
+    }
+
+    #[test]
+    fn rounding_follows_the_running_sum() {
+        // Three paths of 0.4 µs: each rounds to 0 alone, 1 µs together.
+        let p = profile(&[("a", "", 0.0004), ("b", "", 0.0004), ("c", "", 0.0004)]);
+        assert_eq!(folded(&p, Weight::Time), "b 1\n");
+        let p = profile(&[("a", "", 1.0004), ("b", "", 1.0004), ("c", "", 1.0004)]);
+        let text = folded(&p, Weight::Time);
+        let total: u64 = text
+            .lines()
+            .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, 3001, "{text}");
+        assert_eq!(folded(&p, Weight::Calls), "a 1\nb 1\nc 1\n");
+    }
+}
