@@ -76,7 +76,9 @@ fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
     };
     let inputs = open_inputs(files, demo)?;
     let profile = progress::while_loading(&inputs, || load_inputs(&inputs, load_args))?;
-    profx::tui::run(profile, &title).context("running the terminal app")?;
+    let input = files.first().map_or(profx::demo::NAME, String::as_str);
+    profx::tui::run(profile, &title, std::path::Path::new(input))
+        .context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }
 

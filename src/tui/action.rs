@@ -44,6 +44,9 @@ pub enum Action {
     PrevMatch,
     FinderOpen,
     Help,
+    /// Write the current pane's rows (filtered, sorted) to a CSV file next
+    /// to the input.
+    Export,
     /// A left click at a screen cell.
     Click {
         x: u16,

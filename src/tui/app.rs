@@ -16,6 +16,7 @@ use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile, StackId};
 use crate::text::visible;
 use ratatui::layout::{Position, Rect};
+use std::path::PathBuf;
 
 /// What the keyboard is talking to.
 #[derive(Debug, PartialEq, Eq)]
@@ -62,6 +63,8 @@ pub struct App {
     pub color: bool,
     /// Lines of the Info pane before its warnings.
     pub info_head: Vec<String>,
+    /// The input's path: `e` writes `<path>.<pane>.csv` beside it.
+    pub export_base: PathBuf,
 }
 
 const KINDS: [Kind; 4] = [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets];
@@ -100,6 +103,7 @@ impl App {
             quit: false,
             color,
             info_head,
+            export_base: PathBuf::from(crate::demo::NAME),
         };
         app.push(Scope::Functions);
         app
@@ -212,6 +216,7 @@ impl App {
             Action::PrevMatch => self.step_match(-1),
             Action::FinderOpen => self.open_finder(),
             Action::Help => self.mode = Mode::Help(0),
+            Action::Export => self.export_pane(),
             Action::Click { x, y } => self.click(x, y),
             Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),

@@ -37,6 +37,7 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
             ("Ctrl-P  g", "jump to a function"),
             ("Enter", "drill down"),
             ("Backspace  Esc", "back (a filter at the start: clear it)"),
+            ("e", "export the rows shown to CSV next to the input"),
         ],
     ),
     (

@@ -81,6 +81,7 @@ fn normal(k: &KeyEvent, ctrl: bool) -> Option<Action> {
         KeyCode::Char('N') => PrevMatch,
         KeyCode::Char('g') => FinderOpen,
         KeyCode::Char('?') => Help,
+        KeyCode::Char('e') => Export,
         _ => return None,
     })
 }

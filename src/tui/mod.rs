@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+mod export;
 pub mod help;
 mod info;
 pub mod keys;

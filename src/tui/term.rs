@@ -15,9 +15,11 @@ use ratatui::crossterm::terminal::{
 };
 use ratatui::layout::Rect;
 use std::io::{self, Stdout};
+use std::path::Path;
 
-/// Runs the app on the terminal until the user quits.
-pub fn run(profile: Profile, title: &str) -> io::Result<()> {
+/// Runs the app on the terminal until the user quits; `input` is where the
+/// profile came from (`e` exports beside it).
+pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     install_panic_hook();
     let _guard = Guard::enter()?;
@@ -29,6 +31,7 @@ pub fn run(profile: Profile, title: &str) -> io::Result<()> {
         Rect::new(0, 0, size.width, size.height),
         color,
     );
+    app.export_base = input.to_path_buf();
     event_loop(&mut terminal, &mut app)
 }
 

@@ -548,3 +548,56 @@ fn narrowing_search_keeps_exactly_the_matching_rows() {
         );
     }
 }
+
+/// The first column of a CSV file's rows (the header left out).
+fn csv_first_column(path: &std::path::Path) -> Vec<String> {
+    let mut rd = csv::Reader::from_path(path).expect("the export exists");
+    rd.records()
+        .map(|r| r.expect("a CSV row")[0].to_string())
+        .collect()
+}
+
+#[test]
+fn e_exports_the_rows_shown_beside_the_input_and_never_replaces_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = demo(120, 30);
+    app.export_base = dir.path().join("orders.prof");
+    run(&mut app, &[SearchOpen]);
+    type_text(&mut app, "FN");
+    run(&mut app, &[Accept, SortNext, Export]);
+    let first = dir.path().join("orders.prof.functions.csv");
+    let status = app.status.clone().expect("the export says where");
+    assert!(status.starts_with("exported "), "{status}");
+    assert!(status.contains(&first.display().to_string()), "{status}");
+    // The rows of the pane, filtered and in the order on screen.
+    let shown: Vec<String> = (0..app.view().rows.len())
+        .map(|i| {
+            let f = FuncId::from_index(app.view().rows.get(i).unwrap() as usize);
+            app.profile.function_name(f).to_string()
+        })
+        .collect();
+    assert!(shown.len() < app.profile.functions().len());
+    assert_eq!(csv_first_column(&first), shown);
+    run(&mut app, &[Export]);
+    let second = dir.path().join("orders.prof.functions-2.csv");
+    assert_eq!(csv_first_column(&second), shown);
+    assert_eq!(csv_first_column(&first), shown, "the first file is kept");
+}
+
+#[test]
+fn e_on_events_and_on_info() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 120, 30);
+    app.export_base = dir.path().join("t.prf");
+    run(&mut app, &[Tab(Tab::Trace), Enter, Export]);
+    let rows = csv_first_column(&dir.path().join("t.prf.events.csv"));
+    assert_eq!(rows.len(), app.view().rows.len());
+    assert_eq!(rows.first().map(String::as_str), Some("0"));
+    run(&mut app, &[Tab(Tab::Info), Export]);
+    assert!(app.status.as_deref().unwrap().contains("Info is no table"));
+    // A folder that cannot be written to is an answer, not a crash.
+    app.export_base = dir.path().join("missing/t.prf");
+    run(&mut app, &[Tab(Tab::Functions), Export]);
+    let status = app.status.clone().unwrap();
+    assert!(status.starts_with("export failed: writing "), "{status}");
+}
