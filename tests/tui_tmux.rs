@@ -275,3 +275,39 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
         assert!(!has(needle), "the terminal received {what} raw");
     }
 }
+
+/// `e` in the real app: the filtered pane lands in a CSV file beside the
+/// input, and the status line says where.
+#[test]
+fn e_exports_the_filtered_pane_beside_the_input() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("orders.txt");
+    std::fs::copy(fixture("plist/demo-orders.txt"), &input).unwrap();
+    let t = Tmux::start("export", 120, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    // Opened as a person would, from its folder.
+    t.type_text(&format!("cd {} && {bin} orders.txt", dir.display()));
+    t.keys(&["Enter"]);
+    t.wait_for("Functions 8/8");
+    t.keys(&["/"]);
+    t.type_text("^Pr");
+    t.wait_for("filter: ^Pr");
+    t.keys(&["Enter", "e"]);
+    t.wait_for("exported 3 functions to ./orders.txt.functions.csv");
+    let out = dir.join("orders.txt.functions.csv");
+    t.keys(&["q"]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("name,module,calls,"));
+    let names: Vec<&str> = lines.map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "ProcessOrders(struct Batch *)",
+            "PriceOrder(struct Order *)",
+            "PrintUsage(void)"
+        ]
+    );
+}
