@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Exports checked by the real tools (issue 9): inferno-flamegraph renders the
+# folded stacks, speedscope's published schema validates the speedscope
+# file, DuckDB reads every CSV view with the report's rows and totals, and
+# a trace's Chrome events nest. The inputs are written outside the
+# repository: generated files of every format (examples/gen_large), the
+# demo log and the public Visual Studio sample.
+#
+#   scripts/check_exports.sh [WORKDIR]
+#
+# Needs python3 with venv (duckdb and jsonschema are pip-installed into a
+# throwaway venv) and cargo (inferno is `cargo install`ed there unless
+# inferno-flamegraph is on the PATH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=${1:-$(mktemp -d)}
+mkdir -p "$WORK"
+
+if [ ! -x "$WORK/venv/bin/python" ]; then
+    python3 -m venv "$WORK/venv"
+    "$WORK/venv/bin/pip" install --quiet duckdb jsonschema
+fi
+INFERNO=$(command -v inferno-flamegraph || true)
+if [ -z "$INFERNO" ]; then
+    INFERNO="$WORK/inferno/bin/inferno-flamegraph"
+    [ -x "$INFERNO" ] || cargo install --quiet --locked inferno --root "$WORK/inferno"
+fi
+
+cargo build --quiet --release --bin profx --example gen_large
+PROFX=target/release/profx
+GEN=target/release/examples/gen_large
+"$GEN" deldbe 2M 300 "$WORK/trace.prf"
+"$GEN" dbf 2M 300 "$WORK/trace.dbf"
+"$GEN" br 2M 300 "$WORK/samples.br"
+"$GEN" plist 0 300 "$WORK/listing.txt"
+cp assets/demo/orders.prof "$WORK/orders.prof"
+cp ../shared/samples/public/vsperf/inferno_CallTreeSummary.csv "$WORK/calltree.csv"
+
+"$WORK/venv/bin/python" scripts/check_exports.py "$PROFX" "$INFERNO" \
+    ../shared/samples/public/speedscope/file-format-schema.json "$WORK/out" \
+    "$WORK/trace.prf" "$WORK/trace.dbf" "$WORK/samples.br" "$WORK/listing.txt" \
+    "$WORK/orders.prof" "$WORK/calltree.csv"
