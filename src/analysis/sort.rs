@@ -120,13 +120,15 @@ pub fn canonical_functions(p: &Profile) -> Vec<FuncId> {
 /// report-json.md: hits descending, then frames (root first, by name then module).
 pub fn canonical_stacks(p: &Profile) -> Vec<StackId> {
     let mut ids: Vec<StackId> = p.stack_ids().collect();
-    let key = |s: StackId| {
-        p.frames(s)
-            .iter()
-            .map(|&f| (p.function_name(f), p.function_module(f)))
-            .collect::<Vec<_>>()
-    };
-    ids.sort_by(|&a, &b| desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(&key(b))));
+    // A function's (name, module) as one integer of name ranks, which
+    // order as the strings do: frames then compare without touching text.
+    let ranks: Vec<u64> = p
+        .functions()
+        .iter()
+        .map(|f| u64::from(p.name_rank(f.name)) << 32 | u64::from(p.name_rank(f.module)))
+        .collect();
+    let key = |s: StackId| p.frames(s).iter().map(|f| ranks[f.index()]);
+    ids.sort_by(|&a, &b| desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b))));
     ids
 }
 

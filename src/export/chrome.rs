@@ -36,8 +36,8 @@ pub fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<Stri
         for &k in group {
             let m = &tl.marks[k as usize];
             out.write_all(b",\n{\"name\":")?;
-            string(out, p.function_name(m.func))?;
-            let module = p.function_module(m.func);
+            string(out, p.function_name(m.func()))?;
+            let module = p.function_module(m.func());
             out.write_all(b",\"cat\":")?;
             string(
                 out,
@@ -47,7 +47,7 @@ pub fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<Stri
                     module
                 },
             )?;
-            let ph = if m.open { "B" } else { "E" };
+            let ph = if m.open() { "B" } else { "E" };
             write!(out, ",\"ph\":\"{ph}\",\"pid\":1,\"tid\":{},\"ts\":", t + 1)?;
             number(out, m.at * 1000.0)?;
             out.write_all(b"}")?;

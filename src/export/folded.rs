@@ -21,6 +21,8 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
     let paths = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     let scale = if w == Weight::Time { 1000.0 } else { 1.0 };
     let (mut sum, mut written, mut lines) = (0.0f64, 0u64, 0usize);
+    // Each function's frame text once, not once a frame.
+    let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
     let mut line = String::new();
     for path in &paths {
         sum += path.weight * scale;
@@ -31,7 +33,7 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
         written += n;
         line.clear();
         match flame::frames(p, path.path) {
-            Some(frames) => push_frames(p, &frames, &mut line),
+            Some(frames) => push_frames(&names, &frames, &mut line),
             None => line.push_str(OUTSIDE),
         }
         writeln!(out, "{line} {n}")?;
@@ -48,12 +50,12 @@ fn unit(w: Weight) -> &'static str {
     }
 }
 
-fn push_frames(p: &Profile, frames: &[FuncId], line: &mut String) {
+fn push_frames(names: &[String], frames: &[FuncId], line: &mut String) {
     for (i, &f) in frames.iter().enumerate() {
         if i > 0 {
             line.push(';');
         }
-        line.push_str(&frame_name(p, f));
+        line.push_str(&names[f.index()]);
     }
 }
 

@@ -71,12 +71,12 @@ pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Res
         out.write_all(b",\"events\":[")?;
         for (i, &k) in order[t].iter().enumerate() {
             let m = &tl.marks[k as usize];
-            let kind = if m.open { "O" } else { "C" };
+            let kind = if m.open() { "O" } else { "C" };
             let comma = if i > 0 { "," } else { "" };
             write!(
                 out,
                 "{comma}{{\"type\":\"{kind}\",\"frame\":{},\"at\":",
-                m.func.index()
+                m.func().index()
             )?;
             number(out, m.at)?;
             out.write_all(b"}")?;

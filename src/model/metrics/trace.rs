@@ -116,12 +116,8 @@ impl TraceState {
             TraceTime::Timed => self.threads[thread.0].clock.unwrap_or(0.0),
             TraceTime::Untimed => marks.len() as f64,
         };
-        marks.push(Mark {
-            thread: u32::try_from(thread.0).unwrap_or(u32::MAX),
-            func,
-            open,
-            at,
-        });
+        let thread = u32::try_from(thread.0).unwrap_or(u32::MAX);
+        marks.extend(Mark::new(thread, func, open, at));
     }
 
     /// The recorded marks with each thread's span.
@@ -554,12 +550,7 @@ mod timeline_tests {
         let p = marks(TraceTime::Timed);
         let tl = p.timeline().unwrap();
         let (a, bb) = (FuncId(0), FuncId(1));
-        let m = |thread, func, open, at| Mark {
-            thread,
-            func,
-            open,
-            at,
-        };
+        let m = |thread, func, open, at| Mark::new(thread, func, open, at).unwrap();
         assert_eq!(
             tl.marks,
             vec![
