@@ -5,7 +5,8 @@
 # (capture-pane -e), turned into HTML (scripts/ansi2html.py) and
 # photographed by headless Chromium.
 #
-# Needs tmux, python3 and chromium (apt-get install -y tmux chromium).
+# Needs tmux, python3 and chromium (apt-get install -y tmux chromium), and
+# inferno-flamegraph (cargo install inferno) for the flame graph.
 # Usage: scripts/screenshots.sh   (writes screenshots/*.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +24,11 @@ mkdir -p "$OUT"
 
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 
-# Starts profx with its arguments in a fresh session of COLS×ROWS.
+# Starts profx with its arguments in a fresh session of COLS×ROWS, in the
+# folder $CWD (the repository unless set).
 start() {
     tm kill-server 2>/dev/null || true
-    tm new-session -d -s shot -x "$COLS" -y "$ROWS" -e TERM=xterm-256color "$BIN $*; sleep 60"
+    tm new-session -d -s shot -x "$COLS" -y "$ROWS" -c "${CWD:-$PWD}" -e TERM=xterm-256color "$BIN $*; sleep 60"
     sleep 0.7
 }
 
@@ -81,3 +83,15 @@ start tests/fixtures/xpp/two-threads.prf
 keys 4 Enter Down Down Down
 shot trace-xpp
 keys q
+
+# `e` writes beside the input: the demo's export lands in a scratch folder.
+CWD=$WORK start
+keys / ; text "fn"
+keys Enter e
+shot export
+keys q
+
+# A flame graph of the demo, drawn by inferno from `profx export --to folded`.
+"$BIN" export --demo --to folded -o "$WORK/demo.folded"
+inferno-flamegraph --title "orders.prof (profx export --to folded)" "$WORK/demo.folded" > "$OUT/flamegraph.svg"
+echo "$OUT/flamegraph.svg"
