@@ -33,6 +33,7 @@ pub fn exercise(bytes: &[u8], format: &str) {
         LoadOptions {
             format: Some(format.to_string()),
             chunk_bytes: Some(97),
+            timeline: true,
             ..Default::default()
         },
     ];
@@ -41,6 +42,7 @@ pub fn exercise(bytes: &[u8], format: &str) {
         if let Ok(p) = load_inputs(&[input], opts) {
             check_profile(&p, bytes.len());
             check_reports(&p);
+            check_exports(&p);
             check_screens(p);
         }
     }
@@ -82,6 +84,39 @@ pub fn check_reports(p: &Profile) {
             && let Some(c) = text.chars().find(|&c| c != '\n' && is_unsafe(c))
         {
             panic!("--table {view:?} holds a raw {c:?}");
+        }
+    }
+}
+
+/// Every export either writes or says why not; what it writes holds no raw
+/// control character, and the JSON ones parse.
+pub fn check_exports(p: &Profile) {
+    use crate::export::{Request, Target, csv::View, write};
+    let targets = [
+        Target::Folded,
+        Target::Speedscope,
+        Target::Chrome,
+        Target::Csv(View::Functions),
+        Target::Csv(View::Lines),
+        Target::Csv(View::Stacks),
+        Target::Csv(View::Packets),
+    ];
+    for target in targets {
+        let mut out = Vec::new();
+        let req = Request {
+            target,
+            weight: None,
+        };
+        if write(p, &req, &mut out).is_err() {
+            continue;
+        }
+        let text = String::from_utf8(out).expect("an export is UTF-8");
+        if let Some(c) = text.chars().find(|&c| c != '\n' && is_unsafe(c)) {
+            panic!("export {target:?} holds a raw {c:?}");
+        }
+        if matches!(target, Target::Speedscope | Target::Chrome) {
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&text);
+            assert!(parsed.is_ok(), "export {target:?} is not JSON: {parsed:?}");
         }
     }
 }
