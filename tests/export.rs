@@ -469,3 +469,38 @@ fn options_that_do_not_go_together_are_usage_errors() {
         stderr(&o)
     );
 }
+
+/// `| head` closing the pipe early is the reader's choice: exit 0, quiet.
+#[test]
+fn a_closed_pipe_ends_an_export_quietly() {
+    use profx::fixture_gen::large::{Kind, Spec, write};
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = scratch("pipe");
+    let input = dir.join("big.prf");
+    let file = std::fs::File::create(&input).unwrap();
+    let spec = Spec {
+        kind: Kind::Deldbe,
+        bytes: 2 << 20,
+        names: 300,
+    };
+    write(spec, std::io::BufWriter::new(file)).unwrap();
+    for to in ["speedscope", "chrome", "folded", "csv"] {
+        let mut args = vec!["export", input.to_str().unwrap(), "--to", to, "-o", "-"];
+        if to == "csv" {
+            args.extend(["--view", "stacks"]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_profx"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        // The pipe is closed here, with most of the export unread.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{to}: {}", stderr(&out));
+    }
+}

@@ -72,8 +72,13 @@ pub enum ExportError {
 }
 
 impl From<::csv::Error> for ExportError {
+    /// Keeps an I/O error's kind, so a closed pipe stays a closed pipe.
     fn from(e: ::csv::Error) -> Self {
-        ExportError::Io(e.into())
+        let message = e.to_string();
+        match e.into_kind() {
+            ::csv::ErrorKind::Io(io) => ExportError::Io(io),
+            _ => ExportError::Io(io::Error::other(message)),
+        }
     }
 }
 
@@ -87,14 +92,15 @@ pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary,
         // CSV needs no weight; chrome and evented speedscope take the
         // trace's own times.
         None => match (req.target, p.timeline()) {
-            (Target::Folded, _) | (Target::Speedscope, None) => Weight::default_for(p)?,
+            (Target::Speedscope, Some(tl)) if !tl.marks.is_empty() => Weight::Time,
+            (Target::Folded | Target::Speedscope, _) => Weight::default_for(p)?,
             _ => Weight::Time,
         },
     };
     let what = match req.target {
         Target::Folded => folded::write(p, weight, out)?,
         Target::Speedscope => match (req.weight, p.timeline()) {
-            (None, Some(tl)) => speedscope::write_evented(p, tl, out)?,
+            (None, Some(tl)) if !tl.marks.is_empty() => speedscope::write_evented(p, tl, out)?,
             _ => speedscope::write_sampled(p, weight, out)?,
         },
         Target::Chrome => match p.timeline() {

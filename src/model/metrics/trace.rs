@@ -124,27 +124,24 @@ impl TraceState {
     fn timeline(&mut self) -> Option<Timeline> {
         let marks = self.marks.take()?;
         let timed = self.time == TraceTime::Timed;
+        // A thread's span holds its marks: an untimed trace has no clock, and
+        // a timed one may enter calls before its first time.
         let mut threads: Vec<ThreadSpan> = self
             .threads
             .iter()
             .map(|th| ThreadSpan {
                 id: th.id,
-                first: th.first.unwrap_or(0.0),
-                last: th.clock.unwrap_or(0.0),
+                first: th.first.filter(|_| timed).unwrap_or(f64::INFINITY),
+                last: th.clock.filter(|_| timed).unwrap_or(f64::NEG_INFINITY),
             })
             .collect();
-        if !timed {
-            for t in &mut threads {
-                (t.first, t.last) = (f64::INFINITY, f64::NEG_INFINITY);
-            }
-            for m in &marks {
-                let t = &mut threads[m.thread as usize];
-                (t.first, t.last) = (t.first.min(m.at), t.last.max(m.at));
-            }
-            for t in &mut threads {
-                if t.first > t.last {
-                    (t.first, t.last) = (0.0, 0.0);
-                }
+        for m in &marks {
+            let t = &mut threads[m.thread as usize];
+            (t.first, t.last) = (t.first.min(m.at), t.last.max(m.at));
+        }
+        for t in &mut threads {
+            if t.first > t.last {
+                (t.first, t.last) = (0.0, 0.0);
             }
         }
         Some(Timeline {
