@@ -102,6 +102,41 @@ fn desc<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
     }
 }
 
+/// The tables of rows a profile has (Info aside): what an export or a pane
+/// lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    Functions,
+    Lines,
+    Stacks,
+    Packets,
+}
+
+impl Table {
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Functions => "functions",
+            Table::Lines => "lines",
+            Table::Stacks => "stacks",
+            Table::Packets => "packets",
+        }
+    }
+}
+
+/// Every row of a table as its index, in canonical order (packets keep
+/// their input order).
+pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
+    fn indices<T: crate::model::ids::RowId>(ids: Vec<T>) -> Vec<u32> {
+        ids.into_iter().map(|r| r.index() as u32).collect()
+    }
+    match table {
+        Table::Functions => indices(canonical_functions(p)),
+        Table::Lines => indices(canonical_lines(p)),
+        Table::Stacks => indices(canonical_stacks(p)),
+        Table::Packets => (0..p.packets().len() as u32).collect(),
+    }
+}
+
 /// report-json.md: elapsed inclusive, then hits_total, then calls (all
 /// descending, absent last), then name; module last so the order is total.
 pub fn canonical_functions(p: &Profile) -> Vec<FuncId> {

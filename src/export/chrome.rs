@@ -8,7 +8,7 @@
 //! position stands in for its time.
 
 use super::json::{number, string};
-use super::speedscope::{by_thread, profile_name};
+use super::speedscope::{by_thread, profile_name, said};
 use crate::model::Profile;
 use crate::model::timeline::Timeline;
 use std::io::{self, Write};
@@ -54,9 +54,5 @@ pub fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<Stri
         }
     }
     out.write_all(b"\n]}\n")?;
-    Ok(format!(
-        "{} threads, {} events",
-        tl.threads.len(),
-        tl.marks.len()
-    ))
+    Ok(said(tl))
 }

@@ -16,44 +16,18 @@
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, is_present,
 };
-use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks};
+use crate::analysis::sort::canonical_rows;
 use crate::model::ids::RowId;
 use crate::model::{PacketId, Profile, StackId};
 use crate::text::visible;
 use std::io::Write;
 
-/// Which table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
-}
-
-impl View {
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Functions => "functions",
-            View::Lines => "lines",
-            View::Stacks => "stacks",
-            View::Packets => "packets",
-        }
-    }
-}
+/// Which table (the panes' tables).
+pub use crate::analysis::sort::Table as View;
 
 /// A whole view in canonical order (report-json.md).
 pub fn write_view(p: &Profile, view: View, out: &mut dyn Write) -> Result<String, csv::Error> {
-    let idx = |i: usize| i as u32;
-    let rows: Vec<u32> = match view {
-        View::Functions => canonical_functions(p)
-            .iter()
-            .map(|r| idx(r.index()))
-            .collect(),
-        View::Lines => canonical_lines(p).iter().map(|r| idx(r.index())).collect(),
-        View::Stacks => canonical_stacks(p).iter().map(|r| idx(r.index())).collect(),
-        View::Packets => (0..p.packets().len() as u32).collect(),
-    };
+    let rows = canonical_rows(p, view);
     write_rows(p, view, &mut rows.into_iter(), out)
 }
 

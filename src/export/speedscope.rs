@@ -84,11 +84,12 @@ pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Res
         out.write_all(b"]}")?;
     }
     out.write_all(b"]}\n")?;
-    Ok(format!(
-        "{} threads, {} events",
-        tl.threads.len(),
-        tl.marks.len()
-    ))
+    Ok(said(tl))
+}
+
+/// What an evented export wrote, for the message.
+pub(super) fn said(tl: &Timeline) -> String {
+    format!("{} threads, {} events", tl.threads.len(), tl.marks.len())
 }
 
 /// Mark indices grouped by thread, each group in time order: one pass, so

@@ -6,7 +6,7 @@
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind, is_present,
 };
-use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks, sort_by};
+use crate::analysis::sort::{Table, sort_by};
 use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, PacketId, Profile, StackId};
 use crate::report::fmt::cell;
@@ -113,16 +113,13 @@ pub fn row_count(p: &Profile, kind: Kind) -> usize {
 
 /// Every row of a kind in its canonical order (report-json.md).
 pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
-    let idx = |i: usize| i as u32;
-    match kind {
-        Kind::Functions => canonical_functions(p)
-            .iter()
-            .map(|f| idx(f.index()))
-            .collect(),
-        Kind::Lines => canonical_lines(p).iter().map(|l| idx(l.index())).collect(),
-        Kind::Stacks => canonical_stacks(p).iter().map(|s| idx(s.index())).collect(),
-        Kind::Packets => (0..row_count(p, kind) as u32).collect(),
-    }
+    let table = match kind {
+        Kind::Functions => Table::Functions,
+        Kind::Lines => Table::Lines,
+        Kind::Stacks => Table::Stacks,
+        Kind::Packets => Table::Packets,
+    };
+    crate::analysis::sort::canonical_rows(p, table)
 }
 
 /// The order a pane opens in: the heaviest first by the first of these
