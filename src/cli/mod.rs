@@ -109,8 +109,8 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
-    check_export_args(args)?;
     let files: Vec<String> = args.file.iter().cloned().collect();
+    check_export_args(args, &files)?;
     let inputs = open_inputs(&files, args.demo)?;
     let target = args.target();
     let profile = progress::while_loading(&inputs, || {
@@ -123,20 +123,15 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         weight: args.weight.map(Into::into),
     };
     let write = |out: &mut dyn Write| export::write(&profile, &req, out);
-    let summary = if args.output == "-" {
+    if args.output == "-" {
         let mut stdout = std::io::stdout().lock();
         match write(&mut stdout) {
-            Err(export::ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => other?,
+            Err(export::ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            other => drop(other?),
         }
     } else {
         let out = std::path::Path::new(&args.output);
-        refuse_replacing_input(out, &files)?;
-        export::atomic::write_file(out, args.force, write)?
-    };
-    if args.output != "-" {
+        let summary = export::atomic::write_file(out, args.force, write)?;
         eprintln!("profx: wrote {} to {}", summary.what, visible(&args.output));
     }
     let warnings = profile.warnings().len();
@@ -148,15 +143,23 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The option pairs clap's grammar lets through but that mean nothing.
-fn check_export_args(args: &ExportArgs) -> Result<(), Usage> {
+/// What can be refused before the load: option pairs clap's grammar lets
+/// through but that mean nothing, an output that is the input, an output
+/// that exists without `--force` (checked again when the file is written).
+fn check_export_args(args: &ExportArgs, files: &[String]) -> anyhow::Result<()> {
     if args.view.is_some() && args.to != ToArg::Csv {
-        return Err(Usage("--view goes with --to csv".into()));
+        return Err(Usage("--view goes with --to csv".into()).into());
     }
     if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome) {
-        return Err(Usage(
-            "--weight goes with --to folded or --to speedscope".into(),
-        ));
+        return Err(Usage("--weight goes with --to folded or --to speedscope".into()).into());
+    }
+    let out = std::path::Path::new(&args.output);
+    if args.output != "-" {
+        refuse_replacing_input(out, files)?;
+        if !args.force && out.exists() {
+            let path = args.output.clone();
+            return Err(export::ExportError::Exists { path }.into());
+        }
     }
     Ok(())
 }
