@@ -33,7 +33,11 @@ pub struct ProfileBuilder {
     pub(crate) functions: Vec<Function>,
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
-    stack_index: FxHashMap<Box<[FuncId]>, StackId>,
+    /// Stacks by their frames, which live once, in the `frames` arena: the
+    /// index holds only ids (4 bytes a stack, no allocation per stack),
+    /// which `std`'s `HashMap` cannot look up by a borrowed slice of the
+    /// arena; hence hashbrown's `HashTable`.
+    stack_index: hashbrown::HashTable<StackId>,
     pub(crate) stacks: Vec<Stack>,
     frames: Vec<FuncId>,
     packets: Vec<Packet>,
@@ -58,7 +62,7 @@ impl ProfileBuilder {
             functions: Vec::new(),
             line_index: FxHashMap::default(),
             lines: Vec::new(),
-            stack_index: FxHashMap::default(),
+            stack_index: hashbrown::HashTable::new(),
             stacks: Vec::new(),
             frames: Vec::new(),
             packets: Vec::new(),
@@ -201,7 +205,12 @@ impl ProfileBuilder {
 
     /// The stack with exactly these root-first frames.
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
-        if let Some(&id) = self.stack_index.get(frames) {
+        let hash = hash_frames(frames);
+        let (stacks, arena) = (&self.stacks, &self.frames);
+        if let Some(&id) = self
+            .stack_index
+            .find(hash, |&id| stack_frames(stacks, arena, id) == frames)
+        {
             return id;
         }
         let id = StackId::from_index(self.stacks.len());
@@ -213,7 +222,9 @@ impl ProfileBuilder {
             self_ms: None,
             child_ms: None,
         });
-        self.stack_index.insert(frames.into(), id);
+        let (stacks, arena) = (&self.stacks, &self.frames);
+        self.stack_index
+            .insert_unique(hash, id, |&id| hash_frames(stack_frames(stacks, arena, id)));
         id
     }
 
@@ -263,6 +274,18 @@ impl ProfileBuilder {
             timeline: self.timeline,
         }
     }
+}
+
+fn hash_frames(frames: &[FuncId]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    frames.hash(&mut h);
+    h.finish()
+}
+
+fn stack_frames<'a>(stacks: &[Stack], arena: &'a [FuncId], id: StackId) -> &'a [FuncId] {
+    let r = &stacks[id.index()].frames;
+    &arena[r.start as usize..r.end as usize]
 }
 
 #[cfg(test)]
