@@ -23,17 +23,26 @@
 //! hits, times and recursion; this module only decodes and names frames.
 //! Names stay slices of the mapped file until interned, so a record costs no
 //! allocation unless it brings a new name.
+//!
+//! Large logs are decoded on every core (`decode.rs`, `load::parallel`): a
+//! quick first pass over the record lengths finds where samples begin, the
+//! chunks between are decoded by workers, and this thread feeds their
+//! samples to the builder in file order, so ids, sums and warnings come out
+//! as a single reading would make them.
 
+mod decode;
 mod events;
 mod record;
 
-use super::{Detection, Input, LoadError, LoadOptions, Loader};
+use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
 use crate::model::metrics::Sample;
 use crate::model::{FuncId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
+use decode::{Batch, Decoder, Kind, Op, RawFrame, Shared};
 use events::{SampleEvents, SampleRow};
-use record::{Frame, Record, Stop, read, trim_name};
+use record::{Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
+use std::ops::Range;
 
 /// The BR profiler log loader.
 pub struct Br;
@@ -77,17 +86,31 @@ impl Loader for Br {
         }
     }
 
+    /// A quick sequential pass finds the mappings and where chunks may
+    /// begin; workers decode the chunks; this thread feeds them in order.
     fn load(
         &self,
         input: &Input,
-        _opts: &LoadOptions,
+        opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        let scan = Scan::of(bytes);
-        let mut st = State::new(b, &scan);
-        let stop = st.run(input);
-        st.finish(input.name(), stop, bytes.len())
+        let scan = Scan::of(bytes, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
+        let shared = scan.shared(bytes);
+        let mut feed = Feed::new(b, &scan);
+        let mut done = 0;
+        parallel::ordered(
+            &scan.chunks,
+            || Decoder::new(shared),
+            |decoder, range| decoder.chunk(range),
+            |worker, batch| {
+                feed.batch(worker, &batch);
+                input.release(scan.chunks[done].clone());
+                done += 1;
+                true
+            },
+        );
+        feed.finish(input.name(), &scan, bytes.len())
     }
 }
 
@@ -103,63 +126,69 @@ fn plausible(rec: &Record<'_>) -> bool {
     }
 }
 
-/// What holds for the whole file: module mappings (first one wins, wherever
-/// it stands) and whether any sample is timed.
+/// What holds for the whole file, from one quick pass over the records:
+/// module mappings (first one wins, wherever it stands), whether any sample
+/// is timed, where reading stops and why, and where chunks may begin.
 struct Scan<'a> {
     modules: FxHashMap<u16, &'a [u8]>,
     timed: bool,
+    end: usize,
+    stop: Option<(u64, Stop)>,
+    chunks: Vec<Range<usize>>,
 }
 
 impl<'a> Scan<'a> {
-    fn of(bytes: &'a [u8]) -> Scan<'a> {
+    /// Chunks of about `size` bytes each begin at a type 3 record, so that
+    /// no sample spans two of them.
+    fn of(bytes: &'a [u8], size: usize) -> Scan<'a> {
         let mut scan = Scan {
             modules: FxHashMap::default(),
             timed: false,
+            end: bytes.len(),
+            stop: None,
+            chunks: Vec::new(),
         };
-        let mut pos = 0;
+        let (mut pos, mut from) = (0, 0);
         while pos < bytes.len() {
-            let Ok((rec, len)) = read(&bytes[pos..]) else {
-                break;
+            let (rec, len) = match read(&bytes[pos..]) {
+                Ok(ok) => ok,
+                Err(why) => {
+                    (scan.end, scan.stop) = (pos, Some((pos as u64, why)));
+                    break;
+                }
             };
             match rec {
                 Record::Module { module, name } => {
                     scan.modules.entry(module).or_insert(name);
                 }
                 Record::Time(_) => scan.timed = true,
+                Record::Current(_) if pos - from >= size.max(1) => {
+                    scan.chunks.push(from..pos);
+                    from = pos;
+                }
                 _ => {}
             }
             pos += len;
         }
+        if from < scan.end {
+            scan.chunks.push(from..scan.end);
+        }
         scan
+    }
+
+    fn shared(&self, bytes: &'a [u8]) -> Shared<'a> {
+        Shared {
+            bytes,
+            timed: self.timed,
+            end: self.end,
+            stop: self.stop,
+        }
     }
 }
 
-/// What a frame says about its function.
-#[derive(Clone, Copy)]
-enum Kind {
-    Program,
-    Named(NameId),
-    Gosub,
-    Main,
-}
-
-#[derive(Clone, Copy)]
-struct RawFrame {
-    at: Frame,
-    /// Offset of the type 3 or 5 record that gave it.
-    offset: u64,
-    kind: Kind,
-}
-
-/// A sample between its type 3 and its end.
-struct Open {
-    offset: u64,
-    frames: Vec<RawFrame>,
-    ns: u64,
-    timed: bool,
-}
-
-struct State<'b> {
+/// The calling thread's half: workers' batches, in file order, into the
+/// builder.
+struct Feed<'b> {
     b: &'b mut ProfileBuilder,
     timed: bool,
     /// Module number → file name, resolved up front; unmapped numbers are
@@ -170,15 +199,15 @@ struct State<'b> {
     mapped: FxHashMap<u16, NameId>,
     gosub: NameId,
     main: NameId,
-    open: Option<Open>,
-    spare: Vec<RawFrame>,
+    /// Each worker's name numbers → interned names.
+    names: Vec<Vec<NameId>>,
     funcs: Vec<FuncId>,
     rows: Vec<SampleRow>,
     clock_ns: u128,
     mappings: u64,
 }
 
-impl<'b> State<'b> {
+impl<'b> Feed<'b> {
     fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>) -> Self {
         let modules = scan
             .modules
@@ -190,15 +219,14 @@ impl<'b> State<'b> {
             "mode",
             MetaValue::Text(if scan.timed { "timed" } else { "sampled" }.into()),
         );
-        State {
+        Feed {
             b,
             timed: scan.timed,
             modules,
             mapped: FxHashMap::default(),
             gosub,
             main,
-            open: None,
-            spare: Vec::new(),
+            names: Vec::new(),
             funcs: Vec::new(),
             rows: Vec::new(),
             clock_ns: 0,
@@ -206,75 +234,22 @@ impl<'b> State<'b> {
         }
     }
 
-    /// Applies every record; returns where and why reading stopped early.
-    fn run(&mut self, input: &Input) -> Option<(u64, Stop)> {
-        let bytes = input.bytes();
-        let mut pos = 0;
-        while pos < bytes.len() {
-            input.mark_read(pos);
-            let (rec, len) = match read(&bytes[pos..]) {
-                Ok(ok) => ok,
-                Err(stop) => return Some((pos as u64, stop)),
-            };
-            self.record(pos as u64, rec);
-            pos += len;
+    fn batch(&mut self, worker: usize, batch: &Batch<'_>) {
+        if self.names.len() <= worker {
+            self.names.resize_with(worker + 1, Vec::new);
         }
-        None
-    }
-
-    fn record(&mut self, at: u64, rec: Record<'_>) {
-        match rec {
-            Record::Module { module, name } => self.mapping(at, module, name),
-            Record::Current(frame) => {
-                if self.open.is_some() {
-                    self.close(at, "was not closed before the next sample; closed there");
+        for name in &batch.new_names {
+            let id = self.b.intern(&decode(name));
+            self.names[worker].push(id);
+        }
+        for op in &batch.ops {
+            match op {
+                Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), msg.clone()),
+                Op::Mapping { at, module, name } => self.mapping(*at, *module, name),
+                Op::Sample { offset, frames, ns } => {
+                    self.sample(worker, *offset, &batch.frames[frames.clone()], *ns);
                 }
-                let mut frames = std::mem::take(&mut self.spare);
-                frames.push(RawFrame {
-                    at: frame,
-                    offset: at,
-                    kind: Kind::Program,
-                });
-                self.open = Some(Open {
-                    offset: at,
-                    frames,
-                    ns: 0,
-                    timed: false,
-                });
             }
-            Record::End if self.open.is_some() => self.close(at, ""),
-            _ => self.in_sample(at, rec),
-        }
-    }
-
-    /// Records that only make sense inside a sample.
-    fn in_sample(&mut self, at: u64, rec: Record<'_>) {
-        let Some(open) = self.open.as_mut() else {
-            let kind = record_type(&rec);
-            self.b.warn(
-                Place::Offset(at),
-                format!("record type {kind} outside a sample; skipped"),
-            );
-            return;
-        };
-        let last = open.frames.len() - 1;
-        match rec {
-            Record::Time(ns) => {
-                open.ns = open.ns.saturating_add(ns);
-                open.timed = true;
-            }
-            Record::Back(frame) => open.frames.push(RawFrame {
-                at: frame,
-                offset: at,
-                kind: Kind::Program,
-            }),
-            Record::Name(name) => {
-                let id = self.b.intern(&decode(trim_name(name)));
-                open.frames[last].kind = Kind::Named(id);
-            }
-            Record::Gosub => open.frames[last].kind = Kind::Gosub,
-            Record::Main => open.frames[last].kind = Kind::Main,
-            Record::Module { .. } | Record::Current(_) | Record::End => {}
         }
     }
 
@@ -310,41 +285,29 @@ impl<'b> State<'b> {
         id
     }
 
-    /// Ends the open sample and feeds it; `why` non-empty when it was not
-    /// closed by its own type 6 (the warning stands where it is closed).
-    fn close(&mut self, at: u64, why: &str) {
-        let Some(mut open) = self.open.take() else {
+    /// Feeds one closed sample (frames leaf first, never empty).
+    fn sample(&mut self, worker: usize, offset: u64, frames: &[RawFrame], ns: u64) {
+        let Some(leaf) = frames.first().map(|f| f.at) else {
             return;
         };
-        if !why.is_empty() {
-            self.b.warn(
-                Place::Offset(at),
-                format!("sample at offset {} {why}", open.offset),
-            );
-        }
-        if self.timed && !open.timed {
-            let msg = "sample has no time record in a timed profile; counted as 0 ms";
-            self.b.warn(Place::Offset(open.offset), msg);
-        }
         // Resolve modules in file order first, so an unmapped number is
         // reported at the record that first uses it.
-        for f in &open.frames {
+        for f in frames {
             self.module_name(f.at.module, f.offset);
         }
         self.funcs.clear();
-        for f in open.frames.iter().rev() {
+        for f in frames.iter().rev() {
             let module = self.module_name(f.at.module, f.offset);
             let name = match f.kind {
                 Kind::Program => module,
-                Kind::Named(id) => id,
+                Kind::Named(n) => self.names[worker][n as usize],
                 Kind::Gosub => self.gosub,
                 Kind::Main => self.main,
             };
             self.funcs.push(self.b.function(name, module));
         }
-        let leaf = open.frames[0].at;
-        let file = self.module_name(leaf.module, open.offset);
-        let time_ms = self.timed.then(|| open.ns as f64 / 1e6);
+        let file = self.module_name(leaf.module, offset);
+        let time_ms = self.timed.then(|| ns as f64 / 1e6);
         self.b.add_sample(Sample {
             frames: &self.funcs,
             time_ms,
@@ -356,38 +319,20 @@ impl<'b> State<'b> {
             clause: leaf.clause,
             start_ms: self.timed.then(|| self.clock_ns as f64 / 1e6),
         });
-        self.clock_ns += u128::from(open.ns);
-        open.frames.clear();
-        self.spare = open.frames;
+        self.clock_ns += u128::from(ns);
     }
 
-    fn finish(
-        mut self,
-        path: &str,
-        stop: Option<(u64, Stop)>,
-        len: usize,
-    ) -> Result<(), LoadError> {
-        let end = stop.map_or(len as u64, |(at, _)| at);
-        if let Some((at, why)) = stop {
-            let left = len as u64 - at;
-            let msg = match why {
-                Stop::Cut { kind } => {
-                    format!("record type {kind} cut off by the end of the file ({left} bytes)")
-                }
-                Stop::Unknown { kind } => {
-                    format!("unknown record type {kind}; stopped reading, {left} bytes not read")
-                }
-            };
+    /// The last chunk's worker reports why reading stopped; with no chunk
+    /// at all (the first record is bad), this does.
+    fn finish(mut self, path: &str, scan: &Scan<'_>, len: usize) -> Result<(), LoadError> {
+        if let (true, Some((at, why))) = (scan.chunks.is_empty(), scan.stop) {
+            let msg = decode::stop_message(why, len as u64 - at);
             self.b.warn(Place::Offset(at), msg);
         }
-        self.close(
-            end,
-            "was not closed before the end of the log; closed there",
-        );
         if self.rows.is_empty() && self.mappings == 0 {
             return Err(LoadError::Invalid {
                 path: path.to_string(),
-                place: format!("offset {end}"),
+                place: format!("offset {}", scan.end),
                 reason: "no sample or module record in the log".into(),
             });
         }
@@ -399,19 +344,6 @@ impl<'b> State<'b> {
             events: Box::new(SampleEvents::new(std::mem::take(&mut self.rows))),
         });
         Ok(())
-    }
-}
-
-fn record_type(rec: &Record<'_>) -> u8 {
-    match rec {
-        Record::Module { .. } => 1,
-        Record::Current(_) => 3,
-        Record::Time(_) => 4,
-        Record::Back(_) => 5,
-        Record::End => 6,
-        Record::Name(_) => 7,
-        Record::Gosub => 8,
-        Record::Main => 9,
     }
 }
 

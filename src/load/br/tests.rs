@@ -261,3 +261,36 @@ fn flipped_bytes_never_panic() {
         );
     });
 }
+
+/// Every sample its own chunk (and chunks of a few samples) gives the same
+/// profile, warnings and places included, as reading the log in one piece:
+/// damage before, between and at the end of chunks, a second mapping, an
+/// unmapped module, names first met by different workers.
+#[test]
+fn chunked_decoding_keeps_ids_sums_and_warnings() {
+    let desc = "module 1 \"A.BR\"\ntime 1ms\nsample 1 1 0\nname \"F\"\nsample 1 2 0\ntime 1ms\n\
+                name \"G\"\nback 7 3 0\nmain\nend\nend\nsample 1 4 0\ntime 2ms\nname \"G\"\n\
+                back 1 5 0\nname \"H\"\nend\nmodule 1 \"B.BR\"\nsample 1 6 0\ntime 3ms\n\
+                name \"F\"\nend\nsample 7 8 0\ntime 1ms\n";
+    let mut bytes = compile(desc).expect("description compiles");
+    bytes.extend_from_slice(&[5, 0, 1]); // a backtrace cut off by the end
+    let load = |chunk_bytes| {
+        let opts = LoadOptions {
+            format: Some("br".into()),
+            chunk_bytes,
+            ..Default::default()
+        };
+        load_inputs(&[Input::owned("t.prof", bytes.clone())], &opts).expect("loads")
+    };
+    let one = load(None);
+    assert_eq!(warnings(&one).len(), 8, "{:?}", warnings(&one));
+    for size in [1, 20, 40] {
+        let many = load(Some(size));
+        assert_eq!(warnings(&many), warnings(&one), "chunks of {size}");
+        assert_eq!(
+            crate::report::json::render(&many),
+            crate::report::json::render(&one),
+            "chunks of {size}"
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! The worker's half of the BR loader: one chunk of records (from a type 3
+//! to just before a later type 3, or to where reading stops) becomes its
+//! closed samples and the warnings between them, in file order.
+//!
+//! Workers see only bytes: a function name becomes a small number of the
+//! worker's own (no lock, no shared table), and the calling thread turns
+//! those numbers, module numbers and frames into the builder's ids. A
+//! sample never spans two chunks, because chunks begin at type 3 records:
+//! a sample still open at a chunk's end is one the next record would have
+//! closed anyway, and is closed here with the same warning.
+
+use super::record::{Frame, Record, Stop, read, trim_name};
+use rustc_hash::FxHashMap;
+use std::ops::Range;
+
+/// What a frame says about its function.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Program,
+    /// A function name, numbered by the worker (`Batch::new_names`).
+    Named(u32),
+    Gosub,
+    Main,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct RawFrame {
+    pub at: Frame,
+    /// Offset of the type 3 or 5 record that gave it.
+    pub offset: u64,
+    pub kind: Kind,
+}
+
+/// One thing the calling thread must do, in file order.
+#[derive(Debug)]
+pub enum Op<'a> {
+    Warn(u64, String),
+    Mapping {
+        at: u64,
+        module: u16,
+        name: &'a [u8],
+    },
+    /// A closed sample: its type 3's offset, its frames (leaf first) in
+    /// `Batch::frames`, and its nanoseconds.
+    Sample {
+        offset: u64,
+        frames: Range<usize>,
+        ns: u64,
+    },
+}
+
+/// A chunk's results.
+#[derive(Debug, Default)]
+pub struct Batch<'a> {
+    pub ops: Vec<Op<'a>>,
+    pub frames: Vec<RawFrame>,
+    /// Names this worker met for the first time in this chunk, in the
+    /// order of their numbers (padding already trimmed).
+    pub new_names: Vec<&'a [u8]>,
+}
+
+/// What the scan of the whole file tells every worker.
+#[derive(Clone, Copy, Debug)]
+pub struct Shared<'a> {
+    pub bytes: &'a [u8],
+    pub timed: bool,
+    /// Where reading stops (the end of the last chunk), and why when that
+    /// is not the end of the file.
+    pub end: usize,
+    pub stop: Option<(u64, Stop)>,
+}
+
+/// A worker's state across its chunks: its names.
+pub struct Decoder<'a> {
+    shared: Shared<'a>,
+    names: FxHashMap<&'a [u8], u32>,
+}
+
+/// A sample between its type 3 and its end.
+struct Open {
+    offset: u64,
+    first: usize,
+    ns: u64,
+    timed: bool,
+}
+
+struct Chunk<'a> {
+    batch: Batch<'a>,
+    open: Option<Open>,
+}
+
+impl<'a> Decoder<'a> {
+    pub fn new(shared: Shared<'a>) -> Self {
+        Decoder {
+            shared,
+            names: FxHashMap::default(),
+        }
+    }
+
+    pub fn chunk(&mut self, range: Range<usize>) -> Batch<'a> {
+        let bytes = self.shared.bytes;
+        let mut c = Chunk {
+            batch: Batch::default(),
+            open: None,
+        };
+        let mut pos = range.start;
+        // The scan read these same records, so none fails to read here.
+        while pos < range.end {
+            let Ok((rec, len)) = read(&bytes[pos..range.end]) else {
+                break;
+            };
+            self.record(&mut c, pos as u64, rec);
+            pos += len;
+        }
+        if range.end < self.shared.end {
+            let why = "was not closed before the next sample; closed there";
+            self.close(&mut c, range.end as u64, why);
+        } else {
+            self.last(&mut c);
+        }
+        c.batch
+    }
+
+    /// The end of the last chunk: why reading stopped, then the sample
+    /// that stopping left open.
+    fn last(&self, c: &mut Chunk<'a>) {
+        let Shared { end, stop, .. } = self.shared;
+        if let Some((at, why)) = stop {
+            c.batch
+                .ops
+                .push(Op::Warn(at, stop_message(why, self.left(at))));
+        }
+        let why = "was not closed before the end of the log; closed there";
+        self.close(c, end as u64, why);
+    }
+
+    fn left(&self, at: u64) -> u64 {
+        self.shared.bytes.len() as u64 - at
+    }
+
+    fn record(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
+        match rec {
+            Record::Module { module, name } => {
+                c.batch.ops.push(Op::Mapping { at, module, name });
+            }
+            Record::Current(frame) => {
+                let why = "was not closed before the next sample; closed there";
+                self.close(c, at, why);
+                c.open = Some(Open {
+                    offset: at,
+                    first: c.batch.frames.len(),
+                    ns: 0,
+                    timed: false,
+                });
+                c.batch.frames.push(RawFrame {
+                    at: frame,
+                    offset: at,
+                    kind: Kind::Program,
+                });
+            }
+            Record::End if c.open.is_some() => self.close(c, at, ""),
+            _ => self.in_sample(c, at, rec),
+        }
+    }
+
+    /// Records that only make sense inside a sample.
+    fn in_sample(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
+        let Some(open) = c.open.as_mut() else {
+            let kind = record_type(&rec);
+            let msg = format!("record type {kind} outside a sample; skipped");
+            c.batch.ops.push(Op::Warn(at, msg));
+            return;
+        };
+        let frames = &mut c.batch.frames;
+        let kind = match rec {
+            Record::Time(ns) => {
+                open.ns = open.ns.saturating_add(ns);
+                open.timed = true;
+                return;
+            }
+            Record::Back(frame) => {
+                frames.push(RawFrame {
+                    at: frame,
+                    offset: at,
+                    kind: Kind::Program,
+                });
+                return;
+            }
+            Record::Name(name) => Kind::Named(self.name(&mut c.batch.new_names, name)),
+            Record::Gosub => Kind::Gosub,
+            Record::Main => Kind::Main,
+            Record::Module { .. } | Record::Current(_) | Record::End => return,
+        };
+        if let Some(last) = frames.last_mut() {
+            last.kind = kind;
+        }
+    }
+
+    fn name(&mut self, new: &mut Vec<&'a [u8]>, name: &'a [u8]) -> u32 {
+        let name = trim_name(name);
+        let next = self.names.len() as u32;
+        *self.names.entry(name).or_insert_with(|| {
+            new.push(name);
+            next
+        })
+    }
+
+    /// Ends the open sample; `why` non-empty when it was not closed by its
+    /// own type 6 (the warning stands where it is closed).
+    fn close(&self, c: &mut Chunk<'a>, at: u64, why: &str) {
+        let Some(open) = c.open.take() else {
+            return;
+        };
+        let ops = &mut c.batch.ops;
+        if !why.is_empty() {
+            ops.push(Op::Warn(
+                at,
+                format!("sample at offset {} {why}", open.offset),
+            ));
+        }
+        if self.shared.timed && !open.timed {
+            let msg = "sample has no time record in a timed profile; counted as 0 ms";
+            ops.push(Op::Warn(open.offset, msg.into()));
+        }
+        ops.push(Op::Sample {
+            offset: open.offset,
+            frames: open.first..c.batch.frames.len(),
+            ns: open.ns,
+        });
+    }
+}
+
+pub fn stop_message(why: Stop, left: u64) -> String {
+    match why {
+        Stop::Cut { kind } => {
+            format!("record type {kind} cut off by the end of the file ({left} bytes)")
+        }
+        Stop::Unknown { kind } => {
+            format!("unknown record type {kind}; stopped reading, {left} bytes not read")
+        }
+    }
+}
+
+fn record_type(rec: &Record<'_>) -> u8 {
+    match rec {
+        Record::Module { .. } => 1,
+        Record::Current(_) => 3,
+        Record::Time(_) => 4,
+        Record::Back(_) => 5,
+        Record::End => 6,
+        Record::Name(_) => 7,
+        Record::Gosub => 8,
+        Record::Main => 9,
+    }
+}
