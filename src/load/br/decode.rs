@@ -13,15 +13,12 @@ use super::record::{Frame, Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
-/// What a frame says about its function.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    Program,
-    /// A function name, numbered by the worker (`Batch::new_names`).
-    Named(u32),
-    Gosub,
-    Main,
-}
+/// What a frame says about its function: a function name numbered by the
+/// worker (`Batch::new_names`), or one of these.
+pub type Kind = u32;
+pub const PROGRAM: Kind = u32::MAX;
+pub const GOSUB: Kind = u32::MAX - 1;
+pub const MAIN: Kind = u32::MAX - 2;
 
 #[derive(Clone, Copy, Debug)]
 pub struct RawFrame {
@@ -29,6 +26,9 @@ pub struct RawFrame {
     /// Offset of the type 3 or 5 record that gave it.
     pub offset: u64,
     pub kind: Kind,
+    /// The worker's number for (kind, module), set when the sample closes
+    /// (`Batch::new_funcs`).
+    pub func: u32,
 }
 
 /// One thing the calling thread must do, in file order.
@@ -41,11 +41,13 @@ pub enum Op<'a> {
         name: &'a [u8],
     },
     /// A closed sample: its type 3's offset, its frames (leaf first) in
-    /// `Batch::frames`, and its nanoseconds.
+    /// `Batch::frames`, its nanoseconds and the worker's number for its
+    /// leaf's (module, line) (`Batch::new_lines`).
     Sample {
         offset: u64,
         frames: Range<usize>,
         ns: u64,
+        line: u32,
     },
 }
 
@@ -57,6 +59,11 @@ pub struct Batch<'a> {
     /// Names this worker met for the first time in this chunk, in the
     /// order of their numbers (padding already trimmed).
     pub new_names: Vec<&'a [u8]>,
+    /// Likewise the (kind, module) pairs that make functions, and the
+    /// (module, line) pairs that make lines: the calling thread then finds
+    /// a function or line by index, not by hashing.
+    pub new_funcs: Vec<(Kind, u16)>,
+    pub new_lines: Vec<(u16, u32)>,
 }
 
 /// What the scan of the whole file tells every worker.
@@ -70,10 +77,13 @@ pub struct Shared<'a> {
     pub stop: Option<(u64, Stop)>,
 }
 
-/// A worker's state across its chunks: its names.
+/// A worker's state across its chunks: its numbering of names, functions
+/// and lines.
 pub struct Decoder<'a> {
     shared: Shared<'a>,
     names: FxHashMap<&'a [u8], u32>,
+    funcs: FxHashMap<(Kind, u16), u32>,
+    lines: FxHashMap<(u16, u32), u32>,
 }
 
 /// A sample between its type 3 and its end.
@@ -94,6 +104,8 @@ impl<'a> Decoder<'a> {
         Decoder {
             shared,
             names: FxHashMap::default(),
+            funcs: FxHashMap::default(),
+            lines: FxHashMap::default(),
         }
     }
 
@@ -123,7 +135,7 @@ impl<'a> Decoder<'a> {
 
     /// The end of the last chunk: why reading stopped, then the sample
     /// that stopping left open.
-    fn last(&self, c: &mut Chunk<'a>) {
+    fn last(&mut self, c: &mut Chunk<'a>) {
         let Shared { end, stop, .. } = self.shared;
         if let Some((at, why)) = stop {
             c.batch
@@ -155,7 +167,8 @@ impl<'a> Decoder<'a> {
                 c.batch.frames.push(RawFrame {
                     at: frame,
                     offset: at,
-                    kind: Kind::Program,
+                    kind: PROGRAM,
+                    func: 0,
                 });
             }
             Record::End if c.open.is_some() => self.close(c, at, ""),
@@ -182,13 +195,14 @@ impl<'a> Decoder<'a> {
                 frames.push(RawFrame {
                     at: frame,
                     offset: at,
-                    kind: Kind::Program,
+                    kind: PROGRAM,
+                    func: 0,
                 });
                 return;
             }
-            Record::Name(name) => Kind::Named(self.name(&mut c.batch.new_names, name)),
-            Record::Gosub => Kind::Gosub,
-            Record::Main => Kind::Main,
+            Record::Name(name) => self.name(&mut c.batch.new_names, name),
+            Record::Gosub => GOSUB,
+            Record::Main => MAIN,
             Record::Module { .. } | Record::Current(_) | Record::End => return,
         };
         if let Some(last) = frames.last_mut() {
@@ -207,10 +221,11 @@ impl<'a> Decoder<'a> {
 
     /// Ends the open sample; `why` non-empty when it was not closed by its
     /// own type 6 (the warning stands where it is closed).
-    fn close(&self, c: &mut Chunk<'a>, at: u64, why: &str) {
+    fn close(&mut self, c: &mut Chunk<'a>, at: u64, why: &str) {
         let Some(open) = c.open.take() else {
             return;
         };
+        let line = self.number(&mut c.batch, open.first);
         let ops = &mut c.batch.ops;
         if !why.is_empty() {
             ops.push(Op::Warn(
@@ -226,7 +241,28 @@ impl<'a> Decoder<'a> {
             offset: open.offset,
             frames: open.first..c.batch.frames.len(),
             ns: open.ns,
+            line,
         });
+    }
+
+    /// Numbers the functions of the sample whose frames start at `first`;
+    /// returns the number of its leaf's line.
+    fn number(&mut self, batch: &mut Batch<'a>, first: usize) -> u32 {
+        for f in &mut batch.frames[first..] {
+            let next = self.funcs.len() as u32;
+            let key = (f.kind, f.at.module);
+            f.func = *self.funcs.entry(key).or_insert_with(|| {
+                batch.new_funcs.push(key);
+                next
+            });
+        }
+        let leaf = batch.frames[first].at;
+        let next = self.lines.len() as u32;
+        let key = (leaf.module, leaf.line);
+        *self.lines.entry(key).or_insert_with(|| {
+            batch.new_lines.push(key);
+            next
+        })
     }
 }
 

@@ -36,9 +36,9 @@ mod record;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
 use crate::model::metrics::Sample;
-use crate::model::{FuncId, MetaValue, NameId, Packet, Place, ProfileBuilder};
+use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
-use decode::{Batch, Decoder, Kind, Op, RawFrame, Shared};
+use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
 use events::{SampleEvents, SampleRow};
 use record::{Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
@@ -199,8 +199,8 @@ struct Feed<'b> {
     mapped: FxHashMap<u16, NameId>,
     gosub: NameId,
     main: NameId,
-    /// Each worker's name numbers → interned names.
-    names: Vec<Vec<NameId>>,
+    /// Each worker's numbers → the builder's ids.
+    locals: Vec<Local>,
     funcs: Vec<FuncId>,
     rows: Vec<SampleRow>,
     clock_ns: u128,
@@ -226,7 +226,7 @@ impl<'b> Feed<'b> {
             mapped: FxHashMap::default(),
             gosub,
             main,
-            names: Vec::new(),
+            locals: Vec::new(),
             funcs: Vec::new(),
             rows: Vec::new(),
             clock_ns: 0,
@@ -235,19 +235,26 @@ impl<'b> Feed<'b> {
     }
 
     fn batch(&mut self, worker: usize, batch: &Batch<'_>) {
-        if self.names.len() <= worker {
-            self.names.resize_with(worker + 1, Vec::new);
+        if self.locals.len() <= worker {
+            self.locals.resize_with(worker + 1, Local::default);
         }
         for name in &batch.new_names {
             let id = self.b.intern(&decode(name));
-            self.names[worker].push(id);
+            self.locals[worker].names.push(id);
         }
+        self.locals[worker].learn(batch);
         for op in &batch.ops {
             match op {
                 Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), msg.clone()),
                 Op::Mapping { at, module, name } => self.mapping(*at, *module, name),
-                Op::Sample { offset, frames, ns } => {
-                    self.sample(worker, *offset, &batch.frames[frames.clone()], *ns);
+                &Op::Sample {
+                    offset,
+                    ref frames,
+                    ns,
+                    line,
+                } => {
+                    let frames = &batch.frames[frames.clone()];
+                    self.sample(worker, (offset, frames), ns, line);
                 }
             }
         }
@@ -285,41 +292,69 @@ impl<'b> Feed<'b> {
         id
     }
 
-    /// Feeds one closed sample (frames leaf first, never empty).
-    fn sample(&mut self, worker: usize, offset: u64, frames: &[RawFrame], ns: u64) {
+    /// Feeds one closed sample: its offset and frames (leaf first, never
+    /// empty), its nanoseconds, the worker's number of its leaf's line.
+    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: u64, line: u32) {
+        let (offset, frames) = at;
         let Some(leaf) = frames.first().map(|f| f.at) else {
             return;
         };
-        // Resolve modules in file order first, so an unmapped number is
-        // reported at the record that first uses it.
-        for f in frames {
-            self.module_name(f.at.module, f.offset);
+        if !self.locals[worker].knows(frames, line) {
+            // Resolve modules in file order first, so an unmapped number is
+            // reported at the record that first uses it.
+            for f in frames {
+                self.module_name(f.at.module, f.offset);
+            }
         }
         self.funcs.clear();
         for f in frames.iter().rev() {
-            let module = self.module_name(f.at.module, f.offset);
-            let name = match f.kind {
-                Kind::Program => module,
-                Kind::Named(n) => self.names[worker][n as usize],
-                Kind::Gosub => self.gosub,
-                Kind::Main => self.main,
-            };
-            self.funcs.push(self.b.function(name, module));
+            let id = self.func(worker, f);
+            self.funcs.push(id);
         }
-        let file = self.module_name(leaf.module, offset);
+        let leaf_fn = self.funcs[self.funcs.len() - 1];
+        let line_id = self.line(worker, line, leaf_fn, offset);
         let time_ms = self.timed.then(|| ns as f64 / 1e6);
         self.b.add_sample(Sample {
             frames: &self.funcs,
             time_ms,
-            line: Some((file, leaf.line)),
+            line: Some(line_id),
         });
         self.rows.push(SampleRow {
-            function: self.funcs[self.funcs.len() - 1],
+            function: leaf_fn,
             line: leaf.line,
             clause: leaf.clause,
             start_ms: self.timed.then(|| self.clock_ns as f64 / 1e6),
         });
         self.clock_ns += u128::from(ns);
+    }
+
+    fn func(&mut self, worker: usize, f: &RawFrame) -> FuncId {
+        let local = &self.locals[worker];
+        if let Some(id) = local.func_ids[f.func as usize] {
+            return id;
+        }
+        let (kind, module) = local.funcs[f.func as usize];
+        let module = self.module_name(module, f.offset);
+        let name = match kind {
+            PROGRAM => module,
+            GOSUB => self.gosub,
+            MAIN => self.main,
+            n => self.locals[worker].names[n as usize],
+        };
+        let id = self.b.function(name, module);
+        self.locals[worker].func_ids[f.func as usize] = Some(id);
+        id
+    }
+
+    fn line(&mut self, worker: usize, local: u32, leaf: FuncId, offset: u64) -> LineId {
+        if let Some(id) = self.locals[worker].line_ids[local as usize] {
+            return id;
+        }
+        let (module, line) = self.locals[worker].lines[local as usize];
+        let file = self.module_name(module, offset);
+        let id = self.b.line(file, line, Some(leaf));
+        self.locals[worker].line_ids[local as usize] = Some(id);
+        id
     }
 
     /// The last chunk's worker reports why reading stopped; with no chunk
@@ -344,6 +379,35 @@ impl<'b> Feed<'b> {
             events: Box::new(SampleEvents::new(std::mem::take(&mut self.rows))),
         });
         Ok(())
+    }
+}
+
+/// One worker's numbering of names, functions and lines, and the
+/// builder's ids for those met so far.
+#[derive(Default)]
+struct Local {
+    names: Vec<NameId>,
+    funcs: Vec<(Kind, u16)>,
+    func_ids: Vec<Option<FuncId>>,
+    lines: Vec<(u16, u32)>,
+    line_ids: Vec<Option<LineId>>,
+}
+
+impl Local {
+    fn learn(&mut self, batch: &Batch<'_>) {
+        self.funcs.extend_from_slice(&batch.new_funcs);
+        self.func_ids.resize(self.funcs.len(), None);
+        self.lines.extend_from_slice(&batch.new_lines);
+        self.line_ids.resize(self.lines.len(), None);
+    }
+
+    /// Whether every function and the line of a sample already have ids
+    /// (then no module can be new either).
+    fn knows(&self, frames: &[RawFrame], line: u32) -> bool {
+        self.line_ids[line as usize].is_some()
+            && frames
+                .iter()
+                .all(|f| self.func_ids[f.func as usize].is_some())
     }
 }
 

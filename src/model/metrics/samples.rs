@@ -5,7 +5,7 @@
 //! function recurs in it, to every function on the stack as total values.
 
 use crate::model::ProfileBuilder;
-use crate::model::ids::{FuncId, NameId, StackId};
+use crate::model::ids::{FuncId, LineId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 
 /// Marks which functions a sample has already counted (recursion once)
@@ -23,8 +23,9 @@ pub struct Sample<'a> {
     pub frames: &'a [FuncId],
     /// The sample's time in ms for timed profiles, `None` when only sampled.
     pub time_ms: Option<f64>,
-    /// (file, line) of the leaf frame.
-    pub line: Option<(NameId, u32)>,
+    /// The leaf frame's line, made by `ProfileBuilder::line` (a loader that
+    /// meets the same line again keeps its id instead of looking it up).
+    pub line: Option<LineId>,
 }
 
 impl ProfileBuilder {
@@ -40,8 +41,7 @@ impl ProfileBuilder {
         f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
         let stack = self.stack(s.frames);
         self.stack_summary(stack, Some(1), w, None);
-        if let Some((file, line)) = s.line {
-            let id = self.line(file, line, Some(leaf));
+        if let Some(id) = s.line {
             self.line_summary(id, Some(1), w);
         }
         Some(stack)
@@ -83,15 +83,16 @@ mod tests {
         let (na, nb) = (b.intern("A"), b.intern("B"));
         let (a, bb) = (b.function(na, m), b.function(nb, m));
         let file = b.intern("x.br");
+        let (l10, l20) = (b.line(file, 10, Some(a)), b.line(file, 20, Some(bb)));
         b.add_sample(Sample {
             frames: &[a, bb, a],
             time_ms: Some(2.0),
-            line: Some((file, 10)),
+            line: Some(l10),
         });
         b.add_sample(Sample {
             frames: &[a, bb],
             time_ms: Some(3.0),
-            line: Some((file, 20)),
+            line: Some(l20),
         });
         let p = b.finish();
         let (fa, fb) = (p.function(a), p.function(bb));
