@@ -34,10 +34,11 @@ pub struct ProfileBuilder {
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
     /// Stacks by their frames, which live once, in the `frames` arena: the
-    /// index holds only ids (4 bytes a stack, no allocation per stack),
-    /// which `std`'s `HashMap` cannot look up by a borrowed slice of the
-    /// arena; hence hashbrown's `HashTable`.
-    stack_index: hashbrown::HashTable<StackId>,
+    /// index holds ids and 32-bit hashes (8 bytes a stack, no allocation per
+    /// stack), so that growing it never reads the arena; `std`'s `HashMap`
+    /// cannot look up by a borrowed slice of the arena, hence hashbrown's
+    /// `HashTable`.
+    stack_index: hashbrown::HashTable<(StackId, u32)>,
     pub(crate) stacks: Vec<Stack>,
     frames: Vec<FuncId>,
     packets: Vec<Packet>,
@@ -207,10 +208,9 @@ impl ProfileBuilder {
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
         let hash = hash_frames(frames);
         let (stacks, arena) = (&self.stacks, &self.frames);
-        if let Some(&id) = self
-            .stack_index
-            .find(hash, |&id| stack_frames(stacks, arena, id) == frames)
-        {
+        let same =
+            |&(id, h): &(StackId, u32)| h == hash && stack_frames(stacks, arena, id) == frames;
+        if let Some(&(id, _)) = self.stack_index.find(spread(hash), same) {
             return id;
         }
         let id = StackId::from_index(self.stacks.len());
@@ -222,9 +222,8 @@ impl ProfileBuilder {
             self_ms: None,
             child_ms: None,
         });
-        let (stacks, arena) = (&self.stacks, &self.frames);
         self.stack_index
-            .insert_unique(hash, id, |&id| hash_frames(stack_frames(stacks, arena, id)));
+            .insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
         id
     }
 
@@ -276,11 +275,17 @@ impl ProfileBuilder {
     }
 }
 
-fn hash_frames(frames: &[FuncId]) -> u64 {
+fn hash_frames(frames: &[FuncId]) -> u32 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     frames.hash(&mut h);
-    h.finish()
+    h.finish() as u32
+}
+
+/// A stored 32-bit hash made 64 bits again, its bits spread over the high
+/// ones hashbrown uses as tags as well as the low ones that pick a bucket.
+fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn stack_frames<'a>(stacks: &[Stack], arena: &'a [FuncId], id: StackId) -> &'a [FuncId] {
