@@ -39,7 +39,7 @@ use crate::model::metrics::Sample;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
-use events::{SampleEvents, SampleRow};
+use events::SampleEvents;
 use record::{Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -97,7 +97,7 @@ impl Loader for Br {
         let bytes = input.bytes();
         let scan = Scan::of(bytes, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
         let shared = scan.shared(bytes);
-        let mut feed = Feed::new(b, &scan);
+        let mut feed = Feed::new(b, &scan, input);
         let mut done = 0;
         parallel::ordered(
             &scan.chunks,
@@ -202,13 +202,14 @@ struct Feed<'b> {
     /// Each worker's numbers → the builder's ids.
     locals: Vec<Local>,
     funcs: Vec<FuncId>,
-    rows: Vec<SampleRow>,
+    events: SampleEvents,
+    samples: u64,
     clock_ns: u128,
     mappings: u64,
 }
 
 impl<'b> Feed<'b> {
-    fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>) -> Self {
+    fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>, input: &Input) -> Self {
         let modules = scan
             .modules
             .iter()
@@ -228,7 +229,8 @@ impl<'b> Feed<'b> {
             main,
             locals: Vec::new(),
             funcs: Vec::new(),
-            rows: Vec::new(),
+            events: SampleEvents::new(input.clone(), scan.end, scan.timed),
+            samples: 0,
             clock_ns: 0,
             mappings: 0,
         }
@@ -296,9 +298,9 @@ impl<'b> Feed<'b> {
     /// empty), its nanoseconds, the worker's number of its leaf's line.
     fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: u64, line: u32) {
         let (offset, frames) = at;
-        let Some(leaf) = frames.first().map(|f| f.at) else {
+        if frames.is_empty() {
             return;
-        };
+        }
         if !self.locals[worker].knows(frames, line) {
             // Resolve modules in file order first, so an unmapped number is
             // reported at the record that first uses it.
@@ -319,12 +321,8 @@ impl<'b> Feed<'b> {
             time_ms,
             line: Some(line_id),
         });
-        self.rows.push(SampleRow {
-            function: leaf_fn,
-            line: leaf.line,
-            clause: leaf.clause,
-            start_ms: self.timed.then(|| self.clock_ns as f64 / 1e6),
-        });
+        self.events.push(offset, leaf_fn, self.clock_ns);
+        self.samples += 1;
         self.clock_ns += u128::from(ns);
     }
 
@@ -359,12 +357,12 @@ impl<'b> Feed<'b> {
 
     /// The last chunk's worker reports why reading stopped; with no chunk
     /// at all (the first record is bad), this does.
-    fn finish(mut self, path: &str, scan: &Scan<'_>, len: usize) -> Result<(), LoadError> {
+    fn finish(self, path: &str, scan: &Scan<'_>, len: usize) -> Result<(), LoadError> {
         if let (true, Some((at, why))) = (scan.chunks.is_empty(), scan.stop) {
             let msg = decode::stop_message(why, len as u64 - at);
             self.b.warn(Place::Offset(at), msg);
         }
-        if self.rows.is_empty() && self.mappings == 0 {
+        if self.samples == 0 && self.mappings == 0 {
             return Err(LoadError::Invalid {
                 path: path.to_string(),
                 place: format!("offset {}", scan.end),
@@ -376,7 +374,7 @@ impl<'b> Feed<'b> {
             source: path.to_string(),
             first_ms: self.timed.then_some(0.0),
             last_ms: total,
-            events: Box::new(SampleEvents::new(std::mem::take(&mut self.rows))),
+            events: Box::new(self.events),
         });
         Ok(())
     }
