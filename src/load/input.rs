@@ -98,11 +98,17 @@ impl Input {
     /// now: their pages leave this process's resident set (they stay in the
     /// page cache and come back on the next access), so one pass over a
     /// file larger than memory never holds all of it. Advice only: a
-    /// failure changes nothing.
+    /// failure changes nothing. Chunks are released in file order, once
+    /// parsed: that is progress.
     pub fn release(&self, range: std::ops::Range<usize>) {
-        const PAGE: usize = 4096;
-        // Chunks are released in file order, once parsed: that is progress.
         self.mark_read(range.end);
+        self.forget(range);
+    }
+
+    /// `release` without marking progress, for a first pass that reads
+    /// the file before the pass that counts.
+    pub fn forget(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
         let Bytes::Mapped(map) = &*self.bytes else {
             return;
         };

@@ -95,7 +95,7 @@ impl Loader for Br {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        let scan = Scan::of(bytes, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
+        let scan = Scan::of(input, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
         let shared = scan.shared(bytes);
         let mut feed = Feed::new(b, &scan, input);
         let mut done = 0;
@@ -139,8 +139,10 @@ struct Scan<'a> {
 
 impl<'a> Scan<'a> {
     /// Chunks of about `size` bytes each begin at a type 3 record, so that
-    /// no sample spans two of them.
-    fn of(bytes: &'a [u8], size: usize) -> Scan<'a> {
+    /// no sample spans two of them. Pages read are given back as the pass
+    /// goes, so a file larger than memory is never resident whole.
+    fn of(input: &'a Input, size: usize) -> Scan<'a> {
+        let bytes = input.bytes();
         let mut scan = Scan {
             modules: FxHashMap::default(),
             timed: false,
@@ -163,6 +165,7 @@ impl<'a> Scan<'a> {
                 }
                 Record::Time(_) => scan.timed = true,
                 Record::Current(_) if pos - from >= size.max(1) => {
+                    input.forget(from..pos);
                     scan.chunks.push(from..pos);
                     from = pos;
                 }
