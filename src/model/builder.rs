@@ -34,11 +34,11 @@ pub struct ProfileBuilder {
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
     /// Stacks by their frames, which live once, in the `frames` arena: the
-    /// index holds ids and 32-bit hashes (8 bytes a stack, no allocation per
-    /// stack), so that growing it never reads the arena; `std`'s `HashMap`
-    /// cannot look up by a borrowed slice of the arena, hence hashbrown's
-    /// `HashTable`.
-    stack_index: hashbrown::HashTable<(StackId, u32)>,
+    /// index holds where in the arena (16 bytes a stack, no allocation per
+    /// stack), so a lookup reads the table and the arena and nothing else,
+    /// and growing the table reads neither; `std`'s `HashMap` cannot look
+    /// up by a borrowed slice of the arena, hence hashbrown's `HashTable`.
+    stack_index: hashbrown::HashTable<StackKey>,
     pub(crate) stacks: Vec<Stack>,
     frames: Vec<FuncId>,
     packets: Vec<Packet>,
@@ -207,11 +207,14 @@ impl ProfileBuilder {
     /// The stack with exactly these root-first frames.
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
         let hash = hash_frames(frames);
-        let (stacks, arena) = (&self.stacks, &self.frames);
-        let same =
-            |&(id, h): &(StackId, u32)| h == hash && stack_frames(stacks, arena, id) == frames;
-        if let Some(&(id, _)) = self.stack_index.find(spread(hash), same) {
-            return id;
+        let arena = &self.frames;
+        let same = |k: &StackKey| {
+            k.hash == hash
+                && k.len as usize == frames.len()
+                && arena.get(k.start as usize..k.start as usize + frames.len()) == Some(frames)
+        };
+        if let Some(k) = self.stack_index.find(spread(hash), same) {
+            return k.id;
         }
         let id = StackId::from_index(self.stacks.len());
         let start = self.frames.len() as u32;
@@ -222,8 +225,14 @@ impl ProfileBuilder {
             self_ms: None,
             child_ms: None,
         });
+        let key = StackKey {
+            id,
+            hash,
+            start,
+            len: frames.len() as u32,
+        };
         self.stack_index
-            .insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
+            .insert_unique(spread(hash), key, |k| spread(k.hash));
         id
     }
 
@@ -288,9 +297,13 @@ fn spread(hash: u32) -> u64 {
     u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-fn stack_frames<'a>(stacks: &[Stack], arena: &'a [FuncId], id: StackId) -> &'a [FuncId] {
-    let r = &stacks[id.index()].frames;
-    &arena[r.start as usize..r.end as usize]
+/// A stack as its index holds it: its id, its frames' hash and place.
+#[derive(Clone, Copy, Debug)]
+struct StackKey {
+    id: StackId,
+    hash: u32,
+    start: u32,
+    len: u32,
 }
 
 #[cfg(test)]
