@@ -39,6 +39,11 @@ pub struct ProfileBuilder {
     /// and growing the table reads neither; `std`'s `HashMap` cannot look
     /// up by a borrowed slice of the arena, hence hashbrown's `HashTable`.
     stack_index: hashbrown::HashTable<StackKey>,
+    /// Stacks before this one are in `stack_index`. The trace feed adds the
+    /// paths it makes without indexing them (its own table of (parent,
+    /// function) finds them, and a trace makes a million); `stack` indexes
+    /// them first if any other caller asks for a stack.
+    indexed: usize,
     pub(crate) stacks: Vec<Stack>,
     frames: Vec<FuncId>,
     packets: Vec<Packet>,
@@ -64,6 +69,7 @@ impl ProfileBuilder {
             line_index: FxHashMap::default(),
             lines: Vec::new(),
             stack_index: hashbrown::HashTable::new(),
+            indexed: 0,
             stacks: Vec::new(),
             frames: Vec::new(),
             packets: Vec::new(),
@@ -206,6 +212,7 @@ impl ProfileBuilder {
 
     /// The stack with exactly these root-first frames.
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
+        self.index_stacks();
         let hash = hash_frames(frames);
         let arena = &self.frames;
         let same = |k: &StackKey| {
@@ -216,6 +223,22 @@ impl ProfileBuilder {
         if let Some(k) = self.stack_index.find(spread(hash), same) {
             return k.id;
         }
+        let id = self.new_stack(frames);
+        self.index_stacks();
+        id
+    }
+
+    /// A stack for `frames`, which no stack has yet, left out of the index
+    /// when nothing has been indexed (see `indexed`).
+    pub(crate) fn stack_known_new(&mut self, frames: &[FuncId]) -> StackId {
+        if self.stack_index.is_empty() {
+            self.new_stack(frames)
+        } else {
+            self.stack(frames)
+        }
+    }
+
+    fn new_stack(&mut self, frames: &[FuncId]) -> StackId {
         let id = StackId::from_index(self.stacks.len());
         let start = self.frames.len() as u32;
         self.frames.extend_from_slice(frames);
@@ -225,15 +248,23 @@ impl ProfileBuilder {
             self_ms: None,
             child_ms: None,
         });
-        let key = StackKey {
-            id,
-            hash,
-            start,
-            len: frames.len() as u32,
-        };
-        self.stack_index
-            .insert_unique(spread(hash), key, |k| spread(k.hash));
         id
+    }
+
+    pub(crate) fn index_stacks(&mut self) {
+        for i in self.indexed..self.stacks.len() {
+            let r = self.stacks[i].frames.clone();
+            let frames = &self.frames[r.start as usize..r.end as usize];
+            let key = StackKey {
+                id: StackId::from_index(i),
+                hash: hash_frames(frames),
+                start: r.start,
+                len: r.end - r.start,
+            };
+            self.stack_index
+                .insert_unique(spread(key.hash), key, |k| spread(k.hash));
+        }
+        self.indexed = self.stacks.len();
     }
 
     /// Adds stated numbers to a stack (a path listed twice adds up).
@@ -356,6 +387,39 @@ mod tests {
         assert_eq!(p.stack(s1).hits, Some(4));
         assert_eq!(p.stack(s1).self_ms, Some(2.0));
         assert_eq!(p.stack(s1).child_ms, None);
+    }
+
+    #[test]
+    fn stacks_made_unindexed_are_found_later() {
+        let mut b = ProfileBuilder::new("test");
+        let (n, n2, m) = (b.intern("a"), b.intern("b"), b.intern(""));
+        let (a, bb) = (b.function(n, m), b.function(n2, m));
+        let s1 = b.stack_known_new(&[a]);
+        let s2 = b.stack_known_new(&[a, bb]);
+        assert_eq!(b.stack(&[a, bb]), s2);
+        assert_eq!(b.stack(&[a]), s1);
+        assert_eq!(b.stack_known_new(&[a]), s1, "checked once indexed");
+        assert_eq!(b.finish().stacks().len(), 2);
+    }
+
+    /// A trace's path equal to a stack made before it, even one left out
+    /// of the index, is that stack.
+    #[test]
+    fn a_trace_after_other_stacks_finds_them() {
+        use crate::model::metrics::TraceTime;
+        let mut b = ProfileBuilder::new("test");
+        let (n, m) = (b.intern("a"), b.intern(""));
+        let a = b.function(n, m);
+        let s1 = b.stack_known_new(&[a]);
+        b.trace_begin(TraceTime::Timed);
+        let t = b.trace_thread(1);
+        b.trace_time(t, 0.0, Place::Line(1));
+        b.trace_enter(t, a, 0, None);
+        b.trace_time(t, 2.0, Place::Line(2));
+        b.trace_exit(t);
+        let p = b.finish();
+        assert_eq!(p.stacks().len(), 1);
+        assert_eq!(p.stack(s1).self_ms, Some(2.0));
     }
 
     #[test]

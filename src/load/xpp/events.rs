@@ -24,15 +24,57 @@ pub struct TraceEvents {
     input: Input,
     decoder: Decoder,
     offsets: OffsetIndex,
-    /// Each event's function index, `NO_FUNCTION` for a skipped record.
-    funcs: Vec<u32>,
+    /// Each event's function, none for a skipped record.
+    funcs: Functions,
     /// Call depth for indenting, saturated at 255: deeper than that no
-    /// screen shows the indent anyway. With the offsets, 7 bytes an event;
-    /// the file's bytes stay in the file.
+    /// screen shows the indent anyway. With the offsets, 5 bytes an event
+    /// (7 past 65,534 functions); the file's bytes stay in the file.
     depths: Vec<u8>,
 }
 
-const NO_FUNCTION: u32 = u32::MAX;
+/// Each event's function: two bytes while the profile has fewer than
+/// 65,535 functions (traces name thousands), four from the first event of
+/// a function past that on.
+#[derive(Debug)]
+enum Functions {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Functions {
+    fn push(&mut self, f: Option<FuncId>) {
+        let raw = f.map_or(u32::MAX, |f| f.index() as u32);
+        if let Functions::Narrow(v) = self {
+            match f.map(|_| u16::try_from(raw)) {
+                None => return v.push(u16::MAX),
+                Some(Ok(n)) if n != u16::MAX => return v.push(n),
+                Some(_) => {
+                    let wide = v.iter().map(|&n| widen(n)).collect();
+                    *self = Functions::Wide(wide);
+                }
+            }
+        }
+        if let Functions::Wide(v) = self {
+            v.push(raw);
+        }
+    }
+
+    fn get(&self, index: usize) -> Option<Option<FuncId>> {
+        let raw = match self {
+            Functions::Narrow(v) => widen(*v.get(index)?),
+            Functions::Wide(v) => *v.get(index)?,
+        };
+        Some((raw != u32::MAX).then(|| FuncId::from_index(raw as usize)))
+    }
+}
+
+fn widen(n: u16) -> u32 {
+    if n == u16::MAX {
+        u32::MAX
+    } else {
+        u32::from(n)
+    }
+}
 
 impl TraceEvents {
     pub fn new(input: Input, decoder: Decoder) -> Self {
@@ -40,7 +82,7 @@ impl TraceEvents {
             input,
             decoder,
             offsets: OffsetIndex::default(),
-            funcs: Vec::new(),
+            funcs: Functions::Narrow(Vec::new()),
             depths: Vec::new(),
         }
     }
@@ -48,8 +90,7 @@ impl TraceEvents {
     /// Adds the event whose record starts at `offset` (offsets increase).
     pub fn push(&mut self, offset: u64, step: Step) {
         self.offsets.push(offset);
-        self.funcs
-            .push(step.function.map_or(NO_FUNCTION, |f| f.index() as u32));
+        self.funcs.push(step.function);
         self.depths
             .push(u8::try_from(step.depth).unwrap_or(u8::MAX));
     }
@@ -113,8 +154,7 @@ impl OffsetIndex {
 
 impl EventSource for TraceEvents {
     fn function(&self, index: usize) -> Option<FuncId> {
-        let raw = *self.funcs.get(index)?;
-        (raw != NO_FUNCTION).then(|| FuncId::from_index(raw as usize))
+        self.funcs.get(index)?
     }
 
     fn depth(&self, index: usize) -> Option<u32> {
@@ -188,5 +228,23 @@ mod tests {
             assert_eq!(index.get(i), Some(o), "event {i}");
         }
         assert_eq!(index.get(1000), None);
+    }
+
+    #[test]
+    fn functions_widen_past_two_bytes_and_keep_what_came_before() {
+        let f = |i: usize| Some(FuncId::from_index(i));
+        let mut funcs = Functions::Narrow(Vec::new());
+        for x in [f(0), None, f(65_534)] {
+            funcs.push(x);
+        }
+        assert!(matches!(funcs, Functions::Narrow(_)));
+        funcs.push(f(65_535));
+        funcs.push(None);
+        funcs.push(f(3));
+        assert!(matches!(funcs, Functions::Wide(_)));
+        let got: Vec<_> = (0..7).map(|i| funcs.get(i)).collect();
+        let want = [f(0), None, f(65_534), f(65_535), None, f(3)].map(Some);
+        assert_eq!(got[..6], want);
+        assert_eq!(got[6], None);
     }
 }

@@ -163,6 +163,10 @@ fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
 impl ProfileBuilder {
     /// Starts the trace feed; the profile's times come from it.
     pub fn trace_begin(&mut self, time: TraceTime) {
+        // A path of this trace is new to this trace's table only: stacks
+        // made before it, indexed now, turn its unindexed path making off
+        // (`stack_known_new`), so it finds them.
+        self.index_stacks();
         self.trace_state = Some(TraceState {
             time,
             threads: Vec::new(),
@@ -380,7 +384,8 @@ impl ProfileBuilder {
         scratch.clear();
         scratch.extend(frames.iter().map(|f| f.func));
         scratch.push(func);
-        let path = self.stack(&scratch);
+        // (parent, func) was not in `children`: no path has these frames.
+        let path = self.stack_known_new(&scratch);
         let st = self.trace_state.as_mut()?;
         st.scratch = scratch;
         st.children.insert((parent, func), path);
