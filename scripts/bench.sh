@@ -48,7 +48,7 @@ for fmt in deldbe dbf br plist; do
     names=$NAMES
     [ "$fmt" = plist ] && names=${PLIST_NAMES:-200000}
     [ -s "$f" ] || "$GEN" "$fmt" "$SIZE" "$names" "$f"
-    bytes=$(stat -c %s "$f")
+    bytes=$(stat -L -c %s "$f")
     p=$(best "$PROFX" report "$f" --table --top 5)
     rss=$(( $(cat "$WORK/rss") / 1024 ))
     w=$(best wc -l "$f")
