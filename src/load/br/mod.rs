@@ -104,7 +104,7 @@ impl Loader for Br {
             || Decoder::new(shared),
             |decoder, range| decoder.chunk(range),
             |worker, batch| {
-                feed.batch(worker, &batch);
+                feed.batch(worker, batch);
                 input.release(scan.chunks[done].clone());
                 done += 1;
                 true
@@ -239,7 +239,7 @@ impl<'b> Feed<'b> {
         }
     }
 
-    fn batch(&mut self, worker: usize, batch: &Batch<'_>) {
+    fn batch(&mut self, worker: usize, batch: Batch<'_>) {
         if self.locals.len() <= worker {
             self.locals.resize_with(worker + 1, Local::default);
         }
@@ -247,20 +247,17 @@ impl<'b> Feed<'b> {
             let id = self.b.intern(&decode(name));
             self.locals[worker].names.push(id);
         }
-        self.locals[worker].learn(batch);
-        for op in &batch.ops {
+        self.locals[worker].learn(&batch);
+        for op in batch.ops {
             match op {
-                Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), msg.clone()),
-                Op::Mapping { at, module, name } => self.mapping(*at, *module, name),
-                &Op::Sample {
+                Op::Warn(at, msg) => self.b.warn(Place::Offset(at), msg),
+                Op::Mapping { at, module, name } => self.mapping(at, module, name),
+                Op::Sample {
                     offset,
-                    ref frames,
+                    frames,
                     ns,
                     line,
-                } => {
-                    let frames = &batch.frames[frames.clone()];
-                    self.sample(worker, (offset, frames), ns, line);
-                }
+                } => self.sample(worker, (offset, &batch.frames[frames]), ns, line),
             }
         }
     }
