@@ -418,10 +418,15 @@ mod tests {
     /// chunk path give the same profile, number for number.
     #[test]
     fn many_chunks_load_as_one() {
-        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br] {
+        // A BR sample is a whole backtrace, so the same bytes hold fewer.
+        for (kind, events) in [(Kind::Deldbe, 5000), (Kind::Dbf, 5000), (Kind::Br, 3000)] {
             let one = load_chunked(kind, 300_000, 400, Some(usize::MAX));
             let many = load_chunked(kind, 300_000, 400, Some(4096));
-            assert!(one.event_count() > 2000, "{kind:?}: {}", one.event_count());
+            assert!(
+                one.event_count() > events,
+                "{kind:?}: {}",
+                one.event_count()
+            );
             assert_eq!(
                 crate::report::json::render(&one),
                 crate::report::json::render(&many),

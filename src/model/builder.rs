@@ -224,7 +224,7 @@ impl ProfileBuilder {
             return k.id;
         }
         let id = self.new_stack(frames);
-        self.index_stacks();
+        self.index(id, hash);
         id
     }
 
@@ -254,17 +254,23 @@ impl ProfileBuilder {
     pub(crate) fn index_stacks(&mut self) {
         for i in self.indexed..self.stacks.len() {
             let r = self.stacks[i].frames.clone();
-            let frames = &self.frames[r.start as usize..r.end as usize];
-            let key = StackKey {
-                id: StackId::from_index(i),
-                hash: hash_frames(frames),
-                start: r.start,
-                len: r.end - r.start,
-            };
-            self.stack_index
-                .insert_unique(spread(key.hash), key, |k| spread(k.hash));
+            let hash = hash_frames(&self.frames[r.start as usize..r.end as usize]);
+            self.index(StackId::from_index(i), hash);
         }
-        self.indexed = self.stacks.len();
+    }
+
+    /// Puts the stack `id` (the first not yet indexed) in the index.
+    fn index(&mut self, id: StackId, hash: u32) {
+        let r = self.stacks[id.index()].frames.clone();
+        let key = StackKey {
+            id,
+            hash,
+            start: r.start,
+            len: r.end - r.start,
+        };
+        self.stack_index
+            .insert_unique(spread(hash), key, |k| spread(k.hash));
+        self.indexed = id.index() + 1;
     }
 
     /// Adds stated numbers to a stack (a path listed twice adds up).
