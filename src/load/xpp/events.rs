@@ -4,6 +4,7 @@
 
 use super::dbf::ColMap;
 use super::deldbe::{self, Layout};
+use super::index::{Entry, EventIndex};
 use super::replay::Step;
 use super::row::Row;
 use crate::load::Input;
@@ -23,57 +24,9 @@ pub enum Decoder {
 pub struct TraceEvents {
     input: Input,
     decoder: Decoder,
-    offsets: OffsetIndex,
-    /// Each event's function, none for a skipped record.
-    funcs: Functions,
-    /// Call depth for indenting, saturated at 255: deeper than that no
-    /// screen shows the indent anyway. With the offsets, 5 bytes an event
-    /// (7 past 65,534 functions); the file's bytes stay in the file.
-    depths: Vec<u8>,
-}
-
-/// Each event's function: two bytes while the profile has fewer than
-/// 65,535 functions (traces name thousands), four from the first event of
-/// a function past that on.
-#[derive(Debug)]
-enum Functions {
-    Narrow(Vec<u16>),
-    Wide(Vec<u32>),
-}
-
-impl Functions {
-    fn push(&mut self, f: Option<FuncId>) {
-        let raw = f.map_or(u32::MAX, |f| f.index() as u32);
-        if let Functions::Narrow(v) = self {
-            match f.map(|_| u16::try_from(raw)) {
-                None => return v.push(u16::MAX),
-                Some(Ok(n)) if n != u16::MAX => return v.push(n),
-                Some(_) => {
-                    let wide = v.iter().map(|&n| widen(n)).collect();
-                    *self = Functions::Wide(wide);
-                }
-            }
-        }
-        if let Functions::Wide(v) = self {
-            v.push(raw);
-        }
-    }
-
-    fn get(&self, index: usize) -> Option<Option<FuncId>> {
-        let raw = match self {
-            Functions::Narrow(v) => widen(*v.get(index)?),
-            Functions::Wide(v) => *v.get(index)?,
-        };
-        Some((raw != u32::MAX).then(|| FuncId::from_index(raw as usize)))
-    }
-}
-
-fn widen(n: u16) -> u32 {
-    if n == u16::MAX {
-        u32::MAX
-    } else {
-        u32::from(n)
-    }
+    /// Each event's offset, function (none for a skipped record) and call
+    /// depth, in four bytes; the file's bytes stay in the file.
+    index: EventIndex,
 }
 
 impl TraceEvents {
@@ -81,92 +34,35 @@ impl TraceEvents {
         TraceEvents {
             input,
             decoder,
-            offsets: OffsetIndex::default(),
-            funcs: Functions::Narrow(Vec::new()),
-            depths: Vec::new(),
+            index: EventIndex::default(),
         }
     }
 
     /// Adds the event whose record starts at `offset` (offsets increase).
     pub fn push(&mut self, offset: u64, step: Step) {
-        self.offsets.push(offset);
-        self.funcs.push(step.function);
-        self.depths
-            .push(u8::try_from(step.depth).unwrap_or(u8::MAX));
-    }
-}
-
-/// Record offsets in two bytes an event: every `ANCHOR`th offset in full,
-/// the others as the distance from the previous record (records are short
-/// and follow each other); a distance that does not fit two bytes is kept
-/// in full aside. An offset costs at most `ANCHOR` additions to find, done
-/// only for the rows a pane shows.
-#[derive(Debug, Default)]
-struct OffsetIndex {
-    anchors: Vec<u64>,
-    steps: Vec<u16>,
-    /// (event index, offset) where the step did not fit; in index order.
-    far: Vec<(u64, u64)>,
-    last: u64,
-}
-
-const ANCHOR: usize = 64;
-
-impl OffsetIndex {
-    fn push(&mut self, offset: u64) {
-        let i = self.steps.len();
-        let step = offset
-            .checked_sub(self.last)
-            .and_then(|d| u16::try_from(d).ok());
-        match step {
-            _ if i.is_multiple_of(ANCHOR) => {
-                self.anchors.push(offset);
-                self.steps.push(0);
-            }
-            Some(d) if d > 0 => self.steps.push(d),
-            _ => {
-                self.steps.push(0);
-                self.far.push((i as u64, offset));
-            }
-        }
-        self.last = offset;
-    }
-
-    fn len(&self) -> usize {
-        self.steps.len()
-    }
-
-    fn get(&self, index: usize) -> Option<u64> {
-        let block = index / ANCHOR;
-        let mut at = *self.anchors.get(block)?;
-        for i in block * ANCHOR + 1..=index {
-            at = match *self.steps.get(i)? {
-                0 => {
-                    let k = self.far.binary_search_by_key(&(i as u64), |f| f.0).ok()?;
-                    self.far[k].1
-                }
-                d => at + u64::from(d),
-            };
-        }
-        Some(at)
+        self.index.push(Entry {
+            offset,
+            function: step.function,
+            depth: u8::try_from(step.depth).unwrap_or(u8::MAX),
+        });
     }
 }
 
 impl EventSource for TraceEvents {
     fn function(&self, index: usize) -> Option<FuncId> {
-        self.funcs.get(index)?
+        self.index.function(index)?
     }
 
     fn depth(&self, index: usize) -> Option<u32> {
-        self.depths.get(index).map(|&d| u32::from(d))
+        self.index.depth(index).map(u32::from)
     }
 
     fn len(&self) -> usize {
-        self.offsets.len()
+        self.index.len()
     }
 
     fn get(&self, index: usize) -> Option<Event> {
-        let start = usize::try_from(self.offsets.get(index)?).ok()?;
+        let start = usize::try_from(self.index.offset(index)?).ok()?;
         let bytes = self.input.bytes().get(start..)?;
         match &self.decoder {
             Decoder::Deldbe(layout) => {
@@ -205,46 +101,5 @@ fn event(row: &Row<'_>, function: Option<FuncId>) -> Event {
         function,
         line: row.line,
         params: row.params.as_ref().map(|p| p.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offsets_come_back_whatever_the_distances() {
-        let mut index = OffsetIndex::default();
-        let mut offsets = Vec::new();
-        let mut at = 3u64;
-        for i in 0..1000u64 {
-            offsets.push(at);
-            index.push(at);
-            // Mostly short steps, now and then one past two bytes.
-            at += if i % 97 == 0 { 70_000 + i } else { 1 + i % 40 };
-        }
-        assert_eq!(index.len(), 1000);
-        for (i, &o) in offsets.iter().enumerate() {
-            assert_eq!(index.get(i), Some(o), "event {i}");
-        }
-        assert_eq!(index.get(1000), None);
-    }
-
-    #[test]
-    fn functions_widen_past_two_bytes_and_keep_what_came_before() {
-        let f = |i: usize| Some(FuncId::from_index(i));
-        let mut funcs = Functions::Narrow(Vec::new());
-        for x in [f(0), None, f(65_534)] {
-            funcs.push(x);
-        }
-        assert!(matches!(funcs, Functions::Narrow(_)));
-        funcs.push(f(65_535));
-        funcs.push(None);
-        funcs.push(f(3));
-        assert!(matches!(funcs, Functions::Wide(_)));
-        let got: Vec<_> = (0..7).map(|i| funcs.get(i)).collect();
-        let want = [f(0), None, f(65_534), f(65_535), None, f(3)].map(Some);
-        assert_eq!(got[..6], want);
-        assert_eq!(got[6], None);
     }
 }

@@ -23,6 +23,7 @@ mod delimited;
 mod events;
 mod fast;
 mod foxdbe;
+mod index;
 mod packets;
 mod replay;
 mod row;

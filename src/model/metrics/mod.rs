@@ -10,6 +10,7 @@ mod samples;
 pub use samples::{Sample, SampleState};
 pub use trace::{TraceFrame, TraceState};
 mod trace;
+mod trace_acc;
 
 pub use trace::{ThreadIx, TraceTime};
 

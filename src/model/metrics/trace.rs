@@ -8,12 +8,13 @@
 //! popped (clock at pop − clock at push, counted for the outermost activation
 //! only, which is "recursion once"), so an event costs O(1), not O(depth).
 //!
-//! While events arrive, numbers accumulate in small arrays of this module's
-//! own (a path's count and times in 32 bytes) rather than in the model's
-//! rows: a trace with half a million paths then touches a few cache lines
-//! an event, not the wide rows the panes read. `finish_trace` adds them to
-//! the rows once.
+//! While events arrive, numbers accumulate in small arrays of their own
+//! (`trace_acc.rs`: a path's count and times in 32 bytes) rather than in
+//! the model's rows: a trace with half a million paths then touches a few
+//! cache lines an event, not the wide rows the panes read. `finish_trace`
+//! adds them to the rows once.
 
+use super::trace_acc::{Accs, Pop};
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, NameId, StackId};
 use crate::model::metrics::{add_count, add_opt};
@@ -66,43 +67,16 @@ pub struct TraceState {
     time: TraceTime,
     threads: Vec<ThreadTrace>,
     thread_index: FxHashMap<u64, ThreadIx>,
-    /// (parent path or u32::MAX for a root, function) → path.
+    /// (parent path or u32::MAX for a root, function) → path, for the
+    /// calls a parent's row has no room for (`PathAcc::kid`).
     children: FxHashMap<(u32, FuncId), StackId>,
-    paths: Vec<PathAcc>,
-    funcs: Vec<FuncAcc>,
     /// (calling function or u32::MAX at top level, line) → line row.
     sites: FxHashMap<(u32, u32), LineId>,
-    lines: Vec<SiteAcc>,
+    accs: Accs,
     outside_ms: f64,
     scratch: Vec<FuncId>,
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
-}
-
-/// A path's numbers while the trace is read.
-#[derive(Clone, Copy, Debug, Default)]
-struct PathAcc {
-    calls: u64,
-    self_ms: f64,
-    /// Time during which the path was a prefix of the stack.
-    on_stack_ms: f64,
-    /// Whether its leaf function is also below it (recursion), known once
-    /// when the path is made, so an event needs no count of activations
-    /// to apply "recursion once".
-    recursive: bool,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct FuncAcc {
-    calls: u64,
-    inclusive_ms: f64,
-    exclusive_ms: f64,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct SiteAcc {
-    calls: u64,
-    ms: f64,
 }
 
 impl TraceState {
@@ -152,14 +126,6 @@ impl TraceState {
     }
 }
 
-/// `v[i]`, growing `v` with defaults to reach it.
-fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
-    if v.len() <= i {
-        v.resize(i + 1, T::default());
-    }
-    &mut v[i]
-}
-
 impl ProfileBuilder {
     /// Starts the trace feed; the profile's times come from it.
     pub fn trace_begin(&mut self, time: TraceTime) {
@@ -172,10 +138,8 @@ impl ProfileBuilder {
             threads: Vec::new(),
             thread_index: FxHashMap::default(),
             children: FxHashMap::default(),
-            paths: Vec::new(),
-            funcs: Vec::new(),
             sites: FxHashMap::default(),
-            lines: Vec::new(),
+            accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
             scratch: Vec::new(),
             marks: self.timeline_wanted.then(Vec::new),
@@ -239,7 +203,7 @@ impl ProfileBuilder {
         match th.frames.last_mut() {
             None => st.outside_ms += d,
             Some(top) => {
-                slot(&mut st.funcs, top.func.index()).exclusive_ms += d;
+                st.accs.func(top.func).exclusive_ms += d;
                 top.self_ms += d;
             }
         }
@@ -256,6 +220,8 @@ impl ProfileBuilder {
         let Some(th) = st.threads.get_mut(thread.0) else {
             return;
         };
+        // Its row holds the paths of the calls it makes next.
+        st.accs.prefetch_path(path);
         th.frames.push(TraceFrame {
             func,
             flags,
@@ -265,10 +231,10 @@ impl ProfileBuilder {
             self_ms: 0.0,
             last_child: NO_CHILD,
         });
-        slot(&mut st.funcs, func.index()).calls += 1;
+        st.accs.func(func).calls += 1;
         st.mark(thread, func, true);
         if let Some(line) = site {
-            slot(&mut st.lines, line.index()).calls += 1;
+            st.accs.line(line).calls += 1;
         }
     }
 
@@ -302,19 +268,13 @@ impl ProfileBuilder {
         let frame = th.frames.pop()?;
         let clock = th.clock;
         st.mark(thread, frame.func, false);
-        let path = slot(&mut st.paths, frame.path.index());
-        path.calls += 1;
-        if st.time == TraceTime::Timed {
-            let span = clock.unwrap_or(0.0) - frame.pushed_at;
-            path.self_ms += frame.self_ms;
-            path.on_stack_ms += span;
-            if !path.recursive {
-                slot(&mut st.funcs, frame.func.index()).inclusive_ms += span;
-            }
-            if let Some(line) = frame.site {
-                slot(&mut st.lines, line.index()).ms += span;
-            }
-        }
+        st.accs.pop(Pop {
+            path: frame.path,
+            func: frame.func,
+            site: frame.site,
+            span: clock.unwrap_or(0.0) - frame.pushed_at,
+            self_ms: frame.self_ms,
+        });
         Some(frame)
     }
 
@@ -363,8 +323,12 @@ impl ProfileBuilder {
             return Some(top.last_child.1);
         }
         let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
-        let path = match st.children.get(&(parent, func)) {
-            Some(&path) => path,
+        let kid = st
+            .accs
+            .path_row(StackId(parent))
+            .and_then(|row| row.kid(func));
+        let path = match kid.or_else(|| st.children.get(&(parent, func)).copied()) {
+            Some(path) => path,
             None => self.new_trace_path(thread, parent, func)?,
         };
         let st = self.trace_state.as_mut()?;
@@ -384,12 +348,16 @@ impl ProfileBuilder {
         scratch.clear();
         scratch.extend(frames.iter().map(|f| f.func));
         scratch.push(func);
-        // (parent, func) was not in `children`: no path has these frames.
+        // (parent, func) was neither in the parent's row nor in `children`:
+        // no path has these frames.
         let path = self.stack_known_new(&scratch);
         let st = self.trace_state.as_mut()?;
         st.scratch = scratch;
-        st.children.insert((parent, func), path);
-        slot(&mut st.paths, path.index()).recursive = recursive;
+        st.accs.path(path).recursive = recursive;
+        let kept = parent != u32::MAX && st.accs.path(StackId(parent)).add_kid(func, path);
+        if !kept {
+            st.children.insert((parent, func), path);
+        }
         Some(path)
     }
 
@@ -400,18 +368,31 @@ impl ProfileBuilder {
             return;
         };
         self.timeline = st.timeline();
+        st.accs.flush();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
-        for (i, acc) in st.funcs.iter().enumerate().filter(|(_, a)| a.calls > 0) {
+        for (i, acc) in st
+            .accs
+            .funcs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.calls > 0)
+        {
             let f = &mut self.functions[i];
             f.calls = add_count(f.calls, Some(acc.calls));
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
         }
-        for (i, acc) in st.lines.iter().enumerate().filter(|(_, a)| a.calls > 0) {
+        for (i, acc) in st
+            .accs
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.calls > 0)
+        {
             self.line_summary(LineId::from_index(i), Some(acc.calls), ms(acc.ms));
         }
-        for (i, acc) in st.paths.iter().enumerate() {
+        for (i, acc) in st.accs.paths().enumerate() {
             let s = &mut self.stacks[i];
             s.hits = add_count(s.hits, Some(acc.calls));
             s.self_ms = add_opt(s.self_ms, ms(acc.self_ms));
@@ -482,6 +463,38 @@ mod tests {
             (prof.stack(sab).self_ms, prof.stack(sab).child_ms),
             (Some(20.0), Some(0.0))
         );
+    }
+
+    /// A caller's row holds its first callees' paths and the table the
+    /// rest: either way a call made again finds the path made before.
+    #[test]
+    fn calls_past_a_rows_room_find_their_paths_again() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let na = b.intern("A");
+        let a = b.function(na, m);
+        let callees: Vec<FuncId> = (0..7)
+            .map(|i| {
+                let n = b.intern(&format!("B{i}"));
+                b.function(n, m)
+            })
+            .collect();
+        b.trace_begin(TraceTime::Untimed);
+        let t = b.trace_thread(1);
+        b.trace_enter(t, a, 0, None);
+        for _ in 0..2 {
+            for &f in &callees {
+                b.trace_enter(t, f, 0, None);
+                b.trace_exit(t);
+            }
+        }
+        b.trace_exit(t);
+        let p = b.finish();
+        assert_eq!(p.stacks().len(), 1 + callees.len(), "no path made twice");
+        for &f in &callees {
+            let s = p.stack_ids().find(|&s| p.frames(s) == [a, f]).unwrap();
+            assert_eq!(p.stack(s).hits, Some(2));
+        }
     }
 
     #[test]

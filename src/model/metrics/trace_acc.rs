@@ -1,0 +1,327 @@
+//! A trace's running numbers per path, function and call line, kept in
+//! small arrays of their own while events arrive (`trace.rs` adds them to
+//! the model's rows once, at the end).
+//!
+//! A trace with half a million paths makes each pop's path row a cache
+//! miss, and the replay thread is what a large trace load waits on. So a
+//! pop's numbers wait in a short queue: its row is prefetched when it
+//! arrives and added to a few pops later, by which time the line is in
+//! cache. The queue is first in, first out, so every sum gets its terms in
+//! the same order as without it: the numbers are the same to the bit.
+
+use crate::model::ids::{FuncId, LineId, StackId};
+use std::collections::VecDeque;
+
+/// How many pops wait: enough to cover a memory access at the replay's
+/// pace (tens of nanoseconds an event), few enough to stay in L1.
+const WAITING: usize = 16;
+
+/// How many of a path's callees its row holds. In the generated random
+/// walks four cover three in four lookups of a known path (eight: the
+/// same), and the row then fills one cache line.
+const KIDS: usize = 4;
+
+const NO_KID: (FuncId, StackId) = (FuncId(u32::MAX), StackId(u32::MAX));
+
+/// A path's numbers while the trace is read, and its first callees: the
+/// replay prefetches the row when it pushes the path, so a call it makes
+/// next finds its own path in cache rather than in a table of all paths.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+pub(super) struct PathAcc {
+    pub calls: u64,
+    pub self_ms: f64,
+    /// Time during which the path was a prefix of the stack.
+    pub on_stack_ms: f64,
+    /// Whether its leaf function is also below it (recursion), known once
+    /// when the path is made, so an event needs no count of activations
+    /// to apply "recursion once".
+    pub recursive: bool,
+    /// (callee, its path), the first `KIDS` made; the rest are in the
+    /// replay's table of all paths.
+    kids: [(FuncId, StackId); KIDS],
+}
+
+impl Default for PathAcc {
+    fn default() -> PathAcc {
+        PathAcc {
+            calls: 0,
+            self_ms: 0.0,
+            on_stack_ms: 0.0,
+            recursive: false,
+            kids: [NO_KID; KIDS],
+        }
+    }
+}
+
+impl PathAcc {
+    /// The path of `func` called from this path, if the row holds it.
+    pub fn kid(&self, func: FuncId) -> Option<StackId> {
+        self.kids.iter().find(|k| k.0 == func).map(|k| k.1)
+    }
+
+    /// Keeps (func, path) if the row has room; false if not.
+    pub fn add_kid(&mut self, func: FuncId, path: StackId) -> bool {
+        match self.kids.iter_mut().find(|k| k.0 == NO_KID.0) {
+            Some(k) => {
+                *k = (func, path);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct FuncAcc {
+    pub calls: u64,
+    pub inclusive_ms: f64,
+    pub exclusive_ms: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SiteAcc {
+    pub calls: u64,
+    pub ms: f64,
+}
+
+/// A popped frame's numbers, waiting to be added.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pop {
+    pub path: StackId,
+    pub func: FuncId,
+    pub site: Option<LineId>,
+    /// Clock at the pop − clock at the push.
+    pub span: f64,
+    /// Time the activation spent on top of the stack.
+    pub self_ms: f64,
+}
+
+#[derive(Debug)]
+pub(super) struct Accs {
+    timed: bool,
+    paths: Segments<PathAcc>,
+    pub funcs: Vec<FuncAcc>,
+    pub lines: Vec<SiteAcc>,
+    waiting: VecDeque<Pop>,
+}
+
+impl Accs {
+    pub fn new(timed: bool) -> Accs {
+        Accs {
+            timed,
+            paths: Segments::default(),
+            funcs: Vec::new(),
+            lines: Vec::new(),
+            waiting: VecDeque::with_capacity(WAITING),
+        }
+    }
+
+    pub fn path(&mut self, path: StackId) -> &mut PathAcc {
+        self.paths.slot(path.index())
+    }
+
+    /// Every path's row, in path order.
+    pub fn paths(&self) -> impl Iterator<Item = &PathAcc> {
+        self.paths.iter()
+    }
+
+    pub fn func(&mut self, func: FuncId) -> &mut FuncAcc {
+        slot(&mut self.funcs, func.index())
+    }
+
+    pub fn line(&mut self, line: LineId) -> &mut SiteAcc {
+        slot(&mut self.lines, line.index())
+    }
+
+    /// Asks for the path's row ahead of its first use.
+    pub fn prefetch_path(&self, path: StackId) {
+        if let Some(row) = self.paths.get(path.index()) {
+            prefetch(row);
+        }
+    }
+
+    /// The path's row if it exists.
+    pub fn path_row(&self, path: StackId) -> Option<&PathAcc> {
+        self.paths.get(path.index())
+    }
+
+    /// Queues a pop; adds the oldest one once the queue is full.
+    pub fn pop(&mut self, pop: Pop) {
+        if self.waiting.len() == WAITING
+            && let Some(old) = self.waiting.pop_front()
+        {
+            self.add(old);
+        }
+        // Its path row exists: `trace.rs` makes it with the path.
+        self.prefetch_path(pop.path);
+        self.waiting.push_back(pop);
+    }
+
+    /// Adds every waiting pop; the numbers are complete after it.
+    pub fn flush(&mut self) {
+        while let Some(pop) = self.waiting.pop_front() {
+            self.add(pop);
+        }
+    }
+
+    fn add(&mut self, pop: Pop) {
+        let timed = self.timed;
+        let path = self.path(pop.path);
+        path.calls += 1;
+        if !timed {
+            return;
+        }
+        path.self_ms += pop.self_ms;
+        path.on_stack_ms += pop.span;
+        if !path.recursive {
+            self.func(pop.func).inclusive_ms += pop.span;
+        }
+        if let Some(line) = pop.site {
+            self.line(line).ms += pop.span;
+        }
+    }
+}
+
+/// A growing array in fixed segments: growing never copies it. A path row
+/// is cache-line aligned, and a `Vec` of an over-aligned type grows by
+/// allocating anew and copying, so at a million paths the old 64 MB and
+/// the new array would both be resident for a moment.
+#[derive(Debug)]
+struct Segments<T> {
+    segs: Vec<Box<[T]>>,
+    len: usize,
+}
+
+const SEGMENT: usize = 4096;
+
+impl<T> Default for Segments<T> {
+    fn default() -> Self {
+        Segments {
+            segs: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Default + Clone> Segments<T> {
+    fn get(&self, i: usize) -> Option<&T> {
+        if i >= self.len {
+            return None;
+        }
+        self.segs.get(i / SEGMENT)?.get(i % SEGMENT)
+    }
+
+    /// Row `i`, growing the array with defaults to reach it.
+    fn slot(&mut self, i: usize) -> &mut T {
+        while self.segs.len() <= i / SEGMENT {
+            self.segs
+                .push(vec![T::default(); SEGMENT].into_boxed_slice());
+        }
+        self.len = self.len.max(i + 1);
+        &mut self.segs[i / SEGMENT][i % SEGMENT]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.segs.iter().flat_map(|s| s.iter()).take(self.len)
+    }
+}
+
+/// `v[i]`, growing `v` with defaults to reach it.
+fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
+    if v.len() <= i {
+        v.resize(i + 1, T::default());
+    }
+    &mut v[i]
+}
+
+/// Asks the CPU to bring `x`'s cache line in, without waiting for it.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and
+    // cannot fault, and `x` is a live reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pop(path: u32, span: f64) -> Pop {
+        Pop {
+            path: StackId(path),
+            func: FuncId(0),
+            site: Some(LineId(0)),
+            span,
+            self_ms: span / 2.0,
+        }
+    }
+
+    /// Terms whose sum depends on their order: the queue must keep it.
+    #[test]
+    fn waiting_pops_add_up_in_arrival_order() {
+        let spans = [1e16, 1.0, -1e16, 1.0, 0.1, 0.2, 0.3];
+        let mut queued = Accs::new(true);
+        let mut direct = (0.0, 0.0);
+        for _ in 0..5 {
+            for &s in &spans {
+                queued.path(StackId(0));
+                queued.pop(pop(0, s));
+                direct.0 += s;
+                direct.1 += s / 2.0;
+            }
+        }
+        assert!(queued.path(StackId(0)).calls < 35, "some pops still wait");
+        queued.flush();
+        let p = *queued.path(StackId(0));
+        assert_eq!(
+            (p.calls, p.on_stack_ms, p.self_ms),
+            (35, direct.0, direct.1)
+        );
+        assert_eq!(queued.funcs[0].inclusive_ms, direct.0);
+        assert_eq!(queued.lines[0].ms, direct.0);
+    }
+
+    #[test]
+    fn segments_grow_without_moving_rows_and_iterate_in_order() {
+        let mut s = Segments::<u32>::default();
+        *s.slot(3) = 7;
+        let first = std::ptr::from_ref(s.slot(3));
+        *s.slot(SEGMENT * 2 + 1) = 9;
+        assert!(std::ptr::eq(first, s.slot(3)), "row 3 stayed in place");
+        assert_eq!(s.get(SEGMENT * 2 + 2), None);
+        let all: Vec<u32> = s.iter().copied().collect();
+        assert_eq!(all.len(), SEGMENT * 2 + 2);
+        assert_eq!((all[3], all[SEGMENT * 2 + 1], all[0]), (7, 9, 0));
+    }
+
+    #[test]
+    fn a_row_keeps_its_first_callees_only() {
+        let mut row = PathAcc::default();
+        for f in 0..KIDS as u32 {
+            assert!(row.add_kid(FuncId(f), StackId(10 + f)));
+        }
+        assert!(!row.add_kid(FuncId(99), StackId(99)));
+        assert_eq!(row.kid(FuncId(2)), Some(StackId(12)));
+        assert_eq!(row.kid(FuncId(99)), None);
+        assert_eq!(std::mem::size_of::<PathAcc>(), 64);
+    }
+
+    #[test]
+    fn an_untimed_pop_counts_a_call_only() {
+        let mut a = Accs::new(false);
+        a.path(StackId(3)).recursive = true;
+        a.pop(pop(3, 5.0));
+        a.flush();
+        let row = a.paths().nth(3).copied().unwrap_or_default();
+        assert_eq!((row.calls, row.on_stack_ms), (1, 0.0));
+        assert_eq!(a.paths().count(), 4);
+        assert!(a.funcs.is_empty() && a.lines.is_empty());
+    }
+}
