@@ -118,6 +118,9 @@ pub fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
         .ok_or("record too short")?;
     Ok(match field.kind {
         b'N' | b'F' => {
+            if let Some(x) = super::fast::padded_number(raw) {
+                return Ok(Value::Number(Some(x)));
+            }
             let text = crate::text::decode(raw);
             let n = number(&text).map_err(|()| {
                 format!(

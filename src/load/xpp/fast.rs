@@ -55,6 +55,19 @@ pub fn record(line: &[u8]) -> Option<Record<'_>> {
     })
 }
 
+/// A DBF number field of the common shape, as dBase writes it: digits
+/// with at most one decimal point, padded with spaces. It reads as
+/// `row::number` reads the decoded field, bit for bit; anything else
+/// (blank, a sign, an exponent, 16 digits or more) is left to it.
+pub fn padded_number(raw: &[u8]) -> Option<f64> {
+    let start = raw.iter().position(|&b| b != b' ')?;
+    let end = raw.iter().rposition(|&b| b != b' ')? + 1;
+    match time(&raw[start..end])? {
+        (x, []) => Some(x),
+        _ => None,
+    }
+}
+
 /// 1 to `max` ASCII digits as a number.
 fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
     let n = s
@@ -141,6 +154,36 @@ mod tests {
         assert_eq!(slow.call, fast.call, "{line}");
         assert_eq!(slow.line, fast.line, "{line}");
         assert_eq!(slow.params, None, "{line}");
+    }
+
+    #[test]
+    fn padded_numbers_read_as_the_general_parser_reads_them() {
+        let general = |raw: &str| super::super::row::number(raw).ok().flatten();
+        for raw in [
+            "         3",
+            " 0.038",
+            "123456.789   ",
+            "999999999999.999",
+            "0.00000000000001",
+            "7",
+        ] {
+            let fast = padded_number(raw.as_bytes()).map(f64::to_bits);
+            assert_eq!(fast, general(raw).map(f64::to_bits), "{raw:?}");
+            assert!(fast.is_some(), "{raw:?} is of the common shape");
+        }
+        for other in [
+            "",
+            "    ",
+            "12.",
+            ".5",
+            "-3",
+            "1e5",
+            "1 2",
+            "1234567890123456",
+            "\t1",
+        ] {
+            assert_eq!(padded_number(other.as_bytes()), None, "{other:?}");
+        }
     }
 
     #[test]
