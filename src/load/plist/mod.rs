@@ -92,8 +92,17 @@ impl Loader for Plist {
     ) -> Result<(), LoadError> {
         let mut st = State::new(b);
         let start = input.bytes().as_ptr() as usize;
+        let mut released = 0;
         for (n, bytes) in numbered_lines(input.bytes()) {
-            input.mark_read(bytes.as_ptr() as usize - start);
+            let at = bytes.as_ptr() as usize - start;
+            // Lines are read once: the pages behind them go back as we
+            // go, so the mapped file is never resident whole.
+            if at - released >= RELEASE_EVERY {
+                input.release(released..at);
+                released = at;
+            } else {
+                input.mark_read(at);
+            }
             if bytes.len() > MAX_LINE {
                 let why = format!(
                     "a line of {} bytes is longer than a record can be ({MAX_LINE} bytes); skipped",
@@ -107,6 +116,9 @@ impl Loader for Plist {
         st.finish(input.name())
     }
 }
+
+/// Bytes read between two releases of the pages behind them.
+const RELEASE_EVERY: usize = 1 << 20;
 
 fn has_separator(line: &str) -> bool {
     line.trim().contains(['\t', ' '])
