@@ -371,25 +371,13 @@ impl ProfileBuilder {
         st.accs.flush();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
-        for (i, acc) in st
-            .accs
-            .funcs
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.calls > 0)
-        {
+        for (i, acc) in called(&st.accs.funcs, |a| a.calls) {
             let f = &mut self.functions[i];
             f.calls = add_count(f.calls, Some(acc.calls));
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
         }
-        for (i, acc) in st
-            .accs
-            .lines
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.calls > 0)
-        {
+        for (i, acc) in called(&st.accs.lines, |a| a.calls) {
             self.line_summary(LineId::from_index(i), Some(acc.calls), ms(acc.ms));
         }
         for (i, acc) in st.accs.paths().enumerate() {
@@ -411,6 +399,11 @@ impl ProfileBuilder {
         self.totals.elapsed_inclusive_ms = Some(session);
         self.totals.outside_ms = Some(st.outside_ms);
     }
+}
+
+/// The rows a trace called, with their indexes.
+fn called<T>(rows: &[T], calls: impl Fn(&T) -> u64) -> impl Iterator<Item = (usize, &T)> {
+    rows.iter().enumerate().filter(move |(_, a)| calls(a) > 0)
 }
 
 #[cfg(test)]
@@ -470,15 +463,12 @@ mod tests {
     #[test]
     fn calls_past_a_rows_room_find_their_paths_again() {
         let mut b = ProfileBuilder::new("test");
-        let m = b.intern("");
-        let na = b.intern("A");
-        let a = b.function(na, m);
-        let callees: Vec<FuncId> = (0..7)
-            .map(|i| {
-                let n = b.intern(&format!("B{i}"));
-                b.function(n, m)
-            })
-            .collect();
+        let mut function = |name: &str| {
+            let (n, m) = (b.intern(name), b.intern(""));
+            b.function(n, m)
+        };
+        let a = function("A");
+        let callees: Vec<FuncId> = (0..7).map(|i| function(&format!("B{i}"))).collect();
         b.trace_begin(TraceTime::Untimed);
         let t = b.trace_thread(1);
         b.trace_enter(t, a, 0, None);
