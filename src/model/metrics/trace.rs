@@ -8,11 +8,11 @@
 //! popped (clock at pop − clock at push, counted for the outermost activation
 //! only, which is "recursion once"), so an event costs O(1), not O(depth).
 //!
-//! While events arrive, numbers accumulate in small arrays of their own
-//! (`trace_acc.rs`: a path's count and times in 32 bytes) rather than in
-//! the model's rows: a trace with half a million paths then touches a few
-//! cache lines an event, not the wide rows the panes read. `finish_trace`
-//! adds them to the rows once.
+//! While events arrive, numbers accumulate in arrays of their own
+//! (`trace_acc.rs`: a path's count, times and first callees in one cache
+//! line) rather than in the model's rows: a trace with half a million paths
+//! then touches a few cache lines an event, not the wide rows the panes
+//! read. `finish_trace` adds them to the rows once.
 
 use super::trace_acc::{Accs, Pop};
 use crate::model::ProfileBuilder;
