@@ -2,66 +2,115 @@
 //! by a `NameId`, so millions of rows cost four bytes per name.
 
 use super::ids::NameId;
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use std::hash::{BuildHasher, Hasher};
 
 /// Owns the distinct strings of one profile.
+///
+/// The text of all names lies back to back in one buffer and the table
+/// holds ids, not strings: a name costs its bytes plus 16, not two heap
+/// blocks (one for the list, one for the key), and freezing frees nothing
+/// name by name. A profile with 400 k names made 800 k allocations before.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    strings: Vec<Box<str>>,
-    index: FxHashMap<Box<str>, NameId>,
+    text: String,
+    /// Where each name starts in `text`; it ends where the next starts.
+    starts: Vec<usize>,
+    /// Ids by hash, each with its hash's low half, which rebuilding the
+    /// table reuses (no name is hashed twice) and which settles most
+    /// mismatches without reading the text.
+    index: HashTable<(u32, NameId)>,
+}
+
+/// Spreads a kept 32-bit hash over 64 bits: the table takes its bucket
+/// from the low bits and its tag from the top 7.
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn hash(s: &str) -> u32 {
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    h.write(s.as_bytes());
+    let h = h.finish();
+    (h ^ (h >> 32)) as u32
 }
 
 impl Interner {
     /// The id of `s`, adding it on first sight.
     pub fn intern(&mut self, s: &str) -> NameId {
-        if let Some(&id) = self.index.get(s) {
+        let h = hash(s);
+        let Interner {
+            text,
+            starts,
+            index,
+        } = self;
+        let at = |id: NameId| span(text, starts, id.index());
+        if let Some(&(_, id)) = index.find(spread(h), |&(kh, id)| kh == h && at(id) == s) {
             return id;
         }
-        let id = NameId::from_index(self.strings.len());
-        self.strings.push(s.into());
-        self.index.insert(s.into(), id);
+        let id = NameId::from_index(starts.len());
+        starts.push(text.len());
+        text.push_str(s);
+        index.insert_unique(spread(h), (h, id), |&(kh, _)| spread(kh));
         id
     }
 
     pub fn resolve(&self, id: NameId) -> &str {
-        &self.strings[id.index()]
+        span(&self.text, &self.starts, id.index())
     }
 
     pub fn len(&self) -> usize {
-        self.strings.len()
+        self.starts.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.strings.is_empty()
+        self.starts.is_empty()
     }
 
     /// Drops the lookup table once loading is over (the app only resolves
     /// ids) and ranks the names once, so sorting a million rows by a name
     /// compares integers, not strings.
     pub fn freeze(self) -> Names {
-        let mut order: Vec<u32> = (0..self.strings.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.strings[a as usize].cmp(&self.strings[b as usize]));
-        let mut ranks = vec![0; self.strings.len()];
+        let Interner {
+            mut text,
+            mut starts,
+            index,
+        } = self;
+        drop(index);
+        text.shrink_to_fit();
+        starts.shrink_to_fit();
+        let name = |i: u32| span(&text, &starts, i as usize);
+        let mut order: Vec<u32> = (0..starts.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
+        let mut ranks = vec![0; starts.len()];
         for (rank, &id) in order.iter().enumerate() {
             // The empty text ranks 0 whether or not it was interned, so a
             // row showing no name (ranked 0 by its column) ties with it.
-            ranks[id as usize] = if self.strings[id as usize].is_empty() {
+            ranks[id as usize] = if name(id).is_empty() {
                 0
             } else {
                 rank as u32 + 1
             };
         }
         Names {
-            strings: self.strings,
+            text,
+            starts,
             ranks,
         }
     }
 }
 
+/// Name `i` of a buffer and its start offsets.
+fn span<'a>(text: &'a str, starts: &[usize], i: usize) -> &'a str {
+    let end = starts.get(i + 1).copied().unwrap_or(text.len());
+    &text[starts[i]..end]
+}
+
 /// The read-only string table of a finished profile.
 #[derive(Debug, Default, Clone)]
 pub struct Names {
-    strings: Vec<Box<str>>,
+    text: String,
+    starts: Vec<usize>,
     /// Per name: its place in byte order among all names (`""` is 0).
     ranks: Vec<u32>,
 }
@@ -73,7 +122,7 @@ impl Names {
     }
 
     pub fn resolve(&self, id: NameId) -> &str {
-        &self.strings[id.index()]
+        span(&self.text, &self.starts, id.index())
     }
 }
 
@@ -91,6 +140,28 @@ mod tests {
         let names = i.freeze();
         let ranks: Vec<_> = ids.iter().map(|&id| names.rank(id)).collect();
         assert_eq!(ranks, [5, 0, 3, 2, 4]);
+    }
+
+    /// Enough names to grow the table many times: each keeps its id
+    /// through the rebuilds and resolves to its own text, prefixes and
+    /// the empty name included.
+    #[test]
+    fn ids_survive_growth() {
+        let mut i = Interner::default();
+        let texts: Vec<String> = (0..50_000)
+            .map(|n| "x".repeat(n % 7) + &n.to_string())
+            .collect();
+        let ids: Vec<_> = texts.iter().map(|t| i.intern(t)).collect();
+        let empty = i.intern("");
+        for (t, &id) in texts.iter().zip(&ids) {
+            assert_eq!(i.intern(t), id);
+            assert_eq!(i.resolve(id), t);
+        }
+        assert_eq!(i.len(), texts.len() + 1);
+        let names = i.freeze();
+        assert_eq!(names.resolve(ids[49_999]), texts[49_999]);
+        assert_eq!(names.resolve(empty), "");
+        assert_eq!(names.rank(empty), 0);
     }
 
     #[test]
