@@ -160,7 +160,7 @@ fn load(bytes: &[u8], format: &str) -> Result<Profile, String> {
 fn consistent(p: &Profile) -> Result<(), TestCaseError> {
     let session = p.totals.elapsed_inclusive_ms;
     let mut exclusive_sum = 0.0;
-    for f in p.functions() {
+    for (id, f) in p.function_ids().zip(p.functions()) {
         let t = &f.time;
         if let (Some(i), Some(e)) = (t.elapsed_inclusive, t.elapsed_exclusive) {
             prop_assert!(i + EPS >= e, "inclusive {i} < exclusive {e}");
@@ -169,7 +169,7 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
         if let (Some(h), Some(s)) = (f.hits_total, f.hits_self) {
             prop_assert!(h >= s, "hits total {h} < self {s}");
         }
-        let pct = &f.pct;
+        let pct = p.percents(id);
         for v in [
             pct.elapsed_inclusive,
             pct.elapsed_exclusive,

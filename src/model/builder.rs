@@ -31,6 +31,7 @@ pub struct ProfileBuilder {
     pub(crate) names: Interner,
     func_index: FxHashMap<(NameId, NameId), FuncId>,
     pub(crate) functions: Vec<Function>,
+    stated_pct: FxHashMap<FuncId, super::Percents>,
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
     /// Stacks by their frames, which live once, in the `frames` arena: the
@@ -66,6 +67,7 @@ impl ProfileBuilder {
             names: Interner::default(),
             func_index: FxHashMap::default(),
             functions: Vec::new(),
+            stated_pct: FxHashMap::default(),
             line_index: FxHashMap::default(),
             lines: Vec::new(),
             stack_index: hashbrown::HashTable::new(),
@@ -165,7 +167,7 @@ impl ProfileBuilder {
     /// Adds percents the file states where it has no values to derive them
     /// from (VS reports with percents only); the metric code keeps them.
     pub fn stated_percents(&mut self, f: FuncId, p: super::Percents) {
-        let q = &mut self.functions[f.index()].pct;
+        let q = self.stated_pct.entry(f).or_default();
         q.elapsed_inclusive = add_opt(q.elapsed_inclusive, p.elapsed_inclusive);
         q.elapsed_exclusive = add_opt(q.elapsed_exclusive, p.elapsed_exclusive);
         q.application_inclusive = add_opt(q.application_inclusive, p.application_inclusive);
@@ -301,9 +303,6 @@ impl ProfileBuilder {
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
         metrics::finish_totals(&mut self.totals, &self.functions);
-        for f in &mut self.functions {
-            f.pct = metrics::percents(f, &self.totals);
-        }
         Profile {
             format: self.format,
             sources: self.sources,
@@ -311,6 +310,7 @@ impl ProfileBuilder {
             totals: self.totals,
             names: self.names.freeze(),
             functions: self.functions,
+            stated_pct: self.stated_pct,
             lines: self.lines,
             stacks: self.stacks,
             frames: self.frames,
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(fa.time.application_inclusive, None);
         // No total stated: the largest inclusive time is the session.
         assert_eq!(p.totals.elapsed_inclusive_ms, Some(8.0));
-        assert_eq!(fa.pct.elapsed_exclusive, Some(37.5));
+        assert_eq!(p.percents(a).elapsed_exclusive, Some(37.5));
     }
 
     #[test]

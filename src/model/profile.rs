@@ -4,6 +4,7 @@ use super::ids::{FuncId, LineId, NameId, PacketId, StackId};
 use super::intern::Names;
 use super::metrics::{Percents, TimeValues};
 use super::warning::Warning;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// One function: identity (name, module) and its numbers. Absent values are `None`.
@@ -15,8 +16,6 @@ pub struct Function {
     pub hits_self: Option<u64>,
     pub hits_total: Option<u64>,
     pub time: TimeValues,
-    /// Filled by the metric code when the profile is finished.
-    pub pct: Percents,
 }
 
 /// One source line, identity (file, line).
@@ -121,6 +120,9 @@ pub struct Profile {
     pub totals: Totals,
     pub(crate) names: Names,
     pub(crate) functions: Vec<Function>,
+    /// Percents a file stated without the values to derive them from
+    /// (VS reports with percents only), by function; empty for most files.
+    pub(crate) stated_pct: FxHashMap<FuncId, Percents>,
     pub(crate) lines: Vec<Line>,
     pub(crate) stacks: Vec<Stack>,
     pub(crate) frames: Vec<FuncId>,
@@ -146,6 +148,14 @@ impl Profile {
 
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
+    }
+
+    /// `id`'s percents of the session totals, worked out when asked: a
+    /// stored copy cost 96 bytes a function, the largest part of a
+    /// summary's rows.
+    pub fn percents(&self, id: FuncId) -> Percents {
+        let stated = self.stated_pct.get(&id).copied().unwrap_or_default();
+        super::metrics::percents(self.function(id), &stated, &self.totals)
     }
 
     pub fn function_ids(&self) -> impl ExactSizeIterator<Item = FuncId> + use<> {

@@ -1,6 +1,6 @@
 //! Helpers for unit tests that read a finished profile.
 
-use super::{Function, Place, Profile};
+use super::{FuncId, Function, Percents, Place, Profile};
 
 /// Stacks as `a>b>c` strings, in profile order.
 pub fn stack_paths(p: &Profile) -> Vec<String> {
@@ -25,9 +25,16 @@ pub fn warnings(p: &Profile) -> Vec<(Place, String)> {
 
 /// The function with this name (the first, if several modules share it).
 pub fn function<'p>(p: &'p Profile, name: &str) -> &'p Function {
-    let id = p
-        .function_ids()
+    p.function(function_id(p, name))
+}
+
+fn function_id(p: &Profile, name: &str) -> FuncId {
+    p.function_ids()
         .find(|&f| p.function_name(f) == name)
-        .expect(name);
-    p.function(id)
+        .expect(name)
+}
+
+/// The percents of the function with this name.
+pub fn percents(p: &Profile, name: &str) -> Percents {
+    p.percents(function_id(p, name))
 }

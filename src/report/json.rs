@@ -165,6 +165,7 @@ fn totals(p: &Profile) -> Totals {
 
 fn function(p: &Profile, id: FuncId) -> Function<'_> {
     let f = p.function(id);
+    let pct = p.percents(id);
     Function {
         name: p.function_name(id),
         module: p.function_module(id),
@@ -175,12 +176,12 @@ fn function(p: &Profile, id: FuncId) -> Function<'_> {
         elapsed_exclusive_ms: f.time.elapsed_exclusive,
         application_inclusive_ms: f.time.application_inclusive,
         application_exclusive_ms: f.time.application_exclusive,
-        elapsed_inclusive_pct: f.pct.elapsed_inclusive,
-        elapsed_exclusive_pct: f.pct.elapsed_exclusive,
-        application_inclusive_pct: f.pct.application_inclusive,
-        application_exclusive_pct: f.pct.application_exclusive,
-        hits_self_pct: f.pct.hits_self,
-        hits_total_pct: f.pct.hits_total,
+        elapsed_inclusive_pct: pct.elapsed_inclusive,
+        elapsed_exclusive_pct: pct.elapsed_exclusive,
+        application_inclusive_pct: pct.application_inclusive,
+        application_exclusive_pct: pct.application_exclusive,
+        hits_self_pct: pct.hits_self,
+        hits_total_pct: pct.hits_total,
     }
 }
 

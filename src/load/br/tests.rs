@@ -1,7 +1,7 @@
 use super::*;
 use crate::fixture_gen::br::compile;
 use crate::load::{LoadOptions, load_inputs};
-use crate::model::testing::{function, stack_paths, warnings};
+use crate::model::testing::{function, percents, stack_paths, warnings};
 use crate::model::{Place, Profile};
 
 fn load(desc: &str) -> Profile {
@@ -38,7 +38,7 @@ fn timed_samples_give_hits_times_stacks_lines_and_events() {
     );
     assert_eq!(p.totals.samples, Some(2));
     assert_eq!(p.totals.elapsed_inclusive_ms, Some(4.0));
-    assert_eq!(fn8.pct.hits_self, Some(50.0));
+    assert_eq!(percents(&p, "FN8").hits_self, Some(50.0));
     assert_eq!(stack_paths(&p), ["(main)>FN8", "(main)"]);
     let frames = p.frames(p.stack_ids().next().unwrap());
     assert_eq!(p.function_module(frames[0]), "A.BR");
@@ -83,7 +83,7 @@ fn sampled_profiles_have_hits_and_no_times() {
         "A.BR"
     );
     assert_eq!(a.hits_self, Some(2));
-    assert!((a.pct.hits_self.unwrap() - 200.0 / 3.0).abs() < 1e-12);
+    assert!((percents(&p, "A.BR").hits_self.unwrap() - 200.0 / 3.0).abs() < 1e-12);
     assert_eq!(a.time.elapsed_inclusive, None);
     assert_eq!(function(&p, "(gosub)").hits_total, Some(1));
     assert_eq!(p.totals.elapsed_inclusive_ms, None);

@@ -28,7 +28,7 @@ fn function_records_carry_calls_and_times_and_session_comes_from_tag_2() {
     assert_eq!(f.calls, Some(4));
     assert_eq!(f.time.elapsed_exclusive, Some(80.0));
     assert_eq!(f.time.elapsed_inclusive, Some(80.0));
-    assert_eq!(f.pct.elapsed_inclusive, Some(80.0));
+    assert_eq!(p.percents(work).elapsed_inclusive, Some(80.0));
     assert_eq!(p.totals.elapsed_inclusive_ms, Some(100.0));
     assert_eq!(p.totals.outside_ms, Some(4.5));
     assert_eq!(p.meta["method_code"], MetaValue::Int(522));

@@ -1,6 +1,6 @@
 use super::*;
 use crate::load::load_inputs;
-use crate::model::testing::{function, stack_paths, warnings};
+use crate::model::testing::{function, percents, stack_paths, warnings};
 use crate::model::{Place, Profile};
 
 fn load(text: &str) -> Profile {
@@ -84,7 +84,7 @@ fn ide_export_recovers_the_total_from_averages_and_percents() {
         Some(150.0),
         "60 % of 250, not 75 × 2"
     );
-    assert_eq!(b.pct.elapsed_inclusive, Some(60.0));
+    assert_eq!(percents(&p, "b").elapsed_inclusive, Some(60.0));
     assert_eq!(function(&p, "a").time.elapsed_exclusive, Some(50.0));
     let c = function(&p, "c");
     assert_eq!(
@@ -106,7 +106,10 @@ fn percents_only_become_the_percent_values() {
     let a = function(&p, "a");
     assert_eq!(a.time.elapsed_inclusive, None);
     assert_eq!(
-        (a.pct.elapsed_inclusive, a.pct.elapsed_exclusive),
+        (
+            percents(&p, "a").elapsed_inclusive,
+            percents(&p, "a").elapsed_exclusive
+        ),
         (Some(90.5), Some(10.25))
     );
     assert_eq!(p.totals.elapsed_inclusive_ms, None);
@@ -173,7 +176,7 @@ fn sampling_reports_give_hits() {
     assert_eq!(p.totals.samples, Some(1250));
     let f = function(&p, "f");
     assert_eq!((f.hits_self, f.hits_total), (Some(900), Some(900)));
-    assert_eq!(f.pct.hits_self, Some(72.0));
+    assert_eq!(percents(&p, "f").hits_self, Some(72.0));
 }
 
 #[test]

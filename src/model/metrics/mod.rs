@@ -49,19 +49,19 @@ pub fn pct(value: Option<f64>, total: Option<f64>) -> Option<f64> {
 /// All percents of `f`. Exclusive percents are against the *inclusive*
 /// session total, as in Visual Studio (seed 003). A percent the file itself
 /// stated (VS reports with percents only) is kept when no value gives one.
-pub fn percents(f: &Function, totals: &Totals) -> Percents {
+pub fn percents(f: &Function, stated: &Percents, totals: &Totals) -> Percents {
     let t = &f.time;
     let elapsed = totals.elapsed_inclusive_ms;
     let app = totals.application_inclusive_ms;
     let samples = totals.samples.map(|n| n as f64);
     let hits = |h: Option<u64>| pct(h.map(|n| n as f64), samples);
     Percents {
-        elapsed_inclusive: pct(t.elapsed_inclusive, elapsed).or(f.pct.elapsed_inclusive),
-        elapsed_exclusive: pct(t.elapsed_exclusive, elapsed).or(f.pct.elapsed_exclusive),
-        application_inclusive: pct(t.application_inclusive, app).or(f.pct.application_inclusive),
-        application_exclusive: pct(t.application_exclusive, app).or(f.pct.application_exclusive),
-        hits_self: hits(f.hits_self).or(f.pct.hits_self),
-        hits_total: hits(f.hits_total).or(f.pct.hits_total),
+        elapsed_inclusive: pct(t.elapsed_inclusive, elapsed).or(stated.elapsed_inclusive),
+        elapsed_exclusive: pct(t.elapsed_exclusive, elapsed).or(stated.elapsed_exclusive),
+        application_inclusive: pct(t.application_inclusive, app).or(stated.application_inclusive),
+        application_exclusive: pct(t.application_exclusive, app).or(stated.application_exclusive),
+        hits_self: hits(f.hits_self).or(stated.hits_self),
+        hits_total: hits(f.hits_total).or(stated.hits_total),
     }
 }
 
@@ -146,7 +146,7 @@ mod tests {
             elapsed_inclusive_ms: Some(35.0),
             ..Default::default()
         };
-        let p = percents(&f, &totals);
+        let p = percents(&f, &Percents::default(), &totals);
         assert_eq!(p.elapsed_inclusive, Some(100.0));
         assert_eq!(p.elapsed_exclusive, Some(42.857142857142854));
         assert_eq!(p.application_inclusive, None);

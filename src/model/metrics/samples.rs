@@ -103,8 +103,8 @@ mod tests {
         assert_eq!(fb.time.elapsed_exclusive, Some(3.0));
         assert_eq!(p.totals.samples, Some(2));
         assert_eq!(p.totals.elapsed_inclusive_ms, Some(5.0));
-        assert_eq!(fa.pct.hits_total, Some(100.0));
-        assert_eq!(fb.pct.elapsed_exclusive, Some(60.0));
+        assert_eq!(p.percents(a).hits_total, Some(100.0));
+        assert_eq!(p.percents(bb).elapsed_exclusive, Some(60.0));
         assert_eq!(p.lines().len(), 2);
         assert_eq!(p.stacks().len(), 2);
         assert!(p.stacks().iter().all(|s| s.child_ms.is_none()));
@@ -123,7 +123,7 @@ mod tests {
         let p = b.finish();
         assert_eq!(p.totals.elapsed_inclusive_ms, None);
         assert_eq!(p.function(a).time.elapsed_inclusive, None);
-        assert_eq!(p.function(a).pct.hits_self, Some(100.0));
-        assert_eq!(p.function(a).pct.elapsed_inclusive, None);
+        assert_eq!(p.percents(a).hits_self, Some(100.0));
+        assert_eq!(p.percents(a).elapsed_inclusive, None);
     }
 }

@@ -441,8 +441,11 @@ mod tests {
         assert_eq!((fa.calls, fb.calls), (Some(1), Some(1)));
         assert_eq!(prof.totals.elapsed_inclusive_ms, Some(35.0));
         assert_eq!(prof.totals.outside_ms, Some(0.0));
-        assert_eq!(fa.pct.elapsed_exclusive, Some(42.857142857142854));
-        assert_eq!(fb.pct.elapsed_inclusive, Some(57.142857142857146));
+        assert_eq!(prof.percents(a).elapsed_exclusive, Some(42.857142857142854));
+        assert_eq!(
+            prof.percents(bb).elapsed_inclusive,
+            Some(57.142857142857146)
+        );
         let sa = prof.stack_ids().find(|&s| prof.frames(s) == [a]).unwrap();
         let sab = prof
             .stack_ids()
