@@ -5,7 +5,7 @@
 //! column means the same number everywhere. Values come straight from the
 //! model (percents included), never recomputed here.
 
-use crate::model::{FuncId, LineId, PacketId, Profile, StackId, metrics};
+use crate::model::{FuncId, LineId, PacketId, PctOf, Profile, StackId, metrics};
 
 /// A cell's value, typed so views can align and format it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,17 +124,17 @@ columns!(FuncColumn for FuncId, |p, f| {
     Module "module" "Module" Text => Value::Text(p.function_module(f)),
     Calls "calls" "Calls" Number => Value::Count(p.function(f).calls),
     HitsSelf "hits_self" "Self hits" Number => Value::Count(p.function(f).hits_self),
-    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(p.percents(f).hits_self),
+    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(p.percent(f, PctOf::HitsSelf)),
     HitsTotal "hits_total" "Total hits" Number => Value::Count(p.function(f).hits_total),
-    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percents(f).hits_total),
+    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percent(f, PctOf::HitsTotal)),
     ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(p.function(f).time.elapsed_inclusive),
-    ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percents(f).elapsed_inclusive),
+    ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedInclusive)),
     ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(p.function(f).time.elapsed_exclusive),
-    ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percents(f).elapsed_exclusive),
+    ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedExclusive)),
     AppIncl "application_inclusive_ms" "App incl ms" Number => Value::Ms(p.function(f).time.application_inclusive),
-    AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percents(f).application_inclusive),
+    AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationInclusive)),
     AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
-    AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percents(f).application_exclusive),
+    AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
     AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
 });
 

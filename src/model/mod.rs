@@ -19,7 +19,7 @@ mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
 pub use ids::{FuncId, LineId, NameId, PacketId, StackId};
-pub use metrics::{Percents, TimeValues};
+pub use metrics::{PctOf, Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Packet, Profile, Stack, TOP_LEVEL, Totals,
 };

@@ -2,7 +2,7 @@
 
 use super::ids::{FuncId, LineId, NameId, PacketId, StackId};
 use super::intern::Names;
-use super::metrics::{Percents, TimeValues};
+use super::metrics::{PctOf, Percents, TimeValues};
 use super::warning::Warning;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
@@ -154,8 +154,20 @@ impl Profile {
     /// stored copy cost 96 bytes a function, the largest part of a
     /// summary's rows.
     pub fn percents(&self, id: FuncId) -> Percents {
-        let stated = self.stated_pct.get(&id).copied().unwrap_or_default();
-        super::metrics::percents(self.function(id), &stated, &self.totals)
+        super::metrics::percents(self.function(id), self.stated(id), &self.totals)
+    }
+
+    /// One of `id`'s percents ([`Profile::percents`]).
+    pub fn percent(&self, id: FuncId, of: PctOf) -> Option<f64> {
+        super::metrics::percent(self.function(id), self.stated(id), &self.totals, of)
+    }
+
+    fn stated(&self, id: FuncId) -> Option<&Percents> {
+        // Most files state none: skip hashing the id.
+        if self.stated_pct.is_empty() {
+            return None;
+        }
+        self.stated_pct.get(&id)
     }
 
     pub fn function_ids(&self) -> impl ExactSizeIterator<Item = FuncId> + use<> {

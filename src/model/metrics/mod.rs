@@ -46,22 +46,59 @@ pub fn pct(value: Option<f64>, total: Option<f64>) -> Option<f64> {
     }
 }
 
-/// All percents of `f`. Exclusive percents are against the *inclusive*
+/// One of a function's six percents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PctOf {
+    ElapsedInclusive,
+    ElapsedExclusive,
+    ApplicationInclusive,
+    ApplicationExclusive,
+    HitsSelf,
+    HitsTotal,
+}
+
+/// One percent of `f`. Exclusive percents are against the *inclusive*
 /// session total, as in Visual Studio (seed 003). A percent the file itself
 /// stated (VS reports with percents only) is kept when no value gives one.
-pub fn percents(f: &Function, stated: &Percents, totals: &Totals) -> Percents {
+/// A column asks for its one percent: sizing a table's columns asks for
+/// every row's, and working out all six each time cost a sixth of a load.
+pub fn percent(f: &Function, stated: Option<&Percents>, totals: &Totals, of: PctOf) -> Option<f64> {
     let t = &f.time;
-    let elapsed = totals.elapsed_inclusive_ms;
-    let app = totals.application_inclusive_ms;
-    let samples = totals.samples.map(|n| n as f64);
-    let hits = |h: Option<u64>| pct(h.map(|n| n as f64), samples);
+    let (elapsed, app) = (totals.elapsed_inclusive_ms, totals.application_inclusive_ms);
+    let hits = |h: Option<u64>| pct(h.map(|n| n as f64), totals.samples.map(|n| n as f64));
+    let (derived, said) = match of {
+        PctOf::ElapsedInclusive => (
+            pct(t.elapsed_inclusive, elapsed),
+            stated.and_then(|s| s.elapsed_inclusive),
+        ),
+        PctOf::ElapsedExclusive => (
+            pct(t.elapsed_exclusive, elapsed),
+            stated.and_then(|s| s.elapsed_exclusive),
+        ),
+        PctOf::ApplicationInclusive => (
+            pct(t.application_inclusive, app),
+            stated.and_then(|s| s.application_inclusive),
+        ),
+        PctOf::ApplicationExclusive => (
+            pct(t.application_exclusive, app),
+            stated.and_then(|s| s.application_exclusive),
+        ),
+        PctOf::HitsSelf => (hits(f.hits_self), stated.and_then(|s| s.hits_self)),
+        PctOf::HitsTotal => (hits(f.hits_total), stated.and_then(|s| s.hits_total)),
+    };
+    derived.or(said)
+}
+
+/// All six percents of `f` ([`percent`] each).
+pub fn percents(f: &Function, stated: Option<&Percents>, totals: &Totals) -> Percents {
+    let of = |which| percent(f, stated, totals, which);
     Percents {
-        elapsed_inclusive: pct(t.elapsed_inclusive, elapsed).or(stated.elapsed_inclusive),
-        elapsed_exclusive: pct(t.elapsed_exclusive, elapsed).or(stated.elapsed_exclusive),
-        application_inclusive: pct(t.application_inclusive, app).or(stated.application_inclusive),
-        application_exclusive: pct(t.application_exclusive, app).or(stated.application_exclusive),
-        hits_self: hits(f.hits_self).or(stated.hits_self),
-        hits_total: hits(f.hits_total).or(stated.hits_total),
+        elapsed_inclusive: of(PctOf::ElapsedInclusive),
+        elapsed_exclusive: of(PctOf::ElapsedExclusive),
+        application_inclusive: of(PctOf::ApplicationInclusive),
+        application_exclusive: of(PctOf::ApplicationExclusive),
+        hits_self: of(PctOf::HitsSelf),
+        hits_total: of(PctOf::HitsTotal),
     }
 }
 
@@ -146,7 +183,7 @@ mod tests {
             elapsed_inclusive_ms: Some(35.0),
             ..Default::default()
         };
-        let p = percents(&f, &Percents::default(), &totals);
+        let p = percents(&f, None, &totals);
         assert_eq!(p.elapsed_inclusive, Some(100.0));
         assert_eq!(p.elapsed_exclusive, Some(42.857142857142854));
         assert_eq!(p.application_inclusive, None);
