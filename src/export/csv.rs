@@ -14,7 +14,7 @@
 //!   running it.
 
 use crate::analysis::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, is_present,
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, present_columns,
 };
 use crate::analysis::sort::canonical_rows;
 use crate::model::ids::RowId;
@@ -62,11 +62,7 @@ where
     C::Row: RowId,
 {
     let all = || (0..count).map(C::Row::from_index);
-    let cols: Vec<C> = C::ALL
-        .iter()
-        .copied()
-        .filter(|&c| is_present(p, c, all()))
-        .collect();
+    let cols: Vec<C> = present_columns(p, all());
     let mut head: Vec<&str> = cols.iter().map(|c| c.key()).collect();
     if extra.is_some() {
         head.push("path");

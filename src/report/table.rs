@@ -6,7 +6,7 @@
 
 use super::fmt::{cell, percent_basis};
 use crate::analysis::columns::{
-    Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, is_present,
+    Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, present_columns,
 };
 use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks, sort_by};
 use crate::model::{MetaValue, Profile};
@@ -106,11 +106,7 @@ fn rows_table<C: Column>(
         rows.reverse();
         order.push_str(", reversed");
     }
-    let cols: Vec<C> = C::ALL
-        .iter()
-        .copied()
-        .filter(|&c| is_present(p, c, rows.iter().copied()))
-        .collect();
+    let cols: Vec<C> = present_columns(p, rows.iter().copied());
     rows.truncate(opts.top.unwrap_or(usize::MAX));
     let mut grid = vec![
         cols.iter()

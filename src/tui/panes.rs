@@ -4,7 +4,7 @@
 //! one table state serves every pane; the typed ids are rebuilt here.
 
 use crate::analysis::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind, is_present,
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind,
 };
 use crate::analysis::sort::{Table, sort_by};
 use crate::model::ids::RowId;
@@ -86,10 +86,8 @@ impl Col {
 /// display order: columns absent for the whole profile are hidden.
 pub fn present_columns(p: &Profile, kind: Kind) -> Vec<Col> {
     fn keep<C: Column>(p: &Profile, rows: Vec<C::Row>, wrap: fn(C) -> Col) -> Vec<Col> {
-        C::ALL
-            .iter()
-            .copied()
-            .filter(|&c| is_present(p, c, rows.iter().copied()))
+        crate::analysis::columns::present_columns::<C>(p, rows)
+            .into_iter()
             .map(wrap)
             .collect()
     }
