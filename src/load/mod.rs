@@ -8,6 +8,7 @@
 
 pub mod br;
 mod input;
+pub(crate) mod names;
 pub(crate) mod parallel;
 pub mod plist;
 pub(crate) mod split;

@@ -63,6 +63,18 @@ impl Interner {
         self.starts.len()
     }
 
+    /// Forgets every name, keeping the room they took.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.starts.clear();
+        self.index.clear();
+    }
+
+    /// The names numbered `first` and after, in number order.
+    pub fn names_from(&self, first: usize) -> impl Iterator<Item = &str> {
+        (first..self.starts.len()).map(|i| span(&self.text, &self.starts, i))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty()
     }

@@ -22,13 +22,16 @@
 //! loader feeds them to the builder as summaries and lets the metric code
 //! derive session totals and percents.
 
+mod chunk;
 mod record;
 
+use super::names::LocalNames;
 use super::split::{MAX_LINE, numbered_lines};
-use super::{Detection, Input, LoadError, LoadOptions, Loader};
+use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
 use crate::text::decode;
-use record::{Fields, Parsed, count, parse_line, time};
+use chunk::{Body, Item};
+use record::{Parsed, count, number, parse_line, time};
 use rustc_hash::FxHashMap;
 
 /// The PLIST /T loader.
@@ -84,41 +87,50 @@ impl Loader for Plist {
         }
     }
 
+    /// Workers parse chunks of lines (`chunk.rs`); this thread applies
+    /// their records in file order, as one pass over the lines would.
     fn load(
         &self,
         input: &Input,
-        _opts: &LoadOptions,
+        opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        let bytes = input.bytes();
+        let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
         let mut st = State::new(b);
-        let start = input.bytes().as_ptr() as usize;
-        let mut released = 0;
-        for (n, bytes) in numbered_lines(input.bytes()) {
-            let at = bytes.as_ptr() as usize - start;
-            // Lines are read once: the pages behind them go back as we
-            // go, so the mapped file is never resident whole.
-            if at - released >= RELEASE_EVERY {
-                input.release(released..at);
-                released = at;
-            } else {
-                input.mark_read(at);
-            }
-            if bytes.len() > MAX_LINE {
-                let why = format!(
-                    "a line of {} bytes is longer than a record can be ({MAX_LINE} bytes); skipped",
-                    bytes.len()
-                );
-                st.b.warn(Place::Line(n), why);
-                continue;
-            }
-            st.line(n, &decode(bytes));
-        }
+        let mut names = Vec::new();
+        let (mut lines_before, mut done) = (0, 0);
+        parallel::ordered(
+            &chunks,
+            LocalNames::default,
+            |names, range| chunk::parse(&bytes[range], names),
+            |_, batch| {
+                names.clear();
+                names.extend(batch.new_names.iter().map(|n| st.b.intern(n)));
+                for (at, item) in batch.items {
+                    st.item(lines_before + u64::from(at) + 1, item, &names);
+                }
+                lines_before += batch.lines;
+                // Lines are read once: the pages behind them go back, so
+                // the mapped file is never resident whole.
+                input.release(chunks[done].clone());
+                done += 1;
+                true
+            },
+        );
         st.finish(input.name())
     }
 }
 
-/// Bytes read between two releases of the pages behind them.
-const RELEASE_EVERY: usize = 1 << 20;
+/// Bytes a worker parses at a time. A line is ~35 bytes and becomes a
+/// ~48-byte record, so a batch outweighs its chunk: smaller than the trace
+/// loaders' chunks, to keep the batches in flight to a few megabytes.
+const CHUNK: usize = 512 << 10;
 
 fn has_separator(line: &str) -> bool {
     line.trim().contains(['\t', ' '])
@@ -141,7 +153,9 @@ struct Group {
     seen: u64,
 }
 
-/// A tag 9 stack still collecting its tag 10 frames.
+/// A tag 9 stack. Its frame names are `State::frames` from `first` to
+/// the next stack's `first`: frames only ever join the newest stack, and
+/// one list for all of them saves a heap block a stack.
 struct RawStack {
     line: u64,
     owner: FuncId,
@@ -149,19 +163,21 @@ struct RawStack {
     hits: u64,
     self_ms: f64,
     child_ms: f64,
-    names: Vec<NameId>,
+    first: usize,
 }
 
 struct State<'b> {
     b: &'b mut ProfileBuilder,
     method: Option<u64>,
     session: Option<(f64, f64)>,
-    funcs: FxHashMap<FuncId, RawFunc>,
-    func_order: Vec<FuncId>,
+    /// By `FuncId` index (ids are dense); `first_line` 0 where the file
+    /// lists no such function.
+    funcs: Vec<RawFunc>,
     owner: Option<FuncId>,
     group: Option<Group>,
     open: Option<RawStack>,
     stacks: Vec<RawStack>,
+    frames: Vec<NameId>,
     used: u64,
 }
 
@@ -171,39 +187,45 @@ impl<'b> State<'b> {
             b,
             method: None,
             session: None,
-            funcs: FxHashMap::default(),
-            func_order: Vec::new(),
+            funcs: Vec::new(),
             owner: None,
             group: None,
             open: None,
             stacks: Vec::new(),
+            frames: Vec::new(),
             used: 0,
         }
     }
 
-    fn line(&mut self, n: u64, text: &str) {
-        let (tag, fields) = match parse_line(text) {
-            Parsed::Blank => return,
-            Parsed::Record { tag, fields } => (tag, Some(fields)),
-            Parsed::Short { tag, need, found } => {
+    /// Applies line `n`'s record; `names` maps its worker's numbers.
+    fn item(&mut self, n: u64, item: Item, names: &[NameId]) {
+        let (tag, body) = match item {
+            Item::Record { tag, body } => (tag, Some(body)),
+            Item::Short { tag, need, found } => {
                 let msg = format!(
                     "tag {tag} needs {need} fields after the tag, found {found}; record skipped"
                 );
                 self.b.warn(Place::Line(n), msg);
                 (tag, None)
             }
-            Parsed::NotATag(first) => {
-                let first = crate::text::visible(first);
-                let msg = format!("first field {first:?} is not a PLIST format tag; line skipped");
+            Item::NotATag(first) => {
+                let msg = format!("first field {first} is not a PLIST format tag; line skipped");
                 self.b.warn(Place::Line(n), msg);
                 return;
             }
-            Parsed::Unknown(tag) => {
+            Item::Unknown(tag) => {
                 self.close_stack();
                 self.b.warn(
                     Place::Line(n),
                     format!("unknown format tag {tag}; record skipped"),
                 );
+                return;
+            }
+            Item::TooLong(len) => {
+                let why = format!(
+                    "a line of {len} bytes is longer than a record can be ({MAX_LINE} bytes); skipped"
+                );
+                self.b.warn(Place::Line(n), why);
                 return;
             }
         };
@@ -218,8 +240,8 @@ impl<'b> State<'b> {
         if tag == 6 {
             self.owner = None;
         }
-        let Some(fields) = fields else { return };
-        match self.record(n, tag, &fields) {
+        let Some(body) = body else { return };
+        match body.and_then(|body| self.record(n, tag, body, names)) {
             Ok(()) => self.used += 1,
             Err(why) => self
                 .b
@@ -227,62 +249,85 @@ impl<'b> State<'b> {
         }
     }
 
-    fn record(&mut self, n: u64, tag: u32, f: &Fields<'_>) -> Result<(), String> {
+    fn record(&mut self, n: u64, tag: u32, body: Body, names: &[NameId]) -> Result<(), String> {
+        let name = |local: u32| names[local as usize];
+        match body {
+            Body::Global(fields) => self.global(tag, &fields)?,
+            Body::Function {
+                module,
+                name: f,
+                calls,
+                time,
+                child,
+            } => self.function(n, (name(f), name(module)), calls, (time, child)),
+            Body::Line { file, line, hits } => {
+                let id = self.b.line(name(file), line, None);
+                self.b.line_summary(id, Some(hits), None);
+            }
+            Body::Group { declared } => self.stack_group(n, declared)?,
+            Body::Stack {
+                size,
+                hits,
+                self_ms,
+                child_ms,
+            } => self.stack(n, size, hits, (self_ms, child_ms))?,
+            Body::Frame { name: f } => self.frame(name(f))?,
+        }
+        Ok(())
+    }
+
+    /// Tags 0 to 5: the session's meta and totals.
+    fn global(&mut self, tag: u32, f: &[String]) -> Result<(), String> {
+        let get = |i: usize| f.get(i).map_or("", String::as_str);
         match tag {
             0 => {
-                self.b.set_meta("plist_version", record::meta(f.get(0)));
-                self.b.set_meta("banner", text(f.get(1)));
+                self.b.set_meta("plist_version", record::meta(get(0)));
+                self.b.set_meta("banner", text(get(1)));
             }
             1 => {
-                let code = number(f.get(0), "method", count)?;
+                let code = number(get(0), "method", count)?;
                 self.method = Some(code);
                 self.b.set_meta("method_code", int(code));
-                self.b.set_meta("method", text(f.get(1)));
+                self.b.set_meta("method", text(get(1)));
             }
             2 => {
-                let total = number(f.get(0), "total time", time)?;
-                let outside = number(f.get(1), "outside time", time)?;
-                let depth = number(f.get(2), "call depth", count)?;
+                let total = number(get(0), "total time", time)?;
+                let outside = number(get(1), "outside time", time)?;
+                let depth = number(get(2), "call depth", count)?;
                 self.session = Some((total, outside));
                 self.b.set_meta("call_depth", int(depth));
             }
             3 => {
                 let keys = ["total_hits", "units_marked", "units_hit"];
-                let values = [0, 1, 2].map(|i| number(f.get(i), keys[i], count));
+                let values = [0, 1, 2].map(|i| number(get(i), keys[i], count));
                 for (key, value) in keys.iter().zip(values) {
                     self.b.set_meta(key, int(value?));
                 }
             }
             4 => {
-                self.b.set_meta("date", text(f.get(0)));
-                self.b.set_meta("command_line", text(f.get(1)));
+                self.b.set_meta("date", text(get(0)));
+                self.b.set_meta("command_line", text(get(1)));
             }
-            5 => self.b.set_meta("start_function", text(f.get(0))),
-            6 => self.function(n, f)?,
-            7 => self.line_record(f)?,
-            8 => self.stack_group(n, f)?,
-            9 => self.stack(n, f)?,
-            10 => self.frame(f)?,
-            _ => unreachable!("parse_line only returns records for tags 0 to 10"),
+            _ => self.b.set_meta("start_function", text(get(0))),
         }
         Ok(())
     }
 
-    fn function(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
-        let calls = number(f.get(2), "count", count)?;
-        let t = number(f.get(3), "time", time)?;
-        let child = number(f.get(4), "child time", time)?;
-        let (source, name) = (self.b.intern(f.get(1)), self.b.intern(f.get(5)));
-        let id = self.b.function(name, source);
-        let raw = self.funcs.entry(id).or_default();
+    /// A tag 6 function; `id` is (name, module).
+    fn function(&mut self, n: u64, id: (NameId, NameId), calls: u64, (t, child): (f64, f64)) {
+        let (name, module) = id;
+        let id = self.b.function(name, module);
+        if self.funcs.len() <= id.index() {
+            self.funcs.resize_with(id.index() + 1, RawFunc::default);
+        }
+        let raw = &mut self.funcs[id.index()];
         if raw.first_line == 0 {
             raw.first_line = n;
-            self.func_order.push(id);
         } else {
             let msg = format!(
                 "function {:?} ({}) listed again after line {}; merged by summing",
-                crate::text::visible(f.get(5)),
-                crate::text::visible(f.get(1)),
+                crate::text::visible(self.b.name(name)),
+                crate::text::visible(self.b.name(module)),
                 raw.first_line
             );
             self.b.warn(Place::Line(n), msg);
@@ -291,21 +336,9 @@ impl<'b> State<'b> {
         raw.time += t;
         raw.child += child;
         self.owner = Some(id);
-        Ok(())
     }
 
-    fn line_record(&mut self, f: &Fields<'_>) -> Result<(), String> {
-        let line = number(f.get(2), "line", count)?;
-        let line = u32::try_from(line).map_err(|_| format!("line {line} is out of range"))?;
-        let hits = number(f.get(3), "count", count)?;
-        let file = self.b.intern(f.get(1));
-        let id = self.b.line(file, line, None);
-        self.b.line_summary(id, Some(hits), None);
-        Ok(())
-    }
-
-    fn stack_group(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
-        let declared = number(f.get(0), "number of stacks", count)?;
+    fn stack_group(&mut self, n: u64, declared: u64) -> Result<(), String> {
         if self.owner.is_none() {
             return Err("stacks before any tag 6 function".into());
         }
@@ -317,11 +350,7 @@ impl<'b> State<'b> {
         Ok(())
     }
 
-    fn stack(&mut self, n: u64, f: &Fields<'_>) -> Result<(), String> {
-        let size = number(f.get(0), "stack size", count)?;
-        let hits = number(f.get(1), "hit count", count)?;
-        let self_ms = number(f.get(2), "stack time", time)?;
-        let child_ms = number(f.get(3), "child time", time)?;
+    fn stack(&mut self, n: u64, size: u64, hits: u64, ms: (f64, f64)) -> Result<(), String> {
         let owner = self.owner.ok_or("stack before any tag 6 function")?;
         if let Some(g) = &mut self.group {
             g.seen += 1;
@@ -331,18 +360,17 @@ impl<'b> State<'b> {
             owner,
             size,
             hits,
-            self_ms,
-            child_ms,
-            names: Vec::new(),
+            self_ms: ms.0,
+            child_ms: ms.1,
+            first: self.frames.len(),
         });
         Ok(())
     }
 
-    fn frame(&mut self, f: &Fields<'_>) -> Result<(), String> {
-        let name = self.b.intern(f.get(0));
-        match &mut self.open {
-            Some(s) if (s.names.len() as u64) < s.size => {
-                s.names.push(name);
+    fn frame(&mut self, name: NameId) -> Result<(), String> {
+        match &self.open {
+            Some(s) if ((self.frames.len() - s.first) as u64) < s.size => {
+                self.frames.push(name);
                 Ok(())
             }
             Some(s) => Err(format!(
@@ -355,7 +383,7 @@ impl<'b> State<'b> {
 
     fn close_stack(&mut self) {
         let Some(s) = self.open.take() else { return };
-        let have = s.names.len() as u64;
+        let have = (self.frames.len() - s.first) as u64;
         if have < s.size {
             let msg = format!(
                 "stack declares {} frames but {have} follow; kept the {have}",
@@ -387,8 +415,7 @@ impl<'b> State<'b> {
         // Counting and coverage profiles write 0 where they measured nothing.
         let timed = !matches!(self.method, Some(321 | 324 | 521 | 524));
         let measured = |t: f64| timed.then_some(t);
-        for &id in &self.func_order {
-            let raw = &self.funcs[&id];
+        for (id, raw) in listed(&self.funcs) {
             let time = TimeValues {
                 elapsed_inclusive: measured(raw.child),
                 elapsed_exclusive: measured(raw.time),
@@ -413,10 +440,13 @@ impl<'b> State<'b> {
     fn emit_stacks(&mut self, timed: bool) {
         let by_name = self.functions_by_name();
         let no_module = self.b.intern("");
-        let mut frames = Vec::new();
-        for s in std::mem::take(&mut self.stacks) {
+        let (mut frames, mut names) = (Vec::new(), Vec::new());
+        let stacks = std::mem::take(&mut self.stacks);
+        let ends = stacks.iter().skip(1).map(|s| s.first);
+        for (s, end) in stacks.iter().zip(ends.chain([self.frames.len()])) {
             let owner_name = self.b.function_ref(s.owner).name;
-            let mut names = s.names;
+            names.clear();
+            names.extend_from_slice(&self.frames[s.first..end]);
             orient(&mut names, owner_name);
             frames.clear();
             // After orienting, the leaf is the owner itself; other frames are
@@ -440,7 +470,7 @@ impl<'b> State<'b> {
     /// Tag 6 functions by name; `None` where several modules share a name.
     fn functions_by_name(&self) -> FxHashMap<NameId, Option<FuncId>> {
         let mut map = FxHashMap::default();
-        for &id in &self.func_order {
+        for (id, _) in listed(&self.funcs) {
             let name = self.b.function_ref(id).name;
             map.entry(name)
                 .and_modify(|found: &mut Option<FuncId>| {
@@ -454,6 +484,12 @@ impl<'b> State<'b> {
     }
 }
 
+/// The functions the file lists, with their numbers.
+fn listed(funcs: &[RawFunc]) -> impl Iterator<Item = (FuncId, &RawFunc)> {
+    let ids = (0..funcs.len()).map(FuncId::from_index);
+    ids.zip(funcs).filter(|(_, raw)| raw.first_line != 0)
+}
+
 /// Puts listed frame names root first with the owner as the leaf
 /// (formats.md): a list starting with the owner is leaf-first, so reverse
 /// it; a list with the owner at neither end gets it appended.
@@ -465,10 +501,6 @@ fn orient(names: &mut Vec<NameId>, owner: NameId) {
     } else if !starts && !ends {
         names.push(owner);
     }
-}
-
-fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
-    parse(s).ok_or_else(|| format!("{what} {:?} is not a number", crate::text::visible(s)))
 }
 
 fn text(s: &str) -> MetaValue {

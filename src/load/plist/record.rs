@@ -30,6 +30,14 @@ impl<'a> Fields<'a> {
     pub fn get(&self, i: usize) -> &'a str {
         self.items[i]
     }
+
+    /// The fields, owned.
+    pub fn to_vec(&self) -> Vec<String> {
+        self.items[..self.len]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
 }
 
 /// What a line is.
@@ -166,6 +174,11 @@ pub fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
     };
     counts.iter().all(|&i| count(f.get(i)).is_some())
         && times.iter().all(|&i| time(f.get(i)).is_some())
+}
+
+/// `s` read by `parse`, or why not (`what` names the field).
+pub fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+    parse(s).ok_or_else(|| format!("{what} {:?} is not a number", crate::text::visible(s)))
 }
 
 /// A count: decimal digits only.

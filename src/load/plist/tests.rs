@@ -240,3 +240,36 @@ fn flipped_bytes_never_panic() {
         format!("{TIMED}8\t2\n9\t2\t1\t1.0\t0\n10\tmain\n10\twork(int, char)\n7\tP\ta.c\t3\t4\n");
     crate::load::testing::flips_never_panic(text.as_bytes(), b"\t \n9x\0\xff", "plist", |_| {});
 }
+
+/// Every line its own chunk (so a stack's records, its function and its
+/// frames go to different workers, each numbering names its own way) gives
+/// the same profile, warnings and places included, as one chunk.
+#[test]
+fn chunked_parsing_keeps_stacks_places_and_warnings() {
+    let mut text = b"\xEF\xBB\xBF".to_vec();
+    text.extend_from_slice(TIMED.as_bytes());
+    text.extend_from_slice(b"8\t2\r\n9\t3\t1\t1\t0\n10\tmain\n\n10\twork(int, char)\n");
+    text.extend_from_slice(b"Program Statistics\n7\tP.EXE\tCaf\xE9.c\t3\t2\n12\tx\n");
+    text.extend_from_slice(
+        b"6\tP.EXE\tp.obj\t1\t1\t1\tthird\n8\t1\n9\t1\t1\t1\t0\n10\tthird\n10\textra",
+    );
+    let load = |chunk_bytes| {
+        let opts = LoadOptions {
+            format: Some("plist".into()),
+            chunk_bytes,
+            ..Default::default()
+        };
+        load_inputs(&[Input::owned("t.txt", text.clone())], &opts).expect("loads")
+    };
+    let (one, many) = (load(None), load(Some(1)));
+    assert_eq!(
+        crate::report::json::render(&one),
+        crate::report::json::render(&many)
+    );
+    let places: Vec<_> = warnings(&many).into_iter().map(|(p, _)| p).collect();
+    let lines = [6, 7, 11, 13, 18].map(Place::Line);
+    assert_eq!(places, lines);
+    assert_eq!(stack_paths(&many), ["main>work(int, char)", "third"]);
+    // Not UTF-8: read as Windows-1252, as a lone line would be.
+    assert_eq!(many.name(many.lines()[0].file), "Café.c");
+}
