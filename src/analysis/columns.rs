@@ -55,6 +55,10 @@ pub trait Column: Copy + Eq + std::fmt::Debug + 'static {
         Self::ALL.iter().copied().find(|c| c.key() == key)
     }
 
+    /// False when no row can have a value in this column (a percent of a
+    /// session total the profile lacks), so no row need be read to hide it.
+    fn possible(self, p: &Profile) -> bool;
+
     /// Numbers sort largest first by default, text A to Z.
     fn descending_by_default(self) -> bool;
     fn value_kind(self) -> ValueKind;
@@ -70,9 +74,10 @@ pub enum ValueKind {
 /// The columns holding a value in some row, in display order: columns
 /// absent for the whole profile are hidden. The rows are read once, each
 /// for the columns not yet seen, and the pass stops when every column is:
-/// a column a time read 200 k function rows (24 MB) once a column.
+/// a column a time read 200 k function rows (24 MB) once a column. A
+/// column no row can fill (`Column::possible`) is not looked for.
 pub fn present_columns<C: Column>(p: &Profile, rows: impl IntoIterator<Item = C::Row>) -> Vec<C> {
-    let mut unseen: Vec<C> = C::ALL.to_vec();
+    let (mut unseen, impossible): (Vec<C>, Vec<C>) = C::ALL.iter().partition(|c| c.possible(p));
     for r in rows {
         unseen.retain(|c| c.value(p, r).is_absent());
         if unseen.is_empty() {
@@ -82,7 +87,7 @@ pub fn present_columns<C: Column>(p: &Profile, rows: impl IntoIterator<Item = C:
     C::ALL
         .iter()
         .copied()
-        .filter(|c| !unseen.contains(c))
+        .filter(|c| !unseen.contains(c) && !impossible.contains(c))
         .collect()
 }
 
@@ -178,7 +183,7 @@ columns!(PacketColumn for PacketId, |p, k| {
 });
 
 macro_rules! impl_column {
-    ($name:ident, $row:ty, $tie:ident, $ranks:ident) => {
+    ($name:ident, $row:ty, $tie:ident, $ranks:ident, $possible:ident) => {
         impl Column for $name {
             type Row = $row;
             const ALL: &'static [Self] = $name::LIST;
@@ -196,6 +201,9 @@ macro_rules! impl_column {
             }
             fn ranks(self, p: &Profile, row: $row) -> (Option<u32>, Option<u64>) {
                 $ranks(self, p, row)
+            }
+            fn possible(self, p: &Profile) -> bool {
+                $possible(self, p)
             }
             fn descending_by_default(self) -> bool {
                 self.kind() == ValueKind::Number
@@ -219,10 +227,28 @@ fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
     (p.frames(s).last().map_or("", |&f| p.function_name(f)), "")
 }
 
-impl_column!(FuncColumn, FuncId, func_tie, func_ranks);
-impl_column!(LineColumn, LineId, line_tie, line_ranks);
-impl_column!(StackColumn, StackId, stack_tie, stack_ranks);
-impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks);
+impl_column!(FuncColumn, FuncId, func_tie, func_ranks, func_possible);
+impl_column!(LineColumn, LineId, line_tie, line_ranks, any_row);
+impl_column!(StackColumn, StackId, stack_tie, stack_ranks, any_row);
+impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks, any_row);
+
+/// A function's percent needs a session total to be out of.
+fn func_possible(col: FuncColumn, p: &Profile) -> bool {
+    let of = match col {
+        FuncColumn::HitsSelfPct => PctOf::HitsSelf,
+        FuncColumn::HitsTotalPct => PctOf::HitsTotal,
+        FuncColumn::ElapsedInclPct => PctOf::ElapsedInclusive,
+        FuncColumn::ElapsedExclPct => PctOf::ElapsedExclusive,
+        FuncColumn::AppInclPct => PctOf::ApplicationInclusive,
+        FuncColumn::AppExclPct => PctOf::ApplicationExclusive,
+        _ => return true,
+    };
+    p.percent_possible(of)
+}
+
+fn any_row<C>(_: C, _: &Profile) -> bool {
+    true
+}
 
 /// A packet's source is no interned name: packets (a handful) sort by text.
 fn packet_ranks(_: PacketColumn, _: &Profile, _: PacketId) -> (Option<u32>, Option<u64>) {
@@ -264,4 +290,45 @@ fn stack_ranks(col: StackColumn, p: &Profile, s: StackId) -> (Option<u32>, Optio
 
 fn packet_tie(p: &Profile, k: PacketId) -> (&str, &str) {
     (&p.packet(k).source, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{LoadOptions, load_paths};
+
+    /// Every column no row fills, as found by asking each row.
+    fn by_every_row<C: Column>(p: &Profile, rows: &[C::Row]) -> Vec<C> {
+        let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_absent());
+        C::ALL.iter().copied().filter(any).collect()
+    }
+
+    /// The one-pass search and the skipped impossible percents find the
+    /// columns asking every row finds: timed, counting (no session total),
+    /// sampled, and percents-only (stated, no total) profiles.
+    #[test]
+    fn present_columns_are_those_some_row_fills() {
+        let files = [
+            "plist/function-timing.txt",
+            "plist/function-coverage.txt",
+            "plist/no-session-total.txt",
+            "vs-csv/percents-only.csv",
+            "vs-csv/sampling.csv",
+            "vs-csv/call-tree.csv",
+            "xpp/open-calls.prf",
+        ];
+        let mut seen_impossible = false;
+        for file in files {
+            let path = format!("tests/fixtures/{file}");
+            let p = load_paths(&[path], &LoadOptions::default()).expect(file);
+            let funcs: Vec<_> = p.function_ids().collect();
+            let found = present_columns::<FuncColumn>(&p, funcs.iter().copied());
+            assert_eq!(found, by_every_row(&p, &funcs), "{file}");
+            seen_impossible |= FuncColumn::ALL.iter().any(|c| !c.possible(&p));
+            let lines: Vec<_> = p.line_ids().collect();
+            let found = present_columns::<LineColumn>(&p, lines.iter().copied());
+            assert_eq!(found, by_every_row(&p, &lines), "{file}");
+        }
+        assert!(seen_impossible, "some file lacks a session total");
+    }
 }

@@ -95,6 +95,10 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         };
         table::render(&profile, args.view.into(), &opts)?
     };
+    // The process ends once the report is out, and the kernel takes its
+    // memory back whole: freeing a large profile row by row first cost
+    // a tenth of a 200 k-function report.
+    std::mem::forget(profile);
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is the reader's choice, not an error.
     match stdout

@@ -162,6 +162,12 @@ impl Profile {
         super::metrics::percent(self.function(id), self.stated(id), &self.totals, of)
     }
 
+    /// Whether some function can have percent `of` at all
+    /// (`metrics::percent_possible`).
+    pub fn percent_possible(&self, of: PctOf) -> bool {
+        super::metrics::percent_possible(&self.totals, of, !self.stated_pct.is_empty())
+    }
+
     fn stated(&self, id: FuncId) -> Option<&Percents> {
         // Most files state none: skip hashing the id.
         if self.stated_pct.is_empty() {

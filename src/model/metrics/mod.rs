@@ -36,6 +36,19 @@ pub struct Percents {
     pub hits_total: Option<f64>,
 }
 
+impl Percents {
+    pub fn get(&self, of: PctOf) -> Option<f64> {
+        match of {
+            PctOf::ElapsedInclusive => self.elapsed_inclusive,
+            PctOf::ElapsedExclusive => self.elapsed_exclusive,
+            PctOf::ApplicationInclusive => self.application_inclusive,
+            PctOf::ApplicationExclusive => self.application_exclusive,
+            PctOf::HitsSelf => self.hits_self,
+            PctOf::HitsTotal => self.hits_total,
+        }
+    }
+}
+
 /// `100 * value / total`. model.md: "A percent is absent when its value or
 /// its session total is absent or zero" — read literally, so a function with
 /// 0 ms exclusive shows `—`, not `0.0`, and one file always gives one answer.
@@ -64,29 +77,33 @@ pub enum PctOf {
 /// every row's, and working out all six each time cost a sixth of a load.
 pub fn percent(f: &Function, stated: Option<&Percents>, totals: &Totals, of: PctOf) -> Option<f64> {
     let t = &f.time;
-    let (elapsed, app) = (totals.elapsed_inclusive_ms, totals.application_inclusive_ms);
-    let hits = |h: Option<u64>| pct(h.map(|n| n as f64), totals.samples.map(|n| n as f64));
-    let (derived, said) = match of {
-        PctOf::ElapsedInclusive => (
-            pct(t.elapsed_inclusive, elapsed),
-            stated.and_then(|s| s.elapsed_inclusive),
-        ),
-        PctOf::ElapsedExclusive => (
-            pct(t.elapsed_exclusive, elapsed),
-            stated.and_then(|s| s.elapsed_exclusive),
-        ),
-        PctOf::ApplicationInclusive => (
-            pct(t.application_inclusive, app),
-            stated.and_then(|s| s.application_inclusive),
-        ),
-        PctOf::ApplicationExclusive => (
-            pct(t.application_exclusive, app),
-            stated.and_then(|s| s.application_exclusive),
-        ),
-        PctOf::HitsSelf => (hits(f.hits_self), stated.and_then(|s| s.hits_self)),
-        PctOf::HitsTotal => (hits(f.hits_total), stated.and_then(|s| s.hits_total)),
+    let value = match of {
+        PctOf::ElapsedInclusive => t.elapsed_inclusive,
+        PctOf::ElapsedExclusive => t.elapsed_exclusive,
+        PctOf::ApplicationInclusive => t.application_inclusive,
+        PctOf::ApplicationExclusive => t.application_exclusive,
+        PctOf::HitsSelf => f.hits_self.map(|n| n as f64),
+        PctOf::HitsTotal => f.hits_total.map(|n| n as f64),
     };
-    derived.or(said)
+    pct(value, session_total(totals, of)).or_else(|| stated.and_then(|s| s.get(of)))
+}
+
+/// What percent `of` is out of.
+fn session_total(totals: &Totals, of: PctOf) -> Option<f64> {
+    match of {
+        PctOf::ElapsedInclusive | PctOf::ElapsedExclusive => totals.elapsed_inclusive_ms,
+        PctOf::ApplicationInclusive | PctOf::ApplicationExclusive => {
+            totals.application_inclusive_ms
+        }
+        PctOf::HitsSelf | PctOf::HitsTotal => totals.samples.map(|n| n as f64),
+    }
+}
+
+/// Whether some function of a profile with these totals can have percent
+/// `of`: not when its session total is absent or zero (`pct`) and the file
+/// stated no percents, so a table need not look at every row to hide it.
+pub fn percent_possible(totals: &Totals, of: PctOf, any_stated: bool) -> bool {
+    any_stated || session_total(totals, of).is_some_and(|t| t != 0.0)
 }
 
 /// All six percents of `f` ([`percent`] each).
