@@ -26,3 +26,15 @@ pub fn flips_never_panic(original: &[u8], values: &[u8], format: &str, check: im
         }
     }
 }
+
+/// Loads `bytes` as `format`, cut into chunks of `chunk_bytes` for the
+/// parsing workers (`None`: the loader's own size), for the tests that
+/// check chunked loading gives the one-piece profile.
+pub fn load_chunked(format: &str, bytes: &[u8], chunk_bytes: Option<usize>) -> Profile {
+    let opts = LoadOptions {
+        format: Some(format.into()),
+        chunk_bytes,
+        ..Default::default()
+    };
+    load_inputs(&[Input::owned("chunked", bytes.to_vec())], &opts).expect("loads")
+}

@@ -274,14 +274,7 @@ fn chunked_decoding_keeps_ids_sums_and_warnings() {
                 name \"F\"\nend\nsample 7 8 0\ntime 1ms\n";
     let mut bytes = compile(desc).expect("description compiles");
     bytes.extend_from_slice(&[5, 0, 1]); // a backtrace cut off by the end
-    let load = |chunk_bytes| {
-        let opts = LoadOptions {
-            format: Some("br".into()),
-            chunk_bytes,
-            ..Default::default()
-        };
-        load_inputs(&[Input::owned("t.prof", bytes.clone())], &opts).expect("loads")
-    };
+    let load = |chunk_bytes| crate::load::testing::load_chunked("br", &bytes, chunk_bytes);
     let one = load(None);
     assert_eq!(warnings(&one).len(), 8, "{:?}", warnings(&one));
     for size in [1, 20, 40] {

@@ -253,14 +253,7 @@ fn chunked_parsing_keeps_stacks_places_and_warnings() {
     text.extend_from_slice(
         b"6\tP.EXE\tp.obj\t1\t1\t1\tthird\n8\t1\n9\t1\t1\t1\t0\n10\tthird\n10\textra",
     );
-    let load = |chunk_bytes| {
-        let opts = LoadOptions {
-            format: Some("plist".into()),
-            chunk_bytes,
-            ..Default::default()
-        };
-        load_inputs(&[Input::owned("t.txt", text.clone())], &opts).expect("loads")
-    };
+    let load = |chunk_bytes| crate::load::testing::load_chunked("plist", &text, chunk_bytes);
     let (one, many) = (load(None), load(Some(1)));
     assert_eq!(
         crate::report::json::render(&one),

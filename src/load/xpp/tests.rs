@@ -446,15 +446,7 @@ fn chunked_parsing_keeps_lines_places_and_warnings() {
     text.extend_from_slice(b"1,0,\"i\",\"A\",5\r\n\r\n2,1,\"i\",\"Caf\xE9\",3\n");
     text.extend_from_slice(b"1,2,\"x\",\"A\",1\nnot a record\n1,3,\"i\",\"B\",7\n");
     text.extend_from_slice(b"2,4,\"o\",\"Caf\xE9\"\n1,6,\"o\",\"B\"\n1,9,\"o\",\"A\"");
-    let load = |chunk_bytes| {
-        let opts = LoadOptions {
-            format: Some("xpp".into()),
-            chunk_bytes,
-            ..Default::default()
-        };
-        let input = Input::owned("T.PRF", text.clone());
-        load_inputs(&[input], &opts).expect("loads")
-    };
+    let load = |chunk_bytes| crate::load::testing::load_chunked("xpp", &text, chunk_bytes);
     let (one, many) = (load(None), load(Some(1)));
     assert_eq!(
         crate::report::json::render(&one),
