@@ -297,7 +297,7 @@ mod tests {
     use super::*;
     use crate::load::{LoadOptions, load_paths};
 
-    /// Every column no row fills, as found by asking each row.
+    /// The columns some row fills, found by asking every row.
     fn by_every_row<C: Column>(p: &Profile, rows: &[C::Row]) -> Vec<C> {
         let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_absent());
         C::ALL.iter().copied().filter(any).collect()

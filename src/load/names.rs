@@ -1,18 +1,18 @@
 //! Names numbered by a parsing worker.
 //!
-//! A worker interns into a table of its own (no lock on the hot path) and
-//! ships, with each batch, the names it numbered since the last one, back
-//! to back in one buffer; the consumer interns them in number order, so a
-//! worker's number indexes the list of `NameId`s it got back.
+//! A worker interns a chunk's names into a table of its own (no lock on
+//! the hot path) and ships them with the chunk's batch, back to back in
+//! one buffer; the consumer interns them in number order, so a worker's
+//! number indexes the list of `NameId`s it got back. The table starts
+//! empty for each chunk: a table kept for the whole load held every name
+//! once a worker (20 MB more peak RSS at 200 k PLIST functions).
 
 use crate::model::intern::Interner;
 
-/// A worker's name table.
+/// A worker's name table for the chunk it is parsing.
 #[derive(Debug, Default)]
 pub struct LocalNames {
     table: Interner,
-    /// Names before this number went out with earlier batches.
-    shipped: usize,
 }
 
 impl LocalNames {
@@ -21,20 +21,15 @@ impl LocalNames {
         self.table.intern(name).0
     }
 
-    /// Starts numbering again from 0.
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.shipped = 0;
-    }
-
-    /// The names numbered since the last call, in number order.
-    pub fn take_new(&mut self) -> NewNames {
+    /// The names numbered so far, in number order; numbering starts again
+    /// from 0 (the table keeps its room for the next chunk).
+    pub fn take(&mut self) -> NewNames {
         let mut new = NewNames::default();
-        for name in self.table.names_from(self.shipped) {
+        for name in self.table.names() {
             new.text.push_str(name);
             new.ends.push(new.text.len());
         }
-        self.shipped = self.table.len();
+        self.table.clear();
         new
     }
 }
@@ -57,19 +52,14 @@ impl NewNames {
 mod tests {
     use super::*;
 
-    /// Each take ships only the names numbered since the last; after a
-    /// clear, numbering starts again from 0.
+    /// A take ships the names in number order and numbering starts again.
     #[test]
-    fn new_names_go_out_once_in_number_order() {
+    fn names_go_out_in_number_order_and_numbering_restarts() {
         let mut w = LocalNames::default();
         assert_eq!([w.id("a"), w.id(""), w.id("b"), w.id("a")], [0, 1, 2, 0]);
-        let first: Vec<String> = w.take_new().iter().map(String::from).collect();
-        assert_eq!(first, ["a", "", "b"]);
-        assert_eq!(w.id("c"), 3);
-        assert_eq!(w.take_new().iter().collect::<Vec<_>>(), ["c"]);
-        assert!(w.take_new().iter().next().is_none());
-        w.clear();
-        assert_eq!(w.id("b"), 0);
-        assert_eq!(w.take_new().iter().collect::<Vec<_>>(), ["b"]);
+        assert_eq!(w.take().iter().collect::<Vec<_>>(), ["a", "", "b"]);
+        assert!(w.take().iter().next().is_none());
+        assert_eq!([w.id("b"), w.id("c")], [0, 1]);
+        assert_eq!(w.take().iter().collect::<Vec<_>>(), ["b", "c"]);
     }
 }

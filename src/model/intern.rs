@@ -70,9 +70,9 @@ impl Interner {
         self.index.clear();
     }
 
-    /// The names numbered `first` and after, in number order.
-    pub fn names_from(&self, first: usize) -> impl Iterator<Item = &str> {
-        (first..self.starts.len()).map(|i| span(&self.text, &self.starts, i))
+    /// The names in number order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        (0..self.starts.len()).map(|i| span(&self.text, &self.starts, i))
     }
 
     pub fn is_empty(&self) -> bool {

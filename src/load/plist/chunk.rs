@@ -76,7 +76,6 @@ pub struct Batch {
 
 /// Parses `chunk` (whole lines, the last one's newline included).
 pub fn parse(chunk: &[u8], names: &mut LocalNames) -> Batch {
-    names.clear();
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut batch = Batch::default();
     for (at, line) in body.split(|&b| b == b'\n').enumerate() {
@@ -90,7 +89,7 @@ pub fn parse(chunk: &[u8], names: &mut LocalNames) -> Batch {
         // A chunk is a few hundred kilobytes: its line index fits.
         batch.items.extend(item.map(|i| (at as u32, i)));
     }
-    batch.new_names = names.take_new();
+    batch.new_names = names.take();
     batch
 }
 
