@@ -46,7 +46,7 @@ pub struct ProfileBuilder {
     /// them first if any other caller asks for a stack.
     indexed: usize,
     pub(crate) stacks: Vec<Stack>,
-    frames: Vec<FuncId>,
+    pub(crate) frames: Vec<FuncId>,
     packets: Vec<Packet>,
     warnings: super::budget::Budget,
     pub(crate) totals: Totals,
@@ -302,6 +302,7 @@ impl ProfileBuilder {
     /// Applies the metric rules and freezes the profile.
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
+        self.finish_samples();
         metrics::finish_totals(&mut self.totals, &self.functions);
         Profile {
             format: self.format,

@@ -40,7 +40,7 @@ use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuil
 use crate::text::decode;
 use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
 use events::SampleEvents;
-use record::{Record, Stop, read, trim_name};
+use record::{Record, Stop, measure, read, trim_name};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -152,19 +152,17 @@ impl<'a> Scan<'a> {
         };
         let (mut pos, mut from) = (0, 0);
         while pos < bytes.len() {
-            let (rec, len) = match read(&bytes[pos..]) {
+            let (kind, len) = match measure(&bytes[pos..]) {
                 Ok(ok) => ok,
                 Err(why) => {
                     (scan.end, scan.stop) = (pos, Some((pos as u64, why)));
                     break;
                 }
             };
-            match rec {
-                Record::Module { module, name } => {
-                    scan.modules.entry(module).or_insert(name);
-                }
-                Record::Time(_) => scan.timed = true,
-                Record::Current(_) if pos - from >= size.max(1) => {
+            match kind {
+                1 => scan.module(&bytes[pos..]),
+                4 => scan.timed = true,
+                3 if pos - from >= size.max(1) => {
                     input.forget(from..pos);
                     scan.chunks.push(from..pos);
                     from = pos;
@@ -177,6 +175,14 @@ impl<'a> Scan<'a> {
             scan.chunks.push(from..scan.end);
         }
         scan
+    }
+
+    /// Keeps the first mapping of a module number (`measure` found the
+    /// record whole, so it reads).
+    fn module(&mut self, at: &'a [u8]) {
+        if let Ok((Record::Module { module, name }, _)) = read(at) {
+            self.modules.entry(module).or_insert(name);
+        }
     }
 
     fn shared(&self, bytes: &'a [u8]) -> Shared<'a> {

@@ -68,6 +68,29 @@ pub fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
     }
 }
 
+/// The type and length of the record at the start of `input` (not
+/// empty), as `read` finds them, without decoding it: the scan of a whole
+/// log only needs where each record ends.
+pub fn measure(input: &[u8]) -> Result<(u8, usize), Stop> {
+    let kind = input[0];
+    let len = match kind {
+        3 | 5 => 8,
+        4 => 9,
+        6 | 8 | 9 => 1,
+        1 => match input.get(3..5) {
+            Some(n) => 5 + usize::from(u16::from_be_bytes([n[0], n[1]])),
+            None => usize::MAX,
+        },
+        7 => input.get(1).map_or(usize::MAX, |&n| 2 + usize::from(n)),
+        _ => return Err(Stop::Unknown { kind }),
+    };
+    if len <= input.len() {
+        Ok((kind, len))
+    } else {
+        Err(Stop::Cut { kind })
+    }
+}
+
 fn module(i: &[u8]) -> Res<'_, Record<'_>> {
     let (i, module) = be_u16(i)?;
     let (i, len) = be_u16(i)?;
@@ -150,6 +173,16 @@ mod tests {
         assert_eq!(read(b"\x07\xffFN"), Err(Stop::Cut { kind: 7 }));
         assert_eq!(read(b"\x02\x00"), Err(Stop::Unknown { kind: 2 }));
         assert_eq!(read(b"\x00"), Err(Stop::Unknown { kind: 0 }));
+    }
+
+    proptest::proptest! {
+        /// On any bytes, `measure` finds the type, length or stop `read` does.
+        #[test]
+        fn measure_agrees_with_read(bytes in proptest::collection::vec(
+            proptest::prop_oneof![0u8..=10, proptest::num::u8::ANY], 1..40)) {
+            let read = read(&bytes).map(|(_, len)| (bytes[0], len));
+            proptest::prop_assert_eq!(measure(&bytes), read);
+        }
     }
 
     #[test]

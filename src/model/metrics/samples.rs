@@ -3,17 +3,22 @@
 //! Each sample is one root-first stack with an optional weight. Hits and
 //! times go to the leaf as self values and, once per sample however often a
 //! function recurs in it, to every function on the stack as total values.
+//!
+//! A sample only adds to its stack (and line) as it comes; the functions'
+//! numbers are folded from the stacks when the profile is finished. Samples
+//! with one stack give every function of it the same numbers, so the fold
+//! walks each distinct stack once instead of every frame of every sample (a
+//! log has ten samples a stack and more). In a profile fed samples, every
+//! stack's hits and time are its samples': no loader mixes the feeds.
 
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 
-/// Marks which functions a sample has already counted (recursion once)
-/// without clearing a set per sample.
+/// Whether any sample came, so `finish` knows to fold.
 #[derive(Debug, Default)]
 pub struct SampleState {
-    seen: Vec<u32>,
-    stamp: u32,
+    fed: bool,
 }
 
 /// One sample as a loader hands it over.
@@ -31,43 +36,52 @@ pub struct Sample<'a> {
 impl ProfileBuilder {
     /// Adds one sample; returns its stack, or `None` for an empty stack.
     pub fn add_sample(&mut self, s: Sample<'_>) -> Option<StackId> {
-        let &leaf = s.frames.last()?;
-        let w = s.time_ms;
-        self.totals.samples = Some(self.totals.samples.unwrap_or(0) + 1);
-        self.totals.elapsed_inclusive_ms = add_opt(self.totals.elapsed_inclusive_ms, w);
-        self.count_totals_once(s.frames, w);
-        let f = &mut self.functions[leaf.index()];
-        f.hits_self = add_count(f.hits_self, Some(1));
-        f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
-        let stack = self.stack(s.frames);
-        self.stack_summary(stack, Some(1), w, None);
-        if let Some(id) = s.line {
-            self.line_summary(id, Some(1), w);
+        if s.frames.is_empty() {
+            return None;
         }
+        let stack = self.stack(s.frames);
+        self.add_stack_sample(stack, s.time_ms, s.line);
         Some(stack)
     }
 
-    fn count_totals_once(&mut self, frames: &[FuncId], w: Option<f64>) {
-        let st = &mut self.sample_state;
-        st.stamp = st.stamp.wrapping_add(1);
-        if st.stamp == 0 {
-            st.seen.iter_mut().for_each(|s| *s = 0);
-            st.stamp = 1;
+    /// Adds one sample whose stack the loader already has.
+    pub fn add_stack_sample(&mut self, stack: StackId, time_ms: Option<f64>, line: Option<LineId>) {
+        self.sample_state.fed = true;
+        self.totals.samples = Some(self.totals.samples.unwrap_or(0) + 1);
+        self.totals.elapsed_inclusive_ms = add_opt(self.totals.elapsed_inclusive_ms, time_ms);
+        self.stack_summary(stack, Some(1), time_ms, None);
+        if let Some(id) = line {
+            self.line_summary(id, Some(1), time_ms);
         }
-        if st.seen.len() < self.functions.len() {
-            st.seen.resize(self.functions.len(), 0);
+    }
+
+    /// Gives each function the numbers of the stacks it is on (once a
+    /// stack, however often it recurs there) and of those it is the leaf of.
+    pub(crate) fn finish_samples(&mut self) {
+        if !self.sample_state.fed {
+            return;
         }
-        for &id in frames {
-            if st.seen[id.index()] == st.stamp {
-                continue;
+        // The last stack that counted each function: recursion once.
+        let mut seen = vec![usize::MAX; self.functions.len()];
+        for (i, s) in self.stacks.iter().enumerate() {
+            let frames = &self.frames[s.frames.start as usize..s.frames.end as usize];
+            let (hits, w) = (s.hits, s.self_ms);
+            for &id in frames {
+                if std::mem::replace(&mut seen[id.index()], i) == i {
+                    continue;
+                }
+                let f = &mut self.functions[id.index()];
+                f.hits_total = add_count(f.hits_total, hits);
+                // A function that is never a leaf still has 0 self hits, not none.
+                f.hits_self = add_count(f.hits_self, Some(0));
+                f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w);
+                f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w.map(|_| 0.0));
             }
-            st.seen[id.index()] = st.stamp;
-            let f = &mut self.functions[id.index()];
-            f.hits_total = add_count(f.hits_total, Some(1));
-            // A function that is never a leaf still has 0 self hits, not none.
-            f.hits_self = add_count(f.hits_self, Some(0));
-            f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w);
-            f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w.map(|_| 0.0));
+            if let Some(&leaf) = frames.last() {
+                let f = &mut self.functions[leaf.index()];
+                f.hits_self = add_count(f.hits_self, hits);
+                f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
+            }
         }
     }
 }
@@ -108,6 +122,35 @@ mod tests {
         assert_eq!(p.lines().len(), 2);
         assert_eq!(p.stacks().len(), 2);
         assert!(p.stacks().iter().all(|s| s.child_ms.is_none()));
+    }
+
+    /// Samples sharing a stack are folded once per stack; a recursive
+    /// stack still counts its function once; a function on no sample
+    /// keeps no numbers.
+    #[test]
+    fn samples_of_one_stack_fold_into_functions_once_a_stack() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let names = ["A", "B", "C"].map(|n| b.intern(n));
+        let [a, bb, c] = names.map(|n| b.function(n, m));
+        for (frames, ms) in [(&[a, bb, a][..], 1.0), (&[a, bb, a], 2.0), (&[bb], 4.0)] {
+            b.add_sample(Sample {
+                frames,
+                time_ms: Some(ms),
+                line: None,
+            });
+        }
+        let p = b.finish();
+        let (fa, fb) = (p.function(a), p.function(bb));
+        assert_eq!((fa.hits_self, fa.hits_total), (Some(2), Some(2)));
+        assert_eq!(fa.time.elapsed_inclusive, Some(3.0));
+        assert_eq!(fa.time.elapsed_exclusive, Some(3.0));
+        assert_eq!((fb.hits_self, fb.hits_total), (Some(1), Some(3)));
+        assert_eq!(fb.time.elapsed_inclusive, Some(7.0));
+        assert_eq!(fb.time.elapsed_exclusive, Some(4.0));
+        assert_eq!(p.function(c).hits_total, None);
+        let hits: Vec<_> = p.stacks().iter().map(|s| s.hits).collect();
+        assert_eq!(hits, [Some(2), Some(1)]);
     }
 
     #[test]
