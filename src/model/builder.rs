@@ -5,10 +5,12 @@
 //! rules. The sample and trace feeds live in `metrics/` beside the rules they
 //! implement; this file holds identity, summaries and the finishing step.
 
+use super::hint::prefetch;
 use super::ids::{FuncId, LineId, NameId, StackId};
 use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
 use super::profile::{Function, Line, MetaValue, Packet, Profile, Stack, Totals};
+use super::stack_index::{StackIndex, hash_frames};
 use super::warning::{Place, Warning};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
@@ -34,12 +36,8 @@ pub struct ProfileBuilder {
     stated_pct: FxHashMap<FuncId, super::Percents>,
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
-    /// Stacks by their frames, which live once, in the `frames` arena: the
-    /// index holds where in the arena (16 bytes a stack, no allocation per
-    /// stack), so a lookup reads the table and the arena and nothing else,
-    /// and growing the table reads neither; `std`'s `HashMap` cannot look
-    /// up by a borrowed slice of the arena, hence hashbrown's `HashTable`.
-    stack_index: hashbrown::HashTable<StackKey>,
+    /// Stacks by their frames, which live once, in the `frames` arena.
+    stack_index: StackIndex,
     /// Stacks before this one are in `stack_index`. The trace feed adds the
     /// paths it makes without indexing them (its own table of (parent,
     /// function) finds them, and a trace makes a million); `stack` indexes
@@ -70,7 +68,7 @@ impl ProfileBuilder {
             stated_pct: FxHashMap::default(),
             line_index: FxHashMap::default(),
             lines: Vec::new(),
-            stack_index: hashbrown::HashTable::new(),
+            stack_index: StackIndex::default(),
             indexed: 0,
             stacks: Vec::new(),
             frames: Vec::new(),
@@ -214,20 +212,41 @@ impl ProfileBuilder {
 
     /// The stack with exactly these root-first frames.
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
+        self.stack_hashed(frames, hash_frames(frames))
+    }
+
+    /// `stack`, for frames whose `stack_hash` the caller has (it asked for
+    /// their slot ahead with `prefetch_stack`).
+    pub fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
         self.index_stacks();
-        let hash = hash_frames(frames);
-        let arena = &self.frames;
-        let same = |k: &StackKey| {
-            k.hash == hash
-                && k.len as usize == frames.len()
-                && arena.get(k.start as usize..k.start as usize + frames.len()) == Some(frames)
-        };
-        if let Some(k) = self.stack_index.find(spread(hash), same) {
-            return k.id;
+        if let Some(id) = self.stack_index.find(hash, frames, &self.frames) {
+            return id;
         }
         let id = self.new_stack(frames);
         self.index(id, hash);
         id
+    }
+
+    /// The hash `stack_hashed` wants for these frames.
+    pub fn stack_hash(frames: &[FuncId]) -> u32 {
+        hash_frames(frames)
+    }
+
+    /// Asks for what a lookup of a stack with this hash reads: call with
+    /// `rows` false some lookups ahead (the index's slot), then with `rows`
+    /// true nearer (the frames and stack row that slot points to).
+    pub fn prefetch_stack(&self, hash: u32, rows: bool) {
+        if !rows {
+            return self.stack_index.prefetch(hash);
+        }
+        if let Some((id, start)) = self.stack_index.first_match(hash) {
+            if let Some(f) = self.frames.get(start as usize) {
+                prefetch(f);
+            }
+            if let Some(s) = self.stacks.get(id.index()) {
+                prefetch(s);
+            }
+        }
     }
 
     /// A stack for `frames`, which no stack has yet, left out of the index
@@ -264,15 +283,15 @@ impl ProfileBuilder {
     /// Puts the stack `id` (the first not yet indexed) in the index.
     fn index(&mut self, id: StackId, hash: u32) {
         let r = self.stacks[id.index()].frames.clone();
-        let key = StackKey {
-            id,
-            hash,
-            start: r.start,
-            len: r.end - r.start,
-        };
-        self.stack_index
-            .insert_unique(spread(hash), key, |k| spread(k.hash));
+        self.stack_index.insert(id, hash, r.start, r.end - r.start);
         self.indexed = id.index() + 1;
+    }
+
+    /// Asks for a line's row ahead of adding to it.
+    pub fn prefetch_line(&self, id: LineId) {
+        if let Some(row) = self.lines.get(id.index()) {
+            prefetch(row);
+        }
     }
 
     /// Adds stated numbers to a stack (a path listed twice adds up).
@@ -320,28 +339,6 @@ impl ProfileBuilder {
             timeline: self.timeline,
         }
     }
-}
-
-fn hash_frames(frames: &[FuncId]) -> u32 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    frames.hash(&mut h);
-    h.finish() as u32
-}
-
-/// A stored 32-bit hash made 64 bits again, its bits spread over the high
-/// ones hashbrown uses as tags as well as the low ones that pick a bucket.
-fn spread(hash: u32) -> u64 {
-    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// A stack as its index holds it: its id, its frames' hash and place.
-#[derive(Clone, Copy, Debug)]
-struct StackKey {
-    id: StackId,
-    hash: u32,
-    start: u32,
-    len: u32,
 }
 
 #[cfg(test)]

@@ -8,10 +8,12 @@
 
 pub mod budget;
 mod builder;
+mod hint;
 pub mod ids;
 pub mod intern;
 pub mod metrics;
 mod profile;
+mod stack_index;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod timeline;

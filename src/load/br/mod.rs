@@ -35,7 +35,6 @@ mod events;
 mod record;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
-use crate::model::metrics::Sample;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
@@ -210,6 +209,9 @@ struct Feed<'b> {
     main: NameId,
     /// Each worker's numbers → the builder's ids.
     locals: Vec<Local>,
+    /// The batch's samples, resolved, waiting for `add_pending`, and their
+    /// frames (root first) back to back.
+    pending: Vec<Pending>,
     funcs: Vec<FuncId>,
     events: SampleEvents,
     samples: u64,
@@ -237,6 +239,7 @@ impl<'b> Feed<'b> {
             gosub,
             main,
             locals: Vec::new(),
+            pending: Vec::new(),
             funcs: Vec::new(),
             events: SampleEvents::new(input.clone(), scan.end, scan.timed),
             samples: 0,
@@ -266,6 +269,7 @@ impl<'b> Feed<'b> {
                 } => self.sample(worker, (offset, &batch.frames[frames]), ns, line),
             }
         }
+        self.add_pending();
     }
 
     fn mapping(&mut self, at: u64, module: u16, name: &[u8]) {
@@ -300,8 +304,9 @@ impl<'b> Feed<'b> {
         id
     }
 
-    /// Feeds one closed sample: its offset and frames (leaf first, never
-    /// empty), its nanoseconds, the worker's number of its leaf's line.
+    /// Resolves one closed sample: its offset and frames (leaf first,
+    /// never empty), its nanoseconds, the worker's number of its leaf's
+    /// line. It is added with the rest of its batch (`add_pending`).
     fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: u64, line: u32) {
         let (offset, frames) = at;
         if frames.is_empty() {
@@ -314,22 +319,49 @@ impl<'b> Feed<'b> {
                 self.module_name(f.at.module, f.offset);
             }
         }
-        self.funcs.clear();
+        let start = self.funcs.len();
         for f in frames.iter().rev() {
             let id = self.func(worker, f);
             self.funcs.push(id);
         }
-        let leaf_fn = self.funcs[self.funcs.len() - 1];
-        let line_id = self.line(worker, line, leaf_fn, offset);
-        let time_ms = self.timed.then(|| ns as f64 / 1e6);
-        self.b.add_sample(Sample {
-            frames: &self.funcs,
-            time_ms,
-            line: Some(line_id),
+        let root_first = &self.funcs[start..];
+        let leaf = root_first[root_first.len() - 1];
+        let hash = ProfileBuilder::stack_hash(root_first);
+        let line = self.line(worker, line, leaf, offset);
+        self.pending.push(Pending {
+            offset,
+            frames: start..self.funcs.len(),
+            hash,
+            ns,
+            line,
+            leaf,
         });
-        self.events.push(offset, leaf_fn, self.clock_ns);
-        self.samples += 1;
-        self.clock_ns += u128::from(ns);
+    }
+
+    /// Adds the batch's samples in file order. Their stacks are looked up
+    /// among a million or more, each lookup a miss in every cache, so the
+    /// index is asked for what each will read some samples ahead.
+    fn add_pending(&mut self) {
+        const AHEAD: usize = 16;
+        let pending = std::mem::take(&mut self.pending);
+        for (i, p) in pending.iter().enumerate() {
+            if let Some(next) = pending.get(i + AHEAD) {
+                self.b.prefetch_stack(next.hash, false);
+            }
+            if let Some(next) = pending.get(i + AHEAD / 2) {
+                self.b.prefetch_stack(next.hash, true);
+                self.b.prefetch_line(next.line);
+            }
+            let stack = self.b.stack_hashed(&self.funcs[p.frames.clone()], p.hash);
+            let time_ms = self.timed.then(|| p.ns as f64 / 1e6);
+            self.b.add_stack_sample(stack, time_ms, Some(p.line));
+            self.events.push(p.offset, p.leaf, self.clock_ns);
+            self.samples += 1;
+            self.clock_ns += u128::from(p.ns);
+        }
+        self.pending = pending;
+        self.pending.clear();
+        self.funcs.clear();
     }
 
     fn func(&mut self, worker: usize, f: &RawFrame) -> FuncId {
@@ -384,6 +416,16 @@ impl<'b> Feed<'b> {
         });
         Ok(())
     }
+}
+
+/// A sample resolved to the builder's ids, its stack not yet looked up.
+struct Pending {
+    offset: u64,
+    frames: Range<usize>,
+    hash: u32,
+    ns: u64,
+    line: LineId,
+    leaf: FuncId,
 }
 
 /// One worker's numbering of names, functions and lines, and the

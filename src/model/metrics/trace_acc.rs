@@ -9,6 +9,7 @@
 //! cache. The queue is first in, first out, so every sum gets its terms in
 //! the same order as without it: the numbers are the same to the bit.
 
+use crate::model::hint::prefetch;
 use crate::model::ids::{FuncId, LineId, StackId};
 use std::collections::VecDeque;
 
@@ -233,20 +234,6 @@ fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
         v.resize(i + 1, T::default());
     }
     &mut v[i]
-}
-
-/// Asks the CPU to bring `x`'s cache line in, without waiting for it.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it reads nothing the program sees and
-    // cannot fault, and `x` is a live reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 #[cfg(test)]
