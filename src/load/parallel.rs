@@ -15,7 +15,7 @@ use std::sync::mpsc;
 
 /// Bytes a chunk holds: small enough that a few batches in flight cost a
 /// few megabytes, large enough that a worker spends its time parsing.
-pub const CHUNK: usize = 2 << 20;
+pub const CHUNK: usize = 1 << 20;
 
 /// How many batches a worker may finish before the consumer takes one.
 const AHEAD: usize = 2;

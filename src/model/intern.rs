@@ -35,6 +35,48 @@ fn hash(s: &str) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
+/// Whether two names are the same bytes. Names are mostly short, and a
+/// call to `memcmp` for eight bytes cost more than the hash lookup around
+/// it: up to 16 bytes compare as two words.
+#[inline]
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    match a.len() {
+        0..8 => a.iter().zip(b).all(|(x, y)| x == y),
+        8..=16 => {
+            let tail = a.len() - 8;
+            word(a, 0) == word(b, 0) && word(a, tail) == word(b, tail)
+        }
+        _ => a == b,
+    }
+}
+
+/// The eight bytes at `at` (the caller knows they are there).
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_ne_bytes(w)
+}
+
+/// A borrowed name as a hash map key that compares with [`same`].
+#[derive(Clone, Copy, Debug, Eq)]
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl PartialEq for Bytes<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        same(self.0, other.0)
+    }
+}
+
+impl std::hash::Hash for Bytes<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write(self.0);
+    }
+}
+
 impl Interner {
     /// The id of `s`, adding it on first sight.
     pub fn intern(&mut self, s: &str) -> NameId {
@@ -45,7 +87,9 @@ impl Interner {
             index,
         } = self;
         let at = |id: NameId| span(text, starts, id.index());
-        if let Some(&(_, id)) = index.find(spread(h), |&(kh, id)| kh == h && at(id) == s) {
+        if let Some(&(_, id)) = index.find(spread(h), |&(kh, id)| {
+            kh == h && same(at(id).as_bytes(), s.as_bytes())
+        }) {
             return id;
         }
         let id = NameId::from_index(starts.len());
@@ -141,6 +185,22 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// `same` is `==` for names of every length around its words.
+        #[test]
+        fn same_is_equality(a in proptest::collection::vec(0u8..3, 0..20),
+                            b in proptest::collection::vec(0u8..3, 0..20),
+                            flip in 0usize..20) {
+            proptest::prop_assert_eq!(same(&a, &b), a == b);
+            // One byte changed anywhere, in the words' overlap or not.
+            let mut near = a.clone();
+            if let Some(x) = near.get_mut(flip) {
+                *x ^= 1;
+            }
+            proptest::prop_assert_eq!(same(&a, &near), a == near);
+        }
+    }
 
     #[test]
     fn ranks_follow_text_order() {

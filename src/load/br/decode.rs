@@ -10,6 +10,7 @@
 //! closed anyway, and is closed here with the same warning.
 
 use super::record::{Frame, Record, Stop, read, trim_name};
+use crate::model::intern::Bytes;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -81,7 +82,7 @@ pub struct Shared<'a> {
 /// and lines.
 pub struct Decoder<'a> {
     shared: Shared<'a>,
-    names: FxHashMap<&'a [u8], u32>,
+    names: FxHashMap<Bytes<'a>, u32>,
     funcs: FxHashMap<(Kind, u16), u32>,
     lines: FxHashMap<(u16, u32), u32>,
 }
@@ -213,7 +214,7 @@ impl<'a> Decoder<'a> {
     fn name(&mut self, new: &mut Vec<&'a [u8]>, name: &'a [u8]) -> u32 {
         let name = trim_name(name);
         let next = self.names.len() as u32;
-        *self.names.entry(name).or_insert_with(|| {
+        *self.names.entry(Bytes(name)).or_insert_with(|| {
             new.push(name);
             next
         })

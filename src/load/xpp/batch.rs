@@ -10,8 +10,8 @@
 use super::fast::Record;
 use super::row::Row;
 use crate::model::budget::Skips;
+use crate::model::intern::Interner;
 use crate::model::{NameId, Place, ProfileBuilder};
-use rustc_hash::FxHashMap;
 
 /// A trace operation (formats.md § xpp). `Other` is an op the spec does
 /// not know, kept by name so the replay can warn about it once.
@@ -112,20 +112,20 @@ impl<X> Batch<X> {
     }
 }
 
-/// A worker's name table.
+/// A worker's name table, kept for the whole load (a trace has thousands
+/// of names, not a PLIST's hundreds of thousands).
 #[derive(Debug, Default)]
 pub struct LocalNames {
-    ids: FxHashMap<Box<str>, u32>,
+    table: Interner,
 }
 
 impl LocalNames {
     fn id(&mut self, name: &str, new: &mut Vec<Box<str>>) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
+        let known = self.table.len();
+        let id = self.table.intern(name).0;
+        if self.table.len() > known {
+            new.push(name.into());
         }
-        let id = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
-        self.ids.insert(name.into(), id);
-        new.push(name.into());
         id
     }
 }
