@@ -89,6 +89,19 @@ impl ProfileBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Profile;
+
+    /// A function's self and total hits, inclusive and exclusive times.
+    fn numbers(p: &Profile, f: FuncId) -> (Option<u64>, Option<u64>, Option<f64>, Option<f64>) {
+        let f = p.function(f);
+        let t = f.time;
+        (
+            f.hits_self,
+            f.hits_total,
+            t.elapsed_inclusive,
+            t.elapsed_exclusive,
+        )
+    }
 
     #[test]
     fn recursion_counts_once_and_leaf_gets_self() {
@@ -109,12 +122,8 @@ mod tests {
             line: Some(l20),
         });
         let p = b.finish();
-        let (fa, fb) = (p.function(a), p.function(bb));
-        assert_eq!((fa.hits_self, fa.hits_total), (Some(1), Some(2)));
-        assert_eq!(fa.time.elapsed_inclusive, Some(5.0));
-        assert_eq!(fa.time.elapsed_exclusive, Some(2.0));
-        assert_eq!((fb.hits_self, fb.hits_total), (Some(1), Some(2)));
-        assert_eq!(fb.time.elapsed_exclusive, Some(3.0));
+        assert_eq!(numbers(&p, a), (Some(1), Some(2), Some(5.0), Some(2.0)));
+        assert_eq!(numbers(&p, bb), (Some(1), Some(2), Some(5.0), Some(3.0)));
         assert_eq!(p.totals.samples, Some(2));
         assert_eq!(p.totals.elapsed_inclusive_ms, Some(5.0));
         assert_eq!(p.percents(a).hits_total, Some(100.0));
@@ -141,13 +150,8 @@ mod tests {
             });
         }
         let p = b.finish();
-        let (fa, fb) = (p.function(a), p.function(bb));
-        assert_eq!((fa.hits_self, fa.hits_total), (Some(2), Some(2)));
-        assert_eq!(fa.time.elapsed_inclusive, Some(3.0));
-        assert_eq!(fa.time.elapsed_exclusive, Some(3.0));
-        assert_eq!((fb.hits_self, fb.hits_total), (Some(1), Some(3)));
-        assert_eq!(fb.time.elapsed_inclusive, Some(7.0));
-        assert_eq!(fb.time.elapsed_exclusive, Some(4.0));
+        assert_eq!(numbers(&p, a), (Some(2), Some(2), Some(3.0), Some(3.0)));
+        assert_eq!(numbers(&p, bb), (Some(1), Some(3), Some(7.0), Some(4.0)));
         assert_eq!(p.function(c).hits_total, None);
         let hits: Vec<_> = p.stacks().iter().map(|s| s.hits).collect();
         assert_eq!(hits, [Some(2), Some(1)]);
