@@ -216,7 +216,7 @@ impl ProfileBuilder {
     }
 
     /// `stack`, for frames whose `stack_hash` the caller has (it asked for
-    /// their slot ahead with `prefetch_stack`).
+    /// their slot ahead with `prefetch_stack_slot`).
     pub fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
         self.index_stacks();
         if let Some(id) = self.stack_index.find(hash, frames, &self.frames) {
@@ -232,13 +232,15 @@ impl ProfileBuilder {
         hash_frames(frames)
     }
 
-    /// Asks for what a lookup of a stack with this hash reads: call with
-    /// `rows` false some lookups ahead (the index's slot), then with `rows`
-    /// true nearer (the frames and stack row that slot points to).
-    pub fn prefetch_stack(&self, hash: u32, rows: bool) {
-        if !rows {
-            return self.stack_index.prefetch(hash);
-        }
+    /// Asks for the index slot a lookup of a stack with this hash reads
+    /// first; call some lookups ahead.
+    pub fn prefetch_stack_slot(&self, hash: u32) {
+        self.stack_index.prefetch(hash);
+    }
+
+    /// Asks for the frames and the stack row that slot points to; call
+    /// nearer, once the slot has had time to come in.
+    pub fn prefetch_stack_rows(&self, hash: u32) {
         if let Some((id, start)) = self.stack_index.first_match(hash) {
             if let Some(f) = self.frames.get(start as usize) {
                 prefetch(f);

@@ -334,7 +334,6 @@ impl<'b> Feed<'b> {
             hash,
             ns,
             line,
-            leaf,
         });
     }
 
@@ -346,16 +345,20 @@ impl<'b> Feed<'b> {
         let pending = std::mem::take(&mut self.pending);
         for (i, p) in pending.iter().enumerate() {
             if let Some(next) = pending.get(i + AHEAD) {
-                self.b.prefetch_stack(next.hash, false);
+                self.b.prefetch_stack_slot(next.hash);
             }
             if let Some(next) = pending.get(i + AHEAD / 2) {
-                self.b.prefetch_stack(next.hash, true);
+                self.b.prefetch_stack_rows(next.hash);
                 self.b.prefetch_line(next.line);
             }
-            let stack = self.b.stack_hashed(&self.funcs[p.frames.clone()], p.hash);
+            let frames = &self.funcs[p.frames.clone()];
+            let Some(&leaf) = frames.last() else {
+                continue;
+            };
+            let stack = self.b.stack_hashed(frames, p.hash);
             let time_ms = self.timed.then(|| p.ns as f64 / 1e6);
             self.b.add_stack_sample(stack, time_ms, Some(p.line));
-            self.events.push(p.offset, p.leaf, self.clock_ns);
+            self.events.push(p.offset, leaf, self.clock_ns);
             self.samples += 1;
             self.clock_ns += u128::from(p.ns);
         }
@@ -421,11 +424,11 @@ impl<'b> Feed<'b> {
 /// A sample resolved to the builder's ids, its stack not yet looked up.
 struct Pending {
     offset: u64,
+    /// In `Feed::funcs`, root first, never empty.
     frames: Range<usize>,
     hash: u32,
     ns: u64,
     line: LineId,
-    leaf: FuncId,
 }
 
 /// One worker's numbering of names, functions and lines, and the
