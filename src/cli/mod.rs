@@ -10,7 +10,7 @@ use anyhow::Context;
 use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
 use clap::Parser;
 use profx::export;
-use profx::load::{self, Input, LoadError, LoadOptions};
+use profx::load::{self, Input, KeepEvents, LoadError, LoadOptions};
 use profx::model::Profile;
 use profx::report::{json, table};
 use profx::text::visible;
@@ -84,7 +84,12 @@ fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let inputs = open_inputs(&args.files, args.demo)?;
-    let profile = load_inputs(&inputs, &args.load)?;
+    // A report shows how many events a trace has, never one of them.
+    let opts = LoadOptions {
+        events: KeepEvents::Counted,
+        ..load_options(&args.load)
+    };
+    let profile = load::load_inputs(&inputs, &opts)?;
     let out = if args.json {
         json::render(&profile)
     } else {

@@ -375,7 +375,7 @@ pub fn profile(functions: u32) -> crate::model::Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{Input, LoadOptions, load_inputs};
+    use crate::load::{Input, KeepEvents, LoadOptions, load_inputs};
 
     fn load(kind: Kind, bytes: u64, names: u32) -> crate::model::Profile {
         load_chunked(kind, bytes, names, None)
@@ -387,6 +387,14 @@ mod tests {
         names: u32,
         chunk_bytes: Option<usize>,
     ) -> crate::model::Profile {
+        let opts = LoadOptions {
+            chunk_bytes,
+            ..Default::default()
+        };
+        load_with(kind, bytes, names, &opts)
+    }
+
+    fn load_with(kind: Kind, bytes: u64, names: u32, opts: &LoadOptions) -> crate::model::Profile {
         let mut out = std::io::Cursor::new(Vec::new());
         write(Spec { kind, bytes, names }, &mut out).expect("writes");
         let out = out.into_inner();
@@ -398,11 +406,31 @@ mod tests {
             );
         }
         let input = Input::owned("generated", out);
-        let opts = LoadOptions {
-            chunk_bytes,
-            ..Default::default()
-        };
-        load_inputs(&[input], &opts).expect("loads")
+        load_inputs(&[input], opts).expect("loads")
+    }
+
+    /// A trace that keeps only its count of events (what `report` asks
+    /// for) has the same numbers and count as one that indexes them, and
+    /// its events do not read back.
+    #[test]
+    fn counted_events_give_the_same_report() {
+        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br] {
+            let load = |events| {
+                let opts = LoadOptions {
+                    events,
+                    ..Default::default()
+                };
+                load_with(kind, 100_000, 200, &opts)
+            };
+            let (indexed, counted) = (load(KeepEvents::Indexed), load(KeepEvents::Counted));
+            assert!(indexed.event_count() > 500, "{kind:?}");
+            assert_eq!(indexed.event_count(), counted.event_count(), "{kind:?}");
+            let json = crate::report::json::render;
+            assert_eq!(json(&indexed), json(&counted), "{kind:?}");
+            let (i, c) = (&indexed.packets()[0].events, &counted.packets()[0].events);
+            assert!(i.get(7).is_some() && i.function(7).is_some(), "{kind:?}");
+            assert!(c.get(7).is_none() && c.function(7).is_none(), "{kind:?}");
+        }
     }
 
     #[test]

@@ -105,6 +105,21 @@ pub struct LoadOptions {
     /// Keep a trace's calls in time order (`Profile::timeline`), for evented
     /// exports; the app and reports do without it.
     pub timeline: bool,
+    /// What a trace keeps of its events besides their count.
+    pub events: KeepEvents,
+}
+
+/// What a trace's packets keep of their events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepEvents {
+    /// Where each event is in the file, its function and depth, so the
+    /// trace pane and the CSV export read rows back (four to eight bytes
+    /// an event).
+    #[default]
+    Indexed,
+    /// How many there are and nothing else. `report` reads no event back,
+    /// and building the index took a tenth of a gigabyte trace's load.
+    Counted,
 }
 
 /// The names `--format` accepts.

@@ -9,7 +9,7 @@
 //! samples.
 
 use super::record::{Frame, Record, read};
-use crate::load::Input;
+use crate::load::{Input, KeepEvents};
 use crate::model::{Event, EventSource, FuncId};
 
 /// Samples an anchor covers at most.
@@ -29,6 +29,10 @@ pub struct SampleEvents {
     /// Where reading stopped: no record at or after it is read again.
     end: usize,
     timed: bool,
+    /// Samples pushed; with `KeepEvents::Counted` nothing else is kept and
+    /// no sample reads back.
+    count: usize,
+    keep: KeepEvents,
     functions: Vec<FuncId>,
     /// Offset of each sample's type 3 from its anchor's.
     deltas: Vec<u32>,
@@ -36,11 +40,13 @@ pub struct SampleEvents {
 }
 
 impl SampleEvents {
-    pub fn new(input: Input, end: usize, timed: bool) -> Self {
+    pub fn new(input: Input, end: usize, timed: bool, keep: KeepEvents) -> Self {
         SampleEvents {
             input,
             end,
             timed,
+            count: 0,
+            keep,
             functions: Vec::new(),
             deltas: Vec::new(),
             anchors: Vec::new(),
@@ -50,6 +56,10 @@ impl SampleEvents {
     /// The next sample: its type 3's offset, its leaf function, and the
     /// sum of the times of the samples before it.
     pub fn push(&mut self, offset: u64, function: FuncId, clock_ns: u128) {
+        self.count += 1;
+        if self.keep == KeepEvents::Counted {
+            return;
+        }
         let index = self.functions.len();
         let near = self.anchors.last().and_then(|a| {
             let delta = u32::try_from(offset.checked_sub(a.offset)?).ok()?;
@@ -115,7 +125,7 @@ fn sample(bytes: &[u8], at: usize) -> Option<(Frame, u64)> {
 
 impl EventSource for SampleEvents {
     fn len(&self) -> usize {
-        self.functions.len()
+        self.count
     }
 
     fn function(&self, index: usize) -> Option<FuncId> {
@@ -153,7 +163,12 @@ mod tests {
         }
         let bytes = compile(&desc).expect("compiles");
         let len = bytes.len();
-        let mut events = SampleEvents::new(Input::owned("t", bytes.clone()), len, true);
+        let mut events = SampleEvents::new(
+            Input::owned("t", bytes.clone()),
+            len,
+            true,
+            KeepEvents::Indexed,
+        );
         let (mut pos, mut clock) = (0, 0u128);
         while pos < len {
             let (rec, n) = read(&bytes[pos..]).expect("reads");

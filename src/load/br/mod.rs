@@ -34,7 +34,7 @@ mod decode;
 mod events;
 mod record;
 
-use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
+use super::{Detection, Input, KeepEvents, LoadError, LoadOptions, Loader, parallel};
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
@@ -96,7 +96,7 @@ impl Loader for Br {
         let bytes = input.bytes();
         let scan = Scan::of(input, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
         let shared = scan.shared(bytes);
-        let mut feed = Feed::new(b, &scan, input);
+        let mut feed = Feed::new(b, &scan, input, opts.events);
         let mut done = 0;
         parallel::ordered(
             &scan.chunks,
@@ -220,7 +220,7 @@ struct Feed<'b> {
 }
 
 impl<'b> Feed<'b> {
-    fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>, input: &Input) -> Self {
+    fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>, input: &Input, keep: KeepEvents) -> Self {
         let modules = scan
             .modules
             .iter()
@@ -241,7 +241,7 @@ impl<'b> Feed<'b> {
             locals: Vec::new(),
             pending: Vec::new(),
             funcs: Vec::new(),
-            events: SampleEvents::new(input.clone(), scan.end, scan.timed),
+            events: SampleEvents::new(input.clone(), scan.end, scan.timed, keep),
             samples: 0,
             clock_ns: 0,
             mappings: 0,

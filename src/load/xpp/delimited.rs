@@ -55,7 +55,7 @@ fn load_piece(
     let (start, mut lines_before) = body_start(bytes, opts, layout);
     let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK);
     let chunks = parallel::input_line_chunks(piece, start, size);
-    let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()));
+    let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()), opts.events);
     let (mut first_ms, mut last_ms) = (None, None);
     let mut maps = NameMaps::default();
     let mut done = 0;

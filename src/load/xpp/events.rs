@@ -7,7 +7,7 @@ use super::deldbe::{self, Layout};
 use super::index::{Entry, EventIndex};
 use super::replay::Step;
 use super::row::Row;
-use crate::load::Input;
+use crate::load::{Input, KeepEvents};
 use crate::model::{Event, EventSource, FuncId};
 use crate::text::decode;
 use std::sync::Arc;
@@ -25,22 +25,28 @@ pub struct TraceEvents {
     input: Input,
     decoder: Decoder,
     /// Each event's offset, function (none for a skipped record) and call
-    /// depth, in four bytes; the file's bytes stay in the file.
-    index: EventIndex,
+    /// depth, in four bytes; the file's bytes stay in the file. `None`
+    /// when only the count is kept (`KeepEvents::Counted`): no event reads
+    /// back then.
+    index: Option<EventIndex>,
+    count: usize,
 }
 
 impl TraceEvents {
-    pub fn new(input: Input, decoder: Decoder) -> Self {
+    pub fn new(input: Input, decoder: Decoder, keep: KeepEvents) -> Self {
         TraceEvents {
             input,
             decoder,
-            index: EventIndex::default(),
+            index: (keep == KeepEvents::Indexed).then(EventIndex::default),
+            count: 0,
         }
     }
 
     /// Adds the event whose record starts at `offset` (offsets increase).
     pub fn push(&mut self, offset: u64, step: Step) {
-        self.index.push(Entry {
+        self.count += 1;
+        let Some(index) = &mut self.index else { return };
+        index.push(Entry {
             offset,
             function: step.function,
             depth: u8::try_from(step.depth).unwrap_or(u8::MAX),
@@ -50,19 +56,19 @@ impl TraceEvents {
 
 impl EventSource for TraceEvents {
     fn function(&self, index: usize) -> Option<FuncId> {
-        self.index.function(index)?
+        self.index.as_ref()?.function(index)?
     }
 
     fn depth(&self, index: usize) -> Option<u32> {
-        self.index.depth(index).map(u32::from)
+        self.index.as_ref()?.depth(index).map(u32::from)
     }
 
     fn len(&self) -> usize {
-        self.index.len()
+        self.count
     }
 
     fn get(&self, index: usize) -> Option<Event> {
-        let start = usize::try_from(self.index.offset(index)?).ok()?;
+        let start = usize::try_from(self.index.as_ref()?.offset(index)?).ok()?;
         let bytes = self.input.bytes().get(start..)?;
         match &self.decoder {
             Decoder::Deldbe(layout) => {

@@ -8,7 +8,7 @@ use super::events::{Decoder, TraceEvents};
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
-use crate::load::{Input, LoadError, LoadOptions, parallel};
+use crate::load::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use std::ops::Range;
 use std::sync::Arc;
@@ -42,6 +42,7 @@ pub fn load(
             declared,
             len: header.record_len,
             chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+            events: opts.events,
         };
         live += load_piece(piece, &records, &map, &mut replay, b);
     }
@@ -85,7 +86,11 @@ fn load_piece(
 ) -> u64 {
     let bytes = piece.bytes();
     let record_len = records.len;
-    let mut events = TraceEvents::new(piece.clone(), Decoder::Dbf(map.clone(), record_len));
+    let mut events = TraceEvents::new(
+        piece.clone(),
+        Decoder::Dbf(map.clone(), record_len),
+        records.events,
+    );
     let (mut first_ms, mut last_ms) = (None, None);
     let chunks = parallel::record_chunks(bytes.len(), records.start, record_len, records.chunk);
     let mut maps = NameMaps::default();
@@ -128,6 +133,7 @@ struct Records {
     len: usize,
     /// Bytes a parsing chunk holds.
     chunk: usize,
+    events: KeepEvents,
 }
 
 /// Decodes the records of `bytes[range]`; the batch's extra is what the
