@@ -28,9 +28,9 @@ fn spread(h: u32) -> u64 {
     u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-fn hash(s: &str) -> u32 {
+fn hash(s: &[u8]) -> u32 {
     let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    h.write(s.as_bytes());
+    h.write(s);
     let h = h.finish();
     (h ^ (h >> 32)) as u32
 }
@@ -80,23 +80,33 @@ impl std::hash::Hash for Bytes<'_> {
 impl Interner {
     /// The id of `s`, adding it on first sight.
     pub fn intern(&mut self, s: &str) -> NameId {
-        let h = hash(s);
+        let h = hash(s.as_bytes());
+        if let Some(id) = self.find_hashed(s.as_bytes(), h) {
+            return id;
+        }
         let Interner {
             text,
             starts,
             index,
         } = self;
-        let at = |id: NameId| span(text, starts, id.index());
-        if let Some(&(_, id)) = index.find(spread(h), |&(kh, id)| {
-            kh == h && same(at(id).as_bytes(), s.as_bytes())
-        }) {
-            return id;
-        }
         let id = NameId::from_index(starts.len());
         starts.push(text.len());
         text.push_str(s);
         index.insert_unique(spread(h), (h, id), |&(kh, _)| spread(kh));
         id
+    }
+
+    /// The id of the name whose text is `s`, if it has one.
+    pub fn find(&self, s: &[u8]) -> Option<NameId> {
+        self.find_hashed(s, hash(s))
+    }
+
+    fn find_hashed(&self, s: &[u8], h: u32) -> Option<NameId> {
+        let at = |id: NameId| span(&self.text, &self.starts, id.index());
+        let found = self
+            .index
+            .find(spread(h), |&(kh, id)| kh == h && same(at(id).as_bytes(), s));
+        found.map(|&(_, id)| id)
     }
 
     pub fn resolve(&self, id: NameId) -> &str {

@@ -106,7 +106,7 @@ impl<X> Batch<X> {
             thread: r.thread,
             time: Some(r.time),
             line: r.line,
-            name: names.id(r.call, &mut self.new_names),
+            name: names.id_ascii(r.call, &mut self.new_names),
             op,
         });
     }
@@ -127,6 +127,15 @@ impl LocalNames {
             new.push(name.into());
         }
         id
+    }
+
+    /// `id` of a name the fast path found to be ASCII: a known name is
+    /// looked up by its bytes, and only a new one is made text.
+    fn id_ascii(&mut self, name: &[u8], new: &mut Vec<Box<str>>) -> u32 {
+        match self.table.find(name) {
+            Some(id) => id.0,
+            None => self.id(&String::from_utf8_lossy(name), new),
+        }
     }
 }
 

@@ -119,7 +119,8 @@ fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, 
 }
 
 /// Parses the lines of `bytes[range]`; the batch's extra is how many
-/// lines the chunk has.
+/// lines the chunk has. A line of the common shape is read in one pass
+/// that also finds its end; any other is cut at its newline first.
 fn parse_chunk(
     bytes: &[u8],
     range: Range<usize>,
@@ -130,43 +131,69 @@ fn parse_chunk(
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut batch = Batch::default();
     let mut fields = Vec::with_capacity(8);
-    let mut at = 0;
+    let (mut pos, mut at) = (0, 0);
     let anchored = *layout == Layout::Anchored;
-    for line in body.split(|&b| b == b'\n') {
-        let offset = (range.start + (line.as_ptr() as usize - chunk.as_ptr() as usize)) as u64;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    loop {
+        let rest = &body[pos..];
+        let offset = (range.start + pos) as u64;
         let here = at;
         at += 1;
-        if line.len() > MAX_LINE {
-            let why = format!(
-                "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
-                line.len()
-            );
-            batch.skipped.push(here, why);
-            continue;
-        }
-        if let Some(r) = fast::record(line).filter(|_| anchored) {
-            batch.first_timed.get_or_insert(true);
-            batch.push_fast(names, &r, offset, here);
-            continue;
-        }
-        match decode(line) {
-            Cow::Borrowed(text) => {
-                parse_line(text, &mut fields, layout, names, &mut batch, offset, here)
+        let fast = fast::record_at(rest).filter(|&(_, n)| anchored && n <= MAX_LINE);
+        let len = match fast {
+            Some((r, n)) => {
+                batch.first_timed.get_or_insert(true);
+                batch.push_fast(names, &r, offset, here);
+                n + rest[n..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(rest.len() - n)
             }
-            Cow::Owned(text) => parse_line(
-                &text,
-                &mut Vec::new(),
-                layout,
-                names,
-                &mut batch,
-                offset,
-                here,
-            ),
+            None => {
+                let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                let line = &rest[..len];
+                general_line(
+                    line.strip_suffix(b"\r").unwrap_or(line),
+                    &mut fields,
+                    layout,
+                    names,
+                    &mut batch,
+                    offset,
+                    here,
+                );
+                len
+            }
+        };
+        if len == rest.len() {
+            break;
         }
+        pos += len + 1;
     }
     batch.extra = at;
     batch
+}
+
+/// A line the fast path does not read (`line` without its end).
+fn general_line<'a>(
+    line: &'a [u8],
+    fields: &mut Vec<Field<'a>>,
+    layout: &Layout,
+    names: &mut LocalNames,
+    batch: &mut Batch<u64>,
+    offset: u64,
+    here: u64,
+) {
+    if line.len() > MAX_LINE {
+        let why = format!(
+            "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
+            line.len()
+        );
+        batch.skipped.push(here, why);
+        return;
+    }
+    match decode(line) {
+        Cow::Borrowed(text) => parse_line(text, fields, layout, names, batch, offset, here),
+        Cow::Owned(text) => parse_line(&text, &mut Vec::new(), layout, names, batch, offset, here),
+    }
 }
 
 /// One line into the batch: an event, a skipped record, or nothing (blank).

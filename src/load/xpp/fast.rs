@@ -20,39 +20,45 @@ pub struct Record<'a> {
     pub thread: u64,
     pub time: f64,
     pub op: u8,
-    pub call: &'a str,
+    /// Printable ASCII, so it is its own text.
+    pub call: &'a [u8],
     pub line: Option<u32>,
 }
 
-/// The record on `line` (no line end), if it has the common shape.
-pub fn record(line: &[u8]) -> Option<Record<'_>> {
+/// The record at the start of `s` if it has the common shape and ends
+/// there with a line end (`\n`, `\r\n`, not taken) or with `s` (or a
+/// last `\r`): the
+/// record and its length. A chunk is read line by line this way without
+/// looking for each line's end first.
+pub fn record_at(s: &[u8]) -> Option<(Record<'_>, usize)> {
     // Thread and line pass through an f64 in the general parser: digits
     // that an f64 holds exactly read the same either way.
-    let (thread, rest) = digits(line, 15)?;
+    let (thread, rest) = digits(s, 15)?;
     let rest = rest.strip_prefix(b",")?;
     let (time, rest) = time(rest)?;
     let rest = rest.strip_prefix(b",")?;
     let (op, rest) = op(rest)?;
     let rest = rest.strip_prefix(b",")?;
     let (call, rest) = name(rest)?;
-    let line = match rest {
-        [] => None,
+    let (line, rest) = match rest {
         [b',', n @ ..] => {
             let (n, tail) = digits(n, 10)?;
-            if !tail.is_empty() {
-                return None;
-            }
-            Some(u32::try_from(n).ok()?)
+            (Some(u32::try_from(n).ok()?), tail)
         }
-        _ => return None,
+        _ => (None, rest),
     };
-    Some(Record {
+    match rest {
+        [] | [b'\r'] | [b'\n', ..] | [b'\r', b'\n', ..] => {}
+        _ => return None,
+    }
+    let record = Record {
         thread,
         time,
         op,
         call,
         line,
-    })
+    };
+    Some((record, s.len() - rest.len()))
 }
 
 /// A DBF number field of the common shape, as dBase writes it: digits
@@ -68,40 +74,48 @@ pub fn padded_number(raw: &[u8]) -> Option<f64> {
     }
 }
 
-/// 1 to `max` ASCII digits as a number.
+/// 1 to `max` ASCII digits as a number (`max` at most 19).
+#[inline]
 fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
-    let n = s
-        .iter()
-        .take(max + 1)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    if n == 0 || n > max {
-        return None;
+    let mut value = 0u64;
+    let mut n = 0;
+    while let Some(d) = s.get(n).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+        if n == max {
+            return None;
+        }
+        value = value * 10 + u64::from(d);
+        n += 1;
     }
-    let value = s[..n]
-        .iter()
-        .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
-    Some((value, &s[n..]))
+    (n > 0).then(|| (value, &s[n..]))
 }
 
 /// `123` or `123.456`. The value is the integer of all the digits divided
 /// by a power of ten; both are exact in an f64 while the digits are at
 /// most 15 and the decimals at most 22, so the one rounding of the
 /// division gives the correctly rounded value `str::parse` gives.
+#[inline]
 fn time(s: &[u8]) -> Option<(f64, &[u8])> {
     let (whole, rest) = digits(s, 15)?;
     let Some(frac) = rest.strip_prefix(b".") else {
         return Some((whole as f64, rest));
     };
-    let (decimals, tail) = digits(frac, 15)?;
-    let k = frac.len() - tail.len();
     let int_digits = s.len() - rest.len();
-    if int_digits + k > 15 {
-        return None;
-    }
-    let mantissa = whole * 10u64.pow(k as u32) + decimals;
+    let (decimals, tail) = digits(frac, 15 - int_digits.min(15))?;
+    let k = frac.len() - tail.len();
+    let mantissa = whole * POW10_INT[k] + decimals;
     Some((mantissa as f64 / POW10[k], tail))
 }
+
+/// Powers of ten as integers, to scale the whole part.
+const POW10_INT: [u64; 16] = {
+    let mut p = [1u64; 16];
+    let mut i = 1;
+    while i < 16 {
+        p[i] = p[i - 1] * 10;
+        i += 1;
+    }
+    p
+};
 
 /// Powers of ten, each exact in an f64.
 const POW10: [f64; 16] = [
@@ -118,17 +132,15 @@ fn op(s: &[u8]) -> Option<(u8, &[u8])> {
 
 /// A quoted name of printable ASCII with no quote or comma in it, not
 /// blank at either end.
-fn name(s: &[u8]) -> Option<(&str, &[u8])> {
+#[inline]
+fn name(s: &[u8]) -> Option<(&[u8], &[u8])> {
     let body = s.strip_prefix(b"\"")?;
     let n = body
         .iter()
-        .take_while(|&&b| b != b'"' && b != b',' && (b' '..0x7F).contains(&b))
-        .count();
+        .position(|&b| b == b'"' || b == b',' || !(b' '..0x7F).contains(&b))?;
     let (text, rest) = (&body[..n], body[n..].strip_prefix(b"\"")?);
     match (text.first(), text.last()) {
-        (Some(a), Some(z)) if *a != b' ' && *z != b' ' => {
-            Some((std::str::from_utf8(text).ok()?, rest))
-        }
+        (Some(a), Some(z)) if *a != b' ' && *z != b' ' => Some((text, rest)),
         _ => None,
     }
 }
@@ -137,6 +149,31 @@ fn name(s: &[u8]) -> Option<(&str, &[u8])> {
 mod tests {
     use super::super::deldbe::{Layout, row, split};
     use super::*;
+
+    /// The record on `line` (no line end), if it has the common shape.
+    fn record(line: &[u8]) -> Option<Record<'_>> {
+        match record_at(line)? {
+            (r, n) if n == line.len() => Some(r),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_record_ends_at_its_line_end() {
+        let text = b"3,0.038,\"i\",\"F\",540\r\n4,1,\"o\",\"G\"\n";
+        let (r, n) = record_at(text).expect("the common shape");
+        assert_eq!((r.thread, r.call, r.line, n), (3, &b"F"[..], Some(540), 19));
+        let (r, n) = record_at(&text[21..]).expect("the common shape");
+        assert_eq!((r.thread, r.op, r.line, n), (4, b'o', None, 11));
+        assert_eq!(record_at(b"4,1,\"o\",\"G\"\r").map(|(_, n)| n), Some(11));
+        for other in [
+            &b"4,1,\"o\",\"G\"x\n"[..],
+            b"4,1,\"o\",\"G\",\n",
+            b"4,1,\"o\",\"G\"\rx",
+        ] {
+            assert_eq!(record_at(other), None, "{other:?}");
+        }
+    }
 
     /// The fast reading of `line` equals the general parser's, bit for bit.
     fn same_as_general(line: &str) {
@@ -151,7 +188,7 @@ mod tests {
             "{line}"
         );
         assert_eq!(slow.op.as_bytes(), [fast.op], "{line}");
-        assert_eq!(slow.call, fast.call, "{line}");
+        assert_eq!(slow.call.as_bytes(), fast.call, "{line}");
         assert_eq!(slow.line, fast.line, "{line}");
         assert_eq!(slow.params, None, "{line}");
     }
