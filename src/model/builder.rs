@@ -274,6 +274,13 @@ impl ProfileBuilder {
         id
     }
 
+    /// The last frame of stack `i`.
+    pub(crate) fn leaf(&self, i: usize) -> Option<FuncId> {
+        let r = &self.stacks.get(i)?.frames;
+        let last = r.end.checked_sub(1).filter(|&last| last >= r.start)?;
+        self.frames.get(last as usize).copied()
+    }
+
     pub(crate) fn index_stacks(&mut self) {
         for i in self.indexed..self.stacks.len() {
             let r = self.stacks[i].frames.clone();

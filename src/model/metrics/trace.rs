@@ -202,10 +202,7 @@ impl ProfileBuilder {
         let d = t - clock;
         match th.frames.last_mut() {
             None => st.outside_ms += d,
-            Some(top) => {
-                st.accs.func(top.func).exclusive_ms += d;
-                top.self_ms += d;
-            }
+            Some(top) => top.self_ms += d,
         }
     }
 
@@ -231,11 +228,7 @@ impl ProfileBuilder {
             self_ms: 0.0,
             last_child: NO_CHILD,
         });
-        st.accs.func(func).calls += 1;
         st.mark(thread, func, true);
-        if let Some(line) = site {
-            st.accs.line(line).calls += 1;
-        }
     }
 
     /// The line a call on `thread` at `line` was made from: in the file of
@@ -270,7 +263,6 @@ impl ProfileBuilder {
         st.mark(thread, frame.func, false);
         st.accs.pop(Pop {
             path: frame.path,
-            func: frame.func,
             site: frame.site,
             span: clock.unwrap_or(0.0) - frame.pushed_at,
             self_ms: frame.self_ms,
@@ -369,6 +361,7 @@ impl ProfileBuilder {
         };
         self.timeline = st.timeline();
         st.accs.flush();
+        st.accs.fold_paths(|i| self.leaf(i));
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         for (i, acc) in called(&st.accs.funcs, |a| a.calls) {

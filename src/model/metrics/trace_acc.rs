@@ -90,7 +90,6 @@ pub(super) struct SiteAcc {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Pop {
     pub path: StackId,
-    pub func: FuncId,
     pub site: Option<LineId>,
     /// Clock at the pop − clock at the push.
     pub span: f64,
@@ -127,10 +126,6 @@ impl Accs {
         self.paths.iter()
     }
 
-    pub fn func(&mut self, func: FuncId) -> &mut FuncAcc {
-        slot(&mut self.funcs, func.index())
-    }
-
     pub fn line(&mut self, line: LineId) -> &mut SiteAcc {
         slot(&mut self.lines, line.index())
     }
@@ -156,6 +151,9 @@ impl Accs {
         }
         // Its path row exists: `trace.rs` makes it with the path.
         self.prefetch_path(pop.path);
+        if let Some(row) = pop.site.and_then(|l| self.lines.get(l.index())) {
+            prefetch(row);
+        }
         self.waiting.push_back(pop);
     }
 
@@ -170,16 +168,38 @@ impl Accs {
         let timed = self.timed;
         let path = self.path(pop.path);
         path.calls += 1;
-        if !timed {
-            return;
-        }
-        path.self_ms += pop.self_ms;
-        path.on_stack_ms += pop.span;
-        if !path.recursive {
-            self.func(pop.func).inclusive_ms += pop.span;
+        if timed {
+            path.self_ms += pop.self_ms;
+            path.on_stack_ms += pop.span;
         }
         if let Some(line) = pop.site {
-            self.line(line).ms += pop.span;
+            let line = self.line(line);
+            line.calls += 1;
+            if timed {
+                line.ms += pop.span;
+            }
+        }
+    }
+
+    /// Gives each function the numbers of the paths it is the leaf of
+    /// (`leaf(i)`: path `i`'s): its calls, its time on top of the stack,
+    /// and, from the paths where it is not also below (recursion once),
+    /// its time on the stack. An event then touches its path's row only,
+    /// not a function's too.
+    pub fn fold_paths(&mut self, leaf: impl Fn(usize) -> Option<FuncId>) {
+        let timed = self.timed;
+        for (i, path) in self.paths.iter().enumerate() {
+            let Some(f) = leaf(i).filter(|_| path.calls > 0) else {
+                continue;
+            };
+            let func = slot(&mut self.funcs, f.index());
+            func.calls += path.calls;
+            if timed {
+                func.exclusive_ms += path.self_ms;
+                if !path.recursive {
+                    func.inclusive_ms += path.on_stack_ms;
+                }
+            }
         }
     }
 }
@@ -243,7 +263,6 @@ mod tests {
     fn pop(path: u32, span: f64) -> Pop {
         Pop {
             path: StackId(path),
-            func: FuncId(0),
             site: Some(LineId(0)),
             span,
             self_ms: span / 2.0,
@@ -271,8 +290,39 @@ mod tests {
             (p.calls, p.on_stack_ms, p.self_ms),
             (35, direct.0, direct.1)
         );
-        assert_eq!(queued.funcs[0].inclusive_ms, direct.0);
         assert_eq!(queued.lines[0].ms, direct.0);
+        queued.fold_paths(|_| Some(FuncId(0)));
+        assert_eq!(queued.funcs[0].inclusive_ms, direct.0);
+    }
+
+    /// A function gets the calls and self time of every path it is the
+    /// leaf of, and the time on the stack of the non-recursive ones only.
+    #[test]
+    fn functions_fold_from_the_paths_they_end() {
+        let mut a = Accs::new(true);
+        a.path(StackId(4)).recursive = true;
+        for (path, span) in [(0, 8.0), (4, 2.0), (4, 1.0), (5, 6.0)] {
+            a.pop(pop(path, span));
+        }
+        a.flush();
+        // Paths 0 and 4 end in function 2, path 5 in 1; path 3 was never
+        // popped and has no leaf.
+        a.fold_paths(|i| match i {
+            0 | 4 => Some(FuncId(2)),
+            5 => Some(FuncId(1)),
+            _ => None,
+        });
+        let f = |i: usize| {
+            (
+                a.funcs[i].calls,
+                a.funcs[i].exclusive_ms,
+                a.funcs[i].inclusive_ms,
+            )
+        };
+        assert_eq!(f(2), (3, 5.5, 8.0));
+        assert_eq!(f(1), (1, 3.0, 6.0));
+        assert_eq!(f(0), (0, 0.0, 0.0));
+        assert_eq!(a.lines[0].calls, 4);
     }
 
     #[test]
@@ -301,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn an_untimed_pop_counts_a_call_only() {
+    fn an_untimed_pop_counts_calls_only() {
         let mut a = Accs::new(false);
         a.path(StackId(3)).recursive = true;
         a.pop(pop(3, 5.0));
@@ -309,6 +359,9 @@ mod tests {
         let row = a.paths().nth(3).copied().unwrap_or_default();
         assert_eq!((row.calls, row.on_stack_ms), (1, 0.0));
         assert_eq!(a.paths().count(), 4);
-        assert!(a.funcs.is_empty() && a.lines.is_empty());
+        assert_eq!((a.lines[0].calls, a.lines[0].ms), (1, 0.0));
+        a.fold_paths(|_| Some(FuncId(1)));
+        let f = a.funcs[1];
+        assert_eq!((f.calls, f.exclusive_ms, f.inclusive_ms), (1, 0.0, 0.0));
     }
 }
