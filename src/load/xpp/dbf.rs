@@ -7,6 +7,7 @@
 //! deleted). The first byte alone proves nothing (0x30–0x32 are also the
 //! digits that start a DELDBE row), so the whole header must hold together.
 
+use super::fast::DbfShape;
 use super::row::{Col, Row, number, whole};
 use byteorder::{ByteOrder, LittleEndian};
 use std::borrow::Cow;
@@ -151,6 +152,8 @@ pub struct ColMap {
     pub fields: Vec<Field>,
     cols: Vec<(Col, usize)>,
     others: Vec<usize>,
+    /// Where the columns are when the layout is the common one.
+    fast: Option<DbfShape>,
 }
 
 impl ColMap {
@@ -175,11 +178,19 @@ impl ColMap {
         let others = (0..fields.len())
             .filter(|i| !cols.iter().any(|&(_, k)| k == *i))
             .collect();
+        let fast = shape(&fields, &cols);
         Ok(ColMap {
             fields,
             cols,
             others,
+            fast,
         })
+    }
+
+    /// The record read the fast way, if the layout and the record are of
+    /// the common shape; `row` reads it otherwise.
+    pub fn fast_row<'a>(&self, record: &'a [u8]) -> Option<super::fast::Record<'a>> {
+        self.fast.as_ref()?.record(record)
     }
 
     pub fn has(&self, col: Col) -> bool {
@@ -222,6 +233,31 @@ impl ColMap {
             .collect();
         (!parts.is_empty()).then(|| parts.join(", "))
     }
+}
+
+/// The common layout's places: numbers for thread, time and line (line
+/// optional), characters for op and call, and no other trace column.
+fn shape(fields: &[Field], cols: &[(Col, usize)]) -> Option<DbfShape> {
+    let place = |want: Col, kinds: &[u8]| {
+        let &(_, i) = cols.iter().find(|&&(c, _)| c == want)?;
+        let f = &fields[i];
+        kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
+    };
+    let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
+    let line = match cols.iter().any(|&(c, _)| c == Col::Line) {
+        true => Some(place(Col::Line, number)?),
+        false => None,
+    };
+    if cols.iter().any(|&(c, _)| c == Col::Params) {
+        return None;
+    }
+    Some(DbfShape {
+        thread: place(Col::Thread, number)?,
+        time: place(Col::Time, number)?,
+        op: place(Col::Op, character)?,
+        call: place(Col::Call, character)?,
+        line,
+    })
 }
 
 fn text(v: Value<'_>) -> Cow<'_, str> {

@@ -12,7 +12,11 @@
 //! spaces, no parameters, ASCII) and gives up on anything else: the caller
 //! then uses `deldbe::split` and `deldbe::row`, which define the format.
 //! What it accepts, it reads to the same values as they would, bit for bit
-//! (a test checks both on the same lines).
+//! (a test checks both on the same lines). DBF records of the common
+//! layout (`DbfShape`) are read the same way, field by field at fixed
+//! places, with `dbf::ColMap::row` as the reading they must agree with.
+
+use std::ops::Range;
 
 /// A record of the common shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +63,72 @@ pub fn record_at(s: &[u8]) -> Option<(Record<'_>, usize)> {
         line,
     };
     Some((record, s.len() - rest.len()))
+}
+
+/// Where the trace columns of a DBF record of the common layout are:
+/// number (`N`/`F`) fields for the thread, time and line, character
+/// (`C`) fields for the op and call, no parameters field. A record is
+/// read straight from these ranges; anything unusual in it (a decimal
+/// thread, a name that is not printable ASCII, an op other than
+/// `i I O o`, a number `padded_number` does not take) leaves it to
+/// `ColMap::row`, which defines the format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DbfShape {
+    pub thread: Range<usize>,
+    pub time: Range<usize>,
+    pub op: Range<usize>,
+    pub call: Range<usize>,
+    pub line: Option<Range<usize>>,
+}
+
+impl DbfShape {
+    /// The record (flag byte included) as the common shape reads it.
+    pub fn record<'a>(&self, record: &'a [u8]) -> Option<Record<'a>> {
+        let thread = padded_whole(record.get(self.thread.clone())?)??;
+        let time = padded_number(record.get(self.time.clone())?)?;
+        let op = match trimmed(record.get(self.op.clone())?) {
+            [op @ (b'i' | b'I' | b'O' | b'o')] => *op,
+            _ => return None,
+        };
+        let call = trimmed(record.get(self.call.clone())?);
+        if call.is_empty() || !call.iter().all(|b| (b' '..0x7F).contains(b)) {
+            return None;
+        }
+        let line = match &self.line {
+            Some(r) => match padded_whole(record.get(r.clone())?)? {
+                Some(n) => Some(u32::try_from(n).ok()?),
+                None => None,
+            },
+            None => None,
+        };
+        Some(Record {
+            thread,
+            time,
+            op,
+            call,
+            line,
+        })
+    }
+}
+
+/// A character field without its trailing blanks and NULs.
+fn trimmed(raw: &[u8]) -> &[u8] {
+    let end = raw.iter().rposition(|&b| b != b' ' && b != 0);
+    &raw[..end.map_or(0, |i| i + 1)]
+}
+
+/// A DBF number field holding a whole number: `Some(None)` when blank,
+/// `Some(Some(n))` for up to 15 digits padded with spaces, `None` for
+/// anything else (left to the general reading).
+fn padded_whole(raw: &[u8]) -> Option<Option<u64>> {
+    let Some(start) = raw.iter().position(|&b| b != b' ') else {
+        return Some(None);
+    };
+    let end = raw.iter().rposition(|&b| b != b' ')? + 1;
+    match digits(&raw[start..end], 15)? {
+        (n, []) => Some(Some(n)),
+        _ => None,
+    }
 }
 
 /// A DBF number field of the common shape, as dBase writes it: digits
@@ -191,6 +261,91 @@ mod tests {
         assert_eq!(slow.call.as_bytes(), fast.call, "{line}");
         assert_eq!(slow.line, fast.line, "{line}");
         assert_eq!(slow.params, None, "{line}");
+    }
+
+    /// A DBF record the fast way reads as `ColMap::row` reads it, and the
+    /// common ones are read the fast way.
+    #[test]
+    fn dbf_records_read_as_the_general_reading_reads_them() {
+        use super::super::dbf::{ColMap, Field};
+        let layout = [
+            ("THREAD", 4),
+            ("TIMELINE", 14),
+            ("OP", 1),
+            ("FUNCTION", 20),
+            ("LINENO", 6),
+        ];
+        let mut offset = 1;
+        let fields: Vec<Field> = layout
+            .iter()
+            .map(|&(name, len)| {
+                let kind = if matches!(name, "OP" | "FUNCTION") {
+                    b'C'
+                } else {
+                    b'N'
+                };
+                offset += len;
+                Field {
+                    name: name.into(),
+                    kind,
+                    offset: offset - len,
+                    len,
+                }
+            })
+            .collect();
+        let map = ColMap::new(fields, None).expect("a trace layout");
+        let threads = ["   3", "  12", "    ", "3.0 ", " 1 2", "9999", " -1 "];
+        let times = [
+            "         0.038",
+            "    123456.789",
+            "1",
+            "              ",
+            "  1e3",
+            " 12.",
+            "  -0.5",
+        ];
+        let ops = ["i", "o", "I", "O", "x", " ", "\0"];
+        let calls = [
+            "FN000169",
+            "  lead",
+            "A B",
+            "Caf\u{e9}",
+            "",
+            "tab\there",
+            "x\0y",
+        ];
+        let lines = ["   540", "      ", "   1e2", "  0.5 ", "    7 "];
+        let mut fast = 0;
+        let product = threads
+            .iter()
+            .flat_map(|t| times.iter().map(move |ms| (t, ms)));
+        let product = product.flat_map(|(t, ms)| ops.iter().map(move |op| (t, ms, op)));
+        let product = product.flat_map(|x| calls.iter().map(move |c| (x, c)));
+        let product = product.flat_map(|x| lines.iter().map(move |l| (x, l)));
+        for (((t, ms, op), call), line) in product {
+            let text = format!(" {t:>4.4}{ms:>14.14}{op:1.1}{call:<20.20}{line:>6.6}");
+            let record = text.as_bytes();
+            let Some(r) = map.fast_row(record) else {
+                continue;
+            };
+            fast += 1;
+            let row = map.row(record).expect("the general reading takes it too");
+            assert_eq!(row.thread, Some(r.thread), "{text:?}");
+            assert_eq!(
+                row.time.map(f64::to_bits),
+                Some(r.time.to_bits()),
+                "{text:?}"
+            );
+            assert_eq!(row.op.as_bytes(), [r.op], "{text:?}");
+            assert_eq!(row.call.as_bytes(), r.call, "{text:?}");
+            assert_eq!(row.line, r.line, "{text:?}");
+            assert_eq!(row.params, None, "{text:?}");
+        }
+        // Threads 3, 12, 9999; three times; four ops; three names; a line,
+        // a blank one and one padded on the right: nothing else.
+        assert_eq!(fast, 3 * 3 * 4 * 3 * 3);
+        let common = b"    3         0.038iFN000169               540";
+        assert!(map.fast_row(common).is_some());
     }
 
     #[test]

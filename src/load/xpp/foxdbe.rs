@@ -150,9 +150,12 @@ fn parse_records(
         &bytes[..range.end],
         range.start,
         record_len,
-        |at, record| match map.row(record) {
-            Ok(row) => batch.push(names, &row, at as u64, at as u64),
-            Err(why) => batch.skipped.push(at as u64, why),
+        |at, record| match map.fast_row(record) {
+            Some(r) => batch.push_fast(names, &r, at as u64, at as u64),
+            None => match map.row(record) {
+                Ok(row) => batch.push(names, &row, at as u64, at as u64),
+                Err(why) => batch.skipped.push(at as u64, why),
+            },
         },
     );
     batch.extra = walk;
