@@ -61,6 +61,18 @@ pub struct Batch<X> {
     pub extra: X,
 }
 
+impl<X: Default> Batch<X> {
+    /// An empty batch whose events go in `spare`'s room (a batch the
+    /// consumer is done with, `parallel::ordered_reusing`).
+    pub fn reusing(mut spare: Vec<Ev>) -> Self {
+        spare.clear();
+        Batch {
+            events: spare,
+            ..Batch::default()
+        }
+    }
+}
+
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
     pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u64) {

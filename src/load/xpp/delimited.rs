@@ -59,10 +59,10 @@ fn load_piece(
     let (mut first_ms, mut last_ms) = (None, None);
     let mut maps = NameMaps::default();
     let mut done = 0;
-    parallel::ordered(
+    parallel::ordered_reusing(
         &chunks,
         LocalNames::default,
-        |names, range| parse_chunk(bytes, range, layout, names),
+        |names, range, spare| parse_chunk(bytes, range, layout, names, Batch::reusing(spare)),
         |worker, mut batch| {
             maps.globalize(worker, &mut batch, b);
             let line = |at: u64| Place::Line(lines_before + at + 1);
@@ -79,7 +79,7 @@ fn load_piece(
             lines_before += batch.extra;
             piece.release(chunks[done].clone());
             done += 1;
-            true
+            (true, batch.events)
         },
     );
     Packet {
@@ -118,18 +118,18 @@ fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, 
     (after, n)
 }
 
-/// Parses the lines of `bytes[range]`; the batch's extra is how many
-/// lines the chunk has. A line of the common shape is read in one pass
+/// Parses the lines of `bytes[range]` into `batch` (empty); its extra is
+/// how many lines the chunk has. A line of the common shape is read in one pass
 /// that also finds its end; any other is cut at its newline first.
 fn parse_chunk(
     bytes: &[u8],
     range: Range<usize>,
     layout: &Layout,
     names: &mut LocalNames,
+    mut batch: Batch<u64>,
 ) -> Batch<u64> {
     let chunk = &bytes[range.clone()];
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
-    let mut batch = Batch::default();
     let mut fields = Vec::with_capacity(8);
     let (mut pos, mut at) = (0, 0);
     let anchored = *layout == Layout::Anchored;

@@ -96,10 +96,13 @@ fn load_piece(
     let mut maps = NameMaps::default();
     let mut walk = dbf::Walk::default();
     let mut done = 0;
-    parallel::ordered(
+    parallel::ordered_reusing(
         &chunks,
         LocalNames::default,
-        |names, range| parse_records(bytes, range, record_len, map, names),
+        |names, range, spare| {
+            let batch = Batch::reusing(spare);
+            parse_records(bytes, range, record_len, map, names, batch)
+        },
         |worker, mut batch| {
             maps.globalize(worker, &mut batch, b);
             let skipped = std::mem::take(&mut batch.skipped);
@@ -112,7 +115,7 @@ fn load_piece(
             merge(&mut walk, batch.extra, bytes.len());
             piece.release(chunks[done].clone());
             done += 1;
-            walk.end_mark.is_none()
+            (walk.end_mark.is_none(), batch.events)
         },
     );
     warn_about(b, &walk, records.declared, record_len);
@@ -136,16 +139,16 @@ struct Records {
     events: KeepEvents,
 }
 
-/// Decodes the records of `bytes[range]`; the batch's extra is what the
-/// walk over them found.
+/// Decodes the records of `bytes[range]` into `batch` (empty); its extra
+/// is what the walk over them found.
 fn parse_records(
     bytes: &[u8],
     range: Range<usize>,
     record_len: usize,
     map: &ColMap,
     names: &mut LocalNames,
+    mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
-    let mut batch = Batch::default();
     let walk = dbf::walk(
         &bytes[..range.end],
         range.start,
