@@ -102,10 +102,15 @@ impl Interner {
     }
 
     fn find_hashed(&self, s: &[u8], h: u32) -> Option<NameId> {
-        let at = |id: NameId| span(&self.text, &self.starts, id.index());
+        // Bytes, not `str` slices: no check of UTF-8 boundaries a probe.
+        let (text, starts) = (self.text.as_bytes(), self.starts.as_slice());
+        let at = |i: usize| {
+            let end = starts.get(i + 1).copied().unwrap_or(text.len());
+            text.get(starts[i]..end).unwrap_or_default()
+        };
         let found = self
             .index
-            .find(spread(h), |&(kh, id)| kh == h && same(at(id).as_bytes(), s));
+            .find(spread(h), |&(kh, id)| kh == h && same(at(id.index()), s));
         found.map(|&(_, id)| id)
     }
 

@@ -251,12 +251,17 @@ fn shape(fields: &[Field], cols: &[(Col, usize)]) -> Option<DbfShape> {
     if cols.iter().any(|&(c, _)| c == Col::Params) {
         return None;
     }
+    let (thread, time) = (place(Col::Thread, number)?, place(Col::Time, number)?);
+    let (op, call) = (place(Col::Op, character)?, place(Col::Call, character)?);
+    let ends = [&thread, &time, &op, &call].map(|r| r.end);
+    let end = ends.into_iter().chain(line.as_ref().map(|r| r.end)).max()?;
     Some(DbfShape {
-        thread: place(Col::Thread, number)?,
-        time: place(Col::Time, number)?,
-        op: place(Col::Op, character)?,
-        call: place(Col::Call, character)?,
+        thread,
+        time,
+        op,
+        call,
         line,
+        end,
     })
 }
 

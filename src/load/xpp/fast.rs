@@ -79,23 +79,25 @@ pub struct DbfShape {
     pub op: Range<usize>,
     pub call: Range<usize>,
     pub line: Option<Range<usize>>,
+    /// Where the last of them ends: a record this long holds them all.
+    pub end: usize,
 }
 
 impl DbfShape {
     /// The record (flag byte included) as the common shape reads it.
     pub fn record<'a>(&self, record: &'a [u8]) -> Option<Record<'a>> {
-        let thread = padded_whole(record.get(self.thread.clone())?)??;
-        let time = padded_number(record.get(self.time.clone())?)?;
-        let op = match trimmed(record.get(self.op.clone())?) {
+        if record.len() < self.end {
+            return None;
+        }
+        let thread = padded_whole(&record[self.thread.clone()])??;
+        let time = padded_number(&record[self.time.clone()])?;
+        let op = match name_field(&record[self.op.clone()])? {
             [op @ (b'i' | b'I' | b'O' | b'o')] => *op,
             _ => return None,
         };
-        let call = trimmed(record.get(self.call.clone())?);
-        if call.is_empty() || !call.iter().all(|b| (b' '..0x7F).contains(b)) {
-            return None;
-        }
+        let call = name_field(&record[self.call.clone()])?;
         let line = match &self.line {
-            Some(r) => match padded_whole(record.get(r.clone())?)? {
+            Some(r) => match padded_whole(&record[r.clone()])? {
                 Some(n) => Some(u32::try_from(n).ok()?),
                 None => None,
             },
@@ -111,24 +113,19 @@ impl DbfShape {
     }
 }
 
-/// A character field without its trailing blanks and NULs.
-fn trimmed(raw: &[u8]) -> &[u8] {
-    let end = raw.iter().rposition(|&b| b != b' ' && b != 0);
-    &raw[..end.map_or(0, |i| i + 1)]
-}
-
-/// A DBF number field holding a whole number: `Some(None)` when blank,
-/// `Some(Some(n))` for up to 15 digits padded with spaces, `None` for
-/// anything else (left to the general reading).
-fn padded_whole(raw: &[u8]) -> Option<Option<u64>> {
-    let Some(start) = raw.iter().position(|&b| b != b' ') else {
-        return Some(None);
-    };
-    let end = raw.iter().rposition(|&b| b != b' ')? + 1;
-    match digits(&raw[start..end], 15)? {
-        (n, []) => Some(Some(n)),
-        _ => None,
+/// A character field holding a name: without its trailing blanks and
+/// NULs, and only if the rest is printable ASCII (not empty).
+fn name_field(raw: &[u8]) -> Option<&[u8]> {
+    let mut end = raw.len();
+    // Names are short in wide fields: skip blank words first.
+    while end >= 8 && raw[end - 8..end] == *b"        " {
+        end -= 8;
     }
+    while end > 0 && matches!(raw[end - 1], b' ' | 0) {
+        end -= 1;
+    }
+    let name = &raw[..end];
+    (end > 0 && name.iter().all(|b| (b' '..0x7F).contains(b))).then_some(name)
 }
 
 /// A DBF number field of the common shape, as dBase writes it: digits
@@ -136,12 +133,66 @@ fn padded_whole(raw: &[u8]) -> Option<Option<u64>> {
 /// `row::number` reads the decoded field, bit for bit; anything else
 /// (blank, a sign, an exponent, 16 digits or more) is left to it.
 pub fn padded_number(raw: &[u8]) -> Option<f64> {
-    let start = raw.iter().position(|&b| b != b' ')?;
-    let end = raw.iter().rposition(|&b| b != b' ')? + 1;
-    match time(&raw[start..end])? {
-        (x, []) => Some(x),
-        _ => None,
+    // One pass: spaces, digits, maybe a point and digits, spaces; the
+    // same limits as `time` (15 digits in all).
+    let mut i = skip_spaces(raw, 0);
+    let (mut mantissa, mut n) = (0u64, 0);
+    while let Some(d) = digit_at(raw, i) {
+        if n == 15 {
+            return None;
+        }
+        (mantissa, n, i) = (mantissa * 10 + d, n + 1, i + 1);
     }
+    if n == 0 {
+        return None;
+    }
+    let mut k = 0;
+    if raw.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digit_at(raw, i) {
+            if n + k == 15 {
+                return None;
+            }
+            (mantissa, k, i) = (mantissa * 10 + d, k + 1, i + 1);
+        }
+        if k == 0 {
+            return None;
+        }
+    }
+    (skip_spaces(raw, i) == raw.len()).then(|| mantissa as f64 / POW10[k])
+}
+
+/// A DBF number field holding a whole number: `Some(None)` when blank,
+/// `Some(Some(n))` for up to 15 digits padded with spaces, `None` for
+/// anything else (left to the general reading).
+fn padded_whole(raw: &[u8]) -> Option<Option<u64>> {
+    let mut i = skip_spaces(raw, 0);
+    if i == raw.len() {
+        return Some(None);
+    }
+    let (mut value, start) = (0u64, i);
+    while let Some(d) = digit_at(raw, i) {
+        if i - start == 15 {
+            return None;
+        }
+        (value, i) = (value * 10 + d, i + 1);
+    }
+    (i > start && skip_spaces(raw, i) == raw.len()).then_some(Some(value))
+}
+
+/// Where the spaces from `i` on end.
+#[inline]
+fn skip_spaces(raw: &[u8], mut i: usize) -> usize {
+    while raw.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+#[inline]
+fn digit_at(raw: &[u8], i: usize) -> Option<u64> {
+    let d = raw.get(i)?.wrapping_sub(b'0');
+    (d < 10).then_some(u64::from(d))
 }
 
 /// 1 to `max` ASCII digits as a number (`max` at most 19).
