@@ -29,7 +29,7 @@ pub enum Op {
 }
 
 /// One trace record, parsed. `name` and `Op::Other` are worker numbers in
-/// a batch and `NameId` indexes once [`NameMaps::globalize`] has run.
+/// a batch and `NameId` indexes once [`global`] has mapped them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ev {
     /// Where the record starts in its piece (the events pane reads it
@@ -158,21 +158,31 @@ pub struct NameMaps {
 }
 
 impl NameMaps {
-    /// Learns the batch's new names, then rewrites its events' names as
-    /// `NameId` indexes.
-    pub fn globalize<X>(&mut self, worker: usize, batch: &mut Batch<X>, b: &mut ProfileBuilder) {
+    /// Learns the batch's new names; returns the worker's numbers → the
+    /// profile's names, which [`global`] applies to each event as it is
+    /// replayed (one pass over a batch, not a pass to rewrite it first).
+    pub fn learn<X>(&mut self, worker: usize, batch: &Batch<X>, b: &mut ProfileBuilder) -> &[NameId] {
         if self.maps.len() <= worker {
             self.maps.resize_with(worker + 1, Vec::new);
         }
         let map = &mut self.maps[worker];
         map.extend(batch.new_names.iter().map(|n| b.intern(n)));
-        let global = |local: u32| map.get(local as usize).map_or(u32::MAX, |id| id.0);
-        for ev in &mut batch.events {
-            ev.name = global(ev.name);
-            if let Op::Other(op) = &mut ev.op {
-                *op = global(*op);
-            }
-        }
+        map
+    }
+}
+
+/// `ev` with its names the profile's (`map`: [`NameMaps::learn`]'s).
+#[inline]
+pub fn global(map: &[NameId], ev: &Ev) -> Ev {
+    let global = |local: u32| map.get(local as usize).map_or(u32::MAX, |id| id.0);
+    let op = match ev.op {
+        Op::Other(op) => Op::Other(global(op)),
+        op => op,
+    };
+    Ev {
+        name: global(ev.name),
+        op,
+        ..*ev
     }
 }
 

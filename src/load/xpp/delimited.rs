@@ -1,7 +1,7 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, LocalNames, NameMaps, global, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
@@ -64,13 +64,14 @@ fn load_piece(
         LocalNames::default,
         |names, range, spare| parse_chunk(bytes, range, layout, names, Batch::reusing(spare)),
         |worker, mut batch| {
-            maps.globalize(worker, &mut batch, b);
+            let map = maps.learn(worker, &batch, b);
             let line = |at: u64| Place::Line(lines_before + at + 1);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, line, "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
                 for ev in &batch.events {
+                    let ev = &global(map, ev);
                     events.push(ev.offset, rp.event(b, ev, line(ev.at)));
                     first_ms = first_ms.or(ev.time);
                     last_ms = ev.time.or(last_ms);

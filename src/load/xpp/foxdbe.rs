@@ -2,7 +2,7 @@
 //! which hold records only (a packet that starts with a header of the same
 //! layout has it skipped). Record counts come from the bytes present.
 
-use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, LocalNames, NameMaps, global, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
@@ -104,10 +104,11 @@ fn load_piece(
             parse_records(bytes, range, record_len, map, names, batch)
         },
         |worker, mut batch| {
-            maps.globalize(worker, &mut batch, b);
+            let map = maps.learn(worker, &batch, b);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, Place::Offset, "skipped");
             for ev in &batch.events {
+                let ev = &global(map, ev);
                 events.push(ev.offset, replay.event(b, ev, Place::Offset(ev.at)));
                 first_ms = first_ms.or(ev.time);
                 last_ms = ev.time.or(last_ms);
