@@ -161,7 +161,12 @@ impl NameMaps {
     /// Learns the batch's new names; returns the worker's numbers → the
     /// profile's names, which [`global`] applies to each event as it is
     /// replayed (one pass over a batch, not a pass to rewrite it first).
-    pub fn learn<X>(&mut self, worker: usize, batch: &Batch<X>, b: &mut ProfileBuilder) -> &[NameId] {
+    pub fn learn<X>(
+        &mut self,
+        worker: usize,
+        batch: &Batch<X>,
+        b: &mut ProfileBuilder,
+    ) -> &[NameId] {
         if self.maps.len() <= worker {
             self.maps.resize_with(worker + 1, Vec::new);
         }

@@ -11,7 +11,6 @@
 
 use crate::model::hint::prefetch;
 use crate::model::ids::{FuncId, LineId, StackId};
-use std::collections::VecDeque;
 
 /// How many pops wait: enough to cover a memory access at the replay's
 /// pace (tens of nanoseconds an event), few enough to stay in L1.
@@ -103,8 +102,19 @@ pub(super) struct Accs {
     paths: Segments<PathAcc>,
     pub funcs: Vec<FuncAcc>,
     pub lines: Vec<SiteAcc>,
-    waiting: VecDeque<Pop>,
+    /// Pops not yet added, a ring: the next one goes at `next`, where the
+    /// oldest is once the ring is `full`.
+    waiting: [Pop; WAITING],
+    next: usize,
+    full: bool,
 }
+
+const NO_POP: Pop = Pop {
+    path: StackId(u32::MAX),
+    site: None,
+    span: 0.0,
+    self_ms: 0.0,
+};
 
 impl Accs {
     pub fn new(timed: bool) -> Accs {
@@ -113,7 +123,9 @@ impl Accs {
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
-            waiting: VecDeque::with_capacity(WAITING),
+            waiting: [NO_POP; WAITING],
+            next: 0,
+            full: false,
         }
     }
 
@@ -144,24 +156,31 @@ impl Accs {
 
     /// Queues a pop; adds the oldest one once the queue is full.
     pub fn pop(&mut self, pop: Pop) {
-        if self.waiting.len() == WAITING
-            && let Some(old) = self.waiting.pop_front()
-        {
-            self.add(old);
+        if self.full {
+            self.add(self.waiting[self.next]);
         }
         // Its path row exists: `trace.rs` makes it with the path.
         self.prefetch_path(pop.path);
         if let Some(row) = pop.site.and_then(|l| self.lines.get(l.index())) {
             prefetch(row);
         }
-        self.waiting.push_back(pop);
+        self.waiting[self.next] = pop;
+        self.next = (self.next + 1) % WAITING;
+        self.full |= self.next == 0;
     }
 
-    /// Adds every waiting pop; the numbers are complete after it.
+    /// Adds every waiting pop, oldest first; the numbers are complete
+    /// after it.
     pub fn flush(&mut self) {
-        while let Some(pop) = self.waiting.pop_front() {
-            self.add(pop);
+        let (oldest, n) = if self.full {
+            (self.next, WAITING)
+        } else {
+            (0, self.next)
+        };
+        for k in 0..n {
+            self.add(self.waiting[(oldest + k) % WAITING]);
         }
+        (self.next, self.full) = (0, false);
     }
 
     fn add(&mut self, pop: Pop) {
@@ -234,13 +253,21 @@ impl<T: Default + Clone> Segments<T> {
     }
 
     /// Row `i`, growing the array with defaults to reach it.
+    #[inline]
     fn slot(&mut self, i: usize) -> &mut T {
+        if i >= self.len {
+            self.grow_to(i);
+        }
+        &mut self.segs[i / SEGMENT][i % SEGMENT]
+    }
+
+    #[cold]
+    fn grow_to(&mut self, i: usize) {
         while self.segs.len() <= i / SEGMENT {
             self.segs
                 .push(vec![T::default(); SEGMENT].into_boxed_slice());
         }
-        self.len = self.len.max(i + 1);
-        &mut self.segs[i / SEGMENT][i % SEGMENT]
+        self.len = i + 1;
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
