@@ -117,15 +117,20 @@ impl DbfShape {
 /// NULs, and only if the rest is printable ASCII (not empty).
 fn name_field(raw: &[u8]) -> Option<&[u8]> {
     let mut end = raw.len();
-    // Names are short in wide fields: skip blank words first.
-    while end >= 8 && raw[end - 8..end] == *b"        " {
-        end -= 8;
+    // Names are short in wide fields: blanks go a word at a time (the
+    // last byte of a little-endian word is its top one).
+    while let Some(w) = end.checked_sub(8).and_then(|at| word_at(raw, at)) {
+        let other = w ^ SPACES;
+        end -= (other.leading_zeros() / 8) as usize;
+        if other != 0 {
+            break;
+        }
     }
     while end > 0 && matches!(raw[end - 1], b' ' | 0) {
         end -= 1;
     }
     let name = &raw[..end];
-    (end > 0 && name.iter().all(|b| (b' '..0x7F).contains(b))).then_some(name)
+    (end > 0 && printable(name)).then_some(name)
 }
 
 /// A DBF number field of the common shape, as dBase writes it: digits
@@ -180,13 +185,51 @@ fn padded_whole(raw: &[u8]) -> Option<Option<u64>> {
     (i > start && skip_spaces(raw, i) == raw.len()).then_some(Some(value))
 }
 
-/// Where the spaces from `i` on end.
+/// Where the spaces from `i` on end. DBF numbers are padded on the left
+/// to the field's width: eight bytes are looked at a time.
 #[inline]
 fn skip_spaces(raw: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(raw, i) {
+        let other = w ^ SPACES;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while raw.get(i) == Some(&b' ') {
         i += 1;
     }
     i
+}
+
+const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+
+/// The eight bytes at `i` as a little-endian word, if there are eight.
+#[inline]
+fn word_at(raw: &[u8], i: usize) -> Option<u64> {
+    let bytes = raw.get(i..i.checked_add(8)?)?;
+    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7E), eight at a
+/// time: a byte is below 0x20 or above 0x7E exactly when adding 0x60 or
+/// 0x01 to it (in its own lane, no carry out of it) sets its top bit or
+/// it has it set already.
+#[inline]
+fn printable(s: &[u8]) -> bool {
+    const LOW: u64 = u64::from_le_bytes([0x7F; 8]);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    let lane = |w: u64| {
+        let low = w & LOW;
+        let below = !(low + u64::from_le_bytes([0x60; 8]));
+        let above = low + u64::from_le_bytes([0x01; 8]);
+        (w | below | above) & TOP == 0
+    };
+    let mut chunks = s.chunks_exact(8);
+    let words_ok = chunks
+        .by_ref()
+        .all(|c| lane(u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))));
+    words_ok && chunks.remainder().iter().all(|b| (b' '..0x7F).contains(b))
 }
 
 #[inline]
@@ -397,6 +440,39 @@ mod tests {
         assert_eq!(fast, 3 * 3 * 4 * 3 * 3);
         let common = b"    3         0.038iFN000169               540";
         assert!(map.fast_row(common).is_some());
+    }
+
+    /// The word-at-a-time checks agree with byte-by-byte ones for every
+    /// byte value in every place of a word and past it.
+    #[test]
+    fn word_checks_agree_with_byte_checks() {
+        for len in [1, 7, 8, 9, 16, 20] {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut s = vec![b'a'; len];
+                    s[at] = b;
+                    let bytewise = s.iter().all(|c| (b' '..0x7F).contains(c));
+                    assert_eq!(printable(&s), bytewise, "{s:?}");
+                    s.fill(b' ');
+                    s[at] = b;
+                    let first = s.iter().position(|&c| c != b' ').unwrap_or(len);
+                    assert_eq!(skip_spaces(&s, 0), first, "{s:?}");
+                }
+            }
+        }
+        assert_eq!(skip_spaces(b"          ", 3), 10);
+        let names: [(&[u8], Option<&[u8]>); 7] = [
+            (b"FN000169            ", Some(b"FN000169")),
+            (b"A B \0 \0\0       \0  ", Some(b"A B")),
+            (b"ABCDEFGHIJKLMNOPQRST", Some(b"ABCDEFGHIJKLMNOPQRST")),
+            (b"ABCDEFGHIJKLMNOPQRS ", Some(b"ABCDEFGHIJKLMNOPQRS")),
+            (b"  lead  ", Some(b"  lead")),
+            (b"        \0           ", None),
+            (b"tab\there  ", None),
+        ];
+        for (raw, name) in names {
+            assert_eq!(name_field(raw), name, "{raw:?}");
+        }
     }
 
     #[test]
