@@ -345,16 +345,19 @@ mod tests {
         let mut fields = Vec::new();
         split(line, &mut fields);
         let slow = row(line, &fields, &Layout::Anchored).expect("a record");
-        assert_eq!(slow.thread, Some(fast.thread), "{line}");
-        assert_eq!(
-            slow.time.map(f64::to_bits),
-            Some(fast.time.to_bits()),
-            "{line}"
-        );
-        assert_eq!(slow.op.as_bytes(), [fast.op], "{line}");
-        assert_eq!(slow.call.as_bytes(), fast.call, "{line}");
-        assert_eq!(slow.line, fast.line, "{line}");
-        assert_eq!(slow.params, None, "{line}");
+        same_values(&slow, &fast, line);
+    }
+
+    /// The general reading `slow` and the fast one `fast` of `what` hold the
+    /// same values, bit for bit.
+    fn same_values(slow: &crate::load::xpp::row::Row<'_>, fast: &Record<'_>, what: &str) {
+        assert_eq!(slow.thread, Some(fast.thread), "{what}");
+        let bits = slow.time.map(f64::to_bits);
+        assert_eq!(bits, Some(fast.time.to_bits()), "{what}");
+        assert_eq!(slow.op.as_bytes(), [fast.op], "{what}");
+        assert_eq!(slow.call.as_bytes(), fast.call, "{what}");
+        assert_eq!(slow.line, fast.line, "{what}");
+        assert_eq!(slow.params, None, "{what}");
     }
 
     /// A DBF record the fast way reads as `ColMap::row` reads it, and the
@@ -424,16 +427,7 @@ mod tests {
             };
             fast += 1;
             let row = map.row(record).expect("the general reading takes it too");
-            assert_eq!(row.thread, Some(r.thread), "{text:?}");
-            assert_eq!(
-                row.time.map(f64::to_bits),
-                Some(r.time.to_bits()),
-                "{text:?}"
-            );
-            assert_eq!(row.op.as_bytes(), [r.op], "{text:?}");
-            assert_eq!(row.call.as_bytes(), r.call, "{text:?}");
-            assert_eq!(row.line, r.line, "{text:?}");
-            assert_eq!(row.params, None, "{text:?}");
+            same_values(&row, &r, &format!("{text:?}"));
         }
         // Threads 3, 12, 9999; three times; four ops; three names; a line,
         // a blank one and one padded on the right: nothing else.
