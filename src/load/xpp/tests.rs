@@ -469,3 +469,35 @@ fn chunked_parsing_keeps_lines_places_and_warnings() {
     assert_eq!(times(&many, "Café"), (Some(1), Some(3.0), Some(3.0)));
     assert_eq!(many.event_count(), 7);
 }
+
+/// Threads are numbered in the order the file first names them, whichever
+/// worker sees them first and however many there are (past the few a
+/// worker compares one by one).
+#[test]
+fn threads_keep_the_order_of_the_file_across_chunks() {
+    let ids: Vec<u64> = (0..12u64).map(|i| (i * 37 + 5) % 50 + 1).collect();
+    let mut text = String::new();
+    for (k, id) in ids.iter().enumerate() {
+        text.push_str(&format!("{id},{k},\"i\",\"F{k}\",{k}\n"));
+    }
+    for (k, id) in ids.iter().enumerate().rev() {
+        text.push_str(&format!("{id},{},\"o\",\"F{k}\"\n", 20 + k));
+    }
+    let threads = |p: &Profile| -> Vec<u64> {
+        let timeline = p.timeline().expect("asked for");
+        timeline.threads.iter().map(|t| t.id).collect()
+    };
+    for chunk_bytes in [None, Some(1), Some(40)] {
+        let opts = LoadOptions {
+            format: Some("xpp".into()),
+            chunk_bytes,
+            timeline: true,
+            ..Default::default()
+        };
+        let input = Input::owned("T.PRF", text.clone().into_bytes());
+        let p = load_inputs(&[input], &opts).expect("loads");
+        assert_eq!(threads(&p), ids, "{chunk_bytes:?}");
+        assert_eq!(p.meta["threads"], MetaValue::Int(12));
+        assert!(p.warnings().is_empty(), "{:?}", p.warnings());
+    }
+}
