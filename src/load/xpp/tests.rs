@@ -471,8 +471,7 @@ fn chunked_parsing_keeps_lines_places_and_warnings() {
 }
 
 /// Threads are numbered in the order the file first names them, whichever
-/// worker sees them first and however many there are (past the few a
-/// worker compares one by one).
+/// worker parses the line that first names them.
 #[test]
 fn threads_keep_the_order_of_the_file_across_chunks() {
     let ids: Vec<u64> = (0..12u64).map(|i| (i * 37 + 5) % 50 + 1).collect();
