@@ -3,16 +3,18 @@
 //! Each thread keeps its own call stack and clock. The interval between two
 //! consecutive events of a thread belongs to the stack in effect during it
 //! (the stack after the earlier event), so a loader calls `trace_time`
-//! *before* applying an event's push or pop. Exclusive and stack self times
-//! are added per interval; inclusive times are closed lazily when a frame is
-//! popped (clock at pop − clock at push, counted for the outermost activation
-//! only, which is "recursion once"), so an event costs O(1), not O(depth).
+//! *before* applying an event's push or pop. An interval is added to the
+//! top frame's self time; a popped frame gives its path its call, its self
+//! time and its time on the stack (clock at pop − clock at push), so an
+//! event costs O(1), not O(depth).
 //!
 //! While events arrive, numbers accumulate in arrays of their own
 //! (`trace_acc.rs`: a path's count, times and first callees in one cache
 //! line) rather than in the model's rows: a trace with half a million paths
 //! then touches a few cache lines an event, not the wide rows the panes
-//! read. `finish_trace` adds them to the rows once.
+//! read. `finish_trace` adds them to the rows once, and gives each function
+//! the sums of the paths it ends: inclusive time from the paths where it is
+//! not also below ("recursion once", known per path when it is made).
 
 use super::trace_acc::{Accs, Pop};
 use crate::model::ProfileBuilder;

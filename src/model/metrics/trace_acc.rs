@@ -1,6 +1,7 @@
-//! A trace's running numbers per path, function and call line, kept in
-//! small arrays of their own while events arrive (`trace.rs` adds them to
-//! the model's rows once, at the end).
+//! A trace's running numbers per path and call line, kept in small arrays
+//! of their own while events arrive; functions get theirs from their paths
+//! at the end (`fold_paths`), and `trace.rs` adds all to the model's rows
+//! once.
 //!
 //! A trace with half a million paths makes each pop's path row a cache
 //! miss, and the replay thread is what a large trace load waits on. So a
