@@ -178,12 +178,43 @@ impl ColMap {
         let others = (0..fields.len())
             .filter(|i| !cols.iter().any(|&(_, k)| k == *i))
             .collect();
-        let fast = shape(&fields, &cols);
-        Ok(ColMap {
+        let mut map = ColMap {
             fields,
             cols,
             others,
-            fast,
+            fast: None,
+        };
+        map.fast = map.shape();
+        Ok(map)
+    }
+
+    /// The common layout's places: numbers for thread, time and line (line
+    /// optional), characters for op and call, and no other trace column.
+    fn shape(&self) -> Option<DbfShape> {
+        let place = |want: Col, kinds: &[u8]| {
+            let &(_, i) = self.cols.iter().find(|&&(c, _)| c == want)?;
+            let f = &self.fields[i];
+            kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
+        };
+        let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
+        if self.has(Col::Params) {
+            return None;
+        }
+        let line = match self.has(Col::Line) {
+            true => Some(place(Col::Line, number)?),
+            false => None,
+        };
+        let (thread, time) = (place(Col::Thread, number)?, place(Col::Time, number)?);
+        let (op, call) = (place(Col::Op, character)?, place(Col::Call, character)?);
+        let ends = [&thread, &time, &op, &call].map(|r| r.end);
+        let end = ends.into_iter().chain(line.as_ref().map(|r| r.end)).max()?;
+        Some(DbfShape {
+            thread,
+            time,
+            op,
+            call,
+            line,
+            end,
         })
     }
 
@@ -233,36 +264,6 @@ impl ColMap {
             .collect();
         (!parts.is_empty()).then(|| parts.join(", "))
     }
-}
-
-/// The common layout's places: numbers for thread, time and line (line
-/// optional), characters for op and call, and no other trace column.
-fn shape(fields: &[Field], cols: &[(Col, usize)]) -> Option<DbfShape> {
-    let place = |want: Col, kinds: &[u8]| {
-        let &(_, i) = cols.iter().find(|&&(c, _)| c == want)?;
-        let f = &fields[i];
-        kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
-    };
-    let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
-    let line = match cols.iter().any(|&(c, _)| c == Col::Line) {
-        true => Some(place(Col::Line, number)?),
-        false => None,
-    };
-    if cols.iter().any(|&(c, _)| c == Col::Params) {
-        return None;
-    }
-    let (thread, time) = (place(Col::Thread, number)?, place(Col::Time, number)?);
-    let (op, call) = (place(Col::Op, character)?, place(Col::Call, character)?);
-    let ends = [&thread, &time, &op, &call].map(|r| r.end);
-    let end = ends.into_iter().chain(line.as_ref().map(|r| r.end)).max()?;
-    Some(DbfShape {
-        thread,
-        time,
-        op,
-        call,
-        line,
-        end,
-    })
 }
 
 fn text(v: Value<'_>) -> Cow<'_, str> {

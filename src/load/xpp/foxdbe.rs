@@ -137,6 +137,7 @@ struct Records {
     len: usize,
     /// Bytes a parsing chunk holds.
     chunk: usize,
+    /// What the packet keeps of the records it reads as events.
     events: KeepEvents,
 }
 
