@@ -11,6 +11,7 @@ mod input;
 pub(crate) mod names;
 pub(crate) mod parallel;
 pub mod plist;
+mod scan;
 pub(crate) mod split;
 #[cfg(test)]
 pub(crate) mod testing;

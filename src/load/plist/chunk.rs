@@ -7,6 +7,7 @@
 //! (which function a stack belongs to, whether a frame has a stack to go
 //! in) is the calling thread's, in `State`.
 
+use super::fast;
 use super::record::{Fields, Parsed, count, number, parse_line, time};
 use crate::load::names::{LocalNames, NewNames};
 use crate::load::split::MAX_LINE;
@@ -78,22 +79,40 @@ pub struct Batch {
 pub fn parse(chunk: &[u8], names: &mut LocalNames) -> Batch {
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut batch = Batch::default();
-    for (at, line) in body.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        batch.lines += 1;
-        let item = if line.len() > MAX_LINE {
-            Some(Item::TooLong(line.len()))
-        } else {
-            item(&decode(line), names)
+    // Lines as `body.split(b'\n')` gives them (an empty body is one blank
+    // line); a line of the common shape is read, end found, in one pass.
+    let mut at = 0;
+    loop {
+        let rest = &body[at..];
+        let (item, len) = match fast::item_at(rest, names) {
+            Some((item, len)) => (Some(item), len),
+            None => {
+                let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                (general(&rest[..len], names), len)
+            }
         };
         // A chunk is a few hundred kilobytes: its line index fits.
-        batch.items.extend(item.map(|i| (at as u32, i)));
+        batch.items.extend(item.map(|i| (batch.lines as u32, i)));
+        batch.lines += 1;
+        at += len + 1;
+        if at > body.len() {
+            break;
+        }
     }
     batch.new_names = names.take();
     batch
 }
 
-fn item(text: &str, names: &mut LocalNames) -> Option<Item> {
+/// A line (no `\n`) the fast reading left, read by the format's rules.
+fn general(line: &[u8], names: &mut LocalNames) -> Option<Item> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > MAX_LINE {
+        return Some(Item::TooLong(line.len()));
+    }
+    item(&decode(line), names)
+}
+
+pub(super) fn item(text: &str, names: &mut LocalNames) -> Option<Item> {
     Some(match parse_line(text) {
         Parsed::Blank => return None,
         Parsed::Record { tag, fields } => Item::Record {
@@ -152,6 +171,23 @@ fn body(tag: u32, f: &Fields<'_>, names: &mut LocalNames) -> Result<Body, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines are counted as splitting the chunk at its newlines counts
+    /// them, whichever reading takes each line.
+    #[test]
+    fn lines_are_counted_as_a_split_counts_them() {
+        let mut names = LocalNames::default();
+        for (text, lines, items) in [
+            (&b"\n"[..], 1, 0),
+            (b"8\t1\n\n", 2, 1),
+            (b"8\t1\r\n8\t2", 2, 2),
+            (b"8\t1\r\n\r\n x\n8\t2\n", 4, 3),
+            (b"", 1, 0),
+        ] {
+            let batch = parse(text, &mut names);
+            assert_eq!((batch.lines, batch.items.len()), (lines, items), "{text:?}");
+        }
+    }
 
     #[test]
     fn lines_become_items_at_their_index() {

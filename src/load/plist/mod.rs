@@ -23,6 +23,7 @@
 //! derive session totals and percents.
 
 mod chunk;
+mod fast;
 mod record;
 
 use super::names::LocalNames;

@@ -16,6 +16,7 @@
 //! layout (`DbfShape`) are read the same way, field by field at fixed
 //! places, with `dbf::ColMap::row` as the reading they must agree with.
 
+use crate::load::scan::{POW10, decimal as time, digits, printable};
 use std::ops::Range;
 
 /// A record of the common shape.
@@ -211,80 +212,11 @@ fn word_at(raw: &[u8], i: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.try_into().ok()?))
 }
 
-/// Whether every byte of `s` is printable ASCII (0x20 to 0x7E), eight at a
-/// time: a byte is below 0x20 or above 0x7E exactly when adding 0x60 or
-/// 0x01 to it (in its own lane, no carry out of it) sets its top bit or
-/// it has it set already.
-#[inline]
-fn printable(s: &[u8]) -> bool {
-    const LOW: u64 = u64::from_le_bytes([0x7F; 8]);
-    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
-    let lane = |w: u64| {
-        let low = w & LOW;
-        let below = !(low + u64::from_le_bytes([0x60; 8]));
-        let above = low + u64::from_le_bytes([0x01; 8]);
-        (w | below | above) & TOP == 0
-    };
-    let mut chunks = s.chunks_exact(8);
-    let words_ok = chunks
-        .by_ref()
-        .all(|c| lane(u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))));
-    words_ok && chunks.remainder().iter().all(|b| (b' '..0x7F).contains(b))
-}
-
 #[inline]
 fn digit_at(raw: &[u8], i: usize) -> Option<u64> {
     let d = raw.get(i)?.wrapping_sub(b'0');
     (d < 10).then_some(u64::from(d))
 }
-
-/// 1 to `max` ASCII digits as a number (`max` at most 19).
-#[inline]
-fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
-    let mut value = 0u64;
-    let mut n = 0;
-    while let Some(d) = s.get(n).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
-        if n == max {
-            return None;
-        }
-        value = value * 10 + u64::from(d);
-        n += 1;
-    }
-    (n > 0).then(|| (value, &s[n..]))
-}
-
-/// `123` or `123.456`. The value is the integer of all the digits divided
-/// by a power of ten; both are exact in an f64 while the digits are at
-/// most 15 and the decimals at most 22, so the one rounding of the
-/// division gives the correctly rounded value `str::parse` gives.
-#[inline]
-fn time(s: &[u8]) -> Option<(f64, &[u8])> {
-    let (whole, rest) = digits(s, 15)?;
-    let Some(frac) = rest.strip_prefix(b".") else {
-        return Some((whole as f64, rest));
-    };
-    let int_digits = s.len() - rest.len();
-    let (decimals, tail) = digits(frac, 15 - int_digits.min(15))?;
-    let k = frac.len() - tail.len();
-    let mantissa = whole * POW10_INT[k] + decimals;
-    Some((mantissa as f64 / POW10[k], tail))
-}
-
-/// Powers of ten as integers, to scale the whole part.
-const POW10_INT: [u64; 16] = {
-    let mut p = [1u64; 16];
-    let mut i = 1;
-    while i < 16 {
-        p[i] = p[i - 1] * 10;
-        i += 1;
-    }
-    p
-};
-
-/// Powers of ten, each exact in an f64.
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
 
 /// `"i"` or `i`: one ASCII letter.
 fn op(s: &[u8]) -> Option<(u8, &[u8])> {
@@ -437,17 +369,14 @@ mod tests {
     }
 
     /// The word-at-a-time checks agree with byte-by-byte ones for every
-    /// byte value in every place of a word and past it.
+    /// byte value in every place of a word and past it (`printable` is
+    /// checked in `scan`).
     #[test]
     fn word_checks_agree_with_byte_checks() {
         for len in [1, 7, 8, 9, 16, 20] {
             for at in 0..len {
                 for b in 0..=255u8 {
-                    let mut s = vec![b'a'; len];
-                    s[at] = b;
-                    let bytewise = s.iter().all(|c| (b' '..0x7F).contains(c));
-                    assert_eq!(printable(&s), bytewise, "{s:?}");
-                    s.fill(b' ');
+                    let mut s = vec![b' '; len];
                     s[at] = b;
                     let first = s.iter().position(|&c| c != b' ').unwrap_or(len);
                     assert_eq!(skip_spaces(&s, 0), first, "{s:?}");

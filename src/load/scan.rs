@@ -1,0 +1,150 @@
+//! Byte-level readers the loaders' fast paths share.
+//!
+//! A fast path reads the common shape of a record straight from its bytes
+//! and gives up on anything else, leaving it to the general parser that
+//! defines the format. What these readers accept they read to the value
+//! `str::parse` gives for the same text, bit for bit: whole numbers of a
+//! bounded number of digits, decimals of at most 15 digits, and names of
+//! printable ASCII (which are their own text under any decoding).
+
+/// 1 to `max` ASCII digits as a number (`max` at most 19, so it fits) and
+/// what follows them.
+#[inline]
+pub fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
+    let mut value = 0u64;
+    let mut n = 0;
+    while let Some(d) = s.get(n).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+        if n == max {
+            return None;
+        }
+        value = value * 10 + u64::from(d);
+        n += 1;
+    }
+    (n > 0).then(|| (value, &s[n..]))
+}
+
+/// `123` or `123.456`, and what follows. The value is the integer of all
+/// the digits divided by a power of ten; both are exact in an f64 while
+/// the digits are at most 15 and the decimals at most 22, so the one
+/// rounding of the division gives the correctly rounded value
+/// `str::parse` gives.
+#[inline]
+pub fn decimal(s: &[u8]) -> Option<(f64, &[u8])> {
+    let (whole, rest) = digits(s, 15)?;
+    let Some(frac) = rest.strip_prefix(b".") else {
+        return Some((whole as f64, rest));
+    };
+    let int_digits = s.len() - rest.len();
+    let (decimals, tail) = digits(frac, 15 - int_digits.min(15))?;
+    let k = frac.len() - tail.len();
+    let mantissa = whole * POW10_INT[k] + decimals;
+    Some((mantissa as f64 / POW10[k], tail))
+}
+
+/// Powers of ten as integers, to scale the whole part.
+const POW10_INT: [u64; 16] = {
+    let mut p = [1u64; 16];
+    let mut i = 1;
+    while i < 16 {
+        p[i] = p[i - 1] * 10;
+        i += 1;
+    }
+    p
+};
+
+/// Powers of ten, each exact in an f64.
+pub const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7E).
+#[inline]
+pub fn printable(s: &[u8]) -> bool {
+    printable_prefix(s) == s.len()
+}
+
+/// How many bytes at the start of `s` are printable ASCII, eight at a
+/// time: a byte is below 0x20 or above 0x7E exactly when adding 0x60 or
+/// 0x01 to its low seven bits (in its own lane, no carry out of it) sets
+/// its top bit or it has it set already, so each lane's flag is exact and
+/// the lowest one is the first byte that is not printable.
+#[inline]
+pub fn printable_prefix(s: &[u8]) -> usize {
+    const LOW: u64 = u64::from_le_bytes([0x7F; 8]);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    let others = |w: u64| {
+        let low = w & LOW;
+        let below = !(low + u64::from_le_bytes([0x60; 8]));
+        let above = low + u64::from_le_bytes([0x01; 8]);
+        (w | below | above) & TOP
+    };
+    let mut at = 0;
+    for chunk in s.chunks_exact(8) {
+        let flags = others(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let tail = &s[at..];
+    at + tail
+        .iter()
+        .position(|b| !(b' '..0x7F).contains(b))
+        .unwrap_or(tail.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time check agrees with a byte-by-byte one for every
+    /// byte value in every place of a word and past it.
+    #[test]
+    fn printable_prefix_agrees_with_a_byte_check() {
+        for len in [1, 7, 8, 9, 16, 20] {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut s = vec![b'a'; len];
+                    s[at] = b;
+                    let bytewise = s.iter().position(|c| !(b' '..0x7F).contains(c));
+                    assert_eq!(printable_prefix(&s), bytewise.unwrap_or(len), "{s:?}");
+                    assert_eq!(printable(&s), bytewise.is_none(), "{s:?}");
+                }
+            }
+        }
+        assert_eq!(printable_prefix(b""), 0);
+        assert_eq!(printable_prefix(b"abc\tdefghijklm\x80"), 3);
+    }
+
+    #[test]
+    fn numbers_read_as_str_parse_reads_them() {
+        assert_eq!(digits(b"0042x", 19), Some((42, &b"x"[..])));
+        assert_eq!(digits(b"x", 19), None);
+        assert_eq!(digits(b"123", 2), None);
+        let max = b"9999999999999999999";
+        assert_eq!(
+            digits(max, 19).map(|d| d.0),
+            Some(9_999_999_999_999_999_999)
+        );
+        for text in [
+            "0.038",
+            "3",
+            "123456.789",
+            "999999999999.999",
+            "0.00000000000001",
+        ] {
+            let (x, rest) = decimal(text.as_bytes()).expect(text);
+            assert!(rest.is_empty());
+            assert_eq!(
+                x.to_bits(),
+                text.parse::<f64>().map(f64::to_bits).ok().unwrap_or(0)
+            );
+        }
+        for other in ["12.", ".5", "-1", "1234567890123456", "0.30000000000000004"] {
+            assert!(
+                decimal(other.as_bytes()).is_none_or(|(_, r)| !r.is_empty()),
+                "{other}"
+            );
+        }
+    }
+}
