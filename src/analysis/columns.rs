@@ -232,16 +232,26 @@ impl_column!(LineColumn, LineId, line_tie, line_ranks, any_row);
 impl_column!(StackColumn, StackId, stack_tie, stack_ranks, any_row);
 impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks, any_row);
 
-/// A function's percent needs a session total to be out of.
+/// A function's number needs some function to have it, and a percent a
+/// session total to be out of (or percents the file stated).
 fn func_possible(col: FuncColumn, p: &Profile) -> bool {
+    let m = p.measured();
     let of = match col {
+        FuncColumn::Name | FuncColumn::Module => return true,
+        FuncColumn::Calls => return m.calls,
+        FuncColumn::HitsSelf => return m.hits_self,
+        FuncColumn::HitsTotal => return m.hits_total,
+        FuncColumn::ElapsedIncl => return m.elapsed_inclusive,
+        FuncColumn::ElapsedExcl => return m.elapsed_exclusive,
+        FuncColumn::AppIncl => return m.application_inclusive,
+        FuncColumn::AppExcl => return m.application_exclusive,
+        FuncColumn::AvgPerCall => return m.calls && m.elapsed_inclusive,
         FuncColumn::HitsSelfPct => PctOf::HitsSelf,
         FuncColumn::HitsTotalPct => PctOf::HitsTotal,
         FuncColumn::ElapsedInclPct => PctOf::ElapsedInclusive,
         FuncColumn::ElapsedExclPct => PctOf::ElapsedExclusive,
         FuncColumn::AppInclPct => PctOf::ApplicationInclusive,
         FuncColumn::AppExclPct => PctOf::ApplicationExclusive,
-        _ => return true,
     };
     p.percent_possible(of)
 }

@@ -145,7 +145,13 @@ pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
 /// with 200 k functions no longer compares options and strings 3 million
 /// times. The id ends the key, as the stable sort kept equal rows.
 pub fn canonical_functions(p: &Profile) -> Vec<FuncId> {
-    let mut keys: Vec<_> = p
+    first_functions(p, usize::MAX)
+}
+
+/// The first `n` of `canonical_functions`, the rest left unsorted (a
+/// report's `--top` of 200 k functions sorted them all first).
+pub fn first_functions(p: &Profile, n: usize) -> Vec<FuncId> {
+    let keys: Vec<_> = p
         .function_ids()
         .map(|id| {
             let f = p.function(id);
@@ -159,8 +165,20 @@ pub fn canonical_functions(p: &Profile) -> Vec<FuncId> {
             )
         })
         .collect();
-    keys.sort_unstable();
-    keys.into_iter().map(|k| k.5).collect()
+    let first = first_by(keys, n, Ord::cmp);
+    first.into_iter().map(|k| k.5).collect()
+}
+
+/// The first `n` of `rows` in the order `cmp` gives, which must be total
+/// (no two rows equal), so that selecting them before sorting gives the
+/// rows a full sort would.
+fn first_by<T>(mut rows: Vec<T>, n: usize, mut cmp: impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+    if n < rows.len() {
+        rows.select_nth_unstable_by(n, &mut cmp);
+        rows.truncate(n);
+    }
+    rows.sort_unstable_by(cmp);
+    rows
 }
 
 /// A count's key, descending with absent last.
@@ -179,7 +197,11 @@ fn down_time(x: Option<f64>) -> (bool, u64) {
 
 /// report-json.md: hits descending, then frames (root first, by name then module).
 pub fn canonical_stacks(p: &Profile) -> Vec<StackId> {
-    let mut ids: Vec<StackId> = p.stack_ids().collect();
+    first_stacks(p, usize::MAX)
+}
+
+/// The first `n` of `canonical_stacks`.
+pub fn first_stacks(p: &Profile, n: usize) -> Vec<StackId> {
     // A function's (name, module) as one integer of name ranks, which
     // order as the strings do: frames then compare without touching text.
     let ranks: Vec<u64> = p
@@ -188,20 +210,26 @@ pub fn canonical_stacks(p: &Profile) -> Vec<StackId> {
         .map(|f| u64::from(p.name_rank(f.name)) << 32 | u64::from(p.name_rank(f.module)))
         .collect();
     let key = |s: StackId| p.frames(s).iter().map(|f| ranks[f.index()]);
-    ids.sort_by(|&a, &b| desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b))));
-    ids
+    // Total: no two stacks have the same frames.
+    first_by(p.stack_ids().collect(), n, |&a, &b| {
+        desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b)))
+    })
 }
 
 /// report-json.md: file, then line.
 pub fn canonical_lines(p: &Profile) -> Vec<LineId> {
-    let mut ids: Vec<LineId> = p.line_ids().collect();
-    ids.sort_by(|&a, &b| {
+    first_lines(p, usize::MAX)
+}
+
+/// The first `n` of `canonical_lines`.
+pub fn first_lines(p: &Profile, n: usize) -> Vec<LineId> {
+    // Total: a line is identified by its file and number.
+    first_by(p.line_ids().collect(), n, |&a, &b| {
         let (la, lb) = (p.line(a), p.line(b));
         p.name(la.file)
             .cmp(p.name(lb.file))
             .then(la.line.cmp(&lb.line))
-    });
-    ids
+    })
 }
 
 #[cfg(test)]

@@ -331,7 +331,7 @@ impl ProfileBuilder {
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
         self.finish_samples();
-        metrics::finish_totals(&mut self.totals, &self.functions);
+        let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         Profile {
             format: self.format,
             sources: self.sources,
@@ -339,6 +339,7 @@ impl ProfileBuilder {
             totals: self.totals,
             names: self.names.freeze(),
             functions: self.functions,
+            measured,
             stated_pct: self.stated_pct,
             lines: self.lines,
             stacks: self.stacks,

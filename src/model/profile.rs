@@ -120,6 +120,8 @@ pub struct Profile {
     pub totals: Totals,
     pub(crate) names: Names,
     pub(crate) functions: Vec<Function>,
+    /// Which numbers some function has.
+    pub(crate) measured: super::metrics::Measured,
     /// Percents a file stated without the values to derive them from
     /// (VS reports with percents only), by function; empty for most files.
     pub(crate) stated_pct: FxHashMap<FuncId, Percents>,
@@ -164,6 +166,11 @@ impl Profile {
 
     /// Whether some function can have percent `of` at all
     /// (`metrics::percent_possible`).
+    /// Which of a function's numbers some function of the profile has.
+    pub fn measured(&self) -> super::metrics::Measured {
+        self.measured
+    }
+
     pub fn percent_possible(&self, of: PctOf) -> bool {
         super::metrics::percent_possible(&self.totals, of, !self.stated_pct.is_empty())
     }

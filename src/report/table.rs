@@ -8,7 +8,7 @@ use super::fmt::{cell, percent_basis};
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, present_columns,
 };
-use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks, sort_by};
+use crate::analysis::sort::{first_functions, first_lines, first_stacks, sort_by};
 use crate::model::{MetaValue, Profile};
 use crate::text::visible;
 use std::fmt::Write;
@@ -46,11 +46,25 @@ pub struct UnknownColumn {
 pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, UnknownColumn> {
     match view {
         View::Functions => {
-            rows_table::<FuncColumn>(p, "functions", canonical_functions(p), opts, |_, _| None)
+            let rows = Rows {
+                all: p.function_ids().collect(),
+                first: first_functions,
+            };
+            rows_table::<FuncColumn>(p, "functions", rows, opts, |_, _| None)
         }
-        View::Lines => rows_table::<LineColumn>(p, "lines", canonical_lines(p), opts, |_, _| None),
+        View::Lines => {
+            let rows = Rows {
+                all: p.line_ids().collect(),
+                first: first_lines,
+            };
+            rows_table::<LineColumn>(p, "lines", rows, opts, |_, _| None)
+        }
         View::Stacks => {
-            rows_table::<StackColumn>(p, "stacks", canonical_stacks(p), opts, |p, s| {
+            let rows = Rows {
+                all: p.stack_ids().collect(),
+                first: first_stacks,
+            };
+            rows_table::<StackColumn>(p, "stacks", rows, opts, |p, s| {
                 let names: Vec<_> = p
                     .frames(s)
                     .iter()
@@ -77,15 +91,30 @@ pub fn column_keys(view: View) -> Vec<&'static str> {
     }
 }
 
+/// A view's rows: all of them, and the first so many in canonical order.
+struct Rows<R> {
+    all: Vec<R>,
+    first: fn(&Profile, usize) -> Vec<R>,
+}
+
 fn rows_table<C: Column>(
     p: &Profile,
     view: &'static str,
-    mut rows: Vec<C::Row>,
+    rows: Rows<C::Row>,
     opts: &TableOptions,
     path: fn(&Profile, C::Row) -> Option<String>,
 ) -> Result<String, UnknownColumn> {
-    let total = rows.len();
+    let total = rows.all.len();
+    let top = opts.top.unwrap_or(usize::MAX);
+    // Which columns show depends on every row, not only those listed.
+    let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
     let mut order = String::from("canonical order");
+    // In canonical order unsorted, only the rows shown need ordering.
+    let first = match (&opts.sort, opts.reverse) {
+        (None, false) => top,
+        _ => usize::MAX,
+    };
+    let mut rows = (rows.first)(p, first);
     if let Some(key) = &opts.sort {
         let col = C::from_key(key).ok_or_else(|| UnknownColumn {
             key: key.clone(),
@@ -106,8 +135,7 @@ fn rows_table<C: Column>(
         rows.reverse();
         order.push_str(", reversed");
     }
-    let cols: Vec<C> = present_columns(p, rows.iter().copied());
-    rows.truncate(opts.top.unwrap_or(usize::MAX));
+    rows.truncate(top);
     let mut grid = vec![
         cols.iter()
             .map(|c| c.header().to_string())

@@ -75,10 +75,15 @@ pub struct Batch {
     pub lines: u64,
 }
 
-/// Parses `chunk` (whole lines, the last one's newline included).
-pub fn parse(chunk: &[u8], names: &mut LocalNames) -> Batch {
+/// Parses `chunk` (whole lines, the last one's newline included), its
+/// items going in `spare`'s room (a batch the consumer is done with).
+pub fn parse(chunk: &[u8], names: &mut LocalNames, mut spare: Vec<(u32, Item)>) -> Batch {
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
-    let mut batch = Batch::default();
+    spare.clear();
+    let mut batch = Batch {
+        items: spare,
+        ..Batch::default()
+    };
     // Lines as `body.split(b'\n')` gives them (an empty body is one blank
     // line); a line of the common shape is read, end found, in one pass.
     let mut at = 0;
@@ -184,7 +189,7 @@ mod tests {
             (b"8\t1\r\n\r\n x\n8\t2\n", 4, 3),
             (b"", 1, 0),
         ] {
-            let batch = parse(text, &mut names);
+            let batch = parse(text, &mut names, Vec::new());
             assert_eq!((batch.lines, batch.items.len()), (lines, items), "{text:?}");
         }
     }
@@ -194,7 +199,7 @@ mod tests {
         let mut names = LocalNames::default();
         let text =
             b"6\tP.EXE\tp.obj\t4\t80.0\t90.0\twork\n\n10\twork\r\nx\ty\n11\tz\n9\t1\tz\t0\t0\n";
-        let batch = parse(text, &mut names);
+        let batch = parse(text, &mut names, Vec::new());
         assert_eq!(batch.lines, 6);
         let function = Body::Function {
             module: 0,

@@ -122,19 +122,44 @@ pub fn percents(f: &Function, stated: Option<&Percents>, totals: &Totals) -> Per
 /// Session totals the file did not state. model.md § Summary values: "when
 /// the file states none, it is the largest inclusive time of any function".
 /// Sample and trace feeds always state theirs, so this only fills summaries.
-pub fn finish_totals(totals: &mut Totals, functions: &[Function]) {
-    let largest = |get: fn(&TimeValues) -> Option<f64>| {
-        functions
-            .iter()
-            .filter_map(|f| get(&f.time))
-            .max_by(f64::total_cmp)
+///
+/// The same one pass finds which numbers some function has ([`Measured`]).
+pub fn finish_totals(totals: &mut Totals, functions: &[Function]) -> Measured {
+    let mut m = Measured::default();
+    let (mut elapsed, mut application) = (None, None);
+    // `total_cmp`'s order, as `Iterator::max_by(f64::total_cmp)` has it.
+    let larger = |max: Option<f64>, x: Option<f64>| match (max, x) {
+        (Some(a), Some(b)) if a.total_cmp(&b).is_lt() => Some(b),
+        (a, b) => a.or(b),
     };
-    if totals.elapsed_inclusive_ms.is_none() {
-        totals.elapsed_inclusive_ms = largest(|t| t.elapsed_inclusive);
+    for f in functions {
+        let t = &f.time;
+        m.calls |= f.calls.is_some();
+        m.hits_self |= f.hits_self.is_some();
+        m.hits_total |= f.hits_total.is_some();
+        m.elapsed_exclusive |= t.elapsed_exclusive.is_some();
+        m.application_exclusive |= t.application_exclusive.is_some();
+        elapsed = larger(elapsed, t.elapsed_inclusive);
+        application = larger(application, t.application_inclusive);
     }
-    if totals.application_inclusive_ms.is_none() {
-        totals.application_inclusive_ms = largest(|t| t.application_inclusive);
-    }
+    m.elapsed_inclusive = elapsed.is_some();
+    m.application_inclusive = application.is_some();
+    totals.elapsed_inclusive_ms = totals.elapsed_inclusive_ms.or(elapsed);
+    totals.application_inclusive_ms = totals.application_inclusive_ms.or(application);
+    m
+}
+
+/// Which of a function's numbers some function of a profile has: a table
+/// hides a column no function fills without reading every row for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measured {
+    pub calls: bool,
+    pub hits_self: bool,
+    pub hits_total: bool,
+    pub elapsed_inclusive: bool,
+    pub elapsed_exclusive: bool,
+    pub application_inclusive: bool,
+    pub application_exclusive: bool,
 }
 
 /// Average elapsed inclusive time per call, where calls are known.
@@ -216,9 +241,17 @@ mod tests {
             ..Default::default()
         };
         let mut totals = Totals::default();
-        finish_totals(&mut totals, &[f(Some(3.0)), f(None), f(Some(9.5))]);
+        let mut functions = [f(Some(3.0)), f(None), f(Some(9.5))];
+        functions[1].hits_total = Some(0);
+        let measured = finish_totals(&mut totals, &functions);
         assert_eq!(totals.elapsed_inclusive_ms, Some(9.5));
         assert_eq!(totals.application_inclusive_ms, None);
+        let expected = Measured {
+            elapsed_inclusive: true,
+            hits_total: true,
+            ..Measured::default()
+        };
+        assert_eq!(measured, expected);
 
         let mut stated = Totals {
             elapsed_inclusive_ms: Some(100.0),
