@@ -26,34 +26,9 @@ pub fn sort_by<C: Column>(p: &Profile, rows: &mut [C::Row], col: C, descending: 
 
 type Key = (u64, u64, u32);
 
-/// Sorts keys, the two halves on two cores when there are many, then
-/// merges them.
+/// Sorts keys, the two halves on two cores when there are many.
 fn sort_keys(keys: &mut Vec<Key>) {
-    if keys.len() < 100_000 || crate::load::parallel::workers() < 2 {
-        keys.sort_unstable();
-        return;
-    }
-    let mid = keys.len() / 2;
-    let (a, b) = keys.split_at_mut(mid);
-    std::thread::scope(|s| {
-        s.spawn(|| a.sort_unstable());
-        b.sort_unstable();
-    });
-    let (a, b) = keys.split_at(mid);
-    let mut merged = Vec::with_capacity(keys.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] <= b[j] {
-            merged.push(a[i]);
-            i += 1;
-        } else {
-            merged.push(b[j]);
-            j += 1;
-        }
-    }
-    merged.extend_from_slice(&a[i..]);
-    merged.extend_from_slice(&b[j..]);
-    *keys = merged;
+    crate::model::halves::sort_unstable_by(keys, Ord::cmp);
 }
 
 /// (value, tie, position) per row, ordered as `compare` orders rows (the

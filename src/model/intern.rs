@@ -151,10 +151,21 @@ impl Interner {
         text.shrink_to_fit();
         starts.shrink_to_fit();
         let name = |i: u32| span(&text, &starts, i as usize);
-        let mut order: Vec<u32> = (0..starts.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
+        let mut order: Vec<(u64, u64, u32)> = (0..starts.len() as u32)
+            .map(|id| {
+                let head = prefix(name(id).as_bytes());
+                (head[0], head[1], id)
+            })
+            .collect();
+        // Most names differ in their first 16 bytes: those compare as two
+        // integers, and only the rest as text.
+        super::halves::sort_unstable_by(&mut order, |a, b| {
+            (a.0, a.1)
+                .cmp(&(b.0, b.1))
+                .then_with(|| name(a.2).cmp(name(b.2)))
+        });
         let mut ranks = vec![0; starts.len()];
-        for (rank, &id) in order.iter().enumerate() {
+        for (rank, &(_, _, id)) in order.iter().enumerate() {
             // The empty text ranks 0 whether or not it was interned, so a
             // row showing no name (ranked 0 by its column) ties with it.
             ranks[id as usize] = if name(id).is_empty() {
@@ -169,6 +180,23 @@ impl Interner {
             ranks,
         }
     }
+}
+
+/// The first 16 bytes of `s` as two big-endian words, zeros past its end.
+/// Two names whose words differ order as their
+/// words do: where they differ, either both have a byte, or the one that
+/// ended is a prefix of the other (its zeros equal the other's bytes
+/// before that place), and so comes first.
+fn prefix(s: &[u8]) -> [u64; 2] {
+    let mut head = [0u8; 16];
+    let n = s.len().min(16);
+    head[..n].copy_from_slice(&s[..n]);
+    let word = |i: usize| {
+        let mut w = [0; 8];
+        w.copy_from_slice(&head[i..i + 8]);
+        u64::from_be_bytes(w)
+    };
+    [word(0), word(8)]
 }
 
 /// Name `i` of a buffer and its start offsets.
@@ -215,6 +243,47 @@ mod tests {
             }
             proptest::prop_assert_eq!(same(&a, &near), a == near);
         }
+    }
+
+    /// Ranks order names as their text orders, for every id of `i`.
+    fn ranks_agree_with_text(i: Interner) {
+        let texts: Vec<String> = i.names().map(String::from).collect();
+        let names = i.freeze();
+        let mut by_rank: Vec<usize> = (0..texts.len()).collect();
+        by_rank.sort_by_key(|&k| names.rank(NameId::from_index(k)));
+        let mut by_text = by_rank.clone();
+        by_text.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+        assert_eq!(by_rank, by_text);
+    }
+
+    proptest::proptest! {
+        /// Names around the 16 bytes ranked as two words, NULs and
+        /// prefixes of each other among them.
+        #[test]
+        fn ranks_follow_text_order_around_the_words(
+            texts in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..40), 0..60)
+        ) {
+            let mut i = Interner::default();
+            for t in texts {
+                let text: String = t.iter().map(|&b| ['\0', 'a', '\u{e9}'][b as usize]).collect();
+                i.intern(&text);
+            }
+            ranks_agree_with_text(i);
+        }
+    }
+
+    /// Enough names to be ranked on two cores, most alike in 16 bytes.
+    #[test]
+    fn many_names_rank_in_text_order() {
+        let mut i = Interner::default();
+        for n in 0..150_000u32 {
+            let lead = ["Function_", "Function_0000", "F", "Function_\0"][(n % 4) as usize];
+            i.intern(&format!(
+                "{lead}{:07}(int)",
+                n.wrapping_mul(2_654_435_761) % 1_000_000
+            ));
+        }
+        ranks_agree_with_text(i);
     }
 
     #[test]

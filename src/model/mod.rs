@@ -8,6 +8,7 @@
 
 pub mod budget;
 mod builder;
+pub mod halves;
 mod hint;
 pub mod ids;
 pub mod intern;
