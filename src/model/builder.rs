@@ -96,6 +96,11 @@ impl ProfileBuilder {
         self.names.resolve(id)
     }
 
+    /// How many names there are: every `NameId` so far is below it.
+    pub fn name_count(&self) -> usize {
+        self.names.len()
+    }
+
     pub fn set_meta(&mut self, key: &str, value: MetaValue) {
         self.meta.insert(key.to_string(), value);
     }
@@ -275,6 +280,12 @@ impl ProfileBuilder {
     }
 
     /// The last frame of stack `i`.
+    /// The frames of a stack made so far.
+    pub fn stack_frames(&self, id: StackId) -> &[FuncId] {
+        let r = &self.stacks[id.index()].frames;
+        &self.frames[r.start as usize..r.end as usize]
+    }
+
     pub(crate) fn leaf(&self, i: usize) -> Option<FuncId> {
         let r = &self.stacks.get(i)?.frames;
         let last = r.end.checked_sub(1).filter(|&last| last >= r.start)?;

@@ -25,6 +25,7 @@
 mod chunk;
 mod fast;
 mod record;
+mod stacks;
 
 use super::names::LocalNames;
 use super::split::{MAX_LINE, numbered_lines};
@@ -33,7 +34,6 @@ use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder
 use crate::text::decode;
 use chunk::{Body, Item};
 use record::{Parsed, count, number, parse_line, time};
-use rustc_hash::FxHashMap;
 
 /// The PLIST /T loader.
 pub struct Plist;
@@ -162,6 +162,7 @@ struct Group {
 struct RawStack {
     line: u64,
     owner: FuncId,
+    owner_name: NameId,
     size: u64,
     hits: u64,
     self_ms: f64,
@@ -176,7 +177,8 @@ struct State<'b> {
     /// By `FuncId` index (ids are dense); `first_line` 0 where the file
     /// lists no such function.
     funcs: Vec<RawFunc>,
-    owner: Option<FuncId>,
+    /// The latest tag 6 function and its name.
+    owner: Option<(FuncId, NameId)>,
     group: Option<Group>,
     open: Option<RawStack>,
     stacks: Vec<RawStack>,
@@ -338,7 +340,7 @@ impl<'b> State<'b> {
         raw.calls = raw.calls.saturating_add(calls);
         raw.time += t;
         raw.child += child;
-        self.owner = Some(id);
+        self.owner = Some((id, name));
     }
 
     fn stack_group(&mut self, n: u64, declared: u64) -> Result<(), String> {
@@ -354,13 +356,14 @@ impl<'b> State<'b> {
     }
 
     fn stack(&mut self, n: u64, size: u64, hits: u64, ms: (f64, f64)) -> Result<(), String> {
-        let owner = self.owner.ok_or("stack before any tag 6 function")?;
+        let (owner, owner_name) = self.owner.ok_or("stack before any tag 6 function")?;
         if let Some(g) = &mut self.group {
             g.seen += 1;
         }
         self.open = Some(RawStack {
             line: n,
             owner,
+            owner_name,
             size,
             hits,
             self_ms: ms.0,
@@ -439,71 +442,12 @@ impl<'b> State<'b> {
         }
         Ok(())
     }
-
-    fn emit_stacks(&mut self, timed: bool) {
-        let by_name = self.functions_by_name();
-        let no_module = self.b.intern("");
-        let (mut frames, mut names) = (Vec::new(), Vec::new());
-        let stacks = std::mem::take(&mut self.stacks);
-        let ends = stacks.iter().skip(1).map(|s| s.first);
-        for (s, end) in stacks.iter().zip(ends.chain([self.frames.len()])) {
-            let owner_name = self.b.function_ref(s.owner).name;
-            names.clear();
-            names.extend_from_slice(&self.frames[s.first..end]);
-            orient(&mut names, owner_name);
-            frames.clear();
-            // After orienting, the leaf is the owner itself; other frames are
-            // found by name (module "" when none or several functions match).
-            let (_, callers) = names.split_last().unwrap_or((&owner_name, &[]));
-            for &name in callers {
-                let id = match by_name.get(&name) {
-                    Some(&Some(unique)) => unique,
-                    _ => self.b.function(name, no_module),
-                };
-                frames.push(id);
-            }
-            frames.push(s.owner);
-            let id = self.b.stack(&frames);
-            let t = |x: f64| timed.then_some(x);
-            self.b
-                .stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));
-        }
-    }
-
-    /// Tag 6 functions by name; `None` where several modules share a name.
-    fn functions_by_name(&self) -> FxHashMap<NameId, Option<FuncId>> {
-        let mut map = FxHashMap::default();
-        for (id, _) in listed(&self.funcs) {
-            let name = self.b.function_ref(id).name;
-            map.entry(name)
-                .and_modify(|found: &mut Option<FuncId>| {
-                    if *found != Some(id) {
-                        *found = None;
-                    }
-                })
-                .or_insert(Some(id));
-        }
-        map
-    }
 }
 
 /// The functions the file lists, with their numbers.
 fn listed(funcs: &[RawFunc]) -> impl Iterator<Item = (FuncId, &RawFunc)> {
     let ids = (0..funcs.len()).map(FuncId::from_index);
     ids.zip(funcs).filter(|(_, raw)| raw.first_line != 0)
-}
-
-/// Puts listed frame names root first with the owner as the leaf
-/// (formats.md): a list starting with the owner is leaf-first, so reverse
-/// it; a list with the owner at neither end gets it appended.
-fn orient(names: &mut Vec<NameId>, owner: NameId) {
-    let starts = names.first() == Some(&owner);
-    let ends = names.last() == Some(&owner);
-    if starts && !ends {
-        names.reverse();
-    } else if !starts && !ends {
-        names.push(owner);
-    }
 }
 
 fn text(s: &str) -> MetaValue {

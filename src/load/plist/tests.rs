@@ -94,6 +94,41 @@ fn stacks_are_oriented_root_first_with_the_owner_as_leaf() {
     assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
 }
 
+/// A stack repeating one of its owner's is merged with it: many stacks
+/// later, or in a second listing of the owner with other owners' stacks
+/// between them.
+#[test]
+fn repeated_stacks_are_merged_wherever_they_come() {
+    let stack = |hits: u32, caller: &str| {
+        format!("9\t2\t{hits}\t1.0\t0\n10\t{caller}\n10\twork(int, char)\n")
+    };
+    let hits = |p: &Profile, path: &str| {
+        let paths = stack_paths(p);
+        let i = paths.iter().position(|x| x == path).expect(path);
+        p.stacks()[i].hits
+    };
+    let mut long = format!("{TIMED}8\t14\n");
+    for i in 0..12 {
+        long += &stack(1 + i, &format!("c{i}"));
+    }
+    long += &(stack(100, "c0") + &stack(200, "c11"));
+    let p = load(&long);
+    assert_eq!(p.stacks().len(), 12);
+    assert_eq!(hits(&p, "c0>work(int, char)"), Some(101));
+    assert_eq!(hits(&p, "c11>work(int, char)"), Some(212));
+
+    let mut twice = format!("{TIMED}8\t2\n{}{}", stack(1, "c0"), stack(2, "c1"));
+    twice += "6\tP.EXE\tp.obj\t1\t1.0\t1.0\tother\n8\t1\n";
+    twice += "9\t2\t7\t1.0\t0\n10\tc0\n10\tother\n";
+    twice += "6\tP.EXE\tp.obj\t4\t80.0\t80.0\twork(int, char)\n8\t2\n";
+    twice += &(stack(1000, "c1") + &stack(3000, "c2"));
+    let p = load(&twice);
+    assert_eq!(stack_paths(&p).len(), 4, "{:?}", stack_paths(&p));
+    assert_eq!(hits(&p, "c1>work(int, char)"), Some(1002));
+    assert_eq!(hits(&p, "c2>work(int, char)"), Some(3000));
+    assert_eq!(hits(&p, "c0>other"), Some(7));
+}
+
 #[test]
 fn frame_modules_come_from_functions_of_that_name() {
     let text = format!(
