@@ -42,6 +42,15 @@ pub struct NewNames {
 }
 
 impl NewNames {
+    /// Name `i` of the batch (the worker's number `i`).
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let start = match i {
+            0 => 0,
+            _ => *self.ends.get(i - 1)?,
+        };
+        self.text.get(start..*self.ends.get(i)?)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
@@ -60,6 +69,11 @@ mod tests {
         assert_eq!(w.take().iter().collect::<Vec<_>>(), ["a", "", "b"]);
         assert!(w.take().iter().next().is_none());
         assert_eq!([w.id("b"), w.id("c")], [0, 1]);
-        assert_eq!(w.take().iter().collect::<Vec<_>>(), ["b", "c"]);
+        let names = w.take();
+        assert_eq!(names.iter().collect::<Vec<_>>(), ["b", "c"]);
+        assert_eq!(
+            [names.get(0), names.get(1), names.get(2)],
+            [Some("b"), Some("c"), None]
+        );
     }
 }

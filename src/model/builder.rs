@@ -96,6 +96,17 @@ impl ProfileBuilder {
         self.names.resolve(id)
     }
 
+    /// Takes the name table out, for a loader that numbers names on one
+    /// thread while another adds rows; rows added meanwhile must not look
+    /// names up. [`ProfileBuilder::put_names`] puts it back.
+    pub fn take_names(&mut self) -> Interner {
+        std::mem::take(&mut self.names)
+    }
+
+    pub fn put_names(&mut self, names: Interner) {
+        self.names = names;
+    }
+
     /// How many names there are: every `NameId` so far is below it.
     pub fn name_count(&self) -> usize {
         self.names.len()

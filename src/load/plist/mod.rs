@@ -27,13 +27,14 @@ mod fast;
 mod record;
 mod stacks;
 
-use super::names::LocalNames;
+use super::names::{LocalNames, NewNames};
 use super::split::{MAX_LINE, numbered_lines};
 use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
 use crate::text::decode;
 use chunk::{Body, Item};
 use record::{Parsed, count, number, parse_line, time};
+use std::sync::mpsc;
 
 /// The PLIST /T loader.
 pub struct Plist;
@@ -103,30 +104,77 @@ impl Loader for Plist {
             0
         };
         let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
-        let mut st = State::new(b);
-        let mut names = Vec::new();
-        let (mut lines_before, mut done) = (0, 0);
-        // Items go in the room of batches already read: new pages cost a
-        // fault each, the consumer's share of a tenth of the load.
-        parallel::ordered_reusing(
-            &chunks,
-            LocalNames::default,
-            |names, range, spare| chunk::parse(&bytes[range], names, spare),
-            |_, mut batch| {
-                names.clear();
-                names.extend(batch.new_names.iter().map(|n| st.b.intern(n)));
-                for (at, item) in batch.items.drain(..) {
-                    st.item(lines_before + u64::from(at) + 1, item, &names);
-                }
-                lines_before += batch.lines;
-                // Lines are read once: the pages behind them go back, so
-                // the mapped file is never resident whole.
-                input.release(chunks[done].clone());
-                done += 1;
-                (true, batch.items)
-            },
-        );
+        let mut table = b.take_names();
+        let st = std::thread::scope(|s| {
+            let (tx, rx) = mpsc::sync_channel(2);
+            let (spare_tx, spare_rx) = mpsc::channel();
+            let applier = s.spawn(move || apply(State::new(b), rx, spare_tx));
+            let mut done = 0;
+            // Items go in the room of batches already read: new pages cost
+            // a fault each, the applier's share of a tenth of the load.
+            parallel::ordered_reusing(
+                &chunks,
+                LocalNames::default,
+                |names, range, spare| chunk::parse(&bytes[range], names, spare),
+                |_, batch| {
+                    let ids = batch.new_names.iter().map(|n| table.intern(n)).collect();
+                    // Lines are read once: the pages behind them go back,
+                    // so the mapped file is never resident whole.
+                    input.release(chunks[done].clone());
+                    done += 1;
+                    let go_on = tx.send((batch, ids)).is_ok();
+                    (go_on, spare_rx.try_recv().unwrap_or_default())
+                },
+            );
+            drop(tx);
+            applier
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        st.b.put_names(table);
         st.finish(input.name())
+    }
+}
+
+/// The applier's side: `State` takes each batch's records in file order,
+/// its names already numbered by the consumer (the pair of threads halves
+/// the longest one's share, a fifth of the load spent numbering names).
+/// Emptied item buffers go back through `spares`.
+fn apply<'b>(
+    mut st: State<'b>,
+    batches: mpsc::Receiver<(chunk::Batch, Vec<NameId>)>,
+    spares: mpsc::Sender<Vec<(u32, Item)>>,
+) -> State<'b> {
+    let mut lines_before = 0;
+    for (mut batch, ids) in batches {
+        let names = BatchNames {
+            ids: &ids,
+            text: &batch.new_names,
+        };
+        for (at, item) in batch.items.drain(..) {
+            st.item(lines_before + u64::from(at) + 1, item, &names);
+        }
+        lines_before += batch.lines;
+        // The consumer may have stopped taking spares.
+        let _ = spares.send(batch.items);
+    }
+    st
+}
+
+/// A batch's names: the worker's numbers → the profile's ids, and their
+/// text (the profile's table is the consumer's while batches are applied).
+struct BatchNames<'a> {
+    ids: &'a [NameId],
+    text: &'a NewNames,
+}
+
+impl BatchNames<'_> {
+    fn id(&self, local: u32) -> NameId {
+        self.ids[local as usize]
+    }
+
+    fn text(&self, local: u32) -> &str {
+        self.text.get(local as usize).unwrap_or_default()
     }
 }
 
@@ -203,7 +251,7 @@ impl<'b> State<'b> {
     }
 
     /// Applies line `n`'s record; `names` maps its worker's numbers.
-    fn item(&mut self, n: u64, item: Item, names: &[NameId]) {
+    fn item(&mut self, n: u64, item: Item, names: &BatchNames<'_>) {
         let (tag, body) = match item {
             Item::Record { tag, body } => (tag, Some(body)),
             Item::Short { tag, need, found } => {
@@ -254,8 +302,14 @@ impl<'b> State<'b> {
         }
     }
 
-    fn record(&mut self, n: u64, tag: u32, body: Body, names: &[NameId]) -> Result<(), String> {
-        let name = |local: u32| names[local as usize];
+    fn record(
+        &mut self,
+        n: u64,
+        tag: u32,
+        body: Body,
+        names: &BatchNames<'_>,
+    ) -> Result<(), String> {
+        let name = |local: u32| names.id(local);
         match body {
             Body::Global(fields) => self.global(tag, &fields)?,
             Body::Function {
@@ -264,7 +318,11 @@ impl<'b> State<'b> {
                 calls,
                 time,
                 child,
-            } => self.function(n, (name(f), name(module)), calls, (time, child)),
+            } => {
+                let id = (name(f), name(module));
+                let text = (names.text(f), names.text(module));
+                self.function(n, id, text, calls, (time, child));
+            }
             Body::Line { file, line, hits } => {
                 let id = self.b.line(name(file), line, None);
                 self.b.line_summary(id, Some(hits), None);
@@ -318,8 +376,15 @@ impl<'b> State<'b> {
         Ok(())
     }
 
-    /// A tag 6 function; `id` is (name, module).
-    fn function(&mut self, n: u64, id: (NameId, NameId), calls: u64, (t, child): (f64, f64)) {
+    /// A tag 6 function; `id` is (name, module), `text` their text.
+    fn function(
+        &mut self,
+        n: u64,
+        id: (NameId, NameId),
+        text: (&str, &str),
+        calls: u64,
+        (t, child): (f64, f64),
+    ) {
         let (name, module) = id;
         let id = self.b.function(name, module);
         if self.funcs.len() <= id.index() {
@@ -331,8 +396,8 @@ impl<'b> State<'b> {
         } else {
             let msg = format!(
                 "function {:?} ({}) listed again after line {}; merged by summing",
-                crate::text::visible(self.b.name(name)),
-                crate::text::visible(self.b.name(module)),
+                crate::text::visible(text.0),
+                crate::text::visible(text.1),
                 raw.first_line
             );
             self.b.warn(Place::Line(n), msg);

@@ -301,3 +301,16 @@ fn chunked_parsing_keeps_stacks_places_and_warnings() {
     // Not UTF-8: read as Windows-1252, as a lone line would be.
     assert_eq!(many.name(many.lines()[0].file), "Café.c");
 }
+
+/// A function listed again in another chunk is named in its warning from
+/// that chunk's own names (the profile's table is busy on another thread).
+#[test]
+fn a_function_listed_again_in_another_chunk_is_named_in_its_warning() {
+    let text = format!("{TIMED}6\tP.EXE\tp.obj\t2\t5.0\t6.0\twork(int, char)\n");
+    let many = crate::load::testing::load_chunked("plist", text.as_bytes(), Some(1));
+    let w = warnings(&many);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].0, Place::Line(6));
+    let expected = "function \"work(int, char)\" (p.obj) listed again after line 5";
+    assert!(w[0].1.starts_with(expected), "{}", w[0].1);
+}
