@@ -228,7 +228,8 @@ struct State<'b> {
     /// The latest tag 6 function and its name.
     owner: Option<(FuncId, NameId)>,
     group: Option<Group>,
-    open: Option<RawStack>,
+    /// The stack taking frames: the last of `stacks`, when one is open.
+    open: bool,
     stacks: Vec<RawStack>,
     frames: Vec<NameId>,
     used: u64,
@@ -243,7 +244,7 @@ impl<'b> State<'b> {
             funcs: Vec::new(),
             owner: None,
             group: None,
-            open: None,
+            open: false,
             stacks: Vec::new(),
             frames: Vec::new(),
             used: 0,
@@ -425,7 +426,7 @@ impl<'b> State<'b> {
         if let Some(g) = &mut self.group {
             g.seen += 1;
         }
-        self.open = Some(RawStack {
+        self.stacks.push(RawStack {
             line: n,
             owner,
             owner_name,
@@ -435,11 +436,17 @@ impl<'b> State<'b> {
             child_ms: ms.1,
             first: self.frames.len(),
         });
+        self.open = true;
         Ok(())
     }
 
+    /// The open stack, if any.
+    fn open_stack(&self) -> Option<&RawStack> {
+        self.stacks.last().filter(|_| self.open)
+    }
+
     fn frame(&mut self, name: NameId) -> Result<(), String> {
-        match &self.open {
+        match self.open_stack() {
             Some(s) if ((self.frames.len() - s.first) as u64) < s.size => {
                 self.frames.push(name);
                 Ok(())
@@ -453,7 +460,7 @@ impl<'b> State<'b> {
     }
 
     fn close_stack(&mut self) {
-        let Some(s) = self.open.take() else { return };
+        let Some(s) = self.open_stack() else { return };
         let have = (self.frames.len() - s.first) as u64;
         if have < s.size {
             let msg = format!(
@@ -462,7 +469,7 @@ impl<'b> State<'b> {
             );
             self.b.warn(Place::Line(s.line), msg);
         }
-        self.stacks.push(s);
+        self.open = false;
     }
 
     fn close_group(&mut self) {
