@@ -57,40 +57,53 @@ pub const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
 
-/// Whether every byte of `s` is printable ASCII (0x20 to 0x7E).
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7E), eight at a
+/// time ([`others`]).
 #[inline]
 pub fn printable(s: &[u8]) -> bool {
-    printable_prefix(s) == s.len()
+    let mut words = s.chunks_exact(8);
+    let words_ok = words.by_ref().all(|w| others(word(w)) == 0);
+    words_ok && words.remainder().iter().all(|b| (b' '..0x7F).contains(b))
 }
 
-/// How many bytes at the start of `s` are printable ASCII, eight at a
-/// time: a byte is below 0x20 or above 0x7E exactly when adding 0x60 or
-/// 0x01 to its low seven bits (in its own lane, no carry out of it) sets
-/// its top bit or it has it set already, so each lane's flag is exact and
-/// the lowest one is the first byte that is not printable.
+/// How many bytes at the start of `s` are printable ASCII, eight at a time
+/// ([`others`]: the lowest flag is the first byte that is not).
 #[inline]
 pub fn printable_prefix(s: &[u8]) -> usize {
-    const LOW: u64 = u64::from_le_bytes([0x7F; 8]);
-    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
-    let others = |w: u64| {
-        let low = w & LOW;
-        let below = !(low + u64::from_le_bytes([0x60; 8]));
-        let above = low + u64::from_le_bytes([0x01; 8]);
-        (w | below | above) & TOP
-    };
     let mut at = 0;
     for chunk in s.chunks_exact(8) {
-        let flags = others(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        let flags = others(word(chunk));
         if flags != 0 {
             return at + (flags.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
     let tail = &s[at..];
+    // Fewer than eight left.
     at + tail
         .iter()
         .position(|b| !(b' '..0x7F).contains(b))
         .unwrap_or(tail.len())
+}
+
+/// The top bit of each byte of `w` that is not printable ASCII: a byte is
+/// below 0x20 or above 0x7E exactly when adding 0x60 or 0x01 to its low
+/// seven bits (in its own lane, no carry out of it) sets its top bit, or
+/// it has it set already, so each lane's flag is exact.
+#[inline]
+fn others(w: u64) -> u64 {
+    const LOW: u64 = u64::from_le_bytes([0x7F; 8]);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    let low = w & LOW;
+    let below = !(low + u64::from_le_bytes([0x60; 8]));
+    let above = low + u64::from_le_bytes([0x01; 8]);
+    (w | below | above) & TOP
+}
+
+/// Eight bytes as a little-endian word (the caller gives eight).
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]))
 }
 
 #[cfg(test)]
