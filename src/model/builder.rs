@@ -107,11 +107,6 @@ impl ProfileBuilder {
         self.names = names;
     }
 
-    /// How many names there are: every `NameId` so far is below it.
-    pub fn name_count(&self) -> usize {
-        self.names.len()
-    }
-
     pub fn set_meta(&mut self, key: &str, value: MetaValue) {
         self.meta.insert(key.to_string(), value);
     }

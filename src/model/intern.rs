@@ -20,6 +20,9 @@ pub struct Interner {
     /// table reuses (no name is hashed twice) and which settles most
     /// mismatches without reading the text.
     index: HashTable<(u32, NameId)>,
+    /// Ranks worked out ahead of `freeze` ([`Interner::keep_ranks`]), for
+    /// the names there were then.
+    ranks: Vec<u32>,
 }
 
 /// Spreads a kept 32-bit hash over 64 bits: the table takes its bucket
@@ -88,6 +91,7 @@ impl Interner {
             text,
             starts,
             index,
+            ..
         } = self;
         let id = NameId::from_index(starts.len());
         starts.push(text.len());
@@ -127,6 +131,7 @@ impl Interner {
         self.text.clear();
         self.starts.clear();
         self.index.clear();
+        self.ranks.clear();
     }
 
     /// The names in number order.
@@ -146,11 +151,40 @@ impl Interner {
             mut text,
             mut starts,
             index,
+            ranks,
         } = self;
         drop(index);
         text.shrink_to_fit();
         starts.shrink_to_fit();
-        let name = |i: u32| span(&text, &starts, i as usize);
+        let ranks = match ranks.len() == starts.len() {
+            true => ranks,
+            false => rank(&text, &starts),
+        };
+        Names {
+            text,
+            starts,
+            ranks,
+        }
+    }
+
+    /// Each name's place in the byte order of all names (`""` is 0): what
+    /// `freeze` keeps. A loader with a core to spare works them out while
+    /// it finishes its rows, and hands them back with `keep_ranks`.
+    pub fn ranks(&self) -> Vec<u32> {
+        rank(&self.text, &self.starts)
+    }
+
+    /// Keeps `ranks` (from [`Interner::ranks`]) for `freeze`, which uses
+    /// them if no name came since.
+    pub fn keep_ranks(&mut self, ranks: Vec<u32>) {
+        self.ranks = ranks;
+    }
+}
+
+/// The ranks of the names of a buffer and its start offsets.
+fn rank(text: &str, starts: &[usize]) -> Vec<u32> {
+    {
+        let name = |i: u32| span(text, starts, i as usize);
         let mut order: Vec<(u64, u64, u32)> = (0..starts.len() as u32)
             .map(|id| {
                 let head = prefix(name(id).as_bytes());
@@ -174,11 +208,7 @@ impl Interner {
                 rank as u32 + 1
             };
         }
-        Names {
-            text,
-            starts,
-            ranks,
-        }
+        ranks
     }
 }
 
@@ -284,6 +314,28 @@ mod tests {
             ));
         }
         ranks_agree_with_text(i);
+    }
+
+    /// Ranks worked out early are kept while they still cover every name;
+    /// a name interned after them has all ranked again.
+    #[test]
+    fn early_ranks_serve_until_a_name_comes() {
+        let mut i = Interner::default();
+        for s in ["b", "c", "a"] {
+            i.intern(s);
+        }
+        let early = i.ranks();
+        assert_eq!(early, [2, 3, 1]);
+        let mut later = i.clone();
+        i.keep_ranks(early.clone());
+        let names = i.freeze();
+        assert_eq!(
+            (0..3).map(|k| names.rank(NameId(k))).collect::<Vec<_>>(),
+            early
+        );
+        later.keep_ranks(early);
+        later.intern("0");
+        ranks_agree_with_text(later);
     }
 
     #[test]

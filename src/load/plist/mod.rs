@@ -105,10 +105,11 @@ impl Loader for Plist {
         };
         let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
         let mut table = b.take_names();
+        let st = State::new(&mut *b);
         let st = std::thread::scope(|s| {
             let (tx, rx) = mpsc::sync_channel(2);
             let (spare_tx, spare_rx) = mpsc::channel();
-            let applier = s.spawn(move || apply(State::new(b), rx, spare_tx));
+            let applier = s.spawn(move || apply(st, rx, spare_tx));
             let mut done = 0;
             // Items go in the room of batches already read: new pages cost
             // a fault each, the applier's share of a tenth of the load.
@@ -131,9 +132,34 @@ impl Loader for Plist {
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
-        st.b.put_names(table);
-        st.finish(input.name())
+        // The names are all in: they are ranked on another core while the
+        // stacks are resolved (neither looks up a name).
+        let frames = Frames {
+            no_module: table.intern(""),
+            names: table.len(),
+        };
+        let (done, ranks) = std::thread::scope(|s| {
+            let ranking = s.spawn(|| table.ranks());
+            let done = st.finish(input.name(), frames);
+            let ranks = ranking.join();
+            (
+                done,
+                ranks.unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            )
+        });
+        table.keep_ranks(ranks);
+        b.put_names(table);
+        done
     }
+}
+
+/// What resolving stack frames needs of the name table, which is busy
+/// being ranked meanwhile: the id of `""` (the module of a frame no
+/// function of the file matches) and how many names there are.
+#[derive(Clone, Copy)]
+struct Frames {
+    no_module: NameId,
+    names: usize,
 }
 
 /// The applier's side: `State` takes each batch's records in file order,
@@ -480,7 +506,7 @@ impl<'b> State<'b> {
         }
     }
 
-    fn finish(mut self, path: &str) -> Result<(), LoadError> {
+    fn finish(mut self, path: &str, frames: Frames) -> Result<(), LoadError> {
         self.close_stack();
         self.close_group();
         if self.used == 0 {
@@ -506,7 +532,7 @@ impl<'b> State<'b> {
             };
             self.b.summary(id, summary);
         }
-        self.emit_stacks(timed);
+        self.emit_stacks(timed, frames);
         if let (true, Some((total, outside))) = (timed, self.session) {
             let totals = self.b.totals_mut();
             totals.elapsed_inclusive_ms = (total > 0.0).then_some(total);

@@ -12,7 +12,7 @@
 //! without the builder's index of all stacks, which a listing of 200 k
 //! functions spent a quarter of this step growing and probing.
 
-use super::{RawStack, State, listed};
+use super::{Frames, RawStack, State, listed};
 use crate::model::{FuncId, NameId, ProfileBuilder, StackId};
 
 /// `by_name` entries: no tag 6 function has the name, or several do.
@@ -23,9 +23,9 @@ const SEVERAL: u32 = u32::MAX - 1;
 const RUN: usize = 8;
 
 impl State<'_> {
-    pub(super) fn emit_stacks(&mut self, timed: bool) {
-        let by_name = self.functions_by_name();
-        let no_module = self.b.intern("");
+    pub(super) fn emit_stacks(&mut self, timed: bool, names: Frames) {
+        let by_name = self.functions_by_name(names.names);
+        let no_module = names.no_module;
         let mut fresh = Fresh::new(self.funcs.len());
         let (mut frames, mut names) = (Vec::new(), Vec::new());
         let stacks = std::mem::take(&mut self.stacks);
@@ -69,8 +69,8 @@ impl State<'_> {
 
     /// Tag 6 functions by name id (names are dense): the function's index,
     /// `NO_FUNCTION` or `SEVERAL`.
-    fn functions_by_name(&self) -> Vec<u32> {
-        let mut map = vec![NO_FUNCTION; self.b.name_count()];
+    fn functions_by_name(&self, names: usize) -> Vec<u32> {
+        let mut map = vec![NO_FUNCTION; names];
         for (id, _) in listed(&self.funcs) {
             let index = id.index() as u32;
             if let Some(slot) = map.get_mut(self.b.function_ref(id).name.index()) {
