@@ -68,6 +68,10 @@ struct ThreadTrace {
 pub struct TraceState {
     time: TraceTime,
     threads: Vec<ThreadTrace>,
+    /// Thread ids below `SMALL_IDS` (most files number threads from 0 or
+    /// 1): the thread's index, or `NO_THREAD`, so an event's thread costs
+    /// an array read, not a hash.
+    small_ids: Vec<u32>,
     thread_index: FxHashMap<u64, ThreadIx>,
     /// (parent path or u32::MAX for a root, function) → path, for the
     /// calls a parent's row has no room for (`PathAcc::kid`).
@@ -80,6 +84,9 @@ pub struct TraceState {
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
 }
+
+const SMALL_IDS: u64 = 4096;
+const NO_THREAD: u32 = u32::MAX;
 
 impl TraceState {
     /// Records a push or pop at the thread's clock (untimed: at the mark's
@@ -138,6 +145,7 @@ impl ProfileBuilder {
         self.trace_state = Some(TraceState {
             time,
             threads: Vec::new(),
+            small_ids: Vec::new(),
             thread_index: FxHashMap::default(),
             children: FxHashMap::default(),
             sites: FxHashMap::default(),
@@ -154,7 +162,12 @@ impl ProfileBuilder {
         let Some(st) = self.trace_state.as_mut() else {
             return ThreadIx(usize::MAX);
         };
-        *st.thread_index.entry(id).or_insert_with(|| {
+        if let Some(&ix) = st.small_ids.get(id as usize)
+            && ix != NO_THREAD
+        {
+            return ThreadIx(ix as usize);
+        }
+        let ix = *st.thread_index.entry(id).or_insert_with(|| {
             st.threads.push(ThreadTrace {
                 id,
                 first: None,
@@ -162,7 +175,15 @@ impl ProfileBuilder {
                 frames: Vec::new(),
             });
             ThreadIx(st.threads.len() - 1)
-        })
+        });
+        if id < SMALL_IDS {
+            let at = id as usize;
+            if st.small_ids.len() <= at {
+                st.small_ids.resize(at + 1, NO_THREAD);
+            }
+            st.small_ids[at] = ix.0 as u32;
+        }
+        ix
     }
 
     /// The id the file gives a thread.
@@ -404,6 +425,20 @@ fn called<T>(rows: &[T], calls: impl Fn(&T) -> u64) -> impl Iterator<Item = (usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Threads are numbered in order of first sight, small ids and large
+    /// alike, and keep their number.
+    #[test]
+    fn threads_are_numbered_in_order_of_first_sight() {
+        let mut b = ProfileBuilder::new("test");
+        b.trace_begin(TraceTime::Untimed);
+        let ids = [5, 1, 5000, 1, 5000, 1 << 40, 0, 5];
+        let got: Vec<usize> = ids.iter().map(|&id| b.trace_thread(id).0).collect();
+        assert_eq!(got, [0, 1, 2, 1, 2, 3, 4, 0]);
+        let back: Vec<u64> = (0..5).map(|i| b.trace_thread_id(ThreadIx(i))).collect();
+        assert_eq!(back, [5, 1, 5000, 1 << 40, 0]);
+        assert_eq!(b.trace_thread_count(), 5);
+    }
 
     /// model.md's hand example: 0 enter A, 10 enter B, 30 exit B, 35 exit A.
     #[test]
