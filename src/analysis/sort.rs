@@ -126,34 +126,63 @@ pub fn canonical_functions(p: &Profile) -> Vec<FuncId> {
 /// The first `n` of `canonical_functions`, the rest left unsorted (a
 /// report's `--top` of 200 k functions sorted them all first).
 pub fn first_functions(p: &Profile, n: usize) -> Vec<FuncId> {
-    let keys: Vec<_> = p
-        .function_ids()
-        .map(|id| {
-            let f = p.function(id);
-            (
-                down_time(f.time.elapsed_inclusive),
-                down_count(f.hits_total),
-                down_count(f.calls),
-                p.name_rank(f.name),
-                p.name_rank(f.module),
-                id,
-            )
-        })
-        .collect();
+    let keys = p.function_ids().map(|id| {
+        let f = p.function(id);
+        (
+            down_time(f.time.elapsed_inclusive),
+            down_count(f.hits_total),
+            down_count(f.calls),
+            p.name_rank(f.name),
+            p.name_rank(f.module),
+            id,
+        )
+    });
     let first = first_by(keys, n, Ord::cmp);
     first.into_iter().map(|k| k.5).collect()
 }
 
 /// The first `n` of `rows` in the order `cmp` gives, which must be total
 /// (no two rows equal), so that selecting them before sorting gives the
-/// rows a full sort would.
-fn first_by<T>(mut rows: Vec<T>, n: usize, mut cmp: impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+/// rows a full sort would. A few are kept in order as the rows go by,
+/// never all of them at once (the keys of 200 k functions are 13 MB of
+/// new pages); more are selected from all of them.
+fn first_by<T>(
+    rows: impl ExactSizeIterator<Item = T>,
+    n: usize,
+    mut cmp: impl FnMut(&T, &T) -> Ordering,
+) -> Vec<T> {
+    if n <= FEW && n < rows.len() {
+        return few_first(rows, n, cmp);
+    }
+    let mut rows: Vec<T> = rows.collect();
     if n < rows.len() {
         rows.select_nth_unstable_by(n, &mut cmp);
         rows.truncate(n);
     }
     rows.sort_unstable_by(cmp);
     rows
+}
+
+/// At most this many first rows are kept as the rows go by.
+const FEW: usize = 1000;
+
+/// The first `n` of `rows`, kept in order: a row goes in only if it comes
+/// before the last one kept (one comparison for most rows).
+fn few_first<T>(
+    rows: impl Iterator<Item = T>,
+    n: usize,
+    mut cmp: impl FnMut(&T, &T) -> Ordering,
+) -> Vec<T> {
+    let mut first: Vec<T> = Vec::with_capacity(n + 1);
+    for row in rows {
+        if first.len() == n && first.last().is_some_and(|last| cmp(&row, last).is_ge()) {
+            continue;
+        }
+        let at = first.partition_point(|kept| cmp(kept, &row).is_lt());
+        first.insert(at, row);
+        first.truncate(n);
+    }
+    first
 }
 
 /// A count's key, descending with absent last.
@@ -186,7 +215,7 @@ pub fn first_stacks(p: &Profile, n: usize) -> Vec<StackId> {
         .collect();
     let key = |s: StackId| p.frames(s).iter().map(|f| ranks[f.index()]);
     // Total: no two stacks have the same frames.
-    first_by(p.stack_ids().collect(), n, |&a, &b| {
+    first_by(p.stack_ids(), n, |&a, &b| {
         desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b)))
     })
 }
@@ -199,7 +228,7 @@ pub fn canonical_lines(p: &Profile) -> Vec<LineId> {
 /// The first `n` of `canonical_lines`.
 pub fn first_lines(p: &Profile, n: usize) -> Vec<LineId> {
     // Total: a line is identified by its file and number.
-    first_by(p.line_ids().collect(), n, |&a, &b| {
+    first_by(p.line_ids(), n, |&a, &b| {
         let (la, lb) = (p.line(a), p.line(b));
         p.name(la.file)
             .cmp(p.name(lb.file))
@@ -236,8 +265,8 @@ mod tests {
 
     /// The canonical function order by keys equals report-json.md's rule
     /// as a comparator, with ties and absent values among the rows.
-    #[test]
-    fn canonical_functions_follow_the_rule() {
+    /// 60 functions with ties and absent values among their numbers.
+    fn tied_profile() -> Profile {
         use crate::model::{FuncSummary, TimeValues};
         let mut b = crate::model::ProfileBuilder::new("test");
         let times = [
@@ -265,7 +294,12 @@ mod tests {
             };
             b.summary(f, summary);
         }
-        let p = b.finish();
+        b.finish()
+    }
+
+    #[test]
+    fn canonical_functions_follow_the_rule() {
+        let p = tied_profile();
         let mut slow: Vec<FuncId> = p.function_ids().collect();
         slow.sort_by(|&a, &b| {
             let (fa, fb) = (p.function(a), p.function(b));
@@ -277,6 +311,30 @@ mod tests {
         });
         assert_eq!(canonical_functions(&p), slow);
         assert_eq!(p.functions().len(), 60);
+    }
+
+    /// The first n rows, kept as they go by or selected from all, are the
+    /// first n of the canonical orders, for every n around the two ways.
+    #[test]
+    fn first_rows_are_the_first_of_the_canonical_orders() {
+        let p = crate::fixture_gen::large::profile(3000);
+        let (funcs, lines, stacks) = (
+            canonical_functions(&p),
+            canonical_lines(&p),
+            canonical_stacks(&p),
+        );
+        for n in [0, 1, 5, FEW - 1, FEW, FEW + 1, 2999, 3000, 3001, 10_000] {
+            let upto = |len: usize| n.min(len);
+            assert_eq!(first_functions(&p, n), funcs[..upto(funcs.len())], "{n}");
+            assert_eq!(first_lines(&p, n), lines[..upto(lines.len())], "{n}");
+            assert_eq!(first_stacks(&p, n), stacks[..upto(stacks.len())], "{n}");
+        }
+        // Ties: many functions share their numbers and differ by name only.
+        let tied = tied_profile();
+        let all = canonical_functions(&tied);
+        for n in [1, 7, 59, 60] {
+            assert_eq!(first_functions(&tied, n), all[..n], "{n}");
+        }
     }
 
     #[test]
