@@ -34,8 +34,9 @@ impl Value<'_> {
 }
 
 /// The columns of one row type.
-pub trait Column: Copy + Eq + std::fmt::Debug + 'static {
-    type Row: Copy;
+pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// A row id; rows are keyed on two cores for a sort.
+    type Row: Copy + Send + Sync;
     /// Every column, in display order.
     const ALL: &'static [Self];
     /// Name used by `--sort` (the `--json` key where there is one).
