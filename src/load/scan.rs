@@ -106,25 +106,53 @@ fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]))
 }
 
+/// Inputs for the fast paths' tests.
+#[cfg(test)]
+pub mod testing {
+    /// Calls `check` with strings of `fill` bytes, shorter and longer than
+    /// a word, with each byte value in each place: word-at-a-time checks
+    /// must agree with a byte loop on all of them.
+    pub fn each_byte_in_each_place(fill: u8, mut check: impl FnMut(&[u8])) {
+        for len in [1, 7, 8, 9, 16, 20] {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut s = vec![fill; len];
+                    s[at] = b;
+                    check(&s);
+                }
+            }
+        }
+    }
+
+    /// 20,000 decimals of 1 to 15 digits, the point anywhere or nowhere.
+    pub fn random_decimals() -> impl Iterator<Item = String> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        (0..20_000).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 15 + 1) as usize;
+            let value = (x >> 8) % 10u64.pow(digits as u32);
+            let text = format!("{value:0digits$}");
+            match (x >> 60) as usize % digits {
+                0 => text,
+                p => format!("{}.{}", &text[..p], &text[p..]),
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The word-at-a-time check agrees with a byte-by-byte one for every
-    /// byte value in every place of a word and past it.
     #[test]
     fn printable_prefix_agrees_with_a_byte_check() {
-        for len in [1, 7, 8, 9, 16, 20] {
-            for at in 0..len {
-                for b in 0..=255u8 {
-                    let mut s = vec![b'a'; len];
-                    s[at] = b;
-                    let bytewise = s.iter().position(|c| !(b' '..0x7F).contains(c));
-                    assert_eq!(printable_prefix(&s), bytewise.unwrap_or(len), "{s:?}");
-                    assert_eq!(printable(&s), bytewise.is_none(), "{s:?}");
-                }
-            }
-        }
+        testing::each_byte_in_each_place(b'a', |s| {
+            let bytewise = s.iter().position(|c| !(b' '..0x7F).contains(c));
+            assert_eq!(printable_prefix(s), bytewise.unwrap_or(s.len()), "{s:?}");
+            assert_eq!(printable(s), bytewise.is_none(), "{s:?}");
+        });
         assert_eq!(printable_prefix(b""), 0);
         assert_eq!(printable_prefix(b"abc\tdefghijklm\x80"), 3);
     }

@@ -184,18 +184,7 @@ mod tests {
             assert_eq!(Some(&fast), general(line).as_ref(), "{line:?}");
         }
         // Random times: every digit count and position of the point.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let digits = (x % 15 + 1) as usize;
-            let value = (x >> 8) % 10u64.pow(digits as u32);
-            let text = format!("{value:0digits$}");
-            let time = match (x >> 60) as usize % digits {
-                0 => text,
-                p => format!("{}.{}", &text[..p], &text[p..]),
-            };
+        for time in crate::load::scan::testing::random_decimals() {
             let line = format!("9\t1\t2\t{time}\t{time}");
             let (
                 Item::Record {

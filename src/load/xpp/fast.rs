@@ -373,16 +373,10 @@ mod tests {
     /// checked in `scan`).
     #[test]
     fn word_checks_agree_with_byte_checks() {
-        for len in [1, 7, 8, 9, 16, 20] {
-            for at in 0..len {
-                for b in 0..=255u8 {
-                    let mut s = vec![b' '; len];
-                    s[at] = b;
-                    let first = s.iter().position(|&c| c != b' ').unwrap_or(len);
-                    assert_eq!(skip_spaces(&s, 0), first, "{s:?}");
-                }
-            }
-        }
+        crate::load::scan::testing::each_byte_in_each_place(b' ', |s| {
+            let first = s.iter().position(|&c| c != b' ').unwrap_or(s.len());
+            assert_eq!(skip_spaces(s, 0), first, "{s:?}");
+        });
         assert_eq!(skip_spaces(b"          ", 3), 10);
         let names: [(&[u8], Option<&[u8]>); 7] = [
             (b"FN000169            ", Some(b"FN000169")),
@@ -442,19 +436,7 @@ mod tests {
             same_as_general(line);
         }
         // Random times: every digit count and position of the point.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let digits = (x % 15 + 1) as usize;
-            let value = (x >> 8) % 10u64.pow(digits as u32);
-            let text = format!("{value:0digits$}");
-            let point = (x >> 60) as usize % digits;
-            let time = match point {
-                0 => text,
-                p => format!("{}.{}", &text[..p], &text[p..]),
-            };
+        for time in crate::load::scan::testing::random_decimals() {
             same_as_general(&format!("1,{time},\"i\",\"F\",3"));
         }
     }
