@@ -285,13 +285,13 @@ impl ProfileBuilder {
         id
     }
 
-    /// The last frame of stack `i`.
     /// The frames of a stack made so far.
     pub fn stack_frames(&self, id: StackId) -> &[FuncId] {
         let r = &self.stacks[id.index()].frames;
         &self.frames[r.start as usize..r.end as usize]
     }
 
+    /// The last frame of stack `i`.
     pub(crate) fn leaf(&self, i: usize) -> Option<FuncId> {
         let r = &self.stacks.get(i)?.frames;
         let last = r.end.checked_sub(1).filter(|&last| last >= r.start)?;

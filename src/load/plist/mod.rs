@@ -30,6 +30,7 @@ mod stacks;
 use super::names::{LocalNames, NewNames};
 use super::split::{MAX_LINE, numbered_lines};
 use super::{Detection, Input, LoadError, LoadOptions, Loader, parallel};
+use crate::model::intern::Interner;
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
 use crate::text::decode;
 use chunk::{Body, Item};
@@ -97,60 +98,80 @@ impl Loader for Plist {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
-        let bytes = input.bytes();
-        let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        let start = if input.bytes().starts_with(b"\xEF\xBB\xBF") {
             3
         } else {
             0
         };
         let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
+        // The builder's name table is this thread's until the end; the
+        // applier adds rows meanwhile.
         let mut table = b.take_names();
-        let st = State::new(&mut *b);
-        let st = std::thread::scope(|s| {
-            let (tx, rx) = mpsc::sync_channel(2);
-            let (spare_tx, spare_rx) = mpsc::channel();
-            let applier = s.spawn(move || apply(st, rx, spare_tx));
-            let mut done = 0;
-            // Items go in the room of batches already read: new pages cost
-            // a fault each, the applier's share of a tenth of the load.
-            parallel::ordered_reusing(
-                &chunks,
-                LocalNames::default,
-                |names, range, spare| chunk::parse(&bytes[range], names, spare),
-                |_, batch| {
-                    let ids = batch.new_names.iter().map(|n| table.intern(n)).collect();
-                    // Lines are read once: the pages behind them go back,
-                    // so the mapped file is never resident whole.
-                    input.release(chunks[done].clone());
-                    done += 1;
-                    let go_on = tx.send((batch, ids)).is_ok();
-                    (go_on, spare_rx.try_recv().unwrap_or_default())
-                },
-            );
-            drop(tx);
-            applier
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
-        // The names are all in: they are ranked on another core while the
-        // stacks are resolved (neither looks up a name).
-        let frames = Frames {
-            no_module: table.intern(""),
-            names: table.len(),
-        };
-        let (done, ranks) = std::thread::scope(|s| {
-            let ranking = s.spawn(|| table.ranks());
-            let done = st.finish(input.name(), frames);
-            let ranks = ranking.join();
-            (
-                done,
-                ranks.unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            )
-        });
-        table.keep_ranks(ranks);
+        let st = read(input, &chunks, State::new(&mut *b), &mut table);
+        let done = finish(st, &mut table, input.name());
         b.put_names(table);
         done
     }
+}
+
+/// Workers parse the chunks; this thread numbers each batch's names in
+/// `table` and hands the batch to an applier thread, which applies its
+/// records to `st` in file order. Returns `st` with every record applied.
+fn read<'b>(
+    input: &Input,
+    chunks: &[std::ops::Range<usize>],
+    st: State<'b>,
+    table: &mut Interner,
+) -> State<'b> {
+    let bytes = input.bytes();
+    std::thread::scope(|s| {
+        // Two batches wait at most: the applier is the slower side.
+        let (tx, rx) = mpsc::sync_channel(2);
+        let (spare_tx, spare_rx) = mpsc::channel();
+        let applier = s.spawn(move || apply(st, rx, spare_tx));
+        let mut done = 0;
+        // Items go in the room of batches already read: new pages cost
+        // a fault each, the applier's share of a tenth of the load.
+        parallel::ordered_reusing(
+            chunks,
+            LocalNames::default,
+            |names, range, spare| chunk::parse(&bytes[range], names, spare),
+            |_, batch| {
+                let ids = batch.new_names.iter().map(|n| table.intern(n)).collect();
+                // Lines are read once: the pages behind them go back, so
+                // the mapped file is never resident whole.
+                input.release(chunks[done].clone());
+                done += 1;
+                let go_on = tx.send((batch, ids)).is_ok();
+                (go_on, spare_rx.try_recv().unwrap_or_default())
+            },
+        );
+        drop(tx);
+        applier
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// `State::finish`, while the names, all in now, are ranked on another
+/// core (resolving stacks looks no name up); the ranks are kept in `table`
+/// for the profile's freeze.
+fn finish(st: State<'_>, table: &mut Interner, path: &str) -> Result<(), LoadError> {
+    let frames = Frames {
+        no_module: table.intern(""),
+        names: table.len(),
+    };
+    let (done, ranks) = std::thread::scope(|s| {
+        let ranking = s.spawn(|| table.ranks());
+        let done = st.finish(path, frames);
+        let ranks = ranking.join();
+        (
+            done,
+            ranks.unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
+    });
+    table.keep_ranks(ranks);
+    done
 }
 
 /// What resolving stack frames needs of the name table, which is busy
