@@ -183,33 +183,31 @@ impl Interner {
 
 /// The ranks of the names of a buffer and its start offsets.
 fn rank(text: &str, starts: &[usize]) -> Vec<u32> {
-    {
-        let name = |i: u32| span(text, starts, i as usize);
-        let mut order: Vec<(u64, u64, u32)> = (0..starts.len() as u32)
-            .map(|id| {
-                let head = prefix(name(id).as_bytes());
-                (head[0], head[1], id)
-            })
-            .collect();
-        // Most names differ in their first 16 bytes: those compare as two
-        // integers, and only the rest as text.
-        super::halves::sort_unstable_by(&mut order, |a, b| {
-            (a.0, a.1)
-                .cmp(&(b.0, b.1))
-                .then_with(|| name(a.2).cmp(name(b.2)))
-        });
-        let mut ranks = vec![0; starts.len()];
-        for (rank, &(_, _, id)) in order.iter().enumerate() {
-            // The empty text ranks 0 whether or not it was interned, so a
-            // row showing no name (ranked 0 by its column) ties with it.
-            ranks[id as usize] = if name(id).is_empty() {
-                0
-            } else {
-                rank as u32 + 1
-            };
-        }
-        ranks
+    let name = |i: u32| span(text, starts, i as usize);
+    let mut order: Vec<(u64, u64, u32)> = (0..starts.len() as u32)
+        .map(|id| {
+            let head = prefix(name(id).as_bytes());
+            (head[0], head[1], id)
+        })
+        .collect();
+    // Most names differ in their first 16 bytes: those compare as two
+    // integers, and only the rest as text.
+    super::halves::sort_unstable_by(&mut order, |a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then_with(|| name(a.2).cmp(name(b.2)))
+    });
+    let mut ranks = vec![0; starts.len()];
+    for (rank, &(_, _, id)) in order.iter().enumerate() {
+        // The empty text ranks 0 whether or not it was interned, so a
+        // row showing no name (ranked 0 by its column) ties with it.
+        ranks[id as usize] = if name(id).is_empty() {
+            0
+        } else {
+            rank as u32 + 1
+        };
     }
+    ranks
 }
 
 /// The first 16 bytes of `s` as two big-endian words, zeros past its end.
