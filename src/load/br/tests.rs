@@ -287,3 +287,57 @@ fn chunked_decoding_keeps_ids_sums_and_warnings() {
         );
     }
 }
+
+/// Where the careful reading of the scan, record by record with
+/// `measure`, gets from `pos` over the records `skip` may skip.
+fn skipped_by_measure(bytes: &[u8], mut pos: usize, chunk_at: usize) -> (usize, bool) {
+    let mut timed = false;
+    while pos < bytes.len().saturating_sub(257) {
+        let kind = bytes[pos];
+        if (kind == 3 && pos >= chunk_at) || !matches!(kind, 3..=9) {
+            break;
+        }
+        let Ok((kind, len)) = measure(&bytes[pos..]) else {
+            break;
+        };
+        timed |= kind == 4;
+        pos += len;
+    }
+    (pos, timed)
+}
+
+proptest::proptest! {
+    /// On logs of every record type, names up to 255 bytes, unknown types
+    /// and any place for the next chunk, the scan's tight loop stops where
+    /// reading record by record with `measure` does, and sees the same
+    /// time records.
+    #[test]
+    fn the_scan_skips_what_measure_reads(
+        records in proptest::collection::vec((0u8..12, 0u8..=255, 0u16..300), 1..120),
+        chunk_at in 0usize..3000,
+    ) {
+        let mut bytes = Vec::new();
+        for (kind, n, module) in records {
+            bytes.push(kind);
+            match kind {
+                1 => {
+                    bytes.extend_from_slice(&module.to_be_bytes());
+                    bytes.extend_from_slice(&u16::from(n % 8).to_be_bytes());
+                    bytes.extend(std::iter::repeat_n(b'M', usize::from(n % 8)));
+                }
+                3 | 5 => bytes.extend_from_slice(&[0, 1, 0, 0, 0, n, 0]),
+                4 => bytes.extend_from_slice(&[0, 0, 0, 0, 0, 0, 1, n]),
+                7 => {
+                    bytes.push(n);
+                    bytes.extend(std::iter::repeat_n(b'F', usize::from(n)));
+                }
+                _ => {}
+            }
+        }
+        for pos in [0, 1, bytes.len() / 2] {
+            let mut timed = false;
+            let skipped = skip(&bytes, pos, chunk_at, &mut timed);
+            proptest::prop_assert_eq!((skipped, timed), skipped_by_measure(&bytes, pos, chunk_at));
+        }
+    }
+}
