@@ -9,7 +9,7 @@
 //! a sample still open at a chunk's end is one the next record would have
 //! closed anyway, and is closed here with the same warning.
 
-use super::record::{Frame, Record, Stop, read, trim_name};
+use super::record::{Frame, Record, Stop, read, read_whole, trim_name};
 use crate::model::intern::Bytes;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -119,7 +119,8 @@ impl<'a> Decoder<'a> {
         let mut pos = range.start;
         // The scan read these same records, so none fails to read here.
         while pos < range.end {
-            let Ok((rec, len)) = read(&bytes[pos..range.end]) else {
+            let rest = &bytes[pos..range.end];
+            let Some((rec, len)) = read_whole(rest).or_else(|| read(rest).ok()) else {
                 break;
             };
             self.record(&mut c, pos as u64, rec);
