@@ -73,31 +73,16 @@ pub fn record_chunks(
 }
 
 /// Parses `chunks` on the worker threads and hands each result to
-/// `consume(worker, index, result)` in chunk order. `state` makes a
-/// worker's private state; chunk `i` always goes to worker `i % workers`,
-/// so a worker's results reach the consumer in the order it made them.
+/// `consume(worker, result)` in chunk order. `state` makes a worker's
+/// private state; chunk `i` always goes to worker `i % workers`, so a
+/// worker's results reach the consumer in the order it made them.
 /// `consume` returns false to stop early (the rest is not parsed).
-pub fn ordered<S, T>(
-    chunks: &[Range<usize>],
-    state: impl Fn() -> S + Sync,
-    parse: impl Fn(&mut S, Range<usize>) -> T + Sync,
-    mut consume: impl FnMut(usize, T) -> bool,
-) where
-    T: Send,
-{
-    ordered_reusing(
-        chunks,
-        state,
-        |s, range, ()| parse(s, range),
-        |w, batch| (consume(w, batch), ()),
-    );
-}
-
-/// `ordered`, where `consume` also hands back a spare `R` (a result's
-/// emptied buffer) and `parse` gets one: the worker that made the result
-/// gets it for a later chunk, so it fills memory already mapped rather
-/// than new pages the kernel must zero first (a tenth of a worker's time
-/// on a trace, and the consumer's unmapping of each result's pages).
+///
+/// `consume` also hands back a spare `R` (a result's emptied buffer) and
+/// `parse` gets one: the worker that made the result gets it for a later
+/// chunk, so it fills memory already mapped rather than new pages the
+/// kernel must zero first (a tenth of a worker's time on a trace, and the
+/// consumer's unmapping of each result's pages).
 pub fn ordered_reusing<S, T, R>(
     chunks: &[Range<usize>],
     state: impl Fn() -> S + Sync,
@@ -189,27 +174,27 @@ mod tests {
     fn results_arrive_in_chunk_order_and_stop_early() {
         let chunks: Vec<_> = (0..50).map(|i| i..i + 1).collect();
         let mut seen = Vec::new();
-        ordered(
+        ordered_reusing(
             &chunks,
             || 0u32,
-            |count, r| {
+            |count, r, ()| {
                 *count += 1;
                 r.start
             },
             |_, x| {
                 seen.push(x);
-                true
+                (true, ())
             },
         );
         assert_eq!(seen, (0..50).collect::<Vec<_>>());
         let mut taken = 0;
-        ordered(
+        ordered_reusing(
             &chunks,
             || (),
-            |_, r| r.start,
+            |_, r, ()| r.start,
             |_, _| {
                 taken += 1;
-                taken < 5
+                (taken < 5, ())
             },
         );
         assert_eq!(taken, 5);

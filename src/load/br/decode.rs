@@ -67,6 +67,17 @@ pub struct Batch<'a> {
     pub new_lines: Vec<(u16, u32)>,
 }
 
+impl Batch<'_> {
+    /// Empties the batch, keeping its room.
+    pub fn clear(&mut self) {
+        self.ops.clear();
+        self.frames.clear();
+        self.new_names.clear();
+        self.new_funcs.clear();
+        self.new_lines.clear();
+    }
+}
+
 /// What the scan of the whole file tells every worker.
 #[derive(Clone, Copy, Debug)]
 pub struct Shared<'a> {
@@ -110,10 +121,12 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    pub fn chunk(&mut self, range: Range<usize>) -> Batch<'a> {
+    /// Decodes a chunk into `spare` (an emptied batch, whose room is
+    /// reused).
+    pub fn chunk(&mut self, range: Range<usize>, spare: Batch<'a>) -> Batch<'a> {
         let bytes = self.shared.bytes;
         let mut c = Chunk {
-            batch: Batch::default(),
+            batch: spare,
             open: None,
         };
         let mut pos = range.start;

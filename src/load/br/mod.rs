@@ -98,15 +98,16 @@ impl Loader for Br {
         let shared = scan.shared(bytes);
         let mut feed = Feed::new(b, &scan, input, opts.events);
         let mut done = 0;
-        parallel::ordered(
+        parallel::ordered_reusing(
             &scan.chunks,
             || Decoder::new(shared),
-            |decoder, range| decoder.chunk(range),
-            |worker, batch| {
-                feed.batch(worker, batch);
+            |decoder, range, spare| decoder.chunk(range, spare),
+            |worker, mut batch| {
+                feed.batch(worker, &mut batch);
                 input.release(scan.chunks[done].clone());
                 done += 1;
-                true
+                batch.clear();
+                (true, batch)
             },
         );
         feed.finish(input.name(), &scan, bytes.len())
@@ -277,7 +278,7 @@ impl<'b> Feed<'b> {
         }
     }
 
-    fn batch(&mut self, worker: usize, batch: Batch<'_>) {
+    fn batch(&mut self, worker: usize, batch: &mut Batch<'_>) {
         if self.locals.len() <= worker {
             self.locals.resize_with(worker + 1, Local::default);
         }
@@ -285,8 +286,8 @@ impl<'b> Feed<'b> {
             let id = self.b.intern(&decode(name));
             self.locals[worker].names.push(id);
         }
-        self.locals[worker].learn(&batch);
-        for op in batch.ops {
+        self.locals[worker].learn(batch);
+        for op in batch.ops.drain(..) {
             match op {
                 Op::Warn(at, msg) => self.b.warn(Place::Offset(at), msg),
                 Op::Mapping { at, module, name } => self.mapping(at, module, name),
