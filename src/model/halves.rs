@@ -21,8 +21,7 @@ where
     T: Copy + Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if v.len() < MIN_SPLIT || cores < 2 {
+    if !worth_halving(v.len()) {
         v.sort_unstable_by(cmp);
         return;
     }
@@ -45,8 +44,7 @@ where
     M: Fn(Range<usize>) -> Option<Vec<T>> + Sync,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if len < MIN_SPLIT || cores < 2 {
+    if !worth_halving(len) {
         let mut v = make(0..len)?;
         v.sort_unstable_by(cmp);
         return Some(v);
@@ -66,6 +64,12 @@ where
         (first, second)
     });
     Some(merge(&a?, &b?, &cmp))
+}
+
+/// Whether a list this long is sorted faster on two cores, and there are
+/// two.
+fn worth_halving(len: usize) -> bool {
+    len >= MIN_SPLIT && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
 }
 
 /// Two sorted lists as one, the first's items first among equals.

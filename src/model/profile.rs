@@ -164,13 +164,13 @@ impl Profile {
         super::metrics::percent(self.function(id), self.stated(id), &self.totals, of)
     }
 
-    /// Whether some function can have percent `of` at all
-    /// (`metrics::percent_possible`).
     /// Which of a function's numbers some function of the profile has.
     pub fn measured(&self) -> super::metrics::Measured {
         self.measured
     }
 
+    /// Whether some function can have percent `of` at all
+    /// (`metrics::percent_possible`).
     pub fn percent_possible(&self, of: PctOf) -> bool {
         super::metrics::percent_possible(&self.totals, of, !self.stated_pct.is_empty())
     }

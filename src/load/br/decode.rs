@@ -70,11 +70,19 @@ pub struct Batch<'a> {
 impl Batch<'_> {
     /// Empties the batch, keeping its room.
     pub fn clear(&mut self) {
-        self.ops.clear();
-        self.frames.clear();
-        self.new_names.clear();
-        self.new_funcs.clear();
-        self.new_lines.clear();
+        // Every field named, so a new one cannot be left full.
+        let Batch {
+            ops,
+            frames,
+            new_names,
+            new_funcs,
+            new_lines,
+        } = self;
+        ops.clear();
+        frames.clear();
+        new_names.clear();
+        new_funcs.clear();
+        new_lines.clear();
     }
 }
 
