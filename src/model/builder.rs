@@ -5,6 +5,7 @@
 //! rules. The sample and trace feeds live in `metrics/` beside the rules they
 //! implement; this file holds identity, summaries and the finishing step.
 
+use super::func_index::FuncIndex;
 use super::hint::prefetch;
 use super::ids::{FuncId, LineId, NameId, StackId};
 use super::intern::Interner;
@@ -31,7 +32,7 @@ pub struct ProfileBuilder {
     current_source: usize,
     meta: BTreeMap<String, MetaValue>,
     pub(crate) names: Interner,
-    func_index: FxHashMap<(NameId, NameId), FuncId>,
+    func_index: FuncIndex,
     pub(crate) functions: Vec<Function>,
     stated_pct: FxHashMap<FuncId, super::Percents>,
     line_index: FxHashMap<(NameId, u32), LineId>,
@@ -63,7 +64,7 @@ impl ProfileBuilder {
             current_source: 0,
             meta: BTreeMap::new(),
             names: Interner::default(),
-            func_index: FxHashMap::default(),
+            func_index: FuncIndex::default(),
             functions: Vec::new(),
             stated_pct: FxHashMap::default(),
             line_index: FxHashMap::default(),
@@ -136,7 +137,7 @@ impl ProfileBuilder {
 
     /// The function (name, module), created with every value absent.
     pub fn function(&mut self, name: NameId, module: NameId) -> FuncId {
-        if let Some(&id) = self.func_index.get(&(name, module)) {
+        if let Some(id) = self.func_index.get(name, module) {
             return id;
         }
         let id = FuncId::from_index(self.functions.len());
@@ -145,13 +146,13 @@ impl ProfileBuilder {
             module,
             ..Default::default()
         });
-        self.func_index.insert((name, module), id);
+        self.func_index.insert(name, module, id);
         id
     }
 
     /// The function (name, module) if it exists already.
     pub fn existing_function(&self, name: NameId, module: NameId) -> Option<FuncId> {
-        self.func_index.get(&(name, module)).copied()
+        self.func_index.get(name, module)
     }
 
     pub fn function_ref(&self, id: FuncId) -> &Function {

@@ -8,6 +8,7 @@
 
 pub mod budget;
 mod builder;
+mod func_index;
 pub mod halves;
 mod hint;
 pub mod ids;

@@ -1,0 +1,71 @@
+//! Functions by their identity (name, module), for the builder.
+//!
+//! Nearly every name has one module (a trace's functions have none, a
+//! listing's one each), so each name's first function sits in a list by
+//! name id, and only the other modules of a name go in a hash map. Names
+//! are numbered in order of first sight and a loader meets a function
+//! soon after its name: the list is read and grown near its end, where a
+//! hash map of 200 k functions was a cache miss per lookup (a tenth of
+//! the PLIST applier's time, with its rehashing as it grew).
+
+use super::ids::{FuncId, NameId};
+use rustc_hash::FxHashMap;
+
+/// No function has this name yet.
+const NONE: FuncId = FuncId(u32::MAX);
+
+#[derive(Debug, Default)]
+pub struct FuncIndex {
+    /// By name id: the module and id of the name's first function.
+    first: Vec<(NameId, FuncId)>,
+    /// The functions of a name after its first, by (name, module).
+    others: FxHashMap<(NameId, NameId), FuncId>,
+}
+
+impl FuncIndex {
+    pub fn get(&self, name: NameId, module: NameId) -> Option<FuncId> {
+        match self.first.get(name.index()) {
+            None | Some(&(_, NONE)) => None,
+            Some(&(m, id)) if m == module => Some(id),
+            Some(_) => self.others.get(&(name, module)).copied(),
+        }
+    }
+
+    /// Records `id` as (name, module), which has no function yet.
+    pub fn insert(&mut self, name: NameId, module: NameId, id: FuncId) {
+        let at = name.index();
+        if self.first.len() <= at {
+            self.first.resize(at + 1, (NameId(0), NONE));
+        }
+        match self.first[at] {
+            (_, NONE) => self.first[at] = (module, id),
+            _ => {
+                self.others.insert((name, module), id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name's first module is found in the list, its others in the map,
+    /// and a module it lacks is not found.
+    #[test]
+    fn every_module_of_a_name_finds_its_own_function() {
+        let mut index = FuncIndex::default();
+        let (f, g) = (NameId(3), NameId(0));
+        let (m1, m2, m3) = (NameId(1), NameId(2), NameId(4));
+        assert_eq!(index.get(f, m1), None);
+        index.insert(f, m1, FuncId(0));
+        index.insert(f, m2, FuncId(1));
+        index.insert(g, m1, FuncId(2));
+        assert_eq!(index.get(f, m1), Some(FuncId(0)));
+        assert_eq!(index.get(f, m2), Some(FuncId(1)));
+        assert_eq!(index.get(g, m1), Some(FuncId(2)));
+        assert_eq!(index.get(f, m3), None);
+        assert_eq!(index.get(g, m2), None);
+        assert_eq!(index.get(NameId(9), m1), None);
+    }
+}
