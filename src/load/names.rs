@@ -51,7 +51,7 @@ impl NewNames {
         self.text.get(start..*self.ends.get(i)?)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
+    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
     }

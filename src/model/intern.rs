@@ -2,7 +2,7 @@
 //! by a `NameId`, so millions of rows cost four bytes per name.
 
 use super::ids::NameId;
-use hashbrown::HashTable;
+use super::name_index::NameIndex;
 use std::hash::{BuildHasher, Hasher};
 
 /// Owns the distinct strings of one profile.
@@ -16,19 +16,11 @@ pub struct Interner {
     text: String,
     /// Where each name starts in `text`; it ends where the next starts.
     starts: Vec<usize>,
-    /// Ids by hash, each with its hash's low half, which rebuilding the
-    /// table reuses (no name is hashed twice) and which settles most
-    /// mismatches without reading the text.
-    index: HashTable<(u32, NameId)>,
+    /// Ids by hash (`name_index.rs`).
+    index: NameIndex,
     /// Ranks worked out ahead of `freeze` ([`Interner::keep_ranks`]), for
     /// the names there were then.
     ranks: Vec<u32>,
-}
-
-/// Spreads a kept 32-bit hash over 64 bits: the table takes its bucket
-/// from the low bits and its tag from the top 7.
-fn spread(h: u32) -> u64 {
-    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn hash(s: &[u8]) -> u32 {
@@ -83,20 +75,42 @@ impl std::hash::Hash for Bytes<'_> {
 impl Interner {
     /// The id of `s`, adding it on first sight.
     pub fn intern(&mut self, s: &str) -> NameId {
-        let h = hash(s.as_bytes());
+        self.intern_hashed(s, hash(s.as_bytes()))
+    }
+
+    /// The ids of `names`, in order, as `intern` gives them. A batch of
+    /// names new to a large table costs a cache miss each in the table:
+    /// their slots are asked for a few names ahead.
+    pub fn intern_all<'a, I>(&mut self, names: I) -> Vec<NameId>
+    where
+        I: IntoIterator<Item = &'a str>,
+        I::IntoIter: Clone,
+    {
+        const AHEAD: usize = 8;
+        let names = names.into_iter();
+        let hashes: Vec<u32> = names.clone().map(|s| hash(s.as_bytes())).collect();
+        self.index.reserve(hashes.len());
+        for &h in hashes.iter().take(AHEAD) {
+            self.index.prefetch(h);
+        }
+        let mut ids = Vec::with_capacity(hashes.len());
+        for (i, s) in names.enumerate() {
+            if let Some(&h) = hashes.get(i + AHEAD) {
+                self.index.prefetch(h);
+            }
+            ids.push(self.intern_hashed(s, hashes[i]));
+        }
+        ids
+    }
+
+    fn intern_hashed(&mut self, s: &str, h: u32) -> NameId {
         if let Some(id) = self.find_hashed(s.as_bytes(), h) {
             return id;
         }
-        let Interner {
-            text,
-            starts,
-            index,
-            ..
-        } = self;
-        let id = NameId::from_index(starts.len());
-        starts.push(text.len());
-        text.push_str(s);
-        index.insert_unique(spread(h), (h, id), |&(kh, _)| spread(kh));
+        let id = NameId::from_index(self.starts.len());
+        self.starts.push(self.text.len());
+        self.text.push_str(s);
+        self.index.insert(id, h);
         id
     }
 
@@ -112,10 +126,7 @@ impl Interner {
             let end = starts.get(i + 1).copied().unwrap_or(text.len());
             text.get(starts[i]..end).unwrap_or_default()
         };
-        let found = self
-            .index
-            .find(spread(h), |&(kh, id)| kh == h && same(at(id.index()), s));
-        found.map(|&(_, id)| id)
+        self.index.find(h, |id| same(at(id.index()), s))
     }
 
     pub fn resolve(&self, id: NameId) -> &str {
@@ -312,6 +323,31 @@ mod tests {
             ));
         }
         ranks_agree_with_text(i);
+    }
+
+    proptest::proptest! {
+        /// A batch gets the ids interning its names one by one gives:
+        /// names already in, names twice in the batch, and new ones.
+        #[test]
+        fn a_batch_interns_as_one_by_one(
+            before in proptest::collection::vec(0u16..300, 0..100),
+            batch in proptest::collection::vec(0u16..300, 0..400),
+        ) {
+            let name = |n: &u16| format!("f{n}");
+            let mut table = Interner::default();
+            for n in &before {
+                table.intern(&name(n));
+            }
+            let mut one_by_one = table.clone();
+            let texts: Vec<String> = batch.iter().map(name).collect();
+            let ids = table.intern_all(texts.iter().map(String::as_str));
+            let expected: Vec<NameId> = texts.iter().map(|t| one_by_one.intern(t)).collect();
+            proptest::prop_assert_eq!(ids, expected);
+            proptest::prop_assert_eq!(table.len(), one_by_one.len());
+            for t in &texts {
+                proptest::prop_assert_eq!(table.find(t.as_bytes()), one_by_one.find(t.as_bytes()));
+            }
+        }
     }
 
     /// Ranks worked out early are kept while they still cover every name;

@@ -14,6 +14,7 @@ mod hint;
 pub mod ids;
 pub mod intern;
 pub mod metrics;
+mod name_index;
 mod profile;
 mod stack_index;
 #[cfg(test)]

@@ -137,7 +137,7 @@ fn read<'b>(
             LocalNames::default,
             |names, range, spare| chunk::parse(&bytes[range], names, spare),
             |_, batch| {
-                let ids = batch.new_names.iter().map(|n| table.intern(n)).collect();
+                let ids = table.intern_all(batch.new_names.iter());
                 // Lines are read once: the pages behind them go back, so
                 // the mapped file is never resident whole.
                 input.release(chunks[done].clone());
