@@ -72,7 +72,7 @@ fn load_piece(
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
                 for ev in &batch.events {
                     let ev = &global(map, ev);
-                    events.push(ev.offset, rp.event(b, ev, line(ev.at)));
+                    events.push(ev.offset, rp.event(b, ev, &line(ev.at)));
                     first_ms = first_ms.or(ev.time);
                     last_ms = ev.time.or(last_ms);
                 }

@@ -43,6 +43,7 @@ impl TraceEvents {
     }
 
     /// Adds the event whose record starts at `offset` (offsets increase).
+    #[inline]
     pub fn push(&mut self, offset: u64, step: Step) {
         self.count += 1;
         let Some(index) = &mut self.index else { return };

@@ -109,7 +109,7 @@ fn load_piece(
             warn_skipped(b, skipped, Place::Offset, "skipped");
             for ev in &batch.events {
                 let ev = &global(map, ev);
-                events.push(ev.offset, replay.event(b, ev, Place::Offset(ev.at)));
+                events.push(ev.offset, replay.event(b, ev, &Place::Offset(ev.at)));
                 first_ms = first_ms.or(ev.time);
                 last_ms = ev.time.or(last_ms);
             }

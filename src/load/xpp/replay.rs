@@ -53,7 +53,7 @@ impl Replay {
 
     /// Applies one event (its names already the profile's); returns what
     /// the trace pane shows of it.
-    pub fn event(&mut self, b: &mut ProfileBuilder, ev: &Ev, place: Place) -> Step {
+    pub fn event(&mut self, b: &mut ProfileBuilder, ev: &Ev, place: &Place) -> Step {
         let thread = b.trace_thread(ev.thread);
         let before = b.trace_frames(thread).len();
         let function = self.apply(b, thread, ev, place);
@@ -73,10 +73,10 @@ impl Replay {
         b: &mut ProfileBuilder,
         thread: ThreadIx,
         ev: &Ev,
-        place: Place,
+        place: &Place,
     ) -> Option<FuncId> {
         if let (true, Some(t)) = (self.timed, ev.time) {
-            b.trace_time(thread, t, place.clone());
+            b.trace_time(thread, t, place);
         }
         let name = NameId(ev.name);
         match ev.op {
@@ -108,7 +108,7 @@ impl Replay {
                 if self.unknown_ops.insert(op) {
                     let op = crate::text::visible(b.name(NameId(op)));
                     b.warn(
-                        place,
+                        place.clone(),
                         format!("unknown operation {op:?}; records with it skipped"),
                     );
                 }
@@ -153,7 +153,7 @@ impl Replay {
         b: &mut ProfileBuilder,
         thread: ThreadIx,
         name: NameId,
-        place: Place,
+        place: &Place,
         about: bool,
     ) -> Option<FuncId> {
         let f = self.existing(name);
@@ -162,7 +162,7 @@ impl Replay {
             let call = crate::text::visible(b.name(name));
             let id = b.trace_thread_id(thread);
             b.warn(
-                place,
+                place.clone(),
                 format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
             );
             return f;
@@ -171,7 +171,7 @@ impl Replay {
         if above > 0 {
             let call = crate::text::visible(b.name(name));
             b.warn(
-                place,
+                place.clone(),
                 format!(
                     "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
                 ),
