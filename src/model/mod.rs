@@ -15,6 +15,7 @@ pub mod ids;
 pub mod intern;
 pub mod metrics;
 mod name_index;
+mod probe;
 mod profile;
 mod stack_index;
 #[cfg(test)]

@@ -1,108 +1,69 @@
-//! Names by their text's hash: the interner's open-addressing table.
+//! Names by their text's hash: the interner's table ([`Slots`] of
+//! 8-byte slots, a name's id and its hash).
 //!
-//! A slot holds a name's id and its 32-bit hash (8 bytes), so a probe
-//! settles most mismatches without reading any text, and growing reads
-//! no text at all. The table is ours, like the stack index, so that a
-//! caller with many names in hand (a parsing worker's batch: thousands of
-//! names new to a table of 200 k, each lookup a miss in every cache) can
-//! ask for their slots a few names ahead ([`NameIndex::prefetch`]).
-//!
-//! Linear probing over a power-of-two table at most half full: most
-//! lookups of a new name end at the first or second slot, in the same
-//! cache line. Names are never removed; `clear` forgets them all.
+//! At most half full: most lookups of a new name end at the first or
+//! second slot, in the same cache line. A caller with many names in hand
+//! (a parsing worker's batch: thousands of names new to a table of 200 k,
+//! each lookup a miss in every cache) asks for their slots a few names
+//! ahead with `prefetch`.
 
-use super::hint::prefetch;
 use super::ids::NameId;
+use super::probe::{Slot, Slots};
 
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub struct NameSlot {
     /// `EMPTY` for a free slot.
     id: u32,
     hash: u32,
 }
 
 const EMPTY: u32 = u32::MAX;
-const FREE: Slot = Slot { id: EMPTY, hash: 0 };
+
+impl Slot for NameSlot {
+    const FREE: Self = NameSlot { id: EMPTY, hash: 0 };
+    const MAX_LOAD: (usize, usize) = (1, 2);
+
+    fn is_free(&self) -> bool {
+        self.id == EMPTY
+    }
+
+    fn hash(&self) -> u32 {
+        self.hash
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct NameIndex {
-    slots: Vec<Slot>,
-    len: usize,
+    slots: Slots<NameSlot>,
 }
 
 impl NameIndex {
-    /// Where probing for `hash` starts: the top bits of a multiplicative
-    /// spread, as Fx's low bits are weak.
-    fn home(&self, hash: u32) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        let spread = u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (spread >> (64 - bits)) as usize
-    }
-
     /// The name hashed to `hash` whose text `is_it` accepts, if indexed.
     #[inline]
     pub fn find(&self, hash: u32, mut is_it: impl FnMut(NameId) -> bool) -> Option<NameId> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(hash);
-        loop {
-            let s = self.slots[i];
-            if s.id == EMPTY {
-                return None;
-            }
-            if s.hash == hash && is_it(NameId(s.id)) {
-                return Some(NameId(s.id));
-            }
-            i = (i + 1) & mask;
-        }
+        let found = self.slots.find(hash, |s| is_it(NameId(s.id)));
+        found.map(|s| NameId(s.id))
     }
 
     /// Indexes a name no indexed name has the text of.
     pub fn insert(&mut self, id: NameId, hash: u32) {
-        self.reserve(1);
-        self.place(Slot { id: id.0, hash });
-        self.len += 1;
+        self.slots.insert(NameSlot { id: id.0, hash });
     }
 
-    /// Room for `more` names without growing (so slots asked for ahead
-    /// stay where they are).
+    /// Room for `more` names without growing.
     pub fn reserve(&mut self, more: usize) {
-        let need = (self.len + more).saturating_mul(2);
-        if need > self.slots.len() {
-            self.grow(need.next_power_of_two().max(16));
-        }
-    }
-
-    fn place(&mut self, slot: Slot) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(slot.hash);
-        while self.slots[i].id != EMPTY {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = slot;
-    }
-
-    fn grow(&mut self, size: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![FREE; size]);
-        for s in old.into_iter().filter(|s| s.id != EMPTY) {
-            self.place(s);
-        }
+        self.slots.reserve(more);
     }
 
     /// Asks for the slot a lookup of `hash` reads first, ahead of it.
     #[inline]
     pub fn prefetch(&self, hash: u32) {
-        if !self.slots.is_empty() {
-            prefetch(&self.slots[self.home(hash)]);
-        }
+        self.slots.prefetch(hash);
     }
 
     /// Forgets every name, keeping the room.
     pub fn clear(&mut self) {
-        self.slots.fill(FREE);
-        self.len = 0;
+        self.slots.clear();
     }
 }
 
@@ -129,7 +90,7 @@ mod tests {
                 assert_eq!(index.find(hash(i), |id| id.0 == i), None, "round {round}");
             }
             // Slots stay at most half full.
-            assert!(index.slots.len() >= index.len * 2);
+            assert!(index.slots.size() >= index.slots.len() * 2);
             index.clear();
             assert_eq!(index.find(hash(7), |_| true), None);
         }
@@ -140,10 +101,10 @@ mod tests {
     fn reserved_room_takes_the_names_without_growing() {
         let mut index = NameIndex::default();
         index.reserve(100);
-        let size = index.slots.len();
+        let size = index.slots.size();
         for i in 0..100 {
             index.insert(NameId(i), i);
         }
-        assert_eq!(index.slots.len(), size);
+        assert_eq!(index.slots.size(), size);
     }
 }

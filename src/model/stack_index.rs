@@ -8,14 +8,14 @@
 //! so a loader can ask for the slot a stack will be looked up in, and then
 //! for its frames, a few samples ahead ([`StackIndex::prefetch`]).
 //!
-//! Linear probing over a power-of-two table, at most three quarters full;
-//! stacks are never removed.
+//! The probing is `probe.rs`'s, shared with the name index; the table is
+//! at most three quarters full.
 
-use super::hint::prefetch;
 use super::ids::{FuncId, StackId};
+use super::probe::{Slot, Slots};
 
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub struct StackSlot {
     /// `EMPTY` for a free slot.
     id: u32,
     hash: u32,
@@ -24,17 +24,28 @@ struct Slot {
 }
 
 const EMPTY: u32 = u32::MAX;
-const FREE: Slot = Slot {
-    id: EMPTY,
-    hash: 0,
-    start: 0,
-    len: 0,
-};
+
+impl Slot for StackSlot {
+    const FREE: Self = StackSlot {
+        id: EMPTY,
+        hash: 0,
+        start: 0,
+        len: 0,
+    };
+    const MAX_LOAD: (usize, usize) = (3, 4);
+
+    fn is_free(&self) -> bool {
+        self.id == EMPTY
+    }
+
+    fn hash(&self) -> u32 {
+        self.hash
+    }
+}
 
 #[derive(Debug, Default)]
 pub struct StackIndex {
-    slots: Vec<Slot>,
-    len: usize,
+    slots: Slots<StackSlot>,
 }
 
 /// The hash a stack is indexed by.
@@ -47,83 +58,39 @@ pub fn hash_frames(frames: &[FuncId]) -> u32 {
 
 impl StackIndex {
     pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where probing for `hash` starts: the top bits of a multiplicative
-    /// spread, as Fx's low bits are weak.
-    fn home(&self, hash: u32) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        let spread = u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (spread >> (64 - bits)) as usize
+        self.slots.is_empty()
     }
 
     /// The stack with these frames (hashed to `hash`), if indexed.
     pub fn find(&self, hash: u32, frames: &[FuncId], arena: &[FuncId]) -> Option<StackId> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(hash);
-        loop {
-            let s = self.slots[i];
-            if s.id == EMPTY {
-                return None;
-            }
-            if s.hash == hash
-                && s.len as usize == frames.len()
+        let found = self.slots.find(hash, |s| {
+            s.len as usize == frames.len()
                 && arena.get(s.start as usize..(s.start + s.len) as usize) == Some(frames)
-            {
-                return Some(StackId(s.id));
-            }
-            i = (i + 1) & mask;
-        }
+        });
+        found.map(|s| StackId(s.id))
     }
 
     /// Indexes a stack no indexed stack has the frames of.
     pub fn insert(&mut self, id: StackId, hash: u32, start: u32, len: u32) {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        self.place(Slot {
+        self.slots.insert(StackSlot {
             id: id.0,
             hash,
             start,
             len,
         });
-        self.len += 1;
-    }
-
-    fn place(&mut self, slot: Slot) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(slot.hash);
-        while self.slots[i].id != EMPTY {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = slot;
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.slots, vec![FREE; size]);
-        for s in old.into_iter().filter(|s| s.id != EMPTY) {
-            self.place(s);
-        }
     }
 
     /// Asks for the slot a lookup of `hash` reads first, ahead of it.
     pub fn prefetch(&self, hash: u32) {
-        if !self.slots.is_empty() {
-            prefetch(&self.slots[self.home(hash)]);
-        }
+        self.slots.prefetch(hash);
     }
 
     /// The stack and arena place the first slot for `hash` holds, when its
     /// hash matches: what a lookup will read next (call after `prefetch`,
     /// once that slot has had time to come in).
     pub fn first_match(&self, hash: u32) -> Option<(StackId, u32)> {
-        let s = self.slots.get(self.home(hash))?;
-        (s.id != EMPTY && s.hash == hash).then_some((StackId(s.id), s.start))
+        let s = self.slots.first(hash)?;
+        (!s.is_free() && s.hash == hash).then_some((StackId(s.id), s.start))
     }
 }
 
@@ -155,7 +122,7 @@ mod tests {
             assert_eq!(index.find(hash_frames(&s), &s, &arena), None);
         }
         // Slots stay at most three quarters full.
-        assert!(index.slots.len() * 3 >= index.len * 4);
+        assert!(index.slots.size() * 3 >= index.slots.len() * 4);
     }
 
     /// Two stacks with one hash are told apart by their frames.
