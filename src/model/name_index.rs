@@ -2,9 +2,9 @@
 //! 8-byte slots, a name's id and its hash).
 //!
 //! At most half full: most lookups of a new name end at the first or
-//! second slot, in the same cache line. A caller with many names in hand
-//! (a parsing worker's batch: thousands of names new to a table of 200 k,
-//! each lookup a miss in every cache) asks for their slots a few names
+//! second slot, in the same cache line. `Interner::intern_all`, given a
+//! parsing worker's batch (thousands of names new to a table of 200 k,
+//! each lookup a miss in every cache), asks for their slots a few names
 //! ahead with `prefetch`.
 
 use super::ids::NameId;
