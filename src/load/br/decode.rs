@@ -1,15 +1,18 @@
-//! The worker's half of the BR loader: one chunk of records (from a type 3
-//! to just before a later type 3, or to where reading stops) becomes its
+//! The worker's half of the BR loader: one chunk of records becomes its
 //! closed samples and the warnings between them, in file order.
 //!
 //! Workers see only bytes: a function name becomes a small number of the
 //! worker's own (no lock, no shared table), and the calling thread turns
-//! those numbers, module numbers and frames into the builder's ids. A
-//! sample never spans two chunks, because chunks begin at type 3 records:
-//! a sample still open at a chunk's end is one the next record would have
-//! closed anyway, and is closed here with the same warning.
+//! those numbers, module numbers and frames into the builder's ids. A chunk
+//! begins where `sync` guesses a sample begins and reads on until it stands
+//! where a later chunk begins, so no sample spans two chunks: a sample
+//! still open at a chunk's end is one the next record would have closed
+//! anyway, and is closed here with the same warning. The batch says where
+//! it began and ended, for the calling thread to keep only batches that
+//! follow on from the one before.
 
 use super::record::{Frame, Record, Stop, read, read_whole, trim_name};
+use super::sync::{Targets, chunk_start};
 use crate::model::intern::Bytes;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -42,12 +45,14 @@ pub enum Op<'a> {
         name: &'a [u8],
     },
     /// A closed sample: its type 3's offset, its frames (leaf first) in
-    /// `Batch::frames`, its nanoseconds and the worker's number for its
-    /// leaf's (module, line) (`Batch::new_lines`).
+    /// `Batch::frames`, its nanoseconds (and whether a time record gave
+    /// them) and the worker's number for its leaf's (module, line)
+    /// (`Batch::new_lines`).
     Sample {
         offset: u64,
         frames: Range<usize>,
         ns: u64,
+        timed: bool,
         line: u32,
     },
 }
@@ -65,6 +70,15 @@ pub struct Batch<'a> {
     /// a function or line by index, not by hashing.
     pub new_funcs: Vec<(Kind, u16)>,
     pub new_lines: Vec<(u16, u32)>,
+    /// The bytes read: from the chunk's guessed start to where a later
+    /// chunk begins, or to where reading stops. `None` when no start was
+    /// found (nothing was read).
+    pub span: Option<Range<usize>>,
+    /// Reading stopped at the span's end: the end of the file or a record
+    /// that does not read.
+    pub last: bool,
+    /// A time record was read (the profile is timed).
+    pub timed: bool,
 }
 
 impl Batch<'_> {
@@ -77,24 +91,27 @@ impl Batch<'_> {
             new_names,
             new_funcs,
             new_lines,
+            span,
+            last,
+            timed,
         } = self;
         ops.clear();
         frames.clear();
         new_names.clear();
         new_funcs.clear();
         new_lines.clear();
+        *span = None;
+        *last = false;
+        *timed = false;
     }
 }
 
-/// What the scan of the whole file tells every worker.
+/// What every worker reads: the log, cut into chunks of `size` bytes
+/// (where each begins is `sync`'s guess).
 #[derive(Clone, Copy, Debug)]
 pub struct Shared<'a> {
     pub bytes: &'a [u8],
-    pub timed: bool,
-    /// Where reading stops (the end of the last chunk), and why when that
-    /// is not the end of the file.
-    pub end: usize,
-    pub stop: Option<(u64, Stop)>,
+    pub size: usize,
 }
 
 /// A worker's state across its chunks: its numbering of names, functions
@@ -114,6 +131,8 @@ struct Open {
     timed: bool,
 }
 
+const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
+
 struct Chunk<'a> {
     batch: Batch<'a>,
     open: Option<Open>,
@@ -129,48 +148,56 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// Decodes a chunk into `spare` (an emptied batch, whose room is
-    /// reused).
+    /// Decodes the chunk whose nominal bytes are `range` into `spare` (an
+    /// emptied batch, whose room is reused).
     pub fn chunk(&mut self, range: Range<usize>, spare: Batch<'a>) -> Batch<'a> {
-        let bytes = self.shared.bytes;
+        let Shared { bytes, size } = self.shared;
+        let k = range.start / size.max(1);
         let mut c = Chunk {
             batch: spare,
             open: None,
         };
-        let mut pos = range.start;
-        // The scan read these same records, so none fails to read here.
-        while pos < range.end {
-            let rest = &bytes[pos..range.end];
-            let Some((rec, len)) = read_whole(rest).or_else(|| read(rest).ok()) else {
-                break;
+        let Some(start) = chunk_start(bytes, size, k) else {
+            return c.batch;
+        };
+        let mut targets = Targets::after(bytes, size, k);
+        let mut pos = start;
+        let stop = loop {
+            if targets.reached(pos) {
+                self.close(&mut c, pos as u64, NEXT_SAMPLE);
+                break None;
+            }
+            if pos >= bytes.len() {
+                break Some(None);
+            }
+            let rest = &bytes[pos..];
+            let (rec, len) = match read_whole(rest) {
+                Some(whole) => whole,
+                None => match read(rest) {
+                    Ok(careful) => careful,
+                    Err(why) => break Some(Some(why)),
+                },
             };
             self.record(&mut c, pos as u64, rec);
             pos += len;
+        };
+        if let Some(why) = stop {
+            self.last(&mut c, pos, why);
         }
-        if range.end < self.shared.end {
-            let why = "was not closed before the next sample; closed there";
-            self.close(&mut c, range.end as u64, why);
-        } else {
-            self.last(&mut c);
-        }
+        c.batch.span = Some(start..pos);
+        c.batch.last = stop.is_some();
         c.batch
     }
 
-    /// The end of the last chunk: why reading stopped, then the sample
-    /// that stopping left open.
-    fn last(&mut self, c: &mut Chunk<'a>) {
-        let Shared { end, stop, .. } = self.shared;
-        if let Some((at, why)) = stop {
-            c.batch
-                .ops
-                .push(Op::Warn(at, stop_message(why, self.left(at))));
+    /// Reading stopped at `end` (`why`, unless it is the end of the file):
+    /// the warning, then the sample that stopping left open.
+    fn last(&mut self, c: &mut Chunk<'a>, end: usize, why: Option<Stop>) {
+        if let Some(why) = why {
+            let msg = stop_message(why, (self.shared.bytes.len() - end) as u64);
+            c.batch.ops.push(Op::Warn(end as u64, msg));
         }
         let why = "was not closed before the end of the log; closed there";
         self.close(c, end as u64, why);
-    }
-
-    fn left(&self, at: u64) -> u64 {
-        self.shared.bytes.len() as u64 - at
     }
 
     fn record(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
@@ -179,8 +206,7 @@ impl<'a> Decoder<'a> {
                 c.batch.ops.push(Op::Mapping { at, module, name });
             }
             Record::Current(frame) => {
-                let why = "was not closed before the next sample; closed there";
-                self.close(c, at, why);
+                self.close(c, at, NEXT_SAMPLE);
                 c.open = Some(Open {
                     offset: at,
                     first: c.batch.frames.len(),
@@ -202,6 +228,7 @@ impl<'a> Decoder<'a> {
     /// Records that only make sense inside a sample.
     fn in_sample(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
         let Some(open) = c.open.as_mut() else {
+            c.batch.timed |= matches!(rec, Record::Time(_));
             let kind = record_type(&rec);
             let msg = format!("record type {kind} outside a sample; skipped");
             c.batch.ops.push(Op::Warn(at, msg));
@@ -210,6 +237,7 @@ impl<'a> Decoder<'a> {
         let frames = &mut c.batch.frames;
         let kind = match rec {
             Record::Time(ns) => {
+                c.batch.timed = true;
                 open.ns = open.ns.saturating_add(ns);
                 open.timed = true;
                 return;
@@ -256,14 +284,11 @@ impl<'a> Decoder<'a> {
                 format!("sample at offset {} {why}", open.offset),
             ));
         }
-        if self.shared.timed && !open.timed {
-            let msg = "sample has no time record in a timed profile; counted as 0 ms";
-            ops.push(Op::Warn(open.offset, msg.into()));
-        }
         ops.push(Op::Sample {
             offset: open.offset,
             frames: open.first..c.batch.frames.len(),
             ns: open.ns,
+            timed: open.timed,
             line,
         });
     }

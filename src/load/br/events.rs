@@ -40,11 +40,13 @@ pub struct SampleEvents {
 }
 
 impl SampleEvents {
-    pub fn new(input: Input, end: usize, timed: bool, keep: KeepEvents) -> Self {
+    /// Where reading stopped and whether the profile is timed are told at
+    /// the end (`finish`), when the whole log has been read.
+    pub fn new(input: Input, keep: KeepEvents) -> Self {
         SampleEvents {
             input,
-            end,
-            timed,
+            end: 0,
+            timed: false,
             count: 0,
             keep,
             functions: Vec::new(),
@@ -75,6 +77,10 @@ impl SampleEvents {
         });
         self.deltas.push(delta);
         self.functions.push(function);
+    }
+
+    pub fn finish(&mut self, end: usize, timed: bool) {
+        (self.end, self.timed) = (end, timed);
     }
 
     fn anchor(&self, index: usize) -> Option<Anchor> {
@@ -163,12 +169,8 @@ mod tests {
         }
         let bytes = compile(&desc).expect("compiles");
         let len = bytes.len();
-        let mut events = SampleEvents::new(
-            Input::owned("t", bytes.clone()),
-            len,
-            true,
-            KeepEvents::Indexed,
-        );
+        let mut events = SampleEvents::new(Input::owned("t", bytes.clone()), KeepEvents::Indexed);
+        events.finish(len, true);
         let (mut pos, mut clock) = (0, 0u128);
         while pos < len {
             let (rec, n) = read(&bytes[pos..]).expect("reads");

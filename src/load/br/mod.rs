@@ -24,15 +24,19 @@
 //! Names stay slices of the mapped file until interned, so a record costs no
 //! allocation unless it brings a new name.
 //!
-//! Large logs are decoded on every core (`decode.rs`, `load::parallel`): a
-//! quick first pass over the record lengths finds where samples begin, the
-//! chunks between are decoded by workers, and this thread feeds their
-//! samples to the builder in file order, so ids, sums and warnings come out
-//! as a single reading would make them.
+//! Large logs are decoded on every core (`decode.rs`, `load::parallel`):
+//! each worker guesses where a sample begins near its chunk's start
+//! (`sync.rs`), and this thread feeds the samples of the batches that
+//! follow on from each other to the builder in file order, so ids, sums and
+//! warnings come out as a single reading would make them. What a sample
+//! may need from later in the file (a module mapped after its first use,
+//! whether a time record comes at all) is read ahead only when a sample
+//! needs it (`Ahead`).
 
 mod decode;
 mod events;
 mod record;
+mod sync;
 
 use super::{Detection, Input, KeepEvents, LoadError, LoadOptions, Loader, parallel};
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
@@ -85,8 +89,8 @@ impl Loader for Br {
         }
     }
 
-    /// A quick sequential pass finds the mappings and where chunks may
-    /// begin; workers decode the chunks; this thread feeds them in order.
+    /// Workers decode chunks from where each guesses a sample begins;
+    /// this thread feeds the batches that follow on from each other.
     fn load(
         &self,
         input: &Input,
@@ -94,23 +98,26 @@ impl Loader for Br {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        let scan = Scan::of(input, opts.chunk_bytes.unwrap_or(parallel::CHUNK));
-        let shared = scan.shared(bytes);
-        let mut feed = Feed::new(b, &scan, input, opts.events);
+        let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1);
+        let chunks: Vec<Range<usize>> = (0..bytes.len().div_ceil(size))
+            .map(|k| k * size..bytes.len().min((k + 1) * size))
+            .collect();
+        let shared = Shared { bytes, size };
+        let mut feed = Feed::new(b, input, opts.events);
         let mut done = 0;
         parallel::ordered_reusing(
-            &scan.chunks,
+            &chunks,
             || Decoder::new(shared),
             |decoder, range, spare| decoder.chunk(range, spare),
             |worker, mut batch| {
-                feed.batch(worker, &mut batch);
-                input.release(scan.chunks[done].clone());
+                let go_on = feed.batch(worker, &mut batch);
+                input.release(chunks[done].clone());
                 done += 1;
                 batch.clear();
-                (true, batch)
+                (go_on, batch)
             },
         );
-        feed.finish(input.name(), &scan, bytes.len())
+        feed.finish(input.name())
     }
 }
 
@@ -126,59 +133,49 @@ fn plausible(rec: &Record<'_>) -> bool {
     }
 }
 
-/// What holds for the whole file, from one quick pass over the records:
-/// module mappings (first one wins, wherever it stands), whether any sample
-/// is timed, where reading stops and why, and where chunks may begin.
-struct Scan<'a> {
+/// What the log holds from a record on, read ahead of the batches in one
+/// quick pass: each module's first mapping, and whether any time record
+/// stands there. A log BR wrote maps its modules first and times its
+/// first sample, so this is read for a sampled log only (once its first
+/// sample is fed) or for a damaged one.
+struct Ahead<'a> {
     modules: FxHashMap<u16, &'a [u8]>,
     timed: bool,
-    end: usize,
-    stop: Option<(u64, Stop)>,
-    chunks: Vec<Range<usize>>,
 }
 
-impl<'a> Scan<'a> {
-    /// Chunks of about `size` bytes each begin at a type 3 record, so that
-    /// no sample spans two of them. Pages read are given back as the pass
-    /// goes, so a file larger than memory is never resident whole.
-    fn of(input: &'a Input, size: usize) -> Scan<'a> {
+impl<'a> Ahead<'a> {
+    /// Reads from `pos`, where a record begins. Pages read are given back
+    /// as the pass goes, so a file larger than memory is never resident
+    /// whole.
+    fn read(input: &'a Input, mut pos: usize) -> Ahead<'a> {
+        const STEP: usize = 1 << 20;
         let bytes = input.bytes();
-        let mut scan = Scan {
+        let mut ahead = Ahead {
             modules: FxHashMap::default(),
             timed: false,
-            end: bytes.len(),
-            stop: None,
-            chunks: Vec::new(),
         };
-        let (mut pos, mut from) = (0, 0);
+        let mut from = pos;
         while pos < bytes.len() {
-            pos = skip(bytes, pos, from + size.max(1), &mut scan.timed);
+            pos = skip(bytes, pos, from + STEP, &mut ahead.timed);
+            if pos - from >= STEP {
+                input.forget(from..pos);
+                from = pos;
+            }
             if pos >= bytes.len() {
                 break;
             }
-            let (kind, len) = match measure(&bytes[pos..]) {
-                Ok(ok) => ok,
-                Err(why) => {
-                    (scan.end, scan.stop) = (pos, Some((pos as u64, why)));
-                    break;
-                }
+            let Ok((kind, len)) = measure(&bytes[pos..]) else {
+                break;
             };
             match kind {
-                1 => scan.module(&bytes[pos..]),
-                4 => scan.timed = true,
-                3 if pos - from >= size.max(1) => {
-                    input.forget(from..pos);
-                    scan.chunks.push(from..pos);
-                    from = pos;
-                }
+                1 => ahead.module(&bytes[pos..]),
+                4 => ahead.timed = true,
                 _ => {}
             }
             pos += len;
         }
-        if from < scan.end {
-            scan.chunks.push(from..scan.end);
-        }
-        scan
+        input.forget(from..pos);
+        ahead
     }
 
     /// Keeps the first mapping of a module number (`measure` found the
@@ -188,29 +185,20 @@ impl<'a> Scan<'a> {
             self.modules.entry(module).or_insert(name);
         }
     }
-
-    fn shared(&self, bytes: &'a [u8]) -> Shared<'a> {
-        Shared {
-            bytes,
-            timed: self.timed,
-            end: self.end,
-            stop: self.stop,
-        }
-    }
 }
 
 /// Skips from `pos` the records samples are made of, as `measure` reads
 /// them, while the longest of them would fit; stops at any other type and
-/// at a type 3 from `chunk_at` on. Says when it passes a time record. Where
+/// at a type 3 from `pause_at` on. Says when it passes a time record. Where
 /// it stops, the careful reading goes on: this is that reading's common
-/// case in a tight loop, as the scan is the one part of a load no other
+/// case in a tight loop, as reading ahead is a part of a load no other
 /// core shares.
-fn skip(bytes: &[u8], mut pos: usize, chunk_at: usize, timed: &mut bool) -> usize {
+fn skip(bytes: &[u8], mut pos: usize, pause_at: usize, timed: &mut bool) -> usize {
     // A name record is the longest: its type, its length, 255 bytes.
     let end = bytes.len().saturating_sub(257);
     while pos < end {
         pos += match bytes[pos] {
-            3 if pos >= chunk_at => break,
+            3 if pos >= pause_at => break,
             3 | 5 => 8,
             4 => {
                 *timed = true;
@@ -226,11 +214,11 @@ fn skip(bytes: &[u8], mut pos: usize, chunk_at: usize, timed: &mut bool) -> usiz
 
 /// The calling thread's half: workers' batches, in file order, into the
 /// builder.
-struct Feed<'b> {
+struct Feed<'a, 'b> {
     b: &'b mut ProfileBuilder,
-    timed: bool,
-    /// Module number → file name, resolved up front; unmapped numbers are
-    /// added as `module#N` on first use.
+    input: &'a Input,
+    /// Module number → file name, as mapped so far or read ahead; unmapped
+    /// numbers are added as `module#N` on first use.
     modules: FxHashMap<u16, NameId>,
     /// The name each number was first mapped to, in file order, to warn
     /// about a second, different mapping where it stands.
@@ -238,7 +226,16 @@ struct Feed<'b> {
     gosub: NameId,
     main: NameId,
     /// Each worker's numbers → the builder's ids.
-    locals: Vec<Local>,
+    locals: Vec<Local<'a>>,
+    /// Where the batches fed so far end: the next batch fed must begin
+    /// there. Once reading has stopped, where it stopped.
+    read_to: usize,
+    stopped: bool,
+    /// Where the batch being fed begins, for reading ahead from there.
+    batch_start: usize,
+    /// A time record was read in the batches fed so far.
+    seen_time: bool,
+    ahead: Option<Ahead<'a>>,
     /// The batch's samples, resolved, waiting for `add_pending`, and their
     /// frames (root first) back to back.
     pending: Vec<Pending>,
@@ -249,44 +246,45 @@ struct Feed<'b> {
     mappings: u64,
 }
 
-impl<'b> Feed<'b> {
-    fn new(b: &'b mut ProfileBuilder, scan: &Scan<'_>, input: &Input, keep: KeepEvents) -> Self {
-        let modules = scan
-            .modules
-            .iter()
-            .map(|(&n, name)| (n, b.intern(&decode(name))))
-            .collect();
+impl<'a, 'b> Feed<'a, 'b> {
+    fn new(b: &'b mut ProfileBuilder, input: &'a Input, keep: KeepEvents) -> Self {
         let (gosub, main) = (b.intern("(gosub)"), b.intern("(main)"));
-        b.set_meta(
-            "mode",
-            MetaValue::Text(if scan.timed { "timed" } else { "sampled" }.into()),
-        );
         Feed {
             b,
-            timed: scan.timed,
-            modules,
+            input,
+            modules: FxHashMap::default(),
             mapped: FxHashMap::default(),
             gosub,
             main,
             locals: Vec::new(),
+            read_to: 0,
+            stopped: false,
+            batch_start: 0,
+            seen_time: false,
+            ahead: None,
             pending: Vec::new(),
             funcs: Vec::new(),
-            events: SampleEvents::new(input.clone(), scan.end, scan.timed, keep),
+            events: SampleEvents::new(input.clone(), keep),
             samples: 0,
             clock_ns: 0,
             mappings: 0,
         }
     }
 
-    fn batch(&mut self, worker: usize, batch: &mut Batch<'_>) {
+    /// Feeds a batch that begins where the last one fed ended; another
+    /// began at a wrong guess, and only its numbering is kept (the worker
+    /// goes on numbering from it). Says whether reading goes on.
+    fn batch(&mut self, worker: usize, batch: &mut Batch<'a>) -> bool {
         if self.locals.len() <= worker {
             self.locals.resize_with(worker + 1, Local::default);
         }
-        for name in &batch.new_names {
-            let id = self.b.intern(&decode(name));
-            self.locals[worker].names.push(id);
-        }
-        self.locals[worker].learn(batch);
+        let Some(span) = batch.span.clone().filter(|s| s.start == self.read_to) else {
+            self.locals[worker].learn(batch, None);
+            return true;
+        };
+        self.locals[worker].learn(batch, Some(&mut *self.b));
+        (self.batch_start, self.read_to) = (span.start, span.end);
+        self.seen_time |= batch.timed;
         for op in batch.ops.drain(..) {
             match op {
                 Op::Warn(at, msg) => self.b.warn(Place::Offset(at), msg),
@@ -295,16 +293,45 @@ impl<'b> Feed<'b> {
                     offset,
                     frames,
                     ns,
+                    timed,
                     line,
-                } => self.sample(worker, (offset, &batch.frames[frames]), ns, line),
+                } => {
+                    let ns = self.time(offset, timed, ns);
+                    self.sample(worker, (offset, &batch.frames[frames]), ns, line);
+                }
             }
         }
         self.add_pending();
+        self.stopped = batch.last;
+        !batch.last
+    }
+
+    /// The log from the batch being fed on, read once, when a sample needs
+    /// to know what comes later.
+    fn ahead(&mut self) -> &Ahead<'a> {
+        let (input, from) = (self.input, self.batch_start);
+        self.ahead.get_or_insert_with(|| Ahead::read(input, from))
+    }
+
+    /// A profile is timed when any time record is there, before a sample
+    /// or after it. A sample without one weighs nothing (`None`) in a
+    /// sampled profile and 0 ms, with a warning, in a timed one.
+    fn time(&mut self, offset: u64, timed: bool, ns: u64) -> Option<u64> {
+        if timed {
+            return Some(ns);
+        }
+        if !(self.seen_time || self.ahead().timed) {
+            return None;
+        }
+        let msg = "sample has no time record in a timed profile; counted as 0 ms";
+        self.b.warn(Place::Offset(offset), msg);
+        Some(ns)
     }
 
     fn mapping(&mut self, at: u64, module: u16, name: &[u8]) {
         self.mappings += 1;
         let id = self.b.intern(&decode(name));
+        self.modules.entry(module).or_insert(id);
         match self.mapped.get(&module) {
             None => {
                 self.mapped.insert(module, id);
@@ -321,23 +348,30 @@ impl<'b> Feed<'b> {
         }
     }
 
-    /// The file name of a module number; an unmapped one is `module#N`,
-    /// with one warning at its first use.
+    /// The file name of a module number, mapped before or after its use;
+    /// an unmapped one is `module#N`, with one warning at its first use.
     fn module_name(&mut self, module: u16, at: u64) -> NameId {
         if let Some(&id) = self.modules.get(&module) {
             return id;
         }
-        let id = self.b.intern(&format!("module#{module}"));
+        let id = match self.ahead().modules.get(&module).copied() {
+            Some(name) => self.b.intern(&decode(name)),
+            None => {
+                let msg =
+                    format!("module {module} is never mapped to a file; named module#{module}");
+                self.b.warn(Place::Offset(at), msg);
+                self.b.intern(&format!("module#{module}"))
+            }
+        };
         self.modules.insert(module, id);
-        let msg = format!("module {module} is never mapped to a file; named module#{module}");
-        self.b.warn(Place::Offset(at), msg);
         id
     }
 
     /// Resolves one closed sample: its offset and frames (leaf first,
-    /// never empty), its nanoseconds, the worker's number of its leaf's
-    /// line. It is added with the rest of its batch (`add_pending`).
-    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: u64, line: u32) {
+    /// never empty), its nanoseconds (`None` in a sampled profile), the
+    /// worker's number of its leaf's line. It is added with the rest of
+    /// its batch (`add_pending`).
+    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: Option<u64>, line: u32) {
         let (offset, frames) = at;
         if frames.is_empty() {
             return;
@@ -386,11 +420,11 @@ impl<'b> Feed<'b> {
                 continue;
             };
             let stack = self.b.stack_hashed(frames, p.hash);
-            let time_ms = self.timed.then(|| p.ns as f64 / 1e6);
+            let time_ms = p.ns.map(|ns| ns as f64 / 1e6);
             self.b.add_stack_sample(stack, time_ms, Some(p.line));
             self.events.push(p.offset, leaf, self.clock_ns);
             self.samples += 1;
-            self.clock_ns += u128::from(p.ns);
+            self.clock_ns += u128::from(p.ns.unwrap_or(0));
         }
         self.pending = pending;
         self.pending.clear();
@@ -408,7 +442,7 @@ impl<'b> Feed<'b> {
             PROGRAM => module,
             GOSUB => self.gosub,
             MAIN => self.main,
-            n => self.locals[worker].names[n as usize],
+            n => self.name(worker, n as usize),
         };
         let id = self.b.function(name, module);
         self.locals[worker].func_ids[f.func as usize] = Some(id);
@@ -426,24 +460,36 @@ impl<'b> Feed<'b> {
         id
     }
 
-    /// The last chunk's worker reports why reading stopped; with no chunk
-    /// at all (the first record is bad), this does.
-    fn finish(self, path: &str, scan: &Scan<'_>, len: usize) -> Result<(), LoadError> {
-        if let (true, Some((at, why))) = (scan.chunks.is_empty(), scan.stop) {
-            let msg = decode::stop_message(why, len as u64 - at);
-            self.b.warn(Place::Offset(at), msg);
+    /// A name the worker numbered in a batch that was not fed is interned
+    /// at its first use.
+    fn name(&mut self, worker: usize, n: usize) -> NameId {
+        let local = &mut self.locals[worker];
+        if let Some(id) = local.names[n] {
+            return id;
         }
+        let id = self.b.intern(&decode(local.raw_names[n]));
+        local.names[n] = Some(id);
+        id
+    }
+
+    /// The worker of the last batch fed reported why reading stopped; the
+    /// whole log has been read, so whether it is timed is known.
+    fn finish(mut self, path: &str) -> Result<(), LoadError> {
         if self.samples == 0 && self.mappings == 0 {
             return Err(LoadError::Invalid {
                 path: path.to_string(),
-                place: format!("offset {}", scan.end),
+                place: format!("offset {}", self.read_to),
                 reason: "no sample or module record in the log".into(),
             });
         }
-        let total = self.timed.then(|| self.clock_ns as f64 / 1e6);
+        let timed = self.seen_time;
+        let mode = if timed { "timed" } else { "sampled" };
+        self.b.set_meta("mode", MetaValue::Text(mode.into()));
+        self.events.finish(self.read_to, timed);
+        let total = timed.then(|| self.clock_ns as f64 / 1e6);
         self.b.add_packet(Packet {
             source: path.to_string(),
-            first_ms: self.timed.then_some(0.0),
+            first_ms: timed.then_some(0.0),
             last_ms: total,
             events: Box::new(self.events),
         });
@@ -457,23 +503,35 @@ struct Pending {
     /// In `Feed::funcs`, root first, never empty.
     frames: Range<usize>,
     hash: u32,
-    ns: u64,
+    /// `None` in a sampled profile.
+    ns: Option<u64>,
     line: LineId,
 }
 
 /// One worker's numbering of names, functions and lines, and the
 /// builder's ids for those met so far.
 #[derive(Default)]
-struct Local {
-    names: Vec<NameId>,
+struct Local<'a> {
+    raw_names: Vec<&'a [u8]>,
+    names: Vec<Option<NameId>>,
     funcs: Vec<(Kind, u16)>,
     func_ids: Vec<Option<FuncId>>,
     lines: Vec<(u16, u32)>,
     line_ids: Vec<Option<LineId>>,
 }
 
-impl Local {
-    fn learn(&mut self, batch: &Batch<'_>) {
+impl<'a> Local<'a> {
+    /// Takes the batch's new numbers; its names are interned now when the
+    /// batch is fed (`b`), so ids come in the order names are first read.
+    fn learn(&mut self, batch: &Batch<'a>, b: Option<&mut ProfileBuilder>) {
+        self.raw_names.extend_from_slice(&batch.new_names);
+        match b {
+            Some(b) => {
+                let ids = batch.new_names.iter().map(|n| Some(b.intern(&decode(n))));
+                self.names.extend(ids);
+            }
+            None => self.names.resize(self.raw_names.len(), None),
+        }
         self.funcs.extend_from_slice(&batch.new_funcs);
         self.func_ids.resize(self.funcs.len(), None);
         self.lines.extend_from_slice(&batch.new_lines);

@@ -118,8 +118,8 @@ pub fn read_whole(input: &[u8]) -> Option<(Record<'_>, usize)> {
 }
 
 /// The type and length of the record at the start of `input` (not
-/// empty), as `read` finds them, without decoding it: the scan of a whole
-/// log only needs where each record ends.
+/// empty), as `read` finds them, without decoding it: reading ahead and
+/// checking a guessed chunk start only need where each record ends.
 pub fn measure(input: &[u8]) -> Result<(u8, usize), Stop> {
     let kind = input[0];
     let len = match kind {

@@ -150,6 +150,28 @@ fn damaged_sequences_warn_at_the_record_they_are_about() {
     assert_eq!(p.totals.samples, Some(2), "the unclosed sample is kept");
 }
 
+/// Whether a profile is timed is known only at its end: samples before
+/// the first time record, in chunks of their own too, weigh 0 ms with a
+/// warning each.
+#[test]
+fn samples_before_the_first_time_record_warn_in_a_timed_profile() {
+    let desc =
+        "module 1 \"A.BR\"\nsample 1 1 0\nend\nsample 1 2 0\nend\nsample 1 3 0\ntime 2ms\nend\n";
+    let bytes = compile(desc).expect("description compiles");
+    for size in [None, Some(1), Some(9)] {
+        let p = crate::load::testing::load_chunked("br", &bytes, size);
+        let w = warnings(&p);
+        let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(places, [9, 18].map(Place::Offset), "{size:?}: {w:?}");
+        assert!(w.iter().all(|(_, m)| m.contains("no time record")));
+        assert_eq!(
+            p.meta.get("mode").map(|m| m.to_string()),
+            Some("timed".into())
+        );
+        assert_eq!(p.totals.elapsed_inclusive_ms, Some(2.0));
+    }
+}
+
 #[test]
 fn time_records_of_one_sample_add_up() {
     let p = load("module 1 \"A.BR\"\nsample 1 1 0\ntime 1ms\ntime 250us\nend\n");
@@ -288,13 +310,13 @@ fn chunked_decoding_keeps_ids_sums_and_warnings() {
     }
 }
 
-/// Where the careful reading of the scan, record by record with
-/// `measure`, gets from `pos` over the records `skip` may skip.
-fn skipped_by_measure(bytes: &[u8], mut pos: usize, chunk_at: usize) -> (usize, bool) {
+/// Where the careful reading ahead, record by record with `measure`, gets
+/// from `pos` over the records `skip` may skip.
+fn skipped_by_measure(bytes: &[u8], mut pos: usize, pause_at: usize) -> (usize, bool) {
     let mut timed = false;
     while pos < bytes.len().saturating_sub(257) {
         let kind = bytes[pos];
-        if (kind == 3 && pos >= chunk_at) || !matches!(kind, 3..=9) {
+        if (kind == 3 && pos >= pause_at) || !matches!(kind, 3..=9) {
             break;
         }
         let Ok((kind, len)) = measure(&bytes[pos..]) else {
@@ -308,13 +330,13 @@ fn skipped_by_measure(bytes: &[u8], mut pos: usize, chunk_at: usize) -> (usize, 
 
 proptest::proptest! {
     /// On logs of every record type, names up to 255 bytes, unknown types
-    /// and any place for the next chunk, the scan's tight loop stops where
+    /// and any place to pause, reading ahead's tight loop stops where
     /// reading record by record with `measure` does, and sees the same
     /// time records.
     #[test]
-    fn the_scan_skips_what_measure_reads(
+    fn reading_ahead_skips_what_measure_reads(
         records in proptest::collection::vec((0u8..12, 0u8..=255, 0u16..300), 1..120),
-        chunk_at in 0usize..3000,
+        pause_at in 0usize..3000,
     ) {
         let mut bytes = Vec::new();
         for (kind, n, module) in records {
@@ -336,8 +358,70 @@ proptest::proptest! {
         }
         for pos in [0, 1, bytes.len() / 2] {
             let mut timed = false;
-            let skipped = skip(&bytes, pos, chunk_at, &mut timed);
-            proptest::prop_assert_eq!((skipped, timed), skipped_by_measure(&bytes, pos, chunk_at));
+            let skipped = skip(&bytes, pos, pause_at, &mut timed);
+            proptest::prop_assert_eq!((skipped, timed), skipped_by_measure(&bytes, pos, pause_at));
         }
+    }
+}
+
+/// A log of `records`, each (kind, value): whole samples, and records
+/// one by one: samples, backtraces and times whose numbers hold the bytes
+/// 06 03 that begin a guessed chunk, names that hold them too, mappings,
+/// and damage (unknown types, stray bytes).
+fn log_of(records: &[(u8, u32)]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for &(kind, v) in records {
+        let tricky = [v, 0x0603, 0x0006_0300, 0x0306_0306][(v % 4) as usize];
+        if kind > 10 {
+            let sample = [(1, v), (3, v >> 1), (5, v), (2, v >> 2), (9, 0), (6, 0)];
+            bytes.extend(log_of(&sample[usize::from(kind % 2)..]));
+            continue;
+        }
+        match kind {
+            0 => bytes.extend_from_slice(&[1, 0, (v % 3) as u8, 0, 4, b'A', 6, 3, b'R']),
+            1 | 2 => {
+                bytes.push(if kind == 1 { 3 } else { 5 });
+                bytes.extend_from_slice(&((v % 4) as u16).to_be_bytes());
+                bytes.extend_from_slice(&tricky.to_be_bytes());
+                bytes.push((v % 3) as u8);
+            }
+            3 => {
+                bytes.push(4);
+                bytes.extend_from_slice(&u64::from(tricky).to_be_bytes());
+            }
+            4 => bytes.extend_from_slice(&[7, 3, 6, 3, b'F']),
+            5 => bytes.extend_from_slice(&[7, 2, b'G', (v % 256) as u8]),
+            6 | 7 => bytes.push(6),
+            8 => bytes.push(8),
+            9 => bytes.push(9),
+            _ => bytes.push((v % 256) as u8),
+        }
+    }
+    bytes
+}
+
+/// The one-piece load of `bytes`, or its error, as text to compare.
+fn loaded(bytes: &[u8], chunk_bytes: Option<usize>) -> Result<String, String> {
+    let opts = LoadOptions {
+        format: Some("br".into()),
+        chunk_bytes,
+        ..Default::default()
+    };
+    let input = Input::owned("chunked", bytes.to_vec());
+    load_inputs(&[input], &opts)
+        .map(|p| crate::report::json::render(&p))
+        .map_err(|e| e.to_string())
+}
+
+proptest::proptest! {
+    /// Chunks that begin at a guess (right or wrong, on damaged logs too)
+    /// give the profile, warnings and errors of reading in one piece.
+    #[test]
+    fn guessed_chunks_load_as_one_piece(
+        records in proptest::collection::vec((0u8..24, proptest::prelude::any::<u32>()), 1..160),
+        size in 1usize..48,
+    ) {
+        let bytes = log_of(&records);
+        proptest::prop_assert_eq!(loaded(&bytes, Some(size)), loaded(&bytes, None));
     }
 }

@@ -1,0 +1,155 @@
+//! Where a chunk of a BR log begins, found without reading what comes
+//! before it.
+//!
+//! A BR log has no marker a reader could find in the middle of the file:
+//! its type bytes are bytes like any other, and 3 or 6 stand inside numbers
+//! too. Reading every record from the start to find where chunks may begin
+//! took a fifth of a load on one core while the other waited. So a worker
+//! guesses instead: chunk `k` begins at the first type 3 at or after `k`
+//! chunk sizes that follows a 6 (the sample before it closed) and from
+//! which the next records read. In a log BR wrote, that is where a sample
+//! begins.
+//!
+//! The guess is checked by the worker of the chunk before, which reads on
+//! past its own end until it stands on the guess. A worker that passes a
+//! guess without standing on it reads on to the next chunk's guess, and
+//! the calling thread drops the batch of the chunk that guessed wrong
+//! (`decode.rs`, `Feed::batch`). A wrong guess costs a chunk read twice,
+//! never a different profile: what the calling thread keeps was read from
+//! the start of the file on, one record after the other.
+//!
+//! In `03 0002 00000028 01`, the first bytes of a sample after a `06`,
+//! the guess stands on the `03`.
+
+use super::record::measure;
+
+/// Records from a guess that must read (or reach the end of the file).
+const CHECK: usize = 64;
+
+/// Where chunk `k` of `size`-byte chunks begins; `None` when no guess
+/// holds before the end (nor for a chunk past it).
+pub fn chunk_start(bytes: &[u8], size: usize, k: usize) -> Option<usize> {
+    if k == 0 {
+        return Some(0);
+    }
+    let from = k.checked_mul(size.max(1))?;
+    if from >= bytes.len() {
+        return None;
+    }
+    guess(bytes, from)
+}
+
+/// The first type 3 at or after `from` that follows a 6 and from which
+/// `CHECK` records read.
+fn guess(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from.max(1);
+    loop {
+        let next = bytes.get(at - 1..)?.windows(2).position(|w| w == [6, 3])?;
+        let pos = at + next;
+        if records_read(bytes, pos) {
+            return Some(pos);
+        }
+        at = pos + 1;
+    }
+}
+
+/// Whether `CHECK` records read from `pos`: a record cut off by the end
+/// of the file counts as read, as the careful reading will report it.
+fn records_read(bytes: &[u8], mut pos: usize) -> bool {
+    for _ in 0..CHECK {
+        if pos >= bytes.len() {
+            return true;
+        }
+        match measure(&bytes[pos..]) {
+            Ok((_, len)) => pos += len,
+            Err(super::record::Stop::Cut { .. }) => return true,
+            Err(super::record::Stop::Unknown { .. }) => return false,
+        }
+    }
+    true
+}
+
+/// The chunks after a worker's own, as it reads on past its end: it stops
+/// where one of them begins.
+pub struct Targets<'a> {
+    bytes: &'a [u8],
+    size: usize,
+    next: usize,
+    /// Where the next chunk begins; `usize::MAX` when none does.
+    at: usize,
+}
+
+impl<'a> Targets<'a> {
+    /// The chunks after chunk `k`.
+    pub fn after(bytes: &'a [u8], size: usize, k: usize) -> Self {
+        Targets {
+            bytes,
+            size,
+            next: k + 1,
+            at: chunk_start(bytes, size, k + 1).unwrap_or(usize::MAX),
+        }
+    }
+
+    /// Whether a record at `pos` is where a later chunk begins. A guess
+    /// already passed was wrong: the next chunk's guess is the target.
+    #[inline]
+    pub fn reached(&mut self, pos: usize) -> bool {
+        // Asked at every record: the common answer in one comparison.
+        pos >= self.at && self.passed(pos)
+    }
+
+    #[cold]
+    fn passed(&mut self, pos: usize) -> bool {
+        while self.at < pos {
+            self.next += 1;
+            self.at = chunk_start(self.bytes, self.size, self.next).unwrap_or(usize::MAX);
+        }
+        self.at == pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture_gen::br::compile;
+
+    #[test]
+    fn a_chunk_begins_at_the_sample_after_its_nominal_start() {
+        // 0 module(9) · 9 sample(8) · 17 end · 18 sample(8) · 26 end · 27 sample
+        let log =
+            compile("module 1 \"A.BR\"\nsample 1 1 0\nend\nsample 1 2 0\nend\nsample 1 3 0\nend\n")
+                .expect("compiles");
+        assert_eq!(chunk_start(&log, 10, 0), Some(0));
+        // The sample at 9 follows a module record, not a 6: it is not a guess.
+        assert_eq!(chunk_start(&log, 5, 1), Some(18));
+        assert_eq!(chunk_start(&log, 18, 1), Some(18));
+        assert_eq!(chunk_start(&log, 19, 1), Some(27));
+        assert_eq!(chunk_start(&log, 28, 1), None);
+        assert_eq!(chunk_start(&log, 100, 1), None);
+    }
+
+    #[test]
+    fn a_guess_must_be_followed_by_records_that_read() {
+        // The bytes 06 03 inside a line number are no guess: read as a
+        // sample, they run into the name's bytes 02, an unknown type.
+        let log = compile(
+            "sample 1 1 0\nend\nsample 1 1539 0\nname \"\\x02\\x02\\x02\\x02\\x02\\x02\"\nend\n",
+        )
+        .unwrap();
+        assert_eq!(&log[14..16], &[6, 3], "the line's bytes");
+        assert_eq!(guess(&log, 1), Some(9));
+        assert_eq!(guess(&log, 10), None);
+    }
+
+    #[test]
+    fn targets_move_past_guesses_a_reader_passed() {
+        let log = compile("sample 1 1 0\nend\nsample 1 2 0\nend\nsample 1 3 0\nend\n").unwrap();
+        // Chunks of 4: chunk 1 and 2 begin at 9, chunk 3 at 18.
+        let mut t = Targets::after(&log, 4, 0);
+        assert!(!t.reached(0));
+        assert!(t.reached(9));
+        let mut t = Targets::after(&log, 4, 0);
+        assert!(!t.reached(10), "passed the guess at 9");
+        assert!(t.reached(18));
+    }
+}
