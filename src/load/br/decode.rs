@@ -23,16 +23,49 @@ pub type Kind = u32;
 pub const PROGRAM: Kind = u32::MAX;
 pub const GOSUB: Kind = u32::MAX - 1;
 pub const MAIN: Kind = u32::MAX - 2;
+/// Named by `RawFrame::name`, not numbered yet.
+const NAMED: Kind = u32::MAX - 3;
 
 #[derive(Clone, Copy, Debug)]
-pub struct RawFrame {
+pub struct RawFrame<'a> {
     pub at: Frame,
     /// Offset of the type 3 or 5 record that gave it.
     pub offset: u64,
-    pub kind: Kind,
-    /// The worker's number for (kind, module), set when the sample closes
+    kind: Kind,
+    /// With `NAMED`: the name (padding trimmed).
+    name: &'a [u8],
+    /// The worker's number for its function, set when the sample closes
     /// (`Batch::new_funcs`).
     pub func: u32,
+}
+
+impl<'a> RawFrame<'a> {
+    fn new(at: Frame, offset: u64) -> Self {
+        RawFrame {
+            at,
+            offset,
+            kind: PROGRAM,
+            name: &[],
+            func: 0,
+        }
+    }
+}
+
+/// A function as a worker first tells it: a frame's kind, name and module
+/// number. A name is numbered only when its function is new, so a frame
+/// costs one table lookup, not one for its name and one for its function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FuncKey<'a> {
+    kind: Kind,
+    module: u16,
+    name: Bytes<'a>,
+}
+
+impl std::hash::Hash for FuncKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.kind) << 16 | u64::from(self.module));
+        self.name.hash(state);
+    }
 }
 
 /// One thing the calling thread must do, in file order.
@@ -61,7 +94,7 @@ pub enum Op<'a> {
 #[derive(Debug, Default)]
 pub struct Batch<'a> {
     pub ops: Vec<Op<'a>>,
-    pub frames: Vec<RawFrame>,
+    pub frames: Vec<RawFrame<'a>>,
     /// Names this worker met for the first time in this chunk, in the
     /// order of their numbers (padding already trimmed).
     pub new_names: Vec<&'a [u8]>,
@@ -119,7 +152,7 @@ pub struct Shared<'a> {
 pub struct Decoder<'a> {
     shared: Shared<'a>,
     names: FxHashMap<Bytes<'a>, u32>,
-    funcs: FxHashMap<(Kind, u16), u32>,
+    funcs: FxHashMap<FuncKey<'a>, u32>,
     lines: FxHashMap<(u16, u32), u32>,
 }
 
@@ -213,12 +246,7 @@ impl<'a> Decoder<'a> {
                     ns: 0,
                     timed: false,
                 });
-                c.batch.frames.push(RawFrame {
-                    at: frame,
-                    offset: at,
-                    kind: PROGRAM,
-                    func: 0,
-                });
+                c.batch.frames.push(RawFrame::new(frame, at));
             }
             Record::End if c.open.is_some() => self.close(c, at, ""),
             _ => self.in_sample(c, at, rec),
@@ -243,26 +271,20 @@ impl<'a> Decoder<'a> {
                 return;
             }
             Record::Back(frame) => {
-                frames.push(RawFrame {
-                    at: frame,
-                    offset: at,
-                    kind: PROGRAM,
-                    func: 0,
-                });
+                frames.push(RawFrame::new(frame, at));
                 return;
             }
-            Record::Name(name) => self.name(&mut c.batch.new_names, name),
-            Record::Gosub => GOSUB,
-            Record::Main => MAIN,
+            Record::Name(name) => (NAMED, trim_name(name)),
+            Record::Gosub => (GOSUB, &[][..]),
+            Record::Main => (MAIN, &[][..]),
             Record::Module { .. } | Record::Current(_) | Record::End => return,
         };
         if let Some(last) = frames.last_mut() {
-            last.kind = kind;
+            (last.kind, last.name) = kind;
         }
     }
 
     fn name(&mut self, new: &mut Vec<&'a [u8]>, name: &'a [u8]) -> u32 {
-        let name = trim_name(name);
         let next = self.names.len() as u32;
         *self.names.entry(Bytes(name)).or_insert_with(|| {
             new.push(name);
@@ -297,12 +319,24 @@ impl<'a> Decoder<'a> {
     /// returns the number of its leaf's line.
     fn number(&mut self, batch: &mut Batch<'a>, first: usize) -> u32 {
         for f in &mut batch.frames[first..] {
-            let next = self.funcs.len() as u32;
-            let key = (f.kind, f.at.module);
-            f.func = *self.funcs.entry(key).or_insert_with(|| {
-                batch.new_funcs.push(key);
-                next
-            });
+            let key = FuncKey {
+                kind: f.kind,
+                module: f.at.module,
+                name: Bytes(f.name),
+            };
+            f.func = match self.funcs.get(&key) {
+                Some(&n) => n,
+                None => {
+                    let n = self.funcs.len() as u32;
+                    self.funcs.insert(key, n);
+                    let kind = match f.kind {
+                        NAMED => self.name(&mut batch.new_names, f.name),
+                        special => special,
+                    };
+                    batch.new_funcs.push((kind, f.at.module));
+                    n
+                }
+            };
         }
         let leaf = batch.frames[first].at;
         let next = self.lines.len() as u32;

@@ -371,7 +371,7 @@ impl<'a, 'b> Feed<'a, 'b> {
     /// never empty), its nanoseconds (`None` in a sampled profile), the
     /// worker's number of its leaf's line. It is added with the rest of
     /// its batch (`add_pending`).
-    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame]), ns: Option<u64>, line: u32) {
+    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame<'_>]), ns: Option<u64>, line: u32) {
         let (offset, frames) = at;
         if frames.is_empty() {
             return;
@@ -431,7 +431,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.funcs.clear();
     }
 
-    fn func(&mut self, worker: usize, f: &RawFrame) -> FuncId {
+    fn func(&mut self, worker: usize, f: &RawFrame<'_>) -> FuncId {
         let local = &self.locals[worker];
         if let Some(id) = local.func_ids[f.func as usize] {
             return id;
@@ -540,7 +540,7 @@ impl<'a> Local<'a> {
 
     /// Whether every function and the line of a sample already have ids
     /// (then no module can be new either).
-    fn knows(&self, frames: &[RawFrame], line: u32) -> bool {
+    fn knows(&self, frames: &[RawFrame<'_>], line: u32) -> bool {
         self.line_ids[line as usize].is_some()
             && frames
                 .iter()
