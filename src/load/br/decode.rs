@@ -166,6 +166,16 @@ struct Open {
 
 const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
 
+/// Where a chunk's reading ended.
+enum Ended {
+    /// Where a later chunk begins.
+    AtChunk,
+    /// At the end of the file.
+    AtEnd,
+    /// At a record that does not read: reading stops there.
+    Stopped(Stop),
+}
+
 struct Chunk<'a> {
     batch: Batch<'a>,
     open: Option<Open>,
@@ -193,33 +203,40 @@ impl<'a> Decoder<'a> {
         let Some(start) = chunk_start(bytes, size, k) else {
             return c.batch;
         };
-        let mut targets = Targets::after(bytes, size, k);
-        let mut pos = start;
-        let stop = loop {
-            if targets.reached(pos) {
-                self.close(&mut c, pos as u64, NEXT_SAMPLE);
-                break None;
+        let (end, ended) = self.read_on(&mut c, start, Targets::after(bytes, size, k));
+        match ended {
+            Ended::AtChunk => self.close(&mut c, end as u64, NEXT_SAMPLE),
+            Ended::AtEnd => self.last(&mut c, end, None),
+            Ended::Stopped(why) => self.last(&mut c, end, Some(why)),
+        }
+        c.batch.span = Some(start..end);
+        c.batch.last = !matches!(ended, Ended::AtChunk);
+        c.batch
+    }
+
+    /// Reads records from `pos` until one stands where a later chunk
+    /// begins, or the file ends, or a record does not read; says where and
+    /// which.
+    fn read_on(&mut self, c: &mut Chunk<'a>, mut pos: usize, mut later: Targets) -> (usize, Ended) {
+        let bytes = self.shared.bytes;
+        loop {
+            if later.reached(pos) {
+                return (pos, Ended::AtChunk);
             }
             if pos >= bytes.len() {
-                break Some(None);
+                return (pos, Ended::AtEnd);
             }
             let rest = &bytes[pos..];
             let (rec, len) = match read_whole(rest) {
                 Some(whole) => whole,
                 None => match read(rest) {
                     Ok(careful) => careful,
-                    Err(why) => break Some(Some(why)),
+                    Err(why) => return (pos, Ended::Stopped(why)),
                 },
             };
-            self.record(&mut c, pos as u64, rec);
+            self.record(c, pos as u64, rec);
             pos += len;
-        };
-        if let Some(why) = stop {
-            self.last(&mut c, pos, why);
         }
-        c.batch.span = Some(start..pos);
-        c.batch.last = stop.is_some();
-        c.batch
     }
 
     /// Reading stopped at `end` (`why`, unless it is the end of the file):
