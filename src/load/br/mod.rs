@@ -230,7 +230,6 @@ struct Feed<'a, 'b> {
     /// Where the batches fed so far end: the next batch fed must begin
     /// there. Once reading has stopped, where it stopped.
     read_to: usize,
-    stopped: bool,
     /// Where the batch being fed begins, for reading ahead from there.
     batch_start: usize,
     /// A time record was read in the batches fed so far.
@@ -258,7 +257,6 @@ impl<'a, 'b> Feed<'a, 'b> {
             main,
             locals: Vec::new(),
             read_to: 0,
-            stopped: false,
             batch_start: 0,
             seen_time: false,
             ahead: None,
@@ -302,7 +300,6 @@ impl<'a, 'b> Feed<'a, 'b> {
             }
         }
         self.add_pending();
-        self.stopped = batch.last;
         !batch.last
     }
 

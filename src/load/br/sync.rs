@@ -26,8 +26,15 @@ use super::record::measure;
 /// Records from a guess that must read (or reach the end of the file).
 const CHECK: usize = 64;
 
-/// Where chunk `k` of `size`-byte chunks begins; `None` when no guess
-/// holds before the end (nor for a chunk past it).
+/// Candidates (a 6 then a 3) a guess tries before it gives up. With the
+/// guess kept inside the chunk's own bytes, this bounds what guessing
+/// costs on a log made to defeat it: a log whose samples never close, or
+/// one full of 06 03 pairs, is read by fewer workers, never many times.
+const TRIES: usize = 256;
+
+/// Where chunk `k` of `size`-byte chunks begins: a guess inside its bytes,
+/// `None` when none holds there (the chunk before reads on through it)
+/// or when the chunk is past the end.
 pub fn chunk_start(bytes: &[u8], size: usize, k: usize) -> Option<usize> {
     if k == 0 {
         return Some(0);
@@ -36,21 +43,25 @@ pub fn chunk_start(bytes: &[u8], size: usize, k: usize) -> Option<usize> {
     if from >= bytes.len() {
         return None;
     }
-    guess(bytes, from)
+    guess(bytes, from, from.saturating_add(size).min(bytes.len()))
 }
 
-/// The first type 3 at or after `from` that follows a 6 and from which
-/// `CHECK` records read.
-fn guess(bytes: &[u8], from: usize) -> Option<usize> {
+/// The first type 3 in `from..until` that follows a 6 and from which
+/// `CHECK` records read, among the first `TRIES` candidates.
+fn guess(bytes: &[u8], from: usize, until: usize) -> Option<usize> {
     let mut at = from.max(1);
-    loop {
-        let next = bytes.get(at - 1..)?.windows(2).position(|w| w == [6, 3])?;
+    for _ in 0..TRIES {
+        let next = bytes
+            .get(at - 1..until)?
+            .windows(2)
+            .position(|w| w == [6, 3])?;
         let pos = at + next;
         if records_read(bytes, pos) {
             return Some(pos);
         }
         at = pos + 1;
     }
+    None
 }
 
 /// Whether `CHECK` records read from `pos`: a record cut off by the end
@@ -74,19 +85,38 @@ fn records_read(bytes: &[u8], mut pos: usize) -> bool {
 pub struct Targets<'a> {
     bytes: &'a [u8],
     size: usize,
+    /// The chunk whose start `at` is.
     next: usize,
-    /// Where the next chunk begins; `usize::MAX` when none does.
+    /// Where the next chunk with a start begins; `usize::MAX` when none
+    /// does.
     at: usize,
 }
 
 impl<'a> Targets<'a> {
     /// The chunks after chunk `k`.
     pub fn after(bytes: &'a [u8], size: usize, k: usize) -> Self {
-        Targets {
+        let mut t = Targets {
             bytes,
-            size,
-            next: k + 1,
-            at: chunk_start(bytes, size, k + 1).unwrap_or(usize::MAX),
+            size: size.max(1),
+            next: k,
+            at: 0,
+        };
+        t.advance();
+        t
+    }
+
+    /// On to the next chunk that has a start.
+    fn advance(&mut self) {
+        loop {
+            self.next += 1;
+            if self.next.saturating_mul(self.size) >= self.bytes.len() {
+                self.at = usize::MAX;
+                return;
+            }
+            if let Some(at) = chunk_start(self.bytes, self.size, self.next) {
+                self.at = at;
+                return;
+            }
         }
     }
 
@@ -101,8 +131,7 @@ impl<'a> Targets<'a> {
     #[cold]
     fn passed(&mut self, pos: usize) -> bool {
         while self.at < pos {
-            self.next += 1;
-            self.at = chunk_start(self.bytes, self.size, self.next).unwrap_or(usize::MAX);
+            self.advance();
         }
         self.at == pos
     }
@@ -120,8 +149,10 @@ mod tests {
             compile("module 1 \"A.BR\"\nsample 1 1 0\nend\nsample 1 2 0\nend\nsample 1 3 0\nend\n")
                 .expect("compiles");
         assert_eq!(chunk_start(&log, 10, 0), Some(0));
-        // The sample at 9 follows a module record, not a 6: it is not a guess.
-        assert_eq!(chunk_start(&log, 5, 1), Some(18));
+        // The sample at 9 follows a module record, not a 6: it is not a
+        // guess, and the one at 18 is past the chunk's bytes.
+        assert_eq!(chunk_start(&log, 5, 1), None);
+        assert_eq!(chunk_start(&log, 10, 1), Some(18));
         assert_eq!(chunk_start(&log, 18, 1), Some(18));
         assert_eq!(chunk_start(&log, 19, 1), Some(27));
         assert_eq!(chunk_start(&log, 28, 1), None);
@@ -137,14 +168,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!(&log[14..16], &[6, 3], "the line's bytes");
-        assert_eq!(guess(&log, 1), Some(9));
-        assert_eq!(guess(&log, 10), None);
+        assert_eq!(guess(&log, 1, log.len()), Some(9));
+        assert_eq!(guess(&log, 10, log.len()), None);
+        assert_eq!(
+            guess(&log, 1, 9),
+            None,
+            "the sample at 9 is past the bytes searched"
+        );
+    }
+
+    /// 300 pairs 06 03 whose records do not read, then a sample that does:
+    /// a guess gives up after `TRIES` candidates.
+    #[test]
+    fn a_guess_tries_a_bounded_number_of_candidates() {
+        let mut log = [6, 3, 0, 0, 0, 0, 0, 0, 0, 2].repeat(300);
+        let real = log.len() + 1;
+        log.extend(compile("end\nsample 1 1 0\nend\n").unwrap());
+        assert_eq!(guess(&log, 1, log.len()), None);
+        assert_eq!(guess(&log, real - 2000, log.len()), Some(real));
     }
 
     #[test]
     fn targets_move_past_guesses_a_reader_passed() {
         let log = compile("sample 1 1 0\nend\nsample 1 2 0\nend\nsample 1 3 0\nend\n").unwrap();
-        // Chunks of 4: chunk 1 and 2 begin at 9, chunk 3 at 18.
+        // Chunks of 4: chunk 2 begins at 9, chunk 4 at 18; 1 and 3 have
+        // no start of their own.
         let mut t = Targets::after(&log, 4, 0);
         assert!(!t.reached(0));
         assert!(t.reached(9));
