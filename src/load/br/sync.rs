@@ -5,10 +5,11 @@
 //! its type bytes are bytes like any other, and 3 or 6 stand inside numbers
 //! too. Reading every record from the start to find where chunks may begin
 //! took a fifth of a load on one core while the other waited. So a worker
-//! guesses instead: chunk `k` begins at the first type 3 at or after `k`
-//! chunk sizes that follows a 6 (the sample before it closed) and from
-//! which the next records read. In a log BR wrote, that is where a sample
-//! begins.
+//! guesses instead: chunk `k` begins at the first type 3 in its own bytes
+//! that follows a 6 (the sample before it closed) and from which the next
+//! records read. In a log BR wrote, that is where a sample begins. A chunk
+//! with no such place (none within a bounded number of tries) has no start
+//! of its own: the chunk before reads on through it.
 //!
 //! The guess is checked by the worker of the chunk before, which reads on
 //! past its own end until it stands on the guess. A worker that passes a
