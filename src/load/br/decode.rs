@@ -154,6 +154,9 @@ pub struct Decoder<'a> {
     names: FxHashMap<Bytes<'a>, u32>,
     funcs: FxHashMap<FuncKey<'a>, u32>,
     lines: FxHashMap<(u16, u32), u32>,
+    /// Whether a sample is read in one go when it can be (`whole_sample`);
+    /// tests turn it off to compare with reading record by record.
+    whole: bool,
 }
 
 /// A sample between its type 3 and its end.
@@ -188,6 +191,16 @@ impl<'a> Decoder<'a> {
             names: FxHashMap::default(),
             funcs: FxHashMap::default(),
             lines: FxHashMap::default(),
+            whole: true,
+        }
+    }
+
+    /// A decoder that reads every record on its own.
+    #[cfg(test)]
+    pub fn record_by_record(shared: Shared<'a>) -> Self {
+        Decoder {
+            whole: false,
+            ..Decoder::new(shared)
         }
     }
 
@@ -226,6 +239,15 @@ impl<'a> Decoder<'a> {
             if pos >= bytes.len() {
                 return (pos, Ended::AtEnd);
             }
+            // A type 3 that reads closes the sample before it, as
+            // `record` would, whether this one reads whole or not.
+            if bytes[pos] == 3 && self.whole && bytes.len() - pos >= 8 {
+                self.close(c, pos as u64, NEXT_SAMPLE);
+                if let Some(end) = self.whole_sample(c, pos) {
+                    pos = end;
+                    continue;
+                }
+            }
             let rest = &bytes[pos..];
             let (rec, len) = match read_whole(rest) {
                 Some(whole) => whole,
@@ -237,6 +259,31 @@ impl<'a> Decoder<'a> {
             self.record(c, pos as u64, rec);
             pos += len;
         }
+    }
+
+    /// Reads the sample whose type 3 is at `start` in one go, when it lies
+    /// whole in the file and holds only the records samples are made of:
+    /// the common case, without asking at each record whether a later
+    /// chunk begins there (chunks begin at a type 3, and a sample holds
+    /// one) or whether a sample is open. Where it ends, or `None`, having
+    /// left no trace, at anything else (a mapping inside the sample,
+    /// damage, the end of the file): reading record by record takes it.
+    fn whole_sample(&mut self, c: &mut Chunk<'a>, start: usize) -> Option<usize> {
+        let first = c.batch.frames.len();
+        let Some((end, ns, timed)) = sample_records(self.shared.bytes, start, &mut c.batch.frames)
+        else {
+            c.batch.frames.truncate(first);
+            return None;
+        };
+        c.batch.timed |= timed;
+        c.open = Some(Open {
+            offset: start as u64,
+            first,
+            ns,
+            timed,
+        });
+        self.close(c, (end - 1) as u64, "");
+        Some(end)
     }
 
     /// Reading stopped at `end` (`why`, unless it is the end of the file):
@@ -362,6 +409,61 @@ impl<'a> Decoder<'a> {
             batch.new_lines.push(key);
             next
         })
+    }
+}
+
+/// The records of a sample from its type 3 at `start` to its 6, as
+/// `Decoder::record` would read them, its frames pushed on `frames`: where
+/// it ends, its nanoseconds and whether a time record gave them. `None`
+/// at a record of another type or one cut off by the end of the file.
+fn sample_records<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    frames: &mut Vec<RawFrame<'a>>,
+) -> Option<(usize, u64, bool)> {
+    let (mut pos, mut ns, mut timed) = (start, 0u64, false);
+    loop {
+        let rest = bytes.get(pos..)?;
+        let (kind, name): (Kind, &[u8]) = match *rest.first()? {
+            k @ (3 | 5) if (k == 3) == (pos == start) => {
+                let &[_, m0, m1, l0, l1, l2, l3, clause] = rest.get(..8)? else {
+                    return None;
+                };
+                let at = Frame {
+                    module: u16::from_be_bytes([m0, m1]),
+                    line: u32::from_be_bytes([l0, l1, l2, l3]),
+                    clause,
+                };
+                frames.push(RawFrame::new(at, pos as u64));
+                pos += 8;
+                continue;
+            }
+            4 => {
+                let t = u64::from_be_bytes(rest.get(1..9)?.try_into().ok()?);
+                (ns, timed) = (ns.saturating_add(t), true);
+                pos += 9;
+                continue;
+            }
+            7 => {
+                let n = usize::from(*rest.get(1)?);
+                let name = rest.get(2..2 + n)?;
+                pos += 2 + n;
+                (NAMED, trim_name(name))
+            }
+            8 => {
+                pos += 1;
+                (GOSUB, &[])
+            }
+            9 => {
+                pos += 1;
+                (MAIN, &[])
+            }
+            6 => return Some((pos + 1, ns, timed)),
+            _ => return None,
+        };
+        if let Some(last) = frames.last_mut() {
+            (last.kind, last.name) = (kind, name);
+        }
     }
 }
 

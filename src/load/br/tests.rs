@@ -425,3 +425,25 @@ proptest::proptest! {
         proptest::prop_assert_eq!(loaded(&bytes, Some(size)), loaded(&bytes, None));
     }
 }
+
+proptest::proptest! {
+    /// Reading a sample in one go decodes what reading it record by record
+    /// does, chunk after chunk: the same ops, frames, numbers and span, on
+    /// damaged logs and samples cut by the file's end too.
+    #[test]
+    fn whole_samples_decode_as_record_by_record(
+        records in proptest::collection::vec((0u8..24, proptest::prelude::any::<u32>()), 1..160),
+        size in 1usize..96,
+    ) {
+        let bytes = log_of(&records);
+        let shared = Shared { bytes: &bytes, size };
+        let mut whole = Decoder::new(shared);
+        let mut each = Decoder::record_by_record(shared);
+        for k in 0..bytes.len().div_ceil(size) {
+            let range = k * size..bytes.len().min((k + 1) * size);
+            let a = whole.chunk(range.clone(), Batch::default());
+            let b = each.chunk(range, Batch::default());
+            proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+    }
+}
