@@ -218,8 +218,9 @@ struct Feed<'a, 'b> {
     b: &'b mut ProfileBuilder,
     input: &'a Input,
     /// Module number → file name, as mapped so far or read ahead; unmapped
-    /// numbers are added as `module#N` on first use.
-    modules: FxHashMap<u16, NameId>,
+    /// numbers are added as `module#N` on first use. By index: every frame
+    /// of a sample with something new asks.
+    modules: Vec<Option<NameId>>,
     /// The name each number was first mapped to, in file order, to warn
     /// about a second, different mapping where it stands.
     mapped: FxHashMap<u16, NameId>,
@@ -251,7 +252,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         Feed {
             b,
             input,
-            modules: FxHashMap::default(),
+            modules: Vec::new(),
             mapped: FxHashMap::default(),
             gosub,
             main,
@@ -328,7 +329,9 @@ impl<'a, 'b> Feed<'a, 'b> {
     fn mapping(&mut self, at: u64, module: u16, name: &[u8]) {
         self.mappings += 1;
         let id = self.b.intern(&decode(name));
-        self.modules.entry(module).or_insert(id);
+        if self.known_module(module).is_none() {
+            self.set_module(module, id);
+        }
         match self.mapped.get(&module) {
             None => {
                 self.mapped.insert(module, id);
@@ -348,7 +351,7 @@ impl<'a, 'b> Feed<'a, 'b> {
     /// The file name of a module number, mapped before or after its use;
     /// an unmapped one is `module#N`, with one warning at its first use.
     fn module_name(&mut self, module: u16, at: u64) -> NameId {
-        if let Some(&id) = self.modules.get(&module) {
+        if let Some(id) = self.known_module(module) {
             return id;
         }
         let id = match self.ahead().modules.get(&module).copied() {
@@ -360,8 +363,20 @@ impl<'a, 'b> Feed<'a, 'b> {
                 self.b.intern(&format!("module#{module}"))
             }
         };
-        self.modules.insert(module, id);
+        self.set_module(module, id);
         id
+    }
+
+    fn known_module(&self, module: u16) -> Option<NameId> {
+        self.modules.get(usize::from(module)).copied().flatten()
+    }
+
+    fn set_module(&mut self, module: u16, id: NameId) {
+        let at = usize::from(module);
+        if self.modules.len() <= at {
+            self.modules.resize(at + 1, None);
+        }
+        self.modules[at] = Some(id);
     }
 
     /// Resolves one closed sample: its offset and frames (leaf first,
@@ -373,17 +388,18 @@ impl<'a, 'b> Feed<'a, 'b> {
         if frames.is_empty() {
             return;
         }
-        if !self.locals[worker].knows(frames, line) {
+        let start = self.funcs.len();
+        if !self.locals[worker].known(frames, line, &mut self.funcs) {
+            self.funcs.truncate(start);
             // Resolve modules in file order first, so an unmapped number is
             // reported at the record that first uses it.
             for f in frames {
                 self.module_name(f.at.module, f.offset);
             }
-        }
-        let start = self.funcs.len();
-        for f in frames.iter().rev() {
-            let id = self.func(worker, f);
-            self.funcs.push(id);
+            for f in frames.iter().rev() {
+                let id = self.func(worker, f);
+                self.funcs.push(id);
+            }
         }
         let root_first = &self.funcs[start..];
         let leaf = root_first[root_first.len() - 1];
@@ -536,12 +552,20 @@ impl<'a> Local<'a> {
     }
 
     /// Whether every function and the line of a sample already have ids
-    /// (then no module can be new either).
-    fn knows(&self, frames: &[RawFrame<'_>], line: u32) -> bool {
+    /// (then no module can be new either); while they do, the functions'
+    /// ids go on `funcs`, root first.
+    fn known(&self, frames: &[RawFrame<'_>], line: u32, funcs: &mut Vec<FuncId>) -> bool {
         self.line_ids[line as usize].is_some()
             && frames
                 .iter()
-                .all(|f| self.func_ids[f.func as usize].is_some())
+                .rev()
+                .all(|f| match self.func_ids[f.func as usize] {
+                    Some(id) => {
+                        funcs.push(id);
+                        true
+                    }
+                    None => false,
+                })
     }
 }
 
