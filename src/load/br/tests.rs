@@ -413,28 +413,25 @@ fn loaded(bytes: &[u8], chunk_bytes: Option<usize>) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Logs for the proptests below: records of every type, damaged.
+fn records() -> impl proptest::strategy::Strategy<Value = Vec<(u8, u32)>> {
+    proptest::collection::vec((0u8..24, proptest::prelude::any::<u32>()), 1..160)
+}
+
 proptest::proptest! {
     /// Chunks that begin at a guess (right or wrong, on damaged logs too)
     /// give the profile, warnings and errors of reading in one piece.
     #[test]
-    fn guessed_chunks_load_as_one_piece(
-        records in proptest::collection::vec((0u8..24, proptest::prelude::any::<u32>()), 1..160),
-        size in 1usize..48,
-    ) {
+    fn guessed_chunks_load_as_one_piece(records in records(), size in 1usize..48) {
         let bytes = log_of(&records);
         proptest::prop_assert_eq!(loaded(&bytes, Some(size)), loaded(&bytes, None));
     }
-}
 
-proptest::proptest! {
     /// Reading a sample in one go decodes what reading it record by record
     /// does, chunk after chunk: the same ops, frames, numbers and span, on
     /// damaged logs and samples cut by the file's end too.
     #[test]
-    fn whole_samples_decode_as_record_by_record(
-        records in proptest::collection::vec((0u8..24, proptest::prelude::any::<u32>()), 1..160),
-        size in 1usize..96,
-    ) {
+    fn whole_samples_decode_as_record_by_record(records in records(), size in 1usize..96) {
         let bytes = log_of(&records);
         let shared = Shared { bytes: &bytes, size };
         let mut whole = Decoder::new(shared);
