@@ -11,7 +11,7 @@
 //! it began and ended, for the calling thread to keep only batches that
 //! follow on from the one before.
 
-use super::record::{Frame, Record, Stop, read, read_whole, trim_name};
+use super::record::{Frame, Record, Stop, measure, read, read_whole, trim_name};
 use super::sync::{Targets, chunk_start};
 use crate::model::intern::Bytes;
 use rustc_hash::FxHashMap;
@@ -241,7 +241,7 @@ impl<'a> Decoder<'a> {
             }
             // A type 3 that reads closes the sample before it, as
             // `record` would, whether this one reads whole or not.
-            if bytes[pos] == 3 && self.whole && bytes.len() - pos >= 8 {
+            if bytes[pos] == 3 && self.whole && measure(&bytes[pos..]).is_ok() {
                 self.close(c, pos as u64, NEXT_SAMPLE);
                 if let Some(end) = self.whole_sample(c, pos) {
                     pos = end;
@@ -326,25 +326,17 @@ impl<'a> Decoder<'a> {
             c.batch.ops.push(Op::Warn(at, msg));
             return;
         };
-        let frames = &mut c.batch.frames;
-        let kind = match rec {
+        match rec {
             Record::Time(ns) => {
                 c.batch.timed = true;
                 open.ns = open.ns.saturating_add(ns);
                 open.timed = true;
-                return;
             }
-            Record::Back(frame) => {
-                frames.push(RawFrame::new(frame, at));
-                return;
+            Record::Back(frame) => c.batch.frames.push(RawFrame::new(frame, at)),
+            // A mapping, a type 3 or a 6 never comes here (`record`).
+            other => {
+                let _ = mark_last(&mut c.batch.frames, other);
             }
-            Record::Name(name) => (NAMED, trim_name(name)),
-            Record::Gosub => (GOSUB, &[][..]),
-            Record::Main => (MAIN, &[][..]),
-            Record::Module { .. } | Record::Current(_) | Record::End => return,
-        };
-        if let Some(last) = frames.last_mut() {
-            (last.kind, last.name) = kind;
         }
     }
 
@@ -423,48 +415,32 @@ fn sample_records<'a>(
 ) -> Option<(usize, u64, bool)> {
     let (mut pos, mut ns, mut timed) = (start, 0u64, false);
     loop {
-        let rest = bytes.get(pos..)?;
-        let (kind, name): (Kind, &[u8]) = match *rest.first()? {
-            k @ (3 | 5) if (k == 3) == (pos == start) => {
-                let &[_, m0, m1, l0, l1, l2, l3, clause] = rest.get(..8)? else {
-                    return None;
-                };
-                let at = Frame {
-                    module: u16::from_be_bytes([m0, m1]),
-                    line: u32::from_be_bytes([l0, l1, l2, l3]),
-                    clause,
-                };
-                frames.push(RawFrame::new(at, pos as u64));
-                pos += 8;
-                continue;
-            }
-            4 => {
-                let t = u64::from_be_bytes(rest.get(1..9)?.try_into().ok()?);
-                (ns, timed) = (ns.saturating_add(t), true);
-                pos += 9;
-                continue;
-            }
-            7 => {
-                let n = usize::from(*rest.get(1)?);
-                let name = rest.get(2..2 + n)?;
-                pos += 2 + n;
-                (NAMED, trim_name(name))
-            }
-            8 => {
-                pos += 1;
-                (GOSUB, &[])
-            }
-            9 => {
-                pos += 1;
-                (MAIN, &[])
-            }
-            6 => return Some((pos + 1, ns, timed)),
-            _ => return None,
-        };
-        if let Some(last) = frames.last_mut() {
-            (last.kind, last.name) = (kind, name);
+        let (rec, len) = read_whole(bytes.get(pos..)?)?;
+        let at = pos;
+        pos += len;
+        match rec {
+            Record::Current(f) if at == start => frames.push(RawFrame::new(f, at as u64)),
+            Record::Back(f) => frames.push(RawFrame::new(f, at as u64)),
+            Record::Time(t) => (ns, timed) = (ns.saturating_add(t), true),
+            Record::End => return Some((pos, ns, timed)),
+            other => mark_last(frames, other)?,
         }
     }
+}
+
+/// Gives the last frame what a type 7, 8 or 9 says of its function;
+/// `None` for another record.
+fn mark_last<'a>(frames: &mut [RawFrame<'a>], rec: Record<'a>) -> Option<()> {
+    let (kind, name) = match rec {
+        Record::Name(name) => (NAMED, trim_name(name)),
+        Record::Gosub => (GOSUB, &[][..]),
+        Record::Main => (MAIN, &[][..]),
+        _ => return None,
+    };
+    if let Some(last) = frames.last_mut() {
+        (last.kind, last.name) = (kind, name);
+    }
+    Some(())
 }
 
 pub fn stop_message(why: Stop, left: u64) -> String {
