@@ -129,6 +129,55 @@ impl<X> Batch<X> {
 #[derive(Debug, Default)]
 pub struct LocalNames {
     table: Interner,
+    recent: Recent,
+}
+
+/// Names of 8 to 16 bytes by their bytes, direct-mapped: a worker reads a
+/// name a record, nearly always one of a few thousand, and a slot here
+/// costs a fraction of the table's hash and probe. A slot holds the
+/// name's first and last eight bytes and its length, which together are
+/// its bytes.
+#[derive(Debug, Default)]
+struct Recent {
+    slots: Vec<RecentSlot>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RecentSlot {
+    first: u64,
+    last: u64,
+    /// 0 for a free slot.
+    len: u32,
+    id: u32,
+}
+
+const RECENT_BITS: u32 = 12;
+
+impl Recent {
+    /// Where a name of 8 to 16 bytes goes, and its key; `None` for others.
+    fn key(&mut self, name: &[u8]) -> Option<(usize, RecentSlot)> {
+        let len = name.len();
+        let (first, last) = (name.get(..8)?, name.get(len.checked_sub(8)?..)?);
+        if len > 16 {
+            return None;
+        }
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+        let (first, last) = (word(first), word(last));
+        if self.slots.is_empty() {
+            self.slots = vec![RecentSlot::default(); 1 << RECENT_BITS];
+        }
+        // Not the length: names of one byte repeated share a slot at every
+        // length, and the test of `id_ascii` needs them to.
+        let mix = (first ^ last.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let at = (mix >> (64 - RECENT_BITS)) as usize;
+        let key = RecentSlot {
+            first,
+            last,
+            len: len as u32,
+            id: 0,
+        };
+        Some((at, key))
+    }
 }
 
 impl LocalNames {
@@ -144,10 +193,21 @@ impl LocalNames {
     /// `id` of a name the fast path found to be ASCII: a known name is
     /// looked up by its bytes, and only a new one is made text.
     fn id_ascii(&mut self, name: &[u8], new: &mut Vec<Box<str>>) -> u32 {
-        match self.table.find(name) {
+        let key = self.recent.key(name);
+        if let Some((at, key)) = key {
+            let slot = self.recent.slots[at];
+            if slot.len == key.len && (slot.first, slot.last) == (key.first, key.last) {
+                return slot.id;
+            }
+        }
+        let id = match self.table.find(name) {
             Some(id) => id.0,
             None => self.id(&String::from_utf8_lossy(name), new),
+        };
+        if let Some((at, key)) = key {
+            self.recent.slots[at] = RecentSlot { id, ..key };
         }
+        id
     }
 }
 
@@ -206,5 +266,42 @@ pub fn warn_skipped(
     for c in skipped.counted {
         let (at, why) = &c.first;
         b.warn_counted(place(*at), message(why), c.count, place(c.last));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names that share a recent slot (one byte repeated, at every length)
+    /// or differ only inside (the same first and last eight bytes) get
+    /// the numbers of a plain table, in the order first read.
+    #[test]
+    fn recent_names_are_numbered_as_the_table_numbers_them() {
+        let mut texts: Vec<String> = Vec::new();
+        for len in 1..=20 {
+            texts.push("A".repeat(len));
+            texts.push("B".repeat(len));
+        }
+        for mid in ["X", "Y", "XY", "YX", "XYZ"] {
+            texts.push(format!("FN00{mid}0169"));
+            texts.push(format!("ABCDEFGH{mid}ABCDEFGH"));
+        }
+        texts.extend((0..9000).map(|i| format!("FN{:06}", i % 6000)));
+        let mut names = LocalNames::default();
+        let mut new = Vec::new();
+        let mut plain: std::collections::HashMap<&str, usize> = Default::default();
+        for round in 0..3 {
+            for (i, text) in texts.iter().enumerate() {
+                if (i + round) % 3 == 0 {
+                    continue;
+                }
+                let next = plain.len();
+                let want = *plain.entry(text).or_insert(next);
+                let got = names.id_ascii(text.as_bytes(), &mut new);
+                assert_eq!(got as usize, want, "{text}");
+            }
+        }
+        assert_eq!(new.len(), plain.len());
     }
 }
