@@ -445,9 +445,9 @@ mod tests {
         let s1 = b.stack_known_new(&[a]);
         b.trace_begin(TraceTime::Timed);
         let t = b.trace_thread(1);
-        b.trace_time(t, 0.0, &Place::Line(1));
+        b.trace_time(t, 0.0, || Place::Line(1));
         b.trace_enter(t, a, 0, None);
-        b.trace_time(t, 2.0, &Place::Line(2));
+        b.trace_time(t, 2.0, || Place::Line(2));
         b.trace_exit(t);
         let p = b.finish();
         assert_eq!(p.stacks().len(), 1);

@@ -29,7 +29,7 @@ pub enum Op {
 }
 
 /// One trace record, parsed. `name` and `Op::Other` are worker numbers in
-/// a batch and `NameId` indexes once [`global`] has mapped them.
+/// a batch and `NameId` indexes once [`global_name`] has mapped them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ev {
     /// Where the record starts in its piece (the events pane reads it
@@ -219,7 +219,7 @@ pub struct NameMaps {
 
 impl NameMaps {
     /// Learns the batch's new names; returns the worker's numbers → the
-    /// profile's names, which [`global`] applies to each event as it is
+    /// profile's names, which [`global_name`] applies to each event as it is
     /// replayed (one pass over a batch, not a pass to rewrite it first).
     pub fn learn<X>(
         &mut self,
@@ -236,19 +236,10 @@ impl NameMaps {
     }
 }
 
-/// `ev` with its names the profile's (`map`: [`NameMaps::learn`]'s).
+/// A worker's name number as the profile's (`map`: [`NameMaps::learn`]'s).
 #[inline]
-pub fn global(map: &[NameId], ev: &Ev) -> Ev {
-    let global = |local: u32| map.get(local as usize).map_or(u32::MAX, |id| id.0);
-    let op = match ev.op {
-        Op::Other(op) => Op::Other(global(op)),
-        op => op,
-    };
-    Ev {
-        name: global(ev.name),
-        op,
-        ..*ev
-    }
+pub fn global_name(map: &[NameId], local: u32) -> NameId {
+    map.get(local as usize).copied().unwrap_or(NameId(u32::MAX))
 }
 
 /// Hands a batch's skipped records to the builder as warnings, `what`

@@ -1,7 +1,7 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, LocalNames, NameMaps, global, warn_skipped};
+use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
@@ -70,12 +70,11 @@ fn load_piece(
             warn_skipped(b, skipped, line, "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-                for ev in &batch.events {
-                    let ev = &global(map, ev);
-                    events.push(ev.offset, rp.event(b, ev, &line(ev.at)));
+                rp.batch(b, &batch.events, map, line, |ev, step| {
+                    events.push(ev.offset, step);
                     first_ms = first_ms.or(ev.time);
                     last_ms = ev.time.or(last_ms);
-                }
+                });
             }
             lines_before += batch.extra;
             piece.release(chunks[done].clone());

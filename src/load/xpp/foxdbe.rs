@@ -2,7 +2,7 @@
 //! which hold records only (a packet that starts with a header of the same
 //! layout has it skipped). Record counts come from the bytes present.
 
-use super::batch::{Batch, LocalNames, NameMaps, global, warn_skipped};
+use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
@@ -107,12 +107,11 @@ fn load_piece(
             let map = maps.learn(worker, &batch, b);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, Place::Offset, "skipped");
-            for ev in &batch.events {
-                let ev = &global(map, ev);
-                events.push(ev.offset, replay.event(b, ev, &Place::Offset(ev.at)));
+            replay.batch(b, &batch.events, map, Place::Offset, |ev, step| {
+                events.push(ev.offset, step);
                 first_ms = first_ms.or(ev.time);
                 last_ms = ev.time.or(last_ms);
-            }
+            });
             merge(&mut walk, batch.extra, bytes.len());
             piece.release(chunks[done].clone());
             done += 1;

@@ -7,7 +7,7 @@
 //! with `I`/`O` only for functions compiled with profiling, so a frame
 //! remembers whether an `i` pushed it and what it has seen since.
 
-use super::batch::{Ev, Op};
+use super::batch::{Ev, Op, global_name};
 use crate::model::metrics::{ThreadIx, TraceTime};
 use crate::model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL};
 use rustc_hash::FxHashSet;
@@ -51,12 +51,35 @@ impl Replay {
         }
     }
 
-    /// Applies one event (its names already the profile's); returns what
-    /// the trace pane shows of it.
-    pub fn event(&mut self, b: &mut ProfileBuilder, ev: &Ev, place: &Place) -> Step {
+    /// Applies a batch's events in order (names the worker's, mapped by
+    /// `map`; `place` of an event's `at`), handing each event and its step
+    /// to `each`. Names are mapped where an event uses them, and a place
+    /// is made only for a warning: both cost more than a replayed call.
+    pub fn batch(
+        &mut self,
+        b: &mut ProfileBuilder,
+        events: &[Ev],
+        map: &[NameId],
+        place: impl Fn(u64) -> Place,
+        mut each: impl FnMut(&Ev, Step),
+    ) {
+        for ev in events {
+            let step = self.event(b, ev, map, &|| place(ev.at));
+            each(ev, step);
+        }
+    }
+
+    /// Applies one event; returns what the trace pane shows of it.
+    fn event(
+        &mut self,
+        b: &mut ProfileBuilder,
+        ev: &Ev,
+        map: &[NameId],
+        place: &dyn Fn() -> Place,
+    ) -> Step {
         let thread = b.trace_thread(ev.thread);
         let before = b.trace_frames(thread).len();
-        let function = self.apply(b, thread, ev, place);
+        let function = self.apply(b, thread, ev, map, place);
         // A call's entry and its return both show at the caller's depth;
         // the `I`/`O` marks of an unfiltered trace one deeper, inside it.
         let depth = before.min(b.trace_frames(thread).len());
@@ -73,12 +96,13 @@ impl Replay {
         b: &mut ProfileBuilder,
         thread: ThreadIx,
         ev: &Ev,
-        place: &Place,
+        map: &[NameId],
+        place: &dyn Fn() -> Place,
     ) -> Option<FuncId> {
         if let (true, Some(t)) = (self.timed, ev.time) {
             b.trace_time(thread, t, place);
         }
-        let name = NameId(ev.name);
+        let name = global_name(map, ev.name);
         match ev.op {
             Op::Enter | Op::Entered => {
                 let f = self.function(b, name);
@@ -105,10 +129,11 @@ impl Replay {
             }
             Op::Leaving | Op::Left => self.exit(b, thread, name, place, ev.op == Op::Leaving),
             Op::Other(op) => {
-                if self.unknown_ops.insert(op) {
-                    let op = crate::text::visible(b.name(NameId(op)));
+                let op = global_name(map, op);
+                if self.unknown_ops.insert(op.0) {
+                    let op = crate::text::visible(b.name(op));
                     b.warn(
-                        place.clone(),
+                        place(),
                         format!("unknown operation {op:?}; records with it skipped"),
                     );
                 }
@@ -153,7 +178,7 @@ impl Replay {
         b: &mut ProfileBuilder,
         thread: ThreadIx,
         name: NameId,
-        place: &Place,
+        place: &dyn Fn() -> Place,
         about: bool,
     ) -> Option<FuncId> {
         let f = self.existing(name);
@@ -162,7 +187,7 @@ impl Replay {
             let call = crate::text::visible(b.name(name));
             let id = b.trace_thread_id(thread);
             b.warn(
-                place.clone(),
+                place(),
                 format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
             );
             return f;
@@ -171,7 +196,7 @@ impl Replay {
         if above > 0 {
             let call = crate::text::visible(b.name(name));
             b.warn(
-                place.clone(),
+                place(),
                 format!(
                     "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
                 ),

@@ -200,8 +200,9 @@ impl ProfileBuilder {
     }
 
     /// Advances the thread's clock to `t`, giving the elapsed interval to the
-    /// stack in effect. A time earlier than the clock counts as 0 and warns.
-    pub fn trace_time(&mut self, thread: ThreadIx, t: f64, place: &Place) {
+    /// stack in effect. A time earlier than the clock counts as 0 and warns
+    /// at `place` (made only then: an event's place is rarely needed).
+    pub fn trace_time(&mut self, thread: ThreadIx, t: f64, place: impl FnOnce() -> Place) {
         let Some(st) = self.trace_state.as_mut() else {
             return;
         };
@@ -218,7 +219,7 @@ impl ProfileBuilder {
                 "time goes backwards on thread {} ({t} after {clock}); interval counted as 0",
                 th.id
             );
-            self.warn(place.clone(), msg);
+            self.warn(place(), msg);
             return;
         }
         th.clock = Some(t);
@@ -450,13 +451,13 @@ mod tests {
         b.trace_begin(TraceTime::Timed);
         let t1 = b.trace_thread(1);
         let p = Place::Line(1);
-        b.trace_time(t1, 0.0, &p);
+        b.trace_time(t1, 0.0, || p.clone());
         b.trace_enter(t1, a, 0, None);
-        b.trace_time(t1, 10.0, &p);
+        b.trace_time(t1, 10.0, || p.clone());
         b.trace_enter(t1, bb, 0, None);
-        b.trace_time(t1, 30.0, &p);
+        b.trace_time(t1, 30.0, || p.clone());
         b.trace_exit(t1);
-        b.trace_time(t1, 35.0, &p);
+        b.trace_time(t1, 35.0, || p.clone());
         b.trace_exit(t1);
         let prof = b.finish();
         let (fa, fb) = (prof.function(a), prof.function(bb));
@@ -529,14 +530,14 @@ mod tests {
         b.trace_begin(TraceTime::Timed);
         let t7 = b.trace_thread(7);
         let at = |n| Place::Line(n);
-        b.trace_time(t7, 0.0, &at(1)); // outside until 5
-        b.trace_time(t7, 5.0, &at(2));
+        b.trace_time(t7, 0.0, || at(1)); // outside until 5
+        b.trace_time(t7, 5.0, || at(2));
         b.trace_enter(t7, a, 0, None);
-        b.trace_time(t7, 8.0, &at(3));
+        b.trace_time(t7, 8.0, || at(3));
         b.trace_enter(t7, a, 0, None); // A>A
-        b.trace_time(t7, 6.0, &at(4)); // backwards: 0, clock stays 8
+        b.trace_time(t7, 6.0, || at(4)); // backwards: 0, clock stays 8
         b.trace_exit(t7);
-        b.trace_time(t7, 10.0, &at(5));
+        b.trace_time(t7, 10.0, || at(5));
         b.trace_exit(t7);
         let p = b.finish();
         let fa = p.function(a);
@@ -569,16 +570,16 @@ mod timeline_tests {
         b.trace_begin(timed);
         let (t1, t2) = (b.trace_thread(1), b.trace_thread(2));
         let p = Place::Line(1);
-        b.trace_time(t1, 5.0, &p);
+        b.trace_time(t1, 5.0, || p.clone());
         b.trace_enter(t1, a, 0, None);
-        b.trace_time(t2, 6.0, &p);
+        b.trace_time(t2, 6.0, || p.clone());
         b.trace_enter(t2, bb, 0, None);
-        b.trace_time(t1, 10.0, &p);
+        b.trace_time(t1, 10.0, || p.clone());
         b.trace_enter(t1, bb, 0, None);
         // Backwards: the clock stays at 10, and so does the mark.
-        b.trace_time(t1, 8.0, &p);
+        b.trace_time(t1, 8.0, || p.clone());
         b.trace_exit(t1);
-        b.trace_time(t1, 35.0, &p);
+        b.trace_time(t1, 35.0, || p.clone());
         b.trace_close_open();
         b.finish()
     }
