@@ -143,6 +143,34 @@ pub fn printable_prefix(s: &[u8]) -> usize {
         .unwrap_or(tail.len())
 }
 
+/// Where the first byte of `s` that is `a` or `b` or not printable ASCII
+/// is, eight bytes at a time; `None` if there is none. A quoted name ends
+/// at such a byte, and a worker finds one a record.
+#[inline]
+pub fn printable_until(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (a_lanes, b_lanes) = (u64::from(a) * LANES, u64::from(b) * LANES);
+    let mut words = s.chunks_exact(8);
+    for (k, chunk) in words.by_ref().enumerate() {
+        let w = word(chunk);
+        let flags = others(w) | zero_lanes(w ^ a_lanes) | zero_lanes(w ^ b_lanes);
+        if flags != 0 {
+            return Some(k * 8 + (flags.trailing_zeros() / 8) as usize);
+        }
+    }
+    let at = s.len() - words.remainder().len();
+    let stop = |c: &u8| *c == a || *c == b || !(b' '..0x7F).contains(c);
+    words.remainder().iter().position(stop).map(|k| at + k)
+}
+
+const LANES: u64 = 0x0101_0101_0101_0101;
+
+/// The top bit of each zero byte of `v`, and maybe of bytes after the first
+/// zero one (a borrow runs up from it): the first flag is exact.
+#[inline]
+fn zero_lanes(v: u64) -> u64 {
+    v.wrapping_sub(LANES) & !v & (LANES << 7)
+}
+
 /// The top bit of each byte of `w` that is not printable ASCII: a byte is
 /// below 0x20 or above 0x7E exactly when adding 0x60 or 0x01 to its low
 /// seven bits (in its own lane, no carry out of it) sets its top bit, or
@@ -212,6 +240,22 @@ mod tests {
         });
         assert_eq!(printable_prefix(b""), 0);
         assert_eq!(printable_prefix(b"abc\tdefghijklm\x80"), 3);
+    }
+
+    #[test]
+    fn printable_until_agrees_with_a_byte_check() {
+        for fill in [b'a', b'"', b','] {
+            testing::each_byte_in_each_place(fill, |s| {
+                let stop = |c: &u8| *c == b'"' || *c == b',' || !(b' '..0x7F).contains(c);
+                assert_eq!(
+                    printable_until(s, b'"', b','),
+                    s.iter().position(stop),
+                    "{s:?}"
+                );
+            });
+        }
+        assert_eq!(printable_until(b"FN000169\",540", b'"', b','), Some(8));
+        assert_eq!(printable_until(b"", b'"', b','), None);
     }
 
     /// Decimals read eight bytes at a time as byte by byte, bit for bit,

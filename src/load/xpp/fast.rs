@@ -16,7 +16,7 @@
 //! layout (`DbfShape`) are read the same way, field by field at fixed
 //! places, with `dbf::ColMap::row` as the reading they must agree with.
 
-use crate::load::scan::{POW10, decimal as time, digits, printable};
+use crate::load::scan::{POW10, decimal as time, digits, printable, printable_until};
 use std::ops::Range;
 
 /// A record of the common shape.
@@ -231,9 +231,7 @@ fn op(s: &[u8]) -> Option<(u8, &[u8])> {
 #[inline]
 fn name(s: &[u8]) -> Option<(&[u8], &[u8])> {
     let body = s.strip_prefix(b"\"")?;
-    let n = body
-        .iter()
-        .position(|&b| b == b'"' || b == b',' || !(b' '..0x7F).contains(&b))?;
+    let n = printable_until(body, b'"', b',')?;
     let (text, rest) = (&body[..n], body[n..].strip_prefix(b"\"")?);
     match (text.first(), text.last()) {
         (Some(a), Some(z)) if *a != b' ' && *z != b' ' => Some((text, rest)),
