@@ -39,7 +39,8 @@ pub fn decimal(s: &[u8]) -> Option<(f64, &[u8])> {
 /// `decimal` of the common short shape, whole part and decimals under
 /// eight digits each, eight bytes at a time: a trace's times are most of
 /// the digits its workers read. `None` for anything else (a caller then
-/// reads byte by byte), and when fewer than 16 bytes are left.
+/// reads byte by byte), and when eight bytes from the number's start or
+/// from its decimals' are not all in `s`.
 #[inline(always)]
 fn decimal_words(s: &[u8]) -> Option<(f64, &[u8])> {
     let head = word(s.get(..8)?);

@@ -166,8 +166,9 @@ impl Recent {
         if self.slots.is_empty() {
             self.slots = vec![RecentSlot::default(); 1 << RECENT_BITS];
         }
-        // Not the length: names of one byte repeated share a slot at every
-        // length, and the test of `id_ascii` needs them to.
+        // Not the length: names of one byte repeated then share a slot at
+        // every length, which is what lets a test catch a missing length
+        // check.
         let mix = (first ^ last.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let at = (mix >> (64 - RECENT_BITS)) as usize;
         let key = RecentSlot {

@@ -52,9 +52,10 @@ impl Replay {
     }
 
     /// Applies a batch's events in order (names the worker's, mapped by
-    /// `map`; `place` of an event's `at`), handing each event and its step
-    /// to `each`. Names are mapped where an event uses them, and a place
-    /// is made only for a warning: both cost more than a replayed call.
+    /// `map`; `place` of an event's `at`), handing each event, as the
+    /// worker made it, and its step to `each`. Names are mapped where an
+    /// event uses them and a place is made only for a warning: an event is
+    /// not copied with its names mapped, nor its place made, ahead.
     pub fn batch(
         &mut self,
         b: &mut ProfileBuilder,
