@@ -188,7 +188,7 @@ fn others(w: u64) -> u64 {
 
 /// Eight bytes as a little-endian word (the caller gives eight).
 #[inline]
-fn word(bytes: &[u8]) -> u64 {
+pub fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]))
 }
 

@@ -9,6 +9,7 @@
 
 use super::fast::Record;
 use super::row::Row;
+use crate::load::scan::word;
 use crate::model::budget::Skips;
 use crate::model::intern::Interner;
 use crate::model::{NameId, Place, ProfileBuilder};
@@ -137,9 +138,17 @@ pub struct LocalNames {
 /// costs a fraction of the table's hash and probe. A slot holds the
 /// name's first and last eight bytes and its length, which together are
 /// its bytes.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Recent {
     slots: Vec<RecentSlot>,
+}
+
+impl Default for Recent {
+    fn default() -> Self {
+        Recent {
+            slots: vec![RecentSlot::default(); 1 << RECENT_BITS],
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -155,17 +164,12 @@ const RECENT_BITS: u32 = 12;
 
 impl Recent {
     /// Where a name of 8 to 16 bytes goes, and its key; `None` for others.
-    fn key(&mut self, name: &[u8]) -> Option<(usize, RecentSlot)> {
+    fn key(&self, name: &[u8]) -> Option<(usize, RecentSlot)> {
         let len = name.len();
-        let (first, last) = (name.get(..8)?, name.get(len.checked_sub(8)?..)?);
-        if len > 16 {
+        if !(8..=16).contains(&len) {
             return None;
         }
-        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-        let (first, last) = (word(first), word(last));
-        if self.slots.is_empty() {
-            self.slots = vec![RecentSlot::default(); 1 << RECENT_BITS];
-        }
+        let (first, last) = (word(&name[..8]), word(&name[len - 8..]));
         // Not the length: names of one byte repeated then share a slot at
         // every length, which is what lets a test catch a missing length
         // check.

@@ -16,7 +16,7 @@
 //! layout (`DbfShape`) are read the same way, field by field at fixed
 //! places, with `dbf::ColMap::row` as the reading they must agree with.
 
-use crate::load::scan::{POW10, decimal as time, digits, printable, printable_until};
+use crate::load::scan::{POW10, decimal as time, digits, printable, printable_until, word};
 use std::ops::Range;
 
 /// A record of the common shape.
@@ -208,8 +208,7 @@ const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
 /// The eight bytes at `i` as a little-endian word, if there are eight.
 #[inline]
 fn word_at(raw: &[u8], i: usize) -> Option<u64> {
-    let bytes = raw.get(i..i.checked_add(8)?)?;
-    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+    raw.get(i..i.checked_add(8)?).map(word)
 }
 
 #[inline]
