@@ -6,7 +6,7 @@
 //! implement; this file holds identity, summaries and the finishing step.
 
 use super::func_index::FuncIndex;
-use super::hint::prefetch;
+use super::hint::prefetch_all;
 use super::ids::{FuncId, LineId, NameId, StackId};
 use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
@@ -253,12 +253,13 @@ impl ProfileBuilder {
     /// Asks for the frames and the stack row that slot points to; call
     /// nearer, once the slot has had time to come in.
     pub fn prefetch_stack_rows(&self, hash: u32) {
-        if let Some((id, start)) = self.stack_index.first_match(hash) {
-            if let Some(f) = self.frames.get(start as usize) {
-                prefetch(f);
+        if let Some((id, start, len)) = self.stack_index.first_match(hash) {
+            let (start, len) = (start as usize, len as usize);
+            if let Some(f) = self.frames.get(start..start + len) {
+                prefetch_all(f);
             }
             if let Some(s) = self.stacks.get(id.index()) {
-                prefetch(s);
+                prefetch_all(s);
             }
         }
     }
@@ -317,7 +318,7 @@ impl ProfileBuilder {
     /// Asks for a line's row ahead of adding to it.
     pub fn prefetch_line(&self, id: LineId) {
         if let Some(row) = self.lines.get(id.index()) {
-            prefetch(row);
+            prefetch_all(row);
         }
     }
 
@@ -330,9 +331,18 @@ impl ProfileBuilder {
         child_ms: Option<f64>,
     ) {
         let s = &mut self.stacks[id.index()];
-        s.hits = add_count(s.hits, hits);
-        s.self_ms = add_opt(s.self_ms, self_ms);
-        s.child_ms = add_opt(s.child_ms, child_ms);
+        // An absent amount adds nothing, and leaves its bytes of the row
+        // untouched: a sample adds no child time, and its row is one of
+        // a million, rarely in any cache.
+        if hits.is_some() {
+            s.hits = add_count(s.hits, hits);
+        }
+        if self_ms.is_some() {
+            s.self_ms = add_opt(s.self_ms, self_ms);
+        }
+        if child_ms.is_some() {
+            s.child_ms = add_opt(s.child_ms, child_ms);
+        }
     }
 
     /// Asks the trace feed to keep every push and pop with its time (for

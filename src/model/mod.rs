@@ -10,7 +10,7 @@ pub mod budget;
 mod builder;
 mod func_index;
 pub mod halves;
-mod hint;
+pub(crate) mod hint;
 pub mod ids;
 pub mod intern;
 pub mod metrics;

@@ -120,17 +120,61 @@ impl<S: Slot> Slots<S> {
         }
     }
 
-    /// The slot a lookup of `hash` reads first.
-    pub fn first(&self, hash: u32) -> Option<&S> {
+    /// The first slot of hash `hash` among the `reach` a lookup reads
+    /// first (fewer when a free slot ends the probe): what a lookup will
+    /// most likely find, without reading any key.
+    pub fn near(&self, hash: u32, reach: usize) -> Option<&S> {
         if self.slots.is_empty() {
             return None;
         }
-        self.slots.get(self.home(hash))
+        let mask = self.slots.len() - 1;
+        let home = self.home(hash);
+        (0..reach)
+            .map(|k| &self.slots[(home + k) & mask])
+            .take_while(|s| !s.is_free())
+            .find(|s| s.hash() == hash)
     }
 
     /// Forgets every key, keeping the room.
     pub fn clear(&mut self) {
         self.slots.fill(S::FREE);
         self.len = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Key(u32);
+
+    impl Slot for Key {
+        const FREE: Self = Key(u32::MAX);
+        const MAX_LOAD: (usize, usize) = (3, 4);
+        fn is_free(&self) -> bool {
+            *self == Self::FREE
+        }
+        fn hash(&self) -> u32 {
+            self.0
+        }
+    }
+
+    /// A key displaced from its home slot by others with the same home
+    /// is found near it, within the reach asked for and not beyond.
+    #[test]
+    fn near_finds_keys_past_their_home_slot() {
+        let mut t = Slots::default();
+        t.reserve(12);
+        let home = t.home(1);
+        let same_home: Vec<u32> = (2..10_000).filter(|&h| t.home(h) == home).take(3).collect();
+        for &h in &same_home {
+            t.insert(Key(h));
+        }
+        t.insert(Key(1));
+        assert_eq!(t.near(1, 4), Some(&Key(1)));
+        assert_eq!(t.near(1, 3), None, "three slots hold the others");
+        assert_eq!(t.near(same_home[1], 4), Some(&Key(same_home[1])));
+        assert_eq!(t.near(12345, 4), None);
     }
 }

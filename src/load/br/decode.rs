@@ -34,9 +34,6 @@ pub struct RawFrame<'a> {
     kind: Kind,
     /// With `NAMED`: the name (padding trimmed).
     name: &'a [u8],
-    /// The worker's number for its function, set when the sample closes
-    /// (`Batch::new_funcs`).
-    pub func: u32,
 }
 
 impl<'a> RawFrame<'a> {
@@ -46,7 +43,6 @@ impl<'a> RawFrame<'a> {
             offset,
             kind: PROGRAM,
             name: &[],
-            func: 0,
         }
     }
 }
@@ -95,6 +91,10 @@ pub enum Op<'a> {
 pub struct Batch<'a> {
     pub ops: Vec<Op<'a>>,
     pub frames: Vec<RawFrame<'a>>,
+    /// The worker's number for each frame's function (`new_funcs`), at
+    /// the frame's index: the calling thread reads these 4 bytes a frame,
+    /// not the frame's 40, for a sample whose functions all have ids.
+    pub funcs: Vec<u32>,
     /// Names this worker met for the first time in this chunk, in the
     /// order of their numbers (padding already trimmed).
     pub new_names: Vec<&'a [u8]>,
@@ -121,6 +121,7 @@ impl Batch<'_> {
         let Batch {
             ops,
             frames,
+            funcs,
             new_names,
             new_funcs,
             new_lines,
@@ -130,6 +131,7 @@ impl Batch<'_> {
         } = self;
         ops.clear();
         frames.clear();
+        funcs.clear();
         new_names.clear();
         new_funcs.clear();
         new_lines.clear();
@@ -374,13 +376,14 @@ impl<'a> Decoder<'a> {
     /// Numbers the functions of the sample whose frames start at `first`;
     /// returns the number of its leaf's line.
     fn number(&mut self, batch: &mut Batch<'a>, first: usize) -> u32 {
-        for f in &mut batch.frames[first..] {
+        batch.funcs.resize(batch.frames.len(), 0);
+        for (f, func) in batch.frames[first..].iter().zip(&mut batch.funcs[first..]) {
             let key = FuncKey {
                 kind: f.kind,
                 module: f.at.module,
                 name: Bytes(f.name),
             };
-            f.func = match self.funcs.get(&key) {
+            *func = match self.funcs.get(&key) {
                 Some(&n) => n,
                 None => {
                     let n = self.funcs.len() as u32;

@@ -39,6 +39,7 @@ mod record;
 mod sync;
 
 use super::{Detection, Input, KeepEvents, LoadError, LoadOptions, Loader, parallel};
+use crate::model::hint::prefetch;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
@@ -284,10 +285,17 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.locals[worker].learn(batch, Some(&mut *self.b));
         (self.batch_start, self.read_to) = (span.start, span.end);
         self.seen_time |= batch.timed;
-        for op in batch.ops.drain(..) {
-            match op {
-                Op::Warn(at, msg) => self.b.warn(Place::Offset(at), msg),
-                Op::Mapping { at, module, name } => self.mapping(at, module, name),
+        // A worker's lines are too many to stay in a cache between the
+        // samples that meet them: each sample's is asked for ahead.
+        const AHEAD: usize = 8;
+        let mut ops = std::mem::take(&mut batch.ops);
+        for i in 0..ops.len() {
+            if let Some(Op::Sample { line, .. }) = ops.get(i + AHEAD) {
+                self.locals[worker].prefetch_line(*line);
+            }
+            match &mut ops[i] {
+                Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), std::mem::take(msg)),
+                &mut Op::Mapping { at, module, name } => self.mapping(at, module, name),
                 Op::Sample {
                     offset,
                     frames,
@@ -295,11 +303,15 @@ impl<'a, 'b> Feed<'a, 'b> {
                     timed,
                     line,
                 } => {
-                    let ns = self.time(offset, timed, ns);
-                    self.sample(worker, (offset, &batch.frames[frames]), ns, line);
+                    let (offset, line) = (*offset, *line);
+                    let ns = self.time(offset, *timed, *ns);
+                    let frames = (&batch.frames[frames.clone()], &batch.funcs[frames.clone()]);
+                    self.sample(worker, offset, frames, ns, line);
                 }
             }
         }
+        ops.clear();
+        batch.ops = ops;
         self.add_pending();
         !batch.last
     }
@@ -379,25 +391,32 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.modules[at] = Some(id);
     }
 
-    /// Resolves one closed sample: its offset and frames (leaf first,
-    /// never empty), its nanoseconds (`None` in a sampled profile), the
-    /// worker's number of its leaf's line. It is added with the rest of
-    /// its batch (`add_pending`).
-    fn sample(&mut self, worker: usize, at: (u64, &[RawFrame<'_>]), ns: Option<u64>, line: u32) {
-        let (offset, frames) = at;
+    /// Resolves one closed sample: its offset, its frames (leaf first,
+    /// never empty) and the worker's numbers of their functions, its
+    /// nanoseconds (`None` in a sampled profile), the worker's number of
+    /// its leaf's line. It is added with the rest of its batch
+    /// (`add_pending`).
+    fn sample(
+        &mut self,
+        worker: usize,
+        offset: u64,
+        (frames, funcs): (&[RawFrame<'_>], &[u32]),
+        ns: Option<u64>,
+        line: u32,
+    ) {
         if frames.is_empty() {
             return;
         }
         let start = self.funcs.len();
-        if !self.locals[worker].known(frames, line, &mut self.funcs) {
+        if !self.locals[worker].known(funcs, line, &mut self.funcs) {
             self.funcs.truncate(start);
             // Resolve modules in file order first, so an unmapped number is
             // reported at the record that first uses it.
             for f in frames {
                 self.module_name(f.at.module, f.offset);
             }
-            for f in frames.iter().rev() {
-                let id = self.func(worker, f);
+            for (f, &n) in frames.iter().zip(funcs).rev() {
+                let id = self.func(worker, n, f);
                 self.funcs.push(id);
             }
         }
@@ -444,12 +463,13 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.funcs.clear();
     }
 
-    fn func(&mut self, worker: usize, f: &RawFrame<'_>) -> FuncId {
+    /// The builder's id of the worker's function `n`, made at frame `f`.
+    fn func(&mut self, worker: usize, n: u32, f: &RawFrame<'_>) -> FuncId {
         let local = &self.locals[worker];
-        if let Some(id) = local.func_ids[f.func as usize] {
+        if let Some(id) = local.func_ids[n as usize] {
             return id;
         }
-        let (kind, module) = local.funcs[f.func as usize];
+        let (kind, module) = local.funcs[n as usize];
         let module = self.module_name(module, f.offset);
         let name = match kind {
             PROGRAM => module,
@@ -458,7 +478,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             n => self.name(worker, n as usize),
         };
         let id = self.b.function(name, module);
-        self.locals[worker].func_ids[f.func as usize] = Some(id);
+        self.locals[worker].func_ids[n as usize] = Some(id);
         id
     }
 
@@ -551,15 +571,23 @@ impl<'a> Local<'a> {
         self.line_ids.resize(self.lines.len(), None);
     }
 
+    /// Asks for the builder's id of the worker's line `local`, ahead of
+    /// the sample that needs it.
+    fn prefetch_line(&self, local: u32) {
+        if let Some(id) = self.line_ids.get(local as usize) {
+            prefetch(id);
+        }
+    }
+
     /// Whether every function and the line of a sample already have ids
     /// (then no module can be new either); while they do, the functions'
     /// ids go on `funcs`, root first.
-    fn known(&self, frames: &[RawFrame<'_>], line: u32, funcs: &mut Vec<FuncId>) -> bool {
+    fn known(&self, numbers: &[u32], line: u32, funcs: &mut Vec<FuncId>) -> bool {
         self.line_ids[line as usize].is_some()
-            && frames
+            && numbers
                 .iter()
                 .rev()
-                .all(|f| match self.func_ids[f.func as usize] {
+                .all(|&n| match self.func_ids[n as usize] {
                     Some(id) => {
                         funcs.push(id);
                         true
