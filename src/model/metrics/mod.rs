@@ -11,6 +11,7 @@ pub use samples::{Sample, SampleState};
 pub use trace::{TraceFrame, TraceState};
 mod trace;
 mod trace_acc;
+mod trace_sites;
 
 pub use trace::{ThreadIx, TraceTime};
 

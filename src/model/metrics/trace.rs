@@ -17,6 +17,7 @@
 //! not also below ("recursion once", known per path when it is made).
 
 use super::trace_acc::{Accs, Pop};
+use super::trace_sites::Sites;
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, NameId, StackId};
 use crate::model::metrics::{add_count, add_opt};
@@ -76,8 +77,8 @@ pub struct TraceState {
     /// (parent path or u32::MAX for a root, function) → path, for the
     /// calls a parent's row has no room for (`PathAcc::kid`).
     children: FxHashMap<(u32, FuncId), StackId>,
-    /// (calling function or u32::MAX at top level, line) → line row.
-    sites: FxHashMap<(u32, u32), LineId>,
+    /// (calling function, line) → line row.
+    sites: Sites,
     accs: Accs,
     outside_ms: f64,
     scratch: Vec<FuncId>,
@@ -148,7 +149,7 @@ impl ProfileBuilder {
             small_ids: Vec::new(),
             thread_index: FxHashMap::default(),
             children: FxHashMap::default(),
-            sites: FxHashMap::default(),
+            sites: Sites::default(),
             accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
             scratch: Vec::new(),
@@ -260,8 +261,11 @@ impl ProfileBuilder {
     /// the stack is empty.
     pub fn trace_site(&mut self, thread: ThreadIx, line: u32, top_level: NameId) -> LineId {
         let caller = self.trace_frames(thread).last().map(|top| top.func);
-        let key = (caller.map_or(u32::MAX, |f| f.0), line);
-        if let Some(&id) = self.trace_state.as_ref().and_then(|st| st.sites.get(&key)) {
+        if let Some(id) = self
+            .trace_state
+            .as_ref()
+            .and_then(|st| st.sites.get(caller, line))
+        {
             return id;
         }
         let id = match caller {
@@ -273,7 +277,7 @@ impl ProfileBuilder {
             }
         };
         if let Some(st) = self.trace_state.as_mut() {
-            st.sites.insert(key, id);
+            st.sites.insert(caller, line, id);
         }
         id
     }
