@@ -56,6 +56,7 @@ pub struct TraceFrame {
 }
 
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), StackId(u32::MAX));
+const NO_PATH: StackId = StackId(u32::MAX);
 
 #[derive(Debug)]
 struct ThreadTrace {
@@ -74,9 +75,13 @@ pub struct TraceState {
     /// an array read, not a hash.
     small_ids: Vec<u32>,
     thread_index: FxHashMap<u64, ThreadIx>,
-    /// (parent path or u32::MAX for a root, function) → path, for the
-    /// calls a parent's row has no room for (`PathAcc::kid`).
+    /// (parent path, function) → path, for the calls a parent's row has
+    /// no room for (`PathAcc::kid`).
     children: FxHashMap<(u32, FuncId), StackId>,
+    /// Function → the path of a call of it on an empty stack (`NO_PATH`
+    /// when none): a fifth of a trace's calls and more, which have no
+    /// parent's row to look in, read this small array, not the large table.
+    roots: Vec<StackId>,
     /// (calling function, line) → line row.
     sites: Sites,
     accs: Accs,
@@ -149,6 +154,7 @@ impl ProfileBuilder {
             small_ids: Vec::new(),
             thread_index: FxHashMap::default(),
             children: FxHashMap::default(),
+            roots: Vec::new(),
             sites: Sites::default(),
             accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
@@ -343,10 +349,17 @@ impl ProfileBuilder {
             return Some(top.last_child.1);
         }
         let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
-        let kid = st
-            .accs
-            .path_row(StackId(parent))
-            .and_then(|row| row.kid(func));
+        let kid = match frames.last() {
+            Some(_) => st
+                .accs
+                .path_row(StackId(parent))
+                .and_then(|row| row.kid(func)),
+            None => st
+                .roots
+                .get(func.index())
+                .copied()
+                .filter(|&p| p != NO_PATH),
+        };
         let path = match kid.or_else(|| st.children.get(&(parent, func)).copied()) {
             Some(path) => path,
             None => self.new_trace_path(thread, parent, func)?,
@@ -374,8 +387,12 @@ impl ProfileBuilder {
         let st = self.trace_state.as_mut()?;
         st.scratch = scratch;
         st.accs.path(path).recursive = recursive;
-        let kept = parent != u32::MAX && st.accs.path(StackId(parent)).add_kid(func, path);
-        if !kept {
+        if parent == u32::MAX {
+            if st.roots.len() <= func.index() {
+                st.roots.resize(func.index() + 1, NO_PATH);
+            }
+            st.roots[func.index()] = path;
+        } else if !st.accs.path(StackId(parent)).add_kid(func, path) {
             st.children.insert((parent, func), path);
         }
         Some(path)
@@ -523,6 +540,38 @@ mod tests {
             let s = p.stack_ids().find(|&s| p.frames(s) == [a, f]).unwrap();
             assert_eq!(p.stack(s).hits, Some(2));
         }
+    }
+
+    /// Calls on an empty stack, on two threads, of functions made in any
+    /// order, find their one-frame paths again (`roots`).
+    #[test]
+    fn calls_at_the_root_find_their_paths_again() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let funcs: Vec<FuncId> = (0..5)
+            .map(|i| {
+                let n = b.intern(&format!("F{i}"));
+                b.function(n, m)
+            })
+            .collect();
+        b.trace_begin(TraceTime::Untimed);
+        let threads = [b.trace_thread(1), b.trace_thread(2)];
+        for round in 0..3 {
+            for (i, &f) in funcs.iter().enumerate().rev() {
+                let t = threads[(i + round) % 2];
+                b.trace_enter(t, f, 0, None);
+                b.trace_enter(t, funcs[0], 0, None);
+                b.trace_exit(t);
+                b.trace_exit(t);
+            }
+        }
+        let p = b.finish();
+        for &f in &funcs {
+            let roots: Vec<StackId> = p.stack_ids().filter(|&s| p.frames(s) == [f]).collect();
+            assert_eq!(roots.len(), 1, "one root path for {f:?}");
+            assert_eq!(p.stack(roots[0]).hits, Some(3));
+        }
+        assert_eq!(p.stacks().len(), 2 * funcs.len());
     }
 
     #[test]
