@@ -61,6 +61,11 @@ impl PathAcc {
         self.kids.iter().find(|k| k.0 == func).map(|k| k.1)
     }
 
+    /// The paths of the calls the row holds.
+    pub fn kids(&self) -> impl Iterator<Item = StackId> + '_ {
+        self.kids.iter().filter(|k| k.0 != NO_KID.0).map(|k| k.1)
+    }
+
     /// Keeps (func, path) if the row has room; false if not.
     pub fn add_kid(&mut self, func: FuncId, path: StackId) -> bool {
         match self.kids.iter_mut().find(|k| k.0 == NO_KID.0) {
