@@ -16,7 +16,7 @@
 //! the sums of the paths it ends: inclusive time from the paths where it is
 //! not also below ("recursion once", known per path when it is made).
 
-use super::trace_acc::{Accs, PathAcc, Pop};
+use super::trace_acc::{Accs, Pop};
 use super::trace_sites::Sites;
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, NameId, StackId};
@@ -55,8 +55,8 @@ pub struct TraceFrame {
     last_child: (FuncId, StackId),
 }
 
-const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), StackId(u32::MAX));
 const NO_PATH: StackId = StackId(u32::MAX);
+const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
 #[derive(Debug)]
 struct ThreadTrace {
@@ -351,16 +351,15 @@ impl ProfileBuilder {
         let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
         let kid = match frames.last() {
             Some(top) => {
-                let row = st.accs.path_row(StackId(parent));
                 // An activation's first call reads its row; the rows of the
                 // other calls it holds are asked for now, a call or more
                 // before they are pushed (their calls and pops read them).
                 if top.last_child == NO_CHILD {
-                    for k in row.into_iter().flat_map(PathAcc::kids) {
-                        st.accs.prefetch_path(k);
-                    }
+                    st.accs.prefetch_kids(StackId(parent));
                 }
-                row.and_then(|row| row.kid(func))
+                st.accs
+                    .path_row(StackId(parent))
+                    .and_then(|row| row.kid(func))
             }
             None => st
                 .roots

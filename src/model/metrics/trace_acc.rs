@@ -61,11 +61,6 @@ impl PathAcc {
         self.kids.iter().find(|k| k.0 == func).map(|k| k.1)
     }
 
-    /// The paths of the calls the row holds.
-    pub fn kids(&self) -> impl Iterator<Item = StackId> + '_ {
-        self.kids.iter().filter(|k| k.0 != NO_KID.0).map(|k| k.1)
-    }
-
     /// Keeps (func, path) if the row has room; false if not.
     pub fn add_kid(&mut self, func: FuncId, path: StackId) -> bool {
         match self.kids.iter_mut().find(|k| k.0 == NO_KID.0) {
@@ -152,6 +147,19 @@ impl Accs {
     pub fn prefetch_path(&self, path: StackId) {
         if let Some(row) = self.paths.get(path.index()) {
             prefetch(row);
+        }
+    }
+
+    /// Asks for the rows of the calls the path's row holds (call when
+    /// that row is in: it is read for them).
+    pub fn prefetch_kids(&self, path: StackId) {
+        let Some(row) = self.paths.get(path.index()) else {
+            return;
+        };
+        for &(func, kid) in &row.kids {
+            if func != NO_KID.0 {
+                self.prefetch_path(kid);
+            }
         }
     }
 

@@ -43,9 +43,7 @@ impl Sites {
                 }
             }
         }
-        self.rest
-            .get(&(caller.map_or(u32::MAX, |f| f.0), line))
-            .copied()
+        self.rest.get(&rest_key(caller, line)).copied()
     }
 
     /// Keeps the row of a site `get` did not find.
@@ -61,9 +59,13 @@ impl Sites {
                 return;
             }
         }
-        self.rest
-            .insert((caller.map_or(u32::MAX, |f| f.0), line), id);
+        self.rest.insert(rest_key(caller, line), id);
     }
+}
+
+/// A site's key in the table: `u32::MAX` stands for top level.
+fn rest_key(caller: Option<FuncId>, line: u32) -> (u32, u32) {
+    (caller.map_or(u32::MAX, |f| f.0), line)
 }
 
 #[cfg(test)]
