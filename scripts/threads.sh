@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CPU time of each thread of `profx report FILE --table --top 5`, for judging a
+# change by the thread that bounds a load (issue 7): on a shared VM whose speed
+# drifts by a third within the hour, whole-run times of two binaries differ by
+# more than most changes do. Runs the binaries in turn, N rounds, each run
+# after reading FILE into the page cache, and samples every thread at 1 kHz
+# (`perf record -e cpu-clock`); prints per binary the median wall time under
+# perf and the median CPU seconds of its four busiest threads, busiest first.
+#
+# Usage: scripts/threads.sh FILE N BIN...
+# Needs: perf, python3.
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+    echo "usage: scripts/threads.sh FILE N BIN..." >&2
+    exit 2
+fi
+FILE=$1
+ROUNDS=$2
+shift 2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+for _ in $(seq "$ROUNDS"); do
+    for bin in "$@"; do
+        cat "$FILE" >/dev/null
+        start=$EPOCHREALTIME
+        perf record -q -e cpu-clock -F 1000 -o "$WORK/perf.data" \
+            "$bin" report "$FILE" --table --top 5 >/dev/null 2>&1
+        end=$EPOCHREALTIME
+        busiest=$(perf script -i "$WORK/perf.data" -F tid 2>/dev/null |
+            sort | uniq -c | sort -rn | head -4 | awk '{printf "%.3f ", $1 / 1000}')
+        echo "$bin $(python3 -c "print(round($end - $start, 3))") $busiest" >>"$WORK/runs"
+    done
+done
+
+python3 - "$WORK/runs" <<'EOF'
+import collections, statistics, sys
+
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    bin, *numbers = line.split()
+    runs[bin].append([float(x) for x in numbers])
+print("binary: wall under perf, then CPU s of the busiest threads (medians)")
+for bin, rows in runs.items():
+    # Rows may list fewer threads when a load used fewer.
+    width = min(len(r) for r in rows)
+    cols = [statistics.median(r[i] for r in rows) for i in range(width)]
+    print(bin, " ".join(f"{c:.3f}" for c in cols))
+EOF
