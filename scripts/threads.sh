@@ -25,11 +25,16 @@ for _ in $(seq "$ROUNDS"); do
     for bin in "$@"; do
         cat "$FILE" >/dev/null
         start=$EPOCHREALTIME
-        perf record -q -e cpu-clock -F 1000 -o "$WORK/perf.data" \
-            "$bin" report "$FILE" --table --top 5 >/dev/null 2>&1
+        if ! perf record -q -e cpu-clock -F 1000 -o "$WORK/perf.data" \
+            "$bin" report "$FILE" --table --top 5 >/dev/null 2>"$WORK/err"; then
+            echo "failed: $bin report $FILE" >&2
+            cat "$WORK/err" >&2
+            exit 1
+        fi
         end=$EPOCHREALTIME
+        # awk, not head: head leaving early would fail the pipe (pipefail).
         busiest=$(perf script -i "$WORK/perf.data" -F tid 2>/dev/null |
-            sort | uniq -c | sort -rn | head -4 | awk '{printf "%.3f ", $1 / 1000}')
+            sort | uniq -c | sort -rn | awk 'NR <= 4 {printf "%.3f ", $1 / 1000}')
         echo "$bin $(python3 -c "print(round($end - $start, 3))") $busiest" >>"$WORK/runs"
     done
 done
