@@ -77,7 +77,7 @@ pub struct TraceState {
     thread_index: FxHashMap<u64, ThreadIx>,
     /// (parent path, function) → path, for the calls a parent's row has
     /// no room for (`PathAcc::kid`).
-    children: FxHashMap<(u32, FuncId), StackId>,
+    children: FxHashMap<(StackId, FuncId), StackId>,
     /// Function → the path of a call of it on an empty stack (`NO_PATH`
     /// when none): a fifth of a trace's calls and more, which have no
     /// parent's row to look in, read this small array, not the large table.
@@ -348,18 +348,19 @@ impl ProfileBuilder {
         {
             return Some(top.last_child.1);
         }
-        let parent = frames.last().map_or(u32::MAX, |f| f.path.0);
-        let kid = match frames.last() {
+        let parent = frames.last().map(|top| top.path);
+        let known = match frames.last() {
             Some(top) => {
                 // An activation's first call reads its row; the rows of the
                 // other calls it holds are asked for now, a call or more
                 // before they are pushed (their calls and pops read them).
                 if top.last_child == NO_CHILD {
-                    st.accs.prefetch_kids(StackId(parent));
+                    st.accs.prefetch_kids(top.path);
                 }
                 st.accs
-                    .path_row(StackId(parent))
+                    .path_row(top.path)
                     .and_then(|row| row.kid(func))
+                    .or_else(|| st.children.get(&(top.path, func)).copied())
             }
             None => st
                 .roots
@@ -367,7 +368,7 @@ impl ProfileBuilder {
                 .copied()
                 .filter(|&p| p != NO_PATH),
         };
-        let path = match kid.or_else(|| st.children.get(&(parent, func)).copied()) {
+        let path = match known {
             Some(path) => path,
             None => self.new_trace_path(thread, parent, func)?,
         };
@@ -380,7 +381,13 @@ impl ProfileBuilder {
 
     /// Makes the path of the thread's stack with `func` pushed on it: its
     /// frames hashed once, its recursion decided once.
-    fn new_trace_path(&mut self, thread: ThreadIx, parent: u32, func: FuncId) -> Option<StackId> {
+    /// `parent`: the top frame's path, `None` on an empty stack.
+    fn new_trace_path(
+        &mut self,
+        thread: ThreadIx,
+        parent: Option<StackId>,
+        func: FuncId,
+    ) -> Option<StackId> {
         let st = self.trace_state.as_mut()?;
         let frames = st.threads.get(thread.0)?.frames.as_slice();
         let recursive = frames.iter().any(|f| f.func == func);
@@ -388,19 +395,23 @@ impl ProfileBuilder {
         scratch.clear();
         scratch.extend(frames.iter().map(|f| f.func));
         scratch.push(func);
-        // (parent, func) was neither in the parent's row nor in `children`:
-        // no path has these frames.
+        // (parent, func) was neither in the parent's row nor in `children`
+        // (nor in `roots`): no path has these frames.
         let path = self.stack_known_new(&scratch);
         let st = self.trace_state.as_mut()?;
         st.scratch = scratch;
         st.accs.path(path).recursive = recursive;
-        if parent == u32::MAX {
-            if st.roots.len() <= func.index() {
-                st.roots.resize(func.index() + 1, NO_PATH);
+        match parent {
+            None => {
+                if st.roots.len() <= func.index() {
+                    st.roots.resize(func.index() + 1, NO_PATH);
+                }
+                st.roots[func.index()] = path;
             }
-            st.roots[func.index()] = path;
-        } else if !st.accs.path(StackId(parent)).add_kid(func, path) {
-            st.children.insert((parent, func), path);
+            Some(parent) if !st.accs.path(parent).add_kid(func, path) => {
+                st.children.insert((parent, func), path);
+            }
+            Some(_) => {}
         }
         Some(path)
     }
