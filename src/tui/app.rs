@@ -6,6 +6,10 @@
 //! keyboard is talking to. Switching tabs keeps each tab's root view as it
 //! was left (sort, filter, selection) but ends the drill-down trail, as
 //! going to another tab in a browser-like history would be ambiguous.
+//!
+//! What the panes derive from the profile once (`Prepared`: columns,
+//! canonical orders, the call graph) is not state: it is the same whoever
+//! makes it, threads started by `App::new` or a reader that needs it first.
 
 use super::action::Action;
 use super::layout::{self, Areas};
@@ -16,7 +20,9 @@ use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile, StackId};
 use crate::text::visible;
 use ratatui::layout::{Position, Rect};
+use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 /// What the keyboard is talking to.
 #[derive(Debug, PartialEq, Eq)]
@@ -45,12 +51,70 @@ pub struct PaneColumns {
     canonical: Vec<u32>,
 }
 
+impl PaneColumns {
+    fn new(p: &Profile, k: Kind) -> PaneColumns {
+        let cols = panes::present_columns(p, k);
+        let canonical = panes::canonical_rows(p, k);
+        let widths = panes::column_widths(p, k, &cols);
+        PaneColumns {
+            cols,
+            widths,
+            canonical,
+        }
+    }
+}
+
+/// What the panes derive from the profile once: each kind's columns and
+/// canonical order, and the call graph. A million stacks take a second to
+/// order and measure, so the first frame does not wait for the panes it
+/// does not show: `App::new` makes the Functions pane, and threads of
+/// their own make the graph and the other panes meanwhile. Whoever needs
+/// one first makes it (`OnceLock::get_or_init` waits for a thread already
+/// making it, or makes it when none is), so a pane asked for early, or a
+/// thread that could not start, costs time, never a different answer.
+#[derive(Default)]
+struct Prepared {
+    panes: [OnceLock<PaneColumns>; 4],
+    graph: OnceLock<CallGraph>,
+}
+
+impl Prepared {
+    fn pane(&self, p: &Profile, k: Kind) -> &PaneColumns {
+        self.panes[kind_index(k)].get_or_init(|| PaneColumns::new(p, k))
+    }
+
+    fn graph(&self, p: &Profile) -> &CallGraph {
+        self.graph.get_or_init(|| CallGraph::build(p))
+    }
+
+    /// Starts making the graph on one thread and the panes the first
+    /// frame does not show on another (each a core's work on two cores).
+    fn start(self: &Arc<Prepared>, profile: &Arc<Profile>) {
+        let jobs: [fn(&Prepared, &Profile); 2] = [
+            |pr, p| {
+                pr.graph(p);
+            },
+            |pr, p| {
+                for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
+                    pr.pane(p, k);
+                }
+            },
+        ];
+        for job in jobs {
+            let (pr, p) = (Arc::clone(self), Arc::clone(profile));
+            // If no thread starts, the UI thread makes each when asked.
+            let _ = std::thread::Builder::new()
+                .name("profx-prepare".into())
+                .spawn(move || job(&pr, &p));
+        }
+    }
+}
+
 pub struct App {
-    pub profile: Profile,
+    pub profile: Arc<Profile>,
     /// What the header calls the input (file names, or "demo").
     pub title: String,
-    pub graph: CallGraph,
-    panes: Vec<PaneColumns>,
+    prepared: Arc<Prepared>,
     pub history: Vec<View>,
     saved: [Option<View>; 5],
     pub mode: Mode,
@@ -75,26 +139,33 @@ fn kind_index(k: Kind) -> usize {
 
 impl App {
     pub fn new(profile: Profile, title: &str, size: Rect, color: bool) -> App {
-        let panes = KINDS
-            .iter()
-            .map(|&k| {
-                let cols = panes::present_columns(&profile, k);
-                let canonical = panes::canonical_rows(&profile, k);
-                let widths = panes::column_widths(&profile, k, &cols, &canonical);
-                PaneColumns {
-                    cols,
-                    widths,
-                    canonical,
-                }
-            })
-            .collect();
-        let graph = CallGraph::build(&profile);
+        App::with_threads(profile, title, size, color, true)
+    }
+
+    /// `new` with nothing made ahead: every pane and the graph are made
+    /// when first asked for, as when no thread could start.
+    #[cfg(test)]
+    pub(crate) fn without_threads(profile: Profile, title: &str, size: Rect) -> App {
+        App::with_threads(profile, title, size, true, false)
+    }
+
+    /// Whether the call graph is made (tests of the frames before it).
+    #[cfg(test)]
+    pub(crate) fn graph_made(&self) -> bool {
+        self.prepared.graph.get().is_some()
+    }
+
+    fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
+        let profile = Arc::new(profile);
+        let prepared = Arc::new(Prepared::default());
+        if threads {
+            prepared.start(&profile);
+        }
         let info_head = super::info::head_lines(&profile);
         let mut app = App {
             profile,
             title: title.to_string(),
-            graph,
-            panes,
+            prepared,
             history: Vec::new(),
             saved: Default::default(),
             mode: Mode::Normal,
@@ -110,7 +181,13 @@ impl App {
     }
 
     pub fn pane(&self, k: Kind) -> &PaneColumns {
-        &self.panes[kind_index(k)]
+        self.prepared.pane(&self.profile, k)
+    }
+
+    /// The call graph (model.md), made on first need if its thread has
+    /// not made it yet.
+    pub fn graph(&self) -> &CallGraph {
+        self.prepared.graph(&self.profile)
     }
 
     pub fn view(&self) -> &View {
@@ -144,16 +221,36 @@ impl App {
         }
     }
 
+    /// The selected function's callers and callees for the detail split:
+    /// the graph's lists once it is made; before, the function's own (one
+    /// pass over the stacks, the same lists), so the first frame does not
+    /// wait for the whole graph.
+    pub fn neighbours(&self) -> (Cow<'_, [Edge]>, Cow<'_, [Edge]>) {
+        let Some(f) = self
+            .selected_function()
+            .filter(|_| self.view().scope == Scope::Functions)
+        else {
+            return (Cow::Borrowed(&[]), Cow::Borrowed(&[]));
+        };
+        match self.prepared.graph.get() {
+            Some(g) => (g.callers(f).into(), g.callees(f).into()),
+            None => {
+                let (callers, callees) = CallGraph::neighbours(&self.profile, f);
+                (callers.into(), callees.into())
+            }
+        }
+    }
+
     pub fn callers(&self) -> &[Edge] {
         self.selected_function()
             .filter(|_| self.view().scope == Scope::Functions)
-            .map_or(&[], |f| self.graph.callers(f))
+            .map_or(&[], |f| self.graph().callers(f))
     }
 
     pub fn callees(&self) -> &[Edge] {
         self.selected_function()
             .filter(|_| self.view().scope == Scope::Functions)
-            .map_or(&[], |f| self.graph.callees(f))
+            .map_or(&[], |f| self.graph().callees(f))
     }
 
     /// The selected stack's frames, root first.
@@ -324,7 +421,7 @@ impl App {
         let Mode::Finder(finder) = &mut self.mode else {
             return;
         };
-        let canonical = &self.panes[kind_index(Kind::Functions)].canonical;
+        let canonical = &self.prepared.pane(&self.profile, Kind::Functions).canonical;
         let q = Query::parse(&finder.input);
         let mut scored: Vec<(i64, u32)> = canonical
             .iter()

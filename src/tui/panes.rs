@@ -188,8 +188,11 @@ pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, st
 }
 
 /// Widest cell of each column over all rows of the kind (names capped so
-/// one long name cannot push every number off the screen).
-pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col], rows: &[u32]) -> Vec<u16> {
+/// one long name cannot push every number off the screen). Rows are read
+/// in the model's order, which is the order they lie in memory.
+pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
+    let rows: Vec<u32> = (0..row_count(p, kind) as u32).collect();
+    let rows = rows.as_slice();
     cols.iter()
         .map(|&c| {
             let head = c.header().width();
@@ -228,6 +231,9 @@ fn widest_number(p: &Profile, c: Col, rows: &[u32]) -> usize {
 
 fn text_width(v: Value<'_>) -> usize {
     match v {
+        // Printable ASCII, most names, is one column a byte and has
+        // nothing to escape: a pass over the bytes, not over chars.
+        Value::Text(t) if t.bytes().all(|b| matches!(b, b' '..=b'~')) => t.len(),
         Value::Text(t) => visible(t).width(),
         _ => 1,
     }
@@ -238,5 +244,29 @@ fn text_cap(kind: Kind, c: Col) -> usize {
         (Kind::Functions, Col::F(FuncColumn::Name)) => 48,
         (Kind::Stacks, Col::S(StackColumn::Leaf)) => 40,
         _ => 28,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte pass gives what escaping and measuring give, and leaves
+    /// every other text to them.
+    #[test]
+    fn text_width_is_the_visible_width() {
+        for t in [
+            "",
+            "Function_0000001(int, const char *)",
+            "~ !",
+            "a\x1b[2Jb",
+            "tab\there",
+            "del\x7f",
+            "日本語",
+            "e\u{301}",
+            "rtl\u{202e}x",
+        ] {
+            assert_eq!(text_width(Value::Text(t)), visible(t).width(), "{t:?}");
+        }
     }
 }

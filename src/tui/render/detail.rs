@@ -35,12 +35,13 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     };
     let callers_at = at(focus).filter(|_| matches!(focus, Focus::Callers(_)));
     let callees_at = at(focus).filter(|_| matches!(focus, Focus::Callees(_)));
+    let (callers, callees) = app.neighbours();
     edges(
         buf,
         left,
         app,
         &format!(" Callers of {name} "),
-        app.callers(),
+        &callers,
         callers_at,
         theme,
     );
@@ -49,7 +50,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         right,
         app,
         &format!(" Callees of {name} "),
-        app.callees(),
+        &callees,
         callees_at,
         theme,
     );

@@ -197,3 +197,35 @@ fn no_color_uses_no_colour() {
         assert_eq!(cell.bg, ratatui::style::Color::Reset, "{cell:?}");
     }
 }
+
+/// The first frame, drawn before the call graph is made (the selected
+/// function's callers and callees found alone), is the frame drawn after,
+/// and so is every pane made on first sight rather than ahead.
+#[test]
+fn frames_before_the_graph_and_panes_are_made_are_the_same() {
+    let files = ["plist/demo-orders.txt", "xpp/two-threads.prf"];
+    for name in ["demo", files[0], files[1]] {
+        let profile = || match name {
+            "demo" => super::demo_profile(),
+            file => fixture(file),
+        };
+        let size = ratatui::layout::Rect::new(0, 0, 160, 48);
+        let mut early = App::without_threads(profile(), name, size);
+        let first = text(&render(&early));
+        assert!(!early.graph_made(), "{name}: the frame needed no graph");
+        early.graph();
+        assert_eq!(text(&render(&early)), first, "{name}");
+        let mut ahead = app_of(profile(), name, 160, 48);
+        ahead.graph();
+        assert_eq!(text(&render(&ahead)), first, "{name}");
+        for tab in [Tab::Lines, Tab::Stacks, Tab::Trace] {
+            act(&mut early, &[Action::Tab(tab)]);
+            act(&mut ahead, &[Action::Tab(tab)]);
+            assert_eq!(
+                text(&render(&early)),
+                text(&render(&ahead)),
+                "{name} {tab:?}"
+            );
+        }
+    }
+}

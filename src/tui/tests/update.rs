@@ -247,7 +247,7 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
     app.update(Callers);
     assert_eq!(app.view().focus, Focus::Callees(0));
     app.update(Enter);
-    let callee = app.graph.callees(price)[0].func;
+    let callee = app.graph().callees(price)[0].func;
     assert_eq!(app.selected_function(), Some(callee));
     app.update(Back);
     app.update(Callers);
@@ -258,7 +258,7 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
 fn shares_of_callers_add_up_to_100() {
     let app = demo(80, 24);
     let f = func(&app, "FNROUND");
-    let total: f64 = app.graph.callers(f).iter().filter_map(|e| e.share).sum();
+    let total: f64 = app.graph().callers(f).iter().filter_map(|e| e.share).sum();
     assert!((total - 100.0).abs() < 1e-9);
 }
 

@@ -1,0 +1,57 @@
+//! Time to first frame (issue 7: at most the load time plus 50 ms): loads
+//! FILE as the app does, then times what the app does before its first
+//! frame (`App::new`) and that frame, drawn on a `TestBackend` of the
+//! given size. Prints the three times and the app's share.
+//!
+//! Usage: cargo run --release --example first_frame -- FILE [WIDTHxHEIGHT]
+
+use profx::load::{Input, LoadOptions, load_inputs};
+use profx::tui::{App, render};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(path), size) = (args.first(), args.get(1).map(String::as_str)) else {
+        eprintln!("usage: first_frame FILE [WIDTHxHEIGHT]");
+        return ExitCode::from(2);
+    };
+    let Some((w, h)) = size.unwrap_or("160x48").split_once('x') else {
+        eprintln!("first_frame: size is WIDTHxHEIGHT");
+        return ExitCode::from(2);
+    };
+    let (Ok(w), Ok(h)) = (w.parse::<u16>(), h.parse::<u16>()) else {
+        eprintln!("first_frame: size is WIDTHxHEIGHT");
+        return ExitCode::from(2);
+    };
+    let start = Instant::now();
+    let profile = match Input::open(path).and_then(|i| load_inputs(&[i], &LoadOptions::default())) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("first_frame: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let loaded = start.elapsed();
+    let app = App::new(profile, "first frame", Rect::new(0, 0, w, h), true);
+    let made = start.elapsed();
+    let Ok(mut term) = Terminal::new(TestBackend::new(w, h));
+    if term.draw(|f| render::draw(f, &app)).is_err() {
+        return ExitCode::FAILURE;
+    }
+    let drawn = start.elapsed();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "load {:.1} ms, app {:.1} ms, first frame {:.1} ms: first frame at load + {:.1} ms (target <= 50)",
+        ms(loaded),
+        ms(made - loaded),
+        ms(drawn - made),
+        ms(drawn - loaded)
+    );
+    // The app's teardown is not part of the first frame.
+    std::mem::forget(app);
+    ExitCode::SUCCESS
+}
