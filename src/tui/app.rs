@@ -67,15 +67,18 @@ impl PaneColumns {
 /// What the panes derive from the profile once: each kind's columns and
 /// canonical order, and the call graph. A million stacks take a second to
 /// order and measure, so the first frame does not wait for the panes it
-/// does not show: `App::new` makes the Functions pane, and threads of
-/// their own make the graph and the other panes meanwhile. Whoever needs
-/// one first makes it (`OnceLock::get_or_init` waits for a thread already
-/// making it, or makes it when none is), so a pane asked for early, or a
-/// thread that could not start, costs time, never a different answer.
+/// does not show: `App::new` makes the Functions pane and starts a thread
+/// making the graph; once the first frame is drawn, another makes the
+/// other panes (before, on two cores, it would slow the first frame).
+/// Whoever needs one first makes it (`OnceLock::get_or_init` waits for a
+/// thread already making it, or makes it when none is), so a pane asked
+/// for early, or a thread that could not start, costs time, never a
+/// different answer.
 #[derive(Default)]
 struct Prepared {
     panes: [OnceLock<PaneColumns>; 4],
     graph: OnceLock<CallGraph>,
+    panes_started: OnceLock<()>,
 }
 
 impl Prepared {
@@ -87,26 +90,29 @@ impl Prepared {
         self.graph.get_or_init(|| CallGraph::build(p))
     }
 
-    /// Starts making the graph on one thread and the panes the first
-    /// frame does not show on another (each a core's work on two cores).
-    fn start(self: &Arc<Prepared>, profile: &Arc<Profile>) {
-        let jobs: [fn(&Prepared, &Profile); 2] = [
-            |pr, p| {
-                pr.graph(p);
-            },
-            |pr, p| {
+    /// Runs `job` on a thread of its own. If none starts, the UI thread
+    /// makes each thing when it is asked for.
+    fn spawn(self: &Arc<Prepared>, profile: &Arc<Profile>, job: fn(&Prepared, &Profile)) {
+        let (pr, p) = (Arc::clone(self), Arc::clone(profile));
+        let _ = std::thread::Builder::new()
+            .name("profx-prepare".into())
+            .spawn(move || job(&pr, &p));
+    }
+
+    fn start_graph(self: &Arc<Prepared>, profile: &Arc<Profile>) {
+        self.spawn(profile, |pr, p| {
+            pr.graph(p);
+        });
+    }
+
+    fn start_panes(self: &Arc<Prepared>, profile: &Arc<Profile>) {
+        self.panes_started.get_or_init(|| {
+            self.spawn(profile, |pr, p| {
                 for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
                     pr.pane(p, k);
                 }
-            },
-        ];
-        for job in jobs {
-            let (pr, p) = (Arc::clone(self), Arc::clone(profile));
-            // If no thread starts, the UI thread makes each when asked.
-            let _ = std::thread::Builder::new()
-                .name("profx-prepare".into())
-                .spawn(move || job(&pr, &p));
-        }
+            });
+        });
     }
 }
 
@@ -159,7 +165,7 @@ impl App {
         let profile = Arc::new(profile);
         let prepared = Arc::new(Prepared::default());
         if threads {
-            prepared.start(&profile);
+            prepared.start_graph(&profile);
         }
         let info_head = super::info::head_lines(&profile);
         let mut app = App {
@@ -178,6 +184,12 @@ impl App {
         };
         app.push(Scope::Functions);
         app
+    }
+
+    /// Starts making the panes the first frame did not show, on a thread
+    /// of their own; the event loop calls it once that frame is drawn.
+    pub fn prepare_other_panes(&self) {
+        self.prepared.start_panes(&self.profile);
     }
 
     pub fn pane(&self, k: Kind) -> &PaneColumns {

@@ -39,6 +39,7 @@ pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
 /// became an action (no timer, no busy loop).
 fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> io::Result<()> {
     terminal.draw(|f| render::draw(f, app))?;
+    app.prepare_other_panes();
     loop {
         let ev = event::read()?;
         let Some(action) = keys::action(&app.mode, &ev) else {

@@ -200,7 +200,7 @@ fn no_color_uses_no_colour() {
 
 /// The first frame, drawn before the call graph is made (the selected
 /// function's callers and callees found alone), is the frame drawn after,
-/// and so is every pane made on first sight rather than ahead.
+/// and every pane made on first sight is the pane made by its thread.
 #[test]
 fn frames_before_the_graph_and_panes_are_made_are_the_same() {
     let files = ["plist/demo-orders.txt", "xpp/two-threads.prf"];
@@ -218,6 +218,7 @@ fn frames_before_the_graph_and_panes_are_made_are_the_same() {
         let mut ahead = app_of(profile(), name, 160, 48);
         ahead.graph();
         assert_eq!(text(&render(&ahead)), first, "{name}");
+        ahead.prepare_other_panes();
         for tab in [Tab::Lines, Tab::Stacks, Tab::Trace] {
             act(&mut early, &[Action::Tab(tab)]);
             act(&mut ahead, &[Action::Tab(tab)]);
