@@ -9,7 +9,7 @@
 //!
 //! What the panes derive from the profile once (`Prepared`: columns,
 //! canonical orders, the call graph) is not state: it is the same whoever
-//! makes it, threads started by `App::new` or a reader that needs it first.
+//! makes it, a thread of its own or a reader that needs it first.
 
 use super::action::Action;
 use super::layout::{self, Areas};
