@@ -180,7 +180,7 @@ mod tests {
     /// Callers of equal weight and name are ordered by module, in the graph
     /// and alone: the order no longer hangs on a table's.
     #[test]
-    fn equal_callers_order_by_module_then_id() {
+    fn equal_callers_order_by_module() {
         let mut b = ProfileBuilder::new("test");
         let (f, m2, m1, c) = (b.intern("f"), b.intern("m2"), b.intern("m1"), b.intern("c"));
         let callers = [b.function(f, m2), b.function(f, m1)];
