@@ -52,10 +52,30 @@ pub struct PaneColumns {
 }
 
 impl PaneColumns {
+    /// A large pane's widths are measured on a second core while its rows
+    /// are ordered (neither needs the other); a small one's on this thread.
     fn new(p: &Profile, k: Kind) -> PaneColumns {
+        const LARGE: usize = 50_000;
         let cols = panes::present_columns(p, k);
-        let canonical = panes::canonical_rows(p, k);
-        let widths = panes::column_widths(p, k, &cols);
+        let (canonical, widths) = if panes::row_count(p, k) < LARGE {
+            (
+                panes::canonical_rows(p, k),
+                panes::column_widths(p, k, &cols),
+            )
+        } else {
+            std::thread::scope(|s| {
+                let widths = std::thread::Builder::new()
+                    .spawn_scoped(s, || panes::column_widths(p, k, &cols))
+                    .ok();
+                let canonical = panes::canonical_rows(p, k);
+                let widths = match widths.map(|w| w.join()) {
+                    Some(Ok(widths)) => widths,
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    None => panes::column_widths(p, k, &cols),
+                };
+                (canonical, widths)
+            })
+        };
         PaneColumns {
             cols,
             widths,
@@ -67,9 +87,10 @@ impl PaneColumns {
 /// What the panes derive from the profile once: each kind's columns and
 /// canonical order, and the call graph. A million stacks take a second to
 /// order and measure, so the first frame does not wait for the panes it
-/// does not show: `App::new` makes the Functions pane and starts a thread
-/// making the graph; once the first frame is drawn, another makes the
-/// other panes (before, on two cores, it would slow the first frame).
+/// does not show: `App::new` makes the Functions pane and its first view,
+/// then starts a thread making the graph; once the first frame is drawn,
+/// another makes the other panes (before, on two cores, either would slow
+/// the first frame).
 /// Whoever needs one first makes it (`OnceLock::get_or_init` waits for a
 /// thread already making it, or makes it when none is), so a pane asked
 /// for early, or a thread that could not start, costs time, never a
@@ -164,9 +185,6 @@ impl App {
     fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
         let profile = Arc::new(profile);
         let prepared = Arc::new(Prepared::default());
-        if threads {
-            prepared.start_graph(&profile);
-        }
         let info_head = super::info::head_lines(&profile);
         let mut app = App {
             profile,
@@ -183,6 +201,11 @@ impl App {
             export_base: PathBuf::from(crate::demo::NAME),
         };
         app.push(Scope::Functions);
+        // After the first view, which has both cores while it is made: the
+        // first frame finds its callers and callees without the graph.
+        if threads {
+            app.prepared.start_graph(&app.profile);
+        }
         app
     }
 
