@@ -51,11 +51,13 @@ pub struct PaneColumns {
     canonical: Vec<u32>,
 }
 
+/// Rows from which a pane's widths are measured on a thread of their own.
+const LARGE: usize = 50_000;
+
 impl PaneColumns {
     /// A large pane's widths are measured on a second core while its rows
     /// are ordered (neither needs the other); a small one's on this thread.
     fn new(p: &Profile, k: Kind) -> PaneColumns {
-        const LARGE: usize = 50_000;
         let cols = panes::present_columns(p, k);
         let (canonical, widths) = if panes::row_count(p, k) < LARGE {
             (
@@ -899,4 +901,24 @@ fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
         return 0;
     }
     (at as isize + dir).rem_euclid(len as isize) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pane large enough to have its widths measured on a second thread
+    /// is the pane measured and ordered on one.
+    #[test]
+    fn a_large_pane_is_made_as_on_one_thread() {
+        let p = crate::fixture_gen::large::profile(60_000);
+        for k in KINDS {
+            let pane = PaneColumns::new(&p, k);
+            let cols = panes::present_columns(&p, k);
+            assert_eq!(pane.canonical, panes::canonical_rows(&p, k), "{k:?}");
+            assert_eq!(pane.widths, panes::column_widths(&p, k, &cols), "{k:?}");
+            assert_eq!(pane.cols, cols, "{k:?}");
+        }
+        assert!(panes::row_count(&p, Kind::Stacks) >= LARGE);
+    }
 }
