@@ -229,18 +229,71 @@ pub fn canonical_stacks(p: &Profile) -> Vec<StackId> {
 
 /// The first `n` of `canonical_stacks`.
 pub fn first_stacks(p: &Profile, n: usize) -> Vec<StackId> {
-    // A function's (name, module) as one integer of name ranks, which
-    // order as the strings do: frames then compare without touching text.
-    let ranks: Vec<u64> = p
-        .functions()
-        .iter()
-        .map(|f| u64::from(p.name_rank(f.name)) << 32 | u64::from(p.name_rank(f.module)))
-        .collect();
+    let ranks = function_ranks(p);
     let key = |s: StackId| p.frames(s).iter().map(|f| ranks[f.index()]);
     // Total: no two stacks have the same frames.
-    first_by(p.stack_ids(), n, |&a, &b| {
+    let cmp = |&a: &StackId, &b: &StackId| {
         desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b)))
-    })
+    };
+    if n <= FEW && n < p.stacks().len() {
+        return first_by(p.stack_ids(), n, cmp);
+    }
+    let mut rows = keyed_stacks(p, &ranks, cmp);
+    rows.truncate(n);
+    rows
+}
+
+/// Each function's place in the order of (name, module), which is how
+/// frames compare: a stack's frames then compare as integers.
+fn function_ranks(p: &Profile) -> Vec<u32> {
+    let mut order: Vec<(u32, u32, u32)> = p
+        .function_ids()
+        .map(|f| {
+            let func = p.function(f);
+            let id = u32::try_from(f.index()).unwrap_or(u32::MAX);
+            (p.name_rank(func.name), p.name_rank(func.module), id)
+        })
+        .collect();
+    order.sort_unstable();
+    let mut ranks = vec![0; order.len()];
+    for (rank, &(_, _, id)) in order.iter().enumerate() {
+        ranks[id as usize] = u32::try_from(rank).unwrap_or(u32::MAX);
+    }
+    ranks
+}
+
+/// Every stack in `cmp`'s order, sorted by integer keys: its hits, then
+/// its first four frames' ranks; only stacks equal in both are compared
+/// by `cmp`, frame by frame. A million stacks compared frame by frame
+/// took 0.7 to 0.9 s: each comparison read two stacks' frames at random.
+fn keyed_stacks(
+    p: &Profile,
+    ranks: &[u32],
+    cmp: impl Fn(&StackId, &StackId) -> Ordering,
+) -> Vec<StackId> {
+    // A frame's rank + 1, 0 for none: a stack that is a prefix of another
+    // comes first, as frames compare.
+    let rank = |f: Option<&FuncId>| f.map_or(0, |f| u128::from(ranks[f.index()]) + 1);
+    let mut keys: Vec<((bool, u64), u128, StackId)> = p
+        .stack_ids()
+        .map(|s| {
+            let frames = p.frames(s);
+            let prefix = (0..4).fold(0, |key, i| key << 32 | rank(frames.get(i)));
+            (down_count(p.stack(s).hits), prefix, s)
+        })
+        .collect();
+    keys.sort_unstable();
+    let mut rows: Vec<StackId> = keys.iter().map(|k| k.2).collect();
+    let mut start = 0;
+    while start < keys.len() {
+        let same = |k: &((bool, u64), u128, StackId)| (k.0, k.1) == (keys[start].0, keys[start].1);
+        let end = start + keys[start..].iter().take_while(|k| same(k)).count();
+        if end - start > 1 {
+            rows[start..end].sort_unstable_by(&cmp);
+        }
+        start = end;
+    }
+    rows
 }
 
 /// report-json.md: file, then line.
@@ -263,6 +316,52 @@ pub fn first_lines(p: &Profile, n: usize) -> Vec<LineId> {
 mod tests {
     use super::*;
     use crate::analysis::columns::{FuncColumn, LineColumn, StackColumn};
+
+    /// The stacks' canonical order, sorted by keys, is report-json.md's
+    /// (hits descending with absent last, then frames root first by name
+    /// then module), compared here as strings: with hits tied, stacks
+    /// sharing their first four frames and more, and stacks that are
+    /// prefixes of others.
+    #[test]
+    fn stacks_sorted_by_keys_are_in_the_canonical_order() {
+        let mut b = crate::model::ProfileBuilder::new("test");
+        // Names in the reverse of the ids' order, two functions one name.
+        let (m1, m2) = (b.intern("m1"), b.intern("m2"));
+        let funcs: Vec<FuncId> = [("c", m1), ("b", m2), ("b", m1)]
+            .iter()
+            .map(|&(n, m)| {
+                let n = b.intern(n);
+                b.function(n, m)
+            })
+            .collect();
+        let mut i = 0u64;
+        for depth in 1..=6u32 {
+            for code in 0..3u32.pow(depth) {
+                let frames: Vec<FuncId> = (0..depth)
+                    .map(|d| funcs[(code / 3u32.pow(d) % 3) as usize])
+                    .collect();
+                let s = b.stack(&frames);
+                let hits = (i % 4 != 0).then_some(i % 2);
+                b.stack_summary(s, hits, None, None);
+                i += 1;
+            }
+        }
+        let p = b.finish();
+        let name = |f: &FuncId| (p.function_name(*f), p.function_module(*f));
+        let mut want: Vec<StackId> = p.stack_ids().collect();
+        want.sort_by(|&a, &b| {
+            desc(p.stack(a).hits, p.stack(b).hits).then_with(|| {
+                p.frames(a)
+                    .iter()
+                    .map(name)
+                    .cmp(p.frames(b).iter().map(name))
+            })
+        });
+        assert_eq!(want.len(), 1092);
+        assert_eq!(canonical_stacks(&p), want);
+        assert_eq!(first_stacks(&p, 7), want[..7]);
+        assert_eq!(first_stacks(&p, 2000), want);
+    }
 
     /// The keyed sort orders rows exactly as the row comparator does, on
     /// every column, both ways, from a scrambled start (ties keep it).
