@@ -341,7 +341,7 @@ mod tests {
                     .map(|d| funcs[(code / 3u32.pow(d) % 3) as usize])
                     .collect();
                 let s = b.stack(&frames);
-                let hits = (i % 4 != 0).then_some(i % 2);
+                let hits = (!i.is_multiple_of(4)).then_some(i % 2);
                 b.stack_summary(s, hits, None, None);
                 i += 1;
             }
