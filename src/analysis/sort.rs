@@ -272,7 +272,8 @@ fn keyed_stacks(
     cmp: impl Fn(&StackId, &StackId) -> Ordering,
 ) -> Vec<StackId> {
     // A frame's rank + 1, 0 for none: a stack that is a prefix of another
-    // comes first, as frames compare.
+    // comes first, as frames compare. It fits 32 bits: there are fewer
+    // functions than `u32::MAX`, the id no function has.
     let rank = |f: Option<&FuncId>| f.map_or(0, |f| u128::from(ranks[f.index()]) + 1);
     let mut keys: Vec<((bool, u64), u128, StackId)> = p
         .stack_ids()
