@@ -263,10 +263,7 @@ impl App {
     /// pass over the stacks, the same lists), so the first frame does not
     /// wait for the whole graph.
     pub fn neighbours(&self) -> (Cow<'_, [Edge]>, Cow<'_, [Edge]>) {
-        let Some(f) = self
-            .selected_function()
-            .filter(|_| self.view().scope == Scope::Functions)
-        else {
+        let Some(f) = self.split_function() else {
             return (Cow::Borrowed(&[]), Cow::Borrowed(&[]));
         };
         match self.prepared.graph.get() {
@@ -278,16 +275,23 @@ impl App {
         }
     }
 
+    /// `neighbours` for a key: the graph's lists, waiting for the graph if
+    /// its thread is still making it (at most the first tenth of a second),
+    /// rather than a pass over the stacks at each question.
     pub fn callers(&self) -> &[Edge] {
-        self.selected_function()
-            .filter(|_| self.view().scope == Scope::Functions)
+        self.split_function()
             .map_or(&[], |f| self.graph().callers(f))
     }
 
     pub fn callees(&self) -> &[Edge] {
+        self.split_function()
+            .map_or(&[], |f| self.graph().callees(f))
+    }
+
+    /// The function whose callers and callees the detail split lists.
+    fn split_function(&self) -> Option<FuncId> {
         self.selected_function()
             .filter(|_| self.view().scope == Scope::Functions)
-            .map_or(&[], |f| self.graph().callees(f))
     }
 
     /// The selected stack's frames, root first.

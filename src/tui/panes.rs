@@ -191,16 +191,15 @@ pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, st
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
 pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
-    let rows: Vec<u32> = (0..row_count(p, kind) as u32).collect();
-    let rows = rows.as_slice();
+    let rows = 0..row_count(p, kind) as u32;
     cols.iter()
         .map(|&c| {
             let head = c.header().width();
             let widest = if c.is_number() {
-                widest_number(p, c, rows)
+                widest_number(p, c, rows.clone())
             } else {
-                rows.iter()
-                    .map(|&r| text_width(c.value(p, r)))
+                rows.clone()
+                    .map(|r| text_width(c.value(p, r)))
                     .max()
                     .unwrap_or(0)
                     .min(text_cap(kind, c))
@@ -211,10 +210,10 @@ pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
 }
 
 /// The largest value formats widest; the absent mark is one column.
-fn widest_number(p: &Profile, c: Col, rows: &[u32]) -> usize {
+fn widest_number(p: &Profile, c: Col, rows: std::ops::Range<u32>) -> usize {
     let mut widest = Value::Count(None);
     let mut max = f64::MIN;
-    for &r in rows {
+    for r in rows {
         let v = c.value(p, r);
         let x = match v {
             Value::Count(Some(n)) => n as f64,
