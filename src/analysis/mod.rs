@@ -4,5 +4,6 @@
 pub mod callgraph;
 pub mod columns;
 pub mod flame;
+pub mod resort;
 pub mod search;
 pub mod sort;

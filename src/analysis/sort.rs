@@ -40,23 +40,36 @@ fn keys<C: Column>(
     col: C,
     descending: bool,
 ) -> Option<Vec<Key>> {
-    let text = col.value_kind() == ValueKind::Text;
-    let flip = |k: u64| if descending { !k } else { k };
     rows.iter()
         .enumerate()
         .map(|(i, &r)| {
             let i = first + i;
             let (rank, tie) = col.ranks(p, r);
-            let value = match text {
-                true => flip(u64::from(rank?)),
-                false => col
-                    .value(p, r)
-                    .number()
-                    .map_or(ABSENT, |x| flip(ordered(x))),
-            };
+            let value = value_key(p, col, r, rank, descending)?;
             Some((value, tie?, u32::try_from(i).ok()?))
         })
         .collect()
+}
+
+/// A row's value in `col` as an integer in the column's order (`rank`:
+/// its text's name rank, from `Column::ranks`); `None` for text that is
+/// no interned name.
+pub(super) fn value_key<C: Column>(
+    p: &Profile,
+    col: C,
+    row: C::Row,
+    rank: Option<u32>,
+    descending: bool,
+) -> Option<u64> {
+    let flip = |k: u64| if descending { !k } else { k };
+    match col.value_kind() {
+        ValueKind::Text => Some(flip(u64::from(rank?))),
+        ValueKind::Number => Some(
+            col.value(p, row)
+                .number()
+                .map_or(ABSENT, |x| flip(ordered(x))),
+        ),
+    }
 }
 
 /// Absent numbers sort last in either direction.

@@ -16,6 +16,7 @@ use super::layout::{self, Areas};
 use super::panes::{self, Col, Kind};
 use super::view::{self, Focus, Rows, Scope, Tab, View};
 use crate::analysis::callgraph::{CallGraph, Edge};
+use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile, StackId};
 use crate::text::visible;
@@ -100,6 +101,9 @@ impl PaneColumns {
 #[derive(Default)]
 struct Prepared {
     panes: [OnceLock<PaneColumns>; 4],
+    /// Each kind's tie order (`resort`), for re-sorts only: the first
+    /// view's sort does not wait for it.
+    ties: [OnceLock<Option<TieOrder>>; 4],
     graph: OnceLock<CallGraph>,
     panes_started: OnceLock<()>,
 }
@@ -107,6 +111,16 @@ struct Prepared {
 impl Prepared {
     fn pane(&self, p: &Profile, k: Kind) -> &PaneColumns {
         self.panes[kind_index(k)].get_or_init(|| PaneColumns::new(p, k))
+    }
+
+    fn ties_if_made(&self, k: Kind) -> Option<&TieOrder> {
+        self.ties[kind_index(k)].get()?.as_ref()
+    }
+
+    fn ties(&self, p: &Profile, k: Kind) -> Option<&TieOrder> {
+        self.ties[kind_index(k)]
+            .get_or_init(|| panes::tie_order(p, k, &self.pane(p, k).canonical))
+            .as_ref()
     }
 
     fn graph(&self, p: &Profile) -> &CallGraph {
@@ -131,8 +145,9 @@ impl Prepared {
     fn start_panes(self: &Arc<Prepared>, profile: &Arc<Profile>) {
         self.panes_started.get_or_init(|| {
             self.spawn(profile, |pr, p| {
+                pr.ties(p, Kind::Functions);
                 for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
-                    pr.pane(p, k);
+                    pr.ties(p, k);
                 }
             });
         });
@@ -546,7 +561,8 @@ impl App {
                 scope => {
                     let rows =
                         view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone());
-                    view::sorted(&self.profile, v, rows)
+                    let ties = scope.kind().and_then(|k| self.prepared.ties_if_made(k));
+                    view::sorted(&self.profile, v, rows, ties)
                 }
             };
             let sort = v.sort;
@@ -596,6 +612,11 @@ impl App {
     }
 
     fn sort_by(&mut self, col: Col, descending: bool) {
+        // A sort key waits for the tie order (or makes it); a view opened
+        // sorts without it until it is made, so as not to wait for it.
+        if let Some(k) = self.view().scope.kind() {
+            self.prepared.ties(&self.profile, k);
+        }
         self.view_mut().sort = Some((col, descending));
         self.refresh();
         self.show_column(col);

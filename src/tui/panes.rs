@@ -6,6 +6,7 @@
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind,
 };
+use crate::analysis::resort::TieOrder;
 use crate::analysis::sort::{Table, sort_by};
 use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, PacketId, Profile, StackId};
@@ -142,8 +143,32 @@ pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
     Some((col, col.descending_by_default()))
 }
 
-/// Sorts rows by a column (stable; ties by name).
-pub fn sort(p: &Profile, rows: &mut Vec<u32>, col: Col, descending: bool) {
+/// The tie order of a kind's rows, from its canonical order (`None` for
+/// packets, whose ties are text).
+pub fn tie_order(p: &Profile, kind: Kind, canonical: &[u32]) -> Option<TieOrder> {
+    let n = row_count(p, kind);
+    match kind {
+        Kind::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
+        Kind::Lines => TieOrder::new::<LineColumn>(p, canonical, n),
+        Kind::Stacks => TieOrder::new::<StackColumn>(p, canonical, n),
+        Kind::Packets => None,
+    }
+}
+
+/// Sorts rows by a column (stable; ties by name). With the tie order of
+/// the rows' base (rows are a part of it, in its order), only the column's
+/// values are read: the same order, several times faster.
+pub fn sort(p: &Profile, rows: &mut Vec<u32>, col: Col, descending: bool, ties: Option<&TieOrder>) {
+    let fast = ties.and_then(|t| match col {
+        Col::F(c) => t.sort(p, rows, c, descending),
+        Col::L(c) => t.sort(p, rows, c, descending),
+        Col::S(c) => t.sort(p, rows, c, descending),
+        Col::P(_) => None,
+    });
+    if let Some(sorted) = fast {
+        *rows = sorted;
+        return;
+    }
     match col {
         Col::F(c) => sort_ids(p, rows, c, descending),
         Col::L(c) => sort_ids(p, rows, c, descending),

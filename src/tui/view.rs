@@ -3,6 +3,7 @@
 //! was left, so all of that lives here and nowhere else.
 
 use super::panes::{self, Col, Kind};
+use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile};
 
@@ -297,11 +298,12 @@ fn matching(p: &Profile, kind: Kind, q: &Query, rows: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// `rows` in the view's sort order.
-pub fn sorted(p: &Profile, view: &View, rows: Rows) -> Rows {
+/// `rows` in the view's sort order (`ties`: the tie order of their
+/// pane's canonical rows, if made).
+pub fn sorted(p: &Profile, view: &View, rows: Rows, ties: Option<&TieOrder>) -> Rows {
     match (rows, view.sort) {
         (Rows::List(mut v), Some((col, desc))) => {
-            panes::sort(p, &mut v, col, desc);
+            panes::sort(p, &mut v, col, desc, ties);
             Rows::List(v)
         }
         (rows, _) => rows,
