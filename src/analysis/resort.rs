@@ -43,23 +43,26 @@ impl TieOrder {
     where
         C::Row: RowId,
     {
+        // Each row's place in the base first, so rows are keyed in id order
+        // (where their data lie in turn), not in the base's.
+        let mut rank = vec![NOT_IN_BASE; rows_in_table];
+        for (place, &r) in base.iter().enumerate() {
+            *rank.get_mut(r as usize)? = u32::try_from(place).ok()?;
+        }
+        let tie = |i: usize| C::ALL.first()?.ranks(p, C::Row::from_index(i)).1;
         let make = |range: std::ops::Range<usize>| {
-            let keyed = base[range.clone()].iter().zip(range);
-            keyed
-                .map(|(&r, place)| {
-                    let tie = C::ALL.first()?.ranks(p, C::Row::from_index(r as usize)).1?;
-                    Some((tie, u32::try_from(place).ok()?))
-                })
+            let placed = range.filter(|&i| rank[i] != NOT_IN_BASE);
+            placed
+                .map(|i| Some((tie(i)?, rank[i])))
                 .collect::<Option<Vec<(u64, u32)>>>()
         };
-        let sorted = make_sorted(base.len(), make, Ord::cmp)?;
+        let sorted = make_sorted(rows_in_table, make, Ord::cmp)?;
         let order: Vec<u32> = sorted
             .iter()
             .map(|&(_, place)| base[place as usize])
             .collect();
-        let mut rank = vec![NOT_IN_BASE; rows_in_table];
         for (place, &r) in order.iter().enumerate() {
-            *rank.get_mut(r as usize)? = u32::try_from(place).ok()?;
+            rank[r as usize] = u32::try_from(place).ok()?;
         }
         Some(TieOrder { order, rank })
     }

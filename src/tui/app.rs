@@ -87,8 +87,8 @@ impl PaneColumns {
     }
 }
 
-/// What the panes derive from the profile once: each kind's columns and
-/// canonical order, and the call graph. A million stacks take a second to
+/// What the panes derive from the profile once: each kind's columns,
+/// canonical order and tie order, and the call graph. A million stacks take a second to
 /// order and measure, so the first frame does not wait for the panes it
 /// does not show: `App::new` makes the Functions pane and its first view,
 /// then starts a thread making the graph; once the first frame is drawn,
@@ -101,8 +101,8 @@ impl PaneColumns {
 #[derive(Default)]
 struct Prepared {
     panes: [OnceLock<PaneColumns>; 4],
-    /// Each kind's tie order (`resort`), for re-sorts only: the first
-    /// view's sort does not wait for it.
+    /// Each kind's tie order (`resort`), which every sort of its rows uses:
+    /// made and used, it takes no longer than the first sort without it.
     ties: [OnceLock<Option<TieOrder>>; 4],
     graph: OnceLock<CallGraph>,
     panes_started: OnceLock<()>,
@@ -111,10 +111,6 @@ struct Prepared {
 impl Prepared {
     fn pane(&self, p: &Profile, k: Kind) -> &PaneColumns {
         self.panes[kind_index(k)].get_or_init(|| PaneColumns::new(p, k))
-    }
-
-    fn ties_if_made(&self, k: Kind) -> Option<&TieOrder> {
-        self.ties[kind_index(k)].get()?.as_ref()
     }
 
     fn ties(&self, p: &Profile, k: Kind) -> Option<&TieOrder> {
@@ -145,7 +141,7 @@ impl Prepared {
     fn start_panes(self: &Arc<Prepared>, profile: &Arc<Profile>) {
         self.panes_started.get_or_init(|| {
             self.spawn(profile, |pr, p| {
-                pr.ties(p, Kind::Functions);
+                // A kind's tie order needs its pane, so this makes both.
                 for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
                     pr.ties(p, k);
                 }
@@ -561,7 +557,9 @@ impl App {
                 scope => {
                     let rows =
                         view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone());
-                    let ties = scope.kind().and_then(|k| self.prepared.ties_if_made(k));
+                    let ties = scope
+                        .kind()
+                        .and_then(|k| self.prepared.ties(&self.profile, k));
                     view::sorted(&self.profile, v, rows, ties)
                 }
             };
@@ -612,11 +610,6 @@ impl App {
     }
 
     fn sort_by(&mut self, col: Col, descending: bool) {
-        // A sort key waits for the tie order (or makes it); a view opened
-        // sorts without it until it is made, so as not to wait for it.
-        if let Some(k) = self.view().scope.kind() {
-            self.prepared.ties(&self.profile, k);
-        }
         self.view_mut().sort = Some((col, descending));
         self.refresh();
         self.show_column(col);
