@@ -11,6 +11,7 @@
 //! it began and ended, for the calling thread to keep only batches that
 //! follow on from the one before.
 
+use super::lines::LineNumbers;
 use super::record::{Frame, Record, Stop, measure, read, read_whole, trim_name};
 use super::sync::{Targets, chunk_start};
 use crate::model::intern::Bytes;
@@ -155,7 +156,7 @@ pub struct Decoder<'a> {
     shared: Shared<'a>,
     names: FxHashMap<Bytes<'a>, u32>,
     funcs: FxHashMap<FuncKey<'a>, u32>,
-    lines: FxHashMap<(u16, u32), u32>,
+    lines: LineNumbers,
     /// Whether a sample is read in one go when it can be (`whole_sample`);
     /// tests turn it off to compare with reading record by record.
     whole: bool,
@@ -192,7 +193,7 @@ impl<'a> Decoder<'a> {
             shared,
             names: FxHashMap::default(),
             funcs: FxHashMap::default(),
-            lines: FxHashMap::default(),
+            lines: LineNumbers::default(),
             whole: true,
         }
     }
@@ -398,12 +399,11 @@ impl<'a> Decoder<'a> {
             };
         }
         let leaf = batch.frames[first].at;
-        let next = self.lines.len() as u32;
-        let key = (leaf.module, leaf.line);
-        *self.lines.entry(key).or_insert_with(|| {
-            batch.new_lines.push(key);
-            next
-        })
+        let (n, new) = self.lines.number(leaf.module, leaf.line);
+        if new {
+            batch.new_lines.push((leaf.module, leaf.line));
+        }
+        n
     }
 }
 

@@ -35,6 +35,7 @@
 
 mod decode;
 mod events;
+mod lines;
 mod record;
 mod sync;
 
