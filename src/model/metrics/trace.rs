@@ -15,6 +15,12 @@
 //! read. `finish_trace` adds them to the rows once, and gives each function
 //! the sums of the paths it ends: inclusive time from the paths where it is
 //! not also below ("recursion once", known per path when it is made).
+//!
+//! What every event runs (`trace_enter`, `trace_exit`, `trace_path` and
+//! the sums' queue) is inlined into the loader's event loop: called, it
+//! cost 4.5 % more instructions and 4 to 9 % more time on the replay
+//! thread that bounds a large trace's load. Making a path, rare after the
+//! first events, stays out of line.
 
 use super::trace_acc::{Accs, Pop};
 use super::trace_sites::Sites;
@@ -238,6 +244,7 @@ impl ProfileBuilder {
     }
 
     /// Enters `func` on `thread` (one call), made from line `site` if known.
+    #[inline(always)]
     pub fn trace_enter(&mut self, thread: ThreadIx, func: FuncId, flags: u8, site: Option<LineId>) {
         let Some(path) = self.trace_path(thread, func) else {
             return;
@@ -289,6 +296,7 @@ impl ProfileBuilder {
     }
 
     /// Leaves the top frame of `thread`; returns it.
+    #[inline(always)]
     pub fn trace_exit(&mut self, thread: ThreadIx) -> Option<TraceFrame> {
         let st = self.trace_state.as_mut()?;
         let th = st.threads.get_mut(thread.0)?;
@@ -340,6 +348,7 @@ impl ProfileBuilder {
 
     /// The path of the thread's stack with `func` pushed on it: one lookup
     /// when the path is known, its frames hashed once when it is new.
+    #[inline(always)]
     fn trace_path(&mut self, thread: ThreadIx, func: FuncId) -> Option<StackId> {
         let st = self.trace_state.as_mut()?;
         let frames = st.threads.get(thread.0)?.frames.as_slice();
@@ -382,6 +391,8 @@ impl ProfileBuilder {
     /// Makes the path of the thread's stack with `func` pushed on it: its
     /// frames hashed once, its recursion decided once.
     /// `parent`: the top frame's path, `None` on an empty stack.
+    #[cold]
+    #[inline(never)]
     fn new_trace_path(
         &mut self,
         thread: ThreadIx,

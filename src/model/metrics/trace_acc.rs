@@ -152,6 +152,7 @@ impl Accs {
 
     /// Asks for the rows of the calls the path's row holds (call when
     /// that row is in: it is read for them).
+    #[inline(always)]
     pub fn prefetch_kids(&self, path: StackId) {
         let Some(row) = self.paths.get(path.index()) else {
             return;
@@ -169,6 +170,7 @@ impl Accs {
     }
 
     /// Queues a pop; adds the oldest one once the queue is full.
+    #[inline(always)]
     pub fn pop(&mut self, pop: Pop) {
         if self.full {
             self.add(self.waiting[self.next]);
@@ -197,6 +199,7 @@ impl Accs {
         (self.next, self.full) = (0, false);
     }
 
+    #[inline(always)]
     fn add(&mut self, pop: Pop) {
         let timed = self.timed;
         let path = self.path(pop.path);
