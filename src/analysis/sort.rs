@@ -301,7 +301,8 @@ fn keyed_stacks(
         let (hi, lo) = (pack(0, high), pack(high, low) as u64);
         (down_count(p.stack(s).hits), hi, lo, s)
     };
-    // Made and sorted half by half, each half on a core.
+    // Made and sorted half by half, each half on a core. `make` gives
+    // every part, so `make_sorted` gives them all.
     let make =
         |range: std::ops::Range<usize>| Some(range.map(|i| key(StackId::from_index(i))).collect());
     let keys: Vec<StackKey> =

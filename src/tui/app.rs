@@ -88,12 +88,12 @@ impl PaneColumns {
 }
 
 /// What the panes derive from the profile once: each kind's columns,
-/// canonical order and tie order, and the call graph. A million stacks take a second to
-/// order and measure, so the first frame does not wait for the panes it
-/// does not show: `App::new` makes the Functions pane and its first view,
-/// then starts a thread making the graph; once the first frame is drawn,
-/// another makes the other panes (before, on two cores, either would slow
-/// the first frame).
+/// canonical order and tie order, and the call graph. A million stacks take
+/// a few hundred milliseconds to order, measure and rank, so the first
+/// frame does not wait for the panes it does not show: `App::new` makes the
+/// Functions pane and its first view, then starts a thread making the
+/// graph; once the first frame is drawn, another makes the other panes
+/// (before, on two cores, either would slow the first frame).
 /// Whoever needs one first makes it (`OnceLock::get_or_init` waits for a
 /// thread already making it, or makes it when none is), so a pane asked
 /// for early, or a thread that could not start, costs time, never a
