@@ -275,6 +275,40 @@ fn text_cap(kind: Kind, c: Col) -> usize {
 mod tests {
     use super::*;
 
+    /// A top-level line has no function name to rank, so the tie order
+    /// cannot key the Function column; the pane then sorts as `sort_by`
+    /// does, and every other column by the tie order, in the same order.
+    #[test]
+    fn a_column_without_ranks_sorts_the_same_with_the_tie_order() {
+        let mut b = crate::model::ProfileBuilder::new("test");
+        let (file, top) = (b.intern("a.prg"), b.intern("(top level)"));
+        let module = b.intern("");
+        for (i, name) in ["b", "a", "c"].into_iter().enumerate() {
+            let name = b.intern(name);
+            let f = b.function(name, module);
+            let l = b.line(file, 10 - i as u32, Some(f));
+            b.line_summary(l, Some(i as u64 % 2), None);
+        }
+        for n in [3, 1] {
+            let l = b.line(top, n, None);
+            b.line_at_top_level(l);
+            b.line_summary(l, Some(1), None);
+        }
+        let p = b.finish();
+        let base = canonical_rows(&p, Kind::Lines);
+        let ties = tie_order(&p, Kind::Lines, &base).expect("files are interned");
+        let function = LineColumn::Function;
+        assert!(ties.sort(&p, &base, function, false).is_none(), "no rank");
+        for col in present_columns(&p, Kind::Lines) {
+            for descending in [false, true] {
+                let (mut with, mut without) = (base.clone(), base.clone());
+                sort(&p, &mut with, col, descending, Some(&ties));
+                sort(&p, &mut without, col, descending, None);
+                assert_eq!(with, without, "{col:?} descending {descending}");
+            }
+        }
+    }
+
     /// The byte pass gives what escaping and measuring give, and leaves
     /// every other text to them.
     #[test]

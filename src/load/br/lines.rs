@@ -49,8 +49,11 @@ impl LineNumbers {
         if let Some(&n) = self.rest.get(&(module, line)) {
             return (n, false);
         }
+        // Numbers wrap as the table's `len() as u32` did: 2^32 distinct
+        // lines would take a log of hundreds of gigabytes, and must not
+        // panic.
         let n = self.count;
-        self.count += 1;
+        self.count = self.count.wrapping_add(1);
         match self.cell(module, line) {
             Some(cell) => *cell = n,
             None => {
