@@ -74,13 +74,16 @@ pub enum Op<'a> {
         module: u16,
         name: &'a [u8],
     },
-    /// A closed sample: its type 3's offset, its frames (leaf first) in
-    /// `Batch::frames`, its nanoseconds (and whether a time record gave
-    /// them) and the worker's number for its leaf's (module, line)
-    /// (`Batch::new_lines`).
+    /// A closed sample: its type 3's offset, its frames' function numbers
+    /// (leaf first) in `Batch::funcs`, the frames themselves in
+    /// `Batch::frames` when it was read record by record (`raw`; empty for
+    /// a sample read whole, which `reread` reads again if ever needed), its
+    /// nanoseconds (and whether a time record gave them) and the worker's
+    /// number for its leaf's (module, line) (`Batch::new_lines`).
     Sample {
         offset: u64,
-        frames: Range<usize>,
+        funcs: Range<usize>,
+        raw: Range<usize>,
         ns: u64,
         timed: bool,
         line: u32,
@@ -91,10 +94,12 @@ pub enum Op<'a> {
 #[derive(Debug, Default)]
 pub struct Batch<'a> {
     pub ops: Vec<Op<'a>>,
+    /// The frames of samples read record by record (the rare case).
     pub frames: Vec<RawFrame<'a>>,
-    /// The worker's number for each frame's function (`new_funcs`), at
-    /// the frame's index: the calling thread reads these 4 bytes a frame,
-    /// not the frame's 40, for a sample whose functions all have ids.
+    /// The worker's number for each frame's function (`new_funcs`): 4
+    /// bytes a frame, where a frame as read takes 40. A whole sample's
+    /// frames are numbered in the worker's scratch and not kept: 14.5 M
+    /// samples of a 1 GiB log wrote 2 GB of frames no one read again.
     pub funcs: Vec<u32>,
     /// Names this worker met for the first time in this chunk, in the
     /// order of their numbers (padding already trimmed).
@@ -157,6 +162,8 @@ pub struct Decoder<'a> {
     names: FxHashMap<Bytes<'a>, u32>,
     funcs: FxHashMap<FuncKey<'a>, u32>,
     lines: LineNumbers,
+    /// The frames of the whole sample being read (`whole_sample`).
+    scratch: Vec<RawFrame<'a>>,
     /// Whether a sample is read in one go when it can be (`whole_sample`);
     /// tests turn it off to compare with reading record by record.
     whole: bool,
@@ -194,6 +201,7 @@ impl<'a> Decoder<'a> {
             names: FxHashMap::default(),
             funcs: FxHashMap::default(),
             lines: LineNumbers::default(),
+            scratch: Vec::new(),
             whole: true,
         }
     }
@@ -272,21 +280,23 @@ impl<'a> Decoder<'a> {
     /// left no trace, at anything else (a mapping inside the sample,
     /// damage, the end of the file): reading record by record takes it.
     fn whole_sample(&mut self, c: &mut Chunk<'a>, start: usize) -> Option<usize> {
-        let first = c.batch.frames.len();
-        let Some((end, ns, timed)) = sample_records(self.shared.bytes, start, &mut c.batch.frames)
-        else {
-            c.batch.frames.truncate(first);
-            return None;
-        };
-        c.batch.timed |= timed;
-        c.open = Some(Open {
-            offset: start as u64,
-            first,
-            ns,
-            timed,
-        });
-        self.close(c, (end - 1) as u64, "");
-        Some(end)
+        let mut frames = std::mem::take(&mut self.scratch);
+        frames.clear();
+        let read = sample_records(self.shared.bytes, start, &mut frames);
+        if let Some((_, ns, timed)) = read {
+            c.batch.timed |= timed;
+            let (funcs, line) = self.number(&mut c.batch, &frames);
+            c.batch.ops.push(Op::Sample {
+                offset: start as u64,
+                funcs,
+                raw: 0..0,
+                ns,
+                timed,
+                line,
+            });
+        }
+        self.scratch = frames;
+        read.map(|(end, _, _)| end)
     }
 
     /// Reading stopped at `end` (`why`, unless it is the end of the file):
@@ -357,7 +367,9 @@ impl<'a> Decoder<'a> {
         let Some(open) = c.open.take() else {
             return;
         };
-        let line = self.number(&mut c.batch, open.first);
+        let frames = std::mem::take(&mut c.batch.frames);
+        let (funcs, line) = self.number(&mut c.batch, &frames[open.first..]);
+        c.batch.frames = frames;
         let ops = &mut c.batch.ops;
         if !why.is_empty() {
             ops.push(Op::Warn(
@@ -367,24 +379,26 @@ impl<'a> Decoder<'a> {
         }
         ops.push(Op::Sample {
             offset: open.offset,
-            frames: open.first..c.batch.frames.len(),
+            funcs,
+            raw: open.first..c.batch.frames.len(),
             ns: open.ns,
             timed: open.timed,
             line,
         });
     }
 
-    /// Numbers the functions of the sample whose frames start at `first`;
-    /// returns the number of its leaf's line.
-    fn number(&mut self, batch: &mut Batch<'a>, first: usize) -> u32 {
-        batch.funcs.resize(batch.frames.len(), 0);
-        for (f, func) in batch.frames[first..].iter().zip(&mut batch.funcs[first..]) {
+    /// Numbers the functions of a sample's frames (leaf first, never
+    /// empty) onto the batch's `funcs`: where they stand there, and the
+    /// number of the leaf's line.
+    fn number(&mut self, batch: &mut Batch<'a>, frames: &[RawFrame<'a>]) -> (Range<usize>, u32) {
+        let start = batch.funcs.len();
+        for f in frames {
             let key = FuncKey {
                 kind: f.kind,
                 module: f.at.module,
                 name: Bytes(f.name),
             };
-            *func = match self.funcs.get(&key) {
+            let n = match self.funcs.get(&key) {
                 Some(&n) => n,
                 None => {
                     let n = self.funcs.len() as u32;
@@ -397,14 +411,27 @@ impl<'a> Decoder<'a> {
                     n
                 }
             };
+            batch.funcs.push(n);
         }
-        let leaf = batch.frames[first].at;
+        let funcs = start..batch.funcs.len();
+        // A sample opens with its type 3's frame: `frames` has a leaf.
+        let Some(leaf) = frames.first().map(|f| f.at) else {
+            return (funcs, 0);
+        };
         let (n, new) = self.lines.number(leaf.module, leaf.line);
         if new {
             batch.new_lines.push((leaf.module, leaf.line));
         }
-        n
+        (funcs, n)
     }
+}
+
+/// The frames of the sample whose type 3 is at `start`, read again as a
+/// worker read them whole, onto `frames` (emptied first); `false` if they
+/// do not read so (the sample was read record by record).
+pub fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>) -> bool {
+    frames.clear();
+    sample_records(bytes, start, frames).is_some()
 }
 
 /// The records of a sample from its type 3 at `start` to its 6, as

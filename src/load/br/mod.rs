@@ -43,7 +43,7 @@ use super::{Detection, Input, KeepEvents, LoadError, LoadOptions, Loader, parall
 use crate::model::hint::prefetch;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
-use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared};
+use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared, reread};
 use events::SampleEvents;
 use record::{Record, Stop, measure, read, trim_name};
 use rustc_hash::FxHashMap;
@@ -242,6 +242,8 @@ struct Feed<'a, 'b> {
     /// frames (root first) back to back.
     pending: Vec<Pending>,
     funcs: Vec<FuncId>,
+    /// A whole sample's frames, read again (`resolve`).
+    again: Vec<RawFrame<'a>>,
     events: SampleEvents,
     samples: u64,
     clock_ns: u128,
@@ -265,6 +267,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             ahead: None,
             pending: Vec::new(),
             funcs: Vec::new(),
+            again: Vec::new(),
             events: SampleEvents::new(input.clone(), keep),
             samples: 0,
             clock_ns: 0,
@@ -299,14 +302,15 @@ impl<'a, 'b> Feed<'a, 'b> {
                 &mut Op::Mapping { at, module, name } => self.mapping(at, module, name),
                 Op::Sample {
                     offset,
-                    frames,
+                    funcs,
+                    raw,
                     ns,
                     timed,
                     line,
                 } => {
                     let (offset, line) = (*offset, *line);
                     let ns = self.time(offset, *timed, *ns);
-                    let frames = (&batch.frames[frames.clone()], &batch.funcs[frames.clone()]);
+                    let frames = (&batch.frames[raw.clone()], &batch.funcs[funcs.clone()]);
                     self.sample(worker, offset, frames, ns, line);
                 }
             }
@@ -392,34 +396,26 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.modules[at] = Some(id);
     }
 
-    /// Resolves one closed sample: its offset, its frames (leaf first,
-    /// never empty) and the worker's numbers of their functions, its
-    /// nanoseconds (`None` in a sampled profile), the worker's number of
-    /// its leaf's line. It is added with the rest of its batch
-    /// (`add_pending`).
+    /// Resolves one closed sample: its offset, its frames as read record
+    /// by record (empty when it was read whole), the worker's numbers of
+    /// its frames' functions (leaf first), its nanoseconds (`None` in a
+    /// sampled profile), the worker's number of its leaf's line. It is
+    /// added with the rest of its batch (`add_pending`).
     fn sample(
         &mut self,
         worker: usize,
         offset: u64,
-        (frames, funcs): (&[RawFrame<'_>], &[u32]),
+        (raw, funcs): (&[RawFrame<'a>], &[u32]),
         ns: Option<u64>,
         line: u32,
     ) {
-        if frames.is_empty() {
+        if funcs.is_empty() {
             return;
         }
         let start = self.funcs.len();
         if !self.locals[worker].known(funcs, line, &mut self.funcs) {
             self.funcs.truncate(start);
-            // Resolve modules in file order first, so an unmapped number is
-            // reported at the record that first uses it.
-            for f in frames {
-                self.module_name(f.at.module, f.offset);
-            }
-            for (f, &n) in frames.iter().zip(funcs).rev() {
-                let id = self.func(worker, n, f);
-                self.funcs.push(id);
-            }
+            self.resolve(worker, offset, raw, funcs);
         }
         let root_first = &self.funcs[start..];
         let leaf = root_first[root_first.len() - 1];
@@ -432,6 +428,35 @@ impl<'a, 'b> Feed<'a, 'b> {
             ns,
             line,
         });
+    }
+
+    /// Gives ids to a sample's functions not met before, root first onto
+    /// `funcs`. Modules are resolved in file order first, so an unmapped
+    /// number is reported at the record that first uses it: where each
+    /// frame stands comes from `raw`, or from reading the sample again.
+    fn resolve(&mut self, worker: usize, offset: u64, raw: &[RawFrame<'a>], funcs: &[u32]) {
+        let mut again = std::mem::take(&mut self.again);
+        let frames = if raw.len() == funcs.len() {
+            raw
+        } else if reread(self.input.bytes(), offset as usize, &mut again)
+            && again.len() == funcs.len()
+        {
+            &again[..]
+        } else {
+            // A worker read it whole from these bytes: not reached. Were it
+            // reached, the module warnings would stand at the sample.
+            &[]
+        };
+        let at = |i: usize| frames.get(i).map_or(offset, |f| f.offset);
+        for (i, &n) in funcs.iter().enumerate() {
+            let module = self.locals[worker].funcs[n as usize].1;
+            self.module_name(module, at(i));
+        }
+        for (i, &n) in funcs.iter().enumerate().rev() {
+            let id = self.func(worker, n, at(i));
+            self.funcs.push(id);
+        }
+        self.again = again;
     }
 
     /// Adds the batch's samples in file order. Their stacks are looked up
@@ -464,14 +489,15 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.funcs.clear();
     }
 
-    /// The builder's id of the worker's function `n`, made at frame `f`.
-    fn func(&mut self, worker: usize, n: u32, f: &RawFrame<'_>) -> FuncId {
+    /// The builder's id of the worker's function `n`, made at a frame at
+    /// offset `at`.
+    fn func(&mut self, worker: usize, n: u32, at: u64) -> FuncId {
         let local = &self.locals[worker];
         if let Some(id) = local.func_ids[n as usize] {
             return id;
         }
         let (kind, module) = local.funcs[n as usize];
-        let module = self.module_name(module, f.offset);
+        let module = self.module_name(module, at);
         let name = match kind {
             PROGRAM => module,
             GOSUB => self.gosub,
