@@ -74,16 +74,19 @@ pub enum Op<'a> {
         module: u16,
         name: &'a [u8],
     },
-    /// A closed sample: its type 3's offset, its frames' function numbers
-    /// (leaf first) in `Batch::funcs`, the frames themselves in
-    /// `Batch::frames` when it was read record by record (`raw`; empty for
-    /// a sample read whole, which `reread` reads again if ever needed), its
-    /// nanoseconds (and whether a time record gave them) and the worker's
-    /// number for its leaf's (module, line) (`Batch::new_lines`).
+    /// A closed sample: its type 3's offset, where its `len` frames'
+    /// function numbers (leaf first) begin in `Batch::funcs`, where the
+    /// frames themselves begin in `Batch::frames` when it was read record
+    /// by record (`raw`; `NO_RAW` for a sample read whole, which `reread`
+    /// reads again if ever needed), its nanoseconds (and whether a time
+    /// record gave them) and the worker's number for its leaf's (module,
+    /// line) (`Batch::new_lines`). Places, not ranges: an op is 48 bytes,
+    /// not 64, and a batch holds one a sample.
     Sample {
         offset: u64,
-        funcs: Range<usize>,
-        raw: Range<usize>,
+        funcs: usize,
+        raw: usize,
+        len: u32,
         ns: u64,
         timed: bool,
         line: u32,
@@ -120,7 +123,19 @@ pub struct Batch<'a> {
     pub timed: bool,
 }
 
-impl Batch<'_> {
+/// `Op::Sample::raw` of a sample read whole.
+pub const NO_RAW: usize = usize::MAX;
+
+impl<'a> Batch<'a> {
+    /// A sample's function numbers and, if it was read record by record,
+    /// its frames (else none), from its op's places.
+    pub fn sample(&self, funcs: usize, raw: usize, len: u32) -> (&[RawFrame<'a>], &[u32]) {
+        let len = len as usize;
+        let frames = self.frames.get(raw..raw.saturating_add(len)).unwrap_or(&[]);
+        let numbers = self.funcs.get(funcs..funcs + len).unwrap_or(&[]);
+        (frames, numbers)
+    }
+
     /// Empties the batch, keeping its room.
     pub fn clear(&mut self) {
         // Every field named, so a new one cannot be left full.
@@ -288,8 +303,9 @@ impl<'a> Decoder<'a> {
             let (funcs, line) = self.number(&mut c.batch, &frames);
             c.batch.ops.push(Op::Sample {
                 offset: start as u64,
-                funcs,
-                raw: 0..0,
+                funcs: funcs.start,
+                raw: NO_RAW,
+                len: funcs.len() as u32,
                 ns,
                 timed,
                 line,
@@ -379,8 +395,9 @@ impl<'a> Decoder<'a> {
         }
         ops.push(Op::Sample {
             offset: open.offset,
-            funcs,
-            raw: open.first..c.batch.frames.len(),
+            funcs: funcs.start,
+            raw: open.first,
+            len: funcs.len() as u32,
             ns: open.ns,
             timed: open.timed,
             line,

@@ -300,17 +300,17 @@ impl<'a, 'b> Feed<'a, 'b> {
             match &mut ops[i] {
                 Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), std::mem::take(msg)),
                 &mut Op::Mapping { at, module, name } => self.mapping(at, module, name),
-                Op::Sample {
+                &mut Op::Sample {
                     offset,
                     funcs,
                     raw,
+                    len,
                     ns,
                     timed,
                     line,
                 } => {
-                    let (offset, line) = (*offset, *line);
-                    let ns = self.time(offset, *timed, *ns);
-                    let frames = (&batch.frames[raw.clone()], &batch.funcs[funcs.clone()]);
+                    let ns = self.time(offset, timed, ns);
+                    let frames = batch.sample(funcs, raw, len);
                     self.sample(worker, offset, frames, ns, line);
                 }
             }
