@@ -66,7 +66,7 @@ impl std::hash::Hash for FuncKey<'_> {
 }
 
 /// One thing the calling thread must do, in file order.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Op<'a> {
     Warn(u64, String),
     Mapping {

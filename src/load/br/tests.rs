@@ -450,36 +450,31 @@ proptest::proptest! {
 fn with_frames<'a>(bytes: &'a [u8], batch: &Batch<'a>) -> String {
     let mut ops = Vec::new();
     for op in &batch.ops {
-        let &Op::Sample {
+        let mut op = op.clone();
+        let (mut frames, mut numbers) = (Vec::new(), Vec::new());
+        if let Op::Sample {
             offset,
             funcs,
             raw,
             len,
-            ns,
-            timed,
-            line,
-        } = op
-        else {
-            ops.push(format!("{op:?}"));
-            continue;
-        };
-        let (frames, funcs) = batch.sample(funcs, raw, len);
-        let mut frames = frames.to_vec();
-        if raw == decode::NO_RAW {
-            assert!(reread(bytes, offset as usize, &mut frames), "at {offset}");
+            ..
+        } = &mut op
+        {
+            let (raw_frames, funcs_of) = batch.sample(*funcs, *raw, *len);
+            (frames, numbers) = (raw_frames.to_vec(), funcs_of.to_vec());
+            if *raw == decode::NO_RAW {
+                assert!(reread(bytes, *offset as usize, &mut frames), "at {offset}");
+            }
+            // Where they stand in the batch differs between the readings.
+            (*funcs, *raw) = (0, 0);
         }
-        ops.push(format!("{offset} {funcs:?} {frames:?} {ns} {timed} {line}"));
+        ops.push(format!("{op:?} {numbers:?} {frames:?}"));
     }
-    let Batch {
-        new_names,
-        new_funcs,
-        new_lines,
-        span,
-        last,
-        timed,
-        ..
-    } = batch;
-    format!("{ops:?} {new_names:?} {new_funcs:?} {new_lines:?} {span:?} {last} {timed}")
+    let news = (&batch.new_names, &batch.new_funcs, &batch.new_lines);
+    format!(
+        "{ops:?} {news:?} {:?} {} {}",
+        batch.span, batch.last, batch.timed
+    )
 }
 
 /// A batch holds an op a sample: `Op::Sample` keeps places, not ranges,
