@@ -73,9 +73,9 @@ pub fn record_chunks(
 }
 
 /// Parses `chunks` on the worker threads and hands each result to
-/// `consume(worker, result)` in chunk order. `state` makes a worker's
-/// private state; chunk `i` always goes to worker `i % workers`, so a
-/// worker's results reach the consumer in the order it made them.
+/// `consume(worker, result)` in chunk order. `state(worker)` makes a
+/// worker's private state; chunk `i` always goes to worker `i % workers`,
+/// so a worker's results reach the consumer in the order it made them.
 /// `consume` returns false to stop early (the rest is not parsed).
 ///
 /// `consume` also hands back a spare `R` (a result's emptied buffer) and
@@ -85,7 +85,7 @@ pub fn record_chunks(
 /// consumer's unmapping of each result's pages).
 pub fn ordered_reusing<S, T, R>(
     chunks: &[Range<usize>],
-    state: impl Fn() -> S + Sync,
+    state: impl Fn(usize) -> S + Sync,
     parse: impl Fn(&mut S, Range<usize>, R) -> T + Sync,
     mut consume: impl FnMut(usize, T) -> (bool, R),
 ) where
@@ -94,7 +94,7 @@ pub fn ordered_reusing<S, T, R>(
 {
     let n = workers().min(chunks.len());
     if n <= 1 {
-        let (mut s, mut spare) = (state(), R::default());
+        let (mut s, mut spare) = (state(0), R::default());
         for c in chunks {
             let (go_on, back) = consume(0, parse(&mut s, c.clone(), spare));
             if !go_on {
@@ -113,7 +113,7 @@ pub fn ordered_reusing<S, T, R>(
                 spares.push(spare_tx);
                 let (state, parse) = (&state, &parse);
                 scope.spawn(move || {
-                    let mut s = state();
+                    let mut s = state(w);
                     for c in chunks.iter().skip(w).step_by(n) {
                         let spare = spare_rx.try_recv().unwrap_or_default();
                         // The consumer hung up: it stopped early.
@@ -176,7 +176,7 @@ mod tests {
         let mut seen = Vec::new();
         ordered_reusing(
             &chunks,
-            || 0u32,
+            |_| 0u32,
             |count, r, ()| {
                 *count += 1;
                 r.start
@@ -190,7 +190,7 @@ mod tests {
         let mut taken = 0;
         ordered_reusing(
             &chunks,
-            || (),
+            |_| (),
             |_, r, ()| r.start,
             |_, _| {
                 taken += 1;
@@ -201,22 +201,22 @@ mod tests {
     }
 
     /// A spare goes back to the worker that made the result it came in,
-    /// keeping what it holds, and results still arrive in chunk order.
+    /// keeping what it holds, results still arrive in chunk order, and a
+    /// worker's state knows which worker it is.
     #[test]
     fn spares_return_to_the_worker_that_made_them() {
         let chunks: Vec<_> = (0..40).map(|i| i..i + 1).collect();
-        let ids = std::sync::atomic::AtomicUsize::new(0);
         let (mut order, mut reused) = (Vec::new(), 0);
         ordered_reusing(
             &chunks,
-            || ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            |worker| worker,
             |&mut id, r, mut spare: Vec<usize>| {
                 spare.push(id);
                 (r.start, spare)
             },
-            |_, (start, made_by): (usize, Vec<usize>)| {
+            |worker, (start, made_by): (usize, Vec<usize>)| {
                 order.push(start);
-                assert!(made_by.iter().all(|&id| id == made_by[0]), "{made_by:?}");
+                assert!(made_by.iter().all(|&id| id == worker), "{made_by:?}");
                 reused += usize::from(made_by.len() > 1);
                 (true, made_by)
             },

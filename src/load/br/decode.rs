@@ -15,8 +15,10 @@ use super::lines::LineNumbers;
 use super::record::{Frame, Record, Stop, measure, read, read_whole, trim_name};
 use super::sync::{Targets, chunk_start};
 use crate::model::intern::Bytes;
+use crate::model::{FuncId, ProfileBuilder};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 /// What a frame says about its function: a function name numbered by the
 /// worker (`Batch::new_names`), or one of these.
@@ -82,11 +84,18 @@ pub enum Op<'a> {
     /// record gave them) and the worker's number for its leaf's (module,
     /// line) (`Batch::new_lines`). Places, not ranges: an op is 48 bytes,
     /// not 64, and a batch holds one a sample.
+    ///
+    /// When the worker knew the builder's ids of all its functions
+    /// (`Given`), `raw` is `IDS`, `funcs` is where those ids begin in
+    /// `Batch::ids`, root first, and `hash` is the stack's hash
+    /// (`ProfileBuilder::stack_hash`): the calling thread only looks the
+    /// stack up.
     Sample {
         offset: u64,
         funcs: usize,
         raw: usize,
         len: u32,
+        hash: u32,
         ns: u64,
         timed: bool,
         line: u32,
@@ -99,6 +108,8 @@ pub struct Batch<'a> {
     pub ops: Vec<Op<'a>>,
     /// The frames of samples read record by record (the rare case).
     pub frames: Vec<RawFrame<'a>>,
+    /// Root-first function ids of the samples whose `raw` is `IDS`.
+    pub ids: Vec<FuncId>,
     /// The worker's number for each frame's function (`new_funcs`): 4
     /// bytes a frame, where a frame as read takes 40. A whole sample's
     /// frames are numbered in the worker's scratch and not kept: 14.5 M
@@ -125,6 +136,32 @@ pub struct Batch<'a> {
 
 /// `Op::Sample::raw` of a sample read whole.
 pub const NO_RAW: usize = usize::MAX;
+/// `Op::Sample::raw` of a sample read whole whose functions' ids the
+/// worker knew.
+pub const IDS: usize = usize::MAX - 1;
+
+/// The builder's ids of one worker's function numbers, as the calling
+/// thread gives them (`u32::MAX` for none yet). The worker copies them at
+/// the start of a chunk when they changed, and then turns a sample's
+/// numbers into ids and hashes its stack itself: work the calling thread,
+/// which bounds a BR load, no longer does a sample.
+#[derive(Debug, Default)]
+pub struct Given {
+    ids: Vec<u32>,
+    changes: u64,
+}
+
+impl Given {
+    /// The id of the worker's function `n`.
+    pub fn give(&mut self, n: u32, id: FuncId) {
+        let n = n as usize;
+        if self.ids.len() <= n {
+            self.ids.resize(n + 1, u32::MAX);
+        }
+        self.ids[n] = id.index() as u32;
+        self.changes += 1;
+    }
+}
 
 impl<'a> Batch<'a> {
     /// A sample's function numbers and, if it was read record by record,
@@ -142,6 +179,7 @@ impl<'a> Batch<'a> {
         let Batch {
             ops,
             frames,
+            ids,
             funcs,
             new_names,
             new_funcs,
@@ -152,6 +190,7 @@ impl<'a> Batch<'a> {
         } = self;
         ops.clear();
         frames.clear();
+        ids.clear();
         funcs.clear();
         new_names.clear();
         new_funcs.clear();
@@ -179,6 +218,11 @@ pub struct Decoder<'a> {
     lines: LineNumbers,
     /// The frames of the whole sample being read (`whole_sample`).
     scratch: Vec<RawFrame<'a>>,
+    /// The calling thread's ids for this worker's functions, and the copy
+    /// read at the start of the last chunk, as of `changes` changes.
+    given: Arc<Mutex<Given>>,
+    ids: Vec<u32>,
+    changes: u64,
     /// Whether a sample is read in one go when it can be (`whole_sample`);
     /// tests turn it off to compare with reading record by record.
     whole: bool,
@@ -210,13 +254,16 @@ struct Chunk<'a> {
 }
 
 impl<'a> Decoder<'a> {
-    pub fn new(shared: Shared<'a>) -> Self {
+    pub fn new(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             shared,
             names: FxHashMap::default(),
             funcs: FxHashMap::default(),
             lines: LineNumbers::default(),
             scratch: Vec::new(),
+            given,
+            ids: Vec::new(),
+            changes: 0,
             whole: true,
         }
     }
@@ -226,7 +273,7 @@ impl<'a> Decoder<'a> {
     pub fn record_by_record(shared: Shared<'a>) -> Self {
         Decoder {
             whole: false,
-            ..Decoder::new(shared)
+            ..Decoder::new(shared, Arc::default())
         }
     }
 
@@ -242,6 +289,7 @@ impl<'a> Decoder<'a> {
         let Some(start) = chunk_start(bytes, size, k) else {
             return c.batch;
         };
+        self.copy_given();
         let (end, ended) = self.read_on(&mut c, start, Targets::after(bytes, size, k));
         match ended {
             Ended::AtChunk => self.close(&mut c, end as u64, NEXT_SAMPLE),
@@ -301,11 +349,20 @@ impl<'a> Decoder<'a> {
         if let Some((_, ns, timed)) = read {
             c.batch.timed |= timed;
             let (funcs, line) = self.number(&mut c.batch, &frames);
+            let len = funcs.len() as u32;
+            let (funcs, raw, hash) = match self.ids_of(&mut c.batch, funcs.clone()) {
+                Some((ids, hash)) => {
+                    c.batch.funcs.truncate(funcs.start);
+                    (ids, IDS, hash)
+                }
+                None => (funcs.start, NO_RAW, 0),
+            };
             c.batch.ops.push(Op::Sample {
                 offset: start as u64,
-                funcs: funcs.start,
-                raw: NO_RAW,
-                len: funcs.len() as u32,
+                funcs,
+                raw,
+                len,
+                hash,
                 ns,
                 timed,
                 line,
@@ -398,10 +455,40 @@ impl<'a> Decoder<'a> {
             funcs: funcs.start,
             raw: open.first,
             len: funcs.len() as u32,
+            hash: 0,
             ns: open.ns,
             timed: open.timed,
             line,
         });
+    }
+
+    /// Takes the calling thread's ids for this worker's functions, if they
+    /// changed since the last chunk.
+    fn copy_given(&mut self) {
+        let Ok(given) = self.given.lock() else {
+            return;
+        };
+        if given.changes != self.changes {
+            self.ids.clone_from(&given.ids);
+            self.changes = given.changes;
+        }
+    }
+
+    /// The ids of the functions numbered at `numbers` in the batch, root
+    /// first onto `Batch::ids`, and their stack's hash; `None` (and
+    /// nothing pushed) if one has no id yet.
+    fn ids_of(&self, batch: &mut Batch<'a>, numbers: Range<usize>) -> Option<(usize, u32)> {
+        let start = batch.ids.len();
+        for &n in batch.funcs.get(numbers)?.iter().rev() {
+            match self.ids.get(n as usize) {
+                Some(&id) if id != u32::MAX => batch.ids.push(FuncId::from_index(id as usize)),
+                _ => {
+                    batch.ids.truncate(start);
+                    return None;
+                }
+            }
+        }
+        Some((start, ProfileBuilder::stack_hash(&batch.ids[start..])))
     }
 
     /// Numbers the functions of a sample's frames (leaf first, never

@@ -28,10 +28,13 @@
 //! each worker guesses where a sample begins near its chunk's start
 //! (`sync.rs`), and this thread feeds the samples of the batches that
 //! follow on from each other to the builder in file order, so ids, sums and
-//! warnings come out as a single reading would make them. What a sample
-//! may need from later in the file (a module mapped after its first use,
-//! whether a time record comes at all) is read ahead only when a sample
-//! needs it (`Ahead`).
+//! warnings come out as a single reading would make them. Once this thread
+//! has given a function an id, it tells the worker that numbered it
+//! (`decode::Given`), and that worker sends later samples as ids with
+//! their stack's hash, which leaves this thread, the one that bounds a
+//! load, only the lookup. What a sample may need from later in the file
+//! (a module mapped after its first use, whether a time record comes at
+//! all) is read ahead only when a sample needs it (`Ahead`).
 
 mod decode;
 mod events;
@@ -44,12 +47,15 @@ use crate::model::hint::prefetch;
 use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
-use decode::{Batch, Decoder, GOSUB, Kind, MAIN, Op, PROGRAM, RawFrame, Shared, reread};
+use decode::{
+    Batch, Decoder, GOSUB, Given, IDS, Kind, MAIN, Op, PROGRAM, RawFrame, Shared, reread,
+};
 use events::SampleEvents;
 use record::{Record, Stop, measure, read, trim_name};
 use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 /// The BR profiler log loader.
 pub struct Br;
@@ -107,11 +113,14 @@ impl Loader for Br {
             .map(|k| k * size..bytes.len().min((k + 1) * size))
             .collect();
         let shared = Shared { bytes, size };
-        let mut feed = Feed::new(b, input, opts.events);
+        let given: Vec<Arc<Mutex<Given>>> = (0..parallel::workers().max(1))
+            .map(|_| Arc::default())
+            .collect();
+        let mut feed = Feed::new(b, input, opts.events, given.clone());
         let mut done = 0;
         parallel::ordered_reusing(
             &chunks,
-            || Decoder::new(shared),
+            |worker| Decoder::new(shared, given[worker].clone()),
             |decoder, range, spare| decoder.chunk(range, spare),
             |worker, mut batch| {
                 let go_on = feed.batch(worker, &mut batch);
@@ -246,6 +255,8 @@ struct Feed<'a, 'b> {
     funcs: Vec<FuncId>,
     /// A whole sample's frames, read again (`resolve`).
     again: Vec<RawFrame<'a>>,
+    /// Each worker's ids as given to it (`decode::Given`).
+    given: Vec<Arc<Mutex<Given>>>,
     events: SampleEvents,
     samples: u64,
     clock_ns: u128,
@@ -253,7 +264,12 @@ struct Feed<'a, 'b> {
 }
 
 impl<'a, 'b> Feed<'a, 'b> {
-    fn new(b: &'b mut ProfileBuilder, input: &'a Input, keep: KeepEvents) -> Self {
+    fn new(
+        b: &'b mut ProfileBuilder,
+        input: &'a Input,
+        keep: KeepEvents,
+        given: Vec<Arc<Mutex<Given>>>,
+    ) -> Self {
         let (gosub, main) = (b.intern("(gosub)"), b.intern("(main)"));
         Feed {
             b,
@@ -270,6 +286,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             pending: Vec::new(),
             funcs: Vec::new(),
             again: Vec::new(),
+            given,
             events: SampleEvents::new(input.clone(), keep),
             samples: 0,
             clock_ns: 0,
@@ -305,11 +322,26 @@ impl<'a, 'b> Feed<'a, 'b> {
                 &mut Op::Sample {
                     offset,
                     funcs,
+                    raw: IDS,
+                    len,
+                    hash,
+                    ns,
+                    timed,
+                    line,
+                } => {
+                    let ns = self.time(offset, timed, ns);
+                    let ids = batch.ids.get(funcs..funcs + len as usize).unwrap_or(&[]);
+                    self.sample_of_ids(worker, offset, (ids, hash), ns, line);
+                }
+                &mut Op::Sample {
+                    offset,
+                    funcs,
                     raw,
                     len,
                     ns,
                     timed,
                     line,
+                    ..
                 } => {
                     let ns = self.time(offset, timed, ns);
                     let frames = batch.sample(funcs, raw, len);
@@ -419,9 +451,41 @@ impl<'a, 'b> Feed<'a, 'b> {
             self.funcs.truncate(start);
             self.resolve(worker, offset, raw, funcs);
         }
-        let root_first = &self.funcs[start..];
-        let leaf = root_first[root_first.len() - 1];
-        let hash = ProfileBuilder::stack_hash(root_first);
+        let hash = ProfileBuilder::stack_hash(&self.funcs[start..]);
+        self.pend(worker, offset, (start, hash), ns, line);
+    }
+
+    /// A sample whose functions' ids (root first) and stack hash the
+    /// worker found: as `sample`, with nothing to resolve.
+    fn sample_of_ids(
+        &mut self,
+        worker: usize,
+        offset: u64,
+        (ids, hash): (&[FuncId], u32),
+        ns: Option<u64>,
+        line: u32,
+    ) {
+        if ids.is_empty() {
+            return;
+        }
+        let start = self.funcs.len();
+        self.funcs.extend_from_slice(ids);
+        self.pend(worker, offset, (start, hash), ns, line);
+    }
+
+    /// Queues a sample whose functions' ids stand on `funcs` from `start`
+    /// on (root first, at least one), hashed to `hash`.
+    fn pend(
+        &mut self,
+        worker: usize,
+        offset: u64,
+        (start, hash): (usize, u32),
+        ns: Option<u64>,
+        line: u32,
+    ) {
+        let Some(&leaf) = self.funcs.last() else {
+            return;
+        };
         let line = self.line(worker, line, leaf, offset);
         self.pending.push(Pending {
             offset,
@@ -508,6 +572,9 @@ impl<'a, 'b> Feed<'a, 'b> {
         };
         let id = self.b.function(name, module);
         self.locals[worker].func_ids.set(n, id);
+        if let Some(Ok(mut given)) = self.given.get(worker).map(|g| g.lock()) {
+            given.give(n, id);
+        }
         id
     }
 

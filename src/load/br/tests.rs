@@ -434,7 +434,7 @@ proptest::proptest! {
     fn whole_samples_decode_as_record_by_record(records in records(), size in 1usize..96) {
         let bytes = log_of(&records);
         let shared = Shared { bytes: &bytes, size };
-        let mut whole = Decoder::new(shared);
+        let mut whole = Decoder::new(shared, Default::default());
         let mut each = Decoder::record_by_record(shared);
         for k in 0..bytes.len().div_ceil(size) {
             let range = k * size..bytes.len().min((k + 1) * size);
@@ -482,4 +482,49 @@ fn with_frames<'a>(bytes: &'a [u8], batch: &Batch<'a>) -> String {
 #[test]
 fn an_op_takes_48_bytes() {
     assert_eq!(size_of::<Op<'_>>(), 48);
+}
+
+/// A worker given the builder's ids of its functions sends a whole sample
+/// as those ids, root first, with the hash the builder would make of
+/// them; a sample with a function it has no id for stays numbers.
+#[test]
+fn a_worker_sends_a_sample_as_the_ids_it_was_given() {
+    let desc = "sample 1 1 0\nname \"A\"\nback 1 2 0\nname \"B\"\nend\n\
+                sample 1 3 0\nname \"C\"\nend\n";
+    let log = compile(desc).unwrap();
+    let shared = Shared {
+        bytes: &log,
+        size: log.len(),
+    };
+    // The worker numbers A, B, C as 0, 1, 2, in the order it meets them.
+    let given: Arc<Mutex<Given>> = Arc::default();
+    given.lock().unwrap().give(0, FuncId(7));
+    given.lock().unwrap().give(1, FuncId(3));
+    let batch = Decoder::new(shared, given).chunk(0..log.len(), Batch::default());
+    let places: Vec<_> = batch.ops.iter().filter_map(places).collect();
+    let root_first = [FuncId(3), FuncId(7)];
+    let hash = ProfileBuilder::stack_hash(&root_first);
+    assert_eq!(places[0], (0, decode::IDS, 2, hash));
+    assert_eq!(batch.ids, root_first);
+    assert_eq!(places[1], (0, decode::NO_RAW, 1, 0), "C has no id");
+    assert_eq!(
+        batch.funcs,
+        [2],
+        "only the numbers of a sample sent as such"
+    );
+}
+
+/// A sample op's places in its batch and its hash.
+fn places(op: &Op<'_>) -> Option<(usize, usize, u32, u32)> {
+    let &Op::Sample {
+        funcs,
+        raw,
+        len,
+        hash,
+        ..
+    } = op
+    else {
+        return None;
+    };
+    Some((funcs, raw, len, hash))
 }

@@ -134,7 +134,7 @@ fn read<'b>(
         // a fault each, the applier's share of a tenth of the load.
         parallel::ordered_reusing(
             chunks,
-            LocalNames::default,
+            |_| LocalNames::default(),
             |names, range, spare| chunk::parse(&bytes[range], names, spare),
             |_, batch| {
                 let ids = table.intern_all(batch.new_names.iter());

@@ -61,7 +61,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        LocalNames::default,
+        |_| LocalNames::default(),
         |names, range, spare| parse_chunk(bytes, range, layout, names, Batch::reusing(spare)),
         |worker, mut batch| {
             let map = maps.learn(worker, &batch, b);

@@ -98,7 +98,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        LocalNames::default,
+        |_| LocalNames::default(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
             parse_records(bytes, range, record_len, map, names, batch)
