@@ -163,14 +163,25 @@ impl Given {
     }
 }
 
+/// A sample's functions as its worker sent them (`Batch::sample`).
+pub enum Sent<'b, 'a> {
+    /// The builder's ids, root first (`IDS`).
+    Ids(&'b [FuncId]),
+    /// The frames if it was read record by record (else none), and the
+    /// worker's numbers of their functions, leaf first.
+    Numbers(&'b [RawFrame<'a>], &'b [u32]),
+}
+
 impl<'a> Batch<'a> {
-    /// A sample's function numbers and, if it was read record by record,
-    /// its frames (else none), from its op's places.
-    pub fn sample(&self, funcs: usize, raw: usize, len: u32) -> (&[RawFrame<'a>], &[u32]) {
+    /// A sample's functions, from its op's places (`Op::Sample`).
+    pub fn sample(&self, funcs: usize, raw: usize, len: u32) -> Sent<'_, 'a> {
         let len = len as usize;
+        if raw == IDS {
+            return Sent::Ids(self.ids.get(funcs..funcs + len).unwrap_or(&[]));
+        }
         let frames = self.frames.get(raw..raw.saturating_add(len)).unwrap_or(&[]);
         let numbers = self.funcs.get(funcs..funcs + len).unwrap_or(&[]);
-        (frames, numbers)
+        Sent::Numbers(frames, numbers)
     }
 
     /// Empties the batch, keeping its room.
@@ -350,13 +361,7 @@ impl<'a> Decoder<'a> {
             c.batch.timed |= timed;
             let (funcs, line) = self.number(&mut c.batch, &frames);
             let len = funcs.len() as u32;
-            let (funcs, raw, hash) = match self.ids_of(&mut c.batch, funcs.clone()) {
-                Some((ids, hash)) => {
-                    c.batch.funcs.truncate(funcs.start);
-                    (ids, IDS, hash)
-                }
-                None => (funcs.start, NO_RAW, 0),
-            };
+            let (funcs, raw, hash) = self.sent_as(&mut c.batch, funcs);
             c.batch.ops.push(Op::Sample {
                 offset: start as u64,
                 funcs,
@@ -471,6 +476,19 @@ impl<'a> Decoder<'a> {
         if given.changes != self.changes {
             self.ids.clone_from(&given.ids);
             self.changes = given.changes;
+        }
+    }
+
+    /// How a whole sample whose functions are numbered at `numbers` in
+    /// the batch is sent, as an op's `funcs`, `raw` and `hash`: as ids
+    /// (its numbers dropped) when all have one, else as numbers.
+    fn sent_as(&self, batch: &mut Batch<'a>, numbers: Range<usize>) -> (usize, usize, u32) {
+        match self.ids_of(batch, numbers.clone()) {
+            Some((ids, hash)) => {
+                batch.funcs.truncate(numbers.start);
+                (ids, IDS, hash)
+            }
+            None => (numbers.start, NO_RAW, 0),
         }
     }
 

@@ -48,7 +48,7 @@ use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{
-    Batch, Decoder, GOSUB, Given, IDS, Kind, MAIN, Op, PROGRAM, RawFrame, Shared, reread,
+    Batch, Decoder, GOSUB, Given, Kind, MAIN, Op, PROGRAM, RawFrame, Sent, Shared, reread,
 };
 use events::SampleEvents;
 use record::{Record, Stop, measure, read, trim_name};
@@ -322,7 +322,7 @@ impl<'a, 'b> Feed<'a, 'b> {
                 &mut Op::Sample {
                     offset,
                     funcs,
-                    raw: IDS,
+                    raw,
                     len,
                     hash,
                     ns,
@@ -330,22 +330,12 @@ impl<'a, 'b> Feed<'a, 'b> {
                     line,
                 } => {
                     let ns = self.time(offset, timed, ns);
-                    let ids = batch.ids.get(funcs..funcs + len as usize).unwrap_or(&[]);
-                    self.sample_of_ids(worker, offset, (ids, hash), ns, line);
-                }
-                &mut Op::Sample {
-                    offset,
-                    funcs,
-                    raw,
-                    len,
-                    ns,
-                    timed,
-                    line,
-                    ..
-                } => {
-                    let ns = self.time(offset, timed, ns);
-                    let frames = batch.sample(funcs, raw, len);
-                    self.sample(worker, offset, frames, ns, line);
+                    match batch.sample(funcs, raw, len) {
+                        Sent::Ids(ids) => self.sample_of_ids(worker, offset, (ids, hash), ns, line),
+                        Sent::Numbers(raw, numbers) => {
+                            self.sample(worker, offset, (raw, numbers), ns, line);
+                        }
+                    }
                 }
             }
         }

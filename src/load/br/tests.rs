@@ -460,7 +460,10 @@ fn with_frames<'a>(bytes: &'a [u8], batch: &Batch<'a>) -> String {
             ..
         } = &mut op
         {
-            let (raw_frames, funcs_of) = batch.sample(*funcs, *raw, *len);
+            let decode::Sent::Numbers(raw_frames, funcs_of) = batch.sample(*funcs, *raw, *len)
+            else {
+                panic!("a worker given no ids sends none");
+            };
             (frames, numbers) = (raw_frames.to_vec(), funcs_of.to_vec());
             if *raw == decode::NO_RAW {
                 assert!(reread(bytes, *offset as usize, &mut frames), "at {offset}");
@@ -506,6 +509,12 @@ fn a_worker_sends_a_sample_as_the_ids_it_was_given() {
     let hash = ProfileBuilder::stack_hash(&root_first);
     assert_eq!(places[0], (0, decode::IDS, 2, hash));
     assert_eq!(batch.ids, root_first);
+    let (funcs, raw, len, _) = places[0];
+    let sent = batch.sample(funcs, raw, len);
+    assert!(matches!(sent, Sent::Ids(ids) if ids == root_first));
+    let (funcs, raw, len, _) = places[1];
+    let sent = batch.sample(funcs, raw, len);
+    assert!(matches!(sent, Sent::Numbers([], [2])));
     assert_eq!(places[1], (0, decode::NO_RAW, 1, 0), "C has no id");
     assert_eq!(
         batch.funcs,
