@@ -60,6 +60,25 @@ struct FuncKey<'a> {
     name: Bytes<'a>,
 }
 
+impl FuncKey<'_> {
+    /// A frame's function until a record after it says more.
+    fn program(module: u16) -> Self {
+        FuncKey {
+            kind: PROGRAM,
+            module,
+            name: Bytes(&[]),
+        }
+    }
+}
+
+/// What `Decoder::number_whole` read of a sample besides its functions.
+struct WholeSample {
+    end: usize,
+    ns: u64,
+    timed: bool,
+    line: u32,
+}
+
 impl std::hash::Hash for FuncKey<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(u64::from(self.kind) << 16 | u64::from(self.module));
@@ -112,7 +131,7 @@ pub struct Batch<'a> {
     pub ids: Vec<FuncId>,
     /// The worker's number for each frame's function (`new_funcs`): 4
     /// bytes a frame, where a frame as read takes 40. A whole sample's
-    /// frames are numbered in the worker's scratch and not kept: 14.5 M
+    /// frames are numbered as they are read and never kept: 14.5 M
     /// samples of a 1 GiB log wrote 2 GB of frames no one read again.
     pub funcs: Vec<u32>,
     /// Names this worker met for the first time in this chunk, in the
@@ -227,8 +246,6 @@ pub struct Decoder<'a> {
     names: FxHashMap<Bytes<'a>, u32>,
     funcs: FxHashMap<FuncKey<'a>, u32>,
     lines: LineNumbers,
-    /// The frames of the whole sample being read (`whole_sample`).
-    scratch: Vec<RawFrame<'a>>,
     /// The calling thread's ids for this worker's functions, and the copy
     /// read at the start of the last chunk, as of `changes` changes.
     given: Arc<Mutex<Given>>,
@@ -271,7 +288,6 @@ impl<'a> Decoder<'a> {
             names: FxHashMap::default(),
             funcs: FxHashMap::default(),
             lines: LineNumbers::default(),
-            scratch: Vec::new(),
             given,
             ids: Vec::new(),
             changes: 0,
@@ -351,30 +367,72 @@ impl<'a> Decoder<'a> {
     /// the common case, without asking at each record whether a later
     /// chunk begins there (chunks begin at a type 3, and a sample holds
     /// one) or whether a sample is open. Where it ends, or `None`, having
-    /// left no trace, at anything else (a mapping inside the sample,
+    /// pushed nothing, at anything else (a mapping inside the sample,
     /// damage, the end of the file): reading record by record takes it.
     fn whole_sample(&mut self, c: &mut Chunk<'a>, start: usize) -> Option<usize> {
-        let mut frames = std::mem::take(&mut self.scratch);
-        frames.clear();
-        let read = sample_records(self.shared.bytes, start, &mut frames);
-        if let Some((_, ns, timed)) = read {
-            c.batch.timed |= timed;
-            let (funcs, line) = self.number(&mut c.batch, &frames);
-            let len = funcs.len() as u32;
-            let (funcs, raw, hash) = self.sent_as(&mut c.batch, funcs);
-            c.batch.ops.push(Op::Sample {
-                offset: start as u64,
-                funcs,
-                raw,
-                len,
-                hash,
-                ns,
-                timed,
-                line,
-            });
+        let first = c.batch.funcs.len();
+        let Some(read) = self.number_whole(&mut c.batch, start) else {
+            c.batch.funcs.truncate(first);
+            return None;
+        };
+        c.batch.timed |= read.timed;
+        let funcs = first..c.batch.funcs.len();
+        let len = funcs.len() as u32;
+        let (funcs, raw, hash) = self.sent_as(&mut c.batch, funcs);
+        c.batch.ops.push(Op::Sample {
+            offset: start as u64,
+            funcs,
+            raw,
+            len,
+            hash,
+            ns: read.ns,
+            timed: read.timed,
+            line: read.line,
+        });
+        Some(read.end)
+    }
+
+    /// Reads the sample whose type 3 is at `start` as `sample_records`
+    /// does, numbering each frame's function onto the batch's `funcs` as
+    /// soon as the records after it have told what it is: one pass, with
+    /// no frame kept. `None` where `sample_records` says `None`; functions
+    /// numbered by then stay numbered (reading record by record numbers
+    /// them alike), and the caller drops what was pushed.
+    fn number_whole(&mut self, batch: &mut Batch<'a>, start: usize) -> Option<WholeSample> {
+        let bytes = self.shared.bytes;
+        let (mut pos, mut ns, mut timed) = (start, 0u64, false);
+        let (rec, len) = read_whole(bytes.get(pos..)?)?;
+        let Record::Current(leaf) = rec else {
+            return None;
+        };
+        pos += len;
+        let mut last = FuncKey::program(leaf.module);
+        loop {
+            let (rec, len) = read_whole(bytes.get(pos..)?)?;
+            pos += len;
+            match rec {
+                Record::Back(f) => {
+                    let n = self.func_number(batch, last);
+                    batch.funcs.push(n);
+                    last = FuncKey::program(f.module);
+                }
+                Record::Time(t) => (ns, timed) = (ns.saturating_add(t), true),
+                Record::Name(name) => (last.kind, last.name) = (NAMED, Bytes(trim_name(name))),
+                Record::Gosub => (last.kind, last.name) = (GOSUB, Bytes(&[])),
+                Record::Main => (last.kind, last.name) = (MAIN, Bytes(&[])),
+                Record::End => break,
+                Record::Module { .. } | Record::Current(_) => return None,
+            }
         }
-        self.scratch = frames;
-        read.map(|(end, _, _)| end)
+        let n = self.func_number(batch, last);
+        batch.funcs.push(n);
+        let line = self.line_number(batch, leaf);
+        Some(WholeSample {
+            end: pos,
+            ns,
+            timed,
+            line,
+        })
     }
 
     /// Reading stopped at `end` (`why`, unless it is the end of the file):
@@ -520,31 +578,38 @@ impl<'a> Decoder<'a> {
                 module: f.at.module,
                 name: Bytes(f.name),
             };
-            let n = match self.funcs.get(&key) {
-                Some(&n) => n,
-                None => {
-                    let n = self.funcs.len() as u32;
-                    self.funcs.insert(key, n);
-                    let kind = match f.kind {
-                        NAMED => self.name(&mut batch.new_names, f.name),
-                        special => special,
-                    };
-                    batch.new_funcs.push((kind, f.at.module));
-                    n
-                }
-            };
+            let n = self.func_number(batch, key);
             batch.funcs.push(n);
         }
         let funcs = start..batch.funcs.len();
         // A sample opens with its type 3's frame: `frames` has a leaf.
-        let Some(leaf) = frames.first().map(|f| f.at) else {
-            return (funcs, 0);
+        let line = frames.first().map_or(0, |f| self.line_number(batch, f.at));
+        (funcs, line)
+    }
+
+    /// The worker's number of a frame's function, numbered now if new.
+    #[inline]
+    fn func_number(&mut self, batch: &mut Batch<'a>, key: FuncKey<'a>) -> u32 {
+        if let Some(&n) = self.funcs.get(&key) {
+            return n;
+        }
+        let n = self.funcs.len() as u32;
+        self.funcs.insert(key, n);
+        let kind = match key.kind {
+            NAMED => self.name(&mut batch.new_names, key.name.0),
+            special => special,
         };
+        batch.new_funcs.push((kind, key.module));
+        n
+    }
+
+    /// The worker's number of a leaf's (module, line).
+    fn line_number(&mut self, batch: &mut Batch<'a>, leaf: Frame) -> u32 {
         let (n, new) = self.lines.number(leaf.module, leaf.line);
         if new {
             batch.new_lines.push((leaf.module, leaf.line));
         }
-        (funcs, n)
+        n
     }
 }
 
