@@ -38,6 +38,7 @@
 
 mod decode;
 mod events;
+mod frame_keys;
 mod lines;
 mod record;
 mod sync;
