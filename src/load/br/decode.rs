@@ -61,12 +61,15 @@ struct FuncKey<'a> {
     name: Bytes<'a>,
 }
 
-/// A whole sample's frame's function as the records read so far tell it,
-/// keyed both ways: by its trimmed name (the worker's table) and as its
-/// records spell it (`frame_keys.rs`; `None` for a name too long).
+/// A whole sample's frame's function as the records read so far tell it:
+/// its kind, module and name as written, and the key they spell
+/// (`frame_keys.rs`; `None` for a name too long). The worker's table's key
+/// (`FuncKey`, the name trimmed) is made only when the spelt key misses.
 #[derive(Clone, Copy)]
 struct Told<'a> {
-    key: FuncKey<'a>,
+    kind: Kind,
+    module: u16,
+    name: &'a [u8],
     spelt: Option<FrameKey>,
 }
 
@@ -74,39 +77,39 @@ impl<'a> Told<'a> {
     /// A frame of `module`, until a record after it says more.
     fn program(module: u16) -> Self {
         Told {
-            key: FuncKey {
-                kind: PROGRAM,
-                module,
-                name: Bytes(&[]),
-            },
+            kind: PROGRAM,
+            module,
+            name: &[],
             spelt: Some(FrameKey::unnamed(frame_keys::PROGRAM, module)),
         }
     }
 
     /// Named by a type 7 whose `name` begins at `at` in `bytes`.
     fn named(self, bytes: &[u8], at: usize, name: &'a [u8]) -> Self {
-        let module = self.key.module;
         Told {
-            key: FuncKey {
-                kind: NAMED,
-                module,
-                name: Bytes(trim_name(name)),
-            },
-            spelt: FrameKey::named(bytes, at, name.len(), module),
+            kind: NAMED,
+            name,
+            spelt: FrameKey::named(bytes, at, name.len(), self.module),
+            ..self
         }
     }
 
     /// In a GOSUB routine or the main one (type 8 or 9): `kind`, spelt
     /// `code`.
     fn unnamed(self, kind: Kind, code: u32) -> Self {
-        let module = self.key.module;
         Told {
-            key: FuncKey {
-                kind,
-                module,
-                name: Bytes(&[]),
-            },
-            spelt: Some(FrameKey::unnamed(code, module)),
+            kind,
+            name: &[],
+            spelt: Some(FrameKey::unnamed(code, self.module)),
+            ..self
+        }
+    }
+
+    fn key(self) -> FuncKey<'a> {
+        FuncKey {
+            kind: self.kind,
+            module: self.module,
+            name: Bytes(trim_name(self.name)),
         }
     }
 }
@@ -435,44 +438,34 @@ impl<'a> Decoder<'a> {
         Some(read.end)
     }
 
-    /// Reads the sample whose type 3 is at `start` as `sample_records`
-    /// does, numbering each frame's function onto the batch's `funcs` as
-    /// soon as the records after it have told what it is: one pass, with
-    /// no frame kept. `None` where `sample_records` says `None`; functions
+    /// Reads the sample whose type 3 is at `start` (`walk_sample`),
+    /// numbering each frame's function onto the batch's `funcs` as soon as
+    /// the records after it have told what it is: one pass, with no frame
+    /// kept. `None` where `walk_sample` says `None`; functions
     /// numbered by then stay numbered (reading record by record numbers
     /// them alike), and the caller drops what was pushed.
     fn number_whole(&mut self, batch: &mut Batch<'a>, start: usize) -> Option<WholeSample> {
         let bytes = self.shared.bytes;
-        let (mut pos, mut ns, mut timed) = (start, 0u64, false);
-        let (rec, len) = read_whole(bytes.get(pos..)?)?;
-        let Record::Current(leaf) = rec else {
-            return None;
-        };
-        pos += len;
-        let mut last = Told::program(leaf.module);
-        loop {
-            let at = pos;
-            let (rec, len) = read_whole(bytes.get(pos..)?)?;
-            pos += len;
-            match rec {
-                Record::Back(f) => {
-                    let n = self.told_number(batch, last);
+        let (mut leaf, mut last) = (None, None);
+        let walked = walk_sample(bytes, start, |at, rec| match rec {
+            Record::Current(f) => (leaf, last) = (Some(f), Some(Told::program(f.module))),
+            Record::Back(f) => {
+                if let Some(told) = last.replace(Told::program(f.module)) {
+                    let n = self.told_number(batch, told);
                     batch.funcs.push(n);
-                    last = Told::program(f.module);
                 }
-                Record::Time(t) => (ns, timed) = (ns.saturating_add(t), true),
-                Record::Name(name) => last = last.named(bytes, at + 2, name),
-                Record::Gosub => last = last.unnamed(GOSUB, frame_keys::GOSUB),
-                Record::Main => last = last.unnamed(MAIN, frame_keys::MAIN),
-                Record::End => break,
-                Record::Module { .. } | Record::Current(_) => return None,
             }
-        }
+            Record::Name(name) => last = last.map(|t| t.named(bytes, at + 2, name)),
+            Record::Gosub => last = last.map(|t| t.unnamed(GOSUB, frame_keys::GOSUB)),
+            Record::Main => last = last.map(|t| t.unnamed(MAIN, frame_keys::MAIN)),
+            _ => {}
+        });
+        let ((end, ns, timed), leaf, last) = (walked?, leaf?, last?);
         let n = self.told_number(batch, last);
         batch.funcs.push(n);
         let line = self.line_number(batch, leaf);
         Some(WholeSample {
-            end: pos,
+            end,
             ns,
             timed,
             line,
@@ -645,7 +638,7 @@ impl<'a> Decoder<'a> {
 
     #[inline(never)]
     fn number_and_spell(&mut self, batch: &mut Batch<'a>, told: Told<'a>) -> u32 {
-        let n = self.func_number(batch, told.key);
+        let n = self.func_number(batch, told.key());
         if let Some(spelt) = told.spelt {
             self.spelt.insert(spelt, n);
         }
@@ -686,14 +679,19 @@ pub fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>)
     sample_records(bytes, start, frames).is_some()
 }
 
-/// The records of a sample from its type 3 at `start` to its 6, as
-/// `Decoder::record` would read them, its frames pushed on `frames`: where
-/// it ends, its nanoseconds and whether a time record gave them. `None`
-/// at a record of another type or one cut off by the end of the file.
-fn sample_records<'a>(
+/// The records of a whole sample from its type 3 at `start` to its 6, as
+/// `Decoder::record` would read them: each frame record (the type 3, then
+/// each type 5) and each type 7, 8 and 9 goes to `each` with where it
+/// stands, and the time records are summed. Where it ends, its
+/// nanoseconds and whether a time record gave them; `None` at a record of
+/// another type or one cut off by the end of the file. Both readers of a
+/// whole sample walk it here (`Decoder::number_whole`, `sample_records`),
+/// so a sample a worker read whole always reads again (`reread`).
+#[inline(always)]
+fn walk_sample<'a>(
     bytes: &'a [u8],
     start: usize,
-    frames: &mut Vec<RawFrame<'a>>,
+    mut each: impl FnMut(usize, Record<'a>),
 ) -> Option<(usize, u64, bool)> {
     let (mut pos, mut ns, mut timed) = (start, 0u64, false);
     loop {
@@ -701,13 +699,27 @@ fn sample_records<'a>(
         let at = pos;
         pos += len;
         match rec {
-            Record::Current(f) if at == start => frames.push(RawFrame::new(f, at as u64)),
-            Record::Back(f) => frames.push(RawFrame::new(f, at as u64)),
             Record::Time(t) => (ns, timed) = (ns.saturating_add(t), true),
             Record::End => return Some((pos, ns, timed)),
-            other => mark_last(frames, other)?,
+            Record::Module { .. } => return None,
+            Record::Current(_) if at != start => return None,
+            other => each(at, other),
         }
     }
+}
+
+/// `walk_sample` with the sample's frames pushed on `frames`.
+fn sample_records<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    frames: &mut Vec<RawFrame<'a>>,
+) -> Option<(usize, u64, bool)> {
+    walk_sample(bytes, start, |at, rec| match rec {
+        Record::Current(f) | Record::Back(f) => frames.push(RawFrame::new(f, at as u64)),
+        other => {
+            let _ = mark_last(frames, other);
+        }
+    })
 }
 
 /// Gives the last frame what a type 7, 8 or 9 says of its function;
