@@ -4,11 +4,14 @@
 //!   stacks of known functions, percents within 0–100);
 //! - the same file cut at any byte never panics, every warning's place is
 //!   inside what is left, and a cut binary file always says so;
+//! - a trace loaded without its stacks (what a report of functions or
+//!   lines asks for) has every other number of one loaded with them, to
+//!   the bit, whole or cut anywhere;
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
 //!   targets' own check, including the reports and every screen).
 
 use profx::fixture_gen::{br, dbf};
-use profx::load::{Input, LoadOptions, load_inputs};
+use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
 use profx::model::{Place, Profile};
 use proptest::prelude::*;
 
@@ -195,6 +198,38 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `bytes` (a trace, perhaps cut) loads alike with and without stacks:
+/// functions, lines, totals, meta, warnings and the event count equal to
+/// the bit (sums of many fractional times, whose order shows in their
+/// last bits), and no stack without.
+fn same_without_stacks(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let load = |stacks| {
+        let opts = LoadOptions {
+            format: Some("xpp".into()),
+            stacks,
+            ..Default::default()
+        };
+        load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
+    };
+    let (kept, skipped) = match (load(KeepStacks::Kept), load(KeepStacks::Skipped)) {
+        (Ok(k), Ok(s)) => (k, s),
+        (Err(k), Err(s)) => {
+            prop_assert_eq!(k.to_string(), s.to_string());
+            return Ok(());
+        }
+        (k, s) => return Err(TestCaseError::fail(format!("{k:?} against {s:?}"))),
+    };
+    prop_assert_eq!(kept.functions(), skipped.functions());
+    prop_assert_eq!(kept.lines(), skipped.lines());
+    prop_assert_eq!(&kept.totals, &skipped.totals);
+    prop_assert_eq!(&kept.meta, &skipped.meta);
+    prop_assert_eq!(kept.warnings(), skipped.warnings());
+    prop_assert_eq!(kept.event_count(), skipped.event_count());
+    prop_assert!(skipped.stacks().is_empty());
+    prop_assert_eq!(kept.stacks().is_empty(), kept.functions().is_empty());
+    Ok(())
+}
+
 fn clean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
     let p = load(bytes, format).map_err(TestCaseError::fail)?;
     let w: Vec<_> = p
@@ -281,6 +316,16 @@ proptest! {
         cut(&br, at, "br", true, &br_ends)?;
         cut(&plist(&f), at, "plist", false, &[])?;
         cut(&vs_csv(&f), at, "vs-csv", false, &[])?;
+    }
+
+    #[test]
+    fn traces_without_stacks_keep_every_other_number(
+        events in calls(), at in any::<usize>()
+    ) {
+        for file in [deldbe(&events), dbf_trace(&events)] {
+            same_without_stacks(&file)?;
+            same_without_stacks(&file[..at % file.len()])?;
+        }
     }
 }
 

@@ -7,10 +7,10 @@ mod args;
 mod progress;
 
 use anyhow::Context;
-use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
+use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg, ViewArg};
 use clap::Parser;
 use profx::export;
-use profx::load::{self, Input, KeepEvents, LoadError, LoadOptions};
+use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
 use profx::model::Profile;
 use profx::report::{json, table};
 use profx::text::visible;
@@ -84,9 +84,17 @@ fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let inputs = open_inputs(&args.files, args.demo)?;
-    // A report shows how many events a trace has, never one of them.
+    // A report shows how many events a trace has, never one of them; a
+    // table of functions or lines shows no stack (and its numbers are the
+    // same without them: `KeepStacks`).
+    let shows_stacks = args.json || !matches!(args.view, ViewArg::Functions | ViewArg::Lines);
     let opts = LoadOptions {
         events: KeepEvents::Counted,
+        stacks: if shows_stacks {
+            KeepStacks::Kept
+        } else {
+            KeepStacks::Skipped
+        },
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;

@@ -375,7 +375,7 @@ pub fn profile(functions: u32) -> crate::model::Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{Input, KeepEvents, LoadOptions, load_inputs};
+    use crate::load::{Input, KeepEvents, KeepStacks, LoadOptions, load_inputs};
 
     fn load(kind: Kind, bytes: u64, names: u32) -> crate::model::Profile {
         load_chunked(kind, bytes, names, None)
@@ -430,6 +430,34 @@ mod tests {
             let (i, c) = (&indexed.packets()[0].events, &counted.packets()[0].events);
             assert!(i.get(7).is_some() && i.function(7).is_some(), "{kind:?}");
             assert!(c.get(7).is_none() && c.function(7).is_none(), "{kind:?}");
+        }
+    }
+
+    /// A generated trace loaded without stacks (a report of functions or
+    /// lines) has every other number of one loaded with them, to the bit;
+    /// a BR log keeps its stacks, which its functions are summed from.
+    #[test]
+    fn skipped_stacks_leave_every_other_number() {
+        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br] {
+            let load = |stacks| {
+                let opts = LoadOptions {
+                    stacks,
+                    ..Default::default()
+                };
+                load_with(kind, 300_000, 400, &opts)
+            };
+            let (kept, skipped) = (load(KeepStacks::Kept), load(KeepStacks::Skipped));
+            assert!(kept.stacks().len() > 1000, "{kind:?}");
+            assert_eq!(kept.functions(), skipped.functions(), "{kind:?}");
+            assert_eq!(kept.lines(), skipped.lines(), "{kind:?}");
+            assert_eq!(kept.totals, skipped.totals, "{kind:?}");
+            assert_eq!(kept.event_count(), skipped.event_count(), "{kind:?}");
+            let left = if kind == Kind::Br {
+                kept.stacks().len()
+            } else {
+                0
+            };
+            assert_eq!(skipped.stacks().len(), left, "{kind:?}");
         }
     }
 

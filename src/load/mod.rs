@@ -108,6 +108,22 @@ pub struct LoadOptions {
     pub timeline: bool,
     /// What a trace keeps of its events besides their count.
     pub events: KeepEvents,
+    /// Whether a trace's call paths become stacks.
+    pub stacks: KeepStacks,
+}
+
+/// Whether a trace keeps its call paths as stacks. Its functions, lines
+/// and totals are the same either way, to the bit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepStacks {
+    /// A stack for every call path: the stacks pane, `--json`, exports.
+    #[default]
+    Kept,
+    /// None: a report of functions or lines shows no stack, and finding
+    /// each call's path was half of a gigabyte trace's replay. Profiles
+    /// of samples keep their stacks, which their functions are summed
+    /// from.
+    Skipped,
 }
 
 /// What a trace's packets keep of their events.
@@ -202,6 +218,9 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     b.begin_source(first.name());
     if opts.timeline {
         b.record_timeline();
+    }
+    if opts.stacks == KeepStacks::Skipped {
+        b.skip_trace_paths();
     }
     loader.load(first, opts, &mut b)?;
     first.mark_read(first.bytes().len());

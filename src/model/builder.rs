@@ -54,6 +54,9 @@ pub struct ProfileBuilder {
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
     pub(crate) timeline: Option<super::timeline::Timeline>,
+    /// Whether the trace feed keeps its call paths as stacks
+    /// (`skip_trace_paths`).
+    pub(crate) stacks_wanted: bool,
 }
 
 impl ProfileBuilder {
@@ -80,6 +83,7 @@ impl ProfileBuilder {
             trace_state: None,
             timeline_wanted: false,
             timeline: None,
+            stacks_wanted: true,
         }
     }
 
@@ -293,13 +297,6 @@ impl ProfileBuilder {
         &self.frames[r.start as usize..r.end as usize]
     }
 
-    /// The last frame of stack `i`.
-    pub(crate) fn leaf(&self, i: usize) -> Option<FuncId> {
-        let r = &self.stacks.get(i)?.frames;
-        let last = r.end.checked_sub(1).filter(|&last| last >= r.start)?;
-        self.frames.get(last as usize).copied()
-    }
-
     pub(crate) fn index_stacks(&mut self) {
         for i in self.indexed..self.stacks.len() {
             let r = self.stacks[i].frames.clone();
@@ -349,6 +346,14 @@ impl ProfileBuilder {
     /// evented exports); call before the loader starts.
     pub fn record_timeline(&mut self) {
         self.timeline_wanted = true;
+    }
+
+    /// Asks the trace feed to make no stack of its call paths (a report
+    /// of functions or lines shows none); call before the loader starts.
+    /// Functions, lines and totals come out the same to the bit: they
+    /// are summed a call at a time either way (`trace_acc.rs`).
+    pub fn skip_trace_paths(&mut self) {
+        self.stacks_wanted = false;
     }
 
     pub fn add_packet(&mut self, packet: Packet) {

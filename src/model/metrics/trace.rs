@@ -22,7 +22,7 @@
 //! thread that bounds a large trace's load. Making a path, rare after the
 //! first events, stays out of line.
 
-use super::trace_acc::{Accs, Pop};
+use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, NameId, StackId};
@@ -59,9 +59,10 @@ pub struct TraceFrame {
     /// The last call this frame made (callee, path): a loop calling the
     /// same function finds its path without a hash lookup.
     last_child: (FuncId, StackId),
+    /// Whether `func` is also below it, when the trace keeps no paths
+    /// (with paths, the path knows).
+    recursive: bool,
 }
-
-const NO_PATH: StackId = StackId(u32::MAX);
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
 #[derive(Debug)]
@@ -70,11 +71,17 @@ struct ThreadTrace {
     first: Option<f64>,
     clock: Option<f64>,
     frames: Vec<TraceFrame>,
+    /// How many of `frames` each function has, by id, when the trace
+    /// keeps no paths: whether a call is recursive, without a walk down
+    /// the stack.
+    open: Vec<u32>,
 }
 
 #[derive(Debug)]
 pub struct TraceState {
     time: TraceTime,
+    /// Whether the trace's call paths are kept as stacks (`keep_stacks`).
+    paths: bool,
     threads: Vec<ThreadTrace>,
     /// Thread ids below `SMALL_IDS` (most files number threads from 0 or
     /// 1): the thread's index, or `NO_THREAD`, so an event's thread costs
@@ -99,6 +106,25 @@ pub struct TraceState {
 
 const SMALL_IDS: u64 = 4096;
 const NO_THREAD: u32 = u32::MAX;
+
+impl ThreadTrace {
+    /// Counts a call of `func` as open; whether one already was.
+    #[inline(always)]
+    fn enter(&mut self, func: FuncId) -> bool {
+        let i = func.index();
+        if self.open.len() <= i {
+            self.open.resize(i + 1, 0);
+        }
+        self.open[i] += 1;
+        self.open[i] > 1
+    }
+
+    fn leave(&mut self, func: FuncId) {
+        if let Some(n) = self.open.get_mut(func.index()) {
+            *n = n.saturating_sub(1);
+        }
+    }
+}
 
 impl TraceState {
     /// Records a push or pop at the thread's clock (untimed: at the mark's
@@ -156,6 +182,7 @@ impl ProfileBuilder {
         self.index_stacks();
         self.trace_state = Some(TraceState {
             time,
+            paths: self.stacks_wanted,
             threads: Vec::new(),
             small_ids: Vec::new(),
             thread_index: FxHashMap::default(),
@@ -186,6 +213,7 @@ impl ProfileBuilder {
                 first: None,
                 clock: None,
                 frames: Vec::new(),
+                open: Vec::new(),
             });
             ThreadIx(st.threads.len() - 1)
         });
@@ -246,7 +274,12 @@ impl ProfileBuilder {
     /// Enters `func` on `thread` (one call), made from line `site` if known.
     #[inline(always)]
     pub fn trace_enter(&mut self, thread: ThreadIx, func: FuncId, flags: u8, site: Option<LineId>) {
-        let Some(path) = self.trace_path(thread, func) else {
+        let paths = self.trace_state.as_ref().is_some_and(|st| st.paths);
+        let path = match paths {
+            true => self.trace_path(thread, func),
+            false => Some(NO_PATH),
+        };
+        let Some(path) = path else {
             return;
         };
         let Some(st) = self.trace_state.as_mut() else {
@@ -257,6 +290,7 @@ impl ProfileBuilder {
         };
         // Its row holds the paths of the calls it makes next.
         st.accs.prefetch_path(path);
+        let recursive = !paths && th.enter(func);
         th.frames.push(TraceFrame {
             func,
             flags,
@@ -265,6 +299,7 @@ impl ProfileBuilder {
             site,
             self_ms: 0.0,
             last_child: NO_CHILD,
+            recursive,
         });
         st.mark(thread, func, true);
     }
@@ -302,10 +337,15 @@ impl ProfileBuilder {
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
         let clock = th.clock;
+        if !st.paths {
+            th.leave(frame.func);
+        }
         st.mark(thread, frame.func, false);
         st.accs.pop(Pop {
             path: frame.path,
-            site: frame.site,
+            func: frame.func,
+            recursive: frame.recursive,
+            site: frame.site.unwrap_or(NO_SITE),
             span: clock.unwrap_or(0.0) - frame.pushed_at,
             self_ms: frame.self_ms,
         });
@@ -435,7 +475,6 @@ impl ProfileBuilder {
         };
         self.timeline = st.timeline();
         st.accs.flush();
-        st.accs.fold_paths(|i| self.leaf(i));
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         for (i, acc) in called(&st.accs.funcs, |a| a.calls) {
@@ -603,38 +642,50 @@ mod tests {
         assert_eq!(p.stacks().len(), 2 * funcs.len());
     }
 
+    /// With its paths or without them (`skip_trace_paths`, where open
+    /// calls are counted per function instead), the same numbers.
     #[test]
     fn recursion_once_outside_time_and_backwards_clock() {
-        let mut b = ProfileBuilder::new("test");
-        let m = b.intern("");
-        let na = b.intern("A");
-        let a = b.function(na, m);
-        b.trace_begin(TraceTime::Timed);
-        let t7 = b.trace_thread(7);
-        let at = |n| Place::Line(n);
-        b.trace_time(t7, 0.0, || at(1)); // outside until 5
-        b.trace_time(t7, 5.0, || at(2));
-        b.trace_enter(t7, a, 0, None);
-        b.trace_time(t7, 8.0, || at(3));
-        b.trace_enter(t7, a, 0, None); // A>A
-        b.trace_time(t7, 6.0, || at(4)); // backwards: 0, clock stays 8
-        b.trace_exit(t7);
-        b.trace_time(t7, 10.0, || at(5));
-        b.trace_exit(t7);
-        let p = b.finish();
-        let fa = p.function(a);
-        assert_eq!(fa.calls, Some(2));
-        assert_eq!(
-            fa.time.elapsed_inclusive,
-            Some(5.0),
-            "recursion counted once"
-        );
-        assert_eq!(fa.time.elapsed_exclusive, Some(5.0));
-        assert_eq!(p.totals.outside_ms, Some(5.0));
-        assert_eq!(p.totals.elapsed_inclusive_ms, Some(10.0));
-        assert_eq!(p.stacks().len(), 2, "A>A is a stack of its own");
-        assert_eq!(p.warnings().len(), 1);
-        assert_eq!(p.warnings()[0].place, Place::Line(4));
+        for paths in [true, false] {
+            let mut b = ProfileBuilder::new("test");
+            if !paths {
+                b.skip_trace_paths();
+            }
+            let m = b.intern("");
+            let na = b.intern("A");
+            let a = b.function(na, m);
+            b.trace_begin(TraceTime::Timed);
+            let t7 = b.trace_thread(7);
+            let at = |n| Place::Line(n);
+            b.trace_time(t7, 0.0, || at(1)); // outside until 5
+            b.trace_time(t7, 5.0, || at(2));
+            b.trace_enter(t7, a, 0, None);
+            b.trace_time(t7, 8.0, || at(3));
+            b.trace_enter(t7, a, 0, None); // A>A
+            b.trace_time(t7, 6.0, || at(4)); // backwards: 0, clock stays 8
+            b.trace_exit(t7);
+            b.trace_time(t7, 10.0, || at(5));
+            b.trace_exit(t7);
+            // Once both calls are closed, a call of A is not recursive.
+            b.trace_enter(t7, a, 0, None);
+            b.trace_time(t7, 11.0, || at(6));
+            b.trace_exit(t7);
+            let p = b.finish();
+            let fa = p.function(a);
+            assert_eq!(fa.calls, Some(3));
+            assert_eq!(
+                fa.time.elapsed_inclusive,
+                Some(6.0),
+                "recursion counted once"
+            );
+            assert_eq!(fa.time.elapsed_exclusive, Some(6.0));
+            assert_eq!(p.totals.outside_ms, Some(5.0));
+            assert_eq!(p.totals.elapsed_inclusive_ms, Some(11.0));
+            let stacks = if paths { 2 } else { 0 };
+            assert_eq!(p.stacks().len(), stacks, "A>A is a stack of its own");
+            assert_eq!(p.warnings().len(), 1);
+            assert_eq!(p.warnings()[0].place, Place::Line(4));
+        }
     }
 }
 

@@ -1,7 +1,11 @@
-//! A trace's running numbers per path and call line, kept in small arrays
-//! of their own while events arrive; functions get theirs from their paths
-//! at the end (`fold_paths`), and `trace.rs` adds all to the model's rows
-//! once.
+//! A trace's running numbers per path, function and call line, kept in
+//! small arrays of their own while events arrive; `trace.rs` adds them to
+//! the model's rows once.
+//!
+//! A function's numbers are summed a pop at a time, not folded from its
+//! paths' sums at the end: then they are the same to the bit whether the
+//! trace keeps its paths or not (`KeepStacks`), and a report of functions
+//! can skip the paths, half the replay's work.
 //!
 //! A trace with half a million paths makes each pop's path row a cache
 //! miss, and the replay thread is what a large trace load waits on. So a
@@ -89,8 +93,15 @@ pub(super) struct SiteAcc {
 /// A popped frame's numbers, waiting to be added.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Pop {
+    /// `NO_PATH` when the trace keeps no paths.
     pub path: StackId,
-    pub site: Option<LineId>,
+    pub func: FuncId,
+    /// Whether `func` is also below it on the stack, when no path tells
+    /// (`path` is `NO_PATH`).
+    pub recursive: bool,
+    /// `NO_SITE` when the call's line is not known: an `Option` would
+    /// make a pop 40 bytes, not 32.
+    pub site: LineId,
     /// Clock at the pop − clock at the push.
     pub span: f64,
     /// Time the activation spent on top of the stack.
@@ -110,9 +121,18 @@ pub(super) struct Accs {
     full: bool,
 }
 
+/// The path of a frame when the trace keeps none.
+pub(super) const NO_PATH: StackId = StackId(u32::MAX);
+
+/// A pop's line when its call's is not known (tables stay below
+/// `u32::MAX` rows, `ids.rs`).
+pub(super) const NO_SITE: LineId = LineId(u32::MAX);
+
 const NO_POP: Pop = Pop {
-    path: StackId(u32::MAX),
-    site: None,
+    path: NO_PATH,
+    func: FuncId(u32::MAX),
+    recursive: false,
+    site: NO_SITE,
     span: 0.0,
     self_ms: 0.0,
 };
@@ -139,6 +159,7 @@ impl Accs {
         self.paths.iter()
     }
 
+    #[inline(always)]
     pub fn line(&mut self, line: LineId) -> &mut SiteAcc {
         slot(&mut self.lines, line.index())
     }
@@ -177,7 +198,10 @@ impl Accs {
         }
         // Its path row exists: `trace.rs` makes it with the path.
         self.prefetch_path(pop.path);
-        if let Some(row) = pop.site.and_then(|l| self.lines.get(l.index())) {
+        if let Some(row) = self.funcs.get(pop.func.index()) {
+            prefetch(row);
+        }
+        if let Some(row) = self.lines.get(pop.site.index()) {
             prefetch(row);
         }
         self.waiting[self.next] = pop;
@@ -199,42 +223,36 @@ impl Accs {
         (self.next, self.full) = (0, false);
     }
 
+    /// Adds a pop to its path (if kept), its function (its time on the
+    /// stack only where it is not also below: recursion once) and its
+    /// call line.
     #[inline(always)]
     fn add(&mut self, pop: Pop) {
         let timed = self.timed;
-        let path = self.path(pop.path);
-        path.calls += 1;
+        let recursive = match self.paths.get_mut(pop.path.index()) {
+            Some(path) => {
+                path.calls += 1;
+                if timed {
+                    path.self_ms += pop.self_ms;
+                    path.on_stack_ms += pop.span;
+                }
+                path.recursive
+            }
+            None => pop.recursive,
+        };
+        let func = slot(&mut self.funcs, pop.func.index());
+        func.calls += 1;
         if timed {
-            path.self_ms += pop.self_ms;
-            path.on_stack_ms += pop.span;
+            func.exclusive_ms += pop.self_ms;
+            if !recursive {
+                func.inclusive_ms += pop.span;
+            }
         }
-        if let Some(line) = pop.site {
-            let line = self.line(line);
+        if pop.site != NO_SITE {
+            let line = self.line(pop.site);
             line.calls += 1;
             if timed {
                 line.ms += pop.span;
-            }
-        }
-    }
-
-    /// Gives each function the numbers of the paths it is the leaf of
-    /// (`leaf(i)`: path `i`'s): its calls, its time on top of the stack,
-    /// and, from the paths where it is not also below (recursion once),
-    /// its time on the stack. An event then touches its path's row only,
-    /// not a function's too.
-    pub fn fold_paths(&mut self, leaf: impl Fn(usize) -> Option<FuncId>) {
-        let timed = self.timed;
-        for (i, path) in self.paths.iter().enumerate() {
-            let Some(f) = leaf(i).filter(|_| path.calls > 0) else {
-                continue;
-            };
-            let func = slot(&mut self.funcs, f.index());
-            func.calls += path.calls;
-            if timed {
-                func.exclusive_ms += path.self_ms;
-                if !path.recursive {
-                    func.inclusive_ms += path.on_stack_ms;
-                }
             }
         }
     }
@@ -269,6 +287,13 @@ impl<T: Default + Clone> Segments<T> {
         self.segs.get(i / SEGMENT)?.get(i % SEGMENT)
     }
 
+    fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        if i >= self.len {
+            return None;
+        }
+        self.segs.get_mut(i / SEGMENT)?.get_mut(i % SEGMENT)
+    }
+
     /// Row `i`, growing the array with defaults to reach it.
     #[inline]
     fn slot(&mut self, i: usize) -> &mut T {
@@ -292,22 +317,33 @@ impl<T: Default + Clone> Segments<T> {
     }
 }
 
-/// `v[i]`, growing `v` with defaults to reach it.
+/// `v[i]`, growing `v` with defaults to reach it: inlined, as a pop
+/// asks twice; growing is rare and is not.
+#[inline(always)]
 fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
     if v.len() <= i {
-        v.resize(i + 1, T::default());
+        grow(v, i);
     }
     &mut v[i]
+}
+
+#[cold]
+#[inline(never)]
+fn grow<T: Default + Clone>(v: &mut Vec<T>, i: usize) {
+    v.resize(i + 1, T::default());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn pop(path: u32, span: f64) -> Pop {
+    /// A pop of path `path` (`NO_PATH`'s index for none), function `func`.
+    fn pop(path: u32, func: u32, span: f64) -> Pop {
         Pop {
             path: StackId(path),
-            site: Some(LineId(0)),
+            func: FuncId(func),
+            recursive: false,
+            site: LineId(0),
             span,
             self_ms: span / 2.0,
         }
@@ -322,7 +358,7 @@ mod tests {
         for _ in 0..5 {
             for &s in &spans {
                 queued.path(StackId(0));
-                queued.pop(pop(0, s));
+                queued.pop(pop(0, 0, s));
                 direct.0 += s;
                 direct.1 += s / 2.0;
             }
@@ -335,38 +371,49 @@ mod tests {
             (35, direct.0, direct.1)
         );
         assert_eq!(queued.lines[0].ms, direct.0);
-        queued.fold_paths(|_| Some(FuncId(0)));
-        assert_eq!(queued.funcs[0].inclusive_ms, direct.0);
+        let f = queued.funcs[0];
+        assert_eq!((f.inclusive_ms, f.exclusive_ms), direct);
     }
 
-    /// A function gets the calls and self time of every path it is the
-    /// leaf of, and the time on the stack of the non-recursive ones only.
+    /// A function gets the calls and self time of every pop of it, and
+    /// the time on the stack of those not also below (recursion once):
+    /// known from the path's row when the trace keeps paths, from the pop
+    /// when it keeps none.
     #[test]
-    fn functions_fold_from_the_paths_they_end() {
+    fn functions_add_up_pop_by_pop_with_paths_or_without() {
         let mut a = Accs::new(true);
         a.path(StackId(4)).recursive = true;
-        for (path, span) in [(0, 8.0), (4, 2.0), (4, 1.0), (5, 6.0)] {
-            a.pop(pop(path, span));
+        a.path(StackId(5));
+        // Paths 0 and 4 end in function 2, path 5 in function 1.
+        for (path, func, span) in [(0, 2, 8.0), (4, 2, 2.0), (4, 2, 1.0), (5, 1, 6.0)] {
+            a.pop(pop(path, func, span));
         }
         a.flush();
-        // Paths 0 and 4 end in function 2, path 5 in 1; path 3 was never
-        // popped and has no leaf.
-        a.fold_paths(|i| match i {
-            0 | 4 => Some(FuncId(2)),
-            5 => Some(FuncId(1)),
-            _ => None,
-        });
-        let f = |i: usize| {
-            (
-                a.funcs[i].calls,
-                a.funcs[i].exclusive_ms,
-                a.funcs[i].inclusive_ms,
-            )
+        let mut b = Accs::new(true);
+        for (recursive, func, span) in [
+            (false, 2, 8.0),
+            (true, 2, 2.0),
+            (true, 2, 1.0),
+            (false, 1, 6.0),
+        ] {
+            b.pop(Pop {
+                recursive,
+                ..pop(NO_PATH.0, func, span)
+            });
+        }
+        b.flush();
+        let f = |acc: &Accs, i: usize| {
+            let f = acc.funcs[i];
+            (f.calls, f.exclusive_ms, f.inclusive_ms)
         };
-        assert_eq!(f(2), (3, 5.5, 8.0));
-        assert_eq!(f(1), (1, 3.0, 6.0));
-        assert_eq!(f(0), (0, 0.0, 0.0));
-        assert_eq!(a.lines[0].calls, 4);
+        for acc in [&a, &b] {
+            assert_eq!(f(acc, 2), (3, 5.5, 8.0));
+            assert_eq!(f(acc, 1), (1, 3.0, 6.0));
+            assert_eq!(f(acc, 0), (0, 0.0, 0.0));
+            assert_eq!(acc.lines[0].calls, 4);
+        }
+        assert_eq!(a.paths().count(), 6);
+        assert_eq!(b.paths().count(), 0, "no path row made without paths");
     }
 
     #[test]
@@ -398,13 +445,12 @@ mod tests {
     fn an_untimed_pop_counts_calls_only() {
         let mut a = Accs::new(false);
         a.path(StackId(3)).recursive = true;
-        a.pop(pop(3, 5.0));
+        a.pop(pop(3, 1, 5.0));
         a.flush();
         let row = a.paths().nth(3).copied().unwrap_or_default();
         assert_eq!((row.calls, row.on_stack_ms), (1, 0.0));
         assert_eq!(a.paths().count(), 4);
         assert_eq!((a.lines[0].calls, a.lines[0].ms), (1, 0.0));
-        a.fold_paths(|_| Some(FuncId(1)));
         let f = a.funcs[1];
         assert_eq!((f.calls, f.exclusive_ms, f.inclusive_ms), (1, 0.0, 0.0));
     }
