@@ -4,9 +4,9 @@
 //!   stacks of known functions, percents within 0–100);
 //! - the same file cut at any byte never panics, every warning's place is
 //!   inside what is left, and a cut binary file always says so;
-//! - a trace loaded without its stacks (what a report of functions or
-//!   lines asks for) has every other number of one loaded with them, to
-//!   the bit, whole or cut anywhere;
+//! - a trace or BR log loaded without its stacks (what a report of
+//!   functions or lines asks for) has every other number of one loaded
+//!   with them, to the bit, whole or cut anywhere;
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
 //!   targets' own check, including the reports and every screen).
 
@@ -198,14 +198,14 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// `bytes` (a trace, perhaps cut) loads alike with and without stacks:
-/// functions, lines, totals, meta, warnings and the event count equal to
-/// the bit (sums of many fractional times, whose order shows in their
-/// last bits), and no stack without.
-fn same_without_stacks(bytes: &[u8]) -> Result<(), TestCaseError> {
+/// `bytes` (a trace or log, perhaps cut) loads alike with and without
+/// stacks: functions, lines, totals, meta, warnings and the event count
+/// equal to the bit (sums of many fractional times, whose order would
+/// show in their last bits), and no stack without.
+fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
     let load = |stacks| {
         let opts = LoadOptions {
-            format: Some("xpp".into()),
+            format: Some(format.into()),
             stacks,
             ..Default::default()
         };
@@ -319,12 +319,12 @@ proptest! {
     }
 
     #[test]
-    fn traces_without_stacks_keep_every_other_number(
-        events in calls(), at in any::<usize>()
+    fn profiles_without_stacks_keep_every_other_number(
+        events in calls(), s in samples(), at in any::<usize>()
     ) {
-        for file in [deldbe(&events), dbf_trace(&events)] {
-            same_without_stacks(&file)?;
-            same_without_stacks(&file[..at % file.len()])?;
+        for (file, format) in [(deldbe(&events), "xpp"), (dbf_trace(&events), "xpp"), (br_log(&s), "br")] {
+            same_without_stacks(&file, format)?;
+            same_without_stacks(&file[..at % file.len()], format)?;
         }
     }
 }

@@ -108,21 +108,23 @@ pub struct LoadOptions {
     pub timeline: bool,
     /// What a trace keeps of its events besides their count.
     pub events: KeepEvents,
-    /// Whether a trace's call paths become stacks.
+    /// Whether a trace's call paths and a log's samples make stacks.
     pub stacks: KeepStacks,
 }
 
-/// Whether a trace keeps its call paths as stacks. Its functions, lines
-/// and totals are the same either way, to the bit.
+/// Whether a trace's call paths and a log's samples make stacks. The
+/// functions, lines and totals are the same either way, to the bit
+/// (`ProfileBuilder::skip_stacks`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KeepStacks {
-    /// A stack for every call path: the stacks pane, `--json`, exports.
+    /// A stack for every call path or sampled backtrace: the stacks pane,
+    /// `--json`, exports.
     #[default]
     Kept,
-    /// None: a report of functions or lines shows no stack, and finding
-    /// each call's path was half of a gigabyte trace's replay. Profiles
-    /// of samples keep their stacks, which their functions are summed
-    /// from.
+    /// None: a report of functions or lines shows no stack. Finding each
+    /// call's path was half of a gigabyte trace's replay, and finding each
+    /// sample's stack among a million a third of a BR load's busiest
+    /// thread. Files that state their stacks (PLIST, VS reports) keep them.
     Skipped,
 }
 
@@ -220,7 +222,7 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
         b.record_timeline();
     }
     if opts.stacks == KeepStacks::Skipped {
-        b.skip_trace_paths();
+        b.skip_stacks();
     }
     loader.load(first, opts, &mut b)?;
     first.mark_read(first.bytes().len());

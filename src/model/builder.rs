@@ -54,8 +54,7 @@ pub struct ProfileBuilder {
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
     pub(crate) timeline: Option<super::timeline::Timeline>,
-    /// Whether the trace feed keeps its call paths as stacks
-    /// (`skip_trace_paths`).
+    /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
 }
 
@@ -348,12 +347,18 @@ impl ProfileBuilder {
         self.timeline_wanted = true;
     }
 
-    /// Asks the trace feed to make no stack of its call paths (a report
-    /// of functions or lines shows none); call before the loader starts.
-    /// Functions, lines and totals come out the same to the bit: they
-    /// are summed a call at a time either way (`trace_acc.rs`).
-    pub fn skip_trace_paths(&mut self) {
+    /// Asks the feeds to make no stack (a report of functions or lines
+    /// shows none): the trace feed no path, the sample feed no stack of a
+    /// sample. Call before the loader starts. Functions, lines and totals
+    /// come out the same to the bit: a trace sums them a call at a time
+    /// either way (`trace_acc.rs`), samples exactly (`samples.rs`).
+    pub fn skip_stacks(&mut self) {
         self.stacks_wanted = false;
+    }
+
+    /// Whether the feeds make stacks (no `skip_stacks`).
+    pub fn keeps_stacks(&self) -> bool {
+        self.stacks_wanted
     }
 
     pub fn add_packet(&mut self, packet: Packet) {

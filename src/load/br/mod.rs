@@ -522,21 +522,27 @@ impl<'a, 'b> Feed<'a, 'b> {
     fn add_pending(&mut self) {
         const AHEAD: usize = 16;
         let pending = std::mem::take(&mut self.pending);
+        let stacks = self.b.keeps_stacks();
         for (i, p) in pending.iter().enumerate() {
-            if let Some(next) = pending.get(i + AHEAD) {
+            if let Some(next) = pending.get(i + AHEAD).filter(|_| stacks) {
                 self.b.prefetch_stack_slot(next.hash);
             }
             if let Some(next) = pending.get(i + AHEAD / 2) {
-                self.b.prefetch_stack_rows(next.hash);
+                if stacks {
+                    self.b.prefetch_stack_rows(next.hash);
+                }
                 self.b.prefetch_line(next.line);
             }
             let frames = &self.funcs[p.frames.clone()];
             let Some(&leaf) = frames.last() else {
                 continue;
             };
-            let stack = self.b.stack_hashed(frames, p.hash);
-            let time_ms = p.ns.map(|ns| ns as f64 / 1e6);
-            self.b.add_stack_sample(stack, time_ms, Some(p.line));
+            if stacks {
+                let stack = self.b.stack_hashed(frames, p.hash);
+                self.b.add_stack_sample(stack, p.ns, Some(p.line));
+            } else {
+                self.b.add_unstacked_sample(frames, p.ns, Some(p.line));
+            }
             self.events.push(p.offset, leaf, self.clock_ns);
             self.samples += 1;
             self.clock_ns += u128::from(p.ns.unwrap_or(0));

@@ -10,15 +10,27 @@
 //! walks each distinct stack once instead of every frame of every sample (a
 //! log has ten samples a stack and more). In a profile fed samples, every
 //! stack's hits and time are its samples': no loader mixes the feeds.
+//!
+//! Times are summed exactly: while samples come, every time field they add
+//! to holds whole nanoseconds (an `f64` adds whole numbers without rounding
+//! below 2^53 ns, 104 days), turned into milliseconds once at the end. So a
+//! sum does not depend on its order, and a profile that keeps no stacks
+//! (`ProfileBuilder::skip_stacks`: its functions summed sample by sample,
+//! not folded from stacks) has the same numbers to the bit.
 
 use crate::model::ProfileBuilder;
 use crate::model::ids::{FuncId, LineId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 
-/// Whether any sample came, so `finish` knows to fold.
+/// Whether any sample came, so `finish` knows to fold; and, for a
+/// profile without stacks, the last sample each function was counted in.
 #[derive(Debug, Default)]
 pub struct SampleState {
     fed: bool,
+    /// By function: the number of the last sample that counted it (+1),
+    /// for "recursion once" without stacks.
+    counted_in: Vec<u64>,
+    samples: u64,
 }
 
 /// One sample as a loader hands it over.
@@ -26,37 +38,80 @@ pub struct SampleState {
 pub struct Sample<'a> {
     /// Root first, leaf last; never empty.
     pub frames: &'a [FuncId],
-    /// The sample's time in ms for timed profiles, `None` when only sampled.
-    pub time_ms: Option<f64>,
+    /// The sample's time in nanoseconds for timed profiles, `None` when
+    /// only sampled.
+    pub time_ns: Option<u64>,
     /// The leaf frame's line, made by `ProfileBuilder::line` (a loader that
     /// meets the same line again keeps its id instead of looking it up).
     pub line: Option<LineId>,
 }
 
 impl ProfileBuilder {
-    /// Adds one sample; returns its stack, or `None` for an empty stack.
+    /// Adds one sample; returns its stack, or `None` for an empty stack or
+    /// a profile that keeps no stacks.
     pub fn add_sample(&mut self, s: Sample<'_>) -> Option<StackId> {
         if s.frames.is_empty() {
             return None;
         }
+        if !self.stacks_wanted {
+            self.add_unstacked_sample(s.frames, s.time_ns, s.line);
+            return None;
+        }
         let stack = self.stack(s.frames);
-        self.add_stack_sample(stack, s.time_ms, s.line);
+        self.add_stack_sample(stack, s.time_ns, s.line);
         Some(stack)
     }
 
     /// Adds one sample whose stack the loader already has.
-    pub fn add_stack_sample(&mut self, stack: StackId, time_ms: Option<f64>, line: Option<LineId>) {
-        self.sample_state.fed = true;
-        self.totals.samples = Some(self.totals.samples.unwrap_or(0) + 1);
-        self.totals.elapsed_inclusive_ms = add_opt(self.totals.elapsed_inclusive_ms, time_ms);
-        self.stack_summary(stack, Some(1), time_ms, None);
-        if let Some(id) = line {
-            self.line_summary(id, Some(1), time_ms);
+    pub fn add_stack_sample(&mut self, stack: StackId, time_ns: Option<u64>, line: Option<LineId>) {
+        let ns = self.count_sample(time_ns, line);
+        self.stack_summary(stack, Some(1), ns, None);
+    }
+
+    /// Adds one sample of a profile that keeps no stacks: its functions
+    /// get their numbers now, as the fold would give them.
+    pub fn add_unstacked_sample(
+        &mut self,
+        frames: &[FuncId],
+        time_ns: Option<u64>,
+        line: Option<LineId>,
+    ) {
+        let Some(&leaf) = frames.last() else {
+            return;
+        };
+        let w = self.count_sample(time_ns, line);
+        let st = &mut self.sample_state;
+        st.samples += 1;
+        let stamp = st.samples;
+        if st.counted_in.len() < self.functions.len() {
+            st.counted_in.resize(self.functions.len(), 0);
         }
+        for &id in frames {
+            match st.counted_in.get_mut(id.index()) {
+                Some(at) if *at != stamp => *at = stamp,
+                _ => continue,
+            }
+            on_stack(&mut self.functions[id.index()], Some(1), w);
+        }
+        at_leaf(&mut self.functions[leaf.index()], Some(1), w);
+    }
+
+    /// A sample's share of the totals and of its line; its time as the
+    /// nanoseconds the time fields hold while samples come.
+    fn count_sample(&mut self, time_ns: Option<u64>, line: Option<LineId>) -> Option<f64> {
+        self.sample_state.fed = true;
+        let ns = time_ns.map(|ns| ns as f64);
+        self.totals.samples = Some(self.totals.samples.unwrap_or(0) + 1);
+        self.totals.elapsed_inclusive_ms = add_opt(self.totals.elapsed_inclusive_ms, ns);
+        if let Some(id) = line {
+            self.line_summary(id, Some(1), ns);
+        }
+        ns
     }
 
     /// Gives each function the numbers of the stacks it is on (once a
-    /// stack, however often it recurs there) and of those it is the leaf of.
+    /// stack, however often it recurs there) and of those it is the leaf
+    /// of, and turns every time the samples summed into milliseconds.
     pub(crate) fn finish_samples(&mut self) {
         if !self.sample_state.fed {
             return;
@@ -70,20 +125,44 @@ impl ProfileBuilder {
                 if std::mem::replace(&mut seen[id.index()], i) == i {
                     continue;
                 }
-                let f = &mut self.functions[id.index()];
-                f.hits_total = add_count(f.hits_total, hits);
-                // A function that is never a leaf still has 0 self hits, not none.
-                f.hits_self = add_count(f.hits_self, Some(0));
-                f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w);
-                f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w.map(|_| 0.0));
+                on_stack(&mut self.functions[id.index()], hits, w);
             }
             if let Some(&leaf) = frames.last() {
-                let f = &mut self.functions[leaf.index()];
-                f.hits_self = add_count(f.hits_self, hits);
-                f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
+                at_leaf(&mut self.functions[leaf.index()], hits, w);
             }
         }
+        self.sample_times_in_ms();
     }
+
+    fn sample_times_in_ms(&mut self) {
+        let ms = |t: &mut Option<f64>| *t = t.map(|ns| ns / 1e6);
+        ms(&mut self.totals.elapsed_inclusive_ms);
+        for s in &mut self.stacks {
+            ms(&mut s.self_ms);
+        }
+        for l in &mut self.lines {
+            ms(&mut l.time_ms);
+        }
+        for f in &mut self.functions {
+            ms(&mut f.time.elapsed_inclusive);
+            ms(&mut f.time.elapsed_exclusive);
+        }
+    }
+}
+
+/// A function on a stack with `hits` samples weighing `w`: a function
+/// that is never a leaf still has 0 self hits, not none.
+fn on_stack(f: &mut crate::model::Function, hits: Option<u64>, w: Option<f64>) {
+    f.hits_total = add_count(f.hits_total, hits);
+    f.hits_self = add_count(f.hits_self, Some(0));
+    f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w);
+    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w.map(|_| 0.0));
+}
+
+/// The leaf of such a stack.
+fn at_leaf(f: &mut crate::model::Function, hits: Option<u64>, w: Option<f64>) {
+    f.hits_self = add_count(f.hits_self, hits);
+    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
 }
 
 #[cfg(test)]
@@ -113,12 +192,12 @@ mod tests {
         let (l10, l20) = (b.line(file, 10, Some(a)), b.line(file, 20, Some(bb)));
         b.add_sample(Sample {
             frames: &[a, bb, a],
-            time_ms: Some(2.0),
+            time_ns: Some(2_000_000),
             line: Some(l10),
         });
         b.add_sample(Sample {
             frames: &[a, bb],
-            time_ms: Some(3.0),
+            time_ns: Some(3_000_000),
             line: Some(l20),
         });
         let p = b.finish();
@@ -142,10 +221,10 @@ mod tests {
         let m = b.intern("");
         let names = ["A", "B", "C"].map(|n| b.intern(n));
         let [a, bb, c] = names.map(|n| b.function(n, m));
-        for (frames, ms) in [(&[a, bb, a][..], 1.0), (&[a, bb, a], 2.0), (&[bb], 4.0)] {
+        for (frames, ms) in [(&[a, bb, a][..], 1), (&[a, bb, a], 2), (&[bb], 4)] {
             b.add_sample(Sample {
                 frames,
-                time_ms: Some(ms),
+                time_ns: Some(ms * 1_000_000),
                 line: None,
             });
         }
@@ -157,6 +236,38 @@ mod tests {
         assert_eq!(hits, [Some(2), Some(1)]);
     }
 
+    /// Times add up exactly, in whole nanoseconds: 0.1 ms and 0.2 ms make
+    /// 0.3 ms (added as milliseconds, 0.30000000000000004), with stacks
+    /// or without them, where recursion still counts once.
+    #[test]
+    fn times_add_up_exactly_with_stacks_or_without() {
+        for stacks in [true, false] {
+            let mut b = ProfileBuilder::new("test");
+            if !stacks {
+                b.skip_stacks();
+            }
+            let m = b.intern("");
+            let (na, nb) = (b.intern("A"), b.intern("B"));
+            let (a, bb) = (b.function(na, m), b.function(nb, m));
+            let l = b.intern("x.br");
+            let line = b.line(l, 1, Some(a));
+            for (frames, ns) in [(&[a, bb, a][..], 100_000), (&[a, bb], 200_000)] {
+                let got = b.add_sample(Sample {
+                    frames,
+                    time_ns: Some(ns),
+                    line: Some(line),
+                });
+                assert_eq!(got.is_some(), stacks);
+            }
+            let p = b.finish();
+            assert_eq!(numbers(&p, a), (Some(1), Some(2), Some(0.3), Some(0.1)));
+            assert_eq!(numbers(&p, bb), (Some(1), Some(2), Some(0.3), Some(0.2)));
+            assert_eq!(p.totals.elapsed_inclusive_ms, Some(0.3));
+            assert_eq!(p.lines()[0].time_ms, Some(0.3));
+            assert_eq!(p.stacks().len(), if stacks { 2 } else { 0 });
+        }
+    }
+
     #[test]
     fn sampled_only_profile_has_hits_but_no_times() {
         let mut b = ProfileBuilder::new("test");
@@ -164,7 +275,7 @@ mod tests {
         let a = b.function(n, m);
         b.add_sample(Sample {
             frames: &[a],
-            time_ms: None,
+            time_ns: None,
             line: None,
         });
         let p = b.finish();

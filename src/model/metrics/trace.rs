@@ -80,7 +80,7 @@ struct ThreadTrace {
 #[derive(Debug)]
 pub struct TraceState {
     time: TraceTime,
-    /// Whether the trace's call paths are kept as stacks (`keep_stacks`).
+    /// Whether the trace's call paths are kept as stacks (`skip_stacks`).
     paths: bool,
     threads: Vec<ThreadTrace>,
     /// Thread ids below `SMALL_IDS` (most files number threads from 0 or
@@ -182,7 +182,7 @@ impl ProfileBuilder {
         self.index_stacks();
         self.trace_state = Some(TraceState {
             time,
-            paths: self.stacks_wanted,
+            paths: self.keeps_stacks(),
             threads: Vec::new(),
             small_ids: Vec::new(),
             thread_index: FxHashMap::default(),
@@ -642,14 +642,14 @@ mod tests {
         assert_eq!(p.stacks().len(), 2 * funcs.len());
     }
 
-    /// With its paths or without them (`skip_trace_paths`, where open
+    /// With its paths or without them (`skip_stacks`, where open
     /// calls are counted per function instead), the same numbers.
     #[test]
     fn recursion_once_outside_time_and_backwards_clock() {
         for paths in [true, false] {
             let mut b = ProfileBuilder::new("test");
             if !paths {
-                b.skip_trace_paths();
+                b.skip_stacks();
             }
             let m = b.intern("");
             let na = b.intern("A");
