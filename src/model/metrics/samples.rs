@@ -23,14 +23,28 @@ use crate::model::ids::{FuncId, LineId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 
 /// Whether any sample came, so `finish` knows to fold; and, for a
-/// profile without stacks, the last sample each function was counted in.
+/// profile without stacks, each function's sums so far.
 #[derive(Debug, Default)]
 pub struct SampleState {
     fed: bool,
-    /// By function: the number of the last sample that counted it (+1),
-    /// for "recursion once" without stacks.
-    counted_in: Vec<u64>,
+    /// By function, without stacks: plain numbers, not the rows' options,
+    /// which took a third of the instructions a sample cost.
+    sums: Vec<FuncSums>,
+    /// Samples added without stacks.
     samples: u64,
+}
+
+/// A function's samples, without stacks.
+#[derive(Clone, Copy, Debug, Default)]
+struct FuncSums {
+    /// The number of the last sample that counted it: recursion once.
+    counted_in: u64,
+    hits_total: u64,
+    hits_self: u64,
+    inclusive_ns: f64,
+    exclusive_ns: f64,
+    /// Some sample of it had a time (else its times stay absent).
+    timed: bool,
 }
 
 /// One sample as a loader hands it over.
@@ -80,20 +94,28 @@ impl ProfileBuilder {
             return;
         };
         let w = self.count_sample(time_ns, line);
+        let (ns, timed) = (w.unwrap_or(0.0), w.is_some());
         let st = &mut self.sample_state;
         st.samples += 1;
         let stamp = st.samples;
-        if st.counted_in.len() < self.functions.len() {
-            st.counted_in.resize(self.functions.len(), 0);
+        if st.sums.len() < self.functions.len() {
+            st.sums.resize(self.functions.len(), FuncSums::default());
         }
         for &id in frames {
-            match st.counted_in.get_mut(id.index()) {
-                Some(at) if *at != stamp => *at = stamp,
-                _ => continue,
+            let Some(f) = st.sums.get_mut(id.index()) else {
+                continue;
+            };
+            if f.counted_in != stamp {
+                f.counted_in = stamp;
+                f.hits_total += 1;
+                f.inclusive_ns += ns;
+                f.timed |= timed;
             }
-            on_stack(&mut self.functions[id.index()], Some(1), w);
         }
-        at_leaf(&mut self.functions[leaf.index()], Some(1), w);
+        if let Some(f) = st.sums.get_mut(leaf.index()) {
+            f.hits_self += 1;
+            f.exclusive_ns += ns;
+        }
     }
 
     /// A sample's share of the totals and of its line; its time as the
@@ -131,7 +153,25 @@ impl ProfileBuilder {
                 at_leaf(&mut self.functions[leaf.index()], hits, w);
             }
         }
+        self.add_unstacked_sums();
         self.sample_times_in_ms();
+    }
+
+    /// Adds the sums of the samples added without stacks to their
+    /// functions' rows, as the fold from stacks would have: the times are
+    /// whole nanoseconds, so one sum equals those of its stacks.
+    fn add_unstacked_sums(&mut self) {
+        let sums = std::mem::take(&mut self.sample_state.sums);
+        for (f, s) in self.functions.iter_mut().zip(&sums) {
+            if s.hits_total == 0 {
+                continue;
+            }
+            let w = |ns: f64| s.timed.then_some(ns);
+            f.hits_total = add_count(f.hits_total, Some(s.hits_total));
+            f.hits_self = add_count(f.hits_self, Some(s.hits_self));
+            f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w(s.inclusive_ns));
+            f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w(s.exclusive_ns));
+        }
     }
 
     fn sample_times_in_ms(&mut self) {
