@@ -3,6 +3,9 @@
 # loaded and aggregated by `profx report FILE --table --top 5`, timed beside
 # `wc -l` on the same file and, for the DELDBE trace, DuckDB grouping its call
 # column (read_csv, both cores). Prints each time, peak RSS and the ratios.
+# That report makes no stack (`KeepStacks::Skipped`); for the trace and log
+# formats the same load with every stack (`--view info`, what the app and
+# `--json` load) is timed too, on a line of its own.
 #
 # Usage: scripts/bench.sh [SIZE] [NAMES]    (default 1G 5000; PLIST has one
 # record per name: PLIST_NAMES, default 200000)
@@ -63,4 +66,8 @@ for fmt in deldbe dbf br plist; do
     printf '%-8s %10s %8s %8s %10s %12s %s\n' "$fmt" "$bytes" "$p" "$w" "$rss" \
         "$(ratio "$w" "$p")" "$extra"
     echo "         GB/s profx $(python3 -c "print(f'{$bytes / max($p, 1e-6) / 1e9:.3f}')"), RSS/input $(python3 -c "print(f'{$rss * 1048576 / $bytes:.2f}')")"
+    if [ "$fmt" != plist ]; then
+        s=$(best "$PROFX" report "$f" --view info)
+        echo "         with stacks (--view info): ${s} s, GB/s $(python3 -c "print(f'{$bytes / max($s, 1e-6) / 1e9:.3f}')"), RSS $(( $(cat "$WORK/rss") / 1024 )) MB"
+    fi
 done

@@ -4,17 +4,22 @@
 //! consecutive events of a thread belongs to the stack in effect during it
 //! (the stack after the earlier event), so a loader calls `trace_time`
 //! *before* applying an event's push or pop. An interval is added to the
-//! top frame's self time; a popped frame gives its path its call, its self
-//! time and its time on the stack (clock at pop − clock at push), so an
-//! event costs O(1), not O(depth).
+//! top frame's self time; a popped frame gives its path and its function
+//! its call, its self time and its time on the stack (clock at pop − clock
+//! at push; to the function only where it is not also below: "recursion
+//! once", known per path when the path is made), so an event costs O(1),
+//! not O(depth).
 //!
 //! While events arrive, numbers accumulate in arrays of their own
 //! (`trace_acc.rs`: a path's count, times and first callees in one cache
 //! line) rather than in the model's rows: a trace with half a million paths
 //! then touches a few cache lines an event, not the wide rows the panes
-//! read. `finish_trace` adds them to the rows once, and gives each function
-//! the sums of the paths it ends: inclusive time from the paths where it is
-//! not also below ("recursion once", known per path when it is made).
+//! read. `finish_trace` adds them to the rows once.
+//!
+//! A load that keeps no stacks (`ProfileBuilder::skip_stacks`) makes no
+//! path: a call is recursive when its thread has a call of its function
+//! open (a count per function), and its function, its line and the
+//! totals get the same numbers, to the bit.
 //!
 //! What every event runs (`trace_enter`, `trace_exit`, `trace_path` and
 //! the sums' queue) is inlined into the loader's event loop: called, it
