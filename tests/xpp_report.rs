@@ -252,25 +252,8 @@ fn packets_view_lists_every_piece() {
 /// with them shows; the stacks view keeps them.
 #[test]
 fn tables_without_stacks_show_what_they_show_with_them() {
-    use profx::report::table::{TableOptions, View, render};
     let dir = prepare("tables", "");
     for name in LOADS {
-        let file = format!("{name}.prf");
-        let kept = profx::load::load_paths(
-            &[dir.join(&file).to_string_lossy().into_owned()],
-            &profx::load::LoadOptions::default(),
-        )
-        .unwrap();
-        for (view, arg) in [
-            (View::Functions, "functions"),
-            (View::Lines, "lines"),
-            (View::Stacks, "stacks"),
-        ] {
-            let o = profx_in(&dir, &["report", &file, "--view", arg]);
-            assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-            let want = render(&kept, view, &TableOptions::default()).unwrap();
-            assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{name} {arg}");
-        }
-        assert!(!kept.stacks().is_empty(), "{name}");
+        common::tables_match_a_load_with_stacks(&dir, &format!("{name}.prf"));
     }
 }

@@ -55,3 +55,29 @@ pub fn assert_warnings(name: &str, report: &serde_json::Value, expected: &[(&str
         assert!(msg.contains(want_msg), "{name}: {msg:?} lacks {want_msg:?}");
     }
 }
+
+/// `profx report FILE --view V`, run in `dir`, prints for the functions,
+/// lines and stacks views what the same table of FILE loaded with every
+/// stack prints: the first two views load without stacks
+/// (`KeepStacks::Skipped`), the third with them.
+pub fn tables_match_a_load_with_stacks(dir: &std::path::Path, file: &str) {
+    use profx::report::table::{TableOptions, View, render};
+    let path = dir.join(file).to_string_lossy().into_owned();
+    let kept = profx::load::load_paths(&[path], &profx::load::LoadOptions::default())
+        .expect("the file loads");
+    for (view, arg) in [
+        (View::Functions, "functions"),
+        (View::Lines, "lines"),
+        (View::Stacks, "stacks"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_profx"))
+            .args(["report", file, "--view", arg])
+            .current_dir(dir)
+            .output()
+            .expect("the profx binary runs");
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+        let want = render(&kept, view, &TableOptions::default()).expect("a known view");
+        assert_eq!(stdout(&o), want, "{file} --view {arg}");
+    }
+    assert!(!kept.stacks().is_empty(), "{file} has stacks");
+}
