@@ -1,6 +1,22 @@
 //! Helpers for unit tests that read a finished profile.
 
-use super::{FuncId, Function, Percents, Place, Profile};
+use super::{FuncId, Function, Percents, Place, Profile, ProfileBuilder};
+
+/// A builder that makes stacks, or none (`skip_stacks`): for tests that
+/// hold a feed's numbers equal either way.
+pub fn builder(stacks: bool) -> ProfileBuilder {
+    let mut b = ProfileBuilder::new("test");
+    if !stacks {
+        b.skip_stacks();
+    }
+    b
+}
+
+/// A function named `name`, of no module.
+pub fn new_function(b: &mut ProfileBuilder, name: &str) -> FuncId {
+    let (n, m) = (b.intern(name), b.intern(""));
+    b.function(n, m)
+}
 
 /// Stacks as `a>b>c` strings, in profile order.
 pub fn stack_paths(p: &Profile) -> Vec<String> {

@@ -30,14 +30,13 @@ pub struct SampleState {
     /// By function, without stacks: plain numbers, not the rows' options,
     /// which took a third of the instructions a sample cost.
     sums: Vec<FuncSums>,
-    /// Samples added without stacks.
-    samples: u64,
 }
 
 /// A function's samples, without stacks.
 #[derive(Clone, Copy, Debug, Default)]
 struct FuncSums {
-    /// The number of the last sample that counted it: recursion once.
+    /// The number of the last sample that counted it (the sample count
+    /// once that sample was counted): recursion once.
     counted_in: u64,
     hits_total: u64,
     hits_self: u64,
@@ -78,7 +77,7 @@ impl ProfileBuilder {
 
     /// Adds one sample whose stack the loader already has.
     pub fn add_stack_sample(&mut self, stack: StackId, time_ns: Option<u64>, line: Option<LineId>) {
-        let ns = self.count_sample(time_ns, line);
+        let (ns, _) = self.count_sample(time_ns, line);
         self.stack_summary(stack, Some(1), ns, None);
     }
 
@@ -93,11 +92,9 @@ impl ProfileBuilder {
         let Some(&leaf) = frames.last() else {
             return;
         };
-        let w = self.count_sample(time_ns, line);
+        let (w, stamp) = self.count_sample(time_ns, line);
         let (ns, timed) = (w.unwrap_or(0.0), w.is_some());
         let st = &mut self.sample_state;
-        st.samples += 1;
-        let stamp = st.samples;
         if st.sums.len() < self.functions.len() {
             st.sums.resize(self.functions.len(), FuncSums::default());
         }
@@ -119,16 +116,18 @@ impl ProfileBuilder {
     }
 
     /// A sample's share of the totals and of its line; its time as the
-    /// nanoseconds the time fields hold while samples come.
-    fn count_sample(&mut self, time_ns: Option<u64>, line: Option<LineId>) -> Option<f64> {
+    /// nanoseconds the time fields hold while samples come, and how many
+    /// samples there are with it (its number, from 1).
+    fn count_sample(&mut self, time_ns: Option<u64>, line: Option<LineId>) -> (Option<f64>, u64) {
         self.sample_state.fed = true;
         let ns = time_ns.map(|ns| ns as f64);
-        self.totals.samples = Some(self.totals.samples.unwrap_or(0) + 1);
+        let count = self.totals.samples.unwrap_or(0) + 1;
+        self.totals.samples = Some(count);
         self.totals.elapsed_inclusive_ms = add_opt(self.totals.elapsed_inclusive_ms, ns);
         if let Some(id) = line {
             self.line_summary(id, Some(1), ns);
         }
-        ns
+        (ns, count)
     }
 
     /// Gives each function the numbers of the stacks it is on (once a
@@ -281,14 +280,10 @@ mod tests {
     /// or without them, where recursion still counts once.
     #[test]
     fn times_add_up_exactly_with_stacks_or_without() {
+        use crate::model::testing::{builder, new_function};
         for stacks in [true, false] {
-            let mut b = ProfileBuilder::new("test");
-            if !stacks {
-                b.skip_stacks();
-            }
-            let m = b.intern("");
-            let (na, nb) = (b.intern("A"), b.intern("B"));
-            let (a, bb) = (b.function(na, m), b.function(nb, m));
+            let mut b = builder(stacks);
+            let (a, bb) = (new_function(&mut b, "A"), new_function(&mut b, "B"));
             let l = b.intern("x.br");
             let line = b.line(l, 1, Some(a));
             for (frames, ns) in [(&[a, bb, a][..], 100_000), (&[a, bb], 200_000)] {

@@ -651,14 +651,10 @@ mod tests {
     /// calls are counted per function instead), the same numbers.
     #[test]
     fn recursion_once_outside_time_and_backwards_clock() {
+        use crate::model::testing::{builder, new_function};
         for paths in [true, false] {
-            let mut b = ProfileBuilder::new("test");
-            if !paths {
-                b.skip_stacks();
-            }
-            let m = b.intern("");
-            let na = b.intern("A");
-            let a = b.function(na, m);
+            let mut b = builder(paths);
+            let a = new_function(&mut b, "A");
             b.trace_begin(TraceTime::Timed);
             let t7 = b.trace_thread(7);
             let at = |n| Place::Line(n);
