@@ -17,6 +17,10 @@ use std::sync::mpsc;
 /// few megabytes, large enough that a worker spends its time parsing.
 pub const CHUNK: usize = 1 << 20;
 
+/// The most bytes a chunk is asked for, whatever the caller's size: a
+/// chunk's lines are then counted in a u32 (`xpp::batch::Ev::at`).
+pub const MAX_CHUNK: usize = 1 << 30;
+
 /// How many batches a worker may finish before the consumer takes one.
 const AHEAD: usize = 2;
 
@@ -37,7 +41,9 @@ pub fn input_line_chunks(input: &Input, start: usize, size: usize) -> Vec<Range<
     let mut chunks = Vec::new();
     let mut from = start.min(bytes.len());
     while from < bytes.len() {
-        let probe = from.saturating_add(size.max(1)).min(bytes.len());
+        let probe = from
+            .saturating_add(size.clamp(1, MAX_CHUNK))
+            .min(bytes.len());
         let end = match bytes[probe..].iter().position(|&b| b == b'\n') {
             Some(n) => probe + n + 1,
             None => bytes.len(),

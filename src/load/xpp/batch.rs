@@ -29,21 +29,98 @@ pub enum Op {
     Other(u32),
 }
 
-/// One trace record, parsed. `name` and `Op::Other` are worker numbers in
-/// a batch and `NameId` indexes once [`global_name`] has mapped them.
+/// One trace record, parsed, in 40 bytes: a batch of them is written on a
+/// worker's core and read on the replay's, so every byte of it crosses
+/// between caches once an event (64 bytes here cost the replay thread 8 %
+/// more than 32 fewer, BENCHMARKS.md). Options and the op are packed into
+/// flags; read them through [`Ev::time`], [`Ev::line`] and [`Ev::op`].
+/// Names are worker numbers in a batch and `NameId` indexes once
+/// [`global_name`] has mapped them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ev {
     /// Where the record starts in its piece (the events pane reads it
-    /// again from there).
+    /// again from there, and a table's warnings name it).
     pub offset: u64,
-    /// Its place: the line's index in the chunk for text, its offset for
-    /// records.
-    pub at: u64,
+    /// Meaningful with `TIMED` only.
+    time: f64,
     pub thread: u64,
-    pub time: Option<f64>,
-    pub line: Option<u32>,
-    pub name: u32,
-    pub op: Op,
+    /// The call's name; an unknown op's own name (`OTHER`), the call being
+    /// of no use to a record that is skipped.
+    name: u32,
+    /// Meaningful with `LINED` only.
+    line: u32,
+    /// The record's index in its chunk: a text trace's warnings name its
+    /// line from it (chunks are far shorter than 2^32 lines).
+    pub at: u32,
+    op: u8,
+    flags: u8,
+}
+
+const TIMED: u8 = 1;
+const LINED: u8 = 2;
+const ENTER: u8 = 0;
+const ENTERED: u8 = 1;
+const LEAVING: u8 = 2;
+const LEFT: u8 = 3;
+const OTHER: u8 = 4;
+
+impl Ev {
+    pub fn new(
+        offset: u64,
+        at: u32,
+        thread: u64,
+        time: Option<f64>,
+        line: Option<u32>,
+        name: u32,
+        op: Op,
+    ) -> Ev {
+        let (op, name) = match op {
+            Op::Enter => (ENTER, name),
+            Op::Entered => (ENTERED, name),
+            Op::Leaving => (LEAVING, name),
+            Op::Left => (LEFT, name),
+            Op::Other(op) => (OTHER, op),
+        };
+        let flags = if time.is_some() { TIMED } else { 0 } | if line.is_some() { LINED } else { 0 };
+        Ev {
+            offset,
+            time: time.unwrap_or(0.0),
+            thread,
+            name,
+            line: line.unwrap_or(0),
+            at,
+            op,
+            flags,
+        }
+    }
+
+    #[inline]
+    pub fn time(&self) -> Option<f64> {
+        (self.flags & TIMED != 0).then_some(self.time)
+    }
+
+    #[inline]
+    pub fn line(&self) -> Option<u32> {
+        (self.flags & LINED != 0).then_some(self.line)
+    }
+
+    /// The called function's name (a worker number); meaningless for
+    /// `Op::Other`, which holds its own.
+    #[inline]
+    pub fn name(&self) -> u32 {
+        self.name
+    }
+
+    #[inline]
+    pub fn op(&self) -> Op {
+        match self.op {
+            ENTER => Op::Enter,
+            ENTERED => Op::Entered,
+            LEAVING => Op::Leaving,
+            LEFT => Op::Left,
+            _ => Op::Other(self.name),
+        }
+    }
 }
 
 /// One chunk's parse.
@@ -76,18 +153,12 @@ impl<X: Default> Batch<X> {
 
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
-    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u64) {
+    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u32) {
         let name = names.id(&row.call, &mut self.new_names);
         let op = self.op(names, &row.op);
-        self.events.push(Ev {
-            offset,
-            at,
-            thread: row.thread.unwrap_or(0),
-            time: row.time,
-            line: row.line,
-            name,
-            op,
-        });
+        let thread = row.thread.unwrap_or(0);
+        let ev = Ev::new(offset, at, thread, row.time, row.line, name, op);
+        self.events.push(ev);
     }
 
     /// The op named `text`; an unknown one keeps its name.
@@ -102,7 +173,7 @@ impl<X> Batch<X> {
     }
 
     /// Adds a record of the common DELDBE shape.
-    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64, at: u64) {
+    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64, at: u32) {
         let op = match r.op {
             b'i' => Op::Enter,
             b'I' => Op::Entered,
@@ -113,15 +184,9 @@ impl<X> Batch<X> {
                 &mut self.new_names,
             )),
         };
-        self.events.push(Ev {
-            offset,
-            at,
-            thread: r.thread,
-            time: Some(r.time),
-            line: r.line,
-            name: names.id_ascii(r.call, &mut self.new_names),
-            op,
-        });
+        let name = names.id_ascii(r.call, &mut self.new_names);
+        let ev = Ev::new(offset, at, r.thread, Some(r.time), r.line, name, op);
+        self.events.push(ev);
     }
 }
 
@@ -268,6 +333,27 @@ pub fn warn_skipped(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An event keeps what it was given, in 40 bytes.
+    #[test]
+    fn events_are_packed_without_losing_a_field() {
+        assert_eq!(std::mem::size_of::<Ev>(), 40);
+        let ops = [Op::Enter, Op::Entered, Op::Leaving, Op::Left, Op::Other(7)];
+        for (i, op) in ops.into_iter().enumerate() {
+            for (time, line) in [
+                (None, None),
+                (Some(-0.5), Some(u32::MAX)),
+                (Some(0.0), Some(0)),
+            ] {
+                let ev = Ev::new(u64::MAX, 3, u64::MAX - 1, time, line, 9, op);
+                let got = (ev.offset, ev.at, ev.thread, ev.time(), ev.line(), ev.op());
+                assert_eq!(got, (u64::MAX, 3, u64::MAX - 1, time, line, op), "{i}");
+                if op != Op::Other(7) {
+                    assert_eq!(ev.name(), 9);
+                }
+            }
+        }
+    }
 
     /// Names that share a recent slot (one byte repeated, at every length)
     /// or differ only inside (the same first and last eight bytes) get

@@ -1,7 +1,7 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, Ev, LocalNames, NameMaps, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
@@ -70,10 +70,11 @@ fn load_piece(
             warn_skipped(b, skipped, line, "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-                rp.batch(b, &batch.events, map, line, |ev, step| {
+                let place = |ev: &Ev| line(u64::from(ev.at));
+                rp.batch(b, &batch.events, map, place, |ev, step| {
                     events.push(ev.offset, step);
-                    first_ms = first_ms.or(ev.time);
-                    last_ms = ev.time.or(last_ms);
+                    first_ms = first_ms.or(ev.time());
+                    last_ms = ev.time().or(last_ms);
                 });
             }
             lines_before += batch.extra;
@@ -131,7 +132,9 @@ fn parse_chunk(
     let chunk = &bytes[range.clone()];
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut fields = Vec::with_capacity(8);
-    let (mut pos, mut at) = (0, 0);
+    // A chunk has at most `parallel::MAX_CHUNK` bytes and a line more, so
+    // its lines are counted in a u32.
+    let (mut pos, mut at) = (0, 0u32);
     let anchored = *layout == Layout::Anchored;
     loop {
         let rest = &body[pos..];
@@ -168,7 +171,7 @@ fn parse_chunk(
         }
         pos += len + 1;
     }
-    batch.extra = at;
+    batch.extra = u64::from(at);
     batch
 }
 
@@ -180,14 +183,14 @@ fn general_line<'a>(
     names: &mut LocalNames,
     batch: &mut Batch<u64>,
     offset: u64,
-    here: u64,
+    here: u32,
 ) {
     if line.len() > MAX_LINE {
         let why = format!(
             "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
             line.len()
         );
-        batch.skipped.push(here, why);
+        batch.skipped.push(u64::from(here), why);
         return;
     }
     match decode(line) {
@@ -204,7 +207,7 @@ fn parse_line<'a>(
     names: &mut LocalNames,
     batch: &mut Batch<u64>,
     offset: u64,
-    at: u64,
+    at: u32,
 ) {
     if text.trim().is_empty() {
         return;
@@ -217,6 +220,6 @@ fn parse_line<'a>(
             }
             batch.push(names, &row, offset, at);
         }
-        Err(why) => batch.skipped.push(at, why),
+        Err(why) => batch.skipped.push(u64::from(at), why),
     }
 }

@@ -2,7 +2,7 @@
 //! which hold records only (a packet that starts with a header of the same
 //! layout has it skipped). Record counts come from the bytes present.
 
-use super::batch::{Batch, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, Ev, LocalNames, NameMaps, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
@@ -107,10 +107,11 @@ fn load_piece(
             let map = maps.learn(worker, &batch, b);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, Place::Offset, "skipped");
-            replay.batch(b, &batch.events, map, Place::Offset, |ev, step| {
+            let place = |ev: &Ev| Place::Offset(ev.offset);
+            replay.batch(b, &batch.events, map, place, |ev, step| {
                 events.push(ev.offset, step);
-                first_ms = first_ms.or(ev.time);
-                last_ms = ev.time.or(last_ms);
+                first_ms = first_ms.or(ev.time());
+                last_ms = ev.time().or(last_ms);
             });
             merge(&mut walk, batch.extra, bytes.len());
             piece.release(chunks[done].clone());
@@ -154,10 +155,11 @@ fn parse_records(
         &bytes[..range.end],
         range.start,
         record_len,
+        // A table's places are offsets: the index in the chunk is not kept.
         |at, record| match map.fast_row(record) {
-            Some(r) => batch.push_fast(names, &r, at as u64, at as u64),
+            Some(r) => batch.push_fast(names, &r, at as u64, 0),
             None => match map.row(record) {
-                Ok(row) => batch.push(names, &row, at as u64, at as u64),
+                Ok(row) => batch.push(names, &row, at as u64, 0),
                 Err(why) => batch.skipped.push(at as u64, why),
             },
         },

@@ -52,7 +52,7 @@ impl Replay {
     }
 
     /// Applies a batch's events in order (names the worker's, mapped by
-    /// `map`; `place` of an event's `at`), handing each event, as the
+    /// `map`; `place` of an event for a warning), handing each event, as the
     /// worker made it, and its step to `each`. Names are mapped where an
     /// event uses them and a place is made only for a warning: an event is
     /// not copied with its names mapped, nor its place made, ahead.
@@ -61,11 +61,11 @@ impl Replay {
         b: &mut ProfileBuilder,
         events: &[Ev],
         map: &[NameId],
-        place: impl Fn(u64) -> Place,
+        place: impl Fn(&Ev) -> Place,
         mut each: impl FnMut(&Ev, Step),
     ) {
         for ev in events {
-            let step = self.event(b, ev, map, &|| place(ev.at));
+            let step = self.event(b, ev, map, &|| place(ev));
             each(ev, step);
         }
     }
@@ -100,17 +100,18 @@ impl Replay {
         map: &[NameId],
         place: &dyn Fn() -> Place,
     ) -> Option<FuncId> {
-        if let (true, Some(t)) = (self.timed, ev.time) {
+        if let (true, Some(t)) = (self.timed, ev.time()) {
             b.trace_time(thread, t, place);
         }
-        let name = global_name(map, ev.name);
-        match ev.op {
+        let name = global_name(map, ev.name());
+        let op = ev.op();
+        match op {
             Op::Enter | Op::Entered => {
                 let f = self.function(b, name);
                 let top = b.trace_frames_mut(thread).last_mut();
                 match top {
                     Some(top)
-                        if ev.op == Op::Entered
+                        if op == Op::Entered
                             && top.func == f
                             && top.flags & PUSHED_BY_I != 0
                             && top.flags & ENTERED == 0 =>
@@ -118,17 +119,17 @@ impl Replay {
                         top.flags |= ENTERED;
                     }
                     _ => {
-                        let flags = if ev.op == Op::Enter {
+                        let flags = if op == Op::Enter {
                             PUSHED_BY_I
                         } else {
                             ENTERED
                         };
-                        self.call(b, thread, f, flags, ev.line);
+                        self.call(b, thread, f, flags, ev.line());
                     }
                 }
                 Some(f)
             }
-            Op::Leaving | Op::Left => self.exit(b, thread, name, place, ev.op == Op::Leaving),
+            Op::Leaving | Op::Left => self.exit(b, thread, name, place, op == Op::Leaving),
             Op::Other(op) => {
                 let op = global_name(map, op);
                 if self.unknown_ops.insert(op.0) {
