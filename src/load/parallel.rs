@@ -3,15 +3,17 @@
 //! A large input is cut into chunks (at line ends for text, at record ends
 //! for fixed-size records). Worker threads parse chunks into compact
 //! batches, each worker with state of its own (its own name table, so no
-//! lock is ever taken); the calling thread receives the batches strictly in
-//! chunk order and feeds them to the builder, whose replay of a trace is
-//! sequential by nature. Channels are bounded, so only a few batches exist
-//! at once whatever the input's size: memory stays flat while the workers
-//! stay ahead of the consumer.
+//! lock is taken per record); the calling thread receives the batches
+//! strictly in chunk order and feeds them to the builder, whose replay of a
+//! trace is sequential by nature. Workers take the next chunk as they come
+//! free, up to a window of chunks past the one the consumer waits for, so
+//! memory stays flat whatever the input's size while the workers stay
+//! ahead of the consumer.
 
 use super::Input;
 use std::ops::Range;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 /// Bytes a chunk holds: small enough that a few batches in flight cost a
 /// few megabytes, large enough that a worker spends its time parsing.
@@ -21,8 +23,13 @@ pub const CHUNK: usize = 1 << 20;
 /// chunk's lines are then counted in a u32 (`xpp::batch::Ev::at`).
 pub const MAX_CHUNK: usize = 1 << 30;
 
-/// How many batches a worker may finish before the consumer takes one.
-const AHEAD: usize = 2;
+/// How many chunks past the one the consumer waits for may be parsed or
+/// waiting. Three threads share two cores: when the scheduler leaves a
+/// worker off its core for a few milliseconds, the consumer waits for that
+/// worker's chunk, and the other worker must have room to go on or a core
+/// idles. Two batches ahead per worker idled a core for a tenth of a 1 GiB
+/// load (BENCHMARKS.md, twentieth session).
+const WINDOW: usize = 16;
 
 /// Worker threads: one a core, the consumer sharing a core with them (it
 /// waits while they parse), at most eight.
@@ -80,8 +87,9 @@ pub fn record_chunks(
 
 /// Parses `chunks` on the worker threads and hands each result to
 /// `consume(worker, result)` in chunk order. `state(worker)` makes a
-/// worker's private state; chunk `i` always goes to worker `i % workers`,
-/// so a worker's results reach the consumer in the order it made them.
+/// worker's private state. A worker takes the next unparsed chunk when it
+/// is free, so its chunks rise and its results reach the consumer in the
+/// order it made them (what a worker's name numbering relies on).
 /// `consume` returns false to stop early (the rest is not parsed).
 ///
 /// `consume` also hands back a spare `R` (a result's emptied buffer) and
@@ -110,43 +118,131 @@ pub fn ordered_reusing<S, T, R>(
         }
         return;
     }
+    let (next, window) = (AtomicUsize::new(0), Window::default());
     std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, usize, T)>();
         let mut spares = Vec::with_capacity(n);
-        let receivers: Vec<mpsc::Receiver<T>> = (0..n)
-            .map(|w| {
-                let (tx, rx) = mpsc::sync_channel(AHEAD);
-                let (spare_tx, spare_rx) = mpsc::sync_channel::<R>(AHEAD + 1);
-                spares.push(spare_tx);
-                let (state, parse) = (&state, &parse);
-                scope.spawn(move || {
-                    let mut s = state(w);
-                    for c in chunks.iter().skip(w).step_by(n) {
-                        let spare = spare_rx.try_recv().unwrap_or_default();
-                        // The consumer hung up: it stopped early.
-                        if tx.send(parse(&mut s, c.clone(), spare)).is_err() {
-                            return;
-                        }
+        for w in 0..n {
+            let (spare_tx, spare_rx) = mpsc::sync_channel::<R>(WINDOW);
+            spares.push(spare_tx);
+            let (state, parse, next, window, tx) = (&state, &parse, &next, &window, tx.clone());
+            scope.spawn(move || {
+                // A panic here must not leave the other workers waiting
+                // for room that the consumer, waiting for this chunk,
+                // never makes.
+                let _stop = StopOnPanic(window);
+                let mut s = state(w);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= chunks.len() || !window.room_for(i) {
+                        return;
                     }
-                });
-                rx
-            })
-            .collect();
+                    let spare = spare_rx.try_recv().unwrap_or_default();
+                    // The consumer hung up: it stopped early.
+                    if tx
+                        .send((i, w, parse(&mut s, chunks[i].clone(), spare)))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Whatever ends the consumer's loop (the end, an early stop, a
+        // panic) lets waiting workers go.
+        let _stop = StopOnDrop(&window);
+        let mut held: Vec<Option<(usize, T)>> = (0..WINDOW).map(|_| None).collect();
         for i in 0..chunks.len() {
-            let w = i % n;
-            // A closed channel means the worker panicked; the scope's join
-            // reports that once the receivers are dropped.
-            let Ok(batch) = receivers[w].recv() else {
+            // Chunk i and the ones arriving before it lie within the
+            // window, so each has a slot of its own.
+            let Some((w, batch)) = take_in_order(&rx, &mut held, i) else {
+                // Every worker is gone without chunk i: one panicked, and
+                // the scope's join reports that.
                 break;
             };
             let (go_on, spare) = consume(w, batch);
             if !go_on {
                 break;
             }
+            window.consumed(i + 1);
             // A full return channel means the worker has spares enough.
             let _ = spares[w].try_send(spare);
         }
-        drop(receivers);
     });
+}
+
+/// Chunk `i`'s result and its worker, receiving others into their slots
+/// until it comes; `None` when no worker is left to send it.
+fn take_in_order<T>(
+    rx: &mpsc::Receiver<(usize, usize, T)>,
+    held: &mut [Option<(usize, T)>],
+    i: usize,
+) -> Option<(usize, T)> {
+    loop {
+        if let Some(got) = held[i % WINDOW].take() {
+            return Some(got);
+        }
+        let (j, w, batch) = rx.recv().ok()?;
+        held[j % WINDOW] = Some((w, batch));
+    }
+}
+
+/// How far the consumer has come, for workers to wait on.
+#[derive(Default)]
+struct Window {
+    /// Chunks consumed; `usize::MAX` once no more will be.
+    consumed: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Window {
+    /// Waits until chunk `i` is within the window; false when the
+    /// consumer has stopped.
+    fn room_for(&self, i: usize) -> bool {
+        let mut done = self.consumed.lock().unwrap_or_else(PoisonError::into_inner);
+        while *done != usize::MAX && i >= *done + WINDOW {
+            done = self
+                .moved
+                .wait(done)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *done != usize::MAX
+    }
+
+    fn consumed(&self, count: usize) {
+        let mut done = self.consumed.lock().unwrap_or_else(PoisonError::into_inner);
+        if *done != usize::MAX {
+            *done = count;
+        }
+        self.moved.notify_all();
+    }
+
+    fn stop(&self) {
+        *self.consumed.lock().unwrap_or_else(PoisonError::into_inner) = usize::MAX;
+        self.moved.notify_all();
+    }
+}
+
+/// Stops the window when dropped.
+struct StopOnDrop<'a>(&'a Window);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Stops the window when dropped by a panic: a worker that runs out of
+/// chunks leaves the others to parse theirs.
+struct StopOnPanic<'a>(&'a Window);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -204,6 +300,74 @@ mod tests {
             },
         );
         assert_eq!(taken, 5);
+    }
+
+    /// No chunk is parsed more than a window past the one the consumer
+    /// waits for, however far ahead the workers could run.
+    #[test]
+    fn workers_stay_within_the_window() {
+        use std::sync::atomic::AtomicUsize;
+        let chunks: Vec<_> = (0..200).map(|i| i..i + 1).collect();
+        let consumed = AtomicUsize::new(0);
+        let farthest = AtomicUsize::new(0);
+        ordered_reusing(
+            &chunks,
+            |_| (),
+            |_, r, ()| {
+                let ahead = r.start - consumed.load(Ordering::SeqCst);
+                farthest.fetch_max(ahead, Ordering::SeqCst);
+            },
+            |_, ()| {
+                consumed.fetch_add(1, Ordering::SeqCst);
+                (true, ())
+            },
+        );
+        assert_eq!(consumed.into_inner(), 200);
+        assert!(farthest.into_inner() < WINDOW);
+    }
+
+    /// A worker kept from its core does not hold the others to its share:
+    /// the free ones take the next chunks.
+    #[test]
+    fn a_slow_worker_leaves_the_chunks_to_the_others() {
+        if workers() < 2 {
+            return;
+        }
+        let chunks: Vec<_> = (0..40).map(|i| i..i + 1).collect();
+        let mut by = Vec::new();
+        ordered_reusing(
+            &chunks,
+            |worker| worker,
+            |&mut worker, r, ()| {
+                if r.start == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+                worker
+            },
+            |_, worker| {
+                by.push(worker);
+                (true, ())
+            },
+        );
+        let slow = by[0];
+        let others = by[1..WINDOW].iter().filter(|&&w| w != slow).count();
+        assert_eq!(others, WINDOW - 1, "{by:?}");
+    }
+
+    /// A worker that panics ends the load with its panic, not with the
+    /// other workers waiting forever for room in the window.
+    #[test]
+    fn a_panicking_worker_does_not_hang_the_others() {
+        let chunks: Vec<_> = (0..100).map(|i| i..i + 1).collect();
+        let run = std::panic::catch_unwind(|| {
+            ordered_reusing(
+                &chunks,
+                |_| (),
+                |_, r, ()| assert_ne!(r.start, 3, "chunk 3"),
+                |_, ()| (true, ()),
+            );
+        });
+        assert!(run.is_err());
     }
 
     /// A spare goes back to the worker that made the result it came in,

@@ -62,7 +62,13 @@ fn load_piece(
     parallel::ordered_reusing(
         &chunks,
         |_| LocalNames::default(),
-        |names, range, spare| parse_chunk(bytes, range, layout, names, Batch::reusing(spare)),
+        |names, range, spare| {
+            let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
+            // A batch holds no bytes of the input: its pages can go now,
+            // not when the replay is done with the batch.
+            piece.forget(range);
+            batch
+        },
         |worker, mut batch| {
             let map = maps.learn(worker, &batch, b);
             let line = |at: u64| Place::Line(lines_before + at + 1);
@@ -78,7 +84,7 @@ fn load_piece(
                 });
             }
             lines_before += batch.extra;
-            piece.release(chunks[done].clone());
+            piece.mark_read(chunks[done].end);
             done += 1;
             (true, batch.events)
         },

@@ -101,7 +101,11 @@ fn load_piece(
         |_| LocalNames::default(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
-            parse_records(bytes, range, record_len, map, names, batch)
+            let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
+            // A batch holds no bytes of the input: its pages can go now,
+            // not when the replay is done with the batch.
+            piece.forget(range);
+            batch
         },
         |worker, mut batch| {
             let map = maps.learn(worker, &batch, b);
@@ -114,7 +118,7 @@ fn load_piece(
                 last_ms = ev.time().or(last_ms);
             });
             merge(&mut walk, batch.extra, bytes.len());
-            piece.release(chunks[done].clone());
+            piece.mark_read(chunks[done].end);
             done += 1;
             (walk.end_mark.is_none(), batch.events)
         },
