@@ -448,7 +448,12 @@ impl<'a> Decoder<'a> {
         let bytes = self.shared.bytes;
         let (mut leaf, mut last) = (None, None);
         let walked = walk_sample(bytes, start, |at, rec| match rec {
-            Record::Current(f) => (leaf, last) = (Some(f), Some(Told::program(f.module))),
+            Record::Current(f) => {
+                // Its line's cell is looked up when the sample ends: asked
+                // for now, it has come by then.
+                self.lines.prefetch(f.module, f.line);
+                (leaf, last) = (Some(f), Some(Told::program(f.module)));
+            }
             Record::Back(f) => {
                 if let Some(told) = last.replace(Told::program(f.module)) {
                     let n = self.told_number(batch, told);

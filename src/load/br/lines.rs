@@ -10,6 +10,7 @@
 //! cells, goes to a table instead, which bounds their memory whatever the
 //! log holds.
 
+use crate::model::hint::prefetch;
 use rustc_hash::FxHashMap;
 
 /// Lines below this are kept in a module's array.
@@ -41,6 +42,18 @@ impl LineNumbers {
         match cell {
             Some(&n) if n != NONE => (n, false),
             _ => self.slow(module, line),
+        }
+    }
+
+    /// Asks for the cell `number` reads for (module, line), ahead of it.
+    #[inline(always)]
+    pub fn prefetch(&self, module: u16, line: u32) {
+        let cell = self
+            .direct
+            .get(usize::from(module))
+            .and_then(|m| m.get(line as usize));
+        if let Some(cell) = cell {
+            prefetch(cell);
         }
     }
 
