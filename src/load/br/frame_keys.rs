@@ -84,18 +84,40 @@ fn low_bytes(n: usize) -> u64 {
     }
 }
 
+/// A key and its number in 24 bytes (a `FrameKey` and a number would
+/// take 32 with the key's padding): the table is too large for the first
+/// cache level, and each lookup waits for its slot.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    key: FrameKey,
+    lo: u64,
+    hi: u64,
+    tag: u32,
     number: u32,
 }
 
+impl Slot {
+    fn new(key: FrameKey, number: u32) -> Self {
+        Slot {
+            lo: key.lo,
+            hi: key.hi,
+            tag: key.tag,
+            number,
+        }
+    }
+
+    fn key(&self) -> FrameKey {
+        FrameKey {
+            lo: self.lo,
+            hi: self.hi,
+            tag: self.tag,
+        }
+    }
+}
+
 const FREE: Slot = Slot {
-    key: FrameKey {
-        lo: 0,
-        hi: 0,
-        tag: EMPTY,
-    },
+    lo: 0,
+    hi: 0,
+    tag: EMPTY,
     number: 0,
 };
 
@@ -132,10 +154,10 @@ impl FrameKeys {
         // Never full, so a free slot ends every probe.
         loop {
             let slot = self.slots.get(i & mask)?;
-            if slot.key == key {
+            if slot.key() == key {
                 return Some(slot.number);
             }
-            if slot.key.tag == EMPTY {
+            if slot.tag == EMPTY {
                 return None;
             }
             i += 1;
@@ -147,15 +169,15 @@ impl FrameKeys {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        self.place(Slot { key, number });
+        self.place(Slot::new(key, number));
         self.len += 1;
     }
 
     fn place(&mut self, new: Slot) {
         let mask = self.slots.len() - 1;
-        let mut i = new.key.home(self.bits);
+        let mut i = new.key().home(self.bits);
         while let Some(slot) = self.slots.get_mut(i & mask) {
-            if slot.key.tag == EMPTY {
+            if slot.tag == EMPTY {
                 *slot = new;
                 return;
             }
@@ -166,7 +188,7 @@ impl FrameKeys {
     fn grow(&mut self) {
         let old = std::mem::replace(self, FrameKeys::with_bits(self.bits + 1));
         self.len = old.len;
-        for slot in old.slots.into_iter().filter(|s| s.key.tag != EMPTY) {
+        for slot in old.slots.into_iter().filter(|s| s.tag != EMPTY) {
             self.place(slot);
         }
     }
