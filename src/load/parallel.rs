@@ -19,10 +19,6 @@ use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 /// few megabytes, large enough that a worker spends its time parsing.
 pub const CHUNK: usize = 1 << 20;
 
-/// The most bytes a chunk is asked for, whatever the caller's size: a
-/// chunk's lines are then counted in a u32 (`xpp::batch::Ev::at`).
-pub const MAX_CHUNK: usize = 1 << 30;
-
 /// How many chunks past the one the consumer waits for may be parsed or
 /// waiting. Three threads share two cores: when the scheduler leaves a
 /// worker off its core for a few milliseconds, the consumer waits for that
@@ -48,9 +44,7 @@ pub fn input_line_chunks(input: &Input, start: usize, size: usize) -> Vec<Range<
     let mut chunks = Vec::new();
     let mut from = start.min(bytes.len());
     while from < bytes.len() {
-        let probe = from
-            .saturating_add(size.clamp(1, MAX_CHUNK))
-            .min(bytes.len());
+        let probe = from.saturating_add(size.max(1)).min(bytes.len());
         let end = match bytes[probe..].iter().position(|&b| b == b'\n') {
             Some(n) => probe + n + 1,
             None => bytes.len(),

@@ -29,18 +29,20 @@ pub enum Op {
     Other(u32),
 }
 
-/// One trace record, parsed, in 40 bytes: a batch of them is written on a
+/// One trace record, parsed, in 32 bytes: a batch of them is written on a
 /// worker's core and read on the replay's, so every byte of it crosses
 /// between caches once an event (64 bytes here cost the replay thread 8 %
-/// more than 32 fewer, BENCHMARKS.md). Options and the op are packed into
-/// flags; read them through [`Ev::time`], [`Ev::line`] and [`Ev::op`].
-/// Names are worker numbers in a batch and `NameId` indexes once
-/// [`global_name`] has mapped them.
+/// more than 32 fewer; 40 → 32 saved it 5 %, BENCHMARKS.md). The op and
+/// which options are present ride in the offset's top byte, which no
+/// offset reaches (`MAX_PIECE`); read them through [`Ev::offset`],
+/// [`Ev::time`], [`Ev::line`] and [`Ev::op`]. Names are worker numbers in
+/// a batch and `NameId` indexes once [`global_name`] has mapped them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ev {
     /// Where the record starts in its piece (the events pane reads it
-    /// again from there, and a table's warnings name it).
-    pub offset: u64,
+    /// again from there, and warnings name it or its line), below the op
+    /// and flags.
+    offset_op: u64,
     /// Meaningful with `TIMED` only.
     time: f64,
     pub thread: u64,
@@ -49,25 +51,25 @@ pub struct Ev {
     name: u32,
     /// Meaningful with `LINED` only.
     line: u32,
-    /// The record's index in its chunk: a text trace's warnings name its
-    /// line from it (chunks are far shorter than 2^32 lines).
-    pub at: u32,
-    op: u8,
-    flags: u8,
 }
 
-const TIMED: u8 = 1;
-const LINED: u8 = 2;
-const ENTER: u8 = 0;
-const ENTERED: u8 = 1;
-const LEAVING: u8 = 2;
-const LEFT: u8 = 3;
-const OTHER: u8 = 4;
+/// Pieces at least this large are not read as traces (`xpp::invalid`):
+/// their offsets would reach the op's bits. No 64-bit system maps a file
+/// of 64 PiB.
+pub const MAX_PIECE: u64 = 1 << OP_SHIFT;
+
+const OP_SHIFT: u32 = 56;
+const TIMED: u64 = 1 << 62;
+const LINED: u64 = 1 << 61;
+const ENTER: u64 = 0;
+const ENTERED: u64 = 1;
+const LEAVING: u64 = 2;
+const LEFT: u64 = 3;
+const OTHER: u64 = 4;
 
 impl Ev {
     pub fn new(
         offset: u64,
-        at: u32,
         thread: u64,
         time: Option<f64>,
         line: Option<u32>,
@@ -81,27 +83,30 @@ impl Ev {
             Op::Left => (LEFT, name),
             Op::Other(op) => (OTHER, op),
         };
-        let flags = if time.is_some() { TIMED } else { 0 } | if line.is_some() { LINED } else { 0 };
+        let timed = if time.is_some() { TIMED } else { 0 };
+        let lined = if line.is_some() { LINED } else { 0 };
         Ev {
-            offset,
+            offset_op: (offset % MAX_PIECE) | (op << OP_SHIFT) | timed | lined,
             time: time.unwrap_or(0.0),
             thread,
             name,
             line: line.unwrap_or(0),
-            at,
-            op,
-            flags,
         }
     }
 
     #[inline]
+    pub fn offset(&self) -> u64 {
+        self.offset_op % MAX_PIECE
+    }
+
+    #[inline]
     pub fn time(&self) -> Option<f64> {
-        (self.flags & TIMED != 0).then_some(self.time)
+        (self.offset_op & TIMED != 0).then_some(self.time)
     }
 
     #[inline]
     pub fn line(&self) -> Option<u32> {
-        (self.flags & LINED != 0).then_some(self.line)
+        (self.offset_op & LINED != 0).then_some(self.line)
     }
 
     /// The called function's name (a worker number); meaningless for
@@ -113,7 +118,7 @@ impl Ev {
 
     #[inline]
     pub fn op(&self) -> Op {
-        match self.op {
+        match (self.offset_op >> OP_SHIFT) & 7 {
             ENTER => Op::Enter,
             ENTERED => Op::Entered,
             LEAVING => Op::Leaving,
@@ -153,11 +158,11 @@ impl<X: Default> Batch<X> {
 
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
-    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64, at: u32) {
+    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64) {
         let name = names.id(&row.call, &mut self.new_names);
         let op = self.op(names, &row.op);
         let thread = row.thread.unwrap_or(0);
-        let ev = Ev::new(offset, at, thread, row.time, row.line, name, op);
+        let ev = Ev::new(offset, thread, row.time, row.line, name, op);
         self.events.push(ev);
     }
 
@@ -173,7 +178,7 @@ impl<X> Batch<X> {
     }
 
     /// Adds a record of the common DELDBE shape.
-    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64, at: u32) {
+    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64) {
         let op = match r.op {
             b'i' => Op::Enter,
             b'I' => Op::Entered,
@@ -185,7 +190,7 @@ impl<X> Batch<X> {
             )),
         };
         let name = names.id_ascii(r.call, &mut self.new_names);
-        let ev = Ev::new(offset, at, r.thread, Some(r.time), r.line, name, op);
+        let ev = Ev::new(offset, r.thread, Some(r.time), r.line, name, op);
         self.events.push(ev);
     }
 }
@@ -334,10 +339,10 @@ pub fn warn_skipped(
 mod tests {
     use super::*;
 
-    /// An event keeps what it was given, in 40 bytes.
+    /// An event keeps what it was given, in 32 bytes.
     #[test]
     fn events_are_packed_without_losing_a_field() {
-        assert_eq!(std::mem::size_of::<Ev>(), 40);
+        assert_eq!(std::mem::size_of::<Ev>(), 32);
         let ops = [Op::Enter, Op::Entered, Op::Leaving, Op::Left, Op::Other(7)];
         for (i, op) in ops.into_iter().enumerate() {
             for (time, line) in [
@@ -345,11 +350,13 @@ mod tests {
                 (Some(-0.5), Some(u32::MAX)),
                 (Some(0.0), Some(0)),
             ] {
-                let ev = Ev::new(u64::MAX, 3, u64::MAX - 1, time, line, 9, op);
-                let got = (ev.offset, ev.at, ev.thread, ev.time(), ev.line(), ev.op());
-                assert_eq!(got, (u64::MAX, 3, u64::MAX - 1, time, line, op), "{i}");
-                if op != Op::Other(7) {
-                    assert_eq!(ev.name(), 9);
+                for offset in [0, 1 << 40, MAX_PIECE - 1] {
+                    let ev = Ev::new(offset, u64::MAX - 1, time, line, 9, op);
+                    let got = (ev.offset(), ev.thread, ev.time(), ev.line(), ev.op());
+                    assert_eq!(got, (offset, u64::MAX - 1, time, line, op), "{i}");
+                    if op != Op::Other(7) {
+                        assert_eq!(ev.name(), 9);
+                    }
                 }
             }
         }

@@ -13,9 +13,11 @@ use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use crate::text::decode;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+    super::within_reach(pieces)?;
     let first = &pieces[0];
     let mut layout = match &opts.columns {
         Some(list) => {
@@ -76,9 +78,10 @@ fn load_piece(
             warn_skipped(b, skipped, line, "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-                let place = |ev: &Ev| line(u64::from(ev.at));
+                let lines = LineOf::new(bytes, chunks[done].start, lines_before);
+                let place = |ev: &Ev| Place::Line(lines.line(ev.offset()));
                 rp.batch(b, &batch.events, map, place, |ev, step| {
-                    events.push(ev.offset, step);
+                    events.push(ev.offset(), step);
                     first_ms = first_ms.or(ev.time());
                     last_ms = ev.time().or(last_ms);
                 });
@@ -94,6 +97,42 @@ fn load_piece(
         first_ms,
         last_ms,
         events: Box::new(events),
+    }
+}
+
+/// A text trace's line numbers by offset, for the few events that warn
+/// (an event keeps its offset only): newlines are counted from the
+/// chunk's start, on from the last offset asked about, since a batch's
+/// warnings come in file order.
+struct LineOf<'a> {
+    bytes: &'a [u8],
+    start: usize,
+    lines_before: u64,
+    /// An offset asked about and the newlines from `start` to it.
+    counted: Cell<(usize, u64)>,
+}
+
+impl<'a> LineOf<'a> {
+    fn new(bytes: &'a [u8], start: usize, lines_before: u64) -> Self {
+        LineOf {
+            bytes,
+            start,
+            lines_before,
+            counted: Cell::new((start, 0)),
+        }
+    }
+
+    /// The line (from 1) holding the byte at `offset` in the chunk.
+    fn line(&self, offset: u64) -> u64 {
+        let offset = usize::try_from(offset).map_or(self.bytes.len(), |o| o.min(self.bytes.len()));
+        let (mut from, mut newlines) = self.counted.get();
+        if offset < from {
+            (from, newlines) = (self.start, 0);
+        }
+        let between = self.bytes.get(from..offset).unwrap_or_default();
+        newlines += between.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.counted.set((offset.max(from), newlines));
+        self.lines_before + newlines + 1
     }
 }
 
@@ -138,9 +177,7 @@ fn parse_chunk(
     let chunk = &bytes[range.clone()];
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut fields = Vec::with_capacity(8);
-    // A chunk has at most `parallel::MAX_CHUNK` bytes and a line more, so
-    // its lines are counted in a u32.
-    let (mut pos, mut at) = (0, 0u32);
+    let (mut pos, mut at) = (0, 0);
     let anchored = *layout == Layout::Anchored;
     loop {
         let rest = &body[pos..];
@@ -151,7 +188,7 @@ fn parse_chunk(
         let len = match fast {
             Some((r, n)) => {
                 batch.first_timed.get_or_insert(true);
-                batch.push_fast(names, &r, offset, here);
+                batch.push_fast(names, &r, offset);
                 n + rest[n..]
                     .iter()
                     .position(|&b| b == b'\n')
@@ -177,7 +214,7 @@ fn parse_chunk(
         }
         pos += len + 1;
     }
-    batch.extra = u64::from(at);
+    batch.extra = at;
     batch
 }
 
@@ -189,14 +226,14 @@ fn general_line<'a>(
     names: &mut LocalNames,
     batch: &mut Batch<u64>,
     offset: u64,
-    here: u32,
+    here: u64,
 ) {
     if line.len() > MAX_LINE {
         let why = format!(
             "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
             line.len()
         );
-        batch.skipped.push(u64::from(here), why);
+        batch.skipped.push(here, why);
         return;
     }
     match decode(line) {
@@ -213,7 +250,7 @@ fn parse_line<'a>(
     names: &mut LocalNames,
     batch: &mut Batch<u64>,
     offset: u64,
-    at: u32,
+    at: u64,
 ) {
     if text.trim().is_empty() {
         return;
@@ -224,8 +261,24 @@ fn parse_line<'a>(
             if batch.first_timed.is_none() {
                 batch.first_timed = Some(layout.has_time(fields));
             }
-            batch.push(names, &row, offset, at);
+            batch.push(names, &row, offset);
         }
-        Err(why) => batch.skipped.push(u64::from(at), why),
+        Err(why) => batch.skipped.push(at, why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineOf;
+
+    /// A chunk's lines are numbered on from the lines before it, asked in
+    /// file order or not, at a line's first byte or inside it.
+    #[test]
+    fn offsets_give_the_lines_that_hold_them() {
+        let bytes = b"head\nA\n\nBB\r\nC";
+        let lines = LineOf::new(bytes, 5, 10);
+        let asked = [5, 7, 8, 9, 13, 5, 12, 99];
+        let got: Vec<u64> = asked.iter().map(|&at| lines.line(at)).collect();
+        assert_eq!(got, [11, 12, 13, 13, 14, 11, 14, 14]);
     }
 }

@@ -22,6 +22,7 @@ pub fn load(
     opts: &LoadOptions,
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
+    super::within_reach(pieces)?;
     let first = &pieces[0];
     let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
     let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
@@ -111,9 +112,9 @@ fn load_piece(
             let map = maps.learn(worker, &batch, b);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, Place::Offset, "skipped");
-            let place = |ev: &Ev| Place::Offset(ev.offset);
+            let place = |ev: &Ev| Place::Offset(ev.offset());
             replay.batch(b, &batch.events, map, place, |ev, step| {
-                events.push(ev.offset, step);
+                events.push(ev.offset(), step);
                 first_ms = first_ms.or(ev.time());
                 last_ms = ev.time().or(last_ms);
             });
@@ -159,11 +160,10 @@ fn parse_records(
         &bytes[..range.end],
         range.start,
         record_len,
-        // A table's places are offsets: the index in the chunk is not kept.
         |at, record| match map.fast_row(record) {
-            Some(r) => batch.push_fast(names, &r, at as u64, 0),
+            Some(r) => batch.push_fast(names, &r, at as u64),
             None => match map.row(record) {
-                Ok(row) => batch.push(names, &row, at as u64, 0),
+                Ok(row) => batch.push(names, &row, at as u64),
                 Err(why) => batch.skipped.push(at as u64, why),
             },
         },

@@ -206,6 +206,20 @@ fn is_trace_row(text: &str, fields: &[deldbe::Field<'_>]) -> bool {
             .all(|f| !f.quoted && row::number(f.text).is_ok_and(|n| n.is_some()))
 }
 
+/// Refuses a piece whose offsets an event could not hold
+/// (`batch::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
+/// costs nothing and a wrong offset would be silent.
+fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
+    match pieces.iter().find(|p| p.len() >= batch::MAX_PIECE) {
+        Some(p) => Err(invalid(
+            p,
+            "offset 0".into(),
+            "a trace of 64 PiB or more is not read".into(),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn invalid(input: &Input, place: String, reason: String) -> LoadError {
     LoadError::Invalid {
         path: input.name().to_string(),
