@@ -84,7 +84,8 @@ pub fn record_chunks(
 /// worker's private state. A worker takes the next unparsed chunk when it
 /// is free, so its chunks rise and its results reach the consumer in the
 /// order it made them (what a worker's name numbering relies on).
-/// `consume` returns false to stop early (the rest is not parsed).
+/// `consume` returns false to stop early (no chunk past the window is
+/// parsed; those within it are dropped).
 ///
 /// `consume` also hands back a spare `R` (a result's emptied buffer) and
 /// `parse` gets one: the worker that made the result gets it for a later

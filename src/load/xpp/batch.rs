@@ -135,7 +135,8 @@ pub struct Batch<X> {
     pub events: Vec<Ev>,
     /// Names this worker saw first in this chunk, in number order.
     pub new_names: Vec<Box<str>>,
-    /// Records that are no trace record: (place as in `Ev::at`, why), the
+    /// Records that are no trace record: (place, why), the place the
+    /// line's index in the chunk for text and the offset for records; the
     /// first thousand whole and the rest counted by kind.
     pub skipped: Skips,
     /// Whether the chunk's first record has a time column (the trace is
