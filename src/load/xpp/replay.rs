@@ -79,11 +79,7 @@ impl Replay {
         place: &dyn Fn() -> Place,
     ) -> Step {
         let thread = b.trace_thread(ev.thread);
-        let before = b.trace_frames(thread).len();
-        let function = self.apply(b, thread, ev, map, place);
-        // A call's entry and its return both show at the caller's depth;
-        // the `I`/`O` marks of an unfiltered trace one deeper, inside it.
-        let depth = before.min(b.trace_frames(thread).len());
+        let (function, depth) = self.apply(b, thread, ev, map, place);
         Step {
             function,
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
@@ -91,7 +87,11 @@ impl Replay {
     }
 
     /// The event's effect on the thread's stack; its function (none for a
-    /// skipped record).
+    /// skipped record) and the depth it shows at. A call's entry and its
+    /// return both show at the caller's depth (the stack's before an entry,
+    /// after a return); the `I`/`O` marks of an unfiltered trace one
+    /// deeper, inside it. Each branch knows the depth from the stack it
+    /// already holds, so an event costs no more lookups of it.
     fn apply(
         &mut self,
         b: &mut ProfileBuilder,
@@ -99,7 +99,7 @@ impl Replay {
         ev: &Ev,
         map: &[NameId],
         place: &dyn Fn() -> Place,
-    ) -> Option<FuncId> {
+    ) -> (Option<FuncId>, usize) {
         if let (true, Some(t)) = (self.timed, ev.time()) {
             b.trace_time(thread, t, place);
         }
@@ -108,8 +108,9 @@ impl Replay {
         match op {
             Op::Enter | Op::Entered => {
                 let f = self.function(b, name);
-                let top = b.trace_frames_mut(thread).last_mut();
-                match top {
+                let frames = b.trace_frames_mut(thread);
+                let depth = frames.len();
+                match frames.last_mut() {
                     Some(top)
                         if op == Op::Entered
                             && top.func == f
@@ -127,7 +128,7 @@ impl Replay {
                         self.call(b, thread, f, flags, ev.line());
                     }
                 }
-                Some(f)
+                (Some(f), depth)
             }
             Op::Leaving | Op::Left => self.exit(b, thread, name, place, op == Op::Leaving),
             Op::Other(op) => {
@@ -139,7 +140,7 @@ impl Replay {
                         format!("unknown operation {op:?}; records with it skipped"),
                     );
                 }
-                None
+                (None, b.trace_frames(thread).len())
             }
         }
     }
@@ -174,7 +175,8 @@ impl Replay {
         b.trace_enter(thread, f, flags, site);
     }
 
-    /// `O` (about to return) or `o` (returned) for the function `name`.
+    /// `O` (about to return) or `o` (returned) for the function `name`;
+    /// the function and the depth that stays.
     fn exit(
         &self,
         b: &mut ProfileBuilder,
@@ -182,9 +184,11 @@ impl Replay {
         name: NameId,
         place: &dyn Fn() -> Place,
         about: bool,
-    ) -> Option<FuncId> {
+    ) -> (Option<FuncId>, usize) {
         let f = self.existing(name);
-        let pos = f.and_then(|f| b.trace_frames(thread).iter().rposition(|fr| fr.func == f));
+        let frames = b.trace_frames(thread);
+        let len = frames.len();
+        let pos = f.and_then(|f| frames.iter().rposition(|fr| fr.func == f));
         let (Some(f), Some(pos)) = (f, pos) else {
             let call = crate::text::visible(b.name(name));
             let id = b.trace_thread_id(thread);
@@ -192,9 +196,9 @@ impl Replay {
                 place(),
                 format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
             );
-            return f;
+            return (f, len);
         };
-        let above = b.trace_frames(thread).len() - 1 - pos;
+        let above = len - 1 - pos;
         if above > 0 {
             let call = crate::text::visible(b.name(name));
             b.warn(
@@ -207,13 +211,18 @@ impl Replay {
                 b.trace_exit(thread);
             }
         }
-        match b.trace_frames_mut(thread).last_mut() {
-            Some(top) if about && top.flags & PUSHED_BY_I != 0 => top.flags |= RETURNING,
+        // The frame at `pos` is the top now; the depth is what stays.
+        let depth = match b.trace_frames_mut(thread).last_mut() {
+            Some(top) if about && top.flags & PUSHED_BY_I != 0 => {
+                top.flags |= RETURNING;
+                pos + 1
+            }
             _ => {
                 b.trace_exit(thread);
+                pos
             }
-        }
-        Some(f)
+        };
+        (Some(f), depth)
     }
 
     /// Closes calls still open at each thread's last event (one warning for

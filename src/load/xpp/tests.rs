@@ -500,3 +500,19 @@ fn threads_keep_the_order_of_the_file_across_chunks() {
         assert!(p.warnings().is_empty(), "{:?}", p.warnings());
     }
 }
+
+/// Each event shows at its depth: an entry and its return at the caller's,
+/// an unfiltered trace's `I` and `O` one deeper, a return that unwinds
+/// calls above it at the depth that stays, and a skipped record where the
+/// stack stands.
+#[test]
+fn events_show_at_the_depth_of_their_call() {
+    let text = "1,0,\"i\",\"A\",1\n1,1,\"I\",\"A\"\n1,2,\"i\",\"B\",2\n1,3,\"O\",\"B\"\n\
+                1,4,\"o\",\"B\"\n1,5,\"i\",\"C\",3\n1,6,\"i\",\"D\",4\n1,7,\"o\",\"A\"\n\
+                1,8,\"o\",\"X\"\n1,9,\"i\",\"E\",5\n1,10,\"x\",\"E\"\n1,11,\"o\",\"E\"\n";
+    let p = load(text);
+    let events = &p.packets()[0].events;
+    let depths: Vec<_> = (0..events.len()).map(|i| events.depth(i)).collect();
+    let want = [0, 1, 1, 2, 1, 1, 2, 0, 0, 0, 1, 0];
+    assert_eq!(depths, want.map(Some));
+}
