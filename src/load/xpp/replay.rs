@@ -110,7 +110,9 @@ impl Replay {
                 let f = self.function(b, name);
                 let frames = b.trace_frames_mut(thread);
                 let depth = frames.len();
-                match frames.last_mut() {
+                let top = frames.last_mut();
+                let caller = top.as_ref().map(|top| top.func);
+                match top {
                     Some(top)
                         if op == Op::Entered
                             && top.func == f
@@ -125,7 +127,7 @@ impl Replay {
                         } else {
                             ENTERED
                         };
-                        self.call(b, thread, f, flags, ev.line());
+                        self.call(b, (thread, caller), f, flags, ev.line());
                     }
                 }
                 (Some(f), depth)
@@ -162,16 +164,17 @@ impl Replay {
         (raw != NO_FUNCTION).then_some(FuncId(raw))
     }
 
-    /// A call: a new frame, and its line (where the caller made it).
+    /// A call on `thread` from `caller` (its top frame's function, if
+    /// any): a new frame, and its line (where the caller made it).
     fn call(
         &self,
         b: &mut ProfileBuilder,
-        thread: ThreadIx,
+        (thread, caller): (ThreadIx, Option<FuncId>),
         f: FuncId,
         flags: u8,
         line: Option<u32>,
     ) {
-        let site = line.map(|line| b.trace_site(thread, line, self.top_level));
+        let site = line.map(|line| b.trace_site(caller, line, self.top_level));
         b.trace_enter(thread, f, flags, site);
     }
 

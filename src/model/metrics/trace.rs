@@ -309,11 +309,11 @@ impl ProfileBuilder {
         st.mark(thread, func, true);
     }
 
-    /// The line a call on `thread` at `line` was made from: in the file of
-    /// the calling function (the top frame), or `top_level` (a name) when
-    /// the stack is empty.
-    pub fn trace_site(&mut self, thread: ThreadIx, line: u32, top_level: NameId) -> LineId {
-        let caller = self.trace_frames(thread).last().map(|top| top.func);
+    /// The line a call at `line` was made from: in the file of `caller`
+    /// (the function of the thread's top frame), or `top_level` (a name)
+    /// when the stack is empty. The caller comes from the replay, which
+    /// has just looked at the top frame.
+    pub fn trace_site(&mut self, caller: Option<FuncId>, line: u32, top_level: NameId) -> LineId {
         if let Some(id) = self
             .trace_state
             .as_ref()
