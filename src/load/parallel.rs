@@ -125,7 +125,10 @@ pub fn ordered_reusing<S, T, R>(
                 // A panic here must not leave the other workers waiting
                 // for room that the consumer, waiting for this chunk,
                 // never makes.
-                let _stop = StopOnPanic(window);
+                let _stop = StopWhenDropped {
+                    window,
+                    only_by_a_panic: true,
+                };
                 let mut s = state(w);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -146,7 +149,10 @@ pub fn ordered_reusing<S, T, R>(
         drop(tx);
         // Whatever ends the consumer's loop (the end, an early stop, a
         // panic) lets waiting workers go.
-        let _stop = StopOnDrop(&window);
+        let _stop = StopWhenDropped {
+            window: &window,
+            only_by_a_panic: false,
+        };
         let mut held: Vec<Option<(usize, T)>> = (0..WINDOW).map(|_| None).collect();
         for i in 0..chunks.len() {
             // Chunk i and the ones arriving before it lie within the
@@ -219,23 +225,17 @@ impl Window {
     }
 }
 
-/// Stops the window when dropped.
-struct StopOnDrop<'a>(&'a Window);
-
-impl Drop for StopOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.stop();
-    }
+/// Stops the window when dropped, or only when dropped by a panic (a
+/// worker that runs out of chunks leaves the others to parse theirs).
+struct StopWhenDropped<'a> {
+    window: &'a Window,
+    only_by_a_panic: bool,
 }
 
-/// Stops the window when dropped by a panic: a worker that runs out of
-/// chunks leaves the others to parse theirs.
-struct StopOnPanic<'a>(&'a Window);
-
-impl Drop for StopOnPanic<'_> {
+impl Drop for StopWhenDropped<'_> {
     fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.stop();
+        if !self.only_by_a_panic || std::thread::panicking() {
+            self.window.stop();
         }
     }
 }
@@ -325,6 +325,7 @@ mod tests {
     /// the free ones take the next chunks.
     #[test]
     fn a_slow_worker_leaves_the_chunks_to_the_others() {
+        // One core: the chunks are parsed on the calling thread, in order.
         if workers() < 2 {
             return;
         }

@@ -54,7 +54,7 @@ pub struct Ev {
     line: u32,
 }
 
-/// Pieces at least this large are not read as traces (`xpp::invalid`):
+/// Pieces at least this large are not read as traces (`within_reach`):
 /// their offsets would reach the op's bits. No 64-bit system maps a file
 /// of 64 PiB.
 pub const MAX_PIECE: u64 = 1 << OP_SHIFT;

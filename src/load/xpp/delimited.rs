@@ -73,12 +73,11 @@ fn load_piece(
         },
         |worker, mut batch| {
             let map = maps.learn(worker, &batch, b);
-            let line = |at: u64| Place::Line(lines_before + at + 1);
+            let lines = LineOf::new(bytes, chunks[done].start, lines_before);
             let skipped = std::mem::take(&mut batch.skipped);
-            warn_skipped(b, skipped, line, "line skipped");
+            warn_skipped(b, skipped, |at| Place::Line(lines.nth(at)), "line skipped");
             if let Some(timed) = batch.first_timed {
                 let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
-                let lines = LineOf::new(bytes, chunks[done].start, lines_before);
                 let place = |ev: &Ev| Place::Line(lines.line(ev.offset()));
                 rp.batch(b, &batch.events, map, place, |ev, step| {
                     events.push(ev.offset(), step);
@@ -100,10 +99,11 @@ fn load_piece(
     }
 }
 
-/// A text trace's line numbers by offset, for the few events that warn
-/// (an event keeps its offset only): newlines are counted from the
-/// chunk's start, on from the last offset asked about, since a batch's
-/// warnings come in file order.
+/// A chunk's line numbers: of a skipped line by its index in the chunk,
+/// and of an event by its offset, for the few events that warn (an event
+/// keeps its offset only): newlines are counted from the chunk's start,
+/// on from the last offset asked about, since a batch's warnings come in
+/// file order.
 struct LineOf<'a> {
     bytes: &'a [u8],
     start: usize,
@@ -122,6 +122,11 @@ impl<'a> LineOf<'a> {
         }
     }
 
+    /// The line (from 1) that is the chunk's `index`th (from 0).
+    fn nth(&self, index: u64) -> u64 {
+        self.lines_before + index + 1
+    }
+
     /// The line (from 1) holding the byte at `offset` in the chunk.
     fn line(&self, offset: u64) -> u64 {
         let offset = usize::try_from(offset).map_or(self.bytes.len(), |o| o.min(self.bytes.len()));
@@ -132,7 +137,7 @@ impl<'a> LineOf<'a> {
         let between = self.bytes.get(from..offset).unwrap_or_default();
         newlines += between.iter().filter(|&&b| b == b'\n').count() as u64;
         self.counted.set((offset.max(from), newlines));
-        self.lines_before + newlines + 1
+        self.nth(newlines)
     }
 }
 

@@ -165,7 +165,9 @@ impl Replay {
     }
 
     /// A call on `thread` from `caller` (its top frame's function, if
-    /// any): a new frame, and its line (where the caller made it).
+    /// any): a new frame, and its line (where the caller made it). The
+    /// two ride in one argument: as seven, they cost the replay 1.6 % more
+    /// instructions (arguments passed on the stack).
     fn call(
         &self,
         b: &mut ProfileBuilder,
