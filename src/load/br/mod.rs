@@ -332,7 +332,9 @@ impl<'a, 'b> Feed<'a, 'b> {
                 } => {
                     let ns = self.time(offset, timed, ns);
                     match batch.sample(funcs, raw, len) {
-                        Sent::Ids(ids) => self.sample_of_ids(worker, offset, (ids, hash), ns, line),
+                        Sent::Ids(ids) => {
+                            self.sample_of_ids(worker, offset, (ids, funcs, hash), ns, line);
+                        }
                         Sent::Numbers(raw, numbers) => {
                             self.sample(worker, offset, (raw, numbers), ns, line);
                         }
@@ -342,7 +344,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         }
         ops.clear();
         batch.ops = ops;
-        self.add_pending();
+        self.add_pending(&batch.ids);
         !batch.last
     }
 
@@ -443,44 +445,45 @@ impl<'a, 'b> Feed<'a, 'b> {
             self.resolve(worker, offset, raw, funcs);
         }
         let hash = ProfileBuilder::stack_hash(&self.funcs[start..]);
-        self.pend(worker, offset, (start, hash), ns, line);
+        let Some(&leaf) = self.funcs.last() else {
+            return;
+        };
+        let frames = Frames::Own(start..self.funcs.len());
+        self.pend(worker, offset, (frames, leaf, hash), ns, line);
     }
 
     /// A sample whose functions' ids (root first) and stack hash the
-    /// worker found: as `sample`, with nothing to resolve.
+    /// worker found, at `ids` in the batch: as `sample`, with nothing to
+    /// resolve, and its ids left where they are (`Frames::Batch`).
     fn sample_of_ids(
         &mut self,
         worker: usize,
         offset: u64,
-        (ids, hash): (&[FuncId], u32),
+        (ids, at, hash): (&[FuncId], usize, u32),
         ns: Option<u64>,
         line: u32,
     ) {
-        if ids.is_empty() {
+        let Some(&leaf) = ids.last() else {
             return;
-        }
-        let start = self.funcs.len();
-        self.funcs.extend_from_slice(ids);
-        self.pend(worker, offset, (start, hash), ns, line);
+        };
+        let frames = Frames::Batch(at..at + ids.len());
+        self.pend(worker, offset, (frames, leaf, hash), ns, line);
     }
 
-    /// Queues a sample whose functions' ids stand on `funcs` from `start`
-    /// on (root first, at least one), hashed to `hash`.
+    /// Queues a sample whose functions' ids (root first, `leaf` last)
+    /// are `frames`, hashed to `hash`.
     fn pend(
         &mut self,
         worker: usize,
         offset: u64,
-        (start, hash): (usize, u32),
+        (frames, leaf, hash): (Frames, FuncId, u32),
         ns: Option<u64>,
         line: u32,
     ) {
-        let Some(&leaf) = self.funcs.last() else {
-            return;
-        };
         let line = self.line(worker, line, leaf, offset);
         self.pending.push(Pending {
             offset,
-            frames: start..self.funcs.len(),
+            frames,
             hash,
             ns,
             line,
@@ -519,7 +522,7 @@ impl<'a, 'b> Feed<'a, 'b> {
     /// Adds the batch's samples in file order. Their stacks are looked up
     /// among a million or more, each lookup a miss in every cache, so the
     /// index is asked for what each will read some samples ahead.
-    fn add_pending(&mut self) {
+    fn add_pending(&mut self, ids: &[FuncId]) {
         const AHEAD: usize = 16;
         let pending = std::mem::take(&mut self.pending);
         let stacks = self.b.keeps_stacks();
@@ -533,7 +536,10 @@ impl<'a, 'b> Feed<'a, 'b> {
                 }
                 self.b.prefetch_line(next.line);
             }
-            let frames = &self.funcs[p.frames.clone()];
+            let frames = match &p.frames {
+                Frames::Batch(r) => ids.get(r.clone()).unwrap_or_default(),
+                Frames::Own(r) => self.funcs.get(r.clone()).unwrap_or_default(),
+            };
             let Some(&leaf) = frames.last() else {
                 continue;
             };
@@ -626,12 +632,21 @@ impl<'a, 'b> Feed<'a, 'b> {
 /// A sample resolved to the builder's ids, its stack not yet looked up.
 struct Pending {
     offset: u64,
-    /// In `Feed::funcs`, root first, never empty.
-    frames: Range<usize>,
+    /// Root first, never empty.
+    frames: Frames,
     hash: u32,
     /// `None` in a sampled profile.
     ns: Option<u64>,
     line: LineId,
+}
+
+/// Where a pending sample's ids are: the batch's, as its worker found
+/// them, are not copied (a copy of a few ids cost the calling thread a
+/// call to `memcpy` a sample); those resolved here are in `Feed::funcs`.
+#[derive(Clone, Debug)]
+enum Frames {
+    Batch(Range<usize>),
+    Own(Range<usize>),
 }
 
 /// One worker's numbering of names, functions and lines, and the
