@@ -693,6 +693,48 @@ mod tests {
             assert_eq!(p.warnings()[0].place, Place::Line(4));
         }
     }
+
+    /// A deep stack, then a shallow one and deep again, with recursion all
+    /// the way: the same numbers with paths and without them (open calls
+    /// counted per function).
+    #[test]
+    fn deep_stacks_count_recursion_once_as_paths_do() {
+        use crate::model::testing::{builder, new_function};
+        let numbers = |paths| {
+            let mut b = builder(paths);
+            let fs: Vec<FuncId> = ["A", "B", "C"]
+                .iter()
+                .map(|n| new_function(&mut b, n))
+                .collect();
+            b.trace_begin(TraceTime::Timed);
+            let t = b.trace_thread(1);
+            let (mut clock, mut open) = (0.0, 0);
+            for depth in [40, 3, 17, 0] {
+                while open != depth {
+                    clock += 1.0;
+                    b.trace_time(t, clock, || Place::Line(1));
+                    if open < depth {
+                        b.trace_enter(t, fs[open % 3], 0, None);
+                        open += 1;
+                    } else {
+                        b.trace_exit(t);
+                        open -= 1;
+                    }
+                }
+            }
+            let p = b.finish();
+            let f = |f: FuncId| {
+                let x = p.function(f);
+                (x.calls, x.time.elapsed_inclusive, x.time.elapsed_exclusive)
+            };
+            (f(fs[0]), f(fs[1]), f(fs[2]), p.totals.elapsed_inclusive_ms)
+        };
+        let (with, without) = (numbers(true), numbers(false));
+        assert_eq!(with, without);
+        // A is open from the first tick to the last: recursion counted once.
+        assert_eq!(with.0.1, with.3);
+        assert!(with.0.0 > Some(10), "{with:?}");
+    }
 }
 
 #[cfg(test)]
