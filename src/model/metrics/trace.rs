@@ -293,10 +293,8 @@ impl ProfileBuilder {
         let Some(th) = st.threads.get_mut(thread.0) else {
             return;
         };
-        // Its row holds the paths of the calls it makes next, as its sites
-        // row their lines.
+        // Its row holds the paths of the calls it makes next.
         st.accs.prefetch_path(path);
-        st.sites.prefetch(func);
         let recursive = !paths && th.enter(func);
         th.frames.push(TraceFrame {
             func,
@@ -343,9 +341,6 @@ impl ProfileBuilder {
         let st = self.trace_state.as_mut()?;
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
-        if let Some(top) = th.frames.last() {
-            st.sites.prefetch(top.func);
-        }
         let clock = th.clock;
         if !st.paths {
             th.leave(frame.func);

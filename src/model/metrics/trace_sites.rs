@@ -6,11 +6,9 @@
 //! are spread over half a megabyte, each reached rarely. A function calls
 //! from a few lines, so here each calling function has a row of its first
 //! `WAYS` sites, by its id: one small read, in an array a third the size,
-//! whose rows are read often enough to stay near. Calls at top level,
-//! which have no calling function, find theirs by line in an array of
-//! their own; further sites go to the table.
+//! whose rows are read often enough to stay near. Further sites (and calls
+//! at top level, which have no calling function) go to the table.
 
-use crate::model::hint::prefetch;
 use crate::model::ids::{FuncId, LineId};
 use rustc_hash::FxHashMap;
 
@@ -20,28 +18,18 @@ const WAYS: usize = 4;
 /// A free place in a row.
 const FREE: (u32, LineId) = (u32::MAX, LineId(u32::MAX));
 
-/// Top-level lines below this have their place in `Sites::top`.
-const TOP_LINES: u32 = 1 << 16;
-
 #[derive(Debug, Default)]
 pub struct Sites {
     /// By calling function: (line, row) of its first sites.
     rows: Vec<[(u32, LineId); WAYS]>,
-    /// By line: the row of a call at top level from it (`FREE.1` if none),
-    /// for lines below `TOP_LINES`.
-    top: Vec<LineId>,
     /// (calling function or `u32::MAX` at top level, line) → row, for the
-    /// sites no array has room for.
+    /// sites no function's row has room for.
     rest: FxHashMap<(u32, u32), LineId>,
 }
 
 impl Sites {
     /// The row of a call from `line` of `caller` (`None`: at top level).
     pub fn get(&self, caller: Option<FuncId>, line: u32) -> Option<LineId> {
-        if caller.is_none() && line < TOP_LINES {
-            let id = *self.top.get(line as usize)?;
-            return (id != FREE.1).then_some(id);
-        }
         let row = caller
             .filter(|_| line != FREE.0)
             .and_then(|f| self.rows.get(f.index()));
@@ -60,14 +48,6 @@ impl Sites {
 
     /// Keeps the row of a site `get` did not find.
     pub fn insert(&mut self, caller: Option<FuncId>, line: u32, id: LineId) {
-        if caller.is_none() && line < TOP_LINES {
-            let at = line as usize;
-            if self.top.len() <= at {
-                self.top.resize(at + 1, FREE.1);
-            }
-            self.top[at] = id;
-            return;
-        }
         // Line u32::MAX is a free place's mark, so it always goes to the
         // table: `get` would stop at it.
         if let Some(f) = caller.filter(|_| line != FREE.0) {
@@ -80,18 +60,6 @@ impl Sites {
             }
         }
         self.rest.insert(rest_key(caller, line), id);
-    }
-}
-
-impl Sites {
-    /// Asks for `caller`'s row ahead of its next call: a function's row is
-    /// read when it calls, and it is on top of its stack from the moment it
-    /// is entered or its callee returns.
-    #[inline(always)]
-    pub fn prefetch(&self, caller: FuncId) {
-        if let Some(row) = self.rows.get(caller.index()) {
-            prefetch(row);
-        }
     }
 }
 
@@ -112,7 +80,7 @@ mod tests {
         let mut sites = Sites::default();
         let callers = [None, Some(FuncId(0)), Some(FuncId(3)), Some(FuncId(700))];
         // u32::MAX first, while each row is free: a free place's mark.
-        let lines = [u32::MAX, 1, 2, 3, 4, 5, 6, 7, 0, TOP_LINES, TOP_LINES - 1];
+        let lines = [u32::MAX, 1, 2, 3, 4, 5, 6, 7, 0];
         let mut next = 0;
         let mut kept = Vec::new();
         for caller in callers {
@@ -131,8 +99,5 @@ mod tests {
         assert_eq!(sites.get(Some(FuncId(1)), u32::MAX), None);
         assert_eq!(sites.get(Some(FuncId(5000)), 1), None);
         assert_eq!(sites.get(Some(FuncId(0)), 8), None);
-        assert_eq!(sites.get(None, 8), None);
-        assert_eq!(sites.get(None, TOP_LINES + 1), None);
-        assert_eq!(sites.get(None, 70_000), None);
     }
 }
