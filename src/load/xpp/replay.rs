@@ -133,24 +133,42 @@ impl Replay {
                 (Some(f), depth)
             }
             Op::Leaving | Op::Left => self.exit(b, thread, name, place, op == Op::Leaving),
-            Op::Other(op) => {
-                let op = global_name(map, op);
-                if self.unknown_ops.insert(op.0) {
-                    let op = crate::text::visible(b.name(op));
-                    b.warn(
-                        place(),
-                        format!("unknown operation {op:?}; records with it skipped"),
-                    );
-                }
-                (None, b.trace_frames(thread).len())
-            }
+            Op::Other(op) => self.other(b, thread, global_name(map, op), place),
         }
     }
 
-    fn function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
-        if let Some(f) = self.existing(name) {
-            return f;
+    /// A record of an op the spec does not know: skipped, with a warning
+    /// the first time. Out of the event loop, as every rare branch here:
+    /// inlined, their code made every event's larger.
+    #[cold]
+    #[inline(never)]
+    fn other(
+        &mut self,
+        b: &mut ProfileBuilder,
+        thread: ThreadIx,
+        op: NameId,
+        place: &dyn Fn() -> Place,
+    ) -> (Option<FuncId>, usize) {
+        if self.unknown_ops.insert(op.0) {
+            let op = crate::text::visible(b.name(op));
+            b.warn(
+                place(),
+                format!("unknown operation {op:?}; records with it skipped"),
+            );
         }
+        (None, b.trace_frames(thread).len())
+    }
+
+    fn function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
+        match self.existing(name) {
+            Some(f) => f,
+            None => self.new_function(b, name),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
         let f = b.function(name, self.module);
         if self.function_of.len() <= name.index() {
             self.function_of.resize(name.index() + 1, NO_FUNCTION);
@@ -195,26 +213,12 @@ impl Replay {
         let len = frames.len();
         let pos = f.and_then(|f| frames.iter().rposition(|fr| fr.func == f));
         let (Some(f), Some(pos)) = (f, pos) else {
-            let call = crate::text::visible(b.name(name));
-            let id = b.trace_thread_id(thread);
-            b.warn(
-                place(),
-                format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
-            );
+            not_on_stack(b, thread, name, place);
             return (f, len);
         };
         let above = len - 1 - pos;
         if above > 0 {
-            let call = crate::text::visible(b.name(name));
-            b.warn(
-                place(),
-                format!(
-                    "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
-                ),
-            );
-            for _ in 0..above {
-                b.trace_exit(thread);
-            }
+            unwind(b, thread, name, place, above);
         }
         // The frame at `pos` is the top now; the depth is what stays.
         let depth = match b.trace_frames_mut(thread).last_mut() {
@@ -245,5 +249,39 @@ impl Replay {
             "threads",
             crate::model::MetaValue::Int(i64::try_from(threads).unwrap_or(i64::MAX)),
         );
+    }
+}
+
+/// A return from a function not on the thread's stack: skipped, with a
+/// warning.
+#[cold]
+#[inline(never)]
+fn not_on_stack(b: &mut ProfileBuilder, thread: ThreadIx, name: NameId, place: &dyn Fn() -> Place) {
+    let call = crate::text::visible(b.name(name));
+    let id = b.trace_thread_id(thread);
+    b.warn(
+        place(),
+        format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
+    );
+}
+
+/// A return from a function `above` calls down the stack (BEGIN
+/// SEQUENCE/BREAK): the calls above it close here, with a warning.
+#[cold]
+#[inline(never)]
+fn unwind(
+    b: &mut ProfileBuilder,
+    thread: ThreadIx,
+    name: NameId,
+    place: &dyn Fn() -> Place,
+    above: usize,
+) {
+    let call = crate::text::visible(b.name(name));
+    b.warn(
+        place(),
+        format!("return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"),
+    );
+    for _ in 0..above {
+        b.trace_exit(thread);
     }
 }

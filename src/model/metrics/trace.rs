@@ -261,11 +261,8 @@ impl ProfileBuilder {
             return;
         };
         if t < clock {
-            let msg = format!(
-                "time goes backwards on thread {} ({t} after {clock}); interval counted as 0",
-                th.id
-            );
-            self.warn(place(), msg);
+            let id = th.id;
+            self.time_backwards(id, (t, clock), place);
             return;
         }
         th.clock = Some(t);
@@ -274,6 +271,17 @@ impl ProfileBuilder {
             None => st.outside_ms += d,
             Some(top) => top.self_ms += d,
         }
+    }
+
+    /// Out of the event loop: its text would make every event's code
+    /// larger.
+    #[cold]
+    #[inline(never)]
+    fn time_backwards(&mut self, id: u64, (t, clock): (f64, f64), place: impl FnOnce() -> Place) {
+        let msg = format!(
+            "time goes backwards on thread {id} ({t} after {clock}); interval counted as 0"
+        );
+        self.warn(place(), msg);
     }
 
     /// Enters `func` on `thread` (one call), made from line `site` if known.
@@ -321,6 +329,13 @@ impl ProfileBuilder {
         {
             return id;
         }
+        self.new_trace_site(caller, line, top_level)
+    }
+
+    /// The line row of a call site met for the first time.
+    #[cold]
+    #[inline(never)]
+    fn new_trace_site(&mut self, caller: Option<FuncId>, line: u32, top_level: NameId) -> LineId {
         let id = match caller {
             Some(f) => self.line(self.functions[f.index()].name, line, Some(f)),
             None => {
