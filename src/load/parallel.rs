@@ -1,34 +1,34 @@
 //! Ordered parallel parsing: the one place loaders use more than one core.
 //!
 //! A large input is cut into chunks (at line ends for text, at record ends
-//! for fixed-size records). Worker threads parse chunks into compact
-//! batches, each worker with state of its own (its own name table, so no
-//! lock is taken per record); the calling thread receives the batches
-//! strictly in chunk order and feeds them to the builder, whose replay of a
-//! trace is sequential by nature. Workers take the next chunk as they come
-//! free, up to a window of chunks past the one the consumer waits for, so
-//! memory stays flat whatever the input's size while the workers stay
-//! ahead of the consumer.
+//! for fixed-size records). Parsers turn chunks into compact batches, each
+//! with state of its own (its own name table, so no lock is taken per
+//! record); the calling thread receives the batches strictly in chunk
+//! order and feeds them to the builder, whose replay of a trace is
+//! sequential by nature. There is one parser a core: a worker thread for
+//! each core but one, and the calling thread itself, which parses the next
+//! free chunk whenever the one it must feed next is not ready, rather than
+//! wait. So the threads never outnumber the cores, and none waits while
+//! there is a chunk to parse. Parsers take the next chunk as they come
+//! free, up to a window of chunks past the one the consumer feeds next, so
+//! memory stays flat whatever the input's size.
 
 use super::Input;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::TryRecvError;
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 /// Bytes a chunk holds: small enough that a few batches in flight cost a
 /// few megabytes, large enough that a worker spends its time parsing.
 pub const CHUNK: usize = 1 << 20;
 
-/// How many chunks past the one the consumer waits for may be parsed or
-/// waiting. Three threads share two cores: when the scheduler leaves a
-/// worker off its core for a few milliseconds, the consumer waits for that
-/// worker's chunk, and the other worker must have room to go on or a core
-/// idles. Two batches ahead per worker idled a core for a tenth of a 1 GiB
-/// load (BENCHMARKS.md, twentieth session).
+/// How many chunks past the one the consumer feeds next may be parsed or
+/// waiting: enough that a worker kept off its core for a few milliseconds
+/// does not stop the other parsers (BENCHMARKS.md, twentieth session).
 const WINDOW: usize = 16;
 
-/// Worker threads: one a core, the consumer sharing a core with them (it
-/// waits while they parse), at most eight.
+/// Parsers: one a core (the consumer is one of them), at most eight.
 pub fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
@@ -79,16 +79,18 @@ pub fn record_chunks(
     chunks
 }
 
-/// Parses `chunks` on the worker threads and hands each result to
-/// `consume(worker, result)` in chunk order. `state(worker)` makes a
-/// worker's private state. A worker takes the next unparsed chunk when it
-/// is free, so its chunks rise and its results reach the consumer in the
-/// order it made them (what a worker's name numbering relies on).
+/// Parses `chunks` on one parser a core and hands each result to
+/// `consume(parser, result)` in chunk order. `state(parser)` makes a
+/// parser's private state: parsers `0..workers() - 1` are threads, the
+/// last is the calling thread, which parses whenever the result it must
+/// consume next is not ready. A parser takes the next unparsed chunk when
+/// it is free, so its chunks rise and its results reach the consumer in
+/// the order it made them (what a parser's name numbering relies on).
 /// `consume` returns false to stop early (no chunk past the window is
 /// parsed; those within it are dropped).
 ///
 /// `consume` also hands back a spare `R` (a result's emptied buffer) and
-/// `parse` gets one: the worker that made the result gets it for a later
+/// `parse` gets one: the parser that made the result gets it for a later
 /// chunk, so it fills memory already mapped rather than new pages the
 /// kernel must zero first (a tenth of a worker's time on a trace, and the
 /// consumer's unmapping of each result's pages).
@@ -113,11 +115,13 @@ pub fn ordered_reusing<S, T, R>(
         }
         return;
     }
+    // Parsers 0..own are threads; `own` is this thread.
+    let own = n - 1;
     let (next, window) = (AtomicUsize::new(0), Window::default());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, usize, T)>();
-        let mut spares = Vec::with_capacity(n);
-        for w in 0..n {
+        let mut spares = Vec::with_capacity(own);
+        for w in 0..own {
             let (spare_tx, spare_rx) = mpsc::sync_channel::<R>(WINDOW);
             spares.push(spare_tx);
             let (state, parse, next, window, tx) = (&state, &parse, &next, &window, tx.clone());
@@ -153,11 +157,17 @@ pub fn ordered_reusing<S, T, R>(
             window: &window,
             only_by_a_panic: false,
         };
+        let (mut mine, mut my_spares) = (state(own), Vec::new());
         let mut held: Vec<Option<(usize, T)>> = (0..WINDOW).map(|_| None).collect();
         for i in 0..chunks.len() {
-            // Chunk i and the ones arriving before it lie within the
-            // window, so each has a slot of its own.
-            let Some((w, batch)) = take_in_order(&rx, &mut held, i) else {
+            // Parses the next free chunk here, if it lies within the
+            // window (this thread must not wait for room it makes).
+            let mut help = || {
+                let j = claim_within(&next, chunks.len(), i + WINDOW)?;
+                let spare = my_spares.pop().unwrap_or_default();
+                Some((j, parse(&mut mine, chunks[j].clone(), spare)))
+            };
+            let Some((w, batch)) = take_in_order(&rx, &mut held, i, (own, &mut help)) else {
                 // Every worker is gone without chunk i: one panicked, and
                 // the scope's join reports that.
                 break;
@@ -167,24 +177,54 @@ pub fn ordered_reusing<S, T, R>(
                 break;
             }
             window.consumed(i + 1);
-            // A full return channel means the worker has spares enough.
-            let _ = spares[w].try_send(spare);
+            if w == own {
+                my_spares.push(spare);
+            } else {
+                // A full return channel means the worker has spares enough.
+                let _ = spares[w].try_send(spare);
+            }
         }
     });
 }
 
-/// Chunk `i`'s result and its worker, receiving others into their slots
-/// until it comes; `None` when no worker is left to send it.
+/// Takes the next unparsed chunk if it is below `limit` (and there is
+/// one), as a worker's `fetch_add` would, without claiming one past it.
+fn claim_within(next: &AtomicUsize, len: usize, limit: usize) -> Option<usize> {
+    let mut j = next.load(Ordering::Relaxed);
+    loop {
+        if j >= len.min(limit) {
+            return None;
+        }
+        match next.compare_exchange_weak(j, j + 1, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(j),
+            Err(now) => j = now,
+        }
+    }
+}
+
+/// Result `i` (and its parser), keeping any that arrive before it in
+/// `held` (slot `j % WINDOW`: results lie within the window, so each has a
+/// slot of its own). While it is not there, `help` parses a chunk on this
+/// thread (as parser `own`); when there is none to parse, this thread
+/// waits for the workers. `None` if they are all gone without it.
 fn take_in_order<T>(
     rx: &mpsc::Receiver<(usize, usize, T)>,
     held: &mut [Option<(usize, T)>],
     i: usize,
+    (own, help): (usize, &mut dyn FnMut() -> Option<(usize, T)>),
 ) -> Option<(usize, T)> {
     loop {
         if let Some(got) = held[i % WINDOW].take() {
             return Some(got);
         }
-        let (j, w, batch) = rx.recv().ok()?;
+        let (j, w, batch) = match rx.try_recv() {
+            Ok(arrived) => arrived,
+            Err(gone_or_empty) => match help() {
+                Some((j, batch)) => (j, own, batch),
+                None if gone_or_empty == TryRecvError::Disconnected => return None,
+                None => rx.recv().ok()?,
+            },
+        };
         held[j % WINDOW] = Some((w, batch));
     }
 }
@@ -348,6 +388,39 @@ mod tests {
         let slow = by[0];
         let others = by[1..WINDOW].iter().filter(|&&w| w != slow).count();
         assert_eq!(others, WINDOW - 1, "{by:?}");
+    }
+
+    /// The calling thread parses the next free chunks while the result it
+    /// must feed next is not ready, and its results take their place in
+    /// chunk order with the workers'.
+    #[test]
+    fn the_consumer_parses_while_its_next_result_is_not_ready() {
+        // One core: every chunk is parsed on the calling thread anyway.
+        if workers() < 2 {
+            return;
+        }
+        let chunks: Vec<_> = (0..40).map(|i| i..i + 1).collect();
+        let own = workers() - 1;
+        let (mut order, mut by) = (Vec::new(), Vec::new());
+        ordered_reusing(
+            &chunks,
+            |parser| parser,
+            |&mut parser, r, ()| {
+                if parser != own {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                (r.start, parser)
+            },
+            |parser, (start, made_by)| {
+                assert_eq!(parser, made_by);
+                order.push(start);
+                by.push(parser);
+                (true, ())
+            },
+        );
+        assert_eq!(order, (0..40).collect::<Vec<_>>());
+        let mine = by.iter().filter(|&&p| p == own).count();
+        assert!(mine >= WINDOW / 2, "{by:?}");
     }
 
     /// A worker that panics ends the load with its panic, not with the
