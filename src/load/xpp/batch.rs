@@ -31,9 +31,10 @@ pub enum Op {
 
 /// One trace record, parsed, in 32 bytes: a batch of them is written on a
 /// worker's core and read on the replay's, so every byte of it crosses
-/// between caches once an event (64 bytes here cost the replay thread 8 %
-/// more than 32 fewer; 40 → 32 saved 2 to 3 % of a load's CPU,
-/// BENCHMARKS.md). The op and
+/// between caches once an event (with three threads on two cores, 64 bytes
+/// here cost the replay thread 8 % more than 32 fewer, and 40 → 32 saved
+/// 2 to 3 % of a load's CPU; with one thread a core, 8 bytes more cost
+/// nothing measurable: BENCHMARKS.md). The op and
 /// which options are present ride in the offset's top byte, which no
 /// offset reaches (`MAX_PIECE`); read them through [`Ev::offset`],
 /// [`Ev::time`], [`Ev::line`] and [`Ev::op`]. Names are worker numbers in
