@@ -465,7 +465,7 @@ mod tests {
         assert!(p.warnings().is_empty());
     }
 
-    /// The parallel path (many chunks, two workers or more) and the one
+    /// The parallel path (many chunks, two parsers or more) and the one
     /// chunk path give the same profile, number for number.
     #[test]
     fn many_chunks_load_as_one() {

@@ -114,6 +114,7 @@ impl Loader for Br {
             .map(|k| k * size..bytes.len().min((k + 1) * size))
             .collect();
         let shared = Shared { bytes, size };
+        // One a parser: the worker threads and, when it parses, this one.
         let given: Vec<Arc<Mutex<Given>>> = (0..parallel::workers().max(1))
             .map(|_| Arc::default())
             .collect();
