@@ -81,8 +81,9 @@ pub fn record_chunks(
 
 /// Parses `chunks` on one parser a core and hands each result to
 /// `consume(parser, result)` in chunk order. `state(parser)` makes a
-/// parser's private state: parsers `0..workers() - 1` are threads, the
-/// last is the calling thread, which parses whenever the result it must
+/// parser's private state. With `n` parsers (`workers()`, or fewer when
+/// there are fewer chunks), parsers `0..n - 1` are threads and parser
+/// `n - 1` is the calling thread, which parses whenever the result it must
 /// consume next is not ready. A parser takes the next unparsed chunk when
 /// it is free, so its chunks rise and its results reach the consumer in
 /// the order it made them (what a parser's name numbering relies on).
