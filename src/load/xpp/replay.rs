@@ -166,6 +166,8 @@ impl Replay {
         }
     }
 
+    /// The function of a name called for the first time, remembered by
+    /// the name's number.
     #[cold]
     #[inline(never)]
     fn new_function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
