@@ -104,20 +104,10 @@ pub fn ordered_reusing<S, T, R>(
     T: Send,
     R: Send + Default,
 {
-    let n = workers().min(chunks.len());
-    if n <= 1 {
-        let (mut s, mut spare) = (state(0), R::default());
-        for c in chunks {
-            let (go_on, back) = consume(0, parse(&mut s, c.clone(), spare));
-            if !go_on {
-                return;
-            }
-            spare = back;
-        }
-        return;
-    }
-    // Parsers 0..own are threads; `own` is this thread.
-    let own = n - 1;
+    // Parsers 0..own are threads; `own` is this thread. On one core (or
+    // for one chunk) it is the only parser: no thread is started, and it
+    // parses every chunk in turn, as it does any chunk no worker has taken.
+    let own = workers().min(chunks.len()).max(1) - 1;
     let (next, window) = (AtomicUsize::new(0), Window::default());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, usize, T)>();
