@@ -5,7 +5,7 @@ For each input given: `profx export` to every target, then
 - folded: inferno-flamegraph renders it to an SVG, and its weights add up to
   the total of `profx report --json`;
 - speedscope: valid against speedscope's published JSON schema (the copy in
-  ../shared/samples/public/speedscope/);
+  tests/fixtures/speedscope/, from speedscope's repository);
 - chrome (traces): every thread's B/E events nest;
 - csv: DuckDB reads each view with the report's row count and column totals.
 

@@ -4,7 +4,7 @@
 # file, DuckDB reads every CSV view with the report's rows and totals, and
 # a trace's Chrome events nest. The inputs are written outside the
 # repository: generated files of every format (examples/gen_large), the
-# demo log and the public Visual Studio sample.
+# demo log and the real files of tests/fixtures/real/.
 #
 #   scripts/check_exports.sh [WORKDIR]
 #
@@ -34,9 +34,11 @@ GEN=target/release/examples/gen_large
 "$GEN" br 2M 300 "$WORK/samples.br"
 "$GEN" plist 0 300 "$WORK/listing.txt"
 cp assets/demo/orders.prof "$WORK/orders.prof"
-cp ../shared/samples/public/vsperf/inferno_CallTreeSummary.csv "$WORK/calltree.csv"
+cp tests/fixtures/real/inferno_CallTreeSummary.csv "$WORK/calltree.csv"
+cp tests/fixtures/real/visperf_l4_cc.csv "$WORK/callercallee.csv"
+cp tests/fixtures/real/cdex_lame_function_timing.txt "$WORK/lame.txt"
 
 "$WORK/venv/bin/python" scripts/check_exports.py "$PROFX" "$INFERNO" \
-    ../shared/samples/public/speedscope/file-format-schema.json "$WORK/out" \
+    tests/fixtures/speedscope/file-format-schema.json "$WORK/out" \
     "$WORK/trace.prf" "$WORK/trace.dbf" "$WORK/samples.br" "$WORK/listing.txt" \
-    "$WORK/orders.prof" "$WORK/calltree.csv"
+    "$WORK/orders.prof" "$WORK/calltree.csv" "$WORK/callercallee.csv" "$WORK/lame.txt"

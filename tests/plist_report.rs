@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{profx, public_sample, report_json, stderr, stdout};
+use common::{profx, report_json, stderr, stdout};
 
 /// Files that load (with or without warnings): their `--json` is reviewed
 /// once and then must not change.
@@ -26,6 +26,15 @@ const LOADS: &[&str] = &[
     "stack-count-mismatch",
     "frame-without-stack",
     "stack-before-function",
+    "func-child-below-func",
+    "overflowing-sum",
+    "listing-function-counting",
+    "listing-function-coverage",
+    "listing-line-counting",
+    "listing-line-coverage",
+    "listing-wrapped-names",
+    "listing-child-below-func",
+    "listing-overflowing-value",
 ];
 
 fn fixture(name: &str) -> String {
@@ -92,6 +101,59 @@ fn every_spec_warning_is_produced_at_its_place() {
         ("function-timing", &[]),
         ("space-separated", &[]),
         ("crlf-windows-1252", &[]),
+        (
+            "func-child-below-func",
+            &[
+                (
+                    "line 4",
+                    "func+child time 0 is below func time 40; both kept",
+                ),
+                ("line 6", "func time -5 is negative; kept"),
+                ("line 6", "func+child time -1 is negative; kept"),
+            ],
+        ),
+        (
+            "overflowing-sum",
+            &[
+                ("line 5", "listed again after line 4; merged by summing"),
+                (
+                    "tests/fixtures/plist/overflowing-sum.txt",
+                    "\"_huge\": its elapsed inclusive time overflows any number; absent",
+                ),
+                (
+                    "tests/fixtures/plist/overflowing-sum.txt",
+                    "\"_huge\": its elapsed exclusive time overflows any number; absent",
+                ),
+            ],
+        ),
+        ("listing-function-counting", &[]),
+        ("listing-function-coverage", &[]),
+        ("listing-line-counting", &[]),
+        ("listing-line-coverage", &[]),
+        (
+            "listing-wrapped-names",
+            &[(
+                "line 19",
+                "\"getbits(int)\" (common.obj) listed again after line 15",
+            )],
+        ),
+        (
+            "listing-child-below-func",
+            &[(
+                "line 7",
+                "Func+Child time 0 is below Func time 40; both kept",
+            )],
+        ),
+        (
+            "listing-overflowing-value",
+            &[
+                ("line 8", "overflows any time"),
+                (
+                    "line 9",
+                    "hit count 99999999999999999999999 overflows any count",
+                ),
+            ],
+        ),
     ];
     for (name, expected) in cases {
         common::assert_warnings(name, &report_json(&fixture(name), &[]), expected);
@@ -168,17 +230,21 @@ fn files_that_cannot_load_exit_1_naming_file_place_and_reason() {
             &["empty.txt", "offset 0", "empty"],
         ),
         (
-            &["report", "tests/fixtures/plist/not-plist.txt"],
-            &["not-plist.txt", "tried: plist"],
+            &["report", "tests/fixtures/plist/listing-without-rows.txt"],
+            &[
+                "listing-without-rows.txt",
+                "line 1",
+                "no function row under the Profile line",
+            ],
         ),
         (
             &[
                 "report",
-                "tests/fixtures/plist/not-plist.txt",
+                "tests/fixtures/xpp/hand-example.prf",
                 "--format",
                 "plist",
             ],
-            &["not-plist.txt", "line 1", "no usable PLIST record"],
+            &["hand-example.prf", "line 1", "no usable PLIST record"],
         ),
         (
             &["report", "tests/fixtures/plist/no-such-file.txt"],
@@ -202,19 +268,6 @@ fn files_that_cannot_load_exit_1_naming_file_place_and_reason() {
             assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
         }
     }
-}
-
-/// The KB article's listing is PLIST's *printed* report, not /T output: it
-/// must be refused, never half-read.
-#[test]
-fn the_public_kb_listing_is_not_taken_for_tab_records() {
-    let kb = public_sample("plist/kb_q185295_function_timing_excerpt.txt");
-    let o = profx(&["report", &kb]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("tried: plist"));
-    let forced = profx(&["report", &kb, "--format", "plist", "--json"]);
-    assert_eq!(forced.status.code(), Some(1));
-    assert!(stderr(&forced).contains("no usable PLIST record"));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_warnings, profx, public_sample, report_json, stderr, stdout};
+use common::{assert_warnings, profx, real_file, report_json, stderr, stdout};
 use std::collections::HashSet;
 
 const FIXTURES: &[&str] = &[
@@ -14,7 +14,78 @@ const FIXTURES: &[&str] = &[
     "percents-only",
     "decimal-comma",
     "level-jump",
+    "exclusive-above-inclusive",
+    "percent-out-of-range",
+    "hits-self-above-total",
+    "negative-time",
+    "overflowing-value",
+    "caller-without-own-row",
 ];
+
+/// Numbers that cannot be true are kept as the file states them, and each
+/// gets a warning at its line; a value too large for any number is a row
+/// skipped with its reason, never a silent loss.
+#[test]
+fn impossible_numbers_are_never_silent() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "exclusive-above-inclusive",
+            &[(
+                "line 3",
+                "elapsed exclusive 30 exceeds elapsed inclusive 20; kept",
+            )],
+        ),
+        (
+            "percent-out-of-range",
+            &[
+                ("line 3", "elapsed inclusive percent 120 is outside 0–100"),
+                ("line 3", "elapsed exclusive percent -5 is outside 0–100"),
+            ],
+        ),
+        (
+            "hits-self-above-total",
+            &[("line 3", "exclusive samples 30 exceed inclusive samples 20")],
+        ),
+        (
+            "negative-time",
+            &[
+                ("line 3", "elapsed inclusive time -20 is negative"),
+                ("line 3", "elapsed exclusive time -25 is negative"),
+            ],
+        ),
+        (
+            "overflowing-value",
+            &[("line 3", "overflows any number; row skipped")],
+        ),
+        ("caller-without-own-row", &[]),
+    ];
+    for (name, expected) in cases {
+        assert_warnings(name, &report_json(&fixture(name), &[]), expected);
+    }
+}
+
+/// A caller or callee with no Root row of its own is still a function,
+/// with every value absent; `Type` words are read in any case.
+#[test]
+fn a_caller_without_its_own_row_is_a_function_with_absent_values() {
+    let r = report_json(&fixture("caller-without-own-row"), &[]);
+    let helper = r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "Helper()")
+        .unwrap();
+    assert_eq!(helper["module"], "lib.dll");
+    for key in [
+        "calls",
+        "elapsed_inclusive_ms",
+        "elapsed_exclusive_ms",
+        "elapsed_inclusive_pct",
+    ] {
+        assert_eq!(helper[key], serde_json::Value::Null, "{key}");
+    }
+    assert_eq!(r["totals"]["stacks"], 2);
+}
 
 fn fixture(name: &str) -> String {
     format!("tests/fixtures/vs-csv/{name}.csv")
@@ -104,7 +175,7 @@ fn warnings_name_their_lines() {
 
 #[test]
 fn the_real_call_tree_export_loads_whole() {
-    let r = report_json(&public_sample("vsperf/inferno_CallTreeSummary.csv"), &[]);
+    let r = report_json(&real_file("inferno_CallTreeSummary.csv"), &[]);
     assert_eq!(r["format"], "vs-csv");
     assert_eq!(r["meta"]["report"], "calltree");
     assert_eq!(r["totals"]["functions"], 100);
@@ -121,7 +192,7 @@ fn the_real_call_tree_export_loads_whole() {
 /// output, beside the sample): every call path it finds is one of our stacks.
 #[test]
 fn stacks_cover_every_path_inferno_finds() {
-    let r = report_json(&public_sample("vsperf/inferno_CallTreeSummary.csv"), &[]);
+    let r = report_json(&real_file("inferno_CallTreeSummary.csv"), &[]);
     let ours: HashSet<String> = r["stacks"]
         .as_array()
         .unwrap()
@@ -136,8 +207,7 @@ fn stacks_cover_every_path_inferno_finds() {
                 .join(";")
         })
         .collect();
-    let folded =
-        std::fs::read_to_string(public_sample("vsperf/inferno_vsprof-default.txt")).unwrap();
+    let folded = std::fs::read_to_string(real_file("inferno_vsprof-default.txt")).unwrap();
     let mut checked = 0;
     for line in folded.lines().filter(|l| !l.trim().is_empty()) {
         let (path, _) = line.rsplit_once(' ').unwrap();
@@ -184,7 +254,7 @@ fn the_malformed_samples_give_an_error_or_a_warning_with_the_line() {
     for (file, code, needle) in cases {
         let o = profx(&[
             "report",
-            &public_sample(&format!("vsperf/malformed/{file}")),
+            &real_file(&format!("malformed/{file}")),
             "--view",
             "info",
         ]);
@@ -194,7 +264,7 @@ fn the_malformed_samples_give_an_error_or_a_warning_with_the_line() {
     }
     let forced = profx(&[
         "report",
-        &public_sample("vsperf/malformed/inferno_incorrect-header.csv"),
+        &real_file("malformed/inferno_incorrect-header.csv"),
         "--format",
         "vs-csv",
     ]);

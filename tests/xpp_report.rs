@@ -83,7 +83,11 @@ fn json_of_every_fixture_matches_its_reviewed_snapshot() {
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         insta::assert_snapshot!(format!("json-{name}"), String::from_utf8(o.stdout).unwrap());
     }
-    for (sub, file) in [("packeted-dbf", "T.PRF"), ("packeted-deldbe", "D.PRF")] {
+    for (sub, file) in [
+        ("packeted-dbf", "T.PRF"),
+        ("packeted-dbf-complete", "T.PRF"),
+        ("packeted-deldbe", "D.PRF"),
+    ] {
         let dir = prepare(&format!("snapshots-{sub}"), sub);
         let o = profx_in(&dir, &["report", file, "--json"]);
         assert_eq!(o.status.code(), Some(0), "{sub}: {}", stderr(&o));
@@ -173,8 +177,20 @@ fn every_spec_warning_is_produced_at_its_place() {
     assert_warnings(
         "packeted-dbf",
         &packets,
-        &[("T.PRF.000002", "packet missing")],
+        &[
+            (
+                "T.PRF: offset 4",
+                "header says 8 records, 6 are present in its 3 pieces",
+            ),
+            ("T.PRF.000002", "packet missing"),
+        ],
     );
+    // formats.md: the header's count is the whole trace's.
+    let complete = json_in(
+        &prepare("warnings-complete", "packeted-dbf-complete"),
+        "T.PRF",
+    );
+    assert_warnings("packeted-dbf-complete", &complete, &[]);
     let packets = json_in(&prepare("warnings-del", "packeted-deldbe"), "D.PRF");
     assert_warnings(
         "packeted-deldbe",

@@ -155,6 +155,10 @@ columns!(FuncColumn for FuncId, |p, f| {
     AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
     AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
     AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
+    MinIncl "min_elapsed_inclusive_ms" "Min incl ms" Number => Value::Ms(p.per_call(f).min_inclusive),
+    MaxIncl "max_elapsed_inclusive_ms" "Max incl ms" Number => Value::Ms(p.per_call(f).max_inclusive),
+    MinExcl "min_elapsed_exclusive_ms" "Min excl ms" Number => Value::Ms(p.per_call(f).min_exclusive),
+    MaxExcl "max_elapsed_exclusive_ms" "Max excl ms" Number => Value::Ms(p.per_call(f).max_exclusive),
 });
 
 columns!(LineColumn for LineId, |p, l| {
@@ -247,6 +251,9 @@ fn func_possible(col: FuncColumn, p: &Profile) -> bool {
         FuncColumn::AppIncl => return m.application_inclusive,
         FuncColumn::AppExcl => return m.application_exclusive,
         FuncColumn::AvgPerCall => return m.calls && m.elapsed_inclusive,
+        FuncColumn::MinIncl | FuncColumn::MaxIncl | FuncColumn::MinExcl | FuncColumn::MaxExcl => {
+            return p.has_per_call();
+        }
         FuncColumn::HitsSelfPct => PctOf::HitsSelf,
         FuncColumn::HitsTotalPct => PctOf::HitsTotal,
         FuncColumn::ElapsedInclPct => PctOf::ElapsedInclusive,

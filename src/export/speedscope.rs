@@ -1,5 +1,5 @@
 //! speedscope's file format (`https://www.speedscope.app/file-format-schema.json`,
-//! a copy in `../shared/samples/public/speedscope/`).
+//! a copy in `tests/fixtures/speedscope/`).
 //!
 //! - A trace becomes one *evented* profile per thread: the open and close
 //!   of every call at its real time, from the load's timeline, so

@@ -35,6 +35,7 @@ pub struct ProfileBuilder {
     func_index: FuncIndex,
     pub(crate) functions: Vec<Function>,
     stated_pct: FxHashMap<FuncId, super::Percents>,
+    per_call: Vec<metrics::PerCall>,
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
     /// Stacks by their frames, which live once, in the `frames` arena.
@@ -69,6 +70,7 @@ impl ProfileBuilder {
             func_index: FuncIndex::default(),
             functions: Vec::new(),
             stated_pct: FxHashMap::default(),
+            per_call: Vec::new(),
             line_index: FxHashMap::default(),
             lines: Vec::new(),
             stack_index: StackIndex::default(),
@@ -90,6 +92,20 @@ impl ProfileBuilder {
     pub fn begin_source(&mut self, name: &str) {
         self.current_source = self.sources.len();
         self.sources.push(name.to_string());
+    }
+
+    /// The input warnings now point into.
+    pub fn current_source(&self) -> usize {
+        self.current_source
+    }
+
+    /// A warning about an input read earlier (`current_source` then).
+    pub fn warn_in(&mut self, source: usize, place: Place, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            source,
+            place,
+            message: message.into(),
+        });
     }
 
     pub fn intern(&mut self, s: &str) -> NameId {
@@ -187,6 +203,20 @@ impl ProfileBuilder {
         q.application_exclusive = add_opt(q.application_exclusive, p.application_exclusive);
         q.hits_self = add_opt(q.hits_self, p.hits_self);
         q.hits_total = add_opt(q.hits_total, p.hits_total);
+    }
+
+    /// Adds a function's shortest and longest calls, as a file states them
+    /// or a trace measured them; several merge (`PerCall::merge`).
+    pub fn per_call(&mut self, f: FuncId, p: metrics::PerCall) {
+        if p.is_absent() {
+            return;
+        }
+        if self.per_call.len() <= f.index() {
+            self.per_call
+                .resize(f.index() + 1, metrics::PerCall::default());
+        }
+        let q = &mut self.per_call[f.index()];
+        *q = q.merge(p);
     }
 
     /// The line (file, line), created with absent values on first sight;
@@ -365,10 +395,75 @@ impl ProfileBuilder {
         self.packets.push(packet);
     }
 
+    /// Makes every value that is not finite absent, with a warning naming
+    /// its row. Loaders refuse such numbers where they read them, but sums
+    /// of large finite values (merged rows, long traces) can still
+    /// overflow; no output may then show `inf` or `NaN`, and every output
+    /// agrees on what such a value becomes: absent (`null`, `—`, an empty
+    /// cell).
+    fn no_infinities(&mut self) {
+        let mut found: Vec<String> = Vec::new();
+        let mut fix = |v: &mut Option<f64>, what: &dyn Fn() -> String| {
+            if v.is_some_and(|x| !x.is_finite()) {
+                *v = None;
+                found.push(what());
+            }
+        };
+        let names = &self.names;
+        for f in &mut self.functions {
+            let name = || crate::text::visible(names.resolve(f.name)).into_owned();
+            let t = &mut f.time;
+            for (v, which) in [
+                (&mut t.elapsed_inclusive, "elapsed inclusive"),
+                (&mut t.elapsed_exclusive, "elapsed exclusive"),
+                (&mut t.application_inclusive, "application inclusive"),
+                (&mut t.application_exclusive, "application exclusive"),
+            ] {
+                fix(v, &|| format!("function {:?}: its {which} time", name()));
+            }
+        }
+        for p in &mut self.per_call {
+            for v in [
+                &mut p.min_inclusive,
+                &mut p.max_inclusive,
+                &mut p.min_exclusive,
+                &mut p.max_exclusive,
+            ] {
+                fix(v, &|| "a function's shortest or longest call".to_string());
+            }
+        }
+        for l in &mut self.lines {
+            fix(&mut l.time_ms, &|| {
+                format!("line {} of {:?}: its time", l.line, names.resolve(l.file))
+            });
+        }
+        for s in &mut self.stacks {
+            fix(&mut s.self_ms, &|| "a stack's self time".to_string());
+            fix(&mut s.child_ms, &|| "a stack's child time".to_string());
+        }
+        let t = &mut self.totals;
+        fix(&mut t.elapsed_inclusive_ms, &|| {
+            "the session's elapsed time".into()
+        });
+        fix(&mut t.application_inclusive_ms, &|| {
+            "the session's application time".into()
+        });
+        fix(&mut t.outside_ms, &|| "the time outside functions".into());
+        let source = self.sources.first().cloned().unwrap_or_default();
+        for what in found {
+            self.warnings.push(Warning {
+                source: 0,
+                place: Place::File(source.clone()),
+                message: format!("{what} overflows any number; absent"),
+            });
+        }
+    }
+
     /// Applies the metric rules and freezes the profile.
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
         self.finish_samples();
+        self.no_infinities();
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         Profile {
             format: self.format,
@@ -379,6 +474,7 @@ impl ProfileBuilder {
             functions: self.functions,
             measured,
             stated_pct: self.stated_pct,
+            per_call: self.per_call,
             lines: self.lines,
             stacks: self.stacks,
             frames: self.frames,

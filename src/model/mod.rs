@@ -1,5 +1,5 @@
 //! The one in-memory profile every loader produces and every view reads
-//! (`../shared/spec/model.md`).
+//! (`docs/spec/model.md`).
 //!
 //! This module owns the entities and their identities. Rows are only ever
 //! created through [`ProfileBuilder`], whose feeds (summaries, samples,
@@ -25,7 +25,7 @@ mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
 pub use ids::{FuncId, LineId, NameId, PacketId, StackId};
-pub use metrics::{PctOf, Percents, TimeValues};
+pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Packet, Profile, Stack, TOP_LEVEL, Totals,
 };

@@ -125,6 +125,9 @@ pub struct Profile {
     /// Percents a file stated without the values to derive them from
     /// (VS reports with percents only), by function; empty for most files.
     pub(crate) stated_pct: FxHashMap<FuncId, Percents>,
+    /// Each function's shortest and longest call, by function id; empty
+    /// when the format has none (most summaries), so they cost nothing.
+    pub(crate) per_call: Vec<super::metrics::PerCall>,
     pub(crate) lines: Vec<Line>,
     pub(crate) stacks: Vec<Stack>,
     pub(crate) frames: Vec<FuncId>,
@@ -162,6 +165,17 @@ impl Profile {
     /// One of `id`'s percents ([`Profile::percents`]).
     pub fn percent(&self, id: FuncId, of: PctOf) -> Option<f64> {
         super::metrics::percent(self.function(id), self.stated(id), &self.totals, of)
+    }
+
+    /// `id`'s shortest and longest single call (`PerCall`), absent where
+    /// the format records none.
+    pub fn per_call(&self, id: FuncId) -> super::metrics::PerCall {
+        self.per_call.get(id.index()).copied().unwrap_or_default()
+    }
+
+    /// Whether some function may have per-call numbers.
+    pub fn has_per_call(&self) -> bool {
+        !self.per_call.is_empty()
     }
 
     /// Which of a function's numbers some function of the profile has.

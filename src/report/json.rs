@@ -61,6 +61,10 @@ struct Function<'p> {
     application_exclusive_pct: Option<f64>,
     hits_self_pct: Option<f64>,
     hits_total_pct: Option<f64>,
+    min_elapsed_inclusive_ms: Option<f64>,
+    max_elapsed_inclusive_ms: Option<f64>,
+    min_elapsed_exclusive_ms: Option<f64>,
+    max_elapsed_exclusive_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +170,7 @@ fn totals(p: &Profile) -> Totals {
 fn function(p: &Profile, id: FuncId) -> Function<'_> {
     let f = p.function(id);
     let pct = p.percents(id);
+    let per_call = p.per_call(id);
     Function {
         name: p.function_name(id),
         module: p.function_module(id),
@@ -182,6 +187,10 @@ fn function(p: &Profile, id: FuncId) -> Function<'_> {
         application_exclusive_pct: pct.application_exclusive,
         hits_self_pct: pct.hits_self,
         hits_total_pct: pct.hits_total,
+        min_elapsed_inclusive_ms: per_call.min_inclusive,
+        max_elapsed_inclusive_ms: per_call.max_inclusive,
+        min_elapsed_exclusive_ms: per_call.min_exclusive,
+        max_elapsed_exclusive_ms: per_call.max_exclusive,
     }
 }
 

@@ -32,12 +32,10 @@ pub fn report_json(path: &str, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).expect("valid JSON")
 }
 
-/// Path of a file in the shared public samples, beside the checkout.
-pub fn public_sample(rel: &str) -> String {
-    format!(
-        "{}/../shared/samples/public/{rel}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+/// Path of a real file written by the real tools, copied into the
+/// repository with its source and licence (`tests/fixtures/real/SOURCES.md`).
+pub fn real_file(rel: &str) -> String {
+    format!("{}/tests/fixtures/real/{rel}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Asserts a report's warnings are exactly `expected`, in order: each

@@ -14,7 +14,7 @@
 //! 6→PROFTEST.EXE→proftest.obj→70→86571.608→87316.863→CWinThread::PumpMessage(void)
 //! ```
 //!
-//! No raw `/T` file is public (samples/public/plist/SOURCES.md): the layout
+//! No raw `/T` file is public (tests/fixtures/real/SOURCES.md): the layout
 //! comes from the seeds, and text copied out of a listing loses its TABs,
 //! hence the split on runs of spaces when a line has none. Counting and
 //! coverage methods (321, 324, 521, 524) write zero times that mean "not
@@ -24,6 +24,7 @@
 
 mod chunk;
 mod fast;
+mod listing;
 mod record;
 mod stacks;
 
@@ -45,11 +46,61 @@ impl Loader for Plist {
         "plist"
     }
 
-    /// Yes when the first non-blank line is a record with a tag from 0 to
-    /// 10 and a separator, and most of the first eight non-blank lines are
-    /// tag lines (a stray listing line or a future tag does not hide a real
-    /// file). A DELDBE row (`1,2,…`) or a CSV header fails at its first field.
+    /// Yes for `/T` records ([`records_detect`]) or a printed listing
+    /// (`listing::detect`: a `Profile:` line of a known kind).
     fn detect(&self, head: &[u8], at_eof: bool) -> Detection {
+        match records_detect(head, at_eof) {
+            Detection::Yes => Detection::Yes,
+            records => match (listing::detect(head, at_eof), records) {
+                (Detection::No, records) => records,
+                (listing, _) => listing,
+            },
+        }
+    }
+
+    /// Workers parse chunks of lines (`chunk.rs`); this thread applies
+    /// their records in file order, as one pass over the lines would. A
+    /// printed listing is read by `listing.rs` instead.
+    fn load(
+        &self,
+        input: &Input,
+        opts: &LoadOptions,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError> {
+        if records_detect(input.bytes(), true) != Detection::Yes
+            && let Some((start, kind)) = listing::find(input.bytes())
+        {
+            return listing::load(input.bytes(), start, kind, b).map_err(|reason| {
+                LoadError::Invalid {
+                    path: input.name().to_string(),
+                    place: format!("line {start}"),
+                    reason,
+                }
+            });
+        }
+        let start = if input.bytes().starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
+        // The builder's name table is this thread's until the end; the
+        // applier adds rows meanwhile.
+        let mut table = b.take_names();
+        let st = read(input, &chunks, State::new(&mut *b), &mut table);
+        let done = finish(st, &mut table, input.name());
+        b.put_names(table);
+        done
+    }
+}
+
+/// `/T` records: yes when the first non-blank line is a record with a tag
+/// from 0 to 10 and a separator, and most of the first eight non-blank
+/// lines are tag lines (a stray listing line or a future tag does not hide
+/// a real file). A DELDBE row (`1,2,…`) or a CSV header fails at its first
+/// field.
+fn records_detect(head: &[u8], at_eof: bool) -> Detection {
+    {
         if head.contains(&0) {
             return Detection::No;
         }
@@ -88,29 +139,6 @@ impl Loader for Plist {
             _ if 2 * tagged > seen => Detection::Yes,
             _ => Detection::No,
         }
-    }
-
-    /// Workers parse chunks of lines (`chunk.rs`); this thread applies
-    /// their records in file order, as one pass over the lines would.
-    fn load(
-        &self,
-        input: &Input,
-        opts: &LoadOptions,
-        b: &mut ProfileBuilder,
-    ) -> Result<(), LoadError> {
-        let start = if input.bytes().starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let chunks = parallel::input_line_chunks(input, start, opts.chunk_bytes.unwrap_or(CHUNK));
-        // The builder's name table is this thread's until the end; the
-        // applier adds rows meanwhile.
-        let mut table = b.take_names();
-        let st = read(input, &chunks, State::new(&mut *b), &mut table);
-        let done = finish(st, &mut table, input.name());
-        b.put_names(table);
-        done
     }
 }
 
@@ -450,6 +478,19 @@ impl<'b> State<'b> {
             );
             self.b.warn(Place::Line(n), msg);
         }
+        if child < t {
+            let msg = format!(
+                "func+child time {child} is below func time {t}; both kept as the file states them"
+            );
+            self.b.warn(Place::Line(n), msg);
+        }
+        for (what, v) in [("func time", t), ("func+child time", child)] {
+            if v < 0.0 {
+                let msg = format!("{what} {v} is negative; kept as the file states it");
+                self.b.warn(Place::Line(n), msg);
+            }
+        }
+        let raw = &mut self.funcs[id.index()];
         raw.calls = raw.calls.saturating_add(calls);
         raw.time += t;
         raw.child += child;

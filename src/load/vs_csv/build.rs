@@ -1,9 +1,9 @@
 //! Rows → model: times and totals recovered as formats.md § vs-csv says,
 //! then the three report kinds (function summary, call tree, caller/callee).
 
-use super::table::{Columns, Row};
+use super::table::{AVG, Columns, MAX, MIN, PCT, Row, TIME, VALUES};
 use crate::model::metrics::add_opt;
-use crate::model::{FuncId, FuncSummary, Percents, Place, ProfileBuilder, TimeValues};
+use crate::model::{FuncId, FuncSummary, PerCall, Percents, Place, ProfileBuilder, TimeValues};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The report kinds, from the columns present (meta `report`).
@@ -107,18 +107,20 @@ fn implied_total(
 fn pair_total(rows: &[&Row], kind: Kind, pair: usize, how: Stated, has_pct: bool) -> Option<f64> {
     let (i, e) = (2 * pair, 2 * pair + 1);
     match how {
-        Stated::Times if has_pct => implied_total(rows, |r| r.values[i][0], |r| r.values[i][1]),
+        Stated::Times if has_pct => {
+            implied_total(rows, |r| r.values[i][TIME], |r| r.values[i][PCT])
+        }
         Stated::Times => {
             let v = if kind == Kind::CallTree { i } else { e };
             rows.iter()
                 .filter(|r| kind.counts_in_sum(r))
-                .map(|r| r.values[v][0])
+                .map(|r| r.values[v][TIME])
                 .fold(None, add_opt)
         }
         Stated::AvgAndPercent => implied_total(
             rows,
-            |r| Some(r.values[i][2]? * r.calls? as f64),
-            |r| r.values[i][1],
+            |r| Some(r.values[i][AVG]? * r.calls? as f64),
+            |r| r.values[i][PCT],
         ),
         Stated::PercentOnly | Stated::Absent => None,
     }
@@ -126,7 +128,7 @@ fn pair_total(rows: &[&Row], kind: Kind, pair: usize, how: Stated, has_pct: bool
 
 /// One value of a row under how its pair is stated.
 fn value(r: &Row, v: usize, how: Stated, total: Option<f64>) -> Option<f64> {
-    let [time, pct, avg] = r.values[v];
+    let [time, pct, avg, ..] = r.values[v];
     match how {
         Stated::Times => time,
         // Percent × total is more precise than the rounded averages.
@@ -163,16 +165,91 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
         v: [0, 1, 2, 3].map(|v| value(r, v, how[v / 2], totals[v / 2])),
         hits: [r.samples[0], r.samples[1]].map(|s| s.map(|x| x.round() as u64)),
     };
+    for r in &rows {
+        for why in impossible(r, &values_of(r)) {
+            b.warn(
+                Place::Line(r.line),
+                format!("{why}; kept as the file states it"),
+            );
+        }
+    }
     let percent_only = how.map(|h| h == Stated::PercentOnly);
     let mut asm = Assembler { b, percent_only };
     match kind {
-        Kind::Function => rows.iter().for_each(|r| {
-            let f = asm.func(r);
-            asm.add(f, r, values_of(r), true);
-        }),
+        Kind::Function => {
+            for p in &parsed {
+                match p {
+                    Parsed::Row(r) => {
+                        let f = asm.func(r);
+                        asm.add(f, r, values_of(r), true);
+                    }
+                    Parsed::Bad { line, why, .. } => {
+                        asm.b
+                            .warn(Place::Line(*line), format!("{why}; row skipped"));
+                    }
+                }
+            }
+        }
         Kind::CallTree => asm.call_tree(&parsed, values_of),
         Kind::CallerCallee => asm.caller_callee(&parsed, values_of),
     }
+}
+
+/// What cannot be true of a row: the reasons, each kept as the file
+/// states it (formats.md), so that nothing odd goes by unsaid.
+fn impossible(r: &Row, x: &Values) -> Vec<String> {
+    let mut why = Vec::new();
+    // A function's caller or callee row naming the function itself is its
+    // recursion: VS counts the inclusive time once, at the outermost call,
+    // and writes 0 there beside the exclusive time, which is no defect.
+    let self_edge = r.kind.is_some_and(|k| k != 0) && r.root.as_deref() == Some(r.name.as_str());
+    for pair in 0..2 {
+        if let (Some(i), Some(e)) = (x.v[2 * pair], x.v[2 * pair + 1])
+            && e > i
+            && !self_edge
+        {
+            let (incl, excl) = (VALUES[2 * pair], VALUES[2 * pair + 1]);
+            why.push(format!("{excl} {e} exceeds {incl} {i}"));
+        }
+    }
+    for (values, which) in r.values.iter().zip(VALUES) {
+        for (k, what) in [
+            (TIME, "time"),
+            (AVG, "average time"),
+            (MIN, "minimum time"),
+            (MAX, "maximum time"),
+        ] {
+            if let Some(v) = values[k].filter(|v| *v < 0.0) {
+                why.push(format!("{which} {what} {v} is negative"));
+            }
+        }
+        if let Some(p) = values[PCT].filter(|p| !(0.0..=100.0).contains(p)) {
+            why.push(format!("{which} percent {p} is outside 0–100"));
+        }
+        if let (Some(lo), Some(hi)) = (values[MIN], values[MAX])
+            && lo > hi
+        {
+            why.push(format!("{which} minimum {lo} exceeds its maximum {hi}"));
+        }
+    }
+    for (v, what) in r.samples[..2].iter().zip(["inclusive", "exclusive"]) {
+        if let Some(v) = v.filter(|v| *v < 0.0) {
+            why.push(format!("{what} samples {v} is negative"));
+        }
+    }
+    for (p, what) in r.samples[2..].iter().zip(["inclusive", "exclusive"]) {
+        if let Some(p) = p.filter(|p| !(0.0..=100.0).contains(p)) {
+            why.push(format!("{what} samples percent {p} is outside 0–100"));
+        }
+    }
+    if let (Some(total), Some(own)) = (r.samples[0], r.samples[1])
+        && own > total
+    {
+        why.push(format!(
+            "exclusive samples {own} exceed inclusive samples {total}"
+        ));
+    }
+    why
 }
 
 /// The number of samples, recovered from the inclusive-samples percent.
@@ -230,6 +307,16 @@ impl Assembler<'_> {
                 (*ti, *te) = (incl(i), e);
             }
         }
+        let elapsed = |v: usize, k: usize| r.values[v][k];
+        self.b.per_call(
+            f,
+            PerCall {
+                min_inclusive: elapsed(0, MIN),
+                max_inclusive: elapsed(0, MAX),
+                min_exclusive: elapsed(1, MIN),
+                max_exclusive: elapsed(1, MAX),
+            },
+        );
         let hits_total = x.hits[0].filter(|_| inclusive);
         self.b.summary(
             f,
@@ -317,10 +404,12 @@ impl Assembler<'_> {
         }
     }
 
-    /// Type 0 rows are functions; a type 1 row is a caller and a type 2
-    /// row a callee of the function its `Root Function Name` names (else of
-    /// the latest type 0 row). Each edge is kept once, from the first row
-    /// that states it.
+    /// Type 0 (`Root`) rows are functions; a type 1 (`Caller`) row is a
+    /// caller and a type 2 (`Callee`) row a callee of the latest Root row
+    /// when that row's name is its `Root Function Name`, else of the
+    /// function of that name. Each edge is kept once, from the first row
+    /// that states it. A caller or callee without a Root row of its own is
+    /// still a function, with every value absent.
     fn caller_callee(&mut self, parsed: &[Parsed], values_of: impl Fn(&Row) -> Values) {
         let mut by_name: FxHashMap<&str, FuncId> = FxHashMap::default();
         for r in parsed.iter().filter_map(|p| p.row_of_kind(0)) {
@@ -339,12 +428,17 @@ impl Assembler<'_> {
                 }
             };
             if r.kind == Some(0) {
-                latest = by_name.get(r.name.as_str()).copied();
+                latest = Some((r.name.as_str(), self.func(r)));
                 continue;
             }
-            let root = match &r.root {
-                Some(name) => by_name.get(name.as_str()).copied(),
-                None => latest,
+            // The Root row above owns its callers and callees when the names
+            // agree: a name can be two functions of different modules
+            // (`__onexit` in an exe and in the CRT), and only the row above
+            // says which one is meant.
+            let root = match (&r.root, latest) {
+                (None, latest) => latest.map(|l| l.1),
+                (Some(name), Some((latest_name, f))) if latest_name == name => Some(f),
+                (Some(name), _) => by_name.get(name.as_str()).copied(),
             };
             let Some(root) = root else {
                 self.b.warn(

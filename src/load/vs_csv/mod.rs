@@ -3,7 +3,7 @@
 //! VSPerfReport and the Visual Studio IDE export a report as CSV: UTF-8 (a
 //! BOM may lead), CRLF, a header row, text quoted, every row ending with a
 //! comma, and numbers of 1,000 and up quoted with thousands separators. The
-//! IDE's call-tree export, as in `samples/public/vsperf/`, reads:
+//! IDE's call-tree export, as in `tests/fixtures/real/`, reads:
 //!
 //! ```text
 //! Level,Function Name,Number of Calls,Elapsed Inclusive Time %,…,Avg Elapsed Inclusive Time,…

@@ -11,13 +11,23 @@ pub const VALUES: [&str; 4] = [
     "application exclusive",
 ];
 
-/// Where one value's columns are: `X Time`, `X Time %`, `Avg X Time`.
+/// Where one value's columns are: `X Time`, `X Time %`, `Avg X Time`,
+/// `Min X Time`, `Max X Time`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ValueCols {
     pub time: Option<usize>,
     pub pct: Option<usize>,
     pub avg: Option<usize>,
+    pub min: Option<usize>,
+    pub max: Option<usize>,
 }
+
+/// The places of a row's value columns in `Row::values`.
+pub const TIME: usize = 0;
+pub const PCT: usize = 1;
+pub const AVG: usize = 2;
+pub const MIN: usize = 3;
+pub const MAX: usize = 4;
 
 /// Column positions of a report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,6 +62,8 @@ impl Columns {
             v.time = at(&format!("{x} time"));
             v.pct = at(&format!("{x} time %"));
             v.avg = at(&format!("avg {x} time"));
+            v.min = at(&format!("min {x} time"));
+            v.max = at(&format!("max {x} time"));
         }
         let samples = [
             "inclusive samples",
@@ -67,7 +79,10 @@ impl Columns {
 
     /// The last column position a row must have.
     pub fn last_used(&self) -> usize {
-        let values = self.values.iter().flat_map(|v| [v.time, v.pct, v.avg]);
+        let values = self
+            .values
+            .iter()
+            .flat_map(|v| [v.time, v.pct, v.avg, v.min, v.max]);
         [
             self.level,
             self.kind,
@@ -106,8 +121,8 @@ pub struct Row {
     pub name: String,
     pub module: String,
     pub calls: Option<u64>,
-    /// Per value: time, percent, average.
-    pub values: [[Option<f64>; 3]; 4],
+    /// Per value: time, percent, average, minimum, maximum (`TIME` …).
+    pub values: [[Option<f64>; 5]; 4],
     pub samples: [Option<f64>; 4],
 }
 
@@ -121,8 +136,20 @@ pub fn level(fields: &[String], cols: &Columns) -> Option<u32> {
 pub fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, String> {
     let get = |i: Option<usize>| i.and_then(|i| fields.get(i)).map_or("", |s| s.as_str());
     let num = |i: Option<usize>, what: &str| {
-        number::parse(get(i))
-            .map_err(|()| format!("{what} {:?} is not a number", crate::text::visible(get(i))))
+        number::parse(get(i)).map_err(|()| {
+            let text = get(i).trim();
+            let digits = !text.is_empty()
+                && text
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"-.,".contains(&b));
+            match digits {
+                true => format!(
+                    "{what} {:?} overflows any number",
+                    crate::text::visible(text)
+                ),
+                false => format!("{what} {:?} is not a number", crate::text::visible(text)),
+            }
+        })
     };
     if fields.iter().any(|f| f.contains(['\n', '\r'])) {
         return Err("a quote is not closed: a field runs on past its line".into());
@@ -164,24 +191,37 @@ pub fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, String> 
     }
     if cols.kind.is_some() {
         let kind = get(cols.kind).trim();
-        row.kind = Some(
-            kind.parse()
-                .ok()
-                .filter(|k| *k <= 2)
-                .ok_or_else(|| format!("type {kind:?} is not 0, 1 or 2"))?,
-        );
+        row.kind = Some(row_type(kind).ok_or_else(|| {
+            format!(
+                "type {:?} is not Root, Caller or Callee (or 0, 1, 2)",
+                crate::text::visible(kind)
+            )
+        })?);
     }
     for (out, v) in row.values.iter_mut().zip(&cols.values) {
         *out = [
             num(v.time, "time")?,
             num(v.pct, "percent")?,
             num(v.avg, "average")?,
+            num(v.min, "minimum")?,
+            num(v.max, "maximum")?,
         ];
     }
     for (out, &c) in row.samples.iter_mut().zip(&cols.samples) {
         *out = num(c, "samples")?;
     }
     Ok(row)
+}
+
+/// A caller/callee row's `Type`: VS writes the words `Root`, `Caller`,
+/// `Callee` (seen in any case); the numbers 0, 1, 2 say the same.
+fn row_type(text: &str) -> Option<u8> {
+    const WORDS: [&str; 3] = ["root", "caller", "callee"];
+    WORDS
+        .iter()
+        .position(|w| text.eq_ignore_ascii_case(w))
+        .map(|i| i as u8)
+        .or_else(|| text.parse().ok().filter(|k| *k <= 2))
 }
 
 /// A CSV record's fields as text (UTF-8, else Windows-1252).
@@ -213,7 +253,9 @@ mod tests {
             ValueCols {
                 time: None,
                 pct: Some(4),
-                avg: Some(1)
+                avg: Some(1),
+                min: None,
+                max: None,
             }
         );
         assert!(c.recognised());
@@ -252,5 +294,21 @@ mod tests {
         assert!(nameless.contains("no function name"), "{nameless}");
         let unclosed = row(8, &strings(&["1", "f\r\n", "1", "1"]), &c).unwrap_err();
         assert!(unclosed.contains("a quote is not closed"), "{unclosed}");
+    }
+
+    #[test]
+    fn type_is_a_word_in_any_case_or_a_number() {
+        for (text, kind) in [
+            ("Root", 0),
+            ("CALLER", 1),
+            ("callee", 2),
+            ("0", 0),
+            ("2", 2),
+        ] {
+            assert_eq!(row_type(text), Some(kind), "{text}");
+        }
+        for text in ["3", "Roots", "", "-1"] {
+            assert_eq!(row_type(text), None, "{text}");
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! Loading FOXDBE (DBF) pieces: the header packet and its numbered packets,
 //! which hold records only (a packet that starts with a header of the same
-//! layout has it skipped). Record counts come from the bytes present.
+//! layout has it skipped). Record counts come from the bytes present; the
+//! header packet's count is the whole trace's (formats.md), so it is
+//! compared with the records of every piece together.
 
 use super::batch::{Batch, Ev, LocalNames, NameMaps, warn_skipped};
 use super::dbf::{self, ColMap, Header};
@@ -29,23 +31,36 @@ pub fn load(
     let map = ColMap::new(header.fields.clone(), columns.as_deref());
     let map = Arc::new(map.map_err(|e| invalid(first, "offset 32".into(), e))?);
     let mut replay = Replay::new(b, map.has(Col::Time));
-    let mut live = 0;
+    let (mut live, mut present) = (0, 0);
+    let header_source = b.current_source();
     for (i, piece) in pieces.iter().enumerate() {
         if i > 0 {
             b.begin_source(piece.name());
         }
-        let (start, declared) = match (i, first_has_header) {
-            (0, true) => (header.header_len, Some(header.declared)),
+        let start = match (i, first_has_header) {
+            (0, true) => header.header_len,
             _ => own_header(piece, header),
         };
         let records = Records {
             start,
-            declared,
             len: header.record_len,
             chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
             events: opts.events,
         };
-        live += load_piece(piece, &records, &map, &mut replay, b);
+        let walk = load_piece(piece, &records, &map, &mut replay, b);
+        live += walk.live;
+        present += walk.live + walk.deleted;
+    }
+    // A numbered packet opened alone is part of the trace the count is of.
+    if first_has_header && u64::from(header.declared) != present {
+        let n = header.declared;
+        let of = if pieces.len() > 1 {
+            format!("{present} are present in its {} pieces", pieces.len())
+        } else {
+            format!("{present} are present")
+        };
+        let msg = format!("header says {n} records, {of}; read what is present");
+        b.warn_in(header_source, Place::Offset(4), msg);
     }
     if live == 0 {
         let place = format!(
@@ -64,18 +79,16 @@ pub fn load(
 
 /// Where a packet's records start: after a header of the same layout, if
 /// it has one, else at once.
-fn own_header(piece: &Input, header: &Header) -> (usize, Option<u32>) {
+fn own_header(piece: &Input, header: &Header) -> usize {
     let bytes = piece.bytes();
     match dbf::header(bytes, Some(bytes.len())) {
-        Ok(h) if h.fields == header.fields && h.record_len == header.record_len => {
-            (h.header_len, Some(h.declared))
-        }
-        _ => (0, None),
+        Ok(h) if h.fields == header.fields && h.record_len == header.record_len => h.header_len,
+        _ => 0,
     }
 }
 
-/// One piece's records into the replay and a packet; returns how many
-/// live records it had. Workers decode runs of whole records
+/// One piece's records into the replay and a packet; returns what the walk
+/// over its records found. Workers decode runs of whole records
 /// (`load::parallel`); this thread replays them in order and stops at an
 /// end-of-file mark.
 fn load_piece(
@@ -84,7 +97,7 @@ fn load_piece(
     map: &Arc<ColMap>,
     replay: &mut Replay,
     b: &mut ProfileBuilder,
-) -> u64 {
+) -> dbf::Walk {
     let bytes = piece.bytes();
     let record_len = records.len;
     let mut events = TraceEvents::new(
@@ -124,21 +137,19 @@ fn load_piece(
             (walk.end_mark.is_none(), batch.events)
         },
     );
-    warn_about(b, &walk, records.declared, record_len);
+    warn_about(b, &walk, record_len);
     b.add_packet(Packet {
         source: piece.name().to_string(),
         first_ms,
         last_ms,
         events: Box::new(events),
     });
-    walk.live
+    walk
 }
 
 /// Where a piece's records are and how to cut them.
 struct Records {
     start: usize,
-    /// The record count its header states, if it has one.
-    declared: Option<u32>,
     len: usize,
     /// Bytes a parsing chunk holds.
     chunk: usize,
@@ -182,16 +193,9 @@ fn merge(total: &mut dbf::Walk, chunk: dbf::Walk, len: usize) {
     total.end_mark = chunk.end_mark.map(|(at, _)| (at, len - at - 1));
 }
 
-/// One warning each for a stale count, deleted records, a trailing partial
-/// record and bytes after the end mark.
-fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, declared: Option<u32>, record_len: usize) {
-    let present = w.live + w.deleted;
-    if let Some(n) = declared.filter(|&n| u64::from(n) != present) {
-        b.warn(
-            Place::Offset(4),
-            format!("header says {n} records, {present} are present; read what is present"),
-        );
-    }
+/// One warning each for deleted records, a trailing partial record and
+/// bytes after the end mark.
+fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
     if let Some(at) = w.first_deleted {
         b.warn(
             Place::Offset(at as u64),

@@ -26,6 +26,39 @@ pub struct TimeValues {
     pub application_exclusive: Option<f64>,
 }
 
+/// The shortest and longest single call of a function, in ms: elapsed
+/// inclusive and exclusive, as Visual Studio's `Min`/`Max` columns and
+/// XppPat's TIMEMIN/TIMEMAX give them. Computed for traces (each call's
+/// own span and its own time on top, so a recursive call counts as a
+/// call), taken from the file for VS reports; absent elsewhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PerCall {
+    pub min_inclusive: Option<f64>,
+    pub max_inclusive: Option<f64>,
+    pub min_exclusive: Option<f64>,
+    pub max_exclusive: Option<f64>,
+}
+
+impl PerCall {
+    /// Both sides' calls together: the smaller minimum, the larger maximum.
+    pub fn merge(self, o: PerCall) -> PerCall {
+        let pick = |a: Option<f64>, b: Option<f64>, min: bool| match (a, b) {
+            (Some(x), Some(y)) => Some(if min { x.min(y) } else { x.max(y) }),
+            (x, y) => x.or(y),
+        };
+        PerCall {
+            min_inclusive: pick(self.min_inclusive, o.min_inclusive, true),
+            max_inclusive: pick(self.max_inclusive, o.max_inclusive, false),
+            min_exclusive: pick(self.min_exclusive, o.min_exclusive, true),
+            max_exclusive: pick(self.max_exclusive, o.max_exclusive, false),
+        }
+    }
+
+    pub fn is_absent(&self) -> bool {
+        *self == PerCall::default()
+    }
+}
+
 /// Percents of a function against the session totals.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Percents {
@@ -50,12 +83,13 @@ impl Percents {
     }
 }
 
-/// `100 * value / total`. model.md: "A percent is absent when its value or
-/// its session total is absent or zero" — read literally, so a function with
-/// 0 ms exclusive shows `—`, not `0.0`, and one file always gives one answer.
+/// `100 * value / total`. model.md: a percent is absent when its value is
+/// absent, or its session total is absent or zero; a measured 0 against a
+/// nonzero total is 0 %, as Visual Studio prints 0.00. A quotient that is
+/// not finite (a total so small the value overflows it) is no percent.
 pub fn pct(value: Option<f64>, total: Option<f64>) -> Option<f64> {
     match (value, total) {
-        (Some(v), Some(t)) if v != 0.0 && t != 0.0 => Some(100.0 * v / t),
+        (Some(v), Some(t)) if t != 0.0 => Some(100.0 * v / t).filter(|p| p.is_finite()),
         _ => None,
     }
 }
@@ -204,12 +238,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pct_is_absent_for_absent_or_zero_value_or_total() {
+    fn pct_is_absent_for_absent_value_or_zero_total_and_zero_for_zero_value() {
         assert_eq!(pct(Some(15.0), Some(35.0)), Some(100.0 * 15.0 / 35.0));
         assert_eq!(pct(None, Some(35.0)), None);
         assert_eq!(pct(Some(1.0), None), None);
         assert_eq!(pct(Some(1.0), Some(0.0)), None);
-        assert_eq!(pct(Some(0.0), Some(35.0)), None);
+        assert_eq!(pct(Some(0.0), Some(35.0)), Some(0.0));
+        assert_eq!(pct(Some(f64::MAX), Some(1e-300)), None);
     }
 
     #[test]

@@ -502,6 +502,15 @@ impl ProfileBuilder {
             f.calls = add_count(f.calls, Some(acc.calls));
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
+            if timed {
+                let one = super::PerCall {
+                    min_inclusive: Some(acc.min_span),
+                    max_inclusive: Some(acc.max_span),
+                    min_exclusive: Some(acc.min_self),
+                    max_exclusive: Some(acc.max_self),
+                };
+                self.per_call(FuncId::from_index(i), one);
+            }
         }
         for (i, acc) in called(&st.accs.lines, |a| a.calls) {
             self.line_summary(LineId::from_index(i), Some(acc.calls), ms(acc.ms));

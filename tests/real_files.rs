@@ -1,0 +1,166 @@
+//! Real files written by the real tools (`tests/fixtures/real/SOURCES.md`),
+//! through the real binary: each loads, with only the warnings it
+//! deserves, and its numbers are pinned by a reviewed snapshot.
+
+mod common;
+
+use common::{assert_warnings, profx, real_file, report_json, stderr, stdout};
+use serde_json::Value;
+
+/// Every real profile, and the warnings it deserves (where, what).
+const REAL: &[(&str, &[(&str, &str)])] = &[
+    (
+        "cdex_lame_function_timing.txt",
+        &[
+            ("line 67", "Func+Child time 0 is below Func time 386.872"),
+            ("line 91", "Func+Child time 0 is below Func time 4.957"),
+            ("line 92", "Func+Child time 0 is below Func time 4.909"),
+            ("line 95", "Func+Child time 0 is below Func time 3.025"),
+            ("line 103", "Func+Child time 0 is below Func time 0.852"),
+        ],
+    ),
+    ("kb_q185295_function_timing_excerpt.txt", &[]),
+    ("visperf_l4_cc.csv", &[]),
+    ("visperf_pigLatin.csv", &[]),
+    ("inferno_CallTreeSummary.csv", &[]),
+];
+
+#[test]
+fn every_real_file_loads_with_only_the_warnings_it_deserves() {
+    for (file, expected) in REAL {
+        assert_warnings(file, &report_json(&real_file(file), &[]), expected);
+    }
+}
+
+#[test]
+fn json_of_every_real_file_matches_its_reviewed_snapshot() {
+    for (file, _) in REAL {
+        let o = profx(&["report", &real_file(file), "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+        // The path differs between checkouts: keep the file's name only.
+        let text = stdout(&o).replace(&real_file(""), "");
+        insta::assert_snapshot!(format!("json-{file}"), text);
+    }
+}
+
+fn function<'r>(r: &'r Value, name: &str, module: &str) -> &'r Value {
+    r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name && f["module"] == module)
+        .unwrap_or_else(|| panic!("no function {name} ({module})"))
+}
+
+/// The listing's statistics and rows: session total, outside time, object
+/// modules split off names, and rows kept as the file states them.
+#[test]
+fn lame_listing_reads_as_plist_prints_it() {
+    let r = report_json(&real_file("cdex_lame_function_timing.txt"), &[]);
+    assert_eq!(r["format"], "plist");
+    assert_eq!(r["meta"]["layout"], "listing");
+    assert_eq!(r["meta"]["method_code"], 522);
+    assert_eq!(r["meta"]["call_depth"], 14);
+    assert_eq!(r["meta"]["total_hits"], 16359081);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 72884.827);
+    assert_eq!(r["totals"]["outside_ms"], 41.482);
+    assert_eq!(r["totals"]["functions"], 99);
+    let q = function(&r, "_quantize", "loop.obj");
+    assert_eq!(q["calls"], 107166);
+    assert_eq!(q["elapsed_exclusive_ms"], 12879.346);
+    assert_eq!(q["elapsed_inclusive_ms"], 12938.753);
+    // The file's percent is its rounding of the model's.
+    let pct = q["elapsed_exclusive_pct"].as_f64().unwrap();
+    assert_eq!(format!("{pct:.1}"), "17.7");
+    let odd = function(&r, "_III_format_bitstream", "l3bitstream.obj");
+    assert_eq!(odd["elapsed_inclusive_ms"], 0.0);
+    assert_eq!(odd["elapsed_exclusive_ms"], 386.872);
+}
+
+#[test]
+fn kb_listing_joins_wrapped_names() {
+    let r = report_json(&real_file("kb_q185295_function_timing_excerpt.txt"), &[]);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 88816.409);
+    for name in [
+        "CWinThread::PumpMessage(void)",
+        "CMDIFrameWnd::DefWindowProcA(unsigned int,unsigned int,long)",
+        "CToolBar::Create(class CWnd *,unsigned long,unsigned int)",
+        "CWinThread::PreTranslateMessage(struct tagMSG *)",
+        "AfxWinMain(struct HINSTANCE__ *,struct HINSTANCE__ *,char *,int)",
+    ] {
+        function(&r, name, "mfc42d.dll");
+    }
+    assert_eq!(r["totals"]["functions"], 7);
+}
+
+/// `Type` words, a Root row owning its callers and callees when the names
+/// agree (`__onexit` is two functions), and VS's Min/Max columns.
+#[test]
+fn caller_callee_export_as_vs_writes_it() {
+    let r = report_json(&real_file("visperf_l4_cc.csv"), &[]);
+    assert_eq!(r["meta"]["report"], "callercallee");
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 1064922.0);
+    let exe = function(&r, "__onexit", "perfPlay.exe");
+    let crt = function(&r, "__onexit", "MSVCR100D.dll");
+    assert_eq!(exe["elapsed_inclusive_ms"], 8517.0);
+    assert_eq!(crt["elapsed_inclusive_ms"], 7962.0);
+    let stacks: Vec<Vec<(String, String)>> = r["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s["frames"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| (f["name"].to_string(), f["module"].to_string()))
+                .collect()
+        })
+        .collect();
+    let edge = |a: (&str, &str), b: (&str, &str)| {
+        let q = |(n, m): (&str, &str)| (format!("{n:?}"), format!("{m:?}"));
+        stacks.contains(&vec![q(a), q(b)])
+    };
+    // The RtlDecodePointer callee row stands under the exe's Root row.
+    assert!(edge(
+        ("__onexit", "perfPlay.exe"),
+        ("RtlDecodePointer", "ntdll.dll")
+    ));
+    assert!(!edge(
+        ("__onexit", "MSVCR100D.dll"),
+        ("RtlDecodePointer", "ntdll.dll")
+    ));
+    assert!(edge(
+        ("_atexit", "perfPlay.exe"),
+        ("__onexit", "perfPlay.exe")
+    ));
+    let fib = function(&r, "Fib(int)", "perfPlay.exe");
+    assert_eq!(fib["calls"], 500);
+    assert_eq!(fib["min_elapsed_inclusive_ms"], 756.0);
+    assert_eq!(fib["max_elapsed_inclusive_ms"], 861.0);
+    assert_eq!(fib["min_elapsed_exclusive_ms"], 114.0);
+    assert_eq!(fib["max_elapsed_exclusive_ms"], 276.0);
+}
+
+#[test]
+fn sampling_caller_callee_export_counts_samples() {
+    let r = report_json(&real_file("visperf_pigLatin.csv"), &[]);
+    assert_eq!(r["totals"]["samples"], 117);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], Value::Null);
+    let main = function(&r, "_mainCRTStartup", "perfplay.exe");
+    assert_eq!(main["hits_total"], 117);
+    assert_eq!(main["hits_self"], 0);
+    // A measured zero against a nonzero total is 0 %, not absent.
+    assert_eq!(main["hits_self_pct"], 0.0);
+}
+
+/// The Functions table shows the per-call columns where a file has them.
+#[test]
+fn table_shows_min_and_max_per_call() {
+    let o = profx(&["report", &real_file("visperf_l4_cc.csv"), "--table"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for head in ["Min incl ms", "Max incl ms", "Min excl ms", "Max excl ms"] {
+        assert!(out.contains(head), "{head} in {out}");
+    }
+}
