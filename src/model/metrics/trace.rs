@@ -610,6 +610,53 @@ mod tests {
         );
     }
 
+    /// Each call's own span and own time on top: A(0..40) calls A(10..30)
+    /// (recursion: the inner call is a call of its own) and then B(32..33);
+    /// a second A(50..51) is the shortest. XppPat's TIMEMIN/TIMEMAX, VS's
+    /// Min/Max columns.
+    #[test]
+    fn shortest_and_longest_call_of_each_function() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let (na, nb) = (b.intern("A"), b.intern("B"));
+        let (a, bb) = (b.function(na, m), b.function(nb, m));
+        b.trace_begin(TraceTime::Timed);
+        let t = b.trace_thread(1);
+        let p = Place::Line(1);
+        let mut at = |b: &mut ProfileBuilder, ms: f64| b.trace_time(t, ms, || p.clone());
+        at(&mut b, 0.0);
+        b.trace_enter(t, a, 0, None);
+        at(&mut b, 10.0);
+        b.trace_enter(t, a, 0, None);
+        at(&mut b, 30.0);
+        b.trace_exit(t);
+        at(&mut b, 32.0);
+        b.trace_enter(t, bb, 0, None);
+        at(&mut b, 33.0);
+        b.trace_exit(t);
+        at(&mut b, 40.0);
+        b.trace_exit(t);
+        at(&mut b, 50.0);
+        b.trace_enter(t, a, 0, None);
+        at(&mut b, 51.0);
+        b.trace_exit(t);
+        let prof = b.finish();
+        let pa = prof.per_call(a);
+        assert_eq!(
+            (pa.min_inclusive, pa.max_inclusive),
+            (Some(1.0), Some(40.0))
+        );
+        // The outer A: 40 − 20 (inner A) − 1 (B) = 19 on top.
+        assert_eq!(
+            (pa.min_exclusive, pa.max_exclusive),
+            (Some(1.0), Some(20.0))
+        );
+        let pb = prof.per_call(bb);
+        assert_eq!((pb.min_inclusive, pb.max_exclusive), (Some(1.0), Some(1.0)));
+        // Recursion once in the sum, but every call in the extremes.
+        assert_eq!(prof.function(a).time.elapsed_inclusive, Some(41.0));
+    }
+
     /// A caller's row holds its first callees' paths and the table the
     /// rest: either way a call made again finds the path made before.
     #[test]
