@@ -623,7 +623,7 @@ mod tests {
         b.trace_begin(TraceTime::Timed);
         let t = b.trace_thread(1);
         let p = Place::Line(1);
-        let mut at = |b: &mut ProfileBuilder, ms: f64| b.trace_time(t, ms, || p.clone());
+        let at = |b: &mut ProfileBuilder, ms: f64| b.trace_time(t, ms, || p.clone());
         at(&mut b, 0.0);
         b.trace_enter(t, a, 0, None);
         at(&mut b, 10.0);
