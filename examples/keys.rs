@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         let mut ms = Vec::new();
         for action in [Action::SortNext, Action::Reverse] {
             for _ in 0..2 * columns {
-                ms.push(timed(&mut app, action));
+                ms.push(timed(&mut app, action.clone()));
             }
         }
         println!(

@@ -79,6 +79,16 @@ keys ?
 shot help
 keys Escape q
 
+# Real files written by the real tools: LAME's PLIST listing, and a VS
+# caller/callee export scrolled to the per-call columns.
+start tests/fixtures/real/cdex_lame_function_timing.txt
+shot plist-listing
+keys q
+start tests/fixtures/real/visperf_l4_cc.csv
+keys Down Right Right Right Right Right Right
+shot vs-per-call
+keys q
+
 start tests/fixtures/xpp/two-threads.prf
 keys 4 Enter Down Down Down
 shot trace-xpp

@@ -140,7 +140,7 @@ pub fn check_screens(p: Profile) {
         vec![Action::Accept, Action::FinderOpen, Action::Input('a')],
     ];
     for actions in tabs.iter().chain(&others) {
-        actions.iter().for_each(|&a| app.update(a));
+        actions.iter().for_each(|a| app.update(a.clone()));
         draw_clean(&app);
     }
 }

@@ -14,5 +14,6 @@ pub mod fuzzing;
 pub mod load;
 pub mod model;
 pub mod report;
+pub mod signals;
 pub mod text;
 pub mod tui;

@@ -32,13 +32,31 @@ fn cp1252(b: u8) -> char {
     }
 }
 
-/// Whether a character must not reach a terminal as it is: C0 and C1
-/// controls, DEL, and the invisible marks that reorder text (bidi controls)
-/// or hide it.
+/// Whether a character must not reach a terminal as it is, decided by its
+/// Unicode general category (unicode-properties), not a hand list: controls
+/// (Cc: C0, C1, DEL), format characters (Cf: bidi controls, zero-width
+/// joiners, U+061C, U+00AD, U+180E, U+FFF9–FFFB, tag characters), line and
+/// paragraph separators (Zl, Zp), space separators other than the space
+/// itself (Zs), surrogates and unassigned code points; and any other
+/// character that takes no column and is no combining mark (U+3164, a
+/// letter by category, draws nothing), since an invisible character can
+/// hide or fake a name.
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
+    match c.general_category() {
+        G::Control
+        | G::Format
+        | G::LineSeparator
+        | G::ParagraphSeparator
+        | G::SpaceSeparator
+        | G::Surrogate
+        | G::Unassigned => true,
+        G::NonspacingMark | G::SpacingMark | G::EnclosingMark => false,
+        _ => unicode_width::UnicodeWidthChar::width(c) == Some(0),
+    }
 }
 
 /// `s` with every unsafe character shown as an escape (`\x1b`, `\u{202e}`),
@@ -77,7 +95,11 @@ pub fn json_safe(json: String) -> String {
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
         if is_unsafe(c) && c != '\n' {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            // JSON escapes UTF-16 units: a pair beyond the first plane.
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{:04x}", u);
+            }
         } else {
             out.push(c);
         }
@@ -97,11 +119,31 @@ mod tests {
 
     #[test]
     fn json_keeps_its_meaning_without_raw_controls() {
-        let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1b").unwrap();
+        let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1b\u{E0041}").unwrap();
         let safe = json_safe(raw.clone());
-        assert_eq!(safe, "\"a\\u202eb\\u009bc\\u007fd\\u001b\"");
+        assert_eq!(
+            safe,
+            "\"a\\u202eb\\u009bc\\u007fd\\u001b\\udb40\\udc41\""
+        );
         let back: String = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, serde_json::from_str::<String>(&raw).unwrap());
+    }
+
+    /// Every format and separator character, whatever the hand lists of
+    /// the past forgot, and letters that draw nothing.
+    #[test]
+    fn invisible_characters_are_unsafe_by_category() {
+        for c in [
+            '\u{061C}', '\u{2028}', '\u{2029}', '\u{FFF9}', '\u{FFFA}', '\u{FFFB}',
+            '\u{E0001}', '\u{E0041}', '\u{00AD}', '\u{180E}', '\u{3164}', '\u{200B}',
+            '\u{202E}', '\u{FEFF}', '\u{00A0}', '\u{3000}', '\u{7F}', '\u{9B}',
+        ] {
+            assert!(is_unsafe(c), "U+{:04X}", c as u32);
+            assert!(!visible(&c.to_string()).chars().any(is_unsafe));
+        }
+        for c in ['a', ' ', 'é', '\u{301}', '漢', 'ß', '€', '→', '\u{1F600}'] {
+            assert!(!is_unsafe(c), "U+{:04X}", c as u32);
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The command-line grammar (clap derive).
 
+use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use profx::analysis::flame::Weight;
 use profx::export::Target;
@@ -17,16 +18,17 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Profile files to explore (none: the built-in demo).
+    /// Profile files to explore (none: the built-in demo; `-`: standard
+    /// input).
     #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
 
     #[command(flatten)]
     pub load: LoadArgs,
 }
 
 /// How to read the inputs (the app and `report` share these).
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct LoadArgs {
     /// Skip detection and read the input as this format.
     #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(profx::load::format_names()))]
@@ -54,7 +56,7 @@ pub enum Command {
 pub struct ExportArgs {
     /// The profile file (the format is detected from its content).
     #[arg(required_unless_present = "demo", value_name = "FILE")]
-    pub file: Option<String>,
+    pub file: Option<PathBuf>,
 
     /// Export the demo profile built into profx instead of a file.
     #[arg(long, conflicts_with = "file")]
@@ -67,7 +69,7 @@ pub struct ExportArgs {
     /// The output file, `-` for standard output. Written atomically (a
     /// temporary file renamed into place).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: String,
+    pub output: PathBuf,
 
     /// Replace OUT if it exists.
     #[arg(long)]
@@ -140,7 +142,7 @@ impl ExportArgs {
 pub struct ReportArgs {
     /// Profile files (the format is detected from their content).
     #[arg(required_unless_present = "demo", value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
 
     /// Use the demo profile built into profx instead of a file.
     #[arg(long, conflicts_with = "files")]
@@ -192,5 +194,25 @@ impl From<ViewArg> for View {
             ViewArg::Packets => View::Packets,
             ViewArg::Info => View::Info,
         }
+    }
+}
+
+impl ReportArgs {
+    /// What `profx report FILES --table` would be given: the app's stand-in
+    /// when standard output is not a terminal.
+    pub fn table_of(files: &[PathBuf], load: &LoadArgs) -> ReportArgs {
+        let mut argv = vec!["profx".into(), "report".into()];
+        if files.is_empty() {
+            argv.push("--demo".into());
+        } else {
+            argv.push("--".into());
+        }
+        argv.extend(files.iter().map(|f| f.as_os_str().to_owned()));
+        let mut args = match Cli::parse_from::<_, std::ffi::OsString>(argv).command {
+            Some(Command::Report(r)) => r,
+            _ => unreachable!("a report command line parses as a report"),
+        };
+        args.load = load.clone();
+        args
     }
 }

@@ -14,10 +14,12 @@ use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
 use profx::model::Profile;
 use profx::report::{json, table};
 use profx::text::visible;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn main() -> ExitCode {
+    profx::signals::install();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -37,9 +39,17 @@ pub fn main() -> ExitCode {
 struct Usage(String);
 
 /// A load failure is 1; the usage errors clap cannot see (a `--sort`
-/// column the view lacks, options that do not go together) are 2.
+/// column the view lacks, options that do not go together, an output that
+/// is the input or no regular file) are 2.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    if err.downcast_ref::<table::UnknownColumn>().is_some() || err.downcast_ref::<Usage>().is_some()
+    use export::ExportError::{IsInput, NotAFile};
+    let refused_output = matches!(
+        err.downcast_ref::<export::ExportError>(),
+        Some(IsInput { .. } | NotAFile { .. })
+    );
+    if err.downcast_ref::<table::UnknownColumn>().is_some()
+        || err.downcast_ref::<Usage>().is_some()
+        || refused_output
     {
         2
     } else {
@@ -56,30 +66,68 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// The interactive app on the files, or on the demo when there are none.
-fn explore(files: &[String], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
+/// With standard output not a terminal (`profx FILE > out.txt`) there is
+/// no one to see the app: the report table is printed instead. A terminal
+/// the app cannot run in gets a plain message, not escape codes.
+fn explore(files: &[PathBuf], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
     let demo = files.is_empty();
+    if !std::io::stdout().is_terminal() {
+        let args = ReportArgs::table_of(files, load_args);
+        return report(&args);
+    }
+    if let Some(why) = no_app_here(files) {
+        eprintln!(
+            "profx: {why}; `profx report {}` prints the same numbers as text",
+            if demo { "--demo".to_string() } else { shown(files) }
+        );
+        return Ok(ExitCode::from(2));
+    }
     let title = if demo {
         format!("{} (demo)", profx::demo::NAME)
     } else {
         // The header names the files as a person calls them; Info lists
         // the paths in full.
-        let names: Vec<&str> = files
+        let names: Vec<String> = files
             .iter()
             .map(|f| {
-                std::path::Path::new(f)
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .unwrap_or(f)
+                f.file_name()
+                    .map_or_else(|| f.to_string_lossy(), |n| n.to_string_lossy())
+                    .into_owned()
             })
             .collect();
         names.join(" ")
     };
     let inputs = open_inputs(files, demo)?;
     let profile = progress::while_loading(&inputs, || load_inputs(&inputs, load_args))?;
-    let input = files.first().map_or(profx::demo::NAME, String::as_str);
-    profx::tui::run(profile, &title, std::path::Path::new(input))
-        .context("running the terminal app")?;
+    let input = files
+        .first()
+        .map_or(PathBuf::from(profx::demo::NAME), Clone::clone);
+    profx::tui::run(profile, &title, &input).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why the app cannot run on this terminal, if it cannot: a terminal that
+/// cannot move the cursor, or no terminal to read keys from (standard
+/// input is read as a file, and no `/dev/tty`).
+fn no_app_here(files: &[PathBuf]) -> Option<String> {
+    if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        return Some("TERM=dumb: this terminal cannot show the app".into());
+    }
+    let stdin_is_input = files.iter().any(|f| f.as_os_str() == "-");
+    if (stdin_is_input || !std::io::stdin().is_terminal())
+        && std::fs::File::open("/dev/tty").is_err()
+    {
+        return Some("no terminal to read keys from".into());
+    }
+    None
+}
+
+fn shown(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| visible(&f.to_string_lossy()).into_owned())
+        .collect();
+    names.join(" ")
 }
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
@@ -126,7 +174,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
-    let files: Vec<String> = args.file.iter().cloned().collect();
+    let files: Vec<PathBuf> = args.file.iter().cloned().collect();
     check_export_args(args, &files)?;
     let inputs = open_inputs(&files, args.demo)?;
     let target = args.target();
@@ -140,16 +188,21 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         weight: args.weight.map(Into::into),
     };
     let write = |out: &mut dyn Write| export::write(&profile, &req, out);
-    if args.output == "-" {
+    let to_stdout = args.output.as_os_str() == "-";
+    if !to_stdout {
+        // Every piece the load read (a trace's packets too) is an input.
+        export::atomic::refuse_input(&args.output, &profile.sources)?;
+    }
+    if to_stdout {
         let mut stdout = std::io::stdout().lock();
         match write(&mut stdout) {
             Err(export::ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
             other => drop(other?),
         }
     } else {
-        let out = std::path::Path::new(&args.output);
-        let summary = export::atomic::write_file(out, args.force, write)?;
-        eprintln!("profx: wrote {} to {}", summary.what, visible(&args.output));
+        let summary = export::atomic::write_file(&args.output, args.force, write)?;
+        let out = args.output.to_string_lossy();
+        eprintln!("profx: wrote {} to {}", summary.what, visible(&out));
     }
     let warnings = profile.warnings().len();
     if warnings > 0 {
@@ -161,50 +214,37 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// What can be refused before the load: option pairs clap's grammar lets
-/// through but that mean nothing, an output that is the input, an output
-/// that exists without `--force` (checked again when the file is written).
-fn check_export_args(args: &ExportArgs, files: &[String]) -> anyhow::Result<()> {
+/// through but that mean nothing, an output that is the input (checked
+/// again with every piece once loaded), an output that is not a regular
+/// file, an output that exists without `--force` (checked again when the
+/// file is written).
+fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()> {
     if args.view.is_some() && args.to != ToArg::Csv {
         return Err(Usage("--view goes with --to csv".into()).into());
     }
     if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome) {
         return Err(Usage("--weight goes with --to folded or --to speedscope".into()).into());
     }
-    let out = std::path::Path::new(&args.output);
-    if args.output != "-" {
-        refuse_replacing_input(out, files)?;
-        if !args.force && out.exists() {
-            let path = args.output.clone();
+    let out = &args.output;
+    if out.as_os_str() != "-" {
+        let inputs: Vec<String> = files
+            .iter()
+            .map(|f| f.to_string_lossy().into_owned())
+            .collect();
+        export::atomic::refuse_input(out, &inputs)?;
+        if !args.force && out.exists() && std::fs::metadata(out).is_ok_and(|m| m.is_file()) {
+            let path = out.display().to_string();
             return Err(export::ExportError::Exists { path }.into());
         }
     }
     Ok(())
 }
 
-/// `-o` naming the input, even with `--force`, would destroy the data.
-fn refuse_replacing_input(out: &std::path::Path, files: &[String]) -> Result<(), Usage> {
-    let Ok(out) = out.canonicalize() else {
-        return Ok(());
-    };
-    for f in files {
-        if std::path::Path::new(f)
-            .canonicalize()
-            .is_ok_and(|f| f == out)
-        {
-            return Err(Usage(format!(
-                "-o {} is the input; export to another file",
-                visible(f)
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn open_inputs(files: &[String], demo: bool) -> Result<Vec<Input>, LoadError> {
+fn open_inputs(files: &[PathBuf], demo: bool) -> Result<Vec<Input>, LoadError> {
     if demo {
         return Ok(vec![profx::demo::input()]);
     }
-    files.iter().map(|f| Input::open(f)).collect()
+    files.iter().map(Input::open).collect()
 }
 
 fn load_inputs(inputs: &[Input], args: &LoadArgs) -> Result<Profile, LoadError> {

@@ -17,22 +17,27 @@ pub fn write_file<T>(
 ) -> Result<T, ExportError> {
     let shown = path.display().to_string();
     // Refuse before the work, not after it.
+    refuse_non_file(path)?;
     if !force && path.exists() {
         return Err(ExportError::Exists { path: shown });
     }
-    let err = |source| ExportError::Write {
+    let err = |error| ExportError::Write {
         path: shown.clone(),
-        source,
+        error,
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let tmp = temp_in(&dir).map_err(err)?;
+    // A signal ending the process removes it (`signals`); an error drops it.
+    let _forget = TempGuard::new(tmp.path());
     let mut out = BufWriter::new(tmp);
     let value = fill(&mut out)?;
     let tmp = out.into_inner().map_err(|e| err(e.into_error()))?;
     tmp.as_file().sync_all().map_err(err)?;
+    // Checked again: a FIFO or device may have appeared there meanwhile.
+    refuse_non_file(path)?;
     let persisted = if force {
         tmp.persist(path)
     } else {
@@ -45,6 +50,69 @@ pub fn write_file<T>(
         }
         Err(e) => Err(err(e.error)),
     }
+}
+
+/// The temporary file being written, for the signal handlers to remove.
+struct TempGuard;
+
+impl TempGuard {
+    fn new(path: &Path) -> TempGuard {
+        crate::signals::temp_file(Some(path));
+        TempGuard
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        crate::signals::temp_file(None);
+    }
+}
+
+/// Refuses an output that exists and is not a regular file: with `--force`
+/// a rename would put a regular file in place of a device or a FIFO (it
+/// replaced `/dev/null`). A symbolic link is judged by what it points to.
+fn refuse_non_file(path: &Path) -> Result<(), ExportError> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "is a directory"
+    } else if t.is_fifo() {
+        "is a FIFO (named pipe)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "is a device"
+    } else {
+        "is not a regular file"
+    };
+    Err(ExportError::NotAFile {
+        path: path.display().to_string(),
+        what,
+    })
+}
+
+/// Refuses an output that is, by device and inode, one of `inputs` (a
+/// hard link, a bind mount or another spelling of the path), whatever
+/// `--force` says: replacing it would destroy the data being exported.
+pub fn refuse_input(out: &Path, inputs: &[String]) -> Result<(), ExportError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(o) = std::fs::metadata(out) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if let Ok(i) = std::fs::metadata(input)
+            && (i.dev(), i.ino()) == (o.dev(), o.ino())
+        {
+            return Err(ExportError::IsInput {
+                path: out.display().to_string(),
+                input: input.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A temporary file in `dir`, readable as a normal new file would be once
@@ -141,6 +209,36 @@ mod tests {
         // As any new file (0666 less the umask), not a 0600 temporary.
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode();
         assert_eq!(mode(&path), mode(&reference));
+    }
+
+    #[test]
+    fn a_device_or_fifo_is_never_replaced_even_when_forced() {
+        let d = dir();
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let r = write_file(&fifo, true, ok("x"));
+        assert!(matches!(r, Err(ExportError::NotAFile { .. })), "{r:?}");
+        let null = write_file(Path::new("/dev/null"), true, ok("x"));
+        assert!(matches!(null, Err(ExportError::NotAFile { .. })));
+        use std::os::unix::fs::FileTypeExt;
+        let t = std::fs::metadata("/dev/null").unwrap().file_type();
+        assert!(t.is_char_device(), "/dev/null is still a device");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    #[test]
+    fn the_input_under_another_name_is_refused() {
+        let d = dir();
+        let input = d.path().join("t.prf");
+        std::fs::write(&input, "data").unwrap();
+        let link = d.path().join("other-name");
+        std::fs::hard_link(&input, &link).unwrap();
+        let inputs = [input.display().to_string()];
+        let r = refuse_input(&link, &inputs);
+        assert!(matches!(r, Err(ExportError::IsInput { .. })), "{r:?}");
+        assert!(refuse_input(&d.path().join("new.csv"), &inputs).is_ok());
     }
 
     #[test]

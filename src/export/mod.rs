@@ -65,8 +65,16 @@ pub enum ExportError {
     NotATrace { format: String },
     #[error("{path} exists; add --force to replace it")]
     Exists { path: String },
-    #[error("writing {path}: {source}")]
-    Write { path: String, source: io::Error },
+    /// The OS error is part of the message, not a `source`, which a chain
+    /// printed whole would repeat.
+    #[error("writing {path}: {error}")]
+    Write { path: String, error: io::Error },
+    #[error(
+        "{path} {what}; an export replaces only a regular file (`-o -` writes to standard output)"
+    )]
+    NotAFile { path: String, what: &'static str },
+    #[error("{path} is the input {input}; export to another file")]
+    IsInput { path: String, input: String },
     #[error(transparent)]
     Io(#[from] io::Error),
 }

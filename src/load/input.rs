@@ -3,6 +3,9 @@
 use super::LoadError;
 use memmap2::{Mmap, UncheckedAdvice};
 use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -11,6 +14,40 @@ enum Bytes {
     Mapped(Mmap),
     Static(&'static [u8]),
     Owned(Vec<u8>),
+}
+
+impl Drop for Bytes {
+    fn drop(&mut self) {
+        if let Bytes::Mapped(map) = self {
+            crate::signals::unmapped(map.as_ptr() as usize);
+        }
+    }
+}
+
+/// Files smaller than this are read, not mapped: as fast at that size, no
+/// page can vanish under the reader, and a trace of 65,000 small packets
+/// stays within the kernel's limit of memory maps.
+const READ_BELOW: u64 = 4 << 20;
+
+fn read_whole(mut file: File, name: &str, len: u64) -> std::io::Result<Input> {
+    let mut bytes = Vec::with_capacity(len.min(READ_BELOW) as usize);
+    file.read_to_end(&mut bytes)?;
+    Ok(Input::owned(name, bytes))
+}
+
+/// What a path that is not a regular file is, for the message refusing it.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    if t.is_dir() {
+        "is a directory"
+    } else if t.is_fifo() {
+        "is a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "is a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "is a device"
+    } else {
+        "is not a regular file"
+    }
 }
 
 /// One input: its name as the user gave it, and its bytes. The bytes are
@@ -26,29 +63,59 @@ pub struct Input {
 }
 
 impl Input {
-    /// Opens `path` read-only and maps it; the file is never written,
-    /// locked or truncated.
-    pub fn open(path: &str) -> Result<Input, LoadError> {
-        let io = |source| LoadError::Io {
-            path: path.to_string(),
-            source,
+    /// Opens `path` read-only: a file of a few megabytes is read into
+    /// memory, a larger one mapped; `-` reads standard input to its end
+    /// (`zcat t.prf.gz | profx report -`). Only regular files are opened:
+    /// a FIFO, socket or device is refused at once (opening a FIFO would
+    /// wait for a writer forever). The file is never written, locked or
+    /// truncated.
+    pub fn open(path: impl AsRef<Path>) -> Result<Input, LoadError> {
+        let path = path.as_ref();
+        let name = path.to_string_lossy().into_owned();
+        let io = |error| LoadError::Io {
+            path: name.clone(),
+            error,
         };
-        let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len == 0 {
-            // Mapping an empty file fails on some systems; there is nothing to map.
-            return Ok(Input::owned(path, Vec::new()));
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut bytes).map_err(io)?;
+            return Ok(Input::owned(&name, bytes));
+        }
+        // Non-blocking, so that a FIFO opens at once and is then refused.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+            .map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            let what = kind_of(&meta.file_type());
+            return Err(LoadError::NotAFile { path: name, what });
+        }
+        let len = meta.len();
+        if len < READ_BELOW {
+            return read_whole(file, &name, len).map_err(io);
         }
         // SAFETY: the map is read-only and private to this process. Another
-        // process truncating the file while we read it is the one hazard of
-        // any mmap; profiles are finished files, and the speed of reading
-        // gigabyte traces without copying them is why we map.
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        Ok(Input {
-            name: path.to_string(),
-            bytes: Arc::new(Bytes::Mapped(map)),
-            read: Arc::default(),
-        })
+        // process truncating the file while it is read makes a read of a
+        // lost page fault (SIGBUS): `signals` then names the file and ends
+        // the process cleanly, and the speed of reading gigabyte traces
+        // without copying them is why we map.
+        match unsafe { Mmap::map(&file) } {
+            Ok(map) => {
+                crate::signals::mapped(map.as_ptr() as usize, map.len(), &name);
+                Ok(Input {
+                    name,
+                    bytes: Arc::new(Bytes::Mapped(map)),
+                    read: Arc::default(),
+                })
+            }
+            // Out of mappings (the kernel allows about 65,000): read it.
+            Err(e) if e.raw_os_error() == Some(libc::ENOMEM) => {
+                read_whole(file, &name, len).map_err(io)
+            }
+            Err(e) => Err(io(e)),
+        }
     }
 
     /// An input whose bytes are built into the binary.

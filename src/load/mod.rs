@@ -61,12 +61,12 @@ pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &xpp::Xpp, &br::Br, &vs_cs
 /// Why a load failed: what, where, why.
 #[derive(Debug, Error)]
 pub enum LoadError {
-    #[error("{path}: cannot read: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The OS error is part of the message, not a `source`: a chain
+    /// printed whole would say it twice.
+    #[error("{path}: cannot read: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error("{path}: {what}; profx reads regular files, or `-` for standard input")]
+    NotAFile { path: String, what: &'static str },
     #[error("{path}: not a format profx knows (tried: {tried}); name one with --format")]
     Unrecognized { path: String, tried: String },
     #[error("unknown format {name:?} (known: {known})")]
@@ -191,7 +191,7 @@ pub fn detect_growing<L: Loader + ?Sized>(loader: &L, bytes: &[u8]) -> Detection
 pub fn load_paths(paths: &[String], opts: &LoadOptions) -> Result<Profile, LoadError> {
     let inputs = paths
         .iter()
-        .map(|p| Input::open(p))
+        .map(Input::open)
         .collect::<Result<Vec<_>, _>>()?;
     load_inputs(&inputs, opts)
 }

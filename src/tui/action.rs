@@ -4,7 +4,7 @@
 
 use super::view::Tab;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Quit,
     /// Move the cursor by rows (negative is up).
@@ -32,6 +32,8 @@ pub enum Action {
     SearchOpen,
     /// A character typed into the search prompt or the finder.
     Input(char),
+    /// Text pasted into the prompt: one action, one filtering.
+    Paste(Pasted),
     /// Delete the last character of the prompt.
     Erase,
     /// Empty the prompt.
@@ -62,4 +64,23 @@ pub enum Action {
         width: u16,
         height: u16,
     },
+}
+
+/// Text pasted into a prompt, made fit for one: line breaks and other
+/// control characters become spaces, and it is cut at [`Pasted::MAX`]
+/// characters (a query is a few words; a 100 KB paste must not make every
+/// row's match take seconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pasted(pub String);
+
+impl Pasted {
+    pub const MAX: usize = 256;
+
+    pub fn new(text: &str) -> Pasted {
+        let clean = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(Pasted::MAX);
+        Pasted(clean.collect())
+    }
 }

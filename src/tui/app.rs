@@ -370,13 +370,18 @@ impl App {
             Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
             Action::Cancel => self.back(),
-            Action::Input(_) | Action::Erase | Action::ClearInput | Action::Accept => {}
+            Action::Input(_)
+            | Action::Paste(_)
+            | Action::Erase
+            | Action::ClearInput
+            | Action::Accept => {}
         }
     }
 
     fn search_action(&mut self, action: Action) {
         match action {
             Action::Input(c) => self.edit_filter(|f| f.push(c)),
+            Action::Paste(p) => self.edit_filter(|f| f.push_str(&p.0)),
             Action::Erase => self.edit_filter(|f| {
                 f.pop();
             }),
@@ -420,6 +425,7 @@ impl App {
         };
         match action {
             Action::Input(c) => finder.input.push(c),
+            Action::Paste(p) => finder.input.push_str(&p.0),
             Action::Erase => {
                 finder.input.pop();
             }

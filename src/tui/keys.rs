@@ -15,10 +15,13 @@ pub fn action(mode: &Mode, event: &Event) -> Option<Action> {
     match event {
         Event::Key(k) if k.kind != KeyEventKind::Release => key(mode, k),
         Event::Mouse(m) => mouse(m),
-        Event::Resize(width, height) => Some(Action::Resize {
-            width: *width,
-            height: *height,
-        }),
+        Event::Resize(width, height) => {
+            let (width, height) = super::term::bounded(*width, *height);
+            Some(Action::Resize { width, height })
+        }
+        Event::Paste(text) if matches!(mode, Mode::Search | Mode::Finder(_)) => {
+            Some(Action::Paste(super::action::Pasted::new(text)))
+        }
         _ => None,
     }
 }

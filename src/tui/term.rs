@@ -6,9 +6,11 @@
 use super::app::App;
 use super::{keys, render};
 use crate::model::Profile;
-use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
+use ratatui::{Terminal, TerminalOptions, Viewport};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -16,6 +18,18 @@ use ratatui::crossterm::terminal::{
 use ratatui::layout::Rect;
 use std::io::{self, Stdout};
 use std::path::Path;
+use std::time::Duration;
+
+/// The largest screen drawn: a window of 10000×10000 cells would need
+/// gigabytes of screen buffers for rows no one can read. A larger window
+/// shows the app in its top left corner.
+pub const MAX_WIDTH: u16 = 1000;
+pub const MAX_HEIGHT: u16 = 500;
+
+/// A terminal size bounded to what is drawn.
+pub fn bounded(width: u16, height: u16) -> (u16, u16) {
+    (width.min(MAX_WIDTH), height.min(MAX_HEIGHT))
+}
 
 /// Runs the app on the terminal until the user quits; `input` is where the
 /// profile came from (`e` exports beside it).
@@ -23,37 +37,55 @@ pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     install_panic_hook();
     let _guard = Guard::enter()?;
-    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    let size = terminal.size()?;
-    let mut app = App::new(
-        profile,
-        title,
-        Rect::new(0, 0, size.width, size.height),
-        color,
-    );
+    let (width, height) = ratatui::crossterm::terminal::size()?;
+    let (width, height) = bounded(width, height);
+    let area = Rect::new(0, 0, width, height);
+    let options = TerminalOptions {
+        viewport: Viewport::Fixed(area),
+    };
+    let mut terminal = Terminal::with_options(CrosstermBackend::new(io::stdout()), options)?;
+    let mut app = App::new(profile, title, area, color);
     app.export_base = input.to_path_buf();
     event_loop(&mut terminal, &mut app)
 }
 
 /// Draws, then blocks until the next event; draws again only when an event
-/// became an action (no timer, no busy loop).
+/// became an action (no timer, no busy loop). Every event already waiting
+/// is handled before the next draw, so a burst of keys (5,000 `j`, a paste
+/// without bracketed paste) costs one frame, not one each; keys are read
+/// from `/dev/tty` with a level-triggered poll (crossterm's `use-dev-tty`),
+/// so no byte of a burst is left unread until another key arrives.
 fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> io::Result<()> {
     terminal.draw(|f| render::draw(f, app))?;
     app.prepare_other_panes();
     loop {
-        let ev = event::read()?;
-        let Some(action) = keys::action(&app.mode, &ev) else {
-            continue;
-        };
-        app.update(action);
+        let mut changed = handle(terminal, app, &event::read()?)?;
+        while !app.quit && event::poll(Duration::ZERO)? {
+            changed |= handle(terminal, app, &event::read()?)?;
+        }
         if app.quit {
             return Ok(());
         }
-        if let super::action::Action::Resize { .. } = action {
-            terminal.autoresize()?;
+        if changed {
+            terminal.draw(|f| render::draw(f, app))?;
         }
-        terminal.draw(|f| render::draw(f, app))?;
     }
+}
+
+/// One event into the app; whether it became an action.
+fn handle(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    ev: &event::Event,
+) -> io::Result<bool> {
+    let Some(action) = keys::action(&app.mode, ev) else {
+        return Ok(false);
+    };
+    if let super::action::Action::Resize { width, height } = action {
+        terminal.resize(Rect::new(0, 0, width, height))?;
+    }
+    app.update(action);
+    Ok(true)
 }
 
 /// Puts the terminal back as it was found when dropped.
@@ -61,9 +93,15 @@ struct Guard;
 
 impl Guard {
     fn enter() -> io::Result<Guard> {
+        save_settings();
         enable_raw_mode()?;
         let guard = Guard;
-        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste
+        )?;
         Ok(guard)
     }
 }
@@ -77,11 +115,38 @@ impl Drop for Guard {
 fn restore() {
     let _ = execute!(
         io::stdout(),
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         ratatui::crossterm::cursor::Show
     );
     let _ = disable_raw_mode();
+    crate::signals::terminal_given_back();
+}
+
+/// Keeps the terminal's settings from before raw mode where a signal
+/// handler can put them back (`signals`): SIGTERM, SIGHUP, SIGQUIT or a
+/// SIGBUS must never leave the shell raw, in the alternate screen, with
+/// mouse reporting on.
+fn save_settings() {
+    use std::os::fd::IntoRawFd;
+    // SAFETY: isatty and tcgetattr on an fd this process owns, into a
+    // zeroed termios.
+    unsafe {
+        let fd = if libc::isatty(0) == 1 {
+            0
+        } else {
+            match std::fs::File::open("/dev/tty") {
+                // Kept open for the handler: one fd for the process's life.
+                Ok(tty) => tty.into_raw_fd(),
+                Err(_) => return,
+            }
+        };
+        let mut saved: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(fd, &mut saved) == 0 {
+            crate::signals::terminal_taken(fd, saved);
+        }
+    }
 }
 
 fn install_panic_hook() {

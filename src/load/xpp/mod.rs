@@ -109,11 +109,20 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
         return pieces;
     }
     let (found, missing) = packets::siblings(input.name());
-    for name in missing {
-        b.warn(
-            Place::File(name),
-            "packet missing; its events are not in the trace",
-        );
+    for run in missing {
+        if run.count == 1 {
+            let why = "packet missing; its events are not in the trace";
+            b.warn(Place::File(run.first), why);
+        } else {
+            let last = std::path::Path::new(&run.last)
+                .file_name()
+                .map_or_else(|| run.last.clone(), |n| n.to_string_lossy().into_owned());
+            let why = format!(
+                "{} packets missing, up to {last}; their events are not in the trace",
+                run.count
+            );
+            b.warn(Place::File(run.first), why);
+        }
     }
     for path in found {
         match Input::open(&path) {

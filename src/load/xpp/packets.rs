@@ -11,9 +11,19 @@ pub fn split_numbered(path: &str) -> Option<(&str, u64)> {
     (ok && base_has_ext).then(|| (base, number.parse().ok()).1.map(|n| (base, n)))?
 }
 
-/// The numbered packets beside `path`, in numeric order, and the numbers
-/// missing between 1 and the largest (with the name each would have).
-pub fn siblings(path: &str) -> (Vec<String>, Vec<String>) {
+/// A run of missing packet numbers: the names of its first and last, and
+/// how many it holds.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub first: String,
+    pub last: String,
+    pub count: u64,
+}
+
+/// The numbered packets beside `path`, in numeric order, and the runs of
+/// numbers missing between 1 and the largest. Runs, not names: one stray
+/// `NAME.PRF.999999999` must not make a billion names.
+pub fn siblings(path: &str) -> (Vec<String>, Vec<Missing>) {
     let p = Path::new(path);
     let (Some(name), dir) = (p.file_name().and_then(|n| n.to_str()), p.parent()) else {
         return (Vec::new(), Vec::new());
@@ -33,14 +43,22 @@ pub fn siblings(path: &str) -> (Vec<String>, Vec<String>) {
         })
         .collect();
     found.sort();
+    found.dedup_by_key(|f| f.0);
     let width = found.first().map_or(6, |f| f.2);
-    let present: Vec<u64> = found.iter().map(|f| f.0).collect();
-    let largest = present.last().copied().unwrap_or(0);
     let in_dir = |n: &str| p.with_file_name(n).to_string_lossy().into_owned();
-    let missing = (1..=largest)
-        .filter(|n| present.binary_search(n).is_err())
-        .map(|n| in_dir(&format!("{name}.{n:0width$}")))
-        .collect();
+    let named = |n: u64| in_dir(&format!("{name}.{n:0width$}"));
+    let mut missing = Vec::new();
+    let mut expected = 1;
+    for &(n, ..) in &found {
+        if n > expected {
+            missing.push(Missing {
+                first: named(expected),
+                last: named(n - 1),
+                count: n - expected,
+            });
+        }
+        expected = expected.max(n + 1);
+    }
     (found.iter().map(|f| in_dir(&f.1)).collect(), missing)
 }
 
@@ -84,7 +102,26 @@ mod tests {
             .collect();
         assert_eq!(names, ["T.PRF.000001", "T.PRF.000003", "T.PRF.000004"]);
         assert_eq!(missing.len(), 1);
-        assert!(missing[0].ends_with("T.PRF.000002"));
+        assert!(missing[0].first.ends_with("T.PRF.000002"));
+        assert_eq!(missing[0].count, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// One stray sibling numbered 999999999 is one run of missing packets,
+    /// not a billion names.
+    #[test]
+    fn a_far_sibling_is_one_missing_run() {
+        let dir = std::env::temp_dir().join(format!("profx-far-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for n in ["F.PRF", "F.PRF.000001", "F.PRF.999999999"] {
+            std::fs::write(dir.join(n), b"x").unwrap();
+        }
+        let (found, missing) = siblings(&dir.join("F.PRF").to_string_lossy());
+        assert_eq!(found.len(), 2);
+        assert_eq!(missing.len(), 1);
+        assert!(missing[0].first.ends_with("F.PRF.000002"));
+        assert!(missing[0].last.ends_with("F.PRF.999999998"));
+        assert_eq!(missing[0].count, 999_999_997);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -42,7 +42,7 @@ fn text(buf: &Buffer) -> String {
 }
 
 fn act(app: &mut App, actions: &[Action]) {
-    for &a in actions {
+    for a in actions.iter().cloned() {
         app.update(a);
     }
 }

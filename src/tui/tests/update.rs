@@ -11,7 +11,7 @@ use crate::tui::panes::Col;
 use crate::tui::view::{Focus, Scope, Tab};
 
 fn run(app: &mut App, actions: &[Action]) {
-    for &a in actions {
+    for a in actions.iter().cloned() {
         app.update(a);
     }
 }
@@ -527,7 +527,7 @@ fn narrowing_search_keeps_exactly_the_matching_rows() {
         Input('o'),
     ];
     for key in keys {
-        app.update(key);
+        app.update(key.clone());
         let q = crate::analysis::search::Query::parse(&app.view().filter);
         let expected: Vec<u32> = all
             .iter()
