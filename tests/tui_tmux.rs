@@ -311,3 +311,161 @@ fn e_exports_the_filtered_pane_beside_the_input() {
         ]
     );
 }
+
+/// The pid of the program the pane's shell is running now.
+fn running_in(t: &Tmux) -> i32 {
+    let shell = t.run(&["display-message", "-p", "-t", "main", "#{pane_pid}"]);
+    let shell = shell.trim();
+    let start = Instant::now();
+    loop {
+        let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+            .unwrap_or_default();
+        if let Some(pid) = children.split_whitespace().next() {
+            return pid.parse().unwrap();
+        }
+        assert!(start.elapsed() < Duration::from_secs(15), "nothing runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `command` from the pane's shell so that the shell then says how it
+/// ended and whether the terminal's settings are as they were before.
+fn run_and_report(t: &Tmux, command: &str) {
+    t.type_text(&format!(
+        "A=$(stty -g); {command}; echo EXIT=$?; [ \"$A\" = \"$(stty -g)\" ] && echo SAME-TTY"
+    ));
+    t.keys(&["Enter"]);
+}
+
+/// tmux's own view of the pane: alternate screen and mouse reporting off.
+fn assert_terminal_given_back(t: &Tmux, screen: &str) {
+    assert!(screen.contains("SAME-TTY"), "settings restored:\n{screen}");
+    let flags = t.run(&[
+        "display-message",
+        "-p",
+        "-t",
+        "main",
+        "#{alternate_on} #{mouse_any_flag}",
+    ]);
+    assert_eq!(flags.trim(), "0 0", "alternate screen and mouse reporting off");
+}
+
+#[test]
+fn the_terminal_is_given_back_on_sigterm_sighup_and_sigquit() {
+    let t = Tmux::start("signals", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    for (sig, status) in [
+        (libc::SIGTERM, "EXIT=143"),
+        (libc::SIGHUP, "EXIT=129"),
+        (libc::SIGQUIT, "EXIT=131"),
+    ] {
+        t.type_text("clear");
+        t.keys(&["Enter"]);
+        run_and_report(&t, &format!("{bin} {}", fixture("plist/demo-orders.txt")));
+        t.wait_for("Functions 8/8");
+        // SAFETY: signalling the app this test started.
+        unsafe { libc::kill(running_in(&t), sig) };
+        let s = t.wait_for(status);
+        let s = if s.contains("SAME-TTY") { s } else { t.wait_for("SAME-TTY") };
+        assert_terminal_given_back(&t, &s);
+    }
+}
+
+/// The input is mapped: cut short while the Trace pane reads it, the app
+/// names the file, exits 1 and gives the terminal back.
+#[test]
+fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-cut");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.prf");
+    let spec = profx::fixture_gen::large::Spec {
+        kind: profx::fixture_gen::large::Kind::Deldbe,
+        bytes: 8 << 20,
+        names: 50,
+    };
+    let file = std::fs::File::create(&path).unwrap();
+    profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();
+    let t = Tmux::start("cut", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("{bin} {}", path.display()));
+    t.wait_for("Functions");
+    t.keys(&["4"]);
+    t.wait_for("Trace");
+    t.keys(&["Enter"]);
+    t.wait_for("events of cut.prf");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100)
+        .unwrap();
+    t.keys(&["End"]);
+    let s = t.wait_for("EXIT=1");
+    assert!(s.contains("cut.prf: the file changed while being read"), "{s}");
+    let s = if s.contains("SAME-TTY") { s } else { t.wait_for("SAME-TTY") };
+    assert_terminal_given_back(&t, &s);
+}
+
+#[test]
+fn a_terminal_that_cannot_show_the_app_gets_a_plain_message() {
+    let t = Tmux::start("dumb", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    let file = fixture("plist/demo-orders.txt");
+    t.type_text(&format!("TERM=dumb {bin} {file}; echo EXIT=$?"));
+    t.keys(&["Enter"]);
+    let s = t.wait_for("EXIT=2");
+    assert!(s.contains("TERM=dumb") && s.contains("profx report"), "{s}");
+    // No controlling terminal to read keys from (setsid), input not a tty.
+    t.type_text(&format!("clear; setsid -w {bin} {file} < /dev/null; echo EXIT=$?"));
+    t.keys(&["Enter"]);
+    let s = t.wait_for("EXIT=2");
+    assert!(s.contains("no terminal to read keys from"), "{s}");
+}
+
+/// 5,000 `j` at once: every one is handled, none waits for another key.
+#[test]
+fn a_burst_of_keys_is_handled_whole() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-burst");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("many.txt");
+    let mut text = String::from("1\t522\tProfile: Function timing\n");
+    for i in 0..6000 {
+        text.push_str(&format!("6\tT.EXE\tt.obj\t1\t1.000\t1.000\tf{i:04}\n"));
+    }
+    std::fs::write(&path, text).unwrap();
+    let t = Tmux::start("burst", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    t.type_text(&format!("{bin} {}", path.display()));
+    t.keys(&["Enter"]);
+    t.wait_for("▶f0000");
+    t.type_text(&"j".repeat(5000));
+    t.wait_for("▶f5000");
+    t.keys(&["q"]);
+}
+
+/// A paste into the search prompt arrives as one string (bracketed paste)
+/// and filters once: 100 KB come in at once, cut to a query's length.
+#[test]
+fn a_paste_into_the_search_prompt_filters_once() {
+    let t = Tmux::start("paste", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    t.type_text(&format!("{bin} {}", fixture("plist/demo-orders.txt")));
+    t.keys(&["Enter"]);
+    t.wait_for("Functions 8/8");
+    t.keys(&["/"]);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-paste");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pasted = dir.join("paste.txt");
+    std::fs::write(&pasted, format!("Price{}", "z".repeat(100_000))).unwrap();
+    t.run(&["load-buffer", &pasted.to_string_lossy()]);
+    let started = Instant::now();
+    t.run(&["paste-buffer", "-p", "-t", "main"]);
+    t.wait_for("Functions 0/8");
+    assert!(started.elapsed() < Duration::from_secs(10), "a paste is one filtering");
+    t.keys(&["Escape"]);
+    t.wait_for("Functions 8/8");
+    t.keys(&["q"]);
+}

@@ -146,26 +146,27 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;
-    let out = if args.json {
-        json::render(&profile)
+    let mut stdout = std::io::stdout().lock();
+    let written = if args.json {
+        // Streamed: a report of ten million rows is never held as text.
+        json::write(&profile, &mut stdout)
     } else {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
             reverse: args.reverse,
             top: args.top,
         };
-        table::render(&profile, args.view.into(), &opts)?
+        let out = table::render(&profile, args.view.into(), &opts)?;
+        stdout
+            .write_all(out.as_bytes())
+            .and_then(|()| stdout.flush())
     };
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first cost
     // a tenth of a 200 k-function report.
     std::mem::forget(profile);
-    let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is the reader's choice, not an error.
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         other => other
             .context("writing the report")

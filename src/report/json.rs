@@ -1,26 +1,58 @@
 //! `profx report --json` (report-json.md, schema 1): the whole model,
 //! every key always present, absent values `null`, rows in canonical order.
+//!
+//! The document is written as it is made: rows are serialized one at a
+//! time from the model (`Rows`), and the text goes through [`SafeWriter`]
+//! on its way out, so ten million functions or a stack of depth 100,000
+//! cost the memory of one row, not of the whole text.
 
 use crate::analysis::sort::{canonical_functions, canonical_lines, canonical_stacks};
 use crate::model::{FuncId, MetaValue, Profile};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 /// The version of this document; raised whenever its shape changes.
 pub const SCHEMA: u32 = 1;
 
 #[derive(Serialize)]
-struct Report<'p> {
+#[serde(bound = "")]
+struct Report<'p, F, L, S, K, W>
+where
+    F: Iterator<Item: Serialize>,
+    L: Iterator<Item: Serialize>,
+    S: Iterator<Item: Serialize>,
+    K: Iterator<Item: Serialize>,
+    W: Iterator<Item: Serialize>,
+{
     schema: u32,
     format: &'p str,
     sources: &'p [String],
     meta: BTreeMap<&'p str, Meta<'p>>,
     totals: Totals,
-    functions: Vec<Function<'p>>,
-    lines: Vec<Line<'p>>,
-    stacks: Vec<Stack<'p>>,
-    packets: Vec<Packet<'p>>,
-    warnings: Vec<Warning<'p>>,
+    functions: Rows<F>,
+    lines: Rows<L>,
+    stacks: Rows<S>,
+    packets: Rows<K>,
+    warnings: Rows<W>,
+}
+
+/// A JSON array made from an iterator while it is written: no row list is
+/// ever held whole. Serialized once (the cell gives the iterator up).
+struct Rows<I>(RefCell<Option<I>>);
+
+impl<I> Rows<I> {
+    fn new(rows: I) -> Rows<I> {
+        Rows(RefCell::new(Some(rows)))
+    }
+}
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Rows<I> {
+    fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        let rows = self.0.borrow_mut().take();
+        s.collect_seq(rows.into_iter().flatten())
+    }
 }
 
 #[derive(Serialize)]
@@ -108,40 +140,126 @@ struct Warning<'p> {
 
 /// The report as pretty-printed JSON, ending with a newline.
 pub fn render(p: &Profile) -> String {
+    let mut out = Vec::new();
+    // Writing to memory fails only on a serializer error, which plain
+    // strings and numbers never give.
+    let _ = write(p, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the report to `out` as it is made, pretty-printed, ending with a
+/// newline, every unsafe character escaped (`SafeWriter`).
+pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
     let report = Report {
         schema: SCHEMA,
         format: &p.format,
         sources: &p.sources,
         meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
         totals: totals(p),
-        functions: canonical_functions(p)
-            .into_iter()
-            .map(|f| function(p, f))
-            .collect(),
-        lines: canonical_lines(p).into_iter().map(|l| line(p, l)).collect(),
-        stacks: canonical_stacks(p)
-            .into_iter()
-            .map(|s| stack(p, s))
-            .collect(),
-        packets: p
-            .packets()
-            .iter()
-            .enumerate()
-            .map(|(i, pk)| packet(i, pk))
-            .collect(),
-        warnings: p
-            .warnings()
-            .iter()
-            .map(|w| Warning {
-                place: p.warning_place(w),
-                message: &w.message,
-            })
-            .collect(),
+        functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
+        lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
+        stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
+        packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
+        warnings: Rows::new(p.warnings().iter().map(|w| Warning {
+            place: p.warning_place(w),
+            message: &w.message,
+        })),
     };
-    // Serializing plain structs of strings and numbers cannot fail.
-    let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
-    out.push('\n');
-    crate::text::json_safe(out)
+    let mut safe = SafeWriter::new(io::BufWriter::with_capacity(1 << 16, out));
+    report
+        .serialize(&mut serde_json::Serializer::pretty(&mut safe))
+        .map_err(io::Error::other)?;
+    safe.write_all(b"\n")?;
+    safe.finish()
+}
+
+/// Passes JSON text on with every unsafe character (`text::is_unsafe`)
+/// that serde leaves raw (DEL, C1 controls, bidi and invisible marks)
+/// written as a `\uXXXX` escape, as `text::json_safe` does for a whole
+/// string. Such characters stand only inside strings, where the escape
+/// means the same character. A character split between two writes waits
+/// for its last bytes.
+pub struct SafeWriter<W: Write> {
+    out: W,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> SafeWriter<W> {
+    pub fn new(out: W) -> SafeWriter<W> {
+        SafeWriter {
+            out,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Flushes what is left; bytes of an unfinished character (never
+    /// written by serde) go out as they are.
+    pub fn finish(mut self) -> io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.out.write_all(&rest)?;
+        self.out.flush()
+    }
+
+    fn pass(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let mut start = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 && b != 0x7f && (b >= 0x20 || b == b'\n') {
+                i += 1;
+                continue;
+            }
+            let len = utf8_len(b);
+            if i + len > bytes.len() {
+                break;
+            }
+            let c = std::str::from_utf8(&bytes[i..i + len])
+                .ok()
+                .and_then(|s| s.chars().next());
+            match c {
+                Some(c) if crate::text::is_unsafe(c) => {
+                    self.out.write_all(&bytes[start..i])?;
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        write!(self.out, "\\u{u:04x}")?;
+                    }
+                    start = i + len;
+                }
+                _ => {}
+            }
+            i += len;
+        }
+        self.out.write_all(&bytes[start..i])?;
+        self.pending.extend_from_slice(&bytes[i..]);
+        Ok(())
+    }
+}
+
+/// Bytes of the UTF-8 character that `first` starts (1 for a stray byte).
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+impl<W: Write> Write for SafeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.pending.is_empty() {
+            self.pass(buf)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(buf);
+            self.pass(&joined)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 fn meta(v: &MetaValue) -> Meta<'_> {
@@ -229,5 +347,27 @@ fn packet(index: usize, pk: &crate::model::Packet) -> Packet<'_> {
         events: pk.events.len(),
         first_ms: pk.first_ms,
         last_ms: pk.last_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed writer escapes as `text::json_safe` does, whatever
+    /// the chunks: characters split between writes included.
+    #[test]
+    fn safe_writer_matches_json_safe_in_any_chunks() {
+        let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1bé漢\u{E0041}\u{1F600}z").unwrap();
+        let whole = crate::text::json_safe(raw.clone());
+        for size in 1..8 {
+            let mut out = Vec::new();
+            let mut w = SafeWriter::new(&mut out);
+            for chunk in raw.as_bytes().chunks(size) {
+                w.write_all(chunk).unwrap();
+            }
+            w.finish().unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {size}");
+        }
     }
 }

@@ -601,3 +601,39 @@ fn e_on_events_and_on_info() {
     let status = app.status.clone().unwrap();
     assert!(status.starts_with("export failed: writing "), "{status}");
 }
+
+/// A window of 10000×10000 cells is drawn at most 1000×500: the screen
+/// buffers stay a few megabytes.
+#[test]
+fn a_huge_window_is_drawn_bounded() {
+    use ratatui::crossterm::event::Event;
+    let a = crate::tui::keys::action(&Mode::Normal, &Event::Resize(10000, 10000));
+    assert_eq!(
+        a,
+        Some(Resize {
+            width: 1000,
+            height: 500
+        })
+    );
+    let mut app = demo(100, 30);
+    app.update(a.unwrap());
+    let backend = ratatui::backend::TestBackend::new(1000, 500);
+    let mut terminal = ratatui::Terminal::new(backend).unwrap();
+    terminal
+        .draw(|f| crate::tui::render::draw(f, &app))
+        .unwrap();
+}
+
+/// A paste is one action: control characters become spaces and it is cut
+/// to a query's length, so a 100 KB paste filters once, quickly.
+#[test]
+fn a_paste_is_one_filtering_of_a_bounded_query() {
+    use crate::tui::action::Pasted;
+    let mut app = demo(100, 30);
+    app.update(SearchOpen);
+    let long = format!("FN\nTAX{}", "z".repeat(100_000));
+    app.update(Paste(Pasted::new(&long)));
+    let filter = app.view().filter.clone();
+    assert!(filter.starts_with("FN TAX"), "{filter:?}");
+    assert_eq!(filter.chars().count(), Pasted::MAX);
+}
