@@ -115,8 +115,9 @@ fn write_all(fd: i32, bytes: &[u8]) {
     }
 }
 
-/// Undoes what is to be undone, in a handler.
-fn undo() {
+/// Undoes what is to be undone, in a handler; `from_keyboard` when the
+/// terminal sent the signal (Ctrl-C, Ctrl-\\).
+fn undo(from_keyboard: bool) {
     if let Ok(temp) = TEMP.try_lock()
         && let Some(path) = temp.as_ref()
     {
@@ -131,12 +132,26 @@ fn undo() {
         unsafe { libc::tcsetattr(*fd, libc::TCSANOW, saved) };
     }
     if PROGRESS.load(Ordering::Relaxed) {
-        write_all(2, b"\r\x1b[2K");
+        // The bar fills its line; a key's echo (`^C`) then wrapped onto the
+        // next one, so the bar is the line above.
+        let echoed = from_keyboard && {
+            // SAFETY: reading the settings of stderr's terminal.
+            let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            unsafe { libc::tcgetattr(2, &mut t) == 0 && t.c_lflag & libc::ECHOCTL != 0 }
+        };
+        let clear: &[u8] = if echoed {
+            b"\r\x1b[2K\x1b[1A\r\x1b[2K"
+        } else {
+            b"\r\x1b[2K"
+        };
+        write_all(2, clear);
     }
 }
 
-extern "C" fn on_end(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    undo();
+extern "C" fn on_end(sig: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+    let code = unsafe { (*info).si_code };
+    undo(code == libc::SI_KERNEL);
     // SAFETY: back to the default action, which ends the process with this
     // signal once the handler returns (the signal is blocked until then).
     unsafe {
@@ -148,7 +163,7 @@ extern "C" fn on_end(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
 extern "C" fn on_bus(_: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
     let addr = unsafe { (*info).si_addr() } as usize;
-    undo();
+    undo(false);
     let mut named = false;
     if let Ok(maps) = MAPS.try_lock()
         && let Some(m) = maps

@@ -121,10 +121,7 @@ mod tests {
     fn json_keeps_its_meaning_without_raw_controls() {
         let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1b\u{E0041}").unwrap();
         let safe = json_safe(raw.clone());
-        assert_eq!(
-            safe,
-            "\"a\\u202eb\\u009bc\\u007fd\\u001b\\udb40\\udc41\""
-        );
+        assert_eq!(safe, "\"a\\u202eb\\u009bc\\u007fd\\u001b\\udb40\\udc41\"");
         let back: String = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, serde_json::from_str::<String>(&raw).unwrap());
     }
@@ -134,9 +131,24 @@ mod tests {
     #[test]
     fn invisible_characters_are_unsafe_by_category() {
         for c in [
-            '\u{061C}', '\u{2028}', '\u{2029}', '\u{FFF9}', '\u{FFFA}', '\u{FFFB}',
-            '\u{E0001}', '\u{E0041}', '\u{00AD}', '\u{180E}', '\u{3164}', '\u{200B}',
-            '\u{202E}', '\u{FEFF}', '\u{00A0}', '\u{3000}', '\u{7F}', '\u{9B}',
+            '\u{061C}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{FFF9}',
+            '\u{FFFA}',
+            '\u{FFFB}',
+            '\u{E0001}',
+            '\u{E0041}',
+            '\u{00AD}',
+            '\u{180E}',
+            '\u{3164}',
+            '\u{200B}',
+            '\u{202E}',
+            '\u{FEFF}',
+            '\u{00A0}',
+            '\u{3000}',
+            '\u{7F}',
+            '\u{9B}',
         ] {
             assert!(is_unsafe(c), "U+{:04X}", c as u32);
             assert!(!visible(&c.to_string()).chars().any(is_unsafe));

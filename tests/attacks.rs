@@ -42,7 +42,11 @@ fn packeted(dir: &Path) -> PathBuf {
     let base = dir.join("T.PRF");
     std::fs::write(&base, "1,0,\"i\",\"A\",1\n").unwrap();
     std::fs::write(dir.join("T.PRF.000001"), "1,5,\"i\",\"B\",2\n").unwrap();
-    std::fs::write(dir.join("T.PRF.000002"), "1,9,\"o\",\"B\"\n1,12,\"o\",\"A\"\n").unwrap();
+    std::fs::write(
+        dir.join("T.PRF.000002"),
+        "1,9,\"o\",\"B\"\n1,12,\"o\",\"A\"\n",
+    )
+    .unwrap();
     base
 }
 
@@ -52,7 +56,15 @@ fn export_never_replaces_a_packet_of_the_input() {
     let base = packeted(&dir);
     let packet = dir.join("T.PRF.000002");
     let before = std::fs::read(&packet).unwrap();
-    let o = profx(&["export", s(&base), "--to", "csv", "-o", s(&packet), "--force"]);
+    let o = profx(&[
+        "export",
+        s(&base),
+        "--to",
+        "csv",
+        "-o",
+        s(&packet),
+        "--force",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&packet).unwrap(), before);
@@ -83,11 +95,24 @@ fn export_never_replaces_a_device_or_a_fifo() {
     let fifo = dir.join("fifo");
     mkfifo(&fifo);
     for out in [Path::new("/dev/null"), fifo.as_path()] {
-        let o = profx(&["export", "--demo", "--to", "folded", "-o", s(out), "--force"]);
+        let o = profx(&[
+            "export",
+            "--demo",
+            "--to",
+            "folded",
+            "-o",
+            s(out),
+            "--force",
+        ]);
         assert_eq!(o.status.code(), Some(2), "{out:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("replaces only a regular file"));
     }
-    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     // `-` stays the way to stream.
     let o = profx(&["export", "--demo", "--to", "folded", "-o", "-"]);
@@ -120,7 +145,11 @@ fn temporaries(dir: &Path) -> Vec<String> {
 fn an_export_ended_by_a_signal_leaves_no_temporary_file() {
     let dir = scratch("signal-export");
     let input = big_trace(&dir);
-    for (sig, name) in [(libc::SIGTERM, "TERM"), (libc::SIGHUP, "HUP"), (libc::SIGINT, "INT")] {
+    for (sig, name) in [
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGINT, "INT"),
+    ] {
         let out = dir.join(format!("out-{name}.json"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_profx"))
             .args(["export", s(&input), "--to", "chrome", "-o", s(&out)])
@@ -130,7 +159,10 @@ fn an_export_ended_by_a_signal_leaves_no_temporary_file() {
         // Wait for the temporary to appear: the export is under way.
         let start = Instant::now();
         while temporaries(&dir).is_empty() {
-            assert!(start.elapsed() < Duration::from_secs(60), "no temporary appeared");
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no temporary appeared"
+            );
             if child.try_wait().unwrap().is_some() {
                 panic!("the export ended before it could be interrupted");
             }
@@ -141,7 +173,11 @@ fn an_export_ended_by_a_signal_leaves_no_temporary_file() {
         let status = child.wait().unwrap();
         use std::os::unix::process::ExitStatusExt;
         assert_eq!(status.signal(), Some(sig), "{name}: dies of the signal");
-        assert!(temporaries(&dir).is_empty(), "{name}: {:?}", temporaries(&dir));
+        assert!(
+            temporaries(&dir).is_empty(),
+            "{name}: {:?}",
+            temporaries(&dir)
+        );
         assert!(!out.exists(), "{name}: no half file");
     }
 }
@@ -220,10 +256,12 @@ fn a_far_packet_number_is_one_missing_run() {
         .filter(|w| w["message"].as_str().unwrap().contains("missing"))
         .collect();
     assert_eq!(missing.len(), 1, "{missing:?}");
-    assert!(missing[0]["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("999999996 packets missing, up to T.PRF.999999998"));
+    assert!(
+        missing[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("999999996 packets missing, up to T.PRF.999999998")
+    );
 }
 
 /// More packets than the kernel allows memory maps (about 65,530).
@@ -272,19 +310,32 @@ fn invisible_characters_in_names_are_shown_escaped() {
     let dir = scratch("invisible");
     let path = dir.join("t.prf");
     let names = [
-        "A\u{061C}", "B\u{2028}", "C\u{2029}", "D\u{FFF9}", "E\u{E0001}\u{E0041}", "F\u{00AD}",
-        "G\u{180E}", "H\u{3164}",
+        "A\u{061C}",
+        "B\u{2028}",
+        "C\u{2029}",
+        "D\u{FFF9}",
+        "E\u{E0001}\u{E0041}",
+        "F\u{00AD}",
+        "G\u{180E}",
+        "H\u{3164}",
     ];
     let mut text = String::new();
     for (i, n) in names.iter().enumerate() {
-        text.push_str(&format!("1,{},\"i\",\"{n}\",1\n1,{},\"o\",\"{n}\"\n", 2 * i, 2 * i + 1));
+        text.push_str(&format!(
+            "1,{},\"i\",\"{n}\",1\n1,{},\"o\",\"{n}\"\n",
+            2 * i,
+            2 * i + 1
+        ));
     }
     std::fs::write(&path, text).unwrap();
     for args in [&["report", s(&path)][..], &["report", s(&path), "--json"]] {
         let o = profx(args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let out = stdout(&o);
-        let raw: Vec<char> = out.chars().filter(|&c| profx::text::is_unsafe(c) && c != '\n').collect();
+        let raw: Vec<char> = out
+            .chars()
+            .filter(|&c| profx::text::is_unsafe(c) && c != '\n')
+            .collect();
         assert!(raw.is_empty(), "{args:?}: raw {raw:?}");
     }
 }

@@ -347,7 +347,11 @@ fn assert_terminal_given_back(t: &Tmux, screen: &str) {
         "main",
         "#{alternate_on} #{mouse_any_flag}",
     ]);
-    assert_eq!(flags.trim(), "0 0", "alternate screen and mouse reporting off");
+    assert_eq!(
+        flags.trim(),
+        "0 0",
+        "alternate screen and mouse reporting off"
+    );
 }
 
 #[test]
@@ -366,7 +370,11 @@ fn the_terminal_is_given_back_on_sigterm_sighup_and_sigquit() {
         // SAFETY: signalling the app this test started.
         unsafe { libc::kill(running_in(&t), sig) };
         let s = t.wait_for(status);
-        let s = if s.contains("SAME-TTY") { s } else { t.wait_for("SAME-TTY") };
+        let s = if s.contains("SAME-TTY") {
+            s
+        } else {
+            t.wait_for("SAME-TTY")
+        };
         assert_terminal_given_back(&t, &s);
     }
 }
@@ -402,8 +410,15 @@ fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
         .unwrap();
     t.keys(&["End"]);
     let s = t.wait_for("EXIT=1");
-    assert!(s.contains("cut.prf: the file changed while being read"), "{s}");
-    let s = if s.contains("SAME-TTY") { s } else { t.wait_for("SAME-TTY") };
+    assert!(
+        s.contains("cut.prf: the file changed while being read"),
+        "{s}"
+    );
+    let s = if s.contains("SAME-TTY") {
+        s
+    } else {
+        t.wait_for("SAME-TTY")
+    };
     assert_terminal_given_back(&t, &s);
 }
 
@@ -417,7 +432,9 @@ fn a_terminal_that_cannot_show_the_app_gets_a_plain_message() {
     let s = t.wait_for("EXIT=2");
     assert!(s.contains("TERM=dumb") && s.contains("profx report"), "{s}");
     // No controlling terminal to read keys from (setsid), input not a tty.
-    t.type_text(&format!("clear; setsid -w {bin} {file} < /dev/null; echo EXIT=$?"));
+    t.type_text(&format!(
+        "clear; setsid -w {bin} {file} < /dev/null; echo EXIT=$?"
+    ));
     t.keys(&["Enter"]);
     let s = t.wait_for("EXIT=2");
     assert!(s.contains("no terminal to read keys from"), "{s}");
@@ -464,7 +481,10 @@ fn a_paste_into_the_search_prompt_filters_once() {
     let started = Instant::now();
     t.run(&["paste-buffer", "-p", "-t", "main"]);
     t.wait_for("Functions 0/8");
-    assert!(started.elapsed() < Duration::from_secs(10), "a paste is one filtering");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "a paste is one filtering"
+    );
     t.keys(&["Escape"]);
     t.wait_for("Functions 8/8");
     t.keys(&["q"]);

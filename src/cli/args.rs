@@ -1,11 +1,11 @@
 //! The command-line grammar (clap derive).
 
-use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use profx::analysis::flame::Weight;
 use profx::export::Target;
 use profx::export::csv::View as CsvView;
 use profx::report::table::View;
+use std::path::PathBuf;
 
 /// Terminal explorer for legacy profiler output: Visual C++ PLIST, Business
 /// Rules! DEBUG PROFILE, Xbase++ traces, Visual Studio reports.

@@ -78,7 +78,11 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs) -> anyhow::Result<ExitCode> 
     if let Some(why) = no_app_here(files) {
         eprintln!(
             "profx: {why}; `profx report {}` prints the same numbers as text",
-            if demo { "--demo".to_string() } else { shown(files) }
+            if demo {
+                "--demo".to_string()
+            } else {
+                shown(files)
+            }
         );
         return Ok(ExitCode::from(2));
     }

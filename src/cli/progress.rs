@@ -35,6 +35,9 @@ pub fn while_loading<T>(inputs: &[Input], load: impl FnOnce() -> T) -> T {
         .collect();
     bar.set_message(names.join(" "));
     let done = AtomicBool::new(false);
+    // Ctrl-C (SIGINT) ends the load the ordinary way; the handler clears
+    // the bar's line first (`signals`).
+    profx::signals::progress_shown(true);
     let out = std::thread::scope(|scope| {
         scope.spawn(|| watch(&bar, inputs, &done));
         let out = load();
@@ -42,6 +45,7 @@ pub fn while_loading<T>(inputs: &[Input], load: impl FnOnce() -> T) -> T {
         out
     });
     bar.finish_and_clear();
+    profx::signals::progress_shown(false);
     out
 }
 

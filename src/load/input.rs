@@ -78,7 +78,10 @@ impl Input {
         };
         if path.as_os_str() == "-" {
             let mut bytes = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut bytes).map_err(io)?;
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(io)?;
             return Ok(Input::owned(&name, bytes));
         }
         // Non-blocking, so that a FIFO opens at once and is then refused.

@@ -358,7 +358,8 @@ mod tests {
     /// the chunks: characters split between writes included.
     #[test]
     fn safe_writer_matches_json_safe_in_any_chunks() {
-        let raw = serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1bé漢\u{E0041}\u{1F600}z").unwrap();
+        let raw =
+            serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1bé漢\u{E0041}\u{1F600}z").unwrap();
         let whole = crate::text::json_safe(raw.clone());
         for size in 1..8 {
             let mut out = Vec::new();
