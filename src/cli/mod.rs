@@ -160,10 +160,11 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             reverse: args.reverse,
             top: args.top,
         };
-        let out = table::render(&profile, args.view.into(), &opts)?;
-        stdout
-            .write_all(out.as_bytes())
-            .and_then(|()| stdout.flush())
+        match table::write(&profile, args.view.into(), &opts, &mut stdout) {
+            Err(table::Failed::Column(e)) => return Err(e.into()),
+            Err(table::Failed::Io(e)) => Err(e),
+            Ok(()) => stdout.flush(),
+        }
     };
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first cost

@@ -3,6 +3,11 @@
 //! Columns come from `analysis::columns` and numbers from the model, so a
 //! table agrees with `--json` and the app. Every name passes through
 //! `text::visible`: a table piped to a terminal cannot be hijacked by a name.
+//!
+//! A table of rows is written in two passes over its rows, the first for
+//! the column widths and the second for the lines, each cell formatted when
+//! it is needed: ten million rows cost the memory of their ids, not of
+//! their text.
 
 use super::fmt::{cell, percent_basis};
 use crate::analysis::columns::{
@@ -11,7 +16,8 @@ use crate::analysis::columns::{
 use crate::analysis::sort::{first_functions, first_lines, first_stacks, sort_by};
 use crate::model::{MetaValue, Profile};
 use crate::text::visible;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use unicode_width::UnicodeWidthStr;
 
 /// Which pane the table shows.
@@ -43,39 +49,69 @@ pub struct UnknownColumn {
     pub known: String,
 }
 
+/// The table as text (`write` into memory).
 pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, UnknownColumn> {
+    let mut out = Vec::new();
+    match write(p, view, opts, &mut out) {
+        Ok(()) => Ok(String::from_utf8(out).unwrap_or_default()),
+        Err(Failed::Column(e)) => Err(e),
+        // Writing to memory does not fail.
+        Err(Failed::Io(_)) => Ok(String::new()),
+    }
+}
+
+/// Why a table was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum Failed {
+    #[error(transparent)]
+    Column(#[from] UnknownColumn),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Writes the table to `out` as it is made.
+pub fn write(
+    p: &Profile,
+    view: View,
+    opts: &TableOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<(), Failed> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     match view {
         View::Functions => {
             let rows = Rows {
                 all: p.function_ids().collect(),
                 first: first_functions,
             };
-            rows_table::<FuncColumn>(p, "functions", rows, opts, |_, _| None)
+            rows_table::<FuncColumn>(p, "functions", rows, opts, |_, _| None, &mut out)?;
         }
         View::Lines => {
             let rows = Rows {
                 all: p.line_ids().collect(),
                 first: first_lines,
             };
-            rows_table::<LineColumn>(p, "lines", rows, opts, |_, _| None)
+            rows_table::<LineColumn>(p, "lines", rows, opts, |_, _| None, &mut out)?;
         }
         View::Stacks => {
             let rows = Rows {
                 all: p.stack_ids().collect(),
                 first: first_stacks,
             };
-            rows_table::<StackColumn>(p, "stacks", rows, opts, |p, s| {
+            let path = |p: &Profile, s| {
                 let names: Vec<_> = p
                     .frames(s)
                     .iter()
                     .map(|&f| visible(p.function_name(f)).into_owned())
                     .collect();
                 Some(names.join(" > "))
-            })
+            };
+            rows_table::<StackColumn>(p, "stacks", rows, opts, path, &mut out)?;
         }
-        View::Packets => Ok(packets(p)),
-        View::Info => Ok(info(p)),
+        View::Packets => out.write_all(packets(p).as_bytes())?,
+        View::Info => out.write_all(info(p).as_bytes())?,
     }
+    out.flush()?;
+    Ok(())
 }
 
 /// Lists the keys `--sort` accepts for a view.
@@ -103,7 +139,8 @@ fn rows_table<C: Column>(
     rows: Rows<C::Row>,
     opts: &TableOptions,
     path: fn(&Profile, C::Row) -> Option<String>,
-) -> Result<String, UnknownColumn> {
+    out: &mut dyn std::io::Write,
+) -> Result<(), Failed> {
     let total = rows.all.len();
     let top = opts.top.unwrap_or(usize::MAX);
     // Which columns show depends on every row, not only those listed.
@@ -136,31 +173,60 @@ fn rows_table<C: Column>(
         order.push_str(", reversed");
     }
     rows.truncate(top);
-    let mut grid = vec![
-        cols.iter()
-            .map(|c| c.header().to_string())
-            .collect::<Vec<_>>(),
-    ];
+    let mut header: Vec<String> = cols.iter().map(|c| c.header().to_string()).collect();
     let with_path = rows.first().is_some_and(|&r| path(p, r).is_some());
     if with_path {
-        grid[0].push("Path".into());
-    }
-    for &r in &rows {
-        let mut cells: Vec<String> = cols.iter().map(|&c| cell(c.value(p, r))).collect();
-        cells.extend(path(p, r));
-        grid.push(cells);
+        header.push("Path".into());
     }
     let mut kinds: Vec<ValueKind> = cols.iter().map(|c| c.value_kind()).collect();
     if with_path {
         kinds.push(ValueKind::Text);
     }
-    let mut out = format!(
-        "# {view}: {} of {total} · {order}{}\n",
+    let cells = |r: C::Row| {
+        let mut cells: Vec<String> = cols.iter().map(|&c| cell(c.value(p, r))).collect();
+        cells.extend(path(p, r).filter(|_| with_path));
+        cells
+    };
+    // First pass: the widths.
+    let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+    for &r in &rows {
+        for (w, c) in widths.iter_mut().zip(cells(r)) {
+            *w = (*w).max(c.width());
+        }
+    }
+    writeln!(
+        out,
+        "# {view}: {} of {total} · {order}{}",
         rows.len(),
         session_note(p)
-    );
-    out.push_str(&align(&grid, &kinds));
-    Ok(out)
+    )?;
+    out.write_all(line(&header, &widths, &kinds).as_bytes())?;
+    // Second pass: the lines.
+    for &r in &rows {
+        out.write_all(line(&cells(r), &widths, &kinds).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// One row's line: cells padded to their column's width, text left and
+/// numbers right.
+fn line(row: &[String], widths: &[usize], kinds: &[ValueKind]) -> String {
+    let mut line = String::new();
+    for (i, c) in row.iter().enumerate() {
+        let pad = " ".repeat(widths[i].saturating_sub(c.width()));
+        let last = i + 1 == row.len();
+        match kinds[i] {
+            ValueKind::Number => line.push_str(&format!("{pad}{c}")),
+            ValueKind::Text if last => line.push_str(c),
+            ValueKind::Text => line.push_str(&format!("{c}{pad}")),
+        }
+        if !last {
+            line.push_str("  ");
+        }
+    }
+    let mut line = line.trim_end().to_string();
+    line.push('\n');
+    line
 }
 
 /// What percents are out of.
@@ -181,25 +247,7 @@ fn align(grid: &[Vec<String>], kinds: &[ValueKind]) -> String {
             *w = (*w).max(c.width());
         }
     }
-    let mut out = String::new();
-    for row in grid {
-        let mut line = String::new();
-        for (i, c) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i] - c.width());
-            let last = i + 1 == row.len();
-            match kinds[i] {
-                ValueKind::Number => line.push_str(&format!("{pad}{c}")),
-                ValueKind::Text if last => line.push_str(c),
-                ValueKind::Text => line.push_str(&format!("{c}{pad}")),
-            }
-            if !last {
-                line.push_str("  ");
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    grid.iter().map(|row| line(row, &widths, kinds)).collect()
 }
 
 fn packets(p: &Profile) -> String {
