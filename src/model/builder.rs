@@ -307,6 +307,39 @@ impl ProfileBuilder {
         }
     }
 
+    /// The new stack `parent` + `func`, sharing its parent's frames when
+    /// they end the arena (a call made from the path made last, as every
+    /// deeper call of a nested chain is): then it costs one frame, not a
+    /// copy of its whole path, and a chain of depth n costs n frames, not
+    /// n²/2. `None` when the parent's frames are elsewhere, or when stacks
+    /// are looked up by frames (the index would need them hashed anyway).
+    pub(crate) fn stack_extended(
+        &mut self,
+        parent: Option<StackId>,
+        func: FuncId,
+    ) -> Option<StackId> {
+        if !self.stack_index.is_empty() {
+            return None;
+        }
+        // Every stack appends its frames (or its last one) to the arena:
+        // the stack made last ends it. Its id tells, with no read of a row
+        // that is likely out of cache.
+        let start = match parent {
+            None => self.frames.len() as u32,
+            Some(p) if p.index() + 1 == self.stacks.len() => self.stacks[p.index()].frames.start,
+            Some(_) => return None,
+        };
+        let id = StackId::from_index(self.stacks.len());
+        self.frames.push(func);
+        self.stacks.push(Stack {
+            frames: start..self.frames.len() as u32,
+            hits: None,
+            self_ms: None,
+            child_ms: None,
+        });
+        Some(id)
+    }
+
     fn new_stack(&mut self, frames: &[FuncId]) -> StackId {
         let id = StackId::from_index(self.stacks.len());
         let start = self.frames.len() as u32;

@@ -76,9 +76,9 @@ struct ThreadTrace {
     first: Option<f64>,
     clock: Option<f64>,
     frames: Vec<TraceFrame>,
-    /// How many of `frames` each function has, by id, when the trace
-    /// keeps no paths: whether a call is recursive, without a walk down
-    /// the stack.
+    /// How many of `frames` each function has, by id: whether a call is
+    /// recursive (a new path's flag, or each call's when the trace keeps
+    /// no paths), without a walk down the stack.
     open: Vec<u32>,
 }
 
@@ -303,7 +303,10 @@ impl ProfileBuilder {
         };
         // Its row holds the paths of the calls it makes next.
         st.accs.prefetch_path(path);
-        let recursive = !paths && th.enter(func);
+        // Counted with paths too: a new path asks whether its function is
+        // open already (`new_trace_path`).
+        let inner = th.enter(func);
+        let recursive = !paths && inner;
         th.frames.push(TraceFrame {
             func,
             flags,
@@ -357,9 +360,7 @@ impl ProfileBuilder {
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
         let clock = th.clock;
-        if !st.paths {
-            th.leave(frame.func);
-        }
+        th.leave(frame.func);
         st.mark(thread, frame.func, false);
         st.accs.pop(Pop {
             path: frame.path,
@@ -460,17 +461,28 @@ impl ProfileBuilder {
         func: FuncId,
     ) -> Option<StackId> {
         let st = self.trace_state.as_mut()?;
-        let frames = st.threads.get(thread.0)?.frames.as_slice();
-        let recursive = frames.iter().any(|f| f.func == func);
-        let mut scratch = std::mem::take(&mut st.scratch);
-        scratch.clear();
-        scratch.extend(frames.iter().map(|f| f.func));
-        scratch.push(func);
+        let th = st.threads.get(thread.0)?;
+        // The thread's count of open calls by function: no walk down the
+        // stack, which made a chain of depth n cost n² steps.
+        let recursive = th.open.get(func.index()).is_some_and(|&n| n > 0);
         // (parent, func) was neither in the parent's row nor in `children`
         // (nor in `roots`): no path has these frames.
-        let path = self.stack_known_new(&scratch);
+        let path = match self.stack_extended(parent, func) {
+            Some(path) => path,
+            None => {
+                let st = self.trace_state.as_mut()?;
+                let frames = st.threads.get(thread.0)?.frames.as_slice();
+                let mut scratch = std::mem::take(&mut st.scratch);
+                scratch.clear();
+                scratch.extend(frames.iter().map(|f| f.func));
+                scratch.push(func);
+                let path = self.stack_known_new(&scratch);
+                let st = self.trace_state.as_mut()?;
+                st.scratch = scratch;
+                path
+            }
+        };
         let st = self.trace_state.as_mut()?;
-        st.scratch = scratch;
         st.accs.path(path).recursive = recursive;
         match parent {
             None => {
@@ -655,6 +667,50 @@ mod tests {
         assert_eq!((pb.min_inclusive, pb.max_exclusive), (Some(1.0), Some(1.0)));
         // Recursion once in the sum, but every call in the extremes.
         assert_eq!(prof.function(a).time.elapsed_inclusive, Some(41.0));
+    }
+
+    /// A chain of nested calls, each of a function of its own, makes one
+    /// path per depth; each new path shares its parent's frames, so the
+    /// paths of a chain of depth n hold n frames in all, not n²/2, and the
+    /// frames each path shows are still its whole root-first path.
+    #[test]
+    fn a_deep_chain_of_calls_costs_one_frame_a_level() {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let funcs: Vec<FuncId> = (0..1000)
+            .map(|i| {
+                let n = b.intern(&format!("F{i}"));
+                b.function(n, m)
+            })
+            .collect();
+        b.trace_begin(TraceTime::Timed);
+        let t = b.trace_thread(1);
+        for (i, &f) in funcs.iter().enumerate() {
+            b.trace_time(t, i as f64, || Place::Line(1));
+            b.trace_enter(t, f, 0, None);
+        }
+        // A second root and a sibling branch take the copying path.
+        b.trace_time(t, 1000.0, || Place::Line(1));
+        for _ in 0..1000 {
+            b.trace_exit(t);
+        }
+        b.trace_enter(t, funcs[1], 0, None);
+        b.trace_exit(t);
+        let prof = b.finish();
+        assert_eq!(prof.stacks().len(), 1001);
+        assert!(prof.frames.len() <= 1001, "{} frames", prof.frames.len());
+        let deepest = prof
+            .stack_ids()
+            .find(|&s| prof.frames(s).len() == 1000)
+            .unwrap();
+        assert_eq!(prof.frames(deepest), &funcs[..]);
+        let middle = prof
+            .stack_ids()
+            .find(|&s| prof.frames(s).len() == 500)
+            .unwrap();
+        assert_eq!(prof.frames(middle), &funcs[..500]);
+        // Recursion is still known per path, from the open calls.
+        assert_eq!(prof.function(funcs[0]).time.elapsed_inclusive, Some(1000.0));
     }
 
     /// A caller's row holds its first callees' paths and the table the
