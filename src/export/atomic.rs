@@ -72,26 +72,13 @@ impl Drop for TempGuard {
 /// a rename would put a regular file in place of a device or a FIFO (it
 /// replaced `/dev/null`). A symbolic link is judged by what it points to.
 fn refuse_non_file(path: &Path) -> Result<(), ExportError> {
-    use std::os::unix::fs::FileTypeExt;
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    let t = meta.file_type();
-    let what = if t.is_file() {
-        return Ok(());
-    } else if t.is_dir() {
-        "is a directory"
-    } else if t.is_fifo() {
-        "is a FIFO (named pipe)"
-    } else if t.is_char_device() || t.is_block_device() {
-        "is a device"
-    } else {
-        "is not a regular file"
-    };
-    Err(ExportError::NotAFile {
-        path: path.display().to_string(),
-        what,
-    })
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(ExportError::NotAFile {
+            path: path.display().to_string(),
+            what: crate::load::kind_of(&meta.file_type()),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses an output that is, by device and inode, one of `inputs` (a

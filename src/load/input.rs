@@ -35,8 +35,9 @@ fn read_whole(mut file: File, name: &str, len: u64) -> std::io::Result<Input> {
     Ok(Input::owned(name, bytes))
 }
 
-/// What a path that is not a regular file is, for the message refusing it.
-fn kind_of(t: &std::fs::FileType) -> &'static str {
+/// What a path that is not a regular file is, for the message refusing it
+/// (as an input here, as an export's output in `export::atomic`).
+pub fn kind_of(t: &std::fs::FileType) -> &'static str {
     if t.is_dir() {
         "is a directory"
     } else if t.is_fifo() {

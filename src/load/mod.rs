@@ -18,7 +18,7 @@ pub(crate) mod testing;
 pub mod vs_csv;
 pub mod xpp;
 
-pub use input::Input;
+pub use input::{Input, kind_of};
 
 use crate::model::{Profile, ProfileBuilder};
 use thiserror::Error;

@@ -106,16 +106,9 @@ pub fn find(bytes: &[u8]) -> Option<(u64, Kind)> {
 /// so binary traces are not searched.
 pub fn detect(head: &[u8], at_eof: bool) -> super::Detection {
     use super::Detection;
-    if head.contains(&0) {
-        return Detection::No;
-    }
-    let complete = if at_eof {
-        head
-    } else {
-        match head.iter().rposition(|&b| b == b'\n') {
-            Some(end) => &head[..end],
-            None => return Detection::NeedMore,
-        }
+    let complete = match super::text_lines(head, at_eof) {
+        Ok(complete) => complete,
+        Err(decided) => return decided,
     };
     match find(complete) {
         Some(_) => Detection::Yes,

@@ -101,16 +101,9 @@ impl Loader for Plist {
 /// field.
 fn records_detect(head: &[u8], at_eof: bool) -> Detection {
     {
-        if head.contains(&0) {
-            return Detection::No;
-        }
-        let complete = if at_eof {
-            head
-        } else {
-            match head.iter().rposition(|&b| b == b'\n') {
-                Some(end) => &head[..end],
-                None => return Detection::NeedMore,
-            }
+        let complete = match text_lines(head, at_eof) {
+            Ok(complete) => complete,
+            Err(decided) => return decided,
         };
         let (mut seen, mut tagged) = (0, 0);
         for (_, bytes) in numbered_lines(complete) {
@@ -257,6 +250,21 @@ impl BatchNames<'_> {
 /// ~48-byte record, so a batch outweighs its chunk: smaller than the trace
 /// loaders' chunks, to keep the batches in flight to a few megabytes.
 const CHUNK: usize = 512 << 10;
+
+/// The whole lines of a text head: a NUL says it is no text (no), and a
+/// head that is not the whole file and holds no line end asks for more.
+fn text_lines(head: &[u8], at_eof: bool) -> Result<&[u8], Detection> {
+    if head.contains(&0) {
+        return Err(Detection::No);
+    }
+    if at_eof {
+        return Ok(head);
+    }
+    match head.iter().rposition(|&b| b == b'\n') {
+        Some(end) => Ok(&head[..end]),
+        None => Err(Detection::NeedMore),
+    }
+}
 
 fn has_separator(line: &str) -> bool {
     line.trim().contains(['\t', ' '])
