@@ -508,6 +508,7 @@ impl ProfileBuilder {
             measured,
             stated_pct: self.stated_pct,
             per_call: self.per_call,
+            shared_names: self.func_index.shared_names(),
             lines: self.lines,
             stacks: self.stacks,
             frames: self.frames,

@@ -31,6 +31,11 @@ impl FuncIndex {
         }
     }
 
+    /// The names two or more functions share (in different modules).
+    pub fn shared_names(&self) -> rustc_hash::FxHashSet<NameId> {
+        self.others.keys().map(|&(name, _)| name).collect()
+    }
+
     /// Records `id` as (name, module), which has no function yet.
     pub fn insert(&mut self, name: NameId, module: NameId, id: FuncId) {
         let at = name.index();

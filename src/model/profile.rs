@@ -128,6 +128,8 @@ pub struct Profile {
     /// Each function's shortest and longest call, by function id; empty
     /// when the format has none (most summaries), so they cost nothing.
     pub(crate) per_call: Vec<super::metrics::PerCall>,
+    /// Names that two or more functions share (of different modules).
+    pub(crate) shared_names: rustc_hash::FxHashSet<NameId>,
     pub(crate) lines: Vec<Line>,
     pub(crate) stacks: Vec<Stack>,
     pub(crate) frames: Vec<FuncId>,
@@ -171,6 +173,12 @@ impl Profile {
     /// the format records none.
     pub fn per_call(&self, id: FuncId) -> super::metrics::PerCall {
         self.per_call.get(id.index()).copied().unwrap_or_default()
+    }
+
+    /// Whether another function has `id`'s name (in another module): then
+    /// the name alone does not say which function is meant.
+    pub fn name_is_shared(&self, id: FuncId) -> bool {
+        !self.shared_names.is_empty() && self.shared_names.contains(&self.function(id).name)
     }
 
     /// Whether some function may have per-call numbers.

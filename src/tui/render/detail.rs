@@ -56,7 +56,9 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     );
 }
 
-/// A bordered list of neighbours, heaviest first, each with its share.
+/// A bordered list of neighbours, heaviest first, each with its time,
+/// its calls (or hits) and its share, as far as the width allows (the
+/// share always); a name two functions share carries its module.
 fn edges(
     buf: &mut Buffer,
     area: Rect,
@@ -83,12 +85,15 @@ fn edges(
     }
     let rows = usize::from(inner.height);
     let first = focused.map_or(0, |i| (i + 1).saturating_sub(rows));
+    // Numbers the list has, and room for them beside a name of 12 cells.
+    let has_time = list.iter().any(|e| e.time_ms.is_some());
+    let has_hits = list.iter().any(|e| e.hits.is_some());
+    let (time_w, hits_w, share_w) = (12u16, 9u16, 8u16);
+    let room = |w: u16| inner.width >= 3 + 12 + share_w + w;
+    let show_time = has_time && room(time_w);
+    let show_hits = has_hits && room(time_w * u16::from(show_time) + hits_w);
     for (i, y) in (inner.y..inner.bottom()).enumerate() {
         let Some(e) = list.get(first + i) else { break };
-        let share = match e.share {
-            Some(_) => format!("{} %", cell(Value::Pct(e.share))),
-            None => cell(Value::Pct(None)),
-        };
         let selected = focused == Some(first + i);
         let style = if selected {
             theme.selected(true)
@@ -96,14 +101,37 @@ fn edges(
             theme.base()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let share_w = 8u16;
-        let name_w = inner.width.saturating_sub(share_w + 2);
-        let (name, _) = fit(&fname(app, e.func), usize::from(name_w));
+        let mut numbers = String::new();
+        if show_time {
+            numbers.push_str(&format!(
+                "{:>w$}",
+                cell(Value::Ms(e.time_ms)),
+                w = usize::from(time_w)
+            ));
+        }
+        if show_hits {
+            numbers.push_str(&format!(
+                "{:>w$}",
+                cell(Value::Count(e.hits)),
+                w = usize::from(hits_w)
+            ));
+        }
+        let share = match e.share {
+            Some(_) => format!("{} %", cell(Value::Pct(e.share))),
+            None => cell(Value::Pct(None)),
+        };
+        numbers.push_str(&format!(" {share:>w$}", w = usize::from(share_w)));
+        let numbers_w = numbers.chars().count() as u16;
+        let name_w = inner.width.saturating_sub(numbers_w + 2);
+        let mut label = fname(app, e.func);
+        if app.profile.name_is_shared(e.func) {
+            let module = app.profile.function_module(e.func);
+            label.push_str(&format!(" [{}]", crate::text::visible(module)));
+        }
+        let (name, _) = fit(&label, usize::from(name_w));
         buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), style);
-        let sx = inner
-            .right()
-            .saturating_sub(share.chars().count() as u16 + 1);
-        buf.set_stringn(sx, y, share, usize::from(share_w), style);
+        let nx = inner.right().saturating_sub(numbers_w + 1);
+        buf.set_stringn(nx, y, numbers, usize::from(numbers_w), style);
     }
 }
 

@@ -230,3 +230,33 @@ fn frames_before_the_graph_and_panes_are_made_are_the_same() {
         }
     }
 }
+
+fn l4_cc(w: u16, h: u16) -> App {
+    app_of(fixture("real/visperf_l4_cc.csv"), "visperf_l4_cc.csv", w, h)
+}
+
+/// The butterfly with numbers, on a real VS export: each caller and callee
+/// with its time, calls and share, and the module where two functions
+/// share a name (`__onexit` in the exe and in the C runtime).
+#[test]
+fn butterfly_with_numbers_and_ambiguous_modules() {
+    // `__onexit` of the C runtime, whose caller is the exe's `__onexit`.
+    let find = |app: &mut App| {
+        act(app, &[FinderOpen]);
+        typed(app, "__onexit");
+        act(app, &[Accept]);
+    };
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = l4_cc(w, h);
+        find(&mut app);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("butterfly-{w}x{h}"), screen);
+    }
+    let mut app = l4_cc(160, 48);
+    find(&mut app);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("[MSVCR100D.dll]") || screen.contains("[perfPlay.exe]"),
+        "{screen}"
+    );
+}
