@@ -35,6 +35,7 @@ const LOADS: &[&str] = &[
     "listing-wrapped-names",
     "listing-child-below-func",
     "listing-overflowing-value",
+    "listing-pages",
 ];
 
 fn fixture(name: &str) -> String {
@@ -130,6 +131,7 @@ fn every_spec_warning_is_produced_at_its_place() {
         ("listing-function-coverage", &[]),
         ("listing-line-counting", &[]),
         ("listing-line-coverage", &[]),
+        ("listing-pages", &[]),
         (
             "listing-wrapped-names",
             &[(

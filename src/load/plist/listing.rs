@@ -290,6 +290,12 @@ impl Reader<'_> {
         if t.bytes().all(|b| b == b'-') {
             return;
         }
+        // With a page length (`/PL`), every page starts with the Profile
+        // line again (a form feed before it is white space).
+        if header(t).is_some() {
+            self.flush();
+            return;
+        }
         let row = if self.kind.by_line() {
             self.line_row(n, text)
         } else {
