@@ -56,7 +56,10 @@ pub struct TraceFrame {
     pub flags: u8,
     path: StackId,
     pushed_at: f64,
-    site: Option<LineId>,
+    /// `NO_SITE` when the call's line is not known: an `Option` made an
+    /// open call 48 bytes, not 40 (a trace of 60 M calls left open holds
+    /// them all).
+    site: LineId,
     /// Time this activation spent on top of the stack, added to its path
     /// when it is popped: the path's row is touched once a call, not once
     /// an event.
@@ -312,7 +315,7 @@ impl ProfileBuilder {
             flags,
             path,
             pushed_at: th.clock.unwrap_or(0.0),
-            site,
+            site: site.unwrap_or(NO_SITE),
             self_ms: 0.0,
             last_child: NO_CHILD,
             recursive,
@@ -366,7 +369,7 @@ impl ProfileBuilder {
             path: frame.path,
             func: frame.func,
             recursive: frame.recursive,
-            site: frame.site.unwrap_or(NO_SITE),
+            site: frame.site,
             span: clock.unwrap_or(0.0) - frame.pushed_at,
             self_ms: frame.self_ms,
         });
@@ -667,6 +670,13 @@ mod tests {
         assert_eq!((pb.min_inclusive, pb.max_exclusive), (Some(1.0), Some(1.0)));
         // Recursion once in the sum, but every call in the extremes.
         assert_eq!(prof.function(a).time.elapsed_inclusive, Some(41.0));
+    }
+
+    /// An open call is what a trace of calls never returned holds, once
+    /// per call: it stays 40 bytes.
+    #[test]
+    fn an_open_call_stays_small() {
+        assert!(std::mem::size_of::<TraceFrame>() <= 40);
     }
 
     /// A chain of nested calls, each of a function of its own, makes one
