@@ -11,18 +11,13 @@ use profx::fixture_gen::{br, dbf};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Fuzz target → fixture folders that seed it.
+/// Fuzz target → fixture folders that seed it (the real files seed the
+/// text formats: each target skips what is not its own).
 const TARGETS: [(&str, &[&str]); 4] = [
-    (
-        "plist",
-        &["tests/fixtures/plist", "../shared/samples/public/plist"],
-    ),
+    ("plist", &["tests/fixtures/plist", "tests/fixtures/real"]),
     ("br", &["tests/fixtures/br"]),
     ("xpp", &["tests/fixtures/xpp"]),
-    (
-        "vs_csv",
-        &["tests/fixtures/vs-csv", "../shared/samples/public/vsperf"],
-    ),
+    ("vs_csv", &["tests/fixtures/vs-csv", "tests/fixtures/real"]),
 ];
 
 fn main() -> ExitCode {
@@ -49,7 +44,7 @@ fn main() -> ExitCode {
 }
 
 /// Seeds `dest` from every file under `dir` (recursively); a missing
-/// folder (the shared samples outside a checkout) seeds nothing.
+/// folder seeds nothing.
 fn seed(dir: &Path, dest: &Path) -> Result<usize, String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(0);
