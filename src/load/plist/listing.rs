@@ -431,8 +431,8 @@ impl Reader<'_> {
         let Some(hits) = hits else { return Row::Read };
         let file = self.b.intern(&self.block);
         let id = self.b.line(file, number, None);
-        if let Some(first) = self.lines_seen.insert(id, n) {
-            self.lines_seen.insert(id, first);
+        let first = *self.lines_seen.entry(id).or_insert(n);
+        if first != n {
             let msg = format!("line {number} listed again after line {first}; merged by summing");
             self.b.warn(Place::Line(n), msg);
         }
@@ -555,15 +555,14 @@ impl Reader<'_> {
         let (name, module) = split_module(&p.text);
         let (name_id, module_id) = (self.b.intern(name), self.b.intern(module));
         let id = self.b.function(name_id, module_id);
-        if let Some(&first) = self.seen.get(&id) {
+        let first = *self.seen.entry(id).or_insert(p.line);
+        if first != p.line {
             let msg = format!(
                 "function {:?} ({}) listed again after line {first}; merged by summing",
                 visible(name),
                 visible(module)
             );
             self.b.warn(Place::Line(p.line), msg);
-        } else {
-            self.seen.insert(id, p.line);
         }
         let time = match p.times {
             Some((func, child)) => {
