@@ -20,7 +20,30 @@ const FIXTURES: &[&str] = &[
     "negative-time",
     "overflowing-value",
     "caller-without-own-row",
+    "threads-entry-point-35-percent",
 ];
+
+/// A run of several threads whose entry point holds 35 % of the session:
+/// the session total is what the file's percents imply (3500 ms at 35 %),
+/// not the largest inclusive time, and every percent agrees with the file's.
+#[test]
+fn a_session_of_several_threads_keeps_the_total_its_percents_imply() {
+    let r = report_json(&fixture("threads-entry-point-35-percent"), &[]);
+    assert_eq!(r["totals"]["elapsed_inclusive_ms"], 10000.0);
+    let pct = |name: &str| {
+        r["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap()["elapsed_inclusive_pct"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((pct("_mainCRTStartup") - 35.0).abs() < 1e-9);
+    assert!((pct("WorkerThread()") - 30.0).abs() < 1e-9);
+    assert!((pct("Work()") - 34.0).abs() < 1e-9);
+}
 
 /// Numbers that cannot be true are kept as the file states them, and each
 /// gets a warning at its line; a value too large for any number is a row
