@@ -36,6 +36,7 @@ const LOADS: &[&str] = &[
     "listing-child-below-func",
     "listing-overflowing-value",
     "listing-pages",
+    "listing-other-statistics",
 ];
 
 fn fixture(name: &str) -> String {
@@ -132,6 +133,7 @@ fn every_spec_warning_is_produced_at_its_place() {
         ("listing-line-counting", &[]),
         ("listing-line-coverage", &[]),
         ("listing-pages", &[]),
+        ("listing-other-statistics", &[]),
         (
             "listing-wrapped-names",
             &[(

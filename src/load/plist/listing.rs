@@ -500,6 +500,19 @@ impl Reader<'_> {
             // A module's share of what Program Statistics states: derived
             // numbers, recognised so they are not mistaken for rows.
             k if k.ends_with("in module") || k.starts_with("module ") => true,
+            // Another statistic of PLIST's (`Key: value`, the key words
+            // only): kept in meta under its own name, never a warning. Not
+            // while a name may go on (`CWinThread::` is no statistic).
+            k if self.pending.is_none()
+                && !value.is_empty()
+                && !value.starts_with(':')
+                && k.split_whitespace().count() <= 6
+                && k.chars().all(|c| c.is_ascii_alphabetic() || c == ' ') =>
+            {
+                let slug = k.split_whitespace().collect::<Vec<_>>().join("_");
+                self.meta_text(&format!("stat_{slug}"), value);
+                true
+            }
             _ => false,
         }
     }
