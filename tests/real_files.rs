@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_warnings, profx, real_file, report_json, stderr, stdout};
+use common::{assert_warnings, profx, real_file, report_json, stack_frames, stderr, stdout};
 use serde_json::Value;
 
 /// Every real profile, and the warnings it deserves (where, what).
@@ -44,12 +44,7 @@ fn json_of_every_real_file_matches_its_reviewed_snapshot() {
 }
 
 fn function<'r>(r: &'r Value, name: &str, module: &str) -> &'r Value {
-    r["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == name && f["module"] == module)
-        .unwrap_or_else(|| panic!("no function {name} ({module})"))
+    common::function(r, name, Some(module))
 }
 
 /// The listing's statistics and rows: session total, outside time, object
@@ -104,21 +99,9 @@ fn caller_callee_export_as_vs_writes_it() {
     let crt = function(&r, "__onexit", "MSVCR100D.dll");
     assert_eq!(exe["elapsed_inclusive_ms"], 8517.0);
     assert_eq!(crt["elapsed_inclusive_ms"], 7962.0);
-    let stacks: Vec<Vec<(String, String)>> = r["stacks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            s["frames"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| (f["name"].to_string(), f["module"].to_string()))
-                .collect()
-        })
-        .collect();
+    let stacks = stack_frames(&r);
     let edge = |a: (&str, &str), b: (&str, &str)| {
-        let q = |(n, m): (&str, &str)| (format!("{n:?}"), format!("{m:?}"));
+        let q = |(n, m): (&str, &str)| (n.to_string(), m.to_string());
         stacks.contains(&vec![q(a), q(b)])
     };
     // The RtlDecodePointer callee row stands under the exe's Root row.

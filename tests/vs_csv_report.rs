@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{assert_warnings, profx, real_file, report_json, stderr, stdout};
+use common::{
+    assert_warnings, function, profx, real_file, report_json, stack_frames, stderr, stdout,
+};
 use std::collections::HashSet;
 
 const FIXTURES: &[&str] = &[
@@ -31,12 +33,7 @@ fn a_session_of_several_threads_keeps_the_total_its_percents_imply() {
     let r = report_json(&fixture("threads-entry-point-35-percent"), &[]);
     assert_eq!(r["totals"]["elapsed_inclusive_ms"], 10000.0);
     let pct = |name: &str| {
-        r["functions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["name"] == name)
-            .unwrap()["elapsed_inclusive_pct"]
+        function(&r, name, None)["elapsed_inclusive_pct"]
             .as_f64()
             .unwrap()
     };
@@ -92,12 +89,7 @@ fn impossible_numbers_are_never_silent() {
 #[test]
 fn a_caller_without_its_own_row_is_a_function_with_absent_values() {
     let r = report_json(&fixture("caller-without-own-row"), &[]);
-    let helper = r["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == "Helper()")
-        .unwrap();
+    let helper = function(&r, "Helper()", None);
     assert_eq!(helper["module"], "lib.dll");
     for key in [
         "calls",
@@ -216,18 +208,11 @@ fn the_real_call_tree_export_loads_whole() {
 #[test]
 fn stacks_cover_every_path_inferno_finds() {
     let r = report_json(&real_file("inferno_CallTreeSummary.csv"), &[]);
-    let ours: HashSet<String> = r["stacks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            s["frames"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| f["name"].as_str().unwrap())
-                .collect::<Vec<_>>()
-                .join(";")
+    let ours: HashSet<String> = stack_frames(&r)
+        .into_iter()
+        .map(|frames| {
+            let names: Vec<String> = frames.into_iter().map(|(name, _)| name).collect();
+            names.join(";")
         })
         .collect();
     let folded = std::fs::read_to_string(real_file("inferno_vsprof-default.txt")).unwrap();

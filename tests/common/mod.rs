@@ -79,3 +79,35 @@ pub fn tables_match_a_load_with_stacks(dir: &std::path::Path, file: &str) {
     }
     assert!(!kept.stacks().is_empty(), "{file} has stacks");
 }
+
+/// Each stack of a report, root first, as (name, module) pairs.
+pub fn stack_frames(report: &serde_json::Value) -> Vec<Vec<(String, String)>> {
+    let text = |v: &serde_json::Value| v.as_str().expect("a string").to_string();
+    report["stacks"]
+        .as_array()
+        .expect("stacks is an array")
+        .iter()
+        .map(|s| {
+            s["frames"]
+                .as_array()
+                .expect("frames is an array")
+                .iter()
+                .map(|f| (text(&f["name"]), text(&f["module"])))
+                .collect()
+        })
+        .collect()
+}
+
+/// The function of a report with this name (and module, when given).
+pub fn function<'r>(
+    report: &'r serde_json::Value,
+    name: &str,
+    module: Option<&str>,
+) -> &'r serde_json::Value {
+    report["functions"]
+        .as_array()
+        .expect("functions is an array")
+        .iter()
+        .find(|f| f["name"] == name && module.is_none_or(|m| f["module"] == m))
+        .unwrap_or_else(|| panic!("no function {name} ({module:?})"))
+}
