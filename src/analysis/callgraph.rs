@@ -6,8 +6,14 @@
 //! self time. Self time, not self + child: in a trace every prefix of a path
 //! is a stack of its own, so a deeper stack's time is already counted there,
 //! and sample stacks have no child time at all.
+//!
+//! Read from the calling-context tree, that is one edge a node: (its
+//! parent's function, its function), weighted by everything under the node
+//! (`tree::Subtree`), so the graph costs O(nodes), not the sum of every
+//! path's depth.
 
-use crate::model::{FuncId, Profile, Stack, metrics::add_opt};
+use super::tree::Subtree;
+use crate::model::{FuncId, Profile, metrics::add_opt};
 use rustc_hash::FxHashMap;
 
 /// One neighbour of a function and the weight of the edge to it.
@@ -32,11 +38,12 @@ type Weights = FxHashMap<(FuncId, FuncId), (Option<u64>, Option<f64>)>;
 
 impl CallGraph {
     pub fn build(p: &Profile) -> CallGraph {
+        let sub = Subtree::build(p);
         let mut edges: Weights = FxHashMap::default();
-        for s in p.stack_ids() {
-            let stack = p.stack(s);
-            for pair in p.frames(s).windows(2) {
-                add(edges.entry((pair[0], pair[1])).or_default(), stack);
+        for (i, node) in p.nodes().iter().enumerate() {
+            if let Some(parent) = node.parent() {
+                let pair = (p.node(parent).func, node.func);
+                add(edges.entry(pair).or_default(), &sub, i);
             }
         }
         let n = p.functions().len();
@@ -59,18 +66,19 @@ impl CallGraph {
     /// not wait for the whole graph. Each edge adds its stacks in the same
     /// order as in `build`, so the sums are the same to the bit.
     pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
+        let sub = Subtree::build(p);
         let (mut callers, mut callees) = (FxHashMap::default(), FxHashMap::default());
-        for s in p.stack_ids() {
-            let stack = p.stack(s);
-            for pair in p.frames(s).windows(2) {
-                let &[caller, callee] = pair else { continue };
-                // A call of f from f is both.
-                if callee == f {
-                    add(callers.entry(caller).or_default(), stack);
-                }
-                if caller == f {
-                    add(callees.entry(callee).or_default(), stack);
-                }
+        for (i, node) in p.nodes().iter().enumerate() {
+            let Some(parent) = node.parent() else {
+                continue;
+            };
+            let (caller, callee) = (p.node(parent).func, node.func);
+            // A call of f from f is both.
+            if callee == f {
+                add(callers.entry(caller).or_default(), &sub, i);
+            }
+            if caller == f {
+                add(callees.entry(callee).or_default(), &sub, i);
             }
         }
         let list = |side: FxHashMap<FuncId, (Option<u64>, Option<f64>)>| {
@@ -92,10 +100,10 @@ impl CallGraph {
     }
 }
 
-/// Adds a stack's weight to an edge's.
-fn add(w: &mut (Option<u64>, Option<f64>), stack: &Stack) {
-    w.0 = crate::model::metrics::add_count(w.0, stack.hits);
-    w.1 = add_opt(w.1, stack.self_ms);
+/// Adds the weight under node `i` to an edge's.
+fn add(w: &mut (Option<u64>, Option<f64>), sub: &Subtree, i: usize) {
+    w.0 = crate::model::metrics::add_count(w.0, sub.hits[i]);
+    w.1 = add_opt(w.1, sub.time_ms[i]);
 }
 
 fn edge(func: FuncId, hits: Option<u64>, time_ms: Option<f64>) -> Edge {

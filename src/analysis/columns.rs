@@ -171,8 +171,8 @@ columns!(LineColumn for LineId, |p, l| {
 });
 
 columns!(StackColumn for StackId, |p, s| {
-    Leaf "leaf" "Leaf" Text => Value::Text(p.frames(s).last().map_or("", |&f| p.function_name(f))),
-    Depth "depth" "Depth" Number => Value::Count(Some(p.frames(s).len() as u64)),
+    Leaf "leaf" "Leaf" Text => Value::Text(p.function_name(p.stack_leaf(s))),
+    Depth "depth" "Depth" Number => Value::Count(Some(p.stack_depth(s) as u64)),
     Hits "hits" "Hits" Number => Value::Count(p.stack(s).hits),
     SelfMs "self_ms" "Self ms" Number => Value::Ms(p.stack(s).self_ms),
     ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
@@ -229,7 +229,7 @@ fn line_tie(p: &Profile, l: LineId) -> (&str, &str) {
 }
 
 fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
-    (p.frames(s).last().map_or("", |&f| p.function_name(f)), "")
+    (p.function_name(p.stack_leaf(s)), "")
 }
 
 impl_column!(FuncColumn, FuncId, func_tie, func_ranks, func_possible);
@@ -298,10 +298,7 @@ fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u
 }
 
 fn stack_ranks(col: StackColumn, p: &Profile, s: StackId) -> (Option<u32>, Option<u64>) {
-    let leaf = p
-        .frames(s)
-        .last()
-        .map_or(0, |&f| p.name_rank(p.function(f).name));
+    let leaf = p.name_rank(p.function(p.stack_leaf(s)).name);
     let text = (col == StackColumn::Leaf).then_some(leaf);
     (text, Some(u64::from(leaf) << 32))
 }

@@ -131,9 +131,7 @@ pub fn weighted_paths(p: &Profile, w: Weight) -> Result<Vec<Weighted>, NoSuchWei
     let mut by_leaf = vec![0.0; p.functions().len()];
     for s in canonical_stacks(p) {
         let weight = stack_weight(p, s, w);
-        if let Some(&leaf) = p.frames(s).last() {
-            by_leaf[leaf.index()] += weight;
-        }
+        by_leaf[p.stack_leaf(s).index()] += weight;
         push(&mut out, Path::Stack(s), weight);
     }
     for f in canonical_functions(p) {
@@ -176,7 +174,7 @@ fn function_weight(p: &Profile, f: FuncId, w: Weight) -> f64 {
 /// The frames of a path, root first; `None` for outside time.
 pub fn frames(p: &Profile, path: Path) -> Option<Cow<'_, [FuncId]>> {
     match path {
-        Path::Stack(s) => Some(Cow::Borrowed(p.frames(s))),
+        Path::Stack(s) => Some(Cow::Owned(p.frames(s))),
         Path::Function(f) => Some(Cow::Owned(vec![f])),
         Path::Outside => None,
     }

@@ -7,3 +7,4 @@ pub mod flame;
 pub mod resort;
 pub mod search;
 pub mod sort;
+pub mod tree;

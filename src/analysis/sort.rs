@@ -242,90 +242,35 @@ pub fn canonical_stacks(p: &Profile) -> Vec<StackId> {
 
 /// The first `n` of `canonical_stacks`.
 pub fn first_stacks(p: &Profile, n: usize) -> Vec<StackId> {
-    let ranks = function_ranks(p);
-    let key = |s: StackId| p.frames(s).iter().map(|f| ranks[f.index()]);
-    // Total: no two stacks have the same frames.
+    // Paths compare, root first, as their nodes' places in a walk of the
+    // tree with children by (name, module): one integer a stack, however
+    // deep its path. Total: no two stacks have the same path.
+    let order = super::tree::path_ranks(p);
+    let key = |s: StackId| order[p.stack_node(s).index()];
     let cmp = |&a: &StackId, &b: &StackId| {
-        desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(key(b)))
+        desc(p.stack(a).hits, p.stack(b).hits).then_with(|| key(a).cmp(&key(b)))
     };
     if n <= FEW && n < p.stacks().len() {
         return first_by(p.stack_ids(), n, cmp);
     }
-    let mut rows = keyed_stacks(p, &ranks, cmp);
+    // Made and sorted half by half, each half on a core. `make` gives
+    // every part, so `make_sorted` gives them all.
+    let make = |range: std::ops::Range<usize>| {
+        Some(
+            range
+                .map(|i| {
+                    let s = StackId::from_index(i);
+                    (down_count(p.stack(s).hits), key(s), s)
+                })
+                .collect(),
+        )
+    };
+    let keys: Vec<((bool, u64), u32, StackId)> =
+        crate::model::halves::make_sorted(p.stacks().len(), make, Ord::cmp).unwrap_or_default();
+    let mut rows: Vec<StackId> = keys.into_iter().map(|k| k.2).collect();
     rows.truncate(n);
     rows
 }
-
-/// Each function's place in the order of (name, module), which is how
-/// frames compare: a stack's frames then compare as integers.
-fn function_ranks(p: &Profile) -> Vec<u32> {
-    let mut order: Vec<(u32, u32, u32)> = p
-        .function_ids()
-        .map(|f| {
-            let func = p.function(f);
-            let id = u32::try_from(f.index()).unwrap_or(u32::MAX);
-            (p.name_rank(func.name), p.name_rank(func.module), id)
-        })
-        .collect();
-    order.sort_unstable();
-    let mut ranks = vec![0; order.len()];
-    for (rank, &(_, _, id)) in order.iter().enumerate() {
-        ranks[id as usize] = u32::try_from(rank).unwrap_or(u32::MAX);
-    }
-    ranks
-}
-
-/// Every stack in `cmp`'s order, sorted by integer keys: its hits, then
-/// its first frames' ranks, as many as 192 bits hold (thirteen of 5,000
-/// functions, nine of a million); only stacks equal in both are compared
-/// by `cmp`, frame by frame. A million stacks compared frame by frame
-/// took 0.7 to 0.9 s: each comparison read two stacks' frames at random.
-fn keyed_stacks(
-    p: &Profile,
-    ranks: &[u32],
-    cmp: impl Fn(&StackId, &StackId) -> Ordering,
-) -> Vec<StackId> {
-    // A frame's rank + 1, 0 for none: a stack that is a prefix of another
-    // comes first, as frames compare. Each takes the bits the largest
-    // needs, so the packed frames compare as the frames do.
-    let bits = (u64::BITS - (ranks.len() as u64).leading_zeros()).max(1);
-    let (high, low) = (128 / bits as usize, 64 / bits as usize);
-    let rank = |f: Option<&FuncId>| f.map_or(0, |f| u64::from(ranks[f.index()]) + 1);
-    let key = |s: StackId| {
-        let frames = p.frames(s);
-        let pack = |from: usize, n: usize| {
-            (from..from + n).fold(0u128, |key, i| {
-                key << bits | u128::from(rank(frames.get(i)))
-            })
-        };
-        let (hi, lo) = (pack(0, high), pack(high, low) as u64);
-        (down_count(p.stack(s).hits), hi, lo, s)
-    };
-    // Made and sorted half by half, each half on a core. `make` gives
-    // every part, so `make_sorted` gives them all.
-    let make =
-        |range: std::ops::Range<usize>| Some(range.map(|i| key(StackId::from_index(i))).collect());
-    let keys: Vec<StackKey> =
-        crate::model::halves::make_sorted(p.stacks().len(), make, Ord::cmp).unwrap_or_default();
-    let mut rows: Vec<StackId> = keys.iter().map(|k| k.3).collect();
-    let mut start = 0;
-    while start < keys.len() {
-        let head = |k: &StackKey| (k.0, k.1, k.2);
-        let end = start
-            + keys[start..]
-                .iter()
-                .take_while(|k| head(k) == head(&keys[start]))
-                .count();
-        if end - start > 1 {
-            rows[start..end].sort_unstable_by(&cmp);
-        }
-        start = end;
-    }
-    rows
-}
-
-/// A stack's sort key: its hits, its first frames packed, its id.
-type StackKey = ((bool, u64), u128, u64, StackId);
 
 /// report-json.md: file, then line.
 pub fn canonical_lines(p: &Profile) -> Vec<LineId> {

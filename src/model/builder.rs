@@ -7,7 +7,7 @@
 
 use super::func_index::FuncIndex;
 use super::hint::prefetch_all;
-use super::ids::{FuncId, LineId, NameId, StackId};
+use super::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
 use super::profile::{Function, Line, MetaValue, Packet, Profile, Stack, Totals};
@@ -38,15 +38,13 @@ pub struct ProfileBuilder {
     per_call: Vec<metrics::PerCall>,
     line_index: FxHashMap<(NameId, u32), LineId>,
     pub(crate) lines: Vec<Line>,
-    /// Stacks by their frames, which live once, in the `frames` arena.
+    /// Stacks given whole to `stack_hashed`, by their frames, which live
+    /// in `memo_frames` (a cache for sampled logs; see there).
     stack_index: StackIndex,
-    /// Stacks before this one are in `stack_index`. The trace feed adds the
-    /// paths it makes without indexing them (its own table of (parent,
-    /// function) finds them, and a trace makes a million); `stack` indexes
-    /// them first if any other caller asks for a stack.
-    indexed: usize,
+    memo_frames: Vec<FuncId>,
     pub(crate) stacks: Vec<Stack>,
-    pub(crate) frames: Vec<FuncId>,
+    /// The calling-context tree every stack is a node of.
+    pub(crate) tree: super::tree::Tree,
     packets: Vec<Packet>,
     warnings: super::budget::Budget,
     pub(crate) totals: Totals,
@@ -74,9 +72,9 @@ impl ProfileBuilder {
             line_index: FxHashMap::default(),
             lines: Vec::new(),
             stack_index: StackIndex::default(),
-            indexed: 0,
+            memo_frames: Vec::new(),
             stacks: Vec::new(),
-            frames: Vec::new(),
+            tree: Default::default(),
             packets: Vec::new(),
             warnings: Default::default(),
             totals: Totals::default(),
@@ -255,20 +253,62 @@ impl ProfileBuilder {
         row.time_ms = add_opt(row.time_ms, time_ms);
     }
 
-    /// The stack with exactly these root-first frames.
+    /// The stack with exactly these root-first frames (never empty; no
+    /// frames give the first root's stack of nothing, see `stack_at`).
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
-        self.stack_hashed(frames, hash_frames(frames))
+        match self.tree.path(frames) {
+            Some(node) => self.stack_at(node),
+            None => self.stack_of_nothing(),
+        }
+    }
+
+    /// The node `func` called from `parent` (a root when `None`): how a
+    /// loader that reads a tree (VS's call tree) makes its paths.
+    pub fn node(&mut self, parent: Option<NodeId>, func: FuncId) -> NodeId {
+        self.tree.child(parent, func)
+    }
+
+    /// The stack whose path is `node`, made (every number absent) when new.
+    pub fn stack_at(&mut self, node: NodeId) -> StackId {
+        if let Some(id) = self.tree.stack_of(node) {
+            return id;
+        }
+        let id = StackId::from_index(self.stacks.len());
+        self.stacks.push(Stack {
+            node,
+            hits: None,
+            self_ms: None,
+            child_ms: None,
+        });
+        self.tree.set_stack(node, id);
+        id
+    }
+
+    /// A stack of no frames has no node; no loader makes one (samples and
+    /// PLIST stacks always have a leaf), and a caller that asks anyway gets
+    /// the root of a function of no name rather than a panic.
+    fn stack_of_nothing(&mut self) -> StackId {
+        let (n, m) = (self.intern(""), self.intern(""));
+        let f = self.function(n, m);
+        let node = self.tree.child(None, f);
+        self.stack_at(node)
     }
 
     /// `stack`, for frames whose `stack_hash` the caller has (it asked for
-    /// their slot ahead with `prefetch_stack_slot`).
+    /// their slot ahead with `prefetch_stack_slot`). A sampled log gives
+    /// the same few stacks again and again, whole: a table of the frames
+    /// given finds a stack by one hash and one compare, not a lookup a
+    /// frame. The table is a cache only (the tree says what a stack is),
+    /// it holds frames the input itself listed, and `finish` drops it.
     pub fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
-        self.index_stacks();
-        if let Some(id) = self.stack_index.find(hash, frames, &self.frames) {
+        if let Some(id) = self.stack_index.find(hash, frames, &self.memo_frames) {
             return id;
         }
-        let id = self.new_stack(frames);
-        self.index(id, hash);
+        let id = self.stack(frames);
+        let start = self.memo_frames.len() as u32;
+        self.memo_frames.extend_from_slice(frames);
+        self.stack_index
+            .insert(id, hash, start, self.memo_frames.len() as u32 - start);
         id
     }
 
@@ -288,7 +328,7 @@ impl ProfileBuilder {
     pub fn prefetch_stack_rows(&self, hash: u32) {
         if let Some((id, start, len)) = self.stack_index.first_match(hash) {
             let (start, len) = (start as usize, len as usize);
-            if let Some(f) = self.frames.get(start..start + len) {
+            if let Some(f) = self.memo_frames.get(start..start + len) {
                 prefetch_all(f);
             }
             if let Some(s) = self.stacks.get(id.index()) {
@@ -297,81 +337,21 @@ impl ProfileBuilder {
         }
     }
 
-    /// A stack for `frames`, which no stack has yet, left out of the index
-    /// when nothing has been indexed (see `indexed`).
-    pub(crate) fn stack_known_new(&mut self, frames: &[FuncId]) -> StackId {
-        if self.stack_index.is_empty() {
-            self.new_stack(frames)
-        } else {
-            self.stack(frames)
-        }
+    /// The node of a stack made so far.
+    pub fn stack_node(&self, id: StackId) -> NodeId {
+        self.stacks[id.index()].node
     }
 
-    /// The new stack `parent` + `func`, sharing its parent's frames when
-    /// they end the arena (a call made from the path made last, as every
-    /// deeper call of a nested chain is): then it costs one frame, not a
-    /// copy of its whole path, and a chain of depth n costs n frames, not
-    /// n²/2. `None` when the parent's frames are elsewhere, or when stacks
-    /// are looked up by frames (the index would need them hashed anyway).
-    pub(crate) fn stack_extended(
-        &mut self,
-        parent: Option<StackId>,
-        func: FuncId,
-    ) -> Option<StackId> {
-        if !self.stack_index.is_empty() {
-            return None;
-        }
-        // Every stack appends its frames (or its last one) to the arena:
-        // the stack made last ends it. Its id tells, with no read of a row
-        // that is likely out of cache.
-        let start = match parent {
-            None => self.frames.len() as u32,
-            Some(p) if p.index() + 1 == self.stacks.len() => self.stacks[p.index()].frames.start,
-            Some(_) => return None,
-        };
-        let id = StackId::from_index(self.stacks.len());
-        self.frames.push(func);
-        self.stacks.push(Stack {
-            frames: start..self.frames.len() as u32,
-            hits: None,
-            self_ms: None,
-            child_ms: None,
-        });
-        Some(id)
+    /// Whether a stack made so far has exactly these root-first frames.
+    pub fn stack_is(&self, id: StackId, frames: &[FuncId]) -> bool {
+        self.tree.path_is(self.stack_node(id), frames)
     }
 
-    fn new_stack(&mut self, frames: &[FuncId]) -> StackId {
-        let id = StackId::from_index(self.stacks.len());
-        let start = self.frames.len() as u32;
-        self.frames.extend_from_slice(frames);
-        self.stacks.push(Stack {
-            frames: start..self.frames.len() as u32,
-            hits: None,
-            self_ms: None,
-            child_ms: None,
-        });
-        id
-    }
-
-    /// The frames of a stack made so far.
-    pub fn stack_frames(&self, id: StackId) -> &[FuncId] {
-        let r = &self.stacks[id.index()].frames;
-        &self.frames[r.start as usize..r.end as usize]
-    }
-
-    pub(crate) fn index_stacks(&mut self) {
-        for i in self.indexed..self.stacks.len() {
-            let r = self.stacks[i].frames.clone();
-            let hash = hash_frames(&self.frames[r.start as usize..r.end as usize]);
-            self.index(StackId::from_index(i), hash);
-        }
-    }
-
-    /// Puts the stack `id` (the first not yet indexed) in the index.
-    fn index(&mut self, id: StackId, hash: u32) {
-        let r = self.stacks[id.index()].frames.clone();
-        self.stack_index.insert(id, hash, r.start, r.end - r.start);
-        self.indexed = id.index() + 1;
+    /// The frames of a stack made so far, root first.
+    pub fn stack_frames(&self, id: StackId) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        self.tree.frames_into(self.stack_node(id), &mut out);
+        out
     }
 
     /// Asks for a line's row ahead of adding to it.
@@ -511,7 +491,7 @@ impl ProfileBuilder {
             shared_names: self.func_index.shared_names(),
             lines: self.lines,
             stacks: self.stacks,
-            frames: self.frames,
+            nodes: self.tree.into_nodes(),
             packets: self.packets,
             warnings: self.warnings.finish(),
             timeline: self.timeline,
@@ -571,28 +551,14 @@ mod tests {
         assert_eq!(p.stack(s1).child_ms, None);
     }
 
-    #[test]
-    fn stacks_made_unindexed_are_found_later() {
-        let mut b = ProfileBuilder::new("test");
-        let (n, n2, m) = (b.intern("a"), b.intern("b"), b.intern(""));
-        let (a, bb) = (b.function(n, m), b.function(n2, m));
-        let s1 = b.stack_known_new(&[a]);
-        let s2 = b.stack_known_new(&[a, bb]);
-        assert_eq!(b.stack(&[a, bb]), s2);
-        assert_eq!(b.stack(&[a]), s1);
-        assert_eq!(b.stack_known_new(&[a]), s1, "checked once indexed");
-        assert_eq!(b.finish().stacks().len(), 2);
-    }
-
-    /// A trace's path equal to a stack made before it, even one left out
-    /// of the index, is that stack.
+    /// A trace's path equal to a stack made before it is that stack.
     #[test]
     fn a_trace_after_other_stacks_finds_them() {
         use crate::model::metrics::TraceTime;
         let mut b = ProfileBuilder::new("test");
         let (n, m) = (b.intern("a"), b.intern(""));
         let a = b.function(n, m);
-        let s1 = b.stack_known_new(&[a]);
+        let s1 = b.stack(&[a]);
         b.trace_begin(TraceTime::Timed);
         let t = b.trace_thread(1);
         b.trace_time(t, 0.0, || Place::Line(1));
@@ -602,6 +568,35 @@ mod tests {
         let p = b.finish();
         assert_eq!(p.stacks().len(), 1);
         assert_eq!(p.stack(s1).self_ms, Some(2.0));
+    }
+
+    /// Stacks given whole (`stack_hashed`) and by the tree (`node`) are
+    /// one stack when their paths are one; prefixes are nodes, not stacks.
+    #[test]
+    fn stacks_by_frames_and_by_nodes_agree() {
+        let mut b = ProfileBuilder::new("test");
+        let (n, n2, m) = (b.intern("a"), b.intern("b"), b.intern(""));
+        let (a, bb) = (b.function(n, m), b.function(n2, m));
+        let frames = [a, bb, a];
+        let s1 = b.stack_hashed(&frames, ProfileBuilder::stack_hash(&frames));
+        assert_eq!(
+            b.stack_hashed(&frames, ProfileBuilder::stack_hash(&frames)),
+            s1
+        );
+        let na = b.node(None, a);
+        let nab = b.node(Some(na), bb);
+        let naba = b.node(Some(nab), a);
+        assert_eq!(b.stack_at(naba), s1);
+        assert!(b.stack_is(s1, &frames));
+        assert_eq!(b.stack_frames(s1), frames);
+        let s2 = b.stack_at(nab);
+        assert_ne!(s2, s1);
+        let p = b.finish();
+        assert_eq!(p.stacks().len(), 2);
+        assert_eq!(p.nodes().len(), 3);
+        assert_eq!(p.node(na).stack(), None);
+        assert_eq!(p.stack_depth(s1), 3);
+        assert_eq!(p.stack_leaf(s2), bb);
     }
 
     #[test]

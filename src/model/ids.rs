@@ -59,6 +59,11 @@ id_type!(
     StackId
 );
 id_type!(
+    /// A node of the calling-context tree: one distinct call path,
+    /// identified by (parent node, function).
+    NodeId
+);
+id_type!(
     /// A piece of the input holding trace events.
     PacketId
 );

@@ -21,12 +21,13 @@ mod stack_index;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod timeline;
+mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
-pub use ids::{FuncId, LineId, NameId, PacketId, StackId};
+pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
-    Event, EventSource, Function, Line, MetaValue, Packet, Profile, Stack, TOP_LEVEL, Totals,
+    Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Stack, TOP_LEVEL, Totals,
 };
 pub use warning::{Place, Warning};

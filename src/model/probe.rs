@@ -36,10 +36,6 @@ impl<S> Default for Slots<S> {
 }
 
 impl<S: Slot> Slots<S> {
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len

@@ -1,6 +1,6 @@
 //! The finished, read-only profile and its row types.
 
-use super::ids::{FuncId, LineId, NameId, PacketId, StackId};
+use super::ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 use super::intern::Names;
 use super::metrics::{PctOf, Percents, TimeValues};
 use super::warning::Warning;
@@ -34,11 +34,45 @@ pub struct Line {
 /// What a trace line's caller is called when the stack was empty.
 pub const TOP_LEVEL: &str = "(top level)";
 
-/// One distinct root-first call path.
+/// A node of the calling-context tree: one distinct root-first call path,
+/// known by its last function and the node of the path before it. A path
+/// of depth d costs one node, not d frames, so a chain of nested calls
+/// costs memory in its depth, not in its square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    /// `NO_NODE` for a root (a path of one frame).
+    pub(crate) parent: NodeId,
+    pub func: FuncId,
+    /// Frames on the path, 1 for a root.
+    pub(crate) depth: u32,
+    /// The stack whose path this is, `NO_STACK` for a path that is only a
+    /// prefix of stacks (a sampled profile's callers).
+    pub(crate) stack: StackId,
+}
+
+pub(crate) const NO_NODE: NodeId = NodeId(u32::MAX);
+pub(crate) const NO_STACK: StackId = StackId(u32::MAX);
+
+impl Node {
+    pub fn parent(&self) -> Option<NodeId> {
+        (self.parent != NO_NODE).then_some(self.parent)
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth as usize
+    }
+
+    /// The stack with exactly this path, if the profile lists one.
+    pub fn stack(&self) -> Option<StackId> {
+        (self.stack != NO_STACK).then_some(self.stack)
+    }
+}
+
+/// One distinct root-first call path the profile states numbers for: a node
+/// of the calling-context tree with its numbers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stack {
-    /// Range into the profile's frame arena.
-    pub(crate) frames: std::ops::Range<u32>,
+    pub(crate) node: NodeId,
     pub hits: Option<u64>,
     pub self_ms: Option<f64>,
     pub child_ms: Option<f64>,
@@ -132,7 +166,9 @@ pub struct Profile {
     pub(crate) shared_names: rustc_hash::FxHashSet<NameId>,
     pub(crate) lines: Vec<Line>,
     pub(crate) stacks: Vec<Stack>,
-    pub(crate) frames: Vec<FuncId>,
+    /// The calling-context tree; a node is created after its parent, so a
+    /// parent's id is below its children's.
+    pub(crate) nodes: Vec<Node>,
     pub(crate) packets: Vec<Packet>,
     pub(crate) warnings: Vec<Warning>,
     pub(crate) timeline: Option<super::timeline::Timeline>,
@@ -253,10 +289,48 @@ impl Profile {
         }
     }
 
-    /// Frames of a stack, root first, leaf last.
-    pub fn frames(&self, id: StackId) -> &[FuncId] {
-        let r = &self.stack(id).frames;
-        &self.frames[r.start as usize..r.end as usize]
+    /// Frames of a stack, root first, leaf last: a walk up the tree, as
+    /// long as the path is deep (read one stack's at a time).
+    pub fn frames(&self, id: StackId) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        self.path_into(self.stack(id).node, &mut out);
+        out
+    }
+
+    /// A node's frames, root first, into `out` (cleared first).
+    pub fn path_into(&self, node: NodeId, out: &mut Vec<FuncId>) {
+        out.clear();
+        let mut at = Some(node);
+        while let Some(n) = at {
+            let row = self.node(n);
+            out.push(row.func);
+            at = row.parent();
+        }
+        out.reverse();
+    }
+
+    /// The tree node of a stack's path.
+    pub fn stack_node(&self, id: StackId) -> NodeId {
+        self.stack(id).node
+    }
+
+    /// A stack's last frame: the function the path ends in.
+    pub fn stack_leaf(&self, id: StackId) -> FuncId {
+        self.node(self.stack(id).node).func
+    }
+
+    /// How many frames a stack's path has.
+    pub fn stack_depth(&self, id: StackId) -> usize {
+        self.node(self.stack(id).node).depth()
+    }
+
+    /// Every node of the calling-context tree, parents before children.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
     }
 
     pub fn packets(&self) -> &[Packet] {

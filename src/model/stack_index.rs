@@ -57,10 +57,6 @@ pub fn hash_frames(frames: &[FuncId]) -> u32 {
 }
 
 impl StackIndex {
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// The stack with these frames (hashed to `hash`), if indexed.
     pub fn find(&self, hash: u32, frames: &[FuncId], arena: &[FuncId]) -> Option<StackId> {
         let found = self.slots.find(hash, |s| {

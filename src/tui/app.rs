@@ -305,12 +305,13 @@ impl App {
             .filter(|_| self.view().scope == Scope::Functions)
     }
 
-    /// The selected stack's frames, root first.
-    pub fn frames(&self) -> &[FuncId] {
+    /// The selected stack's frames, root first (walked up the tree when
+    /// asked: one stack's, as deep as it is).
+    pub fn frames(&self) -> Vec<FuncId> {
         let v = self.view();
         match (v.scope, v.selected()) {
             (Scope::Stacks(_), Some(s)) => self.profile.frames(StackId::from_index(s as usize)),
-            _ => &[],
+            _ => Vec::new(),
         }
     }
 

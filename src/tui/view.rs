@@ -211,7 +211,8 @@ pub fn scope_rows(p: &Profile, scope: Scope, canonical: &dyn Fn(Kind) -> Vec<u32
         Scope::Lines(Some(f)) => Rows::List(lines_of(p, f, canonical(Kind::Lines))),
         Scope::Stacks(Some(f)) => {
             let mut rows = canonical(Kind::Stacks);
-            rows.retain(|&s| p.frames(stack_id(s)).contains(&f));
+            let on = crate::analysis::tree::through(p, f);
+            rows.retain(|&s| on[p.stack_node(stack_id(s)).index()]);
             Rows::List(rows)
         }
         Scope::Events(k) => Rows::All(p.packet(k).events.len()),

@@ -3,7 +3,9 @@
 
 use super::table::{AVG, Columns, MAX, MIN, PCT, Row, TIME, VALUES};
 use crate::model::metrics::add_opt;
-use crate::model::{FuncId, FuncSummary, PerCall, Percents, Place, ProfileBuilder, TimeValues};
+use crate::model::{
+    FuncId, FuncSummary, NodeId, PerCall, Percents, Place, ProfileBuilder, StackId, TimeValues,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The report kinds, from the columns present (meta `report`).
@@ -332,6 +334,10 @@ impl Assembler<'_> {
 
     fn stack(&mut self, frames: &[FuncId], r: &Row, x: Values) {
         let id = self.b.stack(frames);
+        self.stack_values(id, r, x);
+    }
+
+    fn stack_values(&mut self, id: StackId, r: &Row, x: Values) {
         let (i, e) = if self.percent_only[0] {
             (None, None)
         } else {
@@ -347,9 +353,14 @@ impl Assembler<'_> {
     /// Depth-first rows, Level 0 the process; a node's path from level 1
     /// is a stack. A level that jumps is skipped with its subtree.
     fn call_tree(&mut self, parsed: &[Parsed], values_of: impl Fn(&Row) -> Values) {
-        let mut path: Vec<(u32, FuncId)> = Vec::new();
+        // The open path: each level with its function and tree node, so a
+        // row costs one node, not a copy of its path (a deep tree would
+        // cost the square of its depth).
+        let mut path: Vec<(u32, FuncId, NodeId)> = Vec::new();
         let mut skip_below: Option<u32> = None;
-        let mut frames = Vec::new();
+        // How many frames of `path` each function has: whether a row is a
+        // recursive call, with no walk down a path that can be deep.
+        let mut open: Vec<u32> = Vec::new();
         for p in parsed {
             let level = match p {
                 Parsed::Row(r) => r.level,
@@ -378,10 +389,15 @@ impl Assembler<'_> {
             let l = r.level.unwrap_or(0);
             if l == 0 {
                 path.clear();
+                open.clear();
                 continue;
             }
-            while path.last().is_some_and(|&(pl, _)| pl >= l) {
-                path.pop();
+            while path.last().is_some_and(|&(pl, _, _)| pl >= l) {
+                if let Some((_, g, _)) = path.pop()
+                    && let Some(n) = open.get_mut(g.index())
+                {
+                    *n = n.saturating_sub(1);
+                }
             }
             let parent = path.last().map_or(0, |t| t.0);
             if l > parent + 1 {
@@ -393,14 +409,17 @@ impl Assembler<'_> {
                 continue;
             }
             let f = self.func(r);
-            let recursive = path.iter().any(|&(_, g)| g == f);
+            if open.len() <= f.index() {
+                open.resize(f.index() + 1, 0);
+            }
+            let recursive = open[f.index()] > 0;
+            open[f.index()] += 1;
             let x = values_of(r);
             self.add(f, r, x, !recursive);
-            frames.clear();
-            frames.extend(path.iter().map(|t| t.1));
-            frames.push(f);
-            self.stack(&frames, r, x);
-            path.push((l, f));
+            let node = self.b.node(path.last().map(|t| t.2), f);
+            let id = self.b.stack_at(node);
+            self.stack_values(id, r, x);
+            path.push((l, f, node));
         }
     }
 

@@ -139,10 +139,11 @@ impl ProfileBuilder {
         }
         // The last stack that counted each function: recursion once.
         let mut seen = vec![usize::MAX; self.functions.len()];
+        let mut frames = Vec::new();
         for (i, s) in self.stacks.iter().enumerate() {
-            let frames = &self.frames[s.frames.start as usize..s.frames.end as usize];
+            self.tree.frames_into(s.node, &mut frames);
             let (hits, w) = (s.hits, s.self_ms);
-            for &id in frames {
+            for &id in &frames {
                 if std::mem::replace(&mut seen[id.index()], i) == i {
                     continue;
                 }

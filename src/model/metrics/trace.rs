@@ -107,7 +107,6 @@ pub struct TraceState {
     sites: Sites,
     accs: Accs,
     outside_ms: f64,
-    scratch: Vec<FuncId>,
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
 }
@@ -184,10 +183,6 @@ impl TraceState {
 impl ProfileBuilder {
     /// Starts the trace feed; the profile's times come from it.
     pub fn trace_begin(&mut self, time: TraceTime) {
-        // A path of this trace is new to this trace's table only: stacks
-        // made before it, indexed now, turn its unindexed path making off
-        // (`stack_known_new`), so it finds them.
-        self.index_stacks();
         self.trace_state = Some(TraceState {
             time,
             paths: self.keeps_stacks(),
@@ -199,7 +194,6 @@ impl ProfileBuilder {
             sites: Sites::default(),
             accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
-            scratch: Vec::new(),
             marks: self.timeline_wanted.then(Vec::new),
         });
     }
@@ -469,22 +463,11 @@ impl ProfileBuilder {
         // stack, which made a chain of depth n cost n² steps.
         let recursive = th.open.get(func.index()).is_some_and(|&n| n > 0);
         // (parent, func) was neither in the parent's row nor in `children`
-        // (nor in `roots`): no path has these frames.
-        let path = match self.stack_extended(parent, func) {
-            Some(path) => path,
-            None => {
-                let st = self.trace_state.as_mut()?;
-                let frames = st.threads.get(thread.0)?.frames.as_slice();
-                let mut scratch = std::mem::take(&mut st.scratch);
-                scratch.clear();
-                scratch.extend(frames.iter().map(|f| f.func));
-                scratch.push(func);
-                let path = self.stack_known_new(&scratch);
-                let st = self.trace_state.as_mut()?;
-                st.scratch = scratch;
-                path
-            }
-        };
+        // (nor in `roots`): this trace made no such path. The tree may
+        // hold it all the same, from stacks made before the trace.
+        let parent_node = parent.map(|p| self.stack_node(p));
+        let node = self.node(parent_node, func);
+        let path = self.stack_at(node);
         let st = self.trace_state.as_mut()?;
         st.accs.path(path).recursive = recursive;
         match parent {
@@ -699,7 +682,7 @@ mod tests {
             b.trace_time(t, i as f64, || Place::Line(1));
             b.trace_enter(t, f, 0, None);
         }
-        // A second root and a sibling branch take the copying path.
+        // A second root.
         b.trace_time(t, 1000.0, || Place::Line(1));
         for _ in 0..1000 {
             b.trace_exit(t);
@@ -708,7 +691,7 @@ mod tests {
         b.trace_exit(t);
         let prof = b.finish();
         assert_eq!(prof.stacks().len(), 1001);
-        assert!(prof.frames.len() <= 1001, "{} frames", prof.frames.len());
+        assert_eq!(prof.nodes().len(), 1001, "a node a path, not a frame");
         let deepest = prof
             .stack_ids()
             .find(|&s| prof.frames(s).len() == 1000)
