@@ -10,7 +10,7 @@ use super::hint::prefetch_all;
 use super::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
-use super::profile::{Function, Line, MetaValue, Packet, Profile, Stack, Totals};
+use super::profile::{Function, Line, MetaValue, NO_NODE, Packet, Profile, Stack, Totals};
 use super::stack_index::{StackIndex, hash_frames};
 use super::warning::{Place, Warning};
 use rustc_hash::FxHashMap;
@@ -42,6 +42,11 @@ pub struct ProfileBuilder {
     /// in `memo_frames` (a cache for sampled logs; see there).
     stack_index: StackIndex,
     memo_frames: Vec<FuncId>,
+    /// Stacks made by `stack_hashed` with no node yet, by id: (stack,
+    /// start and length of its frames in `memo_frames`).
+    pending: Vec<(StackId, u32, u32)>,
+    /// Set by `finish`: no node is looked up after the pending stacks'.
+    finishing: bool,
     pub(crate) stacks: Vec<Stack>,
     /// The calling-context tree every stack is a node of.
     pub(crate) tree: super::tree::Tree,
@@ -73,6 +78,8 @@ impl ProfileBuilder {
             lines: Vec::new(),
             stack_index: StackIndex::default(),
             memo_frames: Vec::new(),
+            pending: Vec::new(),
+            finishing: false,
             stacks: Vec::new(),
             tree: Default::default(),
             packets: Vec::new(),
@@ -256,6 +263,7 @@ impl ProfileBuilder {
     /// The stack with exactly these root-first frames (never empty; no
     /// frames give the first root's stack of nothing, see `stack_at`).
     pub fn stack(&mut self, frames: &[FuncId]) -> StackId {
+        self.settle();
         match self.tree.path(frames) {
             Some(node) => self.stack_at(node),
             None => self.stack_of_nothing(),
@@ -265,11 +273,13 @@ impl ProfileBuilder {
     /// The node `func` called from `parent` (a root when `None`): how a
     /// loader that reads a tree (VS's call tree) makes its paths.
     pub fn node(&mut self, parent: Option<NodeId>, func: FuncId) -> NodeId {
+        self.settle();
         self.tree.child(parent, func)
     }
 
     /// The stack whose path is `node`, made (every number absent) when new.
     pub fn stack_at(&mut self, node: NodeId) -> StackId {
+        self.settle();
         if let Some(id) = self.tree.stack_of(node) {
             return id;
         }
@@ -304,12 +314,71 @@ impl ProfileBuilder {
         if let Some(id) = self.stack_index.find(hash, frames, &self.memo_frames) {
             return id;
         }
-        let id = self.stack(frames);
+        if frames.is_empty() {
+            return self.stack(frames);
+        }
+        // The stack's node waits (`settle`): a million sampled stacks are
+        // put in the tree at once, level by level, far faster than a
+        // lookup a frame as they come.
+        let id = StackId::from_index(self.stacks.len());
+        self.stacks.push(Stack {
+            node: NO_NODE,
+            hits: None,
+            self_ms: None,
+            child_ms: None,
+        });
         let start = self.memo_frames.len() as u32;
         self.memo_frames.extend_from_slice(frames);
-        self.stack_index
-            .insert(id, hash, start, self.memo_frames.len() as u32 - start);
+        let len = self.memo_frames.len() as u32 - start;
+        self.stack_index.insert(id, hash, start, len);
+        self.pending.push((id, start, len));
         id
+    }
+
+    /// Gives the stacks `stack_hashed` made their nodes: in bulk when the
+    /// tree is empty, else a path at a time. Whatever reads or grows the
+    /// tree calls it first.
+    fn settle(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let slice = |&(_, start, len): &(StackId, u32, u32)| {
+            &self.memo_frames[start as usize..(start + len) as usize]
+        };
+        let nodes: Vec<NodeId> = if self.tree.nodes.is_empty() && self.finishing {
+            let paths: Vec<&[FuncId]> = pending.iter().map(slice).collect();
+            self.tree.bulk(&paths)
+        } else {
+            let mut nodes = Vec::with_capacity(pending.len());
+            for p in &pending {
+                let frames = &self.memo_frames[p.1 as usize..(p.1 + p.2) as usize];
+                nodes.extend(self.tree.path(frames));
+            }
+            nodes
+        };
+        for (&(id, _, _), node) in pending.iter().zip(nodes) {
+            self.stacks[id.index()].node = node;
+            self.tree.set_stack(node, id);
+        }
+    }
+
+    /// A stack's frames, root first, into `out`, before or after `settle`.
+    pub(crate) fn frames_of(&self, id: StackId, out: &mut Vec<FuncId>) {
+        let node = self.stacks[id.index()].node;
+        if node != NO_NODE {
+            return self.tree.frames_into(node, out);
+        }
+        out.clear();
+        // Most often every stack is pending: then the i-th is stack i.
+        let i = match self.pending.get(id.index()) {
+            Some(p) if p.0 == id => Ok(id.index()),
+            _ => self.pending.binary_search_by_key(&id, |p| p.0),
+        };
+        if let Ok(i) = i {
+            let (_, start, len) = self.pending[i];
+            out.extend_from_slice(&self.memo_frames[start as usize..(start + len) as usize]);
+        }
     }
 
     /// The hash `stack_hashed` wants for these frames.
@@ -338,19 +407,22 @@ impl ProfileBuilder {
     }
 
     /// The node of a stack made so far.
-    pub fn stack_node(&self, id: StackId) -> NodeId {
+    pub fn stack_node(&mut self, id: StackId) -> NodeId {
+        self.settle();
         self.stacks[id.index()].node
     }
 
     /// Whether a stack made so far has exactly these root-first frames.
     pub fn stack_is(&self, id: StackId, frames: &[FuncId]) -> bool {
-        self.tree.path_is(self.stack_node(id), frames)
+        let mut have = Vec::new();
+        self.frames_of(id, &mut have);
+        have == frames
     }
 
     /// The frames of a stack made so far, root first.
     pub fn stack_frames(&self, id: StackId) -> Vec<FuncId> {
         let mut out = Vec::new();
-        self.tree.frames_into(self.stack_node(id), &mut out);
+        self.frames_of(id, &mut out);
         out
     }
 
@@ -476,6 +548,8 @@ impl ProfileBuilder {
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
         self.finish_samples();
+        self.finishing = true;
+        self.settle();
         self.no_infinities();
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         Profile {

@@ -7,14 +7,46 @@
 //! samples, PLIST stacks and VS exports by their root-first frames.
 
 use super::ids::{FuncId, NodeId, StackId};
+use super::probe::{Slot, Slots};
 use super::profile::{NO_NODE, NO_STACK, Node};
-use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
-    /// (parent node or `NO_NODE`, function) → node.
-    index: FxHashMap<(u32, u32), NodeId>,
+    /// (parent node or `NO_NODE`, function) → node. Ours, not a hash
+    /// map's: a slot is the key and the node (12 bytes), so a lookup of a
+    /// large tree, which misses every cache, reads one line, not two.
+    index: Slots<ChildSlot>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ChildSlot {
+    parent: u32,
+    func: u32,
+    /// `u32::MAX` for a free slot.
+    node: u32,
+}
+
+fn child_hash(parent: u32, func: u32) -> u32 {
+    let k = (u64::from(parent) << 32 | u64::from(func)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (k >> 32) as u32
+}
+
+impl Slot for ChildSlot {
+    const FREE: Self = ChildSlot {
+        parent: 0,
+        func: 0,
+        node: u32::MAX,
+    };
+    const MAX_LOAD: (usize, usize) = (3, 4);
+
+    fn is_free(&self) -> bool {
+        self.node == u32::MAX
+    }
+
+    fn hash(&self) -> u32 {
+        child_hash(self.parent, self.func)
+    }
 }
 
 impl Tree {
@@ -22,20 +54,29 @@ impl Tree {
     /// when new.
     pub(crate) fn child(&mut self, parent: Option<NodeId>, func: FuncId) -> NodeId {
         let parent = parent.unwrap_or(NO_NODE);
-        let next = NodeId::from_index(self.nodes.len());
-        let id = *self.index.entry((parent.0, func.0)).or_insert(next);
-        if id == next {
-            let depth = match parent {
-                NO_NODE => 1,
-                p => self.nodes[p.index()].depth.saturating_add(1),
-            };
-            self.nodes.push(Node {
-                parent,
-                func,
-                depth,
-                stack: NO_STACK,
-            });
+        let hash = child_hash(parent.0, func.0);
+        if let Some(s) = self
+            .index
+            .find(hash, |s| s.parent == parent.0 && s.func == func.0)
+        {
+            return NodeId(s.node);
         }
+        let id = NodeId::from_index(self.nodes.len());
+        let depth = match parent {
+            NO_NODE => 1,
+            p => self.nodes[p.index()].depth.saturating_add(1),
+        };
+        self.nodes.push(Node {
+            parent,
+            func,
+            depth,
+            stack: NO_STACK,
+        });
+        self.index.insert(ChildSlot {
+            parent: parent.0,
+            func: func.0,
+            node: id.0,
+        });
         id
     }
 
@@ -49,19 +90,67 @@ impl Tree {
         at
     }
 
-    /// Whether `node`'s path, read leaf first, is `frames` read backwards.
-    pub(crate) fn path_is(&self, node: NodeId, frames: &[FuncId]) -> bool {
-        let mut at = node;
-        for (i, &f) in frames.iter().enumerate().rev() {
-            let Some(n) = self.nodes.get(at.index()) else {
-                return false;
-            };
-            if n.func != f || (i == 0) != (n.parent == NO_NODE) {
-                return false;
+    /// Makes the nodes of `paths` (root-first, none empty, no two equal) in
+    /// a tree with no node yet: each path's node, and no index (a
+    /// finished profile looks up no node by key). Level by level, each
+    /// level's paths ordered by (parent, function) with two counting
+    /// passes, so building reads memory in order; made one frame at a time
+    /// through the index, a million sampled stacks missed the cache at
+    /// every frame.
+    pub(crate) fn bulk(&mut self, paths: &[&[FuncId]]) -> Vec<NodeId> {
+        debug_assert!(self.nodes.is_empty());
+        let funcs = paths
+            .iter()
+            .flat_map(|p| p.iter())
+            .map(|f| f.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut at = vec![NO_NODE; paths.len()];
+        // Paths still deeper than `level`, in input order: reading them in
+        // that order reads the frames and `at` one after another; the
+        // records carry what the sorted order needs.
+        let mut live: Vec<u32> = (0..paths.len() as u32).collect();
+        let (mut recs, mut tmp) = (Vec::new(), Vec::new());
+        let mut level = 0usize;
+        // Nodes of the level above are lo..hi.
+        let (mut lo, mut hi) = (0usize, 0usize);
+        while !live.is_empty() {
+            recs.clear();
+            for &p in &live {
+                let parent = match level {
+                    0 => 0,
+                    _ => at[p as usize].0 - lo as u32,
+                };
+                recs.push(Rec {
+                    parent,
+                    func: paths[p as usize][level].0,
+                    path: p,
+                });
             }
-            at = n.parent;
+            counting_sort(&recs, funcs, |r| r.func as usize, &mut tmp);
+            counting_sort(&tmp, (hi - lo).max(1), |r| r.parent as usize, &mut recs);
+            let first = self.nodes.len();
+            let mut last = None;
+            for r in &recs {
+                if last != Some((r.parent, r.func)) {
+                    last = Some((r.parent, r.func));
+                    self.nodes.push(Node {
+                        parent: match level {
+                            0 => NO_NODE,
+                            _ => NodeId(r.parent + lo as u32),
+                        },
+                        func: FuncId(r.func),
+                        depth: level as u32 + 1,
+                        stack: NO_STACK,
+                    });
+                }
+                at[r.path as usize] = NodeId::from_index(self.nodes.len() - 1);
+            }
+            (lo, hi) = (first, self.nodes.len());
+            level += 1;
+            live.retain(|&p| paths[p as usize].len() > level);
         }
-        !frames.is_empty()
+        at
     }
 
     /// The stack of `node`, if one was made.
@@ -91,6 +180,33 @@ impl Tree {
     }
 }
 
+/// A path's frame at one level, as `bulk` sorts it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rec {
+    /// The parent's node, less the level's first.
+    parent: u32,
+    func: u32,
+    path: u32,
+}
+
+/// `items` ordered by `key` (below `keys`), stably, into `out`.
+fn counting_sort(items: &[Rec], keys: usize, key: impl Fn(&Rec) -> usize, out: &mut Vec<Rec>) {
+    let mut start = vec![0u32; keys + 1];
+    for x in items {
+        start[key(x) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    out.clear();
+    out.resize(items.len(), Rec::default());
+    for x in items {
+        let k = &mut start[key(x)];
+        out[*k as usize] = *x;
+        *k += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,9 +225,6 @@ mod tests {
         assert_eq!(t.nodes[abc.index()].parent, t.nodes[abd.index()].parent);
         assert_eq!(t.path(&[f(0), f(1), f(2)]), Some(abc));
         assert_eq!(t.nodes[abc.index()].depth, 3);
-        assert!(t.path_is(abc, &[f(0), f(1), f(2)]));
-        assert!(!t.path_is(abc, &[f(1), f(2)]), "a suffix is another path");
-        assert!(!t.path_is(abc, &[f(0), f(1), f(3)]));
         let mut out = Vec::new();
         t.frames_into(abd, &mut out);
         assert_eq!(out, [f(0), f(1), f(3)]);
@@ -120,5 +233,35 @@ mod tests {
         t.path(&chain);
         assert_eq!(t.nodes.len(), 10_000);
         assert_eq!(t.path(&[]), None);
+    }
+
+    /// A bulk build makes the tree a path at a time makes, node for node
+    /// (ids aside).
+    #[test]
+    fn bulk_builds_the_same_tree() {
+        let paths: Vec<Vec<FuncId>> = (0..500u32)
+            .map(|i| (0..1 + i % 7).map(|d| f((i * 7 + d * 3) % 5)).collect())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let paths: Vec<&[FuncId]> = paths
+            .iter()
+            .filter(|p| seen.insert(p.to_vec()))
+            .map(|p| p.as_slice())
+            .collect();
+        let mut one = Tree::default();
+        let nodes: Vec<NodeId> = paths.iter().map(|p| one.path(p).unwrap()).collect();
+        let mut bulk = Tree::default();
+        let bulk_nodes = bulk.bulk(&paths);
+        assert_eq!(bulk.nodes.len(), one.nodes.len());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (i, p) in paths.iter().enumerate() {
+            one.frames_into(nodes[i], &mut a);
+            bulk.frames_into(bulk_nodes[i], &mut b);
+            assert_eq!((&a[..], &b[..]), (*p, *p));
+            assert_eq!(bulk.nodes[bulk_nodes[i].index()].depth as usize, p.len());
+        }
+        for (i, n) in bulk.nodes.iter().enumerate() {
+            assert!(n.parent == NO_NODE || n.parent.index() < i, "parents first");
+        }
     }
 }

@@ -140,8 +140,9 @@ impl ProfileBuilder {
         // The last stack that counted each function: recursion once.
         let mut seen = vec![usize::MAX; self.functions.len()];
         let mut frames = Vec::new();
-        for (i, s) in self.stacks.iter().enumerate() {
-            self.tree.frames_into(s.node, &mut frames);
+        for i in 0..self.stacks.len() {
+            self.frames_of(StackId::from_index(i), &mut frames);
+            let s = &self.stacks[i];
             let (hits, w) = (s.hits, s.self_ms);
             for &id in &frames {
                 if std::mem::replace(&mut seen[id.index()], i) == i {
