@@ -2,6 +2,7 @@
 //! Reads the model only; the CLI, the reports and the app share it.
 
 pub mod callgraph;
+pub mod calltree;
 pub mod columns;
 pub mod flame;
 pub mod resort;

@@ -19,8 +19,17 @@ pub enum Action {
     SortNext,
     SortPrev,
     Reverse,
-    /// Scroll the columns after the name left or right.
+    /// Scroll the columns after the name left or right; in the call tree,
+    /// close or open the row.
     ScrollColumns(isize),
+    /// Call tree: open every row under the selected one.
+    ExpandAll,
+    /// Call tree: open the heaviest path from the selected row.
+    HotPath,
+    /// Call tree: turn it over (top-down ⇄ bottom-up).
+    Invert,
+    /// Open the call tree at every place the selected function occurs.
+    ShowInTree,
     /// Drill down from the selected row (or frame, caller, callee).
     Enter,
     /// Leave the detail split, or go back one step in the history.

@@ -16,6 +16,7 @@ use super::layout::{self, Areas};
 use super::panes::{self, Col, Kind};
 use super::view::{self, Focus, Rows, Scope, Tab, View};
 use crate::analysis::callgraph::{CallGraph, Edge};
+use crate::analysis::calltree::{CallTree, TreeCol, TreeIndex};
 use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
 use crate::model::{FuncId, PacketId, Profile, StackId};
@@ -105,6 +106,9 @@ struct Prepared {
     /// made and used, it takes no longer than the first sort without it.
     ties: [OnceLock<Option<TieOrder>>; 4],
     graph: OnceLock<CallGraph>,
+    /// The call tree's children and weights, made when the Call tree is
+    /// first opened.
+    tree: OnceLock<Arc<TreeIndex>>,
     panes_started: OnceLock<()>,
 }
 
@@ -121,6 +125,10 @@ impl Prepared {
 
     fn graph(&self, p: &Profile) -> &CallGraph {
         self.graph.get_or_init(|| CallGraph::build(p))
+    }
+
+    fn tree(&self, p: &Profile) -> Arc<TreeIndex> {
+        Arc::clone(self.tree.get_or_init(|| Arc::new(TreeIndex::build(p))))
     }
 
     /// Runs `job` on a thread of its own. If none starts, the UI thread
@@ -156,7 +164,7 @@ pub struct App {
     pub title: String,
     prepared: Arc<Prepared>,
     pub history: Vec<View>,
-    saved: [Option<View>; 5],
+    saved: [Option<View>; 6],
     pub mode: Mode,
     pub size: Rect,
     /// A one-line answer to the last action ("no stacks contain …").
@@ -265,6 +273,11 @@ impl App {
             Scope::Functions => Some(FuncId::from_index(row as usize)),
             Scope::Lines(_) => self.profile.line(line_id(row)).function,
             Scope::Events(k) => self.profile.packet(k).events.function(row as usize),
+            Scope::Tree(_) => {
+                let t = v.tree.as_ref()?;
+                let r = t.rows.get(row as usize)?;
+                Some(t.func(&self.profile, r.id))
+            }
             _ => None,
         }
     }
@@ -350,13 +363,25 @@ impl App {
             Action::PageDown => self.move_by(self.page() as isize),
             Action::Home => self.move_by(isize::MIN / 2),
             Action::End => self.move_by(isize::MAX / 2),
-            Action::NextTab => self.switch_tab(Tab::ALL[(self.tab().index() + 1) % 5]),
-            Action::PrevTab => self.switch_tab(Tab::ALL[(self.tab().index() + 4) % 5]),
+            Action::NextTab => self.switch_tab(Tab::ALL[(self.tab().index() + 1) % Tab::ALL.len()]),
+            Action::PrevTab => {
+                let n = Tab::ALL.len();
+                self.switch_tab(Tab::ALL[(self.tab().index() + n - 1) % n])
+            }
             Action::Tab(t) => self.switch_tab(t),
             Action::SortNext => self.step_sort(1),
             Action::SortPrev => self.step_sort(-1),
             Action::Reverse => self.reverse(),
+            Action::ScrollColumns(d) if self.in_tree() => match d > 0 {
+                true => self.tree_expand(),
+                false => self.tree_collapse(),
+            },
             Action::ScrollColumns(d) => self.scroll_columns(d),
+            Action::Lines if self.in_tree() => self.tree_expand(),
+            Action::ExpandAll => self.tree_expand_all(),
+            Action::HotPath => self.tree_hot_path(),
+            Action::Invert => self.tree_invert(),
+            Action::ShowInTree => self.show_in_tree(),
             Action::Enter => self.enter(),
             Action::Back => self.back(),
             Action::Callers => self.cycle_callers(),
@@ -543,7 +568,17 @@ impl App {
         let sort = scope
             .kind()
             .and_then(|k| panes::default_sort(k, &self.pane(k).cols));
-        self.history.push(View::new(scope, sort));
+        let mut view = View::new(scope, sort);
+        if let Scope::Tree(f) = scope {
+            let p = &self.profile;
+            let mut tree = CallTree::new(p, self.prepared.tree(p));
+            if let Some(f) = f {
+                tree.mark(p, &|g| g == f);
+                view.cursor = tree.next_marked(tree.rows.len(), 1).unwrap_or(0);
+            }
+            view.tree = Some(Box::new(tree));
+        }
+        self.history.push(view);
         self.refresh();
     }
 
@@ -556,6 +591,9 @@ impl App {
     /// `refresh`, filtering only `within` when the new query is known to
     /// keep a subset of those rows (a search narrowing as it is typed).
     fn refresh_within(&mut self, within: Option<Rows>) {
+        if self.in_tree() {
+            return self.tree_op(|_, _, _| None);
+        }
         let v = self.view();
         let key = v.selected();
         if !v.sorted.as_ref().is_some_and(|(sort, _)| *sort == v.sort) {
@@ -588,6 +626,15 @@ impl App {
     }
 
     fn step_sort(&mut self, dir: isize) {
+        if self.in_tree() {
+            return self.tree_op(|p, t, c| {
+                let now = TreeCol::ALL.iter().position(|&x| x == t.sort.0).unwrap_or(0);
+                let col = TreeCol::ALL[step_wrap(now, dir, TreeCol::ALL.len())];
+                let id = t.rows.get(c).map(|r| r.id);
+                t.sort_by(p, col, col != TreeCol::Name);
+                id.and_then(|id| t.position(id))
+            });
+        }
         let Some(kind) = self.view().scope.kind() else {
             return self.no_sort();
         };
@@ -603,6 +650,13 @@ impl App {
     }
 
     fn reverse(&mut self) {
+        if self.in_tree() {
+            return self.tree_op(|p, t, c| {
+                let id = t.rows.get(c).map(|r| r.id);
+                t.sort_by(p, t.sort.0, !t.sort.1);
+                id.and_then(|id| t.position(id))
+            });
+        }
         match self.view().sort {
             Some((col, desc)) => self.sort_by(col, !desc),
             None => self.no_sort(),
@@ -677,7 +731,7 @@ impl App {
                 self.view_mut().focus = Focus::Frames(at);
             }
             Scope::Packets => self.push(Scope::Events(PacketId::from_index(row as usize))),
-            Scope::Lines(_) | Scope::Events(_) => match self.selected_function() {
+            Scope::Lines(_) | Scope::Events(_) | Scope::Tree(_) => match self.selected_function() {
                 Some(f) => self.goto_function(f),
                 None => self.status = Some("this row has no function".into()),
             },
@@ -759,6 +813,12 @@ impl App {
     }
 
     fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) {
+        if self.in_tree() {
+            let mut text = self.view().filter.clone();
+            edit(&mut text);
+            self.view_mut().set_filter(&text);
+            return self.tree_search();
+        }
         let old = self.view().filter.clone();
         let mut text = old.clone();
         edit(&mut text);
@@ -770,9 +830,12 @@ impl App {
     /// Every row shown under a filter matches it, so stepping through
     /// matches steps through rows, wrapping around.
     fn step_match(&mut self, dir: isize) {
-        if self.view().query.is_none() {
+        if self.view().query.is_none() && !self.tree_marked() {
             self.status = Some("no search: / to start one".into());
             return;
+        }
+        if self.in_tree() {
+            return self.tree_op(|_, t, c| t.next_marked(c, dir));
         }
         let v = self.view_mut();
         v.cursor = step_wrap(v.cursor, dir, v.rows.len());
@@ -873,6 +936,139 @@ impl App {
             v.focus = Focus::Table;
             v.cursor = step(v.cursor, rows, v.rows.len());
         }
+    }
+
+    fn in_tree(&self) -> bool {
+        matches!(self.view().scope, Scope::Tree(_))
+    }
+
+    fn tree_marked(&self) -> bool {
+        self.view().tree.as_ref().is_some_and(|t| !t.marked.is_empty())
+    }
+
+    /// Runs `op` on the Call tree with the cursor's row, then shows the
+    /// tree's rows, the cursor on the row `op` names (or where it was).
+    fn tree_op(&mut self, op: impl FnOnce(&Profile, &mut CallTree, usize) -> Option<usize>) {
+        let p = Arc::clone(&self.profile);
+        let v = self.view_mut();
+        let Some(t) = v.tree.as_mut() else {
+            return;
+        };
+        let at = op(&p, t, v.cursor);
+        let len = t.rows.len();
+        v.rows = Rows::All(len);
+        v.total = len;
+        if let Some(at) = at {
+            v.cursor = at;
+        }
+        v.cursor = v.cursor.min(len.saturating_sub(1));
+    }
+
+    /// → or l: opens the row, or moves into it when it is open.
+    fn tree_expand(&mut self) {
+        self.tree_op(|p, t, c| {
+            if t.expand(p, c) {
+                return None;
+            }
+            let r = t.rows.get(c)?;
+            (t.is_open(r.id) && t.has_children(r.id)).then_some(c + 1)
+        });
+    }
+
+    /// ← or h: closes the row, or moves to its parent when it is closed.
+    fn tree_collapse(&mut self) {
+        self.tree_op(|p, t, c| {
+            if t.collapse(c) {
+                return None;
+            }
+            let parent = t.parent(p, t.rows.get(c)?.id)?;
+            t.rows[..c].iter().rposition(|r| r.id == parent)
+        });
+    }
+
+    fn tree_expand_all(&mut self) {
+        if !self.in_tree() {
+            self.status = Some("* opens rows of the Call tree".into());
+            return;
+        }
+        self.tree_op(|p, t, c| {
+            let id = t.rows.get(c)?.id;
+            t.expand_all(p, c);
+            t.position(id)
+        });
+    }
+
+    fn tree_hot_path(&mut self) {
+        if !self.in_tree() {
+            self.status = Some("p opens the hot path in the Call tree".into());
+            return;
+        }
+        self.tree_op(|p, t, c| Some(t.hot_path(p, c)));
+    }
+
+    /// i: top-down ⇄ bottom-up, the selection kept on its function.
+    fn tree_invert(&mut self) {
+        if !self.in_tree() {
+            self.status = Some("i turns the Call tree over (bottom-up)".into());
+            return;
+        }
+        self.tree_op(|p, t, c| {
+            let f = t.rows.get(c).map(|r| t.func(p, r.id));
+            t.invert(p);
+            let f = f?;
+            t.rows.iter().position(|r| t.func(p, r.id) == f)
+        });
+        if !self.view().filter.is_empty() {
+            self.tree_search();
+        }
+    }
+
+    /// Marks the tree's rows whose function the search matches, opens the
+    /// paths to them and says how many and what share they hold.
+    fn tree_search(&mut self) {
+        let filter = self.view().filter.clone();
+        let query = self.view().query.is_some().then(|| Query::parse(&filter));
+        let mut found = None;
+        self.tree_op(|p, t, c| {
+            let Some(q) = &query else {
+                let id = t.rows.get(c).map(|r| r.id);
+                t.unmark(p);
+                return id.and_then(|id| t.position(id));
+            };
+            let n = t.mark(p, &|f| q.is_match(&visible(p.function_name(f))));
+            found = Some((n, t.marked_share(p)));
+            t.next_marked(c.saturating_sub(1).min(t.rows.len()), 1)
+        });
+        if let Some((n, share)) = found {
+            self.status = Some(match share {
+                Some(s) if n > 0 => format!(
+                    "{} node{} match · {} of the total",
+                    crate::report::fmt::grouped(n as u64),
+                    if n == 1 { "" } else { "s" },
+                    format!(
+                        "{}%",
+                        crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(s)))
+                    )
+                ),
+                _ => "no node matches".into(),
+            });
+        }
+    }
+
+    /// t: the selected function's places in the call tree.
+    fn show_in_tree(&mut self) {
+        let Some(f) = self.selected_function().or_else(|| self.detail_function()) else {
+            self.status = Some("t shows a function in the Call tree: select one".into());
+            return;
+        };
+        if self.profile.nodes().is_empty() {
+            self.status = Some(format!(
+                "no call tree: this {} profile has no call paths",
+                self.profile.format
+            ));
+            return;
+        }
+        self.push(Scope::Tree(Some(f)));
     }
 
     /// Keeps the cursor on a row and the table scrolled to show it.

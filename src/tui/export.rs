@@ -26,6 +26,12 @@ impl App {
                 self.status = Some("Info is no table: profx report --view info prints it".into());
                 return;
             }
+            Scope::Tree(_) => {
+                self.status = Some(
+                    "the tree's paths export as folded stacks: profx export --to folded".into(),
+                );
+                return;
+            }
         };
         let (dir, stem) = place(&self.export_base, pane);
         let written = write_new(&dir, &stem, "csv", |out| {

@@ -16,26 +16,31 @@ pub enum Scope {
     Lines(Option<FuncId>),
     /// All stacks, or those containing a function (marked in each).
     Stacks(Option<FuncId>),
+    /// The call tree, or the tree opened to every place a function is
+    /// called (marked there).
+    Tree(Option<FuncId>),
     Packets,
     Events(PacketId),
     Info,
 }
 
-/// The five tabs.
+/// The six tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Functions,
     Lines,
     Stacks,
+    Tree,
     Trace,
     Info,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Functions,
         Tab::Lines,
         Tab::Stacks,
+        Tab::Tree,
         Tab::Trace,
         Tab::Info,
     ];
@@ -45,6 +50,7 @@ impl Tab {
             Tab::Functions => "Functions",
             Tab::Lines => "Lines",
             Tab::Stacks => "Stacks",
+            Tab::Tree => "Call tree",
             Tab::Trace => "Trace",
             Tab::Info => "Info",
         }
@@ -59,6 +65,7 @@ impl Tab {
             Tab::Functions => Scope::Functions,
             Tab::Lines => Scope::Lines(None),
             Tab::Stacks => Scope::Stacks(None),
+            Tab::Tree => Scope::Tree(None),
             Tab::Trace => Scope::Packets,
             Tab::Info => Scope::Info,
         }
@@ -71,6 +78,7 @@ impl Scope {
             Scope::Functions => Tab::Functions,
             Scope::Lines(_) => Tab::Lines,
             Scope::Stacks(_) => Tab::Stacks,
+            Scope::Tree(_) => Tab::Tree,
             Scope::Packets | Scope::Events(_) => Tab::Trace,
             Scope::Info => Tab::Info,
         }
@@ -83,14 +91,14 @@ impl Scope {
             Scope::Lines(_) => Some(Kind::Lines),
             Scope::Stacks(_) => Some(Kind::Stacks),
             Scope::Packets => Some(Kind::Packets),
-            Scope::Events(_) | Scope::Info => None,
+            Scope::Events(_) | Scope::Info | Scope::Tree(_) => None,
         }
     }
 
     /// The function a drilled view is about, marked in its rows.
     pub fn focus_function(self) -> Option<FuncId> {
         match self {
-            Scope::Lines(f) | Scope::Stacks(f) => f,
+            Scope::Lines(f) | Scope::Stacks(f) | Scope::Tree(f) => f,
             _ => None,
         }
     }
@@ -160,6 +168,9 @@ pub struct View {
     /// The scope's rows in the order of `sort` when they were sorted: a
     /// keystroke of a search filters these and never sorts.
     pub sorted: Option<(Option<(Col, bool)>, Rows)>,
+    /// The Call tree's state (direction, order, open rows); its rows are
+    /// `rows`' positions.
+    pub tree: Option<Box<crate::analysis::calltree::CallTree>>,
 }
 
 impl View {
@@ -176,6 +187,7 @@ impl View {
             hscroll: 0,
             focus: Focus::Table,
             sorted: None,
+            tree: None,
         }
     }
 
@@ -216,7 +228,7 @@ pub fn scope_rows(p: &Profile, scope: Scope, canonical: &dyn Fn(Kind) -> Vec<u32
             Rows::List(rows)
         }
         Scope::Events(k) => Rows::All(p.packet(k).events.len()),
-        Scope::Info => Rows::All(0),
+        Scope::Info | Scope::Tree(_) => Rows::All(0),
     }
 }
 

@@ -6,6 +6,7 @@
 mod detail;
 mod overlay;
 mod table;
+mod tree;
 pub mod theme;
 
 use super::app::{App, Mode};
@@ -146,6 +147,8 @@ fn step_name(app: &App, scope: Scope) -> String {
         Scope::Lines(Some(f)) => format!("lines of {}", short_name(app, f)),
         Scope::Stacks(None) => "Stacks".into(),
         Scope::Stacks(Some(f)) => format!("stacks with {}", short_name(app, f)),
+        Scope::Tree(None) => "Call tree".into(),
+        Scope::Tree(Some(f)) => format!("{} in the tree", short_name(app, f)),
         Scope::Packets => "Trace".into(),
         Scope::Events(k) => format!(
             "events of {}",
@@ -194,7 +197,20 @@ fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         h.extend([("s", "sort"), ("r", "reverse")]);
     }
     match v.scope {
-        Scope::Functions => h.extend([("⏎", "stacks"), ("c", "callers/callees"), ("l", "lines")]),
+        Scope::Functions => h.extend([
+            ("⏎", "stacks"),
+            ("t", "in tree"),
+            ("c", "callers/callees"),
+            ("l", "lines"),
+        ]),
+        Scope::Tree(_) => h.extend([
+            ("→←", "open/close"),
+            ("*", "all"),
+            ("p", "hot path"),
+            ("i", "invert"),
+            ("s", "sort"),
+            ("⏎", "function"),
+        ]),
         Scope::Stacks(_) => h.push(("⏎", "frames")),
         Scope::Lines(_) | Scope::Events(_) => h.push(("⏎", "function")),
         Scope::Packets => h.push(("⏎", "events")),

@@ -30,6 +30,7 @@ pub fn pane(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let inner = inner(area);
     match v.scope {
         Scope::Info => info_text(buf, inner, app, theme),
+        Scope::Tree(_) => super::tree::rows(buf, inner, app, theme),
         Scope::Events(k) => events(buf, inner, app, k, theme),
         Scope::Packets if app.profile.packets().is_empty() => {
             let why = format!(
@@ -66,6 +67,9 @@ fn empty_reason(app: &App, v: &View) -> String {
 /// "Functions 19/19 · sort: Incl ms ▼ · filter: none", and what the
 /// percents are out of.
 fn titles(app: &App, v: &View) -> (String, String) {
+    if let Some(tree) = v.tree.as_deref() {
+        return super::tree::titles(app, v, tree);
+    }
     let mut t = format!(" {} ", step_name(app, v.scope));
     if v.scope != Scope::Info {
         t.push_str(&format!(

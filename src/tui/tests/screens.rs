@@ -260,3 +260,55 @@ fn butterfly_with_numbers_and_ambiguous_modules() {
         "{screen}"
     );
 }
+
+fn vs_tree(w: u16, h: u16) -> App {
+    app_of(
+        fixture("real/inferno_CallTreeSummary.csv"),
+        "inferno_CallTreeSummary.csv",
+        w,
+        h,
+    )
+}
+
+/// The Call tree as it opens: the roots, closed.
+#[test]
+fn call_tree_collapsed() {
+    both_sizes("tree-collapsed", demo, &[Tab(Tab::Tree)]);
+}
+
+/// Every row open, on the demo and on a real VS call tree; the hot path
+/// from the first root.
+#[test]
+fn call_tree_expanded() {
+    both_sizes("tree-expanded", demo, &[Tab(Tab::Tree), ExpandAll, Move(2)]);
+    both_sizes("tree-hot-path", vs_tree, &[Tab(Tab::Tree), HotPath]);
+}
+
+/// Bottom-up: functions by self time, the first one's callers open.
+#[test]
+fn call_tree_inverted() {
+    both_sizes(
+        "tree-inverted",
+        demo,
+        &[Tab(Tab::Tree), Invert, Home, ScrollColumns(1)],
+    );
+}
+
+/// A search marks the matching nodes and opens the paths to them.
+#[test]
+fn call_tree_searched() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = demo(w, h);
+        act(&mut app, &[Tab(Tab::Tree), SearchOpen]);
+        typed(&mut app, "price");
+        act(&mut app, &[Accept]);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("tree-searched-{w}x{h}"), screen);
+    }
+}
+
+/// `t` on a function opens the tree at every place it is called.
+#[test]
+fn call_tree_of_a_function() {
+    both_sizes("tree-of-function", xpp, &[Move(2), ShowInTree]);
+}

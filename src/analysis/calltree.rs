@@ -1,0 +1,768 @@
+//! The Call tree pane's model: the calling-context tree top-down, or
+//! inverted into the bottom-up tree, as the rows a person has opened.
+//!
+//! Top-down, a row is a node of the profile's tree: its total is the
+//! weight of everything under it (`tree::Subtree`, as a flame graph's width
+//! is), its self the weight of its own stack, its count the calls (traces,
+//! VS) or samples (sampled profiles) of that path.
+//!
+//! Bottom-up (perf's `--no-children`, VS's caller view), the roots are the
+//! functions by their self weight and a row's children are the callers
+//! that weight came through. A bottom-up row is made when its parent is
+//! opened: it keeps which nodes of the tree it stands for (each with the
+//! node whose self weight it carries), so opening it costs the nodes it
+//! stands for, never a pass over the tree. The share of a caller row is
+//! the part of its root function's self weight that came through it.
+//!
+//! Opening and closing a row splices its children into the visible list,
+//! so a node with 100,000 children costs one sort of them and one copy of
+//! the list, not a rebuild of everything shown.
+
+use super::tree::{Children, Subtree, function_ranks};
+use crate::model::metrics::{add_count, add_opt};
+use crate::model::{FuncId, NodeId, Profile};
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
+
+/// What the profile-wide part of a tree costs to make (O(nodes)), made
+/// once and shared by every Call tree view.
+#[derive(Debug)]
+pub struct TreeIndex {
+    pub children: Children,
+    pub sub: Subtree,
+    ranks: Vec<u32>,
+    pub unit: Unit,
+    /// What a percent is of: the session's total of the unit, or the sum
+    /// of the roots where the session states none.
+    pub total: f64,
+}
+
+/// What the tree's total and self columns weigh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds: stacks have self times.
+    Ms,
+    /// Samples or calls: stacks have counts only.
+    Count,
+}
+
+impl TreeIndex {
+    pub fn build(p: &Profile) -> TreeIndex {
+        let ranks = function_ranks(p);
+        let children = Children::build(p, |f| ranks[f.index()]);
+        let sub = Subtree::build(p);
+        let unit = if p.stacks().iter().any(|s| s.self_ms.is_some()) {
+            Unit::Ms
+        } else {
+            Unit::Count
+        };
+        let roots: f64 = children
+            .of(None)
+            .iter()
+            .map(|&n| weight(&sub, unit, n))
+            .sum();
+        let stated = match unit {
+            Unit::Ms => p.totals.elapsed_inclusive_ms,
+            Unit::Count => p.totals.samples.map(|n| n as f64),
+        };
+        let total = stated.filter(|&t| t > 0.0).unwrap_or(roots);
+        TreeIndex {
+            children,
+            sub,
+            ranks,
+            unit,
+            total,
+        }
+    }
+}
+
+fn weight(sub: &Subtree, unit: Unit, n: NodeId) -> f64 {
+    match unit {
+        Unit::Ms => sub.time_ms[n.index()].unwrap_or(0.0),
+        Unit::Count => sub.hits[n.index()].unwrap_or(0) as f64,
+    }
+}
+
+/// A node's own weight: its stack's self time or count.
+fn self_weight(p: &Profile, unit: Unit, n: NodeId) -> Option<f64> {
+    let s = p.node(n).stack().map(|s| p.stack(s))?;
+    match unit {
+        Unit::Ms => s.self_ms,
+        Unit::Count => s.hits.map(|h| h as f64),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    TopDown,
+    BottomUp,
+}
+
+/// A column the tree's children can be ordered by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeCol {
+    Name,
+    Total,
+    SelfW,
+    Count,
+}
+
+impl TreeCol {
+    pub const ALL: [TreeCol; 4] = [TreeCol::Total, TreeCol::SelfW, TreeCol::Count, TreeCol::Name];
+}
+
+/// One visible row: a node (top-down) or a bottom-up row, and its depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub id: u32,
+    pub depth: u32,
+}
+
+/// A row's numbers. Absent where the profile has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Values {
+    /// Top-down: the weight under the node; bottom-up: the root
+    /// function's self weight that came through this path.
+    pub total: Option<f64>,
+    /// Top-down: the node's own weight; bottom-up: the same as `total`
+    /// (every bottom-up row is self weight).
+    pub self_w: Option<f64>,
+    /// Calls or samples: top-down the path's own, bottom-up those of the
+    /// stacks the row stands for.
+    pub count: Option<u64>,
+    /// Bottom-up: the share of the root function's self weight, in
+    /// percent; top-down: the share of the parent's total.
+    pub share: Option<f64>,
+}
+
+/// A bottom-up row: a function, the caller chain above it, and the tree
+/// nodes it stands for.
+#[derive(Clone, Debug)]
+struct Up {
+    func: FuncId,
+    parent: u32,
+    /// (node whose self weight is counted, node of this row's function on
+    /// its path).
+    pairs: Vec<(NodeId, NodeId)>,
+    values: Values,
+    /// Whether some pair's node has a caller.
+    has_callers: bool,
+    kids: Option<Vec<u32>>,
+}
+
+const NO_ROW: u32 = u32::MAX;
+
+/// The state of one Call tree view: direction, order, what is open, what
+/// matched a search, and the rows that shows.
+#[derive(Clone, Debug)]
+pub struct CallTree {
+    index: Arc<TreeIndex>,
+    pub direction: Direction,
+    pub sort: (TreeCol, bool),
+    open: FxHashSet<u32>,
+    ups: Vec<Up>,
+    up_roots: Vec<u32>,
+    pub rows: Vec<Row>,
+    /// Rows (ids) a search or a drill-down marked.
+    pub marked: FxHashSet<u32>,
+    /// What was open before a search opened the paths to its matches: each
+    /// keystroke opens its own paths from there, and clearing the search
+    /// puts it back.
+    open_before: Option<FxHashSet<u32>>,
+}
+
+impl CallTree {
+    pub fn new(p: &Profile, index: Arc<TreeIndex>) -> CallTree {
+        let mut t = CallTree {
+            index,
+            direction: Direction::TopDown,
+            sort: (TreeCol::Total, true),
+            open: FxHashSet::default(),
+            ups: Vec::new(),
+            up_roots: Vec::new(),
+            rows: Vec::new(),
+            marked: FxHashSet::default(),
+            open_before: None,
+        };
+        t.rebuild(p);
+        t
+    }
+
+    pub fn index(&self) -> &TreeIndex {
+        &self.index
+    }
+
+    /// The function of a row id.
+    pub fn func(&self, p: &Profile, id: u32) -> FuncId {
+        match self.direction {
+            Direction::TopDown => p.node(NodeId(id)).func,
+            Direction::BottomUp => self.ups[id as usize].func,
+        }
+    }
+
+    pub fn is_open(&self, id: u32) -> bool {
+        self.open.contains(&id)
+    }
+
+    /// Whether a row can be opened.
+    pub fn has_children(&self, id: u32) -> bool {
+        match self.direction {
+            Direction::TopDown => !self.index.children.of(Some(NodeId(id))).is_empty(),
+            Direction::BottomUp => self.ups[id as usize].has_callers,
+        }
+    }
+
+    pub fn values(&self, p: &Profile, id: u32) -> Values {
+        match self.direction {
+            Direction::BottomUp => self.ups[id as usize].values,
+            Direction::TopDown => {
+                let n = NodeId(id);
+                let ix = &self.index;
+                let total = match ix.unit {
+                    Unit::Ms => ix.sub.time_ms[n.index()],
+                    Unit::Count => ix.sub.hits[n.index()].map(|h| h as f64),
+                };
+                let count = match (ix.unit, p.totals.samples) {
+                    // Sampled with times: the samples under the node.
+                    (Unit::Ms, Some(_)) => ix.sub.hits[n.index()],
+                    _ => p.node(n).stack().and_then(|s| p.stack(s).hits),
+                };
+                let share = p.node(n).parent().and_then(|q| {
+                    let whole = weight(&ix.sub, ix.unit, q);
+                    (whole > 0.0).then(|| 100.0 * total.unwrap_or(0.0) / whole)
+                });
+                // A path that only leads to others (a sampled profile's
+                // callers) has no stack: none of its own weight, 0.
+                let self_w = self_weight(p, ix.unit, n).or(total.map(|_| 0.0));
+                Values {
+                    total,
+                    self_w,
+                    count,
+                    share,
+                }
+            }
+        }
+    }
+
+    /// A value as a percent of the session.
+    pub fn percent(&self, v: Option<f64>) -> Option<f64> {
+        let t = self.index.total;
+        v.map(|v| if t > 0.0 { 100.0 * v / t } else { 0.0 })
+    }
+
+    /// A row id's parent row id, if it has one.
+    pub fn parent(&self, p: &Profile, id: u32) -> Option<u32> {
+        match self.direction {
+            Direction::TopDown => p.node(NodeId(id)).parent().map(|q| q.0),
+            Direction::BottomUp => {
+                let up = self.ups[id as usize].parent;
+                (up != NO_ROW).then_some(up)
+            }
+        }
+    }
+
+    /// The children of a row, in the view's order (made when asked, for a
+    /// bottom-up row).
+    fn children(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
+        let mut kids: Vec<u32> = match (self.direction, id) {
+            (Direction::TopDown, None) => self.index.children.of(None).iter().map(|n| n.0).collect(),
+            (Direction::TopDown, Some(id)) => self
+                .index
+                .children
+                .of(Some(NodeId(id)))
+                .iter()
+                .map(|n| n.0)
+                .collect(),
+            (Direction::BottomUp, None) => {
+                if self.up_roots.is_empty() {
+                    self.up_roots = self.make_up_roots(p);
+                }
+                self.up_roots.clone()
+            }
+            (Direction::BottomUp, Some(id)) => self.up_kids(p, id),
+        };
+        self.order(p, &mut kids);
+        kids
+    }
+
+    /// Orders sibling rows by the sort column, ties by name then id, so
+    /// an order is the same however the rows were found.
+    fn order(&self, p: &Profile, kids: &mut [u32]) {
+        let (col, desc) = self.sort;
+        let rank = |id: u32| self.index.ranks[self.func(p, id).index()];
+        let key = |id: u32| {
+            let v = self.values(p, id);
+            match col {
+                TreeCol::Name => 0.0,
+                TreeCol::Total => v.total.unwrap_or(f64::NEG_INFINITY),
+                TreeCol::SelfW => v.self_w.unwrap_or(f64::NEG_INFINITY),
+                TreeCol::Count => v.count.map_or(f64::NEG_INFINITY, |c| c as f64),
+            }
+        };
+        let mut keyed: Vec<(f64, u32, u32)> = kids.iter().map(|&k| (key(k), rank(k), k)).collect();
+        keyed.sort_by(|a, b| {
+            let by_value = a.0.total_cmp(&b.0);
+            let by_value = if desc { by_value.reverse() } else { by_value };
+            let by_name = a.1.cmp(&b.1).then(a.2.cmp(&b.2));
+            let by_name = if col == TreeCol::Name && desc {
+                by_name.reverse()
+            } else {
+                by_name
+            };
+            by_value.then(by_name)
+        });
+        for (slot, k) in kids.iter_mut().zip(keyed) {
+            *slot = k.2;
+        }
+    }
+
+    /// Bottom-up roots: every function with self weight, standing for
+    /// its nodes that have some.
+    fn make_up_roots(&mut self, p: &Profile) -> Vec<u32> {
+        let unit = self.index.unit;
+        let mut by_func: Vec<Vec<(NodeId, NodeId)>> = vec![Vec::new(); p.functions().len()];
+        for (i, node) in p.nodes().iter().enumerate() {
+            let n = NodeId::from_index(i);
+            if self_weight(p, unit, n).is_some() {
+                by_func[node.func.index()].push((n, n));
+            }
+        }
+        let mut roots = Vec::new();
+        for (f, pairs) in by_func.into_iter().enumerate() {
+            if !pairs.is_empty() {
+                roots.push(self.add_up(p, FuncId::from_index(f), NO_ROW, pairs));
+            }
+        }
+        roots
+    }
+
+    fn add_up(&mut self, p: &Profile, func: FuncId, parent: u32, pairs: Vec<(NodeId, NodeId)>) -> u32 {
+        let unit = self.index.unit;
+        let (mut total, mut count) = (None, None);
+        for &(leaf, _) in &pairs {
+            total = add_opt(total, self_weight(p, unit, leaf));
+            count = add_count(count, p.node(leaf).stack().and_then(|s| p.stack(s).hits));
+        }
+        let root_total = match parent {
+            NO_ROW => total,
+            _ => {
+                let mut r = parent;
+                while self.ups[r as usize].parent != NO_ROW {
+                    r = self.ups[r as usize].parent;
+                }
+                self.ups[r as usize].values.total
+            }
+        };
+        let share = match (total, root_total) {
+            (Some(t), Some(r)) if r > 0.0 => Some(100.0 * t / r),
+            _ => None,
+        };
+        let has_callers = pairs.iter().any(|&(_, at)| p.node(at).parent().is_some());
+        self.ups.push(Up {
+            func,
+            parent,
+            pairs,
+            values: Values {
+                total,
+                self_w: total,
+                count,
+                share,
+            },
+            has_callers,
+            kids: None,
+        });
+        (self.ups.len() - 1) as u32
+    }
+
+    /// A bottom-up row's callers, made on first asking.
+    fn up_kids(&mut self, p: &Profile, id: u32) -> Vec<u32> {
+        if let Some(k) = &self.ups[id as usize].kids {
+            return k.clone();
+        }
+        let mut groups: rustc_hash::FxHashMap<FuncId, Vec<(NodeId, NodeId)>> =
+            Default::default();
+        for &(leaf, at) in &self.ups[id as usize].pairs {
+            if let Some(q) = p.node(at).parent() {
+                groups.entry(p.node(q).func).or_default().push((leaf, q));
+            }
+        }
+        let mut groups: Vec<_> = groups.into_iter().collect();
+        groups.sort_by_key(|g| g.0);
+        let kids: Vec<u32> = groups
+            .into_iter()
+            .map(|(f, pairs)| self.add_up(p, f, id, pairs))
+            .collect();
+        self.ups[id as usize].kids = Some(kids.clone());
+        kids
+    }
+
+    /// Makes the visible rows again from the roots and what is open (after
+    /// a change of order, direction or of many open rows at once).
+    pub fn rebuild(&mut self, p: &Profile) {
+        let mut rows = Vec::new();
+        let roots = self.children(p, None);
+        let mut todo: Vec<Row> = roots.iter().rev().map(|&id| Row { id, depth: 0 }).collect();
+        while let Some(r) = todo.pop() {
+            rows.push(r);
+            if self.open.contains(&r.id) {
+                let kids = self.children(p, Some(r.id));
+                todo.extend(kids.iter().rev().map(|&id| Row {
+                    id,
+                    depth: r.depth + 1,
+                }));
+            }
+        }
+        self.rows = rows;
+    }
+
+    /// Opens the row at `i`; false when it has no children or is open.
+    pub fn expand(&mut self, p: &Profile, i: usize) -> bool {
+        let Some(r) = self.rows.get(i).copied() else {
+            return false;
+        };
+        if self.open.contains(&r.id) || !self.has_children(r.id) {
+            return false;
+        }
+        self.open.insert(r.id);
+        let kids = self.children(p, Some(r.id));
+        let new = kids.into_iter().map(|id| Row {
+            id,
+            depth: r.depth + 1,
+        });
+        self.rows.splice(i + 1..i + 1, new);
+        true
+    }
+
+    /// Closes the row at `i`; false when it was not open.
+    pub fn collapse(&mut self, i: usize) -> bool {
+        let Some(r) = self.rows.get(i).copied() else {
+            return false;
+        };
+        if !self.open.remove(&r.id) {
+            return false;
+        }
+        let end = self.subtree_end(i);
+        self.rows.drain(i + 1..end);
+        true
+    }
+
+    /// The index after the last visible row under the row at `i`.
+    fn subtree_end(&self, i: usize) -> usize {
+        let depth = self.rows[i].depth;
+        i + 1
+            + self.rows[i + 1..]
+                .iter()
+                .take_while(|r| r.depth > depth)
+                .count()
+    }
+
+    /// Opens every row under the row at `i` (top-down: every node of its
+    /// subtree; bottom-up: its callers, all the way up).
+    pub fn expand_all(&mut self, p: &Profile, i: usize) {
+        let Some(r) = self.rows.get(i).copied() else {
+            return;
+        };
+        let mut todo = vec![r.id];
+        while let Some(id) = todo.pop() {
+            if self.has_children(id) {
+                self.open.insert(id);
+                todo.extend(self.children(p, Some(id)));
+            }
+        }
+        self.rebuild(p);
+    }
+
+    /// Opens the heaviest path from the row at `i` (VS's hot path): the
+    /// heaviest child, as long as it holds at least a twentieth of the
+    /// session; the index of the row it ends on.
+    pub fn hot_path(&mut self, p: &Profile, i: usize) -> usize {
+        let Some(r) = self.rows.get(i).copied() else {
+            return i;
+        };
+        let floor = self.index.total / 20.0;
+        let mut at = r.id;
+        let mut path = Vec::new();
+        loop {
+            if !self.has_children(at) {
+                break;
+            }
+            let kids = self.children(p, Some(at));
+            let heaviest = kids.iter().copied().max_by(|&a, &b| {
+                let w = |id| self.values(p, id).total.unwrap_or(0.0);
+                w(a).total_cmp(&w(b)).then(b.cmp(&a))
+            });
+            match heaviest {
+                Some(k) if self.values(p, k).total.unwrap_or(0.0) >= floor => {
+                    self.open.insert(at);
+                    path.push(k);
+                    at = k;
+                }
+                _ => break,
+            }
+        }
+        if path.is_empty() {
+            return i;
+        }
+        self.rebuild(p);
+        self.position(at).unwrap_or(i)
+    }
+
+    /// Where a row id is shown.
+    pub fn position(&self, id: u32) -> Option<usize> {
+        self.rows.iter().position(|r| r.id == id)
+    }
+
+    /// Marks the rows of functions `wanted` accepts and opens the paths to
+    /// them (top-down: every node of such a function; bottom-up: the
+    /// roots, which are every function); how many it marked.
+    pub fn mark(&mut self, p: &Profile, wanted: &dyn Fn(FuncId) -> bool) -> usize {
+        self.marked.clear();
+        match &self.open_before {
+            Some(before) => self.open = before.clone(),
+            None => self.open_before = Some(self.open.clone()),
+        }
+        match self.direction {
+            Direction::TopDown => {
+                let hit: Vec<bool> = p.function_ids().map(wanted).collect();
+                for (i, node) in p.nodes().iter().enumerate() {
+                    if hit[node.func.index()] {
+                        self.marked.insert(i as u32);
+                        let mut at = node.parent();
+                        while let Some(q) = at {
+                            if !self.open.insert(q.0) {
+                                break;
+                            }
+                            at = p.node(q).parent();
+                        }
+                    }
+                }
+            }
+            Direction::BottomUp => {
+                if self.up_roots.is_empty() {
+                    self.up_roots = self.make_up_roots(p);
+                }
+                for &r in &self.up_roots {
+                    if wanted(self.ups[r as usize].func) {
+                        self.marked.insert(r);
+                    }
+                }
+            }
+        }
+        self.rebuild(p);
+        self.marked.len()
+    }
+
+    /// Forgets a search: nothing marked, open what was open before it.
+    pub fn unmark(&mut self, p: &Profile) {
+        self.marked.clear();
+        if let Some(before) = self.open_before.take() {
+            self.open = before;
+            self.rebuild(p);
+        }
+    }
+
+    /// The share of the session the marked rows hold together: nodes under
+    /// another marked node are not counted twice.
+    pub fn marked_share(&self, p: &Profile) -> Option<f64> {
+        if self.marked.is_empty() {
+            return None;
+        }
+        let covered = |id: u32| {
+            let mut at = self.parent(p, id);
+            while let Some(q) = at {
+                if self.marked.contains(&q) {
+                    return true;
+                }
+                at = self.parent(p, q);
+            }
+            false
+        };
+        let sum: f64 = self
+            .marked
+            .iter()
+            .filter(|&&id| self.direction == Direction::BottomUp || !covered(id))
+            .map(|&id| self.values(p, id).total.unwrap_or(0.0))
+            .sum();
+        self.percent(Some(sum))
+    }
+
+    /// The next marked row after `from` (before it when `dir` < 0), wrapping.
+    pub fn next_marked(&self, from: usize, dir: isize) -> Option<usize> {
+        let n = self.rows.len();
+        (1..=n)
+            .map(|k| (from as isize + dir * k as isize).rem_euclid(n as isize) as usize)
+            .find(|&i| self.marked.contains(&self.rows[i].id))
+    }
+
+    /// Turns the tree over (top-down ⇄ bottom-up); what was open and marked
+    /// belongs to the other direction's rows, so it is forgotten.
+    pub fn invert(&mut self, p: &Profile) {
+        self.direction = match self.direction {
+            Direction::TopDown => Direction::BottomUp,
+            Direction::BottomUp => Direction::TopDown,
+        };
+        self.open.clear();
+        self.marked.clear();
+        self.open_before = None;
+        self.ups.clear();
+        self.up_roots.clear();
+        self.rebuild(p);
+    }
+
+    /// Orders every row's children by `col`.
+    pub fn sort_by(&mut self, p: &Profile, col: TreeCol, desc: bool) {
+        self.sort = (col, desc);
+        self.rebuild(p);
+    }
+
+    /// The sum of the roots' totals (what the whole tree weighs).
+    pub fn roots_total(&self, p: &Profile) -> f64 {
+        let roots: Vec<u32> = match self.direction {
+            Direction::TopDown => self.index.children.of(None).iter().map(|n| n.0).collect(),
+            Direction::BottomUp => self.up_roots.clone(),
+        };
+        roots
+            .iter()
+            .map(|&r| self.values(p, r).total.unwrap_or(0.0))
+            .sum()
+    }
+}
+
+impl PartialEq for CallTree {
+    fn eq(&self, other: &Self) -> bool {
+        self.direction == other.direction
+            && self.sort == other.sort
+            && self.rows == other.rows
+            && self.open == other.open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::metrics::TraceTime;
+    use crate::model::{Place, ProfileBuilder};
+    use proptest::prelude::*;
+
+    /// A trace from ops: `Some(f)` enters function f, `None` leaves the
+    /// top call; each op one millisecond after the last.
+    fn trace(ops: &[Option<u8>]) -> Profile {
+        let mut b = ProfileBuilder::new("test");
+        let m = b.intern("");
+        let funcs: Vec<FuncId> = (0..5)
+            .map(|i| {
+                let n = b.intern(&format!("f{i}"));
+                b.function(n, m)
+            })
+            .collect();
+        b.trace_begin(TraceTime::Timed);
+        let t = b.trace_thread(1);
+        let mut depth = 0;
+        for (i, op) in ops.iter().enumerate() {
+            b.trace_time(t, i as f64, || Place::Line(i as u64 + 1));
+            match op {
+                Some(f) => {
+                    b.trace_enter(t, funcs[*f as usize % 5], 0, None);
+                    depth += 1;
+                }
+                None if depth > 0 => {
+                    b.trace_exit(t);
+                    depth -= 1;
+                }
+                None => {}
+            }
+        }
+        b.trace_time(t, ops.len() as f64, || Place::Line(0));
+        b.trace_close_open();
+        b.finish()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+    }
+
+    fn open_everything(p: &Profile, t: &mut CallTree) {
+        let mut i = 0;
+        while i < t.rows.len() {
+            t.expand(p, i);
+            i += 1;
+        }
+    }
+
+    proptest! {
+        /// A node holds at least what its children hold; a root that is
+        /// its function's only place holds that function's inclusive time;
+        /// the tree turned over weighs what it weighed.
+        #[test]
+        fn tree_invariants(ops in proptest::collection::vec(proptest::option::weighted(0.6, 0u8..5), 0..200)) {
+            let p = trace(&ops);
+            let index = Arc::new(TreeIndex::build(&p));
+            let mut t = CallTree::new(&p, Arc::clone(&index));
+            open_everything(&p, &mut t);
+            prop_assert_eq!(t.rows.len(), p.nodes().len());
+            for (i, node) in p.nodes().iter().enumerate() {
+                let n = NodeId::from_index(i);
+                let total = index.sub.time_ms[i].unwrap_or(0.0);
+                let kids: f64 = index.children.of(Some(n)).iter()
+                    .map(|k| index.sub.time_ms[k.index()].unwrap_or(0.0)).sum();
+                prop_assert!(total + 1e-9 >= kids, "node {i}: {total} < {kids}");
+                let own = self_weight(&p, Unit::Ms, n).unwrap_or(0.0);
+                prop_assert!(close(total, own + kids));
+                let only_root = p.nodes().iter().all(|m| m.func != node.func || m.parent().is_none());
+                if node.parent().is_none() && only_root {
+                    let f = p.function(node.func).time.elapsed_inclusive.unwrap_or(0.0);
+                    prop_assert!(close(total, f), "root {i}: {total} vs {f}");
+                }
+            }
+            let down = t.roots_total(&p);
+            t.invert(&p);
+            let up = t.roots_total(&p);
+            prop_assert!(close(down, up), "{down} vs {up}");
+            open_everything(&p, &mut t);
+            // Under each bottom-up row, its callers hold no more than it.
+            for r in 0..t.rows.len() {
+                let id = t.rows[r].id;
+                let v = t.values(&p, id).total.unwrap_or(0.0);
+                let end = t.subtree_end(r);
+                let kids: f64 = t.rows[r + 1..end].iter()
+                    .filter(|k| k.depth == t.rows[r].depth + 1)
+                    .map(|k| t.values(&p, k.id).total.unwrap_or(0.0)).sum();
+                prop_assert!(kids <= v + 1e-9 * v.max(1.0));
+            }
+        }
+    }
+
+    /// Opening a node with many children and closing it again leaves the
+    /// rows as they were; the selection's id survives a change of order.
+    #[test]
+    fn expand_collapse_and_order() {
+        let mut ops = vec![Some(0)];
+        for i in 0..300 {
+            ops.extend([Some(1 + (i % 4) as u8), None]);
+        }
+        let p = trace(&ops);
+        let index = Arc::new(TreeIndex::build(&p));
+        let mut t = CallTree::new(&p, index);
+        assert_eq!(t.rows.len(), 1);
+        assert!(t.expand(&p, 0));
+        assert_eq!(t.rows.len(), 5);
+        assert!(!t.expand(&p, 0), "already open");
+        // Heaviest first: the four children took 75 calls each, f1 first
+        // by name among equals.
+        let names: Vec<&str> = t.rows[1..]
+            .iter()
+            .map(|r| p.function_name(t.func(&p, r.id)))
+            .collect();
+        assert_eq!(names, ["f1", "f2", "f3", "f4"]);
+        t.sort_by(&p, TreeCol::Name, true);
+        let names: Vec<&str> = t.rows[1..]
+            .iter()
+            .map(|r| p.function_name(t.func(&p, r.id)))
+            .collect();
+        assert_eq!(names, ["f4", "f3", "f2", "f1"]);
+        assert!(t.collapse(0));
+        assert_eq!(t.rows.len(), 1);
+        let end = t.hot_path(&p, 0);
+        assert_eq!(t.rows[end].depth, 1, "the hot path ends on a child");
+    }
+}
