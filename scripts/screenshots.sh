@@ -71,10 +71,12 @@ keys Enter
 shot frames
 keys 2
 shot lines
-keys 4 Enter Down Down
+keys 5 Enter Down Down
 shot trace
-keys 5
+keys 6
 shot info
+keys 4 Right Down p
+shot tree
 keys ?
 shot help
 keys Escape q
@@ -90,7 +92,7 @@ shot vs-per-call
 keys q
 
 start tests/fixtures/xpp/two-threads.prf
-keys 4 Enter Down Down Down
+keys 5 Enter Down Down Down
 shot trace-xpp
 keys q
 

@@ -131,7 +131,7 @@ fn open_sort_search_drill_back_trace_quit() {
     assert!(!s.contains("stacks with"), "{s}");
 
     // Trace pane: a summary format says why it has no events.
-    t.keys(&["4"]);
+    t.keys(&["5"]);
     t.wait_for("No trace events");
 
     // Quit, and the shell works as before: echo, canonical mode, no
@@ -224,6 +224,7 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
         &["3"],
         &["4"],
         &["5"],
+        &["6"],
         &["1", "/"],
     ] {
         t.keys(keys);
@@ -285,7 +286,7 @@ fn e_exports_the_filtered_pane_beside_the_input() {
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("orders.txt");
     std::fs::copy(fixture("plist/demo-orders.txt"), &input).unwrap();
-    let t = Tmux::start("export", 120, 30);
+    let t = Tmux::start("export", 140, 30);
     let bin = env!("CARGO_BIN_EXE_profx");
     // Opened as a person would, from its folder.
     t.type_text(&format!("cd {} && {bin} orders.txt", dir.display()));
@@ -398,7 +399,7 @@ fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
     let bin = env!("CARGO_BIN_EXE_profx");
     run_and_report(&t, &format!("{bin} {}", path.display()));
     t.wait_for("Functions");
-    t.keys(&["4"]);
+    t.keys(&["5"]);
     t.wait_for("Trace");
     t.keys(&["Enter"]);
     t.wait_for("events of cut.prf");
@@ -488,4 +489,43 @@ fn a_paste_into_the_search_prompt_filters_once() {
     t.keys(&["Escape"]);
     t.wait_for("Functions 8/8");
     t.keys(&["q"]);
+}
+
+/// The Call tree walked as a new user would: the tab, open a row, the hot
+/// path, everything open, a search that opens the paths to its matches,
+/// bottom-up, Enter to the function and back, quit.
+#[test]
+fn the_call_tree_walked() {
+    let t = Tmux::start("tree", 100, 30);
+    run_and_report(&t, env!("CARGO_BIN_EXE_profx"));
+    t.wait_for("Functions 10/10");
+    t.keys(&["4"]);
+    let s = t.wait_for("Call tree · top-down · 1 rows");
+    assert!(s.contains("▸ (main)"), "one root, closed:\n{s}");
+    t.keys(&["Right"]);
+    let s = t.wait_for("▾ (main)");
+    assert!(s.contains("▸ FNPRICE"), "its callees, heaviest first:\n{s}");
+    t.keys(&["Down", "p"]);
+    t.wait_for("▾ FNPRICE");
+    t.keys(&["Home", "*"]);
+    let s = t.wait_for("Call tree · top-down · 13 rows");
+    assert!(s.contains("FNROUND"), "{s}");
+    t.keys(&["Left"]);
+    t.wait_for("Call tree · top-down · 1 rows");
+    t.keys(&["/"]);
+    t.type_text("round");
+    let s = t.wait_for("search: round");
+    assert!(s.contains("1 node match"), "{s}");
+    assert!(s.contains("▾ FNDISCOUNT"), "the path to it is open:\n{s}");
+    t.keys(&["Enter", "i"]);
+    let s = t.wait_for("bottom-up");
+    assert!(s.contains("Of func%"), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for("Call tree › Functions");
+    t.keys(&["BSpace"]);
+    t.wait_for("bottom-up");
+    t.keys(&["q"]);
+    let s = t.wait_for("SAME-TTY");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_terminal_given_back(&t, &s);
 }

@@ -108,7 +108,12 @@ pub enum TreeCol {
 }
 
 impl TreeCol {
-    pub const ALL: [TreeCol; 4] = [TreeCol::Total, TreeCol::SelfW, TreeCol::Count, TreeCol::Name];
+    pub const ALL: [TreeCol; 4] = [
+        TreeCol::Total,
+        TreeCol::SelfW,
+        TreeCol::Count,
+        TreeCol::Name,
+    ];
 }
 
 /// One visible row: a node (top-down) or a bottom-up row, and its depth.
@@ -265,7 +270,9 @@ impl CallTree {
     /// bottom-up row).
     fn children(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
         let mut kids: Vec<u32> = match (self.direction, id) {
-            (Direction::TopDown, None) => self.index.children.of(None).iter().map(|n| n.0).collect(),
+            (Direction::TopDown, None) => {
+                self.index.children.of(None).iter().map(|n| n.0).collect()
+            }
             (Direction::TopDown, Some(id)) => self
                 .index
                 .children
@@ -336,7 +343,13 @@ impl CallTree {
         roots
     }
 
-    fn add_up(&mut self, p: &Profile, func: FuncId, parent: u32, pairs: Vec<(NodeId, NodeId)>) -> u32 {
+    fn add_up(
+        &mut self,
+        p: &Profile,
+        func: FuncId,
+        parent: u32,
+        pairs: Vec<(NodeId, NodeId)>,
+    ) -> u32 {
         let unit = self.index.unit;
         let (mut total, mut count) = (None, None);
         for &(leaf, _) in &pairs {
@@ -379,8 +392,7 @@ impl CallTree {
         if let Some(k) = &self.ups[id as usize].kids {
             return k.clone();
         }
-        let mut groups: rustc_hash::FxHashMap<FuncId, Vec<(NodeId, NodeId)>> =
-            Default::default();
+        let mut groups: rustc_hash::FxHashMap<FuncId, Vec<(NodeId, NodeId)>> = Default::default();
         for &(leaf, at) in &self.ups[id as usize].pairs {
             if let Some(q) = p.node(at).parent() {
                 groups.entry(p.node(q).func).or_default().push((leaf, q));
@@ -524,14 +536,20 @@ impl CallTree {
         match self.direction {
             Direction::TopDown => {
                 let hit: Vec<bool> = p.function_ids().map(wanted).collect();
+                // Ancestors opened by this search: a walk up stops at one
+                // (its own ancestors are open then), so marking costs the
+                // nodes, not the sum of their depths. A row the user had
+                // open does not stop it: a row above it may be closed.
+                let mut opened: FxHashSet<u32> = FxHashSet::default();
                 for (i, node) in p.nodes().iter().enumerate() {
                     if hit[node.func.index()] {
                         self.marked.insert(i as u32);
                         let mut at = node.parent();
                         while let Some(q) = at {
-                            if !self.open.insert(q.0) {
+                            if !opened.insert(q.0) {
                                 break;
                             }
+                            self.open.insert(q.0);
                             at = p.node(q).parent();
                         }
                     }

@@ -628,7 +628,10 @@ impl App {
     fn step_sort(&mut self, dir: isize) {
         if self.in_tree() {
             return self.tree_op(|p, t, c| {
-                let now = TreeCol::ALL.iter().position(|&x| x == t.sort.0).unwrap_or(0);
+                let now = TreeCol::ALL
+                    .iter()
+                    .position(|&x| x == t.sort.0)
+                    .unwrap_or(0);
                 let col = TreeCol::ALL[step_wrap(now, dir, TreeCol::ALL.len())];
                 let id = t.rows.get(c).map(|r| r.id);
                 t.sort_by(p, col, col != TreeCol::Name);
@@ -943,7 +946,10 @@ impl App {
     }
 
     fn tree_marked(&self) -> bool {
-        self.view().tree.as_ref().is_some_and(|t| !t.marked.is_empty())
+        self.view()
+            .tree
+            .as_ref()
+            .is_some_and(|t| !t.marked.is_empty())
     }
 
     /// Runs `op` on the Call tree with the cursor's row, then shows the
@@ -1041,15 +1047,15 @@ impl App {
         });
         if let Some((n, share)) = found {
             self.status = Some(match share {
-                Some(s) if n > 0 => format!(
-                    "{} node{} match · {} of the total",
-                    crate::report::fmt::grouped(n as u64),
-                    if n == 1 { "" } else { "s" },
+                Some(s) if n > 0 => {
+                    let pct =
+                        crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(s)));
                     format!(
-                        "{}%",
-                        crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(s)))
+                        "{} node{} match · {pct}% of the total",
+                        crate::report::fmt::grouped(n as u64),
+                        if n == 1 { "" } else { "s" },
                     )
-                ),
+                }
                 _ => "no node matches".into(),
             });
         }

@@ -46,18 +46,36 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
             ("Enter", "stacks containing the function"),
             ("c", "into callers, then callees, then back"),
             ("l", "the function's lines"),
-            ("t", "the function in the call tree, at every place it is called"),
+            (
+                "t",
+                "the function in the call tree, at every place it is called",
+            ),
         ],
     ),
     (
         "Call tree",
         &[
-            ("→ ←  l h", "open / close the row (again: into it / to its parent)"),
+            (
+                "→ ←  l h",
+                "open / close the row (again: into it / to its parent)",
+            ),
             ("*", "open everything under the row"),
-            ("p", "open the hot path: the heaviest callees, down to 5 % of the total"),
-            ("i", "turn over: bottom-up (functions by self time, callers below)"),
-            ("s  S  r", "order each row's children by another column / reverse"),
-            ("/  n  N", "mark matching functions and open the paths to them; step"),
+            (
+                "p",
+                "open the hot path: the heaviest callees, down to 5 % of the total",
+            ),
+            (
+                "i",
+                "turn over: bottom-up (functions by self time, callers below)",
+            ),
+            (
+                "s  S  r",
+                "order each row's children by another column / reverse",
+            ),
+            (
+                "/  n  N",
+                "mark matching functions and open the paths to them; step",
+            ),
             ("Enter", "the row's function"),
         ],
     ),

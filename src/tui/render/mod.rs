@@ -6,8 +6,8 @@
 mod detail;
 mod overlay;
 mod table;
-mod tree;
 pub mod theme;
+mod tree;
 
 use super::app::{App, Mode};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};

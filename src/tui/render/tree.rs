@@ -50,13 +50,28 @@ fn columns(t: &CallTree, count_head: &'static str, wide: bool) -> Vec<NumCol> {
     };
     let mut cols = match t.direction {
         Direction::TopDown => vec![
-            col(if ms { "Total ms" } else { "Total" }, 12, Some(TreeCol::Total), What::Total),
+            col(
+                if ms { "Total ms" } else { "Total" },
+                12,
+                Some(TreeCol::Total),
+                What::Total,
+            ),
             col("Total%", 7, None, What::TotalPct),
-            col(if ms { "Self ms" } else { "Self" }, 12, Some(TreeCol::SelfW), What::SelfW),
+            col(
+                if ms { "Self ms" } else { "Self" },
+                12,
+                Some(TreeCol::SelfW),
+                What::SelfW,
+            ),
             col("Self%", 7, None, What::SelfPct),
         ],
         Direction::BottomUp => vec![
-            col(if ms { "Self ms" } else { "Self" }, 12, Some(TreeCol::Total), What::Total),
+            col(
+                if ms { "Self ms" } else { "Self" },
+                12,
+                Some(TreeCol::Total),
+                What::Total,
+            ),
             col("Self%", 7, None, What::TotalPct),
             col("Of func%", 9, None, What::Share),
         ],
@@ -139,7 +154,13 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         } else {
             base
         };
-        buf.set_stringn(name_x, y, fit(&label, usize::from(name_w)).0, usize::from(name_w), style);
+        buf.set_stringn(
+            name_x,
+            y,
+            fit(&label, usize::from(name_w)).0,
+            usize::from(name_w),
+            style,
+        );
         let values = t.values(p, r.id);
         let mut x = name_x + name_w;
         for c in &cols {
@@ -219,7 +240,7 @@ pub fn titles(app: &App, v: &crate::tui::view::View, t: &CallTree) -> (String, S
     }
     let of = match t.index().unit {
         Unit::Ms => crate::report::fmt::grouped_ms(t.index().total),
-        Unit::Count => format!("{}", crate::report::fmt::grouped(t.index().total as u64)),
+        Unit::Count => crate::report::fmt::grouped(t.index().total as u64),
     };
     (title, format!(" % of {of} "))
 }

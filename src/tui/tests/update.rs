@@ -637,3 +637,57 @@ fn a_paste_is_one_filtering_of_a_bounded_query() {
     assert!(filter.starts_with("FN TAX"), "{filter:?}");
     assert_eq!(filter.chars().count(), Pasted::MAX);
 }
+
+/// `t` on a function opens the tree at each place it is called, the row
+/// of its first place selected; `Enter` goes to the row's function and
+/// `Backspace` walks back through both steps.
+#[test]
+fn a_function_reaches_its_nodes_in_the_tree_and_back() {
+    let mut app = demo(120, 40);
+    let round = move_to(&mut app, "FNROUND");
+    run(&mut app, &[ShowInTree]);
+    assert_eq!(app.view().scope, Scope::Tree(Some(round)));
+    assert_eq!(selected_name(&app), "FNROUND");
+    let t = app.view().tree.as_deref().unwrap();
+    // main > FNPRICE > FNDISCOUNT > FNROUND: the path to it is open.
+    assert_eq!(t.rows[app.view().cursor].depth, 3);
+    run(&mut app, &[Move(-1), Enter]);
+    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(selected_name(&app), "FNDISCOUNT");
+    run(&mut app, &[Back]);
+    assert_eq!(app.view().scope, Scope::Tree(Some(round)));
+    run(&mut app, &[Back]);
+    assert_eq!(selected_name(&app), "FNROUND");
+}
+
+/// Opening, closing, moving into and out of rows; the selection kept by
+/// identity through a sort and a reverse; `i` keeps the function.
+#[test]
+fn the_tree_opens_closes_sorts_and_turns_over() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Tab(Tab::Tree)]);
+    let rows = |app: &App| app.view().tree.as_deref().unwrap().rows.len();
+    assert_eq!(rows(&app), 1, "one root, closed");
+    run(&mut app, &[ScrollColumns(1)]);
+    let open = rows(&app);
+    assert!(open > 1);
+    run(&mut app, &[ScrollColumns(1)]);
+    assert_eq!(app.view().cursor, 1, "→ on an open row moves into it");
+    let name = selected_name(&app);
+    run(&mut app, &[SortNext, Reverse]);
+    assert_eq!(selected_name(&app), name, "the selection survives a sort");
+    run(&mut app, &[ScrollColumns(-1)]);
+    assert_eq!(app.view().cursor, 0, "← on a closed row goes to its parent");
+    run(&mut app, &[ScrollColumns(-1)]);
+    assert_eq!(rows(&app), 1, "← on an open row closes it");
+    run(&mut app, &[ExpandAll]);
+    assert_eq!(rows(&app), app.profile.nodes().len());
+    run(&mut app, &[Move(1)]);
+    let name = selected_name(&app);
+    run(&mut app, &[Invert]);
+    assert_eq!(selected_name(&app), name, "bottom-up, on the same function");
+    assert_eq!(
+        app.view().tree.as_deref().unwrap().rows[app.view().cursor].depth,
+        0
+    );
+}
