@@ -10,6 +10,10 @@
 //! - each key of QUERY typed into the search prompt (default `fn0`, which
 //!   most generated names match at first), then each erased.
 //!
+//! Then the Call tree (issue 38: instant on a million nodes): opening the
+//! tab, → on the first root, `*` on it, End, a frame drawn there, `p` from
+//! the top, `i` (bottom-up) and → on its first root, each key of QUERY.
+//!
 //! Prints per pane its rows and the fastest, median and slowest press.
 //!
 //! Usage: cargo run --release --example keys -- FILE [QUERY]
@@ -80,8 +84,54 @@ fn main() -> ExitCode {
         );
         app.update(Action::Cancel);
     }
+    call_tree(&mut app, &query);
     std::mem::forget(app);
     ExitCode::SUCCESS
+}
+
+fn call_tree(app: &mut App, query: &str) {
+    let rows = |app: &App| app.view().tree.as_deref().map_or(0, |t| t.rows.len());
+    let open = timed(app, Action::Tab(Tab::Tree));
+    let right = timed(app, Action::ScrollColumns(1));
+    let after_right = rows(app);
+    let all = timed(app, Action::ExpandAll);
+    let after_all = rows(app);
+    let end = timed(app, Action::End);
+    let frame = frame_ms(app);
+    app.update(Action::Home);
+    let hot = timed(app, Action::HotPath);
+    println!(
+        "call tree: {} nodes; tab {open:.1} ms; → {right:.1} ms ({after_right} rows); \
+         * {all:.1} ms ({after_all} rows); End {end:.1} ms; a frame {frame:.1} ms; p {hot:.1} ms",
+        app.profile.nodes().len()
+    );
+    let invert = timed(app, Action::Invert);
+    app.update(Action::Home);
+    let up_right = timed(app, Action::ScrollColumns(1));
+    println!(
+        "call tree: i {invert:.1} ms; → on the first bottom-up root {up_right:.1} ms ({} rows)",
+        rows(app)
+    );
+    app.update(Action::Invert);
+    app.update(Action::SearchOpen);
+    let typed: Vec<f64> = query
+        .chars()
+        .map(|c| timed(app, Action::Input(c)))
+        .collect();
+    println!(
+        "call tree: search {query:?}: typed {} (target <= 50)",
+        spread(typed)
+    );
+    app.update(Action::Cancel);
+}
+
+/// One frame of the app drawn into an off-screen terminal.
+fn frame_ms(app: &App) -> f64 {
+    let backend = ratatui::backend::TestBackend::new(160, 48);
+    let mut term = ratatui::Terminal::new(backend).expect("a test backend never fails");
+    let start = Instant::now();
+    let _ = term.draw(|f| profx::tui::render::draw(f, app));
+    start.elapsed().as_secs_f64() * 1e3
 }
 
 fn timed(app: &mut App, action: Action) -> f64 {

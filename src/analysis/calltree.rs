@@ -29,6 +29,10 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct TreeIndex {
     pub children: Children,
+    /// The children in the order the pane opens with (total, descending;
+    /// ties by name), made with the index so that the first look at the
+    /// tree sorts nothing.
+    by_total: Arc<Children>,
     pub sub: Subtree,
     ranks: Vec<u32>,
     pub unit: Unit,
@@ -66,7 +70,14 @@ impl TreeIndex {
             Unit::Count => p.totals.samples.map(|n| n as f64),
         };
         let total = stated.filter(|&t| t > 0.0).unwrap_or(roots);
+        let by_total = Arc::new(children.reordered(|a, b| {
+            let (wa, wb) = (weight(&sub, unit, a), weight(&sub, unit, b));
+            wb.total_cmp(&wa)
+                .then(ranks[p.node(a).func.index()].cmp(&ranks[p.node(b).func.index()]))
+                .then(a.cmp(&b))
+        }));
         TreeIndex {
+            by_total,
             children,
             sub,
             ranks,
@@ -157,6 +168,15 @@ struct Up {
 
 const NO_ROW: u32 = u32::MAX;
 
+/// Tree nodes bottom-up rows may stand for, all rows together, before `*`
+/// and the hot path stop opening more. A recursive chain of depth n, turned
+/// over, has rows standing for n, n − 1, … nodes: opened whole it would
+/// cost n²/2; one row at a time, as a person opens them, it stays cheap.
+const UP_BUDGET: usize = 4_000_000;
+
+/// A search opens the paths to this many of its matches, the heaviest.
+pub const OPEN_FOR: usize = 1000;
+
 /// The state of one Call tree view: direction, order, what is open, what
 /// matched a search, and the rows that shows.
 #[derive(Clone, Debug)]
@@ -170,6 +190,12 @@ pub struct CallTree {
     pub rows: Vec<Row>,
     /// Rows (ids) a search or a drill-down marked.
     pub marked: FxHashSet<u32>,
+    /// Top-down: every node's children in the view's order, made once an
+    /// order (a sort) and shared by every walk, so showing a million open
+    /// rows sorts nothing.
+    ordered: Option<Arc<Children>>,
+    /// Nodes the bottom-up rows made so far stand for (`UP_BUDGET`).
+    up_pairs: usize,
     /// What was open before a search opened the paths to its matches: each
     /// keystroke opens its own paths from there, and clearing the search
     /// puts it back.
@@ -187,6 +213,8 @@ impl CallTree {
             up_roots: Vec::new(),
             rows: Vec::new(),
             marked: FxHashSet::default(),
+            up_pairs: 0,
+            ordered: None,
             open_before: None,
         };
         t.rebuild(p);
@@ -269,44 +297,78 @@ impl CallTree {
     /// The children of a row, in the view's order (made when asked, for a
     /// bottom-up row).
     fn children(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
-        let mut kids: Vec<u32> = match (self.direction, id) {
-            (Direction::TopDown, None) => {
-                self.index.children.of(None).iter().map(|n| n.0).collect()
+        match (self.direction, id) {
+            (Direction::TopDown, id) => {
+                let ordered = self.ordered(p);
+                ordered.of(id.map(NodeId)).iter().map(|n| n.0).collect()
             }
-            (Direction::TopDown, Some(id)) => self
-                .index
-                .children
-                .of(Some(NodeId(id)))
-                .iter()
-                .map(|n| n.0)
-                .collect(),
             (Direction::BottomUp, None) => {
                 if self.up_roots.is_empty() {
                     self.up_roots = self.make_up_roots(p);
                 }
-                self.up_roots.clone()
+                let mut kids = self.up_roots.clone();
+                self.order(p, &mut kids);
+                kids
             }
-            (Direction::BottomUp, Some(id)) => self.up_kids(p, id),
-        };
-        self.order(p, &mut kids);
-        kids
+            (Direction::BottomUp, Some(id)) => {
+                let mut kids = self.up_kids(p, id);
+                self.order(p, &mut kids);
+                kids
+            }
+        }
+    }
+
+    /// The top-down children in the view's order, made on first need.
+    fn ordered(&mut self, p: &Profile) -> Arc<Children> {
+        if let Some(o) = &self.ordered {
+            return Arc::clone(o);
+        }
+        if self.sort == (TreeCol::Total, true) {
+            let o = Arc::clone(&self.index.by_total);
+            self.ordered = Some(Arc::clone(&o));
+            return o;
+        }
+        let key = |n: NodeId| self.sort_key(p, n.0);
+        let (col, desc) = self.sort;
+        let ranks = &self.index.ranks;
+        let o = Arc::new(self.index.children.reordered(|a, b| {
+            let by_value = key(a).total_cmp(&key(b));
+            let by_value = if desc { by_value.reverse() } else { by_value };
+            let by_name = ranks[p.node(a).func.index()].cmp(&ranks[p.node(b).func.index()]);
+            let by_name = if col == TreeCol::Name && desc {
+                by_name.reverse()
+            } else {
+                by_name
+            };
+            by_value.then(by_name).then(a.cmp(&b))
+        }));
+        self.ordered = Some(Arc::clone(&o));
+        o
+    }
+
+    /// A row's value in the sort column (0 for the name: ties then order).
+    fn sort_key(&self, p: &Profile, id: u32) -> f64 {
+        let v = self.values(p, id);
+        match self.sort.0 {
+            TreeCol::Name => 0.0,
+            TreeCol::Total => v.total.unwrap_or(f64::NEG_INFINITY),
+            TreeCol::SelfW => v.self_w.unwrap_or(f64::NEG_INFINITY),
+            TreeCol::Count => v.count.map_or(f64::NEG_INFINITY, |c| c as f64),
+        }
     }
 
     /// Orders sibling rows by the sort column, ties by name then id, so
     /// an order is the same however the rows were found.
     fn order(&self, p: &Profile, kids: &mut [u32]) {
+        if kids.len() < 2 {
+            return;
+        }
         let (col, desc) = self.sort;
         let rank = |id: u32| self.index.ranks[self.func(p, id).index()];
-        let key = |id: u32| {
-            let v = self.values(p, id);
-            match col {
-                TreeCol::Name => 0.0,
-                TreeCol::Total => v.total.unwrap_or(f64::NEG_INFINITY),
-                TreeCol::SelfW => v.self_w.unwrap_or(f64::NEG_INFINITY),
-                TreeCol::Count => v.count.map_or(f64::NEG_INFINITY, |c| c as f64),
-            }
-        };
-        let mut keyed: Vec<(f64, u32, u32)> = kids.iter().map(|&k| (key(k), rank(k), k)).collect();
+        let mut keyed: Vec<(f64, u32, u32)> = kids
+            .iter()
+            .map(|&k| (self.sort_key(p, k), rank(k), k))
+            .collect();
         keyed.sort_by(|a, b| {
             let by_value = a.0.total_cmp(&b.0);
             let by_value = if desc { by_value.reverse() } else { by_value };
@@ -371,6 +433,7 @@ impl CallTree {
             _ => None,
         };
         let has_callers = pairs.iter().any(|&(_, at)| p.node(at).parent().is_some());
+        self.up_pairs += pairs.len();
         self.ups.push(Up {
             func,
             parent,
@@ -412,6 +475,27 @@ impl CallTree {
     /// a change of order, direction or of many open rows at once).
     pub fn rebuild(&mut self, p: &Profile) {
         let mut rows = Vec::new();
+        if self.direction == Direction::TopDown {
+            // Over the ordered index's slices: no list made a row.
+            let ordered = self.ordered(p);
+            let mut todo: Vec<Row> = ordered
+                .of(None)
+                .iter()
+                .rev()
+                .map(|n| Row { id: n.0, depth: 0 })
+                .collect();
+            while let Some(r) = todo.pop() {
+                rows.push(r);
+                if self.open.contains(&r.id) {
+                    todo.extend(ordered.of(Some(NodeId(r.id))).iter().rev().map(|n| Row {
+                        id: n.0,
+                        depth: r.depth + 1,
+                    }));
+                }
+            }
+            self.rows = rows;
+            return;
+        }
         let roots = self.children(p, None);
         let mut todo: Vec<Row> = roots.iter().rev().map(|&id| Row { id, depth: 0 }).collect();
         while let Some(r) = todo.pop() {
@@ -476,9 +560,19 @@ impl CallTree {
         };
         let mut todo = vec![r.id];
         while let Some(id) = todo.pop() {
-            if self.has_children(id) {
-                self.open.insert(id);
-                todo.extend(self.children(p, Some(id)));
+            if self.over_budget() {
+                break;
+            }
+            if !self.has_children(id) {
+                continue;
+            }
+            self.open.insert(id);
+            match self.direction {
+                // Which children, not their order: the index's lists.
+                Direction::TopDown => {
+                    todo.extend(self.index.children.of(Some(NodeId(id))).iter().map(|n| n.0))
+                }
+                Direction::BottomUp => todo.extend(self.up_kids(p, id)),
             }
         }
         self.rebuild(p);
@@ -495,14 +589,25 @@ impl CallTree {
         let mut at = r.id;
         let mut path = Vec::new();
         loop {
-            if !self.has_children(at) {
+            if !self.has_children(at) || self.over_budget() {
                 break;
             }
-            let kids = self.children(p, Some(at));
-            let heaviest = kids.iter().copied().max_by(|&a, &b| {
-                let w = |id| self.values(p, id).total.unwrap_or(0.0);
-                w(a).total_cmp(&w(b)).then(b.cmp(&a))
-            });
+            // Top-down, the index's list: no list made a level (a chain a
+            // million deep is a million levels).
+            let heaviest = match self.direction {
+                Direction::TopDown => {
+                    let w = |id: u32| self.values(p, id).total.unwrap_or(0.0);
+                    let kids = self.index.children.of(Some(NodeId(at)));
+                    let ranks = &self.index.ranks;
+                    kids.iter().map(|n| n.0).max_by(|&a, &b| {
+                        w(a).total_cmp(&w(b)).then_with(|| {
+                            let r = |id: u32| ranks[p.node(NodeId(id)).func.index()];
+                            r(b).cmp(&r(a))
+                        })
+                    })
+                }
+                Direction::BottomUp => self.children(p, Some(at)).first().copied(),
+            };
             match heaviest {
                 Some(k) if self.values(p, k).total.unwrap_or(0.0) >= floor => {
                     self.open.insert(at);
@@ -517,6 +622,12 @@ impl CallTree {
         }
         self.rebuild(p);
         self.position(at).unwrap_or(i)
+    }
+
+    /// Whether the bottom-up rows made stand for so many nodes that `*`
+    /// and the hot path open no more.
+    pub fn over_budget(&self) -> bool {
+        self.direction == Direction::BottomUp && self.up_pairs > UP_BUDGET
     }
 
     /// Where a row id is shown.
@@ -536,22 +647,33 @@ impl CallTree {
         match self.direction {
             Direction::TopDown => {
                 let hit: Vec<bool> = p.function_ids().map(wanted).collect();
+                let mut found: Vec<u32> = Vec::new();
+                for (i, node) in p.nodes().iter().enumerate() {
+                    if hit[node.func.index()] {
+                        found.push(i as u32);
+                    }
+                }
+                self.marked.extend(found.iter().copied());
+                // Paths are opened to the heaviest matches only: a query
+                // matching most of a million nodes would open them all.
+                let w = |id: u32| weight(&self.index.sub, self.index.unit, NodeId(id));
+                if found.len() > OPEN_FOR {
+                    found.select_nth_unstable_by(OPEN_FOR, |&a, &b| w(b).total_cmp(&w(a)));
+                    found.truncate(OPEN_FOR);
+                }
                 // Ancestors opened by this search: a walk up stops at one
                 // (its own ancestors are open then), so marking costs the
                 // nodes, not the sum of their depths. A row the user had
                 // open does not stop it: a row above it may be closed.
                 let mut opened: FxHashSet<u32> = FxHashSet::default();
-                for (i, node) in p.nodes().iter().enumerate() {
-                    if hit[node.func.index()] {
-                        self.marked.insert(i as u32);
-                        let mut at = node.parent();
-                        while let Some(q) = at {
-                            if !opened.insert(q.0) {
-                                break;
-                            }
-                            self.open.insert(q.0);
-                            at = p.node(q).parent();
+                for &i in &found {
+                    let mut at = p.node(NodeId(i)).parent();
+                    while let Some(q) = at {
+                        if !opened.insert(q.0) {
+                            break;
                         }
+                        self.open.insert(q.0);
+                        at = p.node(q).parent();
                     }
                 }
             }
@@ -585,22 +707,30 @@ impl CallTree {
         if self.marked.is_empty() {
             return None;
         }
-        let covered = |id: u32| {
-            let mut at = self.parent(p, id);
-            while let Some(q) = at {
-                if self.marked.contains(&q) {
-                    return true;
+        let sum: f64 = match self.direction {
+            // Bottom-up, the marked rows are roots: they never nest.
+            Direction::BottomUp => self
+                .marked
+                .iter()
+                .map(|&id| self.values(p, id).total.unwrap_or(0.0))
+                .sum(),
+            Direction::TopDown => {
+                // Whether a node has a marked node above it, in one pass:
+                // parents come before their children.
+                let n = p.nodes().len();
+                let mut under = vec![false; n];
+                let mut sum = 0.0;
+                for i in 0..n {
+                    if let Some(q) = p.nodes()[i].parent() {
+                        under[i] = under[q.index()] || self.marked.contains(&q.0);
+                    }
+                    if !under[i] && self.marked.contains(&(i as u32)) {
+                        sum += weight(&self.index.sub, self.index.unit, NodeId::from_index(i));
+                    }
                 }
-                at = self.parent(p, q);
+                sum
             }
-            false
         };
-        let sum: f64 = self
-            .marked
-            .iter()
-            .filter(|&&id| self.direction == Direction::BottomUp || !covered(id))
-            .map(|&id| self.values(p, id).total.unwrap_or(0.0))
-            .sum();
         self.percent(Some(sum))
     }
 
@@ -622,6 +752,7 @@ impl CallTree {
         self.open.clear();
         self.marked.clear();
         self.open_before = None;
+        self.up_pairs = 0;
         self.ups.clear();
         self.up_roots.clear();
         self.rebuild(p);
@@ -630,6 +761,7 @@ impl CallTree {
     /// Orders every row's children by `col`.
     pub fn sort_by(&mut self, p: &Profile, col: TreeCol, desc: bool) {
         self.sort = (col, desc);
+        self.ordered = None;
         self.rebuild(p);
     }
 

@@ -46,6 +46,22 @@ impl Children {
         Children { start, list }
     }
 
+    /// The same lists, each ordered by `cmp` instead (a stable sort, so
+    /// ties keep this index's order).
+    pub fn reordered(&self, cmp: impl Fn(NodeId, NodeId) -> std::cmp::Ordering) -> Children {
+        let mut list = self.list.clone();
+        for w in 0..self.start.len().saturating_sub(1) {
+            let seg = &mut list[self.start[w] as usize..self.start[w + 1] as usize];
+            if seg.len() > 1 {
+                seg.sort_by(|&a, &b| cmp(a, b));
+            }
+        }
+        Children {
+            start: self.start.clone(),
+            list,
+        }
+    }
+
     /// The children of `node`, or the roots for `None`.
     pub fn of(&self, node: Option<NodeId>) -> &[NodeId] {
         let i = match node {

@@ -153,6 +153,7 @@ impl Prepared {
                 for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
                     pr.ties(p, k);
                 }
+                pr.tree(p);
             });
         });
     }
@@ -997,11 +998,17 @@ impl App {
             self.status = Some("* opens rows of the Call tree".into());
             return;
         }
+        let mut stopped = false;
         self.tree_op(|p, t, c| {
             let id = t.rows.get(c)?.id;
             t.expand_all(p, c);
+            stopped = t.over_budget();
             t.position(id)
         });
+        if stopped {
+            self.status =
+                Some("stopped opening: a deep recursion, turned over; open rows one by one".into());
+        }
     }
 
     fn tree_hot_path(&mut self) {
