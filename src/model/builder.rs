@@ -45,6 +45,8 @@ pub struct ProfileBuilder {
     /// Stacks made by `stack_hashed` with no node yet, by id: (stack,
     /// start and length of its frames in `memo_frames`).
     pending: Vec<(StackId, u32, u32)>,
+    /// `pending[..pending_indexed]` are in `stack_index`.
+    pending_indexed: usize,
     /// Set by `finish`: no node is looked up after the pending stacks'.
     finishing: bool,
     pub(crate) stacks: Vec<Stack>,
@@ -79,6 +81,7 @@ impl ProfileBuilder {
             stack_index: StackIndex::default(),
             memo_frames: Vec::new(),
             pending: Vec::new(),
+            pending_indexed: 0,
             finishing: false,
             stacks: Vec::new(),
             tree: Default::default(),
@@ -294,6 +297,11 @@ impl ProfileBuilder {
         id
     }
 
+    /// Whether no path was made yet, pending or in the tree.
+    pub(crate) fn tree_is_empty(&self) -> bool {
+        self.tree.nodes.is_empty() && self.pending.is_empty()
+    }
+
     /// A stack of no frames has no node; no loader makes one (samples and
     /// PLIST stacks always have a leaf), and a caller that asks anyway gets
     /// the root of a function of no name rather than a panic.
@@ -311,12 +319,53 @@ impl ProfileBuilder {
     /// frame. The table is a cache only (the tree says what a stack is),
     /// it holds frames the input itself listed, and `finish` drops it.
     pub fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
+        self.index_pending();
         if let Some(id) = self.stack_index.find(hash, frames, &self.memo_frames) {
             return id;
         }
-        if frames.is_empty() {
-            return self.stack(frames);
+        // Once the tree has nodes (another feed made paths), a new stack
+        // may be one of them: the tree says.
+        let id = match frames.is_empty() || !self.tree.nodes.is_empty() {
+            true => self.stack(frames),
+            false => self.pend(frames),
+        };
+        let start = match self.pending.last() {
+            Some(&(last, start, _)) if last == id => start,
+            _ => {
+                let start = self.memo_frames.len() as u32;
+                self.memo_frames.extend_from_slice(frames);
+                start
+            }
+        };
+        self.stack_index
+            .insert(id, hash, start, frames.len() as u32);
+        self.pending_indexed = self.pending.len();
+        id
+    }
+
+    /// A stack for `frames`, which the caller knows no stack has (PLIST
+    /// tells its stacks new from those of the same function listed just
+    /// before): put off like `stack_hashed`'s, and not even indexed until
+    /// a lookup wants it.
+    pub(crate) fn stack_known_new(&mut self, frames: &[FuncId]) -> StackId {
+        if frames.is_empty() || !self.tree.nodes.is_empty() {
+            return self.stack_hashed(frames, hash_frames(frames));
         }
+        self.pend(frames)
+    }
+
+    /// Puts the stacks made pending since the last lookup into the table
+    /// of frames, so a lookup finds every stack made so far.
+    fn index_pending(&mut self) {
+        for &(id, start, len) in &self.pending[self.pending_indexed..] {
+            let frames = &self.memo_frames[start as usize..(start + len) as usize];
+            self.stack_index.insert(id, hash_frames(frames), start, len);
+        }
+        self.pending_indexed = self.pending.len();
+    }
+
+    /// A new stack whose node waits for `settle`.
+    fn pend(&mut self, frames: &[FuncId]) -> StackId {
         // The stack's node waits (`settle`): a million sampled stacks are
         // put in the tree at once, level by level, far faster than a
         // lookup a frame as they come.
@@ -330,7 +379,6 @@ impl ProfileBuilder {
         let start = self.memo_frames.len() as u32;
         self.memo_frames.extend_from_slice(frames);
         let len = self.memo_frames.len() as u32 - start;
-        self.stack_index.insert(id, hash, start, len);
         self.pending.push((id, start, len));
         id
     }
@@ -342,6 +390,12 @@ impl ProfileBuilder {
         if self.pending.is_empty() {
             return;
         }
+        // A lookup after this must find these stacks: by frames in the
+        // table, by path in the tree. Once finishing, none comes.
+        if !self.finishing {
+            self.index_pending();
+        }
+        self.pending_indexed = 0;
         let pending = std::mem::take(&mut self.pending);
         let slice = |&(_, start, len): &(StackId, u32, u32)| {
             &self.memo_frames[start as usize..(start + len) as usize]
@@ -549,6 +603,9 @@ impl ProfileBuilder {
         self.finish_trace();
         self.finish_samples();
         self.finishing = true;
+        // No stack is looked up by its frames any more: the table goes
+        // before the pending stacks' nodes are made.
+        self.stack_index = StackIndex::default();
         self.settle();
         self.no_infinities();
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);

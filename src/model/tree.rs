@@ -17,6 +17,12 @@ pub(crate) struct Tree {
     /// map's: a slot is the key and the node (12 bytes), so a lookup of a
     /// large tree, which misses every cache, reads one line, not two.
     index: Slots<ChildSlot>,
+    /// `nodes[..indexed]` are in `index`; a lookup indexes the rest first.
+    indexed: usize,
+    /// Whether `child` was ever called: a feed that made every node
+    /// itself (`push_new`) knows each of its paths is new only while no
+    /// other feed looked anything up.
+    pub(crate) looked_up: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +59,8 @@ impl Tree {
     /// The node `func` called from `parent` (a root when `None`), made
     /// when new.
     pub(crate) fn child(&mut self, parent: Option<NodeId>, func: FuncId) -> NodeId {
+        self.looked_up = true;
+        self.catch_up();
         let parent = parent.unwrap_or(NO_NODE);
         let hash = child_hash(parent.0, func.0);
         if let Some(s) = self
@@ -77,7 +85,42 @@ impl Tree {
             func: func.0,
             node: id.0,
         });
+        self.indexed = self.nodes.len();
         id
+    }
+
+    /// A node the caller knows is new (the trace feed's own tables say
+    /// so, and nothing else made nodes): left out of the index until a
+    /// lookup wants it, so a trace of a million paths builds no index.
+    /// `depth`: the path's frames, which the caller knows.
+    pub(crate) fn push_new(&mut self, parent: Option<NodeId>, func: FuncId, depth: u32) -> NodeId {
+        let parent = parent.unwrap_or(NO_NODE);
+        debug_assert_eq!(
+            depth,
+            match parent {
+                NO_NODE => 1,
+                p => self.nodes[p.index()].depth + 1,
+            }
+        );
+        self.nodes.push(Node {
+            parent,
+            func,
+            depth,
+            stack: NO_STACK,
+        });
+        NodeId::from_index(self.nodes.len() - 1)
+    }
+
+    fn catch_up(&mut self) {
+        for i in self.indexed..self.nodes.len() {
+            let n = self.nodes[i];
+            self.index.insert(ChildSlot {
+                parent: n.parent.0,
+                func: n.func.0,
+                node: i as u32,
+            });
+        }
+        self.indexed = self.nodes.len();
     }
 
     /// The node of a root-first path, made frame by frame where new;

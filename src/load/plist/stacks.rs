@@ -5,20 +5,30 @@
 //! name among the tag 6 functions, module `""` when none or several match
 //! (formats.md). Each stack is oriented root first with its owner as the
 //! leaf.
-//! A stack is found or made in the calling-context tree frame by frame,
-//! so a stack listed twice adds up.
+//!
+//! Two stacks of different owners differ in their leaf, so a stack can
+//! only repeat one of its own owner's, and those come just before it
+//! unless the file lists the owner twice: [`Fresh`] tells new stacks so
+//! without the builder's index of all stacks, which a listing of 200 k
+//! functions spent a quarter of this step growing and probing. Either way
+//! a stack goes into the calling-context tree when the profile is finished
+//! (`ProfileBuilder::settle`).
 
 use super::{Frames, RawStack, State, listed};
-use crate::model::{FuncId, NameId};
+use crate::model::{FuncId, NameId, ProfileBuilder, StackId};
 
 /// `by_name` entries: no tag 6 function has the name, or several do.
 const NO_FUNCTION: u32 = u32::MAX;
 const SEVERAL: u32 = u32::MAX - 1;
 
+/// Stacks of one owner compared with each other before the index is used.
+const RUN: usize = 8;
+
 impl State<'_> {
     pub(super) fn emit_stacks(&mut self, timed: bool, names: Frames) {
         let by_name = self.functions_by_name(names.names);
         let no_module = names.no_module;
+        let mut fresh = Fresh::new(self.funcs.len());
         let (mut frames, mut names) = (Vec::new(), Vec::new());
         let stacks = std::mem::take(&mut self.stacks);
         let ends = stacks.iter().skip(1).map(|s| s.first);
@@ -26,8 +36,19 @@ impl State<'_> {
             names.clear();
             names.extend_from_slice(&self.frames[s.first..end]);
             orient(&mut names, s.owner_name);
+            // Resolving makes the functions a frame names that no record
+            // lists: a report that keeps no stacks lists them all the same.
             self.resolve(s, &names, (&by_name, no_module), &mut frames);
-            let id = self.b.stack(&frames);
+            if !self.b.keeps_stacks() {
+                continue;
+            }
+            let id = match fresh.is_new(s.owner, &frames, self.b) {
+                true => self.b.stack_known_new(&frames),
+                false => self
+                    .b
+                    .stack_hashed(&frames, ProfileBuilder::stack_hash(&frames)),
+            };
+            fresh.made(id);
             let t = |x: f64| timed.then_some(x);
             self.b
                 .stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));
@@ -70,6 +91,48 @@ impl State<'_> {
             }
         }
         map
+    }
+}
+
+/// Tells a stack no stack before it has the frames of, from the stacks of
+/// its owner's current run alone (see the module's note).
+struct Fresh {
+    /// By owner: whether some earlier run had this owner.
+    had_stacks: Vec<bool>,
+    owner: Option<FuncId>,
+    /// The run's stacks, while it is short and its owner new.
+    run: Vec<StackId>,
+    /// The run's stacks are looked up in the index instead.
+    checked: bool,
+}
+
+impl Fresh {
+    fn new(owners: usize) -> Self {
+        Fresh {
+            had_stacks: vec![false; owners],
+            owner: None,
+            run: Vec::new(),
+            checked: false,
+        }
+    }
+
+    fn is_new(&mut self, owner: FuncId, frames: &[FuncId], b: &ProfileBuilder) -> bool {
+        if self.owner != Some(owner) {
+            self.owner = Some(owner);
+            self.run.clear();
+            self.checked = match self.had_stacks.get_mut(owner.index()) {
+                Some(had) => std::mem::replace(had, true),
+                None => true,
+            };
+        }
+        self.checked |= self.run.len() >= RUN;
+        !self.checked && !self.run.iter().any(|&id| b.stack_is(id, frames))
+    }
+
+    fn made(&mut self, id: StackId) {
+        if !self.checked && !self.run.contains(&id) {
+            self.run.push(id);
+        }
     }
 }
 

@@ -30,7 +30,7 @@
 use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::model::ProfileBuilder;
-use crate::model::ids::{FuncId, LineId, NameId, StackId};
+use crate::model::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use crate::model::metrics::{add_count, add_opt};
 use crate::model::timeline::{Mark, ThreadSpan, Timeline};
 use crate::model::warning::Place;
@@ -109,6 +109,8 @@ pub struct TraceState {
     outside_ms: f64,
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
+    /// The tree had no node when the trace began (`trace_owns_tree`).
+    owns_tree: bool,
 }
 
 const SMALL_IDS: u64 = 4096;
@@ -183,7 +185,9 @@ impl TraceState {
 impl ProfileBuilder {
     /// Starts the trace feed; the profile's times come from it.
     pub fn trace_begin(&mut self, time: TraceTime) {
+        let owns_tree = self.tree_is_empty();
         self.trace_state = Some(TraceState {
+            owns_tree,
             time,
             paths: self.keeps_stacks(),
             threads: Vec::new(),
@@ -465,9 +469,19 @@ impl ProfileBuilder {
         // (parent, func) was neither in the parent's row nor in `children`
         // (nor in `roots`): this trace made no such path. The tree may
         // hold it all the same, from stacks made before the trace.
-        let parent_node = parent.map(|p| self.stack_node(p));
-        let node = self.node(parent_node, func);
-        let path = self.stack_at(node);
+        let depth = th.frames.len() as u32 + 1;
+        let path = if self.trace_owns_tree() && self.tree.nodes.len() == self.stacks.len() {
+            // Every node is this trace's and came with its stack, in one
+            // order: a path's node is its stack's number, and its depth
+            // the thread's; no row of the parent is read (it is rarely in
+            // any cache).
+            let node = self.tree.push_new(parent.map(|p| NodeId(p.0)), func, depth);
+            self.stack_at(node)
+        } else {
+            let parent_node = parent.map(|p| self.stack_node(p));
+            let node = self.node(parent_node, func);
+            self.stack_at(node)
+        };
         let st = self.trace_state.as_mut()?;
         st.accs.path(path).recursive = recursive;
         match parent {
@@ -483,6 +497,12 @@ impl ProfileBuilder {
             Some(_) => {}
         }
         Some(path)
+    }
+
+    /// Whether every node is this trace's: then its own tables know a path
+    /// is new, and the tree needs no lookup.
+    pub(crate) fn trace_owns_tree(&self) -> bool {
+        self.trace_state.as_ref().is_some_and(|st| st.owns_tree) && !self.tree.looked_up
     }
 
     /// Adds the trace's numbers to the rows; session totals and stack
