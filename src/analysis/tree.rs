@@ -40,7 +40,8 @@ impl Children {
         for w in 0..=n {
             let seg = &mut list[start[w] as usize..start[w + 1] as usize];
             if seg.len() > 1 {
-                seg.sort_by_cached_key(|&c| (key(p.node(c).func), c));
+                // Keys with the node: unique, so an unstable sort is exact.
+                seg.sort_unstable_by_key(|&c| (key(p.node(c).func), c));
             }
         }
         Children { start, list }

@@ -400,10 +400,16 @@ impl ProfileBuilder {
         let slice = |&(_, start, len): &(StackId, u32, u32)| {
             &self.memo_frames[start as usize..(start + len) as usize]
         };
-        let nodes: Vec<NodeId> = if self.tree.nodes.is_empty() && self.finishing {
+        if self.tree.nodes.is_empty() && self.finishing {
             let paths: Vec<&[FuncId]> = pending.iter().map(slice).collect();
-            self.tree.bulk(&paths)
-        } else {
+            let ids: Vec<StackId> = pending.iter().map(|p| p.0).collect();
+            let nodes = self.tree.bulk(&paths, &ids);
+            for (&(id, _, _), node) in pending.iter().zip(nodes) {
+                self.stacks[id.index()].node = node;
+            }
+            return;
+        }
+        let nodes: Vec<NodeId> = {
             let mut nodes = Vec::with_capacity(pending.len());
             for p in &pending {
                 let frames = &self.memo_frames[p.1 as usize..(p.1 + p.2) as usize];

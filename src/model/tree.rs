@@ -140,7 +140,10 @@ impl Tree {
     /// passes, so building reads memory in order; made one frame at a time
     /// through the index, a million sampled stacks missed the cache at
     /// every frame.
-    pub(crate) fn bulk(&mut self, paths: &[&[FuncId]]) -> Vec<NodeId> {
+    /// `stacks[i]`: the stack whose path `paths[i]` is, set on its node as
+    /// the node is made (it is in the cache then; set afterwards, a
+    /// million nodes would each be read again at random).
+    pub(crate) fn bulk(&mut self, paths: &[&[FuncId]], stacks: &[StackId]) -> Vec<NodeId> {
         debug_assert!(self.nodes.is_empty());
         let funcs = paths
             .iter()
@@ -164,10 +167,15 @@ impl Tree {
                     0 => 0,
                     _ => at[p as usize].0 - lo as u32,
                 };
+                let path = paths[p as usize];
                 recs.push(Rec {
                     parent,
-                    func: paths[p as usize][level].0,
+                    func: path[level].0,
                     path: p,
+                    stack: match path.len() == level + 1 {
+                        true => stacks[p as usize],
+                        false => NO_STACK,
+                    },
                 });
             }
             counting_sort(&recs, funcs, |r| r.func as usize, &mut tmp);
@@ -188,6 +196,11 @@ impl Tree {
                     });
                 }
                 at[r.path as usize] = NodeId::from_index(self.nodes.len() - 1);
+                if r.stack != NO_STACK
+                    && let Some(n) = self.nodes.last_mut()
+                {
+                    n.stack = r.stack;
+                }
             }
             (lo, hi) = (first, self.nodes.len());
             level += 1;
@@ -224,12 +237,14 @@ impl Tree {
 }
 
 /// A path's frame at one level, as `bulk` sorts it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Rec {
     /// The parent's node, less the level's first.
     parent: u32,
     func: u32,
     path: u32,
+    /// The path's stack when it ends at this level, else `NO_STACK`.
+    stack: StackId,
 }
 
 /// `items` ordered by `key` (below `keys`), stably, into `out`.
@@ -242,7 +257,15 @@ fn counting_sort(items: &[Rec], keys: usize, key: impl Fn(&Rec) -> usize, out: &
         start[i] += start[i - 1];
     }
     out.clear();
-    out.resize(items.len(), Rec::default());
+    out.resize(
+        items.len(),
+        Rec {
+            parent: 0,
+            func: 0,
+            path: 0,
+            stack: NO_STACK,
+        },
+    );
     for x in items {
         let k = &mut start[key(x)];
         out[*k as usize] = *x;
@@ -294,7 +317,8 @@ mod tests {
         let mut one = Tree::default();
         let nodes: Vec<NodeId> = paths.iter().map(|p| one.path(p).unwrap()).collect();
         let mut bulk = Tree::default();
-        let bulk_nodes = bulk.bulk(&paths);
+        let ids: Vec<StackId> = (0..paths.len()).map(StackId::from_index).collect();
+        let bulk_nodes = bulk.bulk(&paths, &ids);
         assert_eq!(bulk.nodes.len(), one.nodes.len());
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for (i, p) in paths.iter().enumerate() {
@@ -302,6 +326,7 @@ mod tests {
             bulk.frames_into(bulk_nodes[i], &mut b);
             assert_eq!((&a[..], &b[..]), (*p, *p));
             assert_eq!(bulk.nodes[bulk_nodes[i].index()].depth as usize, p.len());
+            assert_eq!(bulk.stack_of(bulk_nodes[i]), Some(ids[i]));
         }
         for (i, n) in bulk.nodes.iter().enumerate() {
             assert!(n.parent == NO_NODE || n.parent.index() < i, "parents first");
