@@ -111,5 +111,89 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, sort, search);
+/// A trace whose tree has about a million nodes: `roots` calls of `main`'s
+/// children, each a chain `depth` deep.
+fn tree_profile(children: u32, depth: u32) -> profx::model::Profile {
+    use profx::model::metrics::TraceTime;
+    use profx::model::{Place, ProfileBuilder};
+    let mut b = ProfileBuilder::new("bench");
+    let m = b.intern("");
+    let func = |b: &mut ProfileBuilder, name: String| {
+        let n = b.intern(&name);
+        b.function(n, m)
+    };
+    let main = func(&mut b, "main".into());
+    let chain: Vec<_> = (0..depth)
+        .map(|d| func(&mut b, format!("level{d}")))
+        .collect();
+    let kids: Vec<_> = (0..children)
+        .map(|k| func(&mut b, format!("child{k}")))
+        .collect();
+    b.trace_begin(TraceTime::Timed);
+    let t = b.trace_thread(1);
+    let mut clock = 0.0;
+    let mut tick = |b: &mut ProfileBuilder| {
+        clock += 1.0;
+        b.trace_time(t, clock, || Place::Line(1));
+    };
+    tick(&mut b);
+    b.trace_enter(t, main, 0, None);
+    for &k in &kids {
+        tick(&mut b);
+        b.trace_enter(t, k, 0, None);
+        for &f in &chain {
+            tick(&mut b);
+            b.trace_enter(t, f, 0, None);
+        }
+        for _ in 0..=chain.len() {
+            tick(&mut b);
+            b.trace_exit(t);
+        }
+    }
+    tick(&mut b);
+    b.trace_exit(t);
+    b.finish()
+}
+
+/// The Call tree on a million nodes: the key that opens every row, a frame
+/// drawn with them open, and opening a node of 100,000 children.
+fn call_tree(c: &mut Criterion) {
+    let mut group = c.benchmark_group("call_tree");
+    group.sample_size(10);
+    let mut app = App::new(
+        tree_profile(1000, 999),
+        "generated",
+        Rect::new(0, 0, 160, 48),
+        true,
+    );
+    app.update(Action::Tab(Tab::Tree));
+    group.bench_function("open_everything_1m_nodes", |b| {
+        b.iter(|| {
+            app.update(Action::Home);
+            app.update(Action::ScrollColumns(-1));
+            app.update(Action::ExpandAll);
+        })
+    });
+    app.update(Action::PageDown);
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
+    group.bench_function("frame_1m_nodes_open", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+    let mut wide = App::new(
+        tree_profile(100_000, 1),
+        "generated",
+        Rect::new(0, 0, 160, 48),
+        true,
+    );
+    wide.update(Action::Tab(Tab::Tree));
+    group.bench_function("open_100k_children", |b| {
+        b.iter(|| {
+            wide.update(Action::ScrollColumns(1));
+            wide.update(Action::ScrollColumns(-1));
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render, sort, search, call_tree);
 criterion_main!(benches);

@@ -178,8 +178,20 @@ impl Tree {
                     },
                 });
             }
-            counting_sort(&recs, funcs, |r| r.func as usize, &mut tmp);
-            counting_sort(&tmp, (hi - lo).max(1), |r| r.parent as usize, &mut recs);
+            if level == 0 {
+                counting_sort(&recs, funcs, |r| r.func as usize, &mut tmp);
+                std::mem::swap(&mut recs, &mut tmp);
+            } else {
+                // By parent, then each parent's few children by function:
+                // one scattering pass, not two.
+                counting_sort(&recs, hi - lo, |r| r.parent as usize, &mut tmp);
+                std::mem::swap(&mut recs, &mut tmp);
+                for group in recs.chunk_by_mut(|a, b| a.parent == b.parent) {
+                    if group.len() > 1 {
+                        group.sort_unstable_by_key(|r| r.func);
+                    }
+                }
+            }
             let first = self.nodes.len();
             let mut last = None;
             for r in &recs {
