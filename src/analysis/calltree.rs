@@ -127,6 +127,27 @@ impl TreeCol {
     ];
 }
 
+/// How two siblings compare, each as (sort column's value, name rank, id):
+/// by the value (descending when asked), ties by name then id, both turned
+/// round when the sort is by name descending. A total order, so the rows
+/// come out the same however they were found.
+fn sibling_order(
+    sort: (TreeCol, bool),
+    a: (f64, u32, u32),
+    b: (f64, u32, u32),
+) -> std::cmp::Ordering {
+    let (col, desc) = sort;
+    let by_value = a.0.total_cmp(&b.0);
+    let by_value = if desc { by_value.reverse() } else { by_value };
+    let by_name = (a.1, a.2).cmp(&(b.1, b.2));
+    let by_name = if col == TreeCol::Name && desc {
+        by_name.reverse()
+    } else {
+        by_name
+    };
+    by_value.then(by_name)
+}
+
 /// One visible row: a node (top-down) or a bottom-up row, and its depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -328,20 +349,14 @@ impl CallTree {
             self.ordered = Some(Arc::clone(&o));
             return o;
         }
-        let key = |n: NodeId| self.sort_key(p, n.0);
-        let (col, desc) = self.sort;
         let ranks = &self.index.ranks;
-        let o = Arc::new(self.index.children.reordered(|a, b| {
-            let by_value = key(a).total_cmp(&key(b));
-            let by_value = if desc { by_value.reverse() } else { by_value };
-            let by_name = ranks[p.node(a).func.index()].cmp(&ranks[p.node(b).func.index()]);
-            let by_name = if col == TreeCol::Name && desc {
-                by_name.reverse()
-            } else {
-                by_name
-            };
-            by_value.then(by_name).then(a.cmp(&b))
-        }));
+        let key = |n: NodeId| (self.sort_key(p, n.0), ranks[p.node(n).func.index()], n.0);
+        let sort = self.sort;
+        let o = Arc::new(
+            self.index
+                .children
+                .reordered(|a, b| sibling_order(sort, key(a), key(b))),
+        );
         self.ordered = Some(Arc::clone(&o));
         o
     }
@@ -363,23 +378,12 @@ impl CallTree {
         if kids.len() < 2 {
             return;
         }
-        let (col, desc) = self.sort;
         let rank = |id: u32| self.index.ranks[self.func(p, id).index()];
         let mut keyed: Vec<(f64, u32, u32)> = kids
             .iter()
             .map(|&k| (self.sort_key(p, k), rank(k), k))
             .collect();
-        keyed.sort_by(|a, b| {
-            let by_value = a.0.total_cmp(&b.0);
-            let by_value = if desc { by_value.reverse() } else { by_value };
-            let by_name = a.1.cmp(&b.1).then(a.2.cmp(&b.2));
-            let by_name = if col == TreeCol::Name && desc {
-                by_name.reverse()
-            } else {
-                by_name
-            };
-            by_value.then(by_name)
-        });
+        keyed.sort_by(|&a, &b| sibling_order(self.sort, a, b));
         for (slot, k) in kids.iter_mut().zip(keyed) {
             *slot = k.2;
         }
