@@ -71,12 +71,14 @@ keys Enter
 shot frames
 keys 2
 shot lines
-keys 5 Enter Down Down
+keys 6 Enter Down Down
 shot trace
-keys 6
+keys 7
 shot info
 keys 4 Right Down p
 shot tree
+keys 5 Down Down
+shot flame
 keys ?
 shot help
 keys Escape q
@@ -92,7 +94,7 @@ shot vs-per-call
 keys q
 
 start tests/fixtures/xpp/two-threads.prf
-keys 5 Enter Down Down Down
+keys 6 Enter Down Down Down
 shot trace-xpp
 keys q
 

@@ -131,7 +131,7 @@ fn open_sort_search_drill_back_trace_quit() {
     assert!(!s.contains("stacks with"), "{s}");
 
     // Trace pane: a summary format says why it has no events.
-    t.keys(&["5"]);
+    t.keys(&["6"]);
     t.wait_for("No trace events");
 
     // Quit, and the shell works as before: echo, canonical mode, no
@@ -225,6 +225,7 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
         &["4"],
         &["5"],
         &["6"],
+        &["7"],
         &["1", "/"],
     ] {
         t.keys(keys);
@@ -399,7 +400,7 @@ fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
     let bin = env!("CARGO_BIN_EXE_profx");
     run_and_report(&t, &format!("{bin} {}", path.display()));
     t.wait_for("Functions");
-    t.keys(&["5"]);
+    t.keys(&["6"]);
     t.wait_for("Trace");
     t.keys(&["Enter"]);
     t.wait_for("events of cut.prf");
@@ -525,6 +526,34 @@ fn the_call_tree_walked() {
     t.keys(&["BSpace"]);
     t.wait_for("bottom-up");
     t.keys(&["q"]);
+    let s = t.wait_for("SAME-TTY");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_terminal_given_back(&t, &s);
+}
+
+/// The Flame pane as a new user meets it: the top frame selected, down to
+/// the heaviest callee, right to its neighbour, zoom in and out, a search
+/// that says the matching frames' share, quit.
+#[test]
+fn the_flame_graph_walked() {
+    let t = Tmux::start("flame", 100, 30);
+    run_and_report(&t, env!("CARGO_BIN_EXE_profx"));
+    t.wait_for("Functions 10/10");
+    t.keys(&["5"]);
+    let s = t.wait_for("(main) · 2337.474 ms · 100.00% of the total");
+    assert!(s.contains("FNPRICE"), "{s}");
+    t.keys(&["Down"]);
+    t.wait_for("FNPRICE · 786.262 ms · 33.64% of the total · 33.64% of its caller");
+    t.keys(&["Right"]);
+    t.wait_for("FNREADCUST · ");
+    t.keys(&["Enter"]);
+    t.wait_for("Flame · zoomed on FNREADCUST");
+    t.keys(&["Escape"]);
+    t.wait_for("┌ Flame ──");
+    t.keys(&["/"]);
+    t.type_text("fntax");
+    t.wait_for("matches hold 17.21%");
+    t.keys(&["Enter", "q"]);
     let s = t.wait_for("SAME-TTY");
     assert!(s.contains("EXIT=0"), "{s}");
     assert_terminal_given_back(&t, &s);

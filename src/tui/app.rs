@@ -165,7 +165,7 @@ pub struct App {
     pub title: String,
     prepared: Arc<Prepared>,
     pub history: Vec<View>,
-    saved: [Option<View>; 6],
+    saved: [Option<View>; 7],
     pub mode: Mode,
     pub size: Rect,
     /// A one-line answer to the last action ("no stacks contain …").
@@ -241,6 +241,12 @@ impl App {
         self.prepared.pane(&self.profile, k)
     }
 
+    /// The call tree's children and weights (made once, shared by the
+    /// Call tree and Flame panes).
+    pub fn tree_index(&self) -> Arc<TreeIndex> {
+        self.prepared.tree(&self.profile)
+    }
+
     /// The call graph (model.md), made on first need if its thread has
     /// not made it yet.
     pub fn graph(&self) -> &CallGraph {
@@ -253,7 +259,7 @@ impl App {
         &self.history[self.history.len() - 1]
     }
 
-    fn view_mut(&mut self) -> &mut View {
+    pub(super) fn view_mut(&mut self) -> &mut View {
         let last = self.history.len() - 1;
         &mut self.history[last]
     }
@@ -274,6 +280,7 @@ impl App {
             Scope::Functions => Some(FuncId::from_index(row as usize)),
             Scope::Lines(_) => self.profile.line(line_id(row)).function,
             Scope::Events(k) => self.profile.packet(k).events.function(row as usize),
+            Scope::Flame => self.flame_selected().map(|n| self.profile.node(n).func),
             Scope::Tree(_) => {
                 let t = v.tree.as_ref()?;
                 let r = t.rows.get(row as usize)?;
@@ -357,6 +364,9 @@ impl App {
     }
 
     fn normal_action(&mut self, action: Action) {
+        if self.in_flame() && self.flame_action(&action) {
+            return;
+        }
         match action {
             Action::Quit => self.quit = true,
             Action::Move(n) => self.move_by(n),
@@ -579,6 +589,9 @@ impl App {
             }
             view.tree = Some(Box::new(tree));
         }
+        if scope == Scope::Flame {
+            view.flame = Some(Box::default());
+        }
         self.history.push(view);
         self.refresh();
     }
@@ -735,10 +748,12 @@ impl App {
                 self.view_mut().focus = Focus::Frames(at);
             }
             Scope::Packets => self.push(Scope::Events(PacketId::from_index(row as usize))),
-            Scope::Lines(_) | Scope::Events(_) | Scope::Tree(_) => match self.selected_function() {
-                Some(f) => self.goto_function(f),
-                None => self.status = Some("this row has no function".into()),
-            },
+            Scope::Lines(_) | Scope::Events(_) | Scope::Tree(_) | Scope::Flame => {
+                match self.selected_function() {
+                    Some(f) => self.goto_function(f),
+                    None => self.status = Some("this row has no function".into()),
+                }
+            }
             Scope::Info => {}
         }
     }
@@ -817,6 +832,12 @@ impl App {
     }
 
     fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) {
+        if self.in_flame() {
+            let mut text = self.view().filter.clone();
+            edit(&mut text);
+            self.view_mut().set_filter(&text);
+            return self.flame_search();
+        }
         if self.in_tree() {
             let mut text = self.view().filter.clone();
             edit(&mut text);

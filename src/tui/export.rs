@@ -26,7 +26,7 @@ impl App {
                 self.status = Some("Info is no table: profx report --view info prints it".into());
                 return;
             }
-            Scope::Tree(_) => {
+            Scope::Tree(_) | Scope::Flame => {
                 self.status = Some(
                     "the tree's paths export as folded stacks: profx export --to folded".into(),
                 );

@@ -16,7 +16,7 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
         &[
             ("q  Ctrl-C", "quit"),
             ("?", "this help (Esc closes it)"),
-            ("Tab  Shift-Tab  1-6", "switch pane"),
+            ("Tab  Shift-Tab  1-7", "switch pane"),
             ("↑ ↓  j k", "move"),
             ("PgUp PgDn  Space", "page"),
             ("Home End", "first / last row"),
@@ -82,6 +82,20 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
     (
         "Stacks",
         &[("Enter", "into the frames; Enter on a frame: its function")],
+    ),
+    (
+        "Flame",
+        &[
+            ("↑ ↓", "the caller / the heaviest callee"),
+            ("← →  h l", "the frame to the left / right"),
+            ("Enter", "zoom: the frame becomes the full width"),
+            ("Backspace  Esc", "zoom back out"),
+            (
+                "/  n  N",
+                "highlight matching frames, with their share; step",
+            ),
+            ("Home", "the top frame"),
+        ],
     ),
     ("Lines, events", &[("Enter", "the row's function")]),
     ("Trace", &[("Enter", "a packet's events")]),

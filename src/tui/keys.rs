@@ -74,7 +74,7 @@ fn normal(k: &KeyEvent, ctrl: bool) -> Option<Action> {
         KeyCode::Char('t') => ShowInTree,
         KeyCode::Tab => NextTab,
         KeyCode::BackTab => PrevTab,
-        KeyCode::Char(c @ '1'..='6') => Tab(super::view::Tab::ALL[usize::from(c as u8 - b'1')]),
+        KeyCode::Char(c @ '1'..='7') => Tab(super::view::Tab::ALL[usize::from(c as u8 - b'1')]),
         KeyCode::Char('s') => SortNext,
         KeyCode::Char('S') => SortPrev,
         KeyCode::Char('r') => Reverse,

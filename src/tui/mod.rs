@@ -8,6 +8,7 @@
 pub mod action;
 pub mod app;
 mod export;
+mod flame;
 pub mod help;
 mod info;
 pub mod keys;

@@ -19,28 +19,32 @@ pub enum Scope {
     /// The call tree, or the tree opened to every place a function is
     /// called (marked there).
     Tree(Option<FuncId>),
+    /// The flame graph (an icicle of the call tree).
+    Flame,
     Packets,
     Events(PacketId),
     Info,
 }
 
-/// The six tabs.
+/// The seven tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Functions,
     Lines,
     Stacks,
     Tree,
+    Flame,
     Trace,
     Info,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Functions,
         Tab::Lines,
         Tab::Stacks,
         Tab::Tree,
+        Tab::Flame,
         Tab::Trace,
         Tab::Info,
     ];
@@ -51,6 +55,7 @@ impl Tab {
             Tab::Lines => "Lines",
             Tab::Stacks => "Stacks",
             Tab::Tree => "Call tree",
+            Tab::Flame => "Flame",
             Tab::Trace => "Trace",
             Tab::Info => "Info",
         }
@@ -66,6 +71,7 @@ impl Tab {
             Tab::Lines => Scope::Lines(None),
             Tab::Stacks => Scope::Stacks(None),
             Tab::Tree => Scope::Tree(None),
+            Tab::Flame => Scope::Flame,
             Tab::Trace => Scope::Packets,
             Tab::Info => Scope::Info,
         }
@@ -79,6 +85,7 @@ impl Scope {
             Scope::Lines(_) => Tab::Lines,
             Scope::Stacks(_) => Tab::Stacks,
             Scope::Tree(_) => Tab::Tree,
+            Scope::Flame => Tab::Flame,
             Scope::Packets | Scope::Events(_) => Tab::Trace,
             Scope::Info => Tab::Info,
         }
@@ -91,7 +98,7 @@ impl Scope {
             Scope::Lines(_) => Some(Kind::Lines),
             Scope::Stacks(_) => Some(Kind::Stacks),
             Scope::Packets => Some(Kind::Packets),
-            Scope::Events(_) | Scope::Info | Scope::Tree(_) => None,
+            Scope::Events(_) | Scope::Info | Scope::Tree(_) | Scope::Flame => None,
         }
     }
 
@@ -171,6 +178,18 @@ pub struct View {
     /// The Call tree's state (direction, order, open rows); its rows are
     /// `rows`' positions.
     pub tree: Option<Box<crate::analysis::calltree::CallTree>>,
+    /// The Flame pane's state.
+    pub flame: Option<Box<FlameState>>,
+}
+
+/// Where the Flame pane is: the selected node (`None`: the top), the
+/// zooms made (the last is the full width), how many rows are scrolled
+/// off the top.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlameState {
+    pub selected: Option<crate::model::NodeId>,
+    pub zoom: Vec<crate::model::NodeId>,
+    pub top: usize,
 }
 
 impl View {
@@ -188,6 +207,7 @@ impl View {
             focus: Focus::Table,
             sorted: None,
             tree: None,
+            flame: None,
         }
     }
 
@@ -228,7 +248,7 @@ pub fn scope_rows(p: &Profile, scope: Scope, canonical: &dyn Fn(Kind) -> Vec<u32
             Rows::List(rows)
         }
         Scope::Events(k) => Rows::All(p.packet(k).events.len()),
-        Scope::Info | Scope::Tree(_) => Rows::All(0),
+        Scope::Info | Scope::Tree(_) | Scope::Flame => Rows::All(0),
     }
 }
 

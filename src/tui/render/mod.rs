@@ -4,6 +4,7 @@
 //! cell, so a file cannot put an escape sequence on the terminal.
 
 mod detail;
+mod flame;
 mod overlay;
 mod table;
 pub mod theme;
@@ -148,6 +149,7 @@ fn step_name(app: &App, scope: Scope) -> String {
         Scope::Stacks(None) => "Stacks".into(),
         Scope::Stacks(Some(f)) => format!("stacks with {}", short_name(app, f)),
         Scope::Tree(None) => "Call tree".into(),
+        Scope::Flame => "Flame".into(),
         Scope::Tree(Some(f)) => format!("{} in the tree", short_name(app, f)),
         Scope::Packets => "Trace".into(),
         Scope::Events(k) => format!(
@@ -202,6 +204,12 @@ fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
             ("t", "in tree"),
             ("c", "callers/callees"),
             ("l", "lines"),
+        ]),
+        Scope::Flame => h.extend([
+            ("↑↓←→", "move"),
+            ("⏎", "zoom"),
+            ("Esc", "zoom out"),
+            ("t", "in tree"),
         ]),
         Scope::Tree(_) => h.extend([
             ("→←", "open/close"),

@@ -31,6 +31,7 @@ pub fn pane(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     match v.scope {
         Scope::Info => info_text(buf, inner, app, theme),
         Scope::Tree(_) => super::tree::rows(buf, inner, app, theme),
+        Scope::Flame => super::flame::frames(buf, inner, app, theme),
         Scope::Events(k) => events(buf, inner, app, k, theme),
         Scope::Packets if app.profile.packets().is_empty() => {
             let why = format!(
@@ -69,6 +70,9 @@ fn empty_reason(app: &App, v: &View) -> String {
 fn titles(app: &App, v: &View) -> (String, String) {
     if let Some(tree) = v.tree.as_deref() {
         return super::tree::titles(app, v, tree);
+    }
+    if v.scope == Scope::Flame {
+        return super::flame::titles(app, v);
     }
     let mut t = format!(" {} ", step_name(app, v.scope));
     if v.scope != Scope::Info {

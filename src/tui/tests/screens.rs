@@ -312,3 +312,38 @@ fn call_tree_searched() {
 fn call_tree_of_a_function() {
     both_sizes("tree-of-function", xpp, &[Move(2), ShowInTree]);
 }
+
+/// The Flame pane: as it opens, with a frame selected deeper, zoomed, and
+/// searched; at both sizes.
+#[test]
+fn flame_graph() {
+    both_sizes("flame", demo, &[Tab(Tab::Flame)]);
+    both_sizes(
+        "flame-selected",
+        demo,
+        &[Tab(Tab::Flame), Move(1), Move(1), ScrollColumns(1)],
+    );
+    both_sizes(
+        "flame-zoomed",
+        demo,
+        &[Tab(Tab::Flame), Move(1), Move(1), Enter],
+    );
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut app = demo(w, h);
+        act(&mut app, &[Tab(Tab::Flame), SearchOpen]);
+        typed(&mut app, "round");
+        act(&mut app, &[Accept]);
+        insta::assert_snapshot!(format!("flame-searched-{w}x{h}"), text(&render(&app)));
+    }
+    both_sizes("flame-none", listing, &[Tab(Tab::Flame)]);
+}
+
+/// A printed PLIST listing: functions only, no call paths.
+fn listing(w: u16, h: u16) -> App {
+    app_of(
+        fixture("real/cdex_lame_function_timing.txt"),
+        "cdex_lame_function_timing.txt",
+        w,
+        h,
+    )
+}
