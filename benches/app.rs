@@ -195,5 +195,36 @@ fn call_tree(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, sort, search, call_tree);
+/// The Flame pane on a million nodes: a frame drawn at 300 columns, a zoom
+/// in and out, and a search keystroke (issue 39: under 5 ms a frame, 50 ms
+/// a zoom or a search).
+fn flame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("flame");
+    group.sample_size(20);
+    let mut app = App::new(
+        tree_profile(1000, 999),
+        "generated",
+        Rect::new(0, 0, 300, 60),
+        true,
+    );
+    app.update(Action::Tab(Tab::Flame));
+    let mut term = Terminal::new(TestBackend::new(300, 60)).expect("a test terminal");
+    group.bench_function("frame_1m_nodes_300_columns", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+    app.update(Action::Move(1));
+    group.bench_function("zoom_in_and_out_1m_nodes", |b| {
+        b.iter(|| {
+            app.update(Action::Enter);
+            app.update(Action::Back);
+        })
+    });
+    app.update(Action::SearchOpen);
+    group.bench_function("search_key_1m_nodes", |b| {
+        b.iter_custom(|iters| typing(&mut app, "level9", iters))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render, sort, search, call_tree, flame);
 criterion_main!(benches);

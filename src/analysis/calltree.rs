@@ -39,6 +39,9 @@ pub struct TreeIndex {
     /// What a percent is of: the session's total of the unit, or the sum
     /// of the roots where the session states none.
     pub total: f64,
+    /// A trace's time with no call open (model.md's outside time): the
+    /// flame graph draws it beside the roots, as the folded export does.
+    pub outside: f64,
 }
 
 /// What the tree's total and self columns weigh.
@@ -76,7 +79,12 @@ impl TreeIndex {
                 .then(ranks[p.node(a).func.index()].cmp(&ranks[p.node(b).func.index()]))
                 .then(a.cmp(&b))
         }));
+        let outside = match unit {
+            Unit::Ms => p.totals.outside_ms.filter(|x| *x > 0.0).unwrap_or(0.0),
+            Unit::Count => 0.0,
+        };
         TreeIndex {
+            outside,
             by_total,
             children,
             sub,

@@ -25,6 +25,9 @@ pub struct Block {
     pub node: Option<NodeId>,
     pub x: u16,
     pub width: u16,
+    /// The trace's time outside any call (`flame::OUTSIDE`), beside the
+    /// roots.
+    pub outside: bool,
 }
 
 /// The rows of an icicle, from the zoomed node (or the roots) down.
@@ -46,7 +49,14 @@ pub fn weight(ix: &TreeIndex, n: NodeId) -> f64 {
 pub fn span(ix: &TreeIndex, zoom: Option<NodeId>) -> f64 {
     match zoom {
         Some(z) => weight(ix, z),
-        None => ix.children.of(None).iter().map(|&r| weight(ix, r)).sum(),
+        None => {
+            ix.children
+                .of(None)
+                .iter()
+                .map(|&r| weight(ix, r))
+                .sum::<f64>()
+                + ix.outside
+        }
     }
 }
 
@@ -92,6 +102,7 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
                         node: None,
                         x: x0,
                         width: x1 - x0,
+                        outside: false,
                     });
                 }
             }
@@ -109,6 +120,7 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
                     node: Some(n),
                     x: x0,
                     width: x1 - x0,
+                    outside: false,
                 });
                 let mut at = start;
                 for &c in ix.children.of(Some(n)) {
@@ -129,6 +141,17 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
             }
         }
         flush(&mut thin, &mut row);
+        if out.rows.is_empty() && zoom.is_none() && ix.outside > 0.0 {
+            let (x0, x1) = (cells(total - ix.outside), cells(total));
+            if x1 > x0 {
+                row.push(Block {
+                    node: None,
+                    x: x0,
+                    width: x1 - x0,
+                    outside: true,
+                });
+            }
+        }
         if row.is_empty() {
             break;
         }
@@ -285,7 +308,8 @@ mod tests {
             vec![Block {
                 node: Some(thin),
                 x: 0,
-                width: 80
+                width: 80,
+                outside: false,
             }]
         );
         assert_eq!(node_at(&z, 0, 40), Some(thin));

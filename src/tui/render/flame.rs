@@ -53,6 +53,7 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
             let x = area.x + b.x;
             let w = usize::from(b.width);
             let (label, mut style) = match b.node {
+                None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
                 None => ("…".to_string(), theme.dim()),
                 Some(n) => {
                     let name = visible(p.function_name(p.node(n).func)).into_owned();

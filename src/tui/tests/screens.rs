@@ -336,6 +336,28 @@ fn flame_graph() {
         insta::assert_snapshot!(format!("flame-searched-{w}x{h}"), text(&render(&app)));
     }
     both_sizes("flame-none", listing, &[Tab(Tab::Flame)]);
+    // 300 columns: the same frames, each wider; the widths still add up.
+    let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
+    act(&mut app, &[Tab(Tab::Flame), Move(1)]);
+    insta::assert_snapshot!("flame-300x30", text(&render(&app)));
+}
+
+/// Under NO_COLOR the frames carry no colour, and each starts with `▏`.
+#[test]
+fn flame_without_colour_shows_boundaries() {
+    let mut app = crate::tui::App::new(
+        super::demo_profile(),
+        "orders.prof (demo)",
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+        false,
+    );
+    act(&mut app, &[Tab(Tab::Flame)]);
+    let buf = render(&app);
+    let screen = text(&buf);
+    assert!(screen.contains("▏FNPRICE"), "{screen}");
+    for cell in buf.content() {
+        assert_eq!(cell.bg, ratatui::style::Color::Reset, "no colour");
+    }
 }
 
 /// A printed PLIST listing: functions only, no call paths.
