@@ -275,12 +275,14 @@ impl App {
     /// The selected row's function, where the pane has one.
     pub fn selected_function(&self) -> Option<FuncId> {
         let v = self.view();
+        if v.scope == Scope::Flame {
+            return self.flame_selected().map(|n| self.profile.node(n).func);
+        }
         let row = v.selected()?;
         match v.scope {
             Scope::Functions => Some(FuncId::from_index(row as usize)),
             Scope::Lines(_) => self.profile.line(line_id(row)).function,
             Scope::Events(k) => self.profile.packet(k).events.function(row as usize),
-            Scope::Flame => self.flame_selected().map(|n| self.profile.node(n).func),
             Scope::Tree(_) => {
                 let t = v.tree.as_ref()?;
                 let r = t.rows.get(row as usize)?;

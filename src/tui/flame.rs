@@ -91,6 +91,14 @@ impl App {
                 nodes.get(at.saturating_add_signed(d.signum())).copied()
             }
             Action::Lines => return self.flame_action(&Action::ScrollColumns(1)),
+            Action::Click { x, y } => {
+                let area = self.flame_area();
+                if !area.contains(ratatui::layout::Position::new(*x, *y)) {
+                    return false;
+                }
+                let row = self.flame_state().top + usize::from(y - area.y);
+                flame_view::node_at(&layout, row, x - area.x)
+            }
             Action::Home => {
                 let top = layout
                     .rows

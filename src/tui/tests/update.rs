@@ -691,3 +691,40 @@ fn the_tree_opens_closes_sorts_and_turns_over() {
         0
     );
 }
+
+/// The Flame pane's keys: down to the heaviest callee, across, a click,
+/// zoom in and out, and `Backspace` leaving the pane's history only once
+/// nothing is zoomed.
+#[test]
+fn the_flame_moves_zooms_and_clicks() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Tab(Tab::Flame)]);
+    assert_eq!(selected_name(&app), "(main)");
+    run(&mut app, &[Move(1)]);
+    assert_eq!(selected_name(&app), "FNPRICE", "the heaviest callee");
+    run(&mut app, &[ScrollColumns(1)]);
+    assert_eq!(selected_name(&app), "FNREADCUST", "the frame to its right");
+    run(&mut app, &[Move(-1)]);
+    assert_eq!(selected_name(&app), "(main)");
+    let area = app.flame_area();
+    run(
+        &mut app,
+        &[Click {
+            x: area.x + 1,
+            y: area.y + 1,
+        }],
+    );
+    assert_eq!(selected_name(&app), "(gosub)", "clicked");
+    run(&mut app, &[Enter]);
+    assert_eq!(app.flame_state().zoom.len(), 1);
+    let layout = app.flame_layout();
+    assert_eq!(
+        layout.rows[0][0].width, area.width,
+        "the zoomed frame is the full width"
+    );
+    run(&mut app, &[Back]);
+    assert!(app.flame_state().zoom.is_empty());
+    assert_eq!(app.view().scope, Scope::Flame, "zoomed out, still in Flame");
+    run(&mut app, &[ShowInTree]);
+    assert_eq!(app.view().scope, Scope::Tree(Some(func(&app, "(gosub)"))));
+}
