@@ -567,6 +567,16 @@ fn the_flame_graph_walked() {
     t.wait_for("Flame · zoomed on FNREADCUST");
     t.keys(&["Escape"]);
     t.wait_for("┌ Flame ──");
+    // x hides FNREADCUST; X shows it again; f makes its sandwich.
+    t.keys(&["x"]);
+    t.wait_for("Flame · hidden: FNREADCUST");
+    t.keys(&["X"]);
+    t.wait_for("┌ Flame ──");
+    t.keys(&["Home", "Down", "f"]);
+    let s = t.wait_for("Flame · sandwich of FNPRICE");
+    assert!(s.contains("of the function's time"), "{s}");
+    t.keys(&["f"]);
+    t.wait_for("┌ Flame ──");
     t.keys(&["/"]);
     t.type_text("fntax");
     t.wait_for("matches hold 17.21%");

@@ -34,7 +34,7 @@ pub struct TreeIndex {
     /// tree sorts nothing.
     by_total: Arc<Children>,
     pub sub: Subtree,
-    ranks: Vec<u32>,
+    pub(crate) ranks: Vec<u32>,
     pub unit: Unit,
     /// What a percent is of: the session's total of the unit, or the sum
     /// of the roots where the session states none.

@@ -17,12 +17,240 @@
 
 use super::calltree::{TreeIndex, Unit};
 use crate::model::{FuncId, NodeId, Profile};
+use rustc_hash::FxHashMap;
+
+/// A tree as the Flame pane draws it: the calling-context tree itself, the
+/// tree with some functions hidden (their weight given to their callers,
+/// as pprof's `-hide` does), or one side of a function's sandwich (what it
+/// called, merged over every place it occurs; who called it, inverted).
+/// Nodes come parents first; each node's children are ordered by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Icicle {
+    parent: Vec<u32>,
+    func: Vec<FuncId>,
+    weight: Vec<f64>,
+    depth: Vec<u32>,
+    kids_start: Vec<u32>,
+    kids: Vec<u32>,
+    roots: Vec<u32>,
+    /// Weight drawn beside the roots as `(outside)` (a trace's time with
+    /// no call open), in the whole tree only.
+    pub outside: f64,
+}
+
+const NO: u32 = u32::MAX;
+
+/// Grows an icicle a node at a time, merging a node into its sibling of
+/// the same function.
+struct Grower {
+    t: Icicle,
+    index: FxHashMap<(u32, FuncId), u32>,
+}
+
+impl Grower {
+    fn new() -> Grower {
+        Grower {
+            t: Icicle::default(),
+            index: FxHashMap::default(),
+        }
+    }
+
+    /// The node `func` under `parent` (`NO`: a root), made when new.
+    fn child(&mut self, parent: u32, func: FuncId) -> u32 {
+        let next = self.t.func.len() as u32;
+        let id = *self.index.entry((parent, func)).or_insert(next);
+        if id == next {
+            let depth = match parent {
+                NO => 1,
+                q => self.t.depth[q as usize] + 1,
+            };
+            self.t.parent.push(parent);
+            self.t.func.push(func);
+            self.t.weight.push(0.0);
+            self.t.depth.push(depth);
+        }
+        id
+    }
+
+    /// Orders every node's children by name and freezes the tree.
+    fn finish(mut self, ranks: &[u32]) -> Icicle {
+        let t = &mut self.t;
+        let n = t.func.len();
+        let slot = |i: usize, parent: &[u32]| match parent[i] {
+            NO => n,
+            q => q as usize,
+        };
+        let mut start = vec![0u32; n + 2];
+        for i in 0..n {
+            start[slot(i, &t.parent) + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut kids = vec![0u32; n];
+        for i in 0..n {
+            let at = &mut fill[slot(i, &t.parent)];
+            kids[*at as usize] = i as u32;
+            *at += 1;
+        }
+        for w in 0..=n {
+            let seg = &mut kids[start[w] as usize..start[w + 1] as usize];
+            seg.sort_unstable_by_key(|&k| (ranks.get(t.func[k as usize].index()).copied(), k));
+        }
+        t.roots = kids[start[n] as usize..start[n + 1] as usize].to_vec();
+        t.kids_start = start;
+        t.kids = kids;
+        self.t
+    }
+}
+
+impl Icicle {
+    /// The whole tree, `hidden` functions' frames left out: their weight
+    /// goes to their caller, and their callees take their place under it
+    /// (merged with the caller's own callees of the same function).
+    pub fn whole(p: &Profile, ix: &TreeIndex, hidden: &dyn Fn(FuncId) -> bool) -> Icicle {
+        let mut g = Grower::new();
+        let mut at = vec![NO; p.nodes().len()];
+        for (i, node) in p.nodes().iter().enumerate() {
+            let parent = node.parent().map_or(NO, |q| at[q.index()]);
+            let me = if hidden(node.func) {
+                parent
+            } else {
+                g.child(parent, node.func)
+            };
+            at[i] = me;
+            let own = own_weight(p, ix, NodeId::from_index(i));
+            if me != NO {
+                g.t.weight[me as usize] += own;
+            }
+        }
+        let mut t = g.finish(&ix.ranks);
+        t.add_up();
+        t.outside = ix.outside;
+        t
+    }
+
+    /// What `f` called, merged over every place it occurs (an occurrence
+    /// inside another is counted with it, once): `f` the only root.
+    pub fn callees(p: &Profile, ix: &TreeIndex, f: FuncId) -> Icicle {
+        let mut g = Grower::new();
+        let mut at = vec![NO; p.nodes().len()];
+        for (i, node) in p.nodes().iter().enumerate() {
+            let parent = node.parent().map_or(NO, |q| at[q.index()]);
+            let me = match (parent, node.func == f) {
+                (NO, true) => g.child(NO, f),
+                (NO, false) => NO,
+                (q, _) => g.child(q, node.func),
+            };
+            at[i] = me;
+            if me != NO {
+                g.t.weight[me as usize] += own_weight(p, ix, NodeId::from_index(i));
+            }
+        }
+        let mut t = g.finish(&ix.ranks);
+        t.add_up();
+        t
+    }
+
+    /// Who called `f`, inverted: `f` the root, its callers below it (drawn
+    /// above it in the sandwich), each with the weight of `f` that came
+    /// through it. Each outermost place of `f` adds its whole weight along
+    /// its path; the walk stops after `budget` steps (a path a million
+    /// deep, a million times, would not end).
+    pub fn callers(p: &Profile, ix: &TreeIndex, f: FuncId, budget: usize) -> (Icicle, bool) {
+        let mut g = Grower::new();
+        let mut inside = vec![false; p.nodes().len()];
+        let mut steps = 0usize;
+        let mut cut = false;
+        let root = g.child(NO, f);
+        for (i, node) in p.nodes().iter().enumerate() {
+            let above = node.parent().is_some_and(|q| inside[q.index()]);
+            inside[i] = above || node.func == f;
+            if node.func != f || above {
+                continue;
+            }
+            let w = weight(ix, NodeId::from_index(i));
+            g.t.weight[root as usize] += w;
+            let (mut at, mut up) = (root, node.parent());
+            while let Some(q) = up {
+                steps += 1;
+                if steps > budget {
+                    cut = true;
+                    break;
+                }
+                at = g.child(at, p.node(q).func);
+                g.t.weight[at as usize] += w;
+                up = p.node(q).parent();
+            }
+        }
+        (g.finish(&ix.ranks), cut)
+    }
+
+    /// Turns own weights into totals (children come after parents).
+    fn add_up(&mut self) {
+        for i in (0..self.func.len()).rev() {
+            if let Some(&q) = self.parent.get(i)
+                && q != NO
+            {
+                self.weight[q as usize] += self.weight[i];
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.func.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.func.is_empty()
+    }
+
+    pub fn roots(&self) -> &[u32] {
+        &self.roots
+    }
+
+    pub fn kids(&self, id: u32) -> &[u32] {
+        let i = id as usize;
+        match (self.kids_start.get(i), self.kids_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.kids[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    pub fn weight(&self, id: u32) -> f64 {
+        self.weight.get(id as usize).copied().unwrap_or(0.0)
+    }
+
+    pub fn func(&self, id: u32) -> FuncId {
+        self.func[id as usize]
+    }
+
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        self.parent.get(id as usize).copied().filter(|&q| q != NO)
+    }
+
+    pub fn depth(&self, id: u32) -> usize {
+        self.depth.get(id as usize).copied().unwrap_or(1) as usize
+    }
+}
+
+/// A node's own weight: its stack's self time or count.
+fn own_weight(p: &Profile, ix: &TreeIndex, n: NodeId) -> f64 {
+    let Some(s) = p.node(n).stack().map(|s| p.stack(s)) else {
+        return 0.0;
+    };
+    match ix.unit {
+        Unit::Ms => s.self_ms.unwrap_or(0.0),
+        Unit::Count => s.hits.unwrap_or(0) as f64,
+    }
+}
 
 /// One block of a row: a node, or `None` for a `…` of nodes too thin to
-/// draw.
+/// draw (or the outside time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
-    pub node: Option<NodeId>,
+    pub node: Option<u32>,
     pub x: u16,
     pub width: u16,
     /// The trace's time outside any call (`flame::OUTSIDE`), beside the
@@ -36,7 +264,7 @@ pub struct Layout {
     pub rows: Vec<Vec<Block>>,
 }
 
-/// A node's weight: its total in the tree's unit.
+/// A calling-context node's weight: its total in the tree's unit.
 pub fn weight(ix: &TreeIndex, n: NodeId) -> f64 {
     match ix.unit {
         Unit::Ms => ix.sub.time_ms[n.index()].unwrap_or(0.0),
@@ -44,26 +272,19 @@ pub fn weight(ix: &TreeIndex, n: NodeId) -> f64 {
     }
 }
 
-/// The weight the full width stands for: the zoomed node's, or the sum
-/// of the roots'.
-pub fn span(ix: &TreeIndex, zoom: Option<NodeId>) -> f64 {
+/// The weight the full width stands for: the zoomed node's, or the roots'
+/// and the outside time's.
+pub fn span(t: &Icicle, zoom: Option<u32>) -> f64 {
     match zoom {
-        Some(z) => weight(ix, z),
-        None => {
-            ix.children
-                .of(None)
-                .iter()
-                .map(|&r| weight(ix, r))
-                .sum::<f64>()
-                + ix.outside
-        }
+        Some(z) => t.weight(z),
+        None => t.roots().iter().map(|&r| t.weight(r)).sum::<f64>() + t.outside,
     }
 }
 
 /// Lays out `rows` rows of `width` cells: the zoomed node (or the roots)
 /// on the first, each next row their children.
-pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> Layout {
-    let total = span(ix, zoom);
+pub fn layout(t: &Icicle, zoom: Option<u32>, width: u16, rows: usize) -> Layout {
+    let total = span(t, zoom);
     let mut out = Layout::default();
     if total <= 0.0 || width == 0 {
         return out;
@@ -74,16 +295,15 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
             .clamp(0.0, f64::from(width)) as u16
     };
     // (node, weight it starts at, its parent's place in the row above).
-    let mut level: Vec<(NodeId, f64, usize)> = match zoom {
+    let mut level: Vec<(u32, f64, usize)> = match zoom {
         Some(z) => vec![(z, 0.0, 0)],
         None => {
             let mut at = 0.0;
-            ix.children
-                .of(None)
+            t.roots()
                 .iter()
                 .map(|&r| {
                     let start = at;
-                    at += weight(ix, r);
+                    at += t.weight(r);
                     (r, start, 0)
                 })
                 .collect()
@@ -108,7 +328,7 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
             }
         };
         for &(n, start, parent) in &level {
-            let end = start + weight(ix, n);
+            let end = start + t.weight(n);
             let (x0, x1) = (cells(start), cells(end));
             // Thinner than a cell: whatever cell rounding gives it holds
             // others too, so it is drawn with them, as `…`.
@@ -123,26 +343,24 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
                     outside: false,
                 });
                 let mut at = start;
-                for &c in ix.children.of(Some(n)) {
+                for &c in t.kids(n) {
                     next.push((c, at, here));
-                    at += weight(ix, c);
+                    at += t.weight(c);
                 }
             } else if end > start {
-                // Too thin alone: joins the run of thin siblings, which
-                // is drawn as `…` where together they fill a cell.
                 thin = match thin {
                     Some((a, _, q)) if q == parent => Some((a, end, q)),
                     other => {
-                        let mut t = other;
-                        flush(&mut t, &mut row);
+                        let mut done = other;
+                        flush(&mut done, &mut row);
                         Some((start, end, parent))
                     }
                 };
             }
         }
         flush(&mut thin, &mut row);
-        if out.rows.is_empty() && zoom.is_none() && ix.outside > 0.0 {
-            let (x0, x1) = (cells(total - ix.outside), cells(total));
+        if out.rows.is_empty() && zoom.is_none() && t.outside > 0.0 {
+            let (x0, x1) = (cells(total - t.outside), cells(total));
             if x1 > x0 {
                 row.push(Block {
                     node: None,
@@ -162,7 +380,7 @@ pub fn layout(ix: &TreeIndex, zoom: Option<NodeId>, width: u16, rows: usize) -> 
 }
 
 /// The node drawn at a row and cell, if any.
-pub fn node_at(l: &Layout, row: usize, x: u16) -> Option<NodeId> {
+pub fn node_at(l: &Layout, row: usize, x: u16) -> Option<u32> {
     l.rows
         .get(row)?
         .iter()
@@ -171,30 +389,29 @@ pub fn node_at(l: &Layout, row: usize, x: u16) -> Option<NodeId> {
 }
 
 /// Where a node is drawn (its row and block), if it is.
-pub fn find(l: &Layout, n: NodeId) -> Option<(usize, Block)> {
+pub fn find(l: &Layout, n: u32) -> Option<(usize, Block)> {
     l.rows
         .iter()
         .enumerate()
         .find_map(|(i, row)| row.iter().find(|b| b.node == Some(n)).map(|&b| (i, b)))
 }
 
-/// The share of the whole tree held by the nodes of functions `hit` takes,
-/// each node under another such node counted once (in one pass: parents
-/// come before their children).
-pub fn share_of(p: &Profile, ix: &TreeIndex, hit: &dyn Fn(FuncId) -> bool) -> f64 {
-    let total = span(ix, None);
+/// The share of the whole held by the nodes of functions `hit` takes, a
+/// node under another such node counted once (parents come first).
+pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> f64 {
+    let total = span(t, None);
     if total <= 0.0 {
         return 0.0;
     }
-    let mut under = vec![false; p.nodes().len()];
+    let mut under = vec![false; t.len()];
     let mut sum = 0.0;
-    for (i, node) in p.nodes().iter().enumerate() {
-        let covered = node.parent().is_some_and(|q| under[q.index()]);
-        let here = hit(node.func);
+    for i in 0..t.len() as u32 {
+        let covered = t.parent(i).is_some_and(|q| under[q as usize]);
+        let here = hit(t.func(i));
         if here && !covered {
-            sum += weight(ix, NodeId::from_index(i));
+            sum += t.weight(i);
         }
-        under[i] = covered || here;
+        under[i as usize] = covered || here;
     }
     100.0 * sum / total
 }
@@ -250,7 +467,8 @@ mod tests {
         ) {
             let p = trace(&ops);
             let ix = TreeIndex::build(&p);
-            let l = layout(&ix, None, width, 1000);
+            let t = Icicle::whole(&p, &ix, &|_| false);
+            let l = layout(&t, None, width, 1000);
             for (r, row) in l.rows.iter().enumerate() {
                 let mut end = 0;
                 for b in row {
@@ -265,7 +483,7 @@ mod tests {
                 }
                 if let Some(next) = l.rows.get(r + 1) {
                     for b in row.iter().filter(|b| b.node.is_some()) {
-                        let n = b.node.unwrap();
+                        let n = NodeId(b.node.unwrap());
                         // The children drawn under a block fill exactly its
                         // width when they hold all its weight.
                         let kids: u16 = next.iter()
@@ -287,6 +505,56 @@ mod tests {
         }
     }
 
+    /// Hiding a function gives its weight to its caller and lifts its
+    /// callees, merged with the caller's own; a sandwich's sides add up to
+    /// the function's weight.
+    #[test]
+    fn hide_and_sandwich() {
+        // f0 > f1 > f2 (10 ms), f0 > f2 (5 ms), f0 > f1 (own 3 ms).
+        let ops = vec![
+            (Some(0), 0),
+            (Some(1), 0),
+            (Some(2), 3),
+            (None, 10),
+            (None, 0),
+            (Some(2), 0),
+            (None, 5),
+            (None, 0),
+        ];
+        let p = trace(&ops);
+        let ix = TreeIndex::build(&p);
+        let f = |i: u32| FuncId(i);
+        let whole = Icicle::whole(&p, &ix, &|_| false);
+        let hidden = Icicle::whole(&p, &ix, &|g| g == f(1));
+        assert_eq!(
+            span(&hidden, None),
+            span(&whole, None),
+            "hiding moves weight, never drops it"
+        );
+        let root = hidden.roots()[0];
+        let kids: Vec<FuncId> = hidden.kids(root).iter().map(|&k| hidden.func(k)).collect();
+        assert_eq!(
+            kids,
+            [f(2)],
+            "f1's callees under f0, merged with f0's own f2"
+        );
+        let callees = Icicle::callees(&p, &ix, f(2));
+        let (callers, cut) = Icicle::callers(&p, &ix, f(2), 100);
+        assert!(!cut);
+        assert_eq!(callees.roots().len(), 1);
+        assert_eq!(callers.roots().len(), 1);
+        let (a, b) = (callees.roots()[0], callers.roots()[0]);
+        assert!((callees.weight(a) - callers.weight(b)).abs() < 1e-9);
+        // Callers of f2: f1 (under f0) and f0 directly.
+        let up: Vec<FuncId> = callers.kids(b).iter().map(|&k| callers.func(k)).collect();
+        assert_eq!(up, [f(0), f(1)]);
+        let through: f64 = callers.kids(b).iter().map(|&k| callers.weight(k)).sum();
+        assert!(
+            (through - callers.weight(b)).abs() < 1e-9,
+            "every place has a caller here"
+        );
+    }
+
     /// Zooming on a node makes it the full width; thin nodes become `…`.
     #[test]
     fn zoom_and_thin_nodes() {
@@ -296,13 +564,14 @@ mod tests {
         ops.push((None, 0));
         let p = trace(&ops);
         let ix = TreeIndex::build(&p);
-        let l = layout(&ix, None, 80, 10);
+        let t = Icicle::whole(&p, &ix, &|_| false);
+        let l = layout(&t, None, 80, 10);
         assert_eq!(l.rows[0].len(), 1);
         assert_eq!(l.rows[0][0].width, 80);
         // f2 alone (0.25 of 201 ms) is thinner than a cell: not drawn.
         assert_eq!(l.rows[1].len(), 1, "{:?}", l.rows[1]);
-        let thin = ix.children.of(Some(l.rows[0][0].node.unwrap()))[1];
-        let z = layout(&ix, Some(thin), 80, 10);
+        let thin = t.kids(l.rows[0][0].node.unwrap())[1];
+        let z = layout(&t, Some(thin), 80, 10);
         assert_eq!(
             z.rows[0],
             vec![Block {
@@ -322,7 +591,7 @@ mod tests {
         ops.push((None, 0));
         let p = trace(&ops);
         let ix = TreeIndex::build(&p);
-        let l = layout(&ix, None, 80, 10);
+        let l = layout(&Icicle::whole(&p, &ix, &|_| false), None, 80, 10);
         assert!(
             l.rows[1].iter().any(|b| b.node.is_none()),
             "{:?}",

@@ -30,6 +30,12 @@ pub enum Action {
     Invert,
     /// Open the call tree at every place the selected function occurs.
     ShowInTree,
+    /// Flame: hide the selected frame's function (again: show it).
+    Hide,
+    /// Flame: the sandwich of the selected function (again: leave it).
+    Focus,
+    /// Flame: show every hidden function again.
+    Unhide,
     /// Drill down from the selected row (or frame, caller, callee).
     Enter,
     /// Leave the detail split, or go back one step in the history.

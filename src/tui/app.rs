@@ -241,6 +241,29 @@ impl App {
         self.prepared.pane(&self.profile, k)
     }
 
+    /// The Flame tab's state, whether it is shown or saved: the other panes
+    /// say when a focus or a hide is in effect there.
+    pub fn flame_filters(&self) -> (Option<FuncId>, usize) {
+        let shown = self.history.iter().rev().find_map(|v| v.flame.as_deref());
+        let saved = self.saved[Tab::Flame.index()]
+            .as_ref()
+            .and_then(|v| v.flame.as_deref());
+        shown
+            .or(saved)
+            .map_or((None, 0), |st| (st.focus, st.hidden.len()))
+    }
+
+    /// f outside the Flame pane: the Flame pane, on the selected
+    /// function's sandwich.
+    fn focus_from_pane(&mut self) {
+        let Some(f) = self.selected_function().or_else(|| self.detail_function()) else {
+            self.status = Some("f shows a function's sandwich: select one".into());
+            return;
+        };
+        self.switch_tab(Tab::Flame);
+        self.flame_focus(Some(f));
+    }
+
     /// The call tree's children and weights (made once, shared by the
     /// Call tree and Flame panes).
     pub fn tree_index(&self) -> Arc<TreeIndex> {
@@ -276,7 +299,7 @@ impl App {
     pub fn selected_function(&self) -> Option<FuncId> {
         let v = self.view();
         if v.scope == Scope::Flame {
-            return self.flame_selected().map(|n| self.profile.node(n).func);
+            return self.flame_function();
         }
         let row = v.selected()?;
         match v.scope {
@@ -395,6 +418,10 @@ impl App {
             Action::HotPath => self.tree_hot_path(),
             Action::Invert => self.tree_invert(),
             Action::ShowInTree => self.show_in_tree(),
+            Action::Focus => self.focus_from_pane(),
+            Action::Hide | Action::Unhide => {
+                self.status = Some("x and X hide and show functions in the Flame pane (5)".into());
+            }
             Action::Enter => self.enter(),
             Action::Back => self.back(),
             Action::Callers => self.cycle_callers(),
@@ -592,7 +619,9 @@ impl App {
             view.tree = Some(Box::new(tree));
         }
         if scope == Scope::Flame {
-            view.flame = Some(Box::default());
+            let mut st = super::view::FlameState::default();
+            self.build_flame(&mut st);
+            view.flame = Some(Box::new(st));
         }
         self.history.push(view);
         self.refresh();

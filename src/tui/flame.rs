@@ -1,30 +1,84 @@
 //! The Flame pane's keys: moving between frames (caller, heaviest callee,
-//! the frames left and right), zooming in and out, and the search's share.
-//! The geometry is `analysis::flame_view`'s; this file only decides which
+//! the frames left and right, a click), zooming in and out, hiding a
+//! function, the sandwich of one, and the search's share. The geometry is
+//! `analysis::flame_view`'s; this file decides which tree is drawn, which
 //! frame is selected and which is the full width.
 
 use super::action::Action;
 use super::app::{App, inner};
 use super::view::{FlameState, Scope};
-use crate::analysis::flame_view::{self, Layout};
+use crate::analysis::flame_view::{self, Icicle, Layout};
 use crate::analysis::search::Query;
-use crate::model::NodeId;
+use crate::model::FuncId;
 use crate::text::visible;
 use ratatui::layout::Rect;
+use std::sync::Arc;
+
+/// Steps the callers' side of a sandwich may take up the tree.
+const CALLERS_BUDGET: usize = 4_000_000;
 
 impl App {
     pub(super) fn in_flame(&self) -> bool {
         self.view().scope == Scope::Flame
     }
 
-    /// Where the frames are drawn: the pane's inside less its status line.
+    /// Where the frames are drawn: the pane's inside less its status line;
+    /// in a sandwich, the lower part (the callers take the upper).
     pub fn flame_area(&self) -> Rect {
         let i = inner(self.areas().table);
-        Rect::new(i.x, i.y, i.width, i.height.saturating_sub(1))
+        let all = Rect::new(i.x, i.y, i.width, i.height.saturating_sub(1));
+        match self.flame_state().focus {
+            Some(_) => {
+                let up = all.height / 2;
+                Rect::new(all.x, all.y + up, all.width, all.height - up)
+            }
+            None => all,
+        }
+    }
+
+    /// In a sandwich, where the callers are drawn (above the callees).
+    pub fn flame_callers_area(&self) -> Option<Rect> {
+        self.flame_state().focus?;
+        let i = inner(self.areas().table);
+        let all = Rect::new(i.x, i.y, i.width, i.height.saturating_sub(1));
+        Some(Rect::new(all.x, all.y, all.width, all.height / 2))
     }
 
     pub fn flame_state(&self) -> FlameState {
         self.view().flame.as_deref().cloned().unwrap_or_default()
+    }
+
+    /// The tree drawn (made when the pane was opened or its hides or focus
+    /// changed).
+    pub fn flame_tree(&self) -> Arc<Icicle> {
+        self.view()
+            .flame
+            .as_deref()
+            .and_then(|st| st.tree.clone())
+            .unwrap_or_default()
+    }
+
+    /// Makes the trees `st`'s hides and focus ask for.
+    pub(super) fn build_flame(&self, st: &mut FlameState) {
+        let p = &self.profile;
+        let ix = self.tree_index();
+        match st.focus {
+            Some(f) => {
+                st.tree = Some(Arc::new(Icicle::callees(p, &ix, f)));
+                let (callers, cut) = Icicle::callers(p, &ix, f, CALLERS_BUDGET);
+                st.callers = Some(Arc::new(callers));
+                st.callers_cut = cut;
+            }
+            None => {
+                let hidden = st.hidden.clone();
+                st.tree = Some(Arc::new(Icicle::whole(p, &ix, &|f| hidden.contains(&f))));
+                st.callers = None;
+                st.callers_cut = false;
+            }
+        }
+        st.selected = None;
+        st.zoom.clear();
+        st.top = 0;
     }
 
     /// The frames on screen: the layout from the zoomed frame down, as
@@ -32,9 +86,8 @@ impl App {
     pub fn flame_layout(&self) -> Layout {
         let st = self.flame_state();
         let area = self.flame_area();
-        let ix = self.tree_index();
         flame_view::layout(
-            &ix,
+            &self.flame_tree(),
             st.zoom.last().copied(),
             area.width,
             st.top + usize::from(area.height),
@@ -42,15 +95,20 @@ impl App {
     }
 
     /// The selected frame: the one chosen, or the first of the top row.
-    pub fn flame_selected(&self) -> Option<NodeId> {
-        let st = self.flame_state();
-        st.selected.or_else(|| {
+    pub fn flame_selected(&self) -> Option<u32> {
+        self.flame_state().selected.or_else(|| {
             self.flame_layout()
                 .rows
                 .first()?
                 .iter()
                 .find_map(|b| b.node)
         })
+    }
+
+    /// The function of the selected frame.
+    pub fn flame_function(&self) -> Option<FuncId> {
+        let t = self.flame_tree();
+        self.flame_selected().map(|n| t.func(n))
     }
 
     /// Handles a key of the Flame pane; false for keys it leaves to the
@@ -60,30 +118,24 @@ impl App {
             return false;
         }
         let layout = self.flame_layout();
+        let t = self.flame_tree();
         let Some(sel) = self.flame_selected() else {
             return false;
         };
-        let p = std::sync::Arc::clone(&self.profile);
         let next = match action {
             Action::Move(n) if *n < 0 => {
                 let top = self.flame_state().zoom.last().copied();
-                p.node(sel).parent().filter(|_| Some(sel) != top)
+                t.parent(sel).filter(|_| Some(sel) != top)
             }
-            Action::Move(_) => {
-                let ix = self.tree_index();
-                let drawn = |c: &&NodeId| flame_view::find(&layout, **c).is_some();
-                ix.children
-                    .of(Some(sel))
-                    .iter()
-                    .filter(drawn)
-                    .max_by(|a, b| {
-                        flame_view::weight(&ix, **a).total_cmp(&flame_view::weight(&ix, **b))
-                    })
-                    .copied()
-            }
+            Action::Move(_) => t
+                .kids(sel)
+                .iter()
+                .filter(|&&c| flame_view::find(&layout, c).is_some())
+                .max_by(|&&a, &&b| t.weight(a).total_cmp(&t.weight(b)))
+                .copied(),
             Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => {
                 let row = flame_view::find(&layout, sel).map_or(0, |f| f.0);
-                let nodes: Vec<NodeId> = layout
+                let nodes: Vec<u32> = layout
                     .rows
                     .get(row)
                     .map_or(Vec::new(), |r| r.iter().filter_map(|b| b.node).collect());
@@ -100,12 +152,11 @@ impl App {
                 flame_view::node_at(&layout, row, x - area.x)
             }
             Action::Home => {
-                let top = layout
+                self.set_flame(|st| st.top = 0);
+                layout
                     .rows
                     .first()
-                    .and_then(|r| r.iter().find_map(|b| b.node));
-                self.set_flame(|st| st.top = 0);
-                top
+                    .and_then(|r| r.iter().find_map(|b| b.node))
             }
             Action::Enter => {
                 self.set_flame(|st| {
@@ -114,10 +165,8 @@ impl App {
                         st.top = 0;
                     }
                 });
-                self.status = Some(format!(
-                    "zoomed on {} · Esc zooms out",
-                    visible(p.function_name(p.node(sel).func))
-                ));
+                let name = visible(self.profile.function_name(t.func(sel))).into_owned();
+                self.status = Some(format!("zoomed on {name} · Esc zooms out"));
                 return true;
             }
             Action::Back | Action::Cancel => {
@@ -134,6 +183,24 @@ impl App {
                 let dir = if *action == Action::NextMatch { 1 } else { -1 };
                 return self.flame_step_match(&layout, sel, dir);
             }
+            Action::Hide => {
+                self.flame_hide(t.func(sel));
+                return true;
+            }
+            Action::Unhide => {
+                let mut st = self.flame_state();
+                st.hidden.clear();
+                self.build_flame(&mut st);
+                self.set_flame(|s| *s = st);
+                self.status = Some("every function shown again".into());
+                return true;
+            }
+            Action::Focus => {
+                let f = t.func(sel);
+                let now = self.flame_state().focus;
+                self.flame_focus((now != Some(f)).then_some(f));
+                return true;
+            }
             Action::PageUp | Action::PageDown | Action::End => return true,
             _ => return false,
         };
@@ -149,11 +216,58 @@ impl App {
         edit(st);
     }
 
+    /// x: leaves `f`'s frames out (their weight goes to their callers), or
+    /// puts them back.
+    fn flame_hide(&mut self, f: FuncId) {
+        let mut st = self.flame_state();
+        let name = visible(self.profile.function_name(f)).into_owned();
+        match st.hidden.iter().position(|&g| g == f) {
+            Some(i) => {
+                st.hidden.remove(i);
+                self.status = Some(format!("{name} shown again"));
+            }
+            None => {
+                st.hidden.push(f);
+                self.status = Some(format!(
+                    "{name} hidden: its time goes to its callers · X shows all"
+                ));
+            }
+        }
+        st.focus = None;
+        self.build_flame(&mut st);
+        self.set_flame(|s| *s = st);
+    }
+
+    /// f: the sandwich of `f` (its callers above it, its callees below),
+    /// or the whole tree again for `None`.
+    pub(super) fn flame_focus(&mut self, f: Option<FuncId>) {
+        let mut st = self.flame_state();
+        st.focus = f;
+        self.build_flame(&mut st);
+        let cut = st.callers_cut;
+        self.set_flame(|s| *s = st);
+        self.status = Some(match f {
+            Some(f) => {
+                let name = visible(self.profile.function_name(f)).into_owned();
+                let more = if cut {
+                    " (callers cut short: too deep)"
+                } else {
+                    ""
+                };
+                format!(
+                    "sandwich of {name}: callers above, callees below · f again leaves it{more}"
+                )
+            }
+            None => "the whole tree again".into(),
+        });
+    }
+
     /// Selects a frame and scrolls so its row shows.
-    fn select_flame(&mut self, n: NodeId) {
+    fn select_flame(&mut self, n: u32) {
         let st = self.flame_state();
-        let top_depth = st.zoom.last().map_or(1, |z| self.profile.node(*z).depth());
-        let depth = self.profile.node(n).depth().saturating_sub(top_depth);
+        let t = self.flame_tree();
+        let top_depth = st.zoom.last().map_or(1, |&z| t.depth(z));
+        let depth = t.depth(n).saturating_sub(top_depth);
         let rows = usize::from(self.flame_area().height).max(1);
         self.set_flame(|st| {
             st.selected = Some(n);
@@ -167,41 +281,32 @@ impl App {
 
     /// n / N: the next frame on screen (row by row, left to right) whose
     /// function the search matches.
-    fn flame_step_match(&mut self, layout: &Layout, sel: NodeId, dir: isize) -> bool {
+    fn flame_step_match(&mut self, layout: &Layout, sel: u32, dir: isize) -> bool {
         let Some(q) = self.view().query.as_ref() else {
             self.status = Some("no search: / to start one".into());
             return true;
         };
         let p = &self.profile;
-        let all: Vec<NodeId> = layout
+        let t = self.flame_tree();
+        let all: Vec<u32> = layout
             .rows
             .iter()
             .flatten()
             .filter_map(|b| b.node)
             .collect();
-        let hits: Vec<NodeId> = all
-            .iter()
-            .copied()
-            .filter(|&n| q.is_match(&visible(p.function_name(p.node(n).func))))
-            .collect();
+        let hit = |n: u32| q.is_match(&visible(p.function_name(t.func(n))));
+        let hits: Vec<usize> = (0..all.len()).filter(|&i| hit(all[i])).collect();
         if hits.is_empty() {
             self.status = Some("no matching frame is drawn here".into());
             return true;
         }
         let at = all.iter().position(|&n| n == sel).unwrap_or(0);
         let pick = match dir {
-            1 => hits
-                .iter()
-                .find(|&&h| all.iter().position(|&n| n == h) > Some(at))
-                .or(hits.first()),
-            _ => hits
-                .iter()
-                .rev()
-                .find(|&&h| all.iter().position(|&n| n == h) < Some(at))
-                .or(hits.last()),
+            1 => hits.iter().find(|&&i| i > at).or(hits.first()),
+            _ => hits.iter().rev().find(|&&i| i < at).or(hits.last()),
         };
-        if let Some(&n) = pick {
-            self.select_flame(n);
+        if let Some(&i) = pick {
+            self.select_flame(all[i]);
         }
         true
     }
@@ -218,8 +323,8 @@ impl App {
             return;
         };
         let p = &self.profile;
-        let ix = self.tree_index();
-        let share = flame_view::share_of(p, &ix, &|f| q.is_match(&visible(p.function_name(f))));
+        let t = self.flame_tree();
+        let share = flame_view::share_of(&t, &|f| q.is_match(&visible(p.function_name(f))));
         let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(share)));
         self.status = Some(format!("matches hold {pct}%"));
     }

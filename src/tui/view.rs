@@ -182,14 +182,25 @@ pub struct View {
     pub flame: Option<Box<FlameState>>,
 }
 
-/// Where the Flame pane is: the selected node (`None`: the top), the
-/// zooms made (the last is the full width), how many rows are scrolled
-/// off the top.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Where the Flame pane is: the tree it draws (the whole tree less the
+/// hidden functions, or the focused function's callees, with its callers
+/// above them), the selected frame (`None`: the top), the zooms made (the
+/// last is the full width), how many rows are scrolled off the top.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlameState {
-    pub selected: Option<crate::model::NodeId>,
-    pub zoom: Vec<crate::model::NodeId>,
+    pub selected: Option<u32>,
+    pub zoom: Vec<u32>,
     pub top: usize,
+    /// Functions whose frames are left out (`x`), their weight given to
+    /// their callers.
+    pub hidden: Vec<FuncId>,
+    /// The function of the sandwich (`f`).
+    pub focus: Option<FuncId>,
+    pub tree: Option<std::sync::Arc<crate::analysis::flame_view::Icicle>>,
+    /// In a sandwich: who called the focused function, inverted.
+    pub callers: Option<std::sync::Arc<crate::analysis::flame_view::Icicle>>,
+    /// The callers' walk stopped at its budget.
+    pub callers_cut: bool,
 }
 
 impl View {

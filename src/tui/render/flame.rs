@@ -8,7 +8,7 @@ use super::theme::Theme;
 use super::{fit, put};
 use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
-use crate::analysis::flame_view;
+use crate::analysis::flame_view::{self, Icicle};
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::app::App;
@@ -39,45 +39,31 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         put(buf, inner, &Line::from(why));
         return;
     }
-    let area = app.flame_area();
-    let layout = app.flame_layout();
     let st = app.flame_state();
+    let area = app.flame_area();
+    let t = app.flame_tree();
+    let layout = app.flame_layout();
     let selected = app.flame_selected();
-    let query = app.view().query.as_ref();
-    for (i, row) in layout.rows.iter().skip(st.top).enumerate() {
-        let y = area.y + i as u16;
-        if y >= area.bottom() {
-            break;
-        }
-        for b in row {
-            let x = area.x + b.x;
-            let w = usize::from(b.width);
-            let (label, mut style) = match b.node {
-                None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
-                None => ("…".to_string(), theme.dim()),
-                Some(n) => {
-                    let name = visible(p.function_name(p.node(n).func)).into_owned();
-                    let style = match theme.color {
-                        true => Style::default().bg(colour(&name)).fg(Color::Black),
-                        false => Style::default(),
-                    };
-                    let matched = query.is_some_and(|q| q.is_match(&name));
-                    let style = match matched {
-                        true => style.patch(theme.matched()),
-                        false => style,
-                    };
-                    (name, style)
-                }
-            };
-            if b.node.is_some() && b.node == selected {
-                style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
-            }
-            let text = match (theme.color, b.node) {
-                (false, Some(_)) => format!("▏{}", fit(&label, w.saturating_sub(1)).0),
-                _ => fit(&label, w).0,
-            };
-            buf.set_style(Rect::new(x, y, b.width, 1), style);
-            buf.set_stringn(x, y, text, w, style);
+    let rows = layout.rows.iter().skip(st.top);
+    for (i, row) in rows.enumerate().take(usize::from(area.height)) {
+        draw_row(
+            buf,
+            app,
+            &t,
+            row,
+            area.x,
+            area.y + i as u16,
+            selected,
+            theme,
+        );
+    }
+    // The sandwich's upper half: the callers, inverted (the function at
+    // the bottom, its callers above it).
+    if let (Some(up), Some(callers)) = (app.flame_callers_area(), st.callers.as_deref()) {
+        let l = flame_view::layout(callers, None, up.width, usize::from(up.height));
+        for (i, row) in l.rows.iter().enumerate().take(usize::from(up.height)) {
+            let y = up.bottom() - 1 - i as u16;
+            draw_row(buf, app, callers, row, up.x, y, None, theme);
         }
     }
     status(
@@ -88,30 +74,79 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
     );
 }
 
-/// The selected frame: name, weight, share of the whole and of its caller.
+/// One row of blocks: each frame in its colour with its name where it
+/// fits, `…` for frames too thin, `(outside)` for time with no call open.
+#[allow(clippy::too_many_arguments)]
+fn draw_row(
+    buf: &mut Buffer,
+    app: &App,
+    t: &Icicle,
+    row: &[flame_view::Block],
+    x0: u16,
+    y: u16,
+    selected: Option<u32>,
+    theme: Theme,
+) {
+    let p = &app.profile;
+    let query = app.view().query.as_ref();
+    for b in row {
+        let x = x0 + b.x;
+        let w = usize::from(b.width);
+        let (label, mut style) = match b.node {
+            None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
+            None => ("…".to_string(), theme.dim()),
+            Some(n) => {
+                let name = visible(p.function_name(t.func(n))).into_owned();
+                let style = match theme.color {
+                    true => Style::default().bg(colour(&name)).fg(Color::Black),
+                    false => Style::default(),
+                };
+                let style = match query.is_some_and(|q| q.is_match(&name)) {
+                    true => style.patch(theme.matched()),
+                    false => style,
+                };
+                (name, style)
+            }
+        };
+        if b.node.is_some() && b.node == selected {
+            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        }
+        let text = match (theme.color, b.node) {
+            (false, Some(_)) => format!("▏{}", fit(&label, w.saturating_sub(1)).0),
+            _ => fit(&label, w).0,
+        };
+        buf.set_style(Rect::new(x, y, b.width, 1), style);
+        buf.set_stringn(x, y, text, w, style);
+    }
+}
+
+/// The selected frame: name, weight, share of the whole and of its caller
+/// (in a sandwich: of the function's time).
 fn status(buf: &mut Buffer, line: Rect, app: &App, theme: Theme) {
     let p = &app.profile;
     let Some(n) = app.flame_selected() else {
         return;
     };
+    let t = app.flame_tree();
     let ix = app.tree_index();
-    let w = flame_view::weight(&ix, n);
-    let whole = flame_view::span(&ix, None);
+    let w = t.weight(n);
+    let whole = flame_view::span(&t, None);
     let pct = |part: f64, of: f64| cell(Value::Pct((of > 0.0).then(|| 100.0 * part / of)));
     let amount = match ix.unit {
         Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
         Unit::Count => cell(Value::Count(Some(w as u64))),
     };
+    let of_whole = match app.flame_state().focus {
+        Some(_) => "of the function's time",
+        None => "of the total",
+    };
     let mut text = format!(
-        " {} · {amount} · {}% of the total",
-        visible(p.function_name(p.node(n).func)),
+        " {} · {amount} · {}% {of_whole}",
+        visible(p.function_name(t.func(n))),
         pct(w, whole)
     );
-    if let Some(q) = p.node(n).parent() {
-        text.push_str(&format!(
-            " · {}% of its caller",
-            pct(w, flame_view::weight(&ix, q))
-        ));
+    if let Some(q) = t.parent(n) {
+        text.push_str(&format!(" · {}% of its caller", pct(w, t.weight(q))));
     }
     buf.set_stringn(
         line.x,
@@ -122,25 +157,41 @@ fn status(buf: &mut Buffer, line: Rect, app: &App, theme: Theme) {
     );
 }
 
-/// "Flame · zoomed on X · search: y", and what the width stands for.
+/// "Flame · sandwich of X · 2 hidden · zoomed on Y · search: y", and what
+/// the width stands for.
 pub fn titles(app: &App, v: &View) -> (String, String) {
     let p = &app.profile;
     let st = app.flame_state();
-    let mut t = " Flame ".to_string();
+    let t = app.flame_tree();
+    let mut title = " Flame ".to_string();
+    if let Some(f) = st.focus {
+        title.push_str(&format!(
+            "· sandwich of {} (f: leave) ",
+            visible(p.function_name(f))
+        ));
+    }
+    if !st.hidden.is_empty() {
+        let names: Vec<String> = st
+            .hidden
+            .iter()
+            .map(|&f| visible(p.function_name(f)).into_owned())
+            .collect();
+        title.push_str(&format!("· hidden: {} (X: show) ", names.join(", ")));
+    }
     if let Some(&z) = st.zoom.last() {
-        t.push_str(&format!(
+        title.push_str(&format!(
             "· zoomed on {} (Esc: out) ",
-            visible(p.function_name(p.node(z).func))
+            visible(p.function_name(t.func(z)))
         ));
     }
     if !v.filter.is_empty() {
-        t.push_str(&format!("· search: {} ", visible(&v.filter)));
+        title.push_str(&format!("· search: {} ", visible(&v.filter)));
     }
     let ix = app.tree_index();
-    let total = flame_view::span(&ix, st.zoom.last().copied());
+    let total = flame_view::span(&t, st.zoom.last().copied());
     let of = match ix.unit {
         Unit::Ms => crate::report::fmt::grouped_ms(total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };
-    (t, format!(" the full width: {of} "))
+    (title, format!(" the full width: {of} "))
 }

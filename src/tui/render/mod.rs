@@ -74,6 +74,13 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if let Some(ms) = p.totals.elapsed_inclusive_ms {
         facts.push(grouped_ms(ms));
     }
+    // What the Flame pane leaves out, said everywhere (pprof's -hide and
+    // speedscope's sandwich change what a flame graph shows).
+    match app.flame_filters() {
+        (Some(f), _) => facts.push(format!("flame: sandwich of {}", short_name(app, f))),
+        (None, n) if n > 0 => facts.push(format!("flame: {n} hidden")),
+        _ => {}
+    }
     let line = Line::from(vec![
         Span::styled(" profx ", theme.title()),
         Span::raw(" "),

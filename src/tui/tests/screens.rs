@@ -336,6 +336,11 @@ fn flame_graph() {
         insta::assert_snapshot!(format!("flame-searched-{w}x{h}"), text(&render(&app)));
     }
     both_sizes("flame-none", listing, &[Tab(Tab::Flame)]);
+    // x on FNPRICE: its frames gone, its time with (main), its callees
+    // lifted under (main).
+    both_sizes("flame-hidden", demo, &[Tab(Tab::Flame), Move(1), Hide]);
+    // f on FNREADITEM from Functions: its callers above, its callees below.
+    both_sizes("flame-sandwich", demo, &[Move(2), Focus]);
     // 300 columns: the same frames, each wider; the widths still add up.
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
     act(&mut app, &[Tab(Tab::Flame), Move(1)]);

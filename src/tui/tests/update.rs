@@ -728,3 +728,37 @@ fn the_flame_moves_zooms_and_clicks() {
     run(&mut app, &[ShowInTree]);
     assert_eq!(app.view().scope, Scope::Tree(Some(func(&app, "(gosub)"))));
 }
+
+/// x hides the selected frame's function and x shows it again; f from
+/// another pane opens its sandwich, which the other panes' header says.
+#[test]
+fn the_flame_hides_and_focuses() {
+    let mut app = demo(120, 40);
+    let whole = |app: &App| crate::analysis::flame_view::span(&app.flame_tree(), None);
+    run(&mut app, &[Tab(Tab::Flame)]);
+    let before = whole(&app);
+    run(&mut app, &[Move(1), Hide]);
+    assert_eq!(app.flame_state().hidden, [func(&app, "FNPRICE")]);
+    assert!(
+        (whole(&app) - before).abs() < 1e-9,
+        "hidden time goes to the caller"
+    );
+    assert_eq!(app.flame_filters(), (None, 1));
+    run(&mut app, &[Move(1), Hide]);
+    run(&mut app, &[Home, Move(1)]);
+    let shown = app.flame_function();
+    assert!(shown.is_some());
+    run(&mut app, &[Tab(Tab::Functions)]);
+    assert_eq!(app.flame_filters().1, 2, "said in the other panes too");
+    let item = move_to(&mut app, "FNREADITEM");
+    run(&mut app, &[Focus]);
+    assert_eq!(app.view().scope, Scope::Flame);
+    assert_eq!(app.flame_state().focus, Some(item));
+    assert_eq!(
+        app.flame_function(),
+        Some(item),
+        "the sandwich's own frame first"
+    );
+    run(&mut app, &[Focus]);
+    assert_eq!(app.flame_state().focus, None, "f again leaves it");
+}
