@@ -79,6 +79,8 @@ keys 4 Right Down p
 shot tree
 keys 5 Down Down
 shot flame
+keys f
+shot sandwich
 keys ?
 shot help
 keys Escape q

@@ -109,7 +109,15 @@ fn draw_row(
             }
         };
         if b.node.is_some() && b.node == selected {
-            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+            // Reversed, a coloured frame would show as text on black and
+            // lose its width: the selection is white, its width kept.
+            style = match theme.color {
+                true => style
+                    .bg(Color::White)
+                    .fg(Color::Black)
+                    .add_modifier(Modifier::BOLD),
+                false => style.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            };
         }
         let text = match (theme.color, b.node) {
             (false, Some(_)) => format!("▏{}", fit(&label, w.saturating_sub(1)).0),
