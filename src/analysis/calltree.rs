@@ -802,41 +802,13 @@ impl PartialEq for CallTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::metrics::TraceTime;
-    use crate::model::{Place, ProfileBuilder};
     use proptest::prelude::*;
 
     /// A trace from ops: `Some(f)` enters function f, `None` leaves the
-    /// top call; each op one millisecond after the last.
+    /// top call; each op about a millisecond after the last.
     fn trace(ops: &[Option<u8>]) -> Profile {
-        let mut b = ProfileBuilder::new("test");
-        let m = b.intern("");
-        let funcs: Vec<FuncId> = (0..5)
-            .map(|i| {
-                let n = b.intern(&format!("f{i}"));
-                b.function(n, m)
-            })
-            .collect();
-        b.trace_begin(TraceTime::Timed);
-        let t = b.trace_thread(1);
-        let mut depth = 0;
-        for (i, op) in ops.iter().enumerate() {
-            b.trace_time(t, i as f64, || Place::Line(i as u64 + 1));
-            match op {
-                Some(f) => {
-                    b.trace_enter(t, funcs[*f as usize % 5], 0, None);
-                    depth += 1;
-                }
-                None if depth > 0 => {
-                    b.trace_exit(t);
-                    depth -= 1;
-                }
-                None => {}
-            }
-        }
-        b.trace_time(t, ops.len() as f64, || Place::Line(0));
-        b.trace_close_open();
-        b.finish()
+        let ops: Vec<(Option<u8>, u8)> = ops.iter().map(|&op| (op, 1)).collect();
+        crate::model::testing::trace_of(&ops, 5)
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -419,42 +419,10 @@ pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::metrics::TraceTime;
-    use crate::model::{Place, ProfileBuilder};
     use proptest::prelude::*;
 
-    /// A trace from ops: `Some(f)` enters f, `None` leaves; `gaps` ms each.
     fn trace(ops: &[(Option<u8>, u8)]) -> Profile {
-        let mut b = ProfileBuilder::new("test");
-        let m = b.intern("");
-        let funcs: Vec<FuncId> = (0..60)
-            .map(|i| {
-                let n = b.intern(&format!("f{i}"));
-                b.function(n, m)
-            })
-            .collect();
-        b.trace_begin(TraceTime::Timed);
-        let t = b.trace_thread(1);
-        let (mut clock, mut depth) = (0.0, 0);
-        for (op, gap) in ops {
-            clock += f64::from(*gap) + 0.25;
-            b.trace_time(t, clock, || Place::Line(1));
-            match op {
-                Some(f) => {
-                    b.trace_enter(t, funcs[*f as usize % 60], 0, None);
-                    depth += 1;
-                }
-                None if depth > 0 => {
-                    b.trace_exit(t);
-                    depth -= 1;
-                }
-                None => {}
-            }
-        }
-        clock += 1.0;
-        b.trace_time(t, clock, || Place::Line(1));
-        b.trace_close_open();
-        b.finish()
+        crate::model::testing::trace_of(ops, 60)
     }
 
     proptest! {

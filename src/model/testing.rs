@@ -54,3 +54,35 @@ fn function_id(p: &Profile, name: &str) -> FuncId {
 pub fn percents(p: &Profile, name: &str) -> Percents {
     p.percents(function_id(p, name))
 }
+
+/// A one-thread trace from ops: `(Some(f), gap)` enters function `f{f}`
+/// (of `funcs`, by `f % funcs`), `(None, gap)` leaves the top call (when
+/// one is open); each op comes `gap` + 0.25 ms after the last. Calls still
+/// open at the end are closed a millisecond later.
+pub fn trace_of(ops: &[(Option<u8>, u8)], funcs: usize) -> Profile {
+    let mut b = ProfileBuilder::new("test");
+    let ids: Vec<FuncId> = (0..funcs)
+        .map(|i| new_function(&mut b, &format!("f{i}")))
+        .collect();
+    b.trace_begin(super::metrics::TraceTime::Timed);
+    let t = b.trace_thread(1);
+    let (mut clock, mut depth) = (0.0, 0);
+    for (op, gap) in ops {
+        clock += f64::from(*gap) + 0.25;
+        b.trace_time(t, clock, || Place::Line(1));
+        match op {
+            Some(f) => {
+                b.trace_enter(t, ids[*f as usize % funcs], 0, None);
+                depth += 1;
+            }
+            None if depth > 0 => {
+                b.trace_exit(t);
+                depth -= 1;
+            }
+            None => {}
+        }
+    }
+    b.trace_time(t, clock + 1.0, || Place::Line(1));
+    b.trace_close_open();
+    b.finish()
+}
