@@ -19,7 +19,7 @@
 //! the list, not a rebuild of everything shown.
 
 use super::tree::{Children, Subtree, function_ranks};
-use crate::model::metrics::{add_count, add_opt};
+use crate::model::metrics::{add_count, add_opt, pct};
 use crate::model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -95,6 +95,7 @@ impl TreeIndex {
     }
 }
 
+/// A node's total: the weight of its subtree in the tree's unit.
 fn weight(sub: &Subtree, unit: Unit, n: NodeId) -> f64 {
     match unit {
         Unit::Ms => sub.time_ms[n.index()].unwrap_or(0.0),
@@ -102,12 +103,20 @@ fn weight(sub: &Subtree, unit: Unit, n: NodeId) -> f64 {
     }
 }
 
-/// A node's own weight: its stack's self time or count.
-fn self_weight(p: &Profile, unit: Unit, n: NodeId) -> Option<f64> {
-    let s = p.node(n).stack().map(|s| p.stack(s))?;
-    match unit {
-        Unit::Ms => s.self_ms,
-        Unit::Count => s.hits.map(|h| h as f64),
+impl TreeIndex {
+    /// A node's total: the weight under it (itself included).
+    pub fn weight(&self, n: NodeId) -> f64 {
+        weight(&self.sub, self.unit, n)
+    }
+
+    /// A node's own weight: its stack's self time or count; absent for a
+    /// path that only leads to others.
+    pub fn own(&self, p: &Profile, n: NodeId) -> Option<f64> {
+        let s = p.node(n).stack().map(|s| p.stack(s))?;
+        match self.unit {
+            Unit::Ms => s.self_ms,
+            Unit::Count => s.hits.map(|h| h as f64),
+        }
     }
 }
 
@@ -289,13 +298,13 @@ impl CallTree {
                     (Unit::Ms, Some(_)) => ix.sub.hits[n.index()],
                     _ => p.node(n).stack().and_then(|s| p.stack(s).hits),
                 };
-                let share = p.node(n).parent().and_then(|q| {
-                    let whole = weight(&ix.sub, ix.unit, q);
-                    (whole > 0.0).then(|| 100.0 * total.unwrap_or(0.0) / whole)
-                });
+                let share = p
+                    .node(n)
+                    .parent()
+                    .and_then(|q| pct(total, Some(ix.weight(q))));
                 // A path that only leads to others (a sampled profile's
                 // callers) has no stack: none of its own weight, 0.
-                let self_w = self_weight(p, ix.unit, n).or(total.map(|_| 0.0));
+                let self_w = ix.own(p, n).or(total.map(|_| 0.0));
                 Values {
                     total,
                     self_w,
@@ -308,8 +317,7 @@ impl CallTree {
 
     /// A value as a percent of the session.
     pub fn percent(&self, v: Option<f64>) -> Option<f64> {
-        let t = self.index.total;
-        v.map(|v| if t > 0.0 { 100.0 * v / t } else { 0.0 })
+        pct(v, Some(self.index.total))
     }
 
     /// A row id's parent row id, if it has one.
@@ -400,11 +408,10 @@ impl CallTree {
     /// Bottom-up roots: every function with self weight, standing for
     /// its nodes that have some.
     fn make_up_roots(&mut self, p: &Profile) -> Vec<u32> {
-        let unit = self.index.unit;
         let mut by_func: Vec<Vec<(NodeId, NodeId)>> = vec![Vec::new(); p.functions().len()];
         for (i, node) in p.nodes().iter().enumerate() {
             let n = NodeId::from_index(i);
-            if self_weight(p, unit, n).is_some() {
+            if self.index.own(p, n).is_some() {
                 by_func[node.func.index()].push((n, n));
             }
         }
@@ -424,10 +431,9 @@ impl CallTree {
         parent: u32,
         pairs: Vec<(NodeId, NodeId)>,
     ) -> u32 {
-        let unit = self.index.unit;
         let (mut total, mut count) = (None, None);
         for &(leaf, _) in &pairs {
-            total = add_opt(total, self_weight(p, unit, leaf));
+            total = add_opt(total, self.index.own(p, leaf));
             count = add_count(count, p.node(leaf).stack().and_then(|s| p.stack(s).hits));
         }
         let root_total = match parent {
@@ -440,10 +446,7 @@ impl CallTree {
                 self.ups[r as usize].values.total
             }
         };
-        let share = match (total, root_total) {
-            (Some(t), Some(r)) if r > 0.0 => Some(100.0 * t / r),
-            _ => None,
-        };
+        let share = pct(total, root_total);
         let has_callers = pairs.iter().any(|&(_, at)| p.node(at).parent().is_some());
         self.up_pairs += pairs.len();
         self.ups.push(Up {
@@ -668,7 +671,7 @@ impl CallTree {
                 self.marked.extend(found.iter().copied());
                 // Paths are opened to the heaviest matches only: a query
                 // matching most of a million nodes would open them all.
-                let w = |id: u32| weight(&self.index.sub, self.index.unit, NodeId(id));
+                let w = |id: u32| self.index.weight(NodeId(id));
                 if found.len() > OPEN_FOR {
                     found.select_nth_unstable_by(OPEN_FOR, |&a, &b| w(b).total_cmp(&w(a)));
                     found.truncate(OPEN_FOR);
@@ -737,7 +740,7 @@ impl CallTree {
                         under[i] = under[q.index()] || self.marked.contains(&q.0);
                     }
                     if !under[i] && self.marked.contains(&(i as u32)) {
-                        sum += weight(&self.index.sub, self.index.unit, NodeId::from_index(i));
+                        sum += self.index.weight(NodeId::from_index(i));
                     }
                 }
                 sum
@@ -802,6 +805,7 @@ impl PartialEq for CallTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ProfileBuilder;
     use proptest::prelude::*;
 
     /// A trace from ops: `Some(f)` enters function f, `None` leaves the
@@ -840,7 +844,7 @@ mod tests {
                 let kids: f64 = index.children.of(Some(n)).iter()
                     .map(|k| index.sub.time_ms[k.index()].unwrap_or(0.0)).sum();
                 prop_assert!(total + 1e-9 >= kids, "node {i}: {total} < {kids}");
-                let own = self_weight(&p, Unit::Ms, n).unwrap_or(0.0);
+                let own = index.own(&p, n).unwrap_or(0.0);
                 prop_assert!(close(total, own + kids));
                 let only_root = p.nodes().iter().all(|m| m.func != node.func || m.parent().is_none());
                 if node.parent().is_none() && only_root {
@@ -864,6 +868,21 @@ mod tests {
                 prop_assert!(kids <= v + 1e-9 * v.max(1.0));
             }
         }
+    }
+
+    /// A tree that weighs nothing has no percents (model.md: a total of
+    /// zero gives none), not 0 %.
+    #[test]
+    fn no_percent_of_a_zero_total() {
+        let mut b = ProfileBuilder::new("test");
+        let a = crate::model::testing::new_function(&mut b, "a");
+        let s = b.stack(&[a]);
+        b.stack_summary(s, Some(1), Some(0.0), None);
+        let p = b.finish();
+        let t = CallTree::new(&p, Arc::new(TreeIndex::build(&p)));
+        let v = t.values(&p, t.rows[0].id);
+        assert_eq!(v.total, Some(0.0));
+        assert_eq!(t.percent(v.total), None);
     }
 
     /// Opening a node with many children and closing it again leaves the

@@ -15,7 +15,7 @@
 //! Only nodes at least a cell wide are visited: a frame costs the cells it
 //! fills, not the size of the tree.
 
-use super::calltree::{TreeIndex, Unit};
+use super::calltree::TreeIndex;
 use crate::model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashMap;
 
@@ -120,7 +120,7 @@ impl Icicle {
                 g.child(parent, node.func)
             };
             at[i] = me;
-            let own = own_weight(p, ix, NodeId::from_index(i));
+            let own = ix.own(p, NodeId::from_index(i)).unwrap_or(0.0);
             if me != NO {
                 g.t.weight[me as usize] += own;
             }
@@ -145,7 +145,7 @@ impl Icicle {
             };
             at[i] = me;
             if me != NO {
-                g.t.weight[me as usize] += own_weight(p, ix, NodeId::from_index(i));
+                g.t.weight[me as usize] += ix.own(p, NodeId::from_index(i)).unwrap_or(0.0);
             }
         }
         let mut t = g.finish(&ix.ranks);
@@ -170,7 +170,7 @@ impl Icicle {
             if node.func != f || above {
                 continue;
             }
-            let w = weight(ix, NodeId::from_index(i));
+            let w = ix.weight(NodeId::from_index(i));
             g.t.weight[root as usize] += w;
             let (mut at, mut up) = (root, node.parent());
             while let Some(q) = up {
@@ -235,17 +235,6 @@ impl Icicle {
     }
 }
 
-/// A node's own weight: its stack's self time or count.
-fn own_weight(p: &Profile, ix: &TreeIndex, n: NodeId) -> f64 {
-    let Some(s) = p.node(n).stack().map(|s| p.stack(s)) else {
-        return 0.0;
-    };
-    match ix.unit {
-        Unit::Ms => s.self_ms.unwrap_or(0.0),
-        Unit::Count => s.hits.unwrap_or(0) as f64,
-    }
-}
-
 /// One block of a row: a node, or `None` for a `…` of nodes too thin to
 /// draw (or the outside time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,14 +251,6 @@ pub struct Block {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     pub rows: Vec<Vec<Block>>,
-}
-
-/// A calling-context node's weight: its total in the tree's unit.
-pub fn weight(ix: &TreeIndex, n: NodeId) -> f64 {
-    match ix.unit {
-        Unit::Ms => ix.sub.time_ms[n.index()].unwrap_or(0.0),
-        Unit::Count => ix.sub.hits[n.index()].unwrap_or(0) as f64,
-    }
 }
 
 /// The weight the full width stands for: the zoomed node's, or the roots'
@@ -397,12 +378,10 @@ pub fn find(l: &Layout, n: u32) -> Option<(usize, Block)> {
 }
 
 /// The share of the whole held by the nodes of functions `hit` takes, a
-/// node under another such node counted once (parents come first).
-pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> f64 {
+/// node under another such node counted once (parents come first); none
+/// when the whole weighs nothing (model.md's percent rule).
+pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> Option<f64> {
     let total = span(t, None);
-    if total <= 0.0 {
-        return 0.0;
-    }
     let mut under = vec![false; t.len()];
     let mut sum = 0.0;
     for i in 0..t.len() as u32 {
@@ -413,7 +392,7 @@ pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> f64 {
         }
         under[i as usize] = covered || here;
     }
-    100.0 * sum / total
+    crate::model::metrics::pct(Some(sum), Some(total))
 }
 
 #[cfg(test)]

@@ -96,13 +96,15 @@ impl App {
 
     /// The selected frame: the one chosen, or the first of the top row.
     pub fn flame_selected(&self) -> Option<u32> {
-        self.flame_state().selected.or_else(|| {
-            self.flame_layout()
-                .rows
-                .first()?
-                .iter()
-                .find_map(|b| b.node)
-        })
+        self.flame_state()
+            .selected
+            .or_else(|| first_frame(&self.flame_layout()))
+    }
+
+    /// `flame_selected`, for a caller that has the layout already (a frame
+    /// lays it out once).
+    pub fn flame_selected_in(&self, layout: &Layout) -> Option<u32> {
+        self.flame_state().selected.or_else(|| first_frame(layout))
     }
 
     /// The function of the selected frame.
@@ -119,7 +121,7 @@ impl App {
         }
         let layout = self.flame_layout();
         let t = self.flame_tree();
-        let Some(sel) = self.flame_selected() else {
+        let Some(sel) = self.flame_selected_in(&layout) else {
             return false;
         };
         let next = match action {
@@ -325,7 +327,12 @@ impl App {
         let p = &self.profile;
         let t = self.flame_tree();
         let share = flame_view::share_of(&t, &|f| q.is_match(&visible(p.function_name(f))));
-        let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(share)));
+        let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(share));
         self.status = Some(format!("matches hold {pct}%"));
     }
+}
+
+/// The first frame of a layout's top row.
+fn first_frame(layout: &Layout) -> Option<u32> {
+    layout.rows.first()?.iter().find_map(|b| b.node)
 }

@@ -9,6 +9,7 @@ use super::{fit, put};
 use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
 use crate::analysis::flame_view::{self, Icicle};
+use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::app::App;
@@ -43,7 +44,7 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
     let area = app.flame_area();
     let t = app.flame_tree();
     let layout = app.flame_layout();
-    let selected = app.flame_selected();
+    let selected = app.flame_selected_in(&layout);
     let rows = layout.rows.iter().skip(st.top);
     for (i, row) in rows.enumerate().take(usize::from(area.height)) {
         draw_row(
@@ -66,12 +67,8 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
             draw_row(buf, app, callers, row, up.x, y, None, theme);
         }
     }
-    status(
-        buf,
-        Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1),
-        app,
-        theme,
-    );
+    let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
+    status(buf, line, app, selected, theme);
 }
 
 /// One row of blocks: each frame in its colour with its name where it
@@ -130,16 +127,16 @@ fn draw_row(
 
 /// The selected frame: name, weight, share of the whole and of its caller
 /// (in a sandwich: of the function's time).
-fn status(buf: &mut Buffer, line: Rect, app: &App, theme: Theme) {
+fn status(buf: &mut Buffer, line: Rect, app: &App, selected: Option<u32>, theme: Theme) {
     let p = &app.profile;
-    let Some(n) = app.flame_selected() else {
+    let Some(n) = selected else {
         return;
     };
     let t = app.flame_tree();
     let ix = app.tree_index();
     let w = t.weight(n);
     let whole = flame_view::span(&t, None);
-    let pct = |part: f64, of: f64| cell(Value::Pct((of > 0.0).then(|| 100.0 * part / of)));
+    let pct = |part: f64, of: f64| cell(Value::Pct(pct(Some(part), Some(of))));
     let amount = match ix.unit {
         Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
         Unit::Count => cell(Value::Count(Some(w as u64))),
