@@ -67,7 +67,35 @@ fn set(sig: i32, handler: usize) {
 pub fn temp_file(path: Option<&std::path::Path>) {
     use std::os::unix::ffi::OsStrExt;
     let c = path.and_then(|p| CString::new(p.as_os_str().as_bytes()).ok());
+    // The handlers only try the lock: a signal arriving on this thread
+    // while it holds it would find it taken and leave the file. Held, the
+    // signals wait the few instructions until it is released.
+    let held = hold_signals();
     *TEMP.lock().unwrap_or_else(|e| e.into_inner()) = c;
+    release_signals(held);
+}
+
+/// Blocks the signals this module handles on the calling thread; the mask
+/// before, for `release_signals`.
+fn hold_signals() -> libc::sigset_t {
+    // SAFETY: plain signal-set calls on sets owned here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        old
+    }
+}
+
+fn release_signals(old: libc::sigset_t) {
+    // SAFETY: restores a mask read by `hold_signals`.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
 }
 
 /// The app took the terminal over: `fd`'s settings before it did.

@@ -29,9 +29,10 @@ pub fn write_file<T>(
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    // A signal ending the process removes it (`signals`, told its name in
+    // `temp_in`); an error drops it.
+    let _forget = TempGuard;
     let tmp = temp_in(&dir).map_err(err)?;
-    // A signal ending the process removes it (`signals`); an error drops it.
-    let _forget = TempGuard::new(tmp.path());
     let mut out = BufWriter::new(tmp);
     let value = fill(&mut out)?;
     let tmp = out.into_inner().map_err(|e| err(e.into_error()))?;
@@ -52,15 +53,9 @@ pub fn write_file<T>(
     }
 }
 
-/// The temporary file being written, for the signal handlers to remove.
+/// Forgets the temporary file the signal handlers would remove, once it
+/// is renamed into place or dropped.
 struct TempGuard;
-
-impl TempGuard {
-    fn new(path: &Path) -> TempGuard {
-        crate::signals::temp_file(Some(path));
-        TempGuard
-    }
-}
 
 impl Drop for TempGuard {
     fn drop(&mut self) {
@@ -107,12 +102,20 @@ pub fn refuse_input(out: &Path, inputs: &[String]) -> Result<(), ExportError> {
 fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut b = tempfile::Builder::new();
     b.prefix(".profx-export-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    b.tempfile_in(dir)
+    // The name is given to the signal handlers before the file exists: a
+    // signal between the file's creation and its registration left it
+    // behind. (A handler unlinking a name not yet created does no harm.)
+    b.make_in(dir, |path| {
+        crate::signals::temp_file(Some(path));
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o666);
+        }
+        o.open(path)
+    })
 }
 
 /// Writes a new file `dir/stem.ext`, or `stem-2.ext`, `stem-3.ext`, … when
