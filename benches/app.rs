@@ -114,9 +114,17 @@ fn search(c: &mut Criterion) {
 /// A trace whose tree has about a million nodes: `roots` calls of `main`'s
 /// children, each a chain `depth` deep.
 fn tree_profile(children: u32, depth: u32) -> profx::model::Profile {
+    trace_profile(children, depth, false)
+}
+
+/// `tree_profile`, with its calls in time order when `timeline`.
+fn trace_profile(children: u32, depth: u32, timeline: bool) -> profx::model::Profile {
     use profx::model::metrics::TraceTime;
     use profx::model::{Place, ProfileBuilder};
     let mut b = ProfileBuilder::new("bench");
+    if timeline {
+        b.record_timeline();
+    }
     let m = b.intern("");
     let func = |b: &mut ProfileBuilder, name: String| {
         let n = b.intern(&name);
@@ -226,5 +234,36 @@ fn flame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, sort, search, call_tree, flame);
+/// The Flame pane's time order on a million calls, a thousand deep and
+/// all side by side: making the chart (the first `t`), a frame at 300
+/// columns, a zoom in and out (issue 39: under 5 ms a frame, 50 ms a zoom).
+fn flame_chart(c: &mut Criterion) {
+    use profx::analysis::flame_chart::Chart;
+    let mut group = c.benchmark_group("flame_chart");
+    group.sample_size(10);
+    for (label, children, depth) in [("deep", 1000, 999), ("wide", 1_000_000, 0)] {
+        let p = trace_profile(children, depth, true);
+        let tl = p.timeline().expect("asked for");
+        group.bench_function(format!("make_1m_calls_{label}"), |b| {
+            b.iter(|| Chart::from_timeline(tl).calls.len())
+        });
+        let mut app = App::new(p, "generated", Rect::new(0, 0, 300, 60), true);
+        app.update(Action::Tab(Tab::Flame));
+        app.update(Action::ShowInTree);
+        let mut term = Terminal::new(TestBackend::new(300, 60)).expect("a test terminal");
+        group.bench_function(format!("frame_1m_calls_{label}_300_columns"), |b| {
+            b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+        });
+        app.update(Action::Move(1));
+        group.bench_function(format!("zoom_in_and_out_1m_calls_{label}"), |b| {
+            b.iter(|| {
+                app.update(Action::Enter);
+                app.update(Action::Back);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, render, sort, search, call_tree, flame, flame_chart);
 criterion_main!(benches);

@@ -100,6 +100,12 @@ keys 6 Enter Down Down Down
 shot trace-xpp
 keys q
 
+# The time order of a two-thread run: the longest order selected.
+start tests/fixtures/xpp/orders-run.prf
+keys 5 t Down Left
+shot flame-chart
+keys q
+
 # `e` writes beside the input: the demo's export lands in a scratch folder.
 CWD=$WORK start
 keys / ; text "fn"

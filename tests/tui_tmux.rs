@@ -585,3 +585,31 @@ fn the_flame_graph_walked() {
     let s = t.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&t, &s);
 }
+
+/// The Flame pane's time order on a two-thread run, as a new user reads
+/// it: `t`, down to the longest call, along the row, zoom on one order,
+/// the worker's band, back to the graph, quit.
+#[test]
+fn the_flame_chart_walked() {
+    let t = Tmux::start("chart", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("{bin} {}", fixture("xpp/orders-run.prf")));
+    t.wait_for("Functions 9/9");
+    t.keys(&["5", "t"]);
+    let s = t.wait_for("MAIN · 91.000 ms · 0.000 ms–91.000 ms · thread 1");
+    assert!(s.contains("── thread 2 · 7 calls"), "{s}");
+    t.keys(&["Down"]);
+    t.wait_for("SAVEORDER · 23.000 ms");
+    t.keys(&["Left", "Enter"]);
+    t.wait_for("52.000 ms–64.000 ms (Esc: out)");
+    t.keys(&["Down"]);
+    t.wait_for("FNPRICE · 10.000 ms · 53.000 ms–63.000 ms · thread 1 · 83.33% of its caller");
+    t.keys(&["Escape"]);
+    t.wait_for("┌ Flame · time order (t: graph) ──");
+    t.keys(&["t"]);
+    t.wait_for("┌ Flame ──");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}

@@ -5,6 +5,7 @@ pub mod callgraph;
 pub mod calltree;
 pub mod columns;
 pub mod flame;
+pub mod flame_chart;
 pub mod flame_view;
 pub mod resort;
 pub mod search;

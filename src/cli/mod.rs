@@ -11,7 +11,6 @@ use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg, ViewArg};
 use clap::Parser;
 use profx::export;
 use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
-use profx::model::Profile;
 use profx::report::{json, table};
 use profx::text::visible;
 use std::io::{IsTerminal, Write};
@@ -61,7 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(&args),
         Some(Command::Export(args)) => export(&args),
-        None => explore(&cli.files, &cli.load),
+        None => explore(&cli.files, &cli.load, cli.timeline),
     }
 }
 
@@ -69,7 +68,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// With standard output not a terminal (`profx FILE > out.txt`) there is
 /// no one to see the app: the report table is printed instead. A terminal
 /// the app cannot run in gets a plain message, not escape codes.
-fn explore(files: &[PathBuf], load_args: &LoadArgs) -> anyhow::Result<ExitCode> {
+fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::Result<ExitCode> {
     let demo = files.is_empty();
     if !std::io::stdout().is_terminal() {
         let args = ReportArgs::table_of(files, load_args);
@@ -102,7 +101,15 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs) -> anyhow::Result<ExitCode> 
         names.join(" ")
     };
     let inputs = open_inputs(files, demo)?;
-    let profile = progress::while_loading(&inputs, || load_inputs(&inputs, load_args))?;
+    // The Flame pane's time order reads the trace's calls in time order: a
+    // small trace keeps them, a large one when asked (`--timeline`), as
+    // they cost 16 bytes an event.
+    let small = inputs.iter().map(Input::len).sum::<u64>() <= TIMELINE_BYTES;
+    let opts = LoadOptions {
+        timeline: timeline || small,
+        ..load_options(load_args)
+    };
+    let profile = progress::while_loading(&inputs, || load::load_inputs(&inputs, &opts))?;
     let input = files
         .first()
         .map_or(PathBuf::from(profx::demo::NAME), Clone::clone);
@@ -246,15 +253,14 @@ fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()>
     Ok(())
 }
 
+/// Inputs up to this size keep a trace's calls in time order in the app.
+const TIMELINE_BYTES: u64 = 64 << 20;
+
 fn open_inputs(files: &[PathBuf], demo: bool) -> Result<Vec<Input>, LoadError> {
     if demo {
         return Ok(vec![profx::demo::input()]);
     }
     files.iter().map(Input::open).collect()
-}
-
-fn load_inputs(inputs: &[Input], args: &LoadArgs) -> Result<Profile, LoadError> {
-    load::load_inputs(inputs, &load_options(args))
 }
 
 fn load_options(args: &LoadArgs) -> LoadOptions {

@@ -28,8 +28,12 @@ pub enum Action {
     HotPath,
     /// Call tree: turn it over (top-down ⇄ bottom-up).
     Invert,
-    /// Open the call tree at every place the selected function occurs.
+    /// Open the call tree at every place the selected function occurs
+    /// (`t`; in the Flame pane, `t` turns to time order and this is `T`).
     ShowInTree,
+    /// `T`: the call tree of the selected function from any pane, the
+    /// Flame pane included.
+    TreeOfSelected,
     /// Flame: hide the selected frame's function (again: show it).
     Hide,
     /// Flame: the sandwich of the selected function (again: leave it).

@@ -298,6 +298,9 @@ impl App {
     /// The selected row's function, where the pane has one.
     pub fn selected_function(&self) -> Option<FuncId> {
         let v = self.view();
+        if v.scope == Scope::Flame && self.in_chart() {
+            return self.chart_function();
+        }
         if v.scope == Scope::Flame {
             return self.flame_function();
         }
@@ -417,7 +420,7 @@ impl App {
             Action::ExpandAll => self.tree_expand_all(),
             Action::HotPath => self.tree_hot_path(),
             Action::Invert => self.tree_invert(),
-            Action::ShowInTree => self.show_in_tree(),
+            Action::ShowInTree | Action::TreeOfSelected => self.show_in_tree(),
             Action::Focus => self.focus_from_pane(),
             Action::Hide | Action::Unhide => {
                 self.status = Some("x and X hide and show functions in the Flame pane (5)".into());

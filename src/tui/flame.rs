@@ -6,7 +6,7 @@
 
 use super::action::Action;
 use super::app::{App, inner};
-use super::view::{FlameState, Scope};
+use super::view::{FlameState, Scope, Side};
 use crate::analysis::flame_view::{self, Icicle, Layout};
 use crate::analysis::search::Query;
 use crate::model::FuncId;
@@ -79,6 +79,8 @@ impl App {
         st.selected = None;
         st.zoom.clear();
         st.top = 0;
+        st.side = Side::Callees;
+        st.caller = None;
     }
 
     /// The frames on screen: the layout from the zoomed frame down, as
@@ -107,15 +109,46 @@ impl App {
         self.flame_state().selected.or_else(|| first_frame(layout))
     }
 
-    /// The function of the selected frame.
+    /// The function of the selected frame (in a sandwich, on either side).
     pub fn flame_function(&self) -> Option<FuncId> {
+        if let Some((callers, n)) = self.flame_caller() {
+            return Some(callers.func(n));
+        }
         let t = self.flame_tree();
         self.flame_selected().map(|n| t.func(n))
+    }
+
+    /// In a sandwich with the selection on the callers' side: their tree
+    /// and the selected node.
+    pub fn flame_caller(&self) -> Option<(Arc<Icicle>, u32)> {
+        let st = self.view().flame.as_deref()?;
+        if st.side != Side::Callers {
+            return None;
+        }
+        let callers = st.callers.clone()?;
+        let n = st.caller.or_else(|| callers.roots().first().copied())?;
+        Some((callers, n))
+    }
+
+    /// The callers' layout, as drawn (the function on the first row).
+    pub fn flame_callers_layout(&self) -> Option<Layout> {
+        let up = self.flame_callers_area()?;
+        let st = self.view().flame.as_deref()?;
+        let callers = st.callers.as_deref()?;
+        Some(flame_view::layout(
+            callers,
+            None,
+            up.width,
+            usize::from(up.height),
+        ))
     }
 
     /// Handles a key of the Flame pane; false for keys it leaves to the
     /// app (tabs, search, help, quit, going back once nothing is zoomed).
     pub(super) fn flame_action(&mut self, action: &Action) -> bool {
+        if self.in_chart() {
+            return self.chart_action(action);
+        }
         if self.profile.nodes().is_empty() {
             return false;
         }
@@ -124,10 +157,20 @@ impl App {
         let Some(sel) = self.flame_selected_in(&layout) else {
             return false;
         };
+        if self.flame_caller().is_some() {
+            return self.callers_action(action);
+        }
         let next = match action {
             Action::Move(n) if *n < 0 => {
-                let top = self.flame_state().zoom.last().copied();
-                t.parent(sel).filter(|_| Some(sel) != top)
+                let st = self.flame_state();
+                let top = st.zoom.last().copied();
+                let up = t.parent(sel).filter(|_| Some(sel) != top);
+                if up.is_none() && st.focus.is_some() && st.zoom.is_empty() {
+                    // Above the function: its callers.
+                    self.set_flame(|s| s.side = Side::Callers);
+                    return true;
+                }
+                up
             }
             Action::Move(_) => t
                 .kids(sel)
@@ -147,6 +190,9 @@ impl App {
             Action::Lines => return self.flame_action(&Action::ScrollColumns(1)),
             Action::Click { x, y } => {
                 let area = self.flame_area();
+                if self.flame_click_caller(*x, *y) {
+                    return true;
+                }
                 if !area.contains(ratatui::layout::Position::new(*x, *y)) {
                     return false;
                 }
@@ -203,11 +249,104 @@ impl App {
                 self.flame_focus((now != Some(f)).then_some(f));
                 return true;
             }
+            Action::ShowInTree => {
+                self.toggle_chart();
+                return true;
+            }
             Action::PageUp | Action::PageDown | Action::End => return true,
             _ => return false,
         };
         if let Some(n) = next {
             self.select_flame(n);
+        }
+        true
+    }
+
+    /// A key with the selection on a sandwich's callers' side (drawn
+    /// upside down): ↑ to the heaviest caller drawn, ↓ back towards the
+    /// function and past it to its callees, ← → along the row; Enter or
+    /// `f` makes the sandwich of the selected caller, Esc goes back to the
+    /// callees.
+    fn callers_action(&mut self, action: &Action) -> bool {
+        let (Some((callers, sel)), Some(layout)) =
+            (self.flame_caller(), self.flame_callers_layout())
+        else {
+            return false;
+        };
+        let next = match action {
+            Action::Move(n) if *n < 0 => callers
+                .kids(sel)
+                .iter()
+                .filter(|&&c| flame_view::find(&layout, c).is_some())
+                .max_by(|&&a, &&b| callers.weight(a).total_cmp(&callers.weight(b)))
+                .copied(),
+            Action::Move(_) => match callers.parent(sel) {
+                Some(q) => Some(q),
+                None => {
+                    self.set_flame(|s| s.side = Side::Callees);
+                    return true;
+                }
+            },
+            Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => {
+                let row = flame_view::find(&layout, sel).map_or(0, |f| f.0);
+                let nodes: Vec<u32> = layout
+                    .rows
+                    .get(row)
+                    .map_or(Vec::new(), |r| r.iter().filter_map(|b| b.node).collect());
+                let at = nodes.iter().position(|&n| n == sel).unwrap_or(0);
+                nodes.get(at.saturating_add_signed(d.signum())).copied()
+            }
+            Action::Lines => return self.callers_action(&Action::ScrollColumns(1)),
+            Action::Click { x, y } => {
+                if !self.flame_click_caller(*x, *y) {
+                    self.set_flame(|s| s.side = Side::Callees);
+                    return self.flame_action(action);
+                }
+                return true;
+            }
+            Action::Home => callers.roots().first().copied(),
+            Action::Enter | Action::Focus => {
+                let f = callers.func(sel);
+                if Some(f) != self.flame_state().focus {
+                    self.flame_focus(Some(f));
+                }
+                return true;
+            }
+            Action::Back | Action::Cancel => {
+                self.set_flame(|s| s.side = Side::Callees);
+                return true;
+            }
+            Action::Hide | Action::Unhide => {
+                self.status = Some("f leaves the sandwich; x hides in the whole graph".into());
+                return true;
+            }
+            Action::PageUp | Action::PageDown | Action::End => return true,
+            _ => return false,
+        };
+        if let Some(n) = next {
+            self.set_flame(|s| s.caller = Some(n));
+        }
+        true
+    }
+
+    /// A click on the callers' side of a sandwich selects the caller
+    /// there; false when the click is elsewhere.
+    fn flame_click_caller(&mut self, x: u16, y: u16) -> bool {
+        let Some(up) = self.flame_callers_area() else {
+            return false;
+        };
+        if !up.contains(ratatui::layout::Position::new(x, y)) {
+            return false;
+        }
+        let Some(layout) = self.flame_callers_layout() else {
+            return false;
+        };
+        let row = usize::from(up.bottom() - 1 - y);
+        if let Some(n) = flame_view::node_at(&layout, row, x - up.x) {
+            self.set_flame(|s| {
+                s.side = Side::Callers;
+                s.caller = Some(n);
+            });
         }
         true
     }

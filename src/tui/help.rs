@@ -94,7 +94,38 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
                 "/  n  N",
                 "highlight matching frames, with their share; step",
             ),
+            (
+                "x",
+                "hide the frame's function: its time goes to its callers",
+            ),
+            ("X", "show every hidden function again"),
+            (
+                "f",
+                "sandwich: its callers above, its callees below (again: leave)",
+            ),
+            (
+                "↑ ↓ in a sandwich",
+                "past the function into its callers and back; Enter: a caller's sandwich",
+            ),
             ("Home", "the top frame"),
+            (
+                "t",
+                "time order: a box a call, x is time (again: the graph)",
+            ),
+            ("T", "the frame's function in the call tree"),
+        ],
+    ),
+    (
+        "Flame, time order",
+        &[
+            (
+                "↑ ↓",
+                "the caller / the longest callee (past the edge: the next thread)",
+            ),
+            ("← →  h l", "the call before / after on the row"),
+            ("Enter", "zoom: the call's time becomes the full width"),
+            ("Backspace  Esc", "zoom back out"),
+            ("n  N", "the next / previous matching call in the run"),
         ],
     ),
     ("Lines, events", &[("Enter", "the row's function")]),

@@ -72,6 +72,7 @@ fn normal(k: &KeyEvent, ctrl: bool) -> Option<Action> {
         KeyCode::Char('p') => HotPath,
         KeyCode::Char('i') => Invert,
         KeyCode::Char('t') => ShowInTree,
+        KeyCode::Char('T') => TreeOfSelected,
         KeyCode::Char('x') => Hide,
         KeyCode::Char('X') => Unhide,
         KeyCode::Char('f') => Focus,

@@ -9,6 +9,7 @@ pub mod action;
 pub mod app;
 mod export;
 mod flame;
+mod flame_chart;
 pub mod help;
 mod info;
 pub mod keys;

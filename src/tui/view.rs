@@ -201,6 +201,44 @@ pub struct FlameState {
     pub callers: Option<std::sync::Arc<crate::analysis::flame_view::Icicle>>,
     /// The callers' walk stopped at its budget.
     pub callers_cut: bool,
+    /// In a sandwich, which side the selection is on, and the selected
+    /// caller (`None`: the function itself, at the callers' bottom).
+    pub side: Side,
+    pub caller: Option<u32>,
+    /// The flame graph, or the trace's calls in time order (`t`).
+    pub mode: FlameMode,
+    pub chart: ChartState,
+}
+
+/// The two halves of a sandwich.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Side {
+    /// What the function called (below), and the graph outside a sandwich.
+    #[default]
+    Callees,
+    /// Who called it (above, upside down).
+    Callers,
+}
+
+/// The Flame pane's two drawings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FlameMode {
+    /// The icicle of the calling-context tree: a frame a path.
+    #[default]
+    Graph,
+    /// The flame chart: a box a call, x is time, a band a thread.
+    Chart,
+}
+
+/// Where the flame chart is: the chart (made the first time `t` is
+/// pressed), the windows of time zoomed into (the last is the full
+/// width), the selected call, how many rows are scrolled off the top.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChartState {
+    pub chart: Option<std::sync::Arc<crate::analysis::flame_chart::Chart>>,
+    pub windows: Vec<(f64, f64)>,
+    pub selected: Option<u32>,
+    pub top: usize,
 }
 
 impl View {

@@ -8,11 +8,14 @@ use super::theme::Theme;
 use super::{fit, put};
 use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
+use crate::analysis::flame_chart::Chart;
 use crate::analysis::flame_view::{self, Icicle};
+use crate::model::FuncId;
 use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::app::App;
+use crate::tui::flame_chart::ChartLine;
 use crate::tui::view::View;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -40,17 +43,21 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         put(buf, inner, &Line::from(why));
         return;
     }
+    if app.in_chart() {
+        return chart(buf, inner, app, theme);
+    }
     let st = app.flame_state();
     let area = app.flame_area();
     let t = app.flame_tree();
     let layout = app.flame_layout();
-    let selected = app.flame_selected_in(&layout);
+    let caller = app.flame_caller().map(|(_, n)| n);
+    let selected = app.flame_selected_in(&layout).filter(|_| caller.is_none());
     let rows = layout.rows.iter().skip(st.top);
     for (i, row) in rows.enumerate().take(usize::from(area.height)) {
         draw_row(
             buf,
             app,
-            &t,
+            &|n| t.func(n),
             row,
             area.x,
             area.y + i as u16,
@@ -64,11 +71,45 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         let l = flame_view::layout(callers, None, up.width, usize::from(up.height));
         for (i, row) in l.rows.iter().enumerate().take(usize::from(up.height)) {
             let y = up.bottom() - 1 - i as u16;
-            draw_row(buf, app, callers, row, up.x, y, None, theme);
+            draw_row(buf, app, &|n| callers.func(n), row, up.x, y, caller, theme);
         }
     }
     let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
-    status(buf, line, app, selected, theme);
+    match app.flame_caller() {
+        Some((callers, n)) => caller_status(buf, line, app, &callers, n, theme),
+        None => status(buf, line, app, selected, theme),
+    }
+}
+
+/// A caller selected in a sandwich: how much of the function's time came
+/// through it.
+fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, theme: Theme) {
+    let p = &app.profile;
+    let w = t.weight(n);
+    let whole = flame_view::span(t, None);
+    let share = cell(Value::Pct(pct(Some(w), Some(whole))));
+    let text = match t.parent(n) {
+        None => format!(
+            " {} · {} · its callers above · ↓ its callees",
+            visible(p.function_name(t.func(n))),
+            amount_of(app, w)
+        ),
+        Some(_) => format!(
+            " {} · {} · {share}% of the function's time came through it · Enter: its sandwich",
+            visible(p.function_name(t.func(n))),
+            amount_of(app, w)
+        ),
+    };
+    let width = usize::from(line.width);
+    buf.set_stringn(line.x, line.y, fit(&text, width).0, width, theme.key());
+}
+
+/// A weight in the tree's unit.
+fn amount_of(app: &App, w: f64) -> String {
+    match app.tree_index().unit {
+        Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
+        Unit::Count => cell(Value::Count(Some(w as u64))),
+    }
 }
 
 /// One row of blocks: each frame in its colour with its name where it
@@ -77,7 +118,7 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
 fn draw_row(
     buf: &mut Buffer,
     app: &App,
-    t: &Icicle,
+    func: &dyn Fn(u32) -> FuncId,
     row: &[flame_view::Block],
     x0: u16,
     y: u16,
@@ -93,7 +134,7 @@ fn draw_row(
             None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
             None => ("…".to_string(), theme.dim()),
             Some(n) => {
-                let name = visible(p.function_name(t.func(n))).into_owned();
+                let name = visible(p.function_name(func(n))).into_owned();
                 let style = match theme.color {
                     true => Style::default().bg(colour(&name)).fg(Color::Black),
                     false => Style::default(),
@@ -133,14 +174,10 @@ fn status(buf: &mut Buffer, line: Rect, app: &App, selected: Option<u32>, theme:
         return;
     };
     let t = app.flame_tree();
-    let ix = app.tree_index();
     let w = t.weight(n);
     let whole = flame_view::span(&t, None);
     let pct = |part: f64, of: f64| cell(Value::Pct(pct(Some(part), Some(of))));
-    let amount = match ix.unit {
-        Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
-        Unit::Count => cell(Value::Count(Some(w as u64))),
-    };
+    let amount = amount_of(app, w);
     let of_whole = match app.flame_state().focus {
         Some(_) => "of the function's time",
         None => "of the total",
@@ -199,4 +236,96 @@ pub fn titles(app: &App, v: &View) -> (String, String) {
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };
     (title, format!(" the full width: {of} "))
+}
+
+/// The flame chart: each band's title, then its calls a depth a row, the
+/// selected call's numbers on the last line.
+fn chart(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
+    let Some(c) = app.chart() else {
+        return;
+    };
+    let area = app.chart_area();
+    let selected = app.chart_selected();
+    for (i, line) in app.chart_lines().iter().enumerate() {
+        let y = area.y + i as u16;
+        match line {
+            ChartLine::Band(b) => {
+                let text = band_title(&c, *b);
+                let w = usize::from(area.width);
+                buf.set_stringn(area.x, y, fit(&text, w).0, w, theme.header_row());
+            }
+            ChartLine::Calls(row) => draw_row(
+                buf,
+                app,
+                &|n| c.call(n).func,
+                row,
+                area.x,
+                y,
+                selected,
+                theme,
+            ),
+        }
+    }
+    let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
+    let Some(id) = selected else {
+        return;
+    };
+    let call = c.call(id);
+    let p = &app.profile;
+    let mut text = format!(
+        " {} · {} · {}–{} · thread {}",
+        visible(p.function_name(call.func)),
+        amount(&c, call.duration()),
+        at(&c, call.start),
+        at(&c, call.end),
+        c.bands[call.thread as usize].id
+    );
+    if let Some(q) = c.parent(id) {
+        let share = pct(Some(call.duration()), Some(c.call(q).duration()));
+        text.push_str(&format!(" · {}% of its caller", cell(Value::Pct(share))));
+    }
+    let w = usize::from(line.width);
+    buf.set_stringn(line.x, line.y, fit(&text, w).0, w, theme.key());
+}
+
+/// "── thread 7 · 1,204 calls ──".
+fn band_title(c: &Chart, b: usize) -> String {
+    let band = &c.bands[b];
+    let calls = crate::report::fmt::grouped(band.calls as u64);
+    let s = if band.calls == 1 { "" } else { "s" };
+    format!("── thread {} · {calls} call{s} ", band.id)
+}
+
+/// A length of the chart's x: milliseconds, or events for an untimed trace.
+fn amount(c: &Chart, x: f64) -> String {
+    match c.timed {
+        true => crate::report::fmt::grouped_ms(x),
+        false => format!("{} events", crate::report::fmt::grouped(x as u64)),
+    }
+}
+
+/// A place on the chart's x: a time, or an event's place.
+fn at(c: &Chart, x: f64) -> String {
+    match c.timed {
+        true => crate::report::fmt::grouped_ms(x),
+        false => format!("#{}", crate::report::fmt::grouped(x as u64)),
+    }
+}
+
+/// "Flame · time order · zoomed to 100–112 ms · search: y", and what the
+/// full width stands for.
+pub fn chart_titles(app: &App, v: &View) -> (String, String) {
+    let c = app.chart().unwrap_or_default();
+    let (from, to) = app.chart_window();
+    let mut title = " Flame · time order (t: graph) ".to_string();
+    if (from, to) != (c.start, c.end) {
+        title.push_str(&format!("· {}–{} (Esc: out) ", at(&c, from), at(&c, to)));
+    }
+    if !v.filter.is_empty() {
+        title.push_str(&format!("· search: {} ", visible(&v.filter)));
+    }
+    (
+        title,
+        format!(" the full width: {} ", amount(&c, to - from)),
+    )
 }

@@ -215,8 +215,12 @@ fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         Scope::Flame => h.extend([
             ("↑↓←→", "move"),
             ("⏎", "zoom"),
-            ("Esc", "zoom out"),
-            ("t", "in tree"),
+            ("Esc", "out"),
+            match app.in_chart() {
+                true => ("t", "graph"),
+                false => ("t", "time"),
+            },
+            ("T", "tree"),
         ]),
         Scope::Tree(_) => h.extend([
             ("→←", "open/close"),

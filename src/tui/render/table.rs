@@ -71,6 +71,9 @@ fn titles(app: &App, v: &View) -> (String, String) {
     if let Some(tree) = v.tree.as_deref() {
         return super::tree::titles(app, v, tree);
     }
+    if v.scope == Scope::Flame && app.in_chart() {
+        return super::flame::chart_titles(app, v);
+    }
     if v.scope == Scope::Flame {
         return super::flame::titles(app, v);
     }

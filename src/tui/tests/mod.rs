@@ -30,6 +30,17 @@ pub fn fixture(rel: &str) -> Profile {
     crate::load::load_paths(&[path], &LoadOptions::default()).expect("the fixture loads")
 }
 
+/// A fixture loaded with its calls in time order (`LoadOptions::timeline`),
+/// as the app loads a trace for its flame chart.
+pub fn fixture_timed(rel: &str) -> Profile {
+    let path = format!("tests/fixtures/{rel}");
+    let opts = LoadOptions {
+        timeline: true,
+        ..LoadOptions::default()
+    };
+    crate::load::load_paths(&[path], &opts).expect("the fixture loads")
+}
+
 /// A PLIST profile whose names hold escape sequences, control characters,
 /// bidi marks, wide and combining characters.
 pub fn hostile() -> Profile {

@@ -341,6 +341,12 @@ fn flame_graph() {
     both_sizes("flame-hidden", demo, &[Tab(Tab::Flame), Move(1), Hide]);
     // f on FNREADITEM from Functions: its callers above, its callees below.
     both_sizes("flame-sandwich", demo, &[Move(2), Focus]);
+    // ↑ twice: the heaviest caller of FNREADITEM selected.
+    both_sizes(
+        "flame-sandwich-caller",
+        demo,
+        &[Move(2), Focus, Move(-1), Move(-1)],
+    );
     // 300 columns: the same frames, each wider; the widths still add up.
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
     act(&mut app, &[Tab(Tab::Flame), Move(1)]);
@@ -363,6 +369,34 @@ fn flame_without_colour_shows_boundaries() {
     for cell in buf.content() {
         assert_eq!(cell.bg, ratatui::style::Color::Reset, "no colour");
     }
+}
+
+/// The flame chart of a two-thread run: whole, then zoomed on the
+/// longest order (a call of READITEM) with its FNPRICE selected.
+#[test]
+fn flame_chart() {
+    both_sizes("flame-chart", run_trace, &[Tab(Tab::Flame), ShowInTree]);
+    both_sizes(
+        "flame-chart-zoomed",
+        run_trace,
+        &[
+            Tab(Tab::Flame),
+            ShowInTree,
+            Move(1),
+            ScrollColumns(-1),
+            Enter,
+            Move(1),
+        ],
+    );
+}
+
+fn run_trace(w: u16, h: u16) -> App {
+    app_of(
+        super::fixture_timed("xpp/orders-run.prf"),
+        "orders-run.prf",
+        w,
+        h,
+    )
 }
 
 /// A printed PLIST listing: functions only, no call paths.

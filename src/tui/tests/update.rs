@@ -725,7 +725,7 @@ fn the_flame_moves_zooms_and_clicks() {
     run(&mut app, &[Back]);
     assert!(app.flame_state().zoom.is_empty());
     assert_eq!(app.view().scope, Scope::Flame, "zoomed out, still in Flame");
-    run(&mut app, &[ShowInTree]);
+    run(&mut app, &[TreeOfSelected]);
     assert_eq!(app.view().scope, Scope::Tree(Some(func(&app, "(gosub)"))));
 }
 
@@ -761,4 +761,121 @@ fn the_flame_hides_and_focuses() {
     );
     run(&mut app, &[Focus]);
     assert_eq!(app.flame_state().focus, None, "f again leaves it");
+}
+
+/// `t` in the Flame pane: the trace's calls in time order. ↓ goes to the
+/// longest callee, → along the row, Enter zooms the window of time to the
+/// call, Esc back out; n steps through matching calls in the order of the
+/// run; ↓ past a call with no callee goes to the next thread's band.
+#[test]
+fn the_flame_chart_walks_a_run_in_time_order() {
+    let mut app = app_of(
+        super::fixture_timed("xpp/orders-run.prf"),
+        "orders-run.prf",
+        120,
+        40,
+    );
+    run(&mut app, &[Tab(Tab::Flame), ShowInTree]);
+    assert!(app.in_chart());
+    let c = app.chart().expect("made");
+    assert_eq!(c.bands.len(), 2);
+    assert_eq!((c.start, c.end), (0.0, 91.0));
+    assert_eq!(selected_name(&app), "MAIN");
+    run(&mut app, &[Move(1)]);
+    // The longest READITEM is the last (its FNPRICE grows each time);
+    // SAVEORDER is longer still.
+    assert_eq!(selected_name(&app), "SAVEORDER");
+    run(&mut app, &[ScrollColumns(-1)]);
+    assert_eq!(selected_name(&app), "READITEM");
+    let id = app.chart_selected().unwrap();
+    let call = *c.call(id);
+    assert_eq!((call.start, call.end), (52.0, 64.0));
+    run(&mut app, &[Enter]);
+    assert_eq!(app.chart_window(), (52.0, 64.0));
+    // The calls before it are outside the window: stepping to one moves
+    // the window, its width kept.
+    run(&mut app, &[ScrollColumns(-1)]);
+    let prev = *c.call(app.chart_selected().unwrap());
+    let (from, to) = app.chart_window();
+    assert!(from <= prev.start && prev.end <= to, "{from}–{to}");
+    assert!(((to - from) - 12.0).abs() < 1e-9);
+    run(&mut app, &[Cancel]);
+    assert_eq!(app.chart_window(), (0.0, 91.0));
+    assert!(app.in_chart(), "zoomed out, still in time order");
+    // From a call with no callee, ↓ goes to the worker's band.
+    run(&mut app, &[Home, Move(1), Move(1)]);
+    assert_eq!(selected_name(&app), "WRITEDBF");
+    run(&mut app, &[Move(1)]);
+    assert_eq!(selected_name(&app), "WORKER");
+    run(&mut app, &[SearchOpen]);
+    type_text(&mut app, "parse");
+    run(&mut app, &[Accept, NextMatch]);
+    assert_eq!(selected_name(&app), "PARSE");
+    let first = app.chart_selected();
+    run(&mut app, &[NextMatch]);
+    assert_ne!(app.chart_selected(), first, "the next PARSE");
+    run(&mut app, &[PrevMatch]);
+    assert_eq!(app.chart_selected(), first);
+    // f: the sandwich of the call's function, in the graph.
+    run(&mut app, &[Focus]);
+    assert!(!app.in_chart());
+    assert_eq!(app.flame_state().focus, Some(func(&app, "PARSE")));
+    run(&mut app, &[Focus, ShowInTree]);
+    assert!(app.in_chart(), "t again: back to time order");
+    run(&mut app, &[ShowInTree]);
+    assert!(!app.in_chart());
+    run(&mut app, &[TreeOfSelected]);
+    assert!(matches!(app.view().scope, Scope::Tree(Some(_))));
+}
+
+/// A profile with no calls in time order says why `t` shows nothing.
+#[test]
+fn the_flame_chart_says_why_it_is_not_there() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Tab(Tab::Flame), ShowInTree]);
+    assert!(!app.in_chart());
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("no time order"), "{status}");
+    assert_eq!(app.view().scope, Scope::Flame);
+}
+
+/// In a sandwich, ↑ past the function goes to its callers (drawn upside
+/// down): ↑ to the heaviest caller, → along the row, ↓ back down and past
+/// the function to its callees; Enter makes the caller's sandwich, Esc
+/// leaves the callers' side.
+#[test]
+fn the_sandwich_callers_are_walked() {
+    let mut app = demo(120, 40);
+    let item = move_to(&mut app, "FNREADITEM");
+    run(&mut app, &[Focus]);
+    assert_eq!(app.flame_function(), Some(item));
+    run(&mut app, &[Move(-1)]);
+    let (_, root) = app.flame_caller().expect("on the callers' side");
+    assert_eq!(
+        app.flame_function(),
+        Some(item),
+        "the function at their bottom"
+    );
+    run(&mut app, &[Move(-1)]);
+    assert_eq!(selected_name(&app), "(main)", "the heaviest caller");
+    run(&mut app, &[ScrollColumns(-1)]);
+    assert_eq!(selected_name(&app), "(gosub)");
+    run(&mut app, &[Move(-1)]);
+    assert_eq!(selected_name(&app), "(main)", "(gosub)'s caller");
+    run(&mut app, &[Move(1)]);
+    run(&mut app, &[Move(1)]);
+    assert_eq!(app.flame_caller().map(|c| c.1), Some(root));
+    run(&mut app, &[Move(1)]);
+    assert!(app.flame_caller().is_none(), "back on the callees' side");
+    assert_eq!(app.flame_function(), Some(item));
+    run(&mut app, &[Move(-1), Move(-1), Cancel]);
+    assert!(app.flame_caller().is_none(), "Esc leaves the callers");
+    run(&mut app, &[Move(-1), Move(-1), ScrollColumns(-1), Enter]);
+    let gosub = func(&app, "(gosub)");
+    assert_eq!(
+        app.flame_state().focus,
+        Some(gosub),
+        "the caller's sandwich"
+    );
+    assert_eq!(app.flame_function(), Some(gosub));
 }
