@@ -452,6 +452,71 @@ mod tests {
         }
     }
 
+    /// Every frame's width is the folded export's weight under its path,
+    /// which inferno-flamegraph draws: the same frames, the same widths
+    /// (microseconds, as the export rounds them), on the demo log and a
+    /// trace with outside time.
+    #[test]
+    fn frames_weigh_what_the_folded_export_says() {
+        use crate::export::{self, Request, Target};
+        let demo = crate::load::load_inputs(&[crate::demo::input()], &Default::default())
+            .expect("the demo loads");
+        let trace = trace(&[
+            (Some(0), 2),
+            (Some(1), 3),
+            (None, 1),
+            (Some(2), 5),
+            (None, 0),
+            (None, 4),
+            (Some(1), 2),
+        ]);
+        for p in [demo, trace] {
+            let mut out = Vec::new();
+            let req = Request {
+                target: Target::Folded,
+                weight: None,
+            };
+            export::write(&p, &req, &mut out).expect("writes");
+            // Each path prefix's weight, frames by name (the export writes
+            // `module!name`).
+            let mut under: FxHashMap<String, (u64, usize)> = FxHashMap::default();
+            for line in String::from_utf8(out).expect("text").lines() {
+                let (path, n) = line.rsplit_once(' ').expect("a weight");
+                let n: u64 = n.parse().expect("a number");
+                let mut prefix = String::new();
+                for frame in path.split(';') {
+                    let name = frame.rsplit_once('!').map_or(frame, |f| f.1);
+                    prefix.push(';');
+                    prefix.push_str(name);
+                    let e = under.entry(prefix.clone()).or_default();
+                    e.0 += n;
+                    e.1 += 1;
+                }
+            }
+            let ix = TreeIndex::build(&p);
+            let t = Icicle::whole(&p, &ix, &|_| false);
+            let mut paths = vec![String::new(); t.len()];
+            for id in 0..t.len() as u32 {
+                let above = t
+                    .parent(id)
+                    .map_or(String::new(), |q| paths[q as usize].clone());
+                paths[id as usize] = format!("{above};{}", p.function_name(t.func(id)));
+                let (folded, lines) = under.get(&paths[id as usize]).copied().unwrap_or_default();
+                let drawn = t.weight(id) * 1000.0;
+                // The export rounds on a running sum: within a microsecond
+                // a line.
+                assert!(
+                    (drawn - folded as f64).abs() <= lines.max(1) as f64,
+                    "{}: {drawn} µs drawn, {folded} folded",
+                    paths[id as usize]
+                );
+            }
+            let roots: u64 = t.roots().iter().map(|&r| under[&paths[r as usize]].0).sum();
+            let outside = under.get(";(outside)").map_or(0, |o| o.0);
+            assert!(((span(&t, None) * 1000.0) - (roots + outside) as f64).abs() <= 2.0);
+        }
+    }
+
     /// Hiding a function gives its weight to its caller and lifts its
     /// callees, merged with the caller's own; a sandwich's sides add up to
     /// the function's weight.
