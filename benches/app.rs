@@ -62,6 +62,7 @@ fn events_profile() -> profx::model::Profile {
         kind: Kind::Deldbe,
         bytes: 32 << 20,
         names: 5000,
+        shape: Default::default(),
     };
     write(spec, &mut out).expect("generates");
     let input = Input::owned("generated.txt", out.into_inner());

@@ -12,7 +12,16 @@ use std::hint::black_box;
 
 fn loaded(kind: Kind, bytes: u64, names: u32) -> profx::model::Profile {
     let mut out = std::io::Cursor::new(Vec::new());
-    generate(Spec { kind, bytes, names }, &mut out).expect("generates");
+    generate(
+        Spec {
+            kind,
+            bytes,
+            names,
+            shape: Default::default(),
+        },
+        &mut out,
+    )
+    .expect("generates");
     let input = Input::owned("generated", out.into_inner());
     let opts = LoadOptions {
         timeline: true,

@@ -13,7 +13,16 @@ const SIZE: u64 = 32 << 20;
 
 fn generated(kind: Kind, bytes: u64, names: u32) -> Input {
     let mut out = std::io::Cursor::new(Vec::new());
-    write(Spec { kind, bytes, names }, &mut out).expect("generates");
+    write(
+        Spec {
+            kind,
+            bytes,
+            names,
+            shape: Default::default(),
+        },
+        &mut out,
+    )
+    .expect("generates");
     Input::owned("generated", out.into_inner())
 }
 

@@ -127,6 +127,7 @@ fn big_trace(dir: &Path) -> PathBuf {
         kind: profx::fixture_gen::large::Kind::Deldbe,
         bytes: 48 << 20,
         names: 2000,
+        shape: Default::default(),
     };
     let file = std::fs::File::create(&path).unwrap();
     profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();

@@ -509,6 +509,7 @@ fn a_closed_pipe_ends_an_export_quietly() {
         kind: Kind::Deldbe,
         bytes: 2 << 20,
         names: 300,
+        shape: Default::default(),
     };
     write(spec, std::io::BufWriter::new(file)).unwrap();
     for to in ["speedscope", "chrome", "folded", "csv"] {

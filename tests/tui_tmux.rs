@@ -408,6 +408,7 @@ fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
         kind: profx::fixture_gen::large::Kind::Deldbe,
         bytes: 8 << 20,
         names: 50,
+        shape: Default::default(),
     };
     let file = std::fs::File::create(&path).unwrap();
     profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();

@@ -44,6 +44,108 @@ pub struct Spec {
     pub bytes: u64,
     /// Distinct function names.
     pub names: u32,
+    pub shape: Shape,
+}
+
+/// How much like a real program's output the file is (issue 40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// The generator's first shape: names `FN000123`, one call site per
+    /// caller and callee, four threads, no parameters.
+    #[default]
+    Current,
+    /// The shapes real files have and `Current` never writes:
+    /// - names of 6 to 60 bytes: Xbase++ methods (`CUSTOMERDIALOG:VALIDATE`),
+    ///   C++ names with namespaces and templates sharing long prefixes
+    ///   (`std::basic_string<char>::…`, `CWinThread::…`), short functions;
+    /// - a trace's parameters field (DELDBE's sixth column, `""` when the
+    ///   call had none; a DBF `PARAMS` field);
+    /// - tens of call sites per caller (each call of a callee from one of
+    ///   several lines);
+    /// - eight threads.
+    Real,
+}
+
+impl Shape {
+    pub fn parse(s: &str) -> Option<Shape> {
+        match s {
+            "current" => Some(Shape::Current),
+            "real" => Some(Shape::Real),
+            _ => None,
+        }
+    }
+}
+
+/// Long shared prefixes of C++ names (namespaces, classes, templates).
+const CPP_PREFIXES: [&str; 8] = [
+    "std::basic_string<char,std::char_traits<char>>::",
+    "CWinThread::",
+    "Concurrency::details::_TaskCollection::",
+    "std::_Tree<std::_Tmap_traits<int,CString>>::",
+    "CDocument::",
+    "ATL::CStringT<wchar_t,StrTraitMFC<wchar_t>>::",
+    "boost::asio::detail::reactive_socket_service::",
+    "CMainFrame::",
+];
+
+/// Xbase++ classes for `CLASS:METHOD` names.
+const CLASSES: [&str; 8] = [
+    "CUSTOMERDIALOG",
+    "ORDERBROWSER",
+    "INVOICEPRINTER",
+    "STOCKLEDGER",
+    "XBPBROWSE",
+    "DACSQLSTATEMENT",
+    "REPORTWRITER",
+    "TAXTABLE",
+];
+
+const METHODS: [&str; 8] = [
+    "VALIDATE",
+    "INIT",
+    "CREATE",
+    "REFRESH",
+    "ONCLICK",
+    "SKIPBLOCK",
+    "GETDATA",
+    "PRINT",
+];
+
+/// The text of name `f`: `FN000123` for the current shape; for the real
+/// one, a name of 6 to 60 bytes of one of three families, the same for
+/// the same `f` in every format and run.
+fn name_text(f: u32, shape: Shape) -> String {
+    if shape == Shape::Current {
+        return format!("FN{f:06}");
+    }
+    let h = u64::from(f).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let pick = |k: u64, n: usize| ((h >> k) as usize) % n;
+    let name = match h % 10 {
+        // Xbase++ methods and C++ members, the long ones.
+        0..=3 => format!("{}:{}{f}", CLASSES[pick(4, 8)], METHODS[pick(8, 8)]),
+        4..=6 => format!(
+            "{}{}{f}",
+            CPP_PREFIXES[pick(4, 8)],
+            METHODS[pick(8, 8)].to_lowercase()
+        ),
+        // Plain functions, the short ones.
+        _ => format!("FN{f}"),
+    };
+    let mut name = name;
+    // Lengths spread over 6 to 60 bytes: pad a few, cut none below the
+    // number that keeps the names apart.
+    while name.len() < 6 {
+        name.push('_');
+    }
+    if name.len() > 60 {
+        let keep = 60 - (f.to_string().len());
+        let cut = (0..=keep)
+            .rev()
+            .find(|&i| name.is_char_boundary(i))
+            .unwrap_or(0);
+        name = format!("{}{f}", &name[..cut]);
+    }
+    name
 }
 
 /// xorshift64*: small, fast, and the same everywhere.
@@ -98,11 +200,22 @@ pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
         inner: io::BufWriter::with_capacity(1 << 20, out),
         written: 0,
     };
+    let real = spec.shape == Shape::Real;
+    let names = || {
+        (0..spec.names.max(1))
+            .map(|f| name_text(f, spec.shape))
+            .collect()
+    };
     match spec.kind {
+        Kind::Deldbe if real => trace(spec, &mut w, RealDeldbe { names: names() })?,
         Kind::Deldbe => trace(spec, &mut w, Deldbe)?,
         Kind::Dbf => {
-            dbf_header(&mut w, 0)?;
-            let mut t = Dbf { records: 0 };
+            let fields: &[_] = if real { &DBF_REAL_FIELDS } else { &DBF_FIELDS };
+            dbf_header(&mut w, 0, fields)?;
+            let mut t = Dbf {
+                records: 0,
+                names: real.then(names),
+            };
             trace(spec, &mut w, &mut t)?;
             w.write_all(&[0x1A])?;
             w.inner.seek(SeekFrom::Start(4))?;
@@ -110,7 +223,7 @@ pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
                 u32::try_from(t.records).unwrap_or(u32::MAX),
             )?;
         }
-        Kind::Br => br(spec, &mut w)?,
+        Kind::Br => br(spec, &mut w, &names())?,
         Kind::Plist => plist(spec, &mut w)?,
     }
     w.flush()
@@ -141,6 +254,37 @@ impl EventWriter for Deldbe {
     }
 }
 
+/// DELDBE as Xbase++ writes it for a real program: the name's text, and a
+/// parameters column on every row (`""` for a call without any).
+struct RealDeldbe {
+    names: Vec<String>,
+}
+
+impl EventWriter for RealDeldbe {
+    fn event<W: Write>(
+        &mut self,
+        w: &mut Counted<W>,
+        (thread, ms, op, f, line): (u32, f64, u8, u32, u32),
+    ) -> io::Result<()> {
+        let name = &self.names[f as usize];
+        let params = params_of(f, line);
+        if op == b'i' {
+            writeln!(w, "{thread},{ms:.3},\"i\",\"{name}\",{line},\"{params}\"")
+        } else {
+            writeln!(w, "{thread},{ms:.3},\"o\",\"{name}\",\"\"")
+        }
+    }
+}
+
+/// A call's parameters: none for most, a few values for some.
+fn params_of(f: u32, line: u32) -> String {
+    match (f ^ line) % 4 {
+        0 => format!("'C{:06}',.T.,{}", f, line % 97),
+        1 => format!("{}", line * 3),
+        _ => String::new(),
+    }
+}
+
 impl<T: EventWriter> EventWriter for &mut T {
     fn event<W: Write>(
         &mut self,
@@ -159,16 +303,26 @@ const DBF_FIELDS: [(&str, u8, u8, u8); 5] = [
     ("FUNCTION", b'C', 20, 0),
     ("LINENO", b'N', 6, 0),
 ];
-const DBF_RECORD: usize = 1 + 4 + 14 + 1 + 20 + 6;
 
-fn dbf_header<W: Write>(w: &mut W, records: u32) -> io::Result<()> {
-    let header_len = 32 + 32 * DBF_FIELDS.len() as u16 + 1;
+/// The real shape's: FUNCTION C 60, and PARAMS C 40 after the line.
+const DBF_REAL_FIELDS: [(&str, u8, u8, u8); 6] = [
+    ("THREAD", b'N', 4, 0),
+    ("TIMELINE", b'N', 14, 3),
+    ("OP", b'C', 1, 0),
+    ("FUNCTION", b'C', 60, 0),
+    ("LINENO", b'N', 6, 0),
+    ("PARAMS", b'C', 40, 0),
+];
+
+fn dbf_header<W: Write>(w: &mut W, records: u32, fields: &[(&str, u8, u8, u8)]) -> io::Result<()> {
+    let header_len = 32 + 32 * fields.len() as u16 + 1;
+    let record = 1 + fields.iter().map(|f| u16::from(f.2)).sum::<u16>();
     w.write_all(&[0x03, 126, 11, 21])?;
     w.write_u32::<byteorder::LittleEndian>(records)?;
     w.write_u16::<byteorder::LittleEndian>(header_len)?;
-    w.write_u16::<byteorder::LittleEndian>(DBF_RECORD as u16)?;
+    w.write_u16::<byteorder::LittleEndian>(record)?;
     w.write_all(&[0; 20])?;
-    for (name, kind, len, dec) in DBF_FIELDS {
+    for &(name, kind, len, dec) in fields {
         let mut n = name.as_bytes().to_vec();
         n.resize(11, 0);
         w.write_all(&n)?;
@@ -180,6 +334,9 @@ fn dbf_header<W: Write>(w: &mut W, records: u32) -> io::Result<()> {
 
 struct Dbf {
     records: u64,
+    /// The real shape's names (a wider field and a PARAMS field); `None`:
+    /// the current shape.
+    names: Option<Vec<String>>,
 }
 
 impl EventWriter for Dbf {
@@ -189,13 +346,34 @@ impl EventWriter for Dbf {
         (thread, ms, op, f, line): (u32, f64, u8, u32, u32),
     ) -> io::Result<()> {
         self.records += 1;
-        let name = format!("FN{f:06}");
-        let line = if op == b'i' {
+        let lineno = if op == b'i' {
             line.to_string()
         } else {
             String::new()
         };
-        write!(w, " {thread:>4}{ms:>14.3}{}{name:<20}{line:>6}", op as char)
+        match &self.names {
+            None => {
+                let name = format!("FN{f:06}");
+                write!(
+                    w,
+                    " {thread:>4}{ms:>14.3}{}{name:<20}{lineno:>6}",
+                    op as char
+                )
+            }
+            Some(names) => {
+                let name = &names[f as usize];
+                let params = if op == b'i' {
+                    params_of(f, line)
+                } else {
+                    String::new()
+                };
+                write!(
+                    w,
+                    " {thread:>4}{ms:>14.3}{}{name:<60}{lineno:>6}{params:<40}",
+                    op as char
+                )
+            }
+        }
     }
 }
 
@@ -213,11 +391,13 @@ fn callee(caller: u32, which: u64, names: u32) -> u32 {
 /// complete).
 fn trace<W: Write>(spec: Spec, w: &mut Counted<W>, mut out: impl EventWriter) -> io::Result<()> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); 4];
+    let real = spec.shape == Shape::Real;
+    let threads = if real { 8 } else { 4 };
+    let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); threads];
     let mut ms = 0.0;
     let reserve = 64 * 16 * 4;
     while w.written + reserve < spec.bytes {
-        let t = rng.below(4) as usize;
+        let t = rng.below(threads as u64) as usize;
         ms += (rng.below(50) + 1) as f64 / 1000.0;
         let depth = stacks[t].len();
         let call = depth == 0 || (depth < 12 && rng.below(100) < 60 - 6 * depth as u64);
@@ -227,8 +407,12 @@ fn trace<W: Write>(spec: Spec, w: &mut Counted<W>, mut out: impl EventWriter) ->
                 Some(caller) => callee(caller, rng.below(3), spec.names),
                 None => rng.name(spec.names),
             };
-            // One call site per (caller, callee), as in a real program.
-            let line = (u64::from(f) * 131 + caller.map_or(0, u64::from)) % 900 + 1;
+            // One call site per (caller, callee) in the current shape; in
+            // the real one each callee is called from one of 24 lines.
+            let mut line = (u64::from(f) * 131 + caller.map_or(0, u64::from)) % 900 + 1;
+            if real {
+                line += 1000 * rng.below(24);
+            }
             stacks[t].push(f);
             out.event(w, (t as u32 + 1, ms, b'i', f, line as u32))?;
         } else {
@@ -246,7 +430,7 @@ fn trace<W: Write>(spec: Spec, w: &mut Counted<W>, mut out: impl EventWriter) ->
 }
 
 /// BR timed log: modules, then samples with a backtrace of 1–6 frames.
-fn br<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
+fn br<W: Write>(spec: Spec, w: &mut Counted<W>, names: &[String]) -> io::Result<()> {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let modules = 16u16;
     for m in 1..=modules {
@@ -266,12 +450,12 @@ fn br<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
         }
         let mut frames = path.iter().rev();
         if let Some(&leaf) = frames.next() {
-            frame(w, &mut rng, leaf, 3)?;
+            frame(w, &mut rng, leaf, &names[leaf as usize], 3)?;
         }
         w.write_u8(4)?;
         w.write_u64::<BigEndian>(rng.below(2_000_000) + 1000)?;
         for &f in frames {
-            frame(w, &mut rng, f, 5)?;
+            frame(w, &mut rng, f, &names[f as usize], 5)?;
         }
         w.write_u8(9)?;
         w.write_u8(6)?;
@@ -284,12 +468,11 @@ fn br<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
 /// the same module (a random module per frame would make each name 16
 /// functions and nearly every sample a stack of its own, which no real
 /// program does); the line varies.
-fn frame<W: Write>(w: &mut W, rng: &mut Rng, f: u32, kind: u8) -> io::Result<()> {
+fn frame<W: Write>(w: &mut W, rng: &mut Rng, f: u32, name: &str, kind: u8) -> io::Result<()> {
     w.write_u8(kind)?;
     w.write_u16::<BigEndian>((f % 16) as u16 + 1)?;
     w.write_u32::<BigEndian>(rng.below(2000) as u32 + 1)?;
     w.write_u8(rng.below(3) as u8)?;
-    let name = format!("FN{f:06}");
     w.write_u8(7)?;
     w.write_u8(name.len() as u8)?;
     w.write_all(name.as_bytes())
@@ -302,19 +485,32 @@ fn plist<W: Write>(spec: Spec, w: &mut Counted<W>) -> io::Result<()> {
     writeln!(w, "0\t1.10\tMicrosoft PLIST (profx generator)")?;
     writeln!(w, "1\t522\tProfile: Function timing")?;
     writeln!(w, "2\t{:.3}\t0.000\t{n}", f64::from(n) * 10.0)?;
+    // The real shape: C++ members whose names share long prefixes
+    // (namespaces, classes, template arguments), as MSVC decorates them
+    // undecorated.
+    let name = |f: u32| match spec.shape {
+        Shape::Current => format!("Function_{f:07}(int, const char *)"),
+        Shape::Real => {
+            let h = u64::from(f).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+            let prefix = CPP_PREFIXES[(h % 8) as usize];
+            let method = METHODS[((h >> 8) % 8) as usize].to_lowercase();
+            format!("{prefix}{method}{f}(int, const char *)")
+        }
+    };
     for f in 1..n {
         let calls = rng.below(10_000) + 1;
         let excl = rng.below(5_000) as f64 / 1000.0;
         writeln!(
             w,
-            "6\tgen.exe\tmod{:03}.obj\t{calls}\t{excl:.3}\t{:.3}\tFunction_{f:07}(int, const char *)",
+            "6\tgen.exe\tmod{:03}.obj\t{calls}\t{excl:.3}\t{:.3}\t{}",
             f % 500,
-            excl * 2.0
+            excl * 2.0,
+            name(f)
         )?;
         writeln!(w, "8\t1")?;
         writeln!(w, "9\t2\t{calls}\t{excl:.3}\t{excl:.3}")?;
-        writeln!(w, "10\tFunction_{:07}(int, const char *)", f / 2)?;
-        writeln!(w, "10\tFunction_{f:07}(int, const char *)")?;
+        writeln!(w, "10\t{}", name(f / 2))?;
+        writeln!(w, "10\t{}", name(f))?;
     }
     Ok(())
 }
@@ -396,7 +592,16 @@ mod tests {
 
     fn load_with(kind: Kind, bytes: u64, names: u32, opts: &LoadOptions) -> crate::model::Profile {
         let mut out = std::io::Cursor::new(Vec::new());
-        write(Spec { kind, bytes, names }, &mut out).expect("writes");
+        write(
+            Spec {
+                kind,
+                bytes,
+                names,
+                shape: Shape::Current,
+            },
+            &mut out,
+        )
+        .expect("writes");
         let out = out.into_inner();
         if kind != Kind::Plist {
             let size = out.len() as u64;
@@ -484,6 +689,64 @@ mod tests {
                 "{kind:?}"
             );
         }
+    }
+
+    fn load_real(kind: Kind, bytes: u64, names: u32, opts: &LoadOptions) -> crate::model::Profile {
+        let mut out = std::io::Cursor::new(Vec::new());
+        let spec = Spec {
+            kind,
+            bytes,
+            names,
+            shape: Shape::Real,
+        };
+        write(spec, &mut out).expect("writes");
+        load_inputs(&[Input::owned("generated", out.into_inner())], opts).expect("loads")
+    }
+
+    /// The realistic shape loads without a warning in every format, its
+    /// names are 6 to 60 bytes (a PLIST's carry their signature), and a
+    /// trace has eight threads and many call sites a caller.
+    #[test]
+    fn the_real_shape_loads_without_warnings() {
+        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br, Kind::Plist] {
+            let p = load_real(kind, 1_500_000, 400, &LoadOptions::default());
+            assert!(
+                p.warnings().is_empty(),
+                "{kind:?}: {:?}",
+                &p.warnings()[..1]
+            );
+            assert!(p.functions().len() > 50, "{kind:?}");
+            for f in p.function_ids() {
+                let n = p.function_name(f).len();
+                let most = if kind == Kind::Plist { 90 } else { 60 };
+                assert!((6..=most).contains(&n), "{kind:?}: {}", p.function_name(f));
+            }
+            if matches!(kind, Kind::Deldbe | Kind::Dbf) {
+                assert!(p.lines().len() > 4 * p.functions().len(), "{kind:?}");
+            }
+        }
+    }
+
+    /// The parameters column takes the fast reading of a DELDBE line, and
+    /// it reads as the general parser does (`--columns` makes every line
+    /// take the general one): the same functions, lines and totals.
+    #[test]
+    fn parameters_read_fast_as_the_general_parser_reads_them() {
+        let fast = load_real(Kind::Deldbe, 300_000, 400, &LoadOptions::default());
+        let opts = LoadOptions {
+            columns: Some("thread,time,op,call,line,params".into()),
+            ..Default::default()
+        };
+        let general = load_real(Kind::Deldbe, 300_000, 400, &opts);
+        assert!(
+            general.warnings().is_empty(),
+            "{:?}",
+            &general.warnings()[..1]
+        );
+        assert_eq!(fast.functions(), general.functions());
+        assert_eq!(fast.lines(), general.lines());
+        assert_eq!(fast.totals, general.totals);
+        assert_eq!(fast.event_count(), general.event_count());
     }
 
     #[test]

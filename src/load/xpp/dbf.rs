@@ -189,7 +189,9 @@ impl ColMap {
     }
 
     /// The common layout's places: numbers for thread, time and line (line
-    /// optional), characters for op and call, and no other trace column.
+    /// optional), characters for op and call. A parameters field is passed
+    /// over: the replay never reads it, and `row` reads it without a
+    /// warning whatever it holds (the Trace pane decodes it when shown).
     fn shape(&self) -> Option<DbfShape> {
         let place = |want: Col, kinds: &[u8]| {
             let &(_, i) = self.cols.iter().find(|&&(c, _)| c == want)?;
@@ -197,9 +199,6 @@ impl ColMap {
             kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
         };
         let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
-        if self.has(Col::Params) {
-            return None;
-        }
         let line = match self.has(Col::Line) {
             true => Some(place(Col::Line, number)?),
             false => None,
