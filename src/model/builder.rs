@@ -37,6 +37,10 @@ pub struct ProfileBuilder {
     stated_pct: FxHashMap<FuncId, super::Percents>,
     per_call: Vec<metrics::PerCall>,
     line_index: FxHashMap<(NameId, u32), LineId>,
+    /// Rows below this are in `line_index`; those after it were made by
+    /// `line_unindexed` (a trace's call sites, which the trace feed finds
+    /// by its own index) and are indexed only if `line` is ever asked.
+    lines_indexed: usize,
     pub(crate) lines: Vec<Line>,
     /// Stacks given whole to `stack_hashed`, by their frames, which live
     /// in `memo_frames` (a cache for sampled logs; see there).
@@ -77,6 +81,7 @@ impl ProfileBuilder {
             stated_pct: FxHashMap::default(),
             per_call: Vec::new(),
             line_index: FxHashMap::default(),
+            lines_indexed: 0,
             lines: Vec::new(),
             stack_index: StackIndex::default(),
             memo_frames: Vec::new(),
@@ -230,24 +235,42 @@ impl ProfileBuilder {
     /// The line (file, line), created with absent values on first sight;
     /// `function` is recorded the first time one is known.
     pub fn line(&mut self, file: NameId, line: u32, function: Option<FuncId>) -> LineId {
+        for (i, row) in self.lines.iter().enumerate().skip(self.lines_indexed) {
+            self.line_index
+                .entry((row.file, row.line))
+                .or_insert(LineId::from_index(i));
+        }
         let id = match self.line_index.get(&(file, line)) {
             Some(&id) => id,
             None => {
-                let id = LineId::from_index(self.lines.len());
-                self.lines.push(Line {
-                    file,
-                    line,
-                    function: None,
-                    top_level: false,
-                    hits: None,
-                    time_ms: None,
-                });
+                let id = self.line_unindexed(file, line, None);
                 self.line_index.insert((file, line), id);
                 id
             }
         };
+        self.lines_indexed = self.lines.len();
         let row = &mut self.lines[id.index()];
         row.function = row.function.or(function);
+        id
+    }
+
+    /// A new row (file, line), not looked up: the caller knows it is new
+    /// and finds it again by its own index (the trace feed's call sites).
+    pub(crate) fn line_unindexed(
+        &mut self,
+        file: NameId,
+        line: u32,
+        function: Option<FuncId>,
+    ) -> LineId {
+        let id = LineId::from_index(self.lines.len());
+        self.lines.push(Line {
+            file,
+            line,
+            function,
+            top_level: false,
+            hits: None,
+            time_ms: None,
+        });
         id
     }
 

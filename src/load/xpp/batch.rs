@@ -206,11 +206,13 @@ pub struct LocalNames {
     recent: Recent,
 }
 
-/// Names of 8 to 16 bytes by their bytes, direct-mapped: a worker reads a
-/// name a record, nearly always one of a few thousand, and a slot here
-/// costs a fraction of the table's hash and probe. A slot holds the
-/// name's first and last eight bytes and its length, which together are
-/// its bytes.
+/// Names by their first and last eight bytes and length, direct-mapped: a
+/// worker reads a name a record, nearly always one of a few thousand, and
+/// a slot here costs a fraction of the table's hash and probe. Up to 16
+/// bytes the key is the name's bytes (a shorter name's zero-padded); a
+/// longer name's middle is not in the key, so a hit on one is checked
+/// against the table's text of the id (Xbase++ methods, C++ names with
+/// namespaces: real names are mostly longer than 16 bytes).
 #[derive(Debug)]
 struct Recent {
     slots: Vec<RecentSlot>,
@@ -236,13 +238,18 @@ struct RecentSlot {
 const RECENT_BITS: u32 = 12;
 
 impl Recent {
-    /// Where a name of 8 to 16 bytes goes, and its key; `None` for others.
+    /// Where a name goes, and its key; `None` for an empty one.
     fn key(&self, name: &[u8]) -> Option<(usize, RecentSlot)> {
         let len = name.len();
-        if !(8..=16).contains(&len) {
-            return None;
-        }
-        let (first, last) = (word(&name[..8]), word(&name[len - 8..]));
+        let (first, last) = match len {
+            0 => return None,
+            1..=7 => {
+                let mut padded = [0u8; 8];
+                padded[..len].copy_from_slice(name);
+                (word(&padded), 0)
+            }
+            _ => (word(&name[..8]), word(&name[len - 8..])),
+        };
         // Not the length: names of one byte repeated then share a slot at
         // every length, which is what lets a test catch a missing length
         // check.
@@ -274,7 +281,10 @@ impl LocalNames {
         let key = self.recent.key(name);
         if let Some((at, key)) = key {
             let slot = self.recent.slots[at];
-            if slot.len == key.len && (slot.first, slot.last) == (key.first, key.last) {
+            if slot.len == key.len
+                && (slot.first, slot.last) == (key.first, key.last)
+                && (name.len() <= 16 || self.table.resolve(NameId(slot.id)).as_bytes() == name)
+            {
                 return slot.id;
             }
         }
@@ -380,6 +390,13 @@ mod tests {
             texts.push(format!("ABCDEFGH{mid}ABCDEFGH"));
         }
         texts.extend((0..9000).map(|i| format!("FN{:06}", i % 6000)));
+        // Long names sharing long prefixes and suffixes.
+        for m in ["append", "assign", "insert", "erase0"] {
+            for i in 0..50 {
+                texts.push(format!("std::basic_string<char>::{m}{i:02}(const char *)"));
+                texts.push(format!("CUSTOMERDIALOG:{m}{i:02}:VALIDATE"));
+            }
+        }
         let mut names = LocalNames::default();
         let mut new = Vec::new();
         let mut plain: std::collections::HashMap<&str, usize> = Default::default();

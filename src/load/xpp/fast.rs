@@ -7,9 +7,10 @@
 //! 3,0.038,"i","FN000169",540
 //! ```
 //!
-//! thread, time in ms, the op, the quoted function name, the line. This
-//! module reads exactly that shape (digits, one optional decimal point, no
-//! spaces, no parameters, ASCII) and gives up on anything else: the caller
+//! thread, time in ms, the op, the quoted function name, the line, and
+//! (from a program traced with its parameters) a parameters field, passed
+//! over. This module reads exactly that shape (digits, one optional
+//! decimal point, no spaces, ASCII) and gives up on anything else: the caller
 //! then uses `deldbe::split` and `deldbe::row`, which define the format.
 //! What it accepts, it reads to the same values as they would, bit for bit
 //! (a test checks both on the same lines). DBF records of the common
@@ -247,9 +248,13 @@ fn params(s: &[u8], quoted: bool) -> Option<&[u8]> {
     (n > 0).then_some(&text[n..])
 }
 
+/// The quoted name, to its first quote. A comma inside is the name's (C++
+/// template arguments: `CStringT<wchar_t,StrTraitMFC>`), as the general
+/// splitter keeps it: a quote ends its field only before a comma or the
+/// line's end, and what follows this one is checked to be that.
 fn name(s: &[u8]) -> Option<(&[u8], &[u8])> {
     let body = s.strip_prefix(b"\"")?;
-    let n = printable_until(body, b'"', b',')?;
+    let n = printable_until(body, b'"', b'"')?;
     let (text, rest) = (&body[..n], body[n..].strip_prefix(b"\"")?);
     match (text.first(), text.last()) {
         (Some(a), Some(z)) if *a != b' ' && *z != b' ' => Some((text, rest)),
@@ -454,6 +459,9 @@ mod tests {
             "3,0.038,\"i\",\"CUSTOMER:VALIDATE\",5,\"'ABC', 12, .T.\"",
             "3,0.038,\"o\",\"F\",\"x\",4",
             "3,0.038,\"i\",\"F\",5,-1,\"x\"",
+            "3,0.038,\"i\",\"CStringT<wchar_t,StrTraitMFC>::Left\",5,\"\"",
+            "3,0.038,\"i\",\"A\",\"B\",5",
+            "3,0.038,\"i\",\"F,G\",5",
         ] {
             same_as_general(line);
         }
@@ -477,7 +485,7 @@ mod tests {
             "3,-1,\"i\",\"F\",5",
             "3,1e3,\"i\",\"F\",5",
             "3,1.,\"i\",\"F\",5",
-            "3,0.038,\"i\",\"F,G\",5",
+            "3,0.038,\"i\",\"F\"G\",5",
             "3,0.038,\"i\",\"F \",5",
             "3,0.038,\"i\",\"\",5",
             "3,0.038,\"i\",F,5",

@@ -340,10 +340,11 @@ impl ProfileBuilder {
     #[cold]
     #[inline(never)]
     fn new_trace_site(&mut self, caller: Option<FuncId>, line: u32, top_level: NameId) -> LineId {
+        // The sites are the rows' only index in a trace (`trace_sites`).
         let id = match caller {
-            Some(f) => self.line(self.functions[f.index()].name, line, Some(f)),
+            Some(f) => self.line_unindexed(self.functions[f.index()].name, line, Some(f)),
             None => {
-                let id = self.line(top_level, line, None);
+                let id = self.line_unindexed(top_level, line, None);
                 self.line_at_top_level(id);
                 id
             }
