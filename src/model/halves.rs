@@ -68,7 +68,7 @@ where
 
 /// Whether a list this long is sorted faster on two cores, and there are
 /// two.
-fn worth_halving(len: usize) -> bool {
+pub fn worth_halving(len: usize) -> bool {
     len >= MIN_SPLIT && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
 }
 

@@ -194,32 +194,109 @@ impl Interner {
 }
 
 /// The ranks of the names of a buffer and its start offsets.
+///
+/// Names are sorted 16 bytes at a time, each step on keys held in the
+/// list (two integers, no text read while sorting): first by their first
+/// 16 bytes, then each run of names alike in those by the next 16, and
+/// so on. Names that share long prefixes (C++: `std::basic_string<…>::`,
+/// `CWinThread::`) cost a pass a 16 bytes they share, not a comparison of
+/// their whole text at every step of one sort.
 fn rank(text: &str, starts: &[usize]) -> Vec<u32> {
     let name = |i: u32| span(text, starts, i as usize);
-    let mut order: Vec<(u64, u64, u32)> = (0..starts.len() as u32)
+    let mut order: Vec<Key> = (0..starts.len() as u32)
         .map(|id| {
-            let head = prefix(name(id).as_bytes());
-            (head[0], head[1], id)
+            let text = name(id).as_bytes();
+            let head = prefix(text);
+            Key {
+                head: (head[0], head[1]),
+                id,
+                len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+            }
         })
         .collect();
-    // Most names differ in their first 16 bytes: those compare as two
-    // integers, and only the rest as text.
-    super::halves::sort_unstable_by(&mut order, |a, b| {
-        (a.0, a.1)
-            .cmp(&(b.0, b.1))
-            .then_with(|| name(a.2).cmp(name(b.2)))
-    });
+    super::halves::sort_unstable_by(&mut order, |a, b| a.head.cmp(&b.head));
+    // The runs alike in their first 16 bytes are ordered apart from each
+    // other: on two cores, each taking the runs of its half of the list.
+    let cut = run_boundary(&order, order.len() / 2);
+    let (a, b) = order.split_at_mut(cut);
+    if super::halves::worth_halving(a.len().min(b.len()) * 2) {
+        std::thread::scope(|s| {
+            s.spawn(|| refine(a, &name));
+            refine(b, &name);
+        });
+    } else {
+        refine(a, &name);
+        refine(b, &name);
+    }
     let mut ranks = vec![0; starts.len()];
-    for (rank, &(_, _, id)) in order.iter().enumerate() {
+    for (rank, k) in order.iter().enumerate() {
         // The empty text ranks 0 whether or not it was interned, so a
         // row showing no name (ranked 0 by its column) ties with it.
-        ranks[id as usize] = if name(id).is_empty() {
-            0
-        } else {
-            rank as u32 + 1
-        };
+        ranks[k.id as usize] = if k.len == 0 { 0 } else { rank as u32 + 1 };
     }
     ranks
+}
+
+/// A name in the ranking: 16 of its bytes (from the depth its run is
+/// ordered at) as two big-endian words, its id and its length, so a sort
+/// reads no text.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    head: (u64, u64),
+    id: u32,
+    len: u32,
+}
+
+/// The first place at or after `at` where a new key starts (or the end).
+fn run_boundary(order: &[Key], at: usize) -> usize {
+    let mut i = at.min(order.len());
+    while i > 0 && i < order.len() && order[i].head == order[i - 1].head {
+        i += 1;
+    }
+    i
+}
+
+/// Orders the names of each run of `order` alike in their first 16 bytes
+/// by the bytes after them, 16 at a time.
+fn refine<'t>(order: &mut [Key], name: &(dyn Fn(u32) -> &'t str + Sync)) {
+    // Runs alike in the bytes before `depth + 16`, to order by what
+    // follows; a list, not recursion, so a name of a megabyte shared with
+    // another is as safe as any.
+    let mut work: Vec<(usize, usize, usize)> = Vec::new();
+    push_runs(order, 0, 0, &mut work);
+    while let Some((from, to, depth)) = work.pop() {
+        let run = &mut order[from..to];
+        let next = depth + 16;
+        // Names that end within these 16 bytes are alike in every byte
+        // they have (zeros past their end): they differ in length only
+        // (trailing NULs), and come first, the shorter first.
+        let ends = |k: &Key| k.len as usize <= next;
+        run.sort_unstable_by_key(|k| (!ends(k), k.len));
+        let ended = run.partition_point(ends);
+        let rest = &mut run[ended..];
+        for k in rest.iter_mut() {
+            let head = prefix(name(k.id).as_bytes().get(next..).unwrap_or_default());
+            k.head = (head[0], head[1]);
+        }
+        rest.sort_unstable_by_key(|k| k.head);
+        push_runs(rest, from + ended, next, &mut work);
+    }
+}
+
+/// Adds to `work` the runs of `order` (which starts at `at` in the whole
+/// list) of two names or more with the same key, to order at `depth`.
+fn push_runs(order: &[Key], at: usize, depth: usize, work: &mut Vec<(usize, usize, usize)>) {
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && order[j].head == order[i].head {
+            j += 1;
+        }
+        if j - i > 1 {
+            work.push((at + i, at + j, depth));
+        }
+        i = j;
+    }
 }
 
 /// The first 16 bytes of `s` as two big-endian words, zeros past its end.
@@ -322,6 +399,25 @@ mod tests {
                 "{lead}{:07}(int)",
                 n.wrapping_mul(2_654_435_761) % 1_000_000
             ));
+        }
+        ranks_agree_with_text(i);
+    }
+
+    /// C++ names sharing prefixes of 12 to 60 bytes, some a prefix of
+    /// another, rank in text order.
+    #[test]
+    fn names_sharing_long_prefixes_rank_in_text_order() {
+        let mut i = Interner::default();
+        let leads = [
+            "std::basic_string<char,std::char_traits<char>>::",
+            "std::basic_string<char,std::char_traits<char>>::append",
+            "CWinThread::",
+            "Concurrency::details::_TaskCollection::_Schedule",
+        ];
+        for n in 0..40_000u32 {
+            let lead = leads[(n % 4) as usize];
+            i.intern(&format!("{lead}{}", n.wrapping_mul(2_654_435_761) % 5000));
+            i.intern(lead);
         }
         ranks_agree_with_text(i);
     }
