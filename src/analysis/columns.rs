@@ -292,6 +292,13 @@ fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u
         (LineColumn::File, ..) => Some(file),
         (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.function(f).name)),
         (LineColumn::Function, None, false) => Some(0),
+        // A trace's calls outside any function: the trace feed files them
+        // under the name `(top level)`, the text this column shows, so
+        // they rank as that name and a sort by function never falls back
+        // to comparing text.
+        (LineColumn::Function, None, true) if p.name(line.file) == crate::model::TOP_LEVEL => {
+            Some(file)
+        }
         _ => None,
     };
     (text, Some(u64::from(file) << 32))
@@ -316,6 +323,26 @@ mod tests {
     fn by_every_row<C: Column>(p: &Profile, rows: &[C::Row]) -> Vec<C> {
         let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_absent());
         C::ALL.iter().copied().filter(any).collect()
+    }
+
+    /// A trace's lines called at top level rank as `(top level)` in the
+    /// Function column, so sorting by it orders the shown text without
+    /// falling back to comparing it.
+    #[test]
+    fn top_level_lines_rank_as_their_text() {
+        let path = "tests/fixtures/xpp/orders-run.prf".to_string();
+        let p = load_paths(&[path], &LoadOptions::default()).expect("loads");
+        let ids: Vec<LineId> = p.line_ids().collect();
+        assert!(ids.iter().any(|&l| p.line(l).top_level));
+        for &l in &ids {
+            assert!(line_ranks(LineColumn::Function, &p, l).0.is_some(), "{l:?}");
+        }
+        let mut by_rank = ids.clone();
+        by_rank.sort_by_key(|&l| line_ranks(LineColumn::Function, &p, l).0);
+        let text: Vec<_> = by_rank.iter().map(|&l| p.line_function_name(l)).collect();
+        let mut sorted = text.clone();
+        sorted.sort();
+        assert_eq!(text, sorted);
     }
 
     /// The one-pass search and the skipped impossible percents find the
