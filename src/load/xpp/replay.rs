@@ -64,7 +64,21 @@ impl Replay {
         place: impl Fn(&Ev) -> Place,
         mut each: impl FnMut(&Ev, Step),
     ) {
-        for ev in events {
+        // Once the call sites outgrow the caches, events this far ahead
+        // have their site's slot brought into cache (`trace_site_ahead`):
+        // far enough for a memory access at the replay's pace, near
+        // enough that the caller guessed from the thread's stack now is
+        // still its caller then.
+        const AHEAD: usize = 8;
+        let ahead = b.trace_sites_spilled();
+        for (i, ev) in events.iter().enumerate() {
+            if ahead
+                && let Some(next) = events.get(i + AHEAD)
+                && matches!(next.op(), Op::Enter | Op::Entered)
+                && let Some(line) = next.line()
+            {
+                b.trace_site_ahead(next.thread, line);
+            }
             let step = self.event(b, ev, map, &|| place(ev));
             each(ev, step);
         }

@@ -336,6 +336,34 @@ impl ProfileBuilder {
         self.new_trace_site(caller, line, top_level)
     }
 
+    /// A call from `line` is coming on the thread with id `thread` (a few
+    /// events ahead): its site's slot, found from the thread's top frame
+    /// as it is now, is brought into cache. The caller may be wrong by
+    /// then (the thread moved); the lookup is then only not sped up. With
+    /// a site a caller's line, real traces have millions: the lookup
+    /// missed the caches at most calls, and the replay thread, which a
+    /// trace's load waits on, waited for it.
+    #[inline]
+    pub(crate) fn trace_site_ahead(&self, thread: u64, line: u32) {
+        let Some(st) = self.trace_state.as_ref() else {
+            return;
+        };
+        let Some(&ix) = st.small_ids.get(thread as usize) else {
+            return;
+        };
+        if let Some(th) = st.threads.get(ix as usize) {
+            st.sites.prefetch(th.frames.last().map(|f| f.func), line);
+        }
+    }
+
+    /// Whether `trace_site_ahead` is worth calling: the call sites no
+    /// longer fit the caches. With few, each hint only costs instructions.
+    pub(crate) fn trace_sites_spilled(&self) -> bool {
+        self.trace_state
+            .as_ref()
+            .is_some_and(|st| st.sites.spilled())
+    }
+
     /// The line row of a call site met for the first time.
     #[cold]
     #[inline(never)]

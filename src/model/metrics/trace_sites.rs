@@ -85,6 +85,24 @@ impl Sites {
         }
     }
 
+    /// Whether the tables outgrew the caches (a half-megabyte of slots), so
+    /// that bringing a slot in ahead (`prefetch`) pays for its cost.
+    pub fn spilled(&self) -> bool {
+        self.slots.len() > 1 << 16
+    }
+
+    /// Brings in the slot `get(caller, line)` starts at, without waiting.
+    #[inline]
+    pub fn prefetch(&self, caller: Option<FuncId>, line: u32) {
+        let h = self.head(caller);
+        if h.bits > 0 {
+            let at = h.start as usize + home(line, h.bits);
+            if let Some(slot) = self.slots.get(at) {
+                crate::model::hint::prefetch(slot);
+            }
+        }
+    }
+
     /// Keeps the row of a site `get` did not find.
     pub fn insert(&mut self, caller: Option<FuncId>, line: u32, id: LineId) {
         if line == FREE.0 {
