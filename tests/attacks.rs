@@ -223,6 +223,24 @@ fn a_directory_as_input_says_it_is_one() {
     assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
 }
 
+/// Two files are a usage error (exit 2) that says what to do, for the
+/// report and the app alike, before either is read.
+#[test]
+fn two_files_are_a_usage_error_that_says_what_to_do() {
+    let (a, b) = (
+        "tests/fixtures/xpp/two-threads.prf",
+        "tests/fixtures/plist/demo-orders.txt",
+    );
+    for args in [vec!["report", a, b], vec![a, b]] {
+        let o = profx(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("one profile at a time (2 files given)"), "{e}");
+        assert!(e.contains(&format!("`profx {a}`")), "{e}");
+        assert!(!e.contains("loads one file"), "names no format: {e}");
+    }
+}
+
 #[test]
 fn standard_input_is_read_with_a_dash() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_profx"))

@@ -10,16 +10,16 @@ use std::path::PathBuf;
 /// Terminal explorer for legacy profiler output: Visual C++ PLIST, Business
 /// Rules! DEBUG PROFILE, Xbase++ traces, Visual Studio reports.
 ///
-/// `profx FILE...` opens the interactive explorer on the files; `profx`
-/// alone opens it on the demo profile built into the binary.
+/// `profx FILE` opens the interactive explorer on a profile; `profx` alone
+/// opens it on the demo profile built into the binary.
 #[derive(Debug, Parser)]
 #[command(name = "profx", version, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Profile files to explore (none: the built-in demo; `-`: standard
-    /// input).
+    /// The profile to explore, one at a time (none: the built-in demo; `-`:
+    /// standard input).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -146,7 +146,8 @@ impl ExportArgs {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Profile files (the format is detected from their content).
+    /// The profile file, one at a time (the format is detected from its
+    /// content).
     #[arg(required_unless_present = "demo", value_name = "FILE")]
     pub files: Vec<PathBuf>,
 

@@ -70,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// the app cannot run in gets a plain message, not escape codes.
 fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::Result<ExitCode> {
     let demo = files.is_empty();
+    one_file(files)?;
     if !std::io::stdout().is_terminal() {
         let args = ReportArgs::table_of(files, load_args);
         return report(&args);
@@ -142,6 +143,7 @@ fn shown(files: &[PathBuf]) -> String {
 }
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    one_file(&args.files)?;
     let inputs = open_inputs(&args.files, args.demo)?;
     // A report shows how many events a trace has, never one of them; a
     // table of functions or lines shows no stack (and its numbers are the
@@ -255,6 +257,24 @@ fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()>
 
 /// Inputs up to this size keep a trace's calls in time order in the app.
 const TIMELINE_BYTES: u64 = 64 << 20;
+
+/// Two files mean nothing yet (comparing two runs is to come): a usage
+/// error that says what to do, before any is read.
+fn one_file(files: &[PathBuf]) -> anyhow::Result<()> {
+    if files.len() > 1 {
+        let each: Vec<String> = files
+            .iter()
+            .map(|f| format!("`profx {}`", visible(&f.to_string_lossy())))
+            .collect();
+        return Err(Usage(format!(
+            "profx reads one profile at a time ({} files given): open each on its own, {}",
+            files.len(),
+            each.join(", ")
+        ))
+        .into());
+    }
+    Ok(())
+}
 
 fn open_inputs(files: &[PathBuf], demo: bool) -> Result<Vec<Input>, LoadError> {
     if demo {
