@@ -46,7 +46,7 @@ pub fn write_rows(
         View::Packets => table::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
     };
     w.flush()?;
-    Ok(format!("{n} {}", view.name()))
+    Ok(crate::report::fmt::counted(n as u64, view.name()))
 }
 
 /// The header and rows of one row type; `extra` adds a last column
@@ -139,7 +139,7 @@ pub fn write_events(
         n += 1;
     }
     w.flush()?;
-    Ok(format!("{n} events"))
+    Ok(crate::report::fmt::counted(n as u64, "events"))
 }
 
 #[cfg(test)]

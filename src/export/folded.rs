@@ -39,7 +39,8 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
         writeln!(out, "{line} {n}")?;
         lines += 1;
     }
-    Ok(format!("{lines} stacks, {written} {}", unit(w)))
+    let stacks = crate::report::fmt::counted(lines as u64, "stacks");
+    Ok(format!("{stacks}, {} {}", crate::report::fmt::grouped(written), unit(w)))
 }
 
 fn unit(w: Weight) -> &'static str {

@@ -51,7 +51,8 @@ pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<
         number(out, x.weight)?;
     }
     out.write_all(b"]}]}\n")?;
-    Ok(format!("{} stacks ({})", paths.len(), w.name()))
+    let stacks = crate::report::fmt::counted(paths.len() as u64, "stacks");
+    Ok(format!("{stacks} ({})", w.name()))
 }
 
 pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
@@ -89,7 +90,12 @@ pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Res
 
 /// What an evented export wrote, for the message.
 pub(super) fn said(tl: &Timeline) -> String {
-    format!("{} threads, {} events", tl.threads.len(), tl.marks.len())
+    use crate::report::fmt::counted;
+    format!(
+        "{}, {}",
+        counted(tl.threads.len() as u64, "threads"),
+        counted(tl.marks.len() as u64, "events")
+    )
 }
 
 /// Mark indices grouped by thread, each group in time order: one pass, so

@@ -65,6 +65,15 @@ pub fn grouped(n: u64) -> String {
 }
 
 /// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
+/// "1 packet", "9,111,070 events": a count with its thousands grouped and
+/// its noun (given in the plural, `…s`) singular for one.
+pub fn counted(n: u64, plural: &str) -> String {
+    match n {
+        1 => format!("1 {}", plural.strip_suffix('s').unwrap_or(plural)),
+        _ => format!("{} {plural}", grouped(n)),
+    }
+}
+
 pub fn grouped_ms(x: f64) -> String {
     let mut s = String::new();
     let whole = x.trunc();
@@ -87,6 +96,13 @@ pub fn grouped_ms(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_say_one_in_the_singular_and_group_the_rest() {
+        assert_eq!(counted(1, "packets"), "1 packet");
+        assert_eq!(counted(0, "packets"), "0 packets");
+        assert_eq!(counted(9_111_070, "events"), "9,111,070 events");
+    }
 
     #[test]
     fn grouping() {
