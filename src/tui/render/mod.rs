@@ -74,6 +74,13 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if let Some(ms) = p.totals.elapsed_inclusive_ms {
         facts.push(grouped_ms(ms));
     }
+    // Values skipped or repaired are said where every pane shows it, not
+    // only in Info, which lists them with their places.
+    let warned = p.warnings().len() as u64;
+    if warned > 0 {
+        let n = crate::report::fmt::counted(warned, "warnings");
+        facts.push(format!("{n} (Info, 7)"));
+    }
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
     match app.flame_filters() {
