@@ -24,6 +24,12 @@ impl Value<'_> {
         )
     }
 
+    /// Absent, or an empty text (an Xbase++ function's module): what a
+    /// column holds nothing of when every row has it, and is hidden.
+    pub fn is_blank(&self) -> bool {
+        self.is_absent() || matches!(self, Value::Text(""))
+    }
+
     pub(crate) fn number(&self) -> Option<f64> {
         match *self {
             Value::Count(n) => n.map(|n| n as f64),
@@ -80,7 +86,7 @@ pub enum ValueKind {
 pub fn present_columns<C: Column>(p: &Profile, rows: impl IntoIterator<Item = C::Row>) -> Vec<C> {
     let (mut unseen, impossible): (Vec<C>, Vec<C>) = C::ALL.iter().partition(|c| c.possible(p));
     for r in rows {
-        unseen.retain(|c| c.value(p, r).is_absent());
+        unseen.retain(|c| c.value(p, r).is_blank());
         if unseen.is_empty() {
             break;
         }
@@ -321,8 +327,25 @@ mod tests {
 
     /// The columns some row fills, found by asking every row.
     fn by_every_row<C: Column>(p: &Profile, rows: &[C::Row]) -> Vec<C> {
-        let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_absent());
+        let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_blank());
         C::ALL.iter().copied().filter(any).collect()
+    }
+
+    /// A column every row of which holds an empty text (an Xbase++
+    /// trace's modules) is hidden as an absent one is; a PLIST's modules
+    /// are shown.
+    #[test]
+    fn a_column_of_empty_names_is_hidden() {
+        for (file, shown) in [
+            ("xpp/orders-run.prf", false),
+            ("plist/demo-orders.txt", true),
+        ] {
+            let p = load_paths(&[format!("tests/fixtures/{file}")], &LoadOptions::default())
+                .expect(file);
+            let found = present_columns::<FuncColumn>(&p, p.function_ids());
+            assert_eq!(found.contains(&FuncColumn::Module), shown, "{file}");
+            assert!(found.contains(&FuncColumn::Name), "{file}");
+        }
     }
 
     /// A trace's lines called at top level rank as `(top level)` in the

@@ -40,7 +40,11 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
         lines += 1;
     }
     let stacks = crate::report::fmt::counted(lines as u64, "stacks");
-    Ok(format!("{stacks}, {} {}", crate::report::fmt::grouped(written), unit(w)))
+    Ok(format!(
+        "{stacks}, {} {}",
+        crate::report::fmt::grouped(written),
+        unit(w)
+    ))
 }
 
 fn unit(w: Weight) -> &'static str {
