@@ -16,13 +16,26 @@ pub fn head_lines(p: &Profile) -> Vec<String> {
     if p.meta.is_empty() {
         out.push("  (none)".into());
     }
+    let totals = fmt::totals(p);
+    // Values start after the longest label and two spaces, so a long one
+    // (`start_function`, `application ms`) never runs into its value.
+    let labels = p.meta.keys().map(|k| visible(k).chars().count());
+    let width = labels
+        .chain(totals.iter().map(|(k, _)| k.chars().count()))
+        .max()
+        .unwrap_or(0)
+        + 2;
     for (k, v) in &p.meta {
-        out.push(format!("  {:<14}{}", visible(k), visible(&v.to_string())));
+        out.push(format!(
+            "  {:<width$}{}",
+            visible(k),
+            visible(&v.to_string())
+        ));
     }
     out.push(String::new());
     out.push("totals".into());
-    for (k, v) in fmt::totals(p) {
-        out.push(format!("  {k:<14}{v}"));
+    for (k, v) in totals {
+        out.push(format!("  {k:<width$}{v}"));
     }
     out.push(String::new());
     out.push(format!("warnings: {}", p.warnings().len()));

@@ -118,6 +118,9 @@ fn trace_of_a_format_without_events() {
 #[test]
 fn info_pane() {
     both_sizes("info", xpp, &[Tab(Tab::Info)]);
+    // Meta labels longer than the old column (`start_function`) keep a
+    // gap before their values.
+    both_sizes("info-plist", plist, &[Tab(Tab::Info)]);
 }
 
 #[test]
