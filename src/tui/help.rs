@@ -129,7 +129,16 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("Lines, events", &[("Enter", "the row's function")]),
-    ("Trace", &[("Enter", "a packet's events")]),
+    (
+        "Trace",
+        &[
+            ("Enter", "a packet's events"),
+            (
+                "i I O o",
+                "the ops: about to enter, entered, about to return, returned",
+            ),
+        ],
+    ),
     (
         "Search and finder",
         &[

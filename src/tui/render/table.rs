@@ -300,7 +300,8 @@ fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
     let v = app.view();
     let source = &app.profile.packet(k).events;
     let widths = event_widths(source.len(), inner);
-    let heads = ["#", "Thread", "Time ms", "Op", "Call", "Line", "Params"];
+    // The op column's heading names its codes; `?` says what they mean.
+    let heads = ["#", "Thread", "Time ms", "Op iIOo", "Call", "Line", "Params"];
     let mut xs = Vec::new();
     let mut x = inner.x + MARKER;
     for w in widths {
