@@ -72,7 +72,7 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         facts.push(format!("{} samples", grouped(n)));
     }
     if let Some(ms) = p.totals.elapsed_inclusive_ms {
-        facts.push(grouped_ms(ms));
+        facts.push(total_and_span(p, ms));
     }
     // Values skipped or repaired are said where every pane shows it, not
     // only in Info, which lists them with their places.
@@ -96,6 +96,31 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         Span::raw(facts.join(" · ")),
     ]);
     put(buf, area, &line);
+}
+
+/// The session total; for a trace of several threads, which adds its
+/// threads' times, what it is a sum of and the wall time the trace spans
+/// (a quarter of the sum when four threads ran side by side).
+fn total_and_span(p: &crate::model::Profile, ms: f64) -> String {
+    let threads = match p.meta.get("threads") {
+        Some(crate::model::MetaValue::Int(n)) if *n > 1 => *n,
+        _ => return grouped_ms(ms),
+    };
+    let first = p
+        .packets()
+        .iter()
+        .filter_map(|k| k.first_ms)
+        .reduce(f64::min);
+    let last = p
+        .packets()
+        .iter()
+        .filter_map(|k| k.last_ms)
+        .reduce(f64::max);
+    let mut text = format!("{} summed over {threads} threads", grouped_ms(ms));
+    if let (Some(a), Some(b)) = (first, last) {
+        text.push_str(&format!(" · spans {}", grouped_ms(b - a)));
+    }
+    text
 }
 
 /// The tabs, where the user is (the history as a breadcrumb) and the last

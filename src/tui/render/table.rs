@@ -301,7 +301,9 @@ fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
     let source = &app.profile.packet(k).events;
     let widths = event_widths(source.len(), inner);
     // The op column's heading names its codes; `?` says what they mean.
-    let heads = ["#", "Thread", "Time ms", "Op iIOo", "Call", "Line", "Params"];
+    let heads = [
+        "#", "Thread", "Time ms", "Op iIOo", "Call", "Line", "Params",
+    ];
     let mut xs = Vec::new();
     let mut x = inner.x + MARKER;
     for w in widths {
