@@ -23,7 +23,7 @@ pub fn cell(v: Value<'_>) -> String {
 pub fn percent_basis(p: &Profile) -> String {
     let mut parts = Vec::new();
     if let Some(t) = p.totals.elapsed_inclusive_ms {
-        parts.push(format!("% of session {t:.3} ms"));
+        parts.push(format!("% of session {}", grouped_ms(t)));
     }
     if let Some(n) = p.totals.samples {
         parts.push(format!("hit % of {} samples", grouped(n)));

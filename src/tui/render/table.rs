@@ -103,6 +103,24 @@ fn titles(app: &App, v: &View) -> (String, String) {
     if v.scope.kind().is_some() && !basis.is_empty() {
         bottom = format!(" {basis} ");
     }
+    // Columns off to the side are said from the start, on the frame,
+    // where no column's heading covers it.
+    if let Some(kind) = v.scope.kind() {
+        let pane = app.pane(kind);
+        let area = layout::columns_area(v.scope, inner(app.areas().table));
+        let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
+        let right = pane.cols.len().saturating_sub(placed.len() + v.hscroll);
+        let mut sides = Vec::new();
+        if v.hscroll > 0 {
+            sides.push(format!("← {} more", v.hscroll));
+        }
+        if right > 0 {
+            sides.push(format!("{right} more →"));
+        }
+        if !sides.is_empty() {
+            bottom.push_str(&format!("─ columns: {} ", sides.join(", ")));
+        }
+    }
     (t, bottom)
 }
 
@@ -129,14 +147,6 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
             p.x
         };
         buf.set_stringn(x, inner.y, head, usize::from(p.width), style);
-    }
-    let hidden = pane.cols.len() - placed.len();
-    if hidden > 0 {
-        let more = format!("←→ {hidden} more");
-        let x = inner.right().saturating_sub(more.width() as u16);
-        if placed.last().is_some_and(|p| p.x + p.width < x) {
-            buf.set_stringn(x, inner.y, more, inner.width as usize, theme.dim());
-        }
     }
     let path_x = placed
         .last()
