@@ -165,7 +165,9 @@ pub struct App {
     pub title: String,
     prepared: Arc<Prepared>,
     pub history: Vec<View>,
-    saved: [Option<View>; 7],
+    /// Each other tab's trail (its root and the steps drilled down from
+    /// it), kept whole so switching back returns to the same place.
+    saved: [Option<Vec<View>>; 7],
     pub mode: Mode,
     pub size: Rect,
     /// A one-line answer to the last action ("no stacks contain …").
@@ -247,7 +249,7 @@ impl App {
         let shown = self.history.iter().rev().find_map(|v| v.flame.as_deref());
         let saved = self.saved[Tab::Flame.index()]
             .as_ref()
-            .and_then(|v| v.flame.as_deref());
+            .and_then(|trail| trail.iter().rev().find_map(|v| v.flame.as_deref()));
         shown
             .or(saved)
             .map_or((None, 0), |st| (st.focus, st.hidden.len()))
@@ -596,12 +598,17 @@ impl App {
             return;
         }
         let mut trail = std::mem::take(&mut self.history);
-        let root = trail.swap_remove(0);
-        let slot = root.scope.tab().index();
-        self.saved[slot] = Some(root);
-        match self.saved[tab.index()].take() {
-            Some(v) => self.history.push(v),
-            None => self.push(tab.root()),
+        let slot = trail[0].scope.tab().index();
+        if slot == tab.index() {
+            // The tab of the trail's root: back to the root.
+            trail.truncate(1);
+            self.history = trail;
+        } else {
+            self.saved[slot] = Some(trail);
+            match self.saved[tab.index()].take() {
+                Some(t) => self.history = t,
+                None => self.push(tab.root()),
+            }
         }
         self.view_mut().focus = Focus::Table;
     }

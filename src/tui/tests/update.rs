@@ -879,3 +879,26 @@ fn the_sandwich_callers_are_walked() {
     );
     assert_eq!(app.flame_function(), Some(gosub));
 }
+
+/// Switching tabs keeps each tab's place: a packet's events scrolled to
+/// the end are there again after a look at another tab.
+#[test]
+fn switching_tabs_keeps_the_place_in_a_packets_events() {
+    let mut app = app_of(fixture("xpp/orders-run.prf"), "orders-run.prf", 100, 30);
+    run(&mut app, &[Tab(Tab::Trace), Enter, End]);
+    assert!(matches!(app.view().scope, Scope::Events(_)));
+    let at = app.view().cursor;
+    assert!(at > 0);
+    run(
+        &mut app,
+        &[Tab(Tab::Functions), Tab(Tab::Tree), Tab(Tab::Trace)],
+    );
+    assert!(
+        matches!(app.view().scope, Scope::Events(_)),
+        "still in the events"
+    );
+    assert_eq!(app.view().cursor, at);
+    // Its own tab's key from inside a drill-down goes back to the root.
+    run(&mut app, &[Tab(Tab::Trace)]);
+    assert_eq!(app.view().scope, Scope::Packets);
+}
