@@ -44,6 +44,8 @@ pub enum Action {
     Enter,
     /// Leave the detail split, or go back one step in the history.
     Back,
+    /// `]`: forward again to the step last gone back from.
+    Forward,
     /// Move the keyboard into the callers/callees split and across it.
     Callers,
     /// Show the selected function's lines.

@@ -165,6 +165,9 @@ pub struct App {
     pub title: String,
     prepared: Arc<Prepared>,
     pub history: Vec<View>,
+    /// The steps gone back from (`Backspace`), latest last, for `]`; a new
+    /// step or another tab forgets them, as a browser does.
+    forward: Vec<View>,
     /// Each other tab's trail (its root and the steps drilled down from
     /// it), kept whole so switching back returns to the same place.
     saved: [Option<Vec<View>>; 7],
@@ -215,6 +218,7 @@ impl App {
             title: title.to_string(),
             prepared,
             history: Vec::new(),
+            forward: Vec::new(),
             saved: Default::default(),
             mode: Mode::Normal,
             size,
@@ -429,6 +433,7 @@ impl App {
             }
             Action::Enter => self.enter(),
             Action::Back => self.back(),
+            Action::Forward => self.forward(),
             Action::Callers => self.cycle_callers(),
             Action::Lines => self.show_lines(),
             Action::SearchOpen => self.open_search(),
@@ -476,7 +481,8 @@ impl App {
         let Mode::Help(scroll) = &mut self.mode else {
             return;
         };
-        let max = super::help::line_count().saturating_sub(1);
+        let max = super::help::wrapped_line_count(super::help::BOX_WIDTH.min(self.size.width))
+            .saturating_sub(1);
         match action {
             Action::Move(n) => *scroll = scroll.saturating_add_signed(n).min(max),
             Action::PageDown => *scroll = (*scroll + 10).min(max),
@@ -597,6 +603,7 @@ impl App {
         if self.history.len() == 1 && self.tab() == tab {
             return;
         }
+        self.forward.clear();
         let mut trail = std::mem::take(&mut self.history);
         let slot = trail[0].scope.tab().index();
         if slot == tab.index() {
@@ -634,6 +641,7 @@ impl App {
             view.flame = Some(Box::new(st));
         }
         self.history.push(view);
+        self.forward.clear();
         self.refresh();
     }
 
@@ -855,11 +863,19 @@ impl App {
         if self.view().focus != Focus::Table {
             self.view_mut().focus = Focus::Table;
         } else if self.history.len() > 1 {
-            self.history.pop();
+            self.forward.extend(self.history.pop());
         } else if !self.view().filter.is_empty() {
             self.edit_filter(String::clear);
         } else {
             self.status = Some("at the start: nothing to go back to".into());
+        }
+    }
+
+    /// `]`: the step last gone back from.
+    fn forward(&mut self) {
+        match self.forward.pop() {
+            Some(v) => self.history.push(v),
+            None => self.status = Some("nothing to go forward to (] undoes ⌫)".into()),
         }
     }
 

@@ -1,13 +1,53 @@
 //! The key list: the `?` overlay shows it whole, the README repeats it (a
 //! test keeps the two in step), and the footer picks what works here.
 
-/// Lines the help shows: a heading and a blank line a section, a line a key.
+/// Lines the help shows: a heading and a blank line a section, a line a key
+/// (more for a key whose text is wrapped, as it is on a narrow screen).
 pub fn line_count() -> usize {
     SECTIONS
         .iter()
         .map(|(_, keys)| keys.len() + 2)
         .sum::<usize>()
         - 1
+}
+
+/// The widest the help's box is.
+pub const BOX_WIDTH: u16 = 76;
+
+/// Room for a key's text in a box `box_width` wide: the borders, a
+/// margin and the key column are taken.
+pub fn text_width(box_width: u16) -> usize {
+    usize::from(box_width.saturating_sub(2 + 1 + 24)).max(12)
+}
+
+/// `text` cut at spaces into lines of at most `width` characters (a word
+/// longer than that stands alone on its line).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if !line.is_empty() && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
+/// How many lines the help takes in a box `box_width` wide.
+pub fn wrapped_line_count(box_width: u16) -> usize {
+    let w = text_width(box_width);
+    line_count()
+        + SECTIONS
+            .iter()
+            .flat_map(|(_, keys)| keys.iter())
+            .map(|(_, what)| wrap(what, w).len() - 1)
+            .sum::<usize>()
 }
 
 pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
@@ -37,6 +77,7 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
             ("Ctrl-P  g", "jump to a function"),
             ("Enter", "drill down"),
             ("Backspace  Esc", "back (a filter at the start: clear it)"),
+            ("[  ]", "back / forward again to the step gone back from"),
             ("e", "export the rows shown to CSV next to the input"),
         ],
     ),
@@ -153,6 +194,20 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wrapping_cuts_at_spaces_within_the_width() {
+        let lines = super::wrap(
+            "click a tab, a heading (sorts), a row; the wheel scrolls",
+            20,
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        assert_eq!(
+            lines.join(" "),
+            "click a tab, a heading (sorts), a row; the wheel scrolls"
+        );
+        assert_eq!(super::wrap("short", 20), ["short"]);
+    }
+
     #[test]
     fn the_readme_lists_every_key_of_the_help() {
         let readme = include_str!("../../README.md");

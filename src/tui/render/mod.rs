@@ -139,10 +139,21 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         end = x + w;
     }
     let area = Rect::new(end + 1, area.y, area.right().saturating_sub(end + 1), 1);
+    // A step into the Functions pane (from a line, a frame, a caller) is
+    // named by the function it went to, not by the pane again.
     let trail: Vec<String> = app
         .history
         .iter()
-        .map(|v| step_name(app, v.scope))
+        .enumerate()
+        .map(|(i, v)| match (i, v.scope, v.selected()) {
+            (1.., Scope::Functions, Some(row)) => {
+                format!(
+                    "function {}",
+                    short_name(app, FuncId::from_index(row as usize))
+                )
+            }
+            _ => step_name(app, v.scope),
+        })
         .collect();
     let mut spans = vec![Span::styled("│ ", theme.dim())];
     for (i, step) in trail.iter().enumerate() {
@@ -209,7 +220,19 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         return search_prompt(buf, area, app, theme);
     }
     let mut spans = vec![Span::raw(" ")];
-    for (key, what) in hints(app) {
+    // A hint that does not fit is left out whole, the pane's own last:
+    // `?` (which lists them all) and `q` always show.
+    let mut hints = hints(app);
+    let width = |h: &[(&str, &str)]| {
+        1 + h
+            .iter()
+            .map(|(k, w)| k.chars().count() + w.chars().count() + 3)
+            .sum::<usize>()
+    };
+    while width(&hints) > usize::from(area.width) && hints.len() > 3 {
+        hints.remove(hints.len() - 4);
+    }
+    for (key, what) in hints {
         spans.push(Span::styled(key, theme.key()));
         spans.push(Span::raw(format!(" {what}  ")));
     }

@@ -27,19 +27,24 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let mut lines: Vec<Line<'_>> = Vec::new();
+    // A text too long for the box goes on under itself, never cut.
+    let width = crate::tui::help::text_width(crate::tui::help::BOX_WIDTH.min(area.width));
     for (section, keys) in SECTIONS {
         if !lines.is_empty() {
             lines.push(Line::from(""));
         }
         lines.push(Line::from(Span::styled(*section, theme.header_row())));
         for (k, what) in *keys {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {k:<22}"), theme.key()),
-                Span::raw(*what),
-            ]));
+            for (i, part) in crate::tui::help::wrap(what, width).into_iter().enumerate() {
+                let key = if i == 0 { *k } else { "" };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {key:<22}"), theme.key()),
+                    Span::raw(part),
+                ]));
+            }
         }
     }
-    let box_area = centered(area, 76, lines.len() as u16 + 2);
+    let box_area = centered(area, crate::tui::help::BOX_WIDTH, lines.len() as u16 + 2);
     let rows = usize::from(box_area.height.saturating_sub(2));
     let scroll = scroll.min(lines.len().saturating_sub(rows));
     let more = if scroll + rows < lines.len() {

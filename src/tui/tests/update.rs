@@ -902,3 +902,31 @@ fn switching_tabs_keeps_the_place_in_a_packets_events() {
     run(&mut app, &[Tab(Tab::Trace)]);
     assert_eq!(app.view().scope, Scope::Packets);
 }
+
+/// `]` goes forward again to the step `Backspace` left; a new step forgets
+/// it. A step into Functions is named by its function in the breadcrumb.
+#[test]
+fn forward_returns_to_the_step_gone_back_from() {
+    let mut app = demo(120, 40);
+    let item = move_to(&mut app, "FNREADITEM");
+    run(&mut app, &[Enter]);
+    assert_eq!(app.view().scope, Scope::Stacks(Some(item)));
+    run(&mut app, &[Back]);
+    assert_eq!(app.view().scope, Scope::Functions);
+    run(&mut app, &[Forward]);
+    assert_eq!(app.view().scope, Scope::Stacks(Some(item)), "forward again");
+    run(&mut app, &[Back, Lines, Back, Forward]);
+    assert_eq!(app.view().scope, Scope::Lines(Some(item)));
+    run(&mut app, &[Back, Enter, Forward]);
+    assert_eq!(
+        app.view().scope,
+        Scope::Stacks(Some(item)),
+        "a new step forgets"
+    );
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap_or("")
+            .contains("nothing to go forward")
+    );
+}
