@@ -540,7 +540,7 @@ fn the_call_tree_walked() {
     let s = t.wait_for("bottom-up");
     assert!(s.contains("Of func%"), "{s}");
     t.keys(&["Enter"]);
-    t.wait_for("Call tree › Functions");
+    t.wait_for("Call tree › function FNROUND");
     t.keys(&["BSpace"]);
     t.wait_for("bottom-up");
     t.keys(&["q"]);
