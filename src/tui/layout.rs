@@ -128,17 +128,14 @@ pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) 
         chosen.push((i, w));
         used += w + SPACING;
     }
-    // Give what is left to the first column, then to a trailing text column.
+    // Give the name what it needs of what is left, then the rest to the
+    // last column if it is text; otherwise it stays at the right, so the
+    // numbers stay beside the names on a wide screen.
     let spare = avail - used;
     let grow = spare.min(widths[0].saturating_sub(first_min));
     chosen[0].1 += grow;
     let spare = spare - grow;
-    if let Some(last) = chosen
-        .iter_mut()
-        .skip(1)
-        .rev()
-        .find(|(i, _)| !cols[*i].is_number())
-    {
+    if let Some(last) = chosen.last_mut().filter(|(i, _)| *i > 0 && !cols[*i].is_number()) {
         last.1 += spare;
     }
     let mut x = inner.x + MARKER;
