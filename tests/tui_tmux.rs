@@ -558,7 +558,7 @@ fn the_flame_graph_walked() {
     run_and_report(&t, env!("CARGO_BIN_EXE_profx"));
     t.wait_for("Functions 10/10");
     t.keys(&["5"]);
-    let s = t.wait_for("(main) · 2337.474 ms · 100.00% of the total");
+    let s = t.wait_for("(main) · 2,337.474 ms · 100.00% of the total");
     assert!(s.contains("FNPRICE"), "{s}");
     t.keys(&["Down"]);
     t.wait_for("FNPRICE · 786.262 ms · 33.64% of the total · 33.64% of its caller");

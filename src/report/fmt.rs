@@ -11,8 +11,10 @@ use std::fmt::Write;
 pub fn cell(v: Value<'_>) -> String {
     match v {
         Value::Text(t) => visible(t).into_owned(),
-        Value::Count(Some(n)) => n.to_string(),
-        Value::Ms(Some(x)) => format!("{x:.3}"),
+        // One way of writing numbers for people, in the app and --table:
+        // thousands grouped (CSV and --json keep plain numbers).
+        Value::Count(Some(n)) => grouped(n),
+        Value::Ms(Some(x)) => grouped_3(x),
         Value::Pct(Some(x)) => format!("{x:.2}"),
         Value::Count(None) | Value::Ms(None) | Value::Pct(None) => "—".into(),
     }
@@ -64,7 +66,6 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
-/// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
 /// "1 packet", "9,111,070 events": a count with its thousands grouped and
 /// its noun (given in the plural, `…s`) singular for one.
 pub fn counted(n: u64, plural: &str) -> String {
@@ -74,28 +75,47 @@ pub fn counted(n: u64, plural: &str) -> String {
     }
 }
 
+/// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
 pub fn grouped_ms(x: f64) -> String {
-    let mut s = String::new();
-    let whole = x.trunc();
-    if whole.is_finite() && whole >= 0.0 && whole < u64::MAX as f64 {
-        let _ = write!(s, "{}", grouped(whole as u64));
-        let frac = format!("{:.3}", x - whole);
-        // "0.424" → ".424"; rounding up to "1.000" carries into the whole part.
-        if let Some(rest) = frac.strip_prefix('0') {
-            s.push_str(rest);
-        } else {
-            s = format!("{}.000", grouped(whole as u64 + 1));
-        }
-    } else {
-        let _ = write!(s, "{x:.3}");
+    format!("{} ms", grouped_3(x))
+}
+
+/// A number with three decimals and its thousands grouped: `7,609.424`,
+/// `-1,204.000`. Rounded as `{:.3}` rounds, then grouped, so a carry
+/// (`999.9996` → `1,000.000`) is grouped too.
+pub fn grouped_3(x: f64) -> String {
+    let text = format!("{:.3}", x.abs());
+    let Some((whole, frac)) = text.split_once('.').filter(|_| x.is_finite()) else {
+        return format!("{x:.3}");
+    };
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    if x.is_sign_negative() && text != "0.000" {
+        out.push('-');
     }
-    s.push_str(" ms");
-    s
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    let _ = write!(out, ".{frac}");
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn milliseconds_group_their_thousands() {
+        assert_eq!(grouped_3(10_174_166.0), "10,174,166.000");
+        assert_eq!(grouped_3(999.9996), "1,000.000");
+        assert_eq!(grouped_3(-1204.5), "-1,204.500");
+        assert_eq!(grouped_3(-0.0001), "0.000");
+        assert_eq!(grouped_3(0.424), "0.424");
+        assert_eq!(grouped_ms(7609.424), "7,609.424 ms");
+        assert_eq!(grouped_3(f64::NAN), "NaN");
+    }
 
     #[test]
     fn counts_say_one_in_the_singular_and_group_the_rest() {
