@@ -273,3 +273,22 @@ fn tables_without_stacks_show_what_they_show_with_them() {
         common::tables_match_a_load_with_stacks(&dir, &format!("{name}.prf"));
     }
 }
+
+/// A trace's Lines table names its columns for what they hold: a call's
+/// line is filed under its calling function, and hits are calls.
+#[test]
+fn a_traces_lines_table_says_caller_and_calls() {
+    let o = common::profx(&[
+        "report",
+        "tests/fixtures/xpp/orders-run.prf",
+        "--view",
+        "lines",
+        "--table",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let heading = out.lines().nth(1).unwrap_or_default();
+    assert!(heading.starts_with("Caller "), "{heading}");
+    assert!(heading.contains(" Calls "), "{heading}");
+    assert!(!heading.contains("Hits"), "{heading}");
+}

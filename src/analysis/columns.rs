@@ -58,6 +58,12 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     /// interned names: a sort then compares integers, not strings.
     fn ranks(self, p: &Profile, row: Self::Row) -> (Option<u32>, Option<u64>);
 
+    /// The heading for this profile: a column named for what it holds in
+    /// the profile's format (`header_for`).
+    fn header_in(self, p: &Profile) -> &'static str {
+        header_for(p, self.key()).unwrap_or(self.header())
+    }
+
     fn from_key(key: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.key() == key)
     }
@@ -272,6 +278,23 @@ fn func_possible(col: FuncColumn, p: &Profile) -> bool {
 
 fn any_row<C>(_: C, _: &Profile) -> bool {
     true
+}
+
+/// A heading that says what a column holds in this profile's format, where
+/// the general one would mislead: an Xbase++ trace files a call's line
+/// under its calling function (so `File` is the caller), and a trace's or
+/// a Visual Studio call tree's hits are calls, not samples.
+fn header_for(p: &Profile, key: &str) -> Option<&'static str> {
+    let trace = p.format == "xpp";
+    let call_tree = p.format == "vs-csv"
+        && p.meta
+            .get("report")
+            .is_some_and(|r| matches!(r.to_string().as_str(), "calltree" | "callercallee"));
+    match key {
+        "file" if trace => Some("Caller"),
+        "hits" if trace || call_tree => Some("Calls"),
+        _ => None,
+    }
 }
 
 /// A packet's source is no interned name: packets (a handful) sort by text.

@@ -173,7 +173,7 @@ fn rows_table<C: Column>(
         order.push_str(", reversed");
     }
     rows.truncate(top);
-    let mut header: Vec<String> = cols.iter().map(|c| c.header().to_string()).collect();
+    let mut header: Vec<String> = cols.iter().map(|c| c.header_in(p).to_string()).collect();
     let with_path = rows.first().is_some_and(|&r| path(p, r).is_some());
     if with_path {
         header.push("Path".into());

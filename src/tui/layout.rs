@@ -135,7 +135,10 @@ pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) 
     let grow = spare.min(widths[0].saturating_sub(first_min));
     chosen[0].1 += grow;
     let spare = spare - grow;
-    if let Some(last) = chosen.last_mut().filter(|(i, _)| *i > 0 && !cols[*i].is_number()) {
+    if let Some(last) = chosen
+        .last_mut()
+        .filter(|(i, _)| *i > 0 && !cols[*i].is_number())
+    {
         last.1 += spare;
     }
     let mut x = inner.x + MARKER;

@@ -55,6 +55,16 @@ impl Col {
         }
     }
 
+    /// The heading named for what the column holds in `p`'s format.
+    pub fn header_in(self, p: &Profile) -> &'static str {
+        match self {
+            Col::F(c) => c.header_in(p),
+            Col::L(c) => c.header_in(p),
+            Col::S(c) => c.header_in(p),
+            Col::P(c) => c.header_in(p),
+        }
+    }
+
     pub fn value(self, p: &Profile, row: u32) -> Value<'_> {
         match self {
             Col::F(c) => c.value(p, fid(row)),
@@ -219,7 +229,7 @@ pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
     let rows = 0..row_count(p, kind) as u32;
     cols.iter()
         .map(|&c| {
-            let head = c.header().width();
+            let head = c.header_in(p).width();
             let widest = if c.is_number() {
                 widest_number(p, c, rows.clone())
             } else {

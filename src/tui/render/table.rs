@@ -87,7 +87,7 @@ fn titles(app: &App, v: &View) -> (String, String) {
         if let Some((col, desc)) = v.sort {
             t.push_str(&format!(
                 " · sort: {} {}",
-                col.header(),
+                col.header_in(&app.profile),
                 if desc { "▼" } else { "▲" }
             ));
         }
@@ -140,7 +140,7 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         } else {
             theme.header_row()
         };
-        let head = col.header();
+        let head = col.header_in(&app.profile);
         let x = if col.is_number() {
             p.x + p.width - head.width() as u16
         } else {

@@ -393,6 +393,12 @@ fn flame_chart() {
     );
 }
 
+/// A trace's Lines pane: `Caller` and `Calls`, as a trace holds them.
+#[test]
+fn lines_pane_of_a_trace() {
+    both_sizes("lines-trace", run_trace, &[Tab(Tab::Lines)]);
+}
+
 fn run_trace(w: u16, h: u16) -> App {
     app_of(
         super::fixture_timed("xpp/orders-run.prf"),
