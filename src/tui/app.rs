@@ -165,6 +165,9 @@ pub struct App {
     pub title: String,
     prepared: Arc<Prepared>,
     pub history: Vec<View>,
+    /// The status is a result (an export's) that a key must not erase
+    /// unseen: when it is boxed, the next key only closes the box.
+    pub(super) notice: bool,
     /// The steps gone back from (`Backspace`), latest last, for `]`; a new
     /// step or another tab forgets them, as a browser does.
     forward: Vec<View>,
@@ -219,6 +222,7 @@ impl App {
             prepared,
             history: Vec::new(),
             forward: Vec::new(),
+            notice: false,
             saved: Default::default(),
             mode: Mode::Normal,
             size,
@@ -380,13 +384,35 @@ impl App {
         }
     }
 
+    /// Columns a message has: the footer's line, which shows it in place
+    /// of the key hints until the next key.
+    pub fn status_room(&self) -> usize {
+        usize::from(self.size.width.saturating_sub(2))
+    }
+
+    /// Whether the status is too long for its line, and shown in a box.
+    pub fn status_boxed(&self) -> bool {
+        use unicode_width::UnicodeWidthStr;
+        self.status
+            .as_ref()
+            .is_some_and(|m| crate::text::visible(m).width() + 2 > self.status_room())
+    }
+
     pub fn info_len(&self) -> usize {
         self.info_head.len() + self.profile.warnings().len()
     }
 
     pub fn update(&mut self, action: Action) {
         if !matches!(action, Action::Resize { .. }) {
+            // A message too long for the status line is shown whole in a
+            // box; the key after it closes the box and does nothing else,
+            // so a result is never gone before it was read.
+            let boxed = self.status_boxed() && self.notice;
             self.status = None;
+            self.notice = false;
+            if boxed {
+                return;
+            }
         }
         match &self.mode {
             Mode::Finder(_) => self.finder_action(action),
@@ -481,7 +507,7 @@ impl App {
         let Mode::Help(scroll) = &mut self.mode else {
             return;
         };
-        let max = super::help::wrapped_line_count(super::help::BOX_WIDTH.min(self.size.width))
+        let max = super::help::wrapped_line_count(super::help::box_width(self.size.width))
             .saturating_sub(1);
         match action {
             Action::Move(n) => *scroll = scroll.saturating_add_signed(n).min(max),

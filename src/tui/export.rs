@@ -43,6 +43,7 @@ impl App {
                 (None, _) => String::new(),
             })
         });
+        self.notice = true;
         self.status = Some(match written {
             Ok((path, what)) => format!(
                 "exported {what} to {}",

@@ -14,6 +14,12 @@ pub fn line_count() -> usize {
 /// The widest the help's box is.
 pub const BOX_WIDTH: u16 = 76;
 
+/// The help box's width on a screen `screen` columns wide (it keeps two
+/// columns free each side).
+pub fn box_width(screen: u16) -> u16 {
+    BOX_WIDTH.min(screen.saturating_sub(4))
+}
+
 /// Room for a key's text in a box `box_width` wide: the borders, a
 /// margin and the key column are taken.
 pub fn text_width(box_width: u16) -> usize {
@@ -21,11 +27,22 @@ pub fn text_width(box_width: u16) -> usize {
 }
 
 /// `text` cut at spaces into lines of at most `width` characters (a word
-/// longer than that stands alone on its line).
+/// longer than that, a path, is cut where the line ends).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in text.split(' ') {
+    let chars: Vec<char> = text.chars().collect();
+    let mut words: Vec<String> = Vec::new();
+    for word in chars.split(|&c| c == ' ') {
+        for piece in word.chunks(width) {
+            words.push(piece.iter().collect());
+        }
+        if word.is_empty() {
+            words.push(String::new());
+        }
+    }
+    for word in &words {
         let len = line.chars().count();
         if !line.is_empty() && len + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut line));
@@ -206,6 +223,12 @@ mod tests {
             "click a tab, a heading (sorts), a row; the wheel scrolls"
         );
         assert_eq!(super::wrap("short", 20), ["short"]);
+        let path = super::wrap(&format!("to /{}", "a".repeat(30)), 10);
+        assert!(path.iter().all(|l| l.chars().count() <= 10), "{path:?}");
+        assert_eq!(
+            path.concat().replace(' ', ""),
+            format!("to/{}", "a".repeat(30))
+        );
     }
 
     #[test]

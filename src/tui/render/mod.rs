@@ -46,6 +46,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Mode::Finder(f) => overlay::finder(buf, area, app, f, theme),
         Mode::Normal | Mode::Search => {}
     }
+    if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
+        overlay::message(buf, area, a.footer, msg, theme);
+    }
 }
 
 fn too_small(frame: &mut Frame<'_>, area: Rect) {
@@ -167,18 +170,6 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         ));
     }
     put(buf, area, &Line::from(spans));
-    if let Some(msg) = &app.status {
-        let msg = format!(" {} ", visible(msg));
-        let w = msg.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>() as u16;
-        let x = area.right().saturating_sub(w).max(area.x + area.width / 3);
-        buf.set_stringn(
-            x,
-            area.y,
-            msg,
-            usize::from(area.right() - x),
-            theme.status(),
-        );
-    }
 }
 
 fn fname(app: &App, f: FuncId) -> String {
@@ -218,6 +209,15 @@ fn base_name(path: &str) -> &str {
 fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
         return search_prompt(buf, area, app, theme);
+    }
+    // A message takes the footer's line until the next key; one too long
+    // for it is shown whole in a box (`overlay::message`).
+    if let Some(msg) = &app.status {
+        if !app.status_boxed() {
+            let line = Line::from(Span::styled(format!(" {} ", visible(msg)), theme.status()));
+            put(buf, area, &line);
+        }
+        return;
     }
     let mut spans = vec![Span::raw(" ")];
     // A hint that does not fit is left out whole, the pane's own last:
@@ -306,12 +306,17 @@ fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         Span::styled(" / ", theme.key()),
         Span::raw(visible(&v.filter).into_owned()),
         Span::styled("█", theme.dim()),
+        // What the search found: the pane's own word for it (the call
+        // tree's and the flame's shares) when it said one, else the rows.
         Span::styled(
-            format!(
-                "   {} of {} match",
-                grouped(v.rows.len() as u64),
-                grouped(v.total as u64)
-            ),
+            match &app.status {
+                Some(msg) => format!("   {}", visible(msg)),
+                None => format!(
+                    "   {} of {} match",
+                    grouped(v.rows.len() as u64),
+                    grouped(v.total as u64)
+                ),
+            },
             theme.dim(),
         ),
         Span::raw("   "),

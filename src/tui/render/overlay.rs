@@ -25,10 +25,34 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
+/// A message too long for the status line, whole, wrapped in a box above
+/// the footer; any key closes it.
+pub fn message(buf: &mut Buffer, area: Rect, footer: Rect, msg: &str, theme: Theme) {
+    let width = area.width.saturating_sub(4).max(10);
+    let text = visible(msg);
+    let lines = crate::tui::help::wrap(&text, usize::from(width - 4));
+    let height = (lines.len() as u16 + 2).min(area.height.saturating_sub(4));
+    let box_area = Rect::new(area.x + 2, footer.y.saturating_sub(height), width, height);
+    Clear.render(box_area, buf);
+    Block::bordered()
+        .title(Span::styled(" Message · any key closes it ", theme.title()))
+        .render(box_area, buf);
+    let inner = inner(box_area);
+    for (y, line) in (inner.y..inner.bottom()).zip(lines.iter()) {
+        buf.set_stringn(
+            inner.x + 1,
+            y,
+            line,
+            usize::from(inner.width.saturating_sub(2)),
+            theme.status(),
+        );
+    }
+}
+
 pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let mut lines: Vec<Line<'_>> = Vec::new();
     // A text too long for the box goes on under itself, never cut.
-    let width = crate::tui::help::text_width(crate::tui::help::BOX_WIDTH.min(area.width));
+    let width = crate::tui::help::text_width(crate::tui::help::box_width(area.width));
     for (section, keys) in SECTIONS {
         if !lines.is_empty() {
             lines.push(Line::from(""));

@@ -393,6 +393,17 @@ fn flame_chart() {
     );
 }
 
+/// A message too long for the footer, whole in a box above it.
+#[test]
+fn a_long_message_in_a_box() {
+    let mut app = demo(80, 24);
+    app.status = Some(format!(
+        "exported 10 rows to /home/someone/profiles/{}/orders.prof.functions.csv",
+        "a-long-folder-name".repeat(3)
+    ));
+    insta::assert_snapshot!("message-box-80x24", text(&render(&app)));
+}
+
 /// A trace's Lines pane: `Caller` and `Calls`, as a trace holds them.
 #[test]
 fn lines_pane_of_a_trace() {

@@ -930,3 +930,27 @@ fn forward_returns_to_the_step_gone_back_from() {
             .contains("nothing to go forward")
     );
 }
+
+/// A result too long for the footer is shown whole in a box; the key
+/// after an export's result only closes it, so it is never gone unseen.
+/// A passing message too long is boxed too, but the next key acts.
+#[test]
+fn a_long_result_is_boxed_and_the_next_key_only_closes_it() {
+    let mut app = demo(80, 24);
+    let long = format!(
+        "export failed: writing ./{}: Permission denied (os error 13)",
+        "x".repeat(70)
+    );
+    app.status = Some(long.clone());
+    app.notice = true;
+    assert!(app.status_boxed());
+    let at = app.view().cursor;
+    run(&mut app, &[Move(1)]);
+    assert_eq!(app.view().cursor, at, "the key only closed the box");
+    assert!(app.status.is_none());
+    run(&mut app, &[Move(1)]);
+    assert_eq!(app.view().cursor, at + 1);
+    app.status = Some(long);
+    run(&mut app, &[Move(1)]);
+    assert_eq!(app.view().cursor, at + 2, "not a result: the key acts");
+}
