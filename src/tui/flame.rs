@@ -172,21 +172,8 @@ impl App {
                 }
                 up
             }
-            Action::Move(_) => t
-                .kids(sel)
-                .iter()
-                .filter(|&&c| flame_view::find(&layout, c).is_some())
-                .max_by(|&&a, &&b| t.weight(a).total_cmp(&t.weight(b)))
-                .copied(),
-            Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => {
-                let row = flame_view::find(&layout, sel).map_or(0, |f| f.0);
-                let nodes: Vec<u32> = layout
-                    .rows
-                    .get(row)
-                    .map_or(Vec::new(), |r| r.iter().filter_map(|b| b.node).collect());
-                let at = nodes.iter().position(|&n| n == sel).unwrap_or(0);
-                nodes.get(at.saturating_add_signed(d.signum())).copied()
-            }
+            Action::Move(_) => heaviest_drawn(&t, &layout, sel),
+            Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => beside(&layout, sel, *d),
             Action::Lines => return self.flame_action(&Action::ScrollColumns(1)),
             Action::Click { x, y } => {
                 let area = self.flame_area();
@@ -274,12 +261,7 @@ impl App {
             return false;
         };
         let next = match action {
-            Action::Move(n) if *n < 0 => callers
-                .kids(sel)
-                .iter()
-                .filter(|&&c| flame_view::find(&layout, c).is_some())
-                .max_by(|&&a, &&b| callers.weight(a).total_cmp(&callers.weight(b)))
-                .copied(),
+            Action::Move(n) if *n < 0 => heaviest_drawn(&callers, &layout, sel),
             Action::Move(_) => match callers.parent(sel) {
                 Some(q) => Some(q),
                 None => {
@@ -287,15 +269,7 @@ impl App {
                     return true;
                 }
             },
-            Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => {
-                let row = flame_view::find(&layout, sel).map_or(0, |f| f.0);
-                let nodes: Vec<u32> = layout
-                    .rows
-                    .get(row)
-                    .map_or(Vec::new(), |r| r.iter().filter_map(|b| b.node).collect());
-                let at = nodes.iter().position(|&n| n == sel).unwrap_or(0);
-                nodes.get(at.saturating_add_signed(d.signum())).copied()
-            }
+            Action::ScrollColumns(d) | Action::Wheel { rows: d, .. } => beside(&layout, sel, *d),
             Action::Lines => return self.callers_action(&Action::ScrollColumns(1)),
             Action::Click { x, y } => {
                 if !self.flame_click_caller(*x, *y) {
@@ -469,6 +443,26 @@ impl App {
         let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(share));
         self.status = Some(format!("matches hold {pct}%"));
     }
+}
+
+/// The frame beside `sel` on its row, to the left (`d` < 0) or right.
+fn beside(layout: &Layout, sel: u32, d: isize) -> Option<u32> {
+    let row = flame_view::find(layout, sel).map_or(0, |f| f.0);
+    let nodes: Vec<u32> = layout
+        .rows
+        .get(row)
+        .map_or(Vec::new(), |r| r.iter().filter_map(|b| b.node).collect());
+    let at = nodes.iter().position(|&n| n == sel).unwrap_or(0);
+    nodes.get(at.saturating_add_signed(d.signum())).copied()
+}
+
+/// The heaviest of `n`'s children that the layout draws.
+fn heaviest_drawn(t: &Icicle, layout: &Layout, n: u32) -> Option<u32> {
+    t.kids(n)
+        .iter()
+        .filter(|&&c| flame_view::find(layout, c).is_some())
+        .max_by(|&&a, &&b| t.weight(a).total_cmp(&t.weight(b)))
+        .copied()
 }
 
 /// The first frame of a layout's top row.
