@@ -46,6 +46,9 @@ pub enum Action {
     Back,
     /// `]`: forward again to the step last gone back from.
     Forward,
+    /// Time passed with no key while a job runs (an export): its progress
+    /// is drawn, its end taken.
+    Tick,
     /// Move the keyboard into the callers/callees split and across it.
     Callers,
     /// Show the selected function's lines.

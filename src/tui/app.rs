@@ -186,6 +186,8 @@ pub struct App {
     pub info_head: Vec<String>,
     /// The input's path: `e` writes `<path>.<pane>.csv` beside it.
     pub export_base: PathBuf,
+    /// A large export writing on its own thread (`e`), while keys work.
+    pub(super) export_job: Option<super::export::ExportJob>,
 }
 
 const KINDS: [Kind; 4] = [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets];
@@ -228,6 +230,7 @@ impl App {
             size,
             status: None,
             quit: false,
+            export_job: None,
             color,
             info_head,
             export_base: PathBuf::from(crate::demo::NAME),
@@ -403,7 +406,10 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) {
-        if !matches!(action, Action::Resize { .. }) {
+        if self.export_job.is_some() && self.export_action(&action) {
+            return;
+        }
+        if !matches!(action, Action::Resize { .. } | Action::Tick) {
             // A message too long for the status line is shown whole in a
             // box; the key after it closes the box and does nothing else,
             // so a result is never gone before it was read.
@@ -428,6 +434,7 @@ impl App {
             return;
         }
         match action {
+            Action::Tick => {}
             Action::Quit => self.quit = true,
             Action::Move(n) => self.move_by(n),
             Action::PageUp => self.move_by(-(self.page() as isize)),

@@ -3,12 +3,75 @@
 //! then `orders.prf.functions-2.csv`, …: the app never replaces a file).
 //! The one action that writes; its answer is the status line.
 
+use super::action::Action;
 use super::app::App;
 use super::view::Scope;
+use crate::export::ExportError;
 use crate::export::atomic::write_new;
 use crate::export::csv::{self, View};
+use crate::model::{PacketId, Profile};
 use crate::text::visible;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+
+/// Exports of more rows than this write on their own thread, with their
+/// progress in the footer and `Esc` to cancel; smaller ones are done
+/// before a person could press a key.
+const BACKGROUND_FROM: usize = 200_000;
+
+/// An export writing on its own thread.
+#[derive(Debug)]
+pub struct ExportJob {
+    /// Rows written so far (updated every few thousand).
+    pub done: Arc<AtomicU64>,
+    pub total: u64,
+    /// What the rows are ("events", "functions").
+    pub noun: &'static str,
+    cancel: Arc<AtomicBool>,
+    handle: Option<JoinHandle<Result<(PathBuf, String), ExportError>>>,
+}
+
+/// What one export writes.
+#[derive(Clone, Copy)]
+enum Rows {
+    Table(View),
+    Events(PacketId),
+}
+
+/// Writes `ids` as `rows` into a new file `<stem>.csv` in `dir`, counting
+/// them into `done` and stopping (no file left) once `cancel` is set.
+fn write(
+    p: &Profile,
+    rows: Rows,
+    ids: &[u32],
+    (dir, stem): (&Path, &str),
+    done: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<(PathBuf, String), ExportError> {
+    write_new(dir, stem, "csv", |out| {
+        let mut each = ids
+            .iter()
+            .copied()
+            .enumerate()
+            .take_while(|&(i, _)| i % 4096 != 0 || !cancel.load(Ordering::Relaxed))
+            .map(|(i, r)| {
+                if i % 4096 == 0 {
+                    done.store(i as u64, Ordering::Relaxed);
+                }
+                r
+            });
+        let what = match rows {
+            Rows::Table(view) => csv::write_rows(p, view, &mut each, out)?,
+            Rows::Events(k) => csv::write_events(p, k, &mut each.map(|i| i as usize), out)?,
+        };
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ExportError::Io(std::io::Error::other("cancelled")));
+        }
+        Ok(what)
+    })
+}
 
 impl App {
     pub(super) fn export_pane(&mut self) {
@@ -34,23 +97,103 @@ impl App {
             }
         };
         let (dir, stem) = place(&self.export_base, pane);
-        let written = write_new(&dir, &stem, "csv", |out| {
-            Ok(match (view, v.scope) {
-                (Some(view), _) => csv::write_rows(p, view, &mut ids.iter().copied(), out)?,
-                (None, Scope::Events(k)) => {
-                    csv::write_events(p, k, &mut ids.iter().map(|&i| i as usize), out)?
-                }
-                (None, _) => String::new(),
-            })
-        });
+        let rows = match (view, v.scope) {
+            (Some(view), _) => Rows::Table(view),
+            (None, Scope::Events(k)) => Rows::Events(k),
+            (None, _) => return,
+        };
+        let (done, cancel) = (
+            Arc::new(AtomicU64::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        if ids.len() < BACKGROUND_FROM {
+            let written = write(p, rows, &ids, (&dir, &stem), &done, &cancel);
+            return self.export_done(written);
+        }
+        let job = ExportJob {
+            done: Arc::clone(&done),
+            total: ids.len() as u64,
+            noun: pane,
+            cancel: Arc::clone(&cancel),
+            handle: None,
+        };
+        let profile = Arc::clone(&self.profile);
+        let spawned = std::thread::Builder::new()
+            .name("profx-export".into())
+            .spawn(move || write(&profile, rows, &ids, (&dir, &stem), &done, &cancel));
+        match spawned {
+            Ok(handle) => {
+                self.export_job = Some(ExportJob {
+                    handle: Some(handle),
+                    ..job
+                })
+            }
+            Err(e) => self.export_done(Err(ExportError::Io(e))),
+        }
+    }
+
+    /// The result of an export, as a message a key will not erase unseen.
+    fn export_done(&mut self, written: Result<(PathBuf, String), ExportError>) {
         self.notice = true;
         self.status = Some(match written {
             Ok((path, what)) => format!(
                 "exported {what} to {}",
                 visible(&path.display().to_string())
             ),
+            Err(ExportError::Io(e)) if e.to_string() == "cancelled" => {
+                "export cancelled: no file written".into()
+            }
             Err(e) => format!("export failed: {}", visible(&e.to_string())),
         });
+    }
+
+    /// A key or a tick while an export runs: `Esc` cancels it, `q` cancels
+    /// it and quits once it stopped, a tick takes its end; true when the
+    /// action was the export's.
+    pub(super) fn export_action(&mut self, action: &Action) -> bool {
+        let Some(job) = &mut self.export_job else {
+            return false;
+        };
+        let finished = job.handle.as_ref().is_none_or(JoinHandle::is_finished);
+        match action {
+            Action::Cancel | Action::Quit => job.cancel.store(true, Ordering::Relaxed),
+            Action::Tick if !finished => return true,
+            _ if !finished => return false,
+            _ => {}
+        }
+        if *action == Action::Cancel || *action == Action::Quit || finished {
+            let written = match job.handle.take().map(JoinHandle::join) {
+                Some(Ok(w)) => w,
+                Some(Err(_)) | None => Err(ExportError::Io(std::io::Error::other(
+                    "the export's thread stopped",
+                ))),
+            };
+            self.export_job = None;
+            self.export_done(written);
+            if *action == Action::Quit {
+                self.quit = true;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Whether an export is writing on its own thread: the loop then wakes
+    /// ten times a second to draw its progress.
+    pub fn exporting(&self) -> bool {
+        self.export_job.is_some()
+    }
+
+    /// "exporting 1,234,567 of 9,111,070 events · Esc cancels", while one
+    /// runs.
+    pub fn export_progress(&self) -> Option<String> {
+        let job = self.export_job.as_ref()?;
+        let done = job.done.load(Ordering::Relaxed).min(job.total);
+        Some(format!(
+            "exporting {} of {} · Esc cancels",
+            crate::report::fmt::grouped(done),
+            crate::report::fmt::counted(job.total, job.noun)
+        ))
     }
 }
 

@@ -210,6 +210,14 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
         return search_prompt(buf, area, app, theme);
     }
+    if let Some(progress) = app.export_progress() {
+        put(
+            buf,
+            area,
+            &Line::from(Span::styled(format!(" {progress} "), theme.status())),
+        );
+        return;
+    }
     // A message takes the footer's line until the next key; one too long
     // for it is shown whole in a box (`overlay::message`).
     if let Some(msg) = &app.status {

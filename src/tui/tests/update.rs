@@ -954,3 +954,61 @@ fn a_long_result_is_boxed_and_the_next_key_only_closes_it() {
     run(&mut app, &[Move(1)]);
     assert_eq!(app.view().cursor, at + 2, "not a result: the key acts");
 }
+
+/// A trace of about 300,000 events, generated in memory.
+fn big_trace() -> crate::model::Profile {
+    use crate::fixture_gen::large::{Kind, Shape, Spec, write};
+    let mut out = std::io::Cursor::new(Vec::new());
+    let spec = Spec {
+        kind: Kind::Deldbe,
+        bytes: 8 << 20,
+        names: 300,
+        shape: Shape::Current,
+    };
+    write(spec, &mut out).expect("generates");
+    let input = crate::load::Input::owned("big.prf", out.into_inner());
+    crate::load::load_inputs(&[input], &crate::load::LoadOptions::default()).expect("loads")
+}
+
+/// Waits (up to a minute) until the export's thread is done and taken.
+fn finish_export(app: &mut App) {
+    let start = std::time::Instant::now();
+    while app.exporting() && start.elapsed() < std::time::Duration::from_secs(60) {
+        app.update(Tick);
+        std::thread::yield_now();
+    }
+    assert!(!app.exporting(), "the export ended");
+}
+
+/// A large export writes on its own thread: the footer counts its rows,
+/// keys still move, and its end is a message; Esc cancels one and leaves
+/// no file.
+#[test]
+fn a_large_export_runs_aside_and_can_be_cancelled() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let mut app = app_of(big_trace(), "big.prf", 120, 40);
+    app.export_base = dir.path().join("big.prf");
+    run(&mut app, &[Tab(Tab::Trace), Enter]);
+    assert!(app.view().rows.len() > 200_000);
+    run(&mut app, &[Export]);
+    assert!(app.exporting());
+    let progress = app.export_progress().expect("shown");
+    assert!(progress.contains("events · Esc cancels"), "{progress}");
+    run(&mut app, &[Move(1)]);
+    assert_eq!(app.view().cursor, 1, "keys work meanwhile");
+    finish_export(&mut app);
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.starts_with("exported "), "{status}");
+    assert!(dir.path().join("big.prf.events.csv").exists());
+    // Again, cancelled at once: no second file, no temporary.
+    run(&mut app, &[Move(1), Export, Cancel]);
+    assert!(!app.exporting());
+    let status = app.status.clone().unwrap_or_default();
+    let files = std::fs::read_dir(dir.path()).expect("listed").count();
+    if status.starts_with("export cancelled") {
+        assert_eq!(files, 1, "nothing left by the cancelled export");
+    } else {
+        assert!(status.starts_with("exported "), "{status}");
+        assert_eq!(files, 2);
+    }
+}
