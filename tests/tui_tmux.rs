@@ -614,3 +614,41 @@ fn the_flame_chart_walked() {
     let s = t.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&t, &s);
 }
+
+/// A large export in the app as a person meets it: the footer counts the
+/// rows being written, `Esc` cancels, nothing is left in the folder, and a
+/// second export runs to its message.
+#[test]
+fn a_large_export_counts_its_rows_and_cancels() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.prf");
+    let spec = profx::fixture_gen::large::Spec {
+        kind: profx::fixture_gen::large::Kind::Deldbe,
+        bytes: 48 << 20,
+        names: 2000,
+        shape: Default::default(),
+    };
+    let file = std::fs::File::create(&path).unwrap();
+    profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();
+    let t = Tmux::start("export", 120, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("{bin} {}", path.display()));
+    t.wait_for("Functions");
+    t.keys(&["6", "Enter"]);
+    t.wait_for("events of big.prf");
+    t.keys(&["e"]);
+    t.wait_for("events · Esc cancels");
+    t.keys(&["Escape"]);
+    t.wait_for("export cancelled: no file written");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the input: {left:?}");
+    t.keys(&["e"]);
+    t.wait_for("exported ");
+    assert!(dir.join("big.prf.events.csv").exists());
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}
