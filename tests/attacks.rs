@@ -123,14 +123,7 @@ fn export_never_replaces_a_device_or_a_fifo() {
 /// A trace big enough that its CSV export takes a while.
 fn big_trace(dir: &Path) -> PathBuf {
     let path = dir.join("big.prf");
-    let spec = profx::fixture_gen::large::Spec {
-        kind: profx::fixture_gen::large::Kind::Deldbe,
-        bytes: 48 << 20,
-        names: 2000,
-        shape: Default::default(),
-    };
-    let file = std::fs::File::create(&path).unwrap();
-    profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();
+    common::generated_trace(&path, 48 << 20, 2000);
     path
 }
 

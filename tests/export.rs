@@ -499,19 +499,11 @@ fn options_that_do_not_go_together_are_usage_errors() {
 /// `| head` closing the pipe early is the reader's choice: exit 0, quiet.
 #[test]
 fn a_closed_pipe_ends_an_export_quietly() {
-    use profx::fixture_gen::large::{Kind, Spec, write};
     use std::io::Read;
     use std::process::{Command, Stdio};
     let dir = scratch("pipe");
     let input = dir.join("big.prf");
-    let file = std::fs::File::create(&input).unwrap();
-    let spec = Spec {
-        kind: Kind::Deldbe,
-        bytes: 2 << 20,
-        names: 300,
-        shape: Default::default(),
-    };
-    write(spec, std::io::BufWriter::new(file)).unwrap();
+    common::generated_trace(&input, 2 << 20, 300);
     for to in ["speedscope", "chrome", "folded", "csv"] {
         let mut args = vec!["export", input.to_str().unwrap(), "--to", to, "-o", "-"];
         if to == "csv" {

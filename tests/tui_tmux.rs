@@ -5,6 +5,8 @@
 //!
 //! Needs tmux (`.ci/run` installs it).
 
+mod common;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -404,14 +406,7 @@ fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("cut.prf");
-    let spec = profx::fixture_gen::large::Spec {
-        kind: profx::fixture_gen::large::Kind::Deldbe,
-        bytes: 8 << 20,
-        names: 50,
-        shape: Default::default(),
-    };
-    let file = std::fs::File::create(&path).unwrap();
-    profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();
+    common::generated_trace(&path, 8 << 20, 50);
     let t = Tmux::start("cut", 100, 30);
     let bin = env!("CARGO_BIN_EXE_profx");
     run_and_report(&t, &format!("{bin} {}", path.display()));
@@ -624,14 +619,7 @@ fn a_large_export_counts_its_rows_and_cancels() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.prf");
-    let spec = profx::fixture_gen::large::Spec {
-        kind: profx::fixture_gen::large::Kind::Deldbe,
-        bytes: 48 << 20,
-        names: 2000,
-        shape: Default::default(),
-    };
-    let file = std::fs::File::create(&path).unwrap();
-    profx::fixture_gen::large::write(spec, std::io::BufWriter::new(file)).unwrap();
+    common::generated_trace(&path, 48 << 20, 2000);
     let t = Tmux::start("big-export", 120, 30);
     let bin = env!("CARGO_BIN_EXE_profx");
     run_and_report(&t, &format!("{bin} {}", path.display()));

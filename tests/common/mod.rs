@@ -111,3 +111,17 @@ pub fn function<'r>(
         .find(|f| f["name"] == name && module.is_none_or(|m| f["module"] == m))
         .unwrap_or_else(|| panic!("no function {name} ({module:?})"))
 }
+
+/// Writes a generated DELDBE trace of about `bytes` bytes and `names`
+/// functions (`fixture_gen::large`, the current shape) at `path`.
+pub fn generated_trace(path: &std::path::Path, bytes: u64, names: u32) {
+    use profx::fixture_gen::large::{Kind, Spec, write};
+    let spec = Spec {
+        kind: Kind::Deldbe,
+        bytes,
+        names,
+        shape: Default::default(),
+    };
+    let file = std::fs::File::create(path).expect("a scratch file");
+    write(spec, std::io::BufWriter::new(file)).expect("generates");
+}
