@@ -267,7 +267,7 @@ fn text_width(v: Value<'_>) -> usize {
     match v {
         // Printable ASCII, most names, is one column a byte and has
         // nothing to escape: a pass over the bytes, not over chars.
-        Value::Text(t) if t.bytes().all(|b| matches!(b, b' '..=b'~')) => t.len(),
+        Value::Text(t) if crate::text::is_printable_ascii(t) => t.len(),
         Value::Text(t) => visible(t).width(),
         _ => 1,
     }
