@@ -12,7 +12,7 @@
 //! (`tree::Subtree`), so the graph costs O(nodes), not the sum of every
 //! path's depth.
 
-use super::tree::Subtree;
+use super::tree::{Subtree, SubtreeOf};
 use crate::model::{FuncId, Profile, metrics::add_opt};
 use rustc_hash::FxHashMap;
 
@@ -66,19 +66,22 @@ impl CallGraph {
     /// not wait for the whole graph. Each edge adds its stacks in the same
     /// order as in `build`, so the sums are the same to the bit.
     pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
-        let sub = Subtree::build(p);
+        // Only the nodes at and below f's are read after this pass: their
+        // sums are made alone (`SubtreeOf`), the same to the bit.
+        let below = super::tree::through(p, f);
+        let sub = SubtreeOf::build(p, &below);
         let (mut callers, mut callees) = (FxHashMap::default(), FxHashMap::default());
         for (i, node) in p.nodes().iter().enumerate() {
-            let Some(parent) = node.parent() else {
+            let Some(parent) = node.parent().filter(|_| below[i]) else {
                 continue;
             };
             let (caller, callee) = (p.node(parent).func, node.func);
             // A call of f from f is both.
             if callee == f {
-                add(callers.entry(caller).or_default(), &sub, i);
+                add_pair(callers.entry(caller).or_default(), sub.get(i));
             }
             if caller == f {
-                add(callees.entry(callee).or_default(), &sub, i);
+                add_pair(callees.entry(callee).or_default(), sub.get(i));
             }
         }
         let list = |side: FxHashMap<FuncId, (Option<u64>, Option<f64>)>| {
@@ -102,8 +105,12 @@ impl CallGraph {
 
 /// Adds the weight under node `i` to an edge's.
 fn add(w: &mut (Option<u64>, Option<f64>), sub: &Subtree, i: usize) {
-    w.0 = crate::model::metrics::add_count(w.0, sub.hits[i]);
-    w.1 = add_opt(w.1, sub.time_ms[i]);
+    add_pair(w, (sub.hits[i], sub.time_ms[i]));
+}
+
+fn add_pair(w: &mut (Option<u64>, Option<f64>), (hits, time_ms): (Option<u64>, Option<f64>)) {
+    w.0 = crate::model::metrics::add_count(w.0, hits);
+    w.1 = add_opt(w.1, time_ms);
 }
 
 fn edge(func: FuncId, hits: Option<u64>, time_ms: Option<f64>) -> Edge {

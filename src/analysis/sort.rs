@@ -1,6 +1,6 @@
 //! Row orders: the canonical ones of report-json.md, and by any column.
 
-use super::columns::{Column, ValueKind, compare};
+use super::columns::{Column, FuncColumn, ValueKind, compare};
 use crate::model::{FuncId, LineId, Profile, StackId};
 use std::cmp::Ordering;
 
@@ -159,6 +159,45 @@ pub fn first_functions(p: &Profile, n: usize) -> Vec<FuncId> {
     });
     let first = first_by(keys, n, Ord::cmp);
     first.into_iter().map(|k| k.5).collect()
+}
+
+/// The first `n` functions of the canonical order sorted by `col` (as a
+/// pane shows them before any key: `sort_by` of `canonical_functions`),
+/// found in one pass over the functions without sorting them all: the
+/// pane's order is `col`'s value, then the name ranks, then the place in
+/// the canonical order, whose key ends this one.
+pub fn first_functions_by(p: &Profile, col: FuncColumn, descending: bool, n: usize) -> Vec<FuncId> {
+    let key = |id: FuncId| {
+        let f = p.function(id);
+        let (rank, tie) = col.ranks(p, id);
+        (
+            value_key(p, col, id, rank, descending),
+            tie,
+            down_time(f.time.elapsed_inclusive),
+            down_count(f.hits_total),
+            down_count(f.calls),
+            (p.name_rank(f.name), p.name_rank(f.module), id),
+        )
+    };
+    let part = |range: std::ops::Range<usize>| {
+        first_by(range.map(|i| key(FuncId::from_index(i))), n, Ord::cmp)
+    };
+    let len = p.functions().len();
+    // Each half's first n on a core of its own, then the first n of both:
+    // the first frame of a large profile waits for this pass.
+    let first = if n <= FEW && crate::model::halves::worth_halving(len) {
+        let mid = len / 2;
+        let (mut a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| part(0..mid));
+            let b = part(mid..len);
+            (a.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), b)
+        });
+        a.extend(b);
+        first_by(a.into_iter(), n, Ord::cmp)
+    } else {
+        part(0..len)
+    };
+    first.into_iter().map(|k| k.5.2).collect()
 }
 
 /// The first `n` of `rows` in the order `cmp` gives, which must be total
@@ -443,6 +482,38 @@ mod tests {
         let all = canonical_functions(&tied);
         for n in [1, 7, 59, 60] {
             assert_eq!(first_functions(&tied, n), all[..n], "{n}");
+        }
+    }
+
+    /// A pane's first rows, found without sorting, are the first rows of
+    /// the canonical order sorted by any column, either way: on generated
+    /// numbers and on functions tied in everything but their names.
+    #[test]
+    fn a_panes_first_rows_are_its_sorted_rows_first() {
+        for p in [crate::fixture_gen::large::profile(3000), tied_profile()] {
+            let all = canonical_functions(&p);
+            for &col in FuncColumn::ALL {
+                for descending in [false, true] {
+                    let mut sorted = all.clone();
+                    sort_by(&p, &mut sorted, col, descending);
+                    for n in [1, 10, 59, 200, 5000] {
+                        let got = first_functions_by(&p, col, descending, n);
+                        assert_eq!(got, sorted[..n.min(all.len())], "{col:?} {descending} {n}");
+                    }
+                }
+            }
+        }
+        // Enough functions for a half on each core.
+        let p = crate::fixture_gen::large::profile(120_000);
+        let all = canonical_functions(&p);
+        for col in [FuncColumn::Calls, FuncColumn::Name] {
+            let mut sorted = all.clone();
+            sort_by(&p, &mut sorted, col, true);
+            assert_eq!(
+                first_functions_by(&p, col, true, 50),
+                sorted[..50],
+                "{col:?}"
+            );
         }
     }
 

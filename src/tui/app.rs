@@ -92,7 +92,9 @@ impl PaneColumns {
 /// canonical order and tie order, and the call graph. A million stacks take
 /// a few hundred milliseconds to order, measure and rank, so the first
 /// frame does not wait for the panes it does not show: `App::new` makes the
-/// Functions pane and its first view, then starts a thread making the
+/// Functions pane and its first view (a large profile's on a thread of its
+/// own, `Opening`, the first frame showing its first rows meanwhile), then
+/// starts a thread making the
 /// graph; once the first frame is drawn, another makes the other panes
 /// (before, on two cores, either would slow the first frame).
 /// Whoever needs one first makes it (`OnceLock::get_or_init` waits for a
@@ -188,7 +190,24 @@ pub struct App {
     pub export_base: PathBuf,
     /// A large export writing on its own thread (`e`), while keys work.
     pub(super) export_job: Option<super::export::ExportJob>,
+    /// A large profile's first view being ordered on a thread, while the
+    /// first frame shows its first rows.
+    opening: Option<Opening>,
 }
+
+/// The first view of a large profile, while its rows are ordered on a
+/// thread: the first frame shows the rows that order puts first, found in
+/// one pass without sorting them all, measured alone; the next action
+/// (or the event loop's poll, once the thread is done) puts the whole
+/// order in their place.
+struct Opening {
+    rows: std::thread::JoinHandle<Vec<u32>>,
+    /// The columns, measured over the first rows only.
+    pane: PaneColumns,
+}
+
+/// Functions from which the first view is ordered on a thread.
+const OPEN_ON_A_THREAD: usize = LARGE;
 
 const KINDS: [Kind; 4] = [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets];
 
@@ -231,11 +250,14 @@ impl App {
             status: None,
             quit: false,
             export_job: None,
+            opening: None,
             color,
             info_head,
             export_base: PathBuf::from(crate::demo::NAME),
         };
-        app.push(Scope::Functions);
+        if !(threads && app.open_on_a_thread()) {
+            app.push(Scope::Functions);
+        }
         // After the first view, which has both cores while it is made: the
         // first frame finds its callers and callees without the graph.
         if threads {
@@ -246,12 +268,97 @@ impl App {
 
     /// Starts making the panes the first frame did not show, on a thread
     /// of their own; the event loop calls it once that frame is drawn.
+    /// While the first view is ordered on a thread, that thread starts
+    /// them when it is done instead: the next key waits for that order.
     pub fn prepare_other_panes(&self) {
-        self.prepared.start_panes(&self.profile);
+        if self.opening.is_none() {
+            self.prepared.start_panes(&self.profile);
+        }
     }
 
     pub fn pane(&self, k: Kind) -> &PaneColumns {
-        self.prepared.pane(&self.profile, k)
+        match &self.opening {
+            Some(o) if k == Kind::Functions && self.prepared.panes[0].get().is_none() => &o.pane,
+            _ => self.prepared.pane(&self.profile, k),
+        }
+    }
+
+    /// The first view of a large profile: its first rows now, the whole
+    /// order from a thread (`Opening`). False, with nothing done, when the
+    /// profile is small or no thread starts.
+    fn open_on_a_thread(&mut self) -> bool {
+        let p = Arc::clone(&self.profile);
+        if p.functions().len() < OPEN_ON_A_THREAD {
+            return false;
+        }
+        let cols = panes::present_columns(&p, Kind::Functions);
+        let sort = panes::default_sort(Kind::Functions, &cols);
+        let first: Vec<u32> = match sort {
+            Some((Col::F(c), descending)) => {
+                let n = usize::from(self.size.height);
+                let first = crate::analysis::sort::first_functions_by(&p, c, descending, n);
+                first.iter().map(|f| f.index() as u32).collect()
+            }
+            _ => return false,
+        };
+        let pr = Arc::clone(&self.prepared);
+        let job = move || {
+            let mut rows = pr.pane(&p, Kind::Functions).canonical.clone();
+            if let Some((col, descending)) = sort {
+                let ties = pr.ties(&p, Kind::Functions);
+                panes::sort(&p, &mut rows, col, descending, ties);
+            }
+            // The other panes wait for this order, which the next key needs.
+            pr.start_panes(&p);
+            rows
+        };
+        let Ok(rows) = std::thread::Builder::new()
+            .name("profx-open".into())
+            .spawn(job)
+        else {
+            return false;
+        };
+        let widths =
+            panes::column_widths_of(&self.profile, Kind::Functions, &cols, first.iter().copied());
+        let mut view = View::new(Scope::Functions, sort);
+        view.total = self.profile.functions().len();
+        view.rows = Rows::List(first);
+        self.history.push(view);
+        self.opening = Some(Opening {
+            rows,
+            pane: PaneColumns {
+                cols,
+                widths,
+                canonical: Vec::new(),
+            },
+        });
+        true
+    }
+
+    /// Whether the first view's order is still being made on a thread.
+    pub fn opening(&self) -> bool {
+        self.opening.is_some()
+    }
+
+    /// Puts the first view's whole order in place of its first rows,
+    /// waiting for its thread; with `only_if_done`, only when the thread
+    /// is done. Every action but the event loop's poll waits, so no key
+    /// ever reads the first rows alone.
+    fn settle(&mut self, only_if_done: bool) {
+        if only_if_done && !self.opening.as_ref().is_some_and(|o| o.rows.is_finished()) {
+            return;
+        }
+        let Some(o) = self.opening.take() else {
+            return;
+        };
+        let rows = o
+            .rows
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        // No action ran before this one, so the first view is the only one.
+        let v = self.view_mut();
+        v.sorted = Some((v.sort, Rows::List(rows)));
+        self.refresh();
     }
 
     /// The Flame tab's state, whether it is shown or saved: the other panes
@@ -406,6 +513,9 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) {
+        if self.opening.is_some() {
+            self.settle(action == Action::Tick);
+        }
         if self.export_job.is_some() && self.export_action(&action) {
             return;
         }

@@ -226,7 +226,16 @@ pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, st
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
 pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
-    let rows = 0..row_count(p, kind) as u32;
+    column_widths_of(p, kind, cols, 0..row_count(p, kind) as u32)
+}
+
+/// `column_widths` over some rows only (the first frame's).
+pub fn column_widths_of(
+    p: &Profile,
+    kind: Kind,
+    cols: &[Col],
+    rows: impl Iterator<Item = u32> + Clone,
+) -> Vec<u16> {
     cols.iter()
         .map(|&c| {
             let head = c.header_in(p).width();
@@ -245,7 +254,7 @@ pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
 }
 
 /// The largest value formats widest; the absent mark is one column.
-fn widest_number(p: &Profile, c: Col, rows: std::ops::Range<u32>) -> usize {
+fn widest_number(p: &Profile, c: Col, rows: impl Iterator<Item = u32>) -> usize {
     let mut widest = Value::Count(None);
     let mut max = f64::MIN;
     for r in rows {

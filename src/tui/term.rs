@@ -59,9 +59,10 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
     terminal.draw(|f| render::draw(f, app))?;
     app.prepare_other_panes();
     loop {
-        // No timer, but while an export writes on its thread: its progress
-        // is drawn ten times a second until it ends.
-        if app.exporting() && !event::poll(Duration::from_millis(100))? {
+        // No timer, but while an export writes on its thread (its progress
+        // is drawn ten times a second until it ends), or while the first
+        // view is ordered on one (its whole order is drawn once made).
+        if (app.exporting() || app.opening()) && !event::poll(Duration::from_millis(100))? {
             app.update(super::action::Action::Tick);
             terminal.draw(|f| render::draw(f, app))?;
             continue;

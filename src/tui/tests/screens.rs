@@ -428,3 +428,39 @@ fn listing(w: u16, h: u16) -> App {
         h,
     )
 }
+
+/// A large profile's first frame is drawn before its rows are all ordered
+/// (they are ordered on a thread): it shows the rows the whole order puts
+/// first, and the first action puts the whole order in their place, the
+/// same rows on top and the same order as a profile ordered at once.
+#[test]
+fn a_large_profiles_first_frame_comes_before_its_order() {
+    let make = || crate::fixture_gen::large::profile(60_000);
+    let mut app = app_of(make(), "generated", 120, 30);
+    assert!(app.opening(), "ordered on a thread");
+    let first: Vec<u32> = (0..20).filter_map(|i| app.view().rows.get(i)).collect();
+    assert_eq!(first.len(), 20);
+    let top = app
+        .profile
+        .function_name(crate::model::FuncId::from_index(first[0] as usize))
+        .to_string();
+    let before = text(&render(&app));
+    assert!(before.contains(&top), "{before}");
+    assert!(
+        before.contains("60,000"),
+        "the whole count in the title: {before}"
+    );
+
+    app.update(Move(0));
+    assert!(!app.opening());
+    let at_once = App::without_threads(
+        make(),
+        "generated",
+        ratatui::layout::Rect::new(0, 0, 120, 30),
+    );
+    assert_eq!(app.view().rows, at_once.view().rows);
+    assert_eq!(app.view().rows.len(), 60_000);
+    let now: Vec<u32> = (0..20).filter_map(|i| app.view().rows.get(i)).collect();
+    assert_eq!(now, first);
+    assert!(text(&render(&app)).contains(&top));
+}
