@@ -13,7 +13,7 @@
 //! keyed in the base order, every row of a million was a cache miss, and
 //! that took more of a re-sort than the sort.
 
-use super::columns::Column;
+use super::columns::{Column, ValueKind};
 use super::sort::value_key;
 use crate::model::Profile;
 use crate::model::halves::make_sorted;
@@ -81,9 +81,13 @@ impl TieOrder {
     where
         C::Row: RowId,
     {
+        // A number column needs no name rank: reading two at random a row
+        // cost more than reading its value.
+        let text = col.value_kind() == ValueKind::Text;
         let key = |r: u32| {
             let row = C::Row::from_index(r as usize);
-            let value = value_key(p, col, row, col.ranks(p, row).0, descending)?;
+            let rank = if text { col.ranks(p, row).0 } else { None };
+            let value = value_key(p, col, row, rank, descending)?;
             let rank = *self.rank.get(r as usize).filter(|&&k| k != NOT_IN_BASE)?;
             Some((value, rank))
         };
