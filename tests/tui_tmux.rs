@@ -234,29 +234,36 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
     // Redraw everything once the pipe is open, then tour.
     t.keys(&["2"]);
     t.keys(&["1"]);
-    for keys in [
-        &["j"][..],
-        &["Enter"],
-        &["BSpace"],
-        &["3"],
-        &["4"],
-        &["5"],
-        &["6"],
-        &["7"],
-        &["1", "/"],
+    // Each key is followed by a wait for what it shows, never a sleep.
+    let selected = |screen: &str| screen.lines().find(|l| l.contains('▶')).map(str::to_string);
+    let first = selected(&t.screen());
+    t.keys(&["j"]);
+    t.wait_until("the selection moved", |s| selected(s) != first);
+    t.keys(&["Enter"]);
+    t.wait_for("› stacks with");
+    t.keys(&["BSpace"]);
+    t.wait_until("back at the functions", |s| !s.contains("› stacks with"));
+    for (key, crumb) in [
+        ("3", "│ Stacks"),
+        ("4", "│ Call tree"),
+        ("5", "│ Flame"),
+        ("6", "│ Trace"),
+        ("7", "│ Info"),
+        ("1", "│ Functions"),
     ] {
-        t.keys(keys);
-        std::thread::sleep(Duration::from_millis(150));
+        t.keys(&[key]);
+        t.wait_for(crumb);
     }
+    t.keys(&["/"]);
     t.type_text("E");
     t.wait_for("filter: E");
     t.keys(&["Enter"]);
     t.keys(&["g"]);
     t.type_text("p");
-    std::thread::sleep(Duration::from_millis(200));
+    t.wait_for("> p");
     t.keys(&["Escape"]);
     t.keys(&["?"]);
-    std::thread::sleep(Duration::from_millis(200));
+    t.wait_for("this help (Esc closes it)");
     t.keys(&["Escape"]);
     t.keys(&["q"]);
     t.type_text("echo done-$((1+1))");
