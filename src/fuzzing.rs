@@ -180,7 +180,11 @@ mod tests {
         // Both ways must load, or the checks ran on nothing: the demo is a
         // Business Rules! profile, and loaded as another format it fails.
         assert_eq!(exercise(input.bytes(), "br"), 2);
-        assert_eq!(exercise(input.bytes(), "xpp"), 1, "as xpp only by detection");
+        assert_eq!(
+            exercise(input.bytes(), "xpp"),
+            1,
+            "as xpp only by detection"
+        );
     }
 
     #[test]

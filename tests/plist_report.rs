@@ -52,6 +52,29 @@ fn json_of_every_fixture_matches_its_reviewed_snapshot() {
     }
 }
 
+/// The reference loader gives every fixture's `--json`, the real files'
+/// too: the fast engine and the format's rules read line by line agree.
+#[test]
+fn the_reference_loader_reads_every_fixture_alike() {
+    let real = [
+        "cdex_lame_function_timing",
+        "kb_q185295_function_timing_excerpt",
+    ];
+    let files = LOADS.iter().map(|n| fixture(n));
+    let files = files.chain(real.iter().map(|n| format!("tests/fixtures/real/{n}.txt")));
+    for file in files {
+        let fast = profx(&["report", &file, "--json"]);
+        let reference = profx(&["report", &file, "--json", "--reference"]);
+        assert_eq!(
+            reference.status.code(),
+            Some(0),
+            "{file}: {}",
+            stderr(&reference)
+        );
+        assert_eq!(stdout(&fast), stdout(&reference), "{file}");
+    }
+}
+
 /// Each defect formats.md names gives exactly its warning, at the line the
 /// spec says (the tag 9 line for a short stack, the tag 8 line for a count
 /// that does not match, the later record of a merged pair, the line itself

@@ -8,7 +8,10 @@
 //!   functions or lines asks for) has every other number of one loaded
 //!   with them, to the bit, whole or cut anywhere;
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
-//!   targets' own check, including the reports and every screen).
+//!   targets' own check, including the reports and every screen);
+//! - a format's reference loader (one thread, the general grammar) and its
+//!   fast engine give the same `--json`, warnings and errors included, on
+//!   generated files, cut anywhere and with bytes flipped.
 
 use profx::fixture_gen::{br, dbf};
 use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
@@ -149,6 +152,80 @@ fn vs_csv(funcs: &[(u32, u32, u32)]) -> Vec<u8> {
 
 fn funcs() -> impl Strategy<Value = Vec<(u32, u32, u32)>> {
     prop::collection::vec((1u32..100, 1u32..10_000, 0u32..10_000), 1..25)
+}
+
+/// A PLIST `/T` file using every tag: the session, functions (some listed
+/// twice), lines, and stacks whose frames name functions listed before or
+/// after, or by a name two functions share, listed root first or leaf
+/// first, some short of their declared size; a counting method now and then,
+/// lines without TABs, and blank lines.
+fn plist_rich(funcs: &[(u32, u32, u32)], spaced: bool, method: u32) -> Vec<u8> {
+    let sep = if spaced { "  " } else { "\t" };
+    let mut out = format!(
+        "0\t1.10\tMicrosoft PLIST\n1\t{method}\tFunction timing\n2\t99.500\t0.250\t4\n3\t7\t5\t4\n\n"
+    );
+    let name = |i: usize| format!("f{}(int, char *)", i % 7);
+    for (i, &(calls, self_us, child_us)) in funcs.iter().enumerate() {
+        let (s, t) = (
+            f64::from(self_us) / 1000.0,
+            f64::from(self_us + child_us) / 1000.0,
+        );
+        // Two object modules: a name can be two functions.
+        let module = if i % 4 == 3 { "u.obj" } else { "t.obj" };
+        out += &format!(
+            "6{sep}t.exe{sep}{module}{sep}{calls}{sep}{s:.3}{sep}{t:.3}{sep}{}\n",
+            name(i)
+        );
+        out += &format!("7\tt.exe\tt.c\t{}\t{calls}\n", 10 + i % 5);
+        let stacks = (calls % 3) as usize;
+        out += &format!("8\t{}\n", stacks + usize::from(calls % 5 == 0));
+        for k in 0..stacks {
+            let size = 1 + (calls as usize + k) % 3;
+            out += &format!("9\t{size}\t{}\t{s:.3}\t{:.3}\n", k + 1, t - s);
+            let mut frames: Vec<String> = (0..size).map(|j| name(i + j + k + 1)).collect();
+            if (calls + k as u32).is_multiple_of(2) {
+                frames.insert(0, name(i));
+                frames.truncate(size);
+            }
+            // A stack now and then one frame short of its size.
+            let listed = if self_us % 11 == 0 { size - 1 } else { size };
+            for f in &frames[..listed] {
+                out += &format!("10\t{f}\n");
+            }
+        }
+    }
+    out.into_bytes()
+}
+
+/// The same `--json` (or the same error) from the reference loader and
+/// from the fast engine in chunks of a few lines on every core.
+fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
+    let run = |reference: bool, chunk_bytes: Option<usize>| {
+        let opts = LoadOptions {
+            format: Some(format.into()),
+            reference,
+            chunk_bytes,
+            ..Default::default()
+        };
+        load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
+            .map(|p| profx::report::json::render(&p))
+            .map_err(|e| e.to_string())
+    };
+    let want = run(true, None);
+    for chunk in [None, Some(97)] {
+        let got = run(false, chunk);
+        if got != want {
+            // The first line where the two documents part, not both whole.
+            let (g, w) = (format!("{got:?}"), format!("{want:?}"));
+            let (g, w) = (g.split("\\n"), w.split("\\n"));
+            let at = g.zip(w).find(|(a, b)| a != b);
+            let file = String::from_utf8_lossy(bytes);
+            return Err(TestCaseError::fail(format!(
+                "chunk {chunk:?}: fast and reference differ at {at:?}\n{file}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn load(bytes: &[u8], format: &str) -> Result<Profile, String> {
@@ -326,6 +403,35 @@ proptest! {
             same_without_stacks(&file, format)?;
             same_without_stacks(&file[..at % file.len()], format)?;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn plist_reference_and_fast_agree(
+        f in funcs(), spaced in any::<bool>(), counting in any::<bool>(),
+        at in any::<usize>(),
+        flips in prop::collection::vec((any::<usize>(), any::<u8>()), 1..6)
+    ) {
+        let method = if counting { 321 } else { 522 };
+        let bytes = plist_rich(&f, spaced, method);
+        // The whole file loads, with its stacks: the comparison is of
+        // something.
+        let whole = load(&bytes, "plist").map_err(TestCaseError::fail)?;
+        let stacked = f.iter().any(|&(calls, _, _)| calls % 3 != 0);
+        prop_assert_eq!(whole.stacks().is_empty(), !stacked);
+        same_as_reference(&bytes, "plist")?;
+        same_as_reference(&bytes[..at % bytes.len()], "plist")?;
+        let mut flipped = bytes.clone();
+        for &(at, v) in &flips {
+            let n = flipped.len();
+            flipped[at % n] = v;
+        }
+        same_as_reference(&flipped, "plist")?;
+        // The small generated file too, as the other properties see it.
+        same_as_reference(&plist(&f), "plist")?;
     }
 }
 

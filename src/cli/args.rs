@@ -47,6 +47,11 @@ pub struct LoadArgs {
     /// Fail on the first warning (exit 1, naming its place).
     #[arg(long)]
     pub strict: bool,
+
+    /// Load with the format's reference loader: one thread, the format's
+    /// rules read line by line (PLIST so far). Slower; the same numbers.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 #[derive(Debug, Subcommand)]

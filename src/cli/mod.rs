@@ -288,6 +288,7 @@ fn load_options(args: &LoadArgs) -> LoadOptions {
         format: args.format.clone(),
         strict: args.strict,
         columns: args.columns.clone(),
+        reference: args.reference,
         ..Default::default()
     }
 }

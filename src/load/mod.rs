@@ -110,6 +110,11 @@ pub struct LoadOptions {
     pub events: KeepEvents,
     /// Whether a trace's call paths and a log's samples make stacks.
     pub stacks: KeepStacks,
+    /// Load with the format's reference loader: one thread, the format's
+    /// general grammar, no speed machinery (`plist::reference`). It gives
+    /// the same profile as the fast engine, slower; the tests hold the two
+    /// to that. Formats with one loader ignore it.
+    pub reference: bool,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The

@@ -26,6 +26,7 @@ mod chunk;
 mod fast;
 mod listing;
 mod record;
+pub mod reference;
 mod stacks;
 
 use super::names::{LocalNames, NewNames};
@@ -67,6 +68,9 @@ impl Loader for Plist {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        if opts.reference {
+            return reference::load(input.bytes(), input.name(), b);
+        }
         if records_detect(input.bytes(), true) != Detection::Yes
             && let Some((start, kind)) = listing::find(input.bytes())
         {
