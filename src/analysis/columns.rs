@@ -87,7 +87,7 @@ pub enum ValueKind {
 /// The columns holding a value in some row, in display order: columns
 /// absent for the whole profile are hidden. The rows are read once, each
 /// for the columns not yet seen, and the pass stops when every column is:
-/// a column a time read 200 k function rows (24 MB) once a column. A
+/// a column at a time would read every row once a column. A
 /// column no row can fill (`Column::possible`) is not looked for.
 pub fn present_columns<C: Column>(p: &Profile, rows: impl IntoIterator<Item = C::Row>) -> Vec<C> {
     let (mut unseen, impossible): (Vec<C>, Vec<C>) = C::ALL.iter().partition(|c| c.possible(p));

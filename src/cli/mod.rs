@@ -176,8 +176,8 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         }
     };
     // The process ends once the report is out, and the kernel takes its
-    // memory back whole: freeing a large profile row by row first cost
-    // a tenth of a 200 k-function report.
+    // memory back whole: freeing a large profile row by row first would
+    // only add to the report's time.
     std::mem::forget(profile);
     // A closed pipe (`| head`) is the reader's choice, not an error.
     match written {

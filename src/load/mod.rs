@@ -126,10 +126,10 @@ pub enum KeepStacks {
     /// `--json`, exports.
     #[default]
     Kept,
-    /// None: a report of functions or lines shows no stack. Finding each
-    /// call's path was half of a gigabyte trace's replay, and finding each
-    /// sample's stack among a million a third of a BR load's busiest
-    /// thread. Files that state their stacks (PLIST, VS reports) keep them.
+    /// None: a report of functions or lines shows no stack, and finding
+    /// each call's path or each sample's stack is a large part of a trace's
+    /// or a BR log's load. Files that state their stacks (PLIST, VS
+    /// reports) keep them.
     Skipped,
 }
 
@@ -141,8 +141,8 @@ pub enum KeepEvents {
     /// an event).
     #[default]
     Indexed,
-    /// How many there are and nothing else. `report` reads no event back,
-    /// and building the index took a tenth of a gigabyte trace's load.
+    /// How many there are and nothing else: `report` reads no event back,
+    /// so it need not build the index.
     Counted,
 }
 

@@ -93,8 +93,8 @@ pub fn record_chunks(
 /// `consume` also hands back a spare `R` (a result's emptied buffer) and
 /// `parse` gets one: the parser that made the result gets it for a later
 /// chunk, so it fills memory already mapped rather than new pages the
-/// kernel must zero first (a tenth of a worker's time on a trace, and the
-/// consumer's unmapping of each result's pages).
+/// kernel must zero first (and the consumer need not unmap each result's
+/// pages).
 pub fn ordered_reusing<S, T, R>(
     chunks: &[Range<usize>],
     state: impl Fn(usize) -> S + Sync,

@@ -5,8 +5,8 @@
 //! name id, and only the other modules of a name go in a hash map. Names
 //! are numbered in order of first sight and a loader meets a function
 //! soon after its name: the list is read and grown near its end, where a
-//! hash map of 200 k functions was a cache miss per lookup (a tenth of
-//! the PLIST applier's time, with its rehashing as it grew).
+//! hash map of many functions is a cache miss per lookup, and rehashes as
+//! it grows.
 
 use super::ids::{FuncId, NameId};
 use rustc_hash::FxHashMap;

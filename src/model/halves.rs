@@ -3,7 +3,7 @@
 //!
 //! Ranking a profile's names at the end of a load and keying a million
 //! rows for a re-sort are each one sort, on one core while the other one
-//! waits; halving them takes about 40 % off (the merge is one more pass).
+//! waits; halving them is faster even with the merge, one more pass.
 //! A list whose items are worth making on two cores too (a re-sort's keys:
 //! a value and two name ranks read at random a row) is made half by half,
 //! each half on the core that sorts it ([`make_sorted`]).

@@ -11,7 +11,7 @@ use std::hash::{BuildHasher, Hasher};
 /// holds ids, not strings: a name costs its bytes, 8 for its start and
 /// 16 to 32 for its table slots (8 bytes each, the table a quarter to half
 /// full), not two heap blocks (one for the list, one for the key), and
-/// freezing frees nothing name by name. A profile with 400 k names made 800 k allocations before.
+/// freezing frees nothing name by name.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
     text: String,

@@ -631,8 +631,7 @@ impl<'a> Decoder<'a> {
 
     /// `func_number` of a frame's function, found first by how its
     /// records spell it when they spell it shortly. The found case is
-    /// inlined into the sample loop: called, the worker ran 6 % more
-    /// instructions.
+    /// inlined into the sample loop, which runs it for every frame.
     #[inline(always)]
     fn told_number(&mut self, batch: &mut Batch<'a>, told: Told<'a>) -> u32 {
         match told.spelt.and_then(|k| self.spelt.get(k)) {

@@ -4,8 +4,8 @@
 //! The worker's table of functions (`Decoder::funcs`) keys a function by
 //! its kind, module and trimmed name, borrowed from the log: a lookup
 //! hashes the name's bytes, probes a hashbrown group and compares the name
-//! through a pointer. With 3.5 frames a sample that took a third of a
-//! worker's time. Most names are short, so here a function is keyed by
+//! through a pointer, for every frame of every sample. Most names are
+//! short, so here a function is keyed by
 //! what its records hold, read as words straight from the log: its name
 //! record's length and up to 15 bytes of name (the bytes past the name
 //! masked off), its module and its kind. A key is three words; a lookup

@@ -70,8 +70,8 @@ pub fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
 
 /// `read` for a record that lies whole in `input`, decoded by hand: a
 /// worker reads every record of its chunk, and nom's streaming parsers,
-/// which must tell a cut record from a bad one at each field, took a third
-/// of a worker's instructions. `None` when the record is cut off or of an
+/// which must tell a cut record from a bad one at each field, cost more
+/// than the reading itself. `None` when the record is cut off or of an
 /// unknown type; then `read` says which.
 #[inline]
 pub fn read_whole(input: &[u8]) -> Option<(Record<'_>, usize)> {

@@ -4,7 +4,7 @@
 //! A BR log has no marker a reader could find in the middle of the file:
 //! its type bytes are bytes like any other, and 3 or 6 stand inside numbers
 //! too. Reading every record from the start to find where chunks may begin
-//! took a fifth of a load on one core while the other waited. So a worker
+//! would keep one core busy while the others wait. So a worker
 //! guesses instead: chunk `k` begins at the first type 3 in its own bytes
 //! that follows a 6 (the sample before it closed) and from which the next
 //! records read. In a log BR wrote, that is where a sample begins. A chunk

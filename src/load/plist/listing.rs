@@ -45,7 +45,7 @@ const HEADER_WITHIN: usize = 256 << 10;
 
 /// The kinds of listing, with the `/T` method numbers of seed 001.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ListingKind {
     FunctionTiming,
     FunctionCounting,
     FunctionCoverage,
@@ -53,36 +53,36 @@ pub enum Kind {
     LineCoverage,
 }
 
-impl Kind {
-    fn of(words: &str) -> Option<Kind> {
+impl ListingKind {
+    fn of(words: &str) -> Option<ListingKind> {
         let words = words.trim().to_ascii_lowercase();
         Some(match words.as_str() {
-            "function timing" => Kind::FunctionTiming,
-            "function counting" => Kind::FunctionCounting,
-            "function coverage" => Kind::FunctionCoverage,
-            "line counting" => Kind::LineCounting,
-            "line coverage" => Kind::LineCoverage,
+            "function timing" => ListingKind::FunctionTiming,
+            "function counting" => ListingKind::FunctionCounting,
+            "function coverage" => ListingKind::FunctionCoverage,
+            "line counting" => ListingKind::LineCounting,
+            "line coverage" => ListingKind::LineCoverage,
             _ => return None,
         })
     }
 
     fn method_code(self) -> i64 {
         match self {
-            Kind::LineCounting => 321,
-            Kind::LineCoverage => 324,
-            Kind::FunctionCounting => 521,
-            Kind::FunctionTiming => 522,
-            Kind::FunctionCoverage => 524,
+            ListingKind::LineCounting => 321,
+            ListingKind::LineCoverage => 324,
+            ListingKind::FunctionCounting => 521,
+            ListingKind::FunctionTiming => 522,
+            ListingKind::FunctionCoverage => 524,
         }
     }
 
     fn by_line(self) -> bool {
-        matches!(self, Kind::LineCounting | Kind::LineCoverage)
+        matches!(self, ListingKind::LineCounting | ListingKind::LineCoverage)
     }
 }
 
 /// The kind named by a `Profile: KIND, sorted by KEY` line.
-fn header(line: &str) -> Option<Kind> {
+fn header(line: &str) -> Option<ListingKind> {
     let rest = line.trim().strip_prefix("Profile:")?;
     let (kind, sorted) = rest.split_once(',')?;
     sorted
@@ -90,11 +90,11 @@ fn header(line: &str) -> Option<Kind> {
         .to_ascii_lowercase()
         .starts_with("sorted by")
         .then_some(())?;
-    Kind::of(kind)
+    ListingKind::of(kind)
 }
 
 /// Where the listing's `Profile:` line is: its line number and kind.
-pub fn find(bytes: &[u8]) -> Option<(u64, Kind)> {
+pub fn find(bytes: &[u8]) -> Option<(u64, ListingKind)> {
     let head = &bytes[..bytes.len().min(HEADER_WITHIN)];
     numbered_lines(head)
         .filter(|(_, l)| l.len() < MAX_LINE)
@@ -228,7 +228,7 @@ struct Pending {
 
 struct Reader<'b> {
     b: &'b mut ProfileBuilder,
-    kind: Kind,
+    kind: ListingKind,
     pending: Option<Pending>,
     /// Function rows by id: the line that first listed each.
     seen: FxHashMap<FuncId, u64>,
@@ -245,7 +245,7 @@ struct Reader<'b> {
 
 /// Reads a printed listing whose `Profile:` line is line `start`; the
 /// error says why nothing could be used (no function or line row).
-pub fn load(bytes: &[u8], start: u64, kind: Kind, b: &mut ProfileBuilder) -> Result<(), String> {
+pub fn load(bytes: &[u8], start: u64, kind: ListingKind, b: &mut ProfileBuilder) -> Result<(), String> {
     b.set_meta("layout", MetaValue::Text("listing".into()));
     b.set_meta("method_code", MetaValue::Int(kind.method_code()));
     let mut r = Reader {
@@ -366,7 +366,7 @@ impl Reader<'_> {
         &'t str,
     )> {
         match self.kind {
-            Kind::FunctionTiming => {
+            ListingKind::FunctionTiming => {
                 let (w, name) = words(t, 5)?;
                 let nums = w[..4]
                     .iter()
@@ -379,12 +379,12 @@ impl Reader<'_> {
                 };
                 Some((count, times, name))
             }
-            Kind::FunctionCounting => {
+            ListingKind::FunctionCounting => {
                 let (w, name) = words(t, 2)?;
                 let _percent = number(w[1])?;
                 Some((number_whole(w[0])?, Ok(None), name))
             }
-            Kind::FunctionCoverage => {
+            ListingKind::FunctionCoverage => {
                 let (w, name) = words(t, 1)?;
                 let covered = match w[0] {
                     "*" => 1,
@@ -393,7 +393,7 @@ impl Reader<'_> {
                 };
                 Some((Ok(covered), Ok(None), name))
             }
-            Kind::LineCounting | Kind::LineCoverage => None,
+            ListingKind::LineCounting | ListingKind::LineCoverage => None,
         }
     }
 
@@ -413,7 +413,7 @@ impl Reader<'_> {
         };
         let after = &t[colon + 1..];
         let hits = match self.kind {
-            Kind::LineCounting => words(after, 2)
+            ListingKind::LineCounting => words(after, 2)
                 .filter(|(w, _)| whole(w[0]).is_some() && decimal(w[1]).is_some())
                 .and_then(|(w, _)| whole(w[0])),
             _ => {
@@ -555,7 +555,7 @@ impl Reader<'_> {
         let all = text
             .split_whitespace()
             .all(|w| WORDS.contains(&w.to_ascii_lowercase().as_str()));
-        if all && self.kind == Kind::LineCoverage {
+        if all && self.kind == ListingKind::LineCoverage {
             self.source_col = text.find("Source").or(self.source_col);
         }
         all
@@ -617,7 +617,7 @@ impl Reader<'_> {
             };
             return Err(format!("no {what} row under the Profile line"));
         }
-        if self.kind == Kind::FunctionTiming {
+        if self.kind == ListingKind::FunctionTiming {
             let totals = self.b.totals_mut();
             totals.elapsed_inclusive_ms = self.session.filter(|t| *t > 0.0);
             totals.outside_ms = self.outside;
@@ -633,10 +633,10 @@ mod tests {
     #[test]
     fn finds_the_header_after_program_output() {
         let text = b"WAVE : Found WAV header\nEncoding as 44.1 kHz\n  Profile: Function timing, sorted by time\n";
-        assert_eq!(find(text), Some((3, Kind::FunctionTiming)));
+        assert_eq!(find(text), Some((3, ListingKind::FunctionTiming)));
         assert_eq!(
             find(b"Profile: Line coverage, sorted by line\n"),
-            Some((1, Kind::LineCoverage))
+            Some((1, ListingKind::LineCoverage))
         );
         assert_eq!(find(b"Profile: Memory, sorted by size\n"), None);
         assert_eq!(

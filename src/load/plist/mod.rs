@@ -156,7 +156,7 @@ fn read<'b>(
         let applier = s.spawn(move || apply(st, rx, spare_tx));
         let mut done = 0;
         // Items go in the room of batches already read: new pages cost
-        // a fault each, the applier's share of a tenth of the load.
+        // a fault each.
         parallel::ordered_reusing(
             chunks,
             |_| LocalNames::default(),
@@ -209,8 +209,8 @@ struct Frames {
 }
 
 /// The applier's side: `State` takes each batch's records in file order,
-/// its names already numbered by the consumer (the pair of threads halves
-/// the longest one's share, a fifth of the load spent numbering names).
+/// its names already numbered by the consumer (numbering names and applying
+/// records are the two longest shares of the load, so each has a thread).
 /// Emptied item buffers go back through `spares`.
 fn apply<'b>(
     mut st: State<'b>,

@@ -9,8 +9,8 @@
 //! Two stacks of different owners differ in their leaf, so a stack can
 //! only repeat one of its own owner's, and those come just before it
 //! unless the file lists the owner twice: [`Fresh`] tells new stacks so
-//! without the builder's index of all stacks, which a listing of 200 k
-//! functions spent a quarter of this step growing and probing. Either way
+//! without the builder's index of all stacks, whose growing and probing
+//! would be most of this step on a large listing. Either way
 //! a stack goes into the calling-context tree when the profile is finished
 //! (`ProfileBuilder::settle`).
 

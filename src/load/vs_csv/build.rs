@@ -10,35 +10,35 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The report kinds, from the columns present (meta `report`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ReportKind {
     Function,
     CallTree,
     CallerCallee,
 }
 
-impl Kind {
-    pub fn of(cols: &Columns) -> Kind {
+impl ReportKind {
+    pub fn of(cols: &Columns) -> ReportKind {
         match (cols.level, cols.kind) {
-            (Some(_), _) => Kind::CallTree,
-            (None, Some(_)) => Kind::CallerCallee,
-            (None, None) => Kind::Function,
+            (Some(_), _) => ReportKind::CallTree,
+            (None, Some(_)) => ReportKind::CallerCallee,
+            (None, None) => ReportKind::Function,
         }
     }
 
     pub fn meta(self) -> &'static str {
         match self {
-            Kind::Function => "function",
-            Kind::CallTree => "calltree",
-            Kind::CallerCallee => "callercallee",
+            ReportKind::Function => "function",
+            ReportKind::CallTree => "calltree",
+            ReportKind::CallerCallee => "callercallee",
         }
     }
 
     /// Rows whose values add up to the session when no percent says it.
     fn counts_in_sum(self, r: &Row) -> bool {
         match self {
-            Kind::Function => true,
-            Kind::CallTree => r.level == Some(1),
-            Kind::CallerCallee => r.kind == Some(0),
+            ReportKind::Function => true,
+            ReportKind::CallTree => r.level == Some(1),
+            ReportKind::CallerCallee => r.kind == Some(0),
         }
     }
 }
@@ -106,14 +106,14 @@ fn implied_total(
 }
 
 /// Session total of a pair (elapsed or application).
-fn pair_total(rows: &[&Row], kind: Kind, pair: usize, how: Stated, has_pct: bool) -> Option<f64> {
+fn pair_total(rows: &[&Row], kind: ReportKind, pair: usize, how: Stated, has_pct: bool) -> Option<f64> {
     let (i, e) = (2 * pair, 2 * pair + 1);
     match how {
         Stated::Times if has_pct => {
             implied_total(rows, |r| r.values[i][TIME], |r| r.values[i][PCT])
         }
         Stated::Times => {
-            let v = if kind == Kind::CallTree { i } else { e };
+            let v = if kind == ReportKind::CallTree { i } else { e };
             rows.iter()
                 .filter(|r| kind.counts_in_sum(r))
                 .map(|r| r.values[v][TIME])
@@ -145,7 +145,7 @@ fn value(r: &Row, v: usize, how: Stated, total: Option<f64>) -> Option<f64> {
 
 /// Builds the profile from the parsed rows.
 pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
-    let kind = Kind::of(cols);
+    let kind = ReportKind::of(cols);
     let rows: Vec<&Row> = parsed
         .iter()
         .filter_map(|p| {
@@ -178,7 +178,7 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
     let percent_only = how.map(|h| h == Stated::PercentOnly);
     let mut asm = Assembler { b, percent_only };
     match kind {
-        Kind::Function => {
+        ReportKind::Function => {
             for p in &parsed {
                 match p {
                     Parsed::Row(r) => {
@@ -192,8 +192,8 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
                 }
             }
         }
-        Kind::CallTree => asm.call_tree(&parsed, values_of),
-        Kind::CallerCallee => asm.caller_callee(&parsed, values_of),
+        ReportKind::CallTree => asm.call_tree(&parsed, values_of),
+        ReportKind::CallerCallee => asm.caller_callee(&parsed, values_of),
     }
 }
 
@@ -255,12 +255,12 @@ fn impossible(r: &Row, x: &Values) -> Vec<String> {
 }
 
 /// The number of samples, recovered from the inclusive-samples percent.
-fn sample_total(rows: &[&Row], cols: &Columns, kind: Kind) -> Option<u64> {
+fn sample_total(rows: &[&Row], cols: &Columns, kind: ReportKind) -> Option<u64> {
     cols.samples[0]?;
     let total = match cols.samples[2] {
         Some(_) => implied_total(rows, |r| r.samples[0], |r| r.samples[2]),
         None => {
-            let v = if kind == Kind::CallTree { 0 } else { 1 };
+            let v = if kind == ReportKind::CallTree { 0 } else { 1 };
             rows.iter()
                 .filter(|r| kind.counts_in_sum(r))
                 .map(|r| r.samples[v])

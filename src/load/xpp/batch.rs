@@ -31,10 +31,8 @@ pub enum Op {
 
 /// One trace record, parsed, in 32 bytes: a batch of them is written on a
 /// worker's core and read on the replay's, so every byte of it crosses
-/// between caches once an event (with three threads on two cores, 64 bytes
-/// here cost the replay thread 8 % more than 32 fewer, and 40 → 32 saved
-/// 2 to 3 % of a load's CPU; with one thread a core, 8 bytes more cost
-/// nothing measurable: BENCHMARKS.md). The op and
+/// between caches once an event, and a smaller event is less to move
+/// when there are more threads than cores. The op and
 /// which options are present ride in the offset's top byte, which no
 /// offset reaches (`MAX_PIECE`); read them through [`Ev::offset`],
 /// [`Ev::time`], [`Ev::line`] and [`Ev::op`]. Names are worker numbers in
@@ -161,7 +159,7 @@ impl<X: Default> Batch<X> {
 
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
-    pub fn push(&mut self, names: &mut LocalNames, row: &Row<'_>, offset: u64) {
+    pub fn push(&mut self, names: &mut WorkerNames, row: &Row<'_>, offset: u64) {
         let name = names.id(&row.call, &mut self.new_names);
         let op = self.op(names, &row.op);
         let thread = row.thread.unwrap_or(0);
@@ -170,7 +168,7 @@ impl<X> Batch<X> {
     }
 
     /// The op named `text`; an unknown one keeps its name.
-    fn op(&mut self, names: &mut LocalNames, text: &str) -> Op {
+    fn op(&mut self, names: &mut WorkerNames, text: &str) -> Op {
         match text {
             "i" => Op::Enter,
             "I" => Op::Entered,
@@ -181,7 +179,7 @@ impl<X> Batch<X> {
     }
 
     /// Adds a record of the common DELDBE shape.
-    pub fn push_fast(&mut self, names: &mut LocalNames, r: &Record<'_>, offset: u64) {
+    pub fn push_fast(&mut self, names: &mut WorkerNames, r: &Record<'_>, offset: u64) {
         let op = match r.op {
             b'i' => Op::Enter,
             b'I' => Op::Entered,
@@ -199,9 +197,10 @@ impl<X> Batch<X> {
 }
 
 /// A worker's name table, kept for the whole load (a trace has thousands
-/// of names, not a PLIST's hundreds of thousands).
+/// of names, not a PLIST's hundreds of thousands), unlike
+/// `load::names::LocalNames`, which starts empty for each chunk.
 #[derive(Debug, Default)]
-pub struct LocalNames {
+pub struct WorkerNames {
     table: Interner,
     recent: Recent,
 }
@@ -265,7 +264,7 @@ impl Recent {
     }
 }
 
-impl LocalNames {
+impl WorkerNames {
     fn id(&mut self, name: &str, new: &mut Vec<Box<str>>) -> u32 {
         let known = self.table.len();
         let id = self.table.intern(name).0;
@@ -397,7 +396,7 @@ mod tests {
                 texts.push(format!("CUSTOMERDIALOG:{m}{i:02}:VALIDATE"));
             }
         }
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::default();
         let mut new = Vec::new();
         let mut plain: std::collections::HashMap<&str, usize> = Default::default();
         for round in 0..3 {

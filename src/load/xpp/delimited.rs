@@ -1,7 +1,7 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, Ev, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, Ev, WorkerNames, NameMaps, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
@@ -63,7 +63,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        |_| LocalNames::default(),
+        |_| WorkerNames::default(),
         |names, range, spare| {
             let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
             // A batch holds no bytes of the input: its pages can go now,
@@ -176,7 +176,7 @@ fn parse_chunk(
     bytes: &[u8],
     range: Range<usize>,
     layout: &Layout,
-    names: &mut LocalNames,
+    names: &mut WorkerNames,
     mut batch: Batch<u64>,
 ) -> Batch<u64> {
     let chunk = &bytes[range.clone()];
@@ -228,7 +228,7 @@ fn general_line<'a>(
     line: &'a [u8],
     fields: &mut Vec<Field<'a>>,
     layout: &Layout,
-    names: &mut LocalNames,
+    names: &mut WorkerNames,
     batch: &mut Batch<u64>,
     offset: u64,
     here: u64,
@@ -252,7 +252,7 @@ fn parse_line<'a>(
     text: &'a str,
     fields: &mut Vec<Field<'a>>,
     layout: &Layout,
-    names: &mut LocalNames,
+    names: &mut WorkerNames,
     batch: &mut Batch<u64>,
     offset: u64,
     at: u64,

@@ -4,7 +4,7 @@
 //! header packet's count is the whole trace's (formats.md), so it is
 //! compared with the records of every piece together.
 
-use super::batch::{Batch, Ev, LocalNames, NameMaps, warn_skipped};
+use super::batch::{Batch, Ev, WorkerNames, NameMaps, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
@@ -112,7 +112,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        |_| LocalNames::default(),
+        |_| WorkerNames::default(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
             let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
@@ -164,7 +164,7 @@ fn parse_records(
     range: Range<usize>,
     record_len: usize,
     map: &ColMap,
-    names: &mut LocalNames,
+    names: &mut WorkerNames,
     mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
     let walk = dbf::walk(

@@ -200,8 +200,8 @@ impl Replay {
 
     /// A call on `thread` from `caller` (its top frame's function, if
     /// any): a new frame, and its line (where the caller made it). The
-    /// two ride in one argument: as seven, they cost the replay 1.6 % more
-    /// instructions (arguments passed on the stack).
+    /// two ride in one argument, so that the arguments fit in registers
+    /// rather than going through the stack on every call.
     fn call(
         &self,
         b: &mut ProfileBuilder,

@@ -28,7 +28,7 @@ use crate::model::metrics::{add_count, add_opt};
 pub struct SampleState {
     fed: bool,
     /// By function, without stacks: plain numbers, not the rows' options,
-    /// which took a third of the instructions a sample cost.
+    /// which every sample would otherwise unwrap and rewrap.
     sums: Vec<FuncSums>,
 }
 

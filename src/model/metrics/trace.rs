@@ -22,10 +22,10 @@
 //! totals get the same numbers, to the bit.
 //!
 //! What every event runs (`trace_enter`, `trace_exit`, `trace_path` and
-//! the sums' queue) is inlined into the loader's event loop: called, it
-//! cost 4.5 % more instructions and 4 to 9 % more time on the replay
-//! thread that bounds a large trace's load. Making a path, rare after the
-//! first events, stays out of line.
+//! the sums' queue) is inlined into the loader's event loop, since the
+//! replay thread running it bounds a large trace's load and a call there
+//! costs measurably more. Making a path, rare after the first events,
+//! stays out of line.
 
 use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
