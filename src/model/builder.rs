@@ -4,6 +4,12 @@
 //! "m")` returns the same id) and feed numbers; `finish` applies the metric
 //! rules. The sample and trace feeds live in `metrics/` beside the rules they
 //! implement; this file holds identity, summaries and the finishing step.
+//!
+//! The public methods speak of the model only (names, functions, lines,
+//! stacks, samples, calls). What the fast loaders need to go faster (the
+//! name table lent to a consumer thread, stacks found by a hash made ahead,
+//! prefetches of rows a few events ahead) is `pub(crate)`: machinery of
+//! this crate's loaders, not part of what a profile is made of.
 
 use super::func_index::FuncIndex;
 use super::hint::prefetch_all;
@@ -132,11 +138,11 @@ impl ProfileBuilder {
     /// Takes the name table out, for a loader that numbers names on one
     /// thread while another adds rows; rows added meanwhile must not look
     /// names up. [`ProfileBuilder::put_names`] puts it back.
-    pub fn take_names(&mut self) -> Interner {
+    pub(crate) fn take_names(&mut self) -> Interner {
         std::mem::take(&mut self.names)
     }
 
-    pub fn put_names(&mut self, names: Interner) {
+    pub(crate) fn put_names(&mut self, names: Interner) {
         self.names = names;
     }
 
@@ -341,7 +347,7 @@ impl ProfileBuilder {
     /// given finds a stack by one hash and one compare, not a lookup a
     /// frame. The table is a cache only (the tree says what a stack is),
     /// it holds frames the input itself listed, and `finish` drops it.
-    pub fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
+    pub(crate) fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
         self.index_pending();
         if let Some(id) = self.stack_index.find(hash, frames, &self.memo_frames) {
             return id;
@@ -465,19 +471,19 @@ impl ProfileBuilder {
     }
 
     /// The hash `stack_hashed` wants for these frames.
-    pub fn stack_hash(frames: &[FuncId]) -> u32 {
+    pub(crate) fn stack_hash(frames: &[FuncId]) -> u32 {
         hash_frames(frames)
     }
 
     /// Asks for the index slot a lookup of a stack with this hash reads
     /// first; call some lookups ahead.
-    pub fn prefetch_stack_slot(&self, hash: u32) {
+    pub(crate) fn prefetch_stack_slot(&self, hash: u32) {
         self.stack_index.prefetch(hash);
     }
 
     /// Asks for the frames and the stack row that slot points to; call
     /// nearer, once the slot has had time to come in.
-    pub fn prefetch_stack_rows(&self, hash: u32) {
+    pub(crate) fn prefetch_stack_rows(&self, hash: u32) {
         if let Some((id, start, len)) = self.stack_index.first_match(hash) {
             let (start, len) = (start as usize, len as usize);
             if let Some(f) = self.memo_frames.get(start..start + len) {
@@ -496,7 +502,7 @@ impl ProfileBuilder {
     }
 
     /// Whether a stack made so far has exactly these root-first frames.
-    pub fn stack_is(&self, id: StackId, frames: &[FuncId]) -> bool {
+    pub(crate) fn stack_is(&self, id: StackId, frames: &[FuncId]) -> bool {
         let mut have = Vec::new();
         self.frames_of(id, &mut have);
         have == frames
@@ -510,7 +516,7 @@ impl ProfileBuilder {
     }
 
     /// Asks for a line's row ahead of adding to it.
-    pub fn prefetch_line(&self, id: LineId) {
+    pub(crate) fn prefetch_line(&self, id: LineId) {
         if let Some(row) = self.lines.get(id.index()) {
             prefetch_all(row);
         }

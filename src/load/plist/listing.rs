@@ -245,7 +245,12 @@ struct Reader<'b> {
 
 /// Reads a printed listing whose `Profile:` line is line `start`; the
 /// error says why nothing could be used (no function or line row).
-pub fn load(bytes: &[u8], start: u64, kind: ListingKind, b: &mut ProfileBuilder) -> Result<(), String> {
+pub fn load(
+    bytes: &[u8],
+    start: u64,
+    kind: ListingKind,
+    b: &mut ProfileBuilder,
+) -> Result<(), String> {
     b.set_meta("layout", MetaValue::Text("listing".into()));
     b.set_meta("method_code", MetaValue::Int(kind.method_code()));
     let mut r = Reader {

@@ -106,7 +106,13 @@ fn implied_total(
 }
 
 /// Session total of a pair (elapsed or application).
-fn pair_total(rows: &[&Row], kind: ReportKind, pair: usize, how: Stated, has_pct: bool) -> Option<f64> {
+fn pair_total(
+    rows: &[&Row],
+    kind: ReportKind,
+    pair: usize,
+    how: Stated,
+    has_pct: bool,
+) -> Option<f64> {
     let (i, e) = (2 * pair, 2 * pair + 1);
     match how {
         Stated::Times if has_pct => {

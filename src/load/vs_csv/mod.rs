@@ -21,7 +21,7 @@ mod table;
 use super::split::MAX_LINE;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use crate::model::{MetaValue, ProfileBuilder};
-use build::{ReportKind, Parsed};
+use build::{Parsed, ReportKind};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -113,7 +113,10 @@ impl Loader for VsCsv {
         if !parsed.iter().any(|p| matches!(p, Parsed::Row(_))) {
             return Err(invalid("line 2", "no usable row under the header".into()));
         }
-        b.set_meta("report", MetaValue::Text(ReportKind::of(&cols).meta().into()));
+        b.set_meta(
+            "report",
+            MetaValue::Text(ReportKind::of(&cols).meta().into()),
+        );
         build::build(parsed, &cols, b);
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! header packet's count is the whole trace's (formats.md), so it is
 //! compared with the records of every piece together.
 
-use super::batch::{Batch, Ev, WorkerNames, NameMaps, warn_skipped};
+use super::batch::{Batch, Ev, NameMaps, WorkerNames, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;

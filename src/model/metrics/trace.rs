@@ -411,7 +411,7 @@ impl ProfileBuilder {
             .map_or(&[], |th| th.frames.as_slice())
     }
 
-    pub fn trace_frames_mut(&mut self, thread: ThreadIx) -> &mut [TraceFrame] {
+    pub(crate) fn trace_frames_mut(&mut self, thread: ThreadIx) -> &mut [TraceFrame] {
         match self
             .trace_state
             .as_mut()
