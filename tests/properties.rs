@@ -9,9 +9,11 @@
 //!   with them, to the bit, whole or cut anywhere;
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
 //!   targets' own check, including the reports and every screen);
-//! - a format's reference loader (one thread, the general grammar) and its
-//!   fast engine give the same `--json`, warnings and errors included, on
-//!   generated files, cut anywhere and with bytes flipped.
+//! - a format's reference loader (one thread, the general grammar: PLIST's
+//!   own loader, the traces' and BR's reading in one chunk by the general
+//!   grammar) and its fast engine give the same `--json`, warnings and
+//!   errors included, on generated files, cut anywhere and with bytes
+//!   flipped.
 
 use profx::fixture_gen::{br, dbf};
 use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
@@ -432,6 +434,56 @@ proptest! {
         same_as_reference(&flipped, "plist")?;
         // The small generated file too, as the other properties see it.
         same_as_reference(&plist(&f), "plist")?;
+    }
+}
+
+/// A DELDBE trace with the parameters column, some empty, some holding
+/// commas and quotes, as the Xbase++ profiler writes them.
+fn deldbe_params(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    let mut out = String::new();
+    for (i, &(thread, call, name)) in events.iter().enumerate() {
+        let op = if call { "i" } else { "o" };
+        let line = if call { 10 + name } else { 0 };
+        let params = match i % 3 {
+            0 => String::new(),
+            1 => format!("'A', {i}"),
+            _ => "\"\"x\"\", 2".to_string(),
+        };
+        out += &format!(
+            "{thread},{i}.5,\"{op}\",\"{}\",{line},\"{params}\"\n",
+            NAMES[name]
+        );
+    }
+    out.into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The traces' and the BR log's reference reading (one chunk, the
+    /// general grammar) and their fast engines agree, whole, cut anywhere
+    /// and with bytes flipped.
+    #[test]
+    fn trace_and_log_reference_and_fast_agree(
+        events in calls(), s in samples(), at in any::<usize>(),
+        flips in prop::collection::vec((any::<usize>(), any::<u8>()), 1..6)
+    ) {
+        let files = [
+            (deldbe(&events), "xpp"),
+            (deldbe_params(&events), "xpp"),
+            (dbf_trace(&events), "xpp"),
+            (br_log(&s), "br"),
+        ];
+        for (bytes, format) in files {
+            same_as_reference(&bytes, format)?;
+            same_as_reference(&bytes[..at % bytes.len()], format)?;
+            let mut flipped = bytes.clone();
+            for &(at, v) in &flips {
+                let n = flipped.len();
+                flipped[at % n] = v;
+            }
+            same_as_reference(&flipped, format)?;
+        }
     }
 }
 

@@ -48,8 +48,8 @@ pub struct LoadArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// Load with the format's reference loader: one thread, the format's
-    /// rules read line by line (PLIST so far). Slower; the same numbers.
+    /// Load with the format's reference reading: one thread, every record
+    /// by the format's general grammar. Slower; the same numbers.
     #[arg(long)]
     pub reference: bool,
 }

@@ -341,12 +341,12 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// A decoder that reads every record on its own.
-    #[cfg(test)]
-    pub fn record_by_record(shared: Shared<'a>) -> Self {
+    /// A decoder that reads every record on its own, by the nom parsers
+    /// of `record::read` (the reference reading, `--reference`).
+    pub fn record_by_record(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             whole: false,
-            ..Decoder::new(shared, Arc::default())
+            ..Decoder::new(shared, given)
         }
     }
 
@@ -396,7 +396,8 @@ impl<'a> Decoder<'a> {
                 }
             }
             let rest = &bytes[pos..];
-            let (rec, len) = match read_whole(rest) {
+            let quick = if self.whole { read_whole(rest) } else { None };
+            let (rec, len) = match quick {
                 Some(whole) => whole,
                 None => match read(rest) {
                     Ok(careful) => careful,

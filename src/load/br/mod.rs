@@ -109,7 +109,13 @@ impl Loader for Br {
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
-        let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1);
+        // The reference reading (`--reference`): the whole log as one
+        // chunk (no guess of where a chunk's samples begin), every record
+        // by the nom parsers.
+        let size = match opts.reference {
+            true => bytes.len().max(1),
+            false => opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1),
+        };
         let chunks: Vec<Range<usize>> = (0..bytes.len().div_ceil(size))
             .map(|k| k * size..bytes.len().min((k + 1) * size))
             .collect();
@@ -122,7 +128,10 @@ impl Loader for Br {
         let mut done = 0;
         parallel::ordered_reusing(
             &chunks,
-            |worker| Decoder::new(shared, given[worker].clone()),
+            |worker| match opts.reference {
+                true => Decoder::record_by_record(shared, given[worker].clone()),
+                false => Decoder::new(shared, given[worker].clone()),
+            },
             |decoder, range, spare| decoder.chunk(range, spare),
             |worker, mut batch| {
                 let go_on = feed.batch(worker, &mut batch);

@@ -435,7 +435,7 @@ proptest::proptest! {
         let bytes = log_of(&records);
         let shared = Shared { bytes: &bytes, size };
         let mut whole = Decoder::new(shared, Default::default());
-        let mut each = Decoder::record_by_record(shared);
+        let mut each = Decoder::record_by_record(shared, Default::default());
         for k in 0..bytes.len().div_ceil(size) {
             let range = k * size..bytes.len().min((k + 1) * size);
             let a = whole.chunk(range.clone(), Batch::default());

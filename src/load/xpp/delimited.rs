@@ -55,7 +55,14 @@ fn load_piece(
 ) -> Packet {
     let bytes = piece.bytes();
     let (start, mut lines_before) = body_start(bytes, opts, layout);
-    let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK);
+    // The reference reading (`--reference`): the whole piece as one chunk,
+    // every line by the general grammar, so the fast reading and the
+    // chunking can be checked against it.
+    let size = match opts.reference {
+        true => usize::MAX,
+        false => opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+    };
+    let general_only = opts.reference;
     let chunks = parallel::input_line_chunks(piece, start, size);
     let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()), opts.events);
     let (mut first_ms, mut last_ms) = (None, None);
@@ -65,7 +72,8 @@ fn load_piece(
         &chunks,
         |_| WorkerNames::default(),
         |names, range, spare| {
-            let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
+            let batch = Batch::reusing(spare);
+            let batch = parse_chunk(bytes, range.clone(), layout, general_only, names, batch);
             // A batch holds no bytes of the input: its pages can go now,
             // not when the replay is done with the batch.
             piece.forget(range);
@@ -176,6 +184,7 @@ fn parse_chunk(
     bytes: &[u8],
     range: Range<usize>,
     layout: &Layout,
+    general_only: bool,
     names: &mut WorkerNames,
     mut batch: Batch<u64>,
 ) -> Batch<u64> {
@@ -183,7 +192,7 @@ fn parse_chunk(
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut fields = Vec::with_capacity(8);
     let (mut pos, mut at) = (0, 0);
-    let anchored = *layout == Layout::Anchored;
+    let anchored = *layout == Layout::Anchored && !general_only;
     loop {
         let rest = &body[pos..];
         let offset = (range.start + pos) as u64;

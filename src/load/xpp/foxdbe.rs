@@ -44,7 +44,13 @@ pub fn load(
         let records = Records {
             start,
             len: header.record_len,
-            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+            // The reference reading (`--reference`): one chunk, every
+            // record by the general decoding.
+            chunk: match opts.reference {
+                true => usize::MAX,
+                false => opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+            },
+            general_only: opts.reference,
             events: opts.events,
         };
         let walk = load_piece(piece, &records, &map, &mut replay, b);
@@ -115,7 +121,16 @@ fn load_piece(
         |_| WorkerNames::default(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
-            let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
+            let general_only = records.general_only;
+            let batch = parse_records(
+                bytes,
+                range.clone(),
+                record_len,
+                map,
+                general_only,
+                names,
+                batch,
+            );
             // A batch holds no bytes of the input: its pages can go now,
             // not when the replay is done with the batch.
             piece.forget(range);
@@ -153,6 +168,8 @@ struct Records {
     len: usize,
     /// Bytes a parsing chunk holds.
     chunk: usize,
+    /// Every record by `ColMap::row`, none by `fast_row`.
+    general_only: bool,
     /// What the packet keeps of the records it reads as events.
     events: KeepEvents,
 }
@@ -164,6 +181,7 @@ fn parse_records(
     range: Range<usize>,
     record_len: usize,
     map: &ColMap,
+    general_only: bool,
     names: &mut WorkerNames,
     mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
@@ -171,7 +189,7 @@ fn parse_records(
         &bytes[..range.end],
         range.start,
         record_len,
-        |at, record| match map.fast_row(record) {
+        |at, record| match map.fast_row(record).filter(|_| !general_only) {
             Some(r) => batch.push_fast(names, &r, at as u64),
             None => match map.row(record) {
                 Ok(row) => batch.push(names, &row, at as u64),
