@@ -111,10 +111,40 @@ struct Prepared {
     /// The call tree's children and weights, made when the Call tree is
     /// first opened.
     tree: OnceLock<Arc<TreeIndex>>,
+    /// The last few orders of whole tables (a kind's every row by a column),
+    /// newest last: going back to a column sorted a moment ago, as one does
+    /// when comparing two columns, takes a copy, not a sort.
+    orders: std::sync::Mutex<Vec<(OrderKey, Arc<Vec<u32>>)>>,
     panes_started: OnceLock<()>,
 }
 
+/// A whole table's order: its kind and its sort.
+type OrderKey = (Kind, Option<(Col, bool)>);
+
+/// Whole-table orders kept (`Prepared::orders`): at 4 M rows, 16 MB each.
+const ORDERS_KEPT: usize = 4;
+
 impl Prepared {
+    /// A whole table's order made earlier, if it is still kept.
+    fn order(&self, key: OrderKey) -> Option<Vec<u32>> {
+        let mut kept = self.orders.lock().ok()?;
+        let at = kept.iter().position(|(k, _)| *k == key)?;
+        let entry = kept.remove(at);
+        let rows = entry.1.as_ref().clone();
+        kept.push(entry);
+        Some(rows)
+    }
+
+    fn keep_order(&self, key: OrderKey, rows: &[u32]) {
+        if let Ok(mut kept) = self.orders.lock() {
+            kept.retain(|(k, _)| *k != key);
+            if kept.len() >= ORDERS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, Arc::new(rows.to_vec())));
+        }
+    }
+
     fn pane(&self, p: &Profile, k: Kind) -> &PaneColumns {
         self.panes[kind_index(k)].get_or_init(|| PaneColumns::new(p, k))
     }
@@ -357,7 +387,10 @@ impl App {
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
         // No action ran before this one, so the first view is the only one.
         let v = self.view_mut();
-        v.sorted = Some((v.sort, Rows::List(rows)));
+        let sort = v.sort;
+        self.prepared.keep_order((Kind::Functions, sort), &rows);
+        let v = self.view_mut();
+        v.sorted = Some((sort, Rows::List(rows)));
         self.refresh();
     }
 
@@ -803,8 +836,17 @@ impl App {
         let v = self.view();
         let key = v.selected();
         if !v.sorted.as_ref().is_some_and(|(sort, _)| *sort == v.sort) {
+            let whole = match v.scope {
+                Scope::Functions | Scope::Lines(None) | Scope::Stacks(None) | Scope::Packets => {
+                    v.scope.kind().map(|k| (k, v.sort))
+                }
+                _ => None,
+            };
+            let mut kept = whole.and_then(|key| self.prepared.order(key));
+            let was_kept = kept.is_some();
             let base = match v.scope {
                 Scope::Info => Rows::All(self.info_len()),
+                _ if was_kept => Rows::List(kept.take().unwrap_or_default()),
                 scope => {
                     let rows =
                         view::scope_rows(&self.profile, scope, &|k| self.pane(k).canonical.clone());
@@ -814,6 +856,9 @@ impl App {
                     view::sorted(&self.profile, v, rows, ties)
                 }
             };
+            if let (Some(key), false, Rows::List(rows)) = (whole, was_kept, &base) {
+                self.prepared.keep_order(key, rows);
+            }
             let sort = v.sort;
             self.view_mut().sorted = Some((sort, base));
         }

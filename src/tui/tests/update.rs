@@ -1012,3 +1012,32 @@ fn a_large_export_runs_aside_and_can_be_cancelled() {
         assert_eq!(files, 2);
     }
 }
+
+/// Going back to a column sorted a moment ago takes the order kept then:
+/// the same rows as sorting afresh, in every pane, either way.
+#[test]
+fn a_kept_order_is_the_order_a_fresh_sort_gives() {
+    let make = || crate::fixture_gen::large::profile(3_000);
+    let mut app = app_of(make(), "generated", 120, 40);
+    for tab in [Tab::Functions, Tab::Stacks, Tab::Lines] {
+        app.update(Action::Tab(tab));
+        let rows = |app: &App| app.view().rows.clone();
+        app.update(SortNext);
+        let first = rows(&app);
+        app.update(SortNext);
+        app.update(Reverse);
+        let second = rows(&app);
+        app.update(Reverse);
+        app.update(SortPrev);
+        assert_eq!(rows(&app), first, "{tab:?}: back to the first column");
+        app.update(SortNext);
+        app.update(Reverse);
+        assert_eq!(rows(&app), second, "{tab:?}: and to the second, reversed");
+        let mut fresh = App::without_threads(make(), "generated", app.size);
+        fresh.update(Action::Tab(tab));
+        fresh.update(SortNext);
+        fresh.update(SortNext);
+        fresh.update(Reverse);
+        assert_eq!(rows(&fresh), second, "{tab:?}: as a fresh sort");
+    }
+}
