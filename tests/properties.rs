@@ -10,7 +10,7 @@
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
 //!   targets' own check, including the reports and every screen);
 //! - a format's reference loader (one thread, the general grammar: PLIST's
-//!   own loader, the traces' and BR's reading in one chunk by the general
+//!   and Xbase++'s own loaders, BR's reading in one chunk by the general
 //!   grammar) and its fast engine give the same `--json`, warnings and
 //!   errors included, on generated files, cut anywhere and with bytes
 //!   flipped.
@@ -438,21 +438,27 @@ proptest! {
 }
 
 /// A DELDBE trace with the parameters column, some empty, some holding
-/// commas and quotes, as the Xbase++ profiler writes them.
+/// commas and quotes, as the Xbase++ profiler writes them, and unfiltered:
+/// some calls also have their `I` (entered) and `O` (about to return).
 fn deldbe_params(events: &[(u8, bool, usize)]) -> Vec<u8> {
     let mut out = String::new();
     for (i, &(thread, call, name)) in events.iter().enumerate() {
-        let op = if call { "i" } else { "o" };
+        let ops: &[&str] = match (call, name % 2 == 0) {
+            (true, true) => &["i", "I"],
+            (true, false) => &["i"],
+            (false, true) => &["O", "o"],
+            (false, false) => &["o"],
+        };
         let line = if call { 10 + name } else { 0 };
         let params = match i % 3 {
             0 => String::new(),
             1 => format!("'A', {i}"),
             _ => "\"\"x\"\", 2".to_string(),
         };
-        out += &format!(
-            "{thread},{i}.5,\"{op}\",\"{}\",{line},\"{params}\"\n",
-            NAMES[name]
-        );
+        for (k, op) in ops.iter().enumerate() {
+            let name = NAMES[name];
+            out += &format!("{thread},{i}.{k}5,\"{op}\",\"{name}\",{line},\"{params}\"\n");
+        }
     }
     out.into_bytes()
 }

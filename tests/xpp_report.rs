@@ -95,6 +95,37 @@ fn json_of_every_fixture_matches_its_reviewed_snapshot() {
     }
 }
 
+/// The reference loader gives every fixture's `--json`, DBF and DELDBE,
+/// whole or in packets: the fast engine and the format's rules read a
+/// record at a time agree.
+#[test]
+fn the_reference_loader_reads_every_fixture_alike() {
+    let same = |dir: &std::path::Path, file: &str| {
+        let fast = profx_in(dir, &["report", file, "--json"]);
+        let reference = profx_in(dir, &["report", file, "--json", "--reference"]);
+        assert_eq!(
+            reference.status.code(),
+            Some(0),
+            "{file}: {}",
+            stderr(&reference)
+        );
+        assert_eq!(fast.stdout, reference.stdout, "{file}");
+    };
+    let dir = prepare("reference", "");
+    for name in LOADS {
+        same(&dir, &format!("{name}.prf"));
+    }
+    for (sub, file) in [
+        ("packeted-dbf", "T.PRF"),
+        ("packeted-dbf", "T.PRF.000001"),
+        ("packeted-dbf-complete", "T.PRF"),
+        ("packeted-deldbe", "D.PRF"),
+        ("packeted-deldbe", "D.PRF.000003"),
+    ] {
+        same(&prepare(&format!("reference-{sub}"), sub), file);
+    }
+}
+
 #[test]
 fn the_hand_example_of_model_md() {
     let r = json_in(&prepare("hand", ""), "hand-example.prf");

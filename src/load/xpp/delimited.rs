@@ -55,14 +55,7 @@ fn load_piece(
 ) -> Packet {
     let bytes = piece.bytes();
     let (start, mut lines_before) = body_start(bytes, opts, layout);
-    // The reference reading (`--reference`): the whole piece as one chunk,
-    // every line by the general grammar, so the fast reading and the
-    // chunking can be checked against it.
-    let size = match opts.reference {
-        true => usize::MAX,
-        false => opts.chunk_bytes.unwrap_or(parallel::CHUNK),
-    };
-    let general_only = opts.reference;
+    let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK);
     let chunks = parallel::input_line_chunks(piece, start, size);
     let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()), opts.events);
     let (mut first_ms, mut last_ms) = (None, None);
@@ -72,8 +65,7 @@ fn load_piece(
         &chunks,
         |_| WorkerNames::default(),
         |names, range, spare| {
-            let batch = Batch::reusing(spare);
-            let batch = parse_chunk(bytes, range.clone(), layout, general_only, names, batch);
+            let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
             // A batch holds no bytes of the input: its pages can go now,
             // not when the replay is done with the batch.
             piece.forget(range);
@@ -152,7 +144,7 @@ impl<'a> LineOf<'a> {
 /// Where the records start and how many lines come before: after a byte
 /// order mark, and after a header line (the first non-blank one) unless
 /// `--columns` gave the layout, which the header then sets.
-fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, u64) {
+pub(super) fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, u64) {
     let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
@@ -184,7 +176,6 @@ fn parse_chunk(
     bytes: &[u8],
     range: Range<usize>,
     layout: &Layout,
-    general_only: bool,
     names: &mut WorkerNames,
     mut batch: Batch<u64>,
 ) -> Batch<u64> {
@@ -192,7 +183,7 @@ fn parse_chunk(
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     let mut fields = Vec::with_capacity(8);
     let (mut pos, mut at) = (0, 0);
-    let anchored = *layout == Layout::Anchored && !general_only;
+    let anchored = *layout == Layout::Anchored;
     loop {
         let rest = &body[pos..];
         let offset = (range.start + pos) as u64;

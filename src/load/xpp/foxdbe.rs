@@ -44,13 +44,7 @@ pub fn load(
         let records = Records {
             start,
             len: header.record_len,
-            // The reference reading (`--reference`): one chunk, every
-            // record by the general decoding.
-            chunk: match opts.reference {
-                true => usize::MAX,
-                false => opts.chunk_bytes.unwrap_or(parallel::CHUNK),
-            },
-            general_only: opts.reference,
+            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
             events: opts.events,
         };
         let walk = load_piece(piece, &records, &map, &mut replay, b);
@@ -85,7 +79,7 @@ pub fn load(
 
 /// Where a packet's records start: after a header of the same layout, if
 /// it has one, else at once.
-fn own_header(piece: &Input, header: &Header) -> usize {
+pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
     let bytes = piece.bytes();
     match dbf::header(bytes, Some(bytes.len())) {
         Ok(h) if h.fields == header.fields && h.record_len == header.record_len => h.header_len,
@@ -121,16 +115,7 @@ fn load_piece(
         |_| WorkerNames::default(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
-            let general_only = records.general_only;
-            let batch = parse_records(
-                bytes,
-                range.clone(),
-                record_len,
-                map,
-                general_only,
-                names,
-                batch,
-            );
+            let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
             // A batch holds no bytes of the input: its pages can go now,
             // not when the replay is done with the batch.
             piece.forget(range);
@@ -168,8 +153,6 @@ struct Records {
     len: usize,
     /// Bytes a parsing chunk holds.
     chunk: usize,
-    /// Every record by `ColMap::row`, none by `fast_row`.
-    general_only: bool,
     /// What the packet keeps of the records it reads as events.
     events: KeepEvents,
 }
@@ -181,7 +164,6 @@ fn parse_records(
     range: Range<usize>,
     record_len: usize,
     map: &ColMap,
-    general_only: bool,
     names: &mut WorkerNames,
     mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
@@ -189,7 +171,7 @@ fn parse_records(
         &bytes[..range.end],
         range.start,
         record_len,
-        |at, record| match map.fast_row(record).filter(|_| !general_only) {
+        |at, record| match map.fast_row(record) {
             Some(r) => batch.push_fast(names, &r, at as u64),
             None => match map.row(record) {
                 Ok(row) => batch.push(names, &row, at as u64),
@@ -213,7 +195,7 @@ fn merge(total: &mut dbf::Walk, chunk: dbf::Walk, len: usize) {
 
 /// One warning each for deleted records, a trailing partial record and
 /// bytes after the end mark.
-fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
+pub(super) fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
     if let Some(at) = w.first_deleted {
         b.warn(
             Place::Offset(at as u64),

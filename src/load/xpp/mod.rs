@@ -25,6 +25,7 @@ mod fast;
 mod foxdbe;
 mod index;
 mod packets;
+pub mod reference;
 mod replay;
 mod row;
 
@@ -73,6 +74,9 @@ impl Loader for Xpp {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        if opts.reference {
+            return reference::load(input, opts, b);
+        }
         let bytes = input.bytes();
         let dbf_header = dbf::header(bytes, Some(bytes.len()));
         if let Ok(header) = &dbf_header {
