@@ -230,6 +230,17 @@ fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `bytes` with each (place, value) of `flips` written in, places taken
+/// modulo the length.
+fn flipped(bytes: &[u8], flips: &[(usize, u8)]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for &(at, v) in flips {
+        let n = out.len();
+        out[at % n] = v;
+    }
+    out
+}
+
 fn load(bytes: &[u8], format: &str) -> Result<Profile, String> {
     let opts = LoadOptions {
         format: Some(format.to_string()),
@@ -426,12 +437,7 @@ proptest! {
         prop_assert_eq!(whole.stacks().is_empty(), !stacked);
         same_as_reference(&bytes, "plist")?;
         same_as_reference(&bytes[..at % bytes.len()], "plist")?;
-        let mut flipped = bytes.clone();
-        for &(at, v) in &flips {
-            let n = flipped.len();
-            flipped[at % n] = v;
-        }
-        same_as_reference(&flipped, "plist")?;
+        same_as_reference(&flipped(&bytes, &flips), "plist")?;
         // The small generated file too, as the other properties see it.
         same_as_reference(&plist(&f), "plist")?;
     }
@@ -483,12 +489,7 @@ proptest! {
         for (bytes, format) in files {
             same_as_reference(&bytes, format)?;
             same_as_reference(&bytes[..at % bytes.len()], format)?;
-            let mut flipped = bytes.clone();
-            for &(at, v) in &flips {
-                let n = flipped.len();
-                flipped[at % n] = v;
-            }
-            same_as_reference(&flipped, format)?;
+            same_as_reference(&flipped(&bytes, &flips), format)?;
         }
     }
 }
@@ -509,12 +510,8 @@ proptest! {
             (plist(&f), "plist"),
             (vs_csv(&f), "vs-csv"),
         ];
-        for (mut bytes, format) in files {
-            for &(at, v) in &flips {
-                let n = bytes.len();
-                bytes[at % n] = v;
-            }
-            profx::fuzzing::exercise(&bytes, format);
+        for (bytes, format) in files {
+            profx::fuzzing::exercise(&flipped(&bytes, &flips), format);
         }
     }
 }

@@ -26,10 +26,7 @@ pub fn load(
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
     let first = &pieces[0];
-    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
-    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
-    let map = ColMap::new(header.fields.clone(), columns.as_deref());
-    let map = Arc::new(map.map_err(|e| invalid(first, "offset 32".into(), e))?);
+    let map = column_map(first, header, opts)?;
     let mut replay = Replay::new(b, map.has(Col::Time));
     let (mut live, mut present) = (0, 0);
     let header_source = b.current_source();
@@ -75,6 +72,21 @@ pub fn load(
     }
     replay.finish(b, first.name());
     Ok(())
+}
+
+/// Where each trace field is in `header`'s records (`--columns` names
+/// them when the field names do not).
+pub(super) fn column_map(
+    first: &Input,
+    header: &Header,
+    opts: &LoadOptions,
+) -> Result<Arc<ColMap>, LoadError> {
+    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
+    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
+    let map = ColMap::new(header.fields.clone(), columns.as_deref());
+    Ok(Arc::new(
+        map.map_err(|e| invalid(first, "offset 32".into(), e))?,
+    ))
 }
 
 /// Where a packet's records start: after a header of the same layout, if

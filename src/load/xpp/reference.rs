@@ -28,10 +28,10 @@
 //! `trace_exit`), which makes each function's inclusive and exclusive
 //! times, each call path's stack and each call site's line.
 
-use super::dbf::{self, ColMap, Header};
+use super::dbf::{self, Header};
 use super::deldbe::{self, Layout, split};
 use super::events::{Decoder, TraceEvents};
-use super::foxdbe::{own_header, warn_about};
+use super::foxdbe::{column_map, own_header, warn_about};
 use super::replay::Step;
 use super::row::{Col, Row};
 use super::{
@@ -43,7 +43,6 @@ use crate::model::metrics::TraceTime;
 use crate::model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL};
 use crate::text::{decode, visible};
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// Loads `input` (and its packets) into `b`.
 pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
@@ -147,10 +146,7 @@ fn load_dbf(
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
     let first = &pieces[0];
-    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
-    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
-    let map = ColMap::new(header.fields.clone(), columns.as_deref());
-    let map = Arc::new(map.map_err(|e| invalid(first, "offset 32".into(), e))?);
+    let map = column_map(first, header, opts)?;
     let mut calls = Calls::new(b, map.has(Col::Time));
     let (mut live, mut present) = (0, 0);
     let header_source = b.current_source();
