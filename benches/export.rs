@@ -6,23 +6,18 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use profx::export::csv::View;
 use profx::export::{Request, Target, write};
-use profx::fixture_gen::large::{Kind, Spec, write as generate};
-use profx::load::{Input, LoadOptions, load_inputs};
+use profx::fixture_gen::large::{Kind, Spec};
+use profx::load::{LoadOptions, load_inputs};
 use std::hint::black_box;
 
 fn loaded(kind: Kind, bytes: u64, names: u32) -> profx::model::Profile {
-    let mut out = std::io::Cursor::new(Vec::new());
-    generate(
-        Spec {
-            kind,
-            bytes,
-            names,
-            shape: Default::default(),
-        },
-        &mut out,
-    )
-    .expect("generates");
-    let input = Input::owned("generated", out.into_inner());
+    let shape = Default::default();
+    let input = profx::fixture_gen::large::input(Spec {
+        kind,
+        bytes,
+        names,
+        shape,
+    });
     let opts = LoadOptions {
         timeline: true,
         ..Default::default()

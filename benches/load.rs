@@ -4,7 +4,7 @@
 //! `scripts/bench.sh`; this measures the pieces.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use profx::fixture_gen::large::{Kind, Spec, write};
+use profx::fixture_gen::large::{self, Kind, Spec};
 use profx::load::{Input, LoadOptions, load_inputs};
 use std::hint::black_box;
 
@@ -12,18 +12,13 @@ use std::hint::black_box;
 const SIZE: u64 = 32 << 20;
 
 fn generated(kind: Kind, bytes: u64, names: u32) -> Input {
-    let mut out = std::io::Cursor::new(Vec::new());
-    write(
-        Spec {
-            kind,
-            bytes,
-            names,
-            shape: Default::default(),
-        },
-        &mut out,
-    )
-    .expect("generates");
-    Input::owned("generated", out.into_inner())
+    let shape = Default::default();
+    large::input(Spec {
+        kind,
+        bytes,
+        names,
+        shape,
+    })
 }
 
 fn parse(c: &mut Criterion) {

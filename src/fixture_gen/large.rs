@@ -193,6 +193,13 @@ impl<W: Write> Write for Counted<W> {
     }
 }
 
+/// A file of `spec` in memory, as an input named "generated" (benches).
+pub fn input(spec: Spec) -> crate::load::Input {
+    let mut out = io::Cursor::new(Vec::new());
+    write(spec, &mut out).expect("writing to memory does not fail");
+    crate::load::Input::owned("generated", out.into_inner())
+}
+
 /// Writes a file of `spec` to `out` (seekable: a DBF header's record count
 /// is filled in at the end, once known).
 pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
