@@ -48,29 +48,46 @@ pub fn load(
         live += walk.live;
         present += walk.live + walk.deleted;
     }
-    // A numbered packet opened alone is part of the trace the count is of.
+    counted(
+        b,
+        pieces,
+        header,
+        first_has_header,
+        (header_source, live, present),
+    )?;
+    replay.finish(b, first.name());
+    Ok(())
+}
+
+/// The record count a header packet declares against the records present
+/// in every piece (a numbered packet opened alone is part of the trace the
+/// count is of), and a trace with no live record refused; the last is (the
+/// header's source, live records, records present).
+pub(super) fn counted(
+    b: &mut ProfileBuilder,
+    pieces: &[Input],
+    header: &Header,
+    first_has_header: bool,
+    (header_source, live, present): (usize, u64, u64),
+) -> Result<(), LoadError> {
     if first_has_header && u64::from(header.declared) != present {
         let n = header.declared;
-        let of = if pieces.len() > 1 {
-            format!("{present} are present in its {} pieces", pieces.len())
-        } else {
-            format!("{present} are present")
+        let of = match pieces.len() {
+            1 => format!("{present} are present"),
+            k => format!("{present} are present in its {k} pieces"),
         };
         let msg = format!("header says {n} records, {of}; read what is present");
         b.warn_in(header_source, Place::Offset(4), msg);
     }
     if live == 0 {
-        let place = format!(
-            "offset {}",
-            if first_has_header {
-                header.header_len
-            } else {
-                0
-            }
-        );
-        return Err(invalid(first, place, "no trace record in the table".into()));
+        let at = if first_has_header {
+            header.header_len
+        } else {
+            0
+        };
+        let reason = "no trace record in the table".into();
+        return Err(invalid(&pieces[0], format!("offset {at}"), reason));
     }
-    replay.finish(b, first.name());
     Ok(())
 }
 

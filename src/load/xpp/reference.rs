@@ -31,7 +31,7 @@
 use super::dbf::{self, Header};
 use super::deldbe::{self, Layout, split};
 use super::events::{Decoder, TraceEvents};
-use super::foxdbe::{column_map, own_header, warn_about};
+use super::foxdbe::{column_map, counted, own_header, warn_about};
 use super::replay::Step;
 use super::row::{Col, Row};
 use super::{
@@ -176,27 +176,13 @@ fn load_dbf(
         present += walk.live + walk.deleted;
     }
     // The header packet counts the records of the whole trace.
-    if first_has_header && u64::from(header.declared) != present {
-        let n = header.declared;
-        let of = match pieces.len() {
-            1 => format!("{present} are present"),
-            k => format!("{present} are present in its {k} pieces"),
-        };
-        let msg = format!("header says {n} records, {of}; read what is present");
-        b.warn_in(header_source, Place::Offset(4), msg);
-    }
-    if live == 0 {
-        let at = if first_has_header {
-            header.header_len
-        } else {
-            0
-        };
-        return Err(invalid(
-            first,
-            format!("offset {at}"),
-            "no trace record in the table".into(),
-        ));
-    }
+    counted(
+        b,
+        pieces,
+        header,
+        first_has_header,
+        (header_source, live, present),
+    )?;
     calls.finish(b, first.name());
     Ok(())
 }
