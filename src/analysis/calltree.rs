@@ -227,7 +227,7 @@ pub struct CallTree {
     up_roots: Vec<u32>,
     pub rows: Vec<Row>,
     /// Rows (ids) a search or a drill-down marked.
-    pub marked: FxHashSet<u32>,
+    pub marked: Marks,
     /// Top-down: every node's children in the view's order, made once an
     /// order (a sort) and shared by every walk, so showing a million open
     /// rows sorts nothing.
@@ -250,7 +250,7 @@ impl CallTree {
             ups: Vec::new(),
             up_roots: Vec::new(),
             rows: Vec::new(),
-            marked: FxHashSet::default(),
+            marked: Marks::default(),
             up_pairs: 0,
             ordered: None,
             open_before: None,
@@ -671,10 +671,16 @@ impl CallTree {
                 self.marked.extend(found.iter().copied());
                 // Paths are opened to the heaviest matches only: a query
                 // matching most of a million nodes would open them all.
-                let w = |id: u32| self.index.weight(NodeId(id));
                 if found.len() > OPEN_FOR {
-                    found.select_nth_unstable_by(OPEN_FOR, |&a, &b| w(b).total_cmp(&w(a)));
-                    found.truncate(OPEN_FOR);
+                    // Weights read once each, in node order, not at every
+                    // comparison: a selection among millions of matches
+                    // compares each several times.
+                    let mut weighed: Vec<(f64, u32)> = found
+                        .iter()
+                        .map(|&id| (self.index.weight(NodeId(id)), id))
+                        .collect();
+                    weighed.select_nth_unstable_by(OPEN_FOR, |a, b| b.0.total_cmp(&a.0));
+                    found = weighed[..OPEN_FOR].iter().map(|&(_, id)| id).collect();
                 }
                 // Ancestors opened by this search: a walk up stops at one
                 // (its own ancestors are open then), so marking costs the
@@ -727,7 +733,7 @@ impl CallTree {
             Direction::BottomUp => self
                 .marked
                 .iter()
-                .map(|&id| self.values(p, id).total.unwrap_or(0.0))
+                .map(|id| self.values(p, id).total.unwrap_or(0.0))
                 .sum(),
             Direction::TopDown => {
                 // Whether a node has a marked node above it, in one pass:
@@ -793,6 +799,69 @@ impl CallTree {
     }
 }
 
+/// Row ids a search marked, a bit each: a query can mark most of a
+/// million nodes, and a hash set of them took most of a keystroke's time
+/// (inserting each, then asking it of every node for the marked share).
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Marks {
+    pub fn contains(&self, id: &u32) -> bool {
+        let i = *id as usize;
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    /// Marks `id`; whether it was not marked before.
+    pub fn insert(&mut self, id: u32) -> bool {
+        let i = id as usize;
+        if self.bits.len() <= i / 64 {
+            self.bits.resize(i / 64 + 1, 0);
+        }
+        let word = &mut self.bits[i / 64];
+        let bit = 1u64 << (i % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        self.len += usize::from(new);
+        new
+    }
+
+    /// Forgets every mark, keeping the room.
+    pub fn clear(&mut self) {
+        self.bits.fill(0);
+        self.len = 0;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The marked ids, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| (w * 64 + b) as u32)
+        })
+    }
+}
+
+impl Extend<u32> for Marks {
+    fn extend<I: IntoIterator<Item = u32>>(&mut self, ids: I) {
+        for id in ids {
+            self.insert(id);
+        }
+    }
+}
+
 impl PartialEq for CallTree {
     fn eq(&self, other: &Self) -> bool {
         self.direction == other.direction
@@ -807,6 +876,24 @@ mod tests {
     use super::*;
     use crate::model::ProfileBuilder;
     use proptest::prelude::*;
+
+    /// Marks hold what a set of ids would, counted once each, across
+    /// words and after a clear.
+    #[test]
+    fn marks_are_a_set_of_ids() {
+        let mut m = Marks::default();
+        assert!(m.is_empty() && !m.contains(&0));
+        for id in [5, 64, 63, 1_000, 5] {
+            m.insert(id);
+        }
+        assert_eq!(m.len(), 4);
+        assert_eq!(m.iter().collect::<Vec<u32>>(), vec![5, 63, 64, 1_000]);
+        assert!(m.contains(&1_000) && !m.contains(&999) && !m.contains(&1_000_000));
+        m.clear();
+        assert!(m.is_empty() && !m.contains(&5) && m.iter().next().is_none());
+        m.extend([7, 7, 8]);
+        assert_eq!(m.len(), 2);
+    }
 
     /// A trace from ops: `Some(f)` enters function f, `None` leaves the
     /// top call; each op about a millisecond after the last.

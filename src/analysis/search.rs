@@ -11,8 +11,10 @@
 //! Results carry the matched character positions so views can highlight
 //! them; positions count chars, not bytes, of the text matched.
 
+use crate::model::{NameId, Profile};
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
+use std::sync::{Arc, Mutex};
 
 /// Where an exact term must sit in the name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +103,11 @@ impl Query {
         if !name.is_ascii() {
             return self.matches(name).is_some();
         }
+        self.is_match_ascii(name)
+    }
+
+    /// `is_match` for a name known to be ASCII.
+    fn is_match_ascii(&self, name: &str) -> bool {
         self.terms.iter().all(|t| match t {
             Term::Fuzzy(pat) if pat.is_ascii() => {
                 in_order(name.as_bytes(), pat.as_bytes(), self.case_sensitive)
@@ -183,6 +190,14 @@ fn in_order(hay: &[u8], pat: &[u8], case_sensitive: bool) -> bool {
     let mut at = 0;
     for &c in pat {
         let rest = &hay[at..];
+        // The next byte first: a query typed from a name's start (most
+        // are) finds its chars one after another, and a call into memchr
+        // costs more than the byte it would find.
+        let next = rest.first().copied();
+        if next == Some(c) || (!case_sensitive && next.map(|b| b.to_ascii_lowercase()) == Some(c)) {
+            at += 1;
+            continue;
+        }
         let found = if case_sensitive || !c.is_ascii_lowercase() {
             memchr::memchr(c, rest)
         } else {
@@ -230,6 +245,108 @@ pub fn filter_rows(rows: &[u32], keep: impl Fn(u32) -> bool + Sync) -> Vec<u32> 
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
+}
+
+/// A profile's names made ready for searching, once: which of them are
+/// printable ASCII, as most are (the screen shows such a name as it is,
+/// and the matcher need not ask whether it is ASCII; asked of every name
+/// at every keystroke, that was a fifth of a search's time), and the
+/// results of the last few queries, by their text: a longer query looks
+/// only at the names a shorter one matched, and erasing back to a query
+/// takes its result as it was.
+pub struct NameScan {
+    plain: Vec<bool>,
+    kept: Mutex<Vec<(String, Arc<Vec<bool>>)>>,
+}
+
+/// Query results a `NameScan` keeps: a bool a name each, 4 MB a result at
+/// 4 M names.
+const RESULTS_KEPT: usize = 8;
+
+impl NameScan {
+    pub fn new(p: &Profile) -> NameScan {
+        let plain = each_name(p.name_count(), |id| {
+            crate::text::is_printable_ascii(p.name(NameId::from_index(id)))
+        });
+        NameScan {
+            plain,
+            kept: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Which names match the query `text` as the screen shows them
+    /// (escapes included), by name id. Each name is matched once, however
+    /// many rows show it, and the names are read in id order, the order
+    /// their text lies in memory, on every core: matched row by row in a
+    /// sorted order, each row was a cache miss for the row, another for
+    /// where its name starts and a third for its text.
+    pub fn hits(&self, p: &Profile, text: &str) -> Arc<Vec<bool>> {
+        let (same, within) = match self.kept.lock() {
+            Ok(kept) => (
+                kept.iter()
+                    .find(|(t, _)| t == text)
+                    .map(|(_, h)| Arc::clone(h)),
+                kept.iter()
+                    .filter(|(t, _)| narrows(t, text))
+                    .max_by_key(|(t, _)| t.len())
+                    .map(|(_, h)| Arc::clone(h)),
+            ),
+            Err(_) => (None, None),
+        };
+        if let Some(hits) = same {
+            return hits;
+        }
+        let hits =
+            Arc::new(self.matching(p, &Query::parse(text), within.as_deref().map(|h| &h[..])));
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() >= RESULTS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((text.to_string(), Arc::clone(&hits)));
+        }
+        hits
+    }
+
+    /// The names matching `q`; `wanted`, when given, names the only ids
+    /// to look at (the others are false).
+    fn matching(&self, p: &Profile, q: &Query, wanted: Option<&[bool]>) -> Vec<bool> {
+        each_name(p.name_count(), |id| {
+            if wanted.is_some_and(|w| !w.get(id).copied().unwrap_or(false)) {
+                return false;
+            }
+            let name = p.name(NameId::from_index(id));
+            if self.plain.get(id).copied().unwrap_or(false) {
+                q.is_match_ascii(name)
+            } else {
+                q.is_match(&crate::text::visible(name))
+            }
+        })
+    }
+}
+
+/// `one(id)` for every id below `n`, in order, on every core when there
+/// are enough to pay for the threads.
+fn each_name(n: usize, one: impl Fn(usize) -> bool + Sync) -> Vec<bool> {
+    const PER_THREAD: usize = 20_000;
+    let mut out = vec![false; n];
+    let threads = crate::load::parallel::workers().min(n / PER_THREAD).max(1);
+    let per = n.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (i, part) in out.chunks_mut(per).enumerate() {
+            let one = &one;
+            let mut fill = move || {
+                for (j, o) in part.iter_mut().enumerate() {
+                    *o = one(i * per + j);
+                }
+            };
+            if threads == 1 {
+                fill();
+            } else {
+                s.spawn(fill);
+            }
+        }
+    });
+    out
 }
 
 /// One space-separated term; `None` for a term that is only operators
@@ -429,5 +546,32 @@ mod tests {
             kept,
             (0..100_000).filter(|r| r % 3 == 0).collect::<Vec<u32>>()
         );
+    }
+
+    /// A query's names found through the kept results (narrowed from a
+    /// shorter query's, or taken as they were when erasing back) are the
+    /// names a fresh scan finds, whatever the path: typing, erasing,
+    /// exclusions and anchors, which do not narrow, included.
+    #[test]
+    fn kept_results_are_what_a_fresh_scan_finds() {
+        let p = crate::fixture_gen::large::profile(50_000);
+        let scan = NameScan::new(&p);
+        let typed = [
+            "o", "or", "ord", "orde", "ord", "or", "or !", "or !p", "or !po", "or !p", "Or",
+            "Ord$", "Ord", "Orders", "Orders:", "Orders::", "Orders:", "^Or", "^Orx",
+        ];
+        let mut some = 0;
+        for text in typed {
+            let kept = scan.hits(&p, text);
+            let fresh = NameScan::new(&p).hits(&p, text);
+            assert_eq!(kept, fresh, "after {text:?}");
+            let q = Query::parse(text);
+            let by_name: Vec<bool> = (0..p.name_count())
+                .map(|i| q.is_match(&crate::text::visible(p.name(NameId::from_index(i)))))
+                .collect();
+            assert_eq!(*kept, by_name, "{text:?} name by name");
+            some += usize::from(kept.iter().any(|&h| h) && !kept.iter().all(|&h| h));
+        }
+        assert!(some > 10, "most queries keep some names and not others");
     }
 }

@@ -167,7 +167,7 @@ pub fn first_functions(p: &Profile, n: usize) -> Vec<FuncId> {
 /// pane's order is `col`'s value, then the name ranks, then the place in
 /// the canonical order, whose key ends this one.
 pub fn first_functions_by(p: &Profile, col: FuncColumn, descending: bool, n: usize) -> Vec<FuncId> {
-    let key = |id: FuncId| {
+    let key = |id: FuncId| -> FirstKey {
         let f = p.function(id);
         let (rank, tie) = col.ranks(p, id);
         (
@@ -179,8 +179,25 @@ pub fn first_functions_by(p: &Profile, col: FuncColumn, descending: bool, n: usi
             (p.name_rank(f.name), p.name_rank(f.module), id),
         )
     };
+    // A row whose value alone comes after the n-th kept row's is passed
+    // by on its value: the rest of its key reads the name ranks, a
+    // lookup each in a table far larger than the cache.
+    let quick = |id: FuncId| {
+        let rank = matches!(col.value_kind(), ValueKind::Text).then(|| col.ranks(p, id).0);
+        value_key(p, col, id, rank.flatten(), descending)
+    };
     let part = |range: std::ops::Range<usize>| {
-        first_by(range.map(|i| key(FuncId::from_index(i))), n, Ord::cmp)
+        if n > FEW {
+            return first_by(range.map(|i| key(FuncId::from_index(i))), n, Ord::cmp);
+        }
+        let bar = std::cell::Cell::new(None);
+        let rows = range
+            .map(FuncId::from_index)
+            .filter_map(|id| match bar.get() {
+                Some(b) if quick(id) > b => None,
+                _ => Some(key(id)),
+            });
+        few_first_barred(rows, n, Ord::cmp, |last: &FirstKey| bar.set(Some(last.0)))
     };
     let len = p.functions().len();
     // Each half's first n on a core of its own, then the first n of both:
@@ -222,6 +239,18 @@ fn first_by<T>(
     rows
 }
 
+/// A function's place in a pane's first order (`first_functions_by`):
+/// its value's key, its tie rank, its default keys, then its names' ranks
+/// and its id.
+type FirstKey = (
+    Option<u64>,
+    Option<u64>,
+    (bool, u64),
+    (bool, u64),
+    (bool, u64),
+    (u32, u32, FuncId),
+);
+
 /// At most this many first rows are kept as the rows go by.
 const FEW: usize = 1000;
 
@@ -234,7 +263,18 @@ const FEW: usize = 1000;
 fn few_first<T>(
     rows: impl Iterator<Item = T>,
     n: usize,
+    cmp: impl FnMut(&T, &T) -> Ordering,
+) -> Vec<T> {
+    few_first_barred(rows, n, cmp, |_| {})
+}
+
+/// `few_first`, telling `barred_by` each row that bars later ones, so
+/// that the rows can be passed by before their whole key is made.
+fn few_first_barred<T>(
+    rows: impl Iterator<Item = T>,
+    n: usize,
     mut cmp: impl FnMut(&T, &T) -> Ordering,
+    mut barred_by: impl FnMut(&T),
 ) -> Vec<T> {
     let Some(last) = n.checked_sub(1) else {
         return Vec::new();
@@ -250,6 +290,7 @@ fn few_first<T>(
             kept.select_nth_unstable_by(last, &mut cmp);
             kept.truncate(n);
             barred = true;
+            barred_by(&kept[last]);
         }
     }
     if kept.len() > n {

@@ -340,6 +340,14 @@ impl Names {
     pub fn resolve(&self, id: NameId) -> &str {
         span(&self.text, &self.starts, id.index())
     }
+
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
 }
 
 #[cfg(test)]

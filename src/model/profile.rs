@@ -179,6 +179,12 @@ impl Profile {
         self.names.resolve(id)
     }
 
+    /// How many names there are: ids run from 0 to this, in the order the
+    /// text lies in memory (a scan of every name reads it front to back).
+    pub fn name_count(&self) -> usize {
+        self.names.len()
+    }
+
     /// `id`'s place in the byte order of all names (`""` is 0): comparing
     /// ranks compares the names.
     pub fn name_rank(&self, id: NameId) -> u32 {

@@ -19,7 +19,7 @@ use crate::analysis::callgraph::{CallGraph, Edge};
 use crate::analysis::calltree::{CallTree, TreeCol, TreeIndex};
 use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
-use crate::model::{FuncId, PacketId, Profile, StackId};
+use crate::model::{FuncId, NameId, PacketId, Profile, StackId};
 use crate::text::visible;
 use ratatui::layout::{Position, Rect};
 use std::borrow::Cow;
@@ -116,6 +116,11 @@ struct Prepared {
     /// when comparing two columns, takes a copy, not a sort.
     orders: std::sync::Mutex<Vec<(OrderKey, Arc<Vec<u32>>)>>,
     panes_started: OnceLock<()>,
+    /// Each kind's search name by row (`panes::search_names`), made at the
+    /// first search of it: a search reads these 4 bytes a row, not the
+    /// row's 120.
+    search_names: [OnceLock<Option<Vec<NameId>>>; 4],
+    name_scan: OnceLock<crate::analysis::search::NameScan>,
 }
 
 /// A whole table's order: its kind and its sort.
@@ -155,6 +160,16 @@ impl Prepared {
             .as_ref()
     }
 
+    fn search_names(&self, p: &Profile, k: Kind) -> Option<view::SearchNames<'_>> {
+        let by_row = self.search_names[kind_index(k)]
+            .get_or_init(|| panes::search_names(p, k))
+            .as_deref()?;
+        let scan = self
+            .name_scan
+            .get_or_init(|| crate::analysis::search::NameScan::new(p));
+        Some(view::SearchNames { by_row, scan })
+    }
+
     fn graph(&self, p: &Profile) -> &CallGraph {
         self.graph.get_or_init(|| CallGraph::build(p))
     }
@@ -181,6 +196,9 @@ impl Prepared {
     fn start_panes(self: &Arc<Prepared>, profile: &Arc<Profile>) {
         self.panes_started.get_or_init(|| {
             self.spawn(profile, |pr, p| {
+                // What a search of the functions reads first: a search is
+                // the first thing many users do.
+                pr.search_names(p, Kind::Functions);
                 // A kind's tie order needs its pane, so this makes both.
                 for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
                     pr.ties(p, k);
@@ -232,9 +250,18 @@ pub struct App {
 /// order in their place.
 struct Opening {
     rows: std::thread::JoinHandle<Vec<u32>>,
+    /// The first row's callers and callees, counted by the same thread
+    /// before the order.
+    neighbours: Arc<OnceLock<Counted>>,
     /// The columns, measured over the first rows only.
     pane: PaneColumns,
 }
+
+/// A function with its callers and callees.
+type Counted = (FuncId, Vec<Edge>, Vec<Edge>);
+
+/// A function's callers and callees, borrowed or made for the asking.
+pub type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>);
 
 /// Functions from which the first view is ordered on a thread.
 const OPEN_ON_A_THREAD: usize = LARGE;
@@ -332,7 +359,16 @@ impl App {
             _ => return false,
         };
         let pr = Arc::clone(&self.prepared);
+        let neighbours = Arc::new(OnceLock::new());
+        let counted = Arc::clone(&neighbours);
+        let selected = first.first().map(|&r| FuncId::from_index(r as usize));
         let job = move || {
+            // The detail's lists first: the first frame is drawn without
+            // them (a pass over every node), and the next shows them.
+            if let Some(f) = selected {
+                let (callers, callees) = CallGraph::neighbours(&p, f);
+                let _ = counted.set((f, callers, callees));
+            }
             let mut rows = pr.pane(&p, Kind::Functions).canonical.clone();
             if let Some((col, descending)) = sort {
                 let ties = pr.ties(&p, Kind::Functions);
@@ -356,6 +392,7 @@ impl App {
         self.history.push(view);
         self.opening = Some(Opening {
             rows,
+            neighbours,
             pane: PaneColumns {
                 cols,
                 widths,
@@ -474,18 +511,25 @@ impl App {
     /// The selected function's callers and callees for the detail split:
     /// the graph's lists once it is made; before, the function's own (one
     /// pass over the stacks, the same lists), so the first frame does not
-    /// wait for the whole graph.
-    pub fn neighbours(&self) -> (Cow<'_, [Edge]>, Cow<'_, [Edge]>) {
+    /// wait for the whole graph. `None` while they are being counted: a
+    /// large profile's first view counts them on its thread.
+    pub fn neighbours(&self) -> Option<Neighbours<'_>> {
         let Some(f) = self.split_function() else {
-            return (Cow::Borrowed(&[]), Cow::Borrowed(&[]));
+            return Some((Cow::Borrowed(&[]), Cow::Borrowed(&[])));
         };
-        match self.prepared.graph.get() {
+        if let Some(o) = &self.opening {
+            return match o.neighbours.get() {
+                Some((g, callers, callees)) if *g == f => Some((callers.into(), callees.into())),
+                _ => None,
+            };
+        }
+        Some(match self.prepared.graph.get() {
             Some(g) => (g.callers(f).into(), g.callees(f).into()),
             None => {
                 let (callers, callees) = CallGraph::neighbours(&self.profile, f);
                 (callers.into(), callees.into())
             }
-        }
+        })
     }
 
     /// `neighbours` for a key: the graph's lists, waiting for the graph if
@@ -867,7 +911,12 @@ impl App {
             return;
         };
         let total = base.len();
-        let rows = view::filtered_rows(&self.profile, v, within.as_ref().unwrap_or(base));
+        let names = v
+            .query
+            .as_ref()
+            .and(v.scope.kind())
+            .and_then(|k| self.prepared.search_names(&self.profile, k));
+        let rows = view::filtered_rows(&self.profile, v, within.as_ref().unwrap_or(base), names);
         let v = self.view_mut();
         v.total = total;
         v.rows = rows;
@@ -1304,17 +1353,39 @@ impl App {
 
     /// Marks the tree's rows whose function the search matches, opens the
     /// paths to them and says how many and what share they hold.
+    /// Which functions' names match the query `text`, by function id: each
+    /// name matched once, front to back in memory, as a pane's search does.
+    fn function_hits(&self, text: &str) -> Vec<bool> {
+        let p = &self.profile;
+        match self.prepared.search_names(p, Kind::Functions) {
+            Some(names) => {
+                let hits = names.scan.hits(p, text);
+                names.by_row.iter().map(|n| hits[n.index()]).collect()
+            }
+            None => {
+                let q = Query::parse(text);
+                p.function_ids()
+                    .map(|f| q.is_match(&visible(p.function_name(f))))
+                    .collect()
+            }
+        }
+    }
+
     fn tree_search(&mut self) {
         let filter = self.view().filter.clone();
-        let query = self.view().query.is_some().then(|| Query::parse(&filter));
+        let hits = self
+            .view()
+            .query
+            .is_some()
+            .then(|| self.function_hits(&filter));
         let mut found = None;
         self.tree_op(|p, t, c| {
-            let Some(q) = &query else {
+            let Some(hits) = &hits else {
                 let id = t.rows.get(c).map(|r| r.id);
                 t.unmark(p);
                 return id.and_then(|id| t.position(id));
             };
-            let n = t.mark(p, &|f| q.is_match(&visible(p.function_name(f))));
+            let n = t.mark(p, &|f| hits.get(f.index()).copied().unwrap_or(false));
             found = Some((n, t.marked_share(p)));
             t.next_marked(c.saturating_sub(1).min(t.rows.len()), 1)
         });

@@ -23,4 +23,4 @@ pub use app::App;
 pub use term::run;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -9,7 +9,7 @@ use crate::analysis::columns::{
 use crate::analysis::resort::TieOrder;
 use crate::analysis::sort::{Table, sort_by};
 use crate::model::ids::RowId;
-use crate::model::{FuncId, LineId, PacketId, Profile, StackId};
+use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
 use crate::report::fmt::cell;
 use crate::text::visible;
 use unicode_width::UnicodeWidthStr;
@@ -213,6 +213,32 @@ pub fn search_column(kind: Kind, p: &Profile, row: u32) -> Col {
     }
 }
 
+/// The name whose text is the row's search text, where it is one: every
+/// kind's but a packet's (its source is its own string). A search matches
+/// names once each, then picks the rows by these.
+pub fn search_name(kind: Kind, p: &Profile, row: u32) -> Option<NameId> {
+    match kind {
+        Kind::Functions => Some(p.function(fid(row)).name),
+        Kind::Lines => {
+            let line = p.line(lid(row));
+            Some(line.function.map_or(line.file, |f| p.function(f).name))
+        }
+        Kind::Stacks => Some(p.function(p.stack_leaf(sid(row))).name),
+        Kind::Packets => None,
+    }
+}
+
+/// Every row's `search_name`, by row id; `None` for a kind whose rows
+/// have none.
+pub fn search_names(p: &Profile, kind: Kind) -> Option<Vec<NameId>> {
+    if kind == Kind::Packets {
+        return None;
+    }
+    (0..row_count(p, kind) as u32)
+        .map(|r| search_name(kind, p, r))
+        .collect()
+}
+
 /// The text a search matches: what the cell shows, escapes included, so
 /// highlighted positions fall on the characters on screen.
 pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
@@ -293,6 +319,32 @@ fn text_cap(kind: Kind, c: Col) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A search matches a row by its search name where it has one: that
+    /// name's text is the row's search text, in every kind, escapes and
+    /// rows without a function (a line then searches its file) included.
+    #[test]
+    fn a_rows_search_name_holds_its_search_text() {
+        let plist = crate::tui::tests::hostile();
+        let trace = crate::tui::tests::fixture("xpp/orders-run.prf");
+        let lines = crate::tui::tests::fixture("plist/line-counting.txt");
+        let mut named = 0;
+        for p in [&plist, &trace, &lines] {
+            for kind in [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets] {
+                for r in 0..row_count(p, kind) as u32 {
+                    let Some(n) = search_name(kind, p, r) else {
+                        assert_eq!(kind, Kind::Packets, "only a packet has no search name");
+                        continue;
+                    };
+                    assert_eq!(visible(p.name(n)), search_text(kind, p, r), "{kind:?} {r}");
+                    named += 1;
+                }
+                let by_row = search_names(p, kind);
+                assert_eq!(by_row.is_some(), kind != Kind::Packets);
+            }
+        }
+        assert!(named > 20, "the profiles have rows of every named kind");
+    }
 
     /// A top-level line has no function name to rank, so the tie order
     /// cannot key the Function column; the pane then sorts as `sort_by`

@@ -5,7 +5,7 @@
 use super::panes::{self, Col, Kind};
 use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
-use crate::model::{FuncId, PacketId, Profile};
+use crate::model::{FuncId, NameId, PacketId, Profile};
 
 /// The rows a view is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,7 +322,15 @@ fn lines_of(p: &Profile, f: FuncId, mut rows: Vec<u32>) -> Vec<u32> {
 /// a narrower query is known to be within) matching the view's query, in
 /// the same order. Events are matched by their function: each function is
 /// matched once, then the events are scanned by id without being decoded.
-pub fn filtered_rows(p: &Profile, view: &View, base: &Rows) -> Rows {
+/// What a search by names reads (`matching`): each row's search name by
+/// row id, and the names made ready.
+#[derive(Clone, Copy)]
+pub struct SearchNames<'a> {
+    pub by_row: &'a [NameId],
+    pub scan: &'a search::NameScan,
+}
+
+pub fn filtered_rows(p: &Profile, view: &View, base: &Rows, names: Option<SearchNames>) -> Rows {
     let Some(q) = &view.query else {
         return base.clone();
     };
@@ -352,32 +360,35 @@ pub fn filtered_rows(p: &Profile, view: &View, base: &Rows) -> Rows {
             }
         }
         (scope, Rows::List(rows)) => match scope.kind() {
-            Some(kind) => Rows::List(matching(p, kind, q, rows)),
+            Some(kind) => Rows::List(matching(p, kind, (q, &view.filter), rows, names)),
             None => base.clone(),
         },
         (_, rows) => rows.clone(),
     }
 }
 
-/// The rows whose search text matches, in `rows`' order. When `rows` are
-/// most of the kind's rows, every row is matched in id order, where the
-/// rows' data lie one after another in memory (in a sorted order each row
-/// is a cache miss), and the sorted rows are then picked from the result.
-fn matching(p: &Profile, kind: Kind, q: &Query, rows: &[u32]) -> Vec<u32> {
-    let keep = |r: u32| q.is_match(&panes::search_text(kind, p, r));
+/// The rows whose search text matches, in `rows`' order. A few rows, or
+/// rows with no `names` (each row's search name, by row id), are matched
+/// one by one; many are picked by which of their names match
+/// (`NameScan::hits`, each name matched once).
+fn matching(
+    p: &Profile,
+    kind: Kind,
+    (q, text): (&Query, &str),
+    rows: &[u32],
+    names: Option<SearchNames>,
+) -> Vec<u32> {
     let total = panes::row_count(p, kind);
-    if rows.len() < total / 2 {
-        return search::filter_rows(rows, keep);
-    }
-    let ids: Vec<u32> = (0..total).filter_map(|i| u32::try_from(i).ok()).collect();
-    let mut hit = vec![false; total];
-    for r in search::filter_rows(&ids, keep) {
-        hit[r as usize] = true;
-    }
-    rows.iter()
-        .copied()
-        .filter(|&r| hit.get(r as usize).copied().unwrap_or(false))
-        .collect()
+    let names = names.filter(|n| n.by_row.len() == total && rows.len() >= total / 64);
+    let Some(SearchNames { by_row, scan }) = names else {
+        return search::filter_rows(rows, |r| q.is_match(&panes::search_text(kind, p, r)));
+    };
+    let hits = scan.hits(p, text);
+    // Rows come in the view's order, names by row id: the hits go to rows
+    // in id order, where the 4-byte names lie one after another, and the
+    // rows look theirs up in a table of bytes.
+    let row_hits: Vec<bool> = by_row.iter().map(|n| hits[n.index()]).collect();
+    search::filter_rows(rows, |r| row_hits.get(r as usize).copied().unwrap_or(false))
 }
 
 /// `rows` in the view's sort order (`ties`: the tie order of their

@@ -35,13 +35,17 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     };
     let callers_at = at(focus).filter(|_| matches!(focus, Focus::Callers(_)));
     let callees_at = at(focus).filter(|_| matches!(focus, Focus::Callees(_)));
-    let (callers, callees) = app.neighbours();
+    // Being counted (a large profile's first frame): the lists say so.
+    let (callers, callees, none) = match app.neighbours() {
+        Some((callers, callees)) => (callers, callees, "(none)"),
+        None => (Default::default(), Default::default(), "(counting…)"),
+    };
     edges(
         buf,
         left,
         app,
         &format!(" Callers of {name} "),
-        &callers,
+        (&callers, none),
         callers_at,
         theme,
     );
@@ -50,7 +54,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         right,
         app,
         &format!(" Callees of {name} "),
-        &callees,
+        (&callees, none),
         callees_at,
         theme,
     );
@@ -64,7 +68,7 @@ fn edges(
     area: Rect,
     app: &App,
     title: &str,
-    list: &[Edge],
+    (list, none): (&[Edge], &str),
     focused: Option<usize>,
     theme: Theme,
 ) {
@@ -77,7 +81,7 @@ fn edges(
         buf.set_stringn(
             inner.x + 1,
             inner.y,
-            "(none)",
+            none,
             usize::from(inner.width),
             theme.dim(),
         );

@@ -463,4 +463,15 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     let now: Vec<u32> = (0..20).filter_map(|i| app.view().rows.get(i)).collect();
     assert_eq!(now, first);
     assert!(text(&render(&app)).contains(&top));
+    // The detail's lists, counted on the thread, are the ones an app made
+    // at once shows: the same screen. The first frame either shows them
+    // or says they are being counted.
+    assert_eq!(text(&render(&app)), text(&render(&at_once)));
+    let (callers, _) = at_once.neighbours().expect("counted at once");
+    let caller = callers.first().expect("the top function has a caller");
+    let caller = app.profile.function_name(caller.func).to_string();
+    assert!(
+        before.contains("(counting…)") || before.contains(&caller),
+        "{before}"
+    );
 }

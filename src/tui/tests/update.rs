@@ -549,6 +549,51 @@ fn narrowing_search_keeps_exactly_the_matching_rows() {
     }
 }
 
+/// A search matches each name once and picks the rows by their names: in
+/// every pane, of profiles whose names repeat across rows (a trace's
+/// lines under their callers, stacks under their leaves) or need escapes,
+/// the rows kept at each keystroke are exactly the rows whose own search
+/// text matches, in the pane's order.
+#[test]
+fn every_panes_search_keeps_the_rows_whose_text_matches() {
+    let cases = [
+        (super::hostile(), "evx1b !wide"),
+        (fixture("xpp/orders-run.prf"), "rea !fn"),
+        (fixture("plist/line-counting.txt"), "ma 'c"),
+    ];
+    let mut checked = 0;
+    for (p, query) in cases {
+        let mut app = app_of(p, "t", 120, 40);
+        for tab in [Tab::Functions, Tab::Lines, Tab::Stacks] {
+            app.update(Tab(tab));
+            let Some(kind) = app.view().scope.kind() else {
+                continue;
+            };
+            let all: Vec<u32> = (0..app.view().rows.len())
+                .filter_map(|i| app.view().rows.get(i))
+                .collect();
+            app.update(SearchOpen);
+            for c in query.chars() {
+                app.update(Input(c));
+                let q = crate::analysis::search::Query::parse(&app.view().filter);
+                let text = |r: u32| crate::tui::panes::search_text(kind, &app.profile, r);
+                let expected: Vec<u32> = all
+                    .iter()
+                    .copied()
+                    .filter(|&r| q.is_match(&text(r)))
+                    .collect();
+                let shown: Vec<u32> = (0..app.view().rows.len())
+                    .filter_map(|i| app.view().rows.get(i))
+                    .collect();
+                assert_eq!(shown, expected, "{tab:?} after {:?}", app.view().filter);
+                checked += usize::from(!shown.is_empty() && shown.len() < all.len());
+            }
+            app.update(Cancel);
+        }
+    }
+    assert!(checked > 5, "some keystrokes kept some rows and not others");
+}
+
 /// The first column of a CSV file's rows (the header left out).
 fn csv_first_column(path: &std::path::Path) -> Vec<String> {
     let mut rd = csv::Reader::from_path(path).expect("the export exists");
