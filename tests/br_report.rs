@@ -61,6 +61,26 @@ fn json(name: &str) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// The reference loader (`--reference`: one thread, record by record)
+/// gives every fixture's `--json`, warnings included: the fast engine and
+/// the format's rules read in one place agree, on damage too.
+#[test]
+fn the_reference_loader_reads_every_fixture_alike() {
+    for name in FIXTURES {
+        let dir = compiled("reference", name);
+        let file = format!("{name}.prof");
+        let fast = profx_in(&dir, &["report", &file, "--json"]);
+        let reference = profx_in(&dir, &["report", &file, "--json", "--reference"]);
+        assert_eq!(
+            reference.status.code(),
+            Some(0),
+            "{name}: {}",
+            stderr(&reference)
+        );
+        assert_eq!(fast.stdout, reference.stdout, "{name}");
+    }
+}
+
 #[test]
 fn json_of_every_fixture_matches_its_reviewed_snapshot() {
     for name in FIXTURES {

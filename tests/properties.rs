@@ -9,11 +9,10 @@
 //!   with them, to the bit, whole or cut anywhere;
 //! - flipped bytes never panic (`profx::fuzzing::exercise`, the fuzz
 //!   targets' own check, including the reports and every screen);
-//! - a format's reference loader (one thread, the general grammar: PLIST's
-//!   and Xbase++'s own loaders, BR's reading in one chunk by the general
-//!   grammar) and its fast engine give the same `--json`, warnings and
-//!   errors included, on generated files, cut anywhere and with bytes
-//!   flipped.
+//! - a format's reference loader (one thread, the general grammar, each
+//!   format's rules in one file: `load/<format>/reference.rs`) and its
+//!   fast engine give the same `--json`, warnings and errors included, on
+//!   generated files, cut anywhere and with bytes flipped.
 
 use profx::fixture_gen::{br, dbf};
 use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
@@ -108,6 +107,80 @@ fn br_log_and_ends(samples: &[(Vec<usize>, u32, bool)]) -> (Vec<u8>, Vec<usize>)
         mark(&desc);
     }
     (br::compile(&desc).expect("the description compiles"), ends)
+}
+
+/// A BR log with what `br_log` never writes: a module used before it is
+/// mapped (`late`) or never mapped, GOSUB and program frames, a sample
+/// without its time or its type 6, records outside any sample, a module
+/// mapped again to another file.
+fn br_log_rich(samples: &[(Vec<usize>, u32, bool)], late: bool) -> Vec<u8> {
+    let mut desc = String::from("module 1 \"ORDERS.BR\"\nend\n");
+    for (i, (frames, us, timed)) in samples.iter().enumerate() {
+        let module = if frames[0] % 3 == 0 { 3 } else { 2 };
+        desc += &format!("sample {module} {} 0\n", 10 + frames[0]);
+        if *timed && i % 4 != 1 {
+            desc += &format!("time {us}us\n");
+        }
+        for (depth, &f) in frames.iter().enumerate() {
+            if depth > 0 {
+                desc += &format!("back 2 {} 0\n", 20 + f);
+            }
+            match f % 3 {
+                0 => desc += &format!("name \"FN{}\"\n", NAMES[f].replace('.', "")),
+                1 => desc += "gosub\n",
+                _ => {}
+            }
+        }
+        desc += "back 1 100 0\nmain\n";
+        if i % 5 != 2 {
+            desc += "end\n";
+        }
+        if i == 0 {
+            desc += "module 2 \"LIB\\\\FNS.BR\"\ntime 5us\n";
+        }
+        if i == 1 {
+            desc += "module 1 \"OTHER.BR\"\n";
+        }
+    }
+    if late {
+        desc += "module 3 \"LATE.BR\"\n";
+    }
+    br::compile(&desc).expect("the description compiles")
+}
+
+/// `br_log_rich` holds each thing it says it does: a property test of it
+/// would otherwise pass on logs that never meet them.
+#[test]
+fn the_rich_br_log_meets_every_rule() {
+    let s = vec![(vec![0, 1, 2], 100, true); 6];
+    for late in [true, false] {
+        let opts = LoadOptions {
+            format: Some("br".into()),
+            ..Default::default()
+        };
+        let input = Input::owned("rich", br_log_rich(&s, late));
+        let p = load_inputs(&[input], &opts).expect("loads");
+        let warnings: Vec<&str> = p.warnings().iter().map(|w| w.message.as_str()).collect();
+        let mut want = vec![
+            "mapped again",
+            "outside a sample",
+            "no time record",
+            "not closed before the next sample",
+        ];
+        if !late {
+            want.push("never mapped");
+        }
+        for w in want {
+            assert!(warnings.iter().any(|m| m.contains(w)), "{w}: {warnings:?}");
+        }
+        let names: Vec<&str> = p.functions().iter().map(|f| p.name(f.name)).collect();
+        for n in ["(gosub)", "(main)", "FNMAIN"] {
+            assert!(names.contains(&n), "{n}: {names:?}");
+        }
+        let modules: Vec<&str> = p.functions().iter().map(|f| p.name(f.module)).collect();
+        let want = if late { "LATE.BR" } else { "module#3" };
+        assert!(modules.contains(&want), "{want}: {modules:?}");
+    }
 }
 
 fn samples() -> impl Strategy<Value = Vec<(Vec<usize>, u32, bool)>> {
@@ -472,9 +545,8 @@ fn deldbe_params(events: &[(u8, bool, usize)]) -> Vec<u8> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// The traces' and the BR log's reference reading (one chunk, the
-    /// general grammar) and their fast engines agree, whole, cut anywhere
-    /// and with bytes flipped.
+    /// The traces' and the BR log's reference loaders and their fast
+    /// engines agree, whole, cut anywhere and with bytes flipped.
     #[test]
     fn trace_and_log_reference_and_fast_agree(
         events in calls(), s in samples(), at in any::<usize>(),
@@ -485,6 +557,8 @@ proptest! {
             (deldbe_params(&events), "xpp"),
             (dbf_trace(&events), "xpp"),
             (br_log(&s), "br"),
+            (br_log_rich(&s, true), "br"),
+            (br_log_rich(&s, false), "br"),
         ];
         for (bytes, format) in files {
             same_as_reference(&bytes, format)?;

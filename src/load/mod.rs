@@ -110,11 +110,10 @@ pub struct LoadOptions {
     pub events: KeepEvents,
     /// Whether a trace's call paths and a log's samples make stacks.
     pub stacks: KeepStacks,
-    /// Load with the format's reference reading: one thread, the format's
-    /// general grammar, no speed machinery. PLIST and Xbase++ have a
-    /// loader of their own for it (`plist::reference`, `xpp::reference`);
-    /// a BR log is read as one chunk, every record by `br::record::read`.
-    /// It gives the same profile as the fast engine, slower; the tests hold
+    /// Load with the format's reference loader: one thread, the format's
+    /// general grammar, no speed machinery (`plist::reference`,
+    /// `xpp::reference`, `br::reference`). It gives the same profile as
+    /// the fast engine, slower; the tests hold
     /// the two to that. VS reports have one loader and ignore it.
     pub reference: bool,
 }

@@ -309,7 +309,7 @@ struct Open {
     timed: bool,
 }
 
-const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
+pub(super) const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
 
 /// Where a chunk's reading ended.
 enum Ended {
@@ -342,7 +342,8 @@ impl<'a> Decoder<'a> {
     }
 
     /// A decoder that reads every record on its own, by the nom parsers
-    /// of `record::read` (the reference reading, `--reference`).
+    /// of `record::read`: tests hold the whole-sample reading to it.
+    #[cfg(test)]
     pub fn record_by_record(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             whole: false,
@@ -753,7 +754,7 @@ pub fn stop_message(why: Stop, left: u64) -> String {
     }
 }
 
-fn record_type(rec: &Record<'_>) -> u8 {
+pub(super) fn record_type(rec: &Record<'_>) -> u8 {
     match rec {
         Record::Module { .. } => 1,
         Record::Current(_) => 3,

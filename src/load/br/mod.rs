@@ -19,6 +19,10 @@
 //! 06                            end of sample
 //! ```
 //!
+//! `reference.rs` reads the log the plain way, record by record on one
+//! thread (`--reference`): read it first to learn the format. What follows
+//! is the same rules on every core.
+//!
 //! Samples go to the builder's sample feed (model.md § Samples), which owns
 //! hits, times and recursion; this module only decodes and names frames.
 //! Names stay slices of the mapped file until interned, so a record costs no
@@ -41,6 +45,7 @@ mod events;
 mod frame_keys;
 mod lines;
 mod record;
+pub mod reference;
 mod sync;
 
 use super::{Detection, Input, KeepEvents, LoadError, LoadOptions, Loader, parallel};
@@ -108,14 +113,11 @@ impl Loader for Br {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        if opts.reference {
+            return reference::load(input, opts, b);
+        }
         let bytes = input.bytes();
-        // The reference reading (`--reference`): the whole log as one
-        // chunk (no guess of where a chunk's samples begin), every record
-        // by the nom parsers.
-        let size = match opts.reference {
-            true => bytes.len().max(1),
-            false => opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1),
-        };
+        let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1);
         let chunks: Vec<Range<usize>> = (0..bytes.len().div_ceil(size))
             .map(|k| k * size..bytes.len().min((k + 1) * size))
             .collect();
@@ -128,10 +130,7 @@ impl Loader for Br {
         let mut done = 0;
         parallel::ordered_reusing(
             &chunks,
-            |worker| match opts.reference {
-                true => Decoder::record_by_record(shared, given[worker].clone()),
-                false => Decoder::new(shared, given[worker].clone()),
-            },
+            |worker| Decoder::new(shared, given[worker].clone()),
             |decoder, range, spare| decoder.chunk(range, spare),
             |worker, mut batch| {
                 let go_on = feed.batch(worker, &mut batch);
