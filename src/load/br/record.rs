@@ -176,6 +176,33 @@ pub fn trim_name(name: &[u8]) -> &[u8] {
     &name[..end]
 }
 
+/// The warning where reading stops at a record that does not read, with
+/// the bytes `left` unread.
+pub fn stop_message(why: Stop, left: u64) -> String {
+    match why {
+        Stop::Cut { kind } => {
+            format!("record type {kind} cut off by the end of the file ({left} bytes)")
+        }
+        Stop::Unknown { kind } => {
+            format!("unknown record type {kind}; stopped reading, {left} bytes not read")
+        }
+    }
+}
+
+/// A record's type byte.
+pub fn record_type(rec: &Record<'_>) -> u8 {
+    match rec {
+        Record::Module { .. } => 1,
+        Record::Current(_) => 3,
+        Record::Time(_) => 4,
+        Record::Back(_) => 5,
+        Record::End => 6,
+        Record::Name(_) => 7,
+        Record::Gosub => 8,
+        Record::Main => 9,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

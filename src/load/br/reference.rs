@@ -27,9 +27,9 @@
 //!   one cut off by the end of the file) stops the reading, with a
 //!   warning; the sample it leaves open is closed there.
 
-use super::decode::{NEXT_SAMPLE, record_type, stop_message};
+use super::NEXT_SAMPLE;
 use super::events::SampleEvents;
-use super::record::{Frame, Record, read, trim_name};
+use super::record::{Frame, Record, read, record_type, stop_message, trim_name};
 use crate::load::{Input, LoadError, LoadOptions};
 use crate::model::metrics::Sample;
 use crate::model::{MetaValue, NameId, Packet, Place, ProfileBuilder};

@@ -11,10 +11,13 @@
 //! it began and ended, for the calling thread to keep only batches that
 //! follow on from the one before.
 
+use super::super::NEXT_SAMPLE;
 use super::frame_keys::{self, FrameKey, FrameKeys};
 use super::lines::LineNumbers;
-use super::record::{Frame, Record, Stop, measure, read, read_whole, trim_name};
 use super::sync::{Targets, chunk_start};
+use crate::load::br::record::{
+    Frame, Record, Stop, measure, read, read_whole, record_type, stop_message, trim_name,
+};
 use crate::model::intern::Bytes;
 use crate::model::{FuncId, ProfileBuilder};
 use rustc_hash::FxHashMap;
@@ -308,8 +311,6 @@ struct Open {
     ns: u64,
     timed: bool,
 }
-
-pub(super) const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
 
 /// Where a chunk's reading ended.
 enum Ended {
@@ -741,28 +742,4 @@ fn mark_last<'a>(frames: &mut [RawFrame<'a>], rec: Record<'a>) -> Option<()> {
         (last.kind, last.name) = (kind, name);
     }
     Some(())
-}
-
-pub fn stop_message(why: Stop, left: u64) -> String {
-    match why {
-        Stop::Cut { kind } => {
-            format!("record type {kind} cut off by the end of the file ({left} bytes)")
-        }
-        Stop::Unknown { kind } => {
-            format!("unknown record type {kind}; stopped reading, {left} bytes not read")
-        }
-    }
-}
-
-pub(super) fn record_type(rec: &Record<'_>) -> u8 {
-    match rec {
-        Record::Module { .. } => 1,
-        Record::Current(_) => 3,
-        Record::Time(_) => 4,
-        Record::Back(_) => 5,
-        Record::End => 6,
-        Record::Name(_) => 7,
-        Record::Gosub => 8,
-        Record::Main => 9,
-    }
 }

@@ -22,7 +22,7 @@
 //! In `03 0002 00000028 01`, the first bytes of a sample after a `06`,
 //! the guess stands on the `03`.
 
-use super::record::measure;
+use crate::load::br::record::measure;
 
 /// Records from a guess that must read (or reach the end of the file).
 const CHECK: usize = 64;
@@ -74,8 +74,8 @@ fn records_read(bytes: &[u8], mut pos: usize) -> bool {
         }
         match measure(&bytes[pos..]) {
             Ok((_, len)) => pos += len,
-            Err(super::record::Stop::Cut { .. }) => return true,
-            Err(super::record::Stop::Unknown { .. }) => return false,
+            Err(crate::load::br::record::Stop::Cut { .. }) => return true,
+            Err(crate::load::br::record::Stop::Unknown { .. }) => return false,
         }
     }
     true
