@@ -1,6 +1,6 @@
 //! One PLIST /T line → tag and fields (formats.md § plist, first rules).
 
-use crate::model::MetaValue;
+use crate::model::{MetaValue, NameId};
 
 /// Fields after the tag that each known tag carries.
 fn arity(tag: u32) -> Option<usize> {
@@ -200,6 +200,19 @@ pub fn meta(s: &str) -> MetaValue {
     match count(s).and_then(|n| i64::try_from(n).ok()) {
         Some(n) => MetaValue::Int(n),
         None => MetaValue::Text(s.to_string()),
+    }
+}
+
+/// Puts listed frame names root first with the owner as the leaf
+/// (formats.md): a list starting with the owner is leaf-first, so reverse
+/// it; a list with the owner at neither end gets it appended.
+pub fn orient(names: &mut Vec<NameId>, owner: NameId) {
+    let starts = names.first() == Some(&owner);
+    let ends = names.last() == Some(&owner);
+    if starts && !ends {
+        names.reverse();
+    } else if !starts && !ends {
+        names.push(owner);
     }
 }
 

@@ -28,8 +28,7 @@
 //! usable record fails to load.
 
 use super::listing;
-use super::record::{Fields, Parsed, count, meta, number, parse_line, time};
-use super::stacks::orient;
+use super::record::{Fields, Parsed, count, meta, number, orient, parse_line, time};
 use crate::load::LoadError;
 use crate::load::split::{MAX_LINE, numbered_lines};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};

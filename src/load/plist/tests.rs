@@ -1,7 +1,7 @@
 use super::*;
 use crate::load::{Input, LoadOptions, load_inputs};
 use crate::model::testing::{stack_paths, warnings};
-use crate::model::{Place, Profile};
+use crate::model::{MetaValue, Place, Profile};
 
 fn load(text: &str) -> Profile {
     let input = Input::owned("t.txt", text.as_bytes().to_vec());

@@ -7,7 +7,7 @@
 //! (which function a stack belongs to, whether a frame has a stack to go
 //! in) is the calling thread's, in `State`.
 
-use super::fast;
+use super::bytes;
 use super::record::{Fields, Parsed, count, number, parse_line, time};
 use crate::load::names::{LocalNames, NewNames};
 use crate::load::split::MAX_LINE;
@@ -89,7 +89,7 @@ pub fn parse(chunk: &[u8], names: &mut LocalNames, mut spare: Vec<(u32, Item)>) 
     let mut at = 0;
     loop {
         let rest = &body[at..];
-        let (item, len) = match fast::item_at(rest, names) {
+        let (item, len) = match bytes::item_at(rest, names) {
             Some((item, len)) => (Some(item), len),
             None => {
                 let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());

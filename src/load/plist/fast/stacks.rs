@@ -15,6 +15,7 @@
 //! (`ProfileBuilder::settle`).
 
 use super::{Frames, RawStack, State, listed};
+use crate::load::plist::record::orient;
 use crate::model::{FuncId, NameId, ProfileBuilder, StackId};
 
 /// `by_name` entries: no tag 6 function has the name, or several do.
@@ -133,18 +134,5 @@ impl Fresh {
         if !self.checked && !self.run.contains(&id) {
             self.run.push(id);
         }
-    }
-}
-
-/// Puts listed frame names root first with the owner as the leaf
-/// (formats.md): a list starting with the owner is leaf-first, so reverse
-/// it; a list with the owner at neither end gets it appended.
-pub(super) fn orient(names: &mut Vec<NameId>, owner: NameId) {
-    let starts = names.first() == Some(&owner);
-    let ends = names.last() == Some(&owner);
-    if starts && !ends {
-        names.reverse();
-    } else if !starts && !ends {
-        names.push(owner);
     }
 }
