@@ -35,8 +35,10 @@ mod record;
 pub mod reference;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
-use crate::model::ProfileBuilder;
+use crate::model::{MetaValue, NameId, Packet, Place, ProfileBuilder};
+use events::SampleEvents;
 use record::{Record, Stop, read, trim_name};
+use rustc_hash::FxHashMap;
 
 /// The warning at a sample closed by the next one's type 3, from either
 /// reader.
@@ -109,4 +111,75 @@ fn plausible(rec: &Record<'_>) -> bool {
         Record::Name(name) => text(trim_name(name)),
         _ => true,
     }
+}
+
+/// The first file each module number was mapped to, in file order: both
+/// loaders keep it, and warn where a number is mapped again to another.
+#[derive(Default)]
+struct Mapped(FxHashMap<u16, NameId>);
+
+impl Mapped {
+    fn map(&mut self, b: &mut ProfileBuilder, at: u64, module: u16, file: NameId) {
+        match self.0.get(&module) {
+            None => {
+                self.0.insert(module, file);
+            }
+            Some(&first) if first != file => {
+                let msg = format!(
+                    "module {module} mapped again to {:?}; kept {:?}",
+                    crate::text::visible(b.name(file)),
+                    crate::text::visible(b.name(first)),
+                );
+                b.warn(Place::Offset(at), msg);
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// The name of a module number never mapped, with the warning where it
+/// is first used.
+fn never_mapped(b: &mut ProfileBuilder, module: u16, at: u64) -> NameId {
+    let msg = format!("module {module} is never mapped to a file; named module#{module}");
+    b.warn(Place::Offset(at), msg);
+    b.intern(&format!("module#{module}"))
+}
+
+/// What a whole log read comes to, as either loader counted it.
+struct Read {
+    samples: u64,
+    mappings: u64,
+    /// Any time record stood in the log.
+    timed: bool,
+    clock_ns: u128,
+    /// Where reading ended.
+    read_to: usize,
+}
+
+/// The end of a log: a log with no sample and no mapping fails; else its
+/// mode and its one packet of samples.
+fn end_log(
+    b: &mut ProfileBuilder,
+    path: &str,
+    mut events: SampleEvents,
+    read: Read,
+) -> Result<(), LoadError> {
+    if read.samples == 0 && read.mappings == 0 {
+        return Err(LoadError::Invalid {
+            path: path.to_string(),
+            place: format!("offset {}", read.read_to),
+            reason: "no sample or module record in the log".into(),
+        });
+    }
+    let mode = if read.timed { "timed" } else { "sampled" };
+    b.set_meta("mode", MetaValue::Text(mode.into()));
+    events.finish(read.read_to, read.timed);
+    let total = read.timed.then(|| read.clock_ns as f64 / 1e6);
+    b.add_packet(Packet {
+        source: path.to_string(),
+        first_ms: read.timed.then_some(0.0),
+        last_ms: total,
+        events: Box::new(events),
+    });
+    Ok(())
 }

@@ -27,12 +27,12 @@
 //!   one cut off by the end of the file) stops the reading, with a
 //!   warning; the sample it leaves open is closed there.
 
-use super::NEXT_SAMPLE;
 use super::events::SampleEvents;
 use super::record::{Frame, Record, read, record_type, stop_message, trim_name};
+use super::{Mapped, NEXT_SAMPLE, Read, end_log, never_mapped};
 use crate::load::{Input, LoadError, LoadOptions};
 use crate::model::metrics::Sample;
-use crate::model::{MetaValue, NameId, Packet, Place, ProfileBuilder};
+use crate::model::{NameId, Place, ProfileBuilder};
 use crate::text::decode;
 use rustc_hash::FxHashMap;
 
@@ -124,7 +124,7 @@ struct Log<'a, 'b> {
     /// Module number → its file, as mapped or found later.
     modules: FxHashMap<u16, NameId>,
     /// The first file each number was mapped to, in file order.
-    mapped: FxHashMap<u16, NameId>,
+    mapped: Mapped,
     gosub: NameId,
     main: NameId,
     open: Option<Open<'a>>,
@@ -141,7 +141,7 @@ impl<'a, 'b> Log<'a, 'b> {
             b,
             later,
             modules: FxHashMap::default(),
-            mapped: FxHashMap::default(),
+            mapped: Mapped::default(),
             gosub,
             main,
             open: None,
@@ -192,20 +192,7 @@ impl<'a, 'b> Log<'a, 'b> {
         self.mappings += 1;
         let id = self.b.intern(&decode(name));
         self.modules.entry(module).or_insert(id);
-        match self.mapped.get(&module) {
-            None => {
-                self.mapped.insert(module, id);
-            }
-            Some(&first) if first != id => {
-                let msg = format!(
-                    "module {module} mapped again to {:?}; kept {:?}",
-                    crate::text::visible(self.b.name(id)),
-                    crate::text::visible(self.b.name(first)),
-                );
-                self.b.warn(Place::Offset(at), msg);
-            }
-            Some(_) => {}
-        }
+        self.mapped.map(self.b, at, module, id);
     }
 
     /// A module number's file; one never mapped is `module#N`, with a
@@ -216,12 +203,7 @@ impl<'a, 'b> Log<'a, 'b> {
         }
         let id = match self.later.modules.get(&module) {
             Some(name) => self.b.intern(&decode(name)),
-            None => {
-                let msg =
-                    format!("module {module} is never mapped to a file; named module#{module}");
-                self.b.warn(Place::Offset(at), msg);
-                self.b.intern(&format!("module#{module}"))
-            }
+            None => never_mapped(self.b, module, at),
         };
         self.modules.insert(module, id);
         id
@@ -283,26 +265,15 @@ impl<'a, 'b> Log<'a, 'b> {
         Some(open.ns)
     }
 
-    fn finish(mut self, path: &str, read_to: usize) -> Result<(), LoadError> {
-        if self.samples == 0 && self.mappings == 0 {
-            return Err(LoadError::Invalid {
-                path: path.to_string(),
-                place: format!("offset {read_to}"),
-                reason: "no sample or module record in the log".into(),
-            });
-        }
-        let timed = self.later.timed;
-        let mode = if timed { "timed" } else { "sampled" };
-        self.b.set_meta("mode", MetaValue::Text(mode.into()));
-        self.events.finish(read_to, timed);
-        let total = timed.then(|| self.clock_ns as f64 / 1e6);
-        self.b.add_packet(Packet {
-            source: path.to_string(),
-            first_ms: timed.then_some(0.0),
-            last_ms: total,
-            events: Box::new(self.events),
-        });
-        Ok(())
+    fn finish(self, path: &str, read_to: usize) -> Result<(), LoadError> {
+        let read = Read {
+            samples: self.samples,
+            mappings: self.mappings,
+            timed: self.later.timed,
+            clock_ns: self.clock_ns,
+            read_to,
+        };
+        end_log(self.b, path, self.events, read)
     }
 }
 

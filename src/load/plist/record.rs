@@ -216,6 +216,22 @@ pub fn orient(names: &mut Vec<NameId>, owner: NameId) {
     }
 }
 
+/// Whether a profile of this method measured times: counting and
+/// coverage methods (321, 324, 521, 524) write 0 where they measured
+/// nothing, so their times are absent.
+pub fn measures_time(method: Option<u64>) -> bool {
+    !matches!(method, Some(321 | 324 | 521 | 524))
+}
+
+/// The failure of a file with no record to use.
+pub fn nothing_usable(path: &str) -> crate::load::LoadError {
+    crate::load::LoadError::Invalid {
+        path: path.to_string(),
+        place: "line 1".into(),
+        reason: "no usable PLIST record in the file".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@
 //! usable record fails to load.
 
 use super::listing;
-use super::record::{Fields, Parsed, count, meta, number, orient, parse_line, time};
+use super::record::{self, Fields, Parsed, count, meta, number, orient, parse_line, time};
 use crate::load::LoadError;
 use crate::load::split::{MAX_LINE, numbered_lines};
 use crate::model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
@@ -339,13 +339,9 @@ impl<'b> Reader<'b> {
         self.close_stack();
         self.close_group();
         if self.used == 0 {
-            return Err(LoadError::Invalid {
-                path: path.to_string(),
-                place: "line 1".into(),
-                reason: "no usable PLIST record in the file".into(),
-            });
+            return Err(record::nothing_usable(path));
         }
-        let timed = !matches!(self.method, Some(321 | 324 | 521 | 524));
+        let timed = record::measures_time(self.method);
         let measured = |t: f64| timed.then_some(t);
         // Functions in id order, as the builder made them.
         let mut listed = std::mem::take(&mut self.listed);

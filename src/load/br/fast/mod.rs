@@ -17,10 +17,11 @@ mod sync;
 
 use super::events::SampleEvents;
 use super::record::{Record, measure, read};
+use super::{Mapped, Read, end_log, never_mapped};
 use crate::load::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use crate::model::hint::prefetch;
 use crate::model::ids::RowId;
-use crate::model::{FuncId, LineId, MetaValue, NameId, Packet, Place, ProfileBuilder};
+use crate::model::{FuncId, LineId, NameId, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{
     Batch, Decoder, GOSUB, Given, Kind, MAIN, Op, PROGRAM, RawFrame, Sent, Shared, reread,
@@ -150,7 +151,7 @@ struct Feed<'a, 'b> {
     modules: Vec<Option<NameId>>,
     /// The name each number was first mapped to, in file order, to warn
     /// about a second, different mapping where it stands.
-    mapped: FxHashMap<u16, NameId>,
+    mapped: Mapped,
     gosub: NameId,
     main: NameId,
     /// Each worker's numbers → the builder's ids.
@@ -189,7 +190,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             b,
             input,
             modules: Vec::new(),
-            mapped: FxHashMap::default(),
+            mapped: Mapped::default(),
             gosub,
             main,
             locals: Vec::new(),
@@ -289,20 +290,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         if self.known_module(module).is_none() {
             self.set_module(module, id);
         }
-        match self.mapped.get(&module) {
-            None => {
-                self.mapped.insert(module, id);
-            }
-            Some(&first) if first != id => {
-                let msg = format!(
-                    "module {module} mapped again to {:?}; kept {:?}",
-                    crate::text::visible(self.b.name(id)),
-                    crate::text::visible(self.b.name(first)),
-                );
-                self.b.warn(Place::Offset(at), msg);
-            }
-            Some(_) => {}
-        }
+        self.mapped.map(self.b, at, module, id);
     }
 
     /// The file name of a module number, mapped before or after its use;
@@ -313,12 +301,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         }
         let id = match self.ahead().modules.get(&module).copied() {
             Some(name) => self.b.intern(&decode(name)),
-            None => {
-                let msg =
-                    format!("module {module} is never mapped to a file; named module#{module}");
-                self.b.warn(Place::Offset(at), msg);
-                self.b.intern(&format!("module#{module}"))
-            }
+            None => never_mapped(self.b, module, at),
         };
         self.set_module(module, id);
         id
@@ -519,26 +502,15 @@ impl<'a, 'b> Feed<'a, 'b> {
 
     /// The worker of the last batch fed reported why reading stopped; the
     /// whole log has been read, so whether it is timed is known.
-    fn finish(mut self, path: &str) -> Result<(), LoadError> {
-        if self.samples == 0 && self.mappings == 0 {
-            return Err(LoadError::Invalid {
-                path: path.to_string(),
-                place: format!("offset {}", self.read_to),
-                reason: "no sample or module record in the log".into(),
-            });
-        }
-        let timed = self.seen_time;
-        let mode = if timed { "timed" } else { "sampled" };
-        self.b.set_meta("mode", MetaValue::Text(mode.into()));
-        self.events.finish(self.read_to, timed);
-        let total = timed.then(|| self.clock_ns as f64 / 1e6);
-        self.b.add_packet(Packet {
-            source: path.to_string(),
-            first_ms: timed.then_some(0.0),
-            last_ms: total,
-            events: Box::new(self.events),
-        });
-        Ok(())
+    fn finish(self, path: &str) -> Result<(), LoadError> {
+        let read = Read {
+            samples: self.samples,
+            mappings: self.mappings,
+            timed: self.seen_time,
+            clock_ns: self.clock_ns,
+            read_to: self.read_to,
+        };
+        end_log(self.b, path, self.events, read)
     }
 }
 

@@ -3,6 +3,7 @@ use crate::fixture_gen::br::compile;
 use crate::load::br::Br;
 use crate::load::{Detection, Input, Loader};
 use crate::load::{LoadOptions, load_inputs};
+use crate::model::MetaValue;
 use crate::model::testing::{function, percents, stack_paths, warnings};
 use crate::model::{Place, Profile};
 

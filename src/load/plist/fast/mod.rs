@@ -462,14 +462,9 @@ impl<'b> State<'b> {
         self.close_stack();
         self.close_group();
         if self.used == 0 {
-            return Err(LoadError::Invalid {
-                path: path.to_string(),
-                place: "line 1".into(),
-                reason: "no usable PLIST record in the file".into(),
-            });
+            return Err(record::nothing_usable(path));
         }
-        // Counting and coverage profiles write 0 where they measured nothing.
-        let timed = !matches!(self.method, Some(321 | 324 | 521 | 524));
+        let timed = record::measures_time(self.method);
         let measured = |t: f64| timed.then_some(t);
         for (id, raw) in listed(&self.funcs) {
             let time = TimeValues {
