@@ -28,6 +28,29 @@ pub fn load(
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
     let mut replay = Replay::new(b, map.has(Col::Time));
+    each_piece(b, pieces, header, first_has_header, |b, piece, start| {
+        let records = Records {
+            start,
+            len: header.record_len,
+            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+            events: opts.events,
+        };
+        load_piece(piece, &records, &map, &mut replay, b)
+    })?;
+    replay.finish(b, first.name());
+    Ok(())
+}
+
+/// Reads each piece in turn with `read` (each but the first a source of
+/// its own), given where its records start, then checks the records of
+/// them all (`counted`).
+pub(super) fn each_piece(
+    b: &mut ProfileBuilder,
+    pieces: &[Input],
+    header: &Header,
+    first_has_header: bool,
+    mut read: impl FnMut(&mut ProfileBuilder, &Input, usize) -> dbf::Walk,
+) -> Result<(), LoadError> {
     let (mut live, mut present) = (0, 0);
     let header_source = b.current_source();
     for (i, piece) in pieces.iter().enumerate() {
@@ -38,13 +61,7 @@ pub fn load(
             (0, true) => header.header_len,
             _ => own_header(piece, header),
         };
-        let records = Records {
-            start,
-            len: header.record_len,
-            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
-            events: opts.events,
-        };
-        let walk = load_piece(piece, &records, &map, &mut replay, b);
+        let walk = read(b, piece, start);
         live += walk.live;
         present += walk.live + walk.deleted;
     }
@@ -54,16 +71,14 @@ pub fn load(
         header,
         first_has_header,
         (header_source, live, present),
-    )?;
-    replay.finish(b, first.name());
-    Ok(())
+    )
 }
 
 /// The record count a header packet declares against the records present
 /// in every piece (a numbered packet opened alone is part of the trace the
 /// count is of), and a trace with no live record refused; the last is (the
 /// header's source, live records, records present).
-pub(super) fn counted(
+fn counted(
     b: &mut ProfileBuilder,
     pieces: &[Input],
     header: &Header,

@@ -31,7 +31,7 @@
 use super::dbf::{self, Header};
 use super::deldbe::{self, Layout, split};
 use super::events::{Decoder, TraceEvents};
-use super::foxdbe::{column_map, counted, own_header, warn_about};
+use super::foxdbe::{column_map, each_piece, warn_about};
 use super::replay::Step;
 use super::row::{Col, Row};
 use super::{
@@ -148,16 +148,7 @@ fn load_dbf(
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
     let mut calls = Calls::new(b, map.has(Col::Time));
-    let (mut live, mut present) = (0, 0);
-    let header_source = b.current_source();
-    for (i, piece) in pieces.iter().enumerate() {
-        if i > 0 {
-            b.begin_source(piece.name());
-        }
-        let start = match (i, first_has_header) {
-            (0, true) => header.header_len,
-            _ => own_header(piece, header),
-        };
+    each_piece(b, pieces, header, first_has_header, |b, piece, start| {
         let decoder = Decoder::Dbf(map.clone(), header.record_len);
         let mut packet = PacketOf::new(piece, decoder, opts);
         let walk = dbf::walk(piece.bytes(), start, header.record_len, |at, record| {
@@ -172,17 +163,8 @@ fn load_dbf(
         });
         warn_about(b, &walk, header.record_len);
         b.add_packet(packet.done());
-        live += walk.live;
-        present += walk.live + walk.deleted;
-    }
-    // The header packet counts the records of the whole trace.
-    counted(
-        b,
-        pieces,
-        header,
-        first_has_header,
-        (header_source, live, present),
-    )?;
+        walk
+    })?;
     calls.finish(b, first.name());
     Ok(())
 }
