@@ -26,19 +26,19 @@ use std::sync::{Arc, Mutex};
 
 /// What a frame says about its function: a function name numbered by the
 /// worker (`Batch::new_names`), or one of these.
-pub type Kind = u32;
-pub const PROGRAM: Kind = u32::MAX;
-pub const GOSUB: Kind = u32::MAX - 1;
-pub const MAIN: Kind = u32::MAX - 2;
+pub type FrameKind = u32;
+pub const PROGRAM: FrameKind = u32::MAX;
+pub const GOSUB: FrameKind = u32::MAX - 1;
+pub const MAIN: FrameKind = u32::MAX - 2;
 /// Named by `RawFrame::name`, not numbered yet.
-const NAMED: Kind = u32::MAX - 3;
+const NAMED: FrameKind = u32::MAX - 3;
 
 #[derive(Clone, Copy, Debug)]
 pub struct RawFrame<'a> {
     pub at: Frame,
     /// Offset of the type 3 or 5 record that gave it.
     pub offset: u64,
-    kind: Kind,
+    kind: FrameKind,
     /// With `NAMED`: the name (padding trimmed).
     name: &'a [u8],
 }
@@ -59,7 +59,7 @@ impl<'a> RawFrame<'a> {
 /// costs one table lookup, not one for its name and one for its function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FuncKey<'a> {
-    kind: Kind,
+    kind: FrameKind,
     module: u16,
     name: Bytes<'a>,
 }
@@ -70,7 +70,7 @@ struct FuncKey<'a> {
 /// (`FuncKey`, the name trimmed) is made only when the spelt key misses.
 #[derive(Clone, Copy)]
 struct Told<'a> {
-    kind: Kind,
+    kind: FrameKind,
     module: u16,
     name: &'a [u8],
     spelt: Option<FrameKey>,
@@ -99,7 +99,7 @@ impl<'a> Told<'a> {
 
     /// In a GOSUB routine or the main one (type 8 or 9): `kind`, spelt
     /// `code`.
-    fn unnamed(self, kind: Kind, code: u32) -> Self {
+    fn unnamed(self, kind: FrameKind, code: u32) -> Self {
         Told {
             kind,
             name: &[],
@@ -186,7 +186,7 @@ pub struct Batch<'a> {
     /// Likewise the (kind, module) pairs that make functions, and the
     /// (module, line) pairs that make lines: the calling thread then finds
     /// a function or line by index, not by hashing.
-    pub new_funcs: Vec<(Kind, u16)>,
+    pub new_funcs: Vec<(FrameKind, u16)>,
     pub new_lines: Vec<(u16, u32)>,
     /// The bytes read: from the chunk's guessed start to where a later
     /// chunk begins, or to where reading stops. `None` when no start was

@@ -24,7 +24,7 @@ use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, NameId, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{
-    Batch, Decoder, GOSUB, Given, Kind, MAIN, Op, PROGRAM, RawFrame, Sent, Shared, reread,
+    Batch, Decoder, FrameKind, GOSUB, Given, MAIN, Op, PROGRAM, RawFrame, Sent, Shared, reread,
 };
 use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
@@ -540,7 +540,7 @@ enum Frames {
 struct Local<'a> {
     raw_names: Vec<&'a [u8]>,
     names: Vec<Option<NameId>>,
-    funcs: Vec<(Kind, u16)>,
+    funcs: Vec<(FrameKind, u16)>,
     func_ids: Ids<FuncId>,
     lines: Vec<(u16, u32)>,
     line_ids: Ids<LineId>,
