@@ -55,11 +55,11 @@ fn render(c: &mut Criterion) {
 }
 
 fn events_profile() -> profx::model::Profile {
-    use profx::fixture_gen::large::{Kind, Spec, write};
+    use profx::fixture_gen::large::{Format, Spec, write};
     use profx::load::{Input, LoadOptions, load_inputs};
     let mut out = std::io::Cursor::new(Vec::new());
     let spec = Spec {
-        kind: Kind::Deldbe,
+        kind: Format::Deldbe,
         bytes: 32 << 20,
         names: 5000,
         shape: Default::default(),

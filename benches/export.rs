@@ -6,11 +6,11 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use profx::export::csv::View;
 use profx::export::{Request, Target, write};
-use profx::fixture_gen::large::{Kind, Spec};
+use profx::fixture_gen::large::{Format, Spec};
 use profx::load::{LoadOptions, load_inputs};
 use std::hint::black_box;
 
-fn loaded(kind: Kind, bytes: u64, names: u32) -> profx::model::Profile {
+fn loaded(kind: Format, bytes: u64, names: u32) -> profx::model::Profile {
     let shape = Default::default();
     let input = profx::fixture_gen::large::input(Spec {
         kind,
@@ -28,8 +28,8 @@ fn loaded(kind: Kind, bytes: u64, names: u32) -> profx::model::Profile {
 fn export(c: &mut Criterion) {
     let mut group = c.benchmark_group("export");
     group.sample_size(10);
-    let trace = loaded(Kind::Deldbe, 16 << 20, 5000);
-    let samples = loaded(Kind::Br, 16 << 20, 5000);
+    let trace = loaded(Format::Deldbe, 16 << 20, 5000);
+    let samples = loaded(Format::Br, 16 << 20, 5000);
     for (label, p, target) in [
         ("deldbe_16M/folded", &trace, Target::Folded),
         ("deldbe_16M/speedscope", &trace, Target::Speedscope),

@@ -4,14 +4,14 @@
 //! `scripts/bench.sh`; this measures the pieces.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use profx::fixture_gen::large::{self, Kind, Spec};
+use profx::fixture_gen::large::{self, Format, Spec};
 use profx::load::{Input, LoadOptions, load_inputs};
 use std::hint::black_box;
 
 /// Bytes of each generated trace: large enough to use every core.
 const SIZE: u64 = 32 << 20;
 
-fn generated(kind: Kind, bytes: u64, names: u32) -> Input {
+fn generated(kind: Format, bytes: u64, names: u32) -> Input {
     let shape = Default::default();
     large::input(Spec {
         kind,
@@ -25,10 +25,10 @@ fn parse(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse");
     group.sample_size(10);
     for (label, kind, names) in [
-        ("deldbe", Kind::Deldbe, 5000),
-        ("dbf", Kind::Dbf, 5000),
-        ("br", Kind::Br, 5000),
-        ("plist_20k_functions", Kind::Plist, 20_000),
+        ("deldbe", Format::Deldbe, 5000),
+        ("dbf", Format::Dbf, 5000),
+        ("br", Format::Br, 5000),
+        ("plist_20k_functions", Format::Plist, 20_000),
     ] {
         let input = generated(kind, SIZE, names);
         group.throughput(Throughput::Bytes(input.bytes().len() as u64));
@@ -47,7 +47,7 @@ fn parse(c: &mut Criterion) {
 /// What the trace pane does per frame: decode the 48 visible events, here
 /// at spread-out places of a 1 M-event trace.
 fn replay(c: &mut Criterion) {
-    let input = generated(Kind::Deldbe, 32 << 20, 5000);
+    let input = generated(Format::Deldbe, 32 << 20, 5000);
     let p = load_inputs(&[input], &LoadOptions::default()).expect("loads");
     let packet = p.packet_ids().next().expect("a packet");
     let events = &p.packet(packet).events;

@@ -12,7 +12,7 @@
 //!
 //! The same arguments always give the same file (fixed seed).
 
-use profx::fixture_gen::large::{Kind, Shape, Spec, write};
+use profx::fixture_gen::large::{Format, Shape, Spec, write};
 use std::process::ExitCode;
 
 fn size(s: &str) -> Option<u64> {
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         }
     };
     let (Some(kind), Some(bytes), Ok(names), Some(shape)) = (
-        Kind::parse(format),
+        Format::parse(format),
         size(bytes),
         names.parse(),
         Shape::parse(shape),

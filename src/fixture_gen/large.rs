@@ -13,7 +13,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 
 /// The formats the generator writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum Format {
     /// Xbase++ DELDBE (comma-delimited) trace.
     Deldbe,
     /// Xbase++ FOXDBE (DBF) trace.
@@ -24,13 +24,13 @@ pub enum Kind {
     Plist,
 }
 
-impl Kind {
-    pub fn parse(s: &str) -> Option<Kind> {
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
         Some(match s {
-            "deldbe" => Kind::Deldbe,
-            "dbf" => Kind::Dbf,
-            "br" => Kind::Br,
-            "plist" => Kind::Plist,
+            "deldbe" => Format::Deldbe,
+            "dbf" => Format::Dbf,
+            "br" => Format::Br,
+            "plist" => Format::Plist,
             _ => return None,
         })
     }
@@ -39,7 +39,7 @@ impl Kind {
 /// What to write.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
-    pub kind: Kind,
+    pub kind: Format,
     /// Stop once this many bytes are written (PLIST: ignored, one record a name).
     pub bytes: u64,
     /// Distinct function names.
@@ -214,9 +214,9 @@ pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
             .collect()
     };
     match spec.kind {
-        Kind::Deldbe if real => trace(spec, &mut w, RealDeldbe { names: names() })?,
-        Kind::Deldbe => trace(spec, &mut w, Deldbe)?,
-        Kind::Dbf => {
+        Format::Deldbe if real => trace(spec, &mut w, RealDeldbe { names: names() })?,
+        Format::Deldbe => trace(spec, &mut w, Deldbe)?,
+        Format::Dbf => {
             let fields: &[_] = if real { &DBF_REAL_FIELDS } else { &DBF_FIELDS };
             dbf_header(&mut w, 0, fields)?;
             let mut t = Dbf {
@@ -230,8 +230,8 @@ pub fn write(spec: Spec, out: impl Write + Seek) -> io::Result<()> {
                 u32::try_from(t.records).unwrap_or(u32::MAX),
             )?;
         }
-        Kind::Br => br(spec, &mut w, &names())?,
-        Kind::Plist => plist(spec, &mut w)?,
+        Format::Br => br(spec, &mut w, &names())?,
+        Format::Plist => plist(spec, &mut w)?,
     }
     w.flush()
 }
@@ -580,12 +580,12 @@ mod tests {
     use super::*;
     use crate::load::{Input, KeepEvents, KeepStacks, LoadOptions, load_inputs};
 
-    fn load(kind: Kind, bytes: u64, names: u32) -> crate::model::Profile {
+    fn load(kind: Format, bytes: u64, names: u32) -> crate::model::Profile {
         load_chunked(kind, bytes, names, None)
     }
 
     fn load_chunked(
-        kind: Kind,
+        kind: Format,
         bytes: u64,
         names: u32,
         chunk_bytes: Option<usize>,
@@ -597,7 +597,12 @@ mod tests {
         load_with(kind, bytes, names, &opts)
     }
 
-    fn load_with(kind: Kind, bytes: u64, names: u32, opts: &LoadOptions) -> crate::model::Profile {
+    fn load_with(
+        kind: Format,
+        bytes: u64,
+        names: u32,
+        opts: &LoadOptions,
+    ) -> crate::model::Profile {
         let mut out = std::io::Cursor::new(Vec::new());
         write(
             Spec {
@@ -610,7 +615,7 @@ mod tests {
         )
         .expect("writes");
         let out = out.into_inner();
-        if kind != Kind::Plist {
+        if kind != Format::Plist {
             let size = out.len() as u64;
             assert!(
                 size <= bytes && size > bytes * 9 / 10,
@@ -626,7 +631,7 @@ mod tests {
     /// its events do not read back.
     #[test]
     fn counted_events_give_the_same_report() {
-        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br] {
+        for kind in [Format::Deldbe, Format::Dbf, Format::Br] {
             let load = |events| {
                 let opts = LoadOptions {
                     events,
@@ -650,7 +655,7 @@ mod tests {
     /// to the bit.
     #[test]
     fn skipped_stacks_leave_every_other_number() {
-        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br] {
+        for kind in [Format::Deldbe, Format::Dbf, Format::Br] {
             let load = |stacks| {
                 let opts = LoadOptions {
                     stacks,
@@ -682,7 +687,11 @@ mod tests {
     #[test]
     fn many_chunks_load_as_one() {
         // A BR sample is a whole backtrace, so the same bytes hold fewer.
-        for (kind, events) in [(Kind::Deldbe, 5000), (Kind::Dbf, 5000), (Kind::Br, 3000)] {
+        for (kind, events) in [
+            (Format::Deldbe, 5000),
+            (Format::Dbf, 5000),
+            (Format::Br, 3000),
+        ] {
             let one = load_chunked(kind, 300_000, 400, Some(usize::MAX));
             let many = load_chunked(kind, 300_000, 400, Some(4096));
             assert!(
@@ -698,7 +707,12 @@ mod tests {
         }
     }
 
-    fn load_real(kind: Kind, bytes: u64, names: u32, opts: &LoadOptions) -> crate::model::Profile {
+    fn load_real(
+        kind: Format,
+        bytes: u64,
+        names: u32,
+        opts: &LoadOptions,
+    ) -> crate::model::Profile {
         let mut out = std::io::Cursor::new(Vec::new());
         let spec = Spec {
             kind,
@@ -715,7 +729,7 @@ mod tests {
     /// trace has eight threads and many call sites a caller.
     #[test]
     fn the_real_shape_loads_without_warnings() {
-        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br, Kind::Plist] {
+        for kind in [Format::Deldbe, Format::Dbf, Format::Br, Format::Plist] {
             let p = load_real(kind, 1_500_000, 400, &LoadOptions::default());
             assert!(
                 p.warnings().is_empty(),
@@ -725,10 +739,10 @@ mod tests {
             assert!(p.functions().len() > 50, "{kind:?}");
             for f in p.function_ids() {
                 let n = p.function_name(f).len();
-                let most = if kind == Kind::Plist { 90 } else { 60 };
+                let most = if kind == Format::Plist { 90 } else { 60 };
                 assert!((6..=most).contains(&n), "{kind:?}: {}", p.function_name(f));
             }
-            if matches!(kind, Kind::Deldbe | Kind::Dbf) {
+            if matches!(kind, Format::Deldbe | Format::Dbf) {
                 assert!(p.lines().len() > 4 * p.functions().len(), "{kind:?}");
             }
         }
@@ -739,12 +753,12 @@ mod tests {
     /// take the general one): the same functions, lines and totals.
     #[test]
     fn parameters_read_fast_as_the_general_parser_reads_them() {
-        let fast = load_real(Kind::Deldbe, 300_000, 400, &LoadOptions::default());
+        let fast = load_real(Format::Deldbe, 300_000, 400, &LoadOptions::default());
         let opts = LoadOptions {
             columns: Some("thread,time,op,call,line,params".into()),
             ..Default::default()
         };
-        let general = load_real(Kind::Deldbe, 300_000, 400, &opts);
+        let general = load_real(Format::Deldbe, 300_000, 400, &opts);
         assert!(
             general.warnings().is_empty(),
             "{:?}",
@@ -758,7 +772,7 @@ mod tests {
 
     #[test]
     fn every_generated_format_loads_without_warnings() {
-        for kind in [Kind::Deldbe, Kind::Dbf, Kind::Br, Kind::Plist] {
+        for kind in [Format::Deldbe, Format::Dbf, Format::Br, Format::Plist] {
             let p = load(kind, 200_000, 300);
             assert!(
                 p.warnings().is_empty(),
@@ -773,7 +787,7 @@ mod tests {
         }
         // A BR name lives in one module: at most one function a name, and
         // a `(main)` in each of the 16 modules.
-        let br = load(Kind::Br, 200_000, 300);
+        let br = load(Format::Br, 200_000, 300);
         assert!(br.functions().len() <= 300 + 16, "{}", br.functions().len());
     }
 }

@@ -115,9 +115,9 @@ pub fn function<'r>(
 /// Writes a generated DELDBE trace of about `bytes` bytes and `names`
 /// functions (`fixture_gen::large`, the current shape) at `path`.
 pub fn generated_trace(path: &std::path::Path, bytes: u64, names: u32) {
-    use profx::fixture_gen::large::{Kind, Spec, write};
+    use profx::fixture_gen::large::{Format, Spec, write};
     let spec = Spec {
-        kind: Kind::Deldbe,
+        kind: Format::Deldbe,
         bytes,
         names,
         shape: Default::default(),

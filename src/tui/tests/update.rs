@@ -1002,10 +1002,10 @@ fn a_long_result_is_boxed_and_the_next_key_only_closes_it() {
 
 /// A trace of about 300,000 events, generated in memory.
 fn big_trace() -> crate::model::Profile {
-    use crate::fixture_gen::large::{Kind, Shape, Spec, write};
+    use crate::fixture_gen::large::{Format, Shape, Spec, write};
     let mut out = std::io::Cursor::new(Vec::new());
     let spec = Spec {
-        kind: Kind::Deldbe,
+        kind: Format::Deldbe,
         bytes: 8 << 20,
         names: 300,
         shape: Shape::Current,
