@@ -219,44 +219,190 @@ pub fn narrows(old: &str, new: &str) -> bool {
     !old.is_empty() && new.starts_with(old) && !old.contains(['!', '$'])
 }
 
-/// `rows` kept where `keep` says so, in order; on every core when there
-/// are enough rows to pay for the threads.
-pub fn filter_rows(rows: &[u32], keep: impl Fn(u32) -> bool + Sync) -> Vec<u32> {
+/// Keeps the `rows` that `keep` says so, in order, in place; on every
+/// core when there are enough rows to pay for the threads. In place,
+/// because a search keeps millions of rows a keystroke: memory the
+/// process has not written yet costs a page fault every 4 KiB, which came
+/// to as much as reading the rows.
+pub fn retain_rows(rows: &mut Vec<u32>, keep: impl Fn(u32) -> bool + Sync) {
     const PER_THREAD: usize = 20_000;
     let threads = crate::load::parallel::workers().min(rows.len() / PER_THREAD);
     if threads < 2 {
-        return rows.iter().copied().filter(|&r| keep(r)).collect();
+        rows.retain(|&r| keep(r));
+        return;
     }
+    let per = rows.len().div_ceil(threads);
     let keep = &keep;
-    std::thread::scope(|s| {
+    let kept: Vec<usize> = std::thread::scope(|s| {
         let parts: Vec<_> = rows
-            .chunks(rows.len().div_ceil(threads))
+            .chunks_mut(per)
             .map(|part| {
                 s.spawn(move || {
-                    part.iter()
-                        .copied()
-                        .filter(|&r| keep(r))
-                        .collect::<Vec<u32>>()
+                    let mut n = 0;
+                    for i in 0..part.len() {
+                        let r = part[i];
+                        if keep(r) {
+                            part[n] = r;
+                            n += 1;
+                        }
+                    }
+                    n
                 })
             })
             .collect();
         parts
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
-    })
+    });
+    let mut end = 0;
+    for (i, n) in kept.into_iter().enumerate() {
+        rows.copy_within(i * per..i * per + n, end);
+        end += n;
+    }
+    rows.truncate(end);
 }
 
 /// A profile's names made ready for searching, once: which of them are
 /// printable ASCII, as most are (the screen shows such a name as it is,
 /// and the matcher need not ask whether it is ASCII; asked of every name
-/// at every keystroke, that was a fifth of a search's time), and the
-/// results of the last few queries, by their text: a longer query looks
-/// only at the names a shorter one matched, and erasing back to a query
-/// takes its result as it was.
+/// at every keystroke, that was a fifth of a search's time), which
+/// letters and digits each holds, and the results of the last few
+/// queries, by their text: a longer query looks only at the names a
+/// shorter one matched, and erasing back to a query takes its result as
+/// it was.
 pub struct NameScan {
-    plain: Vec<bool>,
-    kept: Mutex<Vec<(String, Arc<Vec<bool>>)>>,
+    /// A word a name (`PLAIN` and `present_bit`s), read in place of its
+    /// text: a query's letters that a name lacks rule it out at 8 bytes a
+    /// name where its text averages dozens, and a query of one letter is
+    /// decided by them alone. A name that is not plain has every letter's
+    /// bit, so it is always matched in full.
+    words: Vec<u64>,
+    kept: Mutex<Vec<(String, Arc<NameHits>)>>,
+}
+
+/// Which names a query matched: a bit a name, by id (4 M names' bits fit
+/// a core's cache, their bytes do not).
+#[derive(Debug, PartialEq, Eq)]
+pub struct NameHits {
+    bits: Vec<u64>,
+}
+
+impl NameHits {
+    pub fn get(&self, id: usize) -> bool {
+        self.bits
+            .get(id / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1)
+    }
+
+    /// How many names matched.
+    pub fn count(&self) -> usize {
+        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// A name's word's bit for "printable ASCII".
+const PLAIN: u64 = 1 << 63;
+
+/// A letter's or digit's bit in a name's word: 0–25 `a`–`z`, 26–51
+/// `A`–`Z`, 52–61 `0`–`9`; other bytes have none.
+fn present_bit(b: u8) -> Option<u32> {
+    match b {
+        b'a'..=b'z' => Some(u32::from(b - b'a')),
+        b'A'..=b'Z' => Some(26 + u32::from(b - b'A')),
+        b'0'..=b'9' => Some(52 + u32::from(b - b'0')),
+        _ => None,
+    }
+}
+
+/// A byte's bits in a name's word (`present_bit`), and `UNPRINTABLE` for
+/// a byte outside printable ASCII: a table, because every byte of every
+/// name goes through it once.
+const BYTE_BITS: [u64; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        t[b] = if byte.wrapping_sub(b' ') >= 0x5f {
+            UNPRINTABLE
+        } else if byte.is_ascii_lowercase() {
+            1 << (byte - b'a')
+        } else if byte.is_ascii_uppercase() {
+            1 << (26 + byte - b'A')
+        } else if byte.is_ascii_digit() {
+            1 << (52 + byte - b'0')
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+const UNPRINTABLE: u64 = 1 << 62;
+
+/// A name's word: `PLAIN` and its letters and digits when it is printable
+/// ASCII (`text::is_printable_ascii`), every letter's bit otherwise.
+fn word_of(name: &[u8]) -> u64 {
+    let bits = name
+        .iter()
+        .fold(0, |set, &b| set | BYTE_BITS[usize::from(b)]);
+    if bits & UNPRINTABLE == 0 {
+        PLAIN | bits
+    } else {
+        !PLAIN
+    }
+}
+
+/// What a query asks of a name's word: each mask must meet it (a query char's bits: both cases when the query ignores case), and
+/// `decides` when meeting them is the whole match (one fuzzy or `'`
+/// term of one letter or digit).
+struct Needs {
+    masks: Vec<u64>,
+    decides: bool,
+}
+
+impl Needs {
+    fn of(q: &Query) -> Needs {
+        let mut masks = Vec::new();
+        let mut decides = q.terms.len() == 1;
+        for t in &q.terms {
+            let text = match t {
+                Term::Fuzzy(text) => text,
+                Term::Exact {
+                    text,
+                    anchor,
+                    negated: false,
+                } => {
+                    decides &= *anchor == Anchor::Anywhere;
+                    text
+                }
+                Term::Exact { negated: true, .. } => {
+                    decides = false;
+                    continue;
+                }
+            };
+            decides &= text.len() == 1;
+            for b in text.bytes() {
+                let mut mask = present_bit(b).map_or(0, |bit| 1u64 << bit);
+                if !q.case_sensitive {
+                    mask |= present_bit(b.to_ascii_uppercase()).map_or(0, |bit| 1u64 << bit);
+                }
+                // A char with no bit (punctuation, non-ASCII) asks nothing
+                // of the set and leaves the match to the text.
+                if mask == 0 {
+                    decides = false;
+                } else {
+                    masks.push(mask);
+                }
+            }
+        }
+        Needs { masks, decides }
+    }
+
+    fn met_by(&self, word: u64) -> bool {
+        self.masks.iter().all(|&m| word & m != 0)
+    }
 }
 
 /// Query results a `NameScan` keeps: a bool a name each, 4 MB a result at
@@ -265,11 +411,11 @@ const RESULTS_KEPT: usize = 8;
 
 impl NameScan {
     pub fn new(p: &Profile) -> NameScan {
-        let plain = each_name(p.name_count(), |id| {
-            crate::text::is_printable_ascii(p.name(NameId::from_index(id)))
+        let words = each_name(p.name_count(), |id| {
+            word_of(p.name(NameId::from_index(id)).as_bytes())
         });
         NameScan {
-            plain,
+            words,
             kept: Mutex::new(Vec::new()),
         }
     }
@@ -280,7 +426,7 @@ impl NameScan {
     /// their text lies in memory, on every core: matched row by row in a
     /// sorted order, each row was a cache miss for the row, another for
     /// where its name starts and a third for its text.
-    pub fn hits(&self, p: &Profile, text: &str) -> Arc<Vec<bool>> {
+    pub fn hits(&self, p: &Profile, text: &str) -> Arc<NameHits> {
         let (same, within) = match self.kept.lock() {
             Ok(kept) => (
                 kept.iter()
@@ -296,8 +442,9 @@ impl NameScan {
         if let Some(hits) = same {
             return hits;
         }
-        let hits =
-            Arc::new(self.matching(p, &Query::parse(text), within.as_deref().map(|h| &h[..])));
+        let hits = Arc::new(NameHits {
+            bits: self.matching(p, &Query::parse(text), within.as_deref()),
+        });
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= RESULTS_KEPT {
                 kept.remove(0);
@@ -307,18 +454,45 @@ impl NameScan {
         hits
     }
 
-    /// The names matching `q`; `wanted`, when given, names the only ids
-    /// to look at (the others are false).
-    fn matching(&self, p: &Profile, q: &Query, wanted: Option<&[bool]>) -> Vec<bool> {
-        each_name(p.name_count(), |id| {
-            if wanted.is_some_and(|w| !w.get(id).copied().unwrap_or(false)) {
-                return false;
-            }
-            let name = p.name(NameId::from_index(id));
-            if self.plain.get(id).copied().unwrap_or(false) {
-                q.is_match_ascii(name)
+    /// The names matching `q`, as `NameHits`' bits; `wanted`, when given,
+    /// names the only ids to look at (the others are false).
+    fn matching(&self, p: &Profile, q: &Query, wanted: Option<&NameHits>) -> Vec<u64> {
+        let needs = Needs::of(q);
+        let word = |id: usize| self.words.get(id).copied().unwrap_or(!PLAIN);
+        // A name whose word meets the needs, matched.
+        let text = |word: u64, name: &str| {
+            if word & PLAIN != 0 {
+                needs.decides || q.is_match_ascii(name)
             } else {
                 q.is_match(&crate::text::visible(name))
+            }
+        };
+        let name = |id: usize| p.name(NameId::from_index(id));
+        let n = p.name_count();
+        let Some(wanted) = wanted else {
+            return each_word(n, |first, out| {
+                for (w, o) in out.iter_mut().enumerate() {
+                    let base = (first + w) * 64;
+                    *o = (0..64.min(n - base)).fold(0, |bits, i| {
+                        let word = word(base + i);
+                        let hit = needs.met_by(word) && text(word, name(base + i));
+                        bits | u64::from(hit) << i
+                    });
+                }
+            });
+        };
+        // A narrower query reads only the names a shorter one matched.
+        each_word(n, |first, out| {
+            for (w, o) in out.iter_mut().enumerate() {
+                let mut want = wanted.bits.get(first + w).copied().unwrap_or(0);
+                while want != 0 {
+                    let i = want.trailing_zeros();
+                    want &= want - 1;
+                    let id = (first + w) * 64 + i as usize;
+                    let word = word(id);
+                    let hit = needs.met_by(word) && text(word, name(id));
+                    *o |= u64::from(hit) << i;
+                }
             }
         })
     }
@@ -326,23 +500,36 @@ impl NameScan {
 
 /// `one(id)` for every id below `n`, in order, on every core when there
 /// are enough to pay for the threads.
-fn each_name(n: usize, one: impl Fn(usize) -> bool + Sync) -> Vec<bool> {
+fn each_name<T: Copy + Default + Send>(n: usize, one: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    each_part(n, |start, part| {
+        for (j, o) in part.iter_mut().enumerate() {
+            *o = one(start + j);
+        }
+    })
+}
+
+/// The bits of `n` names, a word of 64 a time: `fill(first, words)` sets
+/// the words from `first` on, on every core when there are enough names
+/// to pay for the threads.
+fn each_word(n: usize, fill: impl Fn(usize, &mut [u64]) + Sync) -> Vec<u64> {
+    each_part(n.div_ceil(64), fill)
+}
+
+/// `fill(start, part)` for parts of the indices below `n`, one a core
+/// when there are enough to pay for the threads: `part` holds the
+/// answers for the indices from `start` on.
+fn each_part<T: Copy + Default + Send>(n: usize, fill: impl Fn(usize, &mut [T]) + Sync) -> Vec<T> {
     const PER_THREAD: usize = 20_000;
-    let mut out = vec![false; n];
+    let mut out = vec![T::default(); n];
     let threads = crate::load::parallel::workers().min(n / PER_THREAD).max(1);
     let per = n.div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for (i, part) in out.chunks_mut(per).enumerate() {
-            let one = &one;
-            let mut fill = move || {
-                for (j, o) in part.iter_mut().enumerate() {
-                    *o = one(i * per + j);
-                }
-            };
+            let fill = &fill;
             if threads == 1 {
-                fill();
+                fill(i * per, part);
             } else {
-                s.spawn(fill);
+                s.spawn(move || fill(i * per, part));
             }
         }
     });
@@ -539,13 +726,80 @@ mod tests {
     }
 
     #[test]
-    fn parallel_filter_keeps_order() {
-        let rows: Vec<u32> = (0..100_000).collect();
-        let kept = filter_rows(&rows, |r| r % 3 == 0);
-        assert_eq!(
-            kept,
-            (0..100_000).filter(|r| r % 3 == 0).collect::<Vec<u32>>()
-        );
+    fn parallel_retain_keeps_order() {
+        for n in [0, 7, 100_000, 100_003] {
+            let mut rows: Vec<u32> = (0..n).rev().collect();
+            retain_rows(&mut rows, |r| r % 3 == 0 || r > n - n / 5);
+            let want: Vec<u32> = (0..n)
+                .rev()
+                .filter(|r| r % 3 == 0 || *r > n - n / 5)
+                .collect();
+            assert_eq!(rows, want, "{n} rows");
+        }
+    }
+
+    /// A name's word holds exactly its letters and digits, and marks it
+    /// plain only when every byte is printable ASCII.
+    #[test]
+    fn a_names_word_is_its_letters_and_digits() {
+        let bits = |chars: &str| {
+            chars
+                .bytes()
+                .fold(0, |w, b| w | 1 << present_bit(b).unwrap())
+        };
+        assert_eq!(word_of(b"aZ9"), PLAIN | bits("aZ9"));
+        assert_eq!(word_of(b"a::b<c> (int)"), PLAIN | bits("abcint"));
+        assert_eq!(word_of(b"~!@"), PLAIN);
+        assert_eq!(word_of(b""), PLAIN);
+        for name in ["a\tb", "a\x7fb", "caf\u{e9}", "\u{1b}[2J"] {
+            assert_eq!(word_of(name.as_bytes()), !PLAIN, "{name:?}");
+        }
+    }
+
+    /// Names ruled out or decided by their words alone match exactly as
+    /// the names read one by one: single letters and digits in both cases
+    /// (smart case), punctuation, which has no bit, and names that are not
+    /// plain, which are always read.
+    #[test]
+    fn words_rule_out_and_decide_only_what_the_text_would() {
+        let names = [
+            "CWinThread::Run",
+            "cwin",
+            "Wc",
+            "x9",
+            "X9",
+            "a::b",
+            "caf\u{e9}",
+            "tab\there",
+            "C\u{1b}W",
+            "",
+            "ÉCOLE",
+            "école",
+            "_",
+            "9",
+        ];
+        let mut b = crate::model::testing::builder(true);
+        for n in names {
+            crate::model::testing::new_function(&mut b, n);
+        }
+        let p = b.finish();
+        let queries = [
+            "c", "C", "w", "W", "cw", "CW", "9", "x", "X", "::", ":", "'a:", "é", "É", "e", "_",
+            "c !w", "^c", "n$", "'9", "c w", "\\", "x9 !X",
+        ];
+        for text in queries {
+            let q = Query::parse(text);
+            let scan = NameScan::new(&p);
+            let hits = scan.hits(&p, text);
+            for id in 0..p.name_count() {
+                let name = p.name(NameId::from_index(id));
+                assert_eq!(
+                    hits.get(id),
+                    q.is_match(&crate::text::visible(name)),
+                    "{text:?} on {name:?}"
+                );
+            }
+        }
     }
 
     /// A query's names found through the kept results (narrowed from a
@@ -569,7 +823,8 @@ mod tests {
             let by_name: Vec<bool> = (0..p.name_count())
                 .map(|i| q.is_match(&crate::text::visible(p.name(NameId::from_index(i)))))
                 .collect();
-            assert_eq!(*kept, by_name, "{text:?} name by name");
+            let kept: Vec<bool> = (0..p.name_count()).map(|i| kept.get(i)).collect();
+            assert_eq!(kept, by_name, "{text:?} name by name");
             some += usize::from(kept.iter().any(|&h| h) && !kept.iter().all(|&h| h));
         }
         assert!(some > 10, "most queries keep some names and not others");

@@ -184,7 +184,10 @@ impl Prepared {
         let (pr, p) = (Arc::clone(self), Arc::clone(profile));
         let _ = std::thread::Builder::new()
             .name("profx-prepare".into())
-            .spawn(move || job(&pr, &p));
+            .spawn(move || {
+                yield_to_keys();
+                job(&pr, &p)
+            });
     }
 
     fn start_graph(self: &Arc<Prepared>, profile: &Arc<Profile>) {
@@ -206,6 +209,23 @@ impl Prepared {
                 pr.tree(p);
             });
         });
+    }
+}
+
+/// Lowers the calling thread's priority (nice 10): what is made ahead of
+/// need must not slow the keys a person presses now, and on two cores a
+/// keystroke's threads took turns with this one. When a key needs what
+/// this thread makes, the key's thread waits and so leaves it the cores.
+/// Not the idle class: under a busy machine an idle thread may not run
+/// at all, and a key waiting for it would wait as long. Linux only:
+/// elsewhere the call would lower the whole process.
+fn yield_to_keys() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority takes plain integers; on Linux, `who` 0 with
+    // PRIO_PROCESS names the calling thread alone. A refusal leaves the
+    // priority as it was, which is harmless.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 
@@ -868,12 +888,13 @@ impl App {
     /// Rebuilds the current view's rows after its scope, filter or sort
     /// changed, keeping the selected row selected when it is still shown.
     fn refresh(&mut self) {
-        self.refresh_within(None);
+        self.refresh_within(false);
     }
 
-    /// `refresh`, filtering only `within` when the new query is known to
-    /// keep a subset of those rows (a search narrowing as it is typed).
-    fn refresh_within(&mut self, within: Option<Rows>) {
+    /// `refresh`; `narrowing` when the new query is known to keep a subset
+    /// of the rows shown (a search narrowing as it is typed), which are
+    /// then the only rows filtered.
+    fn refresh_within(&mut self, narrowing: bool) {
         if self.in_tree() {
             return self.tree_op(|_, _, _| None);
         }
@@ -906,17 +927,30 @@ impl App {
             let sort = v.sort;
             self.view_mut().sorted = Some((sort, base));
         }
+        // The rows shown are replaced: narrowing, they are what is
+        // filtered; otherwise their room takes a copy of the sorted rows.
+        let shown = std::mem::replace(&mut self.view_mut().rows, Rows::All(0));
         let v = self.view();
         let Some((_, base)) = &v.sorted else {
+            self.view_mut().rows = shown;
             return;
         };
         let total = base.len();
+        let rows = match (narrowing, shown, base) {
+            (true, shown, _) => shown,
+            (false, Rows::List(mut room), Rows::List(base)) => {
+                room.clear();
+                room.extend_from_slice(base);
+                Rows::List(room)
+            }
+            (false, _, base) => base.clone(),
+        };
         let names = v
             .query
             .as_ref()
             .and(v.scope.kind())
             .and_then(|k| self.prepared.search_names(&self.profile, k));
-        let rows = view::filtered_rows(&self.profile, v, within.as_ref().unwrap_or(base), names);
+        let rows = view::filtered_rows(&self.profile, v, rows, names);
         let v = self.view_mut();
         v.total = total;
         v.rows = rows;
@@ -1141,9 +1175,9 @@ impl App {
         let old = self.view().filter.clone();
         let mut text = old.clone();
         edit(&mut text);
-        let within = search::narrows(&old, &text).then(|| self.view().rows.clone());
+        let narrowing = search::narrows(&old, &text);
         self.view_mut().set_filter(&text);
-        self.refresh_within(within);
+        self.refresh_within(narrowing);
     }
 
     /// Every row shown under a filter matches it, so stepping through
@@ -1351,8 +1385,6 @@ impl App {
         }
     }
 
-    /// Marks the tree's rows whose function the search matches, opens the
-    /// paths to them and says how many and what share they hold.
     /// Which functions' names match the query `text`, by function id: each
     /// name matched once, front to back in memory, as a pane's search does.
     fn function_hits(&self, text: &str) -> Vec<bool> {
@@ -1360,7 +1392,7 @@ impl App {
         match self.prepared.search_names(p, Kind::Functions) {
             Some(names) => {
                 let hits = names.scan.hits(p, text);
-                names.by_row.iter().map(|n| hits[n.index()]).collect()
+                names.by_row.iter().map(|n| hits.get(n.index())).collect()
             }
             None => {
                 let q = Query::parse(text);
@@ -1371,6 +1403,8 @@ impl App {
         }
     }
 
+    /// Marks the tree's rows whose function the search matches, opens the
+    /// paths to them and says how many and what share they hold.
     fn tree_search(&mut self) {
         let filter = self.view().filter.clone();
         let hits = self
