@@ -1,49 +1,125 @@
-//! Names numbered by a parsing worker.
+//! How parsing workers number names and hand them to the consumer: the one
+//! protocol of the fast loaders whose workers read names (PLIST's and the
+//! Xbase++ traces').
 //!
-//! A worker interns a chunk's names into a table of its own (no lock on
-//! the hot path) and ships them with the chunk's batch, back to back in
-//! one buffer; the consumer interns them in number order, so a worker's
-//! number indexes the list of `NameId`s it got back. The table starts
-//! empty for each chunk: a table kept for the whole load would hold every
-//! name once more for each worker.
+//! - A worker numbers the names it reads in a table of its own
+//!   (`WorkerNames`: no lock on the hot path).
+//! - With each batch it ships the names it numbered since its last batch
+//!   (`WorkerNames::take` → `NewNames`), back to back in one buffer, with
+//!   the number of the first.
+//! - The consumer, which receives a worker's batches in the order they were
+//!   made, interns them in number order in the profile's table and keeps,
+//!   per worker, its numbers → the profile's ids (`NameMaps::learn`): one
+//!   array lookup a name thereafter.
+//!
+//! A worker's numbers last the whole load (`WorkerNames::kept`: a trace
+//! has thousands of names, each read millions of times, so a batch ships
+//! only the few new to its worker) or start again with each batch
+//! (`WorkerNames::per_batch`: a PLIST has hundreds of thousands of names,
+//! mostly read once, and a table kept for the whole load would hold every
+//! name once more for each worker).
+//!
+//! BR's workers number frames (a name with its kind and place), not names,
+//! and ship their names' raw bytes: see `br/fast/frame_keys.rs`.
 
+use crate::load::scan::word;
 use crate::model::intern::Interner;
+use crate::model::{NameId, ProfileBuilder};
 
-/// A worker's name table for the chunk it is parsing.
-#[derive(Debug, Default)]
-pub struct LocalNames {
+/// A worker's name table.
+#[derive(Debug)]
+pub struct WorkerNames {
     table: Interner,
+    recent: Recent,
+    /// How many of `table`'s names went out with earlier batches.
+    shipped: usize,
+    /// Whether numbering starts again with each batch.
+    per_batch: bool,
 }
 
-impl LocalNames {
+impl WorkerNames {
+    /// Numbers that last the whole load.
+    pub fn kept() -> Self {
+        WorkerNames {
+            table: Interner::default(),
+            recent: Recent::default(),
+            shipped: 0,
+            per_batch: false,
+        }
+    }
+
+    /// Numbers that start again from 0 with each batch (the table keeps
+    /// its room for the next).
+    pub fn per_batch() -> Self {
+        WorkerNames {
+            per_batch: true,
+            ..WorkerNames::kept()
+        }
+    }
+
     /// The worker's number for `name`.
     pub fn id(&mut self, name: &str) -> u32 {
         self.table.intern(name).0
     }
 
-    /// The names numbered so far, in number order; numbering starts again
-    /// from 0 (the table keeps its room for the next chunk).
+    /// `id` of a name the fast path found to be ASCII: a name read a
+    /// moment ago is found by its bytes (`Recent`), and only a new one is
+    /// made text.
+    pub fn id_ascii(&mut self, name: &[u8]) -> u32 {
+        let key = self.recent.key(name);
+        if let Some((at, key)) = key {
+            let slot = self.recent.slots[at];
+            if slot.len == key.len
+                && (slot.first, slot.last) == (key.first, key.last)
+                && (name.len() <= 16 || self.table.resolve(NameId(slot.id)).as_bytes() == name)
+            {
+                return slot.id;
+            }
+        }
+        let id = match self.table.find(name) {
+            Some(id) => id.0,
+            None => self.id(&String::from_utf8_lossy(name)),
+        };
+        if let Some((at, key)) = key {
+            self.recent.slots[at] = RecentSlot { id, ..key };
+        }
+        id
+    }
+
+    /// The names numbered since the last take, for the batch that goes
+    /// out now.
     pub fn take(&mut self) -> NewNames {
-        let mut new = NewNames::default();
-        for name in self.table.names() {
-            new.text.push_str(name);
+        let first = if self.per_batch { 0 } else { self.shipped };
+        let mut new = NewNames {
+            first,
+            ..NewNames::default()
+        };
+        for i in first..self.table.len() {
+            new.text.push_str(self.table.resolve(NameId(i as u32)));
             new.ends.push(new.text.len());
         }
-        self.table.clear();
+        if self.per_batch {
+            self.table.clear();
+            self.recent.clear();
+        } else {
+            self.shipped = self.table.len();
+        }
         new
     }
 }
 
-/// Names a batch introduces, back to back.
+/// Names a batch introduces, back to back, numbered from `first`.
 #[derive(Debug, Default)]
 pub struct NewNames {
+    first: usize,
     text: String,
     ends: Vec<usize>,
 }
 
 impl NewNames {
-    /// Name `i` of the batch (the worker's number `i`).
-    pub fn get(&self, i: usize) -> Option<&str> {
+    /// The name the worker numbered `number`, if this batch brought it.
+    pub fn get(&self, number: u32) -> Option<&str> {
+        let i = (number as usize).checked_sub(self.first)?;
         let start = match i {
             0 => 0,
             _ => *self.ends.get(i - 1)?,
@@ -51,9 +127,128 @@ impl NewNames {
         self.text.get(start..*self.ends.get(i)?)
     }
 
+    /// The names in number order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
+    }
+}
+
+/// The consumer's side: per worker, its numbers → the profile's names.
+#[derive(Debug, Default)]
+pub struct NameMaps {
+    maps: Vec<Vec<NameId>>,
+}
+
+impl NameMaps {
+    /// Interns the batch's new names in `table`, in number order; returns
+    /// `worker`'s numbers → the profile's names, which [`global`] reads.
+    pub fn learn(
+        &mut self,
+        worker: usize,
+        new: &NewNames,
+        table: &mut impl NameTable,
+    ) -> &[NameId] {
+        if self.maps.len() <= worker {
+            self.maps.resize_with(worker + 1, Vec::new);
+        }
+        let map = &mut self.maps[worker];
+        // A worker's batches come in the order it made them, so its
+        // numbers before `first` are the ones learnt from earlier batches.
+        map.truncate(new.first);
+        map.resize(new.first, NameId(u32::MAX));
+        table.intern_new(new, map);
+        map
+    }
+}
+
+/// A worker's name number as the profile's (`map`: [`NameMaps::learn`]'s);
+/// a number no batch brought (a broken worker) is an id no name has.
+#[inline]
+pub fn global(map: &[NameId], number: u32) -> NameId {
+    map.get(number as usize)
+        .copied()
+        .unwrap_or(NameId(u32::MAX))
+}
+
+/// The profile's name table, as the consumer holds it: the builder's, or
+/// the table taken out of it while another thread adds rows.
+pub trait NameTable {
+    /// Interns `new`'s names in order, their ids onto `ids`.
+    fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>);
+}
+
+impl NameTable for Interner {
+    fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>) {
+        // A batch at once: `intern_all` asks for each name's slot a few
+        // names ahead.
+        ids.extend(self.intern_all(new.iter()));
+    }
+}
+
+impl NameTable for ProfileBuilder {
+    fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>) {
+        ids.extend(new.iter().map(|n| self.intern(n)));
+    }
+}
+
+/// Names by their first and last eight bytes and length, direct-mapped: a
+/// worker reads a name a record, nearly always one of a few thousand, and
+/// a slot here costs a fraction of the table's hash and probe. Up to 16
+/// bytes the key is the name's bytes (a shorter name's zero-padded); a
+/// longer name's middle is not in the key, so a hit on one is checked
+/// against the table's text of the id (Xbase++ methods, C++ names with
+/// namespaces: real names are mostly longer than 16 bytes). Its slots are
+/// made at the first name looked up this way.
+#[derive(Debug, Default)]
+struct Recent {
+    slots: Vec<RecentSlot>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RecentSlot {
+    first: u64,
+    last: u64,
+    /// 0 for a free slot.
+    len: u32,
+    id: u32,
+}
+
+const RECENT_BITS: u32 = 12;
+
+impl Recent {
+    /// Where a name goes, and its key; `None` for an empty one.
+    fn key(&mut self, name: &[u8]) -> Option<(usize, RecentSlot)> {
+        if self.slots.is_empty() {
+            self.slots = vec![RecentSlot::default(); 1 << RECENT_BITS];
+        }
+        let len = name.len();
+        let (first, last) = match len {
+            0 => return None,
+            1..=7 => {
+                let mut padded = [0u8; 8];
+                padded[..len].copy_from_slice(name);
+                (word(&padded), 0)
+            }
+            _ => (word(&name[..8]), word(&name[len - 8..])),
+        };
+        // Not the length: names of one byte repeated then share a slot at
+        // every length, which is what lets a test catch a missing length
+        // check.
+        let mix = (first ^ last.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let at = (mix >> (64 - RECENT_BITS)) as usize;
+        let key = RecentSlot {
+            first,
+            last,
+            len: len as u32,
+            id: 0,
+        };
+        Some((at, key))
+    }
+
+    /// Forgets every name (their numbers start again).
+    fn clear(&mut self) {
+        self.slots.fill(RecentSlot::default());
     }
 }
 
@@ -61,19 +256,85 @@ impl NewNames {
 mod tests {
     use super::*;
 
-    /// A take ships the names in number order and numbering starts again.
+    /// Numbering per batch: a take ships the names in number order and
+    /// numbering starts again.
     #[test]
-    fn names_go_out_in_number_order_and_numbering_restarts() {
-        let mut w = LocalNames::default();
+    fn per_batch_names_go_out_in_number_order_and_numbering_restarts() {
+        let mut w = WorkerNames::per_batch();
         assert_eq!([w.id("a"), w.id(""), w.id("b"), w.id("a")], [0, 1, 2, 0]);
         assert_eq!(w.take().iter().collect::<Vec<_>>(), ["a", "", "b"]);
         assert!(w.take().iter().next().is_none());
-        assert_eq!([w.id("b"), w.id("c")], [0, 1]);
+        assert_eq!([w.id_ascii(b"b"), w.id("c"), w.id_ascii(b"b")], [0, 1, 0]);
         let names = w.take();
         assert_eq!(names.iter().collect::<Vec<_>>(), ["b", "c"]);
         assert_eq!(
             [names.get(0), names.get(1), names.get(2)],
             [Some("b"), Some("c"), None]
         );
+        // A name looked up by its bytes before the restart is not found
+        // under its old number.
+        assert_eq!([w.id("c"), w.id_ascii(b"b")], [0, 1]);
+    }
+
+    /// Kept numbers: each take ships only the names new since the last,
+    /// and the consumer's map covers every number so far.
+    #[test]
+    fn kept_numbers_ship_each_name_once_and_map_for_the_whole_load() {
+        let mut w = WorkerNames::kept();
+        let mut table = Interner::default();
+        table.intern("x");
+        let mut maps = NameMaps::default();
+        assert_eq!([w.id("a"), w.id_ascii(b"b")], [0, 1]);
+        let first = w.take();
+        assert_eq!(first.iter().collect::<Vec<_>>(), ["a", "b"]);
+        let map = maps.learn(3, &first, &mut table).to_vec();
+        assert_eq!(map, [NameId(1), NameId(2)]);
+        assert_eq!([w.id("b"), w.id("x"), w.id_ascii(b"a")], [1, 2, 0]);
+        let second = w.take();
+        assert_eq!(second.iter().collect::<Vec<_>>(), ["x"]);
+        assert_eq!([second.get(1), second.get(2)], [None, Some("x")]);
+        let map = maps.learn(3, &second, &mut table);
+        assert_eq!(map, [NameId(1), NameId(2), NameId(0)]);
+        assert_eq!(global(map, 2), NameId(0));
+        assert_eq!(global(map, 3), NameId(u32::MAX));
+        assert!(w.take().iter().next().is_none());
+    }
+
+    /// Names that share a recent slot (one byte repeated, at every length)
+    /// or differ only inside (the same first and last eight bytes) get
+    /// the numbers of a plain table, in the order first read.
+    #[test]
+    fn recent_names_are_numbered_as_the_table_numbers_them() {
+        let mut texts: Vec<String> = Vec::new();
+        for len in 1..=20 {
+            texts.push("A".repeat(len));
+            texts.push("B".repeat(len));
+        }
+        for mid in ["X", "Y", "XY", "YX", "XYZ"] {
+            texts.push(format!("FN00{mid}0169"));
+            texts.push(format!("ABCDEFGH{mid}ABCDEFGH"));
+        }
+        texts.extend((0..9000).map(|i| format!("FN{:06}", i % 6000)));
+        // Long names sharing long prefixes and suffixes.
+        for m in ["append", "assign", "insert", "erase0"] {
+            for i in 0..50 {
+                texts.push(format!("std::basic_string<char>::{m}{i:02}(const char *)"));
+                texts.push(format!("CUSTOMERDIALOG:{m}{i:02}:VALIDATE"));
+            }
+        }
+        let mut names = WorkerNames::kept();
+        let mut plain: std::collections::HashMap<&str, usize> = Default::default();
+        for round in 0..3 {
+            for (i, text) in texts.iter().enumerate() {
+                if (i + round) % 3 == 0 {
+                    continue;
+                }
+                let next = plain.len();
+                let want = *plain.entry(text).or_insert(next);
+                let got = names.id_ascii(text.as_bytes());
+                assert_eq!(got as usize, want, "{text}");
+            }
+        }
+        assert_eq!(names.take().iter().count(), plain.len());
     }
 }

@@ -1,18 +1,13 @@
 //! What a parsing worker hands the replay: trace events in a compact form,
-//! their names numbered by the worker's own table.
-//!
-//! Workers never share a table (no lock on the hot path); each batch
-//! carries the names its worker saw first in it, and the consumer, which
-//! receives a worker's batches in the order they were made, maps the
-//! worker's numbers to the profile's `NameId`s with one array lookup an
-//! event.
+//! their names numbered by the worker's own table (`load::names`: the
+//! numbers are kept for the whole load, so each batch carries only the
+//! names its worker saw first in it).
 
 use super::fast::Record;
 use super::row::Row;
-use crate::load::scan::word;
+use crate::load::names::{NewNames, WorkerNames};
 use crate::model::budget::Skips;
-use crate::model::intern::Interner;
-use crate::model::{NameId, Place, ProfileBuilder};
+use crate::model::{Place, ProfileBuilder};
 
 /// A trace operation (formats.md § xpp). `Other` is an op the spec does
 /// not know, kept by name so the replay can warn about it once.
@@ -132,8 +127,9 @@ impl Ev {
 #[derive(Debug, Default)]
 pub struct Batch<X> {
     pub events: Vec<Ev>,
-    /// Names this worker saw first in this chunk, in number order.
-    pub new_names: Vec<Box<str>>,
+    /// Names this worker saw first in this chunk, in number order (set
+    /// by `finish`).
+    pub new_names: NewNames,
     /// Records that are no trace record: (place, why), the place the
     /// line's index in the chunk for text and the offset for records; the
     /// first thousand whole and the rest counted by kind.
@@ -160,7 +156,7 @@ impl<X: Default> Batch<X> {
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
     pub fn push(&mut self, names: &mut WorkerNames, row: &Row<'_>, offset: u64) {
-        let name = names.id(&row.call, &mut self.new_names);
+        let name = names.id(&row.call);
         let op = self.op(names, &row.op);
         let thread = row.thread.unwrap_or(0);
         let ev = Ev::new(offset, thread, row.time, row.line, name, op);
@@ -174,7 +170,7 @@ impl<X> Batch<X> {
             "I" => Op::Entered,
             "O" => Op::Leaving,
             "o" => Op::Left,
-            other => Op::Other(names.id(other, &mut self.new_names)),
+            other => Op::Other(names.id(other)),
         }
     }
 
@@ -185,148 +181,12 @@ impl<X> Batch<X> {
             b'I' => Op::Entered,
             b'O' => Op::Leaving,
             b'o' => Op::Left,
-            other => Op::Other(names.id(
-                char::from(other).encode_utf8(&mut [0; 4]),
-                &mut self.new_names,
-            )),
+            other => Op::Other(names.id(char::from(other).encode_utf8(&mut [0; 4]))),
         };
-        let name = names.id_ascii(r.call, &mut self.new_names);
+        let name = names.id_ascii(r.call);
         let ev = Ev::new(offset, r.thread, Some(r.time), r.line, name, op);
         self.events.push(ev);
     }
-}
-
-/// A worker's name table, kept for the whole load (a trace has thousands
-/// of names, not a PLIST's hundreds of thousands), unlike
-/// `load::names::LocalNames`, which starts empty for each chunk.
-#[derive(Debug, Default)]
-pub struct WorkerNames {
-    table: Interner,
-    recent: Recent,
-}
-
-/// Names by their first and last eight bytes and length, direct-mapped: a
-/// worker reads a name a record, nearly always one of a few thousand, and
-/// a slot here costs a fraction of the table's hash and probe. Up to 16
-/// bytes the key is the name's bytes (a shorter name's zero-padded); a
-/// longer name's middle is not in the key, so a hit on one is checked
-/// against the table's text of the id (Xbase++ methods, C++ names with
-/// namespaces: real names are mostly longer than 16 bytes).
-#[derive(Debug)]
-struct Recent {
-    slots: Vec<RecentSlot>,
-}
-
-impl Default for Recent {
-    fn default() -> Self {
-        Recent {
-            slots: vec![RecentSlot::default(); 1 << RECENT_BITS],
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct RecentSlot {
-    first: u64,
-    last: u64,
-    /// 0 for a free slot.
-    len: u32,
-    id: u32,
-}
-
-const RECENT_BITS: u32 = 12;
-
-impl Recent {
-    /// Where a name goes, and its key; `None` for an empty one.
-    fn key(&self, name: &[u8]) -> Option<(usize, RecentSlot)> {
-        let len = name.len();
-        let (first, last) = match len {
-            0 => return None,
-            1..=7 => {
-                let mut padded = [0u8; 8];
-                padded[..len].copy_from_slice(name);
-                (word(&padded), 0)
-            }
-            _ => (word(&name[..8]), word(&name[len - 8..])),
-        };
-        // Not the length: names of one byte repeated then share a slot at
-        // every length, which is what lets a test catch a missing length
-        // check.
-        let mix = (first ^ last.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let at = (mix >> (64 - RECENT_BITS)) as usize;
-        let key = RecentSlot {
-            first,
-            last,
-            len: len as u32,
-            id: 0,
-        };
-        Some((at, key))
-    }
-}
-
-impl WorkerNames {
-    fn id(&mut self, name: &str, new: &mut Vec<Box<str>>) -> u32 {
-        let known = self.table.len();
-        let id = self.table.intern(name).0;
-        if self.table.len() > known {
-            new.push(name.into());
-        }
-        id
-    }
-
-    /// `id` of a name the fast path found to be ASCII: a known name is
-    /// looked up by its bytes, and only a new one is made text.
-    fn id_ascii(&mut self, name: &[u8], new: &mut Vec<Box<str>>) -> u32 {
-        let key = self.recent.key(name);
-        if let Some((at, key)) = key {
-            let slot = self.recent.slots[at];
-            if slot.len == key.len
-                && (slot.first, slot.last) == (key.first, key.last)
-                && (name.len() <= 16 || self.table.resolve(NameId(slot.id)).as_bytes() == name)
-            {
-                return slot.id;
-            }
-        }
-        let id = match self.table.find(name) {
-            Some(id) => id.0,
-            None => self.id(&String::from_utf8_lossy(name), new),
-        };
-        if let Some((at, key)) = key {
-            self.recent.slots[at] = RecentSlot { id, ..key };
-        }
-        id
-    }
-}
-
-/// The consumer's side: per worker, its numbers → the profile's names.
-#[derive(Debug, Default)]
-pub struct NameMaps {
-    maps: Vec<Vec<NameId>>,
-}
-
-impl NameMaps {
-    /// Learns the batch's new names; returns the worker's numbers → the
-    /// profile's names, which [`global_name`] applies to each event as it is
-    /// replayed (one pass over a batch, not a pass to rewrite it first).
-    pub fn learn<X>(
-        &mut self,
-        worker: usize,
-        batch: &Batch<X>,
-        b: &mut ProfileBuilder,
-    ) -> &[NameId] {
-        if self.maps.len() <= worker {
-            self.maps.resize_with(worker + 1, Vec::new);
-        }
-        let map = &mut self.maps[worker];
-        map.extend(batch.new_names.iter().map(|n| b.intern(n)));
-        map
-    }
-}
-
-/// A worker's name number as the profile's (`map`: [`NameMaps::learn`]'s).
-#[inline]
-pub fn global_name(map: &[NameId], local: u32) -> NameId {
-    map.get(local as usize).copied().unwrap_or(NameId(u32::MAX))
 }
 
 /// Hands a batch's skipped records to the builder as warnings, `what`
@@ -372,44 +232,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Names that share a recent slot (one byte repeated, at every length)
-    /// or differ only inside (the same first and last eight bytes) get
-    /// the numbers of a plain table, in the order first read.
-    #[test]
-    fn recent_names_are_numbered_as_the_table_numbers_them() {
-        let mut texts: Vec<String> = Vec::new();
-        for len in 1..=20 {
-            texts.push("A".repeat(len));
-            texts.push("B".repeat(len));
-        }
-        for mid in ["X", "Y", "XY", "YX", "XYZ"] {
-            texts.push(format!("FN00{mid}0169"));
-            texts.push(format!("ABCDEFGH{mid}ABCDEFGH"));
-        }
-        texts.extend((0..9000).map(|i| format!("FN{:06}", i % 6000)));
-        // Long names sharing long prefixes and suffixes.
-        for m in ["append", "assign", "insert", "erase0"] {
-            for i in 0..50 {
-                texts.push(format!("std::basic_string<char>::{m}{i:02}(const char *)"));
-                texts.push(format!("CUSTOMERDIALOG:{m}{i:02}:VALIDATE"));
-            }
-        }
-        let mut names = WorkerNames::default();
-        let mut new = Vec::new();
-        let mut plain: std::collections::HashMap<&str, usize> = Default::default();
-        for round in 0..3 {
-            for (i, text) in texts.iter().enumerate() {
-                if (i + round) % 3 == 0 {
-                    continue;
-                }
-                let next = plain.len();
-                let want = *plain.entry(text).or_insert(next);
-                let got = names.id_ascii(text.as_bytes(), &mut new);
-                assert_eq!(got as usize, want, "{text}");
-            }
-        }
-        assert_eq!(new.len(), plain.len());
     }
 }

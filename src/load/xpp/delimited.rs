@@ -1,13 +1,14 @@
 //! Loading DELDBE pieces: the opened file and its numbered packets, one
 //! trace, a packet per piece.
 
-use super::batch::{Batch, Ev, NameMaps, WorkerNames, warn_skipped};
+use super::batch::{Batch, Ev, warn_skipped};
 use super::deldbe::{self, Field, Layout, header, split};
 use super::events::{Decoder, TraceEvents};
 use super::fast;
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
+use crate::load::names::{NameMaps, WorkerNames};
 use crate::load::split::{MAX_LINE, numbered_lines};
 use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
@@ -63,7 +64,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        |_| WorkerNames::default(),
+        |_| WorkerNames::kept(),
         |names, range, spare| {
             let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
             // A batch holds no bytes of the input: its pages can go now,
@@ -72,7 +73,7 @@ fn load_piece(
             batch
         },
         |worker, mut batch| {
-            let map = maps.learn(worker, &batch, b);
+            let map = maps.learn(worker, &batch.new_names, b);
             let lines = LineOf::new(bytes, chunks[done].start, lines_before);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, |at| Place::Line(lines.nth(at)), "line skipped");
@@ -220,6 +221,7 @@ fn parse_chunk(
         pos += len + 1;
     }
     batch.extra = at;
+    batch.new_names = names.take();
     batch
 }
 

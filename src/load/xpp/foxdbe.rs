@@ -4,12 +4,13 @@
 //! header packet's count is the whole trace's (formats.md), so it is
 //! compared with the records of every piece together.
 
-use super::batch::{Batch, Ev, NameMaps, WorkerNames, warn_skipped};
+use super::batch::{Batch, Ev, warn_skipped};
 use super::dbf::{self, ColMap, Header};
 use super::events::{Decoder, TraceEvents};
 use super::invalid;
 use super::replay::Replay;
 use super::row::Col;
+use crate::load::names::{NameMaps, WorkerNames};
 use crate::load::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use std::ops::Range;
@@ -156,7 +157,7 @@ fn load_piece(
     let mut done = 0;
     parallel::ordered_reusing(
         &chunks,
-        |_| WorkerNames::default(),
+        |_| WorkerNames::kept(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
             let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
@@ -166,7 +167,7 @@ fn load_piece(
             batch
         },
         |worker, mut batch| {
-            let map = maps.learn(worker, &batch, b);
+            let map = maps.learn(worker, &batch.new_names, b);
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, Place::Offset, "skipped");
             let place = |ev: &Ev| Place::Offset(ev.offset());
@@ -224,6 +225,7 @@ fn parse_records(
         },
     );
     batch.extra = walk;
+    batch.new_names = names.take();
     batch
 }
 

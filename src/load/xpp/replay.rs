@@ -7,7 +7,8 @@
 //! with `I`/`O` only for functions compiled with profiling, so a frame
 //! remembers whether an `i` pushed it and what it has seen since.
 
-use super::batch::{Ev, Op, global_name};
+use super::batch::{Ev, Op};
+use crate::load::names::global;
 use crate::model::metrics::{ThreadIx, TraceTime};
 use crate::model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL};
 use rustc_hash::FxHashSet;
@@ -117,7 +118,7 @@ impl Replay {
         if let (true, Some(t)) = (self.timed, ev.time()) {
             b.trace_time(thread, t, place);
         }
-        let name = global_name(map, ev.name());
+        let name = global(map, ev.name());
         let op = ev.op();
         match op {
             Op::Enter | Op::Entered => {
@@ -147,7 +148,7 @@ impl Replay {
                 (Some(f), depth)
             }
             Op::Leaving | Op::Left => self.exit(b, thread, name, place, op == Op::Leaving),
-            Op::Other(op) => self.other(b, thread, global_name(map, op), place),
+            Op::Other(op) => self.other(b, thread, global(map, op), place),
         }
     }
 

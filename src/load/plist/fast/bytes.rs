@@ -15,7 +15,7 @@
 //! the same lines).
 
 use super::chunk::{Body, Item};
-use crate::load::names::LocalNames;
+use crate::load::names::WorkerNames;
 use crate::load::scan::{decimal, digits, printable_prefix};
 use crate::load::split::MAX_LINE;
 
@@ -23,7 +23,7 @@ use crate::load::split::MAX_LINE;
 /// ends there (`\n` or `\r\n`, not taken, or the end of `s`, a last `\r`
 /// allowed) within `MAX_LINE` bytes: the item and the length of the line
 /// without its `\n`.
-pub fn item_at(s: &[u8], names: &mut LocalNames) -> Option<(Item, usize)> {
+pub fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)> {
     let (tag, rest) = digits(s, 2)?;
     let rest = rest.strip_prefix(b"\t")?;
     // Names are numbered only once the whole line is known to be read
@@ -143,7 +143,7 @@ fn line_end(rest: &[u8]) -> Option<usize> {
 }
 
 /// The worker's number for a printable ASCII name (its own text).
-fn id(name: &[u8], names: &mut LocalNames) -> Option<u32> {
+fn id(name: &[u8], names: &mut WorkerNames) -> Option<u32> {
     std::str::from_utf8(name).ok().map(|s| names.id(s))
 }
 
@@ -156,14 +156,14 @@ mod tests {
     /// The item the fast reading makes of `line` (no line end), with the
     /// names it numbered.
     fn fast(line: &str) -> Option<(Item, Vec<String>)> {
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::per_batch();
         let (item, n) = item_at(line.as_bytes(), &mut names)?;
         assert_eq!(n, line.len(), "{line:?}");
         Some((item, names.take().iter().map(String::from).collect()))
     }
 
     fn general(line: &str) -> Option<(Item, Vec<String>)> {
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::per_batch();
         let item = chunk::item(&decode(line.as_bytes()), &mut names)?;
         Some((item, names.take().iter().map(String::from).collect()))
     }
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn a_record_ends_at_its_line_end() {
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::per_batch();
         let text = b"8\t1\r\n10\tf\n9\t1\t2\t3\t4";
         assert_eq!(item_at(text, &mut names).map(|(_, n)| n), Some(4));
         assert_eq!(item_at(&text[5..], &mut names).map(|(_, n)| n), Some(4));
@@ -242,7 +242,7 @@ mod tests {
             "9\t1\t2\t3",
             "9\t1\tz\t0\t0",
         ] {
-            let mut names = LocalNames::default();
+            let mut names = WorkerNames::per_batch();
             assert!(item_at(line.as_bytes(), &mut names).is_none(), "{line:?}");
             assert!(
                 names.take().iter().next().is_none(),

@@ -9,7 +9,7 @@
 
 use super::bytes;
 use super::record::{Fields, Parsed, count, number, parse_line, time};
-use crate::load::names::{LocalNames, NewNames};
+use crate::load::names::{NewNames, WorkerNames};
 use crate::load::split::MAX_LINE;
 use crate::text::decode;
 
@@ -77,7 +77,7 @@ pub struct Batch {
 
 /// Parses `chunk` (whole lines, the last one's newline included), its
 /// items going in `spare`'s room (a batch the consumer is done with).
-pub fn parse(chunk: &[u8], names: &mut LocalNames, mut spare: Vec<(u32, Item)>) -> Batch {
+pub fn parse(chunk: &[u8], names: &mut WorkerNames, mut spare: Vec<(u32, Item)>) -> Batch {
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     spare.clear();
     let mut batch = Batch {
@@ -109,7 +109,7 @@ pub fn parse(chunk: &[u8], names: &mut LocalNames, mut spare: Vec<(u32, Item)>) 
 }
 
 /// A line (no `\n`) the fast reading left, read by the format's rules.
-fn general(line: &[u8], names: &mut LocalNames) -> Option<Item> {
+fn general(line: &[u8], names: &mut WorkerNames) -> Option<Item> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.len() > MAX_LINE {
         return Some(Item::TooLong(line.len()));
@@ -117,7 +117,7 @@ fn general(line: &[u8], names: &mut LocalNames) -> Option<Item> {
     item(&decode(line), names)
 }
 
-pub(super) fn item(text: &str, names: &mut LocalNames) -> Option<Item> {
+pub(super) fn item(text: &str, names: &mut WorkerNames) -> Option<Item> {
     Some(match parse_line(text) {
         Parsed::Blank => return None,
         Parsed::Record { tag, fields } => Item::Record {
@@ -132,7 +132,7 @@ pub(super) fn item(text: &str, names: &mut LocalNames) -> Option<Item> {
 
 /// Numbers are checked in field order and names numbered only once they
 /// all hold, as the records are read one by one.
-fn body(tag: u32, f: &Fields<'_>, names: &mut LocalNames) -> Result<Body, String> {
+fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, String> {
     Ok(match tag {
         6 => {
             let calls = number(f.get(2), "count", count)?;
@@ -181,7 +181,7 @@ mod tests {
     /// them, whichever reading takes each line.
     #[test]
     fn lines_are_counted_as_a_split_counts_them() {
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::per_batch();
         for (text, lines, items) in [
             (&b"\n"[..], 1, 0),
             (b"8\t1\n\n", 2, 1),
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn lines_become_items_at_their_index() {
-        let mut names = LocalNames::default();
+        let mut names = WorkerNames::per_batch();
         let text =
             b"6\tP.EXE\tp.obj\t4\t80.0\t90.0\twork\n\n10\twork\r\nx\ty\n11\tz\n9\t1\tz\t0\t0\n";
         let batch = parse(text, &mut names, Vec::new());

@@ -10,7 +10,7 @@ mod chunk;
 mod stacks;
 
 use super::record::{self, count, number, time};
-use crate::load::names::{LocalNames, NewNames};
+use crate::load::names::{NameMaps, NewNames, WorkerNames};
 use crate::load::split::MAX_LINE;
 use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::intern::Interner;
@@ -52,14 +52,15 @@ fn read<'b>(
         let (spare_tx, spare_rx) = mpsc::channel();
         let applier = s.spawn(move || apply(st, rx, spare_tx));
         let mut done = 0;
+        let mut maps = NameMaps::default();
         // Items go in the room of batches already read: new pages cost
         // a fault each.
         parallel::ordered_reusing(
             chunks,
-            |_| LocalNames::default(),
+            |_| WorkerNames::per_batch(),
             |names, range, spare| chunk::parse(&bytes[range], names, spare),
-            |_, batch| {
-                let ids = table.intern_all(batch.new_names.iter());
+            |worker, batch| {
+                let ids = maps.learn(worker, &batch.new_names, table).to_vec();
                 // Lines are read once: the pages behind them go back, so
                 // the mapped file is never resident whole.
                 input.release(chunks[done].clone());
@@ -143,7 +144,7 @@ impl BatchNames<'_> {
     }
 
     fn text(&self, local: u32) -> &str {
-        self.text.get(local as usize).unwrap_or_default()
+        self.text.get(local).unwrap_or_default()
     }
 }
 
