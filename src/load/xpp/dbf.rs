@@ -7,7 +7,7 @@
 //! deleted). The first byte alone proves nothing (0x30–0x32 are also the
 //! digits that start a DELDBE row), so the whole header must hold together.
 
-use super::fast::DbfShape;
+use super::fast::record::{self, DbfShape};
 use super::row::{Col, Row, number, whole};
 use byteorder::{ByteOrder, LittleEndian};
 use std::borrow::Cow;
@@ -119,7 +119,7 @@ pub fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
         .ok_or("record too short")?;
     Ok(match field.kind {
         b'N' | b'F' => {
-            if let Some(x) = super::fast::padded_number(raw) {
+            if let Some(x) = record::padded_number(raw) {
                 return Ok(Value::Number(Some(x)));
             }
             let text = crate::text::decode(raw);
@@ -219,7 +219,7 @@ impl ColMap {
 
     /// The record read the fast way, if the layout and the record are of
     /// the common shape; `row` reads it otherwise.
-    pub fn fast_row<'a>(&self, record: &'a [u8]) -> Option<super::fast::Record<'a>> {
+    pub fn fast_row<'a>(&self, record: &'a [u8]) -> Option<record::Record<'a>> {
         self.fast.as_ref()?.record(record)
     }
 

@@ -11,6 +11,9 @@
 //! a number is the line, and the rest of the line is the parameters.
 
 use super::row::{Col, Row, number, whole};
+use crate::load::LoadOptions;
+use crate::load::split::numbered_lines;
+use crate::text::decode;
 use std::borrow::Cow;
 
 /// One field of a line, with where it starts (for "the rest of the line").
@@ -185,6 +188,34 @@ fn rest(line: &str, start: usize) -> Option<Cow<'_, str>> {
     Some(line[start..].trim())
         .filter(|s| !s.is_empty())
         .map(Cow::Borrowed)
+}
+
+/// Where the records start and how many lines come before: after a byte
+/// order mark, and after a header line (the first non-blank one) unless
+/// `--columns` gave the layout, which the header then sets.
+pub(super) fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, u64) {
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let first = numbered_lines(bytes).find(|(_, line)| !decode(line).trim().is_empty());
+    let Some((n, line)) = first.filter(|_| opts.columns.is_none()) else {
+        return (bom, 0);
+    };
+    let text = decode(line);
+    let mut fields = Vec::new();
+    split(&text, &mut fields);
+    let Some(cols) = header(&fields) else {
+        return (bom, 0);
+    };
+    *layout = Layout::Fixed(cols);
+    let end = line.as_ptr() as usize - bytes.as_ptr() as usize + line.len();
+    let after = bytes[end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| end + i + 1);
+    (after, n)
 }
 
 #[cfg(test)]

@@ -5,12 +5,19 @@
 use super::dbf::ColMap;
 use super::deldbe::{self, Layout};
 use super::index::{Entry, EventIndex};
-use super::replay::Step;
 use super::row::Row;
 use crate::load::{Input, KeepEvents};
 use crate::model::{Event, EventSource, FuncId};
 use crate::text::decode;
 use std::sync::Arc;
+
+/// One event as the trace pane shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    pub function: Option<FuncId>,
+    /// Calls open on the thread around the event.
+    pub depth: u32,
+}
 
 /// How to decode a record at an offset.
 #[derive(Debug)]

@@ -11,22 +11,20 @@
 //! ```
 //!
 //! The loader turns the events into intervals through the builder's trace
-//! feed (`replay.rs` decides push / mark / pop per op); the events
-//! themselves stay in the file behind an offset index (`events.rs`). A
-//! trace written in packets (`packets.rs`) is loaded as one trace with a
-//! packet per piece: `foxdbe.rs` and `delimited.rs` walk the pieces.
+//! feed; the events themselves stay in the file behind an offset index
+//! (`events.rs`). A trace written in packets (`packets.rs`) is loaded as
+//! one trace with a packet per piece. `reference.rs` is the format's rules
+//! a record at a time (`--reference`; read it first); `fast/` reads the
+//! same on every core.
 
-mod batch;
 mod dbf;
 mod deldbe;
-mod delimited;
 mod events;
 mod fast;
 mod foxdbe;
 mod index;
 mod packets;
 pub mod reference;
-mod replay;
 mod row;
 
 use super::split::numbered_lines;
@@ -81,7 +79,7 @@ impl Loader for Xpp {
         let dbf_header = dbf::header(bytes, Some(bytes.len()));
         if let Ok(header) = &dbf_header {
             let pieces = with_siblings(input, b);
-            return foxdbe::load(&pieces, header, true, opts, b);
+            return fast::foxdbe::load(&pieces, header, true, opts, b);
         }
         // A numbered packet that is not delimited text holds DBF records only.
         let numbered = packets::split_numbered(input.name());
@@ -99,9 +97,9 @@ impl Loader for Xpp {
         }
         if let Some((base, _)) = numbered.filter(|_| detect_deldbe(bytes, true) != Detection::Yes) {
             let header = packet_header(input, base)?;
-            return foxdbe::load(std::slice::from_ref(input), &header, false, opts, b);
+            return fast::foxdbe::load(std::slice::from_ref(input), &header, false, opts, b);
         }
-        delimited::load(&with_siblings(input, b), opts, b)
+        fast::delimited::load(&with_siblings(input, b), opts, b)
     }
 }
 
@@ -220,10 +218,10 @@ fn is_trace_row(text: &str, fields: &[deldbe::Field<'_>]) -> bool {
 }
 
 /// Refuses a piece whose offsets an event could not hold
-/// (`batch::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
+/// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
 /// costs nothing and a wrong offset would be silent.
 fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
-    match pieces.iter().find(|p| p.len() >= batch::MAX_PIECE) {
+    match pieces.iter().find(|p| p.len() >= fast::MAX_PIECE) {
         Some(p) => Err(invalid(
             p,
             "offset 0".into(),

@@ -1,6 +1,6 @@
 //! The Xbase++ trace reference loader: the format's rules, a record at a
 //! time, on one thread. Read this to learn the format; `Xpp::load` (the
-//! rest of this folder) gives the same profile faster, and a property test
+//! engine in `fast/`) gives the same profile faster, and a property test
 //! (`tests/properties.rs`) holds the two to the same `--json` on generated,
 //! cut and flipped traces.
 //!
@@ -29,10 +29,9 @@
 //! times, each call path's stack and each call site's line.
 
 use super::dbf::{self, Header};
-use super::deldbe::{self, Layout, split};
-use super::events::{Decoder, TraceEvents};
+use super::deldbe::{self, Layout, body_start, split};
+use super::events::{Decoder, Step, TraceEvents};
 use super::foxdbe::{column_map, each_piece, warn_about};
-use super::replay::Step;
 use super::row::{Col, Row};
 use super::{
     Detection, detect_deldbe, invalid, looks_like_dbf, packet_header, packets, with_siblings,
@@ -91,7 +90,7 @@ fn load_deldbe(
             b.begin_source(piece.name());
         }
         let bytes = piece.bytes();
-        let (start, lines_before) = super::delimited::body_start(bytes, opts, &mut layout);
+        let (start, lines_before) = body_start(bytes, opts, &mut layout);
         let decoder = Decoder::Deldbe(layout.clone());
         let mut packet = PacketOf::new(piece, decoder, opts);
         for (k, line) in numbered_lines(&bytes[start..]) {

@@ -264,8 +264,8 @@ fn name(s: &[u8]) -> Option<(&[u8], &[u8])> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::deldbe::{Layout, row, split};
     use super::*;
+    use crate::load::xpp::deldbe::{Layout, row, split};
 
     /// The record on `line` (no line end), if it has the common shape.
     fn record(line: &[u8]) -> Option<Record<'_>> {
@@ -316,7 +316,7 @@ mod tests {
     /// common ones are read the fast way.
     #[test]
     fn dbf_records_read_as_the_general_reading_reads_them() {
-        use super::super::dbf::{ColMap, Field};
+        use crate::load::xpp::dbf::{ColMap, Field};
         let layout = [
             ("THREAD", 4),
             ("TIMELINE", 14),
@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn padded_numbers_read_as_the_general_parser_reads_them() {
-        let general = |raw: &str| super::super::row::number(raw).ok().flatten();
+        let general = |raw: &str| crate::load::xpp::row::number(raw).ok().flatten();
         for raw in [
             "         3",
             " 0.038",

@@ -9,6 +9,7 @@
 
 use super::batch::{Ev, Op};
 use crate::load::names::global;
+use crate::load::xpp::events::Step;
 use crate::model::metrics::{ThreadIx, TraceTime};
 use crate::model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL};
 use rustc_hash::FxHashSet;
@@ -17,14 +18,6 @@ const PUSHED_BY_I: u8 = 1;
 const ENTERED: u8 = 2;
 const RETURNING: u8 = 4;
 const NO_FUNCTION: u32 = u32::MAX;
-
-/// One event as the trace pane shows it.
-#[derive(Clone, Copy, Debug)]
-pub struct Step {
-    pub function: Option<FuncId>,
-    /// Calls open on the thread around the event.
-    pub depth: u32,
-}
 
 pub struct Replay {
     timed: bool,

@@ -3,9 +3,9 @@
 //! numbers are kept for the whole load, so each batch carries only the
 //! names its worker saw first in it).
 
-use super::fast::Record;
-use super::row::Row;
+use super::record::Record;
 use crate::load::names::{NewNames, WorkerNames};
+use crate::load::xpp::row::Row;
 use crate::model::budget::Skips;
 use crate::model::{Place, ProfileBuilder};
 

@@ -1,15 +1,17 @@
-//! Loading DELDBE pieces: the opened file and its numbered packets, one
-//! trace, a packet per piece.
+//! The DELDBE engine: the opened file and its numbered packets, one
+//! trace, a packet per piece; workers read chunks of lines on every core
+//! (`record.rs` the common line at byte level, `../deldbe.rs` any other),
+//! this thread replays them in order (`replay.rs`).
 
 use super::batch::{Batch, Ev, warn_skipped};
-use super::deldbe::{self, Field, Layout, header, split};
-use super::events::{Decoder, TraceEvents};
-use super::fast;
-use super::invalid;
+use super::record;
 use super::replay::Replay;
-use super::row::Col;
 use crate::load::names::{NameMaps, WorkerNames};
-use crate::load::split::{MAX_LINE, numbered_lines};
+use crate::load::split::MAX_LINE;
+use crate::load::xpp::deldbe::{self, Field, Layout, body_start, split};
+use crate::load::xpp::events::{Decoder, TraceEvents};
+use crate::load::xpp::invalid;
+use crate::load::xpp::row::Col;
 use crate::load::{Input, LoadError, LoadOptions, parallel};
 use crate::model::{Packet, Place, ProfileBuilder};
 use crate::text::decode;
@@ -18,7 +20,7 @@ use std::cell::Cell;
 use std::ops::Range;
 
 pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
-    super::within_reach(pieces)?;
+    crate::load::xpp::within_reach(pieces)?;
     let first = &pieces[0];
     let mut layout = match &opts.columns {
         Some(list) => {
@@ -142,34 +144,6 @@ impl<'a> LineOf<'a> {
     }
 }
 
-/// Where the records start and how many lines come before: after a byte
-/// order mark, and after a header line (the first non-blank one) unless
-/// `--columns` gave the layout, which the header then sets.
-pub(super) fn body_start(bytes: &[u8], opts: &LoadOptions, layout: &mut Layout) -> (usize, u64) {
-    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    let first = numbered_lines(bytes).find(|(_, line)| !decode(line).trim().is_empty());
-    let Some((n, line)) = first.filter(|_| opts.columns.is_none()) else {
-        return (bom, 0);
-    };
-    let text = decode(line);
-    let mut fields = Vec::new();
-    split(&text, &mut fields);
-    let Some(cols) = header(&fields) else {
-        return (bom, 0);
-    };
-    *layout = Layout::Fixed(cols);
-    let end = line.as_ptr() as usize - bytes.as_ptr() as usize + line.len();
-    let after = bytes[end..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| end + i + 1);
-    (after, n)
-}
-
 /// Parses the lines of `bytes[range]` into `batch` (empty); its extra is
 /// how many lines the chunk has. A line of the common shape is read in one pass
 /// that also finds its end; any other is cut at its newline first.
@@ -190,7 +164,7 @@ fn parse_chunk(
         let offset = (range.start + pos) as u64;
         let here = at;
         at += 1;
-        let fast = fast::record_at(rest).filter(|&(_, n)| anchored && n <= MAX_LINE);
+        let fast = record::record_at(rest).filter(|&(_, n)| anchored && n <= MAX_LINE);
         let len = match fast {
             Some((r, n)) => {
                 batch.first_timed.get_or_insert(true);
