@@ -207,6 +207,11 @@ impl Prepared {
                     pr.ties(p, k);
                 }
                 pr.tree(p);
+                // The other panes' search names last: made at a first
+                // search, they cost that keystroke a pass over the rows.
+                for k in [Kind::Stacks, Kind::Lines, Kind::Packets] {
+                    pr.search_names(p, k);
+                }
             });
         });
     }
