@@ -228,6 +228,9 @@ pub struct CallTree {
     pub rows: Vec<Row>,
     /// Rows (ids) a search or a drill-down marked.
     pub marked: Marks,
+    /// Top-down, the weight of the marked nodes with no marked node above
+    /// them, summed as they were marked.
+    marked_sum: Option<f64>,
     /// Top-down: every node's children in the view's order, made once an
     /// order (a sort) and shared by every walk, so showing a million open
     /// rows sorts nothing.
@@ -251,6 +254,7 @@ impl CallTree {
             up_roots: Vec::new(),
             rows: Vec::new(),
             marked: Marks::default(),
+            marked_sum: None,
             up_pairs: 0,
             ordered: None,
             open_before: None,
@@ -655,6 +659,7 @@ impl CallTree {
     /// roots, which are every function); how many it marked.
     pub fn mark(&mut self, p: &Profile, wanted: &dyn Fn(FuncId) -> bool) -> usize {
         self.marked.clear();
+        self.marked_sum = None;
         match &self.open_before {
             Some(before) => self.open = before.clone(),
             None => self.open_before = Some(self.open.clone()),
@@ -662,26 +667,37 @@ impl CallTree {
         match self.direction {
             Direction::TopDown => {
                 let hit: Vec<bool> = p.function_ids().map(wanted).collect();
-                let mut found: Vec<u32> = Vec::new();
-                for (i, node) in p.nodes().iter().enumerate() {
-                    if hit[node.func.index()] {
-                        found.push(i as u32);
-                    }
-                }
-                self.marked.extend(found.iter().copied());
+                self.marked.reserve(p.nodes().len());
                 // Paths are opened to the heaviest matches only: a query
                 // matching most of a million nodes would open them all.
-                if found.len() > OPEN_FOR {
-                    // Weights read once each, in node order, not at every
-                    // comparison: a selection among millions of matches
-                    // compares each several times.
-                    let mut weighed: Vec<(f64, u32)> = found
-                        .iter()
-                        .map(|&id| (self.index.weight(NodeId(id)), id))
-                        .collect();
-                    weighed.select_nth_unstable_by(OPEN_FOR, |a, b| b.0.total_cmp(&a.0));
-                    found = weighed[..OPEN_FOR].iter().map(|&(_, id)| id).collect();
+                // They are kept as the nodes go by, so millions of matches
+                // need no list of their own (new memory, a page fault every
+                // 4 KiB), and each weight is read once.
+                let mut heaviest = Heaviest::new(OPEN_FOR);
+                // The share the marks hold (`marked_share`) is summed in
+                // the same pass: a node under a marked one is not counted
+                // again, and parents come before their children.
+                let mut under = vec![0u64; p.nodes().len().div_ceil(64)];
+                let mut sum = 0.0;
+                for (i, node) in p.nodes().iter().enumerate() {
+                    let id = i as u32;
+                    let below = node
+                        .parent()
+                        .is_some_and(|q| bit(&under, q.index()) || self.marked.contains(&q.0));
+                    if below {
+                        under[i / 64] |= 1 << (i % 64);
+                    }
+                    if hit[node.func.index()] {
+                        self.marked.insert(id);
+                        let weight = self.index.weight(NodeId(id));
+                        heaviest.offer(weight, id);
+                        if !below {
+                            sum += weight;
+                        }
+                    }
                 }
+                self.marked_sum = Some(sum);
+                let found = heaviest.ids();
                 // Ancestors opened by this search: a walk up stops at one
                 // (its own ancestors are open then), so marking costs the
                 // nodes, not the sum of their depths. A row the user had
@@ -716,6 +732,7 @@ impl CallTree {
     /// Forgets a search: nothing marked, open what was open before it.
     pub fn unmark(&mut self, p: &Profile) {
         self.marked.clear();
+        self.marked_sum = None;
         if let Some(before) = self.open_before.take() {
             self.open = before;
             self.rebuild(p);
@@ -735,22 +752,8 @@ impl CallTree {
                 .iter()
                 .map(|id| self.values(p, id).total.unwrap_or(0.0))
                 .sum(),
-            Direction::TopDown => {
-                // Whether a node has a marked node above it, in one pass:
-                // parents come before their children.
-                let n = p.nodes().len();
-                let mut under = vec![false; n];
-                let mut sum = 0.0;
-                for i in 0..n {
-                    if let Some(q) = p.nodes()[i].parent() {
-                        under[i] = under[q.index()] || self.marked.contains(&q.0);
-                    }
-                    if !under[i] && self.marked.contains(&(i as u32)) {
-                        sum += self.index.weight(NodeId::from_index(i));
-                    }
-                }
-                sum
-            }
+            // Summed when the marks were made (`mark`).
+            Direction::TopDown => self.marked_sum.unwrap_or(0.0),
         };
         self.percent(Some(sum))
     }
@@ -772,6 +775,7 @@ impl CallTree {
         };
         self.open.clear();
         self.marked.clear();
+        self.marked_sum = None;
         self.open_before = None;
         self.up_pairs = 0;
         self.ups.clear();
@@ -799,6 +803,65 @@ impl CallTree {
     }
 }
 
+/// Bit `i` of a bit set.
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
+/// The `k` heaviest nodes offered, the lighter of two the same weight
+/// being the one offered later (the higher id): a min-heap of the kept,
+/// so a node lighter than all of them costs one comparison.
+struct Heaviest {
+    k: usize,
+    kept: std::collections::BinaryHeap<std::cmp::Reverse<(Weight, std::cmp::Reverse<u32>)>>,
+}
+
+/// A weight ordered by `f64::total_cmp`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Weight(f64);
+
+impl Eq for Weight {}
+
+impl PartialOrd for Weight {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Weight {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl Heaviest {
+    fn new(k: usize) -> Heaviest {
+        Heaviest {
+            k,
+            kept: std::collections::BinaryHeap::with_capacity(k + 1),
+        }
+    }
+
+    fn offer(&mut self, weight: f64, id: u32) {
+        let entry = std::cmp::Reverse((Weight(weight), std::cmp::Reverse(id)));
+        if self.kept.len() < self.k {
+            self.kept.push(entry);
+        } else if self.kept.peek().is_some_and(|lightest| entry < *lightest) {
+            // `Reverse`: smaller is heavier.
+            self.kept.pop();
+            self.kept.push(entry);
+        }
+    }
+
+    /// The kept nodes' ids, in no order.
+    fn ids(self) -> Vec<u32> {
+        self.kept
+            .into_iter()
+            .map(|std::cmp::Reverse((_, std::cmp::Reverse(id)))| id)
+            .collect()
+    }
+}
+
 /// Row ids a search marked, a bit each: a query can mark most of a
 /// million nodes, and a hash set of them took most of a keystroke's time
 /// (inserting each, then asking it of every node for the marked share).
@@ -814,6 +877,13 @@ impl Marks {
         self.bits
             .get(i / 64)
             .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    /// Makes room for ids below `n` at once.
+    pub fn reserve(&mut self, n: usize) {
+        if self.bits.len() < n.div_ceil(64) {
+            self.bits.resize(n.div_ceil(64), 0);
+        }
     }
 
     /// Marks `id`; whether it was not marked before.
@@ -873,6 +943,26 @@ impl PartialEq for CallTree {
 
 #[cfg(test)]
 mod tests {
+    /// The heaviest nodes kept are the `k` heaviest, the earlier of two
+    /// the same weight first; fewer offered are all kept.
+    #[test]
+    fn the_heaviest_are_kept_ties_by_the_earlier_node() {
+        let weights = [3.0, 1.0, 3.0, 5.0, 0.0, 3.0, 5.0, -1.0];
+        let mut h = Heaviest::new(4);
+        for (i, &w) in weights.iter().enumerate() {
+            h.offer(w, i as u32);
+        }
+        let mut ids = h.ids();
+        ids.sort_unstable();
+        assert_eq!(ids, [0, 2, 3, 6]);
+        let mut few = Heaviest::new(10);
+        few.offer(1.0, 7);
+        few.offer(f64::NAN, 8);
+        let mut ids = few.ids();
+        ids.sort_unstable();
+        assert_eq!(ids, [7, 8]);
+    }
+
     use super::*;
     use crate::model::ProfileBuilder;
     use proptest::prelude::*;
@@ -953,6 +1043,46 @@ mod tests {
                     .filter(|k| k.depth == t.rows[r].depth + 1)
                     .map(|k| t.values(&p, k.id).total.unwrap_or(0.0)).sum();
                 prop_assert!(kids <= v + 1e-9 * v.max(1.0));
+            }
+        }
+    }
+
+    proptest! {
+        /// A search marks exactly the nodes of the functions it matched,
+        /// and their share counts each marked node not under another one,
+        /// as a walk up from every node finds them.
+        #[test]
+        fn marks_and_their_share(
+            ops in proptest::collection::vec(proptest::option::weighted(0.6, 0u8..5), 0..200),
+            wanted in proptest::collection::vec(proptest::bool::ANY, 5),
+        ) {
+            let p = trace(&ops);
+            let index = Arc::new(TreeIndex::build(&p));
+            let mut t = CallTree::new(&p, Arc::clone(&index));
+            let hit = |f: FuncId| wanted.get(f.index()).copied().unwrap_or(false);
+            let n = t.mark(&p, &hit);
+            let want: Vec<u32> = (0..p.nodes().len() as u32)
+                .filter(|&i| hit(p.node(NodeId(i)).func))
+                .collect();
+            prop_assert_eq!(n, want.len());
+            prop_assert_eq!(t.marked.iter().collect::<Vec<_>>(), want.clone());
+            let sum: f64 = want
+                .iter()
+                .filter(|&&i| {
+                    let mut at = p.node(NodeId(i)).parent();
+                    while let Some(q) = at {
+                        if hit(p.node(q).func) {
+                            return false;
+                        }
+                        at = p.node(q).parent();
+                    }
+                    true
+                })
+                .map(|&i| index.weight(NodeId(i)))
+                .sum();
+            match t.marked_share(&p) {
+                Some(share) => prop_assert!(close(share, t.percent(Some(sum)).unwrap_or(f64::NAN))),
+                None => prop_assert!(want.is_empty() || t.percent(Some(sum)).is_none()),
             }
         }
     }
