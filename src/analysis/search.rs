@@ -295,6 +295,20 @@ impl NameHits {
             .is_some_and(|w| w >> (id % 64) & 1 == 1)
     }
 
+    /// The hits of rows whose names are `by_row`, a bit a row, on every
+    /// core: rows look their names' hits up at random.
+    pub fn by_row(&self, by_row: &[NameId]) -> Vec<u64> {
+        each_word(by_row.len(), |first, out| {
+            let rows = by_row.chunks(64).skip(first);
+            for (o, names) in out.iter_mut().zip(rows) {
+                *o = names
+                    .iter()
+                    .enumerate()
+                    .fold(0, |bits, (i, n)| bits | u64::from(self.get(n.index())) << i);
+            }
+        })
+    }
+
     /// How many names matched.
     pub fn count(&self) -> usize {
         self.bits.iter().map(|w| w.count_ones() as usize).sum()
@@ -828,5 +842,31 @@ mod tests {
             some += usize::from(kept.iter().any(|&h| h) && !kept.iter().all(|&h| h));
         }
         assert!(some > 10, "most queries keep some names and not others");
+    }
+
+    /// Rows' bits say what their names' hits say, across the threads'
+    /// parts and a last word only partly filled.
+    #[test]
+    fn rows_hits_are_their_names_hits() {
+        let p = crate::fixture_gen::large::profile(50_000);
+        let hits = NameScan::new(&p).hits(&p, "o");
+        for rows in [0, 1, 63, 64, 65, 100_003] {
+            let by_row: Vec<NameId> = (0..rows)
+                .map(|r| NameId::from_index((r * 7919) % p.name_count()))
+                .collect();
+            let bits = hits.by_row(&by_row);
+            assert_eq!(bits.len(), rows.div_ceil(64));
+            for (r, n) in by_row.iter().enumerate() {
+                assert_eq!(
+                    bits[r / 64] >> (r % 64) & 1 == 1,
+                    hits.get(n.index()),
+                    "row {r}"
+                );
+            }
+            let last = rows % 64;
+            if last > 0 {
+                assert_eq!(bits[rows / 64] >> last, 0, "no bit past the rows");
+            }
+        }
     }
 }

@@ -396,15 +396,7 @@ fn matching(
     // after another, as a bit a row: the rows come in sort order, so each
     // looks its bit up at random, and 4 M rows' bits fit a core's cache
     // where their bytes do not.
-    let row_hits: Vec<u64> = by_row
-        .chunks(64)
-        .map(|names| {
-            names
-                .iter()
-                .enumerate()
-                .fold(0, |bits, (i, n)| bits | u64::from(hits.get(n.index())) << i)
-        })
-        .collect();
+    let row_hits = hits.by_row(by_row);
     search::retain_rows(&mut rows, |r| {
         row_hits
             .get(r as usize / 64)
