@@ -474,14 +474,17 @@ impl NameScan {
         let needs = Needs::of(q);
         let word = |id: usize| self.words.get(id).copied().unwrap_or(!PLAIN);
         // A name whose word meets the needs, matched.
-        let text = |word: u64, name: &str| {
+        // The name is looked up only when its text is read: a one-letter
+        // query is decided by the words, and where a name's text starts is
+        // another read a name.
+        let name = |id: usize| p.name(NameId::from_index(id));
+        let text = |word: u64, id: usize| {
             if word & PLAIN != 0 {
-                needs.decides || q.is_match_ascii(name)
+                needs.decides || q.is_match_ascii(name(id))
             } else {
-                q.is_match(&crate::text::visible(name))
+                q.is_match(&crate::text::visible(name(id)))
             }
         };
-        let name = |id: usize| p.name(NameId::from_index(id));
         let n = p.name_count();
         let Some(wanted) = wanted else {
             return each_word(n, |first, out| {
@@ -489,7 +492,7 @@ impl NameScan {
                     let base = (first + w) * 64;
                     *o = (0..64.min(n - base)).fold(0, |bits, i| {
                         let word = word(base + i);
-                        let hit = needs.met_by(word) && text(word, name(base + i));
+                        let hit = needs.met_by(word) && text(word, base + i);
                         bits | u64::from(hit) << i
                     });
                 }
@@ -504,7 +507,7 @@ impl NameScan {
                     want &= want - 1;
                     let id = (first + w) * 64 + i as usize;
                     let word = word(id);
-                    let hit = needs.met_by(word) && text(word, name(id));
+                    let hit = needs.met_by(word) && text(word, id);
                     *o |= u64::from(hit) << i;
                 }
             }
