@@ -278,27 +278,28 @@ pub struct NameScan {
     /// decided by them alone. A name that is not plain has every letter's
     /// bit, so it is always matched in full.
     words: Vec<u64>,
-    kept: Mutex<Vec<(String, Arc<NameHits>)>>,
+    kept: Mutex<Vec<(String, Arc<Hits>)>>,
 }
 
-/// Which names a query matched: a bit a name, by id (4 M names' bits fit
-/// a core's cache, their bytes do not).
+/// Which ids matched: a bit an id (4 M names' or rows' bits fit a core's
+/// cache, their bytes do not). A query's result is one by name
+/// (`NameScan::hits`); `by_row` makes one by row.
 #[derive(Debug, PartialEq, Eq)]
-pub struct NameHits {
+pub struct Hits {
     bits: Vec<u64>,
 }
 
-impl NameHits {
+impl Hits {
     pub fn get(&self, id: usize) -> bool {
         self.bits
             .get(id / 64)
             .is_some_and(|w| w >> (id % 64) & 1 == 1)
     }
 
-    /// The hits of rows whose names are `by_row`, a bit a row, on every
-    /// core: rows look their names' hits up at random.
-    pub fn by_row(&self, by_row: &[NameId]) -> Vec<u64> {
-        each_word(by_row.len(), |first, out| {
+    /// The hits of rows whose names are `by_row`, by row, on every core:
+    /// rows look their names' hits up at random.
+    pub fn by_row(&self, by_row: &[NameId]) -> Hits {
+        let bits = each_word(by_row.len(), |first, out| {
             let rows = by_row.chunks(64).skip(first);
             for (o, names) in out.iter_mut().zip(rows) {
                 *o = names
@@ -306,12 +307,8 @@ impl NameHits {
                     .enumerate()
                     .fold(0, |bits, (i, n)| bits | u64::from(self.get(n.index())) << i);
             }
-        })
-    }
-
-    /// How many names matched.
-    pub fn count(&self) -> usize {
-        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+        });
+        Hits { bits }
     }
 }
 
@@ -320,11 +317,11 @@ const PLAIN: u64 = 1 << 63;
 
 /// A letter's or digit's bit in a name's word: 0–25 `a`–`z`, 26–51
 /// `A`–`Z`, 52–61 `0`–`9`; other bytes have none.
-fn present_bit(b: u8) -> Option<u32> {
+const fn present_bit(b: u8) -> Option<u32> {
     match b {
-        b'a'..=b'z' => Some(u32::from(b - b'a')),
-        b'A'..=b'Z' => Some(26 + u32::from(b - b'A')),
-        b'0'..=b'9' => Some(52 + u32::from(b - b'0')),
+        b'a'..=b'z' => Some((b - b'a') as u32),
+        b'A'..=b'Z' => Some(26 + (b - b'A') as u32),
+        b'0'..=b'9' => Some(52 + (b - b'0') as u32),
         _ => None,
     }
 }
@@ -339,12 +336,8 @@ const BYTE_BITS: [u64; 256] = {
         let byte = b as u8;
         t[b] = if byte.wrapping_sub(b' ') >= 0x5f {
             UNPRINTABLE
-        } else if byte.is_ascii_lowercase() {
-            1 << (byte - b'a')
-        } else if byte.is_ascii_uppercase() {
-            1 << (26 + byte - b'A')
-        } else if byte.is_ascii_digit() {
-            1 << (52 + byte - b'0')
+        } else if let Some(bit) = present_bit(byte) {
+            1 << bit
         } else {
             0
         };
@@ -368,9 +361,10 @@ fn word_of(name: &[u8]) -> u64 {
     }
 }
 
-/// What a query asks of a name's word: each mask must meet it (a query char's bits: both cases when the query ignores case), and
-/// `decides` when meeting them is the whole match (one fuzzy or `'`
-/// term of one letter or digit).
+/// What a query asks of a name's word: each mask must meet it (a query
+/// char's bits: both cases when the query ignores case), and `decides`
+/// when meeting them is the whole match (one fuzzy or `'` term of one
+/// letter or digit).
 struct Needs {
     masks: Vec<u64>,
     decides: bool,
@@ -440,7 +434,7 @@ impl NameScan {
     /// their text lies in memory, on every core: matched row by row in a
     /// sorted order, each row was a cache miss for the row, another for
     /// where its name starts and a third for its text.
-    pub fn hits(&self, p: &Profile, text: &str) -> Arc<NameHits> {
+    pub fn hits(&self, p: &Profile, text: &str) -> Arc<Hits> {
         let (same, within) = match self.kept.lock() {
             Ok(kept) => (
                 kept.iter()
@@ -456,7 +450,7 @@ impl NameScan {
         if let Some(hits) = same {
             return hits;
         }
-        let hits = Arc::new(NameHits {
+        let hits = Arc::new(Hits {
             bits: self.matching(p, &Query::parse(text), within.as_deref()),
         });
         if let Ok(mut kept) = self.kept.lock() {
@@ -468,9 +462,9 @@ impl NameScan {
         hits
     }
 
-    /// The names matching `q`, as `NameHits`' bits; `wanted`, when given,
+    /// The names matching `q`, as `Hits`' bits; `wanted`, when given,
     /// names the only ids to look at (the others are false).
-    fn matching(&self, p: &Profile, q: &Query, wanted: Option<&NameHits>) -> Vec<u64> {
+    fn matching(&self, p: &Profile, q: &Query, wanted: Option<&Hits>) -> Vec<u64> {
         let needs = Needs::of(q);
         let word = |id: usize| self.words.get(id).copied().unwrap_or(!PLAIN);
         // A name whose word meets the needs, matched.
@@ -764,6 +758,7 @@ mod tests {
                 .bytes()
                 .fold(0, |w, b| w | 1 << present_bit(b).unwrap())
         };
+        assert_eq!(word_of(b"aZ9"), PLAIN | 1 | 1 << 51 | 1 << 61);
         assert_eq!(word_of(b"aZ9"), PLAIN | bits("aZ9"));
         assert_eq!(word_of(b"a::b<c> (int)"), PLAIN | bits("abcint"));
         assert_eq!(word_of(b"~!@"), PLAIN);
@@ -858,17 +853,12 @@ mod tests {
                 .map(|r| NameId::from_index((r * 7919) % p.name_count()))
                 .collect();
             let bits = hits.by_row(&by_row);
-            assert_eq!(bits.len(), rows.div_ceil(64));
+            assert_eq!(bits.bits.len(), rows.div_ceil(64));
             for (r, n) in by_row.iter().enumerate() {
-                assert_eq!(
-                    bits[r / 64] >> (r % 64) & 1 == 1,
-                    hits.get(n.index()),
-                    "row {r}"
-                );
+                assert_eq!(bits.get(r), hits.get(n.index()), "row {r}");
             }
-            let last = rows % 64;
-            if last > 0 {
-                assert_eq!(bits[rows / 64] >> last, 0, "no bit past the rows");
+            for past in rows..rows.next_multiple_of(64) + 64 {
+                assert!(!bits.get(past), "no bit past the rows: {past}");
             }
         }
     }

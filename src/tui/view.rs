@@ -397,11 +397,7 @@ fn matching(
     // looks its bit up at random, and 4 M rows' bits fit a core's cache
     // where their bytes do not.
     let row_hits = hits.by_row(by_row);
-    search::retain_rows(&mut rows, |r| {
-        row_hits
-            .get(r as usize / 64)
-            .is_some_and(|bits| bits >> (r % 64) & 1 == 1)
-    });
+    search::retain_rows(&mut rows, |r| row_hits.get(r as usize));
     rows
 }
 
