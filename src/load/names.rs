@@ -1,6 +1,5 @@
 //! How parsing workers number names and hand them to the consumer: the one
-//! protocol of the fast loaders whose workers read names (PLIST's and the
-//! Xbase++ traces').
+//! protocol of every fast loader (PLIST's, the Xbase++ traces' and BR's).
 //!
 //! - A worker numbers the names it reads in a table of its own
 //!   (`WorkerNames`: no lock on the hot path).
@@ -19,8 +18,13 @@
 //! mostly read once, and a table kept for the whole load would hold every
 //! name once more for each worker).
 //!
-//! BR's workers number frames (a name with its kind and place), not names,
-//! and ship their names' raw bytes: see `br/fast/frame_keys.rs`.
+//! A batch the consumer will not feed (BR's workers guess where their
+//! chunk's first sample begins; a wrong guess reads bytes another worker
+//! reads properly) still carries numbers its worker goes on using. The
+//! consumer holds its names unnamed in the profile (`NameMaps::hold`) and
+//! interns one only when a fed batch uses it (`NameMaps::id`), so what a
+//! wrong guess read never becomes a name, and ids keep the order in which
+//! names are first used in the file.
 
 use crate::load::scan::word;
 use crate::model::intern::Interner;
@@ -138,7 +142,12 @@ impl NewNames {
 #[derive(Debug, Default)]
 pub struct NameMaps {
     maps: Vec<Vec<NameId>>,
+    /// Per worker, the names of batches held, not interned (`hold`).
+    held: Vec<Vec<NewNames>>,
 }
+
+/// A number no name has been given for yet.
+const UNNAMED: NameId = NameId(u32::MAX);
 
 impl NameMaps {
     /// Interns the batch's new names in `table`, in number order; returns
@@ -149,15 +158,56 @@ impl NameMaps {
         new: &NewNames,
         table: &mut impl NameTable,
     ) -> &[NameId] {
+        let map = self.map_to(worker, new.first);
+        table.intern_new(new, map);
+        map
+    }
+
+    /// Takes the numbers of a batch that is not fed, interning none of
+    /// its names: [`NameMaps::id`] interns one when a fed batch uses it.
+    pub fn hold(&mut self, worker: usize, new: NewNames) {
+        let count = new.ends.len();
+        let map = self.map_to(worker, new.first);
+        map.resize(new.first + count, UNNAMED);
+        if self.held.len() <= worker {
+            self.held.resize_with(worker + 1, Vec::new);
+        }
+        if count > 0 {
+            self.held[worker].push(new);
+        }
+    }
+
+    /// `worker`'s name `number` as the profile's, interned now if a held
+    /// batch brought it; an id no name has for a number no batch brought.
+    pub fn id(&mut self, worker: usize, number: u32, table: &mut impl NameTable) -> NameId {
+        let Some(map) = self.maps.get_mut(worker) else {
+            return UNNAMED;
+        };
+        let id = global(map, number);
+        if id != UNNAMED {
+            return id;
+        }
+        let held = self.held.get(worker).into_iter().flatten();
+        let Some(text) = held.filter_map(|new| new.get(number)).next() else {
+            return UNNAMED;
+        };
+        let id = table.intern_one(text);
+        if let Some(slot) = map.get_mut(number as usize) {
+            *slot = id;
+        }
+        id
+    }
+
+    /// `worker`'s map, its numbers from `first` on forgotten: a worker's
+    /// batches come in the order it made them, so its numbers before
+    /// `first` are the ones learnt from earlier batches.
+    fn map_to(&mut self, worker: usize, first: usize) -> &mut Vec<NameId> {
         if self.maps.len() <= worker {
             self.maps.resize_with(worker + 1, Vec::new);
         }
         let map = &mut self.maps[worker];
-        // A worker's batches come in the order it made them, so its
-        // numbers before `first` are the ones learnt from earlier batches.
-        map.truncate(new.first);
-        map.resize(new.first, NameId(u32::MAX));
-        table.intern_new(new, map);
+        map.truncate(first);
+        map.resize(first, UNNAMED);
         map
     }
 }
@@ -166,9 +216,7 @@ impl NameMaps {
 /// a number no batch brought (a broken worker) is an id no name has.
 #[inline]
 pub fn global(map: &[NameId], number: u32) -> NameId {
-    map.get(number as usize)
-        .copied()
-        .unwrap_or(NameId(u32::MAX))
+    map.get(number as usize).copied().unwrap_or(UNNAMED)
 }
 
 /// The profile's name table, as the consumer holds it: the builder's, or
@@ -176,6 +224,8 @@ pub fn global(map: &[NameId], number: u32) -> NameId {
 pub trait NameTable {
     /// Interns `new`'s names in order, their ids onto `ids`.
     fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>);
+
+    fn intern_one(&mut self, name: &str) -> NameId;
 }
 
 impl NameTable for Interner {
@@ -184,11 +234,19 @@ impl NameTable for Interner {
         // names ahead.
         ids.extend(self.intern_all(new.iter()));
     }
+
+    fn intern_one(&mut self, name: &str) -> NameId {
+        self.intern(name)
+    }
 }
 
 impl NameTable for ProfileBuilder {
     fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>) {
         ids.extend(new.iter().map(|n| self.intern(n)));
+    }
+
+    fn intern_one(&mut self, name: &str) -> NameId {
+        self.intern(name)
     }
 }
 
@@ -298,6 +356,33 @@ mod tests {
         assert_eq!(global(map, 2), NameId(0));
         assert_eq!(global(map, 3), NameId(u32::MAX));
         assert!(w.take().iter().next().is_none());
+    }
+
+    /// A held batch's names are interned only when used, in the order
+    /// used; numbers learnt after it still map, and an unknown number
+    /// maps to no name.
+    #[test]
+    fn held_names_are_interned_at_first_use() {
+        let mut w = WorkerNames::kept();
+        let mut table = Interner::default();
+        let mut maps = NameMaps::default();
+        assert_eq!([w.id("g1"), w.id("g2"), w.id("g3")], [0, 1, 2]);
+        maps.hold(0, w.take());
+        assert_eq!(table.len(), 0);
+        assert_eq!(w.id("a"), 3);
+        let map = maps.learn(0, &w.take(), &mut table).to_vec();
+        assert_eq!(map, [UNNAMED, UNNAMED, UNNAMED, NameId(0)]);
+        assert_eq!(maps.id(0, 2, &mut table), NameId(1));
+        assert_eq!(maps.id(0, 2, &mut table), NameId(1));
+        assert_eq!(maps.id(0, 0, &mut table), NameId(2));
+        assert_eq!(maps.id(0, 3, &mut table), NameId(0));
+        assert_eq!(table.len(), 3, "g2 was never used");
+        assert_eq!(table.resolve(NameId(1)), "g3");
+        assert_eq!(maps.id(0, 9, &mut table), UNNAMED);
+        assert_eq!(maps.id(5, 0, &mut table), UNNAMED);
+        // An empty held batch changes nothing.
+        maps.hold(0, w.take());
+        assert_eq!(maps.id(0, 1, &mut table), NameId(3));
     }
 
     /// Names that share a recent slot (one byte repeated, at every length)

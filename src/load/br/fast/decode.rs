@@ -18,14 +18,16 @@ use super::sync::{Targets, chunk_start};
 use crate::load::br::record::{
     Frame, Record, Stop, measure, read, read_whole, record_type, stop_message, trim_name,
 };
+use crate::load::names::{NewNames, WorkerNames};
 use crate::model::intern::Bytes;
 use crate::model::{FuncId, ProfileBuilder};
+use crate::text::decode;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-/// What a frame says about its function: a function name numbered by the
-/// worker (`Batch::new_names`), or one of these.
+/// What a frame says about its function: the worker's number of its name
+/// (`Batch::new_names`), or one of these.
 pub type FrameKind = u32;
 pub const PROGRAM: FrameKind = u32::MAX;
 pub const GOSUB: FrameKind = u32::MAX - 1;
@@ -180,9 +182,9 @@ pub struct Batch<'a> {
     /// frames are numbered as they are read and never kept: 14.5 M
     /// samples of a 1 GiB log wrote 2 GB of frames no one read again.
     pub funcs: Vec<u32>,
-    /// Names this worker met for the first time in this chunk, in the
-    /// order of their numbers (padding already trimmed).
-    pub new_names: Vec<&'a [u8]>,
+    /// Names this worker numbered in this chunk (padding trimmed,
+    /// decoded: `load::names`).
+    pub new_names: NewNames,
     /// Likewise the (kind, module) pairs that make functions, and the
     /// (module, line) pairs that make lines: the calling thread then finds
     /// a function or line by index, not by hashing.
@@ -268,7 +270,7 @@ impl<'a> Batch<'a> {
         frames.clear();
         ids.clear();
         funcs.clear();
-        new_names.clear();
+        *new_names = NewNames::default();
         new_funcs.clear();
         new_lines.clear();
         *span = None;
@@ -289,7 +291,9 @@ pub struct Shared<'a> {
 /// and lines.
 pub struct Decoder<'a> {
     shared: Shared<'a>,
-    names: FxHashMap<Bytes<'a>, u32>,
+    /// Names are numbered only when their function is new, so their
+    /// table is off the hot path.
+    names: WorkerNames,
     funcs: FxHashMap<FuncKey<'a>, u32>,
     /// The same numbers by how a frame's records spell its function.
     spelt: FrameKeys,
@@ -331,7 +335,7 @@ impl<'a> Decoder<'a> {
     pub fn new(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             shared,
-            names: FxHashMap::default(),
+            names: WorkerNames::kept(),
             funcs: FxHashMap::default(),
             spelt: FrameKeys::default(),
             lines: LineNumbers::default(),
@@ -362,6 +366,7 @@ impl<'a> Decoder<'a> {
             open: None,
         };
         let Some(start) = chunk_start(bytes, size, k) else {
+            c.batch.new_names = self.names.take();
             return c.batch;
         };
         self.copy_given();
@@ -373,6 +378,7 @@ impl<'a> Decoder<'a> {
         }
         c.batch.span = Some(start..end);
         c.batch.last = !matches!(ended, Ended::AtChunk);
+        c.batch.new_names = self.names.take();
         c.batch
     }
 
@@ -534,14 +540,6 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    fn name(&mut self, new: &mut Vec<&'a [u8]>, name: &'a [u8]) -> u32 {
-        let next = self.names.len() as u32;
-        *self.names.entry(Bytes(name)).or_insert_with(|| {
-            new.push(name);
-            next
-        })
-    }
-
     /// Ends the open sample; `why` non-empty when it was not closed by its
     /// own type 6 (the warning stands where it is closed).
     fn close(&mut self, c: &mut Chunk<'a>, at: u64, why: &str) {
@@ -661,7 +659,7 @@ impl<'a> Decoder<'a> {
         let n = self.funcs.len() as u32;
         self.funcs.insert(key, n);
         let kind = match key.kind {
-            NAMED => self.name(&mut batch.new_names, key.name.0),
+            NAMED => self.names.id(&decode(key.name.0)),
             special => special,
         };
         batch.new_funcs.push((kind, key.module));

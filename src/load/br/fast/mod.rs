@@ -18,6 +18,7 @@ mod sync;
 use super::events::SampleEvents;
 use super::record::{Record, measure, read};
 use super::{Mapped, Read, end_log, never_mapped};
+use crate::load::names::NameMaps;
 use crate::load::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use crate::model::hint::prefetch;
 use crate::model::ids::RowId;
@@ -155,7 +156,8 @@ struct Feed<'a, 'b> {
     gosub: NameId,
     main: NameId,
     /// Each worker's numbers → the builder's ids.
-    locals: Vec<Local<'a>>,
+    locals: Vec<Local>,
+    names: NameMaps,
     /// Where the batches fed so far end: the next batch fed must begin
     /// there. Once reading has stopped, where it stopped.
     read_to: usize,
@@ -194,6 +196,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             gosub,
             main,
             locals: Vec::new(),
+            names: NameMaps::default(),
             read_to: 0,
             batch_start: 0,
             seen_time: false,
@@ -216,11 +219,15 @@ impl<'a, 'b> Feed<'a, 'b> {
         if self.locals.len() <= worker {
             self.locals.resize_with(worker + 1, Local::default);
         }
+        let new_names = std::mem::take(&mut batch.new_names);
+        self.locals[worker].learn(batch);
         let Some(span) = batch.span.clone().filter(|s| s.start == self.read_to) else {
-            self.locals[worker].learn(batch, None);
+            // Read from a wrong guess: its numbers stay, its names wait
+            // for a use (`load::names`).
+            self.names.hold(worker, new_names);
             return true;
         };
-        self.locals[worker].learn(batch, Some(&mut *self.b));
+        self.names.learn(worker, &new_names, &mut *self.b);
         (self.batch_start, self.read_to) = (span.start, span.end);
         self.seen_time |= batch.timed;
         // A worker's lines are too many to stay in a cache between the
@@ -467,7 +474,7 @@ impl<'a, 'b> Feed<'a, 'b> {
             PROGRAM => module,
             GOSUB => self.gosub,
             MAIN => self.main,
-            n => self.name(worker, n as usize),
+            n => self.names.id(worker, n, &mut *self.b),
         };
         let id = self.b.function(name, module);
         self.locals[worker].func_ids.set(n, id);
@@ -485,18 +492,6 @@ impl<'a, 'b> Feed<'a, 'b> {
         let file = self.module_name(module, offset);
         let id = self.b.line(file, line, Some(leaf));
         self.locals[worker].line_ids.set(local, id);
-        id
-    }
-
-    /// A name the worker numbered in a batch that was not fed is interned
-    /// at its first use.
-    fn name(&mut self, worker: usize, n: usize) -> NameId {
-        let local = &mut self.locals[worker];
-        if let Some(id) = local.names[n] {
-            return id;
-        }
-        let id = self.b.intern(&decode(local.raw_names[n]));
-        local.names[n] = Some(id);
         id
     }
 
@@ -534,12 +529,10 @@ enum Frames {
     Own(Range<usize>),
 }
 
-/// One worker's numbering of names, functions and lines, and the
-/// builder's ids for those met so far.
+/// One worker's numbering of functions and lines, and the builder's ids
+/// for those met so far (its names': `Feed::names`).
 #[derive(Default)]
-struct Local<'a> {
-    raw_names: Vec<&'a [u8]>,
-    names: Vec<Option<NameId>>,
+struct Local {
     funcs: Vec<(FrameKind, u16)>,
     func_ids: Ids<FuncId>,
     lines: Vec<(u16, u32)>,
@@ -593,18 +586,9 @@ impl<T: RowId> Ids<T> {
     }
 }
 
-impl<'a> Local<'a> {
-    /// Takes the batch's new numbers; its names are interned now when the
-    /// batch is fed (`b`), so ids come in the order names are first read.
-    fn learn(&mut self, batch: &Batch<'a>, b: Option<&mut ProfileBuilder>) {
-        self.raw_names.extend_from_slice(&batch.new_names);
-        match b {
-            Some(b) => {
-                let ids = batch.new_names.iter().map(|n| Some(b.intern(&decode(n))));
-                self.names.extend(ids);
-            }
-            None => self.names.resize(self.raw_names.len(), None),
-        }
+impl Local {
+    /// Takes the batch's new function and line numbers.
+    fn learn(&mut self, batch: &Batch<'_>) {
         self.funcs.extend_from_slice(&batch.new_funcs);
         self.func_ids.resize(self.funcs.len());
         self.lines.extend_from_slice(&batch.new_lines);

@@ -403,7 +403,10 @@ fn log_of(records: &[(u8, u32)]) -> Vec<u8> {
     bytes
 }
 
-/// The one-piece load of `bytes`, or its error, as text to compare.
+/// The load of `bytes`, or its error, as text to compare: its `--json`
+/// and its names (what a wrong guess read never becomes a name). Their
+/// ids' order is not compared: a batch's new names are interned before
+/// its module mappings, so it follows where the chunks begin.
 fn loaded(bytes: &[u8], chunk_bytes: Option<usize>) -> Result<String, String> {
     let opts = LoadOptions {
         format: Some("br".into()),
@@ -412,7 +415,13 @@ fn loaded(bytes: &[u8], chunk_bytes: Option<usize>) -> Result<String, String> {
     };
     let input = Input::owned("chunked", bytes.to_vec());
     load_inputs(&[input], &opts)
-        .map(|p| crate::report::json::render(&p))
+        .map(|p| {
+            let mut names: Vec<&str> = (0..p.name_count())
+                .map(|i| p.name(crate::model::NameId::from_index(i)))
+                .collect();
+            names.sort_unstable();
+            format!("{} {names:?}", crate::report::json::render(&p))
+        })
         .map_err(|e| e.to_string())
 }
 
