@@ -341,13 +341,19 @@ impl ProfileBuilder {
         self.stack_at(node)
     }
 
-    /// `stack`, for frames whose `stack_hash` the caller has (it asked for
-    /// their slot ahead with `prefetch_stack_slot`). A sampled log gives
-    /// the same few stacks again and again, whole: a table of the frames
-    /// given finds a stack by one hash and one compare, not a lookup a
-    /// frame. The table is a cache only (the tree says what a stack is),
-    /// it holds frames the input itself listed, and `finish` drops it.
-    pub(crate) fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
+    /// `stack`, for a stack the input lists whole (a PLIST's tag 9 stacks;
+    /// a sampled log's samples, through `add_hashed_samples`): a table of
+    /// the frames listed finds one by a hash and a compare, not a lookup a
+    /// frame, as the same few come again and again.
+    pub(crate) fn stack_listed(&mut self, frames: &[FuncId]) -> StackId {
+        self.stack_hashed(frames, hash_frames(frames))
+    }
+
+    /// `stack_listed`, for frames whose `stack_hash` the caller has (and
+    /// whose slot it may have asked for ahead with `prefetch_stack_slot`).
+    /// The table is a cache only (the tree says what a stack is), it holds
+    /// frames the input itself listed, and `finish` drops it.
+    pub(super) fn stack_hashed(&mut self, frames: &[FuncId], hash: u32) -> StackId {
         self.index_pending();
         if let Some(id) = self.stack_index.find(hash, frames, &self.memo_frames) {
             return id;
@@ -477,13 +483,13 @@ impl ProfileBuilder {
 
     /// Asks for the index slot a lookup of a stack with this hash reads
     /// first; call some lookups ahead.
-    pub(crate) fn prefetch_stack_slot(&self, hash: u32) {
+    pub(super) fn prefetch_stack_slot(&self, hash: u32) {
         self.stack_index.prefetch(hash);
     }
 
     /// Asks for the frames and the stack row that slot points to; call
     /// nearer, once the slot has had time to come in.
-    pub(crate) fn prefetch_stack_rows(&self, hash: u32) {
+    pub(super) fn prefetch_stack_rows(&self, hash: u32) {
         if let Some((id, start, len)) = self.stack_index.first_match(hash) {
             let (start, len) = (start as usize, len as usize);
             if let Some(f) = self.memo_frames.get(start..start + len) {
@@ -516,7 +522,7 @@ impl ProfileBuilder {
     }
 
     /// Asks for a line's row ahead of adding to it.
-    pub(crate) fn prefetch_line(&self, id: LineId) {
+    pub(super) fn prefetch_line(&self, id: LineId) {
         if let Some(row) = self.lines.get(id.index()) {
             prefetch_all(row);
         }

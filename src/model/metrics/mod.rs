@@ -7,6 +7,7 @@
 //! finished. Every pane, `report --json` and test reads these results.
 
 mod samples;
+pub(crate) use samples::HashedSample;
 pub use samples::{Sample, SampleState};
 pub use trace::{TraceFrame, TraceState};
 mod trace;

@@ -59,7 +59,56 @@ pub struct Sample<'a> {
     pub line: Option<LineId>,
 }
 
+/// A sample whose stack's hash its reader made (`ProfileBuilder::
+/// stack_hash`), perhaps on another thread, as a sampled log's loader
+/// does for the same few stacks met again and again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HashedSample<'a> {
+    /// Root first, leaf last; a sample of none is not added.
+    pub frames: &'a [FuncId],
+    pub hash: u32,
+    pub time_ns: Option<u64>,
+    pub line: Option<LineId>,
+}
+
 impl ProfileBuilder {
+    /// Adds samples in order, as `add_sample` would each. Their stacks
+    /// are found among a million or more, each lookup a miss in every
+    /// cache, and their lines among as many: what each will read is asked
+    /// for some samples ahead (`samples` is cloned to look ahead, so it
+    /// should be cheap to walk).
+    pub(crate) fn add_hashed_samples<'a>(
+        &mut self,
+        samples: impl Iterator<Item = HashedSample<'a>> + Clone,
+    ) {
+        const AHEAD: usize = 16;
+        let samples = samples.filter(|s| !s.frames.is_empty());
+        let stacks = self.stacks_wanted;
+        // The stack's slot in the index first; its frames and row once
+        // the slot has had time to come in, with the line's row.
+        let mut far = samples.clone().skip(AHEAD);
+        let mut near = samples.clone().skip(AHEAD / 2);
+        for s in samples {
+            if let Some(next) = far.next().filter(|_| stacks) {
+                self.prefetch_stack_slot(next.hash);
+            }
+            if let Some(next) = near.next() {
+                if stacks {
+                    self.prefetch_stack_rows(next.hash);
+                }
+                if let Some(line) = next.line {
+                    self.prefetch_line(line);
+                }
+            }
+            if stacks {
+                let stack = self.stack_hashed(s.frames, s.hash);
+                self.add_stack_sample(stack, s.time_ns, s.line);
+            } else {
+                self.add_unstacked_sample(s.frames, s.time_ns, s.line);
+            }
+        }
+    }
+
     /// Adds one sample; returns its stack, or `None` for an empty stack or
     /// a profile that keeps no stacks.
     pub fn add_sample(&mut self, s: Sample<'_>) -> Option<StackId> {
@@ -302,6 +351,51 @@ mod tests {
             assert_eq!(p.totals.elapsed_inclusive_ms, Some(0.3));
             assert_eq!(p.lines()[0].time_ms, Some(0.3));
             assert_eq!(p.stacks().len(), if stacks { 2 } else { 0 });
+        }
+    }
+
+    /// Samples added a batch at a time with their stacks' hashes (more
+    /// than the look-ahead, stacks repeating, one of no frames) give the
+    /// profile that adding them one by one gives, with stacks or without.
+    #[test]
+    fn hashed_batches_add_as_samples_one_by_one() {
+        use crate::model::testing::{builder, new_function};
+        for stacks in [true, false] {
+            let (mut one, mut batch) = (builder(stacks), builder(stacks));
+            let mut paths: Vec<Vec<FuncId>> = Vec::new();
+            let mut lines = Vec::new();
+            for b in [&mut one, &mut batch] {
+                let f: Vec<FuncId> = (0..5).map(|i| new_function(b, &format!("F{i}"))).collect();
+                let file = b.intern("x.br");
+                lines = (0..5)
+                    .map(|i| b.line(file, i, Some(f[i as usize])))
+                    .collect();
+                paths = (0..40)
+                    .map(|i: usize| (0..i % 7).map(|d| f[(i + d) % 5]).collect())
+                    .collect();
+            }
+            let sample = |i: usize| (i as u64 * 1000, Some(lines[i % 5]).filter(|_| i % 3 > 0));
+            for (i, frames) in paths.iter().enumerate() {
+                let (ns, line) = sample(i);
+                one.add_sample(Sample {
+                    frames,
+                    time_ns: Some(ns),
+                    line,
+                });
+            }
+            batch.add_hashed_samples(paths.iter().enumerate().map(|(i, frames)| {
+                let (ns, line) = sample(i);
+                HashedSample {
+                    frames,
+                    hash: ProfileBuilder::stack_hash(frames),
+                    time_ns: Some(ns),
+                    line,
+                }
+            }));
+            let (one, batch) = (one.finish(), batch.finish());
+            let json = crate::report::json::render;
+            assert_eq!(json(&batch), json(&one), "stacks {stacks}");
+            assert_eq!(batch.totals.samples, Some(34));
         }
     }
 

@@ -22,6 +22,7 @@ use crate::load::names::NameMaps;
 use crate::load::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use crate::model::hint::prefetch;
 use crate::model::ids::RowId;
+use crate::model::metrics::HashedSample;
 use crate::model::{FuncId, LineId, NameId, Place, ProfileBuilder};
 use crate::text::decode;
 use decode::{
@@ -387,6 +388,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.pending.push(Pending {
             offset,
             frames,
+            leaf,
             hash,
             ns,
             line,
@@ -422,41 +424,26 @@ impl<'a, 'b> Feed<'a, 'b> {
         self.again = again;
     }
 
-    /// Adds the batch's samples in file order. Their stacks are looked up
-    /// among a million or more, each lookup a miss in every cache, so the
-    /// index is asked for what each will read some samples ahead.
+    /// Adds the batch's samples in file order (the builder asks ahead for
+    /// what each stack and line lookup reads), then their events.
     fn add_pending(&mut self, ids: &[FuncId]) {
-        const AHEAD: usize = 16;
-        let pending = std::mem::take(&mut self.pending);
-        let stacks = self.b.keeps_stacks();
-        for (i, p) in pending.iter().enumerate() {
-            if let Some(next) = pending.get(i + AHEAD).filter(|_| stacks) {
-                self.b.prefetch_stack_slot(next.hash);
-            }
-            if let Some(next) = pending.get(i + AHEAD / 2) {
-                if stacks {
-                    self.b.prefetch_stack_rows(next.hash);
-                }
-                self.b.prefetch_line(next.line);
-            }
-            let frames = match &p.frames {
-                Frames::Batch(r) => ids.get(r.clone()).unwrap_or_default(),
-                Frames::Own(r) => self.funcs.get(r.clone()).unwrap_or_default(),
-            };
-            let Some(&leaf) = frames.last() else {
-                continue;
-            };
-            if stacks {
-                let stack = self.b.stack_hashed(frames, p.hash);
-                self.b.add_stack_sample(stack, p.ns, Some(p.line));
-            } else {
-                self.b.add_unstacked_sample(frames, p.ns, Some(p.line));
-            }
-            self.events.push(p.offset, leaf, self.clock_ns);
+        let funcs = &self.funcs;
+        let frames = |p: &Pending| match &p.frames {
+            Frames::Batch(r) => ids.get(r.clone()).unwrap_or_default(),
+            Frames::Own(r) => funcs.get(r.clone()).unwrap_or_default(),
+        };
+        let samples = self.pending.iter().map(|p| HashedSample {
+            frames: frames(p),
+            hash: p.hash,
+            time_ns: p.ns,
+            line: Some(p.line),
+        });
+        self.b.add_hashed_samples(samples);
+        for p in &self.pending {
+            self.events.push(p.offset, p.leaf, self.clock_ns);
             self.samples += 1;
             self.clock_ns += u128::from(p.ns.unwrap_or(0));
         }
-        self.pending = pending;
         self.pending.clear();
         self.funcs.clear();
     }
@@ -514,6 +501,7 @@ struct Pending {
     offset: u64,
     /// Root first, never empty.
     frames: Frames,
+    leaf: FuncId,
     hash: u32,
     /// `None` in a sampled profile.
     ns: Option<u64>,

@@ -45,9 +45,7 @@ impl State<'_> {
             }
             let id = match fresh.is_new(s.owner, &frames, self.b) {
                 true => self.b.stack_known_new(&frames),
-                false => self
-                    .b
-                    .stack_hashed(&frames, ProfileBuilder::stack_hash(&frames)),
+                false => self.b.stack_listed(&frames),
             };
             fresh.made(id);
             let t = |x: f64| timed.then_some(x);
