@@ -72,33 +72,36 @@ pub(crate) struct HashedSample<'a> {
 }
 
 impl ProfileBuilder {
-    /// Adds samples in order, as `add_sample` would each. Their stacks
-    /// are found among a million or more, each lookup a miss in every
-    /// cache, and their lines among as many: what each will read is asked
-    /// for some samples ahead (`samples` is cloned to look ahead, so it
-    /// should be cheap to walk).
+    /// Adds the samples `sample(0)` to `sample(count - 1)` in order, as
+    /// `add_sample` would each. Their stacks are found among a million or
+    /// more, each lookup a miss in every cache, and their lines among as
+    /// many: what each will read is asked for some samples ahead (so
+    /// `sample` is called more than once an index, and should be cheap).
     pub(crate) fn add_hashed_samples<'a>(
         &mut self,
-        samples: impl Iterator<Item = HashedSample<'a>> + Clone,
+        count: usize,
+        sample: impl Fn(usize) -> HashedSample<'a>,
     ) {
         const AHEAD: usize = 16;
-        let samples = samples.filter(|s| !s.frames.is_empty());
         let stacks = self.stacks_wanted;
-        // The stack's slot in the index first; its frames and row once
-        // the slot has had time to come in, with the line's row.
-        let mut far = samples.clone().skip(AHEAD);
-        let mut near = samples.clone().skip(AHEAD / 2);
-        for s in samples {
-            if let Some(next) = far.next().filter(|_| stacks) {
-                self.prefetch_stack_slot(next.hash);
+        for i in 0..count {
+            // The stack's slot in the index first; its frames and row once
+            // the slot has had time to come in, with the line's row.
+            if stacks && i + AHEAD < count {
+                self.prefetch_stack_slot(sample(i + AHEAD).hash);
             }
-            if let Some(next) = near.next() {
+            if i + AHEAD / 2 < count {
+                let next = sample(i + AHEAD / 2);
                 if stacks {
                     self.prefetch_stack_rows(next.hash);
                 }
                 if let Some(line) = next.line {
                     self.prefetch_line(line);
                 }
+            }
+            let s = sample(i);
+            if s.frames.is_empty() {
+                continue;
             }
             if stacks {
                 let stack = self.stack_hashed(s.frames, s.hash);
@@ -374,7 +377,12 @@ mod tests {
                     .map(|i: usize| (0..i % 7).map(|d| f[(i + d) % 5]).collect())
                     .collect();
             }
-            let sample = |i: usize| (i as u64 * 1000, Some(lines[i % 5]).filter(|_| i % 3 > 0));
+            let sample = |i: usize| {
+                (
+                    i as u64 * 1000,
+                    Some(lines[i % 5]).filter(|_| !i.is_multiple_of(3)),
+                )
+            };
             for (i, frames) in paths.iter().enumerate() {
                 let (ns, line) = sample(i);
                 one.add_sample(Sample {
@@ -383,15 +391,15 @@ mod tests {
                     line,
                 });
             }
-            batch.add_hashed_samples(paths.iter().enumerate().map(|(i, frames)| {
+            batch.add_hashed_samples(paths.len(), |i| {
                 let (ns, line) = sample(i);
                 HashedSample {
-                    frames,
-                    hash: ProfileBuilder::stack_hash(frames),
+                    frames: &paths[i],
+                    hash: ProfileBuilder::stack_hash(&paths[i]),
                     time_ns: Some(ns),
                     line,
                 }
-            }));
+            });
             let (one, batch) = (one.finish(), batch.finish());
             let json = crate::report::json::render;
             assert_eq!(json(&batch), json(&one), "stacks {stacks}");

@@ -12,7 +12,7 @@
 //! follow on from the one before.
 
 use super::super::NEXT_SAMPLE;
-use super::frame_keys::{self, FrameKey, FrameKeys};
+use super::frame_keys::{FrameKey, FrameKeys};
 use super::lines::LineNumbers;
 use super::sync::{Targets, chunk_start};
 use crate::load::br::record::{
@@ -26,22 +26,35 @@ use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-/// What a frame says about its function: the worker's number of its name
-/// (`Batch::new_names`), or one of these.
-pub type FrameKind = u32;
-pub const PROGRAM: FrameKind = u32::MAX;
-pub const GOSUB: FrameKind = u32::MAX - 1;
-pub const MAIN: FrameKind = u32::MAX - 2;
-/// Named by `RawFrame::name`, not numbered yet.
-const NAMED: FrameKind = u32::MAX - 3;
+/// What the records after a frame say its function is: the program of
+/// its module (nothing said), a GOSUB routine (type 8), the main routine
+/// (type 9), or a named function (type 7). The one list of kinds: the
+/// spelt keys (`frame_keys.rs`) hold it as its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum FuncKind {
+    Program = 0,
+    Gosub = 1,
+    Main = 2,
+    Named = 3,
+}
+
+/// A worker's function as it ships it (`Batch::new_funcs`): its kind, its
+/// name's number with `FuncKind::Named` (`Batch::new_names`), its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewFunc {
+    pub kind: FuncKind,
+    pub name: u32,
+    pub module: u16,
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct RawFrame<'a> {
     pub at: Frame,
     /// Offset of the type 3 or 5 record that gave it.
     pub offset: u64,
-    kind: FrameKind,
-    /// With `NAMED`: the name (padding trimmed).
+    kind: FuncKind,
+    /// With `FuncKind::Named`: the name (padding trimmed).
     name: &'a [u8],
 }
 
@@ -50,7 +63,7 @@ impl<'a> RawFrame<'a> {
         RawFrame {
             at,
             offset,
-            kind: PROGRAM,
+            kind: FuncKind::Program,
             name: &[],
         }
     }
@@ -61,7 +74,7 @@ impl<'a> RawFrame<'a> {
 /// costs one table lookup, not one for its name and one for its function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FuncKey<'a> {
-    kind: FrameKind,
+    kind: FuncKind,
     module: u16,
     name: Bytes<'a>,
 }
@@ -72,7 +85,7 @@ struct FuncKey<'a> {
 /// (`FuncKey`, the name trimmed) is made only when the spelt key misses.
 #[derive(Clone, Copy)]
 struct Told<'a> {
-    kind: FrameKind,
+    kind: FuncKind,
     module: u16,
     name: &'a [u8],
     spelt: Option<FrameKey>,
@@ -82,30 +95,29 @@ impl<'a> Told<'a> {
     /// A frame of `module`, until a record after it says more.
     fn program(module: u16) -> Self {
         Told {
-            kind: PROGRAM,
+            kind: FuncKind::Program,
             module,
             name: &[],
-            spelt: Some(FrameKey::unnamed(frame_keys::PROGRAM, module)),
+            spelt: Some(FrameKey::unnamed(FuncKind::Program, module)),
         }
     }
 
     /// Named by a type 7 whose `name` begins at `at` in `bytes`.
     fn named(self, bytes: &[u8], at: usize, name: &'a [u8]) -> Self {
         Told {
-            kind: NAMED,
+            kind: FuncKind::Named,
             name,
             spelt: FrameKey::named(bytes, at, name.len(), self.module),
             ..self
         }
     }
 
-    /// In a GOSUB routine or the main one (type 8 or 9): `kind`, spelt
-    /// `code`.
-    fn unnamed(self, kind: FrameKind, code: u32) -> Self {
+    /// In a GOSUB routine or the main one (type 8 or 9).
+    fn unnamed(self, kind: FuncKind) -> Self {
         Told {
             kind,
             name: &[],
-            spelt: Some(FrameKey::unnamed(code, self.module)),
+            spelt: Some(FrameKey::unnamed(kind, self.module)),
             ..self
         }
     }
@@ -129,7 +141,7 @@ struct WholeSample {
 
 impl std::hash::Hash for FuncKey<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(u64::from(self.kind) << 16 | u64::from(self.module));
+        state.write_u64((self.kind as u64) << 16 | u64::from(self.module));
         self.name.hash(state);
     }
 }
@@ -188,7 +200,7 @@ pub struct Batch<'a> {
     /// Likewise the (kind, module) pairs that make functions, and the
     /// (module, line) pairs that make lines: the calling thread then finds
     /// a function or line by index, not by hashing.
-    pub new_funcs: Vec<(FrameKind, u16)>,
+    pub new_funcs: Vec<NewFunc>,
     pub new_lines: Vec<(u16, u32)>,
     /// The bytes read: from the chunk's guessed start to where a later
     /// chunk begins, or to where reading stops. `None` when no start was
@@ -470,8 +482,8 @@ impl<'a> Decoder<'a> {
                 }
             }
             Record::Name(name) => last = last.map(|t| t.named(bytes, at + 2, name)),
-            Record::Gosub => last = last.map(|t| t.unnamed(GOSUB, frame_keys::GOSUB)),
-            Record::Main => last = last.map(|t| t.unnamed(MAIN, frame_keys::MAIN)),
+            Record::Gosub => last = last.map(|t| t.unnamed(FuncKind::Gosub)),
+            Record::Main => last = last.map(|t| t.unnamed(FuncKind::Main)),
             _ => {}
         });
         let ((end, ns, timed), leaf, last) = (walked?, leaf?, last?);
@@ -658,11 +670,15 @@ impl<'a> Decoder<'a> {
         }
         let n = self.funcs.len() as u32;
         self.funcs.insert(key, n);
-        let kind = match key.kind {
-            NAMED => self.names.id(&decode(key.name.0)),
-            special => special,
+        let name = match key.kind {
+            FuncKind::Named => self.names.id(&decode(key.name.0)),
+            _ => 0,
         };
-        batch.new_funcs.push((kind, key.module));
+        batch.new_funcs.push(NewFunc {
+            kind: key.kind,
+            name,
+            module: key.module,
+        });
         n
     }
 
@@ -731,9 +747,9 @@ fn sample_records<'a>(
 /// `None` for another record.
 fn mark_last<'a>(frames: &mut [RawFrame<'a>], rec: Record<'a>) -> Option<()> {
     let (kind, name) = match rec {
-        Record::Name(name) => (NAMED, trim_name(name)),
-        Record::Gosub => (GOSUB, &[][..]),
-        Record::Main => (MAIN, &[][..]),
+        Record::Name(name) => (FuncKind::Named, trim_name(name)),
+        Record::Gosub => (FuncKind::Gosub, &[][..]),
+        Record::Main => (FuncKind::Main, &[][..]),
         _ => return None,
     };
     if let Some(last) = frames.last_mut() {

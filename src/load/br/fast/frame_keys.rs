@@ -17,33 +17,29 @@
 //! reading record by record gives. Keys never say anything the table does
 //! not: a miss goes to the table, and its answer is remembered here.
 
+use super::decode::FuncKind;
+
 /// A frame's function as its records spell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameKey {
     lo: u64,
     hi: u64,
-    /// The name's length, a kind code and the module: `len << 24 | kind
-    /// << 16 | module`. Never `EMPTY`: lengths stay below 16.
+    /// The name's length, its `FuncKind`'s number and the module: `len <<
+    /// 24 | kind << 16 | module`. Never `EMPTY`: lengths stay below 16.
     tag: u32,
 }
 
 /// A slot's tag when it holds no key.
 const EMPTY: u32 = u32::MAX;
 
-/// Kind codes of `FrameKey::tag`.
-pub const PROGRAM: u32 = 0;
-pub const GOSUB: u32 = 1;
-pub const MAIN: u32 = 2;
-const NAMED: u32 = 3;
-
 impl FrameKey {
     /// A frame whose function has no name record: a program, GOSUB or
     /// main of `module`.
-    pub fn unnamed(kind: u32, module: u16) -> Self {
+    pub fn unnamed(kind: FuncKind, module: u16) -> Self {
         FrameKey {
             lo: 0,
             hi: 0,
-            tag: kind << 16 | u32::from(module),
+            tag: (kind as u32) << 16 | u32::from(module),
         }
     }
 
@@ -62,7 +58,7 @@ impl FrameKey {
         Some(FrameKey {
             lo: lo & low_bytes(len),
             hi: hi & low_bytes(len.saturating_sub(8)),
-            tag: (len as u32) << 24 | NAMED << 16 | u32::from(module),
+            tag: (len as u32) << 24 | (FuncKind::Named as u32) << 16 | u32::from(module),
         })
     }
 
@@ -229,10 +225,13 @@ mod tests {
         let (empty, at) = log(b"", &[0; 20]);
         let named_empty = FrameKey::named(&empty, at, 0, 1);
         assert_eq!(
-            named_empty.map(|k| k == FrameKey::unnamed(PROGRAM, 1)),
+            named_empty.map(|k| k == FrameKey::unnamed(FuncKind::Program, 1)),
             Some(false)
         );
-        assert_ne!(FrameKey::unnamed(GOSUB, 1), FrameKey::unnamed(MAIN, 1));
+        assert_ne!(
+            FrameKey::unnamed(FuncKind::Gosub, 1),
+            FrameKey::unnamed(FuncKind::Main, 1)
+        );
     }
 
     #[test]

@@ -25,9 +25,7 @@ use crate::model::ids::RowId;
 use crate::model::metrics::HashedSample;
 use crate::model::{FuncId, LineId, NameId, Place, ProfileBuilder};
 use crate::text::decode;
-use decode::{
-    Batch, Decoder, FrameKind, GOSUB, Given, MAIN, Op, PROGRAM, RawFrame, Sent, Shared, reread,
-};
+use decode::{Batch, Decoder, FuncKind, Given, NewFunc, Op, RawFrame, Sent, Shared, reread};
 use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -414,7 +412,7 @@ impl<'a, 'b> Feed<'a, 'b> {
         };
         let at = |i: usize| frames.get(i).map_or(offset, |f| f.offset);
         for (i, &n) in funcs.iter().enumerate() {
-            let module = self.locals[worker].funcs[n as usize].1;
+            let module = self.locals[worker].funcs[n as usize].module;
             self.module_name(module, at(i));
         }
         for (i, &n) in funcs.iter().enumerate().rev() {
@@ -427,18 +425,19 @@ impl<'a, 'b> Feed<'a, 'b> {
     /// Adds the batch's samples in file order (the builder asks ahead for
     /// what each stack and line lookup reads), then their events.
     fn add_pending(&mut self, ids: &[FuncId]) {
-        let funcs = &self.funcs;
-        let frames = |p: &Pending| match &p.frames {
-            Frames::Batch(r) => ids.get(r.clone()).unwrap_or_default(),
-            Frames::Own(r) => funcs.get(r.clone()).unwrap_or_default(),
-        };
-        let samples = self.pending.iter().map(|p| HashedSample {
-            frames: frames(p),
-            hash: p.hash,
-            time_ns: p.ns,
-            line: Some(p.line),
+        let (pending, funcs) = (&self.pending, &self.funcs);
+        self.b.add_hashed_samples(pending.len(), |i| {
+            let p = &pending[i];
+            HashedSample {
+                frames: match &p.frames {
+                    Frames::Batch(r) => ids.get(r.clone()).unwrap_or_default(),
+                    Frames::Own(r) => funcs.get(r.clone()).unwrap_or_default(),
+                },
+                hash: p.hash,
+                time_ns: p.ns,
+                line: Some(p.line),
+            }
         });
-        self.b.add_hashed_samples(samples);
         for p in &self.pending {
             self.events.push(p.offset, p.leaf, self.clock_ns);
             self.samples += 1;
@@ -455,13 +454,13 @@ impl<'a, 'b> Feed<'a, 'b> {
         if let Some(id) = local.func_ids.get(n) {
             return id;
         }
-        let (kind, module) = local.funcs[n as usize];
-        let module = self.module_name(module, at);
-        let name = match kind {
-            PROGRAM => module,
-            GOSUB => self.gosub,
-            MAIN => self.main,
-            n => self.names.id(worker, n, &mut *self.b),
+        let new = local.funcs[n as usize];
+        let module = self.module_name(new.module, at);
+        let name = match new.kind {
+            FuncKind::Program => module,
+            FuncKind::Gosub => self.gosub,
+            FuncKind::Main => self.main,
+            FuncKind::Named => self.names.id(worker, new.name, &mut *self.b),
         };
         let id = self.b.function(name, module);
         self.locals[worker].func_ids.set(n, id);
@@ -521,7 +520,7 @@ enum Frames {
 /// for those met so far (its names': `Feed::names`).
 #[derive(Default)]
 struct Local {
-    funcs: Vec<(FrameKind, u16)>,
+    funcs: Vec<NewFunc>,
     func_ids: Ids<FuncId>,
     lines: Vec<(u16, u32)>,
     line_ids: Ids<LineId>,
