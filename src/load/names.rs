@@ -23,8 +23,7 @@
 //! reads properly) still carries numbers its worker goes on using. The
 //! consumer holds its names unnamed in the profile (`NameMaps::hold`) and
 //! interns one only when a fed batch uses it (`NameMaps::id`), so what a
-//! wrong guess read never becomes a name, and ids keep the order in which
-//! names are first used in the file.
+//! wrong guess read never becomes a name.
 
 use crate::load::scan::word;
 use crate::model::intern::Interner;
@@ -225,6 +224,7 @@ pub trait NameTable {
     /// Interns `new`'s names in order, their ids onto `ids`.
     fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>);
 
+    /// Interns one name (a held one, at its first use).
     fn intern_one(&mut self, name: &str) -> NameId;
 }
 

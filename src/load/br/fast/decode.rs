@@ -197,9 +197,9 @@ pub struct Batch<'a> {
     /// Names this worker numbered in this chunk (padding trimmed,
     /// decoded: `load::names`).
     pub new_names: NewNames,
-    /// Likewise the (kind, module) pairs that make functions, and the
-    /// (module, line) pairs that make lines: the calling thread then finds
-    /// a function or line by index, not by hashing.
+    /// Likewise the functions (`NewFunc`) and the (module, line) pairs
+    /// that make lines: the calling thread then finds a function or line
+    /// by index, not by hashing.
     pub new_funcs: Vec<NewFunc>,
     pub new_lines: Vec<(u16, u32)>,
     /// The bytes read: from the chunk's guessed start to where a later

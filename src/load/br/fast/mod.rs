@@ -500,6 +500,8 @@ struct Pending {
     offset: u64,
     /// Root first, never empty.
     frames: Frames,
+    /// The frames' last, for the sample's event: kept, so adding the
+    /// events does not read the frames a second time.
     leaf: FuncId,
     hash: u32,
     /// `None` in a sampled profile.
