@@ -59,8 +59,10 @@ impl Tmux {
         self.run(&["send-keys", "-t", "main", "-l", text]);
     }
 
+    /// The screen with wrapped lines joined (`-J`): a message that wraps
+    /// where the checkout's path is long still reads as one line.
     fn screen(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "main"])
+        self.run(&["capture-pane", "-p", "-J", "-t", "main"])
     }
 
     /// Waits until the screen shows `needle` (the app draws after each key).

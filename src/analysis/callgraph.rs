@@ -1,150 +1,427 @@
-//! Callers and callees of a function, derived from the stacks (model.md §
-//! Call graph), so drill-down works the same for every format.
+//! The call graph (model.md § Call graph): an edge F → G where G is called
+//! from F, with the values every view reads (the butterfly, `report
+//! --json`'s `edges`, `report --view callers|callees`).
 //!
-//! For every stack in which F stands at position i, the function at i−1 is
-//! a caller and the one at i+1 a callee, weighted by the stack's hits and
-//! self time. Self time, not self + child: in a trace every prefix of a path
-//! is a stack of its own, so a deeper stack's time is already counted there,
-//! and sample stacks have no child time at all.
+//! From the calling-context tree, an edge is the pair (a node's parent's
+//! function, its function), and its values are:
+//! - `calls`, where hits count calls: the hits of the stacks ending in
+//!   [.., F, G] (the entries into G from F), absent where no stack ends so;
+//! - `hits`, where hits count samples: the samples under the outermost
+//!   nodes [.., F, G] (no such node above them on their path), so a sample
+//!   counts once however often F calls G on its stack;
+//! - `elapsed_inclusive_ms`, where the profile has times: the totals
+//!   (`cct::Cct`) of those outermost nodes, recursion counted once.
 //!
-//! Read from the calling-context tree, that is one edge a node: (its
-//! parent's function, its function), weighted by everything under the node
-//! (`tree::Subtree`), so the graph costs O(nodes), not the sum of every
-//! path's depth.
+//! A report that states its edges (a VS caller/callee report) has no
+//! stacks: its edges are read as stated (`Profile::stated_edges`).
+//!
+//! The tree is walked once, depth first, keeping how many nodes of each
+//! pair are open above the current one: O(nodes) hash lookups.
 
-use super::tree::{Subtree, SubtreeOf};
-use crate::model::{FuncId, Profile, metrics::add_opt};
+use super::cct::{Cct, Weigh};
+use super::tree::Subtree;
+use crate::model::metrics::{add_count, add_opt};
+use crate::model::{FuncId, HitsCount, NodeId, Profile};
 use rustc_hash::FxHashMap;
 
-/// One neighbour of a function and the weight of the edge to it.
+/// An edge's values; absent where the profile has none of that kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EdgeValues {
+    pub calls: Option<u64>,
+    pub hits: Option<u64>,
+    pub elapsed_inclusive_ms: Option<f64>,
+}
+
+/// One edge of the graph: `caller` calls `callee`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphEdge {
+    pub caller: FuncId,
+    pub callee: FuncId,
+    pub values: EdgeValues,
+}
+
+/// A row of a function's butterfly: a caller or callee, or what the
+/// edges do not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Who {
+    Func(FuncId),
+    /// Callers' side: the calls (and time) that came from no caller.
+    Root,
+    /// Callees' side: the function's own time.
+    SelfTime,
+    /// Callees' side: time in callees the file does not list.
+    Unlisted,
+}
+
+impl Who {
+    pub fn name(self, p: &Profile) -> &str {
+        match self {
+            Who::Func(f) => p.function_name(f),
+            Who::Root => "(root)",
+            Who::SelfTime => "(self)",
+            Who::Unlisted => super::cct::UNLISTED,
+        }
+    }
+}
+
+/// One row of the butterfly: who, the edge's values, and the share of
+/// the selected function's inclusive value it holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Edge {
-    pub func: FuncId,
+    pub who: Who,
+    pub calls: Option<u64>,
     pub hits: Option<u64>,
     pub time_ms: Option<f64>,
-    /// Percent of all the function's callers (or callees): by time where
-    /// stacks have times, else by hits.
+    /// Percent of the selected function's inclusive time (else its
+    /// inclusive samples, else its calls).
     pub share: Option<f64>,
 }
 
-/// Callers and callees of every function.
-#[derive(Debug, Default)]
-pub struct CallGraph {
-    callers: Vec<Vec<Edge>>,
-    callees: Vec<Vec<Edge>>,
+impl Edge {
+    /// The neighbour function, none for the rows of what edges miss.
+    pub fn func(&self) -> Option<FuncId> {
+        match self.who {
+            Who::Func(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
-type Weights = FxHashMap<(FuncId, FuncId), (Option<u64>, Option<f64>)>;
+/// What the butterfly's shares are of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShareOf {
+    InclusiveTime,
+    InclusiveSamples,
+    Calls,
+}
+
+/// Every edge, and each function's callers and callees.
+#[derive(Debug, Default)]
+pub struct CallGraph {
+    /// In report-json.md's order: caller's (name, module), then callee's.
+    edges: Vec<GraphEdge>,
+    callers: Vec<Vec<Edge>>,
+    callees: Vec<Vec<Edge>>,
+    /// Each function's root values (calls, hits, time from no caller) and
+    /// its unlisted time.
+    extra: Vec<(EdgeValues, Option<f64>)>,
+}
+
+type Sums = FxHashMap<(FuncId, FuncId), EdgeValues>;
+
+/// The edges of the pairs `keep` accepts, read from the tree (or as a
+/// file states them); summed in one depth-first walk in child-id order,
+/// so any subset's sums equal the whole graph's to the bit.
+fn edge_sums(p: &Profile, cct: &Cct, keep: &dyn Fn(FuncId, FuncId) -> bool) -> Sums {
+    let mut sums: Sums = FxHashMap::default();
+    if !p.stated_edges().is_empty() {
+        for e in p.stated_edges() {
+            if keep(e.caller, e.callee) {
+                sums.entry((e.caller, e.callee)).or_insert(EdgeValues {
+                    calls: e.calls,
+                    hits: e.hits,
+                    elapsed_inclusive_ms: e.elapsed_inclusive_ms,
+                });
+            }
+        }
+        return sums;
+    }
+    let calls = p.hits_count() == HitsCount::Calls;
+    let samples = p.hits_count() == HitsCount::Samples;
+    let timed = cct.weigh == Weigh::Ms;
+    let sub = samples.then(|| Subtree::build(p));
+    // The tree's own children, by name: sums in an order the node ids do
+    // not set. The views' added nodes are passed by (no edge is theirs).
+    let kids = &cct.kids;
+    // (node, entering) on a stack; pairs open above the current node.
+    let mut open: FxHashMap<(FuncId, FuncId), u32> = FxHashMap::default();
+    let mut todo: Vec<(NodeId, bool)> = kids.of(None).iter().rev().map(|&n| (n, true)).collect();
+    while let Some((n, entering)) = todo.pop() {
+        if !cct.is_model(n.0) {
+            continue;
+        }
+        let node = p.node(n);
+        let pair = node
+            .parent()
+            .map(|q| (p.node(q).func, node.func))
+            .filter(|&(f, g)| keep(f, g));
+        if !entering {
+            if let Some(pair) = pair
+                && let Some(c) = open.get_mut(&pair)
+            {
+                *c = c.saturating_sub(1);
+            }
+            continue;
+        }
+        if let Some(pair) = pair {
+            let outermost = open.get(&pair).is_none_or(|&c| c == 0);
+            let e = sums.entry(pair).or_default();
+            if calls && let Some(s) = node.stack() {
+                e.calls = add_count(e.calls, p.stack(s).hits);
+            }
+            if outermost {
+                if let Some(sub) = &sub {
+                    e.hits = add_count(e.hits, sub.hits[n.index()]);
+                }
+                if timed {
+                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(cct.total(n.0)));
+                }
+            }
+            *open.entry(pair).or_default() += 1;
+        }
+        todo.push((n, false));
+        todo.extend(kids.of(Some(n)).iter().rev().map(|&c| (c, true)));
+    }
+    sums
+}
 
 impl CallGraph {
     pub fn build(p: &Profile) -> CallGraph {
-        let sub = Subtree::build(p);
-        let mut edges: Weights = FxHashMap::default();
-        for (i, node) in p.nodes().iter().enumerate() {
-            if let Some(parent) = node.parent() {
-                let pair = (p.node(parent).func, node.func);
-                add(edges.entry(pair).or_default(), &sub, i);
-            }
-        }
+        let cct = Cct::build(p);
+        let sums = edge_sums(p, &cct, &|_, _| true);
+        let ranks = super::tree::function_ranks(p);
+        let mut edges: Vec<GraphEdge> = sums
+            .into_iter()
+            .map(|((caller, callee), values)| GraphEdge {
+                caller,
+                callee,
+                values,
+            })
+            .collect();
+        edges.sort_by_key(|e| (ranks[e.caller.index()], ranks[e.callee.index()]));
         let n = p.functions().len();
         let mut g = CallGraph {
             callers: vec![Vec::new(); n],
             callees: vec![Vec::new(); n],
+            extra: vec![Default::default(); n],
+            edges: Vec::new(),
         };
-        for (&(caller, callee), &(hits, time_ms)) in &edges {
-            g.callees[caller.index()].push(edge(callee, hits, time_ms));
-            g.callers[callee.index()].push(edge(caller, hits, time_ms));
+        for e in &edges {
+            g.callees[e.caller.index()].push(row(Who::Func(e.callee), e.values));
+            g.callers[e.callee.index()].push(row(Who::Func(e.caller), e.values));
         }
-        for list in g.callers.iter_mut().chain(g.callees.iter_mut()) {
-            finish_list(p, list);
+        let extra = extras(p, &cct, &|_| true);
+        for f in p.function_ids() {
+            let x = extra.get(&f).copied().unwrap_or_default();
+            g.extra[f.index()] = x;
+            complete(
+                p,
+                f,
+                x,
+                &mut g.callers[f.index()],
+                &mut g.callees[f.index()],
+            );
         }
+        g.edges = edges;
         g
     }
 
-    /// `f`'s callers and callees alone, equal to `build`'s lists: one pass
-    /// over the stacks with no table of every edge, for a frame that must
-    /// not wait for the whole graph. Each edge adds its stacks in the same
-    /// order as in `build`, so the sums are the same to the bit.
+    /// `f`'s callers and callees alone, equal to `build`'s lists: the
+    /// same walk, summing only the pairs `f` is in, for a frame that must
+    /// not wait for the whole graph.
     pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
-        // Only the nodes at and below f's are read after this pass: their
-        // sums are made alone (`SubtreeOf`), the same to the bit.
-        let below = super::tree::through(p, f);
-        let sub = SubtreeOf::build(p, &below);
-        let (mut callers, mut callees) = (FxHashMap::default(), FxHashMap::default());
-        for (i, node) in p.nodes().iter().enumerate() {
-            let Some(parent) = node.parent().filter(|_| below[i]) else {
-                continue;
-            };
-            let (caller, callee) = (p.node(parent).func, node.func);
-            // A call of f from f is both.
-            if callee == f {
-                add_pair(callers.entry(caller).or_default(), sub.get(i));
+        let cct = Cct::build(p);
+        let sums = edge_sums(p, &cct, &|a, b| a == f || b == f);
+        let ranks = super::tree::function_ranks(p);
+        let mut pairs: Vec<_> = sums.into_iter().collect();
+        pairs.sort_by_key(|((a, b), _)| (ranks[a.index()], ranks[b.index()]));
+        let (mut callers, mut callees) = (Vec::new(), Vec::new());
+        for ((a, b), v) in pairs {
+            if a == f {
+                callees.push(row(Who::Func(b), v));
             }
-            if caller == f {
-                add_pair(callees.entry(callee).or_default(), sub.get(i));
+            if b == f {
+                callers.push(row(Who::Func(a), v));
             }
         }
-        let list = |side: FxHashMap<FuncId, (Option<u64>, Option<f64>)>| {
-            let mut list: Vec<Edge> = side.into_iter().map(|(g, (h, t))| edge(g, h, t)).collect();
-            finish_list(p, &mut list);
-            list
-        };
-        (list(callers), list(callees))
+        let x = extras(p, &cct, &|g| g == f)
+            .get(&f)
+            .copied()
+            .unwrap_or_default();
+        complete(p, f, x, &mut callers, &mut callees);
+        (callers, callees)
     }
 
-    /// Who calls `f`, heaviest first.
+    /// Every edge once, callers by (name, module), then callees.
+    pub fn edges(&self) -> &[GraphEdge] {
+        &self.edges
+    }
+
+    /// Who calls `f`, heaviest first, with `(root)` for calls from none.
     pub fn callers(&self, f: FuncId) -> &[Edge] {
         &self.callers[f.index()]
     }
 
-    /// Whom `f` calls, heaviest first.
+    /// Whom `f` calls, heaviest first, with `(self)` and `(unlisted)`.
     pub fn callees(&self, f: FuncId) -> &[Edge] {
         &self.callees[f.index()]
     }
 }
 
-/// Adds the weight under node `i` to an edge's.
-fn add(w: &mut (Option<u64>, Option<f64>), sub: &Subtree, i: usize) {
-    add_pair(w, (sub.hits[i], sub.time_ms[i]));
+/// Whether `f` calls itself, directly (an edge f → f): then its callers'
+/// and callees' times overlap (pprof's `-peek` says so too).
+pub fn recursive(list: &[Edge], f: FuncId) -> bool {
+    list.iter().any(|e| e.who == Who::Func(f))
 }
 
-fn add_pair(w: &mut (Option<u64>, Option<f64>), (hits, time_ms): (Option<u64>, Option<f64>)) {
-    w.0 = crate::model::metrics::add_count(w.0, hits);
-    w.1 = add_opt(w.1, time_ms);
+/// What a butterfly's shares are of for this profile.
+pub fn share_of(p: &Profile) -> ShareOf {
+    match Weigh::of(p) {
+        Weigh::Ms => ShareOf::InclusiveTime,
+        Weigh::Hits => ShareOf::InclusiveSamples,
+        Weigh::Calls => ShareOf::Calls,
+    }
 }
 
-fn edge(func: FuncId, hits: Option<u64>, time_ms: Option<f64>) -> Edge {
+fn row(who: Who, v: EdgeValues) -> Edge {
     Edge {
-        func,
-        hits,
-        time_ms,
+        who,
+        calls: v.calls,
+        hits: v.hits,
+        time_ms: v.elapsed_inclusive_ms,
         share: None,
     }
 }
 
-/// Fills shares and orders a neighbour list heaviest first, ties by name,
-/// then module and id: a total order, so a list comes out the same
-/// whatever order its edges were found in.
-fn finish_list(p: &Profile, list: &mut [Edge]) {
-    let by_time = list.iter().any(|e| e.time_ms.is_some_and(|t| t > 0.0));
-    let weight = |e: &Edge| {
-        if by_time {
-            e.time_ms.unwrap_or(0.0)
-        } else {
-            e.hits.unwrap_or(0) as f64
+/// Each accepted function's values from no caller (calls left once its
+/// edges' are taken; samples and time at the tree's roots and under
+/// `(no call path)`) and the unlisted time under its nodes.
+fn extras(
+    p: &Profile,
+    cct: &Cct,
+    want: &dyn Fn(FuncId) -> bool,
+) -> FxHashMap<FuncId, (EdgeValues, Option<f64>)> {
+    let mut out: FxHashMap<FuncId, (EdgeValues, Option<f64>)> = FxHashMap::default();
+    if !p.stated_edges().is_empty() {
+        return out;
+    }
+    let samples = p.hits_count() == HitsCount::Samples;
+    let timed = cct.weigh == Weigh::Ms;
+    let sub = samples.then(|| Subtree::build(p));
+    for id in 0..cct.len() as u32 {
+        let label = cct.label(p, id);
+        match label {
+            super::cct::Label::Func(f) if want(f) => {
+                let parent = cct.parent_of(p, id);
+                let at_root = match parent {
+                    None => true,
+                    Some(q) => cct.label(p, q) == super::cct::Label::NoCallPath,
+                };
+                if !at_root {
+                    continue;
+                }
+                let e = &mut out.entry(f).or_default().0;
+                if timed {
+                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(cct.total(id)));
+                }
+                if let Some(sub) = &sub
+                    && cct.is_model(id)
+                {
+                    e.hits = add_count(e.hits, sub.hits[id as usize]);
+                }
+            }
+            super::cct::Label::Unlisted => {
+                let Some(q) = cct.parent_of(p, id) else {
+                    continue;
+                };
+                if let Some(f) = cct.label(p, q).func().filter(|&f| want(f)) {
+                    let u = &mut out.entry(f).or_default().1;
+                    *u = add_opt(*u, cct.own(id));
+                }
+            }
+            _ => {}
         }
+    }
+    out
+}
+
+/// Adds a function's `(root)`, `(self)` and `(unlisted)` rows, fills the
+/// shares (of its inclusive value) and orders each side heaviest first,
+/// ties by name, module and id: a total order, so a list comes out the
+/// same whatever order its edges were found in.
+fn complete(
+    p: &Profile,
+    f: FuncId,
+    (root, unlisted): (EdgeValues, Option<f64>),
+    callers: &mut Vec<Edge>,
+    callees: &mut Vec<Edge>,
+) {
+    let func = p.function(f);
+    let of = share_of(p);
+    let stated = !p.stated_edges().is_empty();
+    // Calls from no caller: the function's calls its edges leave.
+    let edge_calls: Option<u64> = callers.iter().map(|e| e.calls).fold(None, add_count);
+    let root_calls = match (func.calls, edge_calls) {
+        (Some(c), Some(e)) => c.checked_sub(e).filter(|&r| r > 0),
+        (Some(c), None) if c > 0 => Some(c),
+        _ => None,
     };
-    list.sort_by(|a, b| {
-        weight(b)
-            .total_cmp(&weight(a))
-            .then_with(|| p.function_name(a.func).cmp(p.function_name(b.func)))
-            .then_with(|| p.function_module(a.func).cmp(p.function_module(b.func)))
-            .then(a.func.cmp(&b.func))
-    });
-    // Summed in that order, the total and so the shares are the same too.
-    let total: f64 = list.iter().map(weight).sum();
-    for e in list.iter_mut() {
-        e.share = (total > 0.0).then(|| 100.0 * weight(e) / total);
+    let root_time = if stated {
+        // Stated edges: what the callers' inclusive times leave of the
+        // function's, when they are not the function's own recursion.
+        let from: Option<f64> = callers
+            .iter()
+            .filter(|e| e.who != Who::Func(f))
+            .map(|e| e.time_ms)
+            .fold(None, add_opt);
+        match (func.time.elapsed_inclusive, from) {
+            (Some(i), Some(c)) => Some(i - c).filter(|&r| r > crate::model::graph::noise(i)),
+            (Some(i), None) => Some(i).filter(|&i| i > 0.0),
+            _ => None,
+        }
+    } else {
+        root.elapsed_inclusive_ms.filter(|&t| t > 0.0)
+    };
+    let root_hits = root.hits.filter(|&h| h > 0);
+    if root_calls.is_some() || root_time.is_some() || root_hits.is_some() {
+        callers.push(Edge {
+            who: Who::Root,
+            calls: root_calls,
+            hits: root_hits,
+            time_ms: root_time,
+            share: None,
+        });
+    }
+    let self_time = func.time.elapsed_exclusive;
+    let self_hits = func.hits_self;
+    if self_time.is_some_and(|t| t > 0.0) || self_hits.is_some_and(|h| h > 0) {
+        callees.push(Edge {
+            who: Who::SelfTime,
+            calls: None,
+            hits: self_hits,
+            time_ms: self_time,
+            share: None,
+        });
+    }
+    if let Some(u) = unlisted.filter(|&u| u > 0.0) {
+        callees.push(Edge {
+            who: Who::Unlisted,
+            calls: None,
+            hits: None,
+            time_ms: Some(u),
+            share: None,
+        });
+    }
+    let base = match of {
+        ShareOf::InclusiveTime => func.time.elapsed_inclusive,
+        ShareOf::InclusiveSamples => func.hits_total.map(|h| h as f64),
+        ShareOf::Calls => func.calls.map(|c| c as f64),
+    };
+    let weight = |e: &Edge| match of {
+        ShareOf::InclusiveTime => e.time_ms,
+        ShareOf::InclusiveSamples => e.hits.map(|h| h as f64),
+        ShareOf::Calls => e.calls.map(|c| c as f64),
+    };
+    for list in [callers, callees] {
+        for e in list.iter_mut() {
+            e.share = crate::model::metrics::pct(weight(e), base);
+        }
+        let w = |e: &Edge| weight(e).unwrap_or(f64::NEG_INFINITY);
+        let key = |e: &Edge| match e.who {
+            Who::Func(g) => (0, p.function_name(g), p.function_module(g), g.index()),
+            other => (1, other.name(p), "", 0),
+        };
+        list.sort_by(|a, b| w(b).total_cmp(&w(a)).then_with(|| key(a).cmp(&key(b))));
     }
 }
 
@@ -153,29 +430,74 @@ mod tests {
     use super::*;
     use crate::model::ProfileBuilder;
 
-    #[test]
-    fn neighbours_come_from_adjacent_frames_with_shares() {
-        let mut b = ProfileBuilder::new("test");
+    fn funcs(b: &mut ProfileBuilder, names: &[&str]) -> Vec<FuncId> {
         let m = b.intern("");
-        let ids: Vec<FuncId> = ["main", "a", "b", "c"]
+        names
             .iter()
             .map(|n| {
                 let n = b.intern(n);
                 b.function(n, m)
             })
-            .collect();
+            .collect()
+    }
+
+    /// Calls are the entries of the stacks ending in the pair, not every
+    /// path under it; time is the outermost nodes' totals.
+    #[test]
+    fn calls_are_the_stacks_ending_in_the_pair() {
+        // main (1 call) > a (3 calls) > c (30 calls), main > b > c.
+        let mut b = ProfileBuilder::new("test");
+        let ids = funcs(&mut b, &["main", "a", "b", "c"]);
         let (main, a, bb, c) = (ids[0], ids[1], ids[2], ids[3]);
-        let s1 = b.stack(&[main, a, c]);
-        b.stack_summary(s1, Some(3), Some(30.0), None);
-        let s2 = b.stack(&[main, bb, c]);
-        b.stack_summary(s2, Some(1), Some(10.0), None);
+        for (path, hits, ms) in [
+            (vec![main], 1, 1.0),
+            (vec![main, a], 3, 2.0),
+            (vec![main, a, c], 30, 30.0),
+            (vec![main, bb], 1, 0.0),
+            (vec![main, bb, c], 10, 10.0),
+        ] {
+            let s = b.stack(&path);
+            b.stack_summary(s, Some(hits), Some(ms), None);
+        }
         let p = b.finish();
         let g = CallGraph::build(&p);
-        let callers: Vec<_> = g.callers(c).iter().map(|e| (e.func, e.share)).collect();
-        assert_eq!(callers, [(a, Some(75.0)), (bb, Some(25.0))]);
-        let callees: Vec<_> = g.callees(main).iter().map(|e| (e.func, e.hits)).collect();
-        assert_eq!(callees, [(a, Some(3)), (bb, Some(1))]);
-        assert!(g.callers(main).is_empty());
+        let e = |x, y| {
+            g.edges()
+                .iter()
+                .find(|e| e.caller == x && e.callee == y)
+                .map(|e| e.values)
+        };
+        assert_eq!(e(main, a).and_then(|v| v.calls), Some(3));
+        assert_eq!(e(main, a).and_then(|v| v.elapsed_inclusive_ms), Some(32.0));
+        assert_eq!(e(a, c).and_then(|v| v.calls), Some(30));
+        let callers: Vec<_> = g.callers(c).iter().map(|e| (e.who, e.calls)).collect();
+        assert_eq!(
+            callers,
+            [(Who::Func(a), Some(30)), (Who::Func(bb), Some(10))]
+        );
+        assert!(g.callers(main).iter().all(|e| e.who == Who::Root));
+    }
+
+    /// A recursive pair's time is its outermost node's: once.
+    #[test]
+    fn recursion_counts_an_edges_time_once() {
+        // a > b > a > b, each 1 ms of self.
+        let mut b = ProfileBuilder::new("test");
+        let ids = funcs(&mut b, &["a", "b"]);
+        let (a, bb) = (ids[0], ids[1]);
+        for path in [vec![a], vec![a, bb], vec![a, bb, a], vec![a, bb, a, bb]] {
+            let s = b.stack(&path);
+            b.stack_summary(s, Some(1), Some(1.0), None);
+        }
+        let p = b.finish();
+        let g = CallGraph::build(&p);
+        let ab = g
+            .edges()
+            .iter()
+            .find(|e| e.caller == a && e.callee == bb)
+            .expect("a calls b");
+        assert_eq!(ab.values.calls, Some(2));
+        assert_eq!(ab.values.elapsed_inclusive_ms, Some(3.0));
     }
 
     /// One function's lists equal the whole graph's, for every function of
@@ -206,8 +528,8 @@ mod tests {
         }
         let p = b.finish();
         let g = CallGraph::build(&p);
-        let order: Vec<FuncId> = g.callers(callee).iter().map(|e| e.func).collect();
-        assert_eq!(order, [callers[1], callers[0]]);
+        let order: Vec<Option<FuncId>> = g.callers(callee).iter().map(|e| e.func()).collect();
+        assert_eq!(order, [Some(callers[1]), Some(callers[0])]);
         assert_eq!(CallGraph::neighbours(&p, callee).0, g.callers(callee));
     }
 }

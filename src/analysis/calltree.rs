@@ -18,7 +18,8 @@
 //! so a node with 100,000 children costs one sort of them and one copy of
 //! the list, not a rebuild of everything shown.
 
-use super::tree::{Children, Subtree, function_ranks};
+use super::cct::{Cct, Label, Weigh, label_rank};
+use super::tree::{Children, Subtree};
 use crate::model::metrics::{add_count, add_opt, pct};
 use crate::model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashSet;
@@ -33,6 +34,10 @@ pub struct TreeIndex {
     /// ties by name), made with the index so that the first look at the
     /// tree sorts nothing.
     by_total: Arc<Children>,
+    /// The tree the views share: nodes, own weights, totals.
+    pub cct: Cct,
+    /// The samples under each model node (a timed sampled profile's
+    /// count column).
     pub sub: Subtree,
     pub(crate) ranks: Vec<u32>,
     pub unit: Unit,
@@ -55,38 +60,34 @@ pub enum Unit {
 
 impl TreeIndex {
     pub fn build(p: &Profile) -> TreeIndex {
-        let ranks = function_ranks(p);
-        let children = Children::build(p, |f| ranks[f.index()]);
+        let cct = Cct::build(p);
+        let ranks = cct.ranks.clone();
+        let children = cct.kids.clone();
         let sub = Subtree::build(p);
-        let unit = if p.stacks().iter().any(|s| s.self_ms.is_some()) {
-            Unit::Ms
-        } else {
-            Unit::Count
+        let unit = match cct.weigh {
+            Weigh::Ms => Unit::Ms,
+            Weigh::Hits | Weigh::Calls => Unit::Count,
         };
-        let roots: f64 = children
-            .of(None)
-            .iter()
-            .map(|&n| weight(&sub, unit, n))
-            .sum();
-        let stated = match unit {
-            Unit::Ms => p.totals.elapsed_inclusive_ms,
-            Unit::Count => p.totals.samples.map(|n| n as f64),
+        let roots: f64 = children.of(None).iter().map(|&n| cct.total(n.0)).sum();
+        let stated = match cct.weigh {
+            Weigh::Ms => p.totals.elapsed_inclusive_ms,
+            Weigh::Hits => p.totals.samples.map(|n| n as f64),
+            Weigh::Calls => None,
         };
         let total = stated.filter(|&t| t > 0.0).unwrap_or(roots);
+        let rank = |n: NodeId| label_rank(&ranks, cct.label(p, n.0));
         let by_total = Arc::new(children.reordered(|a, b| {
-            let (wa, wb) = (weight(&sub, unit, a), weight(&sub, unit, b));
+            let (wa, wb) = (cct.total(a.0), cct.total(b.0));
             wb.total_cmp(&wa)
-                .then(ranks[p.node(a).func.index()].cmp(&ranks[p.node(b).func.index()]))
+                .then(rank(a).cmp(&rank(b)))
                 .then(a.cmp(&b))
         }));
-        let outside = match unit {
-            Unit::Ms => p.totals.outside_ms.filter(|x| *x > 0.0).unwrap_or(0.0),
-            Unit::Count => 0.0,
-        };
+        let outside = cct.outside;
         TreeIndex {
             outside,
             by_total,
             children,
+            cct,
             sub,
             ranks,
             unit,
@@ -95,28 +96,26 @@ impl TreeIndex {
     }
 }
 
-/// A node's total: the weight of its subtree in the tree's unit.
-fn weight(sub: &Subtree, unit: Unit, n: NodeId) -> f64 {
-    match unit {
-        Unit::Ms => sub.time_ms[n.index()].unwrap_or(0.0),
-        Unit::Count => sub.hits[n.index()].unwrap_or(0) as f64,
-    }
-}
-
 impl TreeIndex {
-    /// A node's total: the weight under it (itself included).
+    /// A node's total: its own weight and its children's (`Cct`).
     pub fn weight(&self, n: NodeId) -> f64 {
-        weight(&self.sub, self.unit, n)
+        self.cct.total(n.0)
     }
 
     /// A node's own weight: its stack's self time or count; absent for a
     /// path that only leads to others.
-    pub fn own(&self, p: &Profile, n: NodeId) -> Option<f64> {
-        let s = p.node(n).stack().map(|s| p.stack(s))?;
-        match self.unit {
-            Unit::Ms => s.self_ms,
-            Unit::Count => s.hits.map(|h| h as f64),
-        }
+    pub fn own(&self, n: NodeId) -> Option<f64> {
+        self.cct.own(n.0)
+    }
+
+    /// What a node is: a function, or one of the views' own nodes.
+    pub fn label(&self, p: &Profile, n: NodeId) -> Label {
+        self.cct.label(p, n.0)
+    }
+
+    /// A label's place in the order of names.
+    pub fn rank(&self, l: Label) -> u64 {
+        label_rank(&self.ranks, l)
     }
 }
 
@@ -150,8 +149,8 @@ impl TreeCol {
 /// come out the same however they were found.
 fn sibling_order(
     sort: (TreeCol, bool),
-    a: (f64, u32, u32),
-    b: (f64, u32, u32),
+    a: (f64, u64, u32),
+    b: (f64, u64, u32),
 ) -> std::cmp::Ordering {
     let (col, desc) = sort;
     let by_value = a.0.total_cmp(&b.0);
@@ -193,7 +192,7 @@ pub struct Values {
 /// nodes it stands for.
 #[derive(Clone, Debug)]
 struct Up {
-    func: FuncId,
+    func: Label,
     parent: u32,
     /// (node whose self weight is counted, node of this row's function on
     /// its path).
@@ -267,12 +266,17 @@ impl CallTree {
         &self.index
     }
 
-    /// The function of a row id.
-    pub fn func(&self, p: &Profile, id: u32) -> FuncId {
+    /// What a row id stands for: a function, or a node of the views.
+    pub fn label(&self, p: &Profile, id: u32) -> Label {
         match self.direction {
-            Direction::TopDown => p.node(NodeId(id)).func,
+            Direction::TopDown => self.index.label(p, NodeId(id)),
             Direction::BottomUp => self.ups[id as usize].func,
         }
+    }
+
+    /// The function of a row id; none for a node of the views.
+    pub fn func(&self, p: &Profile, id: u32) -> Option<FuncId> {
+        self.label(p, id).func()
     }
 
     pub fn is_open(&self, id: u32) -> bool {
@@ -291,24 +295,22 @@ impl CallTree {
         match self.direction {
             Direction::BottomUp => self.ups[id as usize].values,
             Direction::TopDown => {
-                let n = NodeId(id);
                 let ix = &self.index;
-                let total = match ix.unit {
-                    Unit::Ms => ix.sub.time_ms[n.index()],
-                    Unit::Count => ix.sub.hits[n.index()].map(|h| h as f64),
-                };
-                let count = match (ix.unit, p.totals.samples) {
+                let total = Some(ix.cct.total(id));
+                let count = match (ix.unit, p.hits_count()) {
                     // Sampled with times: the samples under the node.
-                    (Unit::Ms, Some(_)) => ix.sub.hits[n.index()],
-                    _ => p.node(n).stack().and_then(|s| p.stack(s).hits),
+                    (Unit::Ms, crate::model::HitsCount::Samples) => {
+                        ix.sub.hits.get(id as usize).copied().flatten()
+                    }
+                    _ => ix.cct.count(p, id),
                 };
-                let share = p
-                    .node(n)
-                    .parent()
-                    .and_then(|q| pct(total, Some(ix.weight(q))));
+                let share = ix
+                    .cct
+                    .parent_of(p, id)
+                    .and_then(|q| pct(total, Some(ix.cct.total(q))));
                 // A path that only leads to others (a sampled profile's
                 // callers) has no stack: none of its own weight, 0.
-                let self_w = ix.own(p, n).or(total.map(|_| 0.0));
+                let self_w = ix.own(NodeId(id)).or(total.map(|_| 0.0));
                 Values {
                     total,
                     self_w,
@@ -327,7 +329,7 @@ impl CallTree {
     /// A row id's parent row id, if it has one.
     pub fn parent(&self, p: &Profile, id: u32) -> Option<u32> {
         match self.direction {
-            Direction::TopDown => p.node(NodeId(id)).parent().map(|q| q.0),
+            Direction::TopDown => self.index.cct.parent_of(p, id),
             Direction::BottomUp => {
                 let up = self.ups[id as usize].parent;
                 (up != NO_ROW).then_some(up)
@@ -369,8 +371,10 @@ impl CallTree {
             self.ordered = Some(Arc::clone(&o));
             return o;
         }
-        let ranks = &self.index.ranks;
-        let key = |n: NodeId| (self.sort_key(p, n.0), ranks[p.node(n).func.index()], n.0);
+        let key = |n: NodeId| {
+            let rank = self.index.rank(self.index.label(p, n));
+            (self.sort_key(p, n.0), rank, n.0)
+        };
         let sort = self.sort;
         let o = Arc::new(
             self.index
@@ -398,8 +402,8 @@ impl CallTree {
         if kids.len() < 2 {
             return;
         }
-        let rank = |id: u32| self.index.ranks[self.func(p, id).index()];
-        let mut keyed: Vec<(f64, u32, u32)> = kids
+        let rank = |id: u32| self.index.rank(self.label(p, id));
+        let mut keyed: Vec<(f64, u64, u32)> = kids
             .iter()
             .map(|&k| (self.sort_key(p, k), rank(k), k))
             .collect();
@@ -410,20 +414,32 @@ impl CallTree {
     }
 
     /// Bottom-up roots: every function with self weight, standing for
-    /// its nodes that have some.
+    /// its nodes that have some (its `(no call path)` node too, so a root
+    /// weighs the larger of its exclusive value and its stacks' self),
+    /// and `(unlisted)` where a file states unlisted time.
     fn make_up_roots(&mut self, p: &Profile) -> Vec<u32> {
         let mut by_func: Vec<Vec<(NodeId, NodeId)>> = vec![Vec::new(); p.functions().len()];
-        for (i, node) in p.nodes().iter().enumerate() {
-            let n = NodeId::from_index(i);
-            if self.index.own(p, n).is_some() {
-                by_func[node.func.index()].push((n, n));
+        let mut unlisted = Vec::new();
+        let cct = &self.index.cct;
+        for i in 0..cct.len() as u32 {
+            if cct.own(i).is_none() {
+                continue;
+            }
+            let n = NodeId(i);
+            match cct.label(p, i) {
+                Label::Func(f) => by_func[f.index()].push((n, n)),
+                Label::Unlisted => unlisted.push((n, n)),
+                Label::NoCallPath | Label::Outside => {}
             }
         }
         let mut roots = Vec::new();
         for (f, pairs) in by_func.into_iter().enumerate() {
             if !pairs.is_empty() {
-                roots.push(self.add_up(p, FuncId::from_index(f), NO_ROW, pairs));
+                roots.push(self.add_up(p, Label::Func(FuncId::from_index(f)), NO_ROW, pairs));
             }
+        }
+        if !unlisted.is_empty() {
+            roots.push(self.add_up(p, Label::Unlisted, NO_ROW, unlisted));
         }
         roots
     }
@@ -431,14 +447,14 @@ impl CallTree {
     fn add_up(
         &mut self,
         p: &Profile,
-        func: FuncId,
+        func: Label,
         parent: u32,
         pairs: Vec<(NodeId, NodeId)>,
     ) -> u32 {
         let (mut total, mut count) = (None, None);
         for &(leaf, _) in &pairs {
-            total = add_opt(total, self.index.own(p, leaf));
-            count = add_count(count, p.node(leaf).stack().and_then(|s| p.stack(s).hits));
+            total = add_opt(total, self.index.own(leaf));
+            count = add_count(count, self.index.cct.count(p, leaf.0));
         }
         let root_total = match parent {
             NO_ROW => total,
@@ -451,7 +467,10 @@ impl CallTree {
             }
         };
         let share = pct(total, root_total);
-        let has_callers = pairs.iter().any(|&(_, at)| p.node(at).parent().is_some());
+        let cct = &self.index.cct;
+        let has_callers = pairs
+            .iter()
+            .any(|&(_, at)| cct.parent_of(p, at.0).is_some());
         self.up_pairs += pairs.len();
         self.ups.push(Up {
             func,
@@ -474,14 +493,18 @@ impl CallTree {
         if let Some(k) = &self.ups[id as usize].kids {
             return k.clone();
         }
-        let mut groups: rustc_hash::FxHashMap<FuncId, Vec<(NodeId, NodeId)>> = Default::default();
+        let mut groups: rustc_hash::FxHashMap<Label, Vec<(NodeId, NodeId)>> = Default::default();
+        let cct = &self.index.cct;
         for &(leaf, at) in &self.ups[id as usize].pairs {
-            if let Some(q) = p.node(at).parent() {
-                groups.entry(p.node(q).func).or_default().push((leaf, q));
+            if let Some(q) = cct.parent_of(p, at.0) {
+                groups
+                    .entry(cct.label(p, q))
+                    .or_default()
+                    .push((leaf, NodeId(q)));
             }
         }
         let mut groups: Vec<_> = groups.into_iter().collect();
-        groups.sort_by_key(|g| g.0);
+        groups.sort_by_key(|g| self.index.rank(g.0));
         let kids: Vec<u32> = groups
             .into_iter()
             .map(|(f, pairs)| self.add_up(p, f, id, pairs))
@@ -617,10 +640,9 @@ impl CallTree {
                 Direction::TopDown => {
                     let w = |id: u32| self.values(p, id).total.unwrap_or(0.0);
                     let kids = self.index.children.of(Some(NodeId(at)));
-                    let ranks = &self.index.ranks;
                     kids.iter().map(|n| n.0).max_by(|&a, &b| {
                         w(a).total_cmp(&w(b)).then_with(|| {
-                            let r = |id: u32| ranks[p.node(NodeId(id)).func.index()];
+                            let r = |id: u32| self.index.rank(self.index.label(p, NodeId(id)));
                             r(b).cmp(&r(a))
                         })
                     })
@@ -667,7 +689,9 @@ impl CallTree {
         match self.direction {
             Direction::TopDown => {
                 let hit: Vec<bool> = p.function_ids().map(wanted).collect();
-                self.marked.reserve(p.nodes().len());
+                let cct = &self.index.cct;
+                let n = cct.len();
+                self.marked.reserve(n);
                 // Paths are opened to the heaviest matches only: a query
                 // matching most of a million nodes would open them all.
                 // They are kept as the nodes go by, so millions of matches
@@ -677,17 +701,18 @@ impl CallTree {
                 // The share the marks hold (`marked_share`) is summed in
                 // the same pass: a node under a marked one is not counted
                 // again, and parents come before their children.
-                let mut under = vec![0u64; p.nodes().len().div_ceil(64)];
+                let mut under = vec![0u64; n.div_ceil(64)];
                 let mut sum = 0.0;
-                for (i, node) in p.nodes().iter().enumerate() {
+                for i in 0..n {
                     let id = i as u32;
-                    let below = node
-                        .parent()
-                        .is_some_and(|q| bit(&under, q.index()) || self.marked.contains(&q.0));
+                    let below = cct
+                        .parent_of(p, id)
+                        .is_some_and(|q| bit(&under, q as usize) || self.marked.contains(&q));
                     if below {
                         under[i / 64] |= 1 << (i % 64);
                     }
-                    if hit[node.func.index()] {
+                    let matched = cct.label(p, id).func().is_some_and(|f| hit[f.index()]);
+                    if matched {
                         self.marked.insert(id);
                         let weight = self.index.weight(NodeId(id));
                         heaviest.offer(weight, id);
@@ -704,13 +729,13 @@ impl CallTree {
                 // open does not stop it: a row above it may be closed.
                 let mut opened: FxHashSet<u32> = FxHashSet::default();
                 for &i in &found {
-                    let mut at = p.node(NodeId(i)).parent();
+                    let mut at = cct.parent_of(p, i);
                     while let Some(q) = at {
-                        if !opened.insert(q.0) {
+                        if !opened.insert(q) {
                             break;
                         }
-                        self.open.insert(q.0);
-                        at = p.node(q).parent();
+                        self.open.insert(q);
+                        at = cct.parent_of(p, q);
                     }
                 }
             }
@@ -719,7 +744,7 @@ impl CallTree {
                     self.up_roots = self.make_up_roots(p);
                 }
                 for &r in &self.up_roots {
-                    if wanted(self.ups[r as usize].func) {
+                    if self.ups[r as usize].func.func().is_some_and(wanted) {
                         self.marked.insert(r);
                     }
                 }
@@ -1017,11 +1042,11 @@ mod tests {
             prop_assert_eq!(t.rows.len(), p.nodes().len());
             for (i, node) in p.nodes().iter().enumerate() {
                 let n = NodeId::from_index(i);
-                let total = index.sub.time_ms[i].unwrap_or(0.0);
+                let total = index.weight(n);
                 let kids: f64 = index.children.of(Some(n)).iter()
-                    .map(|k| index.sub.time_ms[k.index()].unwrap_or(0.0)).sum();
+                    .map(|&k| index.weight(k)).sum();
                 prop_assert!(total + 1e-9 >= kids, "node {i}: {total} < {kids}");
-                let own = index.own(&p, n).unwrap_or(0.0);
+                let own = index.own(n).unwrap_or(0.0);
                 prop_assert!(close(total, own + kids));
                 let only_root = p.nodes().iter().all(|m| m.func != node.func || m.parent().is_none());
                 if node.parent().is_none() && only_root {
@@ -1121,13 +1146,13 @@ mod tests {
         // by name among equals.
         let names: Vec<&str> = t.rows[1..]
             .iter()
-            .map(|r| p.function_name(t.func(&p, r.id)))
+            .map(|r| t.label(&p, r.id).name(&p))
             .collect();
         assert_eq!(names, ["f1", "f2", "f3", "f4"]);
         t.sort_by(&p, TreeCol::Name, true);
         let names: Vec<&str> = t.rows[1..]
             .iter()
-            .map(|r| p.function_name(t.func(&p, r.id)))
+            .map(|r| t.label(&p, r.id).name(&p))
             .collect();
         assert_eq!(names, ["f4", "f3", "f2", "f1"]);
         assert!(t.collapse(0));

@@ -1,26 +1,26 @@
 //! Call paths with one weight each: what a flame graph draws (folded stacks,
 //! speedscope's sampled profiles).
 //!
-//! The paths are the profile's stacks, weighted by their own numbers. Two
-//! things a stack list can miss are added so that the weights add up to the
-//! profile's total, which is what a flame graph's width means:
-//! - a function's self weight that no stack ending in it accounts for (a
-//!   PLIST listing stacks for some functions only, a VS summary without a
-//!   call tree) becomes a path of that function alone;
-//! - a trace's time with no call open (model.md's outside time) becomes the
-//!   path `(outside)`.
+//! The paths are the nodes of the calling-context tree every view reads
+//! (`cct`), each weighted by its own weight: the stacks, a stated node's
+//! `(unlisted)` time, and under the root `(no call path)` each function's
+//! self weight no stack holds (a PLIST listing stacks for some functions
+//! only, a VS report without call paths). A trace's time with no call
+//! open (model.md's outside time) becomes the path `(outside)`. So the
+//! weights add up to the profile's total, which is what a flame graph's
+//! width means, and a path's prefix weighs what the tree says it totals.
 //!
 //! So for time the weights add up to the session total of samples and
 //! traces, and to the sum of the functions' exclusive times for summary
 //! formats; for hits to the number of samples; for calls to the sum of the
 //! functions' calls.
 
-use super::sort::{canonical_functions, canonical_stacks};
-use crate::model::{FuncId, Profile, StackId};
-use std::borrow::Cow;
+use super::cct::{Cct, Label, Weigh, label_rank};
+use super::tree::function_ranks;
+use crate::model::{NodeId, Profile};
 
 /// The frame name given to a trace's time outside any call.
-pub const OUTSIDE: &str = "(outside)";
+pub use super::cct::OUTSIDE;
 
 /// What a path's weight counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +59,9 @@ impl Weight {
 /// The frames of a weighted path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    Stack(StackId),
-    /// A function alone: its self weight no stack accounts for.
-    Function(FuncId),
+    /// A node of the calling-context tree the views share (`cct::Cct`):
+    /// the path from its root to it.
+    Node(u32),
     /// A trace's time with no call open.
     Outside,
 }
@@ -123,29 +123,34 @@ fn records(p: &Profile, w: Weight) -> bool {
     }
 }
 
-/// Every path with a positive weight: stacks in canonical order, then the
-/// functions' unaccounted self weight, then outside time.
-pub fn weighted_paths(p: &Profile, w: Weight) -> Result<Vec<Weighted>, NoSuchWeight> {
-    check(p, w)?;
-    let mut out = Vec::new();
-    let mut by_leaf = vec![0.0; p.functions().len()];
-    for s in canonical_stacks(p) {
-        let weight = stack_weight(p, s, w);
-        by_leaf[p.stack_leaf(s).index()] += weight;
-        push(&mut out, Path::Stack(s), weight);
+/// The tree's unit for a weight.
+pub fn weigh(w: Weight) -> Weigh {
+    match w {
+        Weight::Time => Weigh::Ms,
+        Weight::Hits => Weigh::Hits,
+        Weight::Calls => Weigh::Calls,
     }
-    for f in canonical_functions(p) {
-        let rest = function_weight(p, f, w) - by_leaf[f.index()];
-        // Float sums of the same times differ in their last bits.
-        let noise = 1e-9 * by_leaf[f.index()].abs().max(1.0);
-        if rest > noise {
-            push(&mut out, Path::Function(f), rest);
-        }
+}
+
+/// The weighted paths: every node of the calling-context tree with a
+/// positive own weight, in the order of paths (root first, children by
+/// name, as inferno draws them), then outside time; with the tree they
+/// are nodes of.
+pub fn weighted_paths(p: &Profile, w: Weight) -> Result<(Cct, Vec<Weighted>), NoSuchWeight> {
+    check(p, w)?;
+    let cct = Cct::build_as(p, weigh(w));
+    let ranks = function_ranks(p);
+    let kids = cct.children(p, |l| label_rank(&ranks, l));
+    let mut out = Vec::new();
+    let mut todo: Vec<NodeId> = kids.of(None).iter().rev().copied().collect();
+    while let Some(n) = todo.pop() {
+        push(&mut out, Path::Node(n.0), cct.own(n.0).unwrap_or(0.0));
+        todo.extend(kids.of(Some(n)).iter().rev());
     }
     if w == Weight::Time {
-        push(&mut out, Path::Outside, p.totals.outside_ms.unwrap_or(0.0));
+        push(&mut out, Path::Outside, cct.outside);
     }
-    Ok(out)
+    Ok((cct, out))
 }
 
 fn push(out: &mut Vec<Weighted>, path: Path, weight: f64) {
@@ -154,28 +159,19 @@ fn push(out: &mut Vec<Weighted>, path: Path, weight: f64) {
     }
 }
 
-fn stack_weight(p: &Profile, s: StackId, w: Weight) -> f64 {
-    let st = p.stack(s);
-    match w {
-        Weight::Time => st.self_ms.unwrap_or(0.0),
-        Weight::Hits | Weight::Calls => st.hits.unwrap_or(0) as f64,
-    }
-}
-
-fn function_weight(p: &Profile, f: FuncId, w: Weight) -> f64 {
-    let func = p.function(f);
-    match w {
-        Weight::Time => func.time.elapsed_exclusive.unwrap_or(0.0),
-        Weight::Hits => func.hits_self.unwrap_or(0) as f64,
-        Weight::Calls => func.calls.unwrap_or(0) as f64,
-    }
-}
-
 /// The frames of a path, root first; `None` for outside time.
-pub fn frames(p: &Profile, path: Path) -> Option<Cow<'_, [FuncId]>> {
+pub fn frames(p: &Profile, cct: &Cct, path: Path) -> Option<Vec<Label>> {
     match path {
-        Path::Stack(s) => Some(Cow::Owned(p.frames(s))),
-        Path::Function(f) => Some(Cow::Owned(vec![f])),
+        Path::Node(n) => {
+            let mut out = Vec::new();
+            let mut at = Some(n);
+            while let Some(x) = at {
+                out.push(cct.label(p, x));
+                at = cct.parent_of(p, x);
+            }
+            out.reverse();
+            Some(out)
+        }
         Path::Outside => None,
     }
 }

@@ -16,7 +16,8 @@
 //! fills, not the size of the tree.
 
 use super::calltree::TreeIndex;
-use crate::model::{FuncId, NodeId, Profile};
+use super::cct::{Label, label_rank};
+use crate::model::{FuncId, Profile};
 use rustc_hash::FxHashMap;
 
 /// A tree as the Flame pane draws it: the calling-context tree itself, the
@@ -27,7 +28,7 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Icicle {
     parent: Vec<u32>,
-    func: Vec<FuncId>,
+    func: Vec<Label>,
     weight: Vec<f64>,
     depth: Vec<u32>,
     kids_start: Vec<u32>,
@@ -44,7 +45,7 @@ const NO: u32 = u32::MAX;
 /// the same function.
 struct Grower {
     t: Icicle,
-    index: FxHashMap<(u32, FuncId), u32>,
+    index: FxHashMap<(u32, Label), u32>,
 }
 
 impl Grower {
@@ -56,7 +57,7 @@ impl Grower {
     }
 
     /// The node `func` under `parent` (`NO`: a root), made when new.
-    fn child(&mut self, parent: u32, func: FuncId) -> u32 {
+    fn child(&mut self, parent: u32, func: Label) -> u32 {
         let next = self.t.func.len() as u32;
         let id = *self.index.entry((parent, func)).or_insert(next);
         if id == next {
@@ -96,7 +97,7 @@ impl Grower {
         }
         for w in 0..=n {
             let seg = &mut kids[start[w] as usize..start[w + 1] as usize];
-            seg.sort_unstable_by_key(|&k| (ranks.get(t.func[k as usize].index()).copied(), k));
+            seg.sort_unstable_by_key(|&k| (label_rank(ranks, t.func[k as usize]), k));
         }
         t.roots = kids[start[n] as usize..start[n + 1] as usize].to_vec();
         t.kids_start = start;
@@ -111,16 +112,19 @@ impl Icicle {
     /// (merged with the caller's own callees of the same function).
     pub fn whole(p: &Profile, ix: &TreeIndex, hidden: &dyn Fn(FuncId) -> bool) -> Icicle {
         let mut g = Grower::new();
-        let mut at = vec![NO; p.nodes().len()];
-        for (i, node) in p.nodes().iter().enumerate() {
-            let parent = node.parent().map_or(NO, |q| at[q.index()]);
-            let me = if hidden(node.func) {
+        let cct = &ix.cct;
+        let mut at = vec![NO; cct.len()];
+        for i in 0..cct.len() {
+            let id = i as u32;
+            let parent = cct.parent_of(p, id).map_or(NO, |q| at[q as usize]);
+            let label = cct.label(p, id);
+            let me = if label.func().is_some_and(hidden) {
                 parent
             } else {
-                g.child(parent, node.func)
+                g.child(parent, label)
             };
             at[i] = me;
-            let own = ix.own(p, NodeId::from_index(i)).unwrap_or(0.0);
+            let own = cct.own(id).unwrap_or(0.0);
             if me != NO {
                 g.t.weight[me as usize] += own;
             }
@@ -135,17 +139,20 @@ impl Icicle {
     /// inside another is counted with it, once): `f` the only root.
     pub fn callees(p: &Profile, ix: &TreeIndex, f: FuncId) -> Icicle {
         let mut g = Grower::new();
-        let mut at = vec![NO; p.nodes().len()];
-        for (i, node) in p.nodes().iter().enumerate() {
-            let parent = node.parent().map_or(NO, |q| at[q.index()]);
-            let me = match (parent, node.func == f) {
-                (NO, true) => g.child(NO, f),
+        let cct = &ix.cct;
+        let mut at = vec![NO; cct.len()];
+        for i in 0..cct.len() {
+            let id = i as u32;
+            let parent = cct.parent_of(p, id).map_or(NO, |q| at[q as usize]);
+            let label = cct.label(p, id);
+            let me = match (parent, label == Label::Func(f)) {
+                (NO, true) => g.child(NO, label),
                 (NO, false) => NO,
-                (q, _) => g.child(q, node.func),
+                (q, _) => g.child(q, label),
             };
             at[i] = me;
             if me != NO {
-                g.t.weight[me as usize] += ix.own(p, NodeId::from_index(i)).unwrap_or(0.0);
+                g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
             }
         }
         let mut t = g.finish(&ix.ranks);
@@ -160,28 +167,32 @@ impl Icicle {
     /// deep, a million times, would not end).
     pub fn callers(p: &Profile, ix: &TreeIndex, f: FuncId, budget: usize) -> (Icicle, bool) {
         let mut g = Grower::new();
-        let mut inside = vec![false; p.nodes().len()];
+        let cct = &ix.cct;
+        let mut inside = vec![false; cct.len()];
         let mut steps = 0usize;
         let mut cut = false;
-        let root = g.child(NO, f);
-        for (i, node) in p.nodes().iter().enumerate() {
-            let above = node.parent().is_some_and(|q| inside[q.index()]);
-            inside[i] = above || node.func == f;
-            if node.func != f || above {
+        let root = g.child(NO, Label::Func(f));
+        for i in 0..cct.len() {
+            let id = i as u32;
+            let up0 = cct.parent_of(p, id);
+            let above = up0.is_some_and(|q| inside[q as usize]);
+            let is_f = cct.label(p, id) == Label::Func(f);
+            inside[i] = above || is_f;
+            if !is_f || above {
                 continue;
             }
-            let w = ix.weight(NodeId::from_index(i));
+            let w = cct.total(id);
             g.t.weight[root as usize] += w;
-            let (mut at, mut up) = (root, node.parent());
+            let (mut at, mut up) = (root, up0);
             while let Some(q) = up {
                 steps += 1;
                 if steps > budget {
                     cut = true;
                     break;
                 }
-                at = g.child(at, p.node(q).func);
+                at = g.child(at, cct.label(p, q));
                 g.t.weight[at as usize] += w;
-                up = p.node(q).parent();
+                up = cct.parent_of(p, q);
             }
         }
         (g.finish(&ix.ranks), cut)
@@ -222,7 +233,8 @@ impl Icicle {
         self.weight.get(id as usize).copied().unwrap_or(0.0)
     }
 
-    pub fn func(&self, id: u32) -> FuncId {
+    /// What a node is: a function, or one of the views' own nodes.
+    pub fn func(&self, id: u32) -> Label {
         self.func[id as usize]
     }
 
@@ -386,7 +398,7 @@ pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> Option<f64> {
     let mut sum = 0.0;
     for i in 0..t.len() as u32 {
         let covered = t.parent(i).is_some_and(|q| under[q as usize]);
-        let here = hit(t.func(i));
+        let here = t.func(i).func().is_some_and(hit);
         if here && !covered {
             sum += t.weight(i);
         }
@@ -430,14 +442,14 @@ mod tests {
                 }
                 if let Some(next) = l.rows.get(r + 1) {
                     for b in row.iter().filter(|b| b.node.is_some()) {
-                        let n = NodeId(b.node.unwrap());
+                        let n = crate::model::NodeId(b.node.unwrap());
                         // The children drawn under a block fill exactly its
                         // width when they hold all its weight.
                         let kids: u16 = next.iter()
                             .filter(|c| c.x >= b.x && c.x + c.width <= b.x + b.width)
                             .map(|c| c.width).sum();
                         prop_assert!(kids <= b.width);
-                        let own = p.node(n).stack().and_then(|s| p.stack(s).self_ms).unwrap_or(0.0);
+                        let own = ix.own(n).unwrap_or(0.0);
                         if own == 0.0 && ix.children.of(Some(n)).len() == 1 {
                             prop_assert_eq!(kids, b.width, "one child with all the weight");
                         }
@@ -500,7 +512,7 @@ mod tests {
                 let above = t
                     .parent(id)
                     .map_or(String::new(), |q| paths[q as usize].clone());
-                paths[id as usize] = format!("{above};{}", p.function_name(t.func(id)));
+                paths[id as usize] = format!("{above};{}", t.func(id).name(&p));
                 let (folded, lines) = under.get(&paths[id as usize]).copied().unwrap_or_default();
                 let drawn = t.weight(id) * 1000.0;
                 // The export rounds on a running sum: within a microsecond
@@ -544,10 +556,10 @@ mod tests {
             "hiding moves weight, never drops it"
         );
         let root = hidden.roots()[0];
-        let kids: Vec<FuncId> = hidden.kids(root).iter().map(|&k| hidden.func(k)).collect();
+        let kids: Vec<Label> = hidden.kids(root).iter().map(|&k| hidden.func(k)).collect();
         assert_eq!(
             kids,
-            [f(2)],
+            [Label::Func(f(2))],
             "f1's callees under f0, merged with f0's own f2"
         );
         let callees = Icicle::callees(&p, &ix, f(2));
@@ -558,8 +570,8 @@ mod tests {
         let (a, b) = (callees.roots()[0], callers.roots()[0]);
         assert!((callees.weight(a) - callers.weight(b)).abs() < 1e-9);
         // Callers of f2: f1 (under f0) and f0 directly.
-        let up: Vec<FuncId> = callers.kids(b).iter().map(|&k| callers.func(k)).collect();
-        assert_eq!(up, [f(0), f(1)]);
+        let up: Vec<Label> = callers.kids(b).iter().map(|&k| callers.func(k)).collect();
+        assert_eq!(up, [Label::Func(f(0)), Label::Func(f(1))]);
         let through: f64 = callers.kids(b).iter().map(|&k| callers.weight(k)).sum();
         assert!(
             (through - callers.weight(b)).abs() < 1e-9,

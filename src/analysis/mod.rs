@@ -3,6 +3,7 @@
 
 pub mod callgraph;
 pub mod calltree;
+pub mod cct;
 pub mod columns;
 pub mod flame;
 pub mod flame_chart;

@@ -9,7 +9,7 @@
 use crate::model::{FuncId, NodeId, Profile, metrics::add_count, metrics::add_opt};
 
 /// Each node's children, and the roots, as slices of one array.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Children {
     /// `start[i]..start[i + 1]` are node i's children in `list`; the last
     /// range (i = number of nodes) holds the roots.
@@ -21,8 +21,21 @@ impl Children {
     /// Children of every node, each list in `key`'s order (ties by node id).
     pub fn build<K: Ord>(p: &Profile, key: impl Fn(FuncId) -> K) -> Children {
         let nodes = p.nodes();
-        let n = nodes.len();
-        let slot = |i: usize| nodes[i].parent().map_or(n, |q| q.index());
+        Children::from_parents(
+            nodes.len(),
+            |i| nodes[i].parent().map(|q| q.index()),
+            |i| key(nodes[i].func),
+        )
+    }
+
+    /// Children of `n` nodes given by their parents (each parent's id
+    /// below its children's), each list in `key`'s order (ties by id).
+    pub fn from_parents<K: Ord>(
+        n: usize,
+        parent: impl Fn(usize) -> Option<usize>,
+        key: impl Fn(usize) -> K,
+    ) -> Children {
+        let slot = |i: usize| parent(i).unwrap_or(n);
         let mut start = vec![0u32; n + 2];
         for i in 0..n {
             start[slot(i) + 1] += 1;
@@ -41,7 +54,7 @@ impl Children {
             let seg = &mut list[start[w] as usize..start[w + 1] as usize];
             if seg.len() > 1 {
                 // Keys with the node: unique, so an unstable sort is exact.
-                seg.sort_unstable_by_key(|&c| (key(p.node(c).func), c));
+                seg.sort_unstable_by_key(|&c| (key(c.index()), c));
             }
         }
         Children { start, list }

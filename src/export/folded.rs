@@ -12,13 +12,14 @@
 //!   Times are rounded on their running sum, so the written weights add up
 //!   to the rounded total instead of drifting by a rounding a line.
 
+use crate::analysis::cct::{self, Label};
 use crate::analysis::flame::{self, OUTSIDE, Weight};
 use crate::model::{FuncId, Profile};
 use crate::text::visible;
 use std::io::{self, Write};
 
 pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
-    let paths = flame::weighted_paths(p, w).map_err(io::Error::other)?;
+    let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     let scale = if w == Weight::Time { 1000.0 } else { 1.0 };
     let (mut sum, mut written, mut lines) = (0.0f64, 0u64, 0usize);
     // Each function's frame text once, not once a frame.
@@ -32,7 +33,7 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
         }
         written += n;
         line.clear();
-        match flame::frames(p, path.path) {
+        match flame::frames(p, &cct, path.path) {
             Some(frames) => push_frames(&names, &frames, &mut line),
             None => line.push_str(OUTSIDE),
         }
@@ -55,12 +56,17 @@ fn unit(w: Weight) -> &'static str {
     }
 }
 
-fn push_frames(names: &[String], frames: &[FuncId], line: &mut String) {
-    for (i, &f) in frames.iter().enumerate() {
+fn push_frames(names: &[String], frames: &[Label], line: &mut String) {
+    for (i, &l) in frames.iter().enumerate() {
         if i > 0 {
             line.push(';');
         }
-        line.push_str(&names[f.index()]);
+        match l {
+            Label::Func(f) => line.push_str(&names[f.index()]),
+            Label::NoCallPath => line.push_str(cct::NO_CALL_PATH),
+            Label::Unlisted => line.push_str(cct::UNLISTED),
+            Label::Outside => line.push_str(OUTSIDE),
+        }
     }
 }
 
@@ -126,7 +132,7 @@ mod tests {
         let text = folded(&p, Weight::Time);
         assert_eq!(
             text,
-            "plain 3000\nm.obj!a:b 2000\nevil\\x1b]0:t\\x07\\nx 99 1000\n(unnamed) 500\n"
+            "(no call path);(unnamed) 500\n(no call path);m.obj!a:b 2000\n(no call path);evil\\x1b]0:t\\x07\\nx 99 1000\n(no call path);plain 3000\n"
         );
     }
 
@@ -134,7 +140,7 @@ mod tests {
     fn rounding_follows_the_running_sum() {
         // Three paths of 0.4 µs: each rounds to 0 alone, 1 µs together.
         let p = profile(&[("a", "", 0.0004), ("b", "", 0.0004), ("c", "", 0.0004)]);
-        assert_eq!(folded(&p, Weight::Time), "b 1\n");
+        assert_eq!(folded(&p, Weight::Time), "(no call path);b 1\n");
         let p = profile(&[("a", "", 1.0004), ("b", "", 1.0004), ("c", "", 1.0004)]);
         let text = folded(&p, Weight::Time);
         let total: u64 = text
@@ -142,6 +148,9 @@ mod tests {
             .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
             .sum();
         assert_eq!(total, 3001, "{text}");
-        assert_eq!(folded(&p, Weight::Calls), "a 1\nb 1\nc 1\n");
+        assert_eq!(
+            folded(&p, Weight::Calls),
+            "(no call path);a 1\n(no call path);b 1\n(no call path);c 1\n"
+        );
     }
 }

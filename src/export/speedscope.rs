@@ -12,7 +12,8 @@
 //! `file`), then `(outside)` where a sampled profile needs it.
 
 use super::json::{number, string};
-use crate::analysis::flame::{self, OUTSIDE, Path, Weight};
+use crate::analysis::cct::Label;
+use crate::analysis::flame::{self, Path, Weight};
 use crate::model::timeline::Timeline;
 use crate::model::{FuncId, Profile};
 use std::io::{self, Write};
@@ -20,10 +21,23 @@ use std::io::{self, Write};
 const SCHEMA_URL: &str = "https://www.speedscope.app/file-format-schema.json";
 
 pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
-    let paths = flame::weighted_paths(p, w).map_err(io::Error::other)?;
-    let outside = p.functions().len();
-    let needs_outside = paths.iter().any(|x| x.path == Path::Outside);
-    head(p, out, needs_outside)?;
+    let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
+    // The views' own frames follow the functions': (outside), (no call
+    // path), (unlisted), each where some path needs it.
+    let mut extra: Vec<Label> = Vec::new();
+    if paths.iter().any(|x| x.path == Path::Outside) {
+        extra.push(Label::Outside);
+    }
+    for l in [Label::NoCallPath, Label::Unlisted] {
+        if (0..cct.len() as u32).any(|n| cct.label(p, n) == l) {
+            extra.push(l);
+        }
+    }
+    let index = |l: Label| match l {
+        Label::Func(f) => f.index(),
+        other => p.functions().len() + extra.iter().position(|&e| e == other).unwrap_or(0),
+    };
+    head(p, out, &extra)?;
     let unit = if w == Weight::Time {
         "milliseconds"
     } else {
@@ -37,9 +51,9 @@ pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<
     out.write_all(b",\"samples\":[")?;
     for (i, x) in paths.iter().enumerate() {
         out.write_all(if i > 0 { b",[" } else { b"[" })?;
-        match flame::frames(p, x.path) {
-            Some(frames) => write_indices(out, frames.iter().map(|f| f.index()))?,
-            None => write!(out, "{outside}")?,
+        match flame::frames(p, &cct, x.path) {
+            Some(frames) => write_indices(out, frames.iter().map(|&l| index(l)))?,
+            None => write!(out, "{}", index(Label::Outside))?,
         }
         out.write_all(b"]")?;
     }
@@ -56,7 +70,7 @@ pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<
 }
 
 pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
-    head(p, out, false)?;
+    head(p, out, &[])?;
     let unit = if tl.timed { "milliseconds" } else { "none" };
     let order = by_thread(tl);
     for (t, span) in tl.threads.iter().enumerate() {
@@ -113,7 +127,7 @@ pub(super) fn by_thread(tl: &Timeline) -> Vec<Vec<u32>> {
 }
 
 /// The document up to the first profile: schema, names, shared frames.
-fn head(p: &Profile, out: &mut dyn Write, outside: bool) -> io::Result<()> {
+fn head(p: &Profile, out: &mut dyn Write, extra: &[Label]) -> io::Result<()> {
     write!(out, "{{\"$schema\":\"{SCHEMA_URL}\",\"exporter\":")?;
     string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
     out.write_all(b",\"name\":")?;
@@ -125,9 +139,13 @@ fn head(p: &Profile, out: &mut dyn Write, outside: bool) -> io::Result<()> {
         }
         frame(p, f, out)?;
     }
-    if outside {
-        let comma = if p.functions().is_empty() { "" } else { "," };
-        write!(out, "{comma}{{\"name\":\"{OUTSIDE}\"}}")?;
+    for (i, &l) in extra.iter().enumerate() {
+        let comma = if p.functions().is_empty() && i == 0 {
+            ""
+        } else {
+            ","
+        };
+        write!(out, "{comma}{{\"name\":\"{}\"}}", l.name(p))?;
     }
     out.write_all(b"]},\"profiles\":[")
 }

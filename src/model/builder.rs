@@ -72,6 +72,11 @@ pub struct ProfileBuilder {
     pub(crate) timeline: Option<super::timeline::Timeline>,
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
+    hits_count: super::graph::HitsCount,
+    stated_edges: Vec<super::graph::StatedEdge>,
+    /// Where a summary's stack rows are (few: VS call trees, PLIST), for
+    /// the warnings `finish` gives about stated trees.
+    stack_places: FxHashMap<StackId, (usize, Place)>,
 }
 
 impl ProfileBuilder {
@@ -104,7 +109,31 @@ impl ProfileBuilder {
             timeline_wanted: false,
             timeline: None,
             stacks_wanted: true,
+            hits_count: Default::default(),
+            stated_edges: Vec::new(),
+            stack_places: FxHashMap::default(),
         }
+    }
+
+    /// States what stack hits count (model.md): calls unless said.
+    pub fn hits_count(&mut self, what: super::graph::HitsCount) {
+        self.hits_count = what;
+    }
+
+    pub fn hits_count_is(&self, what: super::graph::HitsCount) -> bool {
+        self.hits_count == what
+    }
+
+    /// An edge the file states itself (a VS caller/callee report).
+    pub fn stated_edge(&mut self, e: super::graph::StatedEdge) {
+        self.stated_edges.push(e);
+    }
+
+    /// Where a stack's row is, for the warnings about stated trees.
+    pub fn stack_place(&mut self, id: StackId, place: Place) {
+        self.stack_places
+            .entry(id)
+            .or_insert((self.current_source, place));
     }
 
     /// Registers an input; warnings from now on point into it.
@@ -649,6 +678,25 @@ impl ProfileBuilder {
         self.stack_index = StackIndex::default();
         self.settle();
         self.no_infinities();
+        let stated = {
+            let (names, functions) = (&self.names, &self.functions);
+            let name = |f: FuncId| names.resolve(functions[f.index()].name).to_string();
+            let places = &self.stack_places;
+            super::graph::check_stated(
+                &self.tree.nodes,
+                &self.stacks,
+                &self.functions,
+                &name,
+                &|s| places.get(&s).cloned(),
+            )
+        };
+        for (at, message) in stated.warnings {
+            let (source, place) = at.unwrap_or_else(|| {
+                let file = self.sources.get(self.current_source).cloned();
+                (self.current_source, Place::File(file.unwrap_or_default()))
+            });
+            self.warn_in(source, place, message);
+        }
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         Profile {
             format: self.format,
@@ -667,6 +715,9 @@ impl ProfileBuilder {
             packets: self.packets,
             warnings: self.warnings.finish(),
             timeline: self.timeline,
+            hits_count: self.hits_count,
+            stated_edges: self.stated_edges,
+            unlisted: stated.unlisted,
         }
     }
 }

@@ -9,6 +9,7 @@
 pub mod budget;
 mod builder;
 mod func_index;
+pub mod graph;
 pub mod halves;
 pub(crate) mod hint;
 pub mod ids;
@@ -25,6 +26,7 @@ mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
+pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{

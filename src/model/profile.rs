@@ -172,6 +172,9 @@ pub struct Profile {
     pub(crate) packets: Vec<Packet>,
     pub(crate) warnings: Vec<Warning>,
     pub(crate) timeline: Option<super::timeline::Timeline>,
+    pub(crate) hits_count: super::graph::HitsCount,
+    pub(crate) stated_edges: Vec<super::graph::StatedEdge>,
+    pub(crate) unlisted: Vec<(NodeId, f64)>,
 }
 
 impl Profile {

@@ -18,11 +18,12 @@ pub const SCHEMA: u32 = 1;
 
 #[derive(Serialize)]
 #[serde(bound = "")]
-struct Report<'p, F, L, S, K, W>
+struct Report<'p, F, L, S, E, K, W>
 where
     F: Iterator<Item: Serialize>,
     L: Iterator<Item: Serialize>,
     S: Iterator<Item: Serialize>,
+    E: Iterator<Item: Serialize>,
     K: Iterator<Item: Serialize>,
     W: Iterator<Item: Serialize>,
 {
@@ -34,6 +35,7 @@ where
     functions: Rows<F>,
     lines: Rows<L>,
     stacks: Rows<S>,
+    edges: Rows<E>,
     packets: Rows<K>,
     warnings: Rows<W>,
 }
@@ -123,6 +125,15 @@ struct Stack<'p> {
 }
 
 #[derive(Serialize)]
+struct Edge<'p> {
+    caller: Frame<'p>,
+    callee: Frame<'p>,
+    calls: Option<u64>,
+    hits: Option<u64>,
+    elapsed_inclusive_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
 struct Packet<'p> {
     index: usize,
     source: &'p str,
@@ -150,6 +161,7 @@ pub fn render(p: &Profile) -> String {
 /// Writes the report to `out` as it is made, pretty-printed, ending with a
 /// newline, every unsafe character escaped (`SafeWriter`).
 pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
+    let graph = crate::analysis::callgraph::CallGraph::build(p);
     let report = Report {
         schema: SCHEMA,
         format: &p.format,
@@ -159,6 +171,7 @@ pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
         lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
         stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
+        edges: Rows::new(graph.edges().iter().map(|e| edge(p, e))),
         packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
         warnings: Rows::new(p.warnings().iter().map(|w| Warning {
             place: p.warning_place(w),
@@ -326,17 +339,27 @@ fn line(p: &Profile, id: crate::model::LineId) -> Line<'_> {
 fn stack(p: &Profile, id: crate::model::StackId) -> Stack<'_> {
     let s = p.stack(id);
     Stack {
-        frames: p
-            .frames(id)
-            .iter()
-            .map(|&f| Frame {
-                name: p.function_name(f),
-                module: p.function_module(f),
-            })
-            .collect(),
+        frames: p.frames(id).iter().map(|&f| frame(p, f)).collect(),
         hits: s.hits,
         self_ms: s.self_ms,
         child_ms: s.child_ms,
+    }
+}
+
+fn frame(p: &Profile, f: FuncId) -> Frame<'_> {
+    Frame {
+        name: p.function_name(f),
+        module: p.function_module(f),
+    }
+}
+
+fn edge<'p>(p: &'p Profile, e: &crate::analysis::callgraph::GraphEdge) -> Edge<'p> {
+    Edge {
+        caller: frame(p, e.caller),
+        callee: frame(p, e.callee),
+        calls: e.values.calls,
+        hits: e.values.hits,
+        elapsed_inclusive_ms: e.values.elapsed_inclusive_ms,
     }
 }
 

@@ -527,7 +527,7 @@ impl App {
             Scope::Tree(_) => {
                 let t = v.tree.as_ref()?;
                 let r = t.rows.get(row as usize)?;
-                Some(t.func(&self.profile, r.id))
+                t.func(&self.profile, r.id)
             }
             _ => None,
         }
@@ -589,8 +589,8 @@ impl App {
     /// The function under the cursor of the detail split.
     fn detail_function(&self) -> Option<FuncId> {
         match self.view().focus {
-            Focus::Callers(i) => self.callers().get(i).map(|e| e.func),
-            Focus::Callees(i) => self.callees().get(i).map(|e| e.func),
+            Focus::Callers(i) => self.callers().get(i).and_then(|e| e.func()),
+            Focus::Callees(i) => self.callees().get(i).and_then(|e| e.func()),
             Focus::Frames(i) => self.frames().get(i).copied(),
             Focus::Table => None,
         }
@@ -1250,6 +1250,8 @@ impl App {
         let i = usize::from(y - detail.y - 1);
         let focus = match self.view().scope {
             Scope::Functions => {
+                // The lists' first line names their columns.
+                let Some(i) = i.checked_sub(1) else { return };
                 let (left, _) = layout::detail_halves(detail);
                 if x < left.right() {
                     (i < self.callers().len()).then_some(Focus::Callers(i))
@@ -1380,10 +1382,10 @@ impl App {
             return;
         }
         self.tree_op(|p, t, c| {
-            let f = t.rows.get(c).map(|r| t.func(p, r.id));
+            let f = t.rows.get(c).map(|r| t.label(p, r.id));
             t.invert(p);
             let f = f?;
-            t.rows.iter().position(|r| t.func(p, r.id) == f)
+            t.rows.iter().position(|r| t.label(p, r.id) == f)
         });
         if !self.view().filter.is_empty() {
             self.tree_search();

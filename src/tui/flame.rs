@@ -112,10 +112,10 @@ impl App {
     /// The function of the selected frame (in a sandwich, on either side).
     pub fn flame_function(&self) -> Option<FuncId> {
         if let Some((callers, n)) = self.flame_caller() {
-            return Some(callers.func(n));
+            return callers.func(n).func();
         }
         let t = self.flame_tree();
-        self.flame_selected().map(|n| t.func(n))
+        self.flame_selected().and_then(|n| t.func(n).func())
     }
 
     /// In a sandwich with the selection on the callers' side: their tree
@@ -200,7 +200,7 @@ impl App {
                         st.top = 0;
                     }
                 });
-                let name = visible(self.profile.function_name(t.func(sel))).into_owned();
+                let name = visible(t.func(sel).name(&self.profile)).into_owned();
                 self.status = Some(format!("zoomed on {name} · Esc zooms out"));
                 return true;
             }
@@ -219,7 +219,10 @@ impl App {
                 return self.flame_step_match(&layout, sel, dir);
             }
             Action::Hide => {
-                self.flame_hide(t.func(sel));
+                match t.func(sel).func() {
+                    Some(f) => self.flame_hide(f),
+                    None => self.status = Some("that frame is no function: nothing to hide".into()),
+                }
                 return true;
             }
             Action::Unhide => {
@@ -231,7 +234,10 @@ impl App {
                 return true;
             }
             Action::Focus => {
-                let f = t.func(sel);
+                let Some(f) = t.func(sel).func() else {
+                    self.status = Some("that frame is no function: no sandwich".into());
+                    return true;
+                };
                 let now = self.flame_state().focus;
                 self.flame_focus((now != Some(f)).then_some(f));
                 return true;
@@ -280,7 +286,10 @@ impl App {
             }
             Action::Home => callers.roots().first().copied(),
             Action::Enter | Action::Focus => {
-                let f = callers.func(sel);
+                let Some(f) = callers.func(sel).func() else {
+                    self.status = Some("that frame is no function: no sandwich".into());
+                    return true;
+                };
                 if Some(f) != self.flame_state().focus {
                     self.flame_focus(Some(f));
                 }
@@ -409,7 +418,7 @@ impl App {
             .flatten()
             .filter_map(|b| b.node)
             .collect();
-        let hit = |n: u32| q.is_match(&visible(p.function_name(t.func(n))));
+        let hit = |n: u32| q.is_match(&visible(t.func(n).name(p)));
         let hits: Vec<usize> = (0..all.len()).filter(|&i| hit(all[i])).collect();
         if hits.is_empty() {
             self.status = Some("no matching frame is drawn here".into());

@@ -94,6 +94,8 @@ impl Loader for Br {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        // Every stack of a log is a sample's (model.md § Samples).
+        b.hits_count(crate::model::HitsCount::Samples);
         if opts.reference {
             return reference::load(input, opts, b);
         }

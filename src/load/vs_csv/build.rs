@@ -165,6 +165,11 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
     let how = [stated(cols, 0), stated(cols, 1)];
     let totals =
         [0, 1].map(|p| pair_total(&rows, kind, p, how[p], cols.values[2 * p].pct.is_some()));
+    // A sampling report's hits are samples; an instrumentation report's
+    // stacks count calls.
+    if cols.samples[0].is_some() && cols.calls.is_none() {
+        b.hits_count(crate::model::HitsCount::Samples);
+    }
     let t = b.totals_mut();
     t.elapsed_inclusive_ms = totals[0];
     t.application_inclusive_ms = totals[1];
@@ -338,9 +343,20 @@ impl Assembler<'_> {
         self.b.stated_percents(f, pct);
     }
 
-    fn stack(&mut self, frames: &[FuncId], r: &Row, x: Values) {
-        let id = self.b.stack(frames);
-        self.stack_values(id, r, x);
+    /// A caller/callee row's edge, with the row's calls (or samples) and
+    /// inclusive time: the time in the callee while called from the
+    /// caller (model.md § Call graph).
+    fn edge(&mut self, (caller, callee): (FuncId, FuncId), r: &Row, x: Values) {
+        let samples = self.b.hits_count_is(crate::model::HitsCount::Samples);
+        let hits = x.hits[0].filter(|_| samples);
+        let incl = if self.percent_only[0] { None } else { x.v[0] };
+        self.b.stated_edge(crate::model::StatedEdge {
+            caller,
+            callee,
+            calls: r.calls.filter(|_| !samples),
+            hits,
+            elapsed_inclusive_ms: incl,
+        });
     }
 
     fn stack_values(&mut self, id: StackId, r: &Row, x: Values) {
@@ -424,6 +440,7 @@ impl Assembler<'_> {
             self.add(f, r, x, !recursive);
             let node = self.b.node(path.last().map(|t| t.2), f);
             let id = self.b.stack_at(node);
+            self.b.stack_place(id, Place::Line(r.line));
             self.stack_values(id, r, x);
             path.push((l, f, node));
         }
@@ -479,7 +496,7 @@ impl Assembler<'_> {
                 (root, other)
             };
             if edges.insert(edge) {
-                self.stack(&[edge.0, edge.1], r, values_of(r));
+                self.edge(edge, r, values_of(r));
             }
         }
     }

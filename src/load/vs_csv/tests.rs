@@ -147,12 +147,17 @@ fn caller_callee_keeps_each_edge_once() {
         None,
         "callers are frames, not function rows"
     );
+    assert!(
+        p.stacks().is_empty(),
+        "a caller/callee report has no call paths"
+    );
     assert_eq!(
-        stack_paths(&p),
+        edge_paths(&p),
         ["main>f", "f>g"],
         "f>g stated twice, kept once"
     );
-    assert_eq!(p.stacks()[1].hits, Some(6));
+    assert_eq!(p.stated_edges()[1].calls, Some(6));
+    assert_eq!(p.stated_edges()[1].elapsed_inclusive_ms, Some(20.0));
     assert_eq!(
         p.totals.elapsed_inclusive_ms,
         Some(30.0),
@@ -165,7 +170,7 @@ fn without_a_root_column_rows_belong_to_the_latest_function() {
     let p = load(
         "Type,Function Name,Number of Calls,Elapsed Inclusive Time,\n0,\"f\",1,5,\n1,\"main\",1,5,\n2,\"g\",1,2,\n2,\"x\",1,1,\n",
     );
-    assert_eq!(stack_paths(&p), ["main>f", "f>g", "f>x"]);
+    assert_eq!(edge_paths(&p), ["main>f", "f>g", "f>x"]);
 }
 
 #[test]
@@ -234,4 +239,18 @@ fn flipped_bytes_never_panic() {
         "{TREE_HEADER}0,\"p.exe\",0,\"1,000\",0,8,0,\"\",\n1,\"main\",1,100,10,80,8,\"p.exe\",\n2,\"walk\",2,60,20,50,15,\"p.exe\",\n"
     );
     crate::load::testing::flips_never_panic(text.as_bytes(), b",\"\n\r9.\0\xff", "vs-csv", |_| {});
+}
+
+/// The stated edges as `caller>callee`, in the order the file states them.
+fn edge_paths(p: &crate::model::Profile) -> Vec<String> {
+    p.stated_edges()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}>{}",
+                p.function_name(e.caller),
+                p.function_name(e.callee)
+            )
+        })
+        .collect()
 }

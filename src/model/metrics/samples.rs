@@ -189,6 +189,8 @@ impl ProfileBuilder {
         if !self.sample_state.fed {
             return;
         }
+        // A stack fed samples counts samples, whoever fed it.
+        self.hits_count(crate::model::HitsCount::Samples);
         // The last stack that counted each function: recursion once.
         let mut seen = vec![usize::MAX; self.functions.len()];
         let mut frames = Vec::new();

@@ -3,7 +3,7 @@
 
 use super::theme::Theme;
 use super::{fit, fname};
-use crate::analysis::callgraph::Edge;
+use crate::analysis::callgraph::{self, Edge, ShareOf, Who};
 use crate::analysis::columns::Value;
 use crate::report::fmt::cell;
 use crate::tui::app::{App, inner};
@@ -13,6 +13,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
+use unicode_width::UnicodeWidthStr;
 
 pub fn split(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     match app.view().scope {
@@ -24,10 +25,8 @@ pub fn split(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 
 fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let (left, right) = layout::detail_halves(area);
-    let name = app
-        .selected_function()
-        .map(|f| fname(app, f))
-        .unwrap_or_default();
+    let f = app.selected_function();
+    let name = f.map(|f| fname(app, f)).unwrap_or_default();
     let focus = app.view().focus;
     let at = |f: Focus| match f {
         Focus::Callers(i) | Focus::Callees(i) => Some(i),
@@ -40,12 +39,20 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         Some((callers, callees)) => (callers, callees, "(none)"),
         None => (Default::default(), Default::default(), "(counting…)"),
     };
+    // Under recursion the edges' times nest: their shares overlap.
+    let overlap = f.is_some_and(|f| callgraph::recursive(&callers, f));
+    let note = if overlap {
+        " · recursive: shares overlap"
+    } else {
+        ""
+    };
+    let heading = Heading::of(app);
     edges(
         buf,
         left,
         app,
-        &format!(" Callers of {name} "),
-        (&callers, none),
+        &format!(" Callers of {name}{note} "),
+        (&callers, none, &heading),
         callers_at,
         theme,
     );
@@ -53,22 +60,45 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         buf,
         right,
         app,
-        &format!(" Callees of {name} "),
-        (&callees, none),
+        &format!(" Callees of {name}{note} "),
+        (&callees, none, &heading),
         callees_at,
         theme,
     );
 }
 
-/// A bordered list of neighbours, heaviest first, each with its time,
-/// its calls (or hits) and its share, as far as the width allows (the
-/// share always); a name two functions share carries its module.
+/// What the butterfly's columns are: a time, a count (calls or samples)
+/// and the share, each named in a heading line.
+struct Heading {
+    count: &'static str,
+    share: &'static str,
+}
+
+impl Heading {
+    fn of(app: &App) -> Heading {
+        let count = match app.profile.hits_count() {
+            crate::model::HitsCount::Calls => "calls",
+            crate::model::HitsCount::Samples => "samples",
+        };
+        let share = match callgraph::share_of(&app.profile) {
+            ShareOf::InclusiveTime => "% incl",
+            ShareOf::InclusiveSamples => "% incl",
+            ShareOf::Calls => "% calls",
+        };
+        Heading { count, share }
+    }
+}
+
+/// A bordered list of neighbours, heaviest first, under a heading line
+/// naming its columns: time, calls (or samples) and the share of the
+/// function's inclusive value, as far as the width allows (the share
+/// always); a name two functions share carries its module.
 fn edges(
     buf: &mut Buffer,
     area: Rect,
     app: &App,
     title: &str,
-    (list, none): (&[Edge], &str),
+    (list, none, heading): (&[Edge], &str, &Heading),
     focused: Option<usize>,
     theme: Theme,
 ) {
@@ -87,16 +117,48 @@ fn edges(
         );
         return;
     }
-    let rows = usize::from(inner.height);
+    let rows = usize::from(inner.height.saturating_sub(1));
     let first = focused.map_or(0, |i| (i + 1).saturating_sub(rows));
-    // Numbers the list has, and room for them beside a name of 12 cells.
+    // Numbers the list has, each column as wide as its widest cell.
+    let time = |e: &Edge| cell(Value::Ms(e.time_ms));
+    let count = |e: &Edge| cell(Value::Count(e.calls.or(e.hits)));
+    let share = |e: &Edge| match e.share {
+        Some(_) => format!("{} %", cell(Value::Pct(e.share))),
+        None => cell(Value::Pct(None)),
+    };
     let has_time = list.iter().any(|e| e.time_ms.is_some());
-    let has_hits = list.iter().any(|e| e.hits.is_some());
-    let (time_w, hits_w, share_w) = (12u16, 9u16, 8u16);
-    let room = |w: u16| inner.width >= 3 + 12 + share_w + w;
-    let show_time = has_time && room(time_w);
-    let show_hits = has_hits && room(time_w * u16::from(show_time) + hits_w);
-    for (i, y) in (inner.y..inner.bottom()).enumerate() {
+    let has_count = list.iter().any(|e| e.calls.or(e.hits).is_some());
+    let widest = |f: &dyn Fn(&Edge) -> String, head: &str| {
+        list.iter()
+            .map(|e| f(e).width())
+            .chain([head.width()])
+            .max()
+            .unwrap_or(0) as u16
+    };
+    let time_w = widest(&time, "ms");
+    let count_w = widest(&count, heading.count);
+    let share_w = widest(&share, heading.share);
+    let room = |w: u16| inner.width >= 3 + 10 + share_w + w;
+    let show_time = has_time && room(time_w + 2);
+    let show_count = has_count && room((time_w + 2) * u16::from(show_time) + count_w + 2);
+    let numbers = |t: String, c: String, s: String| {
+        let mut out = String::new();
+        if show_time {
+            out.push_str(&format!("{t:>w$}  ", w = usize::from(time_w)));
+        }
+        if show_count {
+            out.push_str(&format!("{c:>w$}  ", w = usize::from(count_w)));
+        }
+        out.push_str(&format!("{s:>w$}", w = usize::from(share_w)));
+        out
+    };
+    let head = numbers("ms".into(), heading.count.into(), heading.share.into());
+    let numbers_w = head.width() as u16;
+    // A space between the name and the numbers, and one at each side.
+    let name_w = inner.width.saturating_sub(numbers_w + 3);
+    let nx = inner.right().saturating_sub(numbers_w + 1);
+    buf.set_stringn(nx, inner.y, &head, usize::from(numbers_w), theme.dim());
+    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
         let Some(e) = list.get(first + i) else { break };
         let selected = focused == Some(first + i);
         let style = if selected {
@@ -105,37 +167,25 @@ fn edges(
             theme.base()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let mut numbers = String::new();
-        if show_time {
-            numbers.push_str(&format!(
-                "{:>w$}",
-                cell(Value::Ms(e.time_ms)),
-                w = usize::from(time_w)
-            ));
-        }
-        if show_hits {
-            numbers.push_str(&format!(
-                "{:>w$}",
-                cell(Value::Count(e.hits)),
-                w = usize::from(hits_w)
-            ));
-        }
-        let share = match e.share {
-            Some(_) => format!("{} %", cell(Value::Pct(e.share))),
-            None => cell(Value::Pct(None)),
+        let row = numbers(time(e), count(e), share(e));
+        let label = match e.who {
+            Who::Func(g) => {
+                let mut label = fname(app, g);
+                if app.profile.name_is_shared(g) {
+                    let module = app.profile.function_module(g);
+                    label.push_str(&format!(" [{}]", crate::text::visible(module)));
+                }
+                label
+            }
+            other => other.name(&app.profile).to_string(),
         };
-        numbers.push_str(&format!(" {share:>w$}", w = usize::from(share_w)));
-        let numbers_w = numbers.chars().count() as u16;
-        let name_w = inner.width.saturating_sub(numbers_w + 2);
-        let mut label = fname(app, e.func);
-        if app.profile.name_is_shared(e.func) {
-            let module = app.profile.function_module(e.func);
-            label.push_str(&format!(" [{}]", crate::text::visible(module)));
-        }
+        let name_style = match e.who {
+            Who::Func(_) => style,
+            _ => theme.on(style, theme.dim()),
+        };
         let (name, _) = fit(&label, usize::from(name_w));
-        buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), style);
-        let nx = inner.right().saturating_sub(numbers_w + 1);
-        buf.set_stringn(nx, y, numbers, usize::from(numbers_w), style);
+        buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), name_style);
+        buf.set_stringn(nx, y, row, usize::from(numbers_w), style);
     }
 }
 

@@ -10,7 +10,6 @@ use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
 use crate::analysis::flame_chart::Chart;
 use crate::analysis::flame_view::{self, Icicle};
-use crate::model::FuncId;
 use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
@@ -91,12 +90,12 @@ fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, th
     let text = match t.parent(n) {
         None => format!(
             " {} · {} · its callers above · ↓ its callees",
-            visible(p.function_name(t.func(n))),
+            visible(t.func(n).name(p)),
             amount_of(app, w)
         ),
         Some(_) => format!(
             " {} · {} · {share}% of the function's time came through it · Enter: its sandwich",
-            visible(p.function_name(t.func(n))),
+            visible(t.func(n).name(p)),
             amount_of(app, w)
         ),
     };
@@ -118,7 +117,7 @@ fn amount_of(app: &App, w: f64) -> String {
 fn draw_row(
     buf: &mut Buffer,
     app: &App,
-    func: &dyn Fn(u32) -> FuncId,
+    func: &dyn Fn(u32) -> crate::analysis::cct::Label,
     row: &[flame_view::Block],
     x0: u16,
     y: u16,
@@ -134,7 +133,7 @@ fn draw_row(
             None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
             None => ("…".to_string(), theme.dim()),
             Some(n) => {
-                let name = visible(p.function_name(func(n))).into_owned();
+                let name = visible(func(n).name(p)).into_owned();
                 let style = match theme.color {
                     true => Style::default().bg(colour(&name)).fg(Color::Black),
                     false => Style::default(),
@@ -184,7 +183,7 @@ fn status(buf: &mut Buffer, line: Rect, app: &App, selected: Option<u32>, theme:
     };
     let mut text = format!(
         " {} · {amount} · {}% {of_whole}",
-        visible(p.function_name(t.func(n))),
+        visible(t.func(n).name(p)),
         pct(w, whole)
     );
     if let Some(q) = t.parent(n) {
@@ -223,11 +222,15 @@ pub fn titles(app: &App, v: &View) -> (String, String) {
     if let Some(&z) = st.zoom.last() {
         title.push_str(&format!(
             "· zoomed on {} (Esc: out) ",
-            visible(p.function_name(t.func(z)))
+            visible(t.func(z).name(p))
         ));
     }
     if !v.filter.is_empty() {
         title.push_str(&format!("· search: {} ", visible(&v.filter)));
+    }
+    if p.nodes().is_empty() {
+        // No call paths: nothing is drawn, so no width stands for anything.
+        return (title, String::new());
     }
     let ix = app.tree_index();
     let total = flame_view::span(&t, st.zoom.last().copied());
@@ -257,7 +260,7 @@ fn chart(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
             ChartLine::Calls(row) => draw_row(
                 buf,
                 app,
-                &|n| c.call(n).func,
+                &|n| crate::analysis::cct::Label::Func(c.call(n).func),
                 row,
                 area.x,
                 y,

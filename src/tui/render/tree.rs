@@ -146,8 +146,7 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         if selected {
             buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
         }
-        let func = t.func(p, r.id);
-        let name = visible(p.function_name(func));
+        let name = visible(t.label(p, r.id).name(p));
         let label = row_label(t, r.id, r.depth, name_w, &name);
         let style = if t.marked.contains(&r.id) {
             theme.on(base, theme.matched())

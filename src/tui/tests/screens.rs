@@ -469,7 +469,7 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     assert_eq!(text(&render(&app)), text(&render(&at_once)));
     let (callers, _) = at_once.neighbours().expect("counted at once");
     let caller = callers.first().expect("the top function has a caller");
-    let caller = app.profile.function_name(caller.func).to_string();
+    let caller = caller.who.name(&app.profile).to_string();
     assert!(
         before.contains("(counting…)") || before.contains(&caller),
         "{before}"

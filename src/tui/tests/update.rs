@@ -247,7 +247,7 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
     app.update(Callers);
     assert_eq!(app.view().focus, Focus::Callees(0));
     app.update(Enter);
-    let callee = app.graph().callees(price)[0].func;
+    let callee = app.graph().callees(price)[0].func().expect("a function");
     assert_eq!(app.selected_function(), Some(callee));
     app.update(Back);
     app.update(Callers);

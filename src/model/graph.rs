@@ -1,0 +1,170 @@
+//! What the model states about calls beyond the stacks (model.md §
+//! Calling-context tree, § Call graph): what a hit counts, the edges a
+//! file states itself, and the time a stated inclusive value holds in
+//! callees the file does not list.
+//!
+//! The checks of a stated tree live here, once, at `finish`: a node whose
+//! stated inclusive time exceeds its own time and its listed children's
+//! keeps the difference as unlisted time; one below it is a warning at its
+//! row; stacks ending in a function that hold more self time than the
+//! function's stated exclusive time are a warning naming both.
+
+use super::ids::{FuncId, NodeId, StackId};
+use super::metrics::add_opt;
+use super::profile::{Node, Stack};
+use super::warning::Place;
+use super::{Function, Profile};
+
+/// What a stack's hits count: the loader says so, never the format's
+/// name. A trace, a VS instrumentation report and a PLIST stack count
+/// calls (entries into exactly that path); a BR log and a VS sampling
+/// report count samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HitsCount {
+    #[default]
+    Calls,
+    Samples,
+}
+
+impl HitsCount {
+    pub fn name(self) -> &'static str {
+        match self {
+            HitsCount::Calls => "calls",
+            HitsCount::Samples => "samples",
+        }
+    }
+}
+
+/// An edge of the call graph as a file states it (a VS caller/callee
+/// report), where no stack says it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatedEdge {
+    pub caller: FuncId,
+    pub callee: FuncId,
+    pub calls: Option<u64>,
+    pub hits: Option<u64>,
+    pub elapsed_inclusive_ms: Option<f64>,
+}
+
+/// Two sums of the same times differ in their last bits: a difference
+/// below this share of the larger is none.
+pub(crate) fn noise(scale: f64) -> f64 {
+    1e-9 * scale.abs().max(1.0)
+}
+
+/// A stated tree's time in callees it does not list, by node (few: only
+/// nodes whose stated inclusive exceeds what is listed under them), and
+/// the warnings of values below what is listed.
+pub(crate) struct Stated {
+    pub unlisted: Vec<(NodeId, f64)>,
+    /// (the source and place of the stack's row where known, message)
+    pub warnings: Vec<(Option<(usize, Place)>, String)>,
+}
+
+/// The rules above, over the finished tree. `place` says where a stack's
+/// row is, when the loader said.
+pub(crate) fn check_stated(
+    nodes: &[Node],
+    stacks: &[Stack],
+    functions: &[Function],
+    name: &dyn Fn(FuncId) -> String,
+    place: &dyn Fn(StackId) -> Option<(usize, Place)>,
+) -> Stated {
+    let mut out = Stated {
+        unlisted: Vec::new(),
+        warnings: Vec::new(),
+    };
+    if !stacks
+        .iter()
+        .any(|s| s.self_ms.is_some() || s.child_ms.is_some())
+    {
+        return out;
+    }
+    let path = |n: NodeId| {
+        let mut names = Vec::new();
+        let mut at = Some(n);
+        while let Some(x) = at {
+            names.push(name(nodes[x.index()].func));
+            at = nodes[x.index()].parent();
+        }
+        names.reverse();
+        names.join(" > ")
+    };
+    // Totals from the leaves up: children have larger ids.
+    let mut total = vec![0.0f64; nodes.len()];
+    for (i, node) in nodes.iter().enumerate().rev() {
+        let stack = node.stack().map(|s| &stacks[s.index()]);
+        let own = stack.and_then(|s| s.self_ms).unwrap_or(0.0);
+        let listed = total[i] + own;
+        let mut t = listed;
+        if let Some(s) = stack
+            && let Some(child) = s.child_ms
+        {
+            let stated = own + child;
+            if stated.is_finite() {
+                if stated - listed > noise(stated) {
+                    out.unlisted.push((NodeId::from_index(i), stated - listed));
+                    t = stated;
+                } else if listed - stated > noise(listed) {
+                    out.warnings.push((
+                        node.stack().and_then(place),
+                        format!(
+                            "stack {}: stated inclusive time {stated} is below its own time and its listed callees' {listed}; the listed sum is used",
+                            path(NodeId::from_index(i))
+                        ),
+                    ));
+                }
+            }
+        }
+        total[i] = t;
+        if let Some(q) = node.parent() {
+            total[q.index()] += t;
+        }
+    }
+    out.unlisted.reverse();
+    // A function's stacks' self time against its stated exclusive time.
+    let mut own: Vec<Option<f64>> = vec![None; functions.len()];
+    let mut last: Vec<Option<NodeId>> = vec![None; functions.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if let Some(s) = node.stack() {
+            let f = node.func.index();
+            own[f] = add_opt(own[f], stacks[s.index()].self_ms);
+            last[f] = Some(NodeId::from_index(i));
+        }
+    }
+    for (f, func) in functions.iter().enumerate() {
+        if let (Some(excl), Some(held), Some(n)) = (func.time.elapsed_exclusive, own[f], last[f])
+            && held - excl > noise(held)
+        {
+            let at = nodes[n.index()].stack();
+            out.warnings.push((
+                at.and_then(place),
+                format!(
+                    "the stacks ending in {} hold {held} ms of self time, more than its exclusive time {excl} (stack {}); the call tree shows the stacks' time",
+                    name(FuncId::from_index(f)),
+                    path(n)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+impl Profile {
+    /// What a stack's hits count (the loader states it).
+    pub fn hits_count(&self) -> HitsCount {
+        self.hits_count
+    }
+
+    /// The edges a file states itself (a VS caller/callee report); empty
+    /// where the edges come from the stacks.
+    pub fn stated_edges(&self) -> &[StatedEdge] {
+        &self.stated_edges
+    }
+
+    /// Time a node's stated inclusive value holds beyond its own and its
+    /// listed children's: callees the file does not list, by node.
+    pub fn unlisted(&self) -> &[(NodeId, f64)] {
+        &self.unlisted
+    }
+}
