@@ -5,3 +5,4 @@
 pub mod fmt;
 pub mod json;
 pub mod table;
+pub mod tree;

@@ -1,0 +1,458 @@
+//! `profx report --view tree` and `--view callers|callees`: the call tree
+//! and one function's edges for scripts and people, read from the very
+//! rows the app shows (`analysis::calltree::CallTree`, the butterfly's
+//! `analysis::callgraph` lists), so a script and the app agree.
+//!
+//! The tree is printed indented as `perf report --stdio` prints its call
+//! graph: each row's share of the session, its total, self and count, and
+//! its name under its parent's, children heaviest first. `--invert` turns
+//! it bottom-up; `--depth N` keeps N levels; `--min-pct P` leaves out rows
+//! (and what is under them) holding less than P % of the session.
+
+use super::fmt::cell;
+use crate::analysis::callgraph::{CallGraph, Edge, ShareOf, share_of};
+use crate::analysis::calltree::{CallTree, TreeIndex, Unit};
+use crate::analysis::cct::{Label, Weigh};
+use crate::analysis::columns::Value;
+use crate::model::{FuncId, HitsCount, Profile};
+use crate::text::visible;
+use serde::Serialize;
+use std::io::{self, Write};
+use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
+
+/// What part of the tree to print.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TreeOptions {
+    pub invert: bool,
+    /// Levels kept, 1 for the roots alone; all when `None`.
+    pub depth: Option<usize>,
+    /// Rows under this share of the session are left out, with their
+    /// subtrees.
+    pub min_pct: Option<f64>,
+}
+
+/// One printed row of the tree.
+struct Row {
+    id: usize,
+    parent: Option<usize>,
+    depth: usize,
+    label: Label,
+    name: String,
+    module: String,
+    total: Option<f64>,
+    self_w: Option<f64>,
+    count: Option<u64>,
+    pct: Option<f64>,
+}
+
+/// The rows the options keep, in the app's order (children by total,
+/// heaviest first), each opened only when it is printed and its children
+/// can be.
+fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>) {
+    let index = Arc::new(TreeIndex::build(p));
+    let mut t = CallTree::new(p, Arc::clone(&index));
+    if opts.invert {
+        t.invert(p);
+    }
+    let keep = |t: &CallTree, id: u32| {
+        let v = t.values(p, id);
+        opts.min_pct
+            .is_none_or(|min| t.percent(v.total).is_some_and(|x| x >= min))
+    };
+    let mut out: Vec<Row> = Vec::new();
+    // The last printed row of each level above the current one. Only a
+    // printed row is opened, so a row's parent was printed.
+    let mut parents: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < t.rows.len() {
+        let r = t.rows[i];
+        let depth = r.depth as usize;
+        let parent = depth.checked_sub(1).and_then(|d| parents.get(d).copied());
+        if !keep(&t, r.id) {
+            i += 1;
+            continue;
+        }
+        let v = t.values(p, r.id);
+        let label = t.label(p, r.id);
+        let id = out.len();
+        out.push(Row {
+            id,
+            parent,
+            depth,
+            label,
+            name: label.name(p).to_string(),
+            module: label.module(p).to_string(),
+            total: v.total,
+            self_w: v.self_w,
+            count: v.count,
+            pct: t.percent(v.total),
+        });
+        parents.truncate(depth);
+        parents.push(id);
+        if opts.depth.is_none_or(|d| depth + 1 < d) {
+            t.expand(p, i);
+        }
+        i += 1;
+    }
+    (index, out)
+}
+
+/// The tree as text.
+pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    if p.nodes().is_empty() && p.functions().is_empty() {
+        writeln!(out, "# call tree: this {} profile has no call paths", p.format)?;
+        return out.flush();
+    }
+    let (index, rows) = rows(p, opts);
+    let ms = index.unit == Unit::Ms;
+    let weight = |x: Option<f64>| match ms {
+        true => cell(Value::Ms(x)),
+        false => cell(Value::Count(x.map(|x| x as u64))),
+    };
+    let count_head = count_name(p);
+    let head = [
+        "Total%".to_string(),
+        format!("Total {}", index.cct.weigh.name()),
+        format!("Self {}", index.cct.weigh.name()),
+        count_head.to_string(),
+    ];
+    let cells: Vec<[String; 4]> = rows
+        .iter()
+        .map(|r| {
+            [
+                cell(Value::Pct(r.pct)),
+                weight(r.total),
+                weight(r.self_w),
+                cell(Value::Count(r.count)),
+            ]
+        })
+        .collect();
+    let mut widths = head.clone().map(|h| h.width());
+    for c in &cells {
+        for (w, x) in widths.iter_mut().zip(c) {
+            *w = (*w).max(x.width());
+        }
+    }
+    let of = match ms {
+        true => super::fmt::grouped_ms(index.total),
+        false => super::fmt::grouped(index.total as u64),
+    };
+    writeln!(
+        out,
+        "# call tree · {} · {} rows · children by total, heaviest first · percents of {of}",
+        if opts.invert { "bottom-up" } else { "top-down" },
+        rows.len()
+    )?;
+    let line = |c: &[String; 4]| {
+        c.iter()
+            .zip(widths)
+            .map(|(x, w)| format!("{}{x}", " ".repeat(w.saturating_sub(x.width()))))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    writeln!(out, "{}  Function", line(&head))?;
+    // Whether each open level has a sibling still to come: the guides.
+    let mut more: Vec<bool> = Vec::new();
+    for (k, (r, c)) in rows.iter().zip(&cells).enumerate() {
+        more.truncate(r.depth);
+        let last = !rows[k + 1..]
+            .iter()
+            .take_while(|n| n.depth >= r.depth)
+            .any(|n| n.depth == r.depth && n.parent == r.parent);
+        let mut guide = String::new();
+        for &m in more.iter().skip(1) {
+            guide.push_str(if m { "│  " } else { "   " });
+        }
+        if r.depth > 0 {
+            guide.push_str(if last { "└─ " } else { "├─ " });
+        }
+        more.push(!last);
+        let mut name = visible(&r.name).into_owned();
+        // A name two functions share carries its module, as on screen.
+        if r.label.func().is_some_and(|f| p.name_is_shared(f)) {
+            name.push_str(&format!(" [{}]", visible(&r.module)));
+        }
+        writeln!(out, "{}  {guide}{name}", line(c))?;
+    }
+    out.flush()
+}
+
+fn count_name(p: &Profile) -> &'static str {
+    match p.hits_count() {
+        HitsCount::Calls => "Calls",
+        HitsCount::Samples => "Samples",
+    }
+}
+
+#[derive(Serialize)]
+struct TreeDoc<'a> {
+    schema: u32,
+    weight: &'static str,
+    direction: &'static str,
+    nodes: Vec<NodeJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct NodeJson<'a> {
+    id: usize,
+    parent: Option<usize>,
+    name: &'a str,
+    module: &'a str,
+    total: Option<f64>,
+    #[serde(rename = "self")]
+    self_w: Option<f64>,
+    calls: Option<u64>,
+}
+
+/// The tree as JSON (report-json.md § Trees and edges).
+pub fn write_json(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
+    let (index, rows) = rows(p, opts);
+    let calls = p.hits_count() == HitsCount::Calls;
+    let doc = TreeDoc {
+        schema: super::json::SCHEMA,
+        weight: index.cct.weigh.name(),
+        direction: if opts.invert { "bottom-up" } else { "top-down" },
+        nodes: rows
+            .iter()
+            .map(|r| NodeJson {
+                id: r.id,
+                parent: r.parent,
+                name: &r.name,
+                module: &r.module,
+                total: r.total,
+                self_w: r.self_w,
+                calls: r.count.filter(|_| calls),
+            })
+            .collect(),
+    };
+    write_doc(&doc, out)
+}
+
+fn write_doc(doc: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
+    let mut safe = super::json::SafeWriter::new(io::BufWriter::with_capacity(1 << 16, out));
+    serde_json::to_writer_pretty(&mut safe, doc).map_err(io::Error::other)?;
+    safe.write_all(b"\n")?;
+    safe.finish()
+}
+
+/// Which side of a function's butterfly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Callers,
+    Callees,
+}
+
+/// No function answers to a name.
+#[derive(Debug, thiserror::Error)]
+#[error("no function named {0:?} (a name is exact; MODULE!NAME names one of several)")]
+pub struct NoSuchFunction(pub String);
+
+/// The functions `name` stands for: every function of that exact name, or
+/// with `MODULE!NAME` the one of that module (a name with `!` in it is
+/// tried whole first).
+pub fn functions_named(p: &Profile, name: &str) -> Result<Vec<FuncId>, NoSuchFunction> {
+    let whole: Vec<FuncId> = p
+        .function_ids()
+        .filter(|&f| p.function_name(f) == name)
+        .collect();
+    if !whole.is_empty() {
+        return Ok(whole);
+    }
+    if let Some((module, short)) = name.split_once('!') {
+        let one: Vec<FuncId> = p
+            .function_ids()
+            .filter(|&f| p.function_name(f) == short && p.function_module(f) == module)
+            .collect();
+        if !one.is_empty() {
+            return Ok(one);
+        }
+    }
+    Err(NoSuchFunction(name.to_string()))
+}
+
+fn side_rows(g: &CallGraph, f: FuncId, side: Side) -> &[Edge] {
+    match side {
+        Side::Callers => g.callers(f),
+        Side::Callees => g.callees(f),
+    }
+}
+
+fn share_name(p: &Profile) -> &'static str {
+    match share_of(p) {
+        ShareOf::InclusiveTime => "its inclusive time",
+        ShareOf::InclusiveSamples => "its inclusive samples",
+        ShareOf::Calls => "its calls",
+    }
+}
+
+/// One function's callers or callees as the butterfly lists them.
+pub fn write_edges_text(
+    p: &Profile,
+    funcs: &[FuncId],
+    side: Side,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let g = CallGraph::build(p);
+    let timed = Weigh::of(p) == Weigh::Ms;
+    for (k, &f) in funcs.iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        let list = side_rows(&g, f, side);
+        let what = match side {
+            Side::Callers => "callers",
+            Side::Callees => "callees",
+        };
+        let mut name = visible(p.function_name(f)).into_owned();
+        if !p.function_module(f).is_empty() {
+            name.push_str(&format!(" [{}]", visible(p.function_module(f))));
+        }
+        let overlap = match crate::analysis::callgraph::recursive(g.callers(f), f) {
+            true => " · recursive: shares overlap",
+            false => "",
+        };
+        writeln!(
+            out,
+            "# {what} of {name} · {} rows · shares of {}{overlap}",
+            list.len(),
+            share_name(p)
+        )?;
+        let head = [
+            "ms".to_string(),
+            count_name(p).to_lowercase(),
+            "%".to_string(),
+        ];
+        let cells: Vec<[String; 3]> = list
+            .iter()
+            .map(|e| {
+                [
+                    cell(Value::Ms(e.time_ms)),
+                    cell(Value::Count(e.calls.or(e.hits))),
+                    cell(Value::Pct(e.share)),
+                ]
+            })
+            .collect();
+        let shown = [timed, true, true];
+        let mut widths = head.clone().map(|h| h.width());
+        for c in &cells {
+            for (w, x) in widths.iter_mut().zip(c) {
+                *w = (*w).max(x.width());
+            }
+        }
+        let line = |c: &[String; 3]| {
+            c.iter()
+                .zip(widths)
+                .zip(shown)
+                .filter(|(_, s)| *s)
+                .map(|((x, w), _)| format!("{}{x}", " ".repeat(w.saturating_sub(x.width()))))
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        let side_head = match side {
+            Side::Callers => "Caller",
+            Side::Callees => "Callee",
+        };
+        writeln!(out, "{}  {side_head}", line(&head))?;
+        for (e, c) in list.iter().zip(&cells) {
+            let name = match e.func() {
+                Some(g) if !p.function_module(g).is_empty() => format!(
+                    "{} [{}]",
+                    visible(p.function_name(g)),
+                    visible(p.function_module(g))
+                ),
+                _ => visible(e.who.name(p)).into_owned(),
+            };
+            writeln!(out, "{}  {name}", line(c))?;
+        }
+    }
+    out.flush()
+}
+
+#[derive(Serialize)]
+struct EdgesDoc<'a> {
+    schema: u32,
+    side: &'static str,
+    share_of: &'static str,
+    functions: Vec<FunctionEdges<'a>>,
+}
+
+#[derive(Serialize)]
+struct FunctionEdges<'a> {
+    name: &'a str,
+    module: &'a str,
+    calls: Option<u64>,
+    hits_total: Option<u64>,
+    elapsed_inclusive_ms: Option<f64>,
+    recursive: bool,
+    rows: Vec<EdgeJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct EdgeJson<'a> {
+    name: &'a str,
+    module: &'a str,
+    /// "function", or what the edges miss: "root", "self", "unlisted".
+    kind: &'static str,
+    calls: Option<u64>,
+    hits: Option<u64>,
+    elapsed_inclusive_ms: Option<f64>,
+    share_pct: Option<f64>,
+}
+
+/// One function's callers or callees as JSON (report-json.md).
+pub fn write_edges_json(
+    p: &Profile,
+    funcs: &[FuncId],
+    side: Side,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use crate::analysis::callgraph::Who;
+    let g = CallGraph::build(p);
+    let doc = EdgesDoc {
+        schema: super::json::SCHEMA,
+        side: match side {
+            Side::Callers => "callers",
+            Side::Callees => "callees",
+        },
+        share_of: match share_of(p) {
+            ShareOf::InclusiveTime => "elapsed_inclusive_ms",
+            ShareOf::InclusiveSamples => "hits_total",
+            ShareOf::Calls => "calls",
+        },
+        functions: funcs
+            .iter()
+            .map(|&f| {
+                let func = p.function(f);
+                FunctionEdges {
+                    name: p.function_name(f),
+                    module: p.function_module(f),
+                    calls: func.calls,
+                    hits_total: func.hits_total,
+                    elapsed_inclusive_ms: func.time.elapsed_inclusive,
+                    recursive: crate::analysis::callgraph::recursive(g.callers(f), f),
+                    rows: side_rows(&g, f, side)
+                        .iter()
+                        .map(|e| EdgeJson {
+                            name: e.who.name(p),
+                            module: e.func().map_or("", |g| p.function_module(g)),
+                            kind: match e.who {
+                                Who::Func(_) => "function",
+                                Who::Root => "root",
+                                Who::SelfTime => "self",
+                                Who::Unlisted => "unlisted",
+                            },
+                            calls: e.calls,
+                            hits: e.hits,
+                            elapsed_inclusive_ms: e.time_ms,
+                            share_pct: e.share,
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+    };
+    write_doc(&doc, out)
+}
