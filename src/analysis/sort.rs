@@ -7,8 +7,8 @@ use std::cmp::Ordering;
 
 /// The columns a table of `C` opens sorted by, most wanted first.
 ///
-/// Kept beside the orders rather than in the app, so that any view can
-/// open in the app's order.
+/// One list for the app's panes and `profx report`'s table, so that a
+/// script's first rows are the ones the app opens on.
 pub trait DefaultOrder: Column {
     const OPENS_BY: &'static [Self];
 }

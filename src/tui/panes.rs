@@ -131,8 +131,8 @@ pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
     crate::analysis::sort::canonical_rows(p, table)
 }
 
-/// The order a pane opens in (`analysis::sort::default_sort`); packets
-/// keep their input order.
+/// The order a pane opens in (`analysis::sort::default_sort`, which
+/// `profx report`'s table follows too); packets keep their input order.
 pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
     fn of<C: DefaultOrder>(
         cols: &[Col],
