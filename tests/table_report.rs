@@ -149,3 +149,57 @@ fn the_heading_names_the_order() {
         .collect();
     assert!(times[0] <= times[1], "{reversed}");
 }
+
+/// `--sort` by a column the profile has no values in is a usage error that
+/// lists the columns it has values in; so is an unknown column.
+#[test]
+fn sorting_by_an_absent_column_lists_the_present_ones() {
+    let present = "columns with values: name, module, hits_self, hits_self_pct, hits_total, \
+                   hits_total_pct, elapsed_inclusive_ms, elapsed_inclusive_pct, \
+                   elapsed_exclusive_ms, elapsed_exclusive_pct)";
+    for (args, said) in [
+        (
+            &["report", "--demo", "--sort", "calls"][..],
+            "the functions view's column \"calls\" has no values in this profile",
+        ),
+        (
+            &["report", "--demo", "--sort", "nope"],
+            "no column \"nope\" in the functions view",
+        ),
+    ] {
+        let o = profx(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(err.contains(present), "{args:?}: {err}");
+    }
+    let o = profx(&[
+        "report",
+        LINE_COUNTING,
+        "--view",
+        "lines",
+        "--sort",
+        "time_ms",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(columns with values: file, line, hits)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = profx(&[
+        "report",
+        LINE_COUNTING,
+        "--view",
+        "stacks",
+        "--sort",
+        "hits",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(this profile has no stacks)"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -48,17 +48,29 @@ pub struct TableOptions {
     pub top: Option<usize>,
 }
 
-/// A `--sort` key that the view has no column for.
+/// A `--sort` key the table cannot order by. Both kinds list the columns
+/// this profile has values in, the only ones a sort can tell rows apart by
+/// (and the ones the table shows).
 #[derive(Debug, thiserror::Error)]
-#[error("no column {key:?} in the {view} view (columns: {known})")]
-pub struct UnknownColumn {
-    pub key: String,
-    pub view: &'static str,
-    pub known: String,
+pub enum NoSortColumn {
+    /// No column of the view has this key.
+    #[error("no column {key:?} in the {view} view ({present})")]
+    Unknown {
+        key: String,
+        view: &'static str,
+        present: String,
+    },
+    /// A column of the view that no row of this profile has a value in.
+    #[error("the {view} view's column {key:?} has no values in this profile ({present})")]
+    Absent {
+        key: String,
+        view: &'static str,
+        present: String,
+    },
 }
 
 /// The table as text (`write` into memory).
-pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, UnknownColumn> {
+pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, NoSortColumn> {
     let mut out = Vec::new();
     match write(p, view, opts, &mut out) {
         Ok(()) => Ok(String::from_utf8(out).unwrap_or_default()),
@@ -72,7 +84,7 @@ pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, Un
 #[derive(Debug, thiserror::Error)]
 pub enum Failed {
     #[error(transparent)]
-    Column(#[from] UnknownColumn),
+    Column(#[from] NoSortColumn),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -168,11 +180,11 @@ fn ordered<C: DefaultOrder>(
     rows: &Rows<C>,
     cols: &[C],
     opts: &TableOptions,
-) -> Result<(Vec<C::Row>, String), UnknownColumn> {
+) -> Result<(Vec<C::Row>, String), NoSortColumn> {
     let top = opts.top.unwrap_or(usize::MAX);
     let sort = match &opts.sort {
         Some(key) => {
-            let col = sort_column(key, rows)?;
+            let col = sort_column(key, rows, cols)?;
             Some((col, col.descending_by_default()))
         }
         None => default_sort(cols),
@@ -210,13 +222,13 @@ pub(crate) fn listed(
     p: &Profile,
     view: View,
     opts: &TableOptions,
-) -> Result<Vec<usize>, UnknownColumn> {
+) -> Result<Vec<usize>, NoSortColumn> {
     use crate::model::ids::RowId;
     fn indices<C: DefaultOrder>(
         p: &Profile,
         rows: Rows<C>,
         opts: &TableOptions,
-    ) -> Result<Vec<usize>, UnknownColumn>
+    ) -> Result<Vec<usize>, NoSortColumn>
     where
         C::Row: RowId,
     {
@@ -232,16 +244,26 @@ pub(crate) fn listed(
     }
 }
 
-/// The column `--sort` names.
-fn sort_column<C: Column>(key: &str, rows: &Rows<C>) -> Result<C, UnknownColumn> {
-    C::from_key(key).ok_or_else(|| UnknownColumn {
-        key: key.to_string(),
-        view: rows.view,
-        known: C::ALL
-            .iter()
-            .map(|c| c.key())
-            .collect::<Vec<_>>()
-            .join(", "),
+/// The column `--sort` names, if the table can order by it (`present`:
+/// the columns some row has a value in).
+fn sort_column<C: Column>(key: &str, rows: &Rows<C>, present: &[C]) -> Result<C, NoSortColumn> {
+    let col = C::from_key(key);
+    if let Some(c) = col.filter(|c| present.contains(c)) {
+        return Ok(c);
+    }
+    let view = rows.view;
+    let present = if !present.is_empty() {
+        let keys: Vec<&str> = present.iter().map(|c| c.key()).collect();
+        format!("columns with values: {}", keys.join(", "))
+    } else if rows.all.is_empty() {
+        format!("this profile has no {view}")
+    } else {
+        "no column has values in this profile".to_string()
+    };
+    let key = key.to_string();
+    Err(match col {
+        Some(_) => NoSortColumn::Absent { key, view, present },
+        None => NoSortColumn::Unknown { key, view, present },
     })
 }
 
