@@ -1,8 +1,44 @@
-//! Row orders: the canonical ones of report-json.md, and by any column.
+//! Row orders: the canonical ones of report-json.md, by any column, and
+//! the one a table opens in.
 
-use super::columns::{Column, FuncColumn, ValueKind, compare};
+use super::columns::{Column, FuncColumn, LineColumn, StackColumn, ValueKind, compare};
 use crate::model::{FuncId, LineId, Profile, StackId};
 use std::cmp::Ordering;
+
+/// The columns a table of `C` opens sorted by, most wanted first.
+///
+/// One list for the app's panes and `profx report`'s table, so that a
+/// script's first rows are the ones the app opens on.
+pub trait DefaultOrder: Column {
+    const OPENS_BY: &'static [Self];
+}
+
+impl DefaultOrder for FuncColumn {
+    const OPENS_BY: &'static [Self] = &[
+        FuncColumn::ElapsedIncl,
+        FuncColumn::HitsTotal,
+        FuncColumn::Calls,
+        FuncColumn::AppIncl,
+    ];
+}
+
+impl DefaultOrder for LineColumn {
+    const OPENS_BY: &'static [Self] = &[LineColumn::Time, LineColumn::Hits];
+}
+
+impl DefaultOrder for StackColumn {
+    const OPENS_BY: &'static [Self] =
+        &[StackColumn::SelfMs, StackColumn::Hits, StackColumn::ChildMs];
+}
+
+/// The order a table opens in: the heaviest first by the first of
+/// `C::OPENS_BY` among `present` (the columns some row has a value in,
+/// `columns::present_columns`), as `sort_by` of the canonical order;
+/// `None`, the canonical order itself, when the profile has none of them.
+pub fn default_sort<C: DefaultOrder>(present: &[C]) -> Option<(C, bool)> {
+    let col = C::OPENS_BY.iter().copied().find(|c| present.contains(c))?;
+    Some((col, col.descending_by_default()))
+}
 
 /// Rows of `C` ordered by `col`, ties by name; a stable sort, so equal rows
 /// keep their previous relative order.
@@ -500,6 +536,21 @@ mod tests {
         });
         assert_eq!(canonical_functions(&p), slow);
         assert_eq!(p.functions().len(), 60);
+    }
+
+    /// A table opens on the first of its columns to open by that the
+    /// profile has, heaviest first: lines without times by their hits,
+    /// functions with calls alone by them; with none, in canonical order.
+    #[test]
+    fn a_table_opens_on_the_first_present_column_it_opens_by() {
+        use LineColumn::{File, Hits, Line, Time};
+        assert_eq!(default_sort(&[File, Line, Hits, Time]), Some((Time, true)));
+        assert_eq!(default_sort(&[File, Line, Hits]), Some((Hits, true)));
+        assert_eq!(default_sort(&[File, Line]), None);
+        let f = [FuncColumn::Name, FuncColumn::Calls, FuncColumn::AppIncl];
+        assert_eq!(default_sort(&f), Some((FuncColumn::Calls, true)));
+        let s = [StackColumn::Leaf, StackColumn::ChildMs];
+        assert_eq!(default_sort(&s), Some((StackColumn::ChildMs, true)));
     }
 
     /// The first n rows, kept as they go by or selected from all, are the

@@ -38,7 +38,7 @@ pub fn main() -> ExitCode {
 struct Usage(String);
 
 /// A load failure is 1; the usage errors clap cannot see (a `--sort`
-/// column the view lacks, options that do not go together, an output that
+/// column the view lacks or this profile has no values in, options that do not go together, an output that
 /// is the input or no regular file) are 2.
 fn exit_code(err: &anyhow::Error) -> u8 {
     use export::ExportError::{IsInput, NotAFile};
@@ -46,7 +46,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         err.downcast_ref::<export::ExportError>(),
         Some(IsInput { .. } | NotAFile { .. })
     );
-    if err.downcast_ref::<table::UnknownColumn>().is_some()
+    if err.downcast_ref::<table::NoSortColumn>().is_some()
         || err.downcast_ref::<Usage>().is_some()
         || refused_output
     {

@@ -1,8 +1,11 @@
 //! `profx report --table`: aligned plain-text tables for people.
 //!
 //! Columns come from `analysis::columns` and numbers from the model, so a
-//! table agrees with `--json` and the app. Every name passes through
-//! `text::visible`: a table piped to a terminal cannot be hijacked by a name.
+//! table agrees with `--json` and the app. Rows come in the order the
+//! app's pane opens in (`analysis::sort::default_sort`), not `--json`'s
+//! canonical one, so that `--top` lists the rows the app shows first.
+//! Every name passes through `text::visible`: a table piped to a terminal
+//! cannot be hijacked by a name.
 //!
 //! A table of rows is written in two passes over its rows, the first for
 //! the column widths and the second for the lines, each cell formatted when
@@ -13,7 +16,10 @@ use super::fmt::{cell, percent_basis};
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, present_columns,
 };
-use crate::analysis::sort::{first_functions, first_lines, first_stacks, sort_by};
+use crate::analysis::sort::{
+    DefaultOrder, default_sort, first_functions, first_functions_by, first_lines, first_stacks,
+    sort_by,
+};
 use crate::model::{MetaValue, Profile};
 use crate::text::visible;
 use std::fmt::Write as _;
@@ -33,24 +39,38 @@ pub enum View {
 /// How to cut and order the rows.
 #[derive(Clone, Debug, Default)]
 pub struct TableOptions {
-    /// Column key (`--sort`); the canonical order when `None`.
+    /// Column key (`--sort`); when `None`, the order the app's pane
+    /// opens in (`analysis::sort::default_sort`).
     pub sort: Option<String>,
-    /// Ascending instead of the column's natural direction.
+    /// The sort column the other way (absent values still last); the
+    /// canonical order backwards where there is no sort column.
     pub reverse: bool,
     pub top: Option<usize>,
 }
 
-/// A `--sort` key that the view has no column for.
+/// A `--sort` key the table cannot order by. Both kinds list the columns
+/// this profile has values in, the only ones a sort can tell rows apart by
+/// (and the ones the table shows).
 #[derive(Debug, thiserror::Error)]
-#[error("no column {key:?} in the {view} view (columns: {known})")]
-pub struct UnknownColumn {
-    pub key: String,
-    pub view: &'static str,
-    pub known: String,
+pub enum NoSortColumn {
+    /// No column of the view has this key.
+    #[error("no column {key:?} in the {view} view ({present})")]
+    Unknown {
+        key: String,
+        view: &'static str,
+        present: String,
+    },
+    /// A column of the view that no row of this profile has a value in.
+    #[error("the {view} view's column {key:?} has no values in this profile ({present})")]
+    Absent {
+        key: String,
+        view: &'static str,
+        present: String,
+    },
 }
 
 /// The table as text (`write` into memory).
-pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, UnknownColumn> {
+pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, NoSortColumn> {
     let mut out = Vec::new();
     match write(p, view, opts, &mut out) {
         Ok(()) => Ok(String::from_utf8(out).unwrap_or_default()),
@@ -64,7 +84,7 @@ pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, Un
 #[derive(Debug, thiserror::Error)]
 pub enum Failed {
     #[error(transparent)]
-    Column(#[from] UnknownColumn),
+    Column(#[from] NoSortColumn),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -78,25 +98,9 @@ pub fn write(
 ) -> Result<(), Failed> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     match view {
-        View::Functions => {
-            let rows = Rows {
-                all: p.function_ids().collect(),
-                first: first_functions,
-            };
-            rows_table::<FuncColumn>(p, "functions", rows, opts, |_, _| None, &mut out)?;
-        }
-        View::Lines => {
-            let rows = Rows {
-                all: p.line_ids().collect(),
-                first: first_lines,
-            };
-            rows_table::<LineColumn>(p, "lines", rows, opts, |_, _| None, &mut out)?;
-        }
+        View::Functions => rows_table(p, function_rows(p), opts, |_, _| None, &mut out)?,
+        View::Lines => rows_table(p, line_rows(p), opts, |_, _| None, &mut out)?,
         View::Stacks => {
-            let rows = Rows {
-                all: p.stack_ids().collect(),
-                first: first_stacks,
-            };
             let path = |p: &Profile, s| {
                 let names: Vec<_> = p
                     .frames(s)
@@ -105,7 +109,7 @@ pub fn write(
                     .collect();
                 Some(names.join(" > "))
             };
-            rows_table::<StackColumn>(p, "stacks", rows, opts, path, &mut out)?;
+            rows_table(p, stack_rows(p), opts, path, &mut out)?;
         }
         View::Packets => out.write_all(packets(p).as_bytes())?,
         View::Info => out.write_all(info(p).as_bytes())?,
@@ -127,52 +131,153 @@ pub fn column_keys(view: View) -> Vec<&'static str> {
     }
 }
 
-/// A view's rows: all of them, and the first so many in canonical order.
-struct Rows<R> {
-    all: Vec<R>,
-    first: fn(&Profile, usize) -> Vec<R>,
+/// A view's rows: all of them, the first so many in canonical order, and
+/// where the view has a way to find them without sorting all, the first
+/// so many of the canonical order sorted by a column.
+struct Rows<C: Column> {
+    view: &'static str,
+    all: Vec<C::Row>,
+    first: fn(&Profile, usize) -> Vec<C::Row>,
+    first_by: Option<FirstBy<C>>,
 }
 
-fn rows_table<C: Column>(
+/// The first `n` rows of the canonical order sorted by a column, either
+/// way (`analysis::sort::first_functions_by`).
+type FirstBy<C> = fn(&Profile, C, bool, usize) -> Vec<<C as Column>::Row>;
+
+fn function_rows(p: &Profile) -> Rows<FuncColumn> {
+    Rows {
+        view: "functions",
+        all: p.function_ids().collect(),
+        first: first_functions,
+        first_by: Some(first_functions_by),
+    }
+}
+
+fn line_rows(p: &Profile) -> Rows<LineColumn> {
+    Rows {
+        view: "lines",
+        all: p.line_ids().collect(),
+        first: first_lines,
+        first_by: None,
+    }
+}
+
+fn stack_rows(p: &Profile) -> Rows<StackColumn> {
+    Rows {
+        view: "stacks",
+        all: p.stack_ids().collect(),
+        first: first_stacks,
+        first_by: None,
+    }
+}
+
+/// The rows a table lists (`--top` of them), in its order, and the
+/// heading's words for that order. `cols` are the columns some row has a
+/// value in.
+fn ordered<C: DefaultOrder>(
     p: &Profile,
-    view: &'static str,
-    rows: Rows<C::Row>,
+    rows: &Rows<C>,
+    cols: &[C],
+    opts: &TableOptions,
+) -> Result<(Vec<C::Row>, String), NoSortColumn> {
+    let top = opts.top.unwrap_or(usize::MAX);
+    let sort = match &opts.sort {
+        Some(key) => {
+            let col = sort_column(key, rows, cols)?;
+            Some((col, col.descending_by_default()))
+        }
+        None => default_sort(cols),
+    };
+    let (mut listed, order) = match sort {
+        Some((col, descending)) => {
+            let descending = descending != opts.reverse;
+            let listed = match rows.first_by {
+                Some(first_by) => first_by(p, col, descending, top),
+                None => {
+                    let mut all = (rows.first)(p, usize::MAX);
+                    sort_by(p, &mut all, col, descending);
+                    all
+                }
+            };
+            let way = if descending { "desc" } else { "asc" };
+            (listed, format!("sorted by {} {way}", col.key()))
+        }
+        None if opts.reverse => {
+            let mut all = (rows.first)(p, usize::MAX);
+            all.reverse();
+            (all, "canonical order, reversed".to_string())
+        }
+        // Only the rows shown need ordering.
+        None => ((rows.first)(p, top), "canonical order".to_string()),
+    };
+    listed.truncate(top);
+    Ok((listed, order))
+}
+
+/// The rows a table of `view` lists, as row indices, in its order: what
+/// the app's panes are held to.
+#[cfg(test)]
+pub(crate) fn listed(
+    p: &Profile,
+    view: View,
+    opts: &TableOptions,
+) -> Result<Vec<usize>, NoSortColumn> {
+    use crate::model::ids::RowId;
+    fn indices<C: DefaultOrder>(
+        p: &Profile,
+        rows: Rows<C>,
+        opts: &TableOptions,
+    ) -> Result<Vec<usize>, NoSortColumn>
+    where
+        C::Row: RowId,
+    {
+        let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
+        let (listed, _) = ordered(p, &rows, &cols, opts)?;
+        Ok(listed.into_iter().map(RowId::index).collect())
+    }
+    match view {
+        View::Functions => indices(p, function_rows(p), opts),
+        View::Lines => indices(p, line_rows(p), opts),
+        View::Stacks => indices(p, stack_rows(p), opts),
+        View::Packets | View::Info => Ok(Vec::new()),
+    }
+}
+
+/// The column `--sort` names, if the table can order by it (`present`:
+/// the columns some row has a value in).
+fn sort_column<C: Column>(key: &str, rows: &Rows<C>, present: &[C]) -> Result<C, NoSortColumn> {
+    let col = C::from_key(key);
+    if let Some(c) = col.filter(|c| present.contains(c)) {
+        return Ok(c);
+    }
+    let view = rows.view;
+    let present = if !present.is_empty() {
+        let keys: Vec<&str> = present.iter().map(|c| c.key()).collect();
+        format!("columns with values: {}", keys.join(", "))
+    } else if rows.all.is_empty() {
+        format!("this profile has no {view}")
+    } else {
+        "no column has values in this profile".to_string()
+    };
+    let key = key.to_string();
+    Err(match col {
+        Some(_) => NoSortColumn::Absent { key, view, present },
+        None => NoSortColumn::Unknown { key, view, present },
+    })
+}
+
+fn rows_table<C: DefaultOrder>(
+    p: &Profile,
+    rows: Rows<C>,
     opts: &TableOptions,
     path: fn(&Profile, C::Row) -> Option<String>,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failed> {
-    let total = rows.all.len();
-    let top = opts.top.unwrap_or(usize::MAX);
+    let (view, total) = (rows.view, rows.all.len());
     // Which columns show depends on every row, not only those listed.
     let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
-    let mut order = String::from("canonical order");
-    // In canonical order unsorted, only the rows shown need ordering.
-    let first = match (&opts.sort, opts.reverse) {
-        (None, false) => top,
-        _ => usize::MAX,
-    };
-    let mut rows = (rows.first)(p, first);
-    if let Some(key) = &opts.sort {
-        let col = C::from_key(key).ok_or_else(|| UnknownColumn {
-            key: key.clone(),
-            view,
-            known: C::ALL
-                .iter()
-                .map(|c| c.key())
-                .collect::<Vec<_>>()
-                .join(", "),
-        })?;
-        let descending = col.descending_by_default() != opts.reverse;
-        sort_by(p, &mut rows, col, descending);
-        order = format!(
-            "sorted by {key} {}",
-            if descending { "desc" } else { "asc" }
-        );
-    } else if opts.reverse {
-        rows.reverse();
-        order.push_str(", reversed");
-    }
-    rows.truncate(top);
+    let (rows, order) = ordered(p, &rows, &cols, opts)?;
     let mut header: Vec<String> = cols.iter().map(|c| c.header_in(p).to_string()).collect();
     let with_path = rows.first().is_some_and(|&r| path(p, r).is_some());
     if with_path {

@@ -7,7 +7,7 @@ use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind,
 };
 use crate::analysis::resort::TieOrder;
-use crate::analysis::sort::{Table, sort_by};
+use crate::analysis::sort::{DefaultOrder, Table, sort_by};
 use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
 use crate::report::fmt::cell;
@@ -131,26 +131,35 @@ pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
     crate::analysis::sort::canonical_rows(p, table)
 }
 
-/// The order a pane opens in: the heaviest first by the first of these
-/// columns the profile has (packets keep their input order).
+/// The order a pane opens in (`analysis::sort::default_sort`, which
+/// `profx report`'s table follows too); packets keep their input order.
 pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
-    let prefs: &[Col] = match kind {
-        Kind::Functions => &[
-            Col::F(FuncColumn::ElapsedIncl),
-            Col::F(FuncColumn::HitsTotal),
-            Col::F(FuncColumn::Calls),
-            Col::F(FuncColumn::AppIncl),
-        ],
-        Kind::Lines => &[Col::L(LineColumn::Time), Col::L(LineColumn::Hits)],
-        Kind::Stacks => &[
-            Col::S(StackColumn::SelfMs),
-            Col::S(StackColumn::Hits),
-            Col::S(StackColumn::ChildMs),
-        ],
-        Kind::Packets => return Some((Col::P(PacketColumn::Index), false)),
-    };
-    let col = prefs.iter().copied().find(|c| cols.contains(c))?;
-    Some((col, col.descending_by_default()))
+    fn of<C: DefaultOrder>(
+        cols: &[Col],
+        typed: fn(Col) -> Option<C>,
+        wrap: fn(C) -> Col,
+    ) -> Option<(Col, bool)> {
+        let present: Vec<C> = cols.iter().copied().filter_map(typed).collect();
+        crate::analysis::sort::default_sort(&present).map(|(c, desc)| (wrap(c), desc))
+    }
+    match kind {
+        Kind::Functions => of(
+            cols,
+            |c| if let Col::F(c) = c { Some(c) } else { None },
+            Col::F,
+        ),
+        Kind::Lines => of(
+            cols,
+            |c| if let Col::L(c) = c { Some(c) } else { None },
+            Col::L,
+        ),
+        Kind::Stacks => of(
+            cols,
+            |c| if let Col::S(c) = c { Some(c) } else { None },
+            Col::S,
+        ),
+        Kind::Packets => Some((Col::P(PacketColumn::Index), false)),
+    }
 }
 
 /// The tie order of a kind's rows, from its canonical order (`None` for

@@ -1,7 +1,7 @@
 //! `App::update`, one action at a time, on the demo profile (and an
 //! Xbase++ trace for the events).
 
-use super::{app_of, demo, fixture};
+use super::{app_of, demo, demo_profile, fixture};
 use crate::analysis::columns::FuncColumn;
 use crate::model::FuncId;
 use crate::tui::action::Action::{self, *};
@@ -57,6 +57,54 @@ fn opens_on_functions_heaviest_first() {
         Some((Col::F(FuncColumn::ElapsedIncl), true))
     );
     assert_eq!(selected_name(&app), "(main)");
+}
+
+/// `profx report`'s table lists each pane's rows in the order the pane
+/// opens in, and `--reverse` as `r` reverses it, so that a script's
+/// `--top` rows are the rows the app opens on: on timed, sampled and
+/// counting profiles (lines with hits and no time), one without a time,
+/// hit or call column, and one large enough to open on a thread.
+#[test]
+fn report_tables_list_the_rows_a_pane_opens_on() {
+    use crate::report::table::{TableOptions, View, listed};
+    let profiles = [
+        ("demo", demo_profile()),
+        ("line-counting", fixture("plist/line-counting.txt")),
+        ("function-coverage", fixture("plist/function-coverage.txt")),
+        ("demo-orders", fixture("plist/demo-orders.txt")),
+        ("percents-only", fixture("vs-csv/percents-only.csv")),
+        ("sampling", fixture("vs-csv/sampling.csv")),
+        ("orders-run", fixture("xpp/orders-run.prf")),
+        ("large", crate::fixture_gen::large::profile(60_000)),
+    ];
+    for (name, p) in profiles {
+        let mut app = app_of(p, name, 120, 40);
+        for (tab, view) in [
+            (Tab::Functions, View::Functions),
+            (Tab::Lines, View::Lines),
+            (Tab::Stacks, View::Stacks),
+        ] {
+            app.update(Tab(tab));
+            let reversible = app.view().sort.is_some();
+            for reverse in [false, true] {
+                if reverse && !reversible {
+                    continue;
+                }
+                let opts = TableOptions {
+                    reverse,
+                    ..TableOptions::default()
+                };
+                let want = listed(&app.profile, view, &opts).expect("no --sort to refuse");
+                let rows = &app.view().rows;
+                let got: Vec<usize> = (0..rows.len())
+                    .filter_map(|i| rows.get(i))
+                    .map(|r| r as usize)
+                    .collect();
+                assert_eq!(got, want, "{name} {tab:?} reverse {reverse}");
+                app.update(Reverse);
+            }
+        }
+    }
 }
 
 #[test]
@@ -502,7 +550,7 @@ fn info_has_nothing_to_search_or_sort() {
 /// pane's sorted rows whose names match, whatever path led there.
 #[test]
 fn narrowing_search_keeps_exactly_the_matching_rows() {
-    let p = crate::fixture_gen::large::profile(30_000);
+    let p = crate::fixture_gen::large::profile(60_000);
     let mut app = app_of(p, "generated", 120, 40);
     app.update(SortNext);
     let all: Vec<u32> = (0..app.view().rows.len())

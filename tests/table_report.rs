@@ -1,0 +1,205 @@
+//! `profx report --table`'s order, through the real binary: each view
+//! lists its rows in the order the app's pane opens in, `--top N` the first
+//! N of them, and the heading names that order. `--json` keeps its
+//! canonical order (the format snapshots hold it).
+
+mod common;
+
+use common::{profx, report_json, stderr, stdout};
+
+const LINE_COUNTING: &str = "tests/fixtures/plist/line-counting.txt";
+const FUNCTION_COVERAGE: &str = "tests/fixtures/plist/function-coverage.txt";
+
+/// `profx report ARGS`, asserting it exits 0.
+fn table(args: &[&str]) -> String {
+    let mut all = vec!["report"];
+    all.extend_from_slice(args);
+    let o = profx(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The table's rows (heading and column headers left out), each as its
+/// cells; fine for names without spaces.
+fn rows(table: &str) -> Vec<Vec<&str>> {
+    table
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect())
+        .collect()
+}
+
+/// The demo's lines, by the canonical order, are the BR files' lines in
+/// file order; the three with the most time are elsewhere.
+#[test]
+fn lines_top_3_are_the_three_hottest() {
+    let out = table(&["--demo", "--view", "lines", "--top", "3"]);
+    let json = report_json("--demo", &[]);
+    let mut lines: Vec<(f64, String, u64)> = json["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["time_ms"].as_f64().unwrap(),
+                l["file"].as_str().unwrap().to_string(),
+                l["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    lines.sort_by(|a, b| b.0.total_cmp(&a.0));
+    assert!(lines[2].0 > lines[3].0, "the demo's third line is not tied");
+    let want: Vec<(String, String)> = lines[..3]
+        .iter()
+        .map(|(_, file, line)| (file.clone(), line.to_string()))
+        .collect();
+    let got: Vec<(String, String)> = rows(&out)
+        .iter()
+        .map(|r| (r[0].to_string(), r[1].to_string()))
+        .collect();
+    assert_eq!(got, want, "{out}");
+    assert!(
+        out.starts_with("# lines: 3 of 61 · sorted by time_ms desc"),
+        "{out}"
+    );
+    insta::assert_snapshot!("table-demo-lines-top-3", out);
+}
+
+#[test]
+fn functions_top_1_is_the_largest_inclusive_time() {
+    let out = table(&["--demo", "--top", "1"]);
+    let json = report_json("--demo", &[]);
+    let heaviest = json["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by(|a, b| {
+            let t = |f: &serde_json::Value| f["elapsed_inclusive_ms"].as_f64().unwrap();
+            t(a).total_cmp(&t(b))
+        })
+        .unwrap();
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0][0], heaviest["name"].as_str().unwrap(), "{out}");
+    assert!(
+        out.starts_with("# functions: 1 of 10 · sorted by elapsed_inclusive_ms desc"),
+        "{out}"
+    );
+}
+
+/// Whole tables of the demo's views, and of the fallbacks, as reviewed.
+#[test]
+fn tables_as_reviewed() {
+    for (name, args) in [
+        ("table-demo-functions", &["--demo"][..]),
+        ("table-demo-stacks", &["--demo", "--view", "stacks"]),
+        (
+            "table-line-counting-lines",
+            &[LINE_COUNTING, "--view", "lines"],
+        ),
+        ("table-function-coverage", &[FUNCTION_COVERAGE]),
+    ] {
+        insta::assert_snapshot!(name, table(args));
+    }
+}
+
+/// Each view's heading names its order: the app's default column where
+/// the profile has it, the next the app falls back to where it does not
+/// (lines with hits and no times, functions with calls only), the other
+/// way with `--reverse`.
+#[test]
+fn the_heading_names_the_order() {
+    for (args, heading) in [
+        (
+            &["--demo"][..],
+            "# functions: 10 of 10 · sorted by elapsed_inclusive_ms desc",
+        ),
+        (
+            &["--demo", "--view", "lines"],
+            "# lines: 61 of 61 · sorted by time_ms desc",
+        ),
+        (
+            &["--demo", "--view", "stacks"],
+            "# stacks: 10 of 10 · sorted by self_ms desc",
+        ),
+        (
+            &["--demo", "--view", "lines", "--reverse", "--top", "2"],
+            "# lines: 2 of 61 · sorted by time_ms asc",
+        ),
+        (
+            &["--demo", "--sort", "hits_self", "--top", "2"],
+            "# functions: 2 of 10 · sorted by hits_self desc",
+        ),
+        (
+            &[LINE_COUNTING, "--view", "lines"],
+            "# lines: 5 of 5 · sorted by hits desc",
+        ),
+        (
+            &[FUNCTION_COVERAGE],
+            "# functions: 3 of 3 · sorted by calls desc",
+        ),
+    ] {
+        let out = table(args);
+        assert!(out.starts_with(heading), "{args:?}: {out}");
+    }
+    let reversed = table(&["--demo", "--view", "lines", "--reverse", "--top", "2"]);
+    let times: Vec<f64> = rows(&reversed)
+        .iter()
+        .map(|r| r[4].parse().unwrap())
+        .collect();
+    assert!(times[0] <= times[1], "{reversed}");
+}
+
+/// `--sort` by a column the profile has no values in is a usage error that
+/// lists the columns it has values in; so is an unknown column.
+#[test]
+fn sorting_by_an_absent_column_lists_the_present_ones() {
+    let present = "columns with values: name, module, hits_self, hits_self_pct, hits_total, \
+                   hits_total_pct, elapsed_inclusive_ms, elapsed_inclusive_pct, \
+                   elapsed_exclusive_ms, elapsed_exclusive_pct)";
+    for (args, said) in [
+        (
+            &["report", "--demo", "--sort", "calls"][..],
+            "the functions view's column \"calls\" has no values in this profile",
+        ),
+        (
+            &["report", "--demo", "--sort", "nope"],
+            "no column \"nope\" in the functions view",
+        ),
+    ] {
+        let o = profx(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(err.contains(present), "{args:?}: {err}");
+    }
+    let o = profx(&[
+        "report",
+        LINE_COUNTING,
+        "--view",
+        "lines",
+        "--sort",
+        "time_ms",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(columns with values: file, line, hits)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = profx(&[
+        "report",
+        LINE_COUNTING,
+        "--view",
+        "stacks",
+        "--sort",
+        "hits",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(this profile has no stacks)"),
+        "{}",
+        stderr(&o)
+    );
+}
