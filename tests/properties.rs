@@ -589,3 +589,352 @@ proptest! {
         }
     }
 }
+
+/// A VS call tree: depth-first rows under the process row, each with its
+/// calls, exclusive time and an inclusive time that holds its children's
+/// and now and then more (time in callees the report does not list).
+fn vs_call_tree(rows: &[(u8, usize, u32, u32, u32)]) -> Vec<u8> {
+    let mut out = String::from(
+        "Level,Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,Module Name,\n0,\"app.exe\",0,0,0,\"\",\n",
+    );
+    // (level, name index, calls, exclusive µs, extra µs) read as a tree:
+    // each row's level is at most one below the one before.
+    let mut levels: Vec<u32> = Vec::new();
+    let mut shaped: Vec<(u32, usize, u32, u32, u32)> = Vec::new();
+    for &(step, name, calls, excl, extra) in rows {
+        let last = levels.last().copied().unwrap_or(0);
+        let level = (u32::from(step) % (last + 1)) + 1;
+        levels.push(level);
+        let extra = if extra % 3 == 0 { extra } else { 0 };
+        shaped.push((level, name, calls, excl, extra));
+    }
+    // Inclusive = exclusive + the children's inclusive + extra, children
+    // being the rows after it one level down until one at its level.
+    let mut incl = vec![0u64; shaped.len()];
+    for i in (0..shaped.len()).rev() {
+        let (level, _, _, excl, extra) = shaped[i];
+        let mut sum = u64::from(excl) + u64::from(extra);
+        for j in i + 1..shaped.len() {
+            if shaped[j].0 <= level {
+                break;
+            }
+            if shaped[j].0 == level + 1 {
+                sum += incl[j];
+            }
+        }
+        incl[i] = sum;
+    }
+    for (i, &(level, name, calls, excl, _)) in shaped.iter().enumerate() {
+        out += &format!(
+            "{level},\"{}\",{calls},{}.{:03},{}.{:03},\"m.dll\",\n",
+            NAMES[name],
+            incl[i] / 1000,
+            incl[i] % 1000,
+            excl / 1000,
+            excl % 1000
+        );
+    }
+    out.into_bytes()
+}
+
+fn call_tree_rows() -> impl Strategy<Value = Vec<(u8, usize, u32, u32, u32)>> {
+    prop::collection::vec(
+        (any::<u8>(), 0usize..6, 1u32..50, 0u32..5000, 0u32..3000),
+        1..30,
+    )
+}
+
+/// A VS caller/callee report: each function's Root row, its callers above
+/// it and its callees below, every edge stated from both of its ends.
+fn vs_caller_callee(edges: &[(usize, usize, u32, u32)]) -> Vec<u8> {
+    let mut out = String::from(
+        "Type,Root Function Name,Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,Module Name,\n",
+    );
+    let mut seen = std::collections::BTreeMap::new();
+    for &(a, b, calls, ms) in edges {
+        seen.entry((a, b)).or_insert((calls, ms));
+    }
+    for f in 0..6 {
+        let into: Vec<_> = seen.iter().filter(|((_, b), _)| *b == f).collect();
+        let from: Vec<_> = seen.iter().filter(|((a, _), _)| *a == f).collect();
+        if into.is_empty() && from.is_empty() {
+            continue;
+        }
+        let calls: u32 = into.iter().map(|(_, v)| v.0).sum::<u32>() + 1;
+        let incl: u32 = into.iter().map(|(_, v)| v.1).sum::<u32>() + 10;
+        let name = NAMES[f];
+        for ((a, _), (c, ms)) in &into {
+            out += &format!("1,\"{name}\",\"{}\",{c},{ms},0,\"m\",\n", NAMES[*a]);
+        }
+        out += &format!("0,\"{name}\",\"{name}\",{calls},{incl},5,\"m\",\n");
+        for ((_, b), (c, ms)) in &from {
+            out += &format!("2,\"{name}\",\"{}\",{c},{ms},0,\"m\",\n", NAMES[*b]);
+        }
+    }
+    out.into_bytes()
+}
+
+/// Every view of one profile reads the same nodes and edges (issue 51):
+/// - every node's total is its own weight plus its children's;
+/// - the bottom-up roots weigh each function's larger of its own value and
+///   its stacks' self, and add up to the top-down roots;
+/// - the flame's widths are the tree's totals, path by path;
+/// - the folded export's lines are the tree's nodes with weight, each
+///   within the microsecond its running rounding may move it;
+/// - where hits count calls and every call has a path, a function's calls
+///   are its edges' calls and its calls at a root; `report --json`'s edges
+///   are the graph's.
+fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
+    use profx::analysis::callgraph::CallGraph;
+    use profx::analysis::calltree::{CallTree, TreeIndex};
+    use profx::analysis::cct::{Cct, Label, Weigh};
+    use profx::analysis::flame_view::Icicle;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    let index = Arc::new(TreeIndex::build(p));
+    let cct = &index.cct;
+    let parent = |n: u32| cct.parent_of(p, n);
+    let mut kids_sum = vec![0.0; cct.len()];
+    for n in 0..cct.len() as u32 {
+        if let Some(q) = parent(n) {
+            kids_sum[q as usize] += cct.total(n);
+        }
+    }
+    for n in 0..cct.len() as u32 {
+        let own = cct.own(n).unwrap_or(0.0);
+        prop_assert!(
+            close(cct.total(n), own + kids_sum[n as usize]),
+            "node {n}: total {} against own {own} + children {}",
+            cct.total(n),
+            kids_sum[n as usize]
+        );
+    }
+    let roots: f64 = (0..cct.len() as u32)
+        .filter(|&n| parent(n).is_none())
+        .map(|n| cct.total(n))
+        .sum();
+    // Bottom-up: each function's root weighs the larger of its own value
+    // and its stacks' self.
+    let mut t = CallTree::new(p, Arc::clone(&index));
+    t.invert(p);
+    let mut up_sum = 0.0;
+    let mut held: HashMap<Label, f64> = HashMap::new();
+    for n in 0..cct.len() as u32 {
+        if cct.is_model(n) {
+            *held.entry(cct.label(p, n)).or_default() += cct.own(n).unwrap_or(0.0);
+        }
+    }
+    for r in &t.rows {
+        let v = t.values(p, r.id).total.unwrap_or(0.0);
+        up_sum += v;
+        if let Label::Func(f) = t.label(p, r.id) {
+            let own = cct.weigh.function(p, f).unwrap_or(0.0).max(0.0);
+            let stacks = held.get(&Label::Func(f)).copied().unwrap_or(0.0);
+            prop_assert!(
+                close(v, own.max(stacks)),
+                "bottom-up root {}: {v} against {own} / {stacks}",
+                p.function_name(f)
+            );
+        }
+    }
+    prop_assert!(
+        close(up_sum, roots),
+        "bottom-up {up_sum} against top-down {roots}"
+    );
+    // The flame: each frame's width is its path's total.
+    let path_of = |n: u32| {
+        let mut names = Vec::new();
+        let mut at = Some(n);
+        while let Some(x) = at {
+            names.push(cct.label(p, x));
+            at = parent(x);
+        }
+        names.reverse();
+        names
+    };
+    let mut by_path: HashMap<Vec<Label>, f64> = HashMap::new();
+    for n in 0..cct.len() as u32 {
+        by_path.insert(path_of(n), cct.total(n));
+    }
+    let icicle = Icicle::whole(p, &index, &|_| false);
+    for id in 0..icicle.len() as u32 {
+        let mut path = Vec::new();
+        let mut at = Some(id);
+        while let Some(x) = at {
+            path.push(icicle.func(x));
+            at = icicle.parent(x);
+        }
+        path.reverse();
+        let want = by_path.get(&path).copied();
+        prop_assert!(
+            want.is_some_and(|w| close(w, icicle.weight(id))),
+            "flame {path:?}: {} against {want:?}",
+            icicle.weight(id)
+        );
+    }
+    prop_assert_eq!(icicle.len(), cct.len());
+    // The folded export: a line a node with weight, in µs for time.
+    if profx::analysis::flame::Weight::default_for(p).is_ok() {
+        let mut out = Vec::new();
+        let req = profx::export::Request {
+            target: profx::export::Target::Folded,
+            weight: None,
+        };
+        profx::export::write(p, &req, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let text = String::from_utf8(out).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let scale = if cct.weigh == Weigh::Ms { 1000.0 } else { 1.0 };
+        let weighed = Cct::build_as(p, cct.weigh);
+        let mut want: HashMap<String, f64> = HashMap::new();
+        for n in 0..weighed.len() as u32 {
+            let own = weighed.own(n).unwrap_or(0.0);
+            if own > 0.0 {
+                let frames: Vec<String> = path_of(n)
+                    .iter()
+                    .map(|&l| match l {
+                        Label::Func(f) => profx::export::folded::frame_name(p, f),
+                        other => other.name(p).to_string(),
+                    })
+                    .collect();
+                *want.entry(frames.join(";")).or_default() += own * scale;
+            }
+        }
+        if cct.outside > 0.0 {
+            want.insert("(outside)".into(), cct.outside * scale);
+        }
+        let mut lines = 0;
+        for line in text.lines() {
+            let (path, n) = line.rsplit_once(' ').expect("a weight");
+            let n: f64 = n.parse().expect("a number");
+            let w = want.get(path).copied();
+            prop_assert!(
+                w.is_some_and(|w| (w - n).abs() <= 1.0 + 1e-6 * w),
+                "folded {path} {n} against {w:?}"
+            );
+            lines += 1;
+        }
+        // A node too light to round to a unit writes no line.
+        prop_assert!(lines <= want.len());
+    }
+    // Calls: a function's calls are its edges' and its root stacks'.
+    let g = CallGraph::build(p);
+    if p.hits_count() == profx::model::HitsCount::Calls && p.stated_edges().is_empty() {
+        let mut calls: HashMap<profx::model::FuncId, u64> = HashMap::new();
+        for e in g.edges() {
+            *calls.entry(e.callee).or_default() += e.values.calls.unwrap_or(0);
+        }
+        for s in p.stack_ids() {
+            if p.stack_depth(s) == 1 {
+                *calls.entry(p.stack_leaf(s)).or_default() += p.stack(s).hits.unwrap_or(0);
+            }
+        }
+        let covered = p.stacks().iter().filter_map(|s| s.hits).sum::<u64>()
+            == p.functions().iter().filter_map(|f| f.calls).sum::<u64>();
+        if covered {
+            for f in p.function_ids() {
+                prop_assert_eq!(
+                    calls.get(&f).copied().unwrap_or(0),
+                    p.function(f).calls.unwrap_or(0),
+                    "calls of {}",
+                    p.function_name(f)
+                );
+            }
+        }
+    }
+    // Each edge's calls and inclusive time, read again from the stacks by
+    // the words of model.md: calls of the stacks ending in [.., F, G];
+    // the totals of the outermost such nodes.
+    if p.stated_edges().is_empty() {
+        for e in g.edges() {
+            let (mut calls, mut time, mut any_stack) = (0u64, 0.0, false);
+            for n in 0..cct.len() as u32 {
+                if !cct.is_model(n) {
+                    continue;
+                }
+                let node = &p.nodes()[n as usize];
+                let Some(q) = node.parent() else { continue };
+                if node.func != e.callee || p.node(q).func != e.caller {
+                    continue;
+                }
+                if let Some(s) = node.stack() {
+                    any_stack = true;
+                    calls += p.stack(s).hits.unwrap_or(0);
+                }
+                // Outermost: no [.., F, G] above on the path.
+                let mut above = p.node(q).parent().map(|x| (x, q));
+                let mut outer = true;
+                while let Some((x, below)) = above {
+                    if p.node(below).func == e.callee && p.node(x).func == e.caller {
+                        outer = false;
+                        break;
+                    }
+                    above = p.node(x).parent().map(|y| (y, x));
+                }
+                if outer {
+                    time += cct.total(n);
+                }
+            }
+            if p.hits_count() == profx::model::HitsCount::Calls {
+                prop_assert_eq!(e.values.calls, any_stack.then_some(calls));
+            }
+            if cct.weigh == Weigh::Ms {
+                prop_assert!(
+                    e.values
+                        .elapsed_inclusive_ms
+                        .is_some_and(|t| close(t, time)),
+                    "edge time {:?} against {time}",
+                    e.values.elapsed_inclusive_ms
+                );
+            }
+        }
+    }
+    // `--json`'s edges are the graph's, in its order.
+    let json: serde_json::Value =
+        serde_json::from_str(&profx::report::json::render(p)).expect("json");
+    let edges = json["edges"].as_array().expect("edges");
+    prop_assert_eq!(edges.len(), g.edges().len());
+    for (j, e) in edges.iter().zip(g.edges()) {
+        prop_assert_eq!(
+            j["caller"]["name"].as_str(),
+            Some(p.function_name(e.caller))
+        );
+        prop_assert_eq!(
+            j["callee"]["name"].as_str(),
+            Some(p.function_name(e.callee))
+        );
+        prop_assert_eq!(j["calls"].as_u64(), e.values.calls);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Issue 51: the views of one profile agree, for generated files of
+    /// every format (traces of two threads, timed and sampled BR logs,
+    /// PLIST stacks for some functions, VS call trees with unlisted time,
+    /// VS caller/callee reports, summaries without call paths).
+    #[test]
+    fn every_view_reads_the_same_tree_and_edges(
+        events in calls(), s in samples(), f in funcs(),
+        rows in call_tree_rows(),
+        edges in prop::collection::vec((0usize..6, 0usize..6, 1u32..20, 1u32..500), 1..12),
+    ) {
+        let files = [
+            (deldbe(&events), "xpp"),
+            (dbf_trace(&events), "xpp"),
+            (br_log(&s), "br"),
+            (br_log_rich(&s, true), "br"),
+            (plist_rich(&f, false, 522), "plist"),
+            (plist_rich(&f, false, 321), "plist"),
+            (plist(&f), "plist"),
+            (vs_csv(&f), "vs-csv"),
+            (vs_call_tree(&rows), "vs-csv"),
+            (vs_caller_callee(&edges), "vs-csv"),
+        ];
+        for (bytes, format) in files {
+            let p = load(&bytes, format).map_err(TestCaseError::fail)?;
+            views_agree(&p)?;
+        }
+    }
+}

@@ -160,17 +160,38 @@ pub struct ReportArgs {
     #[arg(long, conflicts_with = "files")]
     pub demo: bool,
 
-    /// Print the whole model as JSON (report-json.md, schema 1).
-    #[arg(long, conflicts_with_all = ["table", "view", "sort", "top", "reverse"])]
+    /// Print JSON (report-json.md, schema 1): the whole model, or with
+    /// `--view tree|callers|callees` that view's document.
+    #[arg(long, conflicts_with_all = ["table", "sort", "top", "reverse"])]
     pub json: bool,
 
     /// Print an aligned table (the default).
     #[arg(long)]
     pub table: bool,
 
-    /// Which pane the table shows.
+    /// Which pane the table shows; `tree` the call tree (as `perf report
+    /// --stdio`), `callers` / `callees` one function's edges (with
+    /// `--function`).
     #[arg(long, value_enum, default_value_t = ViewArg::Functions)]
     pub view: ViewArg,
+
+    /// The function `--view callers|callees` is about: its exact name
+    /// (every function of that name), or MODULE!NAME for one of them.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+
+    /// `--view tree`: bottom-up (functions by self weight, callers below).
+    #[arg(long)]
+    pub invert: bool,
+
+    /// `--view tree`: keep N levels (1: the roots alone).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub depth: Option<u64>,
+
+    /// `--view tree`: leave out rows (and what is under them) holding less
+    /// than P percent of the session.
+    #[arg(long, value_name = "P")]
+    pub min_pct: Option<f64>,
 
     /// Column to sort the table by (its --json key, e.g. elapsed_exclusive_ms).
     #[arg(long, value_name = "COLUMN")]
@@ -195,6 +216,9 @@ pub enum ViewArg {
     Stacks,
     Packets,
     Info,
+    Tree,
+    Callers,
+    Callees,
 }
 
 impl From<ViewArg> for View {
@@ -205,6 +229,8 @@ impl From<ViewArg> for View {
             ViewArg::Stacks => View::Stacks,
             ViewArg::Packets => View::Packets,
             ViewArg::Info => View::Info,
+            // Not tables: `cli::report` prints them through report::tree.
+            ViewArg::Tree | ViewArg::Callers | ViewArg::Callees => View::Info,
         }
     }
 }

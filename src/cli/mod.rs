@@ -160,7 +160,9 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
     let profile = load::load_inputs(&inputs, &opts)?;
     let mut stdout = std::io::stdout().lock();
-    let written = if args.json {
+    let written = if let Some(written) = graph_view(&profile, args, &mut stdout)? {
+        written
+    } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
         json::write(&profile, &mut stdout)
     } else {
@@ -186,6 +188,58 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             .context("writing the report")
             .map(|()| ExitCode::SUCCESS),
     }
+}
+
+/// `--view tree|callers|callees`, text or `--json`; `None` for the other
+/// views.
+fn graph_view(
+    p: &profx::model::Profile,
+    args: &ReportArgs,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<Option<std::io::Result<()>>> {
+    use profx::report::tree::{self, Side, TreeOptions};
+    let side = match args.view {
+        ViewArg::Tree => {
+            if args.function.is_some() {
+                return Err(Usage("--function goes with --view callers or callees".into()).into());
+            }
+            let opts = TreeOptions {
+                invert: args.invert,
+                depth: args.depth.map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
+                min_pct: args.min_pct,
+            };
+            return Ok(Some(match args.json {
+                true => tree::write_json(p, &opts, out),
+                false => tree::write_text(p, &opts, out),
+            }));
+        }
+        ViewArg::Callers => Side::Callers,
+        ViewArg::Callees => Side::Callees,
+        _ => {
+            if args.function.is_some()
+                || args.invert
+                || args.depth.is_some()
+                || args.min_pct.is_some()
+            {
+                return Err(Usage(
+                    "--function goes with --view callers|callees; --invert, --depth and --min-pct with --view tree".into(),
+                )
+                .into());
+            }
+            return Ok(None);
+        }
+    };
+    if args.invert || args.depth.is_some() || args.min_pct.is_some() {
+        return Err(Usage("--invert, --depth and --min-pct go with --view tree".into()).into());
+    }
+    let Some(name) = &args.function else {
+        return Err(Usage("--view callers and callees need --function NAME".into()).into());
+    };
+    let funcs = tree::functions_named(p, name).map_err(|e| Usage(e.to_string()))?;
+    Ok(Some(match args.json {
+        true => tree::write_edges_json(p, &funcs, side, out),
+        false => tree::write_edges_text(p, &funcs, side, out),
+    }))
 }
 
 fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {

@@ -14,7 +14,7 @@
 pub mod atomic;
 mod chrome;
 pub mod csv;
-mod folded;
+pub mod folded;
 mod json;
 mod speedscope;
 

@@ -678,7 +678,11 @@ impl ProfileBuilder {
         self.stack_index = StackIndex::default();
         self.settle();
         self.no_infinities();
-        let stated = {
+        // A trace's child times are its own sums, never a file's statement:
+        // only summaries (PLIST, VS call trees) state a tree to check.
+        let stated = if self.trace_state.is_some() {
+            super::graph::Stated::default()
+        } else {
             let (names, functions) = (&self.names, &self.functions);
             let name = |f: FuncId| names.resolve(functions[f.index()].name).to_string();
             let places = &self.stack_places;

@@ -10,7 +10,6 @@
 //! function's stated exclusive time are a warning naming both.
 
 use super::ids::{FuncId, NodeId, StackId};
-use super::metrics::add_opt;
 use super::profile::{Node, Stack};
 use super::warning::Place;
 use super::{Function, Profile};
@@ -55,6 +54,7 @@ pub(crate) fn noise(scale: f64) -> f64 {
 /// A stated tree's time in callees it does not list, by node (few: only
 /// nodes whose stated inclusive exceeds what is listed under them), and
 /// the warnings of values below what is listed.
+#[derive(Default)]
 pub(crate) struct Stated {
     pub unlisted: Vec<(NodeId, f64)>,
     /// (the source and place of the stack's row where known, message)
@@ -62,7 +62,10 @@ pub(crate) struct Stated {
 }
 
 /// The rules above, over the finished tree. `place` says where a stack's
-/// row is, when the loader said.
+/// row is, when the loader said. Every sum is made in an order the node
+/// ids do not set (children's totals sorted by value), and the warnings
+/// come sorted, so two loaders of one file that made the nodes in other
+/// orders give the same numbers and the same warnings.
 pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
@@ -74,12 +77,6 @@ pub(crate) fn check_stated(
         unlisted: Vec::new(),
         warnings: Vec::new(),
     };
-    if !stacks
-        .iter()
-        .any(|s| s.self_ms.is_some() || s.child_ms.is_some())
-    {
-        return out;
-    }
     let path = |n: NodeId| {
         let mut names = Vec::new();
         let mut at = Some(n);
@@ -90,12 +87,38 @@ pub(crate) fn check_stated(
         names.reverse();
         names.join(" > ")
     };
-    // Totals from the leaves up: children have larger ids.
-    let mut total = vec![0.0f64; nodes.len()];
+    let mut warnings: Vec<(Option<(usize, Place)>, String)> = Vec::new();
+    // Each node's children as one list (start[i]..start[i + 1]); totals
+    // from the last id, as children have larger ids than their parents.
+    let n = nodes.len();
+    let mut start = vec![0u32; n + 1];
+    for node in nodes {
+        if let Some(q) = node.parent() {
+            start[q.index() + 1] += 1;
+        }
+    }
+    for i in 1..=n {
+        start[i] += start[i - 1];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0u32; start[n] as usize];
+    for (i, node) in nodes.iter().enumerate() {
+        if let Some(q) = node.parent() {
+            list[fill[q.index()] as usize] = i as u32;
+            fill[q.index()] += 1;
+        }
+    }
+    drop(fill);
+    let mut total = vec![0.0f64; n];
+    let mut below: Vec<f64> = Vec::new();
     for (i, node) in nodes.iter().enumerate().rev() {
         let stack = node.stack().map(|s| &stacks[s.index()]);
         let own = stack.and_then(|s| s.self_ms).unwrap_or(0.0);
-        let listed = total[i] + own;
+        below.clear();
+        let kids = &list[start[i] as usize..start[i + 1] as usize];
+        below.extend(kids.iter().map(|&c| total[c as usize]));
+        below.sort_by(f64::total_cmp);
+        let listed = below.iter().sum::<f64>() + own;
         let mut t = listed;
         if let Some(s) = stack
             && let Some(child) = s.child_ms
@@ -106,7 +129,7 @@ pub(crate) fn check_stated(
                     out.unlisted.push((NodeId::from_index(i), stated - listed));
                     t = stated;
                 } else if listed - stated > noise(listed) {
-                    out.warnings.push((
+                    warnings.push((
                         node.stack().and_then(place),
                         format!(
                             "stack {}: stated inclusive time {stated} is below its own time and its listed callees' {listed}; the listed sum is used",
@@ -117,36 +140,27 @@ pub(crate) fn check_stated(
             }
         }
         total[i] = t;
-        if let Some(q) = node.parent() {
-            total[q.index()] += t;
-        }
     }
     out.unlisted.reverse();
-    // A function's stacks' self time against its stated exclusive time.
-    let mut own: Vec<Option<f64>> = vec![None; functions.len()];
-    let mut last: Vec<Option<NodeId>> = vec![None; functions.len()];
+    // A stack holding more self time than its function's stated exclusive.
     for (i, node) in nodes.iter().enumerate() {
-        if let Some(s) = node.stack() {
-            let f = node.func.index();
-            own[f] = add_opt(own[f], stacks[s.index()].self_ms);
-            last[f] = Some(NodeId::from_index(i));
-        }
-    }
-    for (f, func) in functions.iter().enumerate() {
-        if let (Some(excl), Some(held), Some(n)) = (func.time.elapsed_exclusive, own[f], last[f])
-            && held - excl > noise(held)
+        let Some(s) = node.stack() else { continue };
+        let func = &functions[node.func.index()];
+        if let (Some(excl), Some(own)) = (func.time.elapsed_exclusive, stacks[s.index()].self_ms)
+            && own - excl > noise(own)
         {
-            let at = nodes[n.index()].stack();
-            out.warnings.push((
-                at.and_then(place),
+            warnings.push((
+                place(s),
                 format!(
-                    "the stacks ending in {} hold {held} ms of self time, more than its exclusive time {excl} (stack {}); the call tree shows the stacks' time",
-                    name(FuncId::from_index(f)),
-                    path(n)
+                    "stack {} holds {own} ms of self time, more than {}'s exclusive time {excl}; the call tree shows the stack's time",
+                    path(NodeId::from_index(i)),
+                    name(node.func)
                 ),
             ));
         }
     }
+    warnings.sort_by(|a, b| a.1.cmp(&b.1));
+    out.warnings = warnings;
     out
 }
 

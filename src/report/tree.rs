@@ -102,7 +102,11 @@ fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>) {
 pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     if p.nodes().is_empty() && p.functions().is_empty() {
-        writeln!(out, "# call tree: this {} profile has no call paths", p.format)?;
+        writeln!(
+            out,
+            "# call tree: this {} profile has no call paths",
+            p.format
+        )?;
         return out.flush();
     }
     let (index, rows) = rows(p, opts);
