@@ -129,47 +129,128 @@ fn is_timed(r: &Value) -> bool {
             .any(|s| !s["self_ms"].is_null())
 }
 
-/// What the weights of `weight` must add up to, from the report alone:
-/// all exclusive time and the time outside any function (for samples and
-/// traces that is the session total, checked too), every sample, every
-/// call.
+/// What the weights of `weight` must add up to, from the report alone, by
+/// model.md's words (§ Calling-context tree): each function's own value
+/// or its stacks' self, the larger; the time a stack's stated child time
+/// holds beyond its listed callees (`(unlisted)`); the time outside any
+/// function. For samples and traces that is the session total, checked
+/// too; every sample; every call.
 fn expected_total(r: &Value, weight: &str) -> f64 {
-    match weight {
-        "time" => {
-            let t = &r["totals"];
-            // A flame graph has no negative widths: a time a file states
-            // below zero (kept, with a warning) draws nothing.
-            let drawn = r["functions"].as_array().unwrap().iter();
-            let drawn: f64 = drawn.map(|x| f(&x["elapsed_exclusive_ms"]).max(0.0)).sum();
-            let unlisted = unlisted(r, "elapsed_exclusive_ms", "self_ms");
-            let total = drawn + unlisted + f(&t["outside_ms"]);
-            if r["format"] == "br" || r["format"] == "xpp" {
-                let session = f(&t["elapsed_inclusive_ms"]);
-                assert!((total - session).abs() <= 1e-6 * session.max(1.0), "{t}");
-            }
-            total * 1000.0
-        }
-        "hits" => f(&r["totals"]["samples"]),
-        _ => sum(&r["functions"], "calls") + unlisted(r, "calls", "hits"),
-    }
-}
-
-/// What the stacks weigh whose leaf function has no `key` of its own (a
-/// caller/callee report's callee without a row): a flame graph still draws
-/// them, by the stack's own `stack_key`.
-fn unlisted(r: &Value, key: &str, stack_key: &str) -> f64 {
-    let rowless = |frame: &Value| {
-        r["functions"].as_array().unwrap().iter().any(|x| {
-            x["name"] == frame["name"] && x["module"] == frame["module"] && x[key].is_null()
-        })
+    let (key, stack_key) = match weight {
+        "time" => ("elapsed_exclusive_ms", "self_ms"),
+        "hits" => return f(&r["totals"]["samples"]),
+        _ => ("calls", "hits"),
     };
-    r["stacks"]
+    // A flame graph has no negative widths: a time a file states below
+    // zero (kept, with a warning) draws nothing.
+    let stacks = r["stacks"].as_array().unwrap();
+    let frames = |s: &Value| -> Vec<(String, String)> {
+        s["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x["name"].as_str().unwrap().into(),
+                    x["module"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let mut held: HashMap<(String, String), f64> = HashMap::new();
+    for s in stacks {
+        let leaf = frames(s).last().cloned().unwrap();
+        *held.entry(leaf).or_default() += f(&s[stack_key]).max(0.0);
+    }
+    let own: f64 = r["functions"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| s["frames"].as_array().unwrap().last().is_some_and(rowless))
-        .map(|s| f(&s[stack_key]).max(0.0))
-        .sum()
+        .map(|x| {
+            let id = (
+                x["name"].as_str().unwrap().to_string(),
+                x["module"].as_str().unwrap().to_string(),
+            );
+            f(&x[key])
+                .max(0.0)
+                .max(held.get(&id).copied().unwrap_or(0.0))
+        })
+        .sum();
+    let mut total = own;
+    if weight == "time" {
+        // Half the last digit a time is written with, for each value
+        // summed, is rounding (model.md): PLIST writes µs, VS hundredths
+        // of a ms, or of a percent of the session where it gives percents.
+        let session = f(&r["totals"]["elapsed_inclusive_ms"]);
+        let rounding = match r["format"].as_str() {
+            Some("plist") => 0.0005,
+            _ => 0.005f64.max(session * 0.005 / 100.0),
+        };
+        total += stated_unlisted(stacks, &frames, rounding) + f(&r["totals"]["outside_ms"]);
+        if r["format"] == "br" || r["format"] == "xpp" {
+            let session = f(&r["totals"]["elapsed_inclusive_ms"]);
+            assert!(
+                (total - session).abs() <= 1e-6 * session.max(1.0),
+                "{}",
+                r["totals"]
+            );
+        }
+        total *= 1000.0;
+    }
+    total
+}
+
+/// The time stacks' stated child times hold beyond their listed callees:
+/// a path's total is its self time and its callees' totals, or what it
+/// states (self + child) where that is more.
+fn stated_unlisted(
+    stacks: &[Value],
+    frames: &dyn Fn(&Value) -> Vec<(String, String)>,
+    rounding: f64,
+) -> f64 {
+    let mut by_path: HashMap<Vec<(String, String)>, (f64, Option<f64>)> = HashMap::new();
+    for s in stacks {
+        let e = by_path.entry(frames(s)).or_insert((0.0, None));
+        e.0 += f(&s["self_ms"]);
+        if !s["child_ms"].is_null() {
+            e.1 = Some(e.1.unwrap_or(0.0) + f(&s["child_ms"]));
+        }
+    }
+    // Every prefix is a node; deepest first, so callees come before callers.
+    let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
+    for p in by_path.keys() {
+        for k in 1..=p.len() {
+            nodes.push(p[..k].to_vec());
+        }
+    }
+    nodes.sort();
+    nodes.dedup();
+    nodes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let mut kids: HashMap<Vec<(String, String)>, usize> = HashMap::new();
+    for p in &nodes {
+        if p.len() > 1 {
+            *kids.entry(p[..p.len() - 1].to_vec()).or_default() += 1;
+        }
+    }
+    let mut totals: HashMap<Vec<(String, String)>, f64> = HashMap::new();
+    let mut extra = 0.0;
+    for p in nodes {
+        let (own, child) = by_path.get(&p).copied().unwrap_or((0.0, None));
+        let listed = own + totals.get(&p).copied().unwrap_or(0.0);
+        let slack = rounding * (kids.get(&p).copied().unwrap_or(0) + 2) as f64;
+        let t = match child {
+            Some(c) if own + c - listed > slack.max(1e-9 * listed) => {
+                extra += own + c - listed;
+                own + c
+            }
+            _ => listed,
+        };
+        if p.len() > 1 {
+            *totals.entry(p[..p.len() - 1].to_vec()).or_default() += t;
+        }
+        totals.insert(p, t);
+    }
+    extra
 }
 
 fn weights_of(r: &Value) -> Vec<&'static str> {

@@ -123,7 +123,16 @@ fn every_spec_warning_is_produced_at_its_place() {
                 ("line 4", "no tag 9 stack open"),
             ],
         ),
-        ("function-timing", &[]),
+        // The stack AfxWinMain > PumpMessage, listed twice (its times add
+        // up), states 745.255 ms of child time while its listed callee
+        // OnWndMsg holds 940.322 (model.md § Calling-context tree).
+        (
+            "function-timing",
+            &[(
+                "line 13",
+                "stack AfxWinMain(struct HINSTANCE__ *,struct HINSTANCE__ *,char *,int) > CWinThread::PumpMessage(void): stated inclusive time 87316.863 is below its own time and its listed callees' 87511.93; the listed sum is used",
+            )],
+        ),
         ("space-separated", &[]),
         ("crlf-windows-1252", &[]),
         (
@@ -299,7 +308,7 @@ fn files_that_cannot_load_exit_1_naming_file_place_and_reason() {
 
 #[test]
 fn strict_accepts_a_clean_file() {
-    let o = profx(&["report", &fixture("function-timing"), "--strict", "--json"]);
+    let o = profx(&["report", &fixture("space-separated"), "--strict", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 

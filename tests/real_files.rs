@@ -99,24 +99,45 @@ fn caller_callee_export_as_vs_writes_it() {
     let crt = function(&r, "__onexit", "MSVCR100D.dll");
     assert_eq!(exe["elapsed_inclusive_ms"], 8517.0);
     assert_eq!(crt["elapsed_inclusive_ms"], 7962.0);
-    let stacks = stack_frames(&r);
+    // A caller/callee report states edges, not call paths.
+    assert!(stack_frames(&r).is_empty());
+    let edges: Vec<((String, String), (String, String), Value)> = r["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|e| {
+            let end = |x: &Value| {
+                (
+                    x["name"].as_str().unwrap_or_default().to_string(),
+                    x["module"].as_str().unwrap_or_default().to_string(),
+                )
+            };
+            (end(&e["caller"]), end(&e["callee"]), e.clone())
+        })
+        .collect();
     let edge = |a: (&str, &str), b: (&str, &str)| {
         let q = |(n, m): (&str, &str)| (n.to_string(), m.to_string());
-        stacks.contains(&vec![q(a), q(b)])
+        edges
+            .iter()
+            .find(|e| e.0 == q(a) && e.1 == q(b))
+            .map(|e| e.2.clone())
     };
     // The RtlDecodePointer callee row stands under the exe's Root row.
-    assert!(edge(
+    let decode = edge(
         ("__onexit", "perfPlay.exe"),
-        ("RtlDecodePointer", "ntdll.dll")
-    ));
-    assert!(!edge(
-        ("__onexit", "MSVCR100D.dll"),
-        ("RtlDecodePointer", "ntdll.dll")
-    ));
-    assert!(edge(
-        ("_atexit", "perfPlay.exe"),
-        ("__onexit", "perfPlay.exe")
-    ));
+        ("RtlDecodePointer", "ntdll.dll"),
+    )
+    .expect("__onexit calls RtlDecodePointer");
+    assert_eq!(decode["calls"], 1);
+    assert_eq!(decode["elapsed_inclusive_ms"], 567.0);
+    assert!(
+        edge(
+            ("__onexit", "MSVCR100D.dll"),
+            ("RtlDecodePointer", "ntdll.dll")
+        )
+        .is_none()
+    );
+    assert!(edge(("_atexit", "perfPlay.exe"), ("__onexit", "perfPlay.exe")).is_some());
     let fib = function(&r, "Fib(int)", "perfPlay.exe");
     assert_eq!(fib["calls"], 500);
     assert_eq!(fib["min_elapsed_inclusive_ms"], 756.0);
@@ -145,5 +166,96 @@ fn table_shows_min_and_max_per_call() {
     let out = stdout(&o);
     for head in ["Min incl ms", "Max incl ms", "Min excl ms", "Max excl ms"] {
         assert!(out.contains(head), "{head} in {out}");
+    }
+}
+
+/// The butterfly of every function of a real caller/callee export equals
+/// the file's rows: each Caller row under a function's Root row is a row of
+/// its callers with the row's calls and inclusive time, each Callee row one
+/// of its callees (issue 51), read here from the CSV with no profx code.
+#[test]
+fn a_caller_callee_exports_butterfly_is_its_rows() {
+    let path = real_file("visperf_l4_cc.csv");
+    let mut csv = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(&path)
+        .expect("the fixture reads");
+    let head = csv.headers().expect("a header").clone();
+    let col = |name: &str| head.iter().position(|h| h == name).expect(name);
+    let (kind, name, module, calls, incl) = (
+        col("Type"),
+        col("Function Name"),
+        col("Module Name"),
+        col("Number of Calls"),
+        col("Elapsed Inclusive Time"),
+    );
+    // (root name, root module) → its callers and callees as the file says.
+    type Rows = Vec<(String, String, u64, f64)>;
+    let mut sides: std::collections::BTreeMap<(String, String), (Rows, Rows)> = Default::default();
+    let mut root: Option<(String, String)> = None;
+    for rec in csv.records() {
+        let rec = rec.expect("a row");
+        let num = |i: usize| rec[i].replace(',', "");
+        let row = (
+            rec[name].to_string(),
+            rec[module].to_string(),
+            num(calls).parse::<u64>().expect("calls"),
+            num(incl).parse::<f64>().expect("time"),
+        );
+        // A Caller or Callee row belongs to the Root row above it.
+        match &rec[kind] {
+            "Root" => {
+                let key = (row.0.clone(), row.1.clone());
+                sides.entry(key.clone()).or_default();
+                root = Some(key);
+            }
+            "Caller" => {
+                let key = root.clone().expect("a caller under a root");
+                sides.entry(key).or_default().0.push(row);
+            }
+            "Callee" => {
+                let key = root.clone().expect("a callee under a root");
+                sides.entry(key).or_default().1.push(row);
+            }
+            other => panic!("row type {other}"),
+        }
+    }
+    assert!(sides.len() > 20, "{} functions", sides.len());
+    for ((fname, fmodule), (callers, callees)) in &sides {
+        let whom = format!("{fmodule}!{fname}");
+        for (side, want) in [("callers", callers), ("callees", callees)] {
+            let out = common::profx(&[
+                "report",
+                &path,
+                "--view",
+                side,
+                "--function",
+                &whom,
+                "--json",
+            ]);
+            assert!(out.status.success(), "{whom}: {}", common::stderr(&out));
+            let doc: Value = serde_json::from_str(&common::stdout(&out)).expect("json");
+            let f = &doc["functions"][0];
+            assert_eq!(f["module"], fmodule.as_str());
+            let rows: Vec<&Value> = f["rows"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .filter(|x| x["kind"] == "function")
+                .collect();
+            assert_eq!(rows.len(), want.len(), "{side} of {whom}: {rows:?}");
+            for (n, m, c, t) in want {
+                let got = rows
+                    .iter()
+                    .find(|x| x["name"] == n.as_str() && x["module"] == m.as_str())
+                    .unwrap_or_else(|| panic!("{side} of {whom}: no {n} [{m}]"));
+                assert_eq!(got["calls"].as_u64(), Some(*c), "{side} of {whom}: {n}");
+                assert_eq!(
+                    got["elapsed_inclusive_ms"].as_f64(),
+                    Some(*t),
+                    "{side} of {whom}: {n}"
+                );
+            }
+        }
     }
 }

@@ -73,10 +73,13 @@ pub struct ProfileBuilder {
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
     hits_count: super::graph::HitsCount,
+    stated_rounding: f64,
     stated_edges: Vec<super::graph::StatedEdge>,
-    /// Where a summary's stack rows are (few: VS call trees, PLIST), for
-    /// the warnings `finish` gives about stated trees.
-    stack_places: FxHashMap<StackId, (usize, Place)>,
+    /// Where a summary's stack rows are (VS call trees, PLIST), for the
+    /// warnings `finish` gives about stated trees: a line by stack id (0:
+    /// none said; 8 bytes a stack, a PLIST listing's millions included).
+    /// These formats load one source.
+    stack_lines: Vec<u64>,
 }
 
 impl ProfileBuilder {
@@ -110,9 +113,17 @@ impl ProfileBuilder {
             timeline: None,
             stacks_wanted: true,
             hits_count: Default::default(),
+            stated_rounding: 0.0,
             stated_edges: Vec::new(),
-            stack_places: FxHashMap::default(),
+            stack_lines: Vec::new(),
         }
+    }
+
+    /// How finely the file states a time: half of its last digit. A
+    /// stated tree's sums that differ by less than that a value are
+    /// rounding, neither unlisted time nor a warning.
+    pub fn stated_rounding(&mut self, half_unit_ms: f64) {
+        self.stated_rounding = half_unit_ms.max(0.0);
     }
 
     /// States what stack hits count (model.md): calls unless said.
@@ -129,11 +140,16 @@ impl ProfileBuilder {
         self.stated_edges.push(e);
     }
 
-    /// Where a stack's row is, for the warnings about stated trees.
-    pub fn stack_place(&mut self, id: StackId, place: Place) {
-        self.stack_places
-            .entry(id)
-            .or_insert((self.current_source, place));
+    /// The line of a stack's row, for the warnings about stated trees (a
+    /// stack listed twice keeps its first).
+    pub fn stack_line(&mut self, id: StackId, line: u64) {
+        if self.stack_lines.len() <= id.index() {
+            self.stack_lines.resize(id.index() + 1, 0);
+        }
+        let at = &mut self.stack_lines[id.index()];
+        if *at == 0 {
+            *at = line;
+        }
     }
 
     /// Registers an input; warnings from now on point into it.
@@ -685,13 +701,18 @@ impl ProfileBuilder {
         } else {
             let (names, functions) = (&self.names, &self.functions);
             let name = |f: FuncId| names.resolve(functions[f.index()].name).to_string();
-            let places = &self.stack_places;
+            let (lines, source) = (&self.stack_lines, self.current_source);
+            let place = |s: StackId| {
+                let &line = lines.get(s.index()).filter(|&&l| l > 0)?;
+                Some((source, Place::Line(line)))
+            };
             super::graph::check_stated(
                 &self.tree.nodes,
                 &self.stacks,
                 &self.functions,
+                self.stated_rounding,
                 &name,
-                &|s| places.get(&s).cloned(),
+                &place,
             )
         };
         for (at, message) in stated.warnings {

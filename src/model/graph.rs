@@ -70,6 +70,7 @@ pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
     functions: &[Function],
+    rounding: f64,
     name: &dyn Fn(FuncId) -> String,
     place: &dyn Fn(StackId) -> Option<(usize, Place)>,
 ) -> Stated {
@@ -124,11 +125,14 @@ pub(crate) fn check_stated(
             && let Some(child) = s.child_ms
         {
             let stated = own + child;
+            // Each value stated, this one and its children's, may be off
+            // by the file's rounding.
+            let slack = |x: f64| noise(x).max(rounding * (below.len() + 2) as f64);
             if stated.is_finite() {
-                if stated - listed > noise(stated) {
+                if stated - listed > slack(stated) {
                     out.unlisted.push((NodeId::from_index(i), stated - listed));
                     t = stated;
-                } else if listed - stated > noise(listed) {
+                } else if listed - stated > slack(listed) {
                     warnings.push((
                         node.stack().and_then(place),
                         format!(
@@ -147,7 +151,7 @@ pub(crate) fn check_stated(
         let Some(s) = node.stack() else { continue };
         let func = &functions[node.func.index()];
         if let (Some(excl), Some(own)) = (func.time.elapsed_exclusive, stacks[s.index()].self_ms)
-            && own - excl > noise(own)
+            && own - excl > noise(own).max(2.0 * rounding)
         {
             warnings.push((
                 place(s),

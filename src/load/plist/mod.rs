@@ -66,6 +66,9 @@ impl Loader for Plist {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        // Times are written to the microsecond: a stack's child time and
+        // its callees' differ by half of one per value in rounding alone.
+        b.stated_rounding(0.0005);
         if opts.reference {
             return reference::load(input.bytes(), input.name(), b);
         }

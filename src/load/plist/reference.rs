@@ -384,6 +384,7 @@ impl<'b> Reader<'b> {
             frames.push(s.owner);
             if self.b.keeps_stacks() {
                 let id = self.b.stack(&frames);
+                self.b.stack_line(id, s.line);
                 let t = |x: f64| timed.then_some(x);
                 self.b
                     .stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));

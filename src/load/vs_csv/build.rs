@@ -170,6 +170,14 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
     if cols.samples[0].is_some() && cols.calls.is_none() {
         b.hits_count(crate::model::HitsCount::Samples);
     }
+    // How finely a time is stated: to the hundredth of a ms as written,
+    // or to the hundredth of a percent of the session when recovered from
+    // percents (the IDE's export), so a row and its children's rows differ
+    // by half of that each in rounding alone.
+    b.stated_rounding(match (how[0], totals[0]) {
+        (Stated::AvgAndPercent, Some(t)) => t * 0.005 / 100.0,
+        _ => 0.005,
+    });
     let t = b.totals_mut();
     t.elapsed_inclusive_ms = totals[0];
     t.application_inclusive_ms = totals[1];
@@ -440,7 +448,7 @@ impl Assembler<'_> {
             self.add(f, r, x, !recursive);
             let node = self.b.node(path.last().map(|t| t.2), f);
             let id = self.b.stack_at(node);
-            self.b.stack_place(id, Place::Line(r.line));
+            self.b.stack_line(id, r.line);
             self.stack_values(id, r, x);
             path.push((l, f, node));
         }

@@ -48,6 +48,7 @@ impl State<'_> {
                 false => self.b.stack_listed(&frames),
             };
             fresh.made(id);
+            self.b.stack_line(id, s.line);
             let t = |x: f64| timed.then_some(x);
             self.b
                 .stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));
