@@ -23,6 +23,7 @@ const FIXTURES: &[&str] = &[
     "overflowing-value",
     "caller-without-own-row",
     "threads-entry-point-35-percent",
+    "unlisted-time",
 ];
 
 /// A run of several threads whose entry point holds 35 % of the session:
@@ -284,4 +285,70 @@ fn the_malformed_samples_give_an_error_or_a_warning_with_the_line() {
         "{}",
         stderr(&forced)
     );
+}
+
+/// A call-tree row whose stated inclusive time exceeds its own and its
+/// listed children's has the rest as `(unlisted)`, so its total is what the
+/// file states in the tree, the flame and the export; one whose stated time
+/// is below them is a warning at its line and totals the listed sum.
+#[test]
+fn a_call_tree_rows_time_in_callees_it_does_not_list_is_unlisted() {
+    let path = fixture("unlisted-time");
+    let r = report_json(&path, &[]);
+    assert_warnings(
+        "unlisted-time",
+        &r,
+        &[(
+            "line 7",
+            "stack Print(): stated inclusive time 100 is below its own time and its listed callees' 130; the listed sum is used",
+        )],
+    );
+    let out = profx(&["report", &path, "--view", "tree", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(doc["weight"], "ms");
+    let nodes = doc["nodes"].as_array().expect("nodes");
+    let path_of = |id: u64| {
+        let mut names = Vec::new();
+        let mut at = Some(id);
+        while let Some(i) = at {
+            let n = &nodes[i as usize];
+            names.push(n["name"].as_str().unwrap().to_string());
+            at = n["parent"].as_u64();
+        }
+        names.reverse();
+        names.join(" > ")
+    };
+    let got: Vec<(String, f64, f64)> = nodes
+        .iter()
+        .map(|n| {
+            (
+                path_of(n["id"].as_u64().unwrap()),
+                n["total"].as_f64().unwrap(),
+                n["self"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("Main()", 1000.0, 100.0),
+        ("Main() > Load()", 400.0, 150.0),
+        ("Main() > Load() > Read()", 200.0, 200.0),
+        ("Main() > Load() > (unlisted)", 50.0, 50.0),
+        ("Main() > Save()", 300.0, 300.0),
+        ("Main() > (unlisted)", 200.0, 200.0),
+        ("Print()", 130.0, 50.0),
+        ("Print() > Fmt()", 80.0, 80.0),
+    ];
+    let got: Vec<(&str, f64, f64)> = got.iter().map(|(p, t, s)| (p.as_str(), *t, *s)).collect();
+    assert_eq!(got, want);
+    // The folded export draws the same: Main's frames weigh 1000 ms.
+    let out = profx(&["export", &path, "--to", "folded", "-o", "-"]);
+    let text = stdout(&out);
+    let main: u64 = text
+        .lines()
+        .filter(|l| l.starts_with("m.exe!Main()") || l.starts_with("app.exe!Main()"))
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(main, 1_000_000, "{text}");
+    assert!(text.contains("app.exe!Main();(unlisted) 200000"), "{text}");
 }

@@ -26,7 +26,17 @@ pub fn split(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let (left, right) = layout::detail_halves(area);
     let f = app.selected_function();
-    let name = f.map(|f| fname(app, f)).unwrap_or_default();
+    // A name two functions share carries its module, as in the lists.
+    let name = f
+        .map(|f| match app.profile.name_is_shared(f) {
+            true => format!(
+                "{} [{}]",
+                fname(app, f),
+                crate::text::visible(app.profile.function_module(f))
+            ),
+            false => fname(app, f),
+        })
+        .unwrap_or_default();
     let focus = app.view().focus;
     let at = |f: Focus| match f {
         Focus::Callers(i) | Focus::Callees(i) => Some(i),
