@@ -8,6 +8,7 @@ use common::{profx, report_json, stderr, stdout};
 /// once and then must not change.
 const LOADS: &[&str] = &[
     "function-timing",
+    "partial-stacks",
     "demo-orders",
     "line-counting",
     "function-coverage",

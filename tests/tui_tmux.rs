@@ -556,6 +556,49 @@ fn the_call_tree_walked() {
     assert_terminal_given_back(&t, &s);
 }
 
+/// The butterfly, the Call tree and the Flame pane of a PLIST file whose
+/// stacks cover part of its functions' time (issue 51), as a new user
+/// reads them: the butterfly's columns named and its `(root)`, `(self)`
+/// and `(unlisted)` rows; the same `(no call path)` and `(unlisted)` nodes,
+/// with the same totals, in the tree and the flame.
+#[test]
+fn one_tree_walked_through_the_butterfly_the_tree_and_the_flame() {
+    let t = Tmux::start("one-tree", 120, 34);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(
+        &t,
+        &format!("{bin} {}", fixture("plist/partial-stacks.txt")),
+    );
+    let s = t.wait_for("Callees of main loop");
+    assert!(s.contains("% incl"), "the share's base is named:\n{s}");
+    for row in ["(root)", "(self)", "(unlisted)", "draw"] {
+        assert!(s.contains(row), "{row} in the butterfly:\n{s}");
+    }
+    // draw: 3 calls from main loop, 1 from no call path: 75 % and 25 %.
+    t.keys(&["Down"]);
+    let s = t.wait_for("Callers of draw");
+    assert!(s.contains("75.00 %") && s.contains("25.00 %"), "{s}");
+    t.keys(&["4"]);
+    let s = t.wait_for("Call tree · top-down");
+    assert!(s.contains("(no call path)"), "{s}");
+    t.keys(&["Home", "*"]);
+    let s = t.wait_for("(unlisted)");
+    assert!(
+        s.contains("100.000"),
+        "main loop totals what its stack states:\n{s}"
+    );
+    t.keys(&["5"]);
+    let s = t.wait_for("┌ Flame");
+    assert!(
+        s.contains("(no call path)"),
+        "the flame draws the same root:\n{s}"
+    );
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}
+
 /// The Flame pane as a new user meets it: the top frame selected, down to
 /// the heaviest callee, right to its neighbour, zoom in and out, a search
 /// that says the matching frames' share, quit.

@@ -29,7 +29,6 @@ use std::sync::Arc;
 /// once and shared by every Call tree view.
 #[derive(Debug)]
 pub struct TreeIndex {
-    pub children: Children,
     /// The children in the order the pane opens with (total, descending;
     /// ties by name), made with the index so that the first look at the
     /// tree sorts nothing.
@@ -62,7 +61,7 @@ impl TreeIndex {
     pub fn build(p: &Profile) -> TreeIndex {
         let cct = Cct::build(p);
         let ranks = cct.ranks.clone();
-        let children = cct.kids.clone();
+        let children = &cct.kids;
         let sub = Subtree::build(p);
         let unit = match cct.weigh {
             Weigh::Ms => Unit::Ms,
@@ -86,7 +85,6 @@ impl TreeIndex {
         TreeIndex {
             outside,
             by_total,
-            children,
             cct,
             sub,
             ranks,
@@ -97,6 +95,11 @@ impl TreeIndex {
 }
 
 impl TreeIndex {
+    /// Every node's children, by name (the tree's own index).
+    pub fn children(&self) -> &Children {
+        &self.cct.kids
+    }
+
     /// A node's total: its own weight and its children's (`Cct`).
     pub fn weight(&self, n: NodeId) -> f64 {
         self.cct.total(n.0)
@@ -286,7 +289,7 @@ impl CallTree {
     /// Whether a row can be opened.
     pub fn has_children(&self, id: u32) -> bool {
         match self.direction {
-            Direction::TopDown => !self.index.children.of(Some(NodeId(id))).is_empty(),
+            Direction::TopDown => !self.index.children().of(Some(NodeId(id))).is_empty(),
             Direction::BottomUp => self.ups[id as usize].has_callers,
         }
     }
@@ -378,7 +381,7 @@ impl CallTree {
         let sort = self.sort;
         let o = Arc::new(
             self.index
-                .children
+                .children()
                 .reordered(|a, b| sibling_order(sort, key(a), key(b))),
         );
         self.ordered = Some(Arc::clone(&o));
@@ -611,9 +614,13 @@ impl CallTree {
             self.open.insert(id);
             match self.direction {
                 // Which children, not their order: the index's lists.
-                Direction::TopDown => {
-                    todo.extend(self.index.children.of(Some(NodeId(id))).iter().map(|n| n.0))
-                }
+                Direction::TopDown => todo.extend(
+                    self.index
+                        .children()
+                        .of(Some(NodeId(id)))
+                        .iter()
+                        .map(|n| n.0),
+                ),
                 Direction::BottomUp => todo.extend(self.up_kids(p, id)),
             }
         }
@@ -639,7 +646,7 @@ impl CallTree {
             let heaviest = match self.direction {
                 Direction::TopDown => {
                     let w = |id: u32| self.values(p, id).total.unwrap_or(0.0);
-                    let kids = self.index.children.of(Some(NodeId(at)));
+                    let kids = self.index.children().of(Some(NodeId(at)));
                     kids.iter().map(|n| n.0).max_by(|&a, &b| {
                         w(a).total_cmp(&w(b)).then_with(|| {
                             let r = |id: u32| self.index.rank(self.index.label(p, NodeId(id)));
@@ -818,7 +825,7 @@ impl CallTree {
     /// The sum of the roots' totals (what the whole tree weighs).
     pub fn roots_total(&self, p: &Profile) -> f64 {
         let roots: Vec<u32> = match self.direction {
-            Direction::TopDown => self.index.children.of(None).iter().map(|n| n.0).collect(),
+            Direction::TopDown => self.index.children().of(None).iter().map(|n| n.0).collect(),
             Direction::BottomUp => self.up_roots.clone(),
         };
         roots
@@ -1043,7 +1050,7 @@ mod tests {
             for (i, node) in p.nodes().iter().enumerate() {
                 let n = NodeId::from_index(i);
                 let total = index.weight(n);
-                let kids: f64 = index.children.of(Some(n)).iter()
+                let kids: f64 = index.children().of(Some(n)).iter()
                     .map(|&k| index.weight(k)).sum();
                 prop_assert!(total + 1e-9 >= kids, "node {i}: {total} < {kids}");
                 let own = index.own(n).unwrap_or(0.0);

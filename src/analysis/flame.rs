@@ -15,8 +15,7 @@
 //! formats; for hits to the number of samples; for calls to the sum of the
 //! functions' calls.
 
-use super::cct::{Cct, Label, Weigh, label_rank};
-use super::tree::function_ranks;
+use super::cct::{Cct, Label, Weigh};
 use crate::model::{NodeId, Profile};
 
 /// The frame name given to a trace's time outside any call.
@@ -139,8 +138,7 @@ pub fn weigh(w: Weight) -> Weigh {
 pub fn weighted_paths(p: &Profile, w: Weight) -> Result<(Cct, Vec<Weighted>), NoSuchWeight> {
     check(p, w)?;
     let cct = Cct::build_as(p, weigh(w));
-    let ranks = function_ranks(p);
-    let kids = cct.children(p, |l| label_rank(&ranks, l));
+    let kids = &cct.kids;
     let mut out = Vec::new();
     let mut todo: Vec<NodeId> = kids.of(None).iter().rev().copied().collect();
     while let Some(n) = todo.pop() {

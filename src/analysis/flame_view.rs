@@ -450,7 +450,7 @@ mod tests {
                             .map(|c| c.width).sum();
                         prop_assert!(kids <= b.width);
                         let own = ix.own(n).unwrap_or(0.0);
-                        if own == 0.0 && ix.children.of(Some(n)).len() == 1 {
+                        if own == 0.0 && ix.children().of(Some(n)).len() == 1 {
                             prop_assert_eq!(kids, b.width, "one child with all the weight");
                         }
                     }
