@@ -200,15 +200,14 @@ fn expected_total(r: &Value, weight: &str) -> f64 {
     total
 }
 
+/// A path's frames, root first, each as (name, module).
+type Frames = Vec<(String, String)>;
+
 /// The time stacks' stated child times hold beyond their listed callees:
 /// a path's total is its self time and its callees' totals, or what it
 /// states (self + child) where that is more.
-fn stated_unlisted(
-    stacks: &[Value],
-    frames: &dyn Fn(&Value) -> Vec<(String, String)>,
-    rounding: f64,
-) -> f64 {
-    let mut by_path: HashMap<Vec<(String, String)>, (f64, Option<f64>)> = HashMap::new();
+fn stated_unlisted(stacks: &[Value], frames: &dyn Fn(&Value) -> Frames, rounding: f64) -> f64 {
+    let mut by_path: HashMap<Frames, (f64, Option<f64>)> = HashMap::new();
     for s in stacks {
         let e = by_path.entry(frames(s)).or_insert((0.0, None));
         e.0 += f(&s["self_ms"]);
@@ -217,7 +216,7 @@ fn stated_unlisted(
         }
     }
     // Every prefix is a node; deepest first, so callees come before callers.
-    let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
+    let mut nodes: Vec<Frames> = Vec::new();
     for p in by_path.keys() {
         for k in 1..=p.len() {
             nodes.push(p[..k].to_vec());
@@ -226,13 +225,13 @@ fn stated_unlisted(
     nodes.sort();
     nodes.dedup();
     nodes.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    let mut kids: HashMap<Vec<(String, String)>, usize> = HashMap::new();
+    let mut kids: HashMap<Frames, usize> = HashMap::new();
     for p in &nodes {
         if p.len() > 1 {
             *kids.entry(p[..p.len() - 1].to_vec()).or_default() += 1;
         }
     }
-    let mut totals: HashMap<Vec<(String, String)>, f64> = HashMap::new();
+    let mut totals: HashMap<Frames, f64> = HashMap::new();
     let mut extra = 0.0;
     for p in nodes {
         let (own, child) = by_path.get(&p).copied().unwrap_or((0.0, None));

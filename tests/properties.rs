@@ -654,7 +654,7 @@ fn vs_caller_callee(edges: &[(usize, usize, u32, u32)]) -> Vec<u8> {
     for &(a, b, calls, ms) in edges {
         seen.entry((a, b)).or_insert((calls, ms));
     }
-    for f in 0..6 {
+    for (f, name) in NAMES.iter().enumerate() {
         let into: Vec<_> = seen.iter().filter(|((_, b), _)| *b == f).collect();
         let from: Vec<_> = seen.iter().filter(|((a, _), _)| *a == f).collect();
         if into.is_empty() && from.is_empty() {
@@ -662,7 +662,6 @@ fn vs_caller_callee(edges: &[(usize, usize, u32, u32)]) -> Vec<u8> {
         }
         let calls: u32 = into.iter().map(|(_, v)| v.0).sum::<u32>() + 1;
         let incl: u32 = into.iter().map(|(_, v)| v.1).sum::<u32>() + 10;
-        let name = NAMES[f];
         for ((a, _), (c, ms)) in &into {
             out += &format!("1,\"{name}\",\"{}\",{c},{ms},0,\"m\",\n", NAMES[*a]);
         }

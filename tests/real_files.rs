@@ -101,7 +101,9 @@ fn caller_callee_export_as_vs_writes_it() {
     assert_eq!(crt["elapsed_inclusive_ms"], 7962.0);
     // A caller/callee report states edges, not call paths.
     assert!(stack_frames(&r).is_empty());
-    let edges: Vec<((String, String), (String, String), Value)> = r["edges"]
+    // (caller, callee, the edge), each end as (name, module).
+    type End = (String, String);
+    let edges: Vec<(End, End, Value)> = r["edges"]
         .as_array()
         .expect("edges")
         .iter()
