@@ -356,6 +356,17 @@ fn complete(
         (Some(c), None) if c > 0 => Some(c),
         _ => None,
     };
+    // Without call paths or edges, all of a function's time came from no
+    // caller known.
+    let pathless = !stated && p.nodes().is_empty();
+    let root = match pathless {
+        true => EdgeValues {
+            elapsed_inclusive_ms: func.time.elapsed_inclusive,
+            hits: func.hits_total,
+            calls: None,
+        },
+        false => root,
+    };
     let root_time = if stated {
         // Stated edges: what the callers' inclusive times leave of the
         // function's, when they are not the function's own recursion.

@@ -51,6 +51,12 @@ pub(crate) fn noise(scale: f64) -> f64 {
     1e-9 * scale.abs().max(1.0)
 }
 
+/// A sum of stated times as a warning writes it: to the nanosecond, so
+/// the float noise of a sum (7796.249999999999) does not show.
+fn shown(ms: f64) -> f64 {
+    (ms * 1e6).round() / 1e6
+}
+
 /// A stated tree's time in callees it does not list, by node (few: only
 /// nodes whose stated inclusive exceeds what is listed under them), and
 /// the warnings of values below what is listed.
@@ -136,8 +142,10 @@ pub(crate) fn check_stated(
                     warnings.push((
                         node.stack().and_then(place),
                         format!(
-                            "stack {}: stated inclusive time {stated} is below its own time and its listed callees' {listed}; the listed sum is used",
-                            path(NodeId::from_index(i))
+                            "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
+                            path(NodeId::from_index(i)),
+                            shown(stated),
+                            shown(listed)
                         ),
                     ));
                 }
@@ -156,9 +164,11 @@ pub(crate) fn check_stated(
             warnings.push((
                 place(s),
                 format!(
-                    "stack {} holds {own} ms of self time, more than {}'s exclusive time {excl}; the call tree shows the stack's time",
+                    "stack {} holds {} ms of self time, more than {}'s exclusive time {}; the call tree shows the stack's time",
                     path(NodeId::from_index(i)),
-                    name(node.func)
+                    shown(own),
+                    name(node.func),
+                    shown(excl)
                 ),
             ));
         }

@@ -475,6 +475,13 @@ impl App {
             self.status = Some("f shows a function's sandwich: select one".into());
             return;
         };
+        if self.profile.nodes().is_empty() {
+            self.status = Some(format!(
+                "no sandwich: this {} profile has no call paths",
+                self.profile.format
+            ));
+            return;
+        }
         self.switch_tab(Tab::Flame);
         self.flame_focus(Some(f));
     }
@@ -1054,8 +1061,10 @@ impl App {
     fn enter(&mut self) {
         let v = self.view();
         if v.focus != Focus::Table {
-            if let Some(f) = self.detail_function() {
-                self.goto_function(f);
+            match self.detail_function() {
+                Some(f) => self.goto_function(f),
+                // (root), (self), (unlisted): what the edges miss.
+                None => self.status = Some("this row has no function".into()),
             }
             return;
         }

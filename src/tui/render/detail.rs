@@ -56,13 +56,16 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     } else {
         ""
     };
-    let heading = Heading::of(app);
+    // Both lists show the same columns, measured over both, so that they
+    // line up and neither drops a number the other shows.
+    let both: Vec<Edge> = callers.iter().chain(callees.iter()).cloned().collect();
+    let heading = Heading::of(app, &both);
     edges(
         buf,
         left,
         app,
         &format!(" Callers of {name}{note} "),
-        (&callers, none, &heading),
+        (&callers, none, &heading, "caller"),
         callers_at,
         theme,
     );
@@ -71,7 +74,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         right,
         app,
         &format!(" Callees of {name}{note} "),
-        (&callees, none, &heading),
+        (&callees, none, &heading, "callee"),
         callees_at,
         theme,
     );
@@ -82,20 +85,54 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 struct Heading {
     count: &'static str,
     share: &'static str,
+    has_time: bool,
+    has_count: bool,
+    /// Each column's width: its widest cell in either list, or its name.
+    widths: [u16; 3],
+}
+
+fn time(e: &Edge) -> String {
+    cell(Value::Ms(e.time_ms))
+}
+
+fn count(e: &Edge) -> String {
+    cell(Value::Count(e.calls.or(e.hits)))
+}
+
+/// The share without its `%`: the heading (`% incl`) says what it is of.
+fn share(e: &Edge) -> String {
+    cell(Value::Pct(e.share))
 }
 
 impl Heading {
-    fn of(app: &App) -> Heading {
-        let count = match app.profile.hits_count() {
+    fn of(app: &App, both: &[Edge]) -> Heading {
+        let count_name = match app.profile.hits_count() {
             crate::model::HitsCount::Calls => "calls",
             crate::model::HitsCount::Samples => "samples",
         };
-        let share = match callgraph::share_of(&app.profile) {
+        let share_name = match callgraph::share_of(&app.profile) {
             ShareOf::InclusiveTime => "% incl",
             ShareOf::InclusiveSamples => "% incl",
             ShareOf::Calls => "% calls",
         };
-        Heading { count, share }
+        let widest = |f: &dyn Fn(&Edge) -> String, head: &str| {
+            both.iter()
+                .map(|e| f(e).width())
+                .chain([head.width()])
+                .max()
+                .unwrap_or(0) as u16
+        };
+        Heading {
+            count: count_name,
+            share: share_name,
+            has_time: both.iter().any(|e| e.time_ms.is_some()),
+            has_count: both.iter().any(|e| e.calls.or(e.hits).is_some()),
+            widths: [
+                widest(&time, "ms"),
+                widest(&count, count_name),
+                widest(&share, share_name),
+            ],
+        }
     }
 }
 
@@ -108,7 +145,7 @@ fn edges(
     area: Rect,
     app: &App,
     title: &str,
-    (list, none, heading): (&[Edge], &str, &Heading),
+    (list, none, heading, who): (&[Edge], &str, &Heading, &str),
     focused: Option<usize>,
     theme: Theme,
 ) {
@@ -129,28 +166,10 @@ fn edges(
     }
     let rows = usize::from(inner.height.saturating_sub(1));
     let first = focused.map_or(0, |i| (i + 1).saturating_sub(rows));
-    // Numbers the list has, each column as wide as its widest cell.
-    let time = |e: &Edge| cell(Value::Ms(e.time_ms));
-    let count = |e: &Edge| cell(Value::Count(e.calls.or(e.hits)));
-    let share = |e: &Edge| match e.share {
-        Some(_) => format!("{} %", cell(Value::Pct(e.share))),
-        None => cell(Value::Pct(None)),
-    };
-    let has_time = list.iter().any(|e| e.time_ms.is_some());
-    let has_count = list.iter().any(|e| e.calls.or(e.hits).is_some());
-    let widest = |f: &dyn Fn(&Edge) -> String, head: &str| {
-        list.iter()
-            .map(|e| f(e).width())
-            .chain([head.width()])
-            .max()
-            .unwrap_or(0) as u16
-    };
-    let time_w = widest(&time, "ms");
-    let count_w = widest(&count, heading.count);
-    let share_w = widest(&share, heading.share);
+    let [time_w, count_w, share_w] = heading.widths;
     let room = |w: u16| inner.width >= 3 + 10 + share_w + w;
-    let show_time = has_time && room(time_w + 2);
-    let show_count = has_count && room((time_w + 2) * u16::from(show_time) + count_w + 2);
+    let show_time = heading.has_time && room(time_w + 2);
+    let show_count = heading.has_count && room((time_w + 2) * u16::from(show_time) + count_w + 2);
     let numbers = |t: String, c: String, s: String| {
         let mut out = String::new();
         if show_time {
@@ -168,6 +187,14 @@ fn edges(
     let name_w = inner.width.saturating_sub(numbers_w + 3);
     let nx = inner.right().saturating_sub(numbers_w + 1);
     buf.set_stringn(nx, inner.y, &head, usize::from(numbers_w), theme.dim());
+    buf.set_stringn(inner.x + 1, inner.y, who, usize::from(name_w), theme.dim());
+    // Rows below the last shown: the bottom edge says how many.
+    let below = list.len().saturating_sub(first + rows);
+    if below > 0 && area.height > 0 {
+        let more = format!(" ↓ {below} more ");
+        let w = usize::from(area.width.saturating_sub(4));
+        buf.set_stringn(area.x + 2, area.bottom() - 1, more, w, theme.dim());
+    }
     for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
         let Some(e) = list.get(first + i) else { break };
         let selected = focused == Some(first + i);

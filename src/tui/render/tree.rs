@@ -91,7 +91,10 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
     let Some(t) = v.tree.as_deref() else {
         return;
     };
-    if t.rows.is_empty() {
+    // A profile without call paths has only `(no call path)`: the pane
+    // says so, as the Stacks and Flame panes do (the exports and `report
+    // --view tree` list its functions' self time under that root).
+    if t.rows.is_empty() || p.nodes().is_empty() {
         let why = format!(
             " No call tree: this {} profile has no call paths (it states totals per function).",
             p.format
