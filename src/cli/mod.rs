@@ -198,6 +198,16 @@ fn graph_view(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<Option<std::io::Result<()>>> {
     use profx::report::tree::{self, Side, TreeOptions};
+    let graphs = matches!(
+        args.view,
+        ViewArg::Tree | ViewArg::Callers | ViewArg::Callees
+    );
+    if graphs && (args.sort.is_some() || args.top.is_some() || args.reverse) {
+        return Err(Usage(
+            "--sort, --top and --reverse order a table; --view tree orders children by total (--depth and --min-pct cut it)".into(),
+        )
+        .into());
+    }
     let side = match args.view {
         ViewArg::Tree => {
             if args.function.is_some() {
