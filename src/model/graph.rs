@@ -6,8 +6,8 @@
 //! The checks of a stated tree live here, once, at `finish`: a node whose
 //! stated inclusive time exceeds its own time and its listed children's
 //! keeps the difference as unlisted time; one below it is a warning at its
-//! row; stacks ending in a function that hold more self time than the
-//! function's stated exclusive time are a warning naming both.
+//! row; a stack holding more self time than its function's stated
+//! exclusive time is a warning naming both.
 
 use super::ids::{FuncId, NodeId, StackId};
 use super::profile::{Node, Stack};

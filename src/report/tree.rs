@@ -101,13 +101,17 @@ fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>) {
 /// The tree as text.
 pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    if p.nodes().is_empty() && p.functions().is_empty() {
+    if p.nodes().is_empty() {
+        // As the exports do: its functions' self time under one root.
         writeln!(
             out,
-            "# call tree: this {} profile has no call paths",
-            p.format
+            "# call tree: this {} profile has no call paths; each function's self time is under {}",
+            p.format,
+            crate::analysis::cct::NO_CALL_PATH
         )?;
-        return out.flush();
+        if p.functions().is_empty() {
+            return out.flush();
+        }
     }
     let (index, rows) = rows(p, opts);
     let ms = index.unit == Unit::Ms;
