@@ -179,7 +179,7 @@ impl CallGraph {
     pub fn build(p: &Profile) -> CallGraph {
         let cct = Cct::build(p);
         let sums = edge_sums(p, &cct, &|_, _| true);
-        let ranks = super::tree::function_ranks(p);
+        let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
         let mut edges: Vec<GraphEdge> = sums
             .into_iter()
             .map(|((caller, callee), values)| GraphEdge {
@@ -188,7 +188,7 @@ impl CallGraph {
                 values,
             })
             .collect();
-        edges.sort_by_key(|e| (ranks[e.caller.index()], ranks[e.callee.index()]));
+        edges.sort_by_key(|e| (rank(e.caller), rank(e.callee)));
         let n = p.functions().len();
         let mut g = CallGraph {
             callers: vec![Vec::new(); n],
@@ -222,9 +222,9 @@ impl CallGraph {
     pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
         let cct = Cct::build(p);
         let sums = edge_sums(p, &cct, &|a, b| a == f || b == f);
-        let ranks = super::tree::function_ranks(p);
+        let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
         let mut pairs: Vec<_> = sums.into_iter().collect();
-        pairs.sort_by_key(|((a, b), _)| (ranks[a.index()], ranks[b.index()]));
+        pairs.sort_by_key(|((a, b), _)| (rank(*a), rank(*b)));
         let (mut callers, mut callees) = (Vec::new(), Vec::new());
         for ((a, b), v) in pairs {
             if a == f {

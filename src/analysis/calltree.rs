@@ -38,7 +38,6 @@ pub struct TreeIndex {
     /// The samples under each model node (a timed sampled profile's
     /// count column).
     pub sub: Subtree,
-    pub(crate) ranks: Vec<u32>,
     pub unit: Unit,
     /// What a percent is of: the session's total of the unit, or the sum
     /// of the roots where the session states none.
@@ -60,7 +59,6 @@ pub enum Unit {
 impl TreeIndex {
     pub fn build(p: &Profile) -> TreeIndex {
         let cct = Cct::build(p);
-        let ranks = cct.ranks.clone();
         let children = &cct.kids;
         let sub = Subtree::build(p);
         let unit = match cct.weigh {
@@ -74,7 +72,7 @@ impl TreeIndex {
             Weigh::Calls => None,
         };
         let total = stated.filter(|&t| t > 0.0).unwrap_or(roots);
-        let rank = |n: NodeId| label_rank(&ranks, cct.label(p, n.0));
+        let rank = |n: NodeId| label_rank(p, cct.label(p, n.0));
         let by_total = Arc::new(children.reordered(|a, b| {
             let (wa, wb) = (cct.total(a.0), cct.total(b.0));
             wb.total_cmp(&wa)
@@ -87,7 +85,6 @@ impl TreeIndex {
             by_total,
             cct,
             sub,
-            ranks,
             unit,
             total,
         }
@@ -117,8 +114,8 @@ impl TreeIndex {
     }
 
     /// A label's place in the order of names.
-    pub fn rank(&self, l: Label) -> u64 {
-        label_rank(&self.ranks, l)
+    pub fn rank(&self, p: &Profile, l: Label) -> u64 {
+        label_rank(p, l)
     }
 }
 
@@ -375,7 +372,7 @@ impl CallTree {
             return o;
         }
         let key = |n: NodeId| {
-            let rank = self.index.rank(self.index.label(p, n));
+            let rank = self.index.rank(p, self.index.label(p, n));
             (self.sort_key(p, n.0), rank, n.0)
         };
         let sort = self.sort;
@@ -405,7 +402,7 @@ impl CallTree {
         if kids.len() < 2 {
             return;
         }
-        let rank = |id: u32| self.index.rank(self.label(p, id));
+        let rank = |id: u32| self.index.rank(p, self.label(p, id));
         let mut keyed: Vec<(f64, u64, u32)> = kids
             .iter()
             .map(|&k| (self.sort_key(p, k), rank(k), k))
@@ -507,7 +504,7 @@ impl CallTree {
             }
         }
         let mut groups: Vec<_> = groups.into_iter().collect();
-        groups.sort_by_key(|g| self.index.rank(g.0));
+        groups.sort_by_key(|g| self.index.rank(p, g.0));
         let kids: Vec<u32> = groups
             .into_iter()
             .map(|(f, pairs)| self.add_up(p, f, id, pairs))
@@ -649,7 +646,7 @@ impl CallTree {
                     let kids = self.index.children().of(Some(NodeId(at)));
                     kids.iter().map(|n| n.0).max_by(|&a, &b| {
                         w(a).total_cmp(&w(b)).then_with(|| {
-                            let r = |id: u32| self.index.rank(self.index.label(p, NodeId(id)));
+                            let r = |id: u32| self.index.rank(p, self.index.label(p, NodeId(id)));
                             r(b).cmp(&r(a))
                         })
                     })

@@ -143,8 +143,6 @@ pub struct Cct {
     /// are summed in this order, so a profile's numbers do not hang on
     /// the order its nodes were made in (the same paths, the same bits).
     pub kids: Children,
-    /// Each function's place in the order of (name, module).
-    pub ranks: Vec<u32>,
     /// A trace's time with no call open, drawn beside the roots by the
     /// flame and the exports.
     pub outside: f64,
@@ -213,10 +211,9 @@ impl Cct {
             own,
             stacked,
             kids: Children::default(),
-            ranks: super::tree::function_ranks(p),
             outside: 0.0,
         };
-        t.kids = t.children(p, |l| label_rank(&t.ranks, l));
+        t.kids = t.children(p, |l| label_rank(p, l));
         // Children have larger ids than their parents: from the last id,
         // every child's total is made before its parent's.
         let mut total = t.own.clone();
@@ -302,13 +299,18 @@ impl Cct {
     }
 }
 
-/// The order of labels: functions by their rank (name, module), then the
-/// views' own nodes.
-pub fn label_rank(ranks: &[u32], l: Label) -> u64 {
+/// The order of labels: functions by (name, module), as the names' ranks
+/// compare (no sort of every function first), then the views' own nodes.
+pub fn label_rank(p: &Profile, l: Label) -> u64 {
     match l {
-        Label::Func(f) => u64::from(ranks.get(f.index()).copied().unwrap_or(u32::MAX)),
-        Label::NoCallPath => 1 << 33,
-        Label::Unlisted => (1 << 33) + 1,
-        Label::Outside => (1 << 33) + 2,
+        Label::Func(f) => {
+            let func = p.function(f);
+            let (name, module) = (p.name_rank(func.name), p.name_rank(func.module));
+            // Ranks count from 0 up: a name's rank is below u32::MAX.
+            (u64::from(name) << 32) | u64::from(module)
+        }
+        Label::NoCallPath => u64::MAX - 2,
+        Label::Unlisted => u64::MAX - 1,
+        Label::Outside => u64::MAX,
     }
 }

@@ -74,7 +74,7 @@ impl Grower {
     }
 
     /// Orders every node's children by name and freezes the tree.
-    fn finish(mut self, ranks: &[u32]) -> Icicle {
+    fn finish(mut self, p: &Profile) -> Icicle {
         let t = &mut self.t;
         let n = t.func.len();
         let slot = |i: usize, parent: &[u32]| match parent[i] {
@@ -97,7 +97,7 @@ impl Grower {
         }
         for w in 0..=n {
             let seg = &mut kids[start[w] as usize..start[w + 1] as usize];
-            seg.sort_unstable_by_key(|&k| (label_rank(ranks, t.func[k as usize]), k));
+            seg.sort_unstable_by_key(|&k| (label_rank(p, t.func[k as usize]), k));
         }
         t.roots = kids[start[n] as usize..start[n + 1] as usize].to_vec();
         t.kids_start = start;
@@ -129,7 +129,7 @@ impl Icicle {
                 g.t.weight[me as usize] += own;
             }
         }
-        let mut t = g.finish(&ix.ranks);
+        let mut t = g.finish(p);
         t.add_up();
         t.outside = ix.outside;
         t
@@ -155,7 +155,7 @@ impl Icicle {
                 g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
             }
         }
-        let mut t = g.finish(&ix.ranks);
+        let mut t = g.finish(p);
         t.add_up();
         t
     }
@@ -195,7 +195,7 @@ impl Icicle {
                 up = cct.parent_of(p, q);
             }
         }
-        (g.finish(&ix.ranks), cut)
+        (g.finish(p), cut)
     }
 
     /// Turns own weights into totals (children come after parents).
