@@ -887,6 +887,23 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
             }
         }
     }
+    // One function's lists, made without the whole graph (a first frame's),
+    // are the graph's to the bit.
+    for f in p.function_ids() {
+        let (callers, callees) = CallGraph::neighbours(p, f);
+        prop_assert_eq!(
+            &callers[..],
+            g.callers(f),
+            "callers of {}",
+            p.function_name(f)
+        );
+        prop_assert_eq!(
+            &callees[..],
+            g.callees(f),
+            "callees of {}",
+            p.function_name(f)
+        );
+    }
     // `--json`'s edges are the graph's, in its order.
     let json: serde_json::Value =
         serde_json::from_str(&profx::report::json::render(p)).expect("json");

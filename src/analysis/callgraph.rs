@@ -18,8 +18,9 @@
 //! The tree is walked once, depth first, keeping how many nodes of each
 //! pair are open above the current one: O(nodes) hash lookups.
 
+use super::cct::Label;
 use super::cct::{Cct, Weigh};
-use super::tree::Subtree;
+use super::tree::{Subtree, SubtreeOf};
 use crate::model::metrics::{add_count, add_opt};
 use crate::model::{FuncId, HitsCount, NodeId, Profile};
 use rustc_hash::FxHashMap;
@@ -112,34 +113,50 @@ type Sums = FxHashMap<(FuncId, FuncId), EdgeValues>;
 /// The edges of the pairs `keep` accepts, read from the tree (or as a
 /// file states them); summed in one depth-first walk in child-id order,
 /// so any subset's sums equal the whole graph's to the bit.
-fn edge_sums(p: &Profile, cct: &Cct, keep: &dyn Fn(FuncId, FuncId) -> bool) -> Sums {
+/// The nodes an edge's values are read from, walked depth first with
+/// children by name (`cct::label_rank`, ties by id): the whole tree, or
+/// only what lies at and below one function's nodes.
+trait Walk {
+    /// The roots of the walk, in order.
+    fn roots(&self) -> Vec<NodeId>;
+    /// A node's children, in order.
+    fn kids(&self, n: NodeId) -> Vec<NodeId>;
+    /// A node's total (`Cct::total`).
+    fn total(&self, n: NodeId) -> f64;
+    /// The samples under a node, where hits count samples.
+    fn hits(&self, n: NodeId) -> Option<u64>;
+}
+
+/// The stated edges `keep` accepts (a VS caller/callee report).
+fn stated_sums(p: &Profile, keep: &dyn Fn(FuncId, FuncId) -> bool) -> Sums {
     let mut sums: Sums = FxHashMap::default();
-    if !p.stated_edges().is_empty() {
-        for e in p.stated_edges() {
-            if keep(e.caller, e.callee) {
-                sums.entry((e.caller, e.callee)).or_insert(EdgeValues {
-                    calls: e.calls,
-                    hits: e.hits,
-                    elapsed_inclusive_ms: e.elapsed_inclusive_ms,
-                });
-            }
+    for e in p.stated_edges() {
+        if keep(e.caller, e.callee) {
+            sums.entry((e.caller, e.callee)).or_insert(EdgeValues {
+                calls: e.calls,
+                hits: e.hits,
+                elapsed_inclusive_ms: e.elapsed_inclusive_ms,
+            });
         }
-        return sums;
     }
+    sums
+}
+
+/// The edges of the pairs `keep` accepts, summed as the walk visits their
+/// nodes: a walk of only some nodes visits them in the order the whole
+/// tree's does, so its sums are the same to the bit.
+fn edge_sums(
+    p: &Profile,
+    walk: &dyn Walk,
+    timed: bool,
+    keep: &dyn Fn(FuncId, FuncId) -> bool,
+) -> Sums {
+    let mut sums: Sums = FxHashMap::default();
     let calls = p.hits_count() == HitsCount::Calls;
-    let samples = p.hits_count() == HitsCount::Samples;
-    let timed = cct.weigh == Weigh::Ms;
-    let sub = samples.then(|| Subtree::build(p));
-    // The tree's own children, by name: sums in an order the node ids do
-    // not set. The views' added nodes are passed by (no edge is theirs).
-    let kids = &cct.kids;
-    // (node, entering) on a stack; pairs open above the current node.
+    // How many nodes of each pair are open above the current one.
     let mut open: FxHashMap<(FuncId, FuncId), u32> = FxHashMap::default();
-    let mut todo: Vec<(NodeId, bool)> = kids.of(None).iter().rev().map(|&n| (n, true)).collect();
+    let mut todo: Vec<(NodeId, bool)> = walk.roots().into_iter().rev().map(|n| (n, true)).collect();
     while let Some((n, entering)) = todo.pop() {
-        if !cct.is_model(n.0) {
-            continue;
-        }
         let node = p.node(n);
         let pair = node
             .parent()
@@ -160,35 +177,214 @@ fn edge_sums(p: &Profile, cct: &Cct, keep: &dyn Fn(FuncId, FuncId) -> bool) -> S
                 e.calls = add_count(e.calls, p.stack(s).hits);
             }
             if outermost {
-                if let Some(sub) = &sub {
-                    e.hits = add_count(e.hits, sub.hits[n.index()]);
-                }
+                e.hits = add_count(e.hits, walk.hits(n));
                 if timed {
-                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(cct.total(n.0)));
+                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(walk.total(n)));
                 }
             }
             *open.entry(pair).or_default() += 1;
         }
         todo.push((n, false));
-        todo.extend(kids.of(Some(n)).iter().rev().map(|&c| (c, true)));
+        todo.extend(walk.kids(n).into_iter().rev().map(|c| (c, true)));
     }
     sums
+}
+
+/// The whole tree: the views' added nodes passed by (no edge is theirs).
+struct Whole<'a> {
+    cct: &'a Cct,
+    sub: Option<Subtree>,
+}
+
+impl Walk for Whole<'_> {
+    fn roots(&self) -> Vec<NodeId> {
+        let roots = self.cct.kids.of(None).iter();
+        roots.copied().filter(|n| self.cct.is_model(n.0)).collect()
+    }
+    fn kids(&self, n: NodeId) -> Vec<NodeId> {
+        let kids = self.cct.kids.of(Some(n)).iter();
+        kids.copied().filter(|c| self.cct.is_model(c.0)).collect()
+    }
+    fn total(&self, n: NodeId) -> f64 {
+        self.cct.total(n.0)
+    }
+    fn hits(&self, n: NodeId) -> Option<u64> {
+        self.sub.as_ref().and_then(|s| s.hits[n.index()])
+    }
+}
+
+/// The nodes at and below one function's: their totals made as `Cct`
+/// makes them (own weight, then the children's totals by name, an
+/// `(unlisted)` child last), without the rest of the tree.
+struct Below {
+    /// Node index → 1 + its place in `nodes`; 0 for a node not below.
+    place: Vec<u32>,
+    nodes: Vec<NodeId>,
+    /// Each place's children in walk order.
+    kids: Vec<Vec<NodeId>>,
+    total: Vec<f64>,
+    roots: Vec<NodeId>,
+    sub: SubtreeOf,
+}
+
+impl Below {
+    fn build(p: &Profile, f: FuncId, weigh: Weigh) -> Below {
+        let on = super::tree::through(p, f);
+        let mut place = vec![0u32; on.len()];
+        let nodes: Vec<NodeId> = (0..on.len())
+            .filter(|&i| on[i])
+            .map(NodeId::from_index)
+            .collect();
+        for (k, n) in nodes.iter().enumerate() {
+            place[n.index()] = u32::try_from(k + 1).unwrap_or(u32::MAX);
+        }
+        let at = |place: &[u32], n: NodeId| (place[n.index()] as usize).checked_sub(1);
+        let mut kids: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
+        let mut roots = Vec::new();
+        for &n in &nodes {
+            match p.node(n).parent().filter(|&q| on[q.index()]) {
+                Some(q) => kids[at(&place, q).unwrap_or(0)].push(n),
+                None => roots.push(n),
+            }
+        }
+        let rank = |n: NodeId| super::cct::label_rank(p, Label::Func(p.node(n).func));
+        for list in &mut kids {
+            list.sort_by_key(|&c| (rank(c), c));
+        }
+        // The topmost nodes in the whole walk's order: by their paths'
+        // names, root first (a pre-order of children by name).
+        let path = |n: NodeId| {
+            let mut ranks = Vec::new();
+            let mut x = Some(n);
+            while let Some(y) = x {
+                ranks.push((rank(y), y));
+                x = p.node(y).parent();
+            }
+            ranks.reverse();
+            ranks
+        };
+        roots.sort_by_cached_key(|&n| path(n));
+        let mut unlisted: Vec<Option<f64>> = vec![None; nodes.len()];
+        if weigh == Weigh::Ms {
+            for &(n, ms) in p.unlisted() {
+                if let Some(k) = at(&place, n) {
+                    unlisted[k] = Some(ms);
+                }
+            }
+        }
+        let mut total = vec![0.0; nodes.len()];
+        for k in (0..nodes.len()).rev() {
+            let own = weigh.own(p, nodes[k]);
+            let sum: f64 = kids[k]
+                .iter()
+                .filter_map(|&c| at(&place, c))
+                .map(|c| total[c])
+                .chain(unlisted[k])
+                .sum();
+            total[k] = own + sum;
+        }
+        let sub = match p.hits_count() {
+            HitsCount::Samples => SubtreeOf::build(p, &on),
+            HitsCount::Calls => SubtreeOf::default(),
+        };
+        Below {
+            place,
+            nodes,
+            kids,
+            total,
+            roots,
+            sub,
+        }
+    }
+
+    fn at(&self, n: NodeId) -> Option<usize> {
+        (self.place.get(n.index()).copied().unwrap_or(0) as usize).checked_sub(1)
+    }
+
+    /// `f`'s values from no caller and its unlisted time, as `extras`
+    /// finds them in the whole tree: the same nodes, in the same order.
+    fn extras(&self, p: &Profile, f: FuncId, weigh: Weigh) -> (EdgeValues, Option<f64>) {
+        let timed = weigh == Weigh::Ms;
+        let (mut root, mut held) = (EdgeValues::default(), 0.0);
+        for (k, &n) in self.nodes.iter().enumerate() {
+            let node = p.node(n);
+            if node.func != f {
+                continue;
+            }
+            if node.stack().is_some() {
+                held += weigh.own(p, n);
+            }
+            if node.parent().is_none() {
+                if timed {
+                    root.elapsed_inclusive_ms =
+                        add_opt(root.elapsed_inclusive_ms, Some(self.total[k]));
+                }
+                root.hits = add_count(root.hits, self.sub.get(n.index()).0);
+            }
+        }
+        // Its `(no call path)` node comes after every node of the model.
+        if timed && let Some(w) = weigh.untraced(p, f, held) {
+            root.elapsed_inclusive_ms = add_opt(root.elapsed_inclusive_ms, Some(w));
+        }
+        let mut unlisted = None;
+        if timed {
+            for &(n, ms) in p.unlisted() {
+                if p.node(n).func == f {
+                    unlisted = add_opt(unlisted, Some(ms));
+                }
+            }
+        }
+        (root, unlisted)
+    }
+}
+
+impl Walk for Below {
+    fn roots(&self) -> Vec<NodeId> {
+        self.roots.clone()
+    }
+    fn kids(&self, n: NodeId) -> Vec<NodeId> {
+        self.at(n).map(|k| self.kids[k].clone()).unwrap_or_default()
+    }
+    fn total(&self, n: NodeId) -> f64 {
+        self.at(n).map_or(0.0, |k| self.total[k])
+    }
+    fn hits(&self, n: NodeId) -> Option<u64> {
+        self.sub.get(n.index()).0
+    }
+}
+
+/// Every edge once, in report-json.md's order (caller's name and module,
+/// then callee's), without the butterfly's lists: what `--json` prints.
+pub fn edges(p: &Profile) -> Vec<GraphEdge> {
+    edges_of(p, &Cct::build(p))
+}
+
+fn edges_of(p: &Profile, cct: &Cct) -> Vec<GraphEdge> {
+    let sums = match p.stated_edges().is_empty() {
+        false => stated_sums(p, &|_, _| true),
+        true => {
+            let sub = (p.hits_count() == HitsCount::Samples).then(|| Subtree::build(p));
+            let whole = Whole { cct, sub };
+            edge_sums(p, &whole, cct.weigh == Weigh::Ms, &|_, _| true)
+        }
+    };
+    let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
+    let mut edges: Vec<GraphEdge> = sums
+        .into_iter()
+        .map(|((caller, callee), values)| GraphEdge {
+            caller,
+            callee,
+            values,
+        })
+        .collect();
+    edges.sort_by_key(|e| (rank(e.caller), rank(e.callee)));
+    edges
 }
 
 impl CallGraph {
     pub fn build(p: &Profile) -> CallGraph {
         let cct = Cct::build(p);
-        let sums = edge_sums(p, &cct, &|_, _| true);
-        let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
-        let mut edges: Vec<GraphEdge> = sums
-            .into_iter()
-            .map(|((caller, callee), values)| GraphEdge {
-                caller,
-                callee,
-                values,
-            })
-            .collect();
-        edges.sort_by_key(|e| (rank(e.caller), rank(e.callee)));
+        let edges = edges_of(p, &cct);
         let n = p.functions().len();
         let mut g = CallGraph {
             callers: vec![Vec::new(); n],
@@ -220,8 +416,16 @@ impl CallGraph {
     /// same walk, summing only the pairs `f` is in, for a frame that must
     /// not wait for the whole graph.
     pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
-        let cct = Cct::build(p);
-        let sums = edge_sums(p, &cct, &|a, b| a == f || b == f);
+        let weigh = Weigh::of(p);
+        let keep = |a: FuncId, b: FuncId| a == f || b == f;
+        let (sums, x) = match p.stated_edges().is_empty() {
+            false => (stated_sums(p, &keep), Default::default()),
+            true => {
+                let below = Below::build(p, f, weigh);
+                let sums = edge_sums(p, &below, weigh == Weigh::Ms, &keep);
+                (sums, below.extras(p, f, weigh))
+            }
+        };
         let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
         let mut pairs: Vec<_> = sums.into_iter().collect();
         pairs.sort_by_key(|((a, b), _)| (rank(*a), rank(*b)));
@@ -234,10 +438,6 @@ impl CallGraph {
                 callers.push(row(Who::Func(a), v));
             }
         }
-        let x = extras(p, &cct, &|g| g == f)
-            .get(&f)
-            .copied()
-            .unwrap_or_default();
         complete(p, f, x, &mut callers, &mut callees);
         (callers, callees)
     }

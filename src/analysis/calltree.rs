@@ -60,7 +60,12 @@ impl TreeIndex {
     pub fn build(p: &Profile) -> TreeIndex {
         let cct = Cct::build(p);
         let children = &cct.kids;
-        let sub = Subtree::build(p);
+        // Samples under each node are the count column of a timed sampled
+        // profile only: 32 bytes a node no other profile pays for.
+        let sub = match (cct.weigh, p.hits_count()) {
+            (Weigh::Ms, crate::model::HitsCount::Samples) => Subtree::build(p),
+            _ => Subtree::default(),
+        };
         let unit = match cct.weigh {
             Weigh::Ms => Unit::Ms,
             Weigh::Hits | Weigh::Calls => Unit::Count,

@@ -117,6 +117,19 @@ impl Weigh {
             Weigh::Hits | Weigh::Calls => s.hits.map(|h| h as f64),
         }
     }
+
+    /// A model node's own weight as the tree counts it: 0 for a node
+    /// without a stack or with no finite value.
+    pub fn own(self, p: &Profile, n: NodeId) -> f64 {
+        self.node(p, n).filter(|w| w.is_finite()).unwrap_or(0.0)
+    }
+
+    /// What of `f`'s own value the stacks ending in it (holding `held`)
+    /// leave: its node under `(no call path)`, if any.
+    pub fn untraced(self, p: &Profile, f: FuncId, held: f64) -> Option<f64> {
+        let w = self.function(p, f).filter(|w| w.is_finite())?;
+        (w - held > noise(w)).then_some(w - held)
+    }
 }
 
 const NO: u32 = u32::MAX;
@@ -163,8 +176,7 @@ impl Cct {
         for (i, node) in p.nodes().iter().enumerate() {
             if node.stack().is_some() {
                 stacked[i] = true;
-                let w = weigh.node(p, NodeId::from_index(i)).unwrap_or(0.0);
-                own[i] = if w.is_finite() { w } else { 0.0 };
+                own[i] = weigh.own(p, NodeId::from_index(i));
                 held[node.func.index()] += own[i];
             }
         }
@@ -180,12 +192,8 @@ impl Cct {
         }
         let mut rest: Vec<(FuncId, f64)> = Vec::new();
         for f in p.function_ids() {
-            let Some(w) = weigh.function(p, f).filter(|w| w.is_finite()) else {
-                continue;
-            };
-            let h = held[f.index()];
-            if w - h > noise(w) {
-                rest.push((f, w - h));
+            if let Some(w) = weigh.untraced(p, f, held[f.index()]) {
+                rest.push((f, w));
             }
         }
         if !rest.is_empty() {

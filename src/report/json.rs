@@ -161,7 +161,7 @@ pub fn render(p: &Profile) -> String {
 /// Writes the report to `out` as it is made, pretty-printed, ending with a
 /// newline, every unsafe character escaped (`SafeWriter`).
 pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
-    let graph = crate::analysis::callgraph::CallGraph::build(p);
+    let edges = crate::analysis::callgraph::edges(p);
     let report = Report {
         schema: SCHEMA,
         format: &p.format,
@@ -171,7 +171,7 @@ pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
         lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
         stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
-        edges: Rows::new(graph.edges().iter().map(|e| edge(p, e))),
+        edges: Rows::new(edges.iter().map(|e| edge(p, e))),
         packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
         warnings: Rows::new(p.warnings().iter().map(|w| Warning {
             place: p.warning_place(w),
