@@ -88,14 +88,6 @@ impl Edge {
     }
 }
 
-/// What the butterfly's shares are of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShareOf {
-    InclusiveTime,
-    InclusiveSamples,
-    Calls,
-}
-
 /// Every edge, and each function's callers and callees.
 #[derive(Debug, Default)]
 pub struct CallGraph {
@@ -103,16 +95,22 @@ pub struct CallGraph {
     edges: Vec<GraphEdge>,
     callers: Vec<Vec<Edge>>,
     callees: Vec<Vec<Edge>>,
-    /// Each function's root values (calls, hits, time from no caller) and
-    /// its unlisted time.
-    extra: Vec<(EdgeValues, Option<f64>)>,
+    /// Functions with a node below another of their own (recursion,
+    /// direct or through others), by id.
+    recursive: Vec<bool>,
+}
+
+/// One function's butterfly: its callers and callees, and whether it
+/// calls itself (then the rows' times overlap).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lists {
+    pub callers: Vec<Edge>,
+    pub callees: Vec<Edge>,
+    pub recursive: bool,
 }
 
 type Sums = FxHashMap<(FuncId, FuncId), EdgeValues>;
 
-/// The edges of the pairs `keep` accepts, read from the tree (or as a
-/// file states them); summed in one depth-first walk in child-id order,
-/// so any subset's sums equal the whole graph's to the bit.
 /// The nodes an edge's values are read from, walked depth first with
 /// children by name (`cct::label_rank`, ties by id): the whole tree, or
 /// only what lies at and below one function's nodes.
@@ -150,11 +148,14 @@ fn edge_sums(
     walk: &dyn Walk,
     timed: bool,
     keep: &dyn Fn(FuncId, FuncId) -> bool,
-) -> Sums {
+) -> (Sums, Vec<bool>) {
     let mut sums: Sums = FxHashMap::default();
     let calls = p.hits_count() == HitsCount::Calls;
-    // How many nodes of each pair are open above the current one.
+    // How many nodes of each pair, and of each function, are open above
+    // the current one: a function entered while open is recursive.
     let mut open: FxHashMap<(FuncId, FuncId), u32> = FxHashMap::default();
+    let mut open_funcs = vec![0u32; p.functions().len()];
+    let mut recursive = vec![false; p.functions().len()];
     let mut todo: Vec<(NodeId, bool)> = walk.roots().into_iter().rev().map(|n| (n, true)).collect();
     while let Some((n, entering)) = todo.pop() {
         let node = p.node(n);
@@ -162,7 +163,9 @@ fn edge_sums(
             .parent()
             .map(|q| (p.node(q).func, node.func))
             .filter(|&(f, g)| keep(f, g));
+        let here = &mut open_funcs[node.func.index()];
         if !entering {
+            *here = here.saturating_sub(1);
             if let Some(pair) = pair
                 && let Some(c) = open.get_mut(&pair)
             {
@@ -170,6 +173,8 @@ fn edge_sums(
             }
             continue;
         }
+        recursive[node.func.index()] |= *here > 0;
+        *here += 1;
         if let Some(pair) = pair {
             let outermost = open.get(&pair).is_none_or(|&c| c == 0);
             let e = sums.entry(pair).or_default();
@@ -187,7 +192,7 @@ fn edge_sums(
         todo.push((n, false));
         todo.extend(walk.kids(n).into_iter().rev().map(|c| (c, true)));
     }
-    sums
+    (sums, recursive)
 }
 
 /// The whole tree: the views' added nodes passed by (no edge is theirs).
@@ -219,7 +224,6 @@ impl Walk for Whole<'_> {
 struct Below {
     /// Node index → 1 + its place in `nodes`; 0 for a node not below.
     place: Vec<u32>,
-    nodes: Vec<NodeId>,
     /// Each place's children in walk order.
     kids: Vec<Vec<NodeId>>,
     total: Vec<f64>,
@@ -289,7 +293,6 @@ impl Below {
         };
         Below {
             place,
-            nodes,
             kids,
             total,
             roots,
@@ -299,42 +302,6 @@ impl Below {
 
     fn at(&self, n: NodeId) -> Option<usize> {
         (self.place.get(n.index()).copied().unwrap_or(0) as usize).checked_sub(1)
-    }
-
-    /// `f`'s values from no caller and its unlisted time, as `extras`
-    /// finds them in the whole tree: the same nodes, in the same order.
-    fn extras(&self, p: &Profile, f: FuncId, weigh: Weigh) -> (EdgeValues, Option<f64>) {
-        let timed = weigh == Weigh::Ms;
-        let (mut root, mut held) = (EdgeValues::default(), 0.0);
-        for (k, &n) in self.nodes.iter().enumerate() {
-            let node = p.node(n);
-            if node.func != f {
-                continue;
-            }
-            if node.stack().is_some() {
-                held += weigh.own(p, n);
-            }
-            if node.parent().is_none() {
-                if timed {
-                    root.elapsed_inclusive_ms =
-                        add_opt(root.elapsed_inclusive_ms, Some(self.total[k]));
-                }
-                root.hits = add_count(root.hits, self.sub.get(n.index()).0);
-            }
-        }
-        // Its `(no call path)` node comes after every node of the model.
-        if timed && let Some(w) = weigh.untraced(p, f, held) {
-            root.elapsed_inclusive_ms = add_opt(root.elapsed_inclusive_ms, Some(w));
-        }
-        let mut unlisted = None;
-        if timed {
-            for &(n, ms) in p.unlisted() {
-                if p.node(n).func == f {
-                    unlisted = add_opt(unlisted, Some(ms));
-                }
-            }
-        }
-        (root, unlisted)
     }
 }
 
@@ -356,12 +323,20 @@ impl Walk for Below {
 /// Every edge once, in report-json.md's order (caller's name and module,
 /// then callee's), without the butterfly's lists: what `--json` prints.
 pub fn edges(p: &Profile) -> Vec<GraphEdge> {
-    edges_of(p, &Cct::build(p))
+    edges_of(p, &Cct::build(p)).0
 }
 
-fn edges_of(p: &Profile, cct: &Cct) -> Vec<GraphEdge> {
-    let sums = match p.stated_edges().is_empty() {
-        false => stated_sums(p, &|_, _| true),
+fn edges_of(p: &Profile, cct: &Cct) -> (Vec<GraphEdge>, Vec<bool>) {
+    let (sums, recursive) = match p.stated_edges().is_empty() {
+        // A report states direct recursion only: an edge F → F.
+        false => {
+            let sums = stated_sums(p, &|_, _| true);
+            let mut recursive = vec![false; p.functions().len()];
+            for &(a, b) in sums.keys() {
+                recursive[a.index()] |= a == b;
+            }
+            (sums, recursive)
+        }
         true => {
             let sub = (p.hits_count() == HitsCount::Samples).then(|| Subtree::build(p));
             let whole = Whole { cct, sub };
@@ -378,68 +353,69 @@ fn edges_of(p: &Profile, cct: &Cct) -> Vec<GraphEdge> {
         })
         .collect();
     edges.sort_by_key(|e| (rank(e.caller), rank(e.callee)));
-    edges
+    (edges, recursive)
 }
 
 impl CallGraph {
     pub fn build(p: &Profile) -> CallGraph {
         let cct = Cct::build(p);
-        let edges = edges_of(p, &cct);
+        let (edges, recursive) = edges_of(p, &cct);
+        drop(cct);
         let n = p.functions().len();
         let mut g = CallGraph {
             callers: vec![Vec::new(); n],
             callees: vec![Vec::new(); n],
-            extra: vec![Default::default(); n],
+            recursive,
             edges: Vec::new(),
         };
         for e in &edges {
             g.callees[e.caller.index()].push(row(Who::Func(e.callee), e.values));
             g.callers[e.callee.index()].push(row(Who::Func(e.caller), e.values));
         }
-        let extra = extras(p, &cct, &|_| true);
+        let weigh = Weigh::of(p);
         for f in p.function_ids() {
-            let x = extra.get(&f).copied().unwrap_or_default();
-            g.extra[f.index()] = x;
-            complete(
-                p,
-                f,
-                x,
-                &mut g.callers[f.index()],
-                &mut g.callees[f.index()],
-            );
+            let (callers, callees) = (&mut g.callers[f.index()], &mut g.callees[f.index()]);
+            complete(p, f, weigh, callers, callees);
         }
         g.edges = edges;
         g
     }
 
-    /// `f`'s callers and callees alone, equal to `build`'s lists: the
-    /// same walk, summing only the pairs `f` is in, for a frame that must
-    /// not wait for the whole graph.
-    pub fn neighbours(p: &Profile, f: FuncId) -> (Vec<Edge>, Vec<Edge>) {
+    /// `f`'s butterfly alone, equal to `build`'s: the nodes at and below
+    /// its own walked in the whole tree's order, summing only the pairs it
+    /// is in, for a frame that must not wait for the whole graph.
+    pub fn neighbours(p: &Profile, f: FuncId) -> Lists {
         let weigh = Weigh::of(p);
         let keep = |a: FuncId, b: FuncId| a == f || b == f;
-        let (sums, x) = match p.stated_edges().is_empty() {
-            false => (stated_sums(p, &keep), Default::default()),
+        let (sums, recursive) = match p.stated_edges().is_empty() {
+            false => {
+                let sums = stated_sums(p, &keep);
+                let direct = sums.contains_key(&(f, f));
+                (sums, direct)
+            }
             true => {
                 let below = Below::build(p, f, weigh);
-                let sums = edge_sums(p, &below, weigh == Weigh::Ms, &keep);
-                (sums, below.extras(p, f, weigh))
+                let (sums, recursive) = edge_sums(p, &below, weigh == Weigh::Ms, &keep);
+                (sums, recursive[f.index()])
             }
         };
-        let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
+        let rank = |f: FuncId| super::cct::label_rank(p, Label::Func(f));
         let mut pairs: Vec<_> = sums.into_iter().collect();
         pairs.sort_by_key(|((a, b), _)| (rank(*a), rank(*b)));
-        let (mut callers, mut callees) = (Vec::new(), Vec::new());
+        let mut lists = Lists {
+            recursive,
+            ..Lists::default()
+        };
         for ((a, b), v) in pairs {
             if a == f {
-                callees.push(row(Who::Func(b), v));
+                lists.callees.push(row(Who::Func(b), v));
             }
             if b == f {
-                callers.push(row(Who::Func(a), v));
+                lists.callers.push(row(Who::Func(a), v));
             }
         }
-        complete(p, f, x, &mut callers, &mut callees);
-        (callers, callees)
+        complete(p, f, weigh, &mut lists.callers, &mut lists.callees);
+        lists
     }
 
     /// Every edge once, callers by (name, module), then callees.
@@ -456,20 +432,39 @@ impl CallGraph {
     pub fn callees(&self, f: FuncId) -> &[Edge] {
         &self.callees[f.index()]
     }
+
+    /// Whether `f` has a node below another of its own (directly or
+    /// through others; a report states direct recursion only): then its
+    /// rows' times overlap, as pprof's `-peek` says.
+    pub fn recursive(&self, f: FuncId) -> bool {
+        self.recursive.get(f.index()).copied().unwrap_or(false)
+    }
+
+    /// `f`'s butterfly, as `neighbours` gives it.
+    pub fn lists(&self, f: FuncId) -> Lists {
+        Lists {
+            callers: self.callers(f).to_vec(),
+            callees: self.callees(f).to_vec(),
+            recursive: self.recursive(f),
+        }
+    }
 }
 
-/// Whether `f` calls itself, directly (an edge f → f): then its callers'
-/// and callees' times overlap (pprof's `-peek` says so too).
-pub fn recursive(list: &[Edge], f: FuncId) -> bool {
-    list.iter().any(|e| e.who == Who::Func(f))
+/// What a butterfly's shares are of: the inclusive time, else the
+/// inclusive samples, else the calls (the tree's unit).
+pub fn share_base(w: Weigh) -> &'static str {
+    match w {
+        Weigh::Ms => "elapsed_inclusive_ms",
+        Weigh::Hits => "hits_total",
+        Weigh::Calls => "calls",
+    }
 }
 
-/// What a butterfly's shares are of for this profile.
-pub fn share_of(p: &Profile) -> ShareOf {
-    match Weigh::of(p) {
-        Weigh::Ms => ShareOf::InclusiveTime,
-        Weigh::Hits => ShareOf::InclusiveSamples,
-        Weigh::Calls => ShareOf::Calls,
+/// What a profile's hits are called in a column's heading.
+pub fn count_name(p: &Profile) -> &'static str {
+    match p.hits_count() {
+        HitsCount::Calls => "calls",
+        HitsCount::Samples => "samples",
     }
 }
 
@@ -483,128 +478,82 @@ fn row(who: Who, v: EdgeValues) -> Edge {
     }
 }
 
-/// Each accepted function's values from no caller (calls left once its
-/// edges' are taken; samples and time at the tree's roots and under
-/// `(no call path)`) and the unlisted time under its nodes.
-fn extras(
-    p: &Profile,
-    cct: &Cct,
-    want: &dyn Fn(FuncId) -> bool,
-) -> FxHashMap<FuncId, (EdgeValues, Option<f64>)> {
-    let mut out: FxHashMap<FuncId, (EdgeValues, Option<f64>)> = FxHashMap::default();
-    if !p.stated_edges().is_empty() {
-        return out;
-    }
-    let samples = p.hits_count() == HitsCount::Samples;
-    let timed = cct.weigh == Weigh::Ms;
-    let sub = samples.then(|| Subtree::build(p));
-    for id in 0..cct.len() as u32 {
-        let label = cct.label(p, id);
-        match label {
-            super::cct::Label::Func(f) if want(f) => {
-                let parent = cct.parent_of(p, id);
-                let at_root = match parent {
-                    None => true,
-                    Some(q) => cct.label(p, q) == super::cct::Label::NoCallPath,
-                };
-                if !at_root {
-                    continue;
-                }
-                let e = &mut out.entry(f).or_default().0;
-                if timed {
-                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(cct.total(id)));
-                }
-                if let Some(sub) = &sub
-                    && cct.is_model(id)
-                {
-                    e.hits = add_count(e.hits, sub.hits[id as usize]);
-                }
-            }
-            super::cct::Label::Unlisted => {
-                let Some(q) = cct.parent_of(p, id) else {
-                    continue;
-                };
-                if let Some(f) = cct.label(p, q).func().filter(|&f| want(f)) {
-                    let u = &mut out.entry(f).or_default().1;
-                    *u = add_opt(*u, cct.own(id));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+/// The sum of a side's edges' values, but `f`'s edge to itself (a
+/// function's calls of itself are inside its inclusive value).
+fn others(list: &[Edge], f: FuncId, value: impl Fn(&Edge) -> Option<f64>) -> Option<f64> {
+    list.iter()
+        .filter(|e| matches!(e.who, Who::Func(g) if g != f))
+        .map(value)
+        .fold(None, add_opt)
 }
 
-/// Adds a function's `(root)`, `(self)` and `(unlisted)` rows, fills the
-/// shares (of its inclusive value) and orders each side heaviest first,
-/// ties by name, module and id: a total order, so a list comes out the
-/// same whatever order its edges were found in.
+/// What is left of `whole` once `part` is taken, if it is more than the
+/// file's rounding of the values summed (half its last digit each) and
+/// the noise of a float sum.
+fn left(whole: Option<f64>, part: Option<f64>, rounding: f64, values: usize) -> Option<f64> {
+    let whole = whole?;
+    let rest = whole - part.unwrap_or(0.0);
+    let slack = crate::model::graph::noise(whole).max(rounding * (values + 1) as f64);
+    (rest > slack).then_some(rest)
+}
+
+/// Adds a function's `(root)`, `(self)` and `(unlisted)` rows (model.md §
+/// Call graph), fills the shares (of its inclusive value) and orders each
+/// side heaviest first, ties by name, module and id: a total order, so a
+/// list comes out the same whatever order its edges were found in.
 fn complete(
     p: &Profile,
     f: FuncId,
-    (root, unlisted): (EdgeValues, Option<f64>),
+    weigh: Weigh,
     callers: &mut Vec<Edge>,
     callees: &mut Vec<Edge>,
 ) {
     let func = p.function(f);
-    let of = share_of(p);
-    let stated = !p.stated_edges().is_empty();
-    // Calls from no caller: the function's calls its edges leave.
+    let rounding = p.stated_rounding();
+    let incl = func.time.elapsed_inclusive;
+    let hits_total = func.hits_total.map(|h| h as f64);
+    // Calls from no caller: the function's calls its edges leave (its
+    // calls of itself included: they came from it).
     let edge_calls: Option<u64> = callers.iter().map(|e| e.calls).fold(None, add_count);
-    let root_calls = match (func.calls, edge_calls) {
-        (Some(c), Some(e)) => c.checked_sub(e).filter(|&r| r > 0),
-        (Some(c), None) if c > 0 => Some(c),
-        _ => None,
-    };
-    // Without call paths or edges, all of a function's time came from no
-    // caller known.
-    let pathless = !stated && p.nodes().is_empty();
-    let root = match pathless {
-        true => EdgeValues {
-            elapsed_inclusive_ms: func.time.elapsed_inclusive,
-            hits: func.hits_total,
-            calls: None,
-        },
-        false => root,
-    };
-    let root_time = if stated {
-        // Stated edges: what the callers' inclusive times leave of the
-        // function's, when they are not the function's own recursion.
-        let from: Option<f64> = callers
-            .iter()
-            .filter(|e| e.who != Who::Func(f))
-            .map(|e| e.time_ms)
-            .fold(None, add_opt);
-        match (func.time.elapsed_inclusive, from) {
-            (Some(i), Some(c)) => Some(i - c).filter(|&r| r > crate::model::graph::noise(i)),
-            (Some(i), None) => Some(i).filter(|&i| i > 0.0),
+    let root = Edge {
+        who: Who::Root,
+        calls: match (func.calls, edge_calls) {
+            (Some(c), Some(e)) => c.checked_sub(e).filter(|&r| r > 0),
+            (Some(c), None) => Some(c).filter(|&c| c > 0),
             _ => None,
-        }
-    } else {
-        root.elapsed_inclusive_ms.filter(|&t| t > 0.0)
+        },
+        hits: left(
+            hits_total,
+            others(callers, f, |e| e.hits.map(|h| h as f64)),
+            0.0,
+            0,
+        )
+        .map(|h| h.round() as u64),
+        time_ms: left(
+            incl,
+            others(callers, f, |e| e.time_ms),
+            rounding,
+            callers.len(),
+        ),
+        share: None,
     };
-    let root_hits = root.hits.filter(|&h| h > 0);
-    if root_calls.is_some() || root_time.is_some() || root_hits.is_some() {
-        callers.push(Edge {
-            who: Who::Root,
-            calls: root_calls,
-            hits: root_hits,
-            time_ms: root_time,
-            share: None,
-        });
+    if root.calls.is_some() || root.time_ms.is_some() || root.hits.is_some() {
+        callers.push(root);
     }
     let self_time = func.time.elapsed_exclusive;
-    let self_hits = func.hits_self;
-    if self_time.is_some_and(|t| t > 0.0) || self_hits.is_some_and(|h| h > 0) {
+    if self_time.is_some_and(|t| t > 0.0) || func.hits_self.is_some_and(|h| h > 0) {
         callees.push(Edge {
             who: Who::SelfTime,
             calls: None,
-            hits: self_hits,
+            hits: func.hits_self,
             time_ms: self_time,
             share: None,
         });
     }
-    if let Some(u) = unlisted.filter(|&u| u > 0.0) {
+    // Time in callees no edge holds: a stated tree's unlisted time, or a
+    // file's callees with no call path.
+    let held = add_opt(self_time, others(callees, f, |e| e.time_ms));
+    if let Some(u) = left(incl, held, rounding, callees.len()) {
         callees.push(Edge {
             who: Who::Unlisted,
             calls: None,
@@ -613,21 +562,21 @@ fn complete(
             share: None,
         });
     }
-    let base = match of {
-        ShareOf::InclusiveTime => func.time.elapsed_inclusive,
-        ShareOf::InclusiveSamples => func.hits_total.map(|h| h as f64),
-        ShareOf::Calls => func.calls.map(|c| c as f64),
+    let value = |e: &Edge| match weigh {
+        Weigh::Ms => e.time_ms,
+        Weigh::Hits => e.hits.map(|h| h as f64),
+        Weigh::Calls => e.calls.map(|c| c as f64),
     };
-    let weight = |e: &Edge| match of {
-        ShareOf::InclusiveTime => e.time_ms,
-        ShareOf::InclusiveSamples => e.hits.map(|h| h as f64),
-        ShareOf::Calls => e.calls.map(|c| c as f64),
+    let base = match weigh {
+        Weigh::Ms => incl,
+        Weigh::Hits => hits_total,
+        Weigh::Calls => func.calls.map(|c| c as f64),
     };
     for list in [callers, callees] {
         for e in list.iter_mut() {
-            e.share = crate::model::metrics::pct(weight(e), base);
+            e.share = crate::model::metrics::pct(value(e), base);
         }
-        let w = |e: &Edge| weight(e).unwrap_or(f64::NEG_INFINITY);
+        let w = |e: &Edge| value(e).unwrap_or(f64::NEG_INFINITY);
         let key = |e: &Edge| match e.who {
             Who::Func(g) => (0, p.function_name(g), p.function_module(g), g.index()),
             other => (1, other.name(p), "", 0),
@@ -711,6 +660,67 @@ mod tests {
         assert_eq!(ab.values.elapsed_inclusive_ms, Some(3.0));
     }
 
+    /// Recursion through another function: B below A below B. Its
+    /// callers' times nest (the graph says so), and B → A's time counts
+    /// the outer A only.
+    #[test]
+    fn recursion_through_another_function_is_recursion() {
+        let mut b = ProfileBuilder::new("test");
+        let ids = funcs(&mut b, &["main", "a", "b"]);
+        let (main, a, bb) = (ids[0], ids[1], ids[2]);
+        for path in [
+            vec![main],
+            vec![main, bb],
+            vec![main, bb, a],
+            vec![main, bb, a, bb],
+            vec![main, bb, a, bb, a],
+        ] {
+            let s = b.stack(&path);
+            b.stack_summary(s, Some(1), Some(1.0), None);
+        }
+        let p = b.finish();
+        let g = CallGraph::build(&p);
+        assert!(g.recursive(bb) && g.recursive(a));
+        assert!(!g.recursive(main));
+        assert!(CallGraph::neighbours(&p, bb).recursive);
+        let ba = g
+            .edges()
+            .iter()
+            .find(|e| e.caller == bb && e.callee == a)
+            .expect("b calls a");
+        assert_eq!(ba.values.calls, Some(2));
+        assert_eq!(ba.values.elapsed_inclusive_ms, Some(3.0));
+    }
+
+    /// Where hits count samples, an edge counts each sample once, however
+    /// often its stack holds the caller directly above the callee.
+    #[test]
+    fn a_sample_counts_once_on_an_edge() {
+        let mut b = ProfileBuilder::new("test");
+        let ids = funcs(&mut b, &["a", "b"]);
+        let (a, bb) = (ids[0], ids[1]);
+        let line = b.intern("x");
+        let l = b.line(line, 1, Some(a));
+        // Three samples: a>b>a>b (twice) and a>b.
+        for (frames, n) in [(vec![a, bb, a, bb], 2), (vec![a, bb], 1)] {
+            let s = b.stack(&frames);
+            for _ in 0..n {
+                b.add_stack_sample(s, Some(1_000_000), Some(l));
+            }
+        }
+        let p = b.finish();
+        assert_eq!(p.hits_count(), HitsCount::Samples);
+        let g = CallGraph::build(&p);
+        let ab = g
+            .edges()
+            .iter()
+            .find(|e| e.caller == a && e.callee == bb)
+            .expect("a calls b");
+        assert_eq!(ab.values.hits, Some(3), "each sample once");
+        assert_eq!(ab.values.calls, None, "samples are no calls");
+        assert_eq!(ab.values.elapsed_inclusive_ms, Some(3.0));
+    }
+
     /// One function's lists equal the whole graph's, for every function of
     /// a generated profile (300 functions in 300 random stacks).
     #[test]
@@ -718,9 +728,7 @@ mod tests {
         let p = crate::fixture_gen::large::profile(300);
         let g = CallGraph::build(&p);
         for f in p.function_ids() {
-            let (callers, callees) = CallGraph::neighbours(&p, f);
-            assert_eq!(callers, g.callers(f), "callers of {f:?}");
-            assert_eq!(callees, g.callees(f), "callees of {f:?}");
+            assert_eq!(CallGraph::neighbours(&p, f), g.lists(f), "{f:?}");
         }
         assert!(p.function_ids().any(|f| !g.callers(f).is_empty()));
     }
@@ -741,6 +749,6 @@ mod tests {
         let g = CallGraph::build(&p);
         let order: Vec<Option<FuncId>> = g.callers(callee).iter().map(|e| e.func()).collect();
         assert_eq!(order, [Some(callers[1]), Some(callers[0])]);
-        assert_eq!(CallGraph::neighbours(&p, callee).0, g.callers(callee));
+        assert_eq!(CallGraph::neighbours(&p, callee).callers, g.callers(callee));
     }
 }

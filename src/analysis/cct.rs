@@ -79,11 +79,7 @@ pub enum Weigh {
 impl Weigh {
     /// Times where the profile has any; else what its hits count.
     pub fn of(p: &Profile) -> Weigh {
-        let timed = p.stacks().iter().any(|s| s.self_ms.is_some())
-            || p.functions()
-                .iter()
-                .any(|f| f.time.elapsed_exclusive.is_some());
-        match (timed, p.hits_count()) {
+        match (p.has_times(), p.hits_count()) {
             (true, _) => Weigh::Ms,
             (false, HitsCount::Samples) => Weigh::Hits,
             (false, HitsCount::Calls) => Weigh::Calls,
@@ -278,15 +274,6 @@ impl Cct {
     /// Its own weight plus its children's totals.
     pub fn total(&self, id: u32) -> f64 {
         self.total[id as usize]
-    }
-
-    /// The roots' totals together: what the top-down roots and the
-    /// bottom-up roots each add up to.
-    pub fn roots_total(&self, p: &Profile) -> f64 {
-        (0..self.len() as u32)
-            .filter(|&i| self.parent_of(p, i).is_none())
-            .map(|i| self.total(i))
-            .sum()
     }
 
     /// Every node's children, each list in `key`'s order (ties by id).

@@ -723,6 +723,7 @@ impl ProfileBuilder {
             self.warn_in(source, place, message);
         }
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
+        let stack_times = self.stacks.iter().any(|s| s.self_ms.is_some());
         Profile {
             format: self.format,
             sources: self.sources,
@@ -743,6 +744,8 @@ impl ProfileBuilder {
             hits_count: self.hits_count,
             stated_edges: self.stated_edges,
             unlisted: stated.unlisted,
+            stack_times,
+            stated_rounding: self.stated_rounding,
         }
     }
 }

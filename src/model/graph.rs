@@ -190,6 +190,19 @@ impl Profile {
         &self.stated_edges
     }
 
+    /// Half the last digit the file writes a time with (0 where the loader
+    /// did not say): sums of stated values that differ by less than that a
+    /// value are rounding.
+    pub fn stated_rounding(&self) -> f64 {
+        self.stated_rounding
+    }
+
+    /// Whether the profile has times: some function's exclusive time or
+    /// some stack's self time. O(1).
+    pub fn has_times(&self) -> bool {
+        self.measured.elapsed_exclusive || self.stack_times
+    }
+
     /// Time a node's stated inclusive value holds beyond its own and its
     /// listed children's: callees the file does not list, by node.
     pub fn unlisted(&self) -> &[(NodeId, f64)] {

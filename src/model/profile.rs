@@ -175,6 +175,11 @@ pub struct Profile {
     pub(crate) hits_count: super::graph::HitsCount,
     pub(crate) stated_edges: Vec<super::graph::StatedEdge>,
     pub(crate) unlisted: Vec<(NodeId, f64)>,
+    /// Whether some stack has a self time (made once at finish: the views
+    /// ask it to pick their unit).
+    pub(crate) stack_times: bool,
+    /// Half the last digit the file writes a time with (0: unknown).
+    pub(crate) stated_rounding: f64,
 }
 
 impl Profile {

@@ -10,7 +10,7 @@
 //! (and what is under them) holding less than P % of the session.
 
 use super::fmt::cell;
-use crate::analysis::callgraph::{CallGraph, Edge, ShareOf, share_of};
+use crate::analysis::callgraph::{CallGraph, Edge, count_name, share_base};
 use crate::analysis::calltree::{CallTree, TreeIndex, Unit};
 use crate::analysis::cct::{Label, Weigh};
 use crate::analysis::columns::Value;
@@ -119,7 +119,7 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
         true => cell(Value::Ms(x)),
         false => cell(Value::Count(x.map(|x| x as u64))),
     };
-    let count_head = count_name(p);
+    let count_head = count_heading(p);
     let head = [
         "Total%".to_string(),
         format!("Total {}", index.cct.weigh.name()),
@@ -187,11 +187,10 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
     out.flush()
 }
 
-fn count_name(p: &Profile) -> &'static str {
-    match p.hits_count() {
-        HitsCount::Calls => "Calls",
-        HitsCount::Samples => "Samples",
-    }
+/// The count column's heading: "Calls" or "Samples".
+fn count_heading(p: &Profile) -> String {
+    let name = count_name(p);
+    name[..1].to_uppercase() + &name[1..]
 }
 
 #[derive(Serialize)]
@@ -288,10 +287,10 @@ fn side_rows(g: &CallGraph, f: FuncId, side: Side) -> &[Edge] {
 }
 
 fn share_name(p: &Profile) -> &'static str {
-    match share_of(p) {
-        ShareOf::InclusiveTime => "its inclusive time",
-        ShareOf::InclusiveSamples => "its inclusive samples",
-        ShareOf::Calls => "its calls",
+    match Weigh::of(p) {
+        Weigh::Ms => "its inclusive time",
+        Weigh::Hits => "its inclusive samples",
+        Weigh::Calls => "its calls",
     }
 }
 
@@ -318,7 +317,7 @@ pub fn write_edges_text(
         if !p.function_module(f).is_empty() {
             name.push_str(&format!(" [{}]", visible(p.function_module(f))));
         }
-        let overlap = match crate::analysis::callgraph::recursive(g.callers(f), f) {
+        let overlap = match g.recursive(f) {
             true => " · recursive: shares overlap",
             false => "",
         };
@@ -328,11 +327,7 @@ pub fn write_edges_text(
             list.len(),
             share_name(p)
         )?;
-        let head = [
-            "ms".to_string(),
-            count_name(p).to_lowercase(),
-            "%".to_string(),
-        ];
+        let head = ["ms".to_string(), count_name(p).to_string(), "%".to_string()];
         let cells: Vec<[String; 3]> = list
             .iter()
             .map(|e| {
@@ -425,11 +420,7 @@ pub fn write_edges_json(
             Side::Callers => "callers",
             Side::Callees => "callees",
         },
-        share_of: match share_of(p) {
-            ShareOf::InclusiveTime => "elapsed_inclusive_ms",
-            ShareOf::InclusiveSamples => "hits_total",
-            ShareOf::Calls => "calls",
-        },
+        share_of: share_base(Weigh::of(p)),
         functions: funcs
             .iter()
             .map(|&f| {
@@ -440,7 +431,7 @@ pub fn write_edges_json(
                     calls: func.calls,
                     hits_total: func.hits_total,
                     elapsed_inclusive_ms: func.time.elapsed_inclusive,
-                    recursive: crate::analysis::callgraph::recursive(g.callers(f), f),
+                    recursive: g.recursive(f),
                     rows: side_rows(&g, f, side)
                         .iter()
                         .map(|e| EdgeJson {

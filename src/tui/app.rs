@@ -15,7 +15,7 @@ use super::action::Action;
 use super::layout::{self, Areas};
 use super::panes::{self, Col, Kind};
 use super::view::{self, Focus, Rows, Scope, Tab, View};
-use crate::analysis::callgraph::{CallGraph, Edge};
+use crate::analysis::callgraph::{CallGraph, Edge, Lists};
 use crate::analysis::calltree::{CallTree, TreeCol, TreeIndex};
 use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, Query};
@@ -283,10 +283,11 @@ struct Opening {
 }
 
 /// A function with its callers and callees.
-type Counted = (FuncId, Vec<Edge>, Vec<Edge>);
+type Counted = (FuncId, Lists);
 
-/// A function's callers and callees, borrowed or made for the asking.
-pub type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>);
+/// A function's callers and callees, borrowed or made for the asking, and
+/// whether it calls itself (then their times overlap).
+pub type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>, bool);
 
 /// Functions from which the first view is ordered on a thread.
 const OPEN_ON_A_THREAD: usize = LARGE;
@@ -391,8 +392,7 @@ impl App {
             // The detail's lists first: the first frame is drawn without
             // them (a pass over every node), and the next shows them.
             if let Some(f) = selected {
-                let (callers, callees) = CallGraph::neighbours(&p, f);
-                let _ = counted.set((f, callers, callees));
+                let _ = counted.set((f, CallGraph::neighbours(&p, f)));
             }
             let mut rows = pr.pane(&p, Kind::Functions).canonical.clone();
             if let Some((col, descending)) = sort {
@@ -541,25 +541,29 @@ impl App {
     }
 
     /// The selected function's callers and callees for the detail split:
-    /// the graph's lists once it is made; before, the function's own (one
-    /// pass over the stacks, the same lists), so the first frame does not
-    /// wait for the whole graph. `None` while they are being counted: a
+    /// the graph's lists once it is made; before, the function's own (the
+    /// nodes at and below its own, the same lists to the bit), so the
+    /// first frame does not wait for the whole graph. `None` while they are being counted: a
     /// large profile's first view counts them on its thread.
     pub fn neighbours(&self) -> Option<Neighbours<'_>> {
         let Some(f) = self.split_function() else {
-            return Some((Cow::Borrowed(&[]), Cow::Borrowed(&[])));
+            return Some((Cow::Borrowed(&[]), Cow::Borrowed(&[]), false));
         };
         if let Some(o) = &self.opening {
             return match o.neighbours.get() {
-                Some((g, callers, callees)) if *g == f => Some((callers.into(), callees.into())),
+                Some((g, l)) if *g == f => Some((
+                    Cow::Borrowed(&l.callers[..]),
+                    Cow::Borrowed(&l.callees[..]),
+                    l.recursive,
+                )),
                 _ => None,
             };
         }
         Some(match self.prepared.graph.get() {
-            Some(g) => (g.callers(f).into(), g.callees(f).into()),
+            Some(g) => (g.callers(f).into(), g.callees(f).into(), g.recursive(f)),
             None => {
-                let (callers, callees) = CallGraph::neighbours(&self.profile, f);
-                (callers.into(), callees.into())
+                let l = CallGraph::neighbours(&self.profile, f);
+                (l.callers.into(), l.callees.into(), l.recursive)
             }
         })
     }

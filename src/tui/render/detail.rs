@@ -3,7 +3,8 @@
 
 use super::theme::Theme;
 use super::{fit, fname};
-use crate::analysis::callgraph::{self, Edge, ShareOf, Who};
+use crate::analysis::callgraph::{self, Edge, Who};
+use crate::analysis::cct::Weigh;
 use crate::analysis::columns::Value;
 use crate::report::fmt::cell;
 use crate::tui::app::{App, inner};
@@ -45,12 +46,10 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let callers_at = at(focus).filter(|_| matches!(focus, Focus::Callers(_)));
     let callees_at = at(focus).filter(|_| matches!(focus, Focus::Callees(_)));
     // Being counted (a large profile's first frame): the lists say so.
-    let (callers, callees, none) = match app.neighbours() {
-        Some((callers, callees)) => (callers, callees, "(none)"),
-        None => (Default::default(), Default::default(), "(counting…)"),
+    let (callers, callees, none, overlap) = match app.neighbours() {
+        Some((callers, callees, recursive)) => (callers, callees, "(none)", recursive),
+        None => (Default::default(), Default::default(), "(counting…)", false),
     };
-    // Under recursion the edges' times nest: their shares overlap.
-    let overlap = f.is_some_and(|f| callgraph::recursive(&callers, f));
     let note = if overlap {
         " · recursive: shares overlap"
     } else {
@@ -106,14 +105,10 @@ fn share(e: &Edge) -> String {
 
 impl Heading {
     fn of(app: &App, both: &[Edge]) -> Heading {
-        let count_name = match app.profile.hits_count() {
-            crate::model::HitsCount::Calls => "calls",
-            crate::model::HitsCount::Samples => "samples",
-        };
-        let share_name = match callgraph::share_of(&app.profile) {
-            ShareOf::InclusiveTime => "% incl",
-            ShareOf::InclusiveSamples => "% incl",
-            ShareOf::Calls => "% calls",
+        let count_name = callgraph::count_name(&app.profile);
+        let share_name = match crate::analysis::cct::Weigh::of(&app.profile) {
+            Weigh::Ms | Weigh::Hits => "% incl",
+            Weigh::Calls => "% calls",
         };
         let widest = |f: &dyn Fn(&Edge) -> String, head: &str| {
             both.iter()

@@ -467,7 +467,7 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     // at once shows: the same screen. The first frame either shows them
     // or says they are being counted.
     assert_eq!(text(&render(&app)), text(&render(&at_once)));
-    let (callers, _) = at_once.neighbours().expect("counted at once");
+    let (callers, _, _) = at_once.neighbours().expect("counted at once");
     let caller = callers.first().expect("the top function has a caller");
     let caller = caller.who.name(&app.profile).to_string();
     assert!(
