@@ -102,7 +102,7 @@ fn one_functions_edges_as_text_and_json() {
     assert_eq!(doc["share_of"], "elapsed_inclusive_ms");
     let rows = doc["functions"][0]["rows"].as_array().expect("rows");
     let calls: u64 = rows.iter().map(|r| r["calls"].as_u64().unwrap_or(0)).sum();
-    assert_eq!(calls, 4, "the edges' calls and the root's are draw's calls");
+    assert_eq!(calls, 5, "the edges' calls and the root's are draw's calls");
     assert_eq!(rows[0]["name"], "main loop");
     assert_eq!(rows[0]["share_pct"], 75.0);
     assert_eq!(rows[1]["kind"], "root");
@@ -126,6 +126,8 @@ fn options_that_do_not_go_with_the_views_are_usage_errors() {
             "2",
         ],
         &[PARTIAL, "--view", "tree", "--depth", "0"],
+        &[PARTIAL, "--view", "tree", "--min-pct", "NaN"],
+        &[PARTIAL, "--view", "tree", "--min-pct", "101"],
     ] {
         let mut all = vec!["report"];
         all.extend_from_slice(args);

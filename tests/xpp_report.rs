@@ -62,6 +62,7 @@ const LOADS: &[&str] = &[
     "unfiltered",
     "unfiltered-dbf",
     "two-threads",
+    "recursion",
     "break",
     "no-time",
     "no-line",
@@ -199,6 +200,7 @@ fn every_spec_warning_is_produced_at_its_place() {
         ("unfiltered", &[]),
         ("unfiltered-dbf", &[]),
         ("two-threads", &[]),
+        ("recursion", &[]),
         ("with-header", &[]),
     ];
     for (name, expected) in cases {

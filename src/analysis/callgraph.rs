@@ -462,10 +462,7 @@ pub fn share_base(w: Weigh) -> &'static str {
 
 /// What a profile's hits are called in a column's heading.
 pub fn count_name(p: &Profile) -> &'static str {
-    match p.hits_count() {
-        HitsCount::Calls => "calls",
-        HitsCount::Samples => "samples",
-    }
+    p.hits_count().name()
 }
 
 fn row(who: Who, v: EdgeValues) -> Edge {

@@ -199,6 +199,9 @@ pub struct Values {
 struct Up {
     func: Label,
     parent: u32,
+    /// The root row above it (itself for a root): its share's base,
+    /// found without a walk up (a chain turned over is deep).
+    root: u32,
     /// (node whose self weight is counted, node of this row's function on
     /// its path).
     pairs: Vec<(NodeId, NodeId)>,
@@ -342,6 +345,13 @@ impl CallTree {
         }
     }
 
+    /// The children of a row (the roots for `None`), in the view's order,
+    /// without opening it: a walk of the whole tree (`report --view
+    /// tree`) reads them so, with no row list to splice.
+    pub fn kids(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
+        self.children(p, id)
+    }
+
     /// The children of a row, in the view's order (made when asked, for a
     /// bottom-up row).
     fn children(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
@@ -461,15 +471,14 @@ impl CallTree {
             total = add_opt(total, self.index.own(leaf));
             count = add_count(count, self.index.cct.count(p, leaf.0));
         }
+        let me = self.ups.len() as u32;
+        let root = match parent {
+            NO_ROW => me,
+            q => self.ups[q as usize].root,
+        };
         let root_total = match parent {
             NO_ROW => total,
-            _ => {
-                let mut r = parent;
-                while self.ups[r as usize].parent != NO_ROW {
-                    r = self.ups[r as usize].parent;
-                }
-                self.ups[r as usize].values.total
-            }
+            _ => self.ups[root as usize].values.total,
         };
         let share = pct(total, root_total);
         let cct = &self.index.cct;
@@ -480,6 +489,7 @@ impl CallTree {
         self.ups.push(Up {
             func,
             parent,
+            root,
             pairs,
             values: Values {
                 total,

@@ -11,9 +11,10 @@
 //! width means, and a path's prefix weighs what the tree says it totals.
 //!
 //! So for time the weights add up to the session total of samples and
-//! traces, and to the sum of the functions' exclusive times for summary
-//! formats; for hits to the number of samples; for calls to the sum of the
-//! functions' calls.
+//! traces; for summary formats, to each function's exclusive time or its
+//! stacks' self time, the larger, with the unlisted time a file states;
+//! for hits to the number of samples; for calls to each function's calls
+//! or its stacks', the larger.
 
 use super::cct::{Cct, Label, Weigh};
 use crate::model::{NodeId, Profile};

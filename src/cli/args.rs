@@ -190,7 +190,7 @@ pub struct ReportArgs {
 
     /// `--view tree`: leave out rows (and what is under them) holding less
     /// than P percent of the session.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = percent)]
     pub min_pct: Option<f64>,
 
     /// Column to sort the table by (its --json key, e.g. elapsed_exclusive_ms).
@@ -252,5 +252,13 @@ impl ReportArgs {
         };
         args.load = load.clone();
         args
+    }
+}
+
+/// A percent from 0 to 100 (`--min-pct`): no NaN, no infinity.
+fn percent(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("{text:?} is not a percent from 0 to 100")),
     }
 }

@@ -84,12 +84,30 @@ pub(crate) fn check_stated(
         unlisted: Vec::new(),
         warnings: Vec::new(),
     };
+    // Each node's root, made once a warning needs it: a path is named by
+    // its root and its last three frames, so a warning costs the same on
+    // a chain a million deep (and warnings on its every node no square).
+    let roots: std::cell::OnceCell<Vec<u32>> = std::cell::OnceCell::new();
     let path = |n: NodeId| {
         let mut names = Vec::new();
         let mut at = Some(n);
-        while let Some(x) = at {
+        while let Some(x) = at.filter(|_| names.len() < 3) {
             names.push(name(nodes[x.index()].func));
             at = nodes[x.index()].parent();
+        }
+        if let Some(above) = at {
+            let roots = roots.get_or_init(|| {
+                let mut r = vec![0u32; nodes.len()];
+                for (i, node) in nodes.iter().enumerate() {
+                    r[i] = node.parent().map_or(i as u32, |q| r[q.index()]);
+                }
+                r
+            });
+            let root = NodeId(roots[above.index()]);
+            if root != above {
+                names.push("…".into());
+            }
+            names.push(name(nodes[root.index()].func));
         }
         names.reverse();
         names.join(" > ")

@@ -32,14 +32,15 @@ pub struct TreeOptions {
     pub min_pct: Option<f64>,
 }
 
+/// Levels drawn with guides; deeper rows state their depth.
+const DEEP: usize = 32;
+
 /// One printed row of the tree.
 struct Row {
     id: usize,
     parent: Option<usize>,
     depth: usize,
     label: Label,
-    name: String,
-    module: String,
     total: Option<f64>,
     self_w: Option<f64>,
     count: Option<u64>,
@@ -47,9 +48,10 @@ struct Row {
 }
 
 /// The rows the options keep, in the app's order (children by total,
-/// heaviest first), each opened only when it is printed and its children
-/// can be.
-fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>) {
+/// heaviest first), walked depth first from the app's own rows; whether
+/// the bottom-up tree stopped at the app's budget of nodes (a recursive
+/// chain turned over holds the square of its depth).
+fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>, bool) {
     let index = Arc::new(TreeIndex::build(p));
     let mut t = CallTree::new(p, Arc::clone(&index));
     if opts.invert {
@@ -61,41 +63,42 @@ fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>) {
             .is_none_or(|min| t.percent(v.total).is_some_and(|x| x >= min))
     };
     let mut out: Vec<Row> = Vec::new();
-    // The last printed row of each level above the current one. Only a
-    // printed row is opened, so a row's parent was printed.
-    let mut parents: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < t.rows.len() {
-        let r = t.rows[i];
-        let depth = r.depth as usize;
-        let parent = depth.checked_sub(1).and_then(|d| parents.get(d).copied());
-        if !keep(&t, r.id) {
-            i += 1;
+    let mut cut = false;
+    // (row id, depth, printed parent), heaviest first off the top.
+    let mut todo: Vec<(u32, usize, Option<usize>)> = t
+        .kids(p, None)
+        .into_iter()
+        .rev()
+        .map(|id| (id, 0, None))
+        .collect();
+    while let Some((rid, depth, parent)) = todo.pop() {
+        if !keep(&t, rid) {
             continue;
         }
-        let v = t.values(p, r.id);
-        let label = t.label(p, r.id);
+        let v = t.values(p, rid);
+        let label = t.label(p, rid);
         let id = out.len();
         out.push(Row {
             id,
             parent,
             depth,
             label,
-            name: label.name(p).to_string(),
-            module: label.module(p).to_string(),
             total: v.total,
             self_w: v.self_w,
             count: v.count,
             pct: t.percent(v.total),
         });
-        parents.truncate(depth);
-        parents.push(id);
-        if opts.depth.is_none_or(|d| depth + 1 < d) {
-            t.expand(p, i);
+        if opts.depth.is_some_and(|d| depth + 1 >= d) || !t.has_children(rid) {
+            continue;
         }
-        i += 1;
+        if t.over_budget() {
+            cut = true;
+            continue;
+        }
+        let kids = t.kids(p, Some(rid));
+        todo.extend(kids.into_iter().rev().map(|k| (k, depth + 1, Some(id))));
     }
-    (index, out)
+    (index, out, cut)
 }
 
 /// The tree as text.
@@ -113,7 +116,7 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
             return out.flush();
         }
     }
-    let (index, rows) = rows(p, opts);
+    let (index, rows, cut) = rows(p, opts);
     let ms = index.unit == Unit::Ms;
     let weight = |x: Option<f64>| match ms {
         true => cell(Value::Ms(x)),
@@ -126,20 +129,19 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
         format!("Self {}", index.cct.weigh.name()),
         count_head.to_string(),
     ];
-    let cells: Vec<[String; 4]> = rows
-        .iter()
-        .map(|r| {
-            [
-                cell(Value::Pct(r.pct)),
-                weight(r.total),
-                weight(r.self_w),
-                cell(Value::Count(r.count)),
-            ]
-        })
-        .collect();
+    // Two passes, each row's cells made when needed: millions of rows
+    // (a deep chain turned over) cost no text held for all of them.
+    let cells = |r: &Row| {
+        [
+            cell(Value::Pct(r.pct)),
+            weight(r.total),
+            weight(r.self_w),
+            cell(Value::Count(r.count)),
+        ]
+    };
     let mut widths = head.clone().map(|h| h.width());
-    for c in &cells {
-        for (w, x) in widths.iter_mut().zip(c) {
+    for r in &rows {
+        for (w, x) in widths.iter_mut().zip(cells(r)) {
             *w = (*w).max(x.width());
         }
     }
@@ -149,9 +151,14 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
     };
     writeln!(
         out,
-        "# call tree · {} · {} rows · children by total, heaviest first · percents of {of}",
+        "# call tree · {} · {} rows · children by total, heaviest first · percents of {of}{}",
         if opts.invert { "bottom-up" } else { "top-down" },
-        rows.len()
+        rows.len(),
+        if cut {
+            " · cut short: the callers of millions of nodes (--depth prints fewer levels)"
+        } else {
+            ""
+        }
     )?;
     let line = |c: &[String; 4]| {
         c.iter()
@@ -161,26 +168,40 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
             .join("  ")
     };
     writeln!(out, "{}  Function", line(&head))?;
+    // Whether a row is its parent's last printed child: one pass from the
+    // end (a row's later siblings come after it).
+    let mut last = vec![false; rows.len()];
+    let mut seen = vec![false; rows.len() + 1];
+    for (k, r) in rows.iter().enumerate().rev() {
+        let parent = r.parent.unwrap_or(rows.len());
+        last[k] = !seen[parent];
+        seen[parent] = true;
+    }
     // Whether each open level has a sibling still to come: the guides.
     let mut more: Vec<bool> = Vec::new();
-    for (k, (r, c)) in rows.iter().zip(&cells).enumerate() {
+    for (k, r) in rows.iter().enumerate() {
+        let c = &cells(r);
         more.truncate(r.depth);
-        let last = !rows[k + 1..]
-            .iter()
-            .take_while(|n| n.depth >= r.depth)
-            .any(|n| n.depth == r.depth && n.parent == r.parent);
+        let last = last[k];
         let mut guide = String::new();
-        for &m in more.iter().skip(1) {
-            guide.push_str(if m { "│  " } else { "   " });
-        }
-        if r.depth > 0 {
-            guide.push_str(if last { "└─ " } else { "├─ " });
+        if r.depth > DEEP {
+            // Past this depth a line states its depth, as the app's tree
+            // does, instead of drawing every level's guide: a chain a
+            // thousand deep would print a megabyte of guides a row.
+            guide = format!("{}› ", r.depth);
+        } else {
+            for &m in more.iter().skip(1) {
+                guide.push_str(if m { "│  " } else { "   " });
+            }
+            if r.depth > 0 {
+                guide.push_str(if last { "└─ " } else { "├─ " });
+            }
         }
         more.push(!last);
-        let mut name = visible(&r.name).into_owned();
+        let mut name = visible(r.label.name(p)).into_owned();
         // A name two functions share carries its module, as on screen.
         if r.label.func().is_some_and(|f| p.name_is_shared(f)) {
-            name.push_str(&format!(" [{}]", visible(&r.module)));
+            name.push_str(&format!(" [{}]", visible(r.label.module(p))));
         }
         writeln!(out, "{}  {guide}{name}", line(c))?;
     }
@@ -198,6 +219,8 @@ struct TreeDoc<'a> {
     schema: u32,
     weight: &'static str,
     direction: &'static str,
+    /// The bottom-up tree stopped at the app's budget of nodes.
+    cut: bool,
     nodes: Vec<NodeJson<'a>>,
 }
 
@@ -215,19 +238,20 @@ struct NodeJson<'a> {
 
 /// The tree as JSON (report-json.md § Trees and edges).
 pub fn write_json(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
-    let (index, rows) = rows(p, opts);
+    let (index, rows, cut) = rows(p, opts);
     let calls = p.hits_count() == HitsCount::Calls;
     let doc = TreeDoc {
         schema: super::json::SCHEMA,
         weight: index.cct.weigh.name(),
         direction: if opts.invert { "bottom-up" } else { "top-down" },
+        cut,
         nodes: rows
             .iter()
             .map(|r| NodeJson {
                 id: r.id,
                 parent: r.parent,
-                name: &r.name,
-                module: &r.module,
+                name: r.label.name(p),
+                module: r.label.module(p),
                 total: r.total,
                 self_w: r.self_w,
                 calls: r.count.filter(|_| calls),

@@ -238,6 +238,34 @@ fn l4_cc(w: u16, h: u16) -> App {
     app_of(fixture("real/visperf_l4_cc.csv"), "visperf_l4_cc.csv", w, h)
 }
 
+/// The butterfly's own rows (issue 51): `(root)`, `(self)` and `(unlisted)`
+/// on a PLIST file whose stacks cover part of the time, and the titles'
+/// note where a function calls itself through another (EVAL > TERM > EVAL).
+#[test]
+fn butterfly_rows_beyond_the_edges_and_recursion() {
+    let mut partial = app_of(
+        fixture("plist/partial-stacks.txt"),
+        "partial-stacks.txt",
+        80,
+        24,
+    );
+    let screen = text(&render(&partial));
+    assert!(
+        screen.contains("(unlisted)") && screen.contains("(root)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("butterfly-partial-80x24", screen);
+    act(&mut partial, &[Action::Move(1)]);
+    insta::assert_snapshot!("butterfly-partial-draw-80x24", text(&render(&partial)));
+    let mut rec = app_of(fixture("xpp/recursion.prf"), "recursion.prf", 80, 24);
+    act(&mut rec, &[FinderOpen]);
+    typed(&mut rec, "EVAL");
+    act(&mut rec, &[Accept]);
+    let screen = text(&render(&rec));
+    assert!(screen.contains("shares overlap"), "{screen}");
+    insta::assert_snapshot!("butterfly-recursive-80x24", screen);
+}
+
 /// The butterfly with numbers, on a real VS export: each caller and callee
 /// with its time, calls and share, and the module where two functions
 /// share a name (`__onexit` in the exe and in the C runtime).
