@@ -77,9 +77,9 @@ pub struct ProfileBuilder {
     stated_edges: Vec<super::graph::StatedEdge>,
     /// Where a summary's stack rows are (VS call trees, PLIST), for the
     /// warnings `finish` gives about stated trees: a line by stack id (0:
-    /// none said; 8 bytes a stack, a PLIST listing's millions included).
-    /// These formats load one source.
-    stack_lines: Vec<u64>,
+    /// none said, or past u32; 4 bytes a stack, a PLIST listing's millions
+    /// included). These formats load one source.
+    stack_lines: Vec<u32>,
 }
 
 impl ProfileBuilder {
@@ -148,7 +148,7 @@ impl ProfileBuilder {
         }
         let at = &mut self.stack_lines[id.index()];
         if *at == 0 {
-            *at = line;
+            *at = u32::try_from(line).unwrap_or(0);
         }
     }
 
@@ -704,7 +704,7 @@ impl ProfileBuilder {
             let (lines, source) = (&self.stack_lines, self.current_source);
             let place = |s: StackId| {
                 let &line = lines.get(s.index()).filter(|&&l| l > 0)?;
-                Some((source, Place::Line(line)))
+                Some((source, Place::Line(u64::from(line))))
             };
             super::graph::check_stated(
                 &self.tree.nodes,

@@ -125,15 +125,20 @@ pub(crate) fn check_stated(
     for i in 1..=n {
         start[i] += start[i - 1];
     }
-    let mut fill = start.clone();
+    // Filled through `start` itself, each slot moving one place down as
+    // a child lands (no second array: a listing's millions of nodes are
+    // all in memory at this moment), then moved back.
     let mut list = vec![0u32; start[n] as usize];
     for (i, node) in nodes.iter().enumerate() {
         if let Some(q) = node.parent() {
-            list[fill[q.index()] as usize] = i as u32;
-            fill[q.index()] += 1;
+            list[start[q.index()] as usize] = i as u32;
+            start[q.index()] += 1;
         }
     }
-    drop(fill);
+    for i in (1..=n).rev() {
+        start[i] = start[i - 1];
+    }
+    start[0] = 0;
     let mut total = vec![0.0f64; n];
     let mut below: Vec<f64> = Vec::new();
     for (i, node) in nodes.iter().enumerate().rev() {
