@@ -166,10 +166,15 @@ fn edge_sums(
         let here = &mut open_funcs[node.func.index()];
         if !entering {
             *here = here.saturating_sub(1);
+            // Only the open path's pairs are kept: a million edges walked
+            // leave no million counts of zero behind.
             if let Some(pair) = pair
                 && let Some(c) = open.get_mut(&pair)
             {
-                *c = c.saturating_sub(1);
+                *c -= 1;
+                if *c == 0 {
+                    open.remove(&pair);
+                }
             }
             continue;
         }
