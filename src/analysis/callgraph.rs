@@ -592,6 +592,12 @@ mod tests {
     use super::*;
     use crate::model::ProfileBuilder;
 
+    /// The values of the edge `a` → `b`, which must exist.
+    fn edge(g: &CallGraph, a: FuncId, b: FuncId) -> EdgeValues {
+        let e = g.edges().iter().find(|e| e.caller == a && e.callee == b);
+        e.expect("the edge exists").values
+    }
+
     fn funcs(b: &mut ProfileBuilder, names: &[&str]) -> Vec<FuncId> {
         let m = b.intern("");
         names
@@ -623,15 +629,9 @@ mod tests {
         }
         let p = b.finish();
         let g = CallGraph::build(&p);
-        let e = |x, y| {
-            g.edges()
-                .iter()
-                .find(|e| e.caller == x && e.callee == y)
-                .map(|e| e.values)
-        };
-        assert_eq!(e(main, a).and_then(|v| v.calls), Some(3));
-        assert_eq!(e(main, a).and_then(|v| v.elapsed_inclusive_ms), Some(32.0));
-        assert_eq!(e(a, c).and_then(|v| v.calls), Some(30));
+        assert_eq!(edge(&g, main, a).calls, Some(3));
+        assert_eq!(edge(&g, main, a).elapsed_inclusive_ms, Some(32.0));
+        assert_eq!(edge(&g, a, c).calls, Some(30));
         let callers: Vec<_> = g.callers(c).iter().map(|e| (e.who, e.calls)).collect();
         assert_eq!(
             callers,
@@ -652,14 +652,9 @@ mod tests {
             b.stack_summary(s, Some(1), Some(1.0), None);
         }
         let p = b.finish();
-        let g = CallGraph::build(&p);
-        let ab = g
-            .edges()
-            .iter()
-            .find(|e| e.caller == a && e.callee == bb)
-            .expect("a calls b");
-        assert_eq!(ab.values.calls, Some(2));
-        assert_eq!(ab.values.elapsed_inclusive_ms, Some(3.0));
+        let ab = edge(&CallGraph::build(&p), a, bb);
+        assert_eq!(ab.calls, Some(2));
+        assert_eq!(ab.elapsed_inclusive_ms, Some(3.0));
     }
 
     /// Recursion through another function: B below A below B. Its
@@ -685,13 +680,9 @@ mod tests {
         assert!(g.recursive(bb) && g.recursive(a));
         assert!(!g.recursive(main));
         assert!(CallGraph::neighbours(&p, bb).recursive);
-        let ba = g
-            .edges()
-            .iter()
-            .find(|e| e.caller == bb && e.callee == a)
-            .expect("b calls a");
-        assert_eq!(ba.values.calls, Some(2));
-        assert_eq!(ba.values.elapsed_inclusive_ms, Some(3.0));
+        let ba = edge(&g, bb, a);
+        assert_eq!(ba.calls, Some(2));
+        assert_eq!(ba.elapsed_inclusive_ms, Some(3.0));
     }
 
     /// Where hits count samples, an edge counts each sample once, however
@@ -712,15 +703,10 @@ mod tests {
         }
         let p = b.finish();
         assert_eq!(p.hits_count(), HitsCount::Samples);
-        let g = CallGraph::build(&p);
-        let ab = g
-            .edges()
-            .iter()
-            .find(|e| e.caller == a && e.callee == bb)
-            .expect("a calls b");
-        assert_eq!(ab.values.hits, Some(3), "each sample once");
-        assert_eq!(ab.values.calls, None, "samples are no calls");
-        assert_eq!(ab.values.elapsed_inclusive_ms, Some(3.0));
+        let ab = edge(&CallGraph::build(&p), a, bb);
+        assert_eq!(ab.hits, Some(3), "each sample once");
+        assert_eq!(ab.calls, None, "samples are no calls");
+        assert_eq!(ab.elapsed_inclusive_ms, Some(3.0));
     }
 
     /// One function's lists equal the whole graph's, for every function of

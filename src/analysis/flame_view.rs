@@ -111,26 +111,13 @@ impl Icicle {
     /// goes to their caller, and their callees take their place under it
     /// (merged with the caller's own callees of the same function).
     pub fn whole(p: &Profile, ix: &TreeIndex, hidden: &dyn Fn(FuncId) -> bool) -> Icicle {
-        let mut g = Grower::new();
-        let cct = &ix.cct;
-        let mut at = vec![NO; cct.len()];
-        for i in 0..cct.len() {
-            let id = i as u32;
-            let parent = cct.parent_of(p, id).map_or(NO, |q| at[q as usize]);
-            let label = cct.label(p, id);
-            let me = if label.func().is_some_and(hidden) {
-                parent
-            } else {
-                g.child(parent, label)
-            };
-            at[i] = me;
-            let own = cct.own(id).unwrap_or(0.0);
-            if me != NO {
-                g.t.weight[me as usize] += own;
-            }
-        }
-        let mut t = g.finish(p);
-        t.add_up();
+        let mut t = Icicle::grown(p, ix, &mut |g, parent, label| match label
+            .func()
+            .is_some_and(hidden)
+        {
+            true => parent,
+            false => g.child(parent, label),
+        });
         t.outside = ix.outside;
         t
     }
@@ -138,18 +125,31 @@ impl Icicle {
     /// What `f` called, merged over every place it occurs (an occurrence
     /// inside another is counted with it, once): `f` the only root.
     pub fn callees(p: &Profile, ix: &TreeIndex, f: FuncId) -> Icicle {
+        Icicle::grown(
+            p,
+            ix,
+            &mut |g, parent, label| match (parent, label == Label::Func(f)) {
+                (NO, true) => g.child(NO, label),
+                (NO, false) => NO,
+                (q, _) => g.child(q, label),
+            },
+        )
+    }
+
+    /// The tree's nodes, parents first, each placed by `place` (given the
+    /// place of its parent, `NO` for none) and adding its own weight there.
+    fn grown(
+        p: &Profile,
+        ix: &TreeIndex,
+        place: &mut dyn FnMut(&mut Grower, u32, Label) -> u32,
+    ) -> Icicle {
         let mut g = Grower::new();
         let cct = &ix.cct;
         let mut at = vec![NO; cct.len()];
         for i in 0..cct.len() {
             let id = i as u32;
             let parent = cct.parent_of(p, id).map_or(NO, |q| at[q as usize]);
-            let label = cct.label(p, id);
-            let me = match (parent, label == Label::Func(f)) {
-                (NO, true) => g.child(NO, label),
-                (NO, false) => NO,
-                (q, _) => g.child(q, label),
-            };
+            let me = place(&mut g, parent, cct.label(p, id));
             at[i] = me;
             if me != NO {
                 g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
