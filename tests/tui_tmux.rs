@@ -602,6 +602,48 @@ fn one_tree_walked_through_the_butterfly_the_tree_and_the_flame() {
     assert_terminal_given_back(&t, &s);
 }
 
+/// `y` copies through OSC 52: tmux, told to take the terminal's clipboard
+/// escapes, keeps the copied text in a paste buffer (issue 52).
+#[test]
+fn y_copies_the_selected_path_through_osc_52() {
+    let t = Tmux::start("copy", 120, 34);
+    t.run(&["set-option", "-g", "set-clipboard", "on"]);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(
+        &t,
+        &format!("{bin} {}", fixture("plist/partial-stacks.txt")),
+    );
+    t.wait_for("Callees of main loop");
+    t.keys(&["4"]);
+    t.wait_for("Call tree · top-down");
+    t.keys(&["Home", "*", "Down", "y"]);
+    let s = t.wait_for("copied to the clipboard");
+    assert!(s.contains("main loop > draw"), "{s}");
+    let start = Instant::now();
+    let copied = loop {
+        // No buffer yet is an error of tmux's: asked again.
+        let out = Command::new("tmux")
+            .args(["-L", &t.socket, "-f", "/dev/null", "show-buffer"])
+            .output()
+            .expect("tmux runs");
+        let buffer = String::from_utf8_lossy(&out.stdout).into_owned();
+        if buffer == "main loop > draw" {
+            break buffer;
+        }
+        // A bound on a hang, as `wait_until`'s.
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "buffer: {buffer:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(copied, "main loop > draw");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}
+
 /// The Flame pane as a new user meets it: the top frame selected, down to
 /// the heaviest callee, right to its neighbour, zoom in and out, a search
 /// that says the matching frames' share, quit.

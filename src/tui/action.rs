@@ -73,6 +73,8 @@ pub enum Action {
     /// Write the current pane's rows (filtered, sorted) to a CSV file next
     /// to the input.
     Export,
+    /// Copy the selected name (or path) to the clipboard.
+    Copy,
     /// A left click at a screen cell.
     Click {
         x: u16,

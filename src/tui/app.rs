@@ -253,6 +253,9 @@ pub struct App {
     pub size: Rect,
     /// A one-line answer to the last action ("no stacks contain …").
     pub status: Option<String>,
+    /// Text `y` asked to copy, for the event loop to send the terminal as
+    /// an OSC 52 escape (base64: no name's bytes reach it raw).
+    pub clipboard: Option<String>,
     pub quit: bool,
     /// False under `NO_COLOR`: styles then use only bold, underline and
     /// reverse video.
@@ -331,6 +334,7 @@ impl App {
             mode: Mode::Normal,
             size,
             status: None,
+            clipboard: None,
             quit: false,
             export_job: None,
             opening: None,
@@ -698,6 +702,7 @@ impl App {
             Action::FinderOpen => self.open_finder(),
             Action::Help => self.mode = Mode::Help(0),
             Action::Export => self.export_pane(),
+            Action::Copy => self.copy_selected(),
             Action::Click { x, y } => self.click(x, y),
             Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
@@ -743,6 +748,8 @@ impl App {
             Action::Move(n) => *scroll = scroll.saturating_add_signed(n).min(max),
             Action::PageDown => *scroll = (*scroll + 10).min(max),
             Action::PageUp => *scroll = scroll.saturating_sub(10),
+            Action::Home => *scroll = 0,
+            Action::End => *scroll = max,
             Action::Quit => self.quit = true,
             Action::Resize { .. } => self.normal_action(action),
             Action::Cancel | Action::Help | Action::Back | Action::Click { .. } => {

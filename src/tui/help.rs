@@ -77,6 +77,10 @@ pub const SECTIONS: &[(&str, &[(&str, &str)])] = &[
             ("↑ ↓  j k", "move"),
             ("PgUp PgDn  Space", "page"),
             ("Home End", "first / last row"),
+            (
+                "y",
+                "copy the selected name (tree, flame: its path) to the clipboard",
+            ),
             ("← →", "scroll the columns after the name"),
             (
                 "mouse",

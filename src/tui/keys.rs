@@ -40,6 +40,8 @@ fn key(mode: &Mode, k: &KeyEvent) -> Option<Action> {
             KeyCode::Down | KeyCode::Char('j') => Some(Action::Move(1)),
             KeyCode::PageUp => Some(Action::PageUp),
             KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::PageDown),
+            KeyCode::Home => Some(Action::Home),
+            KeyCode::End => Some(Action::End),
             KeyCode::Esc | KeyCode::Char('?') | KeyCode::Backspace | KeyCode::Enter => {
                 Some(Action::Cancel)
             }
@@ -94,6 +96,7 @@ fn normal(k: &KeyEvent, ctrl: bool) -> Option<Action> {
         KeyCode::Char('g') => FinderOpen,
         KeyCode::Char('?') => Help,
         KeyCode::Char('e') => Export,
+        KeyCode::Char('y') => Copy,
         _ => return None,
     })
 }

@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+mod copy;
 mod export;
 mod flame;
 mod flame_chart;

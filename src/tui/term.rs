@@ -93,6 +93,14 @@ fn handle(
         terminal.resize(Rect::new(0, 0, width, height))?;
     }
     app.update(action);
+    if let Some(text) = app.clipboard.take() {
+        // OSC 52: the terminal (or tmux, or the one at the other end of
+        // SSH) sets its clipboard; the text travels base64-encoded.
+        execute!(
+            io::stdout(),
+            crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+        )?;
+    }
     Ok(true)
 }
 

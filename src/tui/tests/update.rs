@@ -1134,3 +1134,56 @@ fn a_kept_order_is_the_order_a_fresh_sort_gives() {
         assert_eq!(rows(&fresh), second, "{tab:?}: as a fresh sort");
     }
 }
+
+/// `y` copies the selected name, a Call tree row's or a flame frame's
+/// path, a stack's frames, and says what it copied (issue 52).
+#[test]
+fn y_copies_the_selected_name_or_path() {
+    let mut app = app_of(
+        fixture("plist/partial-stacks.txt"),
+        "partial-stacks.txt",
+        120,
+        34,
+    );
+    run(&mut app, &[Copy]);
+    assert_eq!(app.clipboard.as_deref(), Some("main loop"));
+    assert!(
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.contains("copied") && s.contains("main loop")),
+        "{:?}",
+        app.status
+    );
+    app.clipboard = None;
+    // The Call tree: the row's path, root first.
+    run(&mut app, &[Tab(Tab::Tree), Home, ExpandAll, Move(1), Copy]);
+    assert_eq!(app.clipboard.as_deref(), Some("main loop > draw"));
+    // The Flame pane: the selected frame's path.
+    run(&mut app, &[Tab(Tab::Flame), Move(1), Copy]);
+    let flame = app.clipboard.clone().expect("a frame is selected");
+    assert!(flame.starts_with("main loop > "), "{flame}");
+    // Stacks: the stack's frames.
+    run(&mut app, &[Tab(Tab::Stacks)]);
+    let s = app.view().selected().expect("a stack");
+    let want: Vec<String> = app
+        .profile
+        .frames(crate::model::StackId::from_index(s as usize))
+        .iter()
+        .map(|&f| app.profile.function_name(f).to_string())
+        .collect();
+    run(&mut app, &[Copy]);
+    assert_eq!(app.clipboard.as_deref(), Some(want.join(" > ").as_str()));
+}
+
+/// Home and End go to the help's first and last line.
+#[test]
+fn home_and_end_in_the_help() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[Help, End]);
+    let Mode::Help(end) = app.mode else {
+        panic!("the help is open")
+    };
+    assert!(end > 0);
+    run(&mut app, &[Home]);
+    assert!(matches!(app.mode, Mode::Help(0)));
+}
