@@ -779,6 +779,11 @@ impl App {
                 finder.cursor = step(finder.cursor, n, finder.results.len());
                 return;
             }
+            Action::Home | Action::End => {
+                let last = finder.results.len().saturating_sub(1);
+                finder.cursor = if action == Action::Home { 0 } else { last };
+                return;
+            }
             Action::Accept => {
                 let chosen = finder.results.get(finder.cursor).copied();
                 self.mode = Mode::Normal;

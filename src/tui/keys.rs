@@ -120,6 +120,8 @@ fn prompt(k: &KeyEvent, ctrl: bool) -> Option<Action> {
         KeyCode::Down => Move(1),
         KeyCode::PageUp => PageUp,
         KeyCode::PageDown => PageDown,
+        KeyCode::Home => Home,
+        KeyCode::End => End,
         _ => return None,
     })
 }

@@ -1187,3 +1187,20 @@ fn home_and_end_in_the_help() {
     run(&mut app, &[Home]);
     assert!(matches!(app.mode, Mode::Help(0)));
 }
+
+/// Home and End go to the finder's first and last match.
+#[test]
+fn home_and_end_in_the_finder() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[FinderOpen, End]);
+    let Mode::Finder(f) = &app.mode else {
+        panic!("the finder is open")
+    };
+    assert!(f.results.len() > 1);
+    assert_eq!(f.cursor, f.results.len() - 1);
+    run(&mut app, &[Home]);
+    let Mode::Finder(f) = &app.mode else {
+        panic!("the finder is open")
+    };
+    assert_eq!(f.cursor, 0);
+}
