@@ -115,10 +115,11 @@ type Sums = FxHashMap<(FuncId, FuncId), EdgeValues>;
 /// children by name (`cct::label_rank`, ties by id): the whole tree, or
 /// only what lies at and below one function's nodes.
 trait Walk {
-    /// The roots of the walk, in order.
-    fn roots(&self) -> Vec<NodeId>;
+    /// The roots of the walk, in order. The tree's own lists, borrowed
+    /// (no list made a node); the views' added nodes in them are passed by.
+    fn roots(&self) -> &[NodeId];
     /// A node's children, in order.
-    fn kids(&self, n: NodeId) -> Vec<NodeId>;
+    fn kids(&self, n: NodeId) -> &[NodeId];
     /// A node's total (`Cct::total`).
     fn total(&self, n: NodeId) -> f64;
     /// The samples under a node, where hits count samples.
@@ -156,8 +157,13 @@ fn edge_sums(
     let mut open: FxHashMap<(FuncId, FuncId), u32> = FxHashMap::default();
     let mut open_funcs = vec![0u32; p.functions().len()];
     let mut recursive = vec![false; p.functions().len()];
-    let mut todo: Vec<(NodeId, bool)> = walk.roots().into_iter().rev().map(|n| (n, true)).collect();
+    let model = p.nodes().len();
+    let mut todo: Vec<(NodeId, bool)> = walk.roots().iter().rev().map(|&n| (n, true)).collect();
     while let Some((n, entering)) = todo.pop() {
+        // `(unlisted)` and `(no call path)`: no edge is theirs.
+        if n.index() >= model {
+            continue;
+        }
         let node = p.node(n);
         let pair = node
             .parent()
@@ -195,25 +201,23 @@ fn edge_sums(
             *open.entry(pair).or_default() += 1;
         }
         todo.push((n, false));
-        todo.extend(walk.kids(n).into_iter().rev().map(|c| (c, true)));
+        todo.extend(walk.kids(n).iter().rev().map(|&c| (c, true)));
     }
     (sums, recursive)
 }
 
-/// The whole tree: the views' added nodes passed by (no edge is theirs).
+/// The whole tree.
 struct Whole<'a> {
     cct: &'a Cct,
     sub: Option<Subtree>,
 }
 
 impl Walk for Whole<'_> {
-    fn roots(&self) -> Vec<NodeId> {
-        let roots = self.cct.kids.of(None).iter();
-        roots.copied().filter(|n| self.cct.is_model(n.0)).collect()
+    fn roots(&self) -> &[NodeId] {
+        self.cct.kids.of(None)
     }
-    fn kids(&self, n: NodeId) -> Vec<NodeId> {
-        let kids = self.cct.kids.of(Some(n)).iter();
-        kids.copied().filter(|c| self.cct.is_model(c.0)).collect()
+    fn kids(&self, n: NodeId) -> &[NodeId] {
+        self.cct.kids.of(Some(n))
     }
     fn total(&self, n: NodeId) -> f64 {
         self.cct.total(n.0)
@@ -311,11 +315,11 @@ impl Below {
 }
 
 impl Walk for Below {
-    fn roots(&self) -> Vec<NodeId> {
-        self.roots.clone()
+    fn roots(&self) -> &[NodeId] {
+        &self.roots
     }
-    fn kids(&self, n: NodeId) -> Vec<NodeId> {
-        self.at(n).map(|k| self.kids[k].clone()).unwrap_or_default()
+    fn kids(&self, n: NodeId) -> &[NodeId] {
+        self.at(n).map_or(&[], |k| &self.kids[k])
     }
     fn total(&self, n: NodeId) -> f64 {
         self.at(n).map_or(0.0, |k| self.total[k])

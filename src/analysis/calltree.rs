@@ -38,13 +38,9 @@ pub struct TreeIndex {
     /// The samples under each model node (a timed sampled profile's
     /// count column).
     pub sub: Subtree,
-    pub unit: Unit,
     /// What a percent is of: the session's total of the unit, or the sum
     /// of the roots where the session states none.
     pub total: f64,
-    /// A trace's time with no call open (model.md's outside time): the
-    /// flame graph draws it beside the roots, as the folded export does.
-    pub outside: f64,
 }
 
 /// What the tree's total and self columns weigh.
@@ -66,10 +62,6 @@ impl TreeIndex {
             (Weigh::Ms, crate::model::HitsCount::Samples) => Subtree::build(p),
             _ => Subtree::default(),
         };
-        let unit = match cct.weigh {
-            Weigh::Ms => Unit::Ms,
-            Weigh::Hits | Weigh::Calls => Unit::Count,
-        };
         let roots: f64 = children.of(None).iter().map(|&n| cct.total(n.0)).sum();
         let stated = match cct.weigh {
             Weigh::Ms => p.totals.elapsed_inclusive_ms,
@@ -84,19 +76,30 @@ impl TreeIndex {
                 .then(rank(a).cmp(&rank(b)))
                 .then(a.cmp(&b))
         }));
-        let outside = cct.outside;
         TreeIndex {
-            outside,
             by_total,
             cct,
             sub,
-            unit,
             total,
         }
     }
 }
 
 impl TreeIndex {
+    /// What the total and self columns weigh: the tree's unit.
+    pub fn unit(&self) -> Unit {
+        match self.cct.weigh {
+            Weigh::Ms => Unit::Ms,
+            Weigh::Hits | Weigh::Calls => Unit::Count,
+        }
+    }
+
+    /// A trace's time with no call open (model.md's outside time): the
+    /// flame graph draws it beside the roots, as the folded export does.
+    pub fn outside(&self) -> f64 {
+        self.cct.outside
+    }
+
     /// Every node's children, by name (the tree's own index).
     pub fn children(&self) -> &Children {
         &self.cct.kids
@@ -305,7 +308,7 @@ impl CallTree {
             Direction::TopDown => {
                 let ix = &self.index;
                 let total = Some(ix.cct.total(id));
-                let count = match (ix.unit, p.hits_count()) {
+                let count = match (ix.unit(), p.hits_count()) {
                     // Sampled with times: the samples under the node.
                     (Unit::Ms, crate::model::HitsCount::Samples) => {
                         ix.sub.hits.get(id as usize).copied().flatten()

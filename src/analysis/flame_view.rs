@@ -118,7 +118,7 @@ impl Icicle {
             true => parent,
             false => g.child(parent, label),
         });
-        t.outside = ix.outside;
+        t.outside = ix.outside();
         t
     }
 

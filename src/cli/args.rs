@@ -221,17 +221,18 @@ pub enum ViewArg {
     Callees,
 }
 
-impl From<ViewArg> for View {
-    fn from(v: ViewArg) -> View {
-        match v {
+impl ViewArg {
+    /// The table this view prints; `None` for the tree and a function's
+    /// edges, which `report::tree` prints.
+    pub fn table(self) -> Option<View> {
+        Some(match self {
             ViewArg::Functions => View::Functions,
             ViewArg::Lines => View::Lines,
             ViewArg::Stacks => View::Stacks,
             ViewArg::Packets => View::Packets,
             ViewArg::Info => View::Info,
-            // Not tables: `cli::report` prints them through report::tree.
-            ViewArg::Tree | ViewArg::Callers | ViewArg::Callees => View::Info,
-        }
+            ViewArg::Tree | ViewArg::Callers | ViewArg::Callees => return None,
+        })
     }
 }
 

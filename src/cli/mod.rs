@@ -165,17 +165,20 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
         json::write(&profile, &mut stdout)
-    } else {
+    } else if let Some(view) = args.view.table() {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
             reverse: args.reverse,
             top: args.top,
         };
-        match table::write(&profile, args.view.into(), &opts, &mut stdout) {
+        match table::write(&profile, view, &opts, &mut stdout) {
             Err(table::Failed::Column(e)) => return Err(e.into()),
             Err(table::Failed::Io(e)) => Err(e),
             Ok(()) => stdout.flush(),
         }
+    } else {
+        // `graph_view` answers every view that is no table.
+        return Err(Usage(format!("--view {:?} prints no table", args.view)).into());
     };
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first would
@@ -198,10 +201,7 @@ fn graph_view(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<Option<std::io::Result<()>>> {
     use profx::report::tree::{self, Side, TreeOptions};
-    let graphs = matches!(
-        args.view,
-        ViewArg::Tree | ViewArg::Callers | ViewArg::Callees
-    );
+    let graphs = args.view.table().is_none();
     if graphs && (args.sort.is_some() || args.top.is_some() || args.reverse) {
         return Err(Usage(
             "--sort, --top and --reverse order a table; --view tree orders children by total (--depth and --min-pct cut it)".into(),

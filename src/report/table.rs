@@ -315,7 +315,7 @@ fn rows_table<C: DefaultOrder>(
 
 /// One row's line: cells padded to their column's width, text left and
 /// numbers right.
-fn line(row: &[String], widths: &[usize], kinds: &[ValueKind]) -> String {
+pub(super) fn line(row: &[String], widths: &[usize], kinds: &[ValueKind]) -> String {
     let mut line = String::new();
     for (i, c) in row.iter().enumerate() {
         let pad = " ".repeat(widths[i].saturating_sub(c.width()));

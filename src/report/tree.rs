@@ -13,7 +13,7 @@ use super::fmt::cell;
 use crate::analysis::callgraph::{CallGraph, Edge, count_name, share_base};
 use crate::analysis::calltree::{CallTree, TreeIndex, Unit};
 use crate::analysis::cct::{Label, Weigh};
-use crate::analysis::columns::Value;
+use crate::analysis::columns::{Value, ValueKind};
 use crate::model::{FuncId, HitsCount, Profile};
 use crate::text::visible;
 use serde::Serialize;
@@ -117,7 +117,7 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
         }
     }
     let (index, rows, cut) = rows(p, opts);
-    let ms = index.unit == Unit::Ms;
+    let ms = index.unit() == Unit::Ms;
     let weight = |x: Option<f64>| match ms {
         true => cell(Value::Ms(x)),
         false => cell(Value::Count(x.map(|x| x as u64))),
@@ -160,14 +160,7 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
             ""
         }
     )?;
-    let line = |c: &[String; 4]| {
-        c.iter()
-            .zip(widths)
-            .map(|(x, w)| format!("{}{x}", " ".repeat(w.saturating_sub(x.width()))))
-            .collect::<Vec<_>>()
-            .join("  ")
-    };
-    writeln!(out, "{}  Function", line(&head))?;
+    write!(out, "{}", numbers_then_name(&head, &widths, "Function"))?;
     // Whether a row is its parent's last printed child: one pass from the
     // end (a row's later siblings come after it).
     let mut last = vec![false; rows.len()];
@@ -203,9 +196,25 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
         if r.label.func().is_some_and(|f| p.name_is_shared(f)) {
             name.push_str(&format!(" [{}]", visible(r.label.module(p))));
         }
-        writeln!(out, "{}  {guide}{name}", line(c))?;
+        write!(
+            out,
+            "{}",
+            numbers_then_name(c, &widths, &format!("{guide}{name}"))
+        )?;
     }
     out.flush()
+}
+
+/// A line of right-aligned numbers and a name after them, as the report's
+/// tables write their lines (`table::line`).
+fn numbers_then_name(cells: &[String], widths: &[usize], name: &str) -> String {
+    let mut row = cells.to_vec();
+    row.push(name.to_string());
+    let mut widths = widths.to_vec();
+    widths.push(0);
+    let mut kinds = vec![ValueKind::Number; cells.len()];
+    kinds.push(ValueKind::Text);
+    super::table::line(&row, &widths, &kinds)
 }
 
 /// The count column's heading: "Calls" or "Samples".
@@ -369,20 +378,26 @@ pub fn write_edges_text(
                 *w = (*w).max(x.width());
             }
         }
-        let line = |c: &[String; 3]| {
+        // The columns shown: no time column where the profile has none.
+        let pick = |c: &[String; 3]| -> Vec<String> {
             c.iter()
-                .zip(widths)
                 .zip(shown)
                 .filter(|(_, s)| *s)
-                .map(|((x, w), _)| format!("{}{x}", " ".repeat(w.saturating_sub(x.width()))))
-                .collect::<Vec<_>>()
-                .join("  ")
+                .map(|(x, _)| x.clone())
+                .collect()
         };
+        let kept: Vec<usize> = widths
+            .iter()
+            .zip(shown)
+            .filter(|(_, s)| *s)
+            .map(|(w, _)| *w)
+            .collect();
+        let line = |c: &[String; 3], name: &str| numbers_then_name(&pick(c), &kept, name);
         let side_head = match side {
             Side::Callers => "Caller",
             Side::Callees => "Callee",
         };
-        writeln!(out, "{}  {side_head}", line(&head))?;
+        write!(out, "{}", line(&head, side_head))?;
         for (e, c) in list.iter().zip(&cells) {
             let name = match e.func() {
                 Some(g) if !p.function_module(g).is_empty() => format!(
@@ -392,7 +407,7 @@ pub fn write_edges_text(
                 ),
                 _ => visible(e.who.name(p)).into_owned(),
             };
-            writeln!(out, "{}  {name}", line(c))?;
+            write!(out, "{}", line(c, &name))?;
         }
     }
     out.flush()

@@ -702,7 +702,7 @@ impl App {
             Action::FinderOpen => self.open_finder(),
             Action::Help => self.mode = Mode::Help(0),
             Action::Export => self.export_pane(),
-            Action::Copy => self.copy_selected(),
+            Action::Copy => super::copy::copy_selected(self),
             Action::Click { x, y } => self.click(x, y),
             Action::Wheel { x, y, rows } => self.wheel(x, y, rows),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),

@@ -12,58 +12,56 @@ use crate::model::StackId;
 /// A path's frames as the Stacks pane joins them.
 const JOIN: &str = " > ";
 
-impl App {
-    /// Copies what is selected, saying what; or says there is nothing.
-    pub(super) fn copy_selected(&mut self) {
-        match self.selected_text() {
-            Some(text) => {
-                let shown = crate::text::visible(&text).into_owned();
-                self.status = Some(format!("copied to the clipboard: {shown}"));
-                self.clipboard = Some(text);
-            }
-            None => self.status = Some("nothing selected to copy".into()),
+/// Copies what is selected, saying what; or says there is nothing.
+pub(super) fn copy_selected(app: &mut App) {
+    match selected_text(app) {
+        Some(text) => {
+            let shown = crate::text::visible(&text).into_owned();
+            app.status = Some(format!("copied to the clipboard: {shown}"));
+            app.clipboard = Some(text);
         }
+        None => app.status = Some("nothing selected to copy".into()),
     }
+}
 
-    /// The text `y` copies: a row of the detail split or a frame of a
-    /// stack its function's name; a Call tree row or a flame frame its
-    /// path, root first; a stack its frames; any other row its function.
-    pub fn selected_text(&self) -> Option<String> {
-        let p = &self.profile;
-        let v = self.view();
-        if v.focus != Focus::Table {
-            return self
-                .selected_function()
-                .map(|f| p.function_name(f).to_string());
+/// The text `y` copies: a row of the detail split or a frame of a stack
+/// its function's name; a Call tree row or a flame frame its path, root
+/// first; a stack its frames; any other row its function.
+pub fn selected_text(app: &App) -> Option<String> {
+    let p = &app.profile;
+    let v = app.view();
+    if v.focus != Focus::Table {
+        return app
+            .selected_function()
+            .map(|f| p.function_name(f).to_string());
+    }
+    match v.scope {
+        Scope::Tree(_) => {
+            let t = v.tree.as_ref()?;
+            let mut at = Some(t.rows.get(v.selected()? as usize)?.id);
+            let mut names = Vec::new();
+            while let Some(id) = at {
+                names.push(t.label(p, id).name(p).to_string());
+                at = t.parent(p, id);
+            }
+            names.reverse();
+            Some(names.join(JOIN))
         }
-        match v.scope {
-            Scope::Tree(_) => {
-                let t = v.tree.as_ref()?;
-                let mut at = Some(t.rows.get(v.selected()? as usize)?.id);
-                let mut names = Vec::new();
-                while let Some(id) = at {
-                    names.push(t.label(p, id).name(p).to_string());
-                    at = t.parent(p, id);
-                }
-                names.reverse();
-                Some(names.join(JOIN))
-            }
-            Scope::Flame if !self.in_chart() => {
-                let (tree, node) = match self.flame_caller() {
-                    Some(side) => side,
-                    None => (self.flame_tree(), self.flame_selected()?),
-                };
-                Some(icicle_path(self, &tree, node))
-            }
-            Scope::Stacks(_) => {
-                let s = StackId::from_index(v.selected()? as usize);
-                let names: Vec<&str> = p.frames(s).iter().map(|&f| p.function_name(f)).collect();
-                Some(names.join(JOIN))
-            }
-            _ => self
-                .selected_function()
-                .map(|f| p.function_name(f).to_string()),
+        Scope::Flame if !app.in_chart() => {
+            let (tree, node) = match app.flame_caller() {
+                Some(side) => side,
+                None => (app.flame_tree(), app.flame_selected()?),
+            };
+            Some(icicle_path(app, &tree, node))
         }
+        Scope::Stacks(_) => {
+            let s = StackId::from_index(v.selected()? as usize);
+            let names: Vec<&str> = p.frames(s).iter().map(|&f| p.function_name(f)).collect();
+            Some(names.join(JOIN))
+        }
+        _ => app
+            .selected_function()
+            .map(|f| p.function_name(f).to_string()),
     }
 }
 

@@ -54,8 +54,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let note = if overlap { " · shares overlap" } else { "" };
     // Both lists show the same columns, measured over both, so that they
     // line up and neither drops a number the other shows.
-    let both: Vec<Edge> = callers.iter().chain(callees.iter()).cloned().collect();
-    let heading = Heading::of(app, &both);
+    let heading = Heading::of(app, &[&callers, &callees]);
     edges(
         buf,
         left,
@@ -101,14 +100,15 @@ fn share(e: &Edge) -> String {
 }
 
 impl Heading {
-    fn of(app: &App, both: &[Edge]) -> Heading {
+    fn of(app: &App, lists: &[&[Edge]]) -> Heading {
+        let both = || lists.iter().flat_map(|l| l.iter());
         let count_name = callgraph::count_name(&app.profile);
         let share_name = match crate::analysis::cct::Weigh::of(&app.profile) {
             Weigh::Ms | Weigh::Hits => "% incl",
             Weigh::Calls => "% calls",
         };
         let widest = |f: &dyn Fn(&Edge) -> String, head: &str| {
-            both.iter()
+            both()
                 .map(|e| f(e).width())
                 .chain([head.width()])
                 .max()
@@ -117,8 +117,8 @@ impl Heading {
         Heading {
             count: count_name,
             share: share_name,
-            has_time: both.iter().any(|e| e.time_ms.is_some()),
-            has_count: both.iter().any(|e| e.calls.or(e.hits).is_some()),
+            has_time: both().any(|e| e.time_ms.is_some()),
+            has_count: both().any(|e| e.calls.or(e.hits).is_some()),
             widths: [
                 widest(&time, "ms"),
                 widest(&count, count_name),

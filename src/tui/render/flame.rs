@@ -105,7 +105,7 @@ fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, th
 
 /// A weight in the tree's unit.
 fn amount_of(app: &App, w: f64) -> String {
-    match app.tree_index().unit {
+    match app.tree_index().unit() {
         Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
         Unit::Count => cell(Value::Count(Some(w as u64))),
     }
@@ -234,7 +234,7 @@ pub fn titles(app: &App, v: &View) -> (String, String) {
     }
     let ix = app.tree_index();
     let total = flame_view::span(&t, st.zoom.last().copied());
-    let of = match ix.unit {
+    let of = match ix.unit() {
         Unit::Ms => crate::report::fmt::grouped_ms(total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };

@@ -41,7 +41,7 @@ enum What {
 }
 
 fn columns(t: &CallTree, count_head: &'static str, wide: bool) -> Vec<NumCol> {
-    let ms = t.index().unit == Unit::Ms;
+    let ms = t.index().unit() == Unit::Ms;
     let col = |head, width, sort, what| NumCol {
         head,
         width,
@@ -79,7 +79,7 @@ fn columns(t: &CallTree, count_head: &'static str, wide: bool) -> Vec<NumCol> {
     if wide {
         cols.insert(2, col("", 12, None, What::Bar));
     }
-    if t.index().unit == Unit::Ms {
+    if t.index().unit() == Unit::Ms {
         cols.push(col(count_head, 10, Some(TreeCol::Count), What::Count));
     }
     cols
@@ -199,7 +199,7 @@ fn row_label(t: &CallTree, id: u32, depth: u32, name_w: u16, name: &str) -> Stri
 }
 
 fn number(t: &CallTree, what: What, v: &Values, width: u16) -> String {
-    let weight = |x: Option<f64>| match t.index().unit {
+    let weight = |x: Option<f64>| match t.index().unit() {
         Unit::Ms => cell(Value::Ms(x)),
         Unit::Count => cell(Value::Count(x.map(|x| x as u64))),
     };
@@ -240,7 +240,7 @@ pub fn titles(app: &App, v: &crate::tui::view::View, t: &CallTree) -> (String, S
     if !v.filter.is_empty() {
         title.push_str(&format!("· search: {} ", visible(&v.filter)));
     }
-    let of = match t.index().unit {
+    let of = match t.index().unit() {
         Unit::Ms => crate::report::fmt::grouped_ms(t.index().total),
         Unit::Count => crate::report::fmt::grouped(t.index().total as u64),
     };
