@@ -4,7 +4,7 @@
 //! Output goes to a sink, so the numbers are the writers', not the disk's.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use profx::export::csv::View;
+use profx::analysis::view::Table;
 use profx::export::{Request, Target, write};
 use profx::fixture_gen::large::{Format, Spec};
 use profx::load::{LoadOptions, load_inputs};
@@ -34,7 +34,7 @@ fn export(c: &mut Criterion) {
         ("deldbe_16M/folded", &trace, Target::Folded),
         ("deldbe_16M/speedscope", &trace, Target::Speedscope),
         ("deldbe_16M/chrome", &trace, Target::Chrome),
-        ("deldbe_16M/csv_stacks", &trace, Target::Csv(View::Stacks)),
+        ("deldbe_16M/csv_stacks", &trace, Target::Csv(Table::Stacks)),
         ("br_16M/folded", &samples, Target::Folded),
         ("br_16M/speedscope", &samples, Target::Speedscope),
     ] {

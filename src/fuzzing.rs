@@ -14,6 +14,7 @@
 //!   every view and every cell of every drawn screen are free of control
 //!   characters (a newline ends a table row, nothing else).
 
+use crate::analysis::view::{Table, View};
 use crate::load::{Input, LoadOptions, load_inputs};
 use crate::model::{Place, Profile};
 use crate::report::{json, table};
@@ -77,33 +78,31 @@ pub fn check_reports(p: &Profile) {
     if let Some(c) = doc.chars().find(|&c| c != '\n' && is_unsafe(c)) {
         panic!("--json holds a raw {c:?}");
     }
-    for view in [
-        table::View::Functions,
-        table::View::Lines,
-        table::View::Stacks,
-        table::View::Packets,
-        table::View::Info,
-    ] {
-        if let Ok(text) = table::render(p, view, &Default::default())
-            && let Some(c) = text.chars().find(|&c| c != '\n' && is_unsafe(c))
-        {
-            panic!("--table {view:?} holds a raw {c:?}");
+    let raw = |view: &str, text: &str| {
+        if let Some(c) = text.chars().find(|&c| c != '\n' && is_unsafe(c)) {
+            panic!("--table --view {view} holds a raw {c:?}");
+        }
+    };
+    for t in Table::ALL {
+        if let Ok(text) = table::render(p, t, &Default::default()) {
+            raw(t.name(), &text);
         }
     }
+    raw(View::Info.name(), &table::info(p));
 }
 
 /// Every export either writes or says why not; what it writes holds no raw
 /// control character, and the JSON ones parse.
 pub fn check_exports(p: &Profile) {
-    use crate::export::{Request, Target, csv::View, write};
+    use crate::export::{Request, Target, write};
     let targets = [
         Target::Folded,
         Target::Speedscope,
         Target::Chrome,
-        Target::Csv(View::Functions),
-        Target::Csv(View::Lines),
-        Target::Csv(View::Stacks),
-        Target::Csv(View::Packets),
+        Target::Csv(Table::Functions),
+        Target::Csv(Table::Lines),
+        Target::Csv(Table::Stacks),
+        Target::Csv(Table::Packets),
     ];
     for target in targets {
         let mut out = Vec::new();

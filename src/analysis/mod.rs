@@ -1,4 +1,5 @@
-//! Questions asked of a finished profile: row orders, the call graph.
+//! Questions asked of a finished profile: row orders, the call graph; and
+//! the names of its tables and views (`view`).
 //! Reads the model only; the CLI, the reports and the app share it.
 
 pub mod callgraph;
@@ -12,3 +13,4 @@ pub mod resort;
 pub mod search;
 pub mod sort;
 pub mod tree;
+pub mod view;

@@ -117,7 +117,8 @@ impl TieOrder {
 mod tests {
     use super::*;
     use crate::analysis::columns::{FuncColumn, LineColumn, StackColumn};
-    use crate::analysis::sort::{Table, canonical_rows, sort_by};
+    use crate::analysis::sort::{canonical_rows, sort_by};
+    use crate::analysis::view::Table;
 
     /// Every column in both directions, over the whole base and over a
     /// part of it, in the order `sort_by` gives the same rows.

@@ -5,6 +5,9 @@ use super::columns::{Column, FuncColumn, LineColumn, StackColumn, ValueKind, com
 use crate::model::{FuncId, LineId, Profile, StackId};
 use std::cmp::Ordering;
 
+// The TUI's import until it moves onto analysis::view.
+pub use crate::analysis::view::Table;
+
 /// The columns a table of `C` opens sorted by, most wanted first.
 ///
 /// One list for the app's panes and `profx report`'s table, so that a
@@ -130,27 +133,6 @@ fn desc<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
-    }
-}
-
-/// The tables of rows a profile has (Info aside): what an export or a pane
-/// lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Table {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
-}
-
-impl Table {
-    pub fn name(self) -> &'static str {
-        match self {
-            Table::Functions => "functions",
-            Table::Lines => "lines",
-            Table::Stacks => "stacks",
-            Table::Packets => "packets",
-        }
     }
 }
 

@@ -2,9 +2,8 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use profx::analysis::flame::Weight;
+use profx::analysis::view::{Table, View};
 use profx::export::Target;
-use profx::export::csv::View as CsvView;
-use profx::report::table::View;
 use std::path::PathBuf;
 
 /// Terminal explorer for legacy profiler output: Visual C++ PLIST, Business
@@ -88,7 +87,7 @@ pub struct ExportArgs {
 
     /// Which pane `--to csv` writes (default: functions).
     #[arg(long, value_enum)]
-    pub view: Option<CsvViewArg>,
+    pub view: Option<Table>,
 
     /// What a stack's weight counts (folded; speedscope, which then writes a
     /// sampled profile even for a trace). Default: time where the profile
@@ -106,14 +105,6 @@ pub enum ToArg {
     Speedscope,
     Chrome,
     Csv,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum CsvViewArg {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -139,12 +130,7 @@ impl ExportArgs {
             ToArg::Folded => Target::Folded,
             ToArg::Speedscope => Target::Speedscope,
             ToArg::Chrome => Target::Chrome,
-            ToArg::Csv => Target::Csv(match self.view.unwrap_or(CsvViewArg::Functions) {
-                CsvViewArg::Functions => CsvView::Functions,
-                CsvViewArg::Lines => CsvView::Lines,
-                CsvViewArg::Stacks => CsvView::Stacks,
-                CsvViewArg::Packets => CsvView::Packets,
-            }),
+            ToArg::Csv => Target::Csv(self.view.unwrap_or(Table::Functions)),
         }
     }
 }
@@ -172,8 +158,8 @@ pub struct ReportArgs {
     /// Which pane the table shows; `tree` the call tree (as `perf report
     /// --stdio`), `callers` / `callees` one function's edges (with
     /// `--function`).
-    #[arg(long, value_enum, default_value_t = ViewArg::Functions)]
-    pub view: ViewArg,
+    #[arg(long, value_enum, default_value_t = View::Table(Table::Functions))]
+    pub view: View,
 
     /// The function `--view callers|callees` is about: its exact name
     /// (every function of that name), or MODULE!NAME for one of them.
@@ -207,33 +193,6 @@ pub struct ReportArgs {
 
     #[command(flatten)]
     pub load: LoadArgs,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ViewArg {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
-    Info,
-    Tree,
-    Callers,
-    Callees,
-}
-
-impl ViewArg {
-    /// The table this view prints; `None` for the tree and a function's
-    /// edges, which `report::tree` prints.
-    pub fn table(self) -> Option<View> {
-        Some(match self {
-            ViewArg::Functions => View::Functions,
-            ViewArg::Lines => View::Lines,
-            ViewArg::Stacks => View::Stacks,
-            ViewArg::Packets => View::Packets,
-            ViewArg::Info => View::Info,
-            ViewArg::Tree | ViewArg::Callers | ViewArg::Callees => return None,
-        })
-    }
 }
 
 impl ReportArgs {

@@ -7,8 +7,9 @@ mod args;
 mod progress;
 
 use anyhow::Context;
-use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg, ViewArg};
+use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
 use clap::Parser;
+use profx::analysis::view::{Table, View};
 use profx::export;
 use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
 use profx::report::{json, table};
@@ -148,7 +149,8 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     // A report shows how many events a trace has, never one of them; a
     // table of functions or lines shows no stack (and its numbers are the
     // same without them: `KeepStacks`).
-    let shows_stacks = args.json || !matches!(args.view, ViewArg::Functions | ViewArg::Lines);
+    let shows_stacks =
+        args.json || !matches!(args.view, View::Table(Table::Functions | Table::Lines));
     let opts = LoadOptions {
         events: KeepEvents::Counted,
         stacks: if shows_stacks {
@@ -165,20 +167,25 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
         json::write(&profile, &mut stdout)
-    } else if let Some(view) = args.view.table() {
+    } else if let Some(t) = args.view.table() {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
             reverse: args.reverse,
             top: args.top,
         };
-        match table::write(&profile, view, &opts, &mut stdout) {
+        match table::write(&profile, t, &opts, &mut stdout) {
             Err(table::Failed::Column(e)) => return Err(e.into()),
             Err(table::Failed::Io(e)) => Err(e),
             Ok(()) => stdout.flush(),
         }
+    } else if args.view == View::Info {
+        stdout
+            .write_all(table::info(&profile).as_bytes())
+            .and_then(|()| stdout.flush())
     } else {
-        // `graph_view` answers every view that is no table.
-        return Err(Usage(format!("--view {:?} prints no table", args.view)).into());
+        // `graph_view` answers the tree and a function's edges; no report
+        // prints a flame graph (clap takes no `--view flame`).
+        return Err(Usage(format!("--view {} prints no table", args.view.name())).into());
     };
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first would
@@ -201,7 +208,7 @@ fn graph_view(
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<Option<std::io::Result<()>>> {
     use profx::report::tree::{self, Side, TreeOptions};
-    let graphs = args.view.table().is_none();
+    let graphs = matches!(args.view, View::Tree | View::Callers | View::Callees);
     if graphs && (args.sort.is_some() || args.top.is_some() || args.reverse) {
         return Err(Usage(
             "--sort, --top and --reverse order a table; --view tree orders children by total (--depth and --min-pct cut it)".into(),
@@ -209,7 +216,7 @@ fn graph_view(
         .into());
     }
     let side = match args.view {
-        ViewArg::Tree => {
+        View::Tree => {
             if args.function.is_some() {
                 return Err(Usage("--function goes with --view callers or callees".into()).into());
             }
@@ -223,9 +230,9 @@ fn graph_view(
                 false => tree::write_text(p, &opts, out),
             }));
         }
-        ViewArg::Callers => Side::Callers,
-        ViewArg::Callees => Side::Callees,
-        _ => {
+        View::Callers => Side::Callers,
+        View::Callees => Side::Callees,
+        View::Table(_) | View::Info | View::Flame => {
             if args.function.is_some()
                 || args.invert
                 || args.depth.is_some()

@@ -17,41 +17,42 @@ use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, present_columns,
 };
 use crate::analysis::sort::canonical_rows;
+use crate::analysis::view::Table;
 use crate::model::ids::RowId;
 use crate::model::{PacketId, Profile, StackId};
 use crate::text::visible;
 use std::io::Write;
 
-/// Which table (the panes' tables).
-pub use crate::analysis::sort::Table as View;
+// The TUI's import until it moves onto analysis::view.
+pub use crate::analysis::view::Table as View;
 
-/// A whole view in canonical order (report-json.md).
-pub fn write_view(p: &Profile, view: View, out: &mut dyn Write) -> Result<String, csv::Error> {
-    let rows = canonical_rows(p, view);
-    write_rows(p, view, &mut rows.into_iter(), out)
+/// A whole table in canonical order (report-json.md).
+pub fn write_view(p: &Profile, table: Table, out: &mut dyn Write) -> Result<String, csv::Error> {
+    let rows = canonical_rows(p, table);
+    write_rows(p, table, &mut rows.into_iter(), out)
 }
 
-/// The given rows (indices of the view's row type) in the given order.
+/// The given rows (indices of the table's row type) in the given order.
 pub fn write_rows(
     p: &Profile,
-    view: View,
+    table: Table,
     rows: &mut dyn Iterator<Item = u32>,
     out: &mut dyn Write,
 ) -> Result<String, csv::Error> {
     let mut w = csv::Writer::from_writer(out);
-    let n = match view {
-        View::Functions => table::<FuncColumn>(p, p.functions().len(), rows, None, &mut w)?,
-        View::Lines => table::<LineColumn>(p, p.lines().len(), rows, None, &mut w)?,
-        View::Stacks => table::<StackColumn>(p, p.stacks().len(), rows, Some(path), &mut w)?,
-        View::Packets => table::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
+    let n = match table {
+        Table::Functions => write_table::<FuncColumn>(p, p.functions().len(), rows, None, &mut w)?,
+        Table::Lines => write_table::<LineColumn>(p, p.lines().len(), rows, None, &mut w)?,
+        Table::Stacks => write_table::<StackColumn>(p, p.stacks().len(), rows, Some(path), &mut w)?,
+        Table::Packets => write_table::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
     };
     w.flush()?;
-    Ok(crate::report::fmt::counted(n as u64, view.name()))
+    Ok(crate::report::fmt::counted(n as u64, table.name()))
 }
 
 /// The header and rows of one row type; `extra` adds a last column
 /// (`path` of a stack).
-fn table<C: Column>(
+fn write_table<C: Column>(
     p: &Profile,
     count: usize,
     rows: &mut dyn Iterator<Item = u32>,

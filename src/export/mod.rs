@@ -19,6 +19,7 @@ mod json;
 mod speedscope;
 
 use crate::analysis::flame::{self, NoSuchWeight, Weight};
+use crate::analysis::view::Table;
 use crate::model::Profile;
 use std::io::{self, Write};
 use thiserror::Error;
@@ -29,7 +30,7 @@ pub enum Target {
     Folded,
     Speedscope,
     Chrome,
-    Csv(csv::View),
+    Csv(Table),
 }
 
 impl Target {
@@ -119,7 +120,7 @@ pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary,
                 });
             }
         },
-        Target::Csv(view) => csv::write_view(p, view, out)?,
+        Target::Csv(table) => csv::write_view(p, table, out)?,
     };
     out.flush()?;
     Ok(Summary { what })

@@ -20,21 +20,16 @@ use crate::analysis::sort::{
     DefaultOrder, default_sort, first_functions, first_functions_by, first_lines, first_stacks,
     sort_by,
 };
+use crate::analysis::view::Table;
 use crate::model::{MetaValue, Profile};
 use crate::text::visible;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use unicode_width::UnicodeWidthStr;
 
-/// Which pane the table shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
-    Info,
-}
+// The TUI tests' import until they move onto analysis::view.
+#[cfg(test)]
+pub(crate) use crate::analysis::view::Table as View;
 
 /// How to cut and order the rows.
 #[derive(Clone, Debug, Default)]
@@ -70,9 +65,9 @@ pub enum NoSortColumn {
 }
 
 /// The table as text (`write` into memory).
-pub fn render(p: &Profile, view: View, opts: &TableOptions) -> Result<String, NoSortColumn> {
+pub fn render(p: &Profile, table: Table, opts: &TableOptions) -> Result<String, NoSortColumn> {
     let mut out = Vec::new();
-    match write(p, view, opts, &mut out) {
+    match write(p, table, opts, &mut out) {
         Ok(()) => Ok(String::from_utf8(out).unwrap_or_default()),
         Err(Failed::Column(e)) => Err(e),
         // Writing to memory does not fail.
@@ -92,15 +87,15 @@ pub enum Failed {
 /// Writes the table to `out` as it is made.
 pub fn write(
     p: &Profile,
-    view: View,
+    table: Table,
     opts: &TableOptions,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failed> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    match view {
-        View::Functions => rows_table(p, function_rows(p), opts, |_, _| None, &mut out)?,
-        View::Lines => rows_table(p, line_rows(p), opts, |_, _| None, &mut out)?,
-        View::Stacks => {
+    match table {
+        Table::Functions => rows_table(p, function_rows(p), opts, |_, _| None, &mut out)?,
+        Table::Lines => rows_table(p, line_rows(p), opts, |_, _| None, &mut out)?,
+        Table::Stacks => {
             let path = |p: &Profile, s| {
                 let names: Vec<_> = p
                     .frames(s)
@@ -111,31 +106,30 @@ pub fn write(
             };
             rows_table(p, stack_rows(p), opts, path, &mut out)?;
         }
-        View::Packets => out.write_all(packets(p).as_bytes())?,
-        View::Info => out.write_all(info(p).as_bytes())?,
+        Table::Packets => out.write_all(packets(p).as_bytes())?,
     }
     out.flush()?;
     Ok(())
 }
 
-/// Lists the keys `--sort` accepts for a view.
-pub fn column_keys(view: View) -> Vec<&'static str> {
+/// Lists the keys `--sort` accepts for a table.
+pub fn column_keys(table: Table) -> Vec<&'static str> {
     fn keys<C: Column>() -> Vec<&'static str> {
         C::ALL.iter().map(|c| c.key()).collect()
     }
-    match view {
-        View::Functions => keys::<FuncColumn>(),
-        View::Lines => keys::<LineColumn>(),
-        View::Stacks => keys::<StackColumn>(),
-        View::Packets | View::Info => Vec::new(),
+    match table {
+        Table::Functions => keys::<FuncColumn>(),
+        Table::Lines => keys::<LineColumn>(),
+        Table::Stacks => keys::<StackColumn>(),
+        Table::Packets => Vec::new(),
     }
 }
 
-/// A view's rows: all of them, the first so many in canonical order, and
-/// where the view has a way to find them without sorting all, the first
+/// A table's rows: all of them, the first so many in canonical order, and
+/// where the table has a way to find them without sorting all, the first
 /// so many of the canonical order sorted by a column.
 struct Rows<C: Column> {
-    view: &'static str,
+    table: Table,
     all: Vec<C::Row>,
     first: fn(&Profile, usize) -> Vec<C::Row>,
     first_by: Option<FirstBy<C>>,
@@ -147,7 +141,7 @@ type FirstBy<C> = fn(&Profile, C, bool, usize) -> Vec<<C as Column>::Row>;
 
 fn function_rows(p: &Profile) -> Rows<FuncColumn> {
     Rows {
-        view: "functions",
+        table: Table::Functions,
         all: p.function_ids().collect(),
         first: first_functions,
         first_by: Some(first_functions_by),
@@ -156,7 +150,7 @@ fn function_rows(p: &Profile) -> Rows<FuncColumn> {
 
 fn line_rows(p: &Profile) -> Rows<LineColumn> {
     Rows {
-        view: "lines",
+        table: Table::Lines,
         all: p.line_ids().collect(),
         first: first_lines,
         first_by: None,
@@ -165,7 +159,7 @@ fn line_rows(p: &Profile) -> Rows<LineColumn> {
 
 fn stack_rows(p: &Profile) -> Rows<StackColumn> {
     Rows {
-        view: "stacks",
+        table: Table::Stacks,
         all: p.stack_ids().collect(),
         first: first_stacks,
         first_by: None,
@@ -215,12 +209,12 @@ fn ordered<C: DefaultOrder>(
     Ok((listed, order))
 }
 
-/// The rows a table of `view` lists, as row indices, in its order: what
-/// the app's panes are held to.
+/// The rows a table lists, as row indices, in its order: what the app's
+/// panes are held to.
 #[cfg(test)]
 pub(crate) fn listed(
     p: &Profile,
-    view: View,
+    table: Table,
     opts: &TableOptions,
 ) -> Result<Vec<usize>, NoSortColumn> {
     use crate::model::ids::RowId;
@@ -236,11 +230,11 @@ pub(crate) fn listed(
         let (listed, _) = ordered(p, &rows, &cols, opts)?;
         Ok(listed.into_iter().map(RowId::index).collect())
     }
-    match view {
-        View::Functions => indices(p, function_rows(p), opts),
-        View::Lines => indices(p, line_rows(p), opts),
-        View::Stacks => indices(p, stack_rows(p), opts),
-        View::Packets | View::Info => Ok(Vec::new()),
+    match table {
+        Table::Functions => indices(p, function_rows(p), opts),
+        Table::Lines => indices(p, line_rows(p), opts),
+        Table::Stacks => indices(p, stack_rows(p), opts),
+        Table::Packets => Ok(Vec::new()),
     }
 }
 
@@ -251,7 +245,7 @@ fn sort_column<C: Column>(key: &str, rows: &Rows<C>, present: &[C]) -> Result<C,
     if let Some(c) = col.filter(|c| present.contains(c)) {
         return Ok(c);
     }
-    let view = rows.view;
+    let view = rows.table.name();
     let present = if !present.is_empty() {
         let keys: Vec<&str> = present.iter().map(|c| c.key()).collect();
         format!("columns with values: {}", keys.join(", "))
@@ -274,7 +268,7 @@ fn rows_table<C: DefaultOrder>(
     path: fn(&Profile, C::Row) -> Option<String>,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failed> {
-    let (view, total) = (rows.view, rows.all.len());
+    let (view, total) = (rows.table.name(), rows.all.len());
     // Which columns show depends on every row, not only those listed.
     let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
     let (rows, order) = ordered(p, &rows, &cols, opts)?;
@@ -382,7 +376,9 @@ fn packets(p: &Profile) -> String {
     )
 }
 
-fn info(p: &Profile) -> String {
+/// `--view info`'s text: the format, the sources, the file's facts, the
+/// totals and every warning.
+pub fn info(p: &Profile) -> String {
     let mut out = format!("format   {}\n", p.format);
     for s in &p.sources {
         let _ = writeln!(out, "source   {}", visible(s));

@@ -59,14 +59,15 @@ pub fn assert_warnings(name: &str, report: &serde_json::Value, expected: &[(&str
 /// stack prints: the first two views load without stacks
 /// (`KeepStacks::Skipped`), the third with them.
 pub fn tables_match_a_load_with_stacks(dir: &std::path::Path, file: &str) {
-    use profx::report::table::{TableOptions, View, render};
+    use profx::analysis::view::Table;
+    use profx::report::table::{TableOptions, render};
     let path = dir.join(file).to_string_lossy().into_owned();
     let kept = profx::load::load_paths(&[path], &profx::load::LoadOptions::default())
         .expect("the file loads");
-    for (view, arg) in [
-        (View::Functions, "functions"),
-        (View::Lines, "lines"),
-        (View::Stacks, "stacks"),
+    for (table, arg) in [
+        (Table::Functions, "functions"),
+        (Table::Lines, "lines"),
+        (Table::Stacks, "stacks"),
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_profx"))
             .args(["report", file, "--view", arg])
@@ -74,7 +75,7 @@ pub fn tables_match_a_load_with_stacks(dir: &std::path::Path, file: &str) {
             .output()
             .expect("the profx binary runs");
         assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
-        let want = render(&kept, view, &TableOptions::default()).expect("a known view");
+        let want = render(&kept, table, &TableOptions::default()).expect("a known table");
         assert_eq!(stdout(&o), want, "{file} --view {arg}");
     }
     assert!(!kept.stacks().is_empty(), "{file} has stacks");

@@ -1,0 +1,149 @@
+//! The names of what a profile is shown as: its tables of rows (`Table`)
+//! and every view of it (`View`). One pair of types for the app's panes,
+//! `profx report --view`, `profx export --view` and the CSV export, so
+//! that a table is called the same everywhere; clap reads them from the
+//! command line as they are.
+
+use clap::builder::PossibleValue;
+
+/// A table of the model's rows: every pane, report and export that lists
+/// rows names its rows by this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Table {
+    Functions,
+    Lines,
+    Stacks,
+    Packets,
+}
+
+impl Table {
+    /// Every table, in the order the panes and `--view`'s values list them.
+    pub const ALL: [Table; 4] = [
+        Table::Functions,
+        Table::Lines,
+        Table::Stacks,
+        Table::Packets,
+    ];
+
+    /// The table's name as `--view` takes it and a count of its rows says
+    /// it ("12 functions").
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Functions => "functions",
+            Table::Lines => "lines",
+            Table::Stacks => "stacks",
+            Table::Packets => "packets",
+        }
+    }
+
+    /// The table's place in `ALL`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What a pane, `profx report --view` or an export shows of a profile: a
+/// table, or a view drawn from the call tree and graph, or the profile's
+/// facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    Table(Table),
+    Tree,
+    Flame,
+    Callers,
+    Callees,
+    Info,
+}
+
+impl View {
+    /// The table of rows this view lists; `None` for the views drawn from
+    /// the call tree and graph, and for Info.
+    pub fn table(self) -> Option<Table> {
+        match self {
+            View::Table(t) => Some(t),
+            View::Tree | View::Flame | View::Callers | View::Callees | View::Info => None,
+        }
+    }
+
+    /// The view's name, as `--view` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Table(t) => t.name(),
+            View::Tree => "tree",
+            View::Flame => "flame",
+            View::Callers => "callers",
+            View::Callees => "callees",
+            View::Info => "info",
+        }
+    }
+}
+
+/// The views `profx report --view` prints, in the order its help lists
+/// them.
+const REPORTED: [View; 8] = [
+    View::Table(Table::Functions),
+    View::Table(Table::Lines),
+    View::Table(Table::Stacks),
+    View::Table(Table::Packets),
+    View::Info,
+    View::Tree,
+    View::Callers,
+    View::Callees,
+];
+
+/// `profx report --view`'s values: every view but the flame graph, which
+/// no report prints (`profx export --to folded` is its export).
+impl clap::ValueEnum for View {
+    fn value_variants<'a>() -> &'a [Self] {
+        &REPORTED
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        match self {
+            View::Flame => None,
+            view => Some(PossibleValue::new(view.name())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn a_tables_index_is_its_place_in_all() {
+        for (i, t) in Table::ALL.into_iter().enumerate() {
+            assert_eq!(t.index(), i, "{t:?}");
+        }
+    }
+
+    /// clap takes each table and view by the name it gives itself, and
+    /// `--view` offers no flame graph.
+    #[test]
+    fn clap_takes_the_names() {
+        for t in Table::ALL {
+            assert_eq!(Table::from_str(t.name(), false), Ok(t));
+            assert_eq!(View::from_str(t.name(), false), Ok(View::Table(t)));
+            assert_eq!(View::Table(t).table(), Some(t));
+        }
+        let names: Vec<&str> = View::value_variants().iter().map(|v| v.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "functions",
+                "lines",
+                "stacks",
+                "packets",
+                "info",
+                "tree",
+                "callers",
+                "callees"
+            ]
+        );
+        for v in View::value_variants() {
+            assert_eq!(View::from_str(v.name(), false), Ok(*v));
+        }
+        assert!(View::from_str("flame", false).is_err());
+    }
+}
