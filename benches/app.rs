@@ -5,15 +5,20 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use profx::fixture_gen::large::profile;
 use profx::tui::App;
-use profx::tui::action::Action;
+use profx::tui::intent::Intent;
 use profx::tui::render::draw;
-use profx::tui::view::Tab;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use std::time::{Duration, Instant};
 
 const ROWS: u32 = 1_000_000;
+
+/// The panes' places on the tab line (their number keys, from 0).
+const TREE: usize = 3;
+const FLAME: usize = 4;
+const TRACE: usize = 5;
+const INFO: usize = 6;
 
 fn app() -> App {
     App::new(profile(ROWS), "generated", Rect::new(0, 0, 160, 48), true)
@@ -22,17 +27,13 @@ fn app() -> App {
 fn render(c: &mut Criterion) {
     let mut app = app();
     let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
-    for (label, tab) in [
-        ("functions", Tab::Functions),
-        ("lines", Tab::Lines),
-        ("stacks", Tab::Stacks),
-    ] {
-        app.update(Action::Tab(tab));
+    for (label, pane) in [("functions", 0), ("lines", 1), ("stacks", 2)] {
+        app.update(Intent::GoPane(pane));
         c.bench_function(&format!("render/{label}_1m_rows"), |b| {
             b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
         });
     }
-    app.update(Action::Tab(Tab::Info));
+    app.update(Intent::GoPane(INFO));
     c.bench_function("render/info", |b| {
         b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
     });
@@ -44,10 +45,10 @@ fn render(c: &mut Criterion) {
         Rect::new(0, 0, 160, 48),
         true,
     );
-    trace.update(Action::Tab(Tab::Trace));
-    trace.update(Action::Enter);
+    trace.update(Intent::GoPane(TRACE));
+    trace.update(Intent::Open);
     for _ in 0..10_000 {
-        trace.update(Action::PageDown);
+        trace.update(Intent::PageDown);
     }
     c.bench_function("render/events_1m_rows", |b| {
         b.iter(|| term.draw(|f| draw(f, &trace)).map(|_| ()))
@@ -76,10 +77,10 @@ fn sort(c: &mut Criterion) {
     // Each press re-sorts the million rows by the next column, so the
     // time is the average over the pane's columns.
     group.bench_function("functions_1m_next_column", |b| {
-        b.iter(|| app.update(Action::SortNext))
+        b.iter(|| app.update(Intent::SortNext))
     });
     group.bench_function("functions_1m_reverse", |b| {
-        b.iter(|| app.update(Action::Reverse))
+        b.iter(|| app.update(Intent::Reverse))
     });
     group.finish();
 }
@@ -88,11 +89,11 @@ fn sort(c: &mut Criterion) {
 fn typing(app: &mut App, keys: &str, iters: u64) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
-        app.update(Action::ClearInput);
+        app.update(Intent::ClearInput);
         let (first, last) = keys.split_at(keys.len() - 1);
-        first.chars().for_each(|k| app.update(Action::Input(k)));
+        first.chars().for_each(|k| app.update(Intent::Input(k)));
         let start = Instant::now();
-        last.chars().for_each(|k| app.update(Action::Input(k)));
+        last.chars().for_each(|k| app.update(Intent::Input(k)));
         total += start.elapsed();
     }
     total
@@ -100,7 +101,7 @@ fn typing(app: &mut App, keys: &str, iters: u64) -> Duration {
 
 fn search(c: &mut Criterion) {
     let mut app = app();
-    app.update(Action::SearchOpen);
+    app.update(Intent::Search);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.bench_function("first_key_1m_names", |b| {
@@ -175,15 +176,15 @@ fn call_tree(c: &mut Criterion) {
         Rect::new(0, 0, 160, 48),
         true,
     );
-    app.update(Action::Tab(Tab::Tree));
+    app.update(Intent::GoPane(TREE));
     group.bench_function("open_everything_1m_nodes", |b| {
         b.iter(|| {
-            app.update(Action::Home);
-            app.update(Action::ScrollColumns(-1));
-            app.update(Action::ExpandAll);
+            app.update(Intent::First);
+            app.update(Intent::CloseRow);
+            app.update(Intent::OpenAll);
         })
     });
-    app.update(Action::PageDown);
+    app.update(Intent::PageDown);
     let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
     group.bench_function("frame_1m_nodes_open", |b| {
         b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
@@ -194,11 +195,11 @@ fn call_tree(c: &mut Criterion) {
         Rect::new(0, 0, 160, 48),
         true,
     );
-    wide.update(Action::Tab(Tab::Tree));
+    wide.update(Intent::GoPane(TREE));
     group.bench_function("open_100k_children", |b| {
         b.iter(|| {
-            wide.update(Action::ScrollColumns(1));
-            wide.update(Action::ScrollColumns(-1));
+            wide.update(Intent::OpenRow);
+            wide.update(Intent::CloseRow);
         })
     });
     group.finish();
@@ -216,19 +217,19 @@ fn flame(c: &mut Criterion) {
         Rect::new(0, 0, 300, 60),
         true,
     );
-    app.update(Action::Tab(Tab::Flame));
+    app.update(Intent::GoPane(FLAME));
     let mut term = Terminal::new(TestBackend::new(300, 60)).expect("a test terminal");
     group.bench_function("frame_1m_nodes_300_columns", |b| {
         b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
     });
-    app.update(Action::Move(1));
+    app.update(Intent::Move(1));
     group.bench_function("zoom_in_and_out_1m_nodes", |b| {
         b.iter(|| {
-            app.update(Action::Enter);
-            app.update(Action::Back);
+            app.update(Intent::Zoom);
+            app.update(Intent::ZoomOut);
         })
     });
-    app.update(Action::SearchOpen);
+    app.update(Intent::Search);
     group.bench_function("search_key_1m_nodes", |b| {
         b.iter_custom(|iters| typing(&mut app, "level9", iters))
     });
@@ -249,17 +250,17 @@ fn flame_chart(c: &mut Criterion) {
             b.iter(|| Chart::from_timeline(tl).calls.len())
         });
         let mut app = App::new(p, "generated", Rect::new(0, 0, 300, 60), true);
-        app.update(Action::Tab(Tab::Flame));
-        app.update(Action::ShowInTree);
+        app.update(Intent::GoPane(FLAME));
+        app.update(Intent::TimeOrder);
         let mut term = Terminal::new(TestBackend::new(300, 60)).expect("a test terminal");
         group.bench_function(format!("frame_1m_calls_{label}_300_columns"), |b| {
             b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
         });
-        app.update(Action::Move(1));
+        app.update(Intent::Move(1));
         group.bench_function(format!("zoom_in_and_out_1m_calls_{label}"), |b| {
             b.iter(|| {
-                app.update(Action::Enter);
-                app.update(Action::Back);
+                app.update(Intent::Zoom);
+                app.update(Intent::ZoomOut);
             })
         });
     }

@@ -25,10 +25,10 @@
 //!
 //! Usage: cargo run --release --example keys -- FILE [QUERY]
 
+use profx::analysis::view::Table;
 use profx::load::{Input, LoadOptions, load_inputs};
 use profx::tui::App;
-use profx::tui::action::Action;
-use profx::tui::view::Tab;
+use profx::tui::intent::Intent;
 use ratatui::layout::Rect;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
     // A large profile's first frame draws the detail's callers and
     // callees as being counted; its thread counts them next.
     for _ in 0..10_000 {
-        if app.neighbours().is_some() {
+        if lists_counted(&app) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -68,23 +68,20 @@ fn main() -> ExitCode {
         start.elapsed().as_secs_f64() * 1e3
     );
     app.prepare_other_panes();
-    for (label, tab) in [
-        ("functions", Tab::Functions),
-        ("lines", Tab::Lines),
-        ("stacks", Tab::Stacks),
+    for (label, table, pane) in [
+        ("functions", Table::Functions, 0),
+        ("lines", Table::Lines, 1),
+        ("stacks", Table::Stacks, 2),
     ] {
-        let open = timed(&mut app, Action::Tab(tab));
-        let rows = app.view().total;
+        let open = timed(&mut app, Intent::GoPane(pane));
+        let rows = shown_table(&app).total;
         if rows == 0 {
             continue;
         }
-        let first = timed(&mut app, Action::SortNext);
-        let columns = app
-            .pane(app.view().scope.kind().expect("a table"))
-            .cols
-            .len();
+        let first = timed(&mut app, Intent::SortNext);
+        let columns = app.cx().pane(table).cols.len();
         let mut ms = Vec::new();
-        for action in [Action::SortNext, Action::Reverse] {
+        for action in [Intent::SortNext, Intent::Reverse] {
             for _ in 0..2 * columns {
                 ms.push(timed(&mut app, action.clone()));
             }
@@ -93,15 +90,15 @@ fn main() -> ExitCode {
             "{label}: {rows} rows, opened in {open:.1} ms; re-sort: first press {first:.1} ms, then {} (target <= 120)",
             spread(ms)
         );
-        app.update(Action::SearchOpen);
+        app.update(Intent::Search);
         let typed: Vec<f64> = query
             .chars()
-            .map(|c| timed(&mut app, Action::Input(c)))
+            .map(|c| timed(&mut app, Intent::Input(c)))
             .collect();
-        let shown = app.view().rows.len();
+        let shown = shown_table(&app).rows.len();
         let erased: Vec<f64> = query
             .chars()
-            .map(|_| timed(&mut app, Action::Erase))
+            .map(|_| timed(&mut app, Intent::Erase))
             .collect();
         println!(
             "{label}: search {query:?} ({shown} rows match): typed {} [{}], erased {} [{}] (target <= 50)",
@@ -110,7 +107,7 @@ fn main() -> ExitCode {
             spread(erased.clone()),
             each(&erased)
         );
-        app.update(Action::Cancel);
+        app.update(Intent::Cancel);
     }
     call_tree(&mut app, &query);
     std::mem::forget(app);
@@ -118,40 +115,56 @@ fn main() -> ExitCode {
 }
 
 fn call_tree(app: &mut App, query: &str) {
-    let rows = |app: &App| app.view().tree.as_deref().map_or(0, |t| t.rows.len());
-    let open = timed(app, Action::Tab(Tab::Tree));
-    let right = timed(app, Action::ScrollColumns(1));
+    let rows = |app: &App| app.pane().as_tree().map_or(0, |t| t.tree.rows.len());
+    let open = timed(app, Intent::GoPane(3));
+    let right = timed(app, Intent::OpenRow);
     let after_right = rows(app);
-    let all = timed(app, Action::ExpandAll);
+    let all = timed(app, Intent::OpenAll);
     let after_all = rows(app);
-    let end = timed(app, Action::End);
+    let end = timed(app, Intent::Last);
     let frame = frame_ms(app);
-    app.update(Action::Home);
-    let hot = timed(app, Action::HotPath);
+    app.update(Intent::First);
+    let hot = timed(app, Intent::HotPath);
     println!(
         "call tree: {} nodes; tab {open:.1} ms; → {right:.1} ms ({after_right} rows); \
          * {all:.1} ms ({after_all} rows); End {end:.1} ms; a frame {frame:.1} ms; p {hot:.1} ms",
         app.profile.nodes().len()
     );
-    let invert = timed(app, Action::Invert);
-    app.update(Action::Home);
-    let up_right = timed(app, Action::ScrollColumns(1));
+    let invert = timed(app, Intent::Invert);
+    app.update(Intent::First);
+    let up_right = timed(app, Intent::OpenRow);
     println!(
         "call tree: i {invert:.1} ms; → on the first bottom-up root {up_right:.1} ms ({} rows)",
         rows(app)
     );
-    app.update(Action::Invert);
-    app.update(Action::SearchOpen);
+    app.update(Intent::Invert);
+    app.update(Intent::Search);
     let typed: Vec<f64> = query
         .chars()
-        .map(|c| timed(app, Action::Input(c)))
+        .map(|c| timed(app, Intent::Input(c)))
         .collect();
     println!(
         "call tree: search {query:?}: typed {} [{}] (target <= 50)",
         spread(typed.clone()),
         each(&typed)
     );
-    app.update(Action::Cancel);
+    app.update(Intent::Cancel);
+}
+
+/// The table on screen.
+fn shown_table(app: &App) -> &profx::tui::pane::TablePane {
+    app.pane().as_table().expect("a table is on screen")
+}
+
+/// Whether the detail split's callers and callees are counted (the first
+/// view of a large profile counts them on a thread).
+fn lists_counted(app: &App) -> bool {
+    let cx = app.cx();
+    let f = app
+        .pane()
+        .as_table()
+        .and_then(|t| t.split_function(&app.profile));
+    f.is_none_or(|f| cx.neighbours(f).is_some())
 }
 
 /// One frame of the app drawn into an off-screen terminal.
@@ -163,7 +176,7 @@ fn frame_ms(app: &App) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-fn timed(app: &mut App, action: Action) -> f64 {
+fn timed(app: &mut App, action: Intent) -> f64 {
     let start = Instant::now();
     app.update(action);
     start.elapsed().as_secs_f64() * 1e3

@@ -19,9 +19,8 @@ use crate::load::{Input, LoadOptions, load_inputs};
 use crate::model::{Place, Profile};
 use crate::report::{json, table};
 use crate::text::is_unsafe;
-use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::view::Tab;
+use crate::tui::intent::Intent;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
@@ -129,20 +128,20 @@ pub fn check_exports(p: &Profile) {
 /// a hostile name cannot reach it.)
 pub fn check_screens(p: Profile) {
     let mut app = App::new(p, "fuzzed", Rect::new(0, 0, 80, 24), true);
-    let tabs = Tab::ALL.map(|t| vec![Action::Tab(t)]);
+    let tabs = (0..crate::tui::pane::TABS.len()).map(|i| vec![Intent::GoPane(i)]);
     let others = [
-        vec![Action::Tab(Tab::Functions), Action::Move(1), Action::Enter],
+        vec![Intent::GoPane(0), Intent::Move(1), Intent::Open],
         // A pasted control or bidi mark in the prompt is shown escaped too.
         vec![
-            Action::Back,
-            Action::SearchOpen,
-            Action::Input('\u{1b}'),
-            Action::Input('\u{202e}'),
+            Intent::Back,
+            Intent::Search,
+            Intent::Input('\u{1b}'),
+            Intent::Input('\u{202e}'),
         ],
-        vec![Action::ClearInput, Action::Input('e')],
-        vec![Action::Accept, Action::FinderOpen, Action::Input('a')],
+        vec![Intent::ClearInput, Intent::Input('e')],
+        vec![Intent::Accept, Intent::Find, Intent::Input('a')],
     ];
-    for actions in tabs.iter().chain(&others) {
+    for actions in tabs.chain(others) {
         actions.iter().for_each(|a| app.update(a.clone()));
         draw_clean(&app);
     }

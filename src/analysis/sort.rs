@@ -2,11 +2,9 @@
 //! the one a table opens in.
 
 use super::columns::{Column, FuncColumn, LineColumn, StackColumn, ValueKind, compare};
+use super::view::Table;
 use crate::model::{FuncId, LineId, Profile, StackId};
 use std::cmp::Ordering;
-
-// The TUI's import until it moves onto analysis::view.
-pub use crate::analysis::view::Table;
 
 /// The columns a table of `C` opens sorted by, most wanted first.
 ///

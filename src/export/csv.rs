@@ -23,9 +23,6 @@ use crate::model::{PacketId, Profile, StackId};
 use crate::text::visible;
 use std::io::Write;
 
-// The TUI's import until it moves onto analysis::view.
-pub use crate::analysis::view::Table as View;
-
 /// A whole table in canonical order (report-json.md).
 pub fn write_view(p: &Profile, table: Table, out: &mut dyn Write) -> Result<String, csv::Error> {
     let rows = canonical_rows(p, table);

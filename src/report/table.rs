@@ -27,10 +27,6 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use unicode_width::UnicodeWidthStr;
 
-// The TUI tests' import until they move onto analysis::view.
-#[cfg(test)]
-pub(crate) use crate::analysis::view::Table as View;
-
 /// How to cut and order the rows.
 #[derive(Clone, Debug, Default)]
 pub struct TableOptions {

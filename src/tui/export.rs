@@ -3,12 +3,13 @@
 //! then `orders.prf.functions-2.csv`, …: the app never replaces a file).
 //! The one action that writes; its answer is the status line.
 
-use super::action::Action;
 use super::app::App;
-use super::view::Scope;
+use super::intent::Intent;
+use super::pane::Within;
+use crate::analysis::view::Table;
 use crate::export::ExportError;
 use crate::export::atomic::write_new;
-use crate::export::csv::{self, View};
+use crate::export::csv;
 use crate::model::{PacketId, Profile};
 use crate::text::visible;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,7 @@ pub struct ExportJob {
 /// What one export writes.
 #[derive(Clone, Copy)]
 enum Rows {
-    Table(View),
+    Table(Table),
     Events(PacketId),
 }
 
@@ -75,33 +76,18 @@ fn write(
 
 impl App {
     pub(super) fn export_pane(&mut self) {
-        let v = self.view();
+        let Some(t) = self.pane().as_table() else {
+            // `e` is bound in the tables alone (keymap.rs).
+            return;
+        };
         // Collected once: a retry under another name writes the same rows.
-        let ids: Vec<u32> = (0..v.rows.len()).filter_map(|i| v.rows.get(i)).collect();
+        let ids: Vec<u32> = (0..t.rows.len()).filter_map(|i| t.rows.get(i)).collect();
+        let (pane, rows) = match t.within {
+            Within::Packet(k) => ("events", Rows::Events(k)),
+            _ => (t.table.name(), Rows::Table(t.table)),
+        };
         let p = &self.profile;
-        let (pane, view) = match v.scope {
-            Scope::Functions => ("functions", Some(View::Functions)),
-            Scope::Lines(_) => ("lines", Some(View::Lines)),
-            Scope::Stacks(_) => ("stacks", Some(View::Stacks)),
-            Scope::Packets => ("packets", Some(View::Packets)),
-            Scope::Events(_) => ("events", None),
-            Scope::Info => {
-                self.status = Some("Info is no table: profx report --view info prints it".into());
-                return;
-            }
-            Scope::Tree(_) | Scope::Flame => {
-                self.status = Some(
-                    "the tree's paths export as folded stacks: profx export --to folded".into(),
-                );
-                return;
-            }
-        };
         let (dir, stem) = place(&self.export_base, pane);
-        let rows = match (view, v.scope) {
-            (Some(view), _) => Rows::Table(view),
-            (None, Scope::Events(k)) => Rows::Events(k),
-            (None, _) => return,
-        };
         let (done, cancel) = (
             Arc::new(AtomicU64::new(0)),
             Arc::new(AtomicBool::new(false)),
@@ -150,18 +136,18 @@ impl App {
     /// A key or a tick while an export runs: `Esc` cancels it, `q` cancels
     /// it and quits once it stopped, a tick takes its end; true when the
     /// action was the export's.
-    pub(super) fn export_action(&mut self, action: &Action) -> bool {
+    pub(super) fn export_intent(&mut self, action: &Intent) -> bool {
         let Some(job) = &mut self.export_job else {
             return false;
         };
         let finished = job.handle.as_ref().is_none_or(JoinHandle::is_finished);
         match action {
-            Action::Cancel | Action::Quit => job.cancel.store(true, Ordering::Relaxed),
-            Action::Tick if !finished => return true,
+            Intent::Cancel | Intent::Quit => job.cancel.store(true, Ordering::Relaxed),
+            Intent::Tick if !finished => return true,
             _ if !finished => return false,
             _ => {}
         }
-        if *action == Action::Cancel || *action == Action::Quit || finished {
+        if *action == Intent::Cancel || *action == Intent::Quit || finished {
             let written = match job.handle.take().map(JoinHandle::join) {
                 Some(Ok(w)) => w,
                 Some(Err(_)) | None => Err(ExportError::Io(std::io::Error::other(
@@ -170,7 +156,7 @@ impl App {
             };
             self.export_job = None;
             self.export_done(written);
-            if *action == Action::Quit {
+            if *action == Intent::Quit {
                 self.quit = true;
             }
             return true;

@@ -3,8 +3,9 @@
 //! `App::update` hit-tests mouse clicks against the very same ones, so a
 //! click always lands on what was drawn there.
 
-use super::panes::Col;
-use super::view::{Scope, Tab};
+use super::columns::Col;
+use super::pane::TABS;
+use crate::analysis::view::View;
 use ratatui::layout::Rect;
 
 /// The smallest window the app draws in (tui.md).
@@ -31,19 +32,16 @@ pub fn too_small(size: Rect) -> bool {
     size.width < MIN_WIDTH || size.height < MIN_HEIGHT
 }
 
-/// Whether a scope has a detail split.
-pub fn has_detail(scope: Scope) -> bool {
-    matches!(scope, Scope::Functions | Scope::Stacks(_))
-}
-
-pub fn areas(size: Rect, scope: Scope) -> Areas {
+/// Where everything sits in a window of `size`, for a pane with a detail
+/// split under its table or without.
+pub fn areas(size: Rect, detail: bool) -> Areas {
     let line = |y: u16| Rect::new(size.x, y, size.width, 1);
     let header = line(size.y);
     let crumbs = line(size.y + 1);
     let footer = line(size.bottom().saturating_sub(1));
     let body_top = size.y + 2;
     let body_h = size.height.saturating_sub(3);
-    let detail_h = if has_detail(scope) {
+    let detail_h = if detail {
         (size.height / 4 + 1).clamp(5, 12).min(body_h / 2)
     } else {
         0
@@ -87,13 +85,13 @@ pub fn detail_halves(detail: Rect) -> (Rect, Rect) {
 /// Where a table's columns go: all of the inside of its block, except in
 /// Stacks, where a third (at least 30 columns) is kept for the path of
 /// frames with the marked function.
-pub fn columns_area(scope: Scope, inner: Rect) -> Rect {
-    match scope {
-        Scope::Stacks(_) => {
+pub fn columns_area(stacks: bool, inner: Rect) -> Rect {
+    match stacks {
+        true => {
             let keep = (inner.width / 3).max(30).min(inner.width / 2);
             Rect::new(inner.x, inner.y, inner.width - keep, inner.height)
         }
-        _ => inner,
+        false => inner,
     }
 }
 
@@ -153,12 +151,11 @@ pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) 
 }
 
 /// Where each tab's title sits on the tab line: `(tab, x, width)`.
-pub fn tab_positions(line: Rect) -> Vec<(Tab, u16, u16)> {
+pub fn tab_positions(line: Rect) -> Vec<(View, u16, u16)> {
     let mut x = line.x + 1;
-    Tab::ALL
-        .iter()
+    TABS.iter()
         .map(|&t| {
-            let w = t.title().len() as u16 + 2;
+            let w = super::pane::tab_title(t).len() as u16 + 2;
             let pos = (t, x, w);
             x += w;
             pos
@@ -195,7 +192,7 @@ mod tests {
 
     #[test]
     fn areas_fill_the_window() {
-        let a = areas(Rect::new(0, 0, 80, 24), Scope::Functions);
+        let a = areas(Rect::new(0, 0, 80, 24), true);
         let d = a.detail.expect("functions have a split");
         assert_eq!(a.table.y, 2);
         assert_eq!(d.bottom(), a.footer.y);

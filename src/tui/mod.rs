@@ -1,24 +1,25 @@
 //! The interactive explorer (tui.md): ratatui over crossterm.
 //!
-//! Key or mouse event → `Action` (keys.rs) → `App::update` (app.rs, the
-//! only place state changes) → `render::draw` from `&App`. Nothing redraws
-//! on a timer: the loop blocks on the next terminal event and draws once
-//! per event. The model, loaders and analysis know nothing of this module.
+//! Key → `Intent` through the one keymap (keymap.rs, by mode and pane) →
+//! `App::update` (app.rs), which hands it to the overlay that is open or
+//! to the pane on screen (pane/, each pane's own `update`), and takes what
+//! the pane leaves → `render::draw` from `&App`, each pane drawing itself
+//! from `&self`. Nothing redraws on a timer: the loop blocks on the next
+//! terminal event and draws once per event. The model, loaders and
+//! analysis know nothing of this module.
 
-pub mod action;
 pub mod app;
-mod copy;
+pub mod columns;
+mod derived;
 mod export;
-mod flame;
-mod flame_chart;
+pub mod finder;
 pub mod help;
-mod info;
-pub mod keys;
+pub mod intent;
+pub mod keymap;
 pub mod layout;
-pub mod panes;
+pub mod pane;
 pub mod render;
 mod term;
-pub mod view;
 
 pub use app::App;
 pub use term::run;

@@ -4,7 +4,7 @@
 //! message is printed, so the message is readable and the shell usable).
 
 use super::app::App;
-use super::{keys, render};
+use super::{keymap, render};
 use crate::model::Profile;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -63,7 +63,7 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
         // is drawn ten times a second until it ends), or while the first
         // view is ordered on one (its whole order is drawn once made).
         if (app.exporting() || app.opening()) && !event::poll(Duration::from_millis(100))? {
-            app.update(super::action::Action::Tick);
+            app.update(super::intent::Intent::Tick);
             terminal.draw(|f| render::draw(f, app))?;
             continue;
         }
@@ -86,13 +86,13 @@ fn handle(
     app: &mut App,
     ev: &event::Event,
 ) -> io::Result<bool> {
-    let Some(action) = keys::action(&app.mode, ev) else {
+    let Some(intent) = keymap::intent(&app.mode, app.pane().places(), ev) else {
         return Ok(false);
     };
-    if let super::action::Action::Resize { width, height } = action {
+    if let super::intent::Intent::Resize { width, height } = intent {
         terminal.resize(Rect::new(0, 0, width, height))?;
     }
-    app.update(action);
+    app.update(intent);
     if let Some(text) = app.clipboard.take() {
         // OSC 52: the terminal (or tmux, or the one at the other end of
         // SSH) sets its clipboard; the text travels base64-encoded.

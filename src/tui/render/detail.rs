@@ -6,39 +6,41 @@ use super::{fit, fname};
 use crate::analysis::callgraph::{self, Edge, Who};
 use crate::analysis::cct::Weigh;
 use crate::analysis::columns::Value;
+use crate::analysis::view::Table;
+use crate::model::Profile;
 use crate::report::fmt::cell;
-use crate::tui::app::{App, inner};
 use crate::tui::layout;
-use crate::tui::view::{Focus, Scope};
+use crate::tui::pane::{Ctx, Focus, TablePane, inner};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-pub fn split(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
-    match app.view().scope {
-        Scope::Functions => callers_callees(buf, area, app, theme),
-        Scope::Stacks(_) => frames(buf, area, app, theme),
+pub fn split(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
+    match t.table {
+        Table::Functions => callers_callees(buf, area, t, cx, theme),
+        Table::Stacks => frames(buf, area, t, cx, theme),
         _ => {}
     }
 }
 
-fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+fn callers_callees(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
     let (left, right) = layout::detail_halves(area);
-    let f = app.selected_function();
+    let p = cx.profile.as_ref();
+    let f = t.split_function(p);
     // A name two functions share carries its module, as in the lists.
     let name = f
-        .map(|f| match app.profile.name_is_shared(f) {
+        .map(|f| match p.name_is_shared(f) {
             true => format!(
                 "{} [{}]",
-                fname(app, f),
-                crate::text::visible(app.profile.function_module(f))
+                fname(p, f),
+                crate::text::visible(p.function_module(f))
             ),
-            false => fname(app, f),
+            false => fname(p, f),
         })
         .unwrap_or_default();
-    let focus = app.view().focus;
+    let focus = t.focus;
     let at = |f: Focus| match f {
         Focus::Callers(i) | Focus::Callees(i) => Some(i),
         _ => None,
@@ -46,7 +48,11 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let callers_at = at(focus).filter(|_| matches!(focus, Focus::Callers(_)));
     let callees_at = at(focus).filter(|_| matches!(focus, Focus::Callees(_)));
     // Being counted (a large profile's first frame): the lists say so.
-    let (callers, callees, none, overlap) = match app.neighbours() {
+    let lists = match f {
+        Some(f) => cx.neighbours(f),
+        None => Some((Default::default(), Default::default(), false)),
+    };
+    let (callers, callees, none, overlap) = match lists {
         Some((callers, callees, recursive)) => (callers, callees, "(none)", recursive),
         None => (Default::default(), Default::default(), "(counting…)", false),
     };
@@ -54,11 +60,11 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let note = if overlap { " · shares overlap" } else { "" };
     // Both lists show the same columns, measured over both, so that they
     // line up and neither drops a number the other shows.
-    let heading = Heading::of(app, &[&callers, &callees]);
+    let heading = Heading::of(p, &[&callers, &callees]);
     edges(
         buf,
         left,
-        app,
+        p,
         &format!(" Callers of {name}{note} "),
         (&callers, none, &heading, "caller"),
         callers_at,
@@ -67,7 +73,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     edges(
         buf,
         right,
-        app,
+        p,
         &format!(" Callees of {name}{note} "),
         (&callees, none, &heading, "callee"),
         callees_at,
@@ -100,10 +106,10 @@ fn share(e: &Edge) -> String {
 }
 
 impl Heading {
-    fn of(app: &App, lists: &[&[Edge]]) -> Heading {
+    fn of(p: &Profile, lists: &[&[Edge]]) -> Heading {
         let both = || lists.iter().flat_map(|l| l.iter());
-        let count_name = callgraph::count_name(&app.profile);
-        let share_name = match crate::analysis::cct::Weigh::of(&app.profile) {
+        let count_name = callgraph::count_name(p);
+        let share_name = match crate::analysis::cct::Weigh::of(p) {
             Weigh::Ms | Weigh::Hits => "% incl",
             Weigh::Calls => "% calls",
         };
@@ -135,7 +141,7 @@ impl Heading {
 fn edges(
     buf: &mut Buffer,
     area: Rect,
-    app: &App,
+    p: &Profile,
     title: &str,
     (list, none, heading, who): (&[Edge], &str, &Heading, &str),
     focused: Option<usize>,
@@ -197,17 +203,7 @@ fn edges(
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         let row = numbers(time(e), count(e), share(e));
-        let label = match e.who {
-            Who::Func(g) => {
-                let mut label = fname(app, g);
-                if app.profile.name_is_shared(g) {
-                    let module = app.profile.function_module(g);
-                    label.push_str(&format!(" [{}]", crate::text::visible(module)));
-                }
-                label
-            }
-            other => other.name(&app.profile).to_string(),
-        };
+        let label = who_label(p, e.who);
         let name_style = match e.who {
             Who::Func(_) => style,
             _ => theme.on(style, theme.dim()),
@@ -218,10 +214,27 @@ fn edges(
     }
 }
 
-fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
-    let frames = app.frames();
-    let marked = app.view().scope.focus_function();
-    let focused = match app.view().focus {
+/// A caller's or callee's name; one two functions share carries its
+/// module.
+fn who_label(p: &Profile, who: Who) -> String {
+    match who {
+        Who::Func(g) => {
+            let mut label = fname(p, g);
+            if p.name_is_shared(g) {
+                let module = p.function_module(g);
+                label.push_str(&format!(" [{}]", crate::text::visible(module)));
+            }
+            label
+        }
+        other => other.name(p).to_string(),
+    }
+}
+
+fn frames(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
+    let p = cx.profile.as_ref();
+    let frames = t.frames(cx);
+    let marked = t.about();
+    let focused = match t.focus {
         Focus::Frames(i) => Some(i),
         _ => None,
     };
@@ -230,7 +243,7 @@ fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         .title(Span::styled(title, theme.title()))
         .render(area, buf);
     let inner = inner(area);
-    let first = app.frames_offset(area);
+    let first = t.frames_offset(area, &frames);
     for (i, y) in (inner.y..inner.bottom()).enumerate() {
         let n = first + i;
         let Some(&f) = frames.get(n) else { break };
@@ -240,12 +253,12 @@ fn frames(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
             theme.base()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let module = crate::text::visible(app.profile.function_module(f)).into_owned();
+        let module = crate::text::visible(p.function_module(f)).into_owned();
         let mut spans = vec![Span::styled(
             format!("{:>3}  ", n + 1),
             theme.on(style, theme.dim()),
         )];
-        let name = fname(app, f);
+        let name = fname(p, f);
         if Some(f) == marked {
             spans.push(Span::styled(
                 format!("[{name}]"),

@@ -10,16 +10,18 @@ use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
 use crate::analysis::flame_chart::Chart;
 use crate::analysis::flame_view::{self, Icicle};
+use crate::analysis::search::Query;
+use crate::model::Profile;
 use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
-use crate::tui::app::App;
-use crate::tui::flame_chart::ChartLine;
-use crate::tui::view::View;
+use crate::tui::pane::flame::ChartLine;
+use crate::tui::pane::{Ctx, FlamePane, inner};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
 
 /// Warm colours, as flame graphs draw (256-colour indexes: reds, oranges,
 /// yellows); a function's is picked by the hash of its name.
@@ -32,8 +34,28 @@ fn colour(name: &str) -> Color {
     Color::Indexed(PALETTE[(h.finish() % PALETTE.len() as u64) as usize])
 }
 
-pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
-    let p = &app.profile;
+/// The pane: its bordered block, titled, and the frames (or calls).
+pub fn pane(buf: &mut Buffer, area: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
+    let (title, bottom) = match f.in_chart() {
+        true => chart_titles(f),
+        false => titles(f, cx),
+    };
+    Block::bordered()
+        .title(Line::from(Span::styled(title, theme.title())))
+        .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
+        .render(area, buf);
+    frames(buf, inner(area), f, cx, theme);
+}
+
+/// What a frame's row reads: the profile, the search, the theme.
+struct Draw<'a> {
+    p: &'a Profile,
+    query: Option<&'a Query>,
+    theme: Theme,
+}
+
+fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
+    let p = cx.profile.as_ref();
     if p.nodes().is_empty() {
         let why = format!(
             " No flame graph: this {} profile has no call paths (it states totals per function).",
@@ -42,48 +64,44 @@ pub fn frames(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         put(buf, inner, &Line::from(why));
         return;
     }
-    if app.in_chart() {
-        return chart(buf, inner, app, theme);
+    let d = Draw {
+        p,
+        query: f.search.query.as_ref(),
+        theme,
+    };
+    if f.in_chart() {
+        return chart(buf, inner, f, cx, &d);
     }
-    let st = app.flame_state();
-    let area = app.flame_area();
-    let t = app.flame_tree();
-    let layout = app.flame_layout();
-    let caller = app.flame_caller().map(|(_, n)| n);
-    let selected = app.flame_selected_in(&layout).filter(|_| caller.is_none());
-    let rows = layout.rows.iter().skip(st.top);
+    let area = f.area(cx);
+    let t = &f.tree;
+    let layout = f.layout(cx);
+    let caller = f.caller_selected().map(|(_, n)| n);
+    let selected = f.selected_in(&layout).filter(|_| caller.is_none());
+    let rows = layout.rows.iter().skip(f.top);
     for (i, row) in rows.enumerate().take(usize::from(area.height)) {
-        draw_row(
-            buf,
-            app,
-            &|n| t.func(n),
-            row,
-            area.x,
-            area.y + i as u16,
-            selected,
-            theme,
-        );
+        let at = (area.x, area.y + i as u16);
+        draw_row(buf, &d, &|n| t.func(n), row, at, selected);
     }
     // The sandwich's upper half: the callers, inverted (the function at
     // the bottom, its callers above it).
-    if let (Some(up), Some(callers)) = (app.flame_callers_area(), st.callers.as_deref()) {
+    if let (Some(up), Some(callers)) = (f.callers_area(cx), f.callers.as_deref()) {
         let l = flame_view::layout(callers, None, up.width, usize::from(up.height));
         for (i, row) in l.rows.iter().enumerate().take(usize::from(up.height)) {
-            let y = up.bottom() - 1 - i as u16;
-            draw_row(buf, app, &|n| callers.func(n), row, up.x, y, caller, theme);
+            let at = (up.x, up.bottom() - 1 - i as u16);
+            draw_row(buf, &d, &|n| callers.func(n), row, at, caller);
         }
     }
     let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
-    match app.flame_caller() {
-        Some((callers, n)) => caller_status(buf, line, app, &callers, n, theme),
-        None => status(buf, line, app, selected, theme),
+    match f.caller_selected() {
+        Some((callers, n)) => caller_status(buf, line, cx, &callers, n, theme),
+        None => status(buf, line, f, cx, selected, theme),
     }
 }
 
 /// A caller selected in a sandwich: how much of the function's time came
 /// through it.
-fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, theme: Theme) {
-    let p = &app.profile;
+fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, theme: Theme) {
+    let p = cx.profile.as_ref();
     let w = t.weight(n);
     let whole = flame_view::span(t, None);
     let share = cell(Value::Pct(pct(Some(w), Some(whole))));
@@ -91,12 +109,12 @@ fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, th
         None => format!(
             " {} · {} · its callers above · ↓ its callees",
             visible(t.func(n).name(p)),
-            amount_of(app, w)
+            amount_of(cx, w)
         ),
         Some(_) => format!(
             " {} · {} · {share}% of the function's time came through it · Enter: its sandwich",
             visible(t.func(n).name(p)),
-            amount_of(app, w)
+            amount_of(cx, w)
         ),
     };
     let width = usize::from(line.width);
@@ -104,8 +122,8 @@ fn caller_status(buf: &mut Buffer, line: Rect, app: &App, t: &Icicle, n: u32, th
 }
 
 /// A weight in the tree's unit.
-fn amount_of(app: &App, w: f64) -> String {
-    match app.tree_index().unit() {
+fn amount_of(cx: &Ctx, w: f64) -> String {
+    match cx.tree_index().unit() {
         Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
         Unit::Count => cell(Value::Count(Some(w as u64))),
     }
@@ -113,19 +131,15 @@ fn amount_of(app: &App, w: f64) -> String {
 
 /// One row of blocks: each frame in its colour with its name where it
 /// fits, `…` for frames too thin, `(outside)` for time with no call open.
-#[allow(clippy::too_many_arguments)]
 fn draw_row(
     buf: &mut Buffer,
-    app: &App,
+    d: &Draw,
     func: &dyn Fn(u32) -> crate::analysis::cct::Label,
     row: &[flame_view::Block],
-    x0: u16,
-    y: u16,
+    (x0, y): (u16, u16),
     selected: Option<u32>,
-    theme: Theme,
 ) {
-    let p = &app.profile;
-    let query = app.view().query.as_ref();
+    let (p, query, theme) = (d.p, d.query, d.theme);
     for b in row {
         let x = x0 + b.x;
         let w = usize::from(b.width);
@@ -167,17 +181,24 @@ fn draw_row(
 
 /// The selected frame: name, weight, share of the whole and of its caller
 /// (in a sandwich: of the function's time).
-fn status(buf: &mut Buffer, line: Rect, app: &App, selected: Option<u32>, theme: Theme) {
-    let p = &app.profile;
+fn status(
+    buf: &mut Buffer,
+    line: Rect,
+    f: &FlamePane,
+    cx: &Ctx,
+    selected: Option<u32>,
+    theme: Theme,
+) {
+    let p = cx.profile.as_ref();
     let Some(n) = selected else {
         return;
     };
-    let t = app.flame_tree();
+    let t = &f.tree;
     let w = t.weight(n);
-    let whole = flame_view::span(&t, None);
+    let whole = flame_view::span(t, None);
     let pct = |part: f64, of: f64| cell(Value::Pct(pct(Some(part), Some(of))));
-    let amount = amount_of(app, w);
-    let of_whole = match app.flame_state().focus {
+    let amount = amount_of(cx, w);
+    let of_whole = match f.sandwich {
         Some(_) => "of the function's time",
         None => "of the total",
     };
@@ -200,12 +221,11 @@ fn status(buf: &mut Buffer, line: Rect, app: &App, selected: Option<u32>, theme:
 
 /// "Flame · sandwich of X · 2 hidden · zoomed on Y · search: y", and what
 /// the width stands for.
-pub fn titles(app: &App, v: &View) -> (String, String) {
-    let p = &app.profile;
-    let st = app.flame_state();
-    let t = app.flame_tree();
+fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
+    let p = cx.profile.as_ref();
+    let t = &st.tree;
     let mut title = " Flame ".to_string();
-    if let Some(f) = st.focus {
+    if let Some(f) = st.sandwich {
         title.push_str(&format!(
             "· sandwich of {} (f: leave) ",
             visible(p.function_name(f))
@@ -225,15 +245,15 @@ pub fn titles(app: &App, v: &View) -> (String, String) {
             visible(t.func(z).name(p))
         ));
     }
-    if !v.filter.is_empty() {
-        title.push_str(&format!("· search: {} ", visible(&v.filter)));
+    if !st.search.text.is_empty() {
+        title.push_str(&format!("· search: {} ", visible(&st.search.text)));
     }
     if p.nodes().is_empty() {
         // No call paths: nothing is drawn, so no width stands for anything.
         return (title, String::new());
     }
-    let ix = app.tree_index();
-    let total = flame_view::span(&t, st.zoom.last().copied());
+    let ix = cx.tree_index();
+    let total = flame_view::span(t, st.zoom.last().copied());
     let of = match ix.unit() {
         Unit::Ms => crate::report::fmt::grouped_ms(total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
@@ -243,29 +263,29 @@ pub fn titles(app: &App, v: &View) -> (String, String) {
 
 /// The flame chart: each band's title, then its calls a depth a row, the
 /// selected call's numbers on the last line.
-fn chart(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
-    let Some(c) = app.chart() else {
+fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
+    let theme = d.theme;
+    let st = &f.chart;
+    let Some(c) = st.chart.as_deref() else {
         return;
     };
-    let area = app.chart_area();
-    let selected = app.chart_selected();
-    for (i, line) in app.chart_lines().iter().enumerate() {
+    let area = st.area(cx);
+    let selected = st.selected_call();
+    for (i, line) in st.lines(cx).iter().enumerate() {
         let y = area.y + i as u16;
         match line {
             ChartLine::Band(b) => {
-                let text = band_title(&c, *b);
+                let text = band_title(c, *b);
                 let w = usize::from(area.width);
                 buf.set_stringn(area.x, y, fit(&text, w).0, w, theme.header_row());
             }
             ChartLine::Calls(row) => draw_row(
                 buf,
-                app,
+                d,
                 &|n| crate::analysis::cct::Label::Func(c.call(n).func),
                 row,
-                area.x,
-                y,
+                (area.x, y),
                 selected,
-                theme,
             ),
         }
     }
@@ -274,13 +294,13 @@ fn chart(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         return;
     };
     let call = c.call(id);
-    let p = &app.profile;
+    let p = d.p;
     let mut text = format!(
         " {} · {} · {}–{} · thread {}",
         visible(p.function_name(call.func)),
-        amount(&c, call.duration()),
-        at(&c, call.start),
-        at(&c, call.end),
+        amount(c, call.duration()),
+        at(c, call.start),
+        at(c, call.end),
         c.bands[call.thread as usize].id
     );
     if let Some(q) = c.parent(id) {
@@ -317,15 +337,15 @@ fn at(c: &Chart, x: f64) -> String {
 
 /// "Flame · time order · zoomed to 100–112 ms · search: y", and what the
 /// full width stands for.
-pub fn chart_titles(app: &App, v: &View) -> (String, String) {
-    let c = app.chart().unwrap_or_default();
-    let (from, to) = app.chart_window();
+fn chart_titles(f: &FlamePane) -> (String, String) {
+    let c = f.chart.chart.clone().unwrap_or_default();
+    let (from, to) = f.chart.window();
     let mut title = " Flame · time order (t: graph) ".to_string();
     if (from, to) != (c.start, c.end) {
         title.push_str(&format!("· {}–{} (Esc: out) ", at(&c, from), at(&c, to)));
     }
-    if !v.filter.is_empty() {
-        title.push_str(&format!("· search: {} ", visible(&v.filter)));
+    if !f.search.text.is_empty() {
+        title.push_str(&format!("· search: {} ", visible(&f.search.text)));
     }
     (
         title,

@@ -4,15 +4,16 @@
 //! cell, so a file cannot put an escape sequence on the terminal.
 
 mod detail;
-mod flame;
+pub mod flame;
 mod overlay;
-mod table;
+pub mod table;
 pub mod theme;
-mod tree;
+pub mod tree;
 
 use super::app::{App, Mode};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
-use super::view::{Focus, Scope};
+use super::pane::{Pane, Within};
+use crate::analysis::view::Table;
 use crate::model::FuncId;
 use crate::report::fmt::{grouped, grouped_ms};
 use crate::text::visible;
@@ -36,14 +37,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     let buf = frame.buffer_mut();
     header(buf, a.header, app, theme);
     crumbs(buf, a.crumbs, app, theme);
-    table::pane(buf, a.table, app, theme);
-    if let Some(d) = a.detail {
-        detail::split(buf, d, app, theme);
-    }
+    app.pane().render(buf, &a, &app.cx(), theme);
     footer(buf, a.footer, app, theme);
     match &app.mode {
         Mode::Help(scroll) => overlay::help(buf, area, *scroll, theme),
-        Mode::Finder(f) => overlay::finder(buf, area, app, f, theme),
+        Mode::Finder(f) => overlay::finder(buf, area, &app.profile, f, theme),
         Mode::Normal | Mode::Search => {}
     }
     if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
@@ -87,7 +85,7 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
     match app.flame_filters() {
-        (Some(f), _) => facts.push(format!("flame: sandwich of {}", short_name(app, f))),
+        (Some(f), _) => facts.push(format!("flame: sandwich of {}", short_name(p, f))),
         (None, n) if n > 0 => facts.push(format!("flame: {n} hidden")),
         _ => {}
     }
@@ -131,7 +129,7 @@ fn total_and_span(p: &crate::model::Profile, ms: f64) -> String {
 fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let mut end = area.x;
     for (tab, x, w) in layout::tab_positions(area) {
-        let label = format!(" {} ", tab.title());
+        let label = format!(" {} ", super::pane::tab_title(tab));
         buf.set_stringn(
             x,
             area.y,
@@ -144,18 +142,22 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let area = Rect::new(end + 1, area.y, area.right().saturating_sub(end + 1), 1);
     // A step into the Functions pane (from a line, a frame, a caller) is
     // named by the function it went to, not by the pane again.
+    let cx = app.cx();
     let trail: Vec<String> = app
         .history
         .iter()
         .enumerate()
-        .map(|(i, v)| match (i, v.scope, v.selected()) {
-            (1.., Scope::Functions, Some(row)) => {
-                format!(
-                    "function {}",
-                    short_name(app, FuncId::from_index(row as usize))
-                )
+        .map(|(i, pane)| match (i, pane) {
+            (1.., Pane::Table(t)) if t.table == Table::Functions && t.within == Within::All => {
+                match t.selected() {
+                    Some(row) => format!(
+                        "function {}",
+                        short_name(&app.profile, FuncId::from_index(row as usize))
+                    ),
+                    None => pane.step_name(&cx),
+                }
             }
-            _ => step_name(app, v.scope),
+            _ => pane.step_name(&cx),
         })
         .collect();
     let mut spans = vec![Span::styled("│ ", theme.dim())];
@@ -172,39 +174,11 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     put(buf, area, &Line::from(spans));
 }
 
-fn fname(app: &App, f: FuncId) -> String {
-    visible(app.profile.function_name(f)).into_owned()
+fn fname(p: &crate::model::Profile, f: FuncId) -> String {
+    visible(p.function_name(f)).into_owned()
 }
 
-/// A function's name cut short for titles and the breadcrumb.
-fn short_name(app: &App, f: FuncId) -> String {
-    fit(&fname(app, f), 28).0
-}
-
-/// A history step as the breadcrumb names it.
-fn step_name(app: &App, scope: Scope) -> String {
-    match scope {
-        Scope::Functions => "Functions".into(),
-        Scope::Lines(None) => "Lines".into(),
-        Scope::Lines(Some(f)) => format!("lines of {}", short_name(app, f)),
-        Scope::Stacks(None) => "Stacks".into(),
-        Scope::Stacks(Some(f)) => format!("stacks with {}", short_name(app, f)),
-        Scope::Tree(None) => "Call tree".into(),
-        Scope::Flame => "Flame".into(),
-        Scope::Tree(Some(f)) => format!("{} in the tree", short_name(app, f)),
-        Scope::Packets => "Trace".into(),
-        Scope::Events(k) => format!(
-            "events of {}",
-            visible(base_name(&app.profile.packet(k).source))
-        ),
-        Scope::Info => "Info".into(),
-    }
-}
-
-/// A path's last component, for titles (Info lists the full paths).
-fn base_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
-}
+use super::pane::short_name;
 
 fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
@@ -230,7 +204,7 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let mut spans = vec![Span::raw(" ")];
     // A hint that does not fit is left out whole, the pane's own last:
     // `?` (which lists them all) and `q` always show.
-    let mut hints = hints(app);
+    let mut hints = app.hints();
     let width = |h: &[(&str, &str)]| {
         1 + h
             .iter()
@@ -247,72 +221,15 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     put(buf, area, &Line::from(spans));
 }
 
-/// The keys that work where the keyboard is now.
-fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
-    let v = app.view();
-    if matches!(app.mode, Mode::Help(_)) {
-        return vec![("↑↓", "scroll"), ("Esc", "close help"), ("q", "quit")];
-    }
-    if matches!(app.mode, Mode::Finder(_)) {
-        return vec![("type", "to rank functions"), ("⏎", "go"), ("Esc", "close")];
-    }
-    if v.focus != Focus::Table {
-        return vec![
-            ("↑↓", "move"),
-            ("⏎", "go to function"),
-            ("⌫", "leave list"),
-            ("q", "quit"),
-        ];
-    }
-    let mut h = vec![("/", "search")];
-    if v.scope.kind().is_some() {
-        h.extend([("s", "sort"), ("r", "reverse")]);
-    }
-    match v.scope {
-        Scope::Functions => h.extend([
-            ("⏎", "stacks"),
-            ("t", "in tree"),
-            ("c", "callers/callees"),
-            ("l", "lines"),
-        ]),
-        Scope::Flame => h.extend([
-            ("↑↓←→", "move"),
-            ("⏎", "zoom"),
-            ("Esc", "out"),
-            match app.in_chart() {
-                true => ("t", "graph"),
-                false => ("t", "time"),
-            },
-            ("T", "tree"),
-        ]),
-        Scope::Tree(_) => h.extend([
-            ("→←", "open/close"),
-            ("*", "all"),
-            ("p", "hot path"),
-            ("i", "invert"),
-            ("s", "sort"),
-            ("⏎", "function"),
-        ]),
-        Scope::Stacks(_) => h.push(("⏎", "frames")),
-        Scope::Lines(_) | Scope::Events(_) => h.push(("⏎", "function")),
-        Scope::Packets => h.push(("⏎", "events")),
-        Scope::Info => h.clear(),
-    }
-    if v.query.is_some() {
-        h.push(("n/N", "match"));
-    }
-    if app.history.len() > 1 {
-        h.push(("⌫", "back"));
-    }
-    h.extend([("g", "find"), ("?", "help"), ("q", "quit")]);
-    h
-}
-
 fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
-    let v = app.view();
+    let pane = app.pane();
+    let (shown, total) = match pane.as_table() {
+        Some(t) => (t.rows.len(), t.total),
+        None => (0, 0),
+    };
     let line = Line::from(vec![
         Span::styled(" / ", theme.key()),
-        Span::raw(visible(&v.filter).into_owned()),
+        Span::raw(visible(&pane.search().text).into_owned()),
         Span::styled("█", theme.dim()),
         // What the search found: the pane's own word for it (the call
         // tree's and the flame's shares) when it said one, else the rows.
@@ -321,8 +238,8 @@ fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
                 Some(msg) => format!("   {}", visible(msg)),
                 None => format!(
                     "   {} of {} match",
-                    grouped(v.rows.len() as u64),
-                    grouped(v.total as u64)
+                    grouped(shown as u64),
+                    grouped(total as u64)
                 ),
             },
             theme.dim(),

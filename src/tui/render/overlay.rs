@@ -4,10 +4,12 @@ use super::theme::Theme;
 use super::{fit, highlighted};
 use crate::analysis::search::Query;
 use crate::model::FuncId;
+use crate::model::Profile;
 use crate::report::fmt::grouped;
 use crate::text::visible;
-use crate::tui::app::{App, Finder, inner};
-use crate::tui::help::SECTIONS;
+use crate::tui::finder::Finder;
+use crate::tui::keymap::help_rows;
+use crate::tui::pane::inner;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -53,14 +55,14 @@ pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let mut lines: Vec<Line<'_>> = Vec::new();
     // A text too long for the box goes on under itself, never cut.
     let width = crate::tui::help::text_width(crate::tui::help::box_width(area.width));
-    for (section, keys) in SECTIONS {
+    for (section, keys) in help_rows() {
         if !lines.is_empty() {
             lines.push(Line::from(""));
         }
-        lines.push(Line::from(Span::styled(*section, theme.header_row())));
-        for (k, what) in *keys {
+        lines.push(Line::from(Span::styled(section, theme.header_row())));
+        for (k, what) in keys {
             for (i, part) in crate::tui::help::wrap(what, width).into_iter().enumerate() {
-                let key = if i == 0 { *k } else { "" };
+                let key = if i == 0 { k } else { "" };
                 lines.push(Line::from(vec![
                     Span::styled(format!("  {key:<22}"), theme.key()),
                     Span::raw(part),
@@ -89,13 +91,13 @@ pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     }
 }
 
-pub fn finder(buf: &mut Buffer, area: Rect, app: &App, f: &Finder, theme: Theme) {
+pub fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, theme: Theme) {
     let box_area = centered(area, 70, area.height.saturating_sub(4));
     Clear.render(box_area, buf);
     let title = format!(
         " Jump to function · {} of {} ",
         grouped(f.results.len() as u64),
-        grouped(app.profile.functions().len() as u64)
+        grouped(p.functions().len() as u64)
     );
     Block::bordered()
         .title(Span::styled(title, theme.title()))
@@ -121,8 +123,8 @@ pub fn finder(buf: &mut Buffer, area: Rect, app: &App, f: &Finder, theme: Theme)
             theme.base()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let name = visible(app.profile.function_name(func)).into_owned();
-        let module = visible(app.profile.function_module(func)).into_owned();
+        let name = visible(p.function_name(func)).into_owned();
+        let module = visible(p.function_module(func)).into_owned();
         let name_w = usize::from(inner.width.saturating_sub(2)) * 2 / 3;
         let (shown, kept) = fit(&name, name_w);
         let pos: Vec<usize> = q

@@ -3,16 +3,15 @@
 //! `report::fmt::cell`, the same digits `profx report --table` prints.
 
 use super::theme::Theme;
-use super::{fit, highlighted, put, step_name};
+use super::{fit, highlighted, put};
 use crate::analysis::columns::Value;
+use crate::analysis::view::Table;
 use crate::model::{Event, PacketId, StackId};
 use crate::report::fmt::{cell, grouped, percent_basis};
 use crate::text::visible;
-use crate::tui::app::{App, inner};
-use crate::tui::info;
-use crate::tui::layout::{self, MARKER, SPACING};
-use crate::tui::panes;
-use crate::tui::view::{Focus, Scope, View};
+use crate::tui::columns;
+use crate::tui::layout::{self, Areas, MARKER, SPACING};
+use crate::tui::pane::{Ctx, Focus, InfoPane, TablePane, Within, inner};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -20,138 +19,130 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-pub fn pane(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
-    let v = app.view();
-    let (title, bottom) = titles(app, v);
+pub fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: Theme) {
+    let area = a.table;
+    let (title, bottom) = titles(t, cx);
     Block::bordered()
         .title(Line::from(Span::styled(title, theme.title())))
         .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
         .render(area, buf);
     let inner = inner(area);
-    match v.scope {
-        Scope::Info => info_text(buf, inner, app, theme),
-        Scope::Tree(_) => super::tree::rows(buf, inner, app, theme),
-        Scope::Flame => super::flame::frames(buf, inner, app, theme),
-        Scope::Events(k) => events(buf, inner, app, k, theme),
-        Scope::Packets if app.profile.packets().is_empty() => {
+    let p = cx.profile;
+    match (t.table, t.within) {
+        (_, Within::Packet(k)) => events(buf, inner, t, cx, k, theme),
+        (Table::Packets, _) if p.packets().is_empty() => {
             let why = format!(
                 " No trace events: {} profiles hold totals per function, not the events of a run.",
-                app.profile.format
+                p.format
             );
             put(buf, inner, &Line::from(why));
         }
-        _ if v.rows.is_empty() => put(buf, inner, &Line::from(empty_reason(app, v))),
-        _ => rows_table(buf, inner, app, theme),
+        _ if t.rows.is_empty() => put(buf, inner, &Line::from(empty_reason(t, cx))),
+        _ => rows_table(buf, inner, t, cx, theme),
+    }
+    if let Some(d) = a.detail {
+        super::detail::split(buf, d, t, cx, theme);
     }
 }
 
 /// Why a table shows no rows.
-fn empty_reason(app: &App, v: &View) -> String {
-    let what = match v.scope {
-        Scope::Functions => "functions",
-        Scope::Lines(_) => "lines",
-        Scope::Stacks(_) => "stacks",
-        _ => "rows",
+fn empty_reason(t: &TablePane, cx: &Ctx) -> String {
+    let what = match t.table {
+        Table::Functions => "functions",
+        Table::Lines => "lines",
+        Table::Stacks => "stacks",
+        Table::Packets => "rows",
     };
-    if v.total > 0 {
+    if t.total > 0 {
         format!(" No {what} match the filter: Esc clears it.")
-    } else if v.scope.focus_function().is_some() {
+    } else if t.about().is_some() {
         format!(" No {what} for this function.")
     } else {
         format!(
             " No {what}: this {} profile does not record them.",
-            app.profile.format
+            cx.profile.format
         )
     }
 }
 
 /// "Functions 19/19 · sort: Incl ms ▼ · filter: none", and what the
 /// percents are out of.
-fn titles(app: &App, v: &View) -> (String, String) {
-    if let Some(tree) = v.tree.as_deref() {
-        return super::tree::titles(app, v, tree);
-    }
-    if v.scope == Scope::Flame && app.in_chart() {
-        return super::flame::chart_titles(app, v);
-    }
-    if v.scope == Scope::Flame {
-        return super::flame::titles(app, v);
-    }
-    let mut t = format!(" {} ", step_name(app, v.scope));
-    if v.scope != Scope::Info {
-        t.push_str(&format!(
-            "{}/{}",
-            grouped(v.rows.len() as u64),
-            grouped(v.total as u64)
+fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
+    let p = cx.profile;
+    let mut title = format!(" {} ", t.step_name(cx));
+    title.push_str(&format!(
+        "{}/{}",
+        grouped(t.rows.len() as u64),
+        grouped(t.total as u64)
+    ));
+    if let Some((col, desc)) = t.sort {
+        title.push_str(&format!(
+            " · sort: {} {}",
+            col.header_in(p),
+            if desc { "▼" } else { "▲" }
         ));
-        if let Some((col, desc)) = v.sort {
-            t.push_str(&format!(
-                " · sort: {} {}",
-                col.header_in(&app.profile),
-                if desc { "▼" } else { "▲" }
-            ));
-        }
-        let filter = if v.filter.is_empty() {
-            "none".to_string()
-        } else {
-            visible(&v.filter).into_owned()
-        };
-        t.push_str(&format!(" · filter: {filter} "));
     }
+    let filter = match t.search.text.is_empty() {
+        true => "none".to_string(),
+        false => visible(&t.search.text).into_owned(),
+    };
+    title.push_str(&format!(" · filter: {filter} "));
+    let Some(table) = t.columns_of() else {
+        return (title, String::new());
+    };
     let mut bottom = String::new();
-    let basis = percent_basis(&app.profile);
-    if v.scope.kind().is_some() && !basis.is_empty() {
+    let basis = percent_basis(p);
+    if !basis.is_empty() {
         bottom = format!(" {basis} ");
     }
     // Columns off to the side are said from the start, on the frame,
     // where no column's heading covers it.
-    if let Some(kind) = v.scope.kind() {
-        let pane = app.pane(kind);
-        let area = layout::columns_area(v.scope, inner(app.areas().table));
-        let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
-        let right = pane.cols.len().saturating_sub(placed.len() + v.hscroll);
-        let mut sides = Vec::new();
-        if v.hscroll > 0 {
-            sides.push(format!("← {} more", v.hscroll));
-        }
-        if right > 0 {
-            sides.push(format!("{right} more →"));
-        }
-        if !sides.is_empty() {
-            bottom.push_str(&format!("─ columns: {} ", sides.join(", ")));
-        }
+    let placed = t.placed(cx);
+    let right = cx
+        .pane(table)
+        .cols
+        .len()
+        .saturating_sub(placed.len() + t.hscroll);
+    let mut sides = Vec::new();
+    if t.hscroll > 0 {
+        sides.push(format!("← {} more", t.hscroll));
     }
-    (t, bottom)
+    if right > 0 {
+        sides.push(format!("{right} more →"));
+    }
+    if !sides.is_empty() {
+        bottom.push_str(&format!("─ columns: {} ", sides.join(", ")));
+    }
+    (title, bottom)
 }
 
-fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
-    let v = app.view();
-    let Some(kind) = v.scope.kind() else {
-        return;
-    };
-    let pane = app.pane(kind);
-    let area = layout::columns_area(v.scope, inner);
+fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: Theme) {
+    let kind = v.table;
+    let p = cx.profile;
+    let pane = cx.pane(kind);
+    let stacks = kind == Table::Stacks;
+    let area = layout::columns_area(stacks, inner);
     let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
-    for p in &placed {
-        let col = pane.cols[p.col];
+    for at in &placed {
+        let col = pane.cols[at.col];
         let sorted = v.sort.is_some_and(|(c, _)| c == col);
         let style = if sorted {
             theme.sorted_header()
         } else {
             theme.header_row()
         };
-        let head = col.header_in(&app.profile);
+        let head = col.header_in(p);
         let x = if col.is_number() {
-            p.x + p.width - head.width() as u16
+            at.x + at.width - head.width() as u16
         } else {
-            p.x
+            at.x
         };
-        buf.set_stringn(x, inner.y, head, usize::from(p.width), style);
+        buf.set_stringn(x, inner.y, head, usize::from(at.width), style);
     }
     let path_x = placed
         .last()
-        .map_or(inner.x, |p| p.x + p.width + SPACING + 1);
-    let with_path = matches!(v.scope, Scope::Stacks(_)) && path_x + 8 < inner.right();
+        .map_or(inner.x, |at| at.x + at.width + SPACING + 1);
+    let with_path = stacks && path_x + 8 < inner.right();
     if with_path {
         let w = usize::from(inner.right() - path_x);
         buf.set_stringn(path_x, inner.y, "Path (root › leaf)", w, theme.header_row());
@@ -172,17 +163,17 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         if selected {
             buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
         }
-        let search_col = panes::search_column(kind, &app.profile, row);
-        for p in &placed {
-            let col = pane.cols[p.col];
-            let text = cell(col.value(&app.profile, row));
-            let positions = match (&v.query, col == search_col) {
+        let search_col = columns::search_column(kind, p, row);
+        for at in &placed {
+            let col = pane.cols[at.col];
+            let text = cell(col.value(p, row));
+            let positions = match (&v.search.query, col == search_col) {
                 (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
                 _ => Vec::new(),
             };
             draw_cell(
                 buf,
-                (p.x, y, p.width),
+                (at.x, y, at.width),
                 &text,
                 col.is_number(),
                 &positions,
@@ -190,10 +181,10 @@ fn rows_table(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
                 theme,
             );
         }
-        if let (Scope::Stacks(marked), true) = (v.scope, with_path) {
+        if with_path {
             let width = inner.right() - path_x;
             let id = StackId::from_index(row as usize);
-            let line = stack_path(app, id, marked, usize::from(width), base, theme);
+            let line = stack_path(p, id, v.about(), usize::from(width), base, theme);
             buf.set_line(path_x, y, &line, width);
         }
     }
@@ -234,15 +225,15 @@ fn draw_cell(
 /// the path is wider than `width`, frames are left out (`…`) around the
 /// marked function (the leaf when none is), which always stays in view.
 fn stack_path<'a>(
-    app: &App,
+    p: &crate::model::Profile,
     s: StackId,
     marked: Option<crate::model::FuncId>,
     width: usize,
     base: Style,
     theme: Theme,
 ) -> Line<'a> {
-    let frames = app.profile.frames(s);
-    let names: Vec<String> = frames.iter().map(|&f| fname(app, f)).collect();
+    let frames = p.frames(s);
+    let names: Vec<String> = frames.iter().map(|&f| fname(p, f)).collect();
     let at = marked
         .and_then(|m| frames.iter().position(|&f| f == m))
         .unwrap_or(frames.len().saturating_sub(1));
@@ -294,8 +285,8 @@ fn path_window(names: &[String], at: usize, width: usize) -> (usize, usize) {
     }
 }
 
-fn fname(app: &App, f: crate::model::FuncId) -> String {
-    visible(app.profile.function_name(f)).into_owned()
+fn fname(p: &crate::model::Profile, f: crate::model::FuncId) -> String {
+    visible(p.function_name(f)).into_owned()
 }
 
 /// Column widths of the events table: #, thread, time, op, call, line.
@@ -306,9 +297,8 @@ fn event_widths(n: usize, inner: Rect) -> [u16; 6] {
     [index, 7, 12, 7, call.max(10), 7]
 }
 
-fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
-    let v = app.view();
-    let source = &app.profile.packet(k).events;
+fn events(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, k: PacketId, theme: Theme) {
+    let source = &cx.profile.packet(k).events;
     let widths = event_widths(source.len(), inner);
     // The op column's heading names its codes; `?` says what they mean.
     let heads = [
@@ -347,14 +337,14 @@ fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
         let index = index as usize;
         let e = source.get(index);
         let depth = source.depth(index).unwrap_or(0) as usize;
-        let cells = event_cells(app, index, e.as_ref(), depth);
+        let cells = event_cells(cx.profile, index, e.as_ref(), depth);
         for (c, text) in cells.iter().enumerate() {
             let w = widths
                 .get(c)
                 .copied()
                 .unwrap_or(inner.right().saturating_sub(xs[c]));
             let numeric = matches!(c, 0 | 1 | 2 | 5);
-            let positions = match (&v.query, c) {
+            let positions = match (&v.search.query, c) {
                 (Some(q), 4) => {
                     let name = text.trim_start();
                     let pad = text.chars().count() - name.chars().count();
@@ -370,7 +360,12 @@ fn events(buf: &mut Buffer, inner: Rect, app: &App, k: PacketId, theme: Theme) {
 }
 
 /// The cells of one event; an event that no longer decodes says so.
-fn event_cells(app: &App, index: usize, e: Option<&Event>, depth: usize) -> [String; 7] {
+fn event_cells(
+    p: &crate::model::Profile,
+    index: usize,
+    e: Option<&Event>,
+    depth: usize,
+) -> [String; 7] {
     let n = grouped(index as u64);
     let Some(e) = e else {
         return [
@@ -383,9 +378,7 @@ fn event_cells(app: &App, index: usize, e: Option<&Event>, depth: usize) -> [Str
             String::new(),
         ];
     };
-    let call = e.function.map_or("—".into(), |f| {
-        visible(app.profile.function_name(f)).into_owned()
-    });
+    let call = e.function.map_or("—".into(), |f| fname(p, f));
     [
         n,
         cell(Value::Count(e.thread)),
@@ -399,19 +392,20 @@ fn event_cells(app: &App, index: usize, e: Option<&Event>, depth: usize) -> [Str
     ]
 }
 
-fn info_text(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
-    let v = app.view();
-    let head = &app.info_head;
-    for (i, y) in (inner.y..inner.bottom()).enumerate() {
-        let n = v.offset + i;
-        if n >= app.info_len() {
+/// The Info pane: its lines in a bordered block.
+pub fn info(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
+    Block::bordered()
+        .title(Line::from(Span::styled(" Info ", theme.title())))
+        .render(area, buf);
+    let inner = inner(area);
+    let p = cx.profile;
+    for (row, y) in (inner.y..inner.bottom()).enumerate() {
+        let n = i.offset + row;
+        if n >= i.len(p) {
             break;
         }
-        let text = match head.get(n) {
-            Some(line) => line.clone(),
-            None => info::warning_line(&app.profile, n - head.len()),
-        };
-        let style = if n == v.cursor {
+        let text = i.line(p, n);
+        let style = if n == i.cursor {
             theme.selected(true)
         } else {
             theme.base()

@@ -13,12 +13,12 @@ use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit, Values};
 use crate::analysis::columns::Value;
 use crate::report::fmt::cell;
 use crate::text::visible;
-use crate::tui::app::App;
 use crate::tui::layout::{MARKER, SPACING};
-use crate::tui::view::Focus;
+use crate::tui::pane::{Ctx, TreePane, inner};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
 /// A number column: its heading, width and what it shows.
@@ -85,12 +85,19 @@ fn columns(t: &CallTree, count_head: &'static str, wide: bool) -> Vec<NumCol> {
     cols
 }
 
-pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
-    let v = app.view();
-    let p = &app.profile;
-    let Some(t) = v.tree.as_deref() else {
-        return;
-    };
+/// The pane: its bordered block, titled, and the rows on screen.
+pub fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
+    let (title, bottom) = titles(cx, v);
+    Block::bordered()
+        .title(Line::from(Span::styled(title, theme.title())))
+        .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
+        .render(area, buf);
+    rows(buf, inner(area), v, cx, theme);
+}
+
+fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
+    let p = cx.profile.as_ref();
+    let t = v.tree.as_ref();
     // A profile without call paths has only `(no call path)`: the pane
     // says so, as the Stacks and Flame panes do (the exports and `report
     // --view tree` list its functions' self time under that root).
@@ -112,29 +119,7 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
     let numbers: u16 = cols.iter().map(|c| c.width + SPACING).sum();
     let name_w = inner.width.saturating_sub(numbers + MARKER);
     let name_x = inner.x + MARKER;
-    // Headings.
-    let head = match t.direction {
-        Direction::TopDown => "Function (callees below)",
-        Direction::BottomUp => "Function (callers below)",
-    };
-    let sorted = |c: Option<TreeCol>| c == Some(t.sort.0);
-    let name_style = match t.sort.0 == TreeCol::Name {
-        true => theme.sorted_header(),
-        false => theme.header_row(),
-    };
-    buf.set_stringn(name_x, inner.y, head, usize::from(name_w), name_style);
-    let mut x = name_x + name_w;
-    for c in &cols {
-        x += SPACING;
-        let style = if sorted(c.sort) {
-            theme.sorted_header()
-        } else {
-            theme.header_row()
-        };
-        let hx = x + c.width.saturating_sub(c.head.width() as u16);
-        buf.set_stringn(hx, inner.y, c.head, usize::from(c.width), style);
-        x += c.width;
-    }
+    headings(buf, (inner, name_w), t, &cols, theme);
     for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
         let at = v.offset + i;
         let Some(r) = t.rows.get(at) else {
@@ -142,7 +127,7 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
         };
         let selected = at == v.cursor;
         let base = match selected {
-            true => theme.selected(v.focus == Focus::Table),
+            true => theme.selected(true),
             false => theme.base(),
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
@@ -177,6 +162,36 @@ pub fn rows(buf: &mut Buffer, inner: Rect, app: &App, theme: Theme) {
             buf.set_stringn(tx, y, text, usize::from(c.width), style);
             x += c.width;
         }
+    }
+}
+
+/// The headings: the name's (its direction) and each number column's,
+/// the sort column's marked.
+fn headings(
+    buf: &mut Buffer,
+    (inner, name_w): (Rect, u16),
+    t: &CallTree,
+    cols: &[NumCol],
+    theme: Theme,
+) {
+    let name_x = inner.x + MARKER;
+    let head = match t.direction {
+        Direction::TopDown => "Function (callees below)",
+        Direction::BottomUp => "Function (callers below)",
+    };
+    let style = |sorted: bool| match sorted {
+        true => theme.sorted_header(),
+        false => theme.header_row(),
+    };
+    let name_style = style(t.sort.0 == TreeCol::Name);
+    buf.set_stringn(name_x, inner.y, head, usize::from(name_w), name_style);
+    let mut x = name_x + name_w;
+    for c in cols {
+        x += SPACING;
+        let hx = x + c.width.saturating_sub(c.head.width() as u16);
+        let st = style(c.sort == Some(t.sort.0));
+        buf.set_stringn(hx, inner.y, c.head, usize::from(c.width), st);
+        x += c.width;
     }
 }
 
@@ -220,7 +235,8 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16) -> String {
 
 /// "Call tree · top-down · 1,204 rows open · sort: Total ▼ · search: x",
 /// and what the percents are out of.
-pub fn titles(app: &App, v: &crate::tui::view::View, t: &CallTree) -> (String, String) {
+fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
+    let t = v.tree.as_ref();
     let dir = match t.direction {
         Direction::TopDown => "top-down",
         Direction::BottomUp => "bottom-up",
@@ -233,12 +249,18 @@ pub fn titles(app: &App, v: &crate::tui::view::View, t: &CallTree) -> (String, S
     };
     let mut title = format!(
         " {} · {dir} · {} rows · sort: {col} {} ",
-        super::step_name(app, v.scope),
+        match v.about {
+            Some(f) => format!(
+                "{} in the tree",
+                crate::tui::pane::short_name(cx.profile, f)
+            ),
+            None => "Call tree".into(),
+        },
         crate::report::fmt::grouped(t.rows.len() as u64),
         if t.sort.1 { "▼" } else { "▲" }
     );
-    if !v.filter.is_empty() {
-        title.push_str(&format!("· search: {} ", visible(&v.filter)));
+    if !v.search.text.is_empty() {
+        title.push_str(&format!("· search: {} ", visible(&v.search.text)));
     }
     let of = match t.index().unit() {
         Unit::Ms => crate::report::fmt::grouped_ms(t.index().total),

@@ -71,3 +71,179 @@ pub fn hostile() -> Profile {
     let input = Input::owned("evil\u{1b}[31m.txt", text.into_bytes());
     load_inputs(&[input], &LoadOptions::default()).expect("the hostile profile loads")
 }
+
+/// What a person does to the app in a test: a key pressed (sent through
+/// the keymap, as the terminal's would be, so each test exercises the
+/// bindings it relies on), text pasted, the mouse, the window.
+#[derive(Clone, Debug)]
+pub enum Press {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Backspace,
+    Esc,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    TabKey,
+    BackTab,
+    Char(char),
+    Ctrl(char),
+    /// Down (or up, negative) this many times.
+    Rows(isize),
+    Paste(String),
+    /// An intent that is no key: a click, the wheel, a resize, a tick.
+    Do(crate::tui::intent::Intent),
+}
+
+/// The key of each pane's number, from 0.
+pub fn pane_key(i: usize) -> Press {
+    Press::Char(char::from(b'1' + i as u8))
+}
+
+impl App {
+    /// What the person does, as the event loop would pass it on.
+    pub fn press(&mut self, p: Press) {
+        use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        let event = match p {
+            Press::Up => key(KeyCode::Up),
+            Press::Down => key(KeyCode::Down),
+            Press::Left => key(KeyCode::Left),
+            Press::Right => key(KeyCode::Right),
+            Press::Enter => key(KeyCode::Enter),
+            Press::Backspace => key(KeyCode::Backspace),
+            Press::Esc => key(KeyCode::Esc),
+            Press::Home => key(KeyCode::Home),
+            Press::End => key(KeyCode::End),
+            Press::PageUp => key(KeyCode::PageUp),
+            Press::PageDown => key(KeyCode::PageDown),
+            Press::TabKey => key(KeyCode::Tab),
+            Press::BackTab => key(KeyCode::BackTab),
+            Press::Char(c) => key(KeyCode::Char(c)),
+            Press::Ctrl(c) => Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+            Press::Rows(n) => {
+                let one = if n < 0 { Press::Up } else { Press::Down };
+                (0..n.unsigned_abs()).for_each(|_| self.press(one.clone()));
+                return;
+            }
+            Press::Paste(text) => Event::Paste(text),
+            Press::Do(intent) => return self.update(intent),
+        };
+        let places = self.pane().places();
+        if let Some(intent) = crate::tui::keymap::intent(&self.mode, places, &event) {
+            self.update(intent);
+        }
+    }
+}
+
+/// Where the app is, as the tests name it: the pane on screen and what it
+/// is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Functions,
+    Lines(Option<crate::model::FuncId>),
+    Stacks(Option<crate::model::FuncId>),
+    Tree(Option<crate::model::FuncId>),
+    Flame,
+    Packets,
+    Events(crate::model::PacketId),
+    Info,
+}
+
+/// The seven panes by their number keys.
+pub mod tabs {
+    use crate::analysis::view::{Table, View};
+    pub const FUNCTIONS: View = View::Table(Table::Functions);
+    pub const LINES: View = View::Table(Table::Lines);
+    pub const STACKS: View = View::Table(Table::Stacks);
+    pub const TRACE: View = View::Table(Table::Packets);
+}
+
+impl App {
+    pub fn scope(&self) -> Scope {
+        use crate::analysis::view::Table;
+        use crate::tui::pane::{Pane, Within};
+        match self.pane() {
+            Pane::Table(t) => match (t.table, t.within) {
+                (_, Within::Packet(k)) => Scope::Events(k),
+                (Table::Functions, _) => Scope::Functions,
+                (Table::Lines, w) => Scope::Lines(t.about().filter(|_| w != Within::All)),
+                (Table::Stacks, _) => Scope::Stacks(t.about()),
+                (Table::Packets, _) => Scope::Packets,
+            },
+            Pane::Tree(t) => Scope::Tree(t.about),
+            Pane::Flame(_) => Scope::Flame,
+            Pane::Info(_) => Scope::Info,
+        }
+    }
+
+    /// The table on screen.
+    pub fn table(&self) -> &crate::tui::pane::TablePane {
+        self.pane().as_table().expect("a table is on screen")
+    }
+
+    pub fn tree(&self) -> &crate::tui::pane::TreePane {
+        self.pane().as_tree().expect("the call tree is on screen")
+    }
+
+    pub fn flame(&self) -> &crate::tui::pane::FlamePane {
+        self.pane().as_flame().expect("the flame pane is on screen")
+    }
+
+    /// The row the cursor is on, in any pane with rows.
+    pub fn cursor(&self) -> usize {
+        use crate::tui::pane::Pane;
+        match self.pane() {
+            Pane::Table(t) => t.cursor,
+            Pane::Tree(t) => t.cursor,
+            Pane::Info(i) => i.cursor,
+            Pane::Flame(_) => panic!("the flame pane has no cursor"),
+        }
+    }
+
+    /// The search typed in the pane on screen.
+    pub fn filter(&self) -> &str {
+        &self.pane().search().text
+    }
+
+    pub fn graph(&self) -> &crate::analysis::callgraph::CallGraph {
+        self.cx().graph()
+    }
+
+    pub fn callers(&self) -> &[crate::analysis::callgraph::Edge] {
+        self.table().callers(&self.cx())
+    }
+
+    pub fn callees(&self) -> &[crate::analysis::callgraph::Edge] {
+        self.table().callees(&self.cx())
+    }
+
+    pub fn frames(&self) -> Vec<crate::model::FuncId> {
+        self.table().frames(&self.cx())
+    }
+
+    /// Rows a page moves in the pane on screen.
+    pub fn page(&self) -> usize {
+        use crate::tui::pane::Pane;
+        match self.pane() {
+            Pane::Table(t) => t.page(&self.cx()),
+            Pane::Tree(t) => t.page(&self.cx()),
+            _ => panic!("a pane of rows"),
+        }
+    }
+
+    pub fn info_len(&self) -> usize {
+        match self.pane() {
+            crate::tui::pane::Pane::Info(i) => i.len(&self.profile),
+            _ => panic!("Info is on screen"),
+        }
+    }
+
+    pub fn selected_function(&self) -> Option<crate::model::FuncId> {
+        self.pane().function(&self.cx())
+    }
+}

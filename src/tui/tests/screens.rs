@@ -3,11 +3,13 @@
 //! search prompt with its highlights, the finder, the help, a profile of
 //! hostile names, and a window that is too small.
 
+use super::Press::{self, *};
 use super::{app_of, demo, fixture, hostile};
-use crate::tui::action::Action::{self, *};
+use super::{pane_key, tabs};
 use crate::tui::app::App;
+use crate::tui::intent::Intent;
+use crate::tui::pane;
 use crate::tui::render::draw;
-use crate::tui::view::Tab;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -41,20 +43,20 @@ fn text(buf: &Buffer) -> String {
     out
 }
 
-fn act(app: &mut App, actions: &[Action]) {
+fn act(app: &mut App, actions: &[Press]) {
     for a in actions.iter().cloned() {
-        app.update(a);
+        app.press(a);
     }
 }
 
 fn typed(app: &mut App, s: &str) {
     for c in s.chars() {
-        app.update(Input(c));
+        app.press(Char(c));
     }
 }
 
 /// Snapshots a screen at both sizes, after the same actions.
-fn both_sizes(name: &str, make: fn(u16, u16) -> App, actions: &[Action]) {
+fn both_sizes(name: &str, make: fn(u16, u16) -> App, actions: &[Press]) {
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = make(w, h);
         act(&mut app, actions);
@@ -77,7 +79,7 @@ fn evil(w: u16, h: u16) -> App {
 
 #[test]
 fn functions_pane() {
-    both_sizes("functions", demo, &[Move(1)]);
+    both_sizes("functions", demo, &[Down]);
 }
 
 #[test]
@@ -87,52 +89,52 @@ fn functions_pane_of_a_plist_profile() {
 
 #[test]
 fn lines_pane() {
-    both_sizes("lines", demo, &[Tab(Tab::Lines)]);
+    both_sizes("lines", demo, &[pane_key(1)]);
 }
 
 #[test]
 fn stacks_of_a_function_with_it_marked() {
-    both_sizes("stacks-of-function", demo, &[Move(1), Enter]);
+    both_sizes("stacks-of-function", demo, &[Down, Enter]);
 }
 
 #[test]
 fn stacks_pane() {
-    both_sizes("stacks", demo, &[Tab(Tab::Stacks)]);
+    both_sizes("stacks", demo, &[pane_key(2)]);
 }
 
 #[test]
 fn trace_packets() {
-    both_sizes("trace-packets", xpp, &[Tab(Tab::Trace)]);
+    both_sizes("trace-packets", xpp, &[pane_key(5)]);
 }
 
 #[test]
 fn trace_events_indented_by_depth() {
-    both_sizes("trace-events", xpp, &[Tab(Tab::Trace), Enter, Move(3)]);
+    both_sizes("trace-events", xpp, &[pane_key(5), Enter, Rows(3)]);
 }
 
 #[test]
 fn trace_of_a_format_without_events() {
-    both_sizes("trace-none", plist, &[Tab(Tab::Trace)]);
+    both_sizes("trace-none", plist, &[pane_key(5)]);
 }
 
 #[test]
 fn info_pane() {
-    both_sizes("info", xpp, &[Tab(Tab::Info)]);
+    both_sizes("info", xpp, &[pane_key(6)]);
     // Meta labels longer than the old column (`start_function`) keep a
     // gap before their values.
-    both_sizes("info-plist", plist, &[Tab(Tab::Info)]);
+    both_sizes("info-plist", plist, &[pane_key(6)]);
 }
 
 #[test]
 fn help_overlay() {
-    both_sizes("help", demo, &[Help]);
+    both_sizes("help", demo, &[Char('?')]);
 }
 
 #[test]
 fn finder_overlay() {
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = demo(w, h);
-        app.update(FinderOpen);
+        app.press(Char('g'));
         typed(&mut app, "fnr");
         insta::assert_snapshot!(format!("finder-{w}x{h}"), text(&render(&app)));
     }
@@ -142,7 +144,7 @@ fn finder_overlay() {
 fn search_prompt_with_highlights() {
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = demo(w, h);
-        app.update(SearchOpen);
+        app.press(Char('/'));
         typed(&mut app, "fnr");
         let buf = render(&app);
         insta::assert_snapshot!(format!("search-{w}x{h}"), text(&buf));
@@ -158,8 +160,8 @@ fn search_prompt_with_highlights() {
 
 #[test]
 fn hostile_names_are_shown_escaped_and_aligned() {
-    both_sizes("hostile", evil, &[Move(1)]);
-    both_sizes("hostile-stacks", evil, &[Tab(Tab::Stacks)]);
+    both_sizes("hostile", evil, &[Down]);
+    both_sizes("hostile-stacks", evil, &[pane_key(2)]);
     for (w, h) in [(80, 24), (160, 48)] {
         let buf = render(&evil(w, h));
         for cell in buf.content() {
@@ -192,7 +194,7 @@ fn too_small_a_window_says_so() {
 fn no_color_uses_no_colour() {
     let mut app = demo(80, 24);
     app.color = false;
-    app.update(SearchOpen);
+    app.press(Char('/'));
     typed(&mut app, "fn");
     let buf = render(&app);
     for cell in buf.content() {
@@ -216,15 +218,15 @@ fn frames_before_the_graph_and_panes_are_made_are_the_same() {
         let mut early = App::without_threads(profile(), name, size);
         let first = text(&render(&early));
         assert!(!early.graph_made(), "{name}: the frame needed no graph");
-        early.graph();
+        early.cx().graph();
         assert_eq!(text(&render(&early)), first, "{name}");
         let mut ahead = app_of(profile(), name, 160, 48);
-        ahead.graph();
+        ahead.cx().graph();
         assert_eq!(text(&render(&ahead)), first, "{name}");
         ahead.prepare_other_panes();
-        for tab in [Tab::Lines, Tab::Stacks, Tab::Trace] {
-            act(&mut early, &[Action::Tab(tab)]);
-            act(&mut ahead, &[Action::Tab(tab)]);
+        for tab in [tabs::LINES, tabs::STACKS, tabs::TRACE] {
+            act(&mut early, &[pane_key(pane::tab_index(tab))]);
+            act(&mut ahead, &[pane_key(pane::tab_index(tab))]);
             assert_eq!(
                 text(&render(&early)),
                 text(&render(&ahead)),
@@ -255,12 +257,12 @@ fn butterfly_rows_beyond_the_edges_and_recursion() {
         "{screen}"
     );
     insta::assert_snapshot!("butterfly-partial-80x24", screen);
-    act(&mut partial, &[Action::Move(1)]);
+    act(&mut partial, &[Press::Down]);
     insta::assert_snapshot!("butterfly-partial-draw-80x24", text(&render(&partial)));
     let mut rec = app_of(fixture("xpp/recursion.prf"), "recursion.prf", 80, 24);
-    act(&mut rec, &[FinderOpen]);
+    act(&mut rec, &[Char('g')]);
     typed(&mut rec, "EVAL");
-    act(&mut rec, &[Accept]);
+    act(&mut rec, &[Enter]);
     let screen = text(&render(&rec));
     assert!(screen.contains("shares overlap"), "{screen}");
     insta::assert_snapshot!("butterfly-recursive-80x24", screen);
@@ -273,9 +275,9 @@ fn butterfly_rows_beyond_the_edges_and_recursion() {
 fn butterfly_with_numbers_and_ambiguous_modules() {
     // `__onexit` of the C runtime, whose caller is the exe's `__onexit`.
     let find = |app: &mut App| {
-        act(app, &[FinderOpen]);
+        act(app, &[Char('g')]);
         typed(app, "__onexit");
-        act(app, &[Accept]);
+        act(app, &[Enter]);
     };
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = l4_cc(w, h);
@@ -304,15 +306,15 @@ fn vs_tree(w: u16, h: u16) -> App {
 /// The Call tree as it opens: the roots, closed.
 #[test]
 fn call_tree_collapsed() {
-    both_sizes("tree-collapsed", demo, &[Tab(Tab::Tree)]);
+    both_sizes("tree-collapsed", demo, &[pane_key(3)]);
 }
 
 /// Every row open, on the demo and on a real VS call tree; the hot path
 /// from the first root.
 #[test]
 fn call_tree_expanded() {
-    both_sizes("tree-expanded", demo, &[Tab(Tab::Tree), ExpandAll, Move(2)]);
-    both_sizes("tree-hot-path", vs_tree, &[Tab(Tab::Tree), HotPath]);
+    both_sizes("tree-expanded", demo, &[pane_key(3), Char('*'), Rows(2)]);
+    both_sizes("tree-hot-path", vs_tree, &[pane_key(3), Char('p')]);
 }
 
 /// Bottom-up: functions by self time, the first one's callers open.
@@ -321,7 +323,7 @@ fn call_tree_inverted() {
     both_sizes(
         "tree-inverted",
         demo,
-        &[Tab(Tab::Tree), Invert, Home, ScrollColumns(1)],
+        &[pane_key(3), Char('i'), Home, Right],
     );
 }
 
@@ -330,9 +332,9 @@ fn call_tree_inverted() {
 fn call_tree_searched() {
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = demo(w, h);
-        act(&mut app, &[Tab(Tab::Tree), SearchOpen]);
+        act(&mut app, &[pane_key(3), Char('/')]);
         typed(&mut app, "price");
-        act(&mut app, &[Accept]);
+        act(&mut app, &[Enter]);
         let screen = text(&render(&app));
         insta::assert_snapshot!(format!("tree-searched-{w}x{h}"), screen);
     }
@@ -341,46 +343,34 @@ fn call_tree_searched() {
 /// `t` on a function opens the tree at every place it is called.
 #[test]
 fn call_tree_of_a_function() {
-    both_sizes("tree-of-function", xpp, &[Move(2), ShowInTree]);
+    both_sizes("tree-of-function", xpp, &[Rows(2), Char('t')]);
 }
 
 /// The Flame pane: as it opens, with a frame selected deeper, zoomed, and
 /// searched; at both sizes.
 #[test]
 fn flame_graph() {
-    both_sizes("flame", demo, &[Tab(Tab::Flame)]);
-    both_sizes(
-        "flame-selected",
-        demo,
-        &[Tab(Tab::Flame), Move(1), Move(1), ScrollColumns(1)],
-    );
-    both_sizes(
-        "flame-zoomed",
-        demo,
-        &[Tab(Tab::Flame), Move(1), Move(1), Enter],
-    );
+    both_sizes("flame", demo, &[pane_key(4)]);
+    both_sizes("flame-selected", demo, &[pane_key(4), Down, Down, Right]);
+    both_sizes("flame-zoomed", demo, &[pane_key(4), Down, Down, Enter]);
     for (w, h) in [(80, 24), (160, 48)] {
         let mut app = demo(w, h);
-        act(&mut app, &[Tab(Tab::Flame), SearchOpen]);
+        act(&mut app, &[pane_key(4), Char('/')]);
         typed(&mut app, "round");
-        act(&mut app, &[Accept]);
+        act(&mut app, &[Enter]);
         insta::assert_snapshot!(format!("flame-searched-{w}x{h}"), text(&render(&app)));
     }
-    both_sizes("flame-none", listing, &[Tab(Tab::Flame)]);
+    both_sizes("flame-none", listing, &[pane_key(4)]);
     // x on FNPRICE: its frames gone, its time with (main), its callees
     // lifted under (main).
-    both_sizes("flame-hidden", demo, &[Tab(Tab::Flame), Move(1), Hide]);
+    both_sizes("flame-hidden", demo, &[pane_key(4), Down, Char('x')]);
     // f on FNREADITEM from Functions: its callers above, its callees below.
-    both_sizes("flame-sandwich", demo, &[Move(2), Focus]);
+    both_sizes("flame-sandwich", demo, &[Rows(2), Char('f')]);
     // ↑ twice: the heaviest caller of FNREADITEM selected.
-    both_sizes(
-        "flame-sandwich-caller",
-        demo,
-        &[Move(2), Focus, Move(-1), Move(-1)],
-    );
+    both_sizes("flame-sandwich-caller", demo, &[Rows(2), Char('f'), Up, Up]);
     // 300 columns: the same frames, each wider; the widths still add up.
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
-    act(&mut app, &[Tab(Tab::Flame), Move(1)]);
+    act(&mut app, &[pane_key(4), Down]);
     insta::assert_snapshot!("flame-300x30", text(&render(&app)));
 }
 
@@ -393,7 +383,7 @@ fn flame_without_colour_shows_boundaries() {
         ratatui::layout::Rect::new(0, 0, 100, 30),
         false,
     );
-    act(&mut app, &[Tab(Tab::Flame)]);
+    act(&mut app, &[pane_key(4)]);
     let buf = render(&app);
     let screen = text(&buf);
     assert!(screen.contains("▏FNPRICE"), "{screen}");
@@ -406,18 +396,11 @@ fn flame_without_colour_shows_boundaries() {
 /// longest order (a call of READITEM) with its FNPRICE selected.
 #[test]
 fn flame_chart() {
-    both_sizes("flame-chart", run_trace, &[Tab(Tab::Flame), ShowInTree]);
+    both_sizes("flame-chart", run_trace, &[pane_key(4), Char('t')]);
     both_sizes(
         "flame-chart-zoomed",
         run_trace,
-        &[
-            Tab(Tab::Flame),
-            ShowInTree,
-            Move(1),
-            ScrollColumns(-1),
-            Enter,
-            Move(1),
-        ],
+        &[pane_key(4), Char('t'), Down, Left, Enter, Down],
     );
 }
 
@@ -432,10 +415,10 @@ fn a_long_message_in_a_box() {
     insta::assert_snapshot!("message-box-80x24", text(&render(&app)));
 }
 
-/// A trace's Lines pane: `Caller` and `Calls`, as a trace holds them.
+/// A trace's Char('l') pane: `Caller` and `Calls`, as a trace holds them.
 #[test]
 fn lines_pane_of_a_trace() {
-    both_sizes("lines-trace", run_trace, &[Tab(Tab::Lines)]);
+    both_sizes("lines-trace", run_trace, &[pane_key(1)]);
 }
 
 fn run_trace(w: u16, h: u16) -> App {
@@ -466,7 +449,7 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     let make = || crate::fixture_gen::large::profile(60_000);
     let mut app = app_of(make(), "generated", 120, 30);
     assert!(app.opening(), "ordered on a thread");
-    let first: Vec<u32> = (0..20).filter_map(|i| app.view().rows.get(i)).collect();
+    let first: Vec<u32> = (0..20).filter_map(|i| app.table().rows.get(i)).collect();
     assert_eq!(first.len(), 20);
     let top = app
         .profile
@@ -479,23 +462,25 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
         "the whole count in the title: {before}"
     );
 
-    app.update(Move(0));
+    app.press(Do(Intent::Move(0)));
     assert!(!app.opening());
     let at_once = App::without_threads(
         make(),
         "generated",
         ratatui::layout::Rect::new(0, 0, 120, 30),
     );
-    assert_eq!(app.view().rows, at_once.view().rows);
-    assert_eq!(app.view().rows.len(), 60_000);
-    let now: Vec<u32> = (0..20).filter_map(|i| app.view().rows.get(i)).collect();
+    assert_eq!(app.table().rows, at_once.table().rows);
+    assert_eq!(app.table().rows.len(), 60_000);
+    let now: Vec<u32> = (0..20).filter_map(|i| app.table().rows.get(i)).collect();
     assert_eq!(now, first);
     assert!(text(&render(&app)).contains(&top));
     // The detail's lists, counted on the thread, are the ones an app made
     // at once shows: the same screen. The first frame either shows them
     // or says they are being counted.
     assert_eq!(text(&render(&app)), text(&render(&at_once)));
-    let (callers, _, _) = at_once.neighbours().expect("counted at once");
+    let cx = at_once.cx();
+    let f = at_once.selected_function().expect("a function is selected");
+    let (callers, _, _) = cx.neighbours(f).expect("counted at once");
     let caller = callers.first().expect("the top function has a caller");
     let caller = caller.who.name(&app.profile).to_string();
     assert!(

@@ -1,18 +1,22 @@
 //! `App::update`, one action at a time, on the demo profile (and an
 //! Xbase++ trace for the events).
 
+use super::Press::{self, *};
+use super::{Scope, pane_key, tabs};
 use super::{app_of, demo, demo_profile, fixture};
 use crate::analysis::columns::FuncColumn;
+use crate::analysis::view::Table;
 use crate::model::FuncId;
-use crate::tui::action::Action::{self, *};
 use crate::tui::app::{App, Mode};
+use crate::tui::columns::Col;
+use crate::tui::intent::Intent;
 use crate::tui::layout;
-use crate::tui::panes::Col;
-use crate::tui::view::{Focus, Scope, Tab};
+use crate::tui::pane;
+use crate::tui::pane::Focus;
 
-fn run(app: &mut App, actions: &[Action]) {
+fn run(app: &mut App, actions: &[Press]) {
     for a in actions.iter().cloned() {
-        app.update(a);
+        app.press(a);
     }
 }
 
@@ -23,7 +27,7 @@ fn selected_name(app: &App) -> String {
 
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
-        app.update(Input(c));
+        app.press(Char(c));
     }
 }
 
@@ -37,11 +41,11 @@ fn func(app: &App, name: &str) -> FuncId {
 /// Moves the cursor down the Functions pane to a function, with the keys.
 fn move_to(app: &mut App, name: &str) -> FuncId {
     let f = func(app, name);
-    for _ in 0..app.view().rows.len() {
+    for _ in 0..app.table().rows.len() {
         if app.selected_function() == Some(f) {
             break;
         }
-        app.update(Move(1));
+        app.press(Down);
     }
     assert_eq!(app.selected_function(), Some(f), "{name} is in the pane");
     f
@@ -50,10 +54,10 @@ fn move_to(app: &mut App, name: &str) -> FuncId {
 #[test]
 fn opens_on_functions_heaviest_first() {
     let app = demo(80, 24);
-    assert_eq!(app.tab(), Tab::Functions);
-    assert_eq!(app.view().rows.len(), 10);
+    assert_eq!(app.tab(), tabs::FUNCTIONS);
+    assert_eq!(app.table().rows.len(), 10);
     assert_eq!(
-        app.view().sort,
+        app.table().sort,
         Some((Col::F(FuncColumn::ElapsedIncl), true))
     );
     assert_eq!(selected_name(&app), "(main)");
@@ -66,7 +70,7 @@ fn opens_on_functions_heaviest_first() {
 /// hit or call column, and one large enough to open on a thread.
 #[test]
 fn report_tables_list_the_rows_a_pane_opens_on() {
-    use crate::report::table::{TableOptions, View, listed};
+    use crate::report::table::{TableOptions, listed};
     let profiles = [
         ("demo", demo_profile()),
         ("line-counting", fixture("plist/line-counting.txt")),
@@ -80,12 +84,12 @@ fn report_tables_list_the_rows_a_pane_opens_on() {
     for (name, p) in profiles {
         let mut app = app_of(p, name, 120, 40);
         for (tab, view) in [
-            (Tab::Functions, View::Functions),
-            (Tab::Lines, View::Lines),
-            (Tab::Stacks, View::Stacks),
+            (tabs::FUNCTIONS, Table::Functions),
+            (tabs::LINES, Table::Lines),
+            (tabs::STACKS, Table::Stacks),
         ] {
-            app.update(Tab(tab));
-            let reversible = app.view().sort.is_some();
+            app.press(pane_key(pane::tab_index(tab)));
+            let reversible = app.table().sort.is_some();
             for reverse in [false, true] {
                 if reverse && !reversible {
                     continue;
@@ -95,13 +99,13 @@ fn report_tables_list_the_rows_a_pane_opens_on() {
                     ..TableOptions::default()
                 };
                 let want = listed(&app.profile, view, &opts).expect("no --sort to refuse");
-                let rows = &app.view().rows;
+                let rows = &app.table().rows;
                 let got: Vec<usize> = (0..rows.len())
                     .filter_map(|i| rows.get(i))
                     .map(|r| r as usize)
                     .collect();
                 assert_eq!(got, want, "{name} {tab:?} reverse {reverse}");
-                app.update(Reverse);
+                app.press(Char('r'));
             }
         }
     }
@@ -110,83 +114,79 @@ fn report_tables_list_the_rows_a_pane_opens_on() {
 #[test]
 fn quit() {
     let mut app = demo(80, 24);
-    app.update(Quit);
+    app.press(Char('q'));
     assert!(app.quit);
 }
 
 #[test]
 fn move_page_home_end_stay_in_range() {
     let mut app = demo(80, 24);
-    run(&mut app, &[Move(1), Move(1)]);
-    assert_eq!(app.view().cursor, 2);
-    app.update(Move(-5));
-    assert_eq!(app.view().cursor, 0);
-    app.update(End);
-    assert_eq!(app.view().cursor, 9);
-    app.update(Home);
-    assert_eq!(app.view().cursor, 0);
-    app.update(PageDown);
-    assert_eq!(
-        app.view().cursor,
-        9,
-        "a page is more than ten rows at 80×24"
-    );
-    app.update(PageUp);
-    assert_eq!(app.view().cursor, 0);
+    run(&mut app, &[Down, Down]);
+    assert_eq!(app.cursor(), 2);
+    app.press(Rows(-5));
+    assert_eq!(app.cursor(), 0);
+    app.press(End);
+    assert_eq!(app.cursor(), 9);
+    app.press(Home);
+    assert_eq!(app.cursor(), 0);
+    app.press(PageDown);
+    assert_eq!(app.cursor(), 9, "a page is more than ten rows at 80×24");
+    app.press(PageUp);
+    assert_eq!(app.cursor(), 0);
 }
 
 #[test]
 fn scrolling_keeps_the_cursor_on_screen() {
     let mut app = demo(80, 24);
-    app.update(Tab(Tab::Lines));
-    app.update(End);
-    let v = app.view();
+    app.press(pane_key(1));
+    app.press(End);
+    let v = app.table();
     let shown = layout::table_rows(app.areas().table);
     assert_eq!(v.cursor, v.rows.len() - 1);
     assert_eq!(v.offset, v.rows.len() - shown);
-    app.update(Home);
-    assert_eq!(app.view().offset, 0);
+    app.press(Home);
+    assert_eq!(app.table().offset, 0);
 }
 
 #[test]
 fn tabs_switch_and_keep_each_root_as_left() {
     let mut app = demo(80, 24);
-    run(&mut app, &[Move(3), NextTab]);
-    assert_eq!(app.tab(), Tab::Lines);
-    app.update(PrevTab);
-    assert_eq!(app.tab(), Tab::Functions);
-    assert_eq!(app.view().cursor, 3, "the Functions view is as it was left");
-    for t in Tab::ALL {
-        app.update(Tab(t));
+    run(&mut app, &[Rows(3), TabKey]);
+    assert_eq!(app.tab(), tabs::LINES);
+    app.press(BackTab);
+    assert_eq!(app.tab(), tabs::FUNCTIONS);
+    assert_eq!(app.cursor(), 3, "the Functions view is as it was left");
+    for t in pane::TABS {
+        app.press(pane_key(pane::tab_index(t)));
         assert_eq!(app.tab(), t);
     }
-    app.update(NextTab);
-    assert_eq!(app.tab(), Tab::Functions, "Tab wraps around");
+    app.press(TabKey);
+    assert_eq!(app.tab(), tabs::FUNCTIONS, "Tab wraps around");
 }
 
 #[test]
 fn sort_next_previous_reverse_keep_the_selection() {
     let mut app = demo(80, 24);
-    app.update(Move(4));
+    app.press(Rows(4));
     let chosen = selected_name(&app);
-    app.update(SortNext);
-    let (col, desc) = app.view().sort.expect("sorted");
+    app.press(Char('s'));
+    let (col, desc) = app.table().sort.expect("sorted");
     assert_eq!(col, Col::F(FuncColumn::ElapsedInclPct));
     assert!(desc);
     assert_eq!(selected_name(&app), chosen);
-    app.update(SortPrev);
+    app.press(Char('S'));
     assert_eq!(
-        app.view().sort.map(|s| s.0),
+        app.table().sort.map(|s| s.0),
         Some(Col::F(FuncColumn::ElapsedIncl))
     );
-    app.update(Reverse);
+    app.press(Char('r'));
     assert_eq!(
-        app.view().sort,
+        app.table().sort,
         Some((Col::F(FuncColumn::ElapsedIncl), false))
     );
     assert_eq!(selected_name(&app), chosen, "selection kept by identity");
     let first = app
-        .view()
+        .table()
         .rows
         .get(0)
         .map(|r| FuncId::from_index(r as usize));
@@ -200,11 +200,11 @@ fn sort_next_previous_reverse_keep_the_selection() {
 #[test]
 fn sorting_by_name_is_alphabetical_and_stable() {
     let mut app = demo(80, 24);
-    while app.view().sort.map(|s| s.0) != Some(Col::F(FuncColumn::Name)) {
-        app.update(SortNext);
+    while app.table().sort.map(|s| s.0) != Some(Col::F(FuncColumn::Name)) {
+        app.press(Char('s'));
     }
-    let names: Vec<&str> = (0..app.view().rows.len())
-        .filter_map(|i| app.view().rows.get(i))
+    let names: Vec<&str> = (0..app.table().rows.len())
+        .filter_map(|i| app.table().rows.get(i))
         .map(|r| app.profile.function_name(FuncId::from_index(r as usize)))
         .collect();
     let mut sorted = names.clone();
@@ -215,33 +215,33 @@ fn sorting_by_name_is_alphabetical_and_stable() {
 #[test]
 fn columns_scroll_sideways_and_the_sort_column_comes_into_view() {
     let mut app = demo(80, 24);
-    app.update(ScrollColumns(1));
-    assert_eq!(app.view().hscroll, 1);
-    app.update(ScrollColumns(-5));
-    assert_eq!(app.view().hscroll, 0);
-    app.update(ScrollColumns(100));
-    let max = app.pane(crate::tui::panes::Kind::Functions).cols.len() - 2;
-    assert_eq!(app.view().hscroll, max);
+    app.press(Right);
+    assert_eq!(app.table().hscroll, 1);
+    (0..5).for_each(|_| app.press(Left));
+    assert_eq!(app.table().hscroll, 0);
+    (0..100).for_each(|_| app.press(Right));
+    let max = app.cx().pane(Table::Functions).cols.len() - 2;
+    assert_eq!(app.table().hscroll, max);
 }
 
 #[test]
 fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
     let mut app = demo(80, 24);
-    run(&mut app, &[Move(1), SortNext, SearchOpen]);
+    run(&mut app, &[Down, Char('s'), Char('/')]);
     type_text(&mut app, "fn");
-    app.update(Accept);
+    app.press(Enter);
     let before = (
-        app.view().cursor,
-        app.view().sort,
-        app.view().filter.clone(),
+        app.cursor(),
+        app.table().sort,
+        app.filter().to_string(),
         selected_name(&app),
     );
     let f = app.selected_function().expect("selected");
-    app.update(Enter);
-    assert_eq!(app.view().scope, Scope::Stacks(Some(f)));
+    app.press(Enter);
+    assert_eq!(app.scope(), Scope::Stacks(Some(f)));
     assert_eq!(app.history.len(), 2);
-    for i in 0..app.view().rows.len() {
-        let s = app.view().rows.get(i).expect("row");
+    for i in 0..app.table().rows.len() {
+        let s = app.table().rows.get(i).expect("row");
         let frames = app
             .profile
             .frames(crate::model::StackId::from_index(s as usize));
@@ -250,11 +250,11 @@ fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
             "every stack shown contains the function"
         );
     }
-    app.update(Back);
+    app.press(Backspace);
     let after = (
-        app.view().cursor,
-        app.view().sort,
-        app.view().filter.clone(),
+        app.cursor(),
+        app.table().sort,
+        app.filter().to_string(),
         selected_name(&app),
     );
     assert_eq!(before, after);
@@ -265,24 +265,24 @@ fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
 fn enter_on_a_stack_goes_into_its_frames_then_to_a_function() {
     let mut app = demo(80, 24);
     let price = move_to(&mut app, "FNPRICE");
-    app.update(Enter);
-    app.update(Enter);
-    let Focus::Frames(i) = app.view().focus else {
+    app.press(Enter);
+    app.press(Enter);
+    let Focus::Frames(i) = app.table().focus else {
         panic!("focus should be in the frames")
     };
     assert_eq!(app.frames()[i], price, "the marked function is selected");
-    app.update(Move(-1));
-    app.update(Enter);
-    assert_eq!(app.view().scope, Scope::Functions);
+    app.press(Up);
+    app.press(Enter);
+    assert_eq!(app.scope(), Scope::Functions);
     assert_eq!(selected_name(&app), "(main)");
     assert_eq!(app.history.len(), 3);
-    app.update(Back);
+    app.press(Backspace);
     assert!(
-        matches!(app.view().focus, Focus::Frames(_)),
+        matches!(app.table().focus, Focus::Frames(_)),
         "back to the frames"
     );
-    app.update(Back);
-    assert_eq!(app.view().focus, Focus::Table);
+    app.press(Backspace);
+    assert_eq!(app.table().focus, Focus::Table);
 }
 
 #[test]
@@ -290,16 +290,20 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
     let mut app = demo(80, 24);
     let price = move_to(&mut app, "FNPRICE");
     assert!(!app.callers().is_empty() && !app.callees().is_empty());
-    app.update(Callers);
-    assert_eq!(app.view().focus, Focus::Callers(0));
-    app.update(Callers);
-    assert_eq!(app.view().focus, Focus::Callees(0));
-    app.update(Enter);
+    app.press(Char('c'));
+    assert_eq!(app.table().focus, Focus::Callers(0));
+    app.press(Char('c'));
+    assert_eq!(app.table().focus, Focus::Callees(0));
+    app.press(Enter);
     let callee = app.graph().callees(price)[0].func().expect("a function");
     assert_eq!(app.selected_function(), Some(callee));
-    app.update(Back);
-    app.update(Callers);
-    assert_eq!(app.view().focus, Focus::Table, "c cycles back to the table");
+    app.press(Backspace);
+    app.press(Char('c'));
+    assert_eq!(
+        app.table().focus,
+        Focus::Table,
+        "c cycles back to the table"
+    );
 }
 
 #[test]
@@ -314,18 +318,18 @@ fn shares_of_callers_add_up_to_100() {
 fn l_shows_the_function_s_lines_and_enter_on_a_line_its_function() {
     let mut app = demo(80, 24);
     let price = move_to(&mut app, "FNPRICE");
-    app.update(Lines);
-    assert_eq!(app.view().scope, Scope::Lines(Some(price)));
-    assert!(!app.view().rows.is_empty());
-    for i in 0..app.view().rows.len() {
-        let l = app.view().rows.get(i).expect("row");
+    app.press(Char('l'));
+    assert_eq!(app.scope(), Scope::Lines(Some(price)));
+    assert!(!app.table().rows.is_empty());
+    for i in 0..app.table().rows.len() {
+        let l = app.table().rows.get(i).expect("row");
         let line = app
             .profile
             .line(crate::model::LineId::from_index(l as usize));
         assert_eq!(line.function, Some(price));
     }
-    app.update(Enter);
-    assert_eq!(app.view().scope, Scope::Functions);
+    app.press(Enter);
+    assert_eq!(app.scope(), Scope::Functions);
     assert_eq!(app.selected_function(), Some(price));
     assert_eq!(app.history.len(), 3);
 }
@@ -333,75 +337,75 @@ fn l_shows_the_function_s_lines_and_enter_on_a_line_its_function() {
 #[test]
 fn search_filters_as_you_type_enter_keeps_esc_clears() {
     let mut app = demo(80, 24);
-    app.update(SearchOpen);
+    app.press(Char('/'));
     assert_eq!(app.mode, Mode::Search);
     type_text(&mut app, "fnr");
-    let names: Vec<String> = (0..app.view().rows.len())
+    let names: Vec<String> = (0..app.table().rows.len())
         .map(|i| {
-            let r = app.view().rows.get(i).expect("row");
+            let r = app.table().rows.get(i).expect("row");
             app.profile
                 .function_name(FuncId::from_index(r as usize))
                 .to_string()
         })
         .collect();
     assert_eq!(names, ["FNPRICE", "FNREADITEM", "FNREADCUST", "FNROUND"]);
-    app.update(Erase);
-    assert_eq!(app.view().filter, "fn");
-    app.update(ClearInput);
-    assert_eq!(app.view().rows.len(), 10);
+    app.press(Backspace);
+    assert_eq!(app.filter(), "fn");
+    app.press(Ctrl('u'));
+    assert_eq!(app.table().rows.len(), 10);
     type_text(&mut app, "^fnread");
-    assert_eq!(app.view().rows.len(), 2);
-    app.update(Accept);
+    assert_eq!(app.table().rows.len(), 2);
+    app.press(Enter);
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.view().rows.len(), 2, "Enter keeps the filter");
-    app.update(SearchOpen);
-    app.update(Cancel);
-    assert_eq!(app.view().filter, "");
-    assert_eq!(app.view().rows.len(), 10, "Esc clears it");
+    assert_eq!(app.table().rows.len(), 2, "Enter keeps the filter");
+    app.press(Char('/'));
+    app.press(Esc);
+    assert_eq!(app.filter(), "");
+    assert_eq!(app.table().rows.len(), 10, "Esc clears it");
 }
 
 #[test]
 fn printable_keys_in_the_prompt_do_not_act() {
     let mut app = demo(80, 24);
-    app.update(SearchOpen);
+    app.press(Char('/'));
     type_text(&mut app, "q");
     assert!(!app.quit);
-    assert_eq!(app.view().filter, "q");
+    assert_eq!(app.filter(), "q");
 }
 
 #[test]
 fn next_and_previous_match_wrap_around() {
     let mut app = demo(80, 24);
-    app.update(NextMatch);
+    app.press(Char('n'));
     assert!(app.status.is_some(), "no search yet: says so");
-    app.update(SearchOpen);
+    app.press(Char('/'));
     type_text(&mut app, "^fnread");
-    app.update(Accept);
-    app.update(NextMatch);
-    assert_eq!(app.view().cursor, 1);
-    app.update(NextMatch);
-    assert_eq!(app.view().cursor, 0);
-    app.update(PrevMatch);
-    assert_eq!(app.view().cursor, 1);
+    app.press(Enter);
+    app.press(Char('n'));
+    assert_eq!(app.cursor(), 1);
+    app.press(Char('n'));
+    assert_eq!(app.cursor(), 0);
+    app.press(Char('N'));
+    assert_eq!(app.cursor(), 1);
 }
 
 #[test]
 fn esc_at_the_start_clears_a_kept_filter() {
     let mut app = demo(80, 24);
-    app.update(SearchOpen);
+    app.press(Char('/'));
     type_text(&mut app, "tax");
-    app.update(Accept);
-    app.update(Cancel);
-    assert_eq!(app.view().filter, "");
-    app.update(Back);
+    app.press(Enter);
+    app.press(Esc);
+    assert_eq!(app.filter(), "");
+    app.press(Backspace);
     assert!(app.status.is_some(), "nothing to go back to");
 }
 
 #[test]
 fn the_finder_ranks_all_functions_and_jumps() {
     let mut app = demo(80, 24);
-    app.update(Tab(Tab::Stacks));
-    app.update(FinderOpen);
+    app.press(pane_key(2));
+    app.press(Char('g'));
     let Mode::Finder(f) = &app.mode else {
         panic!("finder open")
     };
@@ -412,64 +416,60 @@ fn the_finder_ranks_all_functions_and_jumps() {
     };
     let best = FuncId::from_index(f.results[0] as usize);
     assert_eq!(app.profile.function_name(best), "FNTAX");
-    app.update(Accept);
+    app.press(Enter);
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(app.scope(), Scope::Functions);
     assert_eq!(selected_name(&app), "FNTAX");
-    app.update(Back);
-    assert_eq!(app.tab(), Tab::Stacks, "the jump is a step of the history");
+    app.press(Backspace);
+    assert_eq!(app.tab(), tabs::STACKS, "the jump is a step of the history");
 }
 
 #[test]
 fn the_finder_closes_on_esc_without_moving() {
     let mut app = demo(80, 24);
-    run(&mut app, &[FinderOpen, Move(2), Cancel]);
+    run(&mut app, &[Char('g'), Rows(2), Esc]);
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.view().cursor, 0);
+    assert_eq!(app.cursor(), 0);
 }
 
 #[test]
 fn help_opens_and_closes() {
     let mut app = demo(80, 24);
-    app.update(Help);
+    app.press(Char('?'));
     assert_eq!(app.mode, Mode::Help(0));
-    app.update(Move(1));
-    assert_eq!(
-        app.view().cursor,
-        0,
-        "keys do not reach the pane under help"
-    );
-    app.update(Cancel);
+    app.press(Down);
+    assert_eq!(app.cursor(), 0, "keys do not reach the pane under help");
+    app.press(Esc);
     assert_eq!(app.mode, Mode::Normal);
 }
 
 #[test]
 fn packets_open_their_events_and_an_event_its_function() {
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 80, 24);
-    app.update(Tab(Tab::Trace));
-    assert_eq!(app.view().scope, Scope::Packets);
-    app.update(Enter);
-    let Scope::Events(k) = app.view().scope else {
+    app.press(pane_key(5));
+    assert_eq!(app.scope(), Scope::Packets);
+    app.press(Enter);
+    let Scope::Events(k) = app.scope() else {
         panic!("events open")
     };
-    assert_eq!(app.view().rows.len(), app.profile.packet(k).events.len());
-    app.update(Move(1));
+    assert_eq!(app.table().rows.len(), app.profile.packet(k).events.len());
+    app.press(Down);
     assert_eq!(selected_name(&app), "WORKER");
-    app.update(SortNext);
+    app.press(Char('s'));
     assert!(app.status.is_some(), "events keep their order and say so");
-    app.update(Enter);
-    assert_eq!(app.view().scope, Scope::Functions);
+    app.press(Enter);
+    assert_eq!(app.scope(), Scope::Functions);
     assert_eq!(selected_name(&app), "WORKER");
 }
 
 #[test]
 fn events_filter_by_their_function() {
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 80, 24);
-    run(&mut app, &[Tab(Tab::Trace), Enter, SearchOpen]);
+    run(&mut app, &[pane_key(5), Enter, Char('/')]);
     type_text(&mut app, "fetch");
-    assert_eq!(app.view().rows.len(), 2, "FETCH's entry and return");
-    app.update(Cancel);
-    assert_eq!(app.view().rows.len(), 8);
+    assert_eq!(app.table().rows.len(), 2, "FETCH's entry and return");
+    app.press(Esc);
+    assert_eq!(app.table().rows.len(), 8);
 }
 
 #[test]
@@ -477,58 +477,58 @@ fn clicks_switch_tabs_sort_and_select() {
     let mut app = demo(100, 30);
     let a = app.areas();
     let (_, x, _) = layout::tab_positions(a.crumbs)[2];
-    app.update(Click {
+    app.press(Do(Intent::Click {
         x: x + 1,
         y: a.crumbs.y,
-    });
-    assert_eq!(app.tab(), Tab::Stacks);
-    app.update(Tab(Tab::Functions));
+    }));
+    assert_eq!(app.tab(), tabs::STACKS);
+    app.press(pane_key(0));
     let a = app.areas();
-    app.update(Click {
+    app.press(Do(Intent::Click {
         x: a.table.x + 3,
         y: a.table.y + 4,
-    });
-    assert_eq!(app.view().cursor, 2);
+    }));
+    assert_eq!(app.cursor(), 2);
     // The header row: a click on "Name" sorts by it, a second reverses.
-    app.update(Click {
+    app.press(Do(Intent::Click {
         x: a.table.x + 3,
         y: a.table.y + 1,
-    });
-    assert_eq!(app.view().sort, Some((Col::F(FuncColumn::Name), false)));
-    app.update(Click {
+    }));
+    assert_eq!(app.table().sort, Some((Col::F(FuncColumn::Name), false)));
+    app.press(Do(Intent::Click {
         x: a.table.x + 3,
         y: a.table.y + 1,
-    });
-    assert_eq!(app.view().sort, Some((Col::F(FuncColumn::Name), true)));
+    }));
+    assert_eq!(app.table().sort, Some((Col::F(FuncColumn::Name), true)));
 }
 
 #[test]
 fn the_wheel_scrolls_the_list_under_it() {
     let mut app = demo(80, 24);
     let t = app.areas().table;
-    app.update(Wheel {
+    app.press(Do(Intent::Wheel {
         x: t.x + 5,
         y: t.y + 5,
         rows: 3,
-    });
-    assert_eq!(app.view().cursor, 3);
-    app.update(Wheel {
+    }));
+    assert_eq!(app.cursor(), 3);
+    app.press(Do(Intent::Wheel {
         x: t.x + 5,
         y: t.y + 5,
         rows: -3,
-    });
-    assert_eq!(app.view().cursor, 0);
+    }));
+    assert_eq!(app.cursor(), 0);
 }
 
 #[test]
 fn resize_changes_the_page() {
     let mut app = demo(80, 24);
-    app.update(Tab(Tab::Lines));
+    app.press(pane_key(1));
     let small = app.page();
-    app.update(Resize {
+    app.press(Do(Intent::Resize {
         width: 160,
         height: 48,
-    });
+    }));
     assert_eq!(app.size.height, 48);
     assert!(app.page() > small);
 }
@@ -536,13 +536,13 @@ fn resize_changes_the_page() {
 #[test]
 fn info_has_nothing_to_search_or_sort() {
     let mut app = demo(80, 24);
-    app.update(Tab(Tab::Info));
-    app.update(SearchOpen);
+    app.press(pane_key(6));
+    app.press(Char('/'));
     assert_eq!(app.mode, Mode::Normal);
-    app.update(SortNext);
+    app.press(Char('s'));
     assert!(app.status.is_some());
-    app.update(End);
-    assert_eq!(app.view().cursor, app.info_len() - 1);
+    app.press(End);
+    assert_eq!(app.cursor(), app.info_len() - 1);
 }
 
 /// Typing narrows from the rows already kept, erasing and exclusions start
@@ -552,31 +552,31 @@ fn info_has_nothing_to_search_or_sort() {
 fn narrowing_search_keeps_exactly_the_matching_rows() {
     let p = crate::fixture_gen::large::profile(60_000);
     let mut app = app_of(p, "generated", 120, 40);
-    app.update(SortNext);
-    let all: Vec<u32> = (0..app.view().rows.len())
-        .filter_map(|i| app.view().rows.get(i))
+    app.press(Char('s'));
+    let all: Vec<u32> = (0..app.table().rows.len())
+        .filter_map(|i| app.table().rows.get(i))
         .collect();
-    app.update(SearchOpen);
+    app.press(Char('/'));
     let keys = [
-        Input('i'),
-        Input('n'),
-        Input('v'),
-        Input('7'),
-        Erase,
-        Input(' '),
-        Input('!'),
-        Input('l'),
-        Input('i'),
-        Input('b'),
-        Erase,
-        Erase,
-        Erase,
-        Input('P'),
-        Input('o'),
+        Char('i'),
+        Char('n'),
+        Char('v'),
+        Char('7'),
+        Backspace,
+        Char(' '),
+        Char('!'),
+        Char('l'),
+        Char('i'),
+        Char('b'),
+        Backspace,
+        Backspace,
+        Backspace,
+        Char('P'),
+        Char('o'),
     ];
     for key in keys {
-        app.update(key.clone());
-        let q = crate::analysis::search::Query::parse(&app.view().filter);
+        app.press(key.clone());
+        let q = crate::analysis::search::Query::parse(app.filter());
         let expected: Vec<u32> = all
             .iter()
             .copied()
@@ -585,15 +585,10 @@ fn narrowing_search_keeps_exactly_the_matching_rows() {
                     .is_some()
             })
             .collect();
-        let shown: Vec<u32> = (0..app.view().rows.len())
-            .filter_map(|i| app.view().rows.get(i))
+        let shown: Vec<u32> = (0..app.table().rows.len())
+            .filter_map(|i| app.table().rows.get(i))
             .collect();
-        assert_eq!(
-            shown,
-            expected,
-            "after {key:?}, filter {:?}",
-            app.view().filter
-        );
+        assert_eq!(shown, expected, "after {key:?}, filter {:?}", app.filter());
     }
 }
 
@@ -612,31 +607,29 @@ fn every_panes_search_keeps_the_rows_whose_text_matches() {
     let mut checked = 0;
     for (p, query) in cases {
         let mut app = app_of(p, "t", 120, 40);
-        for tab in [Tab::Functions, Tab::Lines, Tab::Stacks] {
-            app.update(Tab(tab));
-            let Some(kind) = app.view().scope.kind() else {
-                continue;
-            };
-            let all: Vec<u32> = (0..app.view().rows.len())
-                .filter_map(|i| app.view().rows.get(i))
+        for tab in [tabs::FUNCTIONS, tabs::LINES, tabs::STACKS] {
+            app.press(pane_key(pane::tab_index(tab)));
+            let kind = app.table().table;
+            let all: Vec<u32> = (0..app.table().rows.len())
+                .filter_map(|i| app.table().rows.get(i))
                 .collect();
-            app.update(SearchOpen);
+            app.press(Char('/'));
             for c in query.chars() {
-                app.update(Input(c));
-                let q = crate::analysis::search::Query::parse(&app.view().filter);
-                let text = |r: u32| crate::tui::panes::search_text(kind, &app.profile, r);
+                app.press(Char(c));
+                let q = crate::analysis::search::Query::parse(app.filter());
+                let text = |r: u32| crate::tui::columns::search_text(kind, &app.profile, r);
                 let expected: Vec<u32> = all
                     .iter()
                     .copied()
                     .filter(|&r| q.is_match(&text(r)))
                     .collect();
-                let shown: Vec<u32> = (0..app.view().rows.len())
-                    .filter_map(|i| app.view().rows.get(i))
+                let shown: Vec<u32> = (0..app.table().rows.len())
+                    .filter_map(|i| app.table().rows.get(i))
                     .collect();
-                assert_eq!(shown, expected, "{tab:?} after {:?}", app.view().filter);
+                assert_eq!(shown, expected, "{tab:?} after {:?}", app.filter());
                 checked += usize::from(!shown.is_empty() && shown.len() < all.len());
             }
-            app.update(Cancel);
+            app.press(Esc);
         }
     }
     assert!(checked > 5, "some keystrokes kept some rows and not others");
@@ -655,23 +648,23 @@ fn e_exports_the_rows_shown_beside_the_input_and_never_replaces_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = demo(120, 30);
     app.export_base = dir.path().join("orders.prof");
-    run(&mut app, &[SearchOpen]);
+    run(&mut app, &[Char('/')]);
     type_text(&mut app, "FN");
-    run(&mut app, &[Accept, SortNext, Export]);
+    run(&mut app, &[Enter, Char('s'), Char('e')]);
     let first = dir.path().join("orders.prof.functions.csv");
     let status = app.status.clone().expect("the export says where");
     assert!(status.starts_with("exported "), "{status}");
     assert!(status.contains(&first.display().to_string()), "{status}");
     // The rows of the pane, filtered and in the order on screen.
-    let shown: Vec<String> = (0..app.view().rows.len())
+    let shown: Vec<String> = (0..app.table().rows.len())
         .map(|i| {
-            let f = FuncId::from_index(app.view().rows.get(i).unwrap() as usize);
+            let f = FuncId::from_index(app.table().rows.get(i).unwrap() as usize);
             app.profile.function_name(f).to_string()
         })
         .collect();
     assert!(shown.len() < app.profile.functions().len());
     assert_eq!(csv_first_column(&first), shown);
-    run(&mut app, &[Export]);
+    run(&mut app, &[Char('e')]);
     let second = dir.path().join("orders.prof.functions-2.csv");
     assert_eq!(csv_first_column(&second), shown);
     assert_eq!(csv_first_column(&first), shown, "the first file is kept");
@@ -682,15 +675,15 @@ fn e_on_events_and_on_info() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 120, 30);
     app.export_base = dir.path().join("t.prf");
-    run(&mut app, &[Tab(Tab::Trace), Enter, Export]);
+    run(&mut app, &[pane_key(5), Enter, Char('e')]);
     let rows = csv_first_column(&dir.path().join("t.prf.events.csv"));
-    assert_eq!(rows.len(), app.view().rows.len());
+    assert_eq!(rows.len(), app.table().rows.len());
     assert_eq!(rows.first().map(String::as_str), Some("0"));
-    run(&mut app, &[Tab(Tab::Info), Export]);
+    run(&mut app, &[pane_key(6), Char('e')]);
     assert!(app.status.as_deref().unwrap().contains("Info is no table"));
     // A folder that cannot be written to is an answer, not a crash.
     app.export_base = dir.path().join("missing/t.prf");
-    run(&mut app, &[Tab(Tab::Functions), Export]);
+    run(&mut app, &[pane_key(0), Char('e')]);
     let status = app.status.clone().unwrap();
     assert!(status.starts_with("export failed: writing "), "{status}");
 }
@@ -700,16 +693,17 @@ fn e_on_events_and_on_info() {
 #[test]
 fn a_huge_window_is_drawn_bounded() {
     use ratatui::crossterm::event::Event;
-    let a = crate::tui::keys::action(&Mode::Normal, &Event::Resize(10000, 10000));
+    let mut app = demo(100, 30);
+    let places = app.pane().places();
+    let a = crate::tui::keymap::intent(&Mode::Normal, places, &Event::Resize(10000, 10000));
     assert_eq!(
         a,
-        Some(Resize {
+        Some(Intent::Resize {
             width: 1000,
             height: 500
         })
     );
-    let mut app = demo(100, 30);
-    app.update(a.unwrap());
+    app.press(Do(a.unwrap()));
     let backend = ratatui::backend::TestBackend::new(1000, 500);
     let mut terminal = ratatui::Terminal::new(backend).unwrap();
     terminal
@@ -721,12 +715,12 @@ fn a_huge_window_is_drawn_bounded() {
 /// to a query's length, so a 100 KB paste filters once, quickly.
 #[test]
 fn a_paste_is_one_filtering_of_a_bounded_query() {
-    use crate::tui::action::Pasted;
+    use crate::tui::intent::Pasted;
     let mut app = demo(100, 30);
-    app.update(SearchOpen);
+    app.press(Char('/'));
     let long = format!("FN\nTAX{}", "z".repeat(100_000));
-    app.update(Paste(Pasted::new(&long)));
-    let filter = app.view().filter.clone();
+    app.press(Paste(long));
+    let filter = app.filter().to_string();
     assert!(filter.starts_with("FN TAX"), "{filter:?}");
     assert_eq!(filter.chars().count(), Pasted::MAX);
 }
@@ -738,18 +732,18 @@ fn a_paste_is_one_filtering_of_a_bounded_query() {
 fn a_function_reaches_its_nodes_in_the_tree_and_back() {
     let mut app = demo(120, 40);
     let round = move_to(&mut app, "FNROUND");
-    run(&mut app, &[ShowInTree]);
-    assert_eq!(app.view().scope, Scope::Tree(Some(round)));
+    run(&mut app, &[Char('t')]);
+    assert_eq!(app.scope(), Scope::Tree(Some(round)));
     assert_eq!(selected_name(&app), "FNROUND");
-    let t = app.view().tree.as_deref().unwrap();
+    let t = &app.tree().tree;
     // main > FNPRICE > FNDISCOUNT > FNROUND: the path to it is open.
-    assert_eq!(t.rows[app.view().cursor].depth, 3);
-    run(&mut app, &[Move(-1), Enter]);
-    assert_eq!(app.view().scope, Scope::Functions);
+    assert_eq!(t.rows[app.cursor()].depth, 3);
+    run(&mut app, &[Up, Enter]);
+    assert_eq!(app.scope(), Scope::Functions);
     assert_eq!(selected_name(&app), "FNDISCOUNT");
-    run(&mut app, &[Back]);
-    assert_eq!(app.view().scope, Scope::Tree(Some(round)));
-    run(&mut app, &[Back]);
+    run(&mut app, &[Backspace]);
+    assert_eq!(app.scope(), Scope::Tree(Some(round)));
+    run(&mut app, &[Backspace]);
     assert_eq!(selected_name(&app), "FNROUND");
 }
 
@@ -758,31 +752,28 @@ fn a_function_reaches_its_nodes_in_the_tree_and_back() {
 #[test]
 fn the_tree_opens_closes_sorts_and_turns_over() {
     let mut app = demo(120, 40);
-    run(&mut app, &[Tab(Tab::Tree)]);
-    let rows = |app: &App| app.view().tree.as_deref().unwrap().rows.len();
+    run(&mut app, &[pane_key(3)]);
+    let rows = |app: &App| app.tree().tree.rows.len();
     assert_eq!(rows(&app), 1, "one root, closed");
-    run(&mut app, &[ScrollColumns(1)]);
+    run(&mut app, &[Right]);
     let open = rows(&app);
     assert!(open > 1);
-    run(&mut app, &[ScrollColumns(1)]);
-    assert_eq!(app.view().cursor, 1, "→ on an open row moves into it");
+    run(&mut app, &[Right]);
+    assert_eq!(app.cursor(), 1, "→ on an open row moves into it");
     let name = selected_name(&app);
-    run(&mut app, &[SortNext, Reverse]);
+    run(&mut app, &[Char('s'), Char('r')]);
     assert_eq!(selected_name(&app), name, "the selection survives a sort");
-    run(&mut app, &[ScrollColumns(-1)]);
-    assert_eq!(app.view().cursor, 0, "← on a closed row goes to its parent");
-    run(&mut app, &[ScrollColumns(-1)]);
+    run(&mut app, &[Left]);
+    assert_eq!(app.cursor(), 0, "← on a closed row goes to its parent");
+    run(&mut app, &[Left]);
     assert_eq!(rows(&app), 1, "← on an open row closes it");
-    run(&mut app, &[ExpandAll]);
+    run(&mut app, &[Char('*')]);
     assert_eq!(rows(&app), app.profile.nodes().len());
-    run(&mut app, &[Move(1)]);
+    run(&mut app, &[Down]);
     let name = selected_name(&app);
-    run(&mut app, &[Invert]);
+    run(&mut app, &[Char('i')]);
     assert_eq!(selected_name(&app), name, "bottom-up, on the same function");
-    assert_eq!(
-        app.view().tree.as_deref().unwrap().rows[app.view().cursor].depth,
-        0
-    );
+    assert_eq!(app.tree().tree.rows[app.cursor()].depth, 0);
 }
 
 /// The Flame pane's keys: down to the heaviest callee, across, a click,
@@ -791,35 +782,35 @@ fn the_tree_opens_closes_sorts_and_turns_over() {
 #[test]
 fn the_flame_moves_zooms_and_clicks() {
     let mut app = demo(120, 40);
-    run(&mut app, &[Tab(Tab::Flame)]);
+    run(&mut app, &[pane_key(4)]);
     assert_eq!(selected_name(&app), "(main)");
-    run(&mut app, &[Move(1)]);
+    run(&mut app, &[Down]);
     assert_eq!(selected_name(&app), "FNPRICE", "the heaviest callee");
-    run(&mut app, &[ScrollColumns(1)]);
+    run(&mut app, &[Right]);
     assert_eq!(selected_name(&app), "FNREADCUST", "the frame to its right");
-    run(&mut app, &[Move(-1)]);
+    run(&mut app, &[Up]);
     assert_eq!(selected_name(&app), "(main)");
-    let area = app.flame_area();
+    let area = app.flame().area(&app.cx());
     run(
         &mut app,
-        &[Click {
+        &[Do(Intent::Click {
             x: area.x + 1,
             y: area.y + 1,
-        }],
+        })],
     );
     assert_eq!(selected_name(&app), "(gosub)", "clicked");
     run(&mut app, &[Enter]);
-    assert_eq!(app.flame_state().zoom.len(), 1);
-    let layout = app.flame_layout();
+    assert_eq!(app.flame().zoom.len(), 1);
+    let layout = app.flame().layout(&app.cx());
     assert_eq!(
         layout.rows[0][0].width, area.width,
         "the zoomed frame is the full width"
     );
-    run(&mut app, &[Back]);
-    assert!(app.flame_state().zoom.is_empty());
-    assert_eq!(app.view().scope, Scope::Flame, "zoomed out, still in Flame");
-    run(&mut app, &[TreeOfSelected]);
-    assert_eq!(app.view().scope, Scope::Tree(Some(func(&app, "(gosub)"))));
+    run(&mut app, &[Backspace]);
+    assert!(app.flame().zoom.is_empty());
+    assert_eq!(app.scope(), Scope::Flame, "zoomed out, still in Flame");
+    run(&mut app, &[Char('T')]);
+    assert_eq!(app.scope(), Scope::Tree(Some(func(&app, "(gosub)"))));
 }
 
 /// x hides the selected frame's function and x shows it again; f from
@@ -827,33 +818,33 @@ fn the_flame_moves_zooms_and_clicks() {
 #[test]
 fn the_flame_hides_and_focuses() {
     let mut app = demo(120, 40);
-    let whole = |app: &App| crate::analysis::flame_view::span(&app.flame_tree(), None);
-    run(&mut app, &[Tab(Tab::Flame)]);
+    let whole = |app: &App| crate::analysis::flame_view::span(&app.flame().tree.clone(), None);
+    run(&mut app, &[pane_key(4)]);
     let before = whole(&app);
-    run(&mut app, &[Move(1), Hide]);
-    assert_eq!(app.flame_state().hidden, [func(&app, "FNPRICE")]);
+    run(&mut app, &[Down, Char('x')]);
+    assert_eq!(app.flame().hidden, [func(&app, "FNPRICE")]);
     assert!(
         (whole(&app) - before).abs() < 1e-9,
         "hidden time goes to the caller"
     );
     assert_eq!(app.flame_filters(), (None, 1));
-    run(&mut app, &[Move(1), Hide]);
-    run(&mut app, &[Home, Move(1)]);
-    let shown = app.flame_function();
+    run(&mut app, &[Down, Char('x')]);
+    run(&mut app, &[Home, Down]);
+    let shown = app.selected_function();
     assert!(shown.is_some());
-    run(&mut app, &[Tab(Tab::Functions)]);
+    run(&mut app, &[pane_key(0)]);
     assert_eq!(app.flame_filters().1, 2, "said in the other panes too");
     let item = move_to(&mut app, "FNREADITEM");
-    run(&mut app, &[Focus]);
-    assert_eq!(app.view().scope, Scope::Flame);
-    assert_eq!(app.flame_state().focus, Some(item));
+    run(&mut app, &[Char('f')]);
+    assert_eq!(app.scope(), Scope::Flame);
+    assert_eq!(app.flame().sandwich, Some(item));
     assert_eq!(
-        app.flame_function(),
+        app.selected_function(),
         Some(item),
         "the sandwich's own frame first"
     );
-    run(&mut app, &[Focus]);
-    assert_eq!(app.flame_state().focus, None, "f again leaves it");
+    run(&mut app, &[Char('f')]);
+    assert_eq!(app.flame().sandwich, None, "f again leaves it");
 }
 
 /// `t` in the Flame pane: the trace's calls in time order. ↓ goes to the
@@ -868,68 +859,68 @@ fn the_flame_chart_walks_a_run_in_time_order() {
         120,
         40,
     );
-    run(&mut app, &[Tab(Tab::Flame), ShowInTree]);
-    assert!(app.in_chart());
-    let c = app.chart().expect("made");
+    run(&mut app, &[pane_key(4), Char('t')]);
+    assert!(app.flame().in_chart());
+    let c = app.flame().chart.chart.clone().expect("made");
     assert_eq!(c.bands.len(), 2);
     assert_eq!((c.start, c.end), (0.0, 91.0));
     assert_eq!(selected_name(&app), "MAIN");
-    run(&mut app, &[Move(1)]);
+    run(&mut app, &[Down]);
     // The longest READITEM is the last (its FNPRICE grows each time);
     // SAVEORDER is longer still.
     assert_eq!(selected_name(&app), "SAVEORDER");
-    run(&mut app, &[ScrollColumns(-1)]);
+    run(&mut app, &[Left]);
     assert_eq!(selected_name(&app), "READITEM");
-    let id = app.chart_selected().unwrap();
+    let id = app.flame().chart.selected_call().unwrap();
     let call = *c.call(id);
     assert_eq!((call.start, call.end), (52.0, 64.0));
     run(&mut app, &[Enter]);
-    assert_eq!(app.chart_window(), (52.0, 64.0));
+    assert_eq!(app.flame().chart.window(), (52.0, 64.0));
     // The calls before it are outside the window: stepping to one moves
     // the window, its width kept.
-    run(&mut app, &[ScrollColumns(-1)]);
-    let prev = *c.call(app.chart_selected().unwrap());
-    let (from, to) = app.chart_window();
+    run(&mut app, &[Left]);
+    let prev = *c.call(app.flame().chart.selected_call().unwrap());
+    let (from, to) = app.flame().chart.window();
     assert!(from <= prev.start && prev.end <= to, "{from}–{to}");
     assert!(((to - from) - 12.0).abs() < 1e-9);
-    run(&mut app, &[Cancel]);
-    assert_eq!(app.chart_window(), (0.0, 91.0));
-    assert!(app.in_chart(), "zoomed out, still in time order");
+    run(&mut app, &[Esc]);
+    assert_eq!(app.flame().chart.window(), (0.0, 91.0));
+    assert!(app.flame().in_chart(), "zoomed out, still in time order");
     // From a call with no callee, ↓ goes to the worker's band.
-    run(&mut app, &[Home, Move(1), Move(1)]);
+    run(&mut app, &[Home, Down, Down]);
     assert_eq!(selected_name(&app), "WRITEDBF");
-    run(&mut app, &[Move(1)]);
+    run(&mut app, &[Down]);
     assert_eq!(selected_name(&app), "WORKER");
-    run(&mut app, &[SearchOpen]);
+    run(&mut app, &[Char('/')]);
     type_text(&mut app, "parse");
-    run(&mut app, &[Accept, NextMatch]);
+    run(&mut app, &[Enter, Char('n')]);
     assert_eq!(selected_name(&app), "PARSE");
-    let first = app.chart_selected();
-    run(&mut app, &[NextMatch]);
-    assert_ne!(app.chart_selected(), first, "the next PARSE");
-    run(&mut app, &[PrevMatch]);
-    assert_eq!(app.chart_selected(), first);
+    let first = app.flame().chart.selected_call();
+    run(&mut app, &[Char('n')]);
+    assert_ne!(app.flame().chart.selected_call(), first, "the next PARSE");
+    run(&mut app, &[Char('N')]);
+    assert_eq!(app.flame().chart.selected_call(), first);
     // f: the sandwich of the call's function, in the graph.
-    run(&mut app, &[Focus]);
-    assert!(!app.in_chart());
-    assert_eq!(app.flame_state().focus, Some(func(&app, "PARSE")));
-    run(&mut app, &[Focus, ShowInTree]);
-    assert!(app.in_chart(), "t again: back to time order");
-    run(&mut app, &[ShowInTree]);
-    assert!(!app.in_chart());
-    run(&mut app, &[TreeOfSelected]);
-    assert!(matches!(app.view().scope, Scope::Tree(Some(_))));
+    run(&mut app, &[Char('f')]);
+    assert!(!app.flame().in_chart());
+    assert_eq!(app.flame().sandwich, Some(func(&app, "PARSE")));
+    run(&mut app, &[Char('f'), Char('t')]);
+    assert!(app.flame().in_chart(), "t again: back to time order");
+    run(&mut app, &[Char('t')]);
+    assert!(!app.flame().in_chart());
+    run(&mut app, &[Char('T')]);
+    assert!(matches!(app.scope(), Scope::Tree(Some(_))));
 }
 
 /// A profile with no calls in time order says why `t` shows nothing.
 #[test]
 fn the_flame_chart_says_why_it_is_not_there() {
     let mut app = demo(120, 40);
-    run(&mut app, &[Tab(Tab::Flame), ShowInTree]);
-    assert!(!app.in_chart());
+    run(&mut app, &[pane_key(4), Char('t')]);
+    assert!(!app.flame().in_chart());
     let status = app.status.clone().unwrap_or_default();
     assert!(status.contains("no time order"), "{status}");
-    assert_eq!(app.view().scope, Scope::Flame);
+    assert_eq!(app.scope(), Scope::Flame);
 }
 
 /// In a sandwich, ↑ past the function goes to its callers (drawn upside
@@ -940,37 +931,39 @@ fn the_flame_chart_says_why_it_is_not_there() {
 fn the_sandwich_callers_are_walked() {
     let mut app = demo(120, 40);
     let item = move_to(&mut app, "FNREADITEM");
-    run(&mut app, &[Focus]);
-    assert_eq!(app.flame_function(), Some(item));
-    run(&mut app, &[Move(-1)]);
-    let (_, root) = app.flame_caller().expect("on the callers' side");
+    run(&mut app, &[Char('f')]);
+    assert_eq!(app.selected_function(), Some(item));
+    run(&mut app, &[Up]);
+    let (_, root) = app.flame().caller_selected().expect("on the callers' side");
     assert_eq!(
-        app.flame_function(),
+        app.selected_function(),
         Some(item),
         "the function at their bottom"
     );
-    run(&mut app, &[Move(-1)]);
+    run(&mut app, &[Up]);
     assert_eq!(selected_name(&app), "(main)", "the heaviest caller");
-    run(&mut app, &[ScrollColumns(-1)]);
+    run(&mut app, &[Left]);
     assert_eq!(selected_name(&app), "(gosub)");
-    run(&mut app, &[Move(-1)]);
+    run(&mut app, &[Up]);
     assert_eq!(selected_name(&app), "(main)", "(gosub)'s caller");
-    run(&mut app, &[Move(1)]);
-    run(&mut app, &[Move(1)]);
-    assert_eq!(app.flame_caller().map(|c| c.1), Some(root));
-    run(&mut app, &[Move(1)]);
-    assert!(app.flame_caller().is_none(), "back on the callees' side");
-    assert_eq!(app.flame_function(), Some(item));
-    run(&mut app, &[Move(-1), Move(-1), Cancel]);
-    assert!(app.flame_caller().is_none(), "Esc leaves the callers");
-    run(&mut app, &[Move(-1), Move(-1), ScrollColumns(-1), Enter]);
-    let gosub = func(&app, "(gosub)");
-    assert_eq!(
-        app.flame_state().focus,
-        Some(gosub),
-        "the caller's sandwich"
+    run(&mut app, &[Down]);
+    run(&mut app, &[Down]);
+    assert_eq!(app.flame().caller_selected().map(|c| c.1), Some(root));
+    run(&mut app, &[Down]);
+    assert!(
+        app.flame().caller_selected().is_none(),
+        "back on the callees' side"
     );
-    assert_eq!(app.flame_function(), Some(gosub));
+    assert_eq!(app.selected_function(), Some(item));
+    run(&mut app, &[Up, Up, Esc]);
+    assert!(
+        app.flame().caller_selected().is_none(),
+        "Esc leaves the callers"
+    );
+    run(&mut app, &[Up, Up, Left, Enter]);
+    let gosub = func(&app, "(gosub)");
+    assert_eq!(app.flame().sandwich, Some(gosub), "the caller's sandwich");
+    assert_eq!(app.selected_function(), Some(gosub));
 }
 
 /// Switching tabs keeps each tab's place: a packet's events scrolled to
@@ -978,22 +971,19 @@ fn the_sandwich_callers_are_walked() {
 #[test]
 fn switching_tabs_keeps_the_place_in_a_packets_events() {
     let mut app = app_of(fixture("xpp/orders-run.prf"), "orders-run.prf", 100, 30);
-    run(&mut app, &[Tab(Tab::Trace), Enter, End]);
-    assert!(matches!(app.view().scope, Scope::Events(_)));
-    let at = app.view().cursor;
+    run(&mut app, &[pane_key(5), Enter, End]);
+    assert!(matches!(app.scope(), Scope::Events(_)));
+    let at = app.cursor();
     assert!(at > 0);
-    run(
-        &mut app,
-        &[Tab(Tab::Functions), Tab(Tab::Tree), Tab(Tab::Trace)],
-    );
+    run(&mut app, &[pane_key(0), pane_key(3), pane_key(5)]);
     assert!(
-        matches!(app.view().scope, Scope::Events(_)),
+        matches!(app.scope(), Scope::Events(_)),
         "still in the events"
     );
-    assert_eq!(app.view().cursor, at);
+    assert_eq!(app.cursor(), at);
     // Its own tab's key from inside a drill-down goes back to the root.
-    run(&mut app, &[Tab(Tab::Trace)]);
-    assert_eq!(app.view().scope, Scope::Packets);
+    run(&mut app, &[pane_key(5)]);
+    assert_eq!(app.scope(), Scope::Packets);
 }
 
 /// `]` goes forward again to the step `Backspace` left; a new step forgets
@@ -1003,19 +993,15 @@ fn forward_returns_to_the_step_gone_back_from() {
     let mut app = demo(120, 40);
     let item = move_to(&mut app, "FNREADITEM");
     run(&mut app, &[Enter]);
-    assert_eq!(app.view().scope, Scope::Stacks(Some(item)));
-    run(&mut app, &[Back]);
-    assert_eq!(app.view().scope, Scope::Functions);
-    run(&mut app, &[Forward]);
-    assert_eq!(app.view().scope, Scope::Stacks(Some(item)), "forward again");
-    run(&mut app, &[Back, Lines, Back, Forward]);
-    assert_eq!(app.view().scope, Scope::Lines(Some(item)));
-    run(&mut app, &[Back, Enter, Forward]);
-    assert_eq!(
-        app.view().scope,
-        Scope::Stacks(Some(item)),
-        "a new step forgets"
-    );
+    assert_eq!(app.scope(), Scope::Stacks(Some(item)));
+    run(&mut app, &[Backspace]);
+    assert_eq!(app.scope(), Scope::Functions);
+    run(&mut app, &[Char(']')]);
+    assert_eq!(app.scope(), Scope::Stacks(Some(item)), "forward again");
+    run(&mut app, &[Backspace, Char('l'), Backspace, Char(']')]);
+    assert_eq!(app.scope(), Scope::Lines(Some(item)));
+    run(&mut app, &[Backspace, Enter, Char(']')]);
+    assert_eq!(app.scope(), Scope::Stacks(Some(item)), "a new step forgets");
     assert!(
         app.status
             .as_deref()
@@ -1037,15 +1023,15 @@ fn a_long_result_is_boxed_and_the_next_key_only_closes_it() {
     app.status = Some(long.clone());
     app.notice = true;
     assert!(app.status_boxed());
-    let at = app.view().cursor;
-    run(&mut app, &[Move(1)]);
-    assert_eq!(app.view().cursor, at, "the key only closed the box");
+    let at = app.cursor();
+    run(&mut app, &[Down]);
+    assert_eq!(app.cursor(), at, "the key only closed the box");
     assert!(app.status.is_none());
-    run(&mut app, &[Move(1)]);
-    assert_eq!(app.view().cursor, at + 1);
+    run(&mut app, &[Down]);
+    assert_eq!(app.cursor(), at + 1);
     app.status = Some(long);
-    run(&mut app, &[Move(1)]);
-    assert_eq!(app.view().cursor, at + 2, "not a result: the key acts");
+    run(&mut app, &[Down]);
+    assert_eq!(app.cursor(), at + 2, "not a result: the key acts");
 }
 
 /// A trace of about 300,000 events, generated in memory.
@@ -1067,7 +1053,7 @@ fn big_trace() -> crate::model::Profile {
 fn finish_export(app: &mut App) {
     let start = std::time::Instant::now();
     while app.exporting() && start.elapsed() < std::time::Duration::from_secs(60) {
-        app.update(Tick);
+        app.press(Do(Intent::Tick));
         std::thread::yield_now();
     }
     assert!(!app.exporting(), "the export ended");
@@ -1081,20 +1067,20 @@ fn a_large_export_runs_aside_and_can_be_cancelled() {
     let dir = tempfile::tempdir().expect("a scratch folder");
     let mut app = app_of(big_trace(), "big.prf", 120, 40);
     app.export_base = dir.path().join("big.prf");
-    run(&mut app, &[Tab(Tab::Trace), Enter]);
-    assert!(app.view().rows.len() > 200_000);
-    run(&mut app, &[Export]);
+    run(&mut app, &[pane_key(5), Enter]);
+    assert!(app.table().rows.len() > 200_000);
+    run(&mut app, &[Char('e')]);
     assert!(app.exporting());
     let progress = app.export_progress().expect("shown");
     assert!(progress.contains("events · Esc cancels"), "{progress}");
-    run(&mut app, &[Move(1)]);
-    assert_eq!(app.view().cursor, 1, "keys work meanwhile");
+    run(&mut app, &[Down]);
+    assert_eq!(app.cursor(), 1, "keys work meanwhile");
     finish_export(&mut app);
     let status = app.status.clone().unwrap_or_default();
     assert!(status.starts_with("exported "), "{status}");
     assert!(dir.path().join("big.prf.events.csv").exists());
     // Again, cancelled at once: no second file, no temporary.
-    run(&mut app, &[Move(1), Export, Cancel]);
+    run(&mut app, &[Down, Char('e'), Esc]);
     assert!(!app.exporting());
     let status = app.status.clone().unwrap_or_default();
     let files = std::fs::read_dir(dir.path()).expect("listed").count();
@@ -1112,25 +1098,25 @@ fn a_large_export_runs_aside_and_can_be_cancelled() {
 fn a_kept_order_is_the_order_a_fresh_sort_gives() {
     let make = || crate::fixture_gen::large::profile(3_000);
     let mut app = app_of(make(), "generated", 120, 40);
-    for tab in [Tab::Functions, Tab::Stacks, Tab::Lines] {
-        app.update(Action::Tab(tab));
-        let rows = |app: &App| app.view().rows.clone();
-        app.update(SortNext);
+    for tab in [tabs::FUNCTIONS, tabs::STACKS, tabs::LINES] {
+        app.press(pane_key(pane::tab_index(tab)));
+        let rows = |app: &App| app.table().rows.clone();
+        app.press(Char('s'));
         let first = rows(&app);
-        app.update(SortNext);
-        app.update(Reverse);
+        app.press(Char('s'));
+        app.press(Char('r'));
         let second = rows(&app);
-        app.update(Reverse);
-        app.update(SortPrev);
+        app.press(Char('r'));
+        app.press(Char('S'));
         assert_eq!(rows(&app), first, "{tab:?}: back to the first column");
-        app.update(SortNext);
-        app.update(Reverse);
+        app.press(Char('s'));
+        app.press(Char('r'));
         assert_eq!(rows(&app), second, "{tab:?}: and to the second, reversed");
         let mut fresh = App::without_threads(make(), "generated", app.size);
-        fresh.update(Action::Tab(tab));
-        fresh.update(SortNext);
-        fresh.update(SortNext);
-        fresh.update(Reverse);
+        fresh.press(pane_key(pane::tab_index(tab)));
+        fresh.press(Char('s'));
+        fresh.press(Char('s'));
+        fresh.press(Char('r'));
         assert_eq!(rows(&fresh), second, "{tab:?}: as a fresh sort");
     }
 }
@@ -1145,7 +1131,7 @@ fn y_copies_the_selected_name_or_path() {
         120,
         34,
     );
-    run(&mut app, &[Copy]);
+    run(&mut app, &[Char('y')]);
     assert_eq!(app.clipboard.as_deref(), Some("main loop"));
     assert!(
         app.status
@@ -1156,22 +1142,22 @@ fn y_copies_the_selected_name_or_path() {
     );
     app.clipboard = None;
     // The Call tree: the row's path, root first.
-    run(&mut app, &[Tab(Tab::Tree), Home, ExpandAll, Move(1), Copy]);
+    run(&mut app, &[pane_key(3), Home, Char('*'), Down, Char('y')]);
     assert_eq!(app.clipboard.as_deref(), Some("main loop > draw"));
     // The Flame pane: the selected frame's path.
-    run(&mut app, &[Tab(Tab::Flame), Move(1), Copy]);
+    run(&mut app, &[pane_key(4), Down, Char('y')]);
     let flame = app.clipboard.clone().expect("a frame is selected");
     assert!(flame.starts_with("main loop > "), "{flame}");
     // Stacks: the stack's frames.
-    run(&mut app, &[Tab(Tab::Stacks)]);
-    let s = app.view().selected().expect("a stack");
+    run(&mut app, &[pane_key(2)]);
+    let s = app.table().selected().expect("a stack");
     let want: Vec<String> = app
         .profile
         .frames(crate::model::StackId::from_index(s as usize))
         .iter()
         .map(|&f| app.profile.function_name(f).to_string())
         .collect();
-    run(&mut app, &[Copy]);
+    run(&mut app, &[Char('y')]);
     assert_eq!(app.clipboard.as_deref(), Some(want.join(" > ").as_str()));
 }
 
@@ -1179,7 +1165,7 @@ fn y_copies_the_selected_name_or_path() {
 #[test]
 fn home_and_end_in_the_help() {
     let mut app = demo(80, 24);
-    run(&mut app, &[Help, End]);
+    run(&mut app, &[Char('?'), End]);
     let Mode::Help(end) = app.mode else {
         panic!("the help is open")
     };
@@ -1192,7 +1178,7 @@ fn home_and_end_in_the_help() {
 #[test]
 fn home_and_end_in_the_finder() {
     let mut app = demo(80, 24);
-    run(&mut app, &[FinderOpen, End]);
+    run(&mut app, &[Char('g'), End]);
     let Mode::Finder(f) = &app.mode else {
         panic!("the finder is open")
     };

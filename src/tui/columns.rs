@@ -1,27 +1,19 @@
-//! What each kind of table shows: its columns, their widths, its base rows
-//! and the name a search matches. Rows are plain `u32` indices of the
-//! pane's row type (a `FuncId`'s index in the Functions pane, and so on), so
-//! one table state serves every pane; the typed ids are rebuilt here.
+//! What each table shows on screen: its columns, their widths, its base
+//! rows and the name a search matches. Rows are plain `u32` indices of the
+//! table's row type (a `FuncId`'s index in the Functions table, and so on),
+//! so one table pane serves every table; the typed ids are rebuilt here.
 
 use crate::analysis::columns::{
     Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind,
 };
 use crate::analysis::resort::TieOrder;
-use crate::analysis::sort::{DefaultOrder, Table, sort_by};
+use crate::analysis::sort::{DefaultOrder, sort_by};
+use crate::analysis::view::Table;
 use crate::model::ids::RowId;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
 use crate::report::fmt::cell;
 use crate::text::visible;
 use unicode_width::UnicodeWidthStr;
-
-/// The row type of a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Functions,
-    Lines,
-    Stacks,
-    Packets,
-}
 
 /// A column of any table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +87,7 @@ impl Col {
 
 /// The columns of a kind that hold a value somewhere in the profile, in
 /// display order: columns absent for the whole profile are hidden.
-pub fn present_columns(p: &Profile, kind: Kind) -> Vec<Col> {
+pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
     fn keep<C: Column>(p: &Profile, rows: Vec<C::Row>, wrap: fn(C) -> Col) -> Vec<Col> {
         crate::analysis::columns::present_columns::<C>(p, rows)
             .into_iter()
@@ -103,37 +95,31 @@ pub fn present_columns(p: &Profile, kind: Kind) -> Vec<Col> {
             .collect()
     }
     match kind {
-        Kind::Functions => keep(p, p.function_ids().collect(), Col::F),
-        Kind::Lines => keep(p, p.line_ids().collect(), Col::L),
-        Kind::Stacks => keep(p, p.stack_ids().collect(), Col::S),
-        Kind::Packets => keep(p, p.packet_ids().collect(), Col::P),
+        Table::Functions => keep(p, p.function_ids().collect(), Col::F),
+        Table::Lines => keep(p, p.line_ids().collect(), Col::L),
+        Table::Stacks => keep(p, p.stack_ids().collect(), Col::S),
+        Table::Packets => keep(p, p.packet_ids().collect(), Col::P),
     }
 }
 
 /// How many rows of a kind the profile has.
-pub fn row_count(p: &Profile, kind: Kind) -> usize {
+pub fn row_count(p: &Profile, kind: Table) -> usize {
     match kind {
-        Kind::Functions => p.functions().len(),
-        Kind::Lines => p.lines().len(),
-        Kind::Stacks => p.stacks().len(),
-        Kind::Packets => p.packets().len(),
+        Table::Functions => p.functions().len(),
+        Table::Lines => p.lines().len(),
+        Table::Stacks => p.stacks().len(),
+        Table::Packets => p.packets().len(),
     }
 }
 
 /// Every row of a kind in its canonical order (report-json.md).
-pub fn canonical_rows(p: &Profile, kind: Kind) -> Vec<u32> {
-    let table = match kind {
-        Kind::Functions => Table::Functions,
-        Kind::Lines => Table::Lines,
-        Kind::Stacks => Table::Stacks,
-        Kind::Packets => Table::Packets,
-    };
+pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
     crate::analysis::sort::canonical_rows(p, table)
 }
 
 /// The order a pane opens in (`analysis::sort::default_sort`, which
 /// `profx report`'s table follows too); packets keep their input order.
-pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
+pub fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
     fn of<C: DefaultOrder>(
         cols: &[Col],
         typed: fn(Col) -> Option<C>,
@@ -143,34 +129,34 @@ pub fn default_sort(kind: Kind, cols: &[Col]) -> Option<(Col, bool)> {
         crate::analysis::sort::default_sort(&present).map(|(c, desc)| (wrap(c), desc))
     }
     match kind {
-        Kind::Functions => of(
+        Table::Functions => of(
             cols,
             |c| if let Col::F(c) = c { Some(c) } else { None },
             Col::F,
         ),
-        Kind::Lines => of(
+        Table::Lines => of(
             cols,
             |c| if let Col::L(c) = c { Some(c) } else { None },
             Col::L,
         ),
-        Kind::Stacks => of(
+        Table::Stacks => of(
             cols,
             |c| if let Col::S(c) = c { Some(c) } else { None },
             Col::S,
         ),
-        Kind::Packets => Some((Col::P(PacketColumn::Index), false)),
+        Table::Packets => Some((Col::P(PacketColumn::Index), false)),
     }
 }
 
 /// The tie order of a kind's rows, from its canonical order (`None` for
 /// packets, whose ties are text).
-pub fn tie_order(p: &Profile, kind: Kind, canonical: &[u32]) -> Option<TieOrder> {
+pub fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder> {
     let n = row_count(p, kind);
     match kind {
-        Kind::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
-        Kind::Lines => TieOrder::new::<LineColumn>(p, canonical, n),
-        Kind::Stacks => TieOrder::new::<StackColumn>(p, canonical, n),
-        Kind::Packets => None,
+        Table::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
+        Table::Lines => TieOrder::new::<LineColumn>(p, canonical, n),
+        Table::Stacks => TieOrder::new::<StackColumn>(p, canonical, n),
+        Table::Packets => None,
     }
 }
 
@@ -212,35 +198,35 @@ where
 /// The column a search matches in, and the row's text there: a function's
 /// name, a line's function (its file when it has none), a stack's leaf, a
 /// packet's source.
-pub fn search_column(kind: Kind, p: &Profile, row: u32) -> Col {
+pub fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
     match kind {
-        Kind::Functions => Col::F(FuncColumn::Name),
-        Kind::Lines if p.line(lid(row)).function.is_some() => Col::L(LineColumn::Function),
-        Kind::Lines => Col::L(LineColumn::File),
-        Kind::Stacks => Col::S(StackColumn::Leaf),
-        Kind::Packets => Col::P(PacketColumn::Source),
+        Table::Functions => Col::F(FuncColumn::Name),
+        Table::Lines if p.line(lid(row)).function.is_some() => Col::L(LineColumn::Function),
+        Table::Lines => Col::L(LineColumn::File),
+        Table::Stacks => Col::S(StackColumn::Leaf),
+        Table::Packets => Col::P(PacketColumn::Source),
     }
 }
 
 /// The name whose text is the row's search text, where it is one: every
 /// kind's but a packet's (its source is its own string). A search matches
 /// names once each, then picks the rows by these.
-pub fn search_name(kind: Kind, p: &Profile, row: u32) -> Option<NameId> {
+pub fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
     match kind {
-        Kind::Functions => Some(p.function(fid(row)).name),
-        Kind::Lines => {
+        Table::Functions => Some(p.function(fid(row)).name),
+        Table::Lines => {
             let line = p.line(lid(row));
             Some(line.function.map_or(line.file, |f| p.function(f).name))
         }
-        Kind::Stacks => Some(p.function(p.stack_leaf(sid(row))).name),
-        Kind::Packets => None,
+        Table::Stacks => Some(p.function(p.stack_leaf(sid(row))).name),
+        Table::Packets => None,
     }
 }
 
 /// Every row's `search_name`, by row id; `None` for a kind whose rows
 /// have none.
-pub fn search_names(p: &Profile, kind: Kind) -> Option<Vec<NameId>> {
-    if kind == Kind::Packets {
+pub fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
+    if kind == Table::Packets {
         return None;
     }
     (0..row_count(p, kind) as u32)
@@ -250,7 +236,7 @@ pub fn search_names(p: &Profile, kind: Kind) -> Option<Vec<NameId>> {
 
 /// The text a search matches: what the cell shows, escapes included, so
 /// highlighted positions fall on the characters on screen.
-pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
+pub fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
     match search_column(kind, p, row).value(p, row) {
         Value::Text(t) => visible(t),
         other => cell(other).into(),
@@ -260,14 +246,14 @@ pub fn search_text(kind: Kind, p: &Profile, row: u32) -> std::borrow::Cow<'_, st
 /// Widest cell of each column over all rows of the kind (names capped so
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
-pub fn column_widths(p: &Profile, kind: Kind, cols: &[Col]) -> Vec<u16> {
+pub fn column_widths(p: &Profile, kind: Table, cols: &[Col]) -> Vec<u16> {
     column_widths_of(p, kind, cols, 0..row_count(p, kind) as u32)
 }
 
 /// `column_widths` over some rows only (the first frame's).
 pub fn column_widths_of(
     p: &Profile,
-    kind: Kind,
+    kind: Table,
     cols: &[Col],
     rows: impl Iterator<Item = u32> + Clone,
 ) -> Vec<u16> {
@@ -317,10 +303,10 @@ fn text_width(v: Value<'_>) -> usize {
     }
 }
 
-fn text_cap(kind: Kind, c: Col) -> usize {
+fn text_cap(kind: Table, c: Col) -> usize {
     match (kind, c) {
-        (Kind::Functions, Col::F(FuncColumn::Name)) => 48,
-        (Kind::Stacks, Col::S(StackColumn::Leaf)) => 40,
+        (Table::Functions, Col::F(FuncColumn::Name)) => 48,
+        (Table::Stacks, Col::S(StackColumn::Leaf)) => 40,
         _ => 28,
     }
 }
@@ -339,17 +325,17 @@ mod tests {
         let lines = crate::tui::tests::fixture("plist/line-counting.txt");
         let mut named = 0;
         for p in [&plist, &trace, &lines] {
-            for kind in [Kind::Functions, Kind::Lines, Kind::Stacks, Kind::Packets] {
+            for kind in Table::ALL {
                 for r in 0..row_count(p, kind) as u32 {
                     let Some(n) = search_name(kind, p, r) else {
-                        assert_eq!(kind, Kind::Packets, "only a packet has no search name");
+                        assert_eq!(kind, Table::Packets, "only a packet has no search name");
                         continue;
                     };
                     assert_eq!(visible(p.name(n)), search_text(kind, p, r), "{kind:?} {r}");
                     named += 1;
                 }
                 let by_row = search_names(p, kind);
-                assert_eq!(by_row.is_some(), kind != Kind::Packets);
+                assert_eq!(by_row.is_some(), kind != Table::Packets);
             }
         }
         assert!(named > 20, "the profiles have rows of every named kind");
@@ -377,11 +363,11 @@ mod tests {
             b.line_summary(l, Some(1), None);
         }
         let p = b.finish();
-        let base = canonical_rows(&p, Kind::Lines);
-        let ties = tie_order(&p, Kind::Lines, &base).expect("files are interned");
+        let base = canonical_rows(&p, Table::Lines);
+        let ties = tie_order(&p, Table::Lines, &base).expect("files are interned");
         let function = LineColumn::Function;
         assert!(ties.sort(&p, &base, function, false).is_none(), "no rank");
-        for col in present_columns(&p, Kind::Lines) {
+        for col in present_columns(&p, Table::Lines) {
             for descending in [false, true] {
                 let (mut with, mut without) = (base.clone(), base.clone());
                 sort(&p, &mut with, col, descending, Some(&ties));

@@ -1,0 +1,354 @@
+//! What the panes derive from the profile once, and share: each table's
+//! columns, widths, canonical and tie orders, the call graph and the call
+//! tree's index, made ahead of need on threads of their own. None of it is
+//! state: it is the same whoever makes it, a thread of its own or a reader
+//! that needs it first.
+
+use super::columns::{self, Col};
+use crate::analysis::callgraph::{CallGraph, Edge, Lists};
+use crate::analysis::calltree::TreeIndex;
+use crate::analysis::resort::TieOrder;
+use crate::analysis::view::Table;
+use crate::model::{FuncId, NameId, Profile};
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+/// A table kind's columns and their widths, fixed for the session.
+#[derive(Debug)]
+pub struct PaneColumns {
+    pub cols: Vec<Col>,
+    pub widths: Vec<u16>,
+    pub canonical: Vec<u32>,
+}
+
+/// Rows from which a pane's widths are measured on a thread of their own.
+const LARGE: usize = 50_000;
+
+impl PaneColumns {
+    /// A large pane's widths are measured on a second core while its rows
+    /// are ordered (neither needs the other); a small one's on this thread.
+    pub fn new(p: &Profile, k: Table) -> PaneColumns {
+        let cols = columns::present_columns(p, k);
+        let (canonical, widths) = if columns::row_count(p, k) < LARGE {
+            (
+                columns::canonical_rows(p, k),
+                columns::column_widths(p, k, &cols),
+            )
+        } else {
+            std::thread::scope(|s| {
+                let widths = std::thread::Builder::new()
+                    .spawn_scoped(s, || columns::column_widths(p, k, &cols))
+                    .ok();
+                let canonical = columns::canonical_rows(p, k);
+                let widths = match widths.map(|w| w.join()) {
+                    Some(Ok(widths)) => widths,
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    None => columns::column_widths(p, k, &cols),
+                };
+                (canonical, widths)
+            })
+        };
+        PaneColumns {
+            cols,
+            widths,
+            canonical,
+        }
+    }
+}
+
+/// What the panes derive from the profile once: each kind's columns,
+/// canonical order and tie order, and the call graph. A million stacks take
+/// a few hundred milliseconds to order, measure and rank, so the first
+/// frame does not wait for the panes it does not show: `App::new` makes the
+/// Functions pane and its first view (a large profile's on a thread of its
+/// own, `Opening`, the first frame showing its first rows meanwhile), then
+/// starts a thread making the
+/// graph; once the first frame is drawn, another makes the other panes
+/// (before, on two cores, either would slow the first frame).
+/// Whoever needs one first makes it (`OnceLock::get_or_init` waits for a
+/// thread already making it, or makes it when none is), so a pane asked
+/// for early, or a thread that could not start, costs time, never a
+/// different answer.
+#[derive(Default)]
+pub struct Prepared {
+    panes: [OnceLock<PaneColumns>; 4],
+    /// Each kind's tie order (`resort`), which every sort of its rows uses:
+    /// made and used, it takes no longer than the first sort without it.
+    ties: [OnceLock<Option<TieOrder>>; 4],
+    graph: OnceLock<CallGraph>,
+    /// The call tree's children and weights, made when the Call tree is
+    /// first opened.
+    tree: OnceLock<Arc<TreeIndex>>,
+    /// The last few orders of whole tables (a kind's every row by a column),
+    /// newest last: going back to a column sorted a moment ago, as one does
+    /// when comparing two columns, takes a copy, not a sort.
+    orders: std::sync::Mutex<Vec<(OrderKey, Arc<Vec<u32>>)>>,
+    panes_started: OnceLock<()>,
+    /// Each kind's search name by row (`columns::search_names`), made at the
+    /// first search of it: a search reads these 4 bytes a row, not the
+    /// row's 120.
+    search_names: [OnceLock<Option<Vec<NameId>>>; 4],
+    name_scan: OnceLock<crate::analysis::search::NameScan>,
+}
+
+/// A whole table's order: its kind and its sort.
+pub type OrderKey = (Table, Option<(Col, bool)>);
+
+/// Whole-table orders kept (`Prepared::orders`): at 4 M rows, 16 MB each.
+const ORDERS_KEPT: usize = 4;
+
+impl Prepared {
+    /// A whole table's order made earlier, if it is still kept.
+    pub fn order(&self, key: OrderKey) -> Option<Vec<u32>> {
+        let mut kept = self.orders.lock().ok()?;
+        let at = kept.iter().position(|(k, _)| *k == key)?;
+        let entry = kept.remove(at);
+        let rows = entry.1.as_ref().clone();
+        kept.push(entry);
+        Some(rows)
+    }
+
+    pub fn keep_order(&self, key: OrderKey, rows: &[u32]) {
+        if let Ok(mut kept) = self.orders.lock() {
+            kept.retain(|(k, _)| *k != key);
+            if kept.len() >= ORDERS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, Arc::new(rows.to_vec())));
+        }
+    }
+
+    pub fn pane(&self, p: &Profile, k: Table) -> &PaneColumns {
+        self.panes[k.index()].get_or_init(|| PaneColumns::new(p, k))
+    }
+
+    /// Whether a table's columns are made (not waiting for a thread).
+    pub fn pane_made(&self, k: Table) -> bool {
+        self.panes[k.index()].get().is_some()
+    }
+
+    /// The call graph, if made.
+    pub fn graph_made(&self) -> Option<&CallGraph> {
+        self.graph.get()
+    }
+
+    pub fn ties(&self, p: &Profile, k: Table) -> Option<&TieOrder> {
+        self.ties[k.index()]
+            .get_or_init(|| columns::tie_order(p, k, &self.pane(p, k).canonical))
+            .as_ref()
+    }
+
+    pub fn search_names(
+        &self,
+        p: &Profile,
+        k: Table,
+    ) -> Option<super::pane::table::SearchNames<'_>> {
+        let by_row = self.search_names[k.index()]
+            .get_or_init(|| columns::search_names(p, k))
+            .as_deref()?;
+        let scan = self
+            .name_scan
+            .get_or_init(|| crate::analysis::search::NameScan::new(p));
+        Some(super::pane::table::SearchNames { by_row, scan })
+    }
+
+    pub fn graph(&self, p: &Profile) -> &CallGraph {
+        self.graph.get_or_init(|| CallGraph::build(p))
+    }
+
+    pub fn tree(&self, p: &Profile) -> Arc<TreeIndex> {
+        Arc::clone(self.tree.get_or_init(|| Arc::new(TreeIndex::build(p))))
+    }
+
+    /// Runs `job` on a thread of its own. If none starts, the UI thread
+    /// makes each thing when it is asked for.
+    pub fn spawn(self: &Arc<Prepared>, profile: &Arc<Profile>, job: fn(&Prepared, &Profile)) {
+        let (pr, p) = (Arc::clone(self), Arc::clone(profile));
+        let _ = std::thread::Builder::new()
+            .name("profx-prepare".into())
+            .spawn(move || {
+                yield_to_keys();
+                job(&pr, &p)
+            });
+    }
+
+    pub fn start_graph(self: &Arc<Prepared>, profile: &Arc<Profile>) {
+        self.spawn(profile, |pr, p| {
+            pr.graph(p);
+        });
+    }
+
+    pub fn start_panes(self: &Arc<Prepared>, profile: &Arc<Profile>) {
+        self.panes_started.get_or_init(|| {
+            self.spawn(profile, |pr, p| {
+                // What a search of the functions reads first: a search is
+                // the first thing many users do.
+                pr.search_names(p, Table::Functions);
+                // A kind's tie order needs its pane, so this makes both.
+                for k in [Table::Stacks, Table::Lines, Table::Packets] {
+                    pr.ties(p, k);
+                }
+                pr.tree(p);
+                // The other panes' search names last: made at a first
+                // search, they cost that keystroke a pass over the rows.
+                for k in [Table::Stacks, Table::Lines, Table::Packets] {
+                    pr.search_names(p, k);
+                }
+            });
+        });
+    }
+}
+
+/// Lowers the calling thread's priority (nice 10): what is made ahead of
+/// need must not slow the keys a person presses now, and on two cores a
+/// keystroke's threads took turns with this one. When a key needs what
+/// this thread makes, the key's thread waits and so leaves it the cores.
+/// Not the idle class: under a busy machine an idle thread may not run
+/// at all, and a key waiting for it would wait as long. Linux only:
+/// elsewhere the call would lower the whole process.
+fn yield_to_keys() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority takes plain integers; on Linux, `who` 0 with
+    // PRIO_PROCESS names the calling thread alone. A refusal leaves the
+    // priority as it was, which is harmless.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+/// The first view of a large profile, while its rows are ordered on a
+/// thread: the first frame shows the rows that order puts first, found in
+/// one pass without sorting them all, measured alone; the next action
+/// (or the event loop's poll, once the thread is done) puts the whole
+/// order in their place.
+pub struct Opening {
+    rows: std::thread::JoinHandle<Vec<u32>>,
+    /// The first row's callers and callees, counted by the same thread
+    /// before the order.
+    neighbours: Arc<OnceLock<Counted>>,
+    /// The columns, measured over the first rows only.
+    pane: PaneColumns,
+}
+
+/// A function with its callers and callees.
+type Counted = (FuncId, Lists);
+
+/// A function's callers and callees, borrowed or made for the asking, and
+/// whether it calls itself (then their times overlap).
+pub type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>, bool);
+
+/// A table's sort: its column, descending when true.
+pub type Sort = Option<(Col, bool)>;
+
+/// Functions from which the first view is ordered on a thread.
+const OPEN_ON_A_THREAD: usize = LARGE;
+
+impl Opening {
+    /// Starts ordering a large profile's Functions table on a thread, and
+    /// gives the rows its order puts first (`rows` of them, found in one
+    /// pass), their sort, and the columns measured over them. `None`, with
+    /// nothing started, when the profile is small or no thread starts.
+    pub fn start(
+        p: &Arc<Profile>,
+        pr: &Arc<Prepared>,
+        rows: usize,
+    ) -> Option<(Opening, Vec<u32>, Sort)> {
+        if p.functions().len() < OPEN_ON_A_THREAD {
+            return None;
+        }
+        let cols = columns::present_columns(p, Table::Functions);
+        let sort = columns::default_sort(Table::Functions, &cols);
+        let first: Vec<u32> = match sort {
+            Some((Col::F(c), descending)) => {
+                let first = crate::analysis::sort::first_functions_by(p, c, descending, rows);
+                first.iter().map(|f| f.index() as u32).collect()
+            }
+            _ => return None,
+        };
+        let (pr, profile) = (Arc::clone(pr), Arc::clone(p));
+        let neighbours = Arc::new(OnceLock::new());
+        let counted = Arc::clone(&neighbours);
+        let selected = first.first().map(|&r| FuncId::from_index(r as usize));
+        let job = move || {
+            let p = profile;
+            // The detail's lists first: the first frame is drawn without
+            // them (a pass over every node), and the next shows them.
+            if let Some(f) = selected {
+                let _ = counted.set((f, CallGraph::neighbours(&p, f)));
+            }
+            let mut rows = pr.pane(&p, Table::Functions).canonical.clone();
+            if let Some((col, descending)) = sort {
+                let ties = pr.ties(&p, Table::Functions);
+                columns::sort(&p, &mut rows, col, descending, ties);
+            }
+            // The other panes wait for this order, which the next key needs.
+            pr.start_panes(&p);
+            rows
+        };
+        let handle = std::thread::Builder::new()
+            .name("profx-open".into())
+            .spawn(job)
+            .ok()?;
+        let widths = columns::column_widths_of(p, Table::Functions, &cols, first.iter().copied());
+        let pane = PaneColumns {
+            cols,
+            widths,
+            canonical: Vec::new(),
+        };
+        let opening = Opening {
+            rows: handle,
+            neighbours,
+            pane,
+        };
+        Some((opening, first, sort))
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.rows.is_finished()
+    }
+
+    /// The whole order, waiting for its thread.
+    pub fn join(self) -> Vec<u32> {
+        self.rows
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    }
+
+    /// The Functions table's columns while its order is made.
+    pub fn pane(&self) -> &PaneColumns {
+        &self.pane
+    }
+
+    /// The first row's lists, once counted; `None` for another function
+    /// or before.
+    pub fn neighbours(&self, f: FuncId) -> Option<Neighbours<'_>> {
+        match self.neighbours.get() {
+            Some((g, l)) if *g == f => Some((
+                Cow::Borrowed(&l.callers[..]),
+                Cow::Borrowed(&l.callees[..]),
+                l.recursive,
+            )),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pane large enough to have its widths measured on a second thread
+    /// is the pane measured and ordered on one.
+    #[test]
+    fn a_large_pane_is_made_as_on_one_thread() {
+        let p = crate::fixture_gen::large::profile(60_000);
+        for k in Table::ALL {
+            let pane = PaneColumns::new(&p, k);
+            let cols = columns::present_columns(&p, k);
+            assert_eq!(pane.canonical, columns::canonical_rows(&p, k), "{k:?}");
+            assert_eq!(pane.widths, columns::column_widths(&p, k, &cols), "{k:?}");
+            assert_eq!(pane.cols, cols, "{k:?}");
+        }
+        assert!(columns::row_count(&p, Table::Stacks) >= LARGE);
+    }
+}

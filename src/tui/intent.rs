@@ -1,0 +1,130 @@
+//! Everything a person can ask of the app, named for what it does, not for
+//! the key that asks it: the keymap (keymap.rs) turns a key into an
+//! `Intent` by where the keyboard is, the mouse and the terminal give the
+//! rest, and `App::update` hands each to the one that owns it (the app's
+//! own state, an overlay, or the pane on screen).
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Intent {
+    Quit,
+    /// The key list (`?`); in it, closes it.
+    Help,
+    /// Move the selection by rows (negative is up); in the Flame pane, to
+    /// the caller (up) or the heaviest callee (down).
+    Move(isize),
+    PageUp,
+    PageDown,
+    /// The first row (the Flame pane's top frame).
+    First,
+    /// The last row.
+    Last,
+    NextPane,
+    PrevPane,
+    /// The pane of a number key, counted from 0.
+    GoPane(usize),
+    SortNext,
+    SortPrev,
+    Reverse,
+    /// Scroll the columns after the name left (negative) or right.
+    Columns(isize),
+    /// Call tree: open the selected row (again: move into it).
+    OpenRow,
+    /// Call tree: close the selected row (again: move to its parent).
+    CloseRow,
+    /// Call tree: open every row under the selected one.
+    OpenAll,
+    /// Call tree: open the heaviest path from the selected row.
+    HotPath,
+    /// Call tree: top-down ⇄ bottom-up.
+    Invert,
+    /// Flame: the frame (or call) beside the selected one, left or right.
+    Beside(isize),
+    /// Flame: the selected frame (or call) becomes the full width.
+    Zoom,
+    /// Flame: back to the zoom before; none left, back in the history.
+    ZoomOut,
+    /// Flame: the calls in time order ⇄ the flame graph.
+    TimeOrder,
+    /// The selected function at every place it is called in the call tree.
+    ShowInTree,
+    /// The selected function's sandwich in the Flame pane (in a sandwich:
+    /// leave it, or make the selected caller's).
+    Sandwich,
+    /// Flame: leave the selected frame's function out (again: put it back).
+    HideFunction,
+    /// Flame: every hidden function back.
+    ShowAll,
+    /// Drill down from the selected row (or caller, callee, frame).
+    Open,
+    /// Functions: the keyboard into the callers, the callees, and back.
+    CallersCallees,
+    /// Functions: the selected function's lines.
+    ShowLines,
+    /// Leave the detail split, or go back one step in the history.
+    Back,
+    /// `]`: forward again to the step last gone back from.
+    Forward,
+    /// Esc: close what is open (the prompt's filter, the finder, the help),
+    /// else as `Back`.
+    Cancel,
+    Search,
+    NextMatch,
+    PrevMatch,
+    /// The jump-to-function finder.
+    Find,
+    /// Write the pane's rows (filtered, sorted) to a CSV file beside the
+    /// input.
+    Export,
+    /// Copy the selected name (or path) to the clipboard.
+    Copy,
+    /// A key that does nothing where it was pressed, and says why (what
+    /// does it, elsewhere).
+    Explain(&'static str),
+    /// A character typed into the search prompt or the finder.
+    Input(char),
+    /// Text pasted into the prompt: one intent, one filtering.
+    Paste(Pasted),
+    /// Delete the prompt's last character.
+    Erase,
+    /// Empty the prompt.
+    ClearInput,
+    /// Keep the filter (Enter in the prompt) or take the finder's choice.
+    Accept,
+    /// Time passed with no key while a job runs (an export): its progress
+    /// is drawn, its end taken.
+    Tick,
+    /// A left click at a screen cell.
+    Click {
+        x: u16,
+        y: u16,
+    },
+    /// Mouse wheel rows at a screen cell (negative is up).
+    Wheel {
+        x: u16,
+        y: u16,
+        rows: isize,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
+}
+
+/// Text pasted into a prompt, made fit for one: line breaks and other
+/// control characters become spaces, and it is cut at [`Pasted::MAX`]
+/// characters (a query is a few words; a 100 KB paste must not make every
+/// row's match take seconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pasted(pub String);
+
+impl Pasted {
+    pub const MAX: usize = 256;
+
+    pub fn new(text: &str) -> Pasted {
+        let clean = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(Pasted::MAX);
+        Pasted(clean.collect())
+    }
+}

@@ -1,0 +1,1085 @@
+//! The one keymap: `(mode, pane, key) → Intent`. Every key the app knows
+//! is a row of [`SECTIONS`], with the text the help shows for it and the
+//! word the footer hints with; the `?` overlay, the footer and the README's
+//! key tables are all made from these rows (a test holds the README to
+//! them), so a key is moved by editing one row, and a key that does nothing
+//! in a pane is never offered there.
+//!
+//! A pane names the places its keys come from, most particular first
+//! (`Pane::places`: the Functions pane is `[Functions, Tables,
+//! Everywhere]`); the first section of those that binds the key wins.
+
+use super::app::Mode;
+use super::intent::{Intent, Pasted};
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// Where a set of keys applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Every pane (not the prompt, the finder or the help).
+    Everywhere,
+    /// The sortable tables: Functions, Lines, Stacks, Trace and events.
+    Tables,
+    Functions,
+    Stacks,
+    Lines,
+    /// A packet's events, in trace order.
+    Events,
+    Info,
+    /// The packets of a trace.
+    Trace,
+    Tree,
+    Flame,
+    /// The Flame pane in time order.
+    Chart,
+    /// A list of the split under a table (callers, callees, frames).
+    Lists,
+    /// The search prompt and the finder's input.
+    Prompt,
+    Help,
+}
+
+/// A key as the keymap matches it: the code, and whether Ctrl is held
+/// (Shift is in the character; Alt is not told apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+const fn ch(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+    }
+}
+
+const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+/// When a footer hint is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// A search is in effect.
+    Searching,
+    /// There is a step to go back to.
+    Drilled,
+}
+
+/// One intent and the keys that ask for it.
+#[derive(Debug)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub intent: Intent,
+    /// The keys as the help names them; `None` for a binding the row
+    /// before it names with its own (`↑ ↓` names both moves).
+    pub label: Option<&'static str>,
+    pub help: &'static str,
+    /// The footer's key and word for it, and when they show.
+    pub hint: Option<(&'static str, &'static str, When)>,
+}
+
+/// The keys of one place, as the help lists them.
+#[derive(Debug)]
+pub struct Section {
+    pub title: &'static str,
+    pub place: Place,
+    /// Listed in the help (and the README); the help's and the prompt's
+    /// own keys, which their boxes name, are not.
+    pub listed: bool,
+    pub bindings: &'static [Binding],
+    /// Lines of the help that are no key (the mouse, the query syntax).
+    pub notes: &'static [(&'static str, &'static str)],
+}
+
+const fn bind(
+    keys: &'static [Key],
+    intent: Intent,
+    label: &'static str,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        keys,
+        intent,
+        label: Some(label),
+        help,
+        hint: None,
+    }
+}
+
+/// A binding the row before names.
+const fn also(keys: &'static [Key], intent: Intent) -> Binding {
+    Binding {
+        keys,
+        intent,
+        label: None,
+        help: "",
+        hint: None,
+    }
+}
+
+/// `bind`, with the footer's key and word for it.
+const fn bind_hint(
+    keys: &'static [Key],
+    intent: Intent,
+    label: &'static str,
+    help: &'static str,
+    hint: (&'static str, &'static str, When),
+) -> Binding {
+    Binding {
+        keys,
+        intent,
+        label: Some(label),
+        help,
+        hint: Some(hint),
+    }
+}
+
+/// `also`, with the footer's key and word for it.
+const fn also_hint(
+    keys: &'static [Key],
+    intent: Intent,
+    hint: (&'static str, &'static str, When),
+) -> Binding {
+    Binding {
+        keys,
+        intent,
+        label: None,
+        help: "",
+        hint: Some(hint),
+    }
+}
+
+use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Up};
+use When::{Always, Drilled, Searching};
+
+const DIGITS: &[Key] = &[
+    ch('1'),
+    ch('2'),
+    ch('3'),
+    ch('4'),
+    ch('5'),
+    ch('6'),
+    ch('7'),
+];
+
+pub const SECTIONS: &[Section] = &[
+    Section {
+        title: "Everywhere",
+        place: Place::Everywhere,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('q')],
+                Intent::Quit,
+                "q  Ctrl-C",
+                "quit",
+                ("q", "quit", Always),
+            ),
+            bind_hint(
+                &[ch('?')],
+                Intent::Help,
+                "?",
+                "this help (Esc closes it)",
+                ("?", "help", Always),
+            ),
+            bind(
+                &[code(KeyCode::Tab)],
+                Intent::NextPane,
+                "Tab  Shift-Tab  1-7",
+                "switch pane",
+            ),
+            also(&[code(BackTab)], Intent::PrevPane),
+            also(DIGITS, Intent::GoPane(0)),
+            bind(&[code(Up), ch('k')], Intent::Move(-1), "↑ ↓  j k", "move"),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            bind(
+                &[code(PageUp), ctrl('b')],
+                Intent::PageUp,
+                "PgUp PgDn  Space",
+                "page",
+            ),
+            also(&[code(PageDown), ch(' '), ctrl('f')], Intent::PageDown),
+            bind(&[code(Home)], Intent::First, "Home End", "first / last row"),
+            also(&[code(End)], Intent::Last),
+            bind_hint(
+                &[ch('g'), ctrl('p')],
+                Intent::Find,
+                "Ctrl-P  g",
+                "jump to a function",
+                ("g", "find", Always),
+            ),
+            bind_hint(
+                &[code(Backspace), ch('[')],
+                Intent::Back,
+                "Backspace  Esc",
+                "back (a filter at the start: clear it)",
+                ("⌫", "back", Drilled),
+            ),
+            also(&[code(Esc)], Intent::Cancel),
+            bind(
+                &[ch(']')],
+                Intent::Forward,
+                "[  ]",
+                "back / forward again to the step gone back from",
+            ),
+            bind(
+                &[ch('T')],
+                Intent::ShowInTree,
+                "T",
+                "the selected function in the call tree, at every place it is called",
+            ),
+            bind(
+                &[ch('f')],
+                Intent::Sandwich,
+                "f",
+                "the selected function's sandwich in the Flame pane",
+            ),
+            bind(
+                &[ch('y')],
+                Intent::Copy,
+                "y",
+                "copy the selected name (tree, flame: its path) to the clipboard",
+            ),
+        ],
+        notes: &[(
+            "mouse",
+            "click a tab, a heading (sorts), a row; the wheel scrolls",
+        )],
+    },
+    Section {
+        title: "Tables",
+        place: Place::Tables,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/",
+                "search: filter as you type",
+                ("/", "search", Always),
+            ),
+            bind_hint(
+                &[ch('s')],
+                Intent::SortNext,
+                "s  S",
+                "sort by the next / previous column",
+                ("s", "sort", Always),
+            ),
+            also(&[ch('S')], Intent::SortPrev),
+            bind_hint(
+                &[ch('r')],
+                Intent::Reverse,
+                "r",
+                "reverse the sort",
+                ("r", "reverse", Always),
+            ),
+            bind_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                "n  N",
+                "next / previous match",
+                ("n/N", "match", Searching),
+            ),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Columns(-1),
+                "← →  h",
+                "scroll the columns after the name",
+            ),
+            also(&[code(Right)], Intent::Columns(1)),
+            bind(&[code(Enter)], Intent::Open, "Enter", "drill down"),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the rows shown to CSV next to the input",
+            ),
+            also(
+                &[ch('x'), ch('X')],
+                Intent::Explain("x and X hide and show functions in the Flame pane (5)"),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Functions",
+        place: Place::Functions,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "stacks containing the function",
+                ("⏎", "stacks", Always),
+            ),
+            bind_hint(
+                &[ch('t')],
+                Intent::ShowInTree,
+                "t",
+                "the function in the call tree, at every place it is called",
+                ("t", "in tree", Always),
+            ),
+            bind_hint(
+                &[ch('c')],
+                Intent::CallersCallees,
+                "c",
+                "into callers, then callees, then back",
+                ("c", "callers/callees", Always),
+            ),
+            bind_hint(
+                &[ch('l')],
+                Intent::ShowLines,
+                "l",
+                "the function's lines",
+                ("l", "lines", Always),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Call tree",
+        place: Place::Tree,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[code(Right), ch('l')],
+                Intent::OpenRow,
+                "→ ←  l h",
+                "open / close the row (again: into it / to its parent)",
+                ("→←", "open/close", Always),
+            ),
+            also(&[code(Left), ch('h')], Intent::CloseRow),
+            bind_hint(
+                &[ch('*')],
+                Intent::OpenAll,
+                "*",
+                "open everything under the row",
+                ("*", "all", Always),
+            ),
+            bind_hint(
+                &[ch('p')],
+                Intent::HotPath,
+                "p",
+                "open the hot path: the heaviest callees, down to 5 % of the total",
+                ("p", "hot path", Always),
+            ),
+            bind_hint(
+                &[ch('i')],
+                Intent::Invert,
+                "i",
+                "turn over: bottom-up (functions by self time, callers below)",
+                ("i", "invert", Always),
+            ),
+            bind_hint(
+                &[ch('s')],
+                Intent::SortNext,
+                "s  S  r",
+                "order each row's children by another column / reverse",
+                ("s", "sort", Always),
+            ),
+            also(&[ch('S')], Intent::SortPrev),
+            also(&[ch('r')], Intent::Reverse),
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "mark matching functions and open the paths to them; step",
+                ("/", "search", Always),
+            ),
+            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the row's function",
+                ("⏎", "function", Always),
+            ),
+            also(
+                &[ch('e')],
+                Intent::Explain(
+                    "the tree's paths export as folded stacks: profx export --to folded",
+                ),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Stacks",
+        place: Place::Stacks,
+        listed: true,
+        bindings: &[bind_hint(
+            &[code(Enter)],
+            Intent::Open,
+            "Enter",
+            "into the frames; Enter on a frame: its function",
+            ("⏎", "frames", Always),
+        )],
+        notes: &[],
+    },
+    Section {
+        title: "Flame",
+        place: Place::Flame,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "highlight matching frames, with their share; step",
+                ("/", "search", Always),
+            ),
+            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓",
+                "the caller / the heaviest callee",
+                ("↑↓←→", "move", Always),
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Beside(-1),
+                "← →  h l",
+                "the frame to the left / right",
+            ),
+            also(&[code(Right), ch('l')], Intent::Beside(1)),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Zoom,
+                "Enter",
+                "zoom: the frame becomes the full width",
+                ("⏎", "zoom", Always),
+            ),
+            bind_hint(
+                &[code(Backspace), code(Esc), ch('[')],
+                Intent::ZoomOut,
+                "Backspace  Esc",
+                "zoom back out",
+                ("Esc", "out", Always),
+            ),
+            bind(
+                &[ch('x')],
+                Intent::HideFunction,
+                "x",
+                "hide the frame's function: its time goes to its callers",
+            ),
+            bind(
+                &[ch('X')],
+                Intent::ShowAll,
+                "X",
+                "show every hidden function again",
+            ),
+            bind(
+                &[ch('f')],
+                Intent::Sandwich,
+                "f",
+                "sandwich: its callers above, its callees below (again: leave)",
+            ),
+            bind(&[code(Home)], Intent::First, "Home", "the top frame"),
+            bind_hint(
+                &[ch('t')],
+                Intent::TimeOrder,
+                "t",
+                "time order: a box a call, x is time (again: the graph)",
+                ("t", "time", Always),
+            ),
+            bind_hint(
+                &[ch('T')],
+                Intent::ShowInTree,
+                "T",
+                "the frame's function in the call tree",
+                ("T", "tree", Always),
+            ),
+            also(
+                &[ch('e')],
+                Intent::Explain(
+                    "the tree's paths export as folded stacks: profx export --to folded",
+                ),
+            ),
+        ],
+        notes: &[(
+            "↑ ↓ in a sandwich",
+            "past the function into its callers and back; Enter: a caller's sandwich",
+        )],
+    },
+    Section {
+        title: "Flame, time order",
+        place: Place::Chart,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "highlight the matching calls; the next / previous in the run",
+                ("/", "search", Always),
+            ),
+            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓",
+                "the caller / the longest callee (past the edge: the next thread)",
+                ("↑↓←→", "move", Always),
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Beside(-1),
+                "← →  h l",
+                "the call before / after on the row",
+            ),
+            also(&[code(Right), ch('l')], Intent::Beside(1)),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Zoom,
+                "Enter",
+                "zoom: the call's time becomes the full width",
+                ("⏎", "zoom", Always),
+            ),
+            bind_hint(
+                &[code(Backspace), code(Esc), ch('[')],
+                Intent::ZoomOut,
+                "Backspace  Esc",
+                "zoom back out",
+                ("Esc", "out", Always),
+            ),
+            bind(
+                &[code(Home)],
+                Intent::First,
+                "Home",
+                "the first call in the window",
+            ),
+            bind(
+                &[ch('f')],
+                Intent::Sandwich,
+                "f",
+                "the call's function's sandwich in the flame graph",
+            ),
+            bind_hint(
+                &[ch('t')],
+                Intent::TimeOrder,
+                "t",
+                "the flame graph again",
+                ("t", "graph", Always),
+            ),
+            bind_hint(
+                &[ch('T')],
+                Intent::ShowInTree,
+                "T",
+                "the call's function in the call tree",
+                ("T", "tree", Always),
+            ),
+            also(
+                &[ch('e')],
+                Intent::Explain(
+                    "the tree's paths export as folded stacks: profx export --to folded",
+                ),
+            ),
+            also(
+                &[ch('x'), ch('X')],
+                Intent::Explain("x and X hide functions in the flame graph (t)"),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Lines",
+        place: Place::Lines,
+        listed: true,
+        bindings: &[bind_hint(
+            &[code(Enter)],
+            Intent::Open,
+            "Enter",
+            "the line's function",
+            ("⏎", "function", Always),
+        )],
+        notes: &[],
+    },
+    Section {
+        title: "Events",
+        place: Place::Events,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/",
+                "search: the events of matching functions",
+                ("/", "search", Always),
+            ),
+            bind_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                "n  N",
+                "next / previous match",
+                ("n/N", "match", Searching),
+            ),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the event's function",
+                ("⏎", "function", Always),
+            ),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the events shown to CSV next to the input",
+            ),
+            also(
+                &[ch('s'), ch('S'), ch('r')],
+                Intent::Explain("events keep their trace order"),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Trace",
+        place: Place::Trace,
+        listed: true,
+        bindings: &[bind_hint(
+            &[code(Enter)],
+            Intent::Open,
+            "Enter",
+            "a packet's events",
+            ("⏎", "events", Always),
+        )],
+        notes: &[(
+            "i I O o",
+            "the ops: about to enter, entered, about to return, returned",
+        )],
+    },
+    Section {
+        title: "Info",
+        place: Place::Info,
+        listed: false,
+        bindings: &[
+            also(
+                &[ch('s'), ch('S'), ch('r')],
+                Intent::Explain("nothing to sort here"),
+            ),
+            also(&[ch('/')], Intent::Explain("Info has nothing to search")),
+            also(
+                &[ch('e')],
+                Intent::Explain("Info is no table: profx report --view info prints it"),
+            ),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Callers, callees, frames",
+        place: Place::Lists,
+        listed: false,
+        bindings: &[
+            also_hint(&[], Intent::Move(1), ("↑↓", "move", Always)),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "go to the function",
+                ("⏎", "go to function", Always),
+            ),
+            bind_hint(
+                &[code(Backspace), code(Esc), ch('[')],
+                Intent::Back,
+                "Backspace  Esc",
+                "leave the list",
+                ("⌫", "leave list", Always),
+            ),
+            also_hint(&[], Intent::Quit, ("q", "quit", Always)),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Search and finder",
+        place: Place::Prompt,
+        listed: true,
+        bindings: &[
+            // Every printable key is text here (`key`), so this row binds
+            // none: it says what typing does.
+            bind_hint(
+                &[],
+                Intent::Input(' '),
+                "text",
+                "fuzzy; 'exact ^start end$ !not; space = and",
+                ("type", "to rank functions", Always),
+            ),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Accept,
+                "Enter",
+                "keep the filter / go to the function",
+                ("⏎", "go", Always),
+            ),
+            bind_hint(
+                &[code(Esc)],
+                Intent::Cancel,
+                "Esc",
+                "clear the filter / close",
+                ("Esc", "close", Always),
+            ),
+            bind(
+                &[code(Up), ctrl('p'), ctrl('k')],
+                Intent::Move(-1),
+                "↑ ↓  Ctrl-N Ctrl-P",
+                "move",
+            ),
+            also(&[code(Down), ctrl('n'), ctrl('j')], Intent::Move(1)),
+            bind(
+                &[ctrl('u')],
+                Intent::ClearInput,
+                "Ctrl-U",
+                "clear the query",
+            ),
+            also(&[code(Backspace)], Intent::Erase),
+            also(&[code(PageUp)], Intent::PageUp),
+            also(&[code(PageDown)], Intent::PageDown),
+            also(&[code(Home)], Intent::First),
+            also(&[code(End)], Intent::Last),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Help",
+        place: Place::Help,
+        listed: false,
+        bindings: &[
+            bind_hint(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓",
+                "scroll",
+                ("↑↓", "scroll", Always),
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            also(&[code(PageUp)], Intent::PageUp),
+            also(&[code(PageDown), ch(' ')], Intent::PageDown),
+            also(&[code(Home)], Intent::First),
+            also(&[code(End)], Intent::Last),
+            bind_hint(
+                &[code(Esc), ch('?'), code(Backspace), code(Enter)],
+                Intent::Cancel,
+                "Esc",
+                "close the help",
+                ("Esc", "close help", Always),
+            ),
+            bind_hint(&[ch('q')], Intent::Quit, "q", "quit", ("q", "quit", Always)),
+        ],
+        notes: &[],
+    },
+];
+
+/// Rows a wheel notch scrolls.
+const WHEEL_ROWS: isize = 3;
+
+/// The section of a place.
+pub fn section(place: Place) -> Option<&'static Section> {
+    SECTIONS.iter().find(|s| s.place == place)
+}
+
+/// The intent of a terminal event, the keyboard being at `places` (the
+/// pane's, most particular first) in `mode`.
+pub fn intent(mode: &Mode, places: &[Place], event: &Event) -> Option<Intent> {
+    match event {
+        Event::Key(k) if k.kind != KeyEventKind::Release => key(mode, places, k),
+        Event::Mouse(m) => mouse(m),
+        Event::Resize(width, height) => {
+            let (width, height) = super::term::bounded(*width, *height);
+            Some(Intent::Resize { width, height })
+        }
+        Event::Paste(text) if matches!(mode, Mode::Search | Mode::Finder(_)) => {
+            Some(Intent::Paste(Pasted::new(text)))
+        }
+        _ => None,
+    }
+}
+
+fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
+    let pressed = Key {
+        code: k.code,
+        ctrl: k.modifiers.contains(KeyModifiers::CONTROL),
+    };
+    if pressed == ctrl('c') {
+        return Some(Intent::Quit);
+    }
+    let places: &[Place] = match mode {
+        Mode::Normal => places,
+        Mode::Search | Mode::Finder(_) => {
+            // Every printable key is text in the prompt.
+            if let (KeyCode::Char(c), false) = (pressed.code, pressed.ctrl) {
+                return Some(Intent::Input(c));
+            }
+            &[Place::Prompt]
+        }
+        Mode::Help(_) => &[Place::Help],
+    };
+    lookup(places, pressed)
+}
+
+/// The first binding of `key` among the places' sections.
+pub fn lookup(places: &[Place], key: Key) -> Option<Intent> {
+    let b = places
+        .iter()
+        .filter_map(|&p| section(p))
+        .flat_map(|s| s.bindings)
+        .find(|b| b.keys.contains(&key))?;
+    Some(match (&b.intent, key.code) {
+        (Intent::GoPane(_), KeyCode::Char(c @ '1'..='9')) => {
+            Intent::GoPane(usize::from(c as u8 - b'1'))
+        }
+        (intent, _) => intent.clone(),
+    })
+}
+
+fn mouse(m: &MouseEvent) -> Option<Intent> {
+    let (x, y) = (m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => Some(Intent::Click { x, y }),
+        MouseEventKind::ScrollUp => Some(Intent::Wheel {
+            x,
+            y,
+            rows: -WHEEL_ROWS,
+        }),
+        MouseEventKind::ScrollDown => Some(Intent::Wheel {
+            x,
+            y,
+            rows: WHEEL_ROWS,
+        }),
+        _ => None,
+    }
+}
+
+/// The footer's hints at `places`: the general places' first, the
+/// particular's next, `Everywhere`'s last (so `?` and `q` always end
+/// the line), each place's in its order, one per intent.
+pub fn hints(
+    places: &[Place],
+    searching: bool,
+    drilled: bool,
+) -> Vec<(&'static str, &'static str)> {
+    let shown = |w: When| match w {
+        Always => true,
+        Searching => searching,
+        Drilled => drilled,
+    };
+    let (everywhere, own): (Vec<Place>, Vec<Place>) =
+        places.iter().partition(|&&p| p == Place::Everywhere);
+    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+    for place in own.iter().rev().chain(everywhere.iter()) {
+        let Some(s) = section(*place) else { continue };
+        for b in s.bindings {
+            let Some((k, w, when)) = b.hint else { continue };
+            // A particular place's hint for a key replaces a general one's.
+            if shown(when) && !out.iter().any(|(ok, _)| *ok == k) {
+                out.push((k, w));
+            }
+        }
+    }
+    // The search leads; stepping through matches, going back, the finder,
+    // the help and quitting end the line, in that order.
+    let ending = ["n/N", "⌫", "g", "?", "q"];
+    out.sort_by_key(|(k, _)| match *k {
+        "/" => 0,
+        k => 1 + ending.iter().position(|e| *e == k).map_or(0, |i| i + 1),
+    });
+    out
+}
+
+/// The help's lines, section by section: `(key, text)`, the section's
+/// title as `(title, "")` with an empty key before it.
+pub fn help_rows() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    SECTIONS
+        .iter()
+        .filter(|s| s.listed)
+        .map(|s| {
+            let keys = s
+                .bindings
+                .iter()
+                .filter_map(|b| b.label.map(|l| (l, b.help)))
+                .chain(s.notes.iter().copied())
+                .collect();
+            (s.title, keys)
+        })
+        .collect()
+}
+
+/// The README's key table, made from the help's rows.
+pub fn readme_table() -> String {
+    let mut out = String::from("| where | keys | what |\n|---|---|---|\n");
+    for (section, keys) in help_rows() {
+        for (k, what) in keys {
+            out.push_str(&format!("| {section} | `{k}` | {what} |\n"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(mode: &Mode, places: &[Place], code: KeyCode, mods: KeyModifiers) -> Option<Intent> {
+        intent(mode, places, &Event::Key(KeyEvent::new(code, mods)))
+    }
+
+    const FUNCTIONS: &[Place] = &[Place::Functions, Place::Tables, Place::Everywhere];
+    const TREE: &[Place] = &[Place::Tree, Place::Everywhere];
+    const FLAME: &[Place] = &[Place::Flame, Place::Everywhere];
+
+    #[test]
+    fn a_key_means_what_the_pane_makes_of_it() {
+        let none = KeyModifiers::NONE;
+        let n = &Mode::Normal;
+        assert_eq!(
+            press(n, FUNCTIONS, KeyCode::Right, none),
+            Some(Intent::Columns(1))
+        );
+        assert_eq!(press(n, TREE, KeyCode::Right, none), Some(Intent::OpenRow));
+        assert_eq!(
+            press(n, FLAME, KeyCode::Right, none),
+            Some(Intent::Beside(1))
+        );
+        assert_eq!(
+            press(n, FUNCTIONS, KeyCode::Char('l'), none),
+            Some(Intent::ShowLines)
+        );
+        assert_eq!(
+            press(n, TREE, KeyCode::Char('l'), none),
+            Some(Intent::OpenRow)
+        );
+        assert_eq!(
+            press(n, FUNCTIONS, KeyCode::Char('t'), none),
+            Some(Intent::ShowInTree)
+        );
+        assert_eq!(
+            press(n, FLAME, KeyCode::Char('t'), none),
+            Some(Intent::TimeOrder)
+        );
+        let folded = "the tree's paths export as folded stacks: profx export --to folded";
+        assert_eq!(
+            press(n, FLAME, KeyCode::Char('e'), none),
+            Some(Intent::Explain(folded)),
+            "no CSV of a flame: the pane says what exports it"
+        );
+        assert_eq!(
+            press(n, FUNCTIONS, KeyCode::Char('3'), none),
+            Some(Intent::GoPane(2))
+        );
+        assert_eq!(press(n, FUNCTIONS, KeyCode::Char('z'), none), None);
+    }
+
+    #[test]
+    fn printable_keys_are_text_in_the_prompt_and_commands_outside() {
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            press(&Mode::Normal, FUNCTIONS, KeyCode::Char('q'), none),
+            Some(Intent::Quit)
+        );
+        assert_eq!(
+            press(&Mode::Search, FUNCTIONS, KeyCode::Char('q'), none),
+            Some(Intent::Input('q'))
+        );
+        assert_eq!(
+            press(&Mode::Search, FUNCTIONS, KeyCode::Esc, none),
+            Some(Intent::Cancel)
+        );
+        assert_eq!(
+            press(
+                &Mode::Search,
+                FUNCTIONS,
+                KeyCode::Char('u'),
+                KeyModifiers::CONTROL
+            ),
+            Some(Intent::ClearInput)
+        );
+    }
+
+    #[test]
+    fn ctrl_c_quits_everywhere() {
+        for mode in [Mode::Normal, Mode::Search, Mode::Help(0)] {
+            assert_eq!(
+                press(&mode, FUNCTIONS, KeyCode::Char('c'), KeyModifiers::CONTROL),
+                Some(Intent::Quit)
+            );
+        }
+    }
+
+    #[test]
+    fn mouse_clicks_and_wheel() {
+        let m = |kind| MouseEvent {
+            kind,
+            column: 4,
+            row: 7,
+            modifiers: KeyModifiers::NONE,
+        };
+        let n = &Mode::Normal;
+        let click = Event::Mouse(m(MouseEventKind::Down(MouseButton::Left)));
+        assert_eq!(
+            intent(n, FUNCTIONS, &click),
+            Some(Intent::Click { x: 4, y: 7 })
+        );
+        let wheel = Event::Mouse(m(MouseEventKind::ScrollDown));
+        assert_eq!(
+            intent(n, FUNCTIONS, &wheel),
+            Some(Intent::Wheel {
+                x: 4,
+                y: 7,
+                rows: 3
+            })
+        );
+    }
+
+    /// No key is bound twice in one place (the second would never act),
+    /// and every bound key of a listed place is named in the help.
+    #[test]
+    fn each_key_is_bound_once_a_place_and_named() {
+        for s in SECTIONS {
+            let keys: Vec<Key> = s
+                .bindings
+                .iter()
+                .flat_map(|b| b.keys.iter().copied())
+                .collect();
+            for (i, k) in keys.iter().enumerate() {
+                assert!(!keys[..i].contains(k), "{}: {k:?} twice", s.title);
+            }
+            assert!(
+                !s.listed || s.bindings.first().is_none_or(|b| b.label.is_some()),
+                "{}: its first row names its keys",
+                s.title
+            );
+        }
+    }
+
+    /// The README's key table is the help's rows, all of them and no
+    /// other.
+    #[test]
+    fn the_readme_lists_every_key_of_the_help() {
+        let readme = include_str!("../../README.md");
+        let table = readme_table();
+        assert!(
+            readme.contains(&table),
+            "the README's key table should be:\n{table}"
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! The Info pane's text: sources, meta, totals, then the loaders' warnings
+//! (each with its place). The head is built once; warnings, which can be
+//! many, are written only when on screen.
+
+use super::{Ctx, Effect, Search, keep_visible, step};
+use crate::model::Profile;
+use crate::report::fmt;
+use crate::text::visible;
+use crate::tui::intent::Intent;
+use crate::tui::layout;
+
+#[derive(Debug)]
+pub struct InfoPane {
+    /// The lines before the warnings.
+    pub head: Vec<String>,
+    pub cursor: usize,
+    pub offset: usize,
+    /// Info has nothing to search; the prompt is never opened on it.
+    pub search: Search,
+}
+
+impl InfoPane {
+    pub fn new(cx: &Ctx) -> InfoPane {
+        InfoPane {
+            head: head_lines(cx.profile),
+            cursor: 0,
+            offset: 0,
+            search: Search::default(),
+        }
+    }
+
+    /// The lines: the head, then a line a warning.
+    pub fn len(&self, p: &Profile) -> usize {
+        self.head.len() + p.warnings().len()
+    }
+
+    /// The `n`th line.
+    pub fn line(&self, p: &Profile, n: usize) -> String {
+        match self.head.get(n) {
+            Some(line) => line.clone(),
+            None => warning_line(p, n - self.head.len()),
+        }
+    }
+
+    pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        let len = self.len(cx.profile);
+        let page = layout::list_rows(cx.areas(false).table).max(1);
+        let by = match intent {
+            Intent::Move(n) | Intent::Wheel { rows: n, .. } => *n,
+            Intent::PageUp => -(page as isize),
+            Intent::PageDown => page as isize,
+            Intent::First => isize::MIN / 2,
+            Intent::Last => isize::MAX / 2,
+            Intent::SortNext | Intent::SortPrev | Intent::Reverse => {
+                return Effect::Say("nothing to sort here".into());
+            }
+            _ => return Effect::Ignored,
+        };
+        self.cursor = step(self.cursor, by, len);
+        keep_visible(&mut self.cursor, &mut self.offset, len, page);
+        Effect::Done
+    }
+}
+
+fn head_lines(p: &Profile) -> Vec<String> {
+    let mut out = vec![format!("format          {}", p.format)];
+    for s in &p.sources {
+        out.push(format!("source          {}", visible(s)));
+    }
+    out.push(String::new());
+    out.push("meta".into());
+    if p.meta.is_empty() {
+        out.push("  (none)".into());
+    }
+    let totals = fmt::totals(p);
+    // Values start after the longest label and two spaces, so a long one
+    // (`start_function`, `application ms`) never runs into its value.
+    let labels = p.meta.keys().map(|k| visible(k).chars().count());
+    let width = labels
+        .chain(totals.iter().map(|(k, _)| k.chars().count()))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    for (k, v) in &p.meta {
+        out.push(format!(
+            "  {:<width$}{}",
+            visible(k),
+            visible(&v.to_string())
+        ));
+    }
+    out.push(String::new());
+    out.push("totals".into());
+    for (k, v) in totals {
+        out.push(format!("  {k:<width$}{v}"));
+    }
+    out.push(String::new());
+    out.push(format!("warnings: {}", p.warnings().len()));
+    out
+}
+
+/// The `i`th warning as the Info pane lists it.
+fn warning_line(p: &Profile, i: usize) -> String {
+    match p.warnings().get(i) {
+        Some(w) => format!(
+            "  {}: {}",
+            visible(&p.warning_place(w)),
+            visible(&w.message)
+        ),
+        None => String::new(),
+    }
+}

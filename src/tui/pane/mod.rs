@@ -1,0 +1,408 @@
+//! The panes: each owns its state, takes the intents that are its own
+//! (`update`, which answers with an `Effect` for the app) and draws itself
+//! from `&self` (`render`). A step of the history is a `Pane`; going back
+//! restores one as it was left.
+//!
+//! What every pane reads and none changes (the profile, what is derived
+//! from it, the window) comes in a `Ctx`. A new pane is a file here, a
+//! variant of `Pane` (with its tab in `TABS`, or reached from another
+//! pane by an `Effect::Open`), and its keys in `keymap.rs`.
+
+pub mod flame;
+pub mod info;
+pub mod table;
+pub mod tree;
+
+use super::derived::{Neighbours, Opening, PaneColumns, Prepared};
+use super::intent::Intent;
+use super::keymap::Place;
+use super::layout::{self, Areas};
+use super::render::theme::Theme;
+use crate::analysis::callgraph::CallGraph;
+use crate::analysis::calltree::TreeIndex;
+use crate::analysis::search::Query;
+use crate::analysis::view::{Table, View};
+use crate::model::{FuncId, PacketId, Profile};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use std::sync::Arc;
+
+pub use flame::FlamePane;
+pub use info::InfoPane;
+pub use table::{Focus, Rows, TablePane, Within};
+pub use tree::TreePane;
+
+/// The seven panes of the tab line, in the order of their number keys; a
+/// new pane takes the next number.
+pub const TABS: [View; 7] = [
+    View::Table(Table::Functions),
+    View::Table(Table::Lines),
+    View::Table(Table::Stacks),
+    View::Tree,
+    View::Flame,
+    View::Table(Table::Packets),
+    View::Info,
+];
+
+/// A tab's name on the tab line.
+pub fn tab_title(tab: View) -> &'static str {
+    match tab {
+        View::Table(Table::Functions) => "Functions",
+        View::Table(Table::Lines) => "Lines",
+        View::Table(Table::Stacks) => "Stacks",
+        View::Table(Table::Packets) => "Trace",
+        View::Tree | View::Callers | View::Callees => "Call tree",
+        View::Flame => "Flame",
+        View::Info => "Info",
+    }
+}
+
+/// A tab's place on the tab line.
+pub fn tab_index(tab: View) -> usize {
+    TABS.iter().position(|&t| t == tab).unwrap_or(0)
+}
+
+/// What every pane reads: the profile, what is derived from it, the
+/// window.
+pub struct Ctx<'a> {
+    pub profile: &'a Arc<Profile>,
+    pub prepared: &'a Arc<Prepared>,
+    /// A large profile's first view being ordered on a thread.
+    pub opening: Option<&'a Opening>,
+    pub size: Rect,
+}
+
+impl<'a> Ctx<'a> {
+    /// A table's columns and widths (while the first view is ordered, the
+    /// Functions table's measured over its first rows).
+    pub fn pane(&self, t: Table) -> &'a PaneColumns {
+        match self.opening {
+            Some(o) if t == Table::Functions && !self.prepared.pane_made(t) => o.pane(),
+            _ => self.prepared.pane(self.profile, t),
+        }
+    }
+
+    /// The call graph (model.md), made on first need if its thread has
+    /// not made it yet.
+    pub fn graph(&self) -> &'a CallGraph {
+        self.prepared.graph(self.profile)
+    }
+
+    /// The call tree's children and weights (shared by the Call tree and
+    /// Flame panes).
+    pub fn tree_index(&self) -> Arc<TreeIndex> {
+        self.prepared.tree(self.profile)
+    }
+
+    /// A function's callers and callees for the detail split: the graph's
+    /// lists once it is made; before, the function's own (the nodes at and
+    /// below its own, the same lists to the bit), so the first frame does
+    /// not wait for the whole graph. `None` while they are being counted.
+    pub fn neighbours(&self, f: FuncId) -> Option<Neighbours<'a>> {
+        if let Some(o) = self.opening {
+            return o.neighbours(f);
+        }
+        Some(match self.prepared.graph_made() {
+            Some(g) => (g.callers(f).into(), g.callees(f).into(), g.recursive(f)),
+            None => {
+                let l = CallGraph::neighbours(self.profile, f);
+                (l.callers.into(), l.callees.into(), l.recursive)
+            }
+        })
+    }
+
+    /// Which functions' names match the query `text`, by function id: each
+    /// name matched once, as a pane's search does.
+    pub fn function_hits(&self, text: &str) -> Vec<bool> {
+        let p = self.profile;
+        match self.prepared.search_names(p, Table::Functions) {
+            Some(names) => {
+                let hits = names.scan.hits(p, text);
+                names.by_row.iter().map(|n| hits.get(n.index())).collect()
+            }
+            None => {
+                let q = Query::parse(text);
+                p.function_ids()
+                    .map(|f| q.is_match(&crate::text::visible(p.function_name(f))))
+                    .collect()
+            }
+        }
+    }
+
+    /// Where everything sits for a pane with a detail split or without.
+    pub fn areas(&self, detail: bool) -> Areas {
+        layout::areas(self.size, detail)
+    }
+
+    /// A status for a profile without call paths.
+    pub fn no_call_paths(&self, what: &str) -> Option<String> {
+        self.profile.nodes().is_empty().then(|| {
+            format!(
+                "no {what}: this {} profile has no call paths",
+                self.profile.format
+            )
+        })
+    }
+}
+
+/// What a pane's `update` asks of the app.
+#[derive(Debug, PartialEq)]
+pub enum Effect {
+    /// Taken (the pane's state may have changed).
+    Done,
+    /// Not the pane's: the app takes it, or nothing does.
+    Ignored,
+    /// Taken, with an answer for the status line.
+    Say(String),
+    /// A new step of the history.
+    Open(Step),
+    /// The pane has nothing to take back: the app goes back a step.
+    Back,
+}
+
+/// Where a drill-down goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The function in the Functions pane.
+    Function(FuncId),
+    Stacks(FuncId),
+    Lines(FuncId),
+    /// The function at every place of the call tree.
+    Tree(FuncId),
+    Events(PacketId),
+    /// The function's sandwich in the Flame pane.
+    Sandwich(FuncId),
+}
+
+/// How a path's names are joined when copied (as the Stacks pane's path
+/// reads, root first).
+pub const JOIN: &str = " > ";
+
+/// A search's text and what it parses to (`None` when empty).
+#[derive(Debug, Default)]
+pub struct Search {
+    pub text: String,
+    pub query: Option<Query>,
+}
+
+impl Search {
+    pub fn set(&mut self, text: &str) {
+        self.text = text.to_string();
+        let q = Query::parse(text);
+        self.query = (!q.is_empty()).then_some(q);
+    }
+}
+
+/// One step of the history: a pane and its state.
+#[derive(Debug)]
+pub enum Pane {
+    Table(TablePane),
+    Tree(TreePane),
+    Flame(FlamePane),
+    Info(InfoPane),
+}
+
+impl Pane {
+    /// A pane's root view, as its tab opens it.
+    pub fn root(tab: View, cx: &Ctx) -> Pane {
+        match tab {
+            View::Table(t) => Pane::Table(TablePane::new(t, Within::All, cx)),
+            View::Tree | View::Callers | View::Callees => Pane::Tree(TreePane::new(None, cx)),
+            View::Flame => Pane::Flame(FlamePane::new(None, cx)),
+            View::Info => Pane::Info(InfoPane::new(cx)),
+        }
+    }
+
+    /// The pane a drill-down opens.
+    pub fn step(step: Step, cx: &Ctx) -> Pane {
+        match step {
+            Step::Function(f) => {
+                let mut t = TablePane::new(Table::Functions, Within::All, cx);
+                t.show(f.index() as u32, cx);
+                Pane::Table(t)
+            }
+            Step::Stacks(f) => Pane::Table(TablePane::new(Table::Stacks, Within::Function(f), cx)),
+            Step::Lines(f) => Pane::Table(TablePane::new(Table::Lines, Within::Function(f), cx)),
+            Step::Events(k) => Pane::Table(TablePane::new(Table::Packets, Within::Packet(k), cx)),
+            Step::Tree(f) => Pane::Tree(TreePane::new(Some(f), cx)),
+            Step::Sandwich(f) => Pane::Flame(FlamePane::new(Some(f), cx)),
+        }
+    }
+
+    /// The tab the pane is under.
+    pub fn tab(&self) -> View {
+        match self {
+            Pane::Table(t) => View::Table(t.table),
+            Pane::Tree(_) => View::Tree,
+            Pane::Flame(_) => View::Flame,
+            Pane::Info(_) => View::Info,
+        }
+    }
+
+    /// Where its keys come from, most particular first (keymap.rs).
+    pub fn places(&self) -> &'static [Place] {
+        match self {
+            Pane::Table(t) => t.places(),
+            Pane::Tree(_) => &[Place::Tree, Place::Everywhere],
+            Pane::Flame(f) if f.in_chart() => &[Place::Chart, Place::Everywhere],
+            Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
+            Pane::Info(_) => &[Place::Info, Place::Everywhere],
+        }
+    }
+
+    pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        match self {
+            Pane::Table(t) => t.update(intent, cx),
+            Pane::Tree(t) => t.update(intent, cx),
+            Pane::Flame(f) => f.update(intent, cx),
+            Pane::Info(i) => i.update(intent, cx),
+        }
+    }
+
+    /// Draws the pane into its areas of the screen.
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
+        match self {
+            Pane::Table(t) => super::render::table::pane(buf, a, t, cx, theme),
+            Pane::Tree(t) => super::render::tree::pane(buf, a.table, t, cx, theme),
+            Pane::Flame(f) => super::render::flame::pane(buf, a.table, f, cx, theme),
+            Pane::Info(i) => super::render::table::info(buf, a.table, i, cx, theme),
+        }
+    }
+
+    /// The search typed into the prompt.
+    pub fn search(&self) -> &Search {
+        match self {
+            Pane::Table(t) => &t.search,
+            Pane::Tree(t) => &t.search,
+            Pane::Flame(f) => &f.search,
+            Pane::Info(i) => &i.search,
+        }
+    }
+
+    /// A new search text; `narrowing` when it keeps a subset of what the
+    /// last matched (it was typed on). An answer for the status line.
+    pub fn set_search(&mut self, text: &str, narrowing: bool, cx: &Ctx) -> Option<String> {
+        match self {
+            Pane::Table(t) => t.set_search(text, narrowing, cx),
+            Pane::Tree(t) => t.set_search(text, cx),
+            Pane::Flame(f) => f.set_search(text, cx),
+            Pane::Info(_) => None,
+        }
+    }
+
+    /// Whether a search means anything here.
+    pub fn searchable(&self) -> bool {
+        !matches!(self, Pane::Info(_))
+    }
+
+    /// The function the selection is on (a row's, a caller's, a frame's).
+    pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
+        match self {
+            Pane::Table(t) => t.function(cx),
+            Pane::Tree(t) => t.function(cx),
+            Pane::Flame(f) => f.function(cx),
+            Pane::Info(_) => None,
+        }
+    }
+
+    /// What `y` copies: the selected name, or path (tree, flame, stack).
+    pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
+        match self {
+            Pane::Table(t) => t.copy_text(cx),
+            Pane::Tree(t) => t.copy_text(cx),
+            Pane::Flame(f) => f.copy_text(cx),
+            Pane::Info(_) => None,
+        }
+    }
+
+    /// The step as the breadcrumb names it.
+    pub fn step_name(&self, cx: &Ctx) -> String {
+        match self {
+            Pane::Table(t) => t.step_name(cx),
+            Pane::Tree(t) => match t.about {
+                Some(f) => format!("{} in the tree", short_name(cx.profile, f)),
+                None => "Call tree".into(),
+            },
+            Pane::Flame(_) => "Flame".into(),
+            Pane::Info(_) => "Info".into(),
+        }
+    }
+
+    /// Whether the pane has a split under its table.
+    pub fn has_detail(&self) -> bool {
+        matches!(self, Pane::Table(t) if t.has_detail())
+    }
+
+    /// The keyboard is in the split under the table.
+    pub fn in_lists(&self) -> bool {
+        matches!(self, Pane::Table(t) if t.focus != Focus::Table)
+    }
+
+    pub fn as_table(&self) -> Option<&TablePane> {
+        match self {
+            Pane::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn as_tree(&self) -> Option<&TreePane> {
+        match self {
+            Pane::Tree(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn as_flame(&self) -> Option<&FlamePane> {
+        match self {
+            Pane::Flame(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn as_flame_mut(&mut self) -> Option<&mut FlamePane> {
+        match self {
+            Pane::Flame(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// A function's name cut short for titles and the breadcrumb.
+pub fn short_name(p: &Profile, f: FuncId) -> String {
+    super::render::fit(&crate::text::visible(p.function_name(f)), 28).0
+}
+
+/// `at + n`, kept within `0..len`.
+pub fn step(at: usize, n: isize, len: usize) -> usize {
+    at.saturating_add_signed(n).min(len.saturating_sub(1))
+}
+
+/// `at + dir`, wrapping around `0..len`.
+pub fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    (at as isize + dir).rem_euclid(len as isize) as usize
+}
+
+/// The area inside a bordered block.
+pub fn inner(r: Rect) -> Rect {
+    Rect::new(
+        r.x + 1,
+        r.y + 1,
+        r.width.saturating_sub(2),
+        r.height.saturating_sub(2),
+    )
+}
+
+/// Keeps a list's cursor on a row and its window scrolled to show it.
+pub fn keep_visible(cursor: &mut usize, offset: &mut usize, len: usize, shown: usize) {
+    *cursor = (*cursor).min(len.saturating_sub(1));
+    if *cursor < *offset {
+        *offset = *cursor;
+    } else if *cursor >= *offset + shown {
+        *offset = *cursor + 1 - shown;
+    }
+    // No empty rows below the last one while rows are hidden above.
+    *offset = (*offset).min(len.saturating_sub(shown));
+}

@@ -1,0 +1,247 @@
+//! The Call tree pane: the calling-context tree top-down or bottom-up
+//! (`analysis::calltree`), rows opened and closed, the hot path, a search
+//! that marks the matching functions' rows and opens the paths to them.
+
+use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
+use crate::analysis::calltree::{CallTree, TreeCol};
+use crate::model::{FuncId, Profile};
+use crate::tui::intent::Intent;
+use crate::tui::layout;
+use ratatui::layout::Position;
+
+#[derive(Debug)]
+pub struct TreePane {
+    pub tree: Box<CallTree>,
+    /// The function whose places the tree was opened at (marked there).
+    pub about: Option<FuncId>,
+    pub search: Search,
+    pub cursor: usize,
+    pub offset: usize,
+}
+
+impl TreePane {
+    pub fn new(about: Option<FuncId>, cx: &Ctx) -> TreePane {
+        let p = cx.profile;
+        let mut tree = Box::new(CallTree::new(p, cx.tree_index()));
+        let mut cursor = 0;
+        if let Some(f) = about {
+            tree.mark(p, &|g| g == f);
+            cursor = tree.next_marked(tree.rows.len(), 1).unwrap_or(0);
+        }
+        let mut pane = TreePane {
+            tree,
+            about,
+            search: Search::default(),
+            cursor,
+            offset: 0,
+        };
+        pane.keep_visible(cx);
+        pane
+    }
+
+    pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        let effect = self.take(intent, cx);
+        self.keep_visible(cx);
+        effect
+    }
+
+    fn take(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        let page = self.page(cx) as isize;
+        match intent {
+            Intent::Move(n) => self.move_by(*n),
+            Intent::PageUp => self.move_by(-page),
+            Intent::PageDown => self.move_by(page),
+            Intent::First => self.move_by(isize::MIN / 2),
+            Intent::Last => self.move_by(isize::MAX / 2),
+            Intent::OpenRow => self.expand(cx.profile),
+            Intent::CloseRow => self.collapse(cx.profile),
+            Intent::OpenAll => return self.expand_all(cx.profile),
+            Intent::HotPath => self.op(cx.profile, |p, t, c| Some(t.hot_path(p, c))),
+            Intent::Invert => self.invert(cx),
+            Intent::SortNext => self.step_sort(cx.profile, 1),
+            Intent::SortPrev => self.step_sort(cx.profile, -1),
+            Intent::Reverse => self.op(cx.profile, |p, t, c| {
+                let id = t.rows.get(c).map(|r| r.id);
+                t.sort_by(p, t.sort.0, !t.sort.1);
+                id.and_then(|id| t.position(id))
+            }),
+            Intent::NextMatch | Intent::PrevMatch if self.tree.marked.is_empty() => {
+                return Effect::Say("no search: / to start one".into());
+            }
+            Intent::NextMatch => self.op(cx.profile, |_, t, c| t.next_marked(c, 1)),
+            Intent::PrevMatch => self.op(cx.profile, |_, t, c| t.next_marked(c, -1)),
+            Intent::Open => {
+                return match self.function(cx) {
+                    Some(f) => Effect::Open(Step::Function(f)),
+                    None => Effect::Say("this row has no function".into()),
+                };
+            }
+            Intent::Click { x, y } => return self.click(*x, *y, cx),
+            Intent::Wheel { rows, .. } => self.move_by(*rows),
+            _ => return Effect::Ignored,
+        }
+        Effect::Done
+    }
+
+    /// Rows the pane shows at once.
+    pub fn page(&self, cx: &Ctx) -> usize {
+        layout::table_rows(cx.areas(false).table).max(1)
+    }
+
+    fn move_by(&mut self, n: isize) {
+        self.cursor = super::step(self.cursor, n, self.tree.rows.len());
+    }
+
+    fn keep_visible(&mut self, cx: &Ctx) {
+        let shown = self.page(cx);
+        let len = self.tree.rows.len();
+        keep_visible(&mut self.cursor, &mut self.offset, len, shown);
+    }
+
+    /// Runs `op` on the tree with the cursor's row, then puts the cursor
+    /// on the row `op` names (or leaves it where it was).
+    fn op(
+        &mut self,
+        p: &Profile,
+        op: impl FnOnce(&Profile, &mut CallTree, usize) -> Option<usize>,
+    ) {
+        if let Some(at) = op(p, &mut self.tree, self.cursor) {
+            self.cursor = at;
+        }
+        self.cursor = self.cursor.min(self.tree.rows.len().saturating_sub(1));
+    }
+
+    /// Opens the row, or moves into it when it is open.
+    fn expand(&mut self, p: &Profile) {
+        self.op(p, |p, t, c| {
+            if t.expand(p, c) {
+                return None;
+            }
+            let r = t.rows.get(c)?;
+            (t.is_open(r.id) && t.has_children(r.id)).then_some(c + 1)
+        });
+    }
+
+    /// Closes the row, or moves to its parent when it is closed.
+    fn collapse(&mut self, p: &Profile) {
+        self.op(p, |p, t, c| {
+            if t.collapse(c) {
+                return None;
+            }
+            let parent = t.parent(p, t.rows.get(c)?.id)?;
+            t.rows[..c].iter().rposition(|r| r.id == parent)
+        });
+    }
+
+    fn expand_all(&mut self, p: &Profile) -> Effect {
+        let mut stopped = false;
+        self.op(p, |p, t, c| {
+            let id = t.rows.get(c)?.id;
+            t.expand_all(p, c);
+            stopped = t.over_budget();
+            t.position(id)
+        });
+        match stopped {
+            true => Effect::Say(
+                "stopped opening: a deep recursion, turned over; open rows one by one".into(),
+            ),
+            false => Effect::Done,
+        }
+    }
+
+    /// Top-down ⇄ bottom-up, the selection kept on its function.
+    fn invert(&mut self, cx: &Ctx) {
+        self.op(cx.profile, |p, t, c| {
+            let f = t.rows.get(c).map(|r| t.label(p, r.id));
+            t.invert(p);
+            let f = f?;
+            t.rows.iter().position(|r| t.label(p, r.id) == f)
+        });
+        if !self.search.text.is_empty() {
+            let text = self.search.text.clone();
+            self.set_search(&text, cx);
+        }
+    }
+
+    fn step_sort(&mut self, p: &Profile, dir: isize) {
+        self.op(p, |p, t, c| {
+            let now = TreeCol::ALL
+                .iter()
+                .position(|&x| x == t.sort.0)
+                .unwrap_or(0);
+            let col = TreeCol::ALL[step_wrap(now, dir, TreeCol::ALL.len())];
+            let id = t.rows.get(c).map(|r| r.id);
+            t.sort_by(p, col, col != TreeCol::Name);
+            id.and_then(|id| t.position(id))
+        });
+    }
+
+    /// Marks the rows whose function the search matches, opens the paths
+    /// to them and says how many and what share they hold.
+    pub fn set_search(&mut self, text: &str, cx: &Ctx) -> Option<String> {
+        self.search.set(text);
+        let p = cx.profile;
+        if self.search.query.is_none() {
+            self.op(p, |p, t, c| {
+                let id = t.rows.get(c).map(|r| r.id);
+                t.unmark(p);
+                id.and_then(|id| t.position(id))
+            });
+            self.keep_visible(cx);
+            return None;
+        }
+        let hits = cx.function_hits(text);
+        let mut found = (0, None);
+        self.op(p, |p, t, c| {
+            let n = t.mark(p, &|f| hits.get(f.index()).copied().unwrap_or(false));
+            found = (n, t.marked_share(p));
+            t.next_marked(c.saturating_sub(1).min(t.rows.len()), 1)
+        });
+        self.keep_visible(cx);
+        Some(match found {
+            (n, Some(s)) if n > 0 => {
+                let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(s)));
+                format!(
+                    "{} node{} match · {pct}% of the total",
+                    crate::report::fmt::grouped(n as u64),
+                    if n == 1 { "" } else { "s" },
+                )
+            }
+            _ => "no node matches".into(),
+        })
+    }
+
+    fn click(&mut self, x: u16, y: u16, cx: &Ctx) -> Effect {
+        let table = cx.areas(false).table;
+        if !table.contains(Position::new(x, y)) {
+            return Effect::Ignored;
+        }
+        let body = inner(table);
+        if y > body.y && y < body.bottom() {
+            let i = self.offset + usize::from(y - body.y - 1);
+            if i < self.tree.rows.len() {
+                self.cursor = i;
+            }
+        }
+        Effect::Done
+    }
+
+    /// The selected row's function.
+    pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
+        let r = self.tree.rows.get(self.cursor)?;
+        self.tree.func(cx.profile, r.id)
+    }
+
+    /// The selected row's path, root first.
+    pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
+        let (p, t) = (cx.profile.as_ref(), &self.tree);
+        let mut at = Some(t.rows.get(self.cursor)?.id);
+        let mut names = Vec::new();
+        while let Some(id) = at {
+            names.push(t.label(p, id).name(p).to_string());
+            at = t.parent(p, id);
+        }
+        names.reverse();
+        Some(names.join(super::JOIN))
+    }
+}
