@@ -80,9 +80,6 @@ impl Col {
         self.is_number()
     }
 
-    pub fn is_pct(self) -> bool {
-        self.header().ends_with('%')
-    }
 }
 
 /// The columns of a kind that hold a value somewhere in the profile, in

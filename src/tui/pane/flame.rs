@@ -8,7 +8,7 @@ mod chart;
 
 pub use chart::{ChartLine, ChartState};
 
-use super::{Ctx, Effect, Search, Step, inner};
+use super::{Ctx, Effect, Search, inner};
 use crate::analysis::flame_view::{self, Icicle, Layout};
 use crate::model::FuncId;
 use crate::text::visible;
@@ -469,11 +469,6 @@ impl FlamePane {
         }
         names.reverse();
         Some(names.join(super::JOIN))
-    }
-
-    /// `T` from here: the selected function's places in the call tree.
-    pub fn tree_of_selected(&self, cx: &Ctx) -> Option<Step> {
-        self.function(cx).map(Step::Tree)
     }
 }
 

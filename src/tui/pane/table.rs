@@ -8,7 +8,6 @@
 
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, short_name, step, step_wrap};
 use crate::analysis::callgraph::Edge;
-use crate::analysis::resort::TieOrder;
 use crate::analysis::search::{self, NameScan, Query};
 use crate::analysis::view::Table;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
@@ -771,9 +770,4 @@ fn matching(
     let row_hits = hits.by_row(by_row);
     search::retain_rows(&mut rows, |r| row_hits.get(r as usize));
     rows
-}
-
-/// The tie order a table's sort uses, for callers outside the pane.
-pub fn ties<'a>(cx: &'a Ctx, t: Table) -> Option<&'a TieOrder> {
-    cx.prepared.ties(cx.profile, t)
 }
