@@ -79,7 +79,6 @@ impl Col {
     pub fn descending_by_default(self) -> bool {
         self.is_number()
     }
-
 }
 
 /// The columns of a kind that hold a value somewhere in the profile, in

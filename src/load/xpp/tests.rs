@@ -319,19 +319,23 @@ mod packeted {
 
     const FIELDS: &str = "field THREAD N 3\nfield TIME N 8 2\nfield OP C 1\nfield CALL C 12\n";
 
-    /// A fresh folder holding `files` (name, bytes).
-    fn folder(test: &str, files: &[(&str, Vec<u8>)]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("profx-packets-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+    /// A fresh folder holding `files` (name, bytes), removed when dropped.
+    fn folder(test: &str, files: &[(&str, Vec<u8>)]) -> tempfile::TempDir {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("profx-packets-{test}-"))
+            .tempdir()
+            .unwrap();
         for (name, bytes) in files {
-            std::fs::write(dir.join(name), bytes).unwrap();
+            std::fs::write(dir.path().join(name), bytes).unwrap();
         }
         dir
     }
 
-    fn open(dir: &std::path::Path, name: &str) -> Result<Profile, crate::load::LoadError> {
-        let path = dir.join(name).to_string_lossy().into_owned();
+    fn open(
+        dir: impl AsRef<std::path::Path>,
+        name: &str,
+    ) -> Result<Profile, crate::load::LoadError> {
+        let path = dir.as_ref().join(name).to_string_lossy().into_owned();
         load_paths(&[path], &LoadOptions::default())
     }
 
