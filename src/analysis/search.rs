@@ -6,7 +6,8 @@
 //! before any of the exact forms excludes the names it matches (`!word` is
 //! fzf's inverse substring). Matching is case-insensitive unless the query
 //! holds a capital letter (fzf's smart case, decided once for the query).
-//! `|` (fzf's OR) is not supported: it is searched for as a character.
+//! A `|` between terms makes them alternatives, as fzf's OR: `^core go$ |
+//! rb$` matches names that start with `core` and end with `go` or `rb`.
 //!
 //! Results carry the matched character positions so views can highlight
 //! them; positions count chars, not bytes, of the text matched.
@@ -35,9 +36,11 @@ enum Term {
     },
 }
 
-/// A parsed query; an empty query matches everything.
+/// A parsed query; an empty query matches everything. Its groups must all
+/// match; a group matches when one of its terms (alternatives joined by
+/// `|`) does.
 pub struct Query {
-    terms: Vec<Term>,
+    terms: Vec<Vec<Term>>,
     case_sensitive: bool,
     matcher: SkimMatcherV2,
 }
@@ -73,10 +76,7 @@ impl Query {
                 s.to_lowercase()
             }
         };
-        let terms = text
-            .split_whitespace()
-            .filter_map(|t| term(t, fold))
-            .collect();
+        let terms = groups(text, fold);
         let matcher = if case_sensitive {
             SkimMatcherV2::default().respect_case()
         } else {
@@ -108,11 +108,13 @@ impl Query {
 
     /// `is_match` for a name known to be ASCII.
     fn is_match_ascii(&self, name: &str) -> bool {
-        self.terms.iter().all(|t| match t {
-            Term::Fuzzy(pat) if pat.is_ascii() => {
-                in_order(name.as_bytes(), pat.as_bytes(), self.case_sensitive)
-            }
-            _ => self.term_matches(name, t),
+        self.terms.iter().all(|group| {
+            group.iter().any(|t| match t {
+                Term::Fuzzy(pat) if pat.is_ascii() => {
+                    in_order(name.as_bytes(), pat.as_bytes(), self.case_sensitive)
+                }
+                _ => self.term_matches(name, t),
+            })
         })
     }
 
@@ -154,32 +156,61 @@ impl Query {
             score: 0,
             positions: Vec::new(),
         };
-        for t in &self.terms {
-            match t {
-                Term::Fuzzy(pat) => {
-                    let (score, pos) = self.matcher.fuzzy_indices(hay, pat)?;
-                    m.score += score;
-                    m.positions.extend(pos);
-                }
-                Term::Exact {
-                    text,
-                    anchor,
-                    negated,
-                } => match (exact(hay, text, *anchor), negated) {
-                    (Some(_), true) | (None, false) => return None,
-                    (None, true) => {}
-                    (Some(start), false) => {
-                        let n = text.chars().count();
-                        m.score += EXACT_CHAR_SCORE * n as i64;
-                        m.positions.extend(start..start + n);
-                    }
-                },
-            }
+        for group in &self.terms {
+            // The first alternative that matches, as fzf takes it.
+            let (score, positions) = group.iter().find_map(|t| self.term_match(hay, t))?;
+            m.score += score;
+            m.positions.extend(positions);
         }
         m.positions.sort_unstable();
         m.positions.dedup();
         Some(m)
     }
+}
+
+impl Query {
+    /// One term against the (folded) name: its score and the positions it
+    /// matched (none for an exclusion), or `None`.
+    fn term_match(&self, hay: &str, t: &Term) -> Option<(i64, Vec<usize>)> {
+        match t {
+            Term::Fuzzy(pat) => self.matcher.fuzzy_indices(hay, pat),
+            Term::Exact {
+                text,
+                anchor,
+                negated,
+            } => match (exact(hay, text, *anchor), negated) {
+                (Some(_), true) | (None, false) => None,
+                (None, true) => Some((0, Vec::new())),
+                (Some(start), false) => {
+                    let n = text.chars().count();
+                    Some((EXACT_CHAR_SCORE * n as i64, (start..start + n).collect()))
+                }
+            },
+        }
+    }
+}
+
+/// The query's terms, grouped: a term a group, and the terms joined by a
+/// `|` (a word of its own) one group of alternatives. A `|` with no term
+/// on one side joins nothing.
+fn groups(text: &str, fold: impl Fn(&str) -> String) -> Vec<Vec<Term>> {
+    let mut out: Vec<Vec<Term>> = Vec::new();
+    let mut join = false;
+    for word in text.split_whitespace() {
+        if word == "|" {
+            join = !out.is_empty();
+            continue;
+        }
+        let Some(t) = term(word, &fold) else {
+            continue;
+        };
+        match (join, out.last_mut()) {
+            (true, Some(group)) => group.push(t),
+            _ => out.push(vec![t]),
+        }
+        join = false;
+    }
+    out
 }
 
 /// Whether `pat`'s bytes occur in `hay` in order (`pat` already folded
@@ -214,9 +245,11 @@ fn in_order(hay: &[u8], pat: &[u8], case_sensitive: bool) -> bool {
 /// Whether every name matching `new` also matches `old`, so a filter can
 /// look only at what `old` kept: text added at the end narrows, unless
 /// `old` has a `!` (an exclusion weakens as it grows) or a `$` (text after
-/// it turns an anchored term into a fuzzy one).
+/// it turns an anchored term into a fuzzy one), or `new` a `|` (an
+/// alternative widens).
 pub fn narrows(old: &str, new: &str) -> bool {
-    !old.is_empty() && new.starts_with(old) && !old.contains(['!', '$'])
+    // A `|` adds alternatives: what follows it widens.
+    !old.is_empty() && new.starts_with(old) && !old.contains(['!', '$']) && !new.contains('|')
 }
 
 /// Keeps the `rows` that `keep` says so, in order, in place; on every
@@ -374,7 +407,13 @@ impl Needs {
     fn of(q: &Query) -> Needs {
         let mut masks = Vec::new();
         let mut decides = q.terms.len() == 1;
-        for t in &q.terms {
+        for group in &q.terms {
+            // Alternatives ask nothing of a name's letters that all of
+            // them ask: the text decides.
+            let [t] = group.as_slice() else {
+                decides = false;
+                continue;
+            };
             let text = match t {
                 Term::Fuzzy(text) => text,
                 Term::Exact {
@@ -549,7 +588,7 @@ fn each_part<T: Copy + Default + Send>(n: usize, fill: impl Fn(usize, &mut [T]) 
 
 /// One space-separated term; `None` for a term that is only operators
 /// (a lone `!` or `^` while typing), which constrains nothing.
-fn term(t: &str, fold: impl Fn(&str) -> String) -> Option<Term> {
+fn term(t: &str, fold: &impl Fn(&str) -> String) -> Option<Term> {
     let (negated, t) = match t.strip_prefix('!') {
         Some(rest) => (true, rest),
         None => (false, t),
@@ -638,6 +677,34 @@ mod tests {
         assert_eq!(hits("!^read !8$", NAMES), ["WriteOrders", "orders_read"]);
     }
 
+    /// Each operator of fzf's extended syntax, one assertion a form.
+    #[test]
+    fn every_operator_of_fzfs_extended_syntax() {
+        let names = ["FN5", "FN6", "FN7", "main.prg", "mainloop", "sbtrkt"];
+        // A fuzzy term: its letters in order.
+        assert_eq!(hits("sbtrkt", &names), ["sbtrkt"]);
+        assert_eq!(hits("mprg", &names), ["main.prg"]);
+        // 'exact: a substring.
+        assert_eq!(hits("'loop", &names), ["mainloop"]);
+        // ^prefix, suffix$, ^whole$.
+        assert_eq!(hits("^main", &names), ["main.prg", "mainloop"]);
+        assert_eq!(hits(".prg$", &names), ["main.prg"]);
+        assert_eq!(hits("^fn6$", &names), ["FN6"]);
+        // !inverse-exact, !^inverse-prefix, !inverse-suffix$.
+        assert_eq!(hits("!fn", &names), ["main.prg", "mainloop", "sbtrkt"]);
+        assert_eq!(hits("!^main !^fn", &names), ["sbtrkt"]);
+        assert_eq!(hits("main !.prg$", &names), ["mainloop"]);
+        // | : alternatives, in a group the other terms still must match.
+        assert_eq!(hits("FN5 | FN6", &names), ["FN5", "FN6"]);
+        assert_eq!(
+            hits("^main .prg$ | loop$", &names),
+            ["main.prg", "mainloop"]
+        );
+        assert_eq!(hits("^fn | ^sb !7", &names), ["FN5", "FN6", "sbtrkt"]);
+        // A space-separated list without `|`: every term must match.
+        assert_eq!(hits("FN5 FN6", &names), Vec::<String>::new());
+    }
+
     #[test]
     fn smart_case() {
         assert_eq!(hits("^Read", NAMES), ["ReadOrders"]);
@@ -706,6 +773,10 @@ mod tests {
             "p o s t",
             "zzz",
             "_",
+            "inv7 | ^lib",
+            "^SORT | zzz | 7$",
+            "| orders |",
+            "!lib | post",
         ];
         for full in queries {
             for end in 1..=full.len() {
@@ -727,6 +798,7 @@ mod tests {
     #[test]
     fn narrowing_is_only_claimed_where_it_holds() {
         assert!(narrows("ord", "orde"));
+        assert!(!narrows("ord", "ord | x"), "an alternative widens");
         assert!(narrows("ord", "ord rd"));
         assert!(narrows("'ord", "'ords"));
         assert!(narrows("ord", "ordR"), "a capital only makes it stricter");
@@ -796,8 +868,32 @@ mod tests {
         }
         let p = b.finish();
         let queries = [
-            "c", "C", "w", "W", "cw", "CW", "9", "x", "X", "::", ":", "'a:", "é", "É", "e", "_",
-            "c !w", "^c", "n$", "'9", "c w", "\\", "x9 !X",
+            "c",
+            "C",
+            "w",
+            "W",
+            "cw",
+            "CW",
+            "9",
+            "x",
+            "X",
+            "::",
+            ":",
+            "'a:",
+            "é",
+            "É",
+            "e",
+            "_",
+            "c !w",
+            "^c",
+            "n$",
+            "'9",
+            "c w",
+            "\\",
+            "x9 !X",
+            "c | w",
+            "x | 9",
+            "^c | n$ w",
         ];
         for text in queries {
             let q = Query::parse(text);
