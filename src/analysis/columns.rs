@@ -12,6 +12,9 @@ use crate::model::{FuncId, LineId, PacketId, PctOf, Profile, StackId, metrics};
 pub enum Value<'p> {
     Text(&'p str),
     Count(Option<u64>),
+    /// A number that names a place (a line number): written as it is,
+    /// never grouped (`2011`, not `2,011`).
+    Ordinal(Option<u64>),
     Ms(Option<f64>),
     Pct(Option<f64>),
 }
@@ -20,7 +23,7 @@ impl Value<'_> {
     pub fn is_absent(&self) -> bool {
         matches!(
             self,
-            Value::Count(None) | Value::Ms(None) | Value::Pct(None)
+            Value::Count(None) | Value::Ordinal(None) | Value::Ms(None) | Value::Pct(None)
         )
     }
 
@@ -32,7 +35,7 @@ impl Value<'_> {
 
     pub(crate) fn number(&self) -> Option<f64> {
         match *self {
-            Value::Count(n) => n.map(|n| n as f64),
+            Value::Count(n) | Value::Ordinal(n) => n.map(|n| n as f64),
             Value::Ms(x) | Value::Pct(x) => x,
             Value::Text(_) => None,
         }
@@ -175,7 +178,7 @@ columns!(FuncColumn for FuncId, |p, f| {
 
 columns!(LineColumn for LineId, |p, l| {
     File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
-    Line "line" "Line" Number => Value::Count(Some(u64::from(p.line(l).line))),
+    Line "line" "Line" Number => Value::Ordinal(Some(u64::from(p.line(l).line))),
     Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
     Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),

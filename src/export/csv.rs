@@ -92,9 +92,9 @@ fn path(p: &Profile, s: StackId) -> String {
 pub fn field(v: Value<'_>) -> String {
     match v {
         Value::Text(t) => text(t),
-        Value::Count(Some(n)) => n.to_string(),
+        Value::Count(Some(n)) | Value::Ordinal(Some(n)) => n.to_string(),
         Value::Ms(Some(x)) | Value::Pct(Some(x)) if x.is_finite() => format!("{x}"),
-        Value::Count(None) | Value::Ms(_) | Value::Pct(_) => String::new(),
+        Value::Count(None) | Value::Ordinal(None) | Value::Ms(_) | Value::Pct(_) => String::new(),
     }
 }
 

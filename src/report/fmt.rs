@@ -14,9 +14,12 @@ pub fn cell(v: Value<'_>) -> String {
         // One way of writing numbers for people, in the app and --table:
         // thousands grouped (CSV and --json keep plain numbers).
         Value::Count(Some(n)) => grouped(n),
+        Value::Ordinal(Some(n)) => n.to_string(),
         Value::Ms(Some(x)) => grouped_3(x),
         Value::Pct(Some(x)) => format!("{x:.2}"),
-        Value::Count(None) | Value::Ms(None) | Value::Pct(None) => "—".into(),
+        Value::Count(None) | Value::Ordinal(None) | Value::Ms(None) | Value::Pct(None) => {
+            "—".into()
+        }
     }
 }
 
@@ -105,6 +108,24 @@ pub fn grouped_3(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line number names a line: `2011`, as an editor shows it; a count
+    /// of 2,011 calls is grouped.
+    #[test]
+    fn line_numbers_are_never_grouped() {
+        let mut b = crate::model::ProfileBuilder::new("test");
+        let (file, module) = (b.intern("a.prg"), b.intern(""));
+        let name = b.intern("f");
+        let f = b.function(name, module);
+        let l = b.line(file, 2011, Some(f));
+        b.line_summary(l, Some(2011), None);
+        let p = b.finish();
+        let l = crate::model::LineId::from_index(0);
+        use crate::analysis::columns::{Column, LineColumn};
+        assert_eq!(cell(LineColumn::Line.value(&p, l)), "2011");
+        assert_eq!(cell(LineColumn::Hits.value(&p, l)), "2,011");
+        assert_eq!(cell(Value::Ordinal(Some(1_000_000))), "1000000");
+    }
 
     #[test]
     fn milliseconds_group_their_thousands() {

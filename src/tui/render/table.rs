@@ -385,7 +385,7 @@ fn event_cells(
         cell(Value::Ms(e.time_ms)),
         visible(&e.op).into_owned(),
         format!("{}{call}", "  ".repeat(depth.min(40))),
-        cell(Value::Count(e.line.map(u64::from))),
+        cell(Value::Ordinal(e.line.map(u64::from))),
         e.params
             .as_deref()
             .map_or(String::new(), |s| visible(s).into_owned()),
