@@ -24,6 +24,7 @@ const FIXTURES: &[&str] = &[
     "caller-without-own-row",
     "threads-entry-point-35-percent",
     "unlisted-time",
+    "recursive-zero-inclusive",
 ];
 
 /// A run of several threads whose entry point holds 35 % of the session:
@@ -54,6 +55,13 @@ fn impossible_numbers_are_never_silent() {
             &[(
                 "line 3",
                 "elapsed exclusive 30 exceeds elapsed inclusive 20; kept",
+            )],
+        ),
+        (
+            "recursive-zero-inclusive",
+            &[(
+                "line 5",
+                "elapsed exclusive 1200 exceeds elapsed inclusive 0; kept as the file states it, and the stack's child time (inclusive less exclusive) left out",
             )],
         ),
         (
@@ -103,6 +111,36 @@ fn a_caller_without_its_own_row_is_a_function_with_absent_values() {
     // Its edges are stated, not call paths.
     assert_eq!(r["totals"]["stacks"], 0);
     assert_eq!(r["edges"].as_array().map(Vec::len), Some(2));
+}
+
+/// VS writes 0 inclusive on a recursive row: its stack's child time,
+/// inclusive less exclusive, would be negative and is absent; the file's
+/// own numbers (its exclusive time) stay as stated.
+#[test]
+fn a_recursive_row_with_no_inclusive_time_has_no_child_time() {
+    let r = report_json(&fixture("recursive-zero-inclusive"), &[]);
+    let frames = stack_frames(&r);
+    let depth = |n: usize| {
+        let at = frames
+            .iter()
+            .position(|f| f.len() == n)
+            .expect("a stack that deep");
+        &r["stacks"][at]
+    };
+    assert_eq!(depth(3)["child_ms"], serde_json::Value::Null);
+    assert_eq!(depth(3)["self_ms"], 1200.0);
+    assert_eq!(depth(2)["child_ms"], 1200.0);
+    let out = stdout(&profx(&[
+        "report",
+        &fixture("recursive-zero-inclusive"),
+        "--view",
+        "stacks",
+    ]));
+    let row = out
+        .lines()
+        .find(|l| l.contains("Walk() > Walk()"))
+        .expect("the recursive stack's row");
+    assert!(row.contains('—') && !row.contains("-1,200"), "{out}");
 }
 
 fn fixture(name: &str) -> String {

@@ -596,6 +596,12 @@ impl ProfileBuilder {
         }
     }
 
+    /// Leaves a stack without child time: a row of it stated numbers that
+    /// would make it negative (the loader warned there).
+    pub fn forget_stack_child(&mut self, id: StackId) {
+        self.stacks[id.index()].child_ms = None;
+    }
+
     /// Asks the trace feed to keep every push and pop with its time (for
     /// evented exports); call before the loader starts.
     pub fn record_timeline(&mut self) {

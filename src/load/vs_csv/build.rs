@@ -187,10 +187,16 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
         hits: [r.samples[0], r.samples[1]].map(|s| s.map(|x| x.round() as u64)),
     };
     for r in &rows {
-        for why in impossible(r, &values_of(r)) {
+        for (why, derived) in impossible(r, &values_of(r)) {
+            // A call tree's stack derives its child time from this pair
+            // (`Assembler::stack_values`), which would be negative.
+            let child = match derived && kind == ReportKind::CallTree {
+                true => ", and the stack's child time (inclusive less exclusive) left out",
+                false => "",
+            };
             b.warn(
                 Place::Line(r.line),
-                format!("{why}; kept as the file states it"),
+                format!("{why}; kept as the file states it{child}"),
             );
         }
     }
@@ -217,8 +223,10 @@ pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
 }
 
 /// What cannot be true of a row: the reasons, each kept as the file
-/// states it (formats.md), so that nothing odd goes by unsaid.
-fn impossible(r: &Row, x: &Values) -> Vec<String> {
+/// states it (formats.md), so that nothing odd goes by unsaid; true beside
+/// the elapsed exclusive time above the inclusive, from which a negative
+/// child time would be derived.
+fn impossible(r: &Row, x: &Values) -> Vec<(String, bool)> {
     let mut why = Vec::new();
     // A function's caller or callee row naming the function itself is its
     // recursion: VS counts the inclusive time once, at the outermost call,
@@ -230,7 +238,7 @@ fn impossible(r: &Row, x: &Values) -> Vec<String> {
             && !self_edge
         {
             let (incl, excl) = (VALUES[2 * pair], VALUES[2 * pair + 1]);
-            why.push(format!("{excl} {e} exceeds {incl} {i}"));
+            why.push((format!("{excl} {e} exceeds {incl} {i}"), pair == 0));
         }
     }
     for (values, which) in r.values.iter().zip(VALUES) {
@@ -241,33 +249,40 @@ fn impossible(r: &Row, x: &Values) -> Vec<String> {
             (MAX, "maximum time"),
         ] {
             if let Some(v) = values[k].filter(|v| *v < 0.0) {
-                why.push(format!("{which} {what} {v} is negative"));
+                why.push((format!("{which} {what} {v} is negative"), false));
             }
         }
         if let Some(p) = values[PCT].filter(|p| !(0.0..=100.0).contains(p)) {
-            why.push(format!("{which} percent {p} is outside 0–100"));
+            why.push((format!("{which} percent {p} is outside 0–100"), false));
         }
         if let (Some(lo), Some(hi)) = (values[MIN], values[MAX])
             && lo > hi
         {
-            why.push(format!("{which} minimum {lo} exceeds its maximum {hi}"));
+            why.push((
+                format!("{which} minimum {lo} exceeds its maximum {hi}"),
+                false,
+            ));
         }
     }
     for (v, what) in r.samples[..2].iter().zip(["inclusive", "exclusive"]) {
         if let Some(v) = v.filter(|v| *v < 0.0) {
-            why.push(format!("{what} samples {v} is negative"));
+            why.push((format!("{what} samples {v} is negative"), false));
         }
     }
     for (p, what) in r.samples[2..].iter().zip(["inclusive", "exclusive"]) {
         if let Some(p) = p.filter(|p| !(0.0..=100.0).contains(p)) {
-            why.push(format!("{what} samples percent {p} is outside 0–100"));
+            why.push((
+                format!("{what} samples percent {p} is outside 0–100"),
+                false,
+            ));
         }
     }
     if let (Some(total), Some(own)) = (r.samples[0], r.samples[1])
         && own > total
     {
-        why.push(format!(
-            "exclusive samples {own} exceed inclusive samples {total}"
+        why.push((
+            format!("exclusive samples {own} exceed inclusive samples {total}"),
+            false,
         ));
     }
     why
@@ -367,17 +382,29 @@ impl Assembler<'_> {
         });
     }
 
-    fn stack_values(&mut self, id: StackId, r: &Row, x: Values) {
+    /// A call tree row's numbers on its stack; false when its child time,
+    /// derived as inclusive less exclusive, would be negative (VS states 0
+    /// inclusive on a recursive row): its stack then has no child time
+    /// (model.md: a derived value is never made up), which the row's
+    /// warning says.
+    fn stack_values(&mut self, id: StackId, r: &Row, x: Values) -> bool {
         let (i, e) = if self.percent_only[0] {
             (None, None)
         } else {
             (x.v[0], x.v[1])
         };
         let child = match (i, e) {
+            // Said where the row's numbers are checked (`impossible`).
+            (Some(i), Some(e)) if i < e => {
+                self.b
+                    .stack_summary(id, r.calls.or(x.hits[0]), Some(e), None);
+                return false;
+            }
             (Some(i), Some(e)) => Some(i - e),
             _ => None,
         };
         self.b.stack_summary(id, r.calls.or(x.hits[0]), e, child);
+        true
     }
 
     /// Depth-first rows, Level 0 the process; a node's path from level 1
@@ -391,6 +418,8 @@ impl Assembler<'_> {
         // How many frames of `path` each function has: whether a row is a
         // recursive call, with no walk down a path that can be deep.
         let mut open: Vec<u32> = Vec::new();
+        // Stacks a row of which would have a negative child time.
+        let mut no_child: Vec<StackId> = Vec::new();
         for p in parsed {
             let level = match p {
                 Parsed::Row(r) => r.level,
@@ -449,8 +478,13 @@ impl Assembler<'_> {
             let node = self.b.node(path.last().map(|t| t.2), f);
             let id = self.b.stack_at(node);
             self.b.stack_line(id, r.line);
-            self.stack_values(id, r, x);
+            if !self.stack_values(id, r, x) {
+                no_child.push(id);
+            }
             path.push((l, f, node));
+        }
+        for id in no_child {
+            self.b.forget_stack_child(id);
         }
     }
 

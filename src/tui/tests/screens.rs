@@ -303,6 +303,26 @@ fn vs_tree(w: u16, h: u16) -> App {
     )
 }
 
+fn vs_recursive(w: u16, h: u16) -> App {
+    app_of(
+        fixture("vs-csv/recursive-zero-inclusive.csv"),
+        "recursive-zero-inclusive.csv",
+        w,
+        h,
+    )
+}
+
+/// A VS call tree's recursive row states 0 inclusive: its stack's child
+/// time would be negative and shows `—` (the header counts the warning).
+#[test]
+fn stacks_of_a_recursive_row_with_no_inclusive_time() {
+    both_sizes(
+        "stacks-recursive-zero-inclusive",
+        vs_recursive,
+        &[pane_key(2)],
+    );
+}
+
 /// The Call tree as it opens: the roots, closed.
 #[test]
 fn call_tree_collapsed() {
