@@ -75,6 +75,15 @@ impl Chart {
     /// with nothing open (which the trace feed never writes) is left out.
     pub fn from_timeline(tl: &Timeline) -> Chart {
         let threads = tl.threads.len();
+        // Bands in ascending order of the file's thread ids, as a reader
+        // looks for thread 1 above thread 2 (the timeline lists threads as
+        // they first appear).
+        let mut by_id: Vec<usize> = (0..threads).collect();
+        by_id.sort_by_key(|&t| tl.threads[t].id);
+        let mut band_of = vec![0u32; threads];
+        for (b, &t) in by_id.iter().enumerate() {
+            band_of[t] = b as u32;
+        }
         let mut open: Vec<Vec<u32>> = vec![Vec::new(); threads];
         let mut calls: Vec<Call> = Vec::new();
         let mut depths = vec![0usize; threads];
@@ -87,13 +96,14 @@ impl Chart {
                     break;
                 };
                 let depth = stack.len();
-                depths[m.thread as usize] = depths[m.thread as usize].max(depth + 1);
+                let band = band_of[m.thread as usize];
+                depths[band as usize] = depths[band as usize].max(depth + 1);
                 calls.push(Call {
                     start: m.at,
                     end: m.at,
                     func: m.func(),
                     parent: stack.last().copied().unwrap_or(NO_CALL),
-                    thread: m.thread,
+                    thread: band,
                     depth: u32::try_from(depth).unwrap_or(u32::MAX),
                 });
                 stack.push(id);
@@ -105,14 +115,14 @@ impl Chart {
         // time order, so each level comes out in time order.
         let mut bands = Vec::with_capacity(threads);
         let mut first = 0;
-        for (t, span) in tl.threads.iter().enumerate() {
+        for (b, &t) in by_id.iter().enumerate() {
             bands.push(Band {
-                id: span.id,
+                id: tl.threads[t].id,
                 first_level: first,
-                depths: depths[t],
+                depths: depths[b],
                 calls: 0,
             });
-            first += depths[t];
+            first += depths[b];
         }
         let mut level_start = vec![0u32; first + 1];
         for c in &calls {
@@ -368,6 +378,33 @@ mod tests {
             }],
             marks,
         }
+    }
+
+    /// Thread 2 ran first, then thread 1: the chart draws thread 1's band
+    /// above thread 2's, each call in its own thread's band.
+    #[test]
+    fn bands_go_by_thread_id() {
+        let span = |id, first, last| ThreadSpan { id, first, last };
+        let tl = Timeline {
+            timed: true,
+            threads: vec![span(2, 0.0, 4.0), span(1, 1.0, 3.0)],
+            marks: vec![
+                Mark::new(0, f(0), true, 0.0).unwrap(),
+                Mark::new(1, f(1), true, 1.0).unwrap(),
+                Mark::new(1, f(2), true, 1.5).unwrap(),
+                Mark::new(1, f(2), false, 2.0).unwrap(),
+                Mark::new(1, f(1), false, 3.0).unwrap(),
+                Mark::new(0, f(0), false, 4.0).unwrap(),
+            ],
+        };
+        let c = Chart::from_timeline(&tl);
+        let ids: Vec<u64> = c.bands.iter().map(|b| b.id).collect();
+        assert_eq!(ids, [1, 2]);
+        assert_eq!((c.bands[0].depths, c.bands[1].depths), (2, 1));
+        let band_of = |func: usize| c.calls.iter().find(|k| k.func == f(func)).unwrap().thread;
+        assert_eq!((band_of(0), band_of(1), band_of(2)), (1, 0, 0));
+        assert_eq!(c.level(0, 0), &[1]);
+        assert_eq!(c.level(1, 0), &[0]);
     }
 
     #[test]
