@@ -79,7 +79,7 @@ fn main() -> ExitCode {
             continue;
         }
         let first = timed(&mut app, Intent::SortNext);
-        let columns = app.cx().pane(table).cols.len();
+        let columns = app.cx().columns(table).cols.len();
         let mut ms = Vec::new();
         for action in [Intent::SortNext, Intent::Reverse] {
             for _ in 0..2 * columns {

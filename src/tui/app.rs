@@ -17,6 +17,7 @@
 use super::derived::{Opening, Prepared};
 use super::finder::Finder;
 use super::intent::Intent;
+use super::keymap::Place;
 use super::layout::{self, Areas};
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
 use crate::analysis::view::{Table, View};
@@ -153,16 +154,33 @@ impl App {
 
     /// The pane on screen, to change, and what it reads.
     fn split(&mut self) -> (&mut Pane, Ctx<'_>) {
+        let (history, cx, _) = self.parts_mut();
+        // The history is never empty: `new` pushes the first pane and
+        // nothing pops the last one.
+        let last = history.len() - 1;
+        (&mut history[last], cx)
+    }
+
+    /// The history, what panes read (`cx`), and the mode, borrowed apart.
+    fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
         let cx = Ctx {
             profile: &self.profile,
             prepared: &self.prepared,
             opening: self.opening.as_ref(),
             size: self.size,
         };
-        // The history is never empty: `new` pushes the first pane and
-        // nothing pops the last one.
-        let last = self.history.len() - 1;
-        (&mut self.history[last], cx)
+        (&mut self.history, cx, &mut self.mode)
+    }
+
+    /// Where the keyboard's keys come from (keymap.rs), most particular
+    /// first: while an export runs, Esc cancels it in any pane.
+    pub fn places(&self) -> Vec<Place> {
+        let mut places = Vec::with_capacity(5);
+        if self.export_job.is_some() {
+            places.push(Place::Exporting);
+        }
+        places.extend_from_slice(self.pane().places());
+        places
     }
 
     /// The pane on screen.
@@ -254,6 +272,10 @@ impl App {
             Mode::Search => self.search(intent),
             Mode::Normal => self.normal(intent),
         }
+        // Whatever changed (the window, the step on screen), the cursor
+        // stays on a row and its row on screen.
+        let (pane, cx) = self.split();
+        pane.keep_visible(&cx);
     }
 
     /// An intent for the pane on screen, and what it leaves for the app.
@@ -282,13 +304,19 @@ impl App {
             Intent::Search => self.open_search(),
             Intent::Find => self.mode = Mode::Finder(Finder::new(&self.cx())),
             Intent::ShowInTree => self.open_function(
-                Step::Tree,
+                |app, f| app.open(Step::Tree(f)),
                 "t shows a function in the Call tree",
                 "call tree",
             ),
-            Intent::Sandwich => {
-                self.open_function(Step::Sandwich, "f shows a function's sandwich", "sandwich")
-            }
+            Intent::Sandwich => self.open_function(
+                App::open_sandwich,
+                "f shows a function's sandwich",
+                "sandwich",
+            ),
+            // A pane with nothing to zoom (the Flame pane without call
+            // paths): Esc goes back as it does elsewhere.
+            Intent::ZoomOut => self.back(),
+            Intent::Zoom => self.status = self.cx().no_call_paths("flame graph"),
             Intent::Export => self.export_pane(),
             Intent::Copy => self.copy(),
             Intent::Click { x, y } => self.click_tab(x, y),
@@ -299,32 +327,35 @@ impl App {
 
     /// `t`, `T` or `f`: the selected function in another pane, where the
     /// profile has call paths.
-    fn open_function(&mut self, step: fn(FuncId) -> Step, unselected: &str, what: &str) {
+    fn open_function(&mut self, open: fn(&mut App, FuncId), unselected: &str, what: &str) {
         let cx = self.cx();
         let f = self.pane().function(&cx);
         let why = cx.no_call_paths(what);
         match (f, why) {
             (None, _) => self.status = Some(format!("{unselected}: select one")),
             (Some(_), Some(why)) => self.status = Some(why),
-            (Some(f), None) => self.open(step(f)),
+            (Some(f), None) => open(self, f),
         }
     }
 
-    /// Opens a step of the history; a sandwich in the Flame tab's trail.
+    /// Opens a step of the history.
     fn open(&mut self, step: Step) {
-        if let Step::Sandwich(f) = step {
-            self.switch_tab(View::Flame);
-            let (pane, cx) = self.split();
-            if let Some(flame) = pane.as_flame_mut()
-                && let Effect::Say(msg) = flame.sandwich(Some(f), &cx)
-            {
-                self.status = Some(msg);
-            }
-            return;
-        }
         let pane = Pane::step(step, &self.cx());
         self.history.push(pane);
         self.forward.clear();
+    }
+
+    /// The Flame tab at its root (its hidden functions kept), on `f`'s
+    /// sandwich.
+    fn open_sandwich(&mut self, f: FuncId) {
+        self.switch_tab(View::Flame);
+        self.history.truncate(1);
+        let (pane, cx) = self.split();
+        if let Some(flame) = pane.as_flame_mut()
+            && let Effect::Say(msg) = flame.sandwich(Some(f), &cx)
+        {
+            self.status = Some(msg);
+        }
     }
 
     fn switch_tab(&mut self, tab: View) {
@@ -353,7 +384,7 @@ impl App {
     fn back(&mut self) {
         if self.history.len() > 1 {
             self.forward.extend(self.history.pop());
-        } else if !self.pane().search().text.is_empty() {
+        } else if self.pane().search().is_some_and(|s| !s.text.is_empty()) {
             self.set_search(String::new());
         } else {
             self.status = Some("at the start: nothing to go back to".into());
@@ -381,24 +412,31 @@ impl App {
         }
     }
 
+    /// The search prompt, the keyboard on the pane's rows (not a list of
+    /// its split), saying what the search kept holds.
     fn open_search(&mut self) {
-        if !self.pane().searchable() {
-            self.status = Some("Info has nothing to search".into());
-            return;
-        }
+        let (pane, cx) = self.split();
+        pane.to_rows();
+        self.status = pane.search_said(&cx);
         self.mode = Mode::Search;
     }
 
     /// A new search text for the pane on screen.
     fn set_search(&mut self, text: String) {
-        let old = self.pane().search().text.clone();
+        let old = self
+            .pane()
+            .search()
+            .map_or(String::new(), |s| s.text.clone());
         let narrowing = crate::analysis::search::narrows(&old, &text);
         let (pane, cx) = self.split();
         self.status = pane.set_search(&text, narrowing, &cx);
     }
 
     fn search(&mut self, intent: Intent) {
-        let mut text = self.pane().search().text.clone();
+        let mut text = self
+            .pane()
+            .search()
+            .map_or(String::new(), |s| s.text.clone());
         match intent {
             Intent::Input(c) => text.push(c),
             Intent::Paste(p) => text.push_str(&p.0),
@@ -443,13 +481,8 @@ impl App {
     }
 
     fn finder(&mut self, intent: Intent) {
-        let cx = Ctx {
-            profile: &self.profile,
-            prepared: &self.prepared,
-            opening: self.opening.as_ref(),
-            size: self.size,
-        };
-        let Mode::Finder(finder) = &mut self.mode else {
+        let (_, cx, mode) = self.parts_mut();
+        let Mode::Finder(finder) = mode else {
             return;
         };
         match finder.update(&intent, &cx) {
@@ -477,14 +510,14 @@ impl App {
 
     /// The footer's hints for where the keyboard is.
     pub fn hints(&self) -> Vec<(&'static str, &'static str)> {
-        use super::keymap::{Place, hints};
+        use super::keymap::hints;
         let places: &[Place] = match self.mode {
             Mode::Help(_) => &[Place::Help],
             Mode::Finder(_) | Mode::Search => &[Place::Prompt],
             Mode::Normal if self.pane().in_lists() => &[Place::Lists],
             Mode::Normal => self.pane().places(),
         };
-        let searching = self.pane().search().query.is_some();
+        let searching = self.pane().search().is_some_and(|s| s.query.is_some());
         hints(places, searching, self.history.len() > 1)
     }
 }

@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 /// A table kind's columns and their widths, fixed for the session.
 #[derive(Debug)]
-pub struct PaneColumns {
+pub struct TableColumns {
     pub cols: Vec<Col>,
     pub widths: Vec<u16>,
     pub canonical: Vec<u32>,
@@ -24,10 +24,10 @@ pub struct PaneColumns {
 /// Rows from which a pane's widths are measured on a thread of their own.
 const LARGE: usize = 50_000;
 
-impl PaneColumns {
+impl TableColumns {
     /// A large pane's widths are measured on a second core while its rows
     /// are ordered (neither needs the other); a small one's on this thread.
-    pub fn new(p: &Profile, k: Table) -> PaneColumns {
+    pub fn new(p: &Profile, k: Table) -> TableColumns {
         let cols = columns::present_columns(p, k);
         let (canonical, widths) = if columns::row_count(p, k) < LARGE {
             (
@@ -48,7 +48,7 @@ impl PaneColumns {
                 (canonical, widths)
             })
         };
-        PaneColumns {
+        TableColumns {
             cols,
             widths,
             canonical,
@@ -71,7 +71,7 @@ impl PaneColumns {
 /// different answer.
 #[derive(Default)]
 pub struct Prepared {
-    panes: [OnceLock<PaneColumns>; 4],
+    columns: [OnceLock<TableColumns>; 4],
     /// Each kind's tie order (`resort`), which every sort of its rows uses:
     /// made and used, it takes no longer than the first sort without it.
     ties: [OnceLock<Option<TieOrder>>; 4],
@@ -118,13 +118,13 @@ impl Prepared {
         }
     }
 
-    pub fn pane(&self, p: &Profile, k: Table) -> &PaneColumns {
-        self.panes[k.index()].get_or_init(|| PaneColumns::new(p, k))
+    pub fn columns(&self, p: &Profile, k: Table) -> &TableColumns {
+        self.columns[k.index()].get_or_init(|| TableColumns::new(p, k))
     }
 
     /// Whether a table's columns are made (not waiting for a thread).
-    pub fn pane_made(&self, k: Table) -> bool {
-        self.panes[k.index()].get().is_some()
+    pub fn columns_made(&self, k: Table) -> bool {
+        self.columns[k.index()].get().is_some()
     }
 
     /// The call graph, if made.
@@ -134,7 +134,7 @@ impl Prepared {
 
     pub fn ties(&self, p: &Profile, k: Table) -> Option<&TieOrder> {
         self.ties[k.index()]
-            .get_or_init(|| columns::tie_order(p, k, &self.pane(p, k).canonical))
+            .get_or_init(|| columns::tie_order(p, k, &self.columns(p, k).canonical))
             .as_ref()
     }
 
@@ -218,7 +218,7 @@ fn yield_to_keys() {
 
 /// The first view of a large profile, while its rows are ordered on a
 /// thread: the first frame shows the rows that order puts first, found in
-/// one pass without sorting them all, measured alone; the next action
+/// one pass without sorting them all, measured alone; the next intent
 /// (or the event loop's poll, once the thread is done) puts the whole
 /// order in their place.
 pub struct Opening {
@@ -227,7 +227,7 @@ pub struct Opening {
     /// before the order.
     neighbours: Arc<OnceLock<Counted>>,
     /// The columns, measured over the first rows only.
-    pane: PaneColumns,
+    columns: TableColumns,
 }
 
 /// A function with its callers and callees.
@@ -276,7 +276,7 @@ impl Opening {
             if let Some(f) = selected {
                 let _ = counted.set((f, CallGraph::neighbours(&p, f)));
             }
-            let mut rows = pr.pane(&p, Table::Functions).canonical.clone();
+            let mut rows = pr.columns(&p, Table::Functions).canonical.clone();
             if let Some((col, descending)) = sort {
                 let ties = pr.ties(&p, Table::Functions);
                 columns::sort(&p, &mut rows, col, descending, ties);
@@ -290,7 +290,7 @@ impl Opening {
             .spawn(job)
             .ok()?;
         let widths = columns::column_widths_of(p, Table::Functions, &cols, first.iter().copied());
-        let pane = PaneColumns {
+        let pane = TableColumns {
             cols,
             widths,
             canonical: Vec::new(),
@@ -298,7 +298,7 @@ impl Opening {
         let opening = Opening {
             rows: handle,
             neighbours,
-            pane,
+            columns: pane,
         };
         Some((opening, first, sort))
     }
@@ -315,8 +315,8 @@ impl Opening {
     }
 
     /// The Functions table's columns while its order is made.
-    pub fn pane(&self) -> &PaneColumns {
-        &self.pane
+    pub fn columns(&self) -> &TableColumns {
+        &self.columns
     }
 
     /// The first row's lists, once counted; `None` for another function
@@ -343,7 +343,7 @@ mod tests {
     fn a_large_pane_is_made_as_on_one_thread() {
         let p = crate::fixture_gen::large::profile(60_000);
         for k in Table::ALL {
-            let pane = PaneColumns::new(&p, k);
+            let pane = TableColumns::new(&p, k);
             let cols = columns::present_columns(&p, k);
             assert_eq!(pane.canonical, columns::canonical_rows(&p, k), "{k:?}");
             assert_eq!(pane.widths, columns::column_widths(&p, k, &cols), "{k:?}");

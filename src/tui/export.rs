@@ -135,19 +135,19 @@ impl App {
 
     /// A key or a tick while an export runs: `Esc` cancels it, `q` cancels
     /// it and quits once it stopped, a tick takes its end; true when the
-    /// action was the export's.
-    pub(super) fn export_intent(&mut self, action: &Intent) -> bool {
+    /// intent was the export's.
+    pub(super) fn export_intent(&mut self, intent: &Intent) -> bool {
         let Some(job) = &mut self.export_job else {
             return false;
         };
         let finished = job.handle.as_ref().is_none_or(JoinHandle::is_finished);
-        match action {
+        match intent {
             Intent::Cancel | Intent::Quit => job.cancel.store(true, Ordering::Relaxed),
             Intent::Tick if !finished => return true,
             _ if !finished => return false,
             _ => {}
         }
-        if *action == Intent::Cancel || *action == Intent::Quit || finished {
+        if *intent == Intent::Cancel || *intent == Intent::Quit || finished {
             let written = match job.handle.take().map(JoinHandle::join) {
                 Some(Ok(w)) => w,
                 Some(Err(_)) | None => Err(ExportError::Io(std::io::Error::other(
@@ -156,7 +156,7 @@ impl App {
             };
             self.export_job = None;
             self.export_done(written);
-            if *action == Intent::Quit {
+            if *intent == Intent::Quit {
                 self.quit = true;
             }
             return true;

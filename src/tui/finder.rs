@@ -73,7 +73,7 @@ impl Finder {
     /// order); every function when the input is empty.
     fn rank(&mut self, cx: &Ctx) {
         let p = cx.profile;
-        let canonical = &cx.prepared.pane(p, Table::Functions).canonical;
+        let canonical = &cx.prepared.columns(p, Table::Functions).canonical;
         let q = Query::parse(&self.input);
         let mut scored: Vec<(i64, u32)> = canonical
             .iter()

@@ -7,7 +7,7 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Intent {
     Quit,
-    /// The key list (`?`); in it, closes it.
+    /// The key list (`?`).
     Help,
     /// Move the selection by rows (negative is up); in the Flame pane, to
     /// the caller (up) or the heaviest callee (down).
@@ -64,8 +64,8 @@ pub enum Intent {
     Back,
     /// `]`: forward again to the step last gone back from.
     Forward,
-    /// Esc: close what is open (the prompt's filter, the finder, the help),
-    /// else as `Back`.
+    /// Close what is open (the prompt and its filter, the finder, the
+    /// help, a running export); in a pane, as `Back`.
     Cancel,
     Search,
     NextMatch,

@@ -20,7 +20,8 @@ use ratatui::crossterm::event::{
 pub enum Place {
     /// Every pane (not the prompt, the finder or the help).
     Everywhere,
-    /// The sortable tables: Functions, Lines, Stacks, Trace and events.
+    /// The sortable tables: Functions, Lines, Stacks, Trace (a packet's
+    /// events, in trace order, are `Events`).
     Tables,
     Functions,
     Stacks,
@@ -36,6 +37,8 @@ pub enum Place {
     Chart,
     /// A list of the split under a table (callers, callees, frames).
     Lists,
+    /// An export writing on its own thread: Esc cancels it in any pane.
+    Exporting,
     /// The search prompt and the finder's input.
     Prompt,
     Help,
@@ -67,6 +70,20 @@ const fn code(code: KeyCode) -> Key {
     Key { code, ctrl: false }
 }
 
+/// Where a hint sits on the footer's line, in this order: the search
+/// leads, the pane's own keys follow, then stepping through matches, going
+/// back, the finder, the help and quitting end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum At {
+    Lead,
+    Pane,
+    Match,
+    Back,
+    Find,
+    Help,
+    Quit,
+}
+
 /// When a footer hint is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum When {
@@ -87,8 +104,12 @@ pub struct Binding {
     pub label: Option<&'static str>,
     pub help: &'static str,
     /// The footer's key and word for it, and when they show.
-    pub hint: Option<(&'static str, &'static str, When)>,
+    pub hint: Option<Hint>,
 }
+
+/// A footer hint: the key as the footer writes it, its word, when it is
+/// offered and where it sits.
+pub type Hint = (&'static str, &'static str, When, At);
 
 /// The keys of one place, as the help lists them.
 #[derive(Debug)]
@@ -135,7 +156,7 @@ const fn bind_hint(
     intent: Intent,
     label: &'static str,
     help: &'static str,
-    hint: (&'static str, &'static str, When),
+    hint: Hint,
 ) -> Binding {
     Binding {
         keys,
@@ -147,11 +168,7 @@ const fn bind_hint(
 }
 
 /// `also`, with the footer's key and word for it.
-const fn also_hint(
-    keys: &'static [Key],
-    intent: Intent,
-    hint: (&'static str, &'static str, When),
-) -> Binding {
+const fn also_hint(keys: &'static [Key], intent: Intent, hint: Hint) -> Binding {
     Binding {
         keys,
         intent,
@@ -161,9 +178,13 @@ const fn also_hint(
     }
 }
 
+use At::{Back, Find, Help, Lead, Match, Pane, Quit};
 use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Up};
 use When::{Always, Drilled, Searching};
 
+/// The number keys: a pane's number is its place in `pane::TABS`, so a
+/// pane added after the seven takes `8` with no change here (its help
+/// label, "1-7", is the one text to update).
 const DIGITS: &[Key] = &[
     ch('1'),
     ch('2'),
@@ -172,6 +193,8 @@ const DIGITS: &[Key] = &[
     ch('5'),
     ch('6'),
     ch('7'),
+    ch('8'),
+    ch('9'),
 ];
 
 pub const SECTIONS: &[Section] = &[
@@ -185,14 +208,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Quit,
                 "q  Ctrl-C",
                 "quit",
-                ("q", "quit", Always),
+                ("q", "quit", Always, Quit),
             ),
             bind_hint(
                 &[ch('?')],
                 Intent::Help,
                 "?",
                 "this help (Esc closes it)",
-                ("?", "help", Always),
+                ("?", "help", Always, Help),
             ),
             bind(
                 &[code(KeyCode::Tab)],
@@ -218,14 +241,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Find,
                 "Ctrl-P  g",
                 "jump to a function",
-                ("g", "find", Always),
+                ("g", "find", Always, Find),
             ),
             bind_hint(
                 &[code(Backspace), ch('[')],
                 Intent::Back,
                 "Backspace  Esc",
                 "back (a filter at the start: clear it)",
-                ("⌫", "back", Drilled),
+                ("⌫", "back", Drilled, Back),
             ),
             also(&[code(Esc)], Intent::Cancel),
             bind(
@@ -235,10 +258,10 @@ pub const SECTIONS: &[Section] = &[
                 "back / forward again to the step gone back from",
             ),
             bind(
-                &[ch('T')],
+                &[ch('t'), ch('T')],
                 Intent::ShowInTree,
-                "T",
-                "the selected function in the call tree, at every place it is called",
+                "t  T",
+                "the selected function in the call tree, at every place it is called (the Flame pane: T)",
             ),
             bind(
                 &[ch('f')],
@@ -251,6 +274,25 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Copy,
                 "y",
                 "copy the selected name (tree, flame: its path) to the clipboard",
+            ),
+            // What a key does where it does something, said where it does
+            // nothing; a place that binds the key comes first.
+            also(
+                &[ch('x'), ch('X')],
+                Intent::Explain("x and X hide and show functions in the Flame pane (5)"),
+            ),
+            also(
+                &[ch('s'), ch('S'), ch('r')],
+                Intent::Explain("nothing to sort here"),
+            ),
+            also(&[ch('c')], Intent::Explain("c works in Functions")),
+            also(
+                &[ch('l')],
+                Intent::Explain("l shows a function's lines: select one in Functions"),
+            ),
+            also(
+                &[ch('*'), ch('p'), ch('i')],
+                Intent::Explain("*, p and i open and turn over the Call tree (4)"),
             ),
         ],
         notes: &[(
@@ -268,14 +310,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Search,
                 "/",
                 "search: filter as you type",
-                ("/", "search", Always),
+                ("/", "search", Always, Lead),
             ),
             bind_hint(
                 &[ch('s')],
                 Intent::SortNext,
                 "s  S",
                 "sort by the next / previous column",
-                ("s", "sort", Always),
+                ("s", "sort", Always, Pane),
             ),
             also(&[ch('S')], Intent::SortPrev),
             bind_hint(
@@ -283,14 +325,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Reverse,
                 "r",
                 "reverse the sort",
-                ("r", "reverse", Always),
+                ("r", "reverse", Always, Pane),
             ),
             bind_hint(
                 &[ch('n')],
                 Intent::NextMatch,
                 "n  N",
                 "next / previous match",
-                ("n/N", "match", Searching),
+                ("n/N", "match", Searching, Match),
             ),
             also(&[ch('N')], Intent::PrevMatch),
             bind(
@@ -300,16 +342,11 @@ pub const SECTIONS: &[Section] = &[
                 "scroll the columns after the name",
             ),
             also(&[code(Right)], Intent::Columns(1)),
-            bind(&[code(Enter)], Intent::Open, "Enter", "drill down"),
             bind(
                 &[ch('e')],
                 Intent::Export,
                 "e",
                 "export the rows shown to CSV next to the input",
-            ),
-            also(
-                &[ch('x'), ch('X')],
-                Intent::Explain("x and X hide and show functions in the Flame pane (5)"),
             ),
         ],
         notes: &[],
@@ -324,28 +361,26 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Open,
                 "Enter",
                 "stacks containing the function",
-                ("⏎", "stacks", Always),
+                ("⏎", "stacks", Always, Pane),
             ),
-            bind_hint(
+            also_hint(
                 &[ch('t')],
                 Intent::ShowInTree,
-                "t",
-                "the function in the call tree, at every place it is called",
-                ("t", "in tree", Always),
+                ("t", "in tree", Always, Pane),
             ),
             bind_hint(
                 &[ch('c')],
                 Intent::CallersCallees,
                 "c",
                 "into callers, then callees, then back",
-                ("c", "callers/callees", Always),
+                ("c", "callers/callees", Always, Pane),
             ),
             bind_hint(
                 &[ch('l')],
                 Intent::ShowLines,
                 "l",
                 "the function's lines",
-                ("l", "lines", Always),
+                ("l", "lines", Always, Pane),
             ),
         ],
         notes: &[],
@@ -360,7 +395,7 @@ pub const SECTIONS: &[Section] = &[
                 Intent::OpenRow,
                 "→ ←  l h",
                 "open / close the row (again: into it / to its parent)",
-                ("→←", "open/close", Always),
+                ("→←", "open/close", Always, Pane),
             ),
             also(&[code(Left), ch('h')], Intent::CloseRow),
             bind_hint(
@@ -368,28 +403,28 @@ pub const SECTIONS: &[Section] = &[
                 Intent::OpenAll,
                 "*",
                 "open everything under the row",
-                ("*", "all", Always),
+                ("*", "all", Always, Pane),
             ),
             bind_hint(
                 &[ch('p')],
                 Intent::HotPath,
                 "p",
                 "open the hot path: the heaviest callees, down to 5 % of the total",
-                ("p", "hot path", Always),
+                ("p", "hot path", Always, Pane),
             ),
             bind_hint(
                 &[ch('i')],
                 Intent::Invert,
                 "i",
                 "turn over: bottom-up (functions by self time, callers below)",
-                ("i", "invert", Always),
+                ("i", "invert", Always, Pane),
             ),
             bind_hint(
                 &[ch('s')],
                 Intent::SortNext,
                 "s  S  r",
                 "order each row's children by another column / reverse",
-                ("s", "sort", Always),
+                ("s", "sort", Always, Pane),
             ),
             also(&[ch('S')], Intent::SortPrev),
             also(&[ch('r')], Intent::Reverse),
@@ -398,23 +433,22 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Search,
                 "/  n  N",
                 "mark matching functions and open the paths to them; step",
-                ("/", "search", Always),
+                ("/", "search", Always, Lead),
             ),
-            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                ("n/N", "match", Searching, Match),
+            ),
             also(&[ch('N')], Intent::PrevMatch),
             bind_hint(
                 &[code(Enter)],
                 Intent::Open,
                 "Enter",
                 "the row's function",
-                ("⏎", "function", Always),
+                ("⏎", "function", Always, Pane),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain(
-                    "the tree's paths export as folded stacks: profx export --to folded",
-                ),
-            ),
+            also(&[ch('e')], Intent::Explain(FOLDED)),
         ],
         notes: &[],
     },
@@ -427,7 +461,7 @@ pub const SECTIONS: &[Section] = &[
             Intent::Open,
             "Enter",
             "into the frames; Enter on a frame: its function",
-            ("⏎", "frames", Always),
+            ("⏎", "frames", Always, Pane),
         )],
         notes: &[],
     },
@@ -441,16 +475,20 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Search,
                 "/  n  N",
                 "highlight matching frames, with their share; step",
-                ("/", "search", Always),
+                ("/", "search", Always, Lead),
             ),
-            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                ("n/N", "match", Searching, Match),
+            ),
             also(&[ch('N')], Intent::PrevMatch),
             bind_hint(
                 &[code(Up), ch('k')],
                 Intent::Move(-1),
                 "↑ ↓",
                 "the caller / the heaviest callee",
-                ("↑↓←→", "move", Always),
+                ("↑↓←→", "move", Always, Pane),
             ),
             also(&[code(Down), ch('j')], Intent::Move(1)),
             bind(
@@ -465,14 +503,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Zoom,
                 "Enter",
                 "zoom: the frame becomes the full width",
-                ("⏎", "zoom", Always),
+                ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
                 &[code(Backspace), code(Esc), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
-                ("Esc", "out", Always),
+                ("Esc", "out", Always, Pane),
             ),
             bind(
                 &[ch('x')],
@@ -498,21 +536,16 @@ pub const SECTIONS: &[Section] = &[
                 Intent::TimeOrder,
                 "t",
                 "time order: a box a call, x is time (again: the graph)",
-                ("t", "time", Always),
+                ("t", "time", Always, Pane),
             ),
             bind_hint(
                 &[ch('T')],
                 Intent::ShowInTree,
                 "T",
                 "the frame's function in the call tree",
-                ("T", "tree", Always),
+                ("T", "tree", Always, Pane),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain(
-                    "the tree's paths export as folded stacks: profx export --to folded",
-                ),
-            ),
+            also(&[ch('e')], Intent::Explain(FOLDED)),
         ],
         notes: &[(
             "↑ ↓ in a sandwich",
@@ -529,16 +562,20 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Search,
                 "/  n  N",
                 "highlight the matching calls; the next / previous in the run",
-                ("/", "search", Always),
+                ("/", "search", Always, Lead),
             ),
-            also_hint(&[ch('n')], Intent::NextMatch, ("n/N", "match", Searching)),
+            also_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                ("n/N", "match", Searching, Match),
+            ),
             also(&[ch('N')], Intent::PrevMatch),
             bind_hint(
                 &[code(Up), ch('k')],
                 Intent::Move(-1),
                 "↑ ↓",
                 "the caller / the longest callee (past the edge: the next thread)",
-                ("↑↓←→", "move", Always),
+                ("↑↓←→", "move", Always, Pane),
             ),
             also(&[code(Down), ch('j')], Intent::Move(1)),
             bind(
@@ -553,14 +590,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Zoom,
                 "Enter",
                 "zoom: the call's time becomes the full width",
-                ("⏎", "zoom", Always),
+                ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
                 &[code(Backspace), code(Esc), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
-                ("Esc", "out", Always),
+                ("Esc", "out", Always, Pane),
             ),
             bind(
                 &[code(Home)],
@@ -579,21 +616,16 @@ pub const SECTIONS: &[Section] = &[
                 Intent::TimeOrder,
                 "t",
                 "the flame graph again",
-                ("t", "graph", Always),
+                ("t", "graph", Always, Pane),
             ),
             bind_hint(
                 &[ch('T')],
                 Intent::ShowInTree,
                 "T",
                 "the call's function in the call tree",
-                ("T", "tree", Always),
+                ("T", "tree", Always, Pane),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain(
-                    "the tree's paths export as folded stacks: profx export --to folded",
-                ),
-            ),
+            also(&[ch('e')], Intent::Explain(FOLDED)),
             also(
                 &[ch('x'), ch('X')],
                 Intent::Explain("x and X hide functions in the flame graph (t)"),
@@ -610,7 +642,7 @@ pub const SECTIONS: &[Section] = &[
             Intent::Open,
             "Enter",
             "the line's function",
-            ("⏎", "function", Always),
+            ("⏎", "function", Always, Pane),
         )],
         notes: &[],
     },
@@ -624,14 +656,14 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Search,
                 "/",
                 "search: the events of matching functions",
-                ("/", "search", Always),
+                ("/", "search", Always, Lead),
             ),
             bind_hint(
                 &[ch('n')],
                 Intent::NextMatch,
                 "n  N",
                 "next / previous match",
-                ("n/N", "match", Searching),
+                ("n/N", "match", Searching, Match),
             ),
             also(&[ch('N')], Intent::PrevMatch),
             bind_hint(
@@ -639,7 +671,7 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Open,
                 "Enter",
                 "the event's function",
-                ("⏎", "function", Always),
+                ("⏎", "function", Always, Pane),
             ),
             bind(
                 &[ch('e')],
@@ -663,12 +695,25 @@ pub const SECTIONS: &[Section] = &[
             Intent::Open,
             "Enter",
             "a packet's events",
-            ("⏎", "events", Always),
+            ("⏎", "events", Always, Pane),
         )],
         notes: &[(
             "i I O o",
             "the ops: about to enter, entered, about to return, returned",
         )],
+    },
+    Section {
+        title: "Exporting",
+        place: Place::Exporting,
+        listed: false,
+        bindings: &[bind_hint(
+            &[code(Esc)],
+            Intent::Cancel,
+            "Esc",
+            "cancel the export",
+            ("Esc", "cancels", Always, Lead),
+        )],
+        notes: &[],
     },
     Section {
         title: "Info",
@@ -679,7 +724,10 @@ pub const SECTIONS: &[Section] = &[
                 &[ch('s'), ch('S'), ch('r')],
                 Intent::Explain("nothing to sort here"),
             ),
-            also(&[ch('/')], Intent::Explain("Info has nothing to search")),
+            also(
+                &[ch('/'), ch('n'), ch('N')],
+                Intent::Explain("Info has nothing to search"),
+            ),
             also(
                 &[ch('e')],
                 Intent::Explain("Info is no table: profx report --view info prints it"),
@@ -692,22 +740,22 @@ pub const SECTIONS: &[Section] = &[
         place: Place::Lists,
         listed: false,
         bindings: &[
-            also_hint(&[], Intent::Move(1), ("↑↓", "move", Always)),
+            also_hint(&[], Intent::Move(1), ("↑↓", "move", Always, Pane)),
             bind_hint(
                 &[code(Enter)],
                 Intent::Open,
                 "Enter",
                 "go to the function",
-                ("⏎", "go to function", Always),
+                ("⏎", "go to function", Always, Pane),
             ),
             bind_hint(
                 &[code(Backspace), code(Esc), ch('[')],
                 Intent::Back,
                 "Backspace  Esc",
                 "leave the list",
-                ("⌫", "leave list", Always),
+                ("⌫", "leave list", Always, Back),
             ),
-            also_hint(&[], Intent::Quit, ("q", "quit", Always)),
+            also_hint(&[], Intent::Quit, ("q", "quit", Always, Quit)),
         ],
         notes: &[],
     },
@@ -723,21 +771,21 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Input(' '),
                 "text",
                 "fuzzy; 'exact ^start end$ !not; space = and",
-                ("type", "to rank functions", Always),
+                ("type", "to rank functions", Always, Pane),
             ),
             bind_hint(
                 &[code(Enter)],
                 Intent::Accept,
                 "Enter",
                 "keep the filter / go to the function",
-                ("⏎", "go", Always),
+                ("⏎", "go", Always, Pane),
             ),
             bind_hint(
                 &[code(Esc)],
                 Intent::Cancel,
                 "Esc",
                 "clear the filter / close",
-                ("Esc", "close", Always),
+                ("Esc", "close", Always, Pane),
             ),
             bind(
                 &[code(Up), ctrl('p'), ctrl('k')],
@@ -770,7 +818,7 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Move(-1),
                 "↑ ↓",
                 "scroll",
-                ("↑↓", "scroll", Always),
+                ("↑↓", "scroll", Always, Pane),
             ),
             also(&[code(Down), ch('j')], Intent::Move(1)),
             also(&[code(PageUp)], Intent::PageUp),
@@ -782,13 +830,22 @@ pub const SECTIONS: &[Section] = &[
                 Intent::Cancel,
                 "Esc",
                 "close the help",
-                ("Esc", "close help", Always),
+                ("Esc", "close help", Always, Pane),
             ),
-            bind_hint(&[ch('q')], Intent::Quit, "q", "quit", ("q", "quit", Always)),
+            bind_hint(
+                &[ch('q')],
+                Intent::Quit,
+                "q",
+                "quit",
+                ("q", "quit", Always, Quit),
+            ),
         ],
         notes: &[],
     },
 ];
+
+/// What `e` answers where the rows are paths, not a table.
+const FOLDED: &str = "the tree's paths export as folded stacks: profx export --to folded";
 
 /// Rows a wheel notch scrolls.
 const WHEEL_ROWS: isize = 3;
@@ -885,25 +942,24 @@ pub fn hints(
     };
     let (everywhere, own): (Vec<Place>, Vec<Place>) =
         places.iter().partition(|&&p| p == Place::Everywhere);
-    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+    let mut out: Vec<(&'static str, &'static str, At)> = Vec::new();
+    // The general places' hints first, each particular one's after them;
+    // a particular place's word for a key replaces a general one's.
     for place in own.iter().rev().chain(everywhere.iter()) {
         let Some(s) = section(*place) else { continue };
         for b in s.bindings {
-            let Some((k, w, when)) = b.hint else { continue };
-            // A particular place's hint for a key replaces a general one's.
-            if shown(when) && !out.iter().any(|(ok, _)| *ok == k) {
-                out.push((k, w));
+            let Some((k, w, _, at)) = b.hint.filter(|h| shown(h.2)) else {
+                continue;
+            };
+            match out.iter_mut().find(|(ok, ..)| *ok == k) {
+                Some(seen) => *seen = (k, w, at),
+                None => out.push((k, w, at)),
             }
         }
     }
-    // The search leads; stepping through matches, going back, the finder,
-    // the help and quitting end the line, in that order.
-    let ending = ["n/N", "⌫", "g", "?", "q"];
-    out.sort_by_key(|(k, _)| match *k {
-        "/" => 0,
-        k => 1 + ending.iter().position(|e| *e == k).map_or(0, |i| i + 1),
-    });
-    out
+    // Stable: within a position, in the order the places gave them.
+    out.sort_by_key(|h| h.2);
+    out.into_iter().map(|(k, w, _)| (k, w)).collect()
 }
 
 /// The help's lines, section by section: `(key, text)`, the section's

@@ -1,7 +1,7 @@
 //! Where everything sits on the screen, as pure functions of the window
-//! size and the view. Rendering draws into these rectangles and
-//! `App::update` hit-tests mouse clicks against the very same ones, so a
-//! click always lands on what was drawn there.
+//! size and the pane. Rendering draws into these rectangles and the panes
+//! hit-test mouse clicks against the very same ones, so a click always
+//! lands on what was drawn there.
 
 use super::columns::Col;
 use super::pane::TABS;

@@ -50,7 +50,7 @@ pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
 }
 
 /// Draws, then blocks until the next event; draws again only when an event
-/// became an action (no timer, no busy loop). Every event already waiting
+/// became an intent (no timer, no busy loop). Every event already waiting
 /// is handled before the next draw, so a burst of keys (5,000 `j`, a paste
 /// without bracketed paste) costs one frame, not one each; keys are read
 /// from `/dev/tty` with a level-triggered poll (crossterm's `use-dev-tty`),
@@ -80,13 +80,13 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
     }
 }
 
-/// One event into the app; whether it became an action.
+/// One event into the app; whether it became an intent.
 fn handle(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     ev: &event::Event,
 ) -> io::Result<bool> {
-    let Some(intent) = keymap::intent(&app.mode, app.pane().places(), ev) else {
+    let Some(intent) = keymap::intent(&app.mode, &app.places(), ev) else {
         return Ok(false);
     };
     if let super::intent::Intent::Resize { width, height } = intent {

@@ -13,6 +13,9 @@ use crate::analysis::flame_view::{self, Icicle, Layout};
 use crate::model::FuncId;
 use crate::text::visible;
 use crate::tui::intent::Intent;
+use crate::tui::layout::Areas;
+use crate::tui::render::theme::Theme;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 use std::sync::Arc;
 
@@ -75,6 +78,11 @@ impl FlamePane {
         };
         pane.build(cx);
         pane
+    }
+
+    /// Draws the frames (or the calls in time order).
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
+        crate::tui::render::flame::pane(buf, a.table, self, cx, theme);
     }
 
     pub fn in_chart(&self) -> bool {
@@ -148,7 +156,7 @@ impl FlamePane {
     /// either side).
     pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
         if self.in_chart() {
-            return self.chart.function(cx);
+            return self.chart.function();
         }
         if let Some((callers, n)) = self.caller_selected() {
             return callers.func(n).func();
@@ -438,10 +446,13 @@ impl FlamePane {
     /// matching frames hold together.
     pub fn set_search(&mut self, text: &str, cx: &Ctx) -> Option<String> {
         self.search.set(text);
+        self.search_said(cx)
+    }
+
+    /// The share of the graph the matching frames hold (in time order
+    /// too: the same calls, summed by path).
+    pub fn search_said(&self, cx: &Ctx) -> Option<String> {
         let q = self.search.query.as_ref()?;
-        if self.in_chart() {
-            return None;
-        }
         let p = cx.profile;
         let share = flame_view::share_of(&self.tree, &|f| q.is_match(&visible(p.function_name(f))));
         let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(share));

@@ -2,12 +2,14 @@
 //! (each with its place). The head is built once; warnings, which can be
 //! many, are written only when on screen.
 
-use super::{Ctx, Effect, Search, keep_visible, step};
+use super::{Ctx, Effect, inner, keep_visible, step};
 use crate::model::Profile;
 use crate::report::fmt;
 use crate::text::visible;
 use crate::tui::intent::Intent;
-use crate::tui::layout;
+use crate::tui::layout::{self, Areas};
+use crate::tui::render::theme::Theme;
+use ratatui::buffer::Buffer;
 
 #[derive(Debug)]
 pub struct InfoPane {
@@ -15,8 +17,6 @@ pub struct InfoPane {
     pub head: Vec<String>,
     pub cursor: usize,
     pub offset: usize,
-    /// Info has nothing to search; the prompt is never opened on it.
-    pub search: Search,
 }
 
 impl InfoPane {
@@ -25,8 +25,12 @@ impl InfoPane {
             head: head_lines(cx.profile),
             cursor: 0,
             offset: 0,
-            search: Search::default(),
         }
+    }
+
+    /// Draws the lines on screen.
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
+        crate::tui::render::table::info(buf, a.table, self, cx, theme);
     }
 
     /// The lines: the head, then a line a warning.
@@ -44,20 +48,40 @@ impl InfoPane {
 
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let len = self.len(cx.profile);
-        let page = layout::list_rows(cx.areas(false).table).max(1);
+        let page = self.page(cx);
         let by = match intent {
             Intent::Move(n) | Intent::Wheel { rows: n, .. } => *n,
             Intent::PageUp => -(page as isize),
             Intent::PageDown => page as isize,
             Intent::First => isize::MIN / 2,
             Intent::Last => isize::MAX / 2,
-            Intent::SortNext | Intent::SortPrev | Intent::Reverse => {
-                return Effect::Say("nothing to sort here".into());
-            }
+            Intent::Click { x, y } => return self.click(*x, *y, cx),
             _ => return Effect::Ignored,
         };
         self.cursor = step(self.cursor, by, len);
+        Effect::Done
+    }
+
+    /// Lines shown at once.
+    fn page(&self, cx: &Ctx) -> usize {
+        layout::list_rows(cx.areas(false).table).max(1)
+    }
+
+    pub fn keep_visible(&mut self, cx: &Ctx) {
+        let (len, page) = (self.len(cx.profile), self.page(cx));
         keep_visible(&mut self.cursor, &mut self.offset, len, page);
+    }
+
+    /// A click on a line selects it.
+    fn click(&mut self, x: u16, y: u16, cx: &Ctx) -> Effect {
+        let body = inner(cx.areas(false).table);
+        if !body.contains(ratatui::layout::Position::new(x, y)) {
+            return Effect::Ignored;
+        }
+        let n = self.offset + usize::from(y - body.y);
+        if n < self.len(cx.profile) {
+            self.cursor = n;
+        }
         Effect::Done
     }
 }

@@ -13,7 +13,7 @@ pub mod info;
 pub mod table;
 pub mod tree;
 
-use super::derived::{Neighbours, Opening, PaneColumns, Prepared};
+use super::derived::{Neighbours, Opening, Prepared, TableColumns};
 use super::intent::Intent;
 use super::keymap::Place;
 use super::layout::{self, Areas};
@@ -75,10 +75,10 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// A table's columns and widths (while the first view is ordered, the
     /// Functions table's measured over its first rows).
-    pub fn pane(&self, t: Table) -> &'a PaneColumns {
+    pub fn columns(&self, t: Table) -> &'a TableColumns {
         match self.opening {
-            Some(o) if t == Table::Functions && !self.prepared.pane_made(t) => o.pane(),
-            _ => self.prepared.pane(self.profile, t),
+            Some(o) if t == Table::Functions && !self.prepared.columns_made(t) => o.columns(),
+            _ => self.prepared.columns(self.profile, t),
         }
     }
 
@@ -170,8 +170,6 @@ pub enum Step {
     /// The function at every place of the call tree.
     Tree(FuncId),
     Events(PacketId),
-    /// The function's sandwich in the Flame pane.
-    Sandwich(FuncId),
 }
 
 /// How a path's names are joined when copied (as the Stacks pane's path
@@ -225,7 +223,6 @@ impl Pane {
             Step::Lines(f) => Pane::Table(TablePane::new(Table::Lines, Within::Function(f), cx)),
             Step::Events(k) => Pane::Table(TablePane::new(Table::Packets, Within::Packet(k), cx)),
             Step::Tree(f) => Pane::Tree(TreePane::new(Some(f), cx)),
-            Step::Sandwich(f) => Pane::Flame(FlamePane::new(Some(f), cx)),
         }
     }
 
@@ -262,20 +259,50 @@ impl Pane {
     /// Draws the pane into its areas of the screen.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
         match self {
-            Pane::Table(t) => super::render::table::pane(buf, a, t, cx, theme),
-            Pane::Tree(t) => super::render::tree::pane(buf, a.table, t, cx, theme),
-            Pane::Flame(f) => super::render::flame::pane(buf, a.table, f, cx, theme),
-            Pane::Info(i) => super::render::table::info(buf, a.table, i, cx, theme),
+            Pane::Table(t) => t.render(buf, a, cx, theme),
+            Pane::Tree(t) => t.render(buf, a, cx, theme),
+            Pane::Flame(f) => f.render(buf, a, cx, theme),
+            Pane::Info(i) => i.render(buf, a, cx, theme),
         }
     }
 
-    /// The search typed into the prompt.
-    pub fn search(&self) -> &Search {
+    /// The search typed into the prompt; `None` where nothing is searched
+    /// (Info).
+    pub fn search(&self) -> Option<&Search> {
         match self {
-            Pane::Table(t) => &t.search,
-            Pane::Tree(t) => &t.search,
-            Pane::Flame(f) => &f.search,
-            Pane::Info(i) => &i.search,
+            Pane::Table(t) => Some(&t.search),
+            Pane::Tree(t) => Some(&t.search),
+            Pane::Flame(f) => Some(&f.search),
+            Pane::Info(_) => None,
+        }
+    }
+
+    /// What the search in effect holds, for the prompt when it opens: a
+    /// table's rows are counted beside it; the tree's marked nodes and the
+    /// flame's matching frames say their share.
+    pub fn search_said(&self, cx: &Ctx) -> Option<String> {
+        match self {
+            Pane::Tree(t) => t.search_said(cx),
+            Pane::Flame(f) => f.search_said(cx),
+            Pane::Table(_) | Pane::Info(_) => None,
+        }
+    }
+
+    /// The keyboard back on the pane's rows from a list of its split.
+    pub fn to_rows(&mut self) {
+        if let Pane::Table(t) = self {
+            t.focus = Focus::Table;
+        }
+    }
+
+    /// Keeps the cursor on a row and its row on screen, whatever changed
+    /// (the window, a step gone back to).
+    pub fn keep_visible(&mut self, cx: &Ctx) {
+        match self {
+            Pane::Table(t) => t.keep_visible(cx),
+            Pane::Tree(t) => t.keep_visible(cx),
+            Pane::Info(i) => i.keep_visible(cx),
+            Pane::Flame(_) => {}
         }
     }
 
@@ -288,11 +315,6 @@ impl Pane {
             Pane::Flame(f) => f.set_search(text, cx),
             Pane::Info(_) => None,
         }
-    }
-
-    /// Whether a search means anything here.
-    pub fn searchable(&self) -> bool {
-        !matches!(self, Pane::Info(_))
     }
 
     /// The function the selection is on (a row's, a caller's, a frame's).
@@ -319,10 +341,7 @@ impl Pane {
     pub fn step_name(&self, cx: &Ctx) -> String {
         match self {
             Pane::Table(t) => t.step_name(cx),
-            Pane::Tree(t) => match t.about {
-                Some(f) => format!("{} in the tree", short_name(cx.profile, f)),
-                None => "Call tree".into(),
-            },
+            Pane::Tree(t) => t.step_name(cx),
             Pane::Flame(_) => "Flame".into(),
             Pane::Info(_) => "Info".into(),
         }
@@ -348,6 +367,13 @@ impl Pane {
     pub fn as_tree(&self) -> Option<&TreePane> {
         match self {
             Pane::Tree(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn as_info(&self) -> Option<&InfoPane> {
+        match self {
+            Pane::Info(i) => Some(i),
             _ => None,
         }
     }

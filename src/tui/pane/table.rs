@@ -14,7 +14,9 @@ use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
 use crate::tui::columns::{self, Col};
 use crate::tui::intent::Intent;
 use crate::tui::keymap::Place;
-use crate::tui::layout;
+use crate::tui::layout::{self, Areas};
+use crate::tui::render::theme::Theme;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
 /// Which of a table's rows the pane lists.
@@ -97,7 +99,7 @@ impl TablePane {
     pub fn new(table: Table, within: Within, cx: &Ctx) -> TablePane {
         let sort = match within {
             Within::Packet(_) => None,
-            _ => columns::default_sort(table, &cx.pane(table).cols),
+            _ => columns::default_sort(table, &cx.columns(table).cols),
         };
         let mut t = TablePane::shown(table, within, sort, Rows::List(Vec::new()), 0);
         t.refresh(false, cx);
@@ -184,6 +186,11 @@ impl TablePane {
         }
     }
 
+    /// Draws the table (or the events) and the split under it.
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
+        crate::tui::render::table::pane(buf, a, self, cx, theme);
+    }
+
     /// Selects a row, if the view shows it, and scrolls to it.
     pub fn show(&mut self, row: u32, cx: &Ctx) {
         self.select(row);
@@ -203,12 +210,13 @@ impl TablePane {
             Intent::PageDown => self.move_by(self.page(cx) as isize, cx),
             Intent::First => self.move_by(isize::MIN / 2, cx),
             Intent::Last => self.move_by(isize::MAX / 2, cx),
-            Intent::SortNext => return self.step_sort(1, cx),
-            Intent::SortPrev => return self.step_sort(-1, cx),
-            Intent::Reverse => match self.sort {
-                Some((col, desc)) => self.sort_by(col, !desc, cx),
-                None => return self.no_sort(),
-            },
+            Intent::SortNext => self.step_sort(1, cx),
+            Intent::SortPrev => self.step_sort(-1, cx),
+            Intent::Reverse => {
+                if let Some((col, desc)) = self.sort {
+                    self.sort_by(col, !desc, cx);
+                }
+            }
             Intent::Columns(d) => self.scroll_columns(*d, cx),
             Intent::Open => return self.open(cx),
             Intent::CallersCallees => return self.cycle_lists(cx),
@@ -251,7 +259,7 @@ impl TablePane {
         }
     }
 
-    fn keep_visible(&mut self, cx: &Ctx) {
+    pub fn keep_visible(&mut self, cx: &Ctx) {
         let len = self.focus_len(cx);
         match &mut self.focus {
             Focus::Table => {}
@@ -289,12 +297,14 @@ impl TablePane {
         }
     }
 
+    /// Whether the split lists callers and callees (the Functions table).
+    fn has_lists(&self) -> bool {
+        (self.table, self.within) == (Table::Functions, Within::All)
+    }
+
     /// The function whose callers and callees the split lists.
     pub fn split_function(&self, p: &Profile) -> Option<FuncId> {
-        match (self.table, self.within) {
-            (Table::Functions, Within::All) => self.row_function(p),
-            _ => None,
-        }
+        self.row_function(p).filter(|_| self.has_lists())
     }
 
     /// The split's lists for a key: the graph's, waiting for the graph if
@@ -335,7 +345,7 @@ impl TablePane {
     }
 
     fn cycle_lists(&mut self, cx: &Ctx) -> Effect {
-        if self.split_function(cx.profile).is_none() && self.focus == Focus::Table {
+        if !self.has_lists() {
             return Effect::Say("c works in Functions".into());
         }
         let (callers, callees) = (!self.callers(cx).is_empty(), !self.callees(cx).is_empty());
@@ -402,25 +412,19 @@ impl TablePane {
         }
     }
 
-    fn no_sort(&self) -> Effect {
-        Effect::Say(match self.is_events() {
-            true => "events keep their trace order".into(),
-            false => "nothing to sort here".into(),
-        })
-    }
-
-    fn step_sort(&mut self, dir: isize, cx: &Ctx) -> Effect {
+    /// The next or previous column's sort (events, in trace order, have
+    /// none: the keymap says so there).
+    fn step_sort(&mut self, dir: isize, cx: &Ctx) {
         let Some(t) = self.columns_of() else {
-            return self.no_sort();
+            return;
         };
-        let cols = &cx.pane(t).cols;
+        let cols = &cx.columns(t).cols;
         let now = self
             .sort
             .and_then(|(c, _)| cols.iter().position(|&x| x == c))
             .unwrap_or(0);
         let col = cols[step_wrap(now, dir, cols.len())];
         self.sort_by(col, col.descending_by_default(), cx);
-        Effect::Done
     }
 
     pub fn sort_by(&mut self, col: Col, descending: bool, cx: &Ctx) {
@@ -434,7 +438,7 @@ impl TablePane {
         let Some(t) = self.columns_of() else {
             return;
         };
-        let pane = cx.pane(t);
+        let pane = cx.columns(t);
         let Some(i) = pane.cols.iter().position(|&c| c == col) else {
             return;
         };
@@ -454,7 +458,7 @@ impl TablePane {
         let Some(t) = self.columns_of() else {
             return Vec::new();
         };
-        let pane = cx.pane(t);
+        let pane = cx.columns(t);
         let stacks = self.table == Table::Stacks;
         let area = layout::columns_area(stacks, inner(cx.areas(self.has_detail()).table));
         layout::place_columns(area, &pane.cols, &pane.widths, self.hscroll)
@@ -464,7 +468,7 @@ impl TablePane {
         let Some(t) = self.columns_of() else {
             return;
         };
-        let max = cx.pane(t).cols.len().saturating_sub(2);
+        let max = cx.columns(t).cols.len().saturating_sub(2);
         self.hscroll = self.hscroll.saturating_add_signed(d).min(max);
     }
 
@@ -486,7 +490,7 @@ impl TablePane {
             let Some(t) = self.columns_of() else {
                 return;
             };
-            let cols = &cx.pane(t).cols;
+            let cols = &cx.columns(t).cols;
             let placed = self.placed(cx);
             if let Some(p) = placed.iter().find(|p| x >= p.x && x < p.x + p.width) {
                 let col = cols[p.col];
@@ -625,7 +629,7 @@ impl TablePane {
     /// The rows before any filter, in canonical order.
     fn base_rows(&self, cx: &Ctx) -> Rows {
         let p = cx.profile;
-        let canonical = || cx.pane(self.table).canonical.clone();
+        let canonical = || cx.columns(self.table).canonical.clone();
         match (self.table, self.within) {
             (_, Within::Packet(k)) => Rows::All(p.packet(k).events.len()),
             (Table::Lines, Within::Function(f)) => Rows::List(lines_of(p, f, canonical())),

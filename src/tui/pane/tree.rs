@@ -6,7 +6,9 @@ use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
 use crate::analysis::calltree::{CallTree, TreeCol};
 use crate::model::{FuncId, Profile};
 use crate::tui::intent::Intent;
-use crate::tui::layout;
+use crate::tui::layout::{self, Areas};
+use crate::tui::render::theme::Theme;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Position;
 
 #[derive(Debug)]
@@ -39,6 +41,19 @@ impl TreePane {
         pane
     }
 
+    /// Draws the tree's rows on screen.
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
+        crate::tui::render::tree::pane(buf, a.table, self, cx, theme);
+    }
+
+    /// The step as the breadcrumb and the title name it.
+    pub fn step_name(&self, cx: &Ctx) -> String {
+        match self.about {
+            Some(f) => format!("{} in the tree", super::short_name(cx.profile, f)),
+            None => "Call tree".into(),
+        }
+    }
+
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let effect = self.take(intent, cx);
         self.keep_visible(cx);
@@ -66,7 +81,10 @@ impl TreePane {
                 id.and_then(|id| t.position(id))
             }),
             Intent::NextMatch | Intent::PrevMatch if self.tree.marked.is_empty() => {
-                return Effect::Say("no search: / to start one".into());
+                return Effect::Say(match self.search.query {
+                    Some(_) => "no node matches".into(),
+                    None => "no search: / to start one".into(),
+                });
             }
             Intent::NextMatch => self.op(cx.profile, |_, t, c| t.next_marked(c, 1)),
             Intent::PrevMatch => self.op(cx.profile, |_, t, c| t.next_marked(c, -1)),
@@ -92,7 +110,7 @@ impl TreePane {
         self.cursor = super::step(self.cursor, n, self.tree.rows.len());
     }
 
-    fn keep_visible(&mut self, cx: &Ctx) {
+    pub fn keep_visible(&mut self, cx: &Ctx) {
         let shown = self.page(cx);
         let len = self.tree.rows.len();
         keep_visible(&mut self.cursor, &mut self.offset, len, shown);
@@ -191,15 +209,21 @@ impl TreePane {
             return None;
         }
         let hits = cx.function_hits(text);
-        let mut found = (0, None);
         self.op(p, |p, t, c| {
-            let n = t.mark(p, &|f| hits.get(f.index()).copied().unwrap_or(false));
-            found = (n, t.marked_share(p));
+            t.mark(p, &|f| hits.get(f.index()).copied().unwrap_or(false));
             t.next_marked(c.saturating_sub(1).min(t.rows.len()), 1)
         });
         self.keep_visible(cx);
-        Some(match found {
-            (n, Some(s)) if n > 0 => {
+        self.search_said(cx)
+    }
+
+    /// How many nodes the search marked and what share they hold.
+    pub fn search_said(&self, cx: &Ctx) -> Option<String> {
+        self.search.query.as_ref()?;
+        let t = &self.tree;
+        let n = t.marked.len();
+        Some(match t.marked_share(cx.profile) {
+            Some(s) if n > 0 => {
                 let pct = crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(s)));
                 format!(
                     "{} node{} match · {pct}% of the total",

@@ -80,7 +80,8 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let warned = p.warnings().len() as u64;
     if warned > 0 {
         let n = crate::report::fmt::counted(warned, "warnings");
-        facts.push(format!("{n} (Info, 7)"));
+        let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
+        facts.push(format!("{n} (Info, {info})"));
     }
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
@@ -223,27 +224,24 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 
 fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let pane = app.pane();
-    let (shown, total) = match pane.as_table() {
-        Some(t) => (t.rows.len(), t.total),
-        None => (0, 0),
+    let text = pane.search().map_or("", |s| s.text.as_str());
+    // What the search found: the pane's own word for it (the call tree's
+    // and the flame's shares) when it said one, a table's rows, else
+    // nothing yet.
+    let found = match (&app.status, pane.as_table()) {
+        (Some(msg), _) => format!("   {}", visible(msg)),
+        (None, Some(t)) => format!(
+            "   {} of {} match",
+            grouped(t.rows.len() as u64),
+            grouped(t.total as u64)
+        ),
+        (None, None) => String::new(),
     };
     let line = Line::from(vec![
         Span::styled(" / ", theme.key()),
-        Span::raw(visible(&pane.search().text).into_owned()),
+        Span::raw(visible(text).into_owned()),
         Span::styled("█", theme.dim()),
-        // What the search found: the pane's own word for it (the call
-        // tree's and the flame's shares) when it said one, else the rows.
-        Span::styled(
-            match &app.status {
-                Some(msg) => format!("   {}", visible(msg)),
-                None => format!(
-                    "   {} of {} match",
-                    grouped(shown as u64),
-                    grouped(total as u64)
-                ),
-            },
-            theme.dim(),
-        ),
+        Span::styled(found, theme.dim()),
         Span::raw("   "),
         Span::styled("⏎", theme.key()),
         Span::raw(" keep  "),

@@ -99,7 +99,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     // where no column's heading covers it.
     let placed = t.placed(cx);
     let right = cx
-        .pane(table)
+        .columns(table)
         .cols
         .len()
         .saturating_sub(placed.len() + t.hscroll);
@@ -119,7 +119,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
 fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: Theme) {
     let kind = v.table;
     let p = cx.profile;
-    let pane = cx.pane(kind);
+    let pane = cx.columns(kind);
     let stacks = kind == Table::Stacks;
     let area = layout::columns_area(stacks, inner);
     let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);

@@ -249,13 +249,7 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
     };
     let mut title = format!(
         " {} · {dir} · {} rows · sort: {col} {} ",
-        match v.about {
-            Some(f) => format!(
-                "{} in the tree",
-                crate::tui::pane::short_name(cx.profile, f)
-            ),
-            None => "Call tree".into(),
-        },
+        v.step_name(cx),
         crate::report::fmt::grouped(t.rows.len() as u64),
         if t.sort.1 { "▼" } else { "▲" }
     );

@@ -2,6 +2,7 @@
 //! (update.rs) and whole screens rendered into ratatui's `TestBackend`
 //! and compared with reviewed insta snapshots (screens.rs).
 
+mod keys;
 mod screens;
 mod update;
 
@@ -133,8 +134,8 @@ impl App {
             Press::Paste(text) => Event::Paste(text),
             Press::Do(intent) => return self.update(intent),
         };
-        let places = self.pane().places();
-        if let Some(intent) = crate::tui::keymap::intent(&self.mode, places, &event) {
+        let places = self.places();
+        if let Some(intent) = crate::tui::keymap::intent(&self.mode, &places, &event) {
             self.update(intent);
         }
     }
@@ -207,7 +208,7 @@ impl App {
 
     /// The search typed in the pane on screen.
     pub fn filter(&self) -> &str {
-        &self.pane().search().text
+        self.pane().search().map_or("", |s| s.text.as_str())
     }
 
     pub fn graph(&self) -> &crate::analysis::callgraph::CallGraph {

@@ -220,7 +220,7 @@ fn columns_scroll_sideways_and_the_sort_column_comes_into_view() {
     (0..5).for_each(|_| app.press(Left));
     assert_eq!(app.table().hscroll, 0);
     (0..100).for_each(|_| app.press(Right));
-    let max = app.cx().pane(Table::Functions).cols.len() - 2;
+    let max = app.cx().columns(Table::Functions).cols.len() - 2;
     assert_eq!(app.table().hscroll, max);
 }
 

@@ -76,7 +76,7 @@ impl ChartState {
     }
 
     /// The selected call's function.
-    pub fn function(&self, _cx: &Ctx) -> Option<FuncId> {
+    pub fn function(&self) -> Option<FuncId> {
         let c = self.chart.as_deref()?;
         self.selected_call().map(|id| c.call(id).func)
     }
@@ -172,7 +172,7 @@ impl FlamePane {
             Intent::NextMatch => return self.chart_step_match(&c, sel, 1, cx),
             Intent::PrevMatch => return self.chart_step_match(&c, sel, -1, cx),
             Intent::Sandwich => {
-                return match st.function(cx) {
+                return match st.function() {
                     Some(f) => self.sandwich(Some(f), cx),
                     None => Effect::Done,
                 };

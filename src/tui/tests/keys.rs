@@ -1,0 +1,263 @@
+//! What a key does in each pane, pressed through the keymap: the keys the
+//! panes share (`t`, `T`, `f`, `/`, Esc), the keys that explain where they
+//! do nothing, and the cursor kept on screen whatever happened.
+
+use super::Press::{self, *};
+use super::{Scope, app_of, demo, fixture, pane_key};
+use crate::tui::app::{App, Mode};
+use crate::tui::keymap::{self, Place};
+use crate::tui::pane::Focus;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+fn run(app: &mut App, keys: &[Press]) {
+    for k in keys.iter().cloned() {
+        app.press(k);
+    }
+}
+
+/// Down until the selection has a function.
+fn to_a_function(app: &mut App) {
+    for _ in 0..50 {
+        if app.selected_function().is_some() {
+            return;
+        }
+        app.press(Down);
+    }
+    panic!("no row with a function");
+}
+
+fn trace(w: u16, h: u16) -> App {
+    app_of(fixture("xpp/orders-run.prf"), "orders-run.prf", w, h)
+}
+
+/// `t` shows the selected function in the call tree from every pane that
+/// has one (Lines, events, the tree itself, a stack's frames); the Flame
+/// pane keeps `t` for its time order and `T` for this.
+#[test]
+fn t_shows_the_function_in_the_tree_from_every_pane() {
+    let mut app = app_of(super::fixture_timed("xpp/orders-run.prf"), "t", 120, 40);
+    run(&mut app, &[pane_key(1)]);
+    to_a_function(&mut app);
+    run(&mut app, &[Char('t')]);
+    assert!(
+        matches!(app.scope(), Scope::Tree(Some(_))),
+        "{:?}",
+        app.scope()
+    );
+    run(&mut app, &[pane_key(5), Enter, Down, Char('t')]);
+    assert!(matches!(app.scope(), Scope::Tree(Some(_))), "from an event");
+    run(&mut app, &[pane_key(2), Enter, Char('t')]);
+    assert!(matches!(app.scope(), Scope::Tree(Some(_))), "from a frame");
+    run(&mut app, &[pane_key(3), Down, Char('t')]);
+    assert!(matches!(app.scope(), Scope::Tree(Some(_))), "from the tree");
+    assert!(app.history.len() > 1, "a step of its own");
+    run(&mut app, &[pane_key(4), Char('t')]);
+    assert!(
+        app.flame().in_chart(),
+        "t turns the Flame pane to time order"
+    );
+    run(&mut app, &[Char('T')]);
+    assert!(matches!(app.scope(), Scope::Tree(Some(_))));
+}
+
+/// On a caller, callee or frame of the split, `t`, `f` and `y` act on
+/// that function, not the table's row.
+#[test]
+fn keys_on_a_list_of_the_split_act_on_its_function() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Down, Down, Char('c')]);
+    let Focus::Callers(_) = app.table().focus else {
+        panic!("in the callers")
+    };
+    to_a_function(&mut app);
+    let row = app.table().row_function(&app.profile);
+    let caller = app.selected_function().expect("a caller");
+    assert_ne!(Some(caller), row);
+    run(&mut app, &[Char('y')]);
+    assert_eq!(
+        app.clipboard.as_deref(),
+        Some(app.profile.function_name(caller))
+    );
+    run(&mut app, &[Char('t')]);
+    assert_eq!(app.scope(), Scope::Tree(Some(caller)));
+}
+
+/// Esc cancels a running export in every pane: while one writes, the
+/// keymap's first place is the export's.
+#[test]
+fn esc_cancels_an_export_in_any_pane() {
+    let esc = Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    for pane in [Place::Flame, Place::Chart, Place::Lists, Place::Functions] {
+        let places = [Place::Exporting, pane, Place::Everywhere];
+        assert_eq!(
+            keymap::intent(&Mode::Normal, &places, &esc),
+            Some(crate::tui::intent::Intent::Cancel),
+            "{pane:?}"
+        );
+    }
+}
+
+/// `/` from a list of the split puts the keyboard back on the table's
+/// rows, which the search filters.
+#[test]
+fn search_from_a_list_goes_to_the_rows() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Char('c'), Char('/')]);
+    assert_eq!(app.table().focus, Focus::Table);
+    run(&mut app, &[Char('f'), Char('n'), Enter, Down]);
+    assert_eq!(app.cursor(), 1.min(app.table().rows.len() - 1));
+}
+
+/// Whatever changed while the pane was not listening (a resize under the
+/// help, on another tab, before going back), its cursor's row is on
+/// screen when it shows again.
+#[test]
+fn the_cursor_stays_on_screen_after_a_resize_anywhere() {
+    let resize = |w, h| {
+        Do(crate::tui::intent::Intent::Resize {
+            width: w,
+            height: h,
+        })
+    };
+    let on_screen = |app: &App| {
+        let t = app.table();
+        let page = t.page(&app.cx());
+        assert!(t.cursor >= t.offset && t.cursor < t.offset + page, "{t:?}");
+    };
+    let mut app = app_of(fixture("xpp/orders-run.prf"), "t", 120, 60);
+    run(&mut app, &[pane_key(1), End]);
+    run(&mut app, &[Char('?'), resize(80, 24), Esc]);
+    on_screen(&app);
+    run(
+        &mut app,
+        &[
+            resize(120, 60),
+            End,
+            pane_key(0),
+            resize(80, 24),
+            pane_key(1),
+        ],
+    );
+    on_screen(&app);
+    run(&mut app, &[resize(120, 60), End, Char('l')]);
+    let mut app = app_of(fixture("xpp/orders-run.prf"), "t", 120, 60);
+    run(&mut app, &[End, Enter, resize(80, 24), Backspace]);
+    on_screen(&app);
+    let mut app = app_of(fixture("xpp/orders-run.prf"), "t", 120, 60);
+    run(&mut app, &[pane_key(6), End, resize(80, 24)]);
+    let body = crate::tui::layout::list_rows(app.areas().table);
+    let Some(info) = app.pane().as_info() else {
+        panic!("Info is on screen")
+    };
+    assert!(info.cursor < info.offset + body, "{info:?}");
+}
+
+/// The Flame pane of a profile without call paths: Esc clears the search
+/// and goes back as elsewhere; `f` says there is no sandwich and changes
+/// nothing.
+#[test]
+fn the_flame_without_call_paths_goes_back_and_refuses_a_sandwich() {
+    let mut app = app_of(fixture("vs-csv/percents-only.csv"), "p", 120, 40);
+    run(&mut app, &[pane_key(4), Char('/'), Char('a'), Enter]);
+    assert_eq!(app.filter(), "a");
+    run(&mut app, &[Esc]);
+    assert_eq!(app.filter(), "", "Esc clears the kept search at the start");
+    run(&mut app, &[pane_key(0), Char('f')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("no call paths"), "{said}");
+    assert_eq!(app.flame_filters(), (None, 0), "no sandwich in any header");
+}
+
+/// `f` from another pane shows the sandwich even when the Flame tab was
+/// left on a step of its own (`T` from it).
+#[test]
+fn f_from_a_pane_opens_the_sandwich_in_the_flame_tab() {
+    let mut app = demo(120, 40);
+    run(
+        &mut app,
+        &[pane_key(4), Down, Char('T'), pane_key(0), Down, Char('f')],
+    );
+    let f = app.selected_function();
+    assert_eq!(app.scope(), Scope::Flame);
+    assert!(app.flame().sandwich.is_some() && f == app.flame().sandwich);
+}
+
+/// A key that does nothing in a pane says where it works.
+#[test]
+fn keys_that_do_nothing_here_say_where_they_work() {
+    let cases: &[(&[Press], Press, &str)] = &[
+        (&[pane_key(5), Enter], Char('s'), "trace order"),
+        (&[pane_key(5), Enter], Char('x'), "Flame pane"),
+        (&[pane_key(3)], Char('x'), "Flame pane"),
+        (&[pane_key(3)], Char('e'), "folded"),
+        (&[pane_key(4)], Char('s'), "nothing to sort"),
+        (&[pane_key(4)], Char('e'), "folded"),
+        (&[pane_key(6)], Char('/'), "nothing to search"),
+        (&[pane_key(6)], Char('n'), "nothing to search"),
+        (&[pane_key(6)], Char('e'), "no table"),
+        (&[pane_key(1)], Char('c'), "Functions"),
+        (&[pane_key(1)], Char('*'), "Call tree"),
+    ];
+    for (to, key, says) in cases {
+        let mut app = trace(120, 40);
+        run(&mut app, to);
+        app.press(key.clone());
+        let said = app.status.clone().unwrap_or_default();
+        assert!(said.contains(says), "{key:?} after {to:?}: {said:?}");
+    }
+}
+
+/// Reopening the search shows what it holds: the tree's marked share,
+/// the flame's (in time order too).
+#[test]
+fn reopening_a_search_says_what_it_holds() {
+    let mut app = trace(120, 40);
+    run(
+        &mut app,
+        &[pane_key(3), Char('/'), Char('r'), Enter, Char('/')],
+    );
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("match"), "{said}");
+    let mut app = app_of(super::fixture_timed("xpp/orders-run.prf"), "t", 120, 40);
+    run(&mut app, &[pane_key(4), Char('t'), Char('/'), Char('r')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.starts_with("matches hold"), "{said}");
+    run(&mut app, &[Enter, Char('/')]);
+    assert!(
+        app.status
+            .clone()
+            .unwrap_or_default()
+            .starts_with("matches hold")
+    );
+}
+
+/// After a search that matched no node, `n` says so (not "no search").
+#[test]
+fn n_after_a_search_without_matches() {
+    let mut app = trace(120, 40);
+    run(
+        &mut app,
+        &[
+            pane_key(3),
+            Char('/'),
+            Char('q'),
+            Char('z'),
+            Enter,
+            Char('n'),
+        ],
+    );
+    assert_eq!(app.status.as_deref(), Some("no node matches"));
+}
+
+/// A click on an Info line selects that line.
+#[test]
+fn a_click_selects_an_info_line() {
+    let mut app = demo(80, 24);
+    run(&mut app, &[pane_key(6)]);
+    let body = crate::tui::pane::inner(app.areas().table);
+    app.press(Do(crate::tui::intent::Intent::Click {
+        x: body.x + 2,
+        y: body.y + 3,
+    }));
+    assert_eq!(app.cursor(), 3);
+}
