@@ -504,6 +504,9 @@ impl App {
                 self.status = Some(format!("copied to the clipboard: {shown}"));
                 self.clipboard = Some(text);
             }
+            None if self.pane().in_lists() => {
+                self.status = Some("this row has no function to copy".into())
+            }
             None => self.status = Some("nothing selected to copy".into()),
         }
     }

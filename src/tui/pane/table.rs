@@ -210,8 +210,8 @@ impl TablePane {
             Intent::PageDown => self.move_by(self.page(cx) as isize, cx),
             Intent::First => self.move_by(isize::MIN / 2, cx),
             Intent::Last => self.move_by(isize::MAX / 2, cx),
-            Intent::SortNext => self.step_sort(1, cx),
-            Intent::SortPrev => self.step_sort(-1, cx),
+            Intent::SortNext => return self.step_sort(1, cx),
+            Intent::SortPrev => return self.step_sort(-1, cx),
             Intent::Reverse => {
                 if let Some((col, desc)) = self.sort {
                     self.sort_by(col, !desc, cx);
@@ -362,9 +362,12 @@ impl TablePane {
         }
     }
 
+    /// `l`: the lines of the selected function, or of the caller or
+    /// callee the keyboard is on, as `t` and `f` take it.
     fn show_lines(&mut self, cx: &Ctx) -> Effect {
         let p = cx.profile;
-        match self.split_function(p) {
+        match self.function(cx).filter(|_| self.has_lists()) {
+            None if self.focus != Focus::Table => Effect::Say("this row has no function".into()),
             None => Effect::Say("l shows a function's lines: select one in Functions".into()),
             Some(_) if p.lines().is_empty() => {
                 Effect::Say(format!("no lines: this {} profile has none", p.format))
@@ -414,17 +417,21 @@ impl TablePane {
 
     /// The next or previous column's sort (events, in trace order, have
     /// none: the keymap says so there).
-    fn step_sort(&mut self, dir: isize, cx: &Ctx) {
+    fn step_sort(&mut self, dir: isize, cx: &Ctx) -> Effect {
         let Some(t) = self.columns_of() else {
-            return;
+            return Effect::Ignored;
         };
         let cols = &cx.columns(t).cols;
         let now = self
             .sort
             .and_then(|(c, _)| cols.iter().position(|&x| x == c))
             .unwrap_or(0);
-        let col = cols[step_wrap(now, dir, cols.len())];
+        // A table the profile has no rows of shows no column.
+        let Some(&col) = cols.get(step_wrap(now, dir, cols.len())) else {
+            return Effect::Say("nothing to sort here".into());
+        };
         self.sort_by(col, col.descending_by_default(), cx);
+        Effect::Done
     }
 
     pub fn sort_by(&mut self, col: Col, descending: bool, cx: &Ctx) {

@@ -3,7 +3,7 @@
 //! that marks the matching functions' rows and opens the paths to them.
 
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
-use crate::analysis::calltree::{CallTree, TreeCol};
+use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit};
 use crate::model::{FuncId, Profile};
 use crate::tui::intent::Intent;
 use crate::tui::layout::{self, Areas};
@@ -181,13 +181,38 @@ impl TreePane {
         }
     }
 
+    /// The columns `s` steps through: those the pane shows (bottom-up
+    /// has no self column apart from its total, which is the self weight;
+    /// a count column where weights are times), then the name.
+    pub fn sortable(&self) -> Vec<TreeCol> {
+        let t = &self.tree;
+        let mut cols = vec![TreeCol::Total];
+        if t.direction == Direction::TopDown {
+            cols.push(TreeCol::SelfW);
+        }
+        if t.index().unit() == Unit::Ms {
+            cols.push(TreeCol::Count);
+        }
+        cols.push(TreeCol::Name);
+        cols
+    }
+
+    /// A sort column's name, as its heading names it.
+    pub fn sort_name(&self, p: &Profile) -> &'static str {
+        match (self.tree.sort.0, self.tree.direction) {
+            (TreeCol::Total, Direction::TopDown) => "total",
+            (TreeCol::Total | TreeCol::SelfW, _) => "self",
+            (TreeCol::Count, _) if p.totals.samples.is_some() => "samples",
+            (TreeCol::Count, _) => "calls",
+            (TreeCol::Name, _) => "name",
+        }
+    }
+
     fn step_sort(&mut self, p: &Profile, dir: isize) {
+        let cols = self.sortable();
         self.op(p, |p, t, c| {
-            let now = TreeCol::ALL
-                .iter()
-                .position(|&x| x == t.sort.0)
-                .unwrap_or(0);
-            let col = TreeCol::ALL[step_wrap(now, dir, TreeCol::ALL.len())];
+            let now = cols.iter().position(|&x| x == t.sort.0).unwrap_or(0);
+            let col = cols[step_wrap(now, dir, cols.len())];
             let id = t.rows.get(c).map(|r| r.id);
             t.sort_by(p, col, col != TreeCol::Name);
             id.and_then(|id| t.position(id))

@@ -233,7 +233,8 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16) -> String {
     }
 }
 
-/// "Call tree · top-down · 1,204 rows open · sort: Total ▼ · search: x",
+/// "Call tree · top-down · 1,204 rows · sort: total ▼ · search: x" (the
+/// sort named as its column's heading names it),
 /// and what the percents are out of.
 fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
     let t = v.tree.as_ref();
@@ -241,16 +242,11 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
         Direction::TopDown => "top-down",
         Direction::BottomUp => "bottom-up",
     };
-    let col = match t.sort.0 {
-        TreeCol::Total => "total",
-        TreeCol::SelfW => "self",
-        TreeCol::Count => "count",
-        TreeCol::Name => "name",
-    };
+    let col = v.sort_name(cx.profile);
     let mut title = format!(
-        " {} · {dir} · {} rows · sort: {col} {} ",
+        " {} · {dir} · {} · sort: {col} {} ",
         v.step_name(cx),
-        crate::report::fmt::grouped(t.rows.len() as u64),
+        crate::report::fmt::counted(t.rows.len() as u64, "rows"),
         if t.sort.1 { "▼" } else { "▲" }
     );
     if !v.search.text.is_empty() {

@@ -261,3 +261,44 @@ fn a_click_selects_an_info_line() {
     }));
     assert_eq!(app.cursor(), 3);
 }
+
+/// `s` in a table the profile has no rows of (no column to sort by) says
+/// so; it used to index an empty list of columns.
+#[test]
+fn sorting_a_table_without_rows_says_so() {
+    let mut app = app_of(fixture("vs-csv/function-summary.csv"), "f", 120, 40);
+    for pane in [1, 2, 5] {
+        run(&mut app, &[pane_key(pane), Char('s'), Char('S'), Char('r')]);
+        assert_eq!(app.table().rows.len(), 0);
+    }
+    run(&mut app, &[pane_key(1), Char('s')]);
+    assert_eq!(app.status.as_deref(), Some("nothing to sort here"));
+}
+
+/// The Call tree's title names its sort as its columns do: bottom-up, the
+/// total column is the self weight, and there is no other self column.
+#[test]
+fn the_tree_names_its_sort_as_its_columns() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(3)]);
+    let title = |app: &App| {
+        let t = app.tree();
+        format!("{} {}", t.sort_name(&app.profile), t.sortable().len())
+    };
+    assert_eq!(title(&app), "total 4");
+    run(&mut app, &[Char('i')]);
+    assert_eq!(title(&app), "self 3");
+    run(&mut app, &[Char('s')]);
+    assert_eq!(app.tree().sort_name(&app.profile), "samples");
+}
+
+/// `l` on a caller shows that caller's lines, as `t` and `f` take it.
+#[test]
+fn l_on_a_caller_shows_its_lines() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Down, Down, Char('c')]);
+    to_a_function(&mut app);
+    let caller = app.selected_function();
+    run(&mut app, &[Char('l')]);
+    assert_eq!(app.scope(), Scope::Lines(caller));
+}
