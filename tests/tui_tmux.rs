@@ -526,7 +526,7 @@ fn the_call_tree_walked() {
     run_and_report(&t, env!("CARGO_BIN_EXE_profx"));
     t.wait_for("Functions 10/10");
     t.keys(&["4"]);
-    let s = t.wait_for("Call tree · top-down · 1 rows");
+    let s = t.wait_for("Call tree · top-down · 1 row ");
     assert!(s.contains("▸ (main)"), "one root, closed:\n{s}");
     t.keys(&["Right"]);
     let s = t.wait_for("▾ (main)");
@@ -537,7 +537,7 @@ fn the_call_tree_walked() {
     let s = t.wait_for("Call tree · top-down · 13 rows");
     assert!(s.contains("FNROUND"), "{s}");
     t.keys(&["Left"]);
-    t.wait_for("Call tree · top-down · 1 rows");
+    t.wait_for("Call tree · top-down · 1 row ");
     t.keys(&["/"]);
     t.type_text("round");
     let s = t.wait_for("search: round");

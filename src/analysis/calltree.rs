@@ -656,20 +656,24 @@ impl CallTree {
             if !self.has_children(at) || self.over_budget() {
                 break;
             }
-            // Top-down, the index's list: no list made a level (a chain a
-            // million deep is a million levels).
-            let heaviest = match self.direction {
-                Direction::TopDown => {
-                    let w = |id: u32| self.values(p, id).total.unwrap_or(0.0);
+            // The heaviest child whatever the rows' order (ties: the first
+            // by name). Top-down, the index's list: no list made a level (a
+            // chain a million deep is a million levels).
+            let bottom_up = match self.direction {
+                Direction::BottomUp => Some(self.children(p, Some(at)).to_vec()),
+                Direction::TopDown => None,
+            };
+            let w = |id: u32| self.values(p, id).total.unwrap_or(0.0);
+            let rank = |id: u32| self.index.rank(p, self.index.label(p, NodeId(id)));
+            let heaviest_of = |kids: &mut dyn Iterator<Item = u32>| {
+                kids.max_by(|&a, &b| w(a).total_cmp(&w(b)).then_with(|| rank(b).cmp(&rank(a))))
+            };
+            let heaviest = match &bottom_up {
+                Some(kids) => heaviest_of(&mut kids.iter().copied()),
+                None => {
                     let kids = self.index.children().of(Some(NodeId(at)));
-                    kids.iter().map(|n| n.0).max_by(|&a, &b| {
-                        w(a).total_cmp(&w(b)).then_with(|| {
-                            let r = |id: u32| self.index.rank(p, self.index.label(p, NodeId(id)));
-                            r(b).cmp(&r(a))
-                        })
-                    })
+                    heaviest_of(&mut kids.iter().map(|n| n.0))
                 }
-                Direction::BottomUp => self.children(p, Some(at)).first().copied(),
             };
             match heaviest {
                 Some(k) if self.values(p, k).total.unwrap_or(0.0) >= floor => {
@@ -1037,6 +1041,42 @@ mod tests {
     fn trace(ops: &[Option<u8>]) -> Profile {
         let ops: Vec<(Option<u8>, u8)> = ops.iter().map(|&op| (op, 1)).collect();
         crate::model::testing::trace_of(&ops, 5)
+    }
+
+    /// Bottom-up, the hot path follows the heaviest caller, whatever order
+    /// the rows are sorted in.
+    #[test]
+    fn the_bottom_up_hot_path_follows_the_heaviest_caller() {
+        // f0's self time: about 4 ms under f1, 1 ms under f2.
+        let p = trace(&[
+            Some(1),
+            Some(0),
+            Some(4),
+            None,
+            Some(4),
+            None,
+            Some(4),
+            None,
+            None,
+            None,
+            Some(2),
+            Some(0),
+            None,
+            None,
+        ]);
+        let mut t = CallTree::new(&p, std::sync::Arc::new(TreeIndex::build(&p)));
+        t.invert(&p);
+        t.sort_by(&p, TreeCol::Name, true);
+        let name = |t: &CallTree, i: usize| t.label(&p, t.rows[i].id).name(&p).to_string();
+        let root = (0..t.rows.len())
+            .find(|&i| name(&t, i) == "f0")
+            .expect("f0's row");
+        let end = t.hot_path(&p, root);
+        assert_eq!(
+            name(&t, end),
+            "f1",
+            "the heaviest caller, though f2 sorts first"
+        );
     }
 
     fn close(a: f64, b: f64) -> bool {
