@@ -248,9 +248,11 @@ impl FlamePane {
                     None => Effect::Say("that frame is no function: nothing to hide".into()),
                 };
             }
+            // In a sandwich, `f` leaves it, whichever frame is selected.
+            Intent::Sandwich if self.sandwich.is_some() => return self.sandwich(None, cx),
             Intent::Sandwich => {
                 return match self.tree.func(sel).func() {
-                    Some(f) => self.sandwich((self.sandwich != Some(f)).then_some(f), cx),
+                    Some(f) => self.sandwich(Some(f), cx),
                     None => Effect::Say("that frame is no function: no sandwich".into()),
                 };
             }
@@ -288,9 +290,9 @@ impl FlamePane {
 
     /// An intent with the selection on a sandwich's callers' side (drawn
     /// upside down): ↑ to the heaviest caller drawn, ↓ back towards the
-    /// function and past it to its callees, ← → along the row; Enter or
-    /// `f` makes the sandwich of the selected caller, Esc goes back to the
-    /// callees.
+    /// function and past it to its callees, ← → along the row; Enter makes
+    /// the sandwich of the selected caller, `f` leaves the sandwich, Esc
+    /// goes back to the callees.
     fn callers_update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let (Some((callers, sel)), Some(layout)) =
             (self.caller_selected(), self.callers_layout(cx))
@@ -315,7 +317,8 @@ impl FlamePane {
                 return Effect::Done;
             }
             Intent::First => callers.roots().first().copied(),
-            Intent::Zoom | Intent::Sandwich => {
+            Intent::Sandwich => return self.sandwich(None, cx),
+            Intent::Zoom => {
                 let Some(f) = callers.func(sel).func() else {
                     return Effect::Say("that frame is no function: no sandwich".into());
                 };

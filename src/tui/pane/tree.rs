@@ -26,9 +26,19 @@ impl TreePane {
         let p = cx.profile;
         let mut tree = Box::new(CallTree::new(p, cx.tree_index()));
         let mut cursor = 0;
-        if let Some(f) = about {
-            tree.mark(p, &|g| g == f);
-            cursor = tree.next_marked(tree.rows.len(), 1).unwrap_or(0);
+        match about {
+            Some(f) => {
+                tree.mark(p, &|g| g == f);
+                cursor = tree.next_marked(tree.rows.len(), 1).unwrap_or(0);
+            }
+            // The first level open: a tree of one root (the program's
+            // entry) shows where its time went, not one closed row. From
+            // the last root up, so the rows opened shift none still to open.
+            None => {
+                for i in (0..tree.rows.len()).rev() {
+                    tree.expand(p, i);
+                }
+            }
         }
         let mut pane = TreePane {
             tree,

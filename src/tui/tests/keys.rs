@@ -302,3 +302,22 @@ fn l_on_a_caller_shows_its_lines() {
     run(&mut app, &[Char('l')]);
     assert_eq!(app.scope(), Scope::Lines(caller));
 }
+
+/// In a sandwich, `f` leaves it, whichever frame is selected: a callee
+/// below the function, or a caller above it (Enter makes a caller's
+/// sandwich).
+#[test]
+fn f_in_a_sandwich_always_leaves_it() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(4), Down, Char('f')]);
+    assert!(app.flame().sandwich.is_some());
+    run(&mut app, &[Down, Char('f')]);
+    assert_eq!(app.flame().sandwich, None, "from a callee");
+    run(&mut app, &[Down, Char('f'), Up, Up]);
+    assert!(
+        app.flame().caller_selected().is_some(),
+        "on the callers' side"
+    );
+    run(&mut app, &[Char('f')]);
+    assert_eq!(app.flame().sandwich, None, "from a caller");
+}

@@ -323,10 +323,10 @@ fn stacks_of_a_recursive_row_with_no_inclusive_time() {
     );
 }
 
-/// The Call tree as it opens: the roots, closed.
+/// The Call tree as it opens: the roots open on their callees.
 #[test]
-fn call_tree_collapsed() {
-    both_sizes("tree-collapsed", demo, &[pane_key(3)]);
+fn call_tree_opened() {
+    both_sizes("tree-opened", demo, &[pane_key(3)]);
 }
 
 /// Every row open, on the demo and on a real VS call tree; the hot path

@@ -754,10 +754,12 @@ fn the_tree_opens_closes_sorts_and_turns_over() {
     let mut app = demo(120, 40);
     run(&mut app, &[pane_key(3)]);
     let rows = |app: &App| app.tree().tree.rows.len();
-    assert_eq!(rows(&app), 1, "one root, closed");
-    run(&mut app, &[Right]);
     let open = rows(&app);
-    assert!(open > 1);
+    assert!(open > 1, "the root opens on its callees");
+    run(&mut app, &[Left]);
+    assert_eq!(rows(&app), 1, "← closes it");
+    run(&mut app, &[Right]);
+    assert_eq!(rows(&app), open, "→ opens it again");
     run(&mut app, &[Right]);
     assert_eq!(app.cursor(), 1, "→ on an open row moves into it");
     let name = selected_name(&app);
