@@ -81,6 +81,32 @@ impl Col {
     }
 }
 
+/// Where a column's text is cut when too wide: a function's name keeps
+/// its end (the method), a file or module both ends, other text its start.
+pub fn cut(col: Col) -> crate::tui::render::Cut {
+    use crate::tui::render::Cut;
+    match col {
+        Col::F(FuncColumn::Name) | Col::L(LineColumn::Function) | Col::S(StackColumn::Leaf) => {
+            Cut::Name
+        }
+        Col::F(FuncColumn::Module) | Col::L(LineColumn::File) | Col::P(PacketColumn::Source) => {
+            Cut::Middle
+        }
+        _ => Cut::End,
+    }
+}
+
+/// The module to show beside a stack's leaf whose name another module's
+/// function shares (the other tables show modules in a column of their
+/// own).
+pub fn shared_module(col: Col, p: &Profile, row: u32) -> Option<&str> {
+    let Col::S(StackColumn::Leaf) = col else {
+        return None;
+    };
+    let f = p.stack_leaf(sid(row));
+    p.name_is_shared(f).then(|| p.function_module(f))
+}
+
 /// The columns of a kind that hold a value somewhere in the profile, in
 /// display order: columns absent for the whole profile are hidden.
 pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
@@ -260,7 +286,10 @@ pub fn column_widths_of(
                 widest_number(p, c, rows.clone())
             } else {
                 rows.clone()
-                    .map(|r| text_width(c.value(p, r)))
+                    .map(|r| {
+                        let module = shared_module(c, p, r).map_or(0, |m| visible(m).width() + 3);
+                        text_width(c.value(p, r)) + module
+                    })
                     .max()
                     .unwrap_or(0)
                     .min(text_cap(kind, c))

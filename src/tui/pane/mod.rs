@@ -395,7 +395,8 @@ impl Pane {
 
 /// A function's name cut short for titles and the breadcrumb.
 pub fn short_name(p: &Profile, f: FuncId) -> String {
-    super::render::fit(&crate::text::visible(p.function_name(f)), 28).0
+    let name = crate::text::visible(p.function_name(f));
+    super::render::fit_cut(&name, 28, super::render::Cut::Name).text
 }
 
 /// `at + n`, kept within `0..len`.

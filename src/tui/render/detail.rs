@@ -203,30 +203,28 @@ fn edges(
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         let row = numbers(time(e), count(e), share(e));
-        let label = who_label(p, e.who);
+        let (label, module) = who_label(p, e.who);
         let name_style = match e.who {
             Who::Func(_) => style,
             _ => theme.on(style, theme.dim()),
         };
-        let (name, _) = fit(&label, usize::from(name_w));
+        let name = super::fit_name_module(&label, module.as_deref(), usize::from(name_w));
         buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), name_style);
         buf.set_stringn(nx, y, row, usize::from(numbers_w), style);
     }
 }
 
-/// A caller's or callee's name; one two functions share carries its
-/// module.
-fn who_label(p: &Profile, who: Who) -> String {
+/// A caller's or callee's name, and its module where two functions share
+/// the name.
+fn who_label(p: &Profile, who: Who) -> (String, Option<String>) {
     match who {
         Who::Func(g) => {
-            let mut label = fname(p, g);
-            if p.name_is_shared(g) {
-                let module = p.function_module(g);
-                label.push_str(&format!(" [{}]", crate::text::visible(module)));
-            }
-            label
+            let module = p
+                .name_is_shared(g)
+                .then(|| crate::text::visible(p.function_module(g)).into_owned());
+            (fname(p, g), module)
         }
-        other => other.name(p).to_string(),
+        other => (other.name(p).to_string(), None),
     }
 }
 

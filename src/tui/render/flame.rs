@@ -108,17 +108,27 @@ fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, the
     let text = match t.parent(n) {
         None => format!(
             " {} · {} · its callers above · ↓ its callees",
-            visible(t.func(n).name(p)),
+            frame_name(p, t.func(n)),
             amount_of(cx, w)
         ),
         Some(_) => format!(
             " {} · {} · {share}% of the function's time came through it · Enter: its sandwich",
-            visible(t.func(n).name(p)),
+            frame_name(p, t.func(n)),
             amount_of(cx, w)
         ),
     };
     let width = usize::from(line.width);
     buf.set_stringn(line.x, line.y, fit(&text, width).0, width, theme.key());
+}
+
+/// A frame's name for a status line: whole, with its module when another
+/// module's function shares the name.
+fn frame_name(p: &Profile, label: crate::analysis::cct::Label) -> String {
+    let mut name = visible(label.name(p)).into_owned();
+    if let Some(f) = label.func().filter(|&f| p.name_is_shared(f)) {
+        name.push_str(&format!(" [{}]", visible(p.function_module(f))));
+    }
+    name
 }
 
 /// A weight in the tree's unit.
@@ -204,7 +214,7 @@ fn status(
     };
     let mut text = format!(
         " {} · {amount} · {}% {of_whole}",
-        visible(t.func(n).name(p)),
+        frame_name(p, t.func(n)),
         pct(w, whole)
     );
     if let Some(q) = t.parent(n) {

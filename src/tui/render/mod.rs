@@ -24,7 +24,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use theme::Theme;
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
@@ -65,15 +65,19 @@ fn put(buf: &mut Buffer, area: Rect, line: &Line<'_>) {
 
 fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let p = &app.profile;
-    let mut facts = vec![p.format.clone()];
+    // Each fact, and whether it must show (the format, the total, the
+    // warnings) or may give way.
+    let mut facts = vec![(p.format.clone(), true)];
     if let Some(mode) = p.meta.get("mode") {
-        facts.push(visible(&mode.to_string()).into_owned());
+        facts.push((visible(&mode.to_string()).into_owned(), false));
     }
     if let Some(n) = p.totals.samples {
-        facts.push(format!("{} samples", grouped(n)));
+        facts.push((format!("{} samples", grouped(n)), false));
     }
     if let Some(ms) = p.totals.elapsed_inclusive_ms {
-        facts.push(total_and_span(p, ms));
+        let mut total = total_and_span(p, ms).into_iter();
+        facts.extend(total.next().map(|t| (t, true)));
+        facts.extend(total.map(|span| (span, false)));
     }
     // Values skipped or repaired are said where every pane shows it, not
     // only in Info, which lists them with their places.
@@ -81,32 +85,55 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if warned > 0 {
         let n = crate::report::fmt::counted(warned, "warnings");
         let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
-        facts.push(format!("{n} (Info, {info})"));
+        facts.push((format!("{n} (Info, {info})"), true));
     }
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
     match app.flame_filters() {
-        (Some(f), _) => facts.push(format!("flame: sandwich of {}", short_name(p, f))),
-        (None, n) if n > 0 => facts.push(format!("flame: {n} hidden")),
+        (Some(f), _) => facts.push((format!("flame: sandwich of {}", short_name(p, f)), true)),
+        (None, n) if n > 0 => facts.push((format!("flame: {n} hidden"), true)),
         _ => {}
     }
+    let (title, facts) = header_fit(&visible(&app.title), facts, usize::from(area.width));
     let line = Line::from(vec![
         Span::styled(" profx ", theme.title()),
         Span::raw(" "),
-        Span::styled(visible(&app.title).into_owned(), theme.title()),
+        Span::styled(title, theme.title()),
         Span::raw("  "),
         Span::raw(facts.join(" · ")),
     ]);
     put(buf, area, &line);
 }
 
+/// The header's title and facts in `width`: a fact is left out whole
+/// (never a number cut from its unit), those that may give way first,
+/// the last first; the input's name is cut in the middle to keep the
+/// facts that must show.
+fn header_fit(title: &str, facts: Vec<(String, bool)>, width: usize) -> (String, Vec<String>) {
+    let lead = " profx ".width() + 1 + 2;
+    let line = |facts: &[(String, bool)]| {
+        facts.iter().map(|(f, _)| f.width()).sum::<usize>() + 3 * facts.len().saturating_sub(1)
+    };
+    let must: Vec<(String, bool)> = facts.iter().filter(|f| f.1).cloned().collect();
+    let title_room = width.saturating_sub(lead + line(&must)).max(12);
+    let title = fit_cut(title, title_room, Cut::Middle).text;
+    let room = width.saturating_sub(lead + title.width());
+    let mut facts = facts;
+    while line(&facts) > room {
+        // The last fact that may give way, else the last.
+        let at = facts.iter().rposition(|f| !f.1).unwrap_or(facts.len() - 1);
+        facts.remove(at);
+    }
+    (title, facts.into_iter().map(|(f, _)| f).collect())
+}
+
 /// The session total; for a trace of several threads, which adds its
 /// threads' times, what it is a sum of and the wall time the trace spans
 /// (a quarter of the sum when four threads ran side by side).
-fn total_and_span(p: &crate::model::Profile, ms: f64) -> String {
+fn total_and_span(p: &crate::model::Profile, ms: f64) -> Vec<String> {
     let threads = match p.meta.get("threads") {
         Some(crate::model::MetaValue::Int(n)) if *n > 1 => *n,
-        _ => return grouped_ms(ms),
+        _ => return vec![grouped_ms(ms)],
     };
     let first = p
         .packets()
@@ -118,11 +145,11 @@ fn total_and_span(p: &crate::model::Profile, ms: f64) -> String {
         .iter()
         .filter_map(|k| k.last_ms)
         .reduce(f64::max);
-    let mut text = format!("{} summed over {threads} threads", grouped_ms(ms));
+    let mut facts = vec![format!("{} summed over {threads} threads", grouped_ms(ms))];
     if let (Some(a), Some(b)) = (first, last) {
-        text.push_str(&format!(" · spans {}", grouped_ms(b - a)));
+        facts.push(format!("spans {}", grouped_ms(b - a)));
     }
-    text
+    facts
 }
 
 /// The tabs, where the user is (the history as a breadcrumb) and the last
@@ -254,26 +281,155 @@ fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 /// `text` cut to `width` display columns (with `…` when cut), and the
 /// chars it kept. Wide characters never straddle the edge.
 pub fn fit(text: &str, width: usize) -> (String, usize) {
-    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if total <= width {
-        return (text.to_string(), text.chars().count());
+    let f = fit_cut(text, width, Cut::End);
+    let kept = f.kept.first().map_or(0, |r| r.1);
+    (f.text, kept)
+}
+
+/// Where a text too wide for its room loses its characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Keep the start (`Raytracer.Pri…`): text in general.
+    End,
+    /// Keep the method: a function's name loses its namespace first
+    /// (`…Sphere.Intersect(Ray)`), then, when the method and its
+    /// parameters are still too wide, its parameters (`…Intersect(Ra…`):
+    /// the method is what tells a function from its namespace's others.
+    Name,
+    /// Keep both ends (`TRACE.PR…000012`): a file or path, whose end (the
+    /// file, its number) tells it apart and whose start says where.
+    Middle,
+}
+
+/// A text cut to fit: what is shown, and which of the text's chars it
+/// kept, as runs `(first char, chars, where shown)`.
+pub struct Fitted {
+    pub text: String,
+    kept: Vec<(usize, usize, usize)>,
+}
+
+impl Fitted {
+    /// Where the text's char `i` is shown, if it is.
+    pub fn position(&self, i: usize) -> Option<usize> {
+        self.kept
+            .iter()
+            .find(|&&(from, n, _)| i >= from && i < from + n)
+            .map(|&(from, _, at)| at + i - from)
     }
-    let mut out = String::new();
+}
+
+/// `text` cut to `width` display columns where `cut` says, `…` in place
+/// of what is left out. Wide characters never straddle the edge.
+pub fn fit_cut(text: &str, width: usize, cut: Cut) -> Fitted {
+    let chars: Vec<char> = text.chars().collect();
+    match cut {
+        Cut::End => ends(&chars, width, 1.0),
+        Cut::Middle => ends(&chars, width, 0.5),
+        Cut::Name => name(&chars, width),
+    }
+}
+
+/// A function's name and, after it, its module (`name [module]`), cut to
+/// `width`: the name keeps its method (`Cut::Name`), the module both ends,
+/// and the module never takes more than half the room.
+pub fn fit_name_module(name: &str, module: Option<&str>, width: usize) -> String {
+    let Some(module) = module else {
+        return fit_cut(name, width, Cut::Name).text;
+    };
+    let suffix = format!(" [{module}]");
+    let (nw, sw) = (name.width(), suffix.width());
+    if nw + sw <= width {
+        return format!("{name}{suffix}");
+    }
+    let for_suffix = sw.min(width / 2).max(width.saturating_sub(nw));
+    let suffix = match sw <= for_suffix {
+        true => suffix,
+        false => format!(
+            " [{}]",
+            fit_cut(module, for_suffix.saturating_sub(3), Cut::Middle).text
+        ),
+    };
+    let room = width.saturating_sub(suffix.width());
+    format!("{}{suffix}", fit_cut(name, room, Cut::Name).text)
+}
+
+fn char_width(c: char) -> usize {
+    c.width().unwrap_or(0)
+}
+
+/// The chars cut to `width`, the front given `front` of the room (1: the
+/// start kept, 0: the end, 0.5: both), `…` between.
+fn ends(chars: &[char], width: usize, front: f64) -> Fitted {
+    let w = |c: &char| char_width(*c);
+    let n = chars.len();
+    if chars.iter().map(w).sum::<usize>() <= width {
+        return Fitted {
+            text: chars.iter().collect(),
+            kept: vec![(0, n, 0)],
+        };
+    }
+    let Some(room) = width.checked_sub(1) else {
+        return Fitted {
+            text: String::new(),
+            kept: Vec::new(),
+        };
+    };
+    let front_room = (room as f64 * front).ceil() as usize;
+    let mut head = 0;
     let mut used = 0;
-    let mut kept = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-        kept += 1;
+    while head < n && used + w(&chars[head]) <= front_room {
+        used += w(&chars[head]);
+        head += 1;
     }
-    if width > 0 {
-        out.push('…');
+    // What the front could not use (a wide char at its edge) goes to the
+    // back, except where only the start is kept.
+    let back_room = if front >= 1.0 { 0 } else { room - used };
+    let mut tail = n;
+    let mut used_back = 0;
+    while tail > head && used_back + w(&chars[tail - 1]) <= back_room {
+        used_back += w(&chars[tail - 1]);
+        tail -= 1;
     }
-    (out, kept)
+    let mut text: String = chars[..head].iter().collect();
+    text.push('…');
+    text.extend(&chars[tail..]);
+    Fitted {
+        text,
+        kept: vec![(0, head, 0), (tail, n - tail, head + 1)],
+    }
+}
+
+/// A function's name cut to keep its method (`Cut::Name`).
+fn name(chars: &[char], width: usize) -> Fitted {
+    let total: usize = chars.iter().map(|&c| char_width(c)).sum();
+    let params = chars.iter().position(|&c| c == '(').unwrap_or(chars.len());
+    let method = chars[..params]
+        .iter()
+        .rposition(|&c| matches!(c, '.' | ':' | '\\' | '/'))
+        .map_or(0, |i| i + 1);
+    let tail: usize = chars[method..].iter().map(|&c| char_width(c)).sum();
+    if total <= width || method == 0 || tail < width {
+        // Whole, or no namespace to drop, or the method and its
+        // parameters fit after a `…`: as much of the end as fits.
+        return match method == 0 && total > width {
+            true => ends(chars, width, 1.0),
+            false => ends(chars, width, 0.0),
+        };
+    }
+    // The method and its parameters are too wide: `…`, then the method,
+    // its parameters cut at the end.
+    let Some(room) = width.checked_sub(1) else {
+        return ends(chars, width, 0.0);
+    };
+    let rest = ends(&chars[method..], room, 1.0);
+    Fitted {
+        text: format!("…{}", rest.text),
+        kept: rest
+            .kept
+            .into_iter()
+            .map(|(from, n, at)| (from + method, n, at + 1))
+            .collect(),
+    }
 }
 
 /// A cell's text as spans, the chars at `positions` in `hl`.
@@ -300,4 +456,103 @@ pub fn highlighted<'a>(text: &str, positions: &[usize], base: Style, hl: Style) 
         ));
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn a_cut_keeps_the_end_the_start_or_both() {
+        let name = "Raytracer.Primitives.Sphere.Intersect(Ray)";
+        assert_eq!(fit_cut(name, 20, Cut::End).text, "Raytracer.Primitive…");
+        assert_eq!(fit_cut(name, 20, Cut::Name).text, "…here.Intersect(Ray)");
+        assert_eq!(
+            fit_cut("TRACE.PRF.000012", 11, Cut::Middle).text,
+            "TRACE…00012"
+        );
+        assert_eq!(fit_cut("short", 20, Cut::Name).text, "short");
+        assert_eq!(fit_cut(name, 1, Cut::Middle).text, "…");
+        assert_eq!(fit_cut(name, 0, Cut::Name).text, "");
+        assert_eq!(
+            fit_name_module("__onexit", Some("MSVCR100D.dll"), 12),
+            "__one… [M…l]"
+        );
+        assert_eq!(
+            fit_name_module("__onexit", Some("a.dll"), 20),
+            "__onexit [a.dll]"
+        );
+        assert_eq!(
+            fit_name_module("ns.Sphere.Hit", Some("x.dll"), 16),
+            "…ere.Hit [x.dll]"
+        );
+        // Wide characters never straddle the edge, and the width holds.
+        for cut in [Cut::End, Cut::Name, Cut::Middle] {
+            for width in 0..12 {
+                let f = fit_cut("表示関数_wide_名前", width, cut);
+                assert!(f.text.width() <= width, "{cut:?} {width}: {:?}", f.text);
+            }
+        }
+    }
+
+    /// The header leaves facts out whole: no number loses its unit; the
+    /// facts that must show stay, the input's name giving way.
+    #[test]
+    fn the_header_never_cuts_a_number_from_its_unit() {
+        let facts = vec![
+            ("xpp".to_string(), true),
+            ("15,891.000 ms summed over 4 threads".to_string(), true),
+            ("spans 4,000.125 ms".to_string(), false),
+            ("3 warnings (Info, 7)".to_string(), true),
+        ];
+        for width in [60, 80, 100, 120] {
+            let (title, shown) = header_fit("TRACE.PRF", facts.clone(), width);
+            let line = format!(" profx  {title}  {}", shown.join(" · "));
+            assert!(line.width() <= width, "{width}: {line}");
+            for f in &shown {
+                assert!(facts.iter().any(|(g, _)| g == f), "{f} is whole");
+            }
+            if width >= 100 {
+                assert!(shown.iter().any(|f| f.starts_with("3 warnings")), "{line}");
+            }
+        }
+        let (title, _) = header_fit(&"x".repeat(200), facts, 80);
+        assert!(title.contains('…') && title.width() >= 12);
+    }
+
+    /// A char's place on screen after the cut: highlights stay on the
+    /// chars they mark.
+    #[test]
+    fn positions_follow_the_cut() {
+        let f = fit_cut("abcdefghij", 6, Cut::Middle);
+        assert_eq!(f.text, "abc…ij");
+        let shown: Vec<Option<usize>> = (0..10).map(|i| f.position(i)).collect();
+        assert_eq!(
+            shown,
+            [
+                Some(0),
+                Some(1),
+                Some(2),
+                None,
+                None,
+                None,
+                None,
+                None,
+                Some(4),
+                Some(5)
+            ]
+        );
+        let f = fit_cut("a.bcdefghij", 4, Cut::Name);
+        assert_eq!(f.text, "…bc…");
+        assert_eq!(
+            (f.position(2), f.position(3), f.position(0)),
+            (Some(1), Some(2), None)
+        );
+        let f = fit_cut("ns.m(x)", 6, Cut::Name);
+        assert_eq!(
+            (f.text.as_str(), f.position(3), f.position(0)),
+            ("….m(x)", Some(2), None)
+        );
+    }
 }

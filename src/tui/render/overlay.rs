@@ -1,7 +1,7 @@
 //! Boxes drawn over the panes: the key list and the function finder.
 
 use super::theme::Theme;
-use super::{fit, highlighted};
+use super::{Cut, fit_cut, highlighted};
 use crate::analysis::search::Query;
 use crate::model::FuncId;
 use crate::model::Profile;
@@ -126,15 +126,26 @@ pub fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, theme: Them
         let name = visible(p.function_name(func)).into_owned();
         let module = visible(p.function_module(func)).into_owned();
         let name_w = usize::from(inner.width.saturating_sub(2)) * 2 / 3;
-        let (shown, kept) = fit(&name, name_w);
+        // The name keeps its end (the method), as in the tables.
+        let shown = fit_cut(&name, name_w, Cut::Name);
         let pos: Vec<usize> = q
             .matches(&name)
-            .map(|m| m.positions.into_iter().filter(|&p| p < kept).collect())
+            .map(|m| {
+                m.positions
+                    .into_iter()
+                    .filter_map(|i| shown.position(i))
+                    .collect()
+            })
             .unwrap_or_default();
-        let line = Line::from(highlighted(&shown, &pos, style, theme.matched()));
+        let line = Line::from(highlighted(&shown.text, &pos, style, theme.matched()));
         buf.set_line(inner.x + 1, y, &line, name_w as u16);
         let mx = inner.x + 2 + name_w as u16;
-        let (module, _) = fit(&module, usize::from(inner.right().saturating_sub(mx)));
+        let module = fit_cut(
+            &module,
+            usize::from(inner.right().saturating_sub(mx)),
+            Cut::Middle,
+        )
+        .text;
         buf.set_stringn(
             mx,
             y,

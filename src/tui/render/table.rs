@@ -3,7 +3,7 @@
 //! `report::fmt::cell`, the same digits `profx report --table` prints.
 
 use super::theme::Theme;
-use super::{fit, highlighted, put};
+use super::{Cut, fit, fit_cut, fit_name_module, highlighted, put};
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::{Event, PacketId, StackId};
@@ -91,18 +91,32 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
         return (title, String::new());
     };
     let mut bottom = String::new();
+    let placed = t.placed(cx);
+    // The selected row's name, whole, when its cell cuts it.
+    let cols = &cx.columns(table).cols;
+    if let Some(row) = t.selected() {
+        // The column a row is named by (a function's name, a packet's
+        // source): the one a search matches.
+        let col = columns::search_column(table, p, row);
+        let mut name = cell(col.value(p, row));
+        if let Some(m) = columns::shared_module(col, p, row) {
+            name.push_str(&format!(" [{}]", visible(m)));
+        }
+        let room = placed
+            .iter()
+            .find(|at| cols[at.col] == col)
+            .map(|at| at.width);
+        if room.is_some_and(|w| name.width() > usize::from(w)) {
+            bottom = format!(" ▶ {name} ─");
+        }
+    }
     let basis = percent_basis(p);
     if !basis.is_empty() {
-        bottom = format!(" {basis} ");
+        bottom.push_str(&format!(" {basis} "));
     }
     // Columns off to the side are said from the start, on the frame,
     // where no column's heading covers it.
-    let placed = t.placed(cx);
-    let right = cx
-        .columns(table)
-        .cols
-        .len()
-        .saturating_sub(placed.len() + t.hscroll);
+    let right = cols.len().saturating_sub(placed.len() + t.hscroll);
     let mut sides = Vec::new();
     if t.hscroll > 0 {
         sides.push(format!("← {} more", t.hscroll));
@@ -171,11 +185,15 @@ fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: The
                 (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
                 _ => Vec::new(),
             };
+            // A stack's leaf whose name another module's function shares
+            // carries its module, as the butterfly's and the tree's do.
+            let module = columns::shared_module(col, p, row).map(visible);
+            let how = (col.is_number(), columns::cut(col), module.as_deref());
             draw_cell(
                 buf,
                 (at.x, y, at.width),
                 &text,
-                col.is_number(),
+                how,
                 &positions,
                 base,
                 theme,
@@ -198,26 +216,38 @@ fn row_style(selected: bool, focused: bool, theme: Theme) -> Style {
     }
 }
 
-/// Writes one cell: numbers right-aligned, text cut with `…`, matched
-/// characters highlighted.
+/// Writes one cell: numbers right-aligned, text cut with `…` where `cut`
+/// says, matched characters highlighted.
 fn draw_cell(
     buf: &mut Buffer,
     (x, y, width): (u16, u16, u16),
     text: &str,
-    number: bool,
+    (number, cut, module): (bool, Cut, Option<&str>),
     positions: &[usize],
     base: Style,
     theme: Theme,
 ) {
-    let (shown, kept) = fit(text, usize::from(width));
-    let positions: Vec<usize> = positions.iter().copied().filter(|&i| i < kept).collect();
-    let w = shown.width() as u16;
+    // A module after the text takes its room first (`fit_name_module`).
+    let suffix = module.map(|m| {
+        let whole = fit_name_module(text, Some(m), usize::from(width));
+        let at = whole.rfind(" [").unwrap_or(whole.len());
+        whole[at..].to_string()
+    });
+    let room = usize::from(width).saturating_sub(suffix.as_deref().map_or(0, str::width));
+    let fitted = fit_cut(text, room, cut);
+    let positions: Vec<usize> = positions
+        .iter()
+        .filter_map(|&i| fitted.position(i))
+        .collect();
+    let mut spans = highlighted(&fitted.text, &positions, base, theme.matched());
+    spans.extend(suffix.map(|s| Span::styled(s, theme.on(base, theme.dim()))));
+    let line = Line::from(spans);
+    let w = line.width() as u16;
     let x = if number {
         x + width.saturating_sub(w)
     } else {
         x
     };
-    let line = Line::from(highlighted(&shown, &positions, base, theme.matched()));
     buf.set_line(x, y, &line, width);
 }
 
@@ -233,7 +263,15 @@ fn stack_path<'a>(
     theme: Theme,
 ) -> Line<'a> {
     let frames = p.frames(s);
-    let names: Vec<String> = frames.iter().map(|&f| fname(p, f)).collect();
+    // A frame whose name another module's function shares carries its
+    // module, as the leaf does.
+    let names: Vec<String> = frames
+        .iter()
+        .map(|&f| match p.name_is_shared(f) {
+            true => format!("{} [{}]", fname(p, f), visible(p.function_module(f))),
+            false => fname(p, f),
+        })
+        .collect();
     let at = marked
         .and_then(|m| frames.iter().position(|&f| f == m))
         .unwrap_or(frames.len().saturating_sub(1));
@@ -354,7 +392,10 @@ fn events(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, k: PacketId, t
                 }
                 _ => Vec::new(),
             };
-            draw_cell(buf, (xs[c], y, w), text, numeric, &positions, base, theme);
+            // The call keeps its end (the function), anything else its start.
+            let cut = if c == 4 { Cut::Name } else { Cut::End };
+            let how = (numeric, cut, None);
+            draw_cell(buf, (xs[c], y, w), text, how, &positions, base, theme);
         }
     }
 }

@@ -8,9 +8,10 @@
 //! depth (`1204›`) instead.
 
 use super::theme::Theme;
-use super::{fit, put};
+use super::{fit, fit_name_module, put};
 use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit, Values};
 use crate::analysis::columns::Value;
+use crate::model::Profile;
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::layout::{MARKER, SPACING};
@@ -29,7 +30,7 @@ struct NumCol {
     what: What,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum What {
     Total,
     TotalPct,
@@ -40,62 +41,129 @@ enum What {
     Count,
 }
 
-fn columns(t: &CallTree, count_head: &'static str, wide: bool) -> Vec<NumCol> {
-    let ms = t.index().unit() == Unit::Ms;
-    let col = |head, width, sort, what| NumCol {
+/// How the tree's weights are written: milliseconds, or seconds where a
+/// number of milliseconds would leave the names no room (the unit then
+/// in the headings, `Total s`): no digit is ever cut.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scale {
+    Ms,
+    S,
+    Count,
+}
+
+/// The narrowest the name column is left before the weights change unit.
+const NAME_ROOM: u16 = 16;
+
+/// The columns, each as wide as its heading and the widest value it
+/// shows on screen (a weight never wider than the session's total).
+fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values]) -> Vec<NumCol> {
+    let col = |head, sort, what| NumCol {
         head,
-        width,
+        width: 0,
         sort,
         what,
     };
+    let (total, self_w) = match scale {
+        Scale::Ms => ("Total ms", "Self ms"),
+        Scale::S => ("Total s", "Self s"),
+        Scale::Count => ("Total", "Self"),
+    };
     let mut cols = match t.direction {
         Direction::TopDown => vec![
-            col(
-                if ms { "Total ms" } else { "Total" },
-                12,
-                Some(TreeCol::Total),
-                What::Total,
-            ),
-            col("Total%", 7, None, What::TotalPct),
-            col(
-                if ms { "Self ms" } else { "Self" },
-                12,
-                Some(TreeCol::SelfW),
-                What::SelfW,
-            ),
-            col("Self%", 7, None, What::SelfPct),
+            col(total, Some(TreeCol::Total), What::Total),
+            col("Total%", None, What::TotalPct),
+            col(self_w, Some(TreeCol::SelfW), What::SelfW),
+            col("Self%", None, What::SelfPct),
         ],
         Direction::BottomUp => vec![
-            col(
-                if ms { "Self ms" } else { "Self" },
-                12,
-                Some(TreeCol::Total),
-                What::Total,
-            ),
-            col("Self%", 7, None, What::TotalPct),
-            col("Of func%", 9, None, What::Share),
+            col(self_w, Some(TreeCol::Total), What::Total),
+            col("Self%", None, What::TotalPct),
+            col("Of func%", None, What::Share),
         ],
     };
-    if wide {
-        cols.insert(2, col("", 12, None, What::Bar));
+    if scale != Scale::Count {
+        cols.push(col(count_head, Some(TreeCol::Count), What::Count));
     }
-    if t.index().unit() == Unit::Ms {
-        cols.push(col(count_head, 10, Some(TreeCol::Count), What::Count));
+    let whole = Values {
+        total: Some(t.index().total),
+        self_w: Some(t.index().total),
+        count: None,
+        share: Some(100.0),
+    };
+    for c in &mut cols {
+        let widest = shown
+            .iter()
+            .chain([&whole])
+            .map(|v| number(t, c.what, v, 0, scale).width())
+            .max()
+            .unwrap_or(0);
+        // Percents keep the room of 100.00 and a space; other numbers a
+        // column of at least 10, so a frame's columns seldom move.
+        let least = if c.head.ends_with('%') { 7 } else { 10 };
+        c.width = (widest.max(c.head.width()) as u16).max(least);
     }
     cols
 }
 
-/// The pane: its bordered block, titled, and the rows on screen.
-pub fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
-    let (title, bottom) = titles(cx, v);
-    Block::bordered()
-        .title(Line::from(Span::styled(title, theme.title())))
-        .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
-        .render(area, buf);
-    rows(buf, inner(area), v, cx, theme);
+/// The columns for the rows shown, and the name column's width: in
+/// milliseconds while the names keep `NAME_ROOM`, else in seconds; a bar
+/// where the screen is wide.
+fn layout(
+    t: &CallTree,
+    count_head: &'static str,
+    width: u16,
+    shown: &[Values],
+) -> (Vec<NumCol>, u16, Scale) {
+    let name_w = |cols: &[NumCol]| {
+        let numbers: u16 = cols.iter().map(|c| c.width + SPACING).sum();
+        width.saturating_sub(numbers + MARKER)
+    };
+    let mut scale = match t.index().unit() {
+        Unit::Ms => Scale::Ms,
+        Unit::Count => Scale::Count,
+    };
+    let mut cols = columns(t, count_head, scale, shown);
+    if scale == Scale::Ms && name_w(&cols) < NAME_ROOM {
+        scale = Scale::S;
+        cols = columns(t, count_head, scale, shown);
+    }
+    if width >= 110 {
+        let bar = NumCol {
+            head: "",
+            width: 12,
+            sort: None,
+            what: What::Bar,
+        };
+        cols.insert(2, bar);
+    }
+    let w = name_w(&cols);
+    (cols, w, scale)
 }
 
-fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
+/// The pane: its bordered block, titled, and the rows on screen.
+pub fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
+    let (title, mut bottom) = titles(cx, v);
+    Block::bordered()
+        .title(Line::from(Span::styled(title, theme.title())))
+        .render(area, buf);
+    // The selected row's name, whole, on the frame, when its row cuts it.
+    if let Some(name) = rows(buf, inner(area), v, cx, theme) {
+        bottom = format!(" ▶ {name} ─{bottom}");
+    }
+    let w = usize::from(area.width.saturating_sub(2));
+    let bottom = fit(&bottom, w).0;
+    buf.set_stringn(
+        area.x + 1,
+        area.bottom().saturating_sub(1),
+        bottom,
+        w,
+        theme.dim(),
+    );
+}
+
+/// Draws the rows on screen; the selected row's whole name (and module)
+/// when its row shows it cut.
+fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> Option<String> {
     let p = cx.profile.as_ref();
     let t = v.tree.as_ref();
     // A profile without call paths has only `(no call path)`: the pane
@@ -107,25 +175,29 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
             p.format
         );
         put(buf, inner, &Line::from(why));
-        return;
+        return None;
     }
     let count_head = if p.totals.samples.is_some() {
         "Samples"
     } else {
         "Calls"
     };
-    let wide = inner.width >= 110;
-    let cols = columns(t, count_head, wide);
-    let numbers: u16 = cols.iter().map(|c| c.width + SPACING).sum();
-    let name_w = inner.width.saturating_sub(numbers + MARKER);
+    let first = inner.y + 1;
+    let shown: Vec<(usize, u32, u32, Values)> = (first..inner.bottom())
+        .enumerate()
+        .map_while(|(i, _)| {
+            let at = v.offset + i;
+            let r = t.rows.get(at)?;
+            Some((at, r.id, r.depth, t.values(p, r.id)))
+        })
+        .collect();
+    let values: Vec<Values> = shown.iter().map(|r| r.3).collect();
+    let (cols, name_w, scale) = layout(t, count_head, inner.width, &values);
+    let mut whole = None;
     let name_x = inner.x + MARKER;
     headings(buf, (inner, name_w), t, &cols, theme);
-    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
-        let at = v.offset + i;
-        let Some(r) = t.rows.get(at) else {
-            break;
-        };
-        let selected = at == v.cursor;
+    for ((at, id, depth, values), y) in shown.iter().zip(first..) {
+        let selected = *at == v.cursor;
         let base = match selected {
             true => theme.selected(true),
             false => theme.base(),
@@ -134,25 +206,20 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
         if selected {
             buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
         }
-        let name = visible(t.label(p, r.id).name(p));
-        let label = row_label(t, r.id, r.depth, name_w, &name);
-        let style = if t.marked.contains(&r.id) {
+        let label = row_label(p, t, (*id, *depth), name_w);
+        if selected && label.contains('…') {
+            whole = Some(whole_name(p, t.label(p, *id)));
+        }
+        let style = if t.marked.contains(id) {
             theme.on(base, theme.matched())
         } else {
             base
         };
-        buf.set_stringn(
-            name_x,
-            y,
-            fit(&label, usize::from(name_w)).0,
-            usize::from(name_w),
-            style,
-        );
-        let values = t.values(p, r.id);
+        buf.set_stringn(name_x, y, &label, usize::from(name_w), style);
         let mut x = name_x + name_w;
         for c in &cols {
             x += SPACING;
-            let text = number(t, c.what, &values, c.width);
+            let text = number(t, c.what, values, c.width, scale);
             let tx = x + c.width.saturating_sub(text.width() as u16);
             let style = match c.what {
                 What::Bar => theme.on(base, theme.bar()),
@@ -163,6 +230,7 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
             x += c.width;
         }
     }
+    whole
 }
 
 /// The headings: the name's (its direction) and each number column's,
@@ -195,8 +263,18 @@ fn headings(
     }
 }
 
-/// Indent, ▸/▾ and the name.
-fn row_label(t: &CallTree, id: u32, depth: u32, name_w: u16, name: &str) -> String {
+/// A name and, where another module's function shares it, its module.
+fn whole_name(p: &Profile, label: crate::analysis::cct::Label) -> String {
+    let mut name = visible(label.name(p)).into_owned();
+    if let Some(f) = label.func().filter(|&f| p.name_is_shared(f)) {
+        name.push_str(&format!(" [{}]", visible(p.function_module(f))));
+    }
+    name
+}
+
+/// Indent, ▸/▾ and the name, cut to `name_w` keeping its end (the
+/// method); a name another module's function shares carries its module.
+fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
     let cap = usize::from(name_w / 3);
     let indent = depth as usize * 2;
     let lead = if indent <= cap {
@@ -210,13 +288,23 @@ fn row_label(t: &CallTree, id: u32, depth: u32, name_w: u16, name: &str) -> Stri
         (true, false) => "▸ ",
         (false, _) => "  ",
     };
-    format!("{lead}{mark}{name}")
+    let label = t.label(p, id);
+    let name = visible(label.name(p));
+    let module = label
+        .func()
+        .filter(|&f| p.name_is_shared(f))
+        .map(|f| visible(p.function_module(f)));
+    let lead = format!("{lead}{mark}");
+    let room = usize::from(name_w).saturating_sub(lead.width());
+    let (lead, _) = fit(&lead, usize::from(name_w));
+    format!("{lead}{}", fit_name_module(&name, module.as_deref(), room))
 }
 
-fn number(t: &CallTree, what: What, v: &Values, width: u16) -> String {
-    let weight = |x: Option<f64>| match t.index().unit() {
-        Unit::Ms => cell(Value::Ms(x)),
-        Unit::Count => cell(Value::Count(x.map(|x| x as u64))),
+fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> String {
+    let weight = |x: Option<f64>| match scale {
+        Scale::Ms => cell(Value::Ms(x)),
+        Scale::S => cell(Value::Ms(x.map(|ms| ms / 1000.0))),
+        Scale::Count => cell(Value::Count(x.map(|x| x as u64))),
     };
     match what {
         What::Total => weight(v.total),

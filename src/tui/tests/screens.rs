@@ -323,6 +323,57 @@ fn stacks_of_a_recursive_row_with_no_inclusive_time() {
     );
 }
 
+fn vs_huge(w: u16, h: u16) -> App {
+    app_of(fixture("vs-csv/huge-times.csv"), "huge-times.csv", w, h)
+}
+
+/// Times in the tens of billions of ms lose no digit: the Call tree's
+/// columns widen, and where the names would be left no room they are
+/// written in seconds (`Total s`); the Functions table's columns scroll.
+#[test]
+fn huge_times_keep_every_digit() {
+    both_sizes("tree-huge-times", vs_huge, &[pane_key(3)]);
+    both_sizes("functions-huge-times", vs_huge, &[]);
+}
+
+/// Two programs' `(main)`, one name in two modules, the menu's calling
+/// the orders': the tree, the stacks and the flame's status line say each
+/// one's module.
+fn shared_main(w: u16, h: u16) -> App {
+    let mut b = crate::model::ProfileBuilder::new("plist");
+    let main = b.intern("(main)");
+    let (menu, orders) = (b.intern("MENU.BR"), b.intern("ORDERS.BR"));
+    let (outer, inner) = (b.function(main, menu), b.function(main, orders));
+    let top = b.node(None, outer);
+    let below = b.node(Some(top), inner);
+    for (node, ms) in [(top, 1.0), (below, 4.0)] {
+        let s = b.stack_at(node);
+        b.stack_summary(s, Some(1), Some(ms), None);
+    }
+    for (f, incl, excl) in [(outer, 5.0, 1.0), (inner, 4.0, 4.0)] {
+        let time = crate::model::TimeValues {
+            elapsed_inclusive: Some(incl),
+            elapsed_exclusive: Some(excl),
+            ..Default::default()
+        };
+        let summary = crate::model::FuncSummary {
+            calls: Some(1),
+            time,
+            ..Default::default()
+        };
+        b.summary(f, summary);
+    }
+    b.totals_mut().elapsed_inclusive_ms = Some(5.0);
+    app_of(b.finish(), "shared-main", w, h)
+}
+
+#[test]
+fn one_name_in_two_modules_is_told_apart() {
+    both_sizes("shared-name-tree", shared_main, &[pane_key(3)]);
+    both_sizes("shared-name-stacks", shared_main, &[pane_key(2)]);
+    both_sizes("shared-name-flame", shared_main, &[pane_key(4), Down]);
+}
+
 /// The Call tree as it opens: the roots open on their callees.
 #[test]
 fn call_tree_opened() {
