@@ -22,6 +22,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
+use unicode_width::UnicodeWidthStr;
 
 /// Warm colours, as flame graphs draw (256-colour indexes: reds, oranges,
 /// yellows); a function's is picked by the hash of its name.
@@ -105,20 +106,35 @@ fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, the
     let w = t.weight(n);
     let whole = flame_view::span(t, None);
     let share = cell(Value::Pct(pct(Some(w), Some(whole))));
-    let text = match t.parent(n) {
-        None => format!(
-            " {} · {} · its callers above · ↓ its callees",
-            frame_name(p, t.func(n)),
-            amount_of(cx, w)
-        ),
-        Some(_) => format!(
-            " {} · {} · {share}% of the function's time came through it · Enter: its sandwich",
-            frame_name(p, t.func(n)),
-            amount_of(cx, w)
-        ),
-    };
+    let mut parts = vec![amount_of(cx, w)];
+    match t.parent(n) {
+        None => parts.extend(["its callers above".into(), "↓ its callees".into()]),
+        Some(_) => parts.extend([
+            format!("{share}% of the function's time came through it"),
+            "Enter: its sandwich".into(),
+        ]),
+    }
+    let text = status_line(&frame_name(p, t.func(n)), &parts, usize::from(line.width));
     let width = usize::from(line.width);
-    buf.set_stringn(line.x, line.y, fit(&text, width).0, width, theme.key());
+    buf.set_stringn(line.x, line.y, text, width, theme.key());
+}
+
+/// A status line, ` name · part · part`, in `width`: the name is cut to
+/// keep its method, down to 16 columns, then parts are left out whole
+/// from the last: a number never loses its digits or its unit.
+fn status_line(name: &str, parts: &[String], width: usize) -> String {
+    let len = |parts: &[String]| parts.iter().map(|s| s.width() + 3).sum::<usize>();
+    let mut parts = parts.to_vec();
+    while parts.len() > 1 && 1 + name.width().min(16) + len(&parts) > width {
+        parts.pop();
+    }
+    let room = width.saturating_sub(1 + len(&parts));
+    let name = super::fit_cut(name, room, super::Cut::Name).text;
+    let mut text = format!(" {name}");
+    for part in parts {
+        text.push_str(&format!(" · {part}"));
+    }
+    fit(&text, width).0
 }
 
 /// A frame's name for a status line: whole, with its module when another
@@ -212,21 +228,13 @@ fn status(
         Some(_) => "of the function's time",
         None => "of the total",
     };
-    let mut text = format!(
-        " {} · {amount} · {}% {of_whole}",
-        frame_name(p, t.func(n)),
-        pct(w, whole)
-    );
+    let mut parts = vec![amount, format!("{}% {of_whole}", pct(w, whole))];
     if let Some(q) = t.parent(n) {
-        text.push_str(&format!(" · {}% of its caller", pct(w, t.weight(q))));
+        parts.push(format!("{}% of its caller", pct(w, t.weight(q))));
     }
-    buf.set_stringn(
-        line.x,
-        line.y,
-        fit(&text, usize::from(line.width)).0,
-        usize::from(line.width),
-        theme.key(),
-    );
+    let width = usize::from(line.width);
+    let text = status_line(&frame_name(p, t.func(n)), &parts, width);
+    buf.set_stringn(line.x, line.y, text, width, theme.key());
 }
 
 /// "Flame · sandwich of X · 2 hidden · zoomed on Y · search: y", and what
@@ -305,20 +313,24 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
     };
     let call = c.call(id);
     let p = d.p;
-    let mut text = format!(
-        " {} · {} · {}–{} · thread {}",
-        visible(p.function_name(call.func)),
+    let mut parts = vec![
         amount(c, call.duration()),
-        at(c, call.start),
-        at(c, call.end),
-        c.bands[call.thread as usize].id
-    );
+        format!("{}–{}", at(c, call.start), at(c, call.end)),
+        format!("thread {}", c.bands[call.thread as usize].id),
+    ];
     if let Some(q) = c.parent(id) {
         let share = pct(Some(call.duration()), Some(c.call(q).duration()));
-        text.push_str(&format!(" · {}% of its caller", cell(Value::Pct(share))));
+        parts.push(format!("{}% of its caller", cell(Value::Pct(share))));
     }
     let w = usize::from(line.width);
-    buf.set_stringn(line.x, line.y, fit(&text, w).0, w, theme.key());
+    let name = frame_name(p, crate::analysis::cct::Label::Func(call.func));
+    buf.set_stringn(
+        line.x,
+        line.y,
+        status_line(&name, &parts, w),
+        w,
+        theme.key(),
+    );
 }
 
 /// "── thread 7 · 1,204 calls ──".
