@@ -48,6 +48,67 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
     ))
 }
 
+/// The paths of a flame graph as the app shows it (hidden functions left
+/// out, a sandwich's callees, the part zoomed into: the paths under `from`
+/// and the path to it), each node's own weight a line, the frames whole
+/// from the root; `keep` picks the paths written (a search keeps those
+/// through a matching frame). Weights are the tree's: milliseconds
+/// written in microseconds (`ms`), else counts. Returns what was written.
+pub fn write_icicle(
+    p: &Profile,
+    t: &crate::analysis::flame_view::Icicle,
+    (from, ms): (Option<u32>, bool),
+    keep: &dyn Fn(&[Label]) -> bool,
+    out: &mut dyn Write,
+) -> io::Result<String> {
+    let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
+    let scale = if ms { 1000.0 } else { 1.0 };
+    // The path to `from`, root first, then a depth-first walk under it.
+    let mut path: Vec<Label> = Vec::new();
+    let mut at = from.and_then(|n| t.parent(n));
+    while let Some(n) = at {
+        path.push(t.func(n));
+        at = t.parent(n);
+    }
+    path.reverse();
+    let starts: Vec<u32> = match from {
+        Some(n) => vec![n],
+        None => t.roots().to_vec(),
+    };
+    let (mut sum, mut written, mut lines) = (0.0f64, 0u64, 0usize);
+    let mut line = String::new();
+    // (node, depth below the prefix): the stack of the walk.
+    let mut todo: Vec<(u32, usize)> = starts.iter().rev().map(|&n| (n, 0)).collect();
+    let base = path.len();
+    while let Some((n, depth)) = todo.pop() {
+        path.truncate(base + depth);
+        path.push(t.func(n));
+        let kids = t.kids(n);
+        let own = t.weight(n) - kids.iter().map(|&k| t.weight(k)).sum::<f64>();
+        todo.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
+        if own <= 0.0 || !keep(&path) {
+            continue;
+        }
+        sum += own * scale;
+        let w = (sum.round() as u64).saturating_sub(written);
+        if w == 0 {
+            continue;
+        }
+        written += w;
+        line.clear();
+        push_frames(&names, &path, &mut line);
+        writeln!(out, "{line} {w}")?;
+        lines += 1;
+    }
+    let stacks = crate::report::fmt::counted(lines as u64, "stacks");
+    let unit = if ms { "µs" } else { "" };
+    Ok(
+        format!("{stacks}, {} {unit}", crate::report::fmt::grouped(written))
+            .trim_end()
+            .to_string(),
+    )
+}
+
 fn unit(w: Weight) -> &'static str {
     match w {
         Weight::Time => "µs",

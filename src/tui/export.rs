@@ -77,8 +77,7 @@ fn write(
 impl App {
     pub(super) fn export_pane(&mut self) {
         let Some(t) = self.pane().as_table() else {
-            // `e` is bound in the tables alone (keymap.rs).
-            return;
+            return self.export_paths();
         };
         // Collected once: a retry under another name writes the same rows.
         let ids: Vec<u32> = (0..t.rows.len()).filter_map(|i| t.rows.get(i)).collect();
@@ -116,6 +115,49 @@ impl App {
             }
             Err(e) => self.export_done(Err(ExportError::Io(e))),
         }
+    }
+
+    /// `e` in the Call tree or the Flame pane: the paths it shows, as
+    /// folded stacks (`<input>.tree.folded`, `<input>.flame.folded`): the
+    /// flame's hidden functions, sandwich and zoom as drawn, the tree's
+    /// paths top-down; a search keeps the paths through a matching frame
+    /// (pprof's `-focus`).
+    fn export_paths(&mut self) {
+        use crate::analysis::flame_view::Icicle;
+        use crate::tui::pane::Pane;
+        let cx = self.cx();
+        let (noun, icicle, zoom, search) = match self.pane() {
+            Pane::Tree(t) => {
+                let whole = Icicle::whole(&self.profile, &cx.tree_index(), &|_| false);
+                ("tree", Arc::new(whole), None, &t.search)
+            }
+            Pane::Flame(f) if !f.in_chart() => (
+                "flame",
+                Arc::clone(&f.tree),
+                f.zoom.last().copied(),
+                &f.search,
+            ),
+            _ => return,
+        };
+        let hits = search
+            .query
+            .as_ref()
+            .map(|_| cx.function_hits(&search.text));
+        let keep = |path: &[crate::analysis::cct::Label]| match &hits {
+            Some(hits) => path.iter().any(|l| {
+                l.func()
+                    .is_some_and(|f| hits.get(f.index()).copied().unwrap_or(false))
+            }),
+            None => true,
+        };
+        let ms = cx.tree_index().unit() == crate::analysis::calltree::Unit::Ms;
+        let (dir, stem) = place(&self.export_base, noun);
+        let written = write_new(&dir, &stem, "folded", |out| {
+            crate::export::folded::write_icicle(&self.profile, &icicle, (zoom, ms), &keep, out)
+                .map(|what| format!("{what} as folded stacks"))
+                .map_err(ExportError::Io)
+        });
+        self.export_done(written);
     }
 
     /// The result of an export, as a message a key will not erase unseen.

@@ -448,7 +448,12 @@ pub const SECTIONS: &[Section] = &[
                 "the row's function",
                 ("⏎", "function", Always, Pane),
             ),
-            also(&[ch('e')], Intent::Explain(FOLDED)),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the tree's paths as folded stacks next to the input (a search: the paths through its matches)",
+            ),
         ],
         notes: &[],
     },
@@ -545,7 +550,12 @@ pub const SECTIONS: &[Section] = &[
                 "the frame's function in the call tree",
                 ("T", "tree", Always, Pane),
             ),
-            also(&[ch('e')], Intent::Explain(FOLDED)),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the paths drawn (hidden, sandwich, zoom, search) as folded stacks next to the input",
+            ),
         ],
         notes: &[(
             "↑ ↓ in a sandwich",
@@ -625,7 +635,12 @@ pub const SECTIONS: &[Section] = &[
                 "the call's function in the call tree",
                 ("T", "tree", Always, Pane),
             ),
-            also(&[ch('e')], Intent::Explain(FOLDED)),
+            also(
+                &[ch('e')],
+                Intent::Explain(
+                    "the calls in time order export for speedscope or Chrome: profx export --to speedscope",
+                ),
+            ),
             also(
                 &[ch('x'), ch('X')],
                 Intent::Explain("x and X hide functions in the flame graph (t)"),
@@ -844,9 +859,6 @@ pub const SECTIONS: &[Section] = &[
     },
 ];
 
-/// What `e` answers where the rows are paths, not a table.
-const FOLDED: &str = "the tree's paths export as folded stacks: profx export --to folded";
-
 /// Rows a wheel notch scrolls.
 const WHEEL_ROWS: isize = 3;
 
@@ -1032,11 +1044,18 @@ mod tests {
             press(n, FLAME, KeyCode::Char('t'), none),
             Some(Intent::TimeOrder)
         );
-        let folded = "the tree's paths export as folded stacks: profx export --to folded";
         assert_eq!(
             press(n, FLAME, KeyCode::Char('e'), none),
-            Some(Intent::Explain(folded)),
-            "no CSV of a flame: the pane says what exports it"
+            Some(Intent::Export),
+            "the flame exports its paths"
+        );
+        let chart = &[Place::Chart, Place::Everywhere];
+        assert!(
+            matches!(
+                press(n, chart, KeyCode::Char('e'), none),
+                Some(Intent::Explain(_))
+            ),
+            "time order says what exports it"
         );
         assert_eq!(
             press(n, FUNCTIONS, KeyCode::Char('3'), none),

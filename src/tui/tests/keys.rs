@@ -189,9 +189,7 @@ fn keys_that_do_nothing_here_say_where_they_work() {
         (&[pane_key(5), Enter], Char('s'), "trace order"),
         (&[pane_key(5), Enter], Char('x'), "Flame pane"),
         (&[pane_key(3)], Char('x'), "Flame pane"),
-        (&[pane_key(3)], Char('e'), "folded"),
         (&[pane_key(4)], Char('s'), "nothing to sort"),
-        (&[pane_key(4)], Char('e'), "folded"),
         (&[pane_key(6)], Char('/'), "nothing to search"),
         (&[pane_key(6)], Char('n'), "nothing to search"),
         (&[pane_key(6)], Char('e'), "no table"),
@@ -320,4 +318,63 @@ fn f_in_a_sandwich_always_leaves_it() {
     );
     run(&mut app, &[Char('f')]);
     assert_eq!(app.flame().sandwich, None, "from a caller");
+}
+
+/// `e` in the Call tree and the Flame pane writes the paths shown as
+/// folded stacks beside the input: the whole tree, then the flame zoomed
+/// into a frame (its path kept, only what is under it), then a search's
+/// paths; the weights add up to what the pane shows, in µs.
+#[test]
+fn e_writes_the_paths_shown_as_folded_stacks() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut app = demo(120, 40);
+    app.export_base = dir.path().join("orders.prof");
+    let read = |name: &str| {
+        let text = std::fs::read_to_string(dir.path().join(name)).expect("written");
+        let lines: Vec<(String, u64)> = text
+            .lines()
+            .map(|l| {
+                let (path, n) = l.rsplit_once(' ').expect("path and weight");
+                (path.to_string(), n.parse().expect("a weight"))
+            })
+            .collect();
+        lines
+    };
+    run(&mut app, &[pane_key(3), Char('e')]);
+    let tree = read("orders.prof.tree.folded");
+    let total: u64 = tree.iter().map(|l| l.1).sum();
+    assert_eq!(total, 2_337_474, "the session in µs");
+    assert!(app.status.as_deref().is_some_and(|s| s.contains("folded")));
+    // The flame zoomed on FNPRICE (the heaviest callee of the root).
+    run(&mut app, &[pane_key(4), Down, Enter, Char('e')]);
+    let zoomed = read("orders.prof.flame.folded");
+    assert!(
+        zoomed
+            .iter()
+            .all(|(p, _)| p.starts_with("ORDERS.BR!(main);")),
+        "{zoomed:?}"
+    );
+    assert!(
+        zoomed.iter().all(|(p, _)| p.contains("FNPRICE")),
+        "{zoomed:?}"
+    );
+    assert_eq!(zoomed.iter().map(|l| l.1).sum::<u64>(), 786_262);
+    // A search keeps the paths through a matching frame.
+    run(
+        &mut app,
+        &[
+            Esc,
+            Char('/'),
+            Char('t'),
+            Char('a'),
+            Char('x'),
+            Enter,
+            Char('e'),
+        ],
+    );
+    let found = read("orders.prof.flame-2.folded");
+    assert!(
+        !found.is_empty() && found.iter().all(|(p, _)| p.contains("FNTAX")),
+        "{found:?}"
+    );
 }
