@@ -179,6 +179,7 @@ columns!(FuncColumn for FuncId, |p, f| {
 columns!(LineColumn for LineId, |p, l| {
     File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
     Line "line" "Line" Number => Value::Ordinal(Some(u64::from(p.line(l).line))),
+    Called "called" "Called" Text => Value::Text(p.line(l).called.map_or("", |n| p.name(n))),
     Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
     Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
@@ -283,12 +284,18 @@ fn any_row<C>(_: C, _: &Profile) -> bool {
     true
 }
 
+/// Whether the profile's lines are a trace's call sites, whose `file` is
+/// the caller (formats.md): their function column repeats it.
+pub fn trace_lines(p: &Profile) -> bool {
+    p.format == "xpp"
+}
+
 /// A heading that says what a column holds in this profile's format, where
 /// the general one would mislead: an Xbase++ trace files a call's line
 /// under its calling function (so `File` is the caller), and a trace's or
 /// a Visual Studio call tree's hits are calls, not samples.
 fn header_for(p: &Profile, key: &str) -> Option<&'static str> {
-    let trace = p.format == "xpp";
+    let trace = trace_lines(p);
     let call_tree = p.format == "vs-csv"
         && p.meta
             .get("report")
@@ -323,6 +330,7 @@ fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u
     let text = match (col, line.function, line.top_level) {
         (LineColumn::File, ..) => Some(file),
         (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.function(f).name)),
+        (LineColumn::Called, ..) => Some(line.called.map_or(0, |n| p.name_rank(n))),
         (LineColumn::Function, None, false) => Some(0),
         // A trace's calls outside any function: the trace feed files them
         // under the name `(top level)`, the text this column shows, so

@@ -321,6 +321,7 @@ impl ProfileBuilder {
             top_level: false,
             hits: None,
             time_ms: None,
+            called: None,
         });
         id
     }

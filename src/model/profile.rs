@@ -29,6 +29,9 @@ pub struct Line {
     pub top_level: bool,
     pub hits: Option<u64>,
     pub time_ms: Option<f64>,
+    /// A trace's line: what was called there, the callee's name, or the
+    /// callees' names (`a, b`) when the line called several.
+    pub called: Option<NameId>,
 }
 
 /// What a trace line's caller is called when the stack was empty.

@@ -106,6 +106,9 @@ struct Line<'p> {
     file: &'p str,
     line: u32,
     function: Option<&'p str>,
+    /// A trace's line: what was called there (report-json.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    called: Option<&'p str>,
     hits: Option<u64>,
     time_ms: Option<f64>,
 }
@@ -331,6 +334,7 @@ fn line(p: &Profile, id: crate::model::LineId) -> Line<'_> {
         file: p.name(l.file),
         line: l.line,
         function: p.line_function_name(id),
+        called: l.called.map(|n| p.name(n)),
         hits: l.hits,
         time_ms: l.time_ms,
     }

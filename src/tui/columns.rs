@@ -118,6 +118,13 @@ pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
     }
     match kind {
         Table::Functions => keep(p, p.function_ids().collect(), Col::F),
+        // A trace's lines hold their caller twice (`Caller`, `Function`):
+        // the pane shows it once, beside what the line called.
+        Table::Lines if crate::analysis::columns::trace_lines(p) => {
+            let mut cols = keep(p, p.line_ids().collect(), Col::L);
+            cols.retain(|&c| c != Col::L(LineColumn::Function));
+            cols
+        }
         Table::Lines => keep(p, p.line_ids().collect(), Col::L),
         Table::Stacks => keep(p, p.stack_ids().collect(), Col::S),
         Table::Packets => keep(p, p.packet_ids().collect(), Col::P),

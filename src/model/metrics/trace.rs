@@ -560,7 +560,15 @@ impl ProfileBuilder {
             }
         }
         for (i, acc) in called(&st.accs.lines, |a| a.calls) {
-            self.line_summary(LineId::from_index(i), Some(acc.calls), ms(acc.ms));
+            let id = LineId::from_index(i);
+            self.line_summary(id, Some(acc.calls), ms(acc.ms));
+            let more = st
+                .accs
+                .more_callees
+                .get(&id)
+                .map_or(&[][..], |v| v.as_slice());
+            let called = acc.callee.map(|first| self.called_name(first, more));
+            self.lines[i].called = called;
         }
         for (i, acc) in st.accs.paths().enumerate() {
             let s = &mut self.stacks[i];
@@ -580,6 +588,33 @@ impl ProfileBuilder {
             .sum();
         self.totals.elapsed_inclusive_ms = Some(session);
         self.totals.outside_ms = Some(st.outside_ms);
+    }
+}
+
+impl ProfileBuilder {
+    /// The name a line's callees show as: the one function's name, or the
+    /// names of several (`a, b`, in name order, the first four and how
+    /// many more), interned once.
+    fn called_name(&mut self, first: FuncId, more: &[FuncId]) -> NameId {
+        if more.is_empty() {
+            return self.functions[first.index()].name;
+        }
+        let mut names: Vec<String> = std::iter::once(first)
+            .chain(more.iter().copied())
+            .map(|f| {
+                self.names
+                    .resolve(self.functions[f.index()].name)
+                    .to_string()
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        let shown = names.len().min(4);
+        let mut text = names[..shown].join(", ");
+        if names.len() > shown {
+            text.push_str(&format!(" (+{} more)", names.len() - shown));
+        }
+        self.intern(&text)
     }
 }
 

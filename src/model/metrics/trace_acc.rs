@@ -94,6 +94,9 @@ pub(super) struct FuncAcc {
 pub(super) struct SiteAcc {
     pub calls: u64,
     pub ms: f64,
+    /// The function the line called first (`more_callees` holds the
+    /// others, for the few lines that called several).
+    pub callee: Option<FuncId>,
 }
 
 /// A popped frame's numbers, waiting to be added.
@@ -120,6 +123,9 @@ pub(super) struct Accs {
     paths: Segments<PathAcc>,
     pub funcs: Vec<FuncAcc>,
     pub lines: Vec<SiteAcc>,
+    /// The functions a line called after its first, where it called
+    /// several (a line `a(b())` calls two): few lines, so kept aside.
+    pub more_callees: rustc_hash::FxHashMap<LineId, Vec<FuncId>>,
     /// Pops not yet added, a ring: the next one goes at `next`, where the
     /// oldest is once the ring is `full`.
     waiting: [Pop; WAITING],
@@ -150,6 +156,7 @@ impl Accs {
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
+            more_callees: Default::default(),
             waiting: [NO_POP; WAITING],
             next: 0,
             full: false,
@@ -269,6 +276,24 @@ impl Accs {
             if timed {
                 line.ms += pop.span;
             }
+            let another = match line.callee {
+                None => {
+                    line.callee = Some(pop.func);
+                    false
+                }
+                Some(g) => g != pop.func,
+            };
+            if another {
+                self.another_callee(pop.site, pop.func);
+            }
+        }
+    }
+
+    #[cold]
+    fn another_callee(&mut self, site: LineId, f: FuncId) {
+        let more = self.more_callees.entry(site).or_default();
+        if !more.contains(&f) {
+            more.push(f);
         }
     }
 }
