@@ -597,6 +597,12 @@ impl ProfileBuilder {
         }
     }
 
+    /// The input being read, as a place for a warning about all of it.
+    pub(crate) fn current_file(&self) -> Place {
+        let file = self.sources.get(self.current_source).cloned();
+        Place::File(file.unwrap_or_default())
+    }
+
     /// Leaves a stack without child time: a row of it stated numbers that
     /// would make it negative (the loader warned there).
     pub fn forget_stack_child(&mut self, id: StackId) {

@@ -559,16 +559,34 @@ impl ProfileBuilder {
                 self.per_call(FuncId::from_index(i), one);
             }
         }
-        for (i, acc) in called(&st.accs.lines, |a| a.calls) {
+        let more = st.accs.take_more_callees();
+        let mut more = more.as_slice();
+        for (i, acc) in called(&st.accs.lines, |a| u64::from(a.calls)) {
             let id = LineId::from_index(i);
-            self.line_summary(id, Some(acc.calls), ms(acc.ms));
-            let more = st
-                .accs
-                .more_callees
-                .get(&id)
-                .map_or(&[][..], |v| v.as_slice());
-            let called = acc.callee.map(|first| self.called_name(first, more));
-            self.lines[i].called = called;
+            self.line_summary(id, Some(u64::from(acc.calls)), ms(acc.ms));
+            // The others, sorted by line: this line's lead the rest.
+            let skip = more.iter().take_while(|m| (m.0 as usize) < i).count();
+            let mine = more[skip..]
+                .iter()
+                .take_while(|m| m.0 as usize == i)
+                .count();
+            let others: Vec<FuncId> = more[skip..skip + mine]
+                .iter()
+                .map(|m| FuncId::from_index(m.1 as usize))
+                .collect();
+            more = &more[skip + mine..];
+            self.lines[i].called = self.called_name(acc.callee, &others);
+            if acc.calls == u32::MAX {
+                let l = &self.lines[i];
+                let what = format!(
+                    "the calls from {:?} at line {}: {} or more, counted up to there",
+                    self.names.resolve(l.file),
+                    l.line,
+                    u32::MAX
+                );
+                let place = self.current_file();
+                self.warn(place, what);
+            }
         }
         for (i, acc) in st.accs.paths().enumerate() {
             let s = &mut self.stacks[i];
@@ -595,26 +613,26 @@ impl ProfileBuilder {
     /// The name a line's callees show as: the one function's name, or the
     /// names of several (`a, b`, in name order, the first four and how
     /// many more), interned once.
-    fn called_name(&mut self, first: FuncId, more: &[FuncId]) -> NameId {
-        if more.is_empty() {
-            return self.functions[first.index()].name;
+    fn called_name(&mut self, first: u32, more: &[FuncId]) -> Option<NameId> {
+        if first == super::trace_acc::NONE {
+            return None;
         }
-        let mut names: Vec<String> = std::iter::once(first)
+        let first = FuncId::from_index(first as usize);
+        if more.is_empty() {
+            return Some(self.functions[first.index()].name);
+        }
+        let mut names: Vec<&str> = std::iter::once(first)
             .chain(more.iter().copied())
-            .map(|f| {
-                self.names
-                    .resolve(self.functions[f.index()].name)
-                    .to_string()
-            })
+            .map(|f| self.names.resolve(self.functions[f.index()].name))
             .collect();
-        names.sort();
+        names.sort_unstable();
         names.dedup();
         let shown = names.len().min(4);
         let mut text = names[..shown].join(", ");
         if names.len() > shown {
             text.push_str(&format!(" (+{} more)", names.len() - shown));
         }
-        self.intern(&text)
+        Some(self.intern(&text))
     }
 }
 

@@ -42,6 +42,10 @@ pub(super) struct PathAcc {
     /// when the path is made, so an event needs no count of activations
     /// to apply "recursion once".
     pub recursive: bool,
+    /// The line the path was last called from (`NO_SITE.0` before): a
+    /// line's callees are looked over only when a path's line changes,
+    /// not at every call (in the room the row's alignment leaves).
+    site: u32,
     /// (callee, its path), the first `KIDS` made; the rest are in the
     /// replay's table of all paths.
     kids: [(FuncId, StackId); KIDS],
@@ -54,6 +58,7 @@ impl Default for PathAcc {
             self_ms: 0.0,
             on_stack_ms: 0.0,
             recursive: false,
+            site: NO_SITE.0,
             kids: [NO_KID; KIDS],
         }
     }
@@ -90,13 +95,28 @@ pub(super) struct FuncAcc {
     pub max_self: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct SiteAcc {
-    pub calls: u64,
     pub ms: f64,
-    /// The function the line called first (`more_callees` holds the
-    /// others, for the few lines that called several).
-    pub callee: Option<FuncId>,
+    /// Counted up to `u32::MAX` (the trace feed warns there): 16 bytes a
+    /// row, not 24, so a trace's million call sites stay in the caches.
+    pub calls: u32,
+    /// The function the line called first (`NONE` before any; the others
+    /// a line called, which few lines do, are in `Accs::more_callees`).
+    pub callee: u32,
+}
+
+/// No callee yet.
+pub(super) const NONE: u32 = u32::MAX;
+
+impl Default for SiteAcc {
+    fn default() -> Self {
+        SiteAcc {
+            ms: 0.0,
+            calls: 0,
+            callee: NONE,
+        }
+    }
 }
 
 /// A popped frame's numbers, waiting to be added.
@@ -123,9 +143,13 @@ pub(super) struct Accs {
     paths: Segments<PathAcc>,
     pub funcs: Vec<FuncAcc>,
     pub lines: Vec<SiteAcc>,
-    /// The functions a line called after its first, where it called
-    /// several (a line `a(b())` calls two): few lines, so kept aside.
-    pub more_callees: rustc_hash::FxHashMap<LineId, Vec<FuncId>>,
+    /// (line, function) for the calls a line made to another function
+    /// than its first (`a(b())` calls two), pushed as met and sorted and
+    /// deduplicated once they pile up: a push where a lookup would cost
+    /// a cache miss a call.
+    more_callees: Vec<(u32, u32)>,
+    /// How many `more_callees` may hold before they are deduplicated.
+    dedup_at: usize,
     /// Pops not yet added, a ring: the next one goes at `next`, where the
     /// oldest is once the ring is `full`.
     waiting: [Pop; WAITING],
@@ -156,7 +180,8 @@ impl Accs {
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
-            more_callees: Default::default(),
+            more_callees: Vec::new(),
+            dedup_at: 1 << 20,
             waiting: [NO_POP; WAITING],
             next: 0,
             full: false,
@@ -242,6 +267,8 @@ impl Accs {
     #[inline(always)]
     fn add(&mut self, pop: Pop) {
         let timed = self.timed;
+        // Whether this call's line may be new among its callee's lines.
+        let mut new_site = true;
         let recursive = match self.paths.get_mut(pop.path.index()) {
             Some(path) => {
                 path.calls += 1;
@@ -249,6 +276,8 @@ impl Accs {
                     path.self_ms += pop.self_ms;
                     path.on_stack_ms += pop.span;
                 }
+                new_site = path.site != pop.site.0;
+                path.site = pop.site.0;
                 path.recursive
             }
             None => pop.recursive,
@@ -272,29 +301,38 @@ impl Accs {
         }
         if pop.site != NO_SITE {
             let line = self.line(pop.site);
-            line.calls += 1;
+            line.calls = line.calls.saturating_add(1);
             if timed {
                 line.ms += pop.span;
             }
-            let another = match line.callee {
-                None => {
-                    line.callee = Some(pop.func);
-                    false
-                }
-                Some(g) => g != pop.func,
-            };
-            if another {
+            let f = pop.func.0;
+            if line.callee == NONE {
+                line.callee = f;
+            } else if line.callee != f && new_site {
                 self.another_callee(pop.site, pop.func);
             }
         }
     }
 
-    #[cold]
+    #[inline(always)]
     fn another_callee(&mut self, site: LineId, f: FuncId) {
-        let more = self.more_callees.entry(site).or_default();
-        if !more.contains(&f) {
-            more.push(f);
+        self.more_callees.push((site.0, f.0));
+        if self.more_callees.len() >= self.dedup_at {
+            self.dedup_callees();
         }
+    }
+
+    #[cold]
+    fn dedup_callees(&mut self) {
+        self.more_callees.sort_unstable();
+        self.more_callees.dedup();
+        self.dedup_at = (self.more_callees.len() * 2).max(1 << 20);
+    }
+
+    /// The other functions each line called, by line, in line order.
+    pub fn take_more_callees(&mut self) -> Vec<(u32, u32)> {
+        self.dedup_callees();
+        std::mem::take(&mut self.more_callees)
     }
 }
 
