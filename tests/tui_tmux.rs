@@ -740,3 +740,65 @@ fn a_large_export_counts_its_rows_and_cancels() {
     let s = t.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&t, &s);
 }
+
+/// Issue 53's walk at 80×24, as a new user reads it: a VS call tree of
+/// tens of billions of ms keeps every digit (the tree in seconds, the
+/// header whole), a long method's name keeps its method, a trace's Lines
+/// pane says what each line called, and `e` in the Call tree writes its
+/// paths as folded stacks beside the input.
+#[test]
+fn digits_names_and_what_a_line_called_at_80_columns() {
+    let dir = std::env::temp_dir().join(format!("profx-53-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let huge = dir.join("huge-times.csv");
+    std::fs::copy(fixture("vs-csv/huge-times.csv"), &huge).expect("copy");
+    let t = Tmux::start("digits", 80, 24);
+    run_and_report(
+        &t,
+        &format!("{} {}", env!("CARGO_BIN_EXE_profx"), huge.display()),
+    );
+    let s = t.wait_for("Functions 3/3");
+    assert!(
+        s.contains("28,114,679,415.000 ms"),
+        "the header's total, whole:\n{s}"
+    );
+    t.keys(&["4"]);
+    let s = t.wait_for("Total s");
+    assert!(
+        s.contains("28,114,679.415"),
+        "the tree in seconds, every digit:\n{s}"
+    );
+    assert!(s.contains("…am.Main(string[])"), "the method kept:\n{s}");
+    assert!(
+        s.contains("▶ Raytracer.Program.Main(string[])"),
+        "the whole name on the frame:\n{s}"
+    );
+    t.keys(&["e"]);
+    // A long answer comes in a box the next key closes.
+    let s = t.wait_for("any key closes it");
+    assert!(s.contains("folded"), "{s}");
+    let folded = std::fs::read_to_string(dir.join("huge-times.csv.tree.folded")).expect("written");
+    assert!(
+        folded.lines().any(|l| l.contains("Main(string[])")),
+        "{folded}"
+    );
+    t.keys(&["Escape"]);
+    t.wait_for("/ search");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let trace = Tmux::start("called", 80, 24);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&trace, &format!("{bin} {}", fixture("xpp/orders-run.prf")));
+    trace.wait_for("Functions");
+    trace.keys(&["2"]);
+    let s = trace.wait_for("Called");
+    assert!(
+        s.contains("MAIN, WORKER"),
+        "a line that called two functions:\n{s}"
+    );
+    assert!(!s.contains(" Function "), "the caller shown once:\n{s}");
+    trace.keys(&["q"]);
+    let s = trace.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&trace, &s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
