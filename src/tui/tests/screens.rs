@@ -107,6 +107,17 @@ fn trace_packets() {
     both_sizes("trace-packets", xpp, &[pane_key(5)]);
 }
 
+fn packeted(w: u16, h: u16) -> App {
+    app_of(fixture("xpp/packeted-deldbe/D.PRF"), "D.PRF", w, h)
+}
+
+/// Packets whose names differ at their end (`D.PRF.000001`, `…000003`):
+/// a cut source keeps both ends, so each is told apart.
+#[test]
+fn packets_told_apart_by_their_end() {
+    both_sizes("trace-packeted", packeted, &[pane_key(5)]);
+}
+
 #[test]
 fn trace_events_indented_by_depth() {
     both_sizes("trace-events", xpp, &[pane_key(5), Enter, Rows(3)]);
