@@ -768,7 +768,10 @@ fn digits_names_and_what_a_line_called_at_80_columns() {
         s.contains("28,114,679.415"),
         "the tree in seconds, every digit:\n{s}"
     );
-    assert!(s.contains("…am.Main(string[])"), "the method kept:\n{s}");
+    assert!(
+        s.contains("…cer.Program.Main…"),
+        "the class and method kept:\n{s}"
+    );
     assert!(
         s.contains("▶ Raytracer.Program.Main(string[])"),
         "the whole name on the frame:\n{s}"

@@ -331,10 +331,10 @@ impl App {
         let cx = self.cx();
         let f = self.pane().function(&cx);
         let why = cx.no_call_paths(what);
-        match (f, why) {
-            (None, _) => self.status = Some(format!("{unselected}: select one")),
-            (Some(_), Some(why)) => self.status = Some(why),
-            (Some(f), None) => open(self, f),
+        match (why, f) {
+            (Some(why), _) => self.status = Some(why),
+            (None, None) => self.status = Some(format!("{unselected}: select one")),
+            (None, Some(f)) => open(self, f),
         }
     }
 

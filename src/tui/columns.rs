@@ -313,7 +313,7 @@ fn widest_number(p: &Profile, c: Col, rows: impl Iterator<Item = u32>) -> usize 
     for r in rows {
         let v = c.value(p, r);
         let x = match v {
-            Value::Count(Some(n)) => n as f64,
+            Value::Count(Some(n)) | Value::Ordinal(Some(n)) => n as f64,
             Value::Ms(Some(x)) | Value::Pct(Some(x)) => x.abs(),
             _ => continue,
         };

@@ -109,21 +109,27 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 /// (never a number cut from its unit), those that may give way first,
 /// the last first; the input's name is cut in the middle to keep the
 /// facts that must show.
-fn header_fit(title: &str, facts: Vec<(String, bool)>, width: usize) -> (String, Vec<String>) {
+fn header_fit(whole: &str, facts: Vec<(String, bool)>, width: usize) -> (String, Vec<String>) {
     let lead = " profx ".width() + 1 + 2;
     let line = |facts: &[(String, bool)]| {
         facts.iter().map(|(f, _)| f.width()).sum::<usize>() + 3 * facts.len().saturating_sub(1)
     };
     let must: Vec<(String, bool)> = facts.iter().filter(|f| f.1).cloned().collect();
     let title_room = width.saturating_sub(lead + line(&must)).max(12);
-    let title = fit_cut(title, title_room, Cut::Middle).text;
-    let room = width.saturating_sub(lead + title.width());
+    let room = width.saturating_sub(lead + fit_cut(whole, title_room, Cut::Middle).text.width());
     let mut facts = facts;
     while line(&facts) > room {
         // The last fact that may give way, else the last.
         let at = facts.iter().rposition(|f| !f.1).unwrap_or(facts.len() - 1);
         facts.remove(at);
     }
+    // The name takes what the facts shown leave.
+    let title = fit_cut(
+        whole,
+        width.saturating_sub(lead + line(&facts)).max(12),
+        Cut::Middle,
+    )
+    .text;
     (title, facts.into_iter().map(|(f, _)| f).collect())
 }
 
@@ -344,10 +350,14 @@ pub fn fit_name_module(name: &str, module: Option<&str>, width: usize) -> String
     let for_suffix = sw.min(width / 2).max(width.saturating_sub(nw));
     let suffix = match sw <= for_suffix {
         true => suffix,
-        false => format!(
-            " [{}]",
-            fit_cut(module, for_suffix.saturating_sub(3), Cut::Middle).text
-        ),
+        // A module's end tells two apart (`liba.dll`, `libb.dll`).
+        false => {
+            let chars: Vec<char> = module.chars().collect();
+            format!(
+                " [{}]",
+                ends(&chars, for_suffix.saturating_sub(3), 0.0).text
+            )
+        }
     };
     let room = width.saturating_sub(suffix.width());
     format!("{}{suffix}", fit_cut(name, room, Cut::Name).text)
@@ -399,25 +409,49 @@ fn ends(chars: &[char], width: usize, front: f64) -> Fitted {
     }
 }
 
-/// A function's name cut to keep its method (`Cut::Name`).
+/// A function's name cut to keep its class and method (`Cut::Name`): its
+/// parameters go first (`Raytracer.Sphere.Intersect(cl…`), then, when the
+/// name before them is still too wide, its namespace from the start
+/// (`…s.Sphere.Intersect…`).
 fn name(chars: &[char], width: usize) -> Fitted {
-    let total: usize = chars.iter().map(|&c| char_width(c)).sum();
-    let params = chars.iter().position(|&c| c == '(').unwrap_or(chars.len());
-    let method = chars[..params]
+    let w = |cs: &[char]| cs.iter().map(|&c| char_width(c)).sum::<usize>();
+    if w(chars) <= width {
+        return ends(chars, width, 1.0);
+    }
+    // Parameters, not an empty `()`, go first.
+    let params = chars
+        .iter()
+        .position(|&c| c == '(')
+        .filter(|&p| chars.len() - p > 2);
+    if let Some(params) = params {
+        // The name and `(` fit with a `…`: the parameters are cut.
+        if w(&chars[..=params]) < width {
+            return ends(chars, width, 1.0);
+        }
+        // The name alone, its namespace cut, then `…` for the rest (one
+        // `…` where the name's own cut ends in one).
+        let Some(room) = width.checked_sub(1) else {
+            return ends(chars, width, 1.0);
+        };
+        let f = name(&chars[..params], room);
+        let text = match f.text.ends_with('…') {
+            true => f.text,
+            false => format!("{}…", f.text),
+        };
+        return Fitted { text, kept: f.kept };
+    }
+    let method = chars
         .iter()
         .rposition(|&c| matches!(c, '.' | ':' | '\\' | '/'))
         .map_or(0, |i| i + 1);
-    let tail: usize = chars[method..].iter().map(|&c| char_width(c)).sum();
-    if total <= width || method == 0 || tail < width {
-        // Whole, or no namespace to drop, or the method and its
-        // parameters fit after a `…`: as much of the end as fits.
-        return match method == 0 && total > width {
-            true => ends(chars, width, 1.0),
-            false => ends(chars, width, 0.0),
-        };
+    if method == 0 {
+        return ends(chars, width, 1.0);
     }
-    // The method and its parameters are too wide: `…`, then the method,
-    // its parameters cut at the end.
+    if w(&chars[method..]) < width {
+        // The method fits after a `…`: as much of the end as fits.
+        return ends(chars, width, 0.0);
+    }
+    // The method alone is too wide: `…`, then the method cut at its end.
     let Some(room) = width.checked_sub(1) else {
         return ends(chars, width, 0.0);
     };
@@ -467,7 +501,11 @@ mod tests {
     fn a_cut_keeps_the_end_the_start_or_both() {
         let name = "Raytracer.Primitives.Sphere.Intersect(Ray)";
         assert_eq!(fit_cut(name, 20, Cut::End).text, "Raytracer.Primitive…");
-        assert_eq!(fit_cut(name, 20, Cut::Name).text, "…here.Intersect(Ray)");
+        assert_eq!(fit_cut(name, 20, Cut::Name).text, "…s.Sphere.Intersect…");
+        assert_eq!(
+            fit_cut(name, 40, Cut::Name).text,
+            "Raytracer.Primitives.Sphere.Intersect(R…"
+        );
         assert_eq!(
             fit_cut("TRACE.PRF.000012", 11, Cut::Middle).text,
             "TRACE…00012"
@@ -477,7 +515,7 @@ mod tests {
         assert_eq!(fit_cut(name, 0, Cut::Name).text, "");
         assert_eq!(
             fit_name_module("__onexit", Some("MSVCR100D.dll"), 12),
-            "__one… [M…l]"
+            "__one… […ll]"
         );
         assert_eq!(
             fit_name_module("__onexit", Some("a.dll"), 20),
@@ -552,7 +590,7 @@ mod tests {
         let f = fit_cut("ns.m(x)", 6, Cut::Name);
         assert_eq!(
             (f.text.as_str(), f.position(3), f.position(0)),
-            ("….m(x)", Some(2), None)
+            ("ns.m(…", Some(3), Some(0))
         );
     }
 }

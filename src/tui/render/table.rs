@@ -107,9 +107,10 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
             .find(|at| cols[at.col] == col)
             .map(|at| at.width);
         if room.is_some_and(|w| name.width() > usize::from(w)) {
-            bottom = format!(" ▶ {name} ─");
+            bottom = name;
         }
     }
+    let whole_name = std::mem::take(&mut bottom);
     let basis = percent_basis(p);
     if !basis.is_empty() {
         bottom.push_str(&format!(" {basis} "));
@@ -127,7 +128,19 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     if !sides.is_empty() {
         bottom.push_str(&format!("─ columns: {} ", sides.join(", ")));
     }
-    (title, bottom)
+    let frame = usize::from(cx.areas(t.has_detail()).table.width.saturating_sub(4));
+    (title, with_name(&whole_name, bottom, frame))
+}
+
+/// A frame's text with the selected row's whole name before it, the name
+/// cut (keeping its method) to what the rest leaves, or left out when
+/// that is too little: the rest's numbers are never cut for it.
+pub fn with_name(name: &str, rest: String, width: usize) -> String {
+    let room = width.saturating_sub(rest.width() + 5);
+    if name.is_empty() || room < 12 {
+        return rest;
+    }
+    format!(" ▶ {} ─{rest}", fit_cut(name, room, Cut::Name).text)
 }
 
 fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: Theme) {

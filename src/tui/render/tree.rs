@@ -148,7 +148,8 @@ pub fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) 
         .render(area, buf);
     // The selected row's name, whole, on the frame, when its row cuts it.
     if let Some(name) = rows(buf, inner(area), v, cx, theme) {
-        bottom = format!(" ▶ {name} ─{bottom}");
+        let frame = usize::from(area.width.saturating_sub(4));
+        bottom = super::table::with_name(&name, bottom, frame);
     }
     let w = usize::from(area.width.saturating_sub(2));
     let bottom = fit(&bottom, w).0;
