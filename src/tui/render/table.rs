@@ -288,7 +288,14 @@ fn stack_path<'a>(
     let at = marked
         .and_then(|m| frames.iter().position(|&f| f == m))
         .unwrap_or(frames.len().saturating_sub(1));
+    let mut names = names;
     let (lo, hi) = path_window(&names, at, width);
+    // A frame wider than the room alone is cut keeping its method, never
+    // at the frame's edge.
+    if lo == hi && names.get(at).is_some_and(|n| n.width() + 2 > width) {
+        let marks = 2 + 4 * usize::from(at > 0) + 4 * usize::from(at + 1 < names.len());
+        names[at] = fit_cut(&names[at], width.saturating_sub(marks), Cut::Name).text;
+    }
     let sep = || Span::styled(" › ", theme.on(base, theme.dim()));
     let mut spans = Vec::new();
     if lo > 0 {

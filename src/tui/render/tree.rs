@@ -326,6 +326,11 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> Str
 /// sort named as its column's heading names it),
 /// and what the percents are out of.
 fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
+    // No call paths: no rows, no order, no total to be a share of (the
+    // pane says why).
+    if cx.profile.nodes().is_empty() {
+        return (" Call tree ".into(), String::new());
+    }
     let t = v.tree.as_ref();
     let dir = match t.direction {
         Direction::TopDown => "top-down",

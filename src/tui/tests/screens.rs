@@ -385,6 +385,23 @@ fn one_name_in_two_modules_is_told_apart() {
     both_sizes("shared-name-flame", shared_main, &[pane_key(4), Down]);
 }
 
+/// A profile without call paths (a VS caller/callee report): the Call
+/// tree says so, with no row count, order or total over it.
+#[test]
+fn a_tree_without_call_paths_says_so() {
+    let mut app = app_of(fixture("vs-csv/caller-callee.csv"), "cc.csv", 80, 24);
+    act(&mut app, &[pane_key(3)]);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("No call tree: this vs-csv profile has no call paths"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains(" rows ") && !screen.contains("% of"),
+        "{screen}"
+    );
+}
+
 /// The Call tree as it opens: the roots open on their callees.
 #[test]
 fn call_tree_opened() {
