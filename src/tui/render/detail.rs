@@ -188,10 +188,10 @@ fn edges(
     buf.set_stringn(inner.x + 1, inner.y, who, usize::from(name_w), theme.dim());
     // Rows below the last shown: the bottom edge says how many.
     let below = list.len().saturating_sub(first + rows);
-    if below > 0 && area.height > 0 {
-        let more = format!(" ↓ {below} more ");
+    let shown = (show_time, show_count);
+    if let Some(text) = edge_note(below, heading, shown).filter(|_| area.height > 0) {
         let w = usize::from(area.width.saturating_sub(4));
-        buf.set_stringn(area.x + 2, area.bottom() - 1, more, w, theme.dim());
+        buf.set_stringn(area.x + 2, area.bottom() - 1, text, w, theme.dim());
     }
     for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
         let Some(e) = list.get(first + i) else { break };
@@ -212,6 +212,26 @@ fn edges(
         buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), name_style);
         buf.set_stringn(nx, y, row, usize::from(numbers_w), style);
     }
+}
+
+/// What the bottom edge says: rows below the last shown, and columns the
+/// width left out (a number is never cut: its column goes whole).
+fn edge_note(below: usize, heading: &Heading, (time, count): (bool, bool)) -> Option<String> {
+    let mut edge = Vec::new();
+    if below > 0 {
+        edge.push(format!("↓ {below} more"));
+    }
+    let hidden: Vec<&str> = [
+        (heading.has_time && !time, "ms"),
+        (heading.has_count && !count, heading.count),
+    ]
+    .into_iter()
+    .filter_map(|(hid, name)| hid.then_some(name))
+    .collect();
+    if !hidden.is_empty() {
+        edge.push(format!("{} hidden", hidden.join(", ")));
+    }
+    (!edge.is_empty()).then(|| format!(" {} ", edge.join(" · ")))
 }
 
 /// A caller's or callee's name, and its module where two functions share
