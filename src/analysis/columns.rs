@@ -285,8 +285,8 @@ fn any_row<C>(_: C, _: &Profile) -> bool {
 }
 
 /// Whether the profile's lines are a trace's call sites, whose `file` is
-/// the caller (formats.md): their function column repeats it.
-pub fn trace_lines(p: &Profile) -> bool {
+/// the caller (formats.md).
+fn trace_lines(p: &Profile) -> bool {
     p.format == "xpp"
 }
 

@@ -99,12 +99,11 @@ pub fn cut(col: Col) -> crate::tui::render::Cut {
 /// The module to show beside a stack's leaf whose name another module's
 /// function shares (the other tables show modules in a column of their
 /// own).
-pub fn shared_module(col: Col, p: &Profile, row: u32) -> Option<&str> {
+pub fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borrow::Cow<'_, str>> {
     let Col::S(StackColumn::Leaf) = col else {
         return None;
     };
-    let f = p.stack_leaf(sid(row));
-    p.name_is_shared(f).then(|| p.function_module(f))
+    crate::tui::render::shared_module(p, p.stack_leaf(sid(row)))
 }
 
 /// The columns of a kind that hold a value somewhere in the profile, in
@@ -118,14 +117,16 @@ pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
     }
     match kind {
         Table::Functions => keep(p, p.function_ids().collect(), Col::F),
-        // A trace's lines hold their caller twice (`Caller`, `Function`):
-        // the pane shows it once, beside what the line called.
-        Table::Lines if crate::analysis::columns::trace_lines(p) => {
+        Table::Lines => {
             let mut cols = keep(p, p.line_ids().collect(), Col::L);
-            cols.retain(|&c| c != Col::L(LineColumn::Function));
+            // Lines that say what they called are a trace's call sites,
+            // whose file is their caller (formats.md): the function
+            // column would repeat it, so the pane shows it once.
+            if cols.contains(&Col::L(LineColumn::Called)) {
+                cols.retain(|&c| c != Col::L(LineColumn::Function));
+            }
             cols
         }
-        Table::Lines => keep(p, p.line_ids().collect(), Col::L),
         Table::Stacks => keep(p, p.stack_ids().collect(), Col::S),
         Table::Packets => keep(p, p.packet_ids().collect(), Col::P),
     }
@@ -294,7 +295,7 @@ pub fn column_widths_of(
             } else {
                 rows.clone()
                     .map(|r| {
-                        let module = shared_module(c, p, r).map_or(0, |m| visible(m).width() + 3);
+                        let module = shared_module(c, p, r).map_or(0, |m| m.width() + 3);
                         text_width(c.value(p, r)) + module
                     })
                     .max()

@@ -4,7 +4,7 @@
 use super::theme::Theme;
 use super::{fit, fname};
 use crate::analysis::callgraph::{self, Edge, Who};
-use crate::analysis::cct::Weigh;
+use crate::analysis::cct::{Label, Weigh};
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::Profile;
@@ -31,14 +31,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme:
     let f = t.split_function(p);
     // A name two functions share carries its module, as in the lists.
     let name = f
-        .map(|f| match p.name_is_shared(f) {
-            true => format!(
-                "{} [{}]",
-                fname(p, f),
-                crate::text::visible(p.function_module(f))
-            ),
-            false => fname(p, f),
-        })
+        .map(|f| super::full_name(p, Label::Func(f)))
         .unwrap_or_default();
     let focus = t.focus;
     let at = |f: Focus| match f {
@@ -238,12 +231,10 @@ fn edge_note(below: usize, heading: &Heading, (time, count): (bool, bool)) -> Op
 /// the name.
 fn who_label(p: &Profile, who: Who) -> (String, Option<String>) {
     match who {
-        Who::Func(g) => {
-            let module = p
-                .name_is_shared(g)
-                .then(|| crate::text::visible(p.function_module(g)).into_owned());
-            (fname(p, g), module)
-        }
+        Who::Func(g) => (
+            fname(p, g),
+            super::shared_module(p, g).map(|m| m.into_owned()),
+        ),
         other => (other.name(p).to_string(), None),
     }
 }

@@ -114,7 +114,11 @@ fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, the
             "Enter: its sandwich".into(),
         ]),
     }
-    let text = status_line(&frame_name(p, t.func(n)), &parts, usize::from(line.width));
+    let text = status_line(
+        &super::full_name(p, t.func(n)),
+        &parts,
+        usize::from(line.width),
+    );
     let width = usize::from(line.width);
     buf.set_stringn(line.x, line.y, text, width, theme.key());
 }
@@ -135,16 +139,6 @@ fn status_line(name: &str, parts: &[String], width: usize) -> String {
         text.push_str(&format!(" · {part}"));
     }
     fit(&text, width).0
-}
-
-/// A frame's name for a status line: whole, with its module when another
-/// module's function shares the name.
-fn frame_name(p: &Profile, label: crate::analysis::cct::Label) -> String {
-    let mut name = visible(label.name(p)).into_owned();
-    if let Some(f) = label.func().filter(|&f| p.name_is_shared(f)) {
-        name.push_str(&format!(" [{}]", visible(p.function_module(f))));
-    }
-    name
 }
 
 /// A weight in the tree's unit.
@@ -233,7 +227,7 @@ fn status(
         parts.push(format!("{}% of its caller", pct(w, t.weight(q))));
     }
     let width = usize::from(line.width);
-    let text = status_line(&frame_name(p, t.func(n)), &parts, width);
+    let text = status_line(&super::full_name(p, t.func(n)), &parts, width);
     buf.set_stringn(line.x, line.y, text, width, theme.key());
 }
 
@@ -323,7 +317,7 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
         parts.push(format!("{}% of its caller", cell(Value::Pct(share))));
     }
     let w = usize::from(line.width);
-    let name = frame_name(p, crate::analysis::cct::Label::Func(call.func));
+    let name = super::full_name(p, crate::analysis::cct::Label::Func(call.func));
     buf.set_stringn(
         line.x,
         line.y,

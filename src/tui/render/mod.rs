@@ -335,6 +335,21 @@ pub fn fit_cut(text: &str, width: usize, cut: Cut) -> Fitted {
     }
 }
 
+/// A function's module, where another module's function has its name (two
+/// programs' `(main)`): what tells them apart wherever names are listed.
+pub fn shared_module(p: &crate::model::Profile, f: FuncId) -> Option<std::borrow::Cow<'_, str>> {
+    p.name_is_shared(f).then(|| visible(p.function_module(f)))
+}
+
+/// A name as a line shows it whole: with its module where it is shared.
+pub fn full_name(p: &crate::model::Profile, label: crate::analysis::cct::Label) -> String {
+    let mut name = visible(label.name(p)).into_owned();
+    if let Some(module) = label.func().and_then(|f| shared_module(p, f)) {
+        name.push_str(&format!(" [{module}]"));
+    }
+    name
+}
+
 /// A function's name and, after it, its module (`name [module]`), cut to
 /// `width`: the name keeps its method (`Cut::Name`), the module both ends,
 /// and the module never takes more than half the room.

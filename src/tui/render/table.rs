@@ -100,7 +100,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
         let col = columns::search_column(table, p, row);
         let mut name = cell(col.value(p, row));
         if let Some(m) = columns::shared_module(col, p, row) {
-            name.push_str(&format!(" [{}]", visible(m)));
+            name.push_str(&format!(" [{m}]"));
         }
         let room = placed
             .iter()
@@ -200,7 +200,7 @@ fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: The
             };
             // A stack's leaf whose name another module's function shares
             // carries its module, as the butterfly's and the tree's do.
-            let module = columns::shared_module(col, p, row).map(visible);
+            let module = columns::shared_module(col, p, row);
             let how = (col.is_number(), columns::cut(col), module.as_deref());
             draw_cell(
                 buf,
@@ -280,10 +280,7 @@ fn stack_path<'a>(
     // module, as the leaf does.
     let names: Vec<String> = frames
         .iter()
-        .map(|&f| match p.name_is_shared(f) {
-            true => format!("{} [{}]", fname(p, f), visible(p.function_module(f))),
-            false => fname(p, f),
-        })
+        .map(|&f| super::full_name(p, crate::analysis::cct::Label::Func(f)))
         .collect();
     let at = marked
         .and_then(|m| frames.iter().position(|&f| f == m))

@@ -209,7 +209,7 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         }
         let label = row_label(p, t, (*id, *depth), name_w);
         if selected && label.contains('…') {
-            whole = Some(whole_name(p, t.label(p, *id)));
+            whole = Some(super::full_name(p, t.label(p, *id)));
         }
         let style = if t.marked.contains(id) {
             theme.on(base, theme.matched())
@@ -264,15 +264,6 @@ fn headings(
     }
 }
 
-/// A name and, where another module's function shares it, its module.
-fn whole_name(p: &Profile, label: crate::analysis::cct::Label) -> String {
-    let mut name = visible(label.name(p)).into_owned();
-    if let Some(f) = label.func().filter(|&f| p.name_is_shared(f)) {
-        name.push_str(&format!(" [{}]", visible(p.function_module(f))));
-    }
-    name
-}
-
 /// Indent, ▸/▾ and the name, cut to `name_w` keeping its end (the
 /// method); a name another module's function shares carries its module.
 fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
@@ -291,10 +282,7 @@ fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) ->
     };
     let label = t.label(p, id);
     let name = visible(label.name(p));
-    let module = label
-        .func()
-        .filter(|&f| p.name_is_shared(f))
-        .map(|f| visible(p.function_module(f)));
+    let module = label.func().and_then(|f| super::shared_module(p, f));
     let lead = format!("{lead}{mark}");
     let room = usize::from(name_w).saturating_sub(lead.width());
     let (lead, _) = fit(&lead, usize::from(name_w));
