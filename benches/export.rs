@@ -12,12 +12,15 @@ use std::hint::black_box;
 
 fn loaded(kind: Format, bytes: u64, names: u32) -> profx::model::Profile {
     let shape = Default::default();
-    let input = profx::fixture_gen::large::input(Spec {
-        kind,
-        bytes,
-        names,
-        shape,
-    });
+    let input = profx::load::Input::owned(
+        "generated",
+        profx::fixture_gen::large::bytes(Spec {
+            kind,
+            bytes,
+            names,
+            shape,
+        }),
+    );
     let opts = LoadOptions {
         timeline: true,
         ..Default::default()

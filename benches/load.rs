@@ -13,12 +13,15 @@ const SIZE: u64 = 32 << 20;
 
 fn generated(kind: Format, bytes: u64, names: u32) -> Input {
     let shape = Default::default();
-    large::input(Spec {
-        kind,
-        bytes,
-        names,
-        shape,
-    })
+    Input::owned(
+        "generated",
+        large::bytes(Spec {
+            kind,
+            bytes,
+            names,
+            shape,
+        }),
+    )
 }
 
 fn parse(c: &mut Criterion) {

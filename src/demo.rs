@@ -8,11 +8,7 @@
 
 use crate::load::Input;
 
-/// File name the demo reports as its source.
-pub const NAME: &str = "orders.prof";
-
-/// The demo log's bytes.
-pub const BYTES: &[u8] = include_bytes!("../assets/demo/orders.prof");
+pub use crate::fixture_gen::demo::{BYTES, NAME};
 
 /// The demo as an input, ready for `load::load_inputs`.
 pub fn input() -> Input {

@@ -1,19 +1,25 @@
 //! profx: a terminal explorer for legacy profiler output.
 //!
-//! Loaders (`load`) turn each input format into one [`model::Profile`];
-//! `analysis` sorts, searches and derives the call graph over it; `report`
-//! renders it for scripts and people. None of these import a terminal crate:
-//! the interactive app sits on top and only reads the model.
+//! The layers are crates of their own (`crates/`), so the compiler keeps
+//! them apart: `profx-model` (the one in-memory profile), `profx-load`
+//! (input formats into the model), `profx-analysis` (questions asked of a
+//! model, reports and exports), `profx-sys` (every call into the operating
+//! system that needs `unsafe`) and `profx-fixtures` (writers of test
+//! inputs). None of them imports a terminal crate. This crate is the app
+//! (`tui`) and the command line on top; it re-exports the layers under
+//! their old names so that one path names one thing everywhere.
 
-pub mod analysis;
+#![forbid(unsafe_code)]
+
+pub use profx_analysis as analysis;
+pub use profx_analysis::{export, report};
+pub use profx_fixtures as fixture_gen;
+pub use profx_load as load;
+pub use profx_model as model;
+pub use profx_model::text;
+pub use profx_sys::signals;
+
 pub mod demo;
-pub mod export;
-pub mod fixture_gen;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod load;
-pub mod model;
-pub mod report;
-pub mod signals;
-pub mod text;
 pub mod tui;

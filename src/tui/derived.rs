@@ -167,7 +167,7 @@ impl Prepared {
         let _ = std::thread::Builder::new()
             .name("profx-prepare".into())
             .spawn(move || {
-                yield_to_keys();
+                profx_sys::thread::yield_to_keys();
                 job(&pr, &p)
             });
     }
@@ -196,23 +196,6 @@ impl Prepared {
                 }
             });
         });
-    }
-}
-
-/// Lowers the calling thread's priority (nice 10): what is made ahead of
-/// need must not slow the keys a person presses now, and on two cores a
-/// keystroke's threads took turns with this one. When a key needs what
-/// this thread makes, the key's thread waits and so leaves it the cores.
-/// Not the idle class: under a busy machine an idle thread may not run
-/// at all, and a key waiting for it would wait as long. Linux only:
-/// elsewhere the call would lower the whole process.
-fn yield_to_keys() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority takes plain integers; on Linux, `who` 0 with
-    // PRIO_PROCESS names the calling thread alone. A refusal leaves the
-    // priority as it was, which is harmless.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 

@@ -109,7 +109,7 @@ struct Guard;
 
 impl Guard {
     fn enter() -> io::Result<Guard> {
-        save_settings();
+        profx_sys::terminal::save_settings();
         enable_raw_mode()?;
         let guard = Guard;
         execute!(
@@ -137,32 +137,7 @@ fn restore() {
         ratatui::crossterm::cursor::Show
     );
     let _ = disable_raw_mode();
-    crate::signals::terminal_given_back();
-}
-
-/// Keeps the terminal's settings from before raw mode where a signal
-/// handler can put them back (`signals`): SIGTERM, SIGHUP, SIGQUIT or a
-/// SIGBUS must never leave the shell raw, in the alternate screen, with
-/// mouse reporting on.
-fn save_settings() {
-    use std::os::fd::IntoRawFd;
-    // SAFETY: isatty and tcgetattr on an fd this process owns, into a
-    // zeroed termios.
-    unsafe {
-        let fd = if libc::isatty(0) == 1 {
-            0
-        } else {
-            match std::fs::File::open("/dev/tty") {
-                // Kept open for the handler: one fd for the process's life.
-                Ok(tty) => tty.into_raw_fd(),
-                Err(_) => return,
-            }
-        };
-        let mut saved: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(fd, &mut saved) == 0 {
-            crate::signals::terminal_taken(fd, saved);
-        }
-    }
+    profx_sys::terminal::given_back();
 }
 
 fn install_panic_hook() {

@@ -1,0 +1,313 @@
+//! The calling-context tree every view reads (model.md § Calling-context
+//! tree): the model's nodes, each weighing its own stack's self weight,
+//! and the nodes a view adds so that the tree holds every function's time:
+//! - `(unlisted)` under a node whose stated inclusive time exceeds its own
+//!   and its listed children's (`Profile::unlisted`): time in callees the
+//!   file does not list;
+//! - one root `(no call path)` holding, a child a function, the self
+//!   weight no stack holds (a PLIST file with stacks for some functions,
+//!   every function of a profile without call paths).
+//!
+//! A node's total is its own weight plus its children's totals, in every
+//! view: the Call tree pane, the Flame pane, the folded and sampled
+//! exports and `report --view tree` read these nodes and these numbers.
+//! A trace's outside time is no node here: the flame and the exports draw
+//! it as a root `(outside)` of their own (tui.md).
+//!
+//! Node ids: the model's nodes keep theirs (0..n); the added nodes follow,
+//! each after its parent, so one pass from the last id adds every total
+//! into its parent's.
+
+use super::tree::Children;
+use profx_model::graph::noise;
+use profx_model::{FuncId, HitsCount, NodeId, Profile};
+
+/// The name of the root holding self weight no stack holds.
+pub const NO_CALL_PATH: &str = "(no call path)";
+/// The name of a stated node's time in callees the file does not list.
+pub const UNLISTED: &str = "(unlisted)";
+/// The name of a trace's time with no call open.
+pub const OUTSIDE: &str = "(outside)";
+
+/// What a node of the views is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    Func(FuncId),
+    NoCallPath,
+    Unlisted,
+    Outside,
+}
+
+impl Label {
+    pub fn func(self) -> Option<FuncId> {
+        match self {
+            Label::Func(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The frame's name as every view writes it.
+    pub fn name(self, p: &Profile) -> &str {
+        match self {
+            Label::Func(f) => p.function_name(f),
+            Label::NoCallPath => NO_CALL_PATH,
+            Label::Unlisted => UNLISTED,
+            Label::Outside => OUTSIDE,
+        }
+    }
+
+    /// The function's module, `""` for a node of the views.
+    pub fn module(self, p: &Profile) -> &str {
+        match self {
+            Label::Func(f) => p.function_module(f),
+            _ => "",
+        }
+    }
+}
+
+/// What the tree's weights count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weigh {
+    /// Milliseconds: the profile has times.
+    Ms,
+    /// Samples (hits count samples, no times).
+    Hits,
+    /// Calls (hits count calls, no times).
+    Calls,
+}
+
+impl Weigh {
+    /// Times where the profile has any; else what its hits count.
+    pub fn of(p: &Profile) -> Weigh {
+        match (p.has_times(), p.hits_count()) {
+            (true, _) => Weigh::Ms,
+            (false, HitsCount::Samples) => Weigh::Hits,
+            (false, HitsCount::Calls) => Weigh::Calls,
+        }
+    }
+
+    /// `--json`'s name of the unit.
+    pub fn name(self) -> &'static str {
+        match self {
+            Weigh::Ms => "ms",
+            Weigh::Hits => "hits",
+            Weigh::Calls => "calls",
+        }
+    }
+
+    /// A function's own weight in this unit: what its row states.
+    pub fn function(self, p: &Profile, f: FuncId) -> Option<f64> {
+        let func = p.function(f);
+        match self {
+            Weigh::Ms => func.time.elapsed_exclusive,
+            Weigh::Hits => func.hits_self.map(|h| h as f64),
+            Weigh::Calls => func.calls.map(|c| c as f64),
+        }
+    }
+
+    /// A model node's own weight: its stack's self time or count.
+    fn node(self, p: &Profile, n: NodeId) -> Option<f64> {
+        let s = p.stack(p.node(n).stack()?);
+        match self {
+            Weigh::Ms => s.self_ms,
+            Weigh::Hits | Weigh::Calls => s.hits.map(|h| h as f64),
+        }
+    }
+
+    /// A model node's own weight as the tree counts it: 0 for a node
+    /// without a stack or with no finite value.
+    pub fn own(self, p: &Profile, n: NodeId) -> f64 {
+        self.node(p, n).filter(|w| w.is_finite()).unwrap_or(0.0)
+    }
+
+    /// What of `f`'s own value the stacks ending in it (holding `held`)
+    /// leave: its node under `(no call path)`, if any.
+    pub fn untraced(self, p: &Profile, f: FuncId, held: f64) -> Option<f64> {
+        let w = self.function(p, f).filter(|w| w.is_finite())?;
+        (w - held > noise(w)).then_some(w - held)
+    }
+}
+
+const NO: u32 = u32::MAX;
+
+/// An added node: its parent (`NO` for a root) and what it is.
+#[derive(Clone, Copy, Debug)]
+struct Added {
+    parent: u32,
+    label: Label,
+}
+
+/// The tree the views read: nodes, their own weights and totals.
+#[derive(Debug)]
+pub struct Cct {
+    pub weigh: Weigh,
+    /// The model's nodes: ids below this.
+    model: usize,
+    added: Vec<Added>,
+    own: Vec<f64>,
+    total: Vec<f64>,
+    /// Whether a model node has a stack (an own weight, even 0).
+    stacked: Vec<bool>,
+    /// Each node's children by name (`label_rank`), ties by id: totals
+    /// are summed in this order, so a profile's numbers do not hang on
+    /// the order its nodes were made in (the same paths, the same bits).
+    pub kids: Children,
+    /// A trace's time with no call open, drawn beside the roots by the
+    /// flame and the exports.
+    pub outside: f64,
+}
+
+impl Cct {
+    pub fn build(p: &Profile) -> Cct {
+        Cct::build_as(p, Weigh::of(p))
+    }
+
+    /// The tree weighed in `weigh` (an export asked for calls, say).
+    pub fn build_as(p: &Profile, weigh: Weigh) -> Cct {
+        let model = p.nodes().len();
+        let mut own = vec![0.0; model];
+        let mut stacked = vec![false; model];
+        // Each function's weight the stacks ending in it hold.
+        let mut held = vec![0.0; p.functions().len()];
+        for (i, node) in p.nodes().iter().enumerate() {
+            if node.stack().is_some() {
+                stacked[i] = true;
+                own[i] = weigh.own(p, NodeId::from_index(i));
+                held[node.func.index()] += own[i];
+            }
+        }
+        let mut added = Vec::new();
+        if weigh == Weigh::Ms {
+            for &(n, ms) in p.unlisted() {
+                added.push(Added {
+                    parent: n.raw(),
+                    label: Label::Unlisted,
+                });
+                own.push(ms);
+            }
+        }
+        let mut rest: Vec<(FuncId, f64)> = Vec::new();
+        for f in p.function_ids() {
+            if let Some(w) = weigh.untraced(p, f, held[f.index()]) {
+                rest.push((f, w));
+            }
+        }
+        if !rest.is_empty() {
+            let root = (model + added.len()) as u32;
+            added.push(Added {
+                parent: NO,
+                label: Label::NoCallPath,
+            });
+            own.push(0.0);
+            for (f, w) in rest {
+                added.push(Added {
+                    parent: root,
+                    label: Label::Func(f),
+                });
+                own.push(w);
+            }
+        }
+        let mut t = Cct {
+            weigh,
+            model,
+            added,
+            total: Vec::new(),
+            own,
+            stacked,
+            kids: Children::default(),
+            outside: 0.0,
+        };
+        t.kids = t.children(p, |l| label_rank(p, l));
+        // Children have larger ids than their parents: from the last id,
+        // every child's total is made before its parent's.
+        let mut total = t.own.clone();
+        for i in (0..total.len()).rev() {
+            let kids = t.kids.of(Some(NodeId::from_index(i)));
+            total[i] += kids.iter().map(|c| total[c.index()]).sum::<f64>();
+        }
+        t.total = total;
+        t.outside = match weigh {
+            Weigh::Ms => p.totals.outside_ms.filter(|x| *x > 0.0).unwrap_or(0.0),
+            _ => 0.0,
+        };
+        t
+    }
+
+    /// How many nodes, the added ones included.
+    pub fn len(&self) -> usize {
+        self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.own.is_empty()
+    }
+
+    /// Whether `id` is one of the model's nodes.
+    pub fn is_model(&self, id: u32) -> bool {
+        (id as usize) < self.model
+    }
+
+    pub fn parent_of(&self, p: &Profile, id: u32) -> Option<u32> {
+        match (id as usize).checked_sub(self.model) {
+            None => p.node(NodeId::from_raw(id)).parent().map(|q| q.raw()),
+            Some(k) => Some(self.added[k].parent).filter(|&q| q != NO),
+        }
+    }
+
+    pub fn label(&self, p: &Profile, id: u32) -> Label {
+        match (id as usize).checked_sub(self.model) {
+            None => Label::Func(p.node(NodeId::from_raw(id)).func),
+            Some(k) => self.added[k].label,
+        }
+    }
+
+    /// The node's own weight; absent for a model node without a stack (a
+    /// path that only leads to others) and for `(no call path)`.
+    pub fn own(&self, id: u32) -> Option<f64> {
+        let i = id as usize;
+        match i.checked_sub(self.model) {
+            None => self.stacked[i].then_some(self.own[i]),
+            Some(k) => (self.added[k].label != Label::NoCallPath).then_some(self.own[i]),
+        }
+    }
+
+    /// Its own weight plus its children's totals.
+    pub fn total(&self, id: u32) -> f64 {
+        self.total[id as usize]
+    }
+
+    /// Every node's children, each list in `key`'s order (ties by id).
+    pub fn children<K: Ord>(&self, p: &Profile, key: impl Fn(Label) -> K) -> Children {
+        Children::from_parents(
+            self.len(),
+            |i| self.parent_of(p, i as u32).map(|q| q as usize),
+            |i| key(self.label(p, i as u32)),
+        )
+    }
+
+    /// The calls (or samples) of a node's path: its stack's hits.
+    pub fn count(&self, p: &Profile, id: u32) -> Option<u64> {
+        if !self.is_model(id) {
+            return None;
+        }
+        p.node(NodeId::from_raw(id))
+            .stack()
+            .and_then(|s| p.stack(s).hits)
+    }
+}
+
+/// The order of labels: functions by (name, module), as the names' ranks
+/// compare (no sort of every function first), then the views' own nodes.
+pub fn label_rank(p: &Profile, l: Label) -> u64 {
+    match l {
+        Label::Func(f) => {
+            let func = p.function(f);
+            let (name, module) = (p.name_rank(func.name), p.name_rank(func.module));
+            // Ranks count from 0 up: a name's rank is below u32::MAX.
+            (u64::from(name) << 32) | u64::from(module)
+        }
+        Label::NoCallPath => u64::MAX - 2,
+        Label::Unlisted => u64::MAX - 1,
+        Label::Outside => u64::MAX,
+    }
+}

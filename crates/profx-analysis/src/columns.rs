@@ -1,0 +1,443 @@
+//! The columns of each pane, and the value of a row in each.
+//!
+//! One enum per row type, as in bottom's sortable tables: the table output,
+//! `--sort` and the app's headers and sorting all go through these, so a
+//! column means the same number everywhere. Values come straight from the
+//! model (percents included), never recomputed here.
+
+use profx_model::{FuncId, LineId, PacketId, PctOf, Profile, StackId, metrics};
+
+/// A cell's value, typed so views can align and format it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'p> {
+    Text(&'p str),
+    Count(Option<u64>),
+    /// A number that names a place (a line number): written as it is,
+    /// never grouped (`2011`, not `2,011`).
+    Ordinal(Option<u64>),
+    Ms(Option<f64>),
+    Pct(Option<f64>),
+}
+
+impl Value<'_> {
+    pub fn is_absent(&self) -> bool {
+        matches!(
+            self,
+            Value::Count(None) | Value::Ordinal(None) | Value::Ms(None) | Value::Pct(None)
+        )
+    }
+
+    /// Absent, or an empty text (an Xbase++ function's module): what a
+    /// column holds nothing of when every row has it, and is hidden.
+    pub fn is_blank(&self) -> bool {
+        self.is_absent() || matches!(self, Value::Text(""))
+    }
+
+    pub(crate) fn number(&self) -> Option<f64> {
+        match *self {
+            Value::Count(n) | Value::Ordinal(n) => n.map(|n| n as f64),
+            Value::Ms(x) | Value::Pct(x) => x,
+            Value::Text(_) => None,
+        }
+    }
+}
+
+/// The columns of one row type.
+pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// A row id; rows are keyed on two cores for a sort.
+    type Row: Copy + Send + Sync;
+    /// Every column, in display order.
+    const ALL: &'static [Self];
+    /// Name used by `--sort` (the `--json` key where there is one).
+    fn key(self) -> &'static str;
+    /// Short heading for tables.
+    fn header(self) -> &'static str;
+    fn value(self, p: &Profile, row: Self::Row) -> Value<'_>;
+    /// Text that breaks ties, so every order is total and stable.
+    fn tie(p: &Profile, row: Self::Row) -> (&str, &str);
+
+    /// The row's text in this column and its `tie` as name ranks
+    /// (`Profile::name_rank`; a tie's first part high), where they are
+    /// interned names: a sort then compares integers, not strings.
+    fn ranks(self, p: &Profile, row: Self::Row) -> (Option<u32>, Option<u64>);
+
+    /// The heading for this profile: a column named for what it holds in
+    /// the profile's format (`header_for`).
+    fn header_in(self, p: &Profile) -> &'static str {
+        header_for(p, self.key()).unwrap_or(self.header())
+    }
+
+    fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.key() == key)
+    }
+
+    /// False when no row can have a value in this column (a percent of a
+    /// session total the profile lacks), so no row need be read to hide it.
+    fn possible(self, p: &Profile) -> bool;
+
+    /// Numbers sort largest first by default, text A to Z.
+    fn descending_by_default(self) -> bool;
+    fn value_kind(self) -> ValueKind;
+}
+
+/// Whether a column holds text or numbers (for alignment and sort direction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Text,
+    Number,
+}
+
+/// The columns holding a value in some row, in display order: columns
+/// absent for the whole profile are hidden. The rows are read once, each
+/// for the columns not yet seen, and the pass stops when every column is:
+/// a column at a time would read every row once a column. A
+/// column no row can fill (`Column::possible`) is not looked for.
+pub fn present_columns<C: Column>(p: &Profile, rows: impl IntoIterator<Item = C::Row>) -> Vec<C> {
+    let (mut unseen, impossible): (Vec<C>, Vec<C>) = C::ALL.iter().partition(|c| c.possible(p));
+    for r in rows {
+        unseen.retain(|c| c.value(p, r).is_blank());
+        if unseen.is_empty() {
+            break;
+        }
+    }
+    C::ALL
+        .iter()
+        .copied()
+        .filter(|c| !unseen.contains(c) && !impossible.contains(c))
+        .collect()
+}
+
+/// Compares two rows by `col`; absent values last in either direction.
+pub fn compare<C: Column>(
+    p: &Profile,
+    col: C,
+    a: C::Row,
+    b: C::Row,
+    descending: bool,
+) -> std::cmp::Ordering {
+    use std::cmp::Ordering::*;
+    let (va, vb) = (col.value(p, a), col.value(p, b));
+    let ord = match (va, vb) {
+        (Value::Text(x), Value::Text(y)) => x.cmp(y),
+        _ => match (va.number(), vb.number()) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => return Less,
+            (None, Some(_)) => return Greater,
+            (None, None) => Equal,
+        },
+    };
+    let ord = if descending { ord.reverse() } else { ord };
+    ord.then_with(|| C::tie(p, a).cmp(&C::tie(p, b)))
+}
+
+macro_rules! columns {
+    ($name:ident for $row:ty, |$p:ident, $r:ident| { $($var:ident $key:literal $head:literal $kind:ident => $get:expr),+ $(,)? }) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($var),+ }
+
+        impl $name {
+            fn get(self, $p: &Profile, $r: $row) -> Value<'_> {
+                match self { $($name::$var => $get),+ }
+            }
+            fn kind(self) -> ValueKind {
+                match self { $($name::$var => ValueKind::$kind),+ }
+            }
+            fn key_of(self) -> &'static str {
+                match self { $($name::$var => $key),+ }
+            }
+            fn header_of(self) -> &'static str {
+                match self { $($name::$var => $head),+ }
+            }
+            const LIST: &'static [$name] = &[$($name::$var),+];
+        }
+    };
+}
+
+columns!(FuncColumn for FuncId, |p, f| {
+    Name "name" "Name" Text => Value::Text(p.function_name(f)),
+    Module "module" "Module" Text => Value::Text(p.function_module(f)),
+    Calls "calls" "Calls" Number => Value::Count(p.function(f).calls),
+    HitsSelf "hits_self" "Self hits" Number => Value::Count(p.function(f).hits_self),
+    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(p.percent(f, PctOf::HitsSelf)),
+    HitsTotal "hits_total" "Total hits" Number => Value::Count(p.function(f).hits_total),
+    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percent(f, PctOf::HitsTotal)),
+    ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(p.function(f).time.elapsed_inclusive),
+    ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedInclusive)),
+    ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(p.function(f).time.elapsed_exclusive),
+    ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedExclusive)),
+    AppIncl "application_inclusive_ms" "App incl ms" Number => Value::Ms(p.function(f).time.application_inclusive),
+    AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationInclusive)),
+    AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
+    AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
+    AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
+    MinIncl "min_elapsed_inclusive_ms" "Min incl ms" Number => Value::Ms(p.per_call(f).min_inclusive),
+    MaxIncl "max_elapsed_inclusive_ms" "Max incl ms" Number => Value::Ms(p.per_call(f).max_inclusive),
+    MinExcl "min_elapsed_exclusive_ms" "Min excl ms" Number => Value::Ms(p.per_call(f).min_exclusive),
+    MaxExcl "max_elapsed_exclusive_ms" "Max excl ms" Number => Value::Ms(p.per_call(f).max_exclusive),
+});
+
+columns!(LineColumn for LineId, |p, l| {
+    File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
+    Line "line" "Line" Number => Value::Ordinal(Some(u64::from(p.line(l).line))),
+    Called "called" "Called" Text => Value::Text(p.line(l).called.map_or("", |n| p.name(n))),
+    Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
+    Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
+    Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
+    Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),
+});
+
+columns!(StackColumn for StackId, |p, s| {
+    Leaf "leaf" "Leaf" Text => Value::Text(p.function_name(p.stack_leaf(s))),
+    Depth "depth" "Depth" Number => Value::Count(Some(p.stack_depth(s) as u64)),
+    Hits "hits" "Hits" Number => Value::Count(p.stack(s).hits),
+    SelfMs "self_ms" "Self ms" Number => Value::Ms(p.stack(s).self_ms),
+    ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
+});
+
+columns!(PacketColumn for PacketId, |p, k| {
+    Index "index" "#" Number => Value::Count(Some(k.index() as u64)),
+    Source "source" "Source" Text => Value::Text(&p.packet(k).source),
+    Events "events" "Events" Number => Value::Count(Some(p.packet(k).events.len() as u64)),
+    FirstMs "first_ms" "First ms" Number => Value::Ms(p.packet(k).first_ms),
+    LastMs "last_ms" "Last ms" Number => Value::Ms(p.packet(k).last_ms),
+    Warnings "warnings" "Warnings" Number => Value::Count(Some(p.packet_warnings(k) as u64)),
+});
+
+macro_rules! impl_column {
+    ($name:ident, $row:ty, $tie:ident, $ranks:ident, $possible:ident) => {
+        impl Column for $name {
+            type Row = $row;
+            const ALL: &'static [Self] = $name::LIST;
+            fn key(self) -> &'static str {
+                self.key_of()
+            }
+            fn header(self) -> &'static str {
+                self.header_of()
+            }
+            fn value(self, p: &Profile, row: $row) -> Value<'_> {
+                self.get(p, row)
+            }
+            fn tie(p: &Profile, row: $row) -> (&str, &str) {
+                $tie(p, row)
+            }
+            fn ranks(self, p: &Profile, row: $row) -> (Option<u32>, Option<u64>) {
+                $ranks(self, p, row)
+            }
+            fn possible(self, p: &Profile) -> bool {
+                $possible(self, p)
+            }
+            fn descending_by_default(self) -> bool {
+                self.kind() == ValueKind::Number
+            }
+            fn value_kind(self) -> ValueKind {
+                self.kind()
+            }
+        }
+    };
+}
+
+fn func_tie(p: &Profile, f: FuncId) -> (&str, &str) {
+    (p.function_name(f), p.function_module(f))
+}
+
+fn line_tie(p: &Profile, l: LineId) -> (&str, &str) {
+    (p.name(p.line(l).file), "")
+}
+
+fn stack_tie(p: &Profile, s: StackId) -> (&str, &str) {
+    (p.function_name(p.stack_leaf(s)), "")
+}
+
+impl_column!(FuncColumn, FuncId, func_tie, func_ranks, func_possible);
+impl_column!(LineColumn, LineId, line_tie, line_ranks, any_row);
+impl_column!(StackColumn, StackId, stack_tie, stack_ranks, any_row);
+impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks, any_row);
+
+/// A function's number needs some function to have it, and a percent a
+/// session total to be out of (or percents the file stated).
+fn func_possible(col: FuncColumn, p: &Profile) -> bool {
+    let m = p.measured();
+    let of = match col {
+        FuncColumn::Name | FuncColumn::Module => return true,
+        FuncColumn::Calls => return m.calls,
+        FuncColumn::HitsSelf => return m.hits_self,
+        FuncColumn::HitsTotal => return m.hits_total,
+        FuncColumn::ElapsedIncl => return m.elapsed_inclusive,
+        FuncColumn::ElapsedExcl => return m.elapsed_exclusive,
+        FuncColumn::AppIncl => return m.application_inclusive,
+        FuncColumn::AppExcl => return m.application_exclusive,
+        FuncColumn::AvgPerCall => return m.calls && m.elapsed_inclusive,
+        FuncColumn::MinIncl | FuncColumn::MaxIncl | FuncColumn::MinExcl | FuncColumn::MaxExcl => {
+            return p.has_per_call();
+        }
+        FuncColumn::HitsSelfPct => PctOf::HitsSelf,
+        FuncColumn::HitsTotalPct => PctOf::HitsTotal,
+        FuncColumn::ElapsedInclPct => PctOf::ElapsedInclusive,
+        FuncColumn::ElapsedExclPct => PctOf::ElapsedExclusive,
+        FuncColumn::AppInclPct => PctOf::ApplicationInclusive,
+        FuncColumn::AppExclPct => PctOf::ApplicationExclusive,
+    };
+    p.percent_possible(of)
+}
+
+fn any_row<C>(_: C, _: &Profile) -> bool {
+    true
+}
+
+/// Whether the profile's lines are a trace's call sites, whose `file` is
+/// the caller (formats.md).
+fn trace_lines(p: &Profile) -> bool {
+    p.format == "xpp"
+}
+
+/// A heading that says what a column holds in this profile's format, where
+/// the general one would mislead: an Xbase++ trace files a call's line
+/// under its calling function (so `File` is the caller), and a trace's or
+/// a Visual Studio call tree's hits are calls, not samples.
+fn header_for(p: &Profile, key: &str) -> Option<&'static str> {
+    let trace = trace_lines(p);
+    let call_tree = p.format == "vs-csv"
+        && p.meta
+            .get("report")
+            .is_some_and(|r| matches!(r.to_string().as_str(), "calltree" | "callercallee"));
+    match key {
+        "file" if trace => Some("Caller"),
+        "hits" if trace || call_tree => Some("Calls"),
+        _ => None,
+    }
+}
+
+/// A packet's source is no interned name: packets (a handful) sort by text.
+fn packet_ranks(_: PacketColumn, _: &Profile, _: PacketId) -> (Option<u32>, Option<u64>) {
+    (None, None)
+}
+
+/// (text rank of a column, tie rank) for function rows.
+fn func_ranks(col: FuncColumn, p: &Profile, f: FuncId) -> (Option<u32>, Option<u64>) {
+    let func = p.function(f);
+    let (name, module) = (p.name_rank(func.name), p.name_rank(func.module));
+    let text = match col {
+        FuncColumn::Name => Some(name),
+        FuncColumn::Module => Some(module),
+        _ => None,
+    };
+    (text, Some(u64::from(name) << 32 | u64::from(module)))
+}
+
+fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u64>) {
+    let line = p.line(l);
+    let file = p.name_rank(line.file);
+    let text = match (col, line.function, line.top_level) {
+        (LineColumn::File, ..) => Some(file),
+        (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.function(f).name)),
+        (LineColumn::Called, ..) => Some(line.called.map_or(0, |n| p.name_rank(n))),
+        (LineColumn::Function, None, false) => Some(0),
+        // A trace's calls outside any function: the trace feed files them
+        // under the name `(top level)`, the text this column shows, so
+        // they rank as that name and a sort by function never falls back
+        // to comparing text.
+        (LineColumn::Function, None, true) if p.name(line.file) == profx_model::TOP_LEVEL => {
+            Some(file)
+        }
+        _ => None,
+    };
+    (text, Some(u64::from(file) << 32))
+}
+
+fn stack_ranks(col: StackColumn, p: &Profile, s: StackId) -> (Option<u32>, Option<u64>) {
+    let leaf = p.name_rank(p.function(p.stack_leaf(s)).name);
+    let text = (col == StackColumn::Leaf).then_some(leaf);
+    (text, Some(u64::from(leaf) << 32))
+}
+
+fn packet_tie(p: &Profile, k: PacketId) -> (&str, &str) {
+    (&p.packet(k).source, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use profx_load::{LoadOptions, load_paths};
+
+    /// The columns some row fills, found by asking every row.
+    fn by_every_row<C: Column>(p: &Profile, rows: &[C::Row]) -> Vec<C> {
+        let any = |c: &C| rows.iter().any(|&r| !c.value(p, r).is_blank());
+        C::ALL.iter().copied().filter(any).collect()
+    }
+
+    /// A column every row of which holds an empty text (an Xbase++
+    /// trace's modules) is hidden as an absent one is; a PLIST's modules
+    /// are shown.
+    #[test]
+    fn a_column_of_empty_names_is_hidden() {
+        for (file, shown) in [
+            ("xpp/orders-run.prf", false),
+            ("plist/demo-orders.txt", true),
+        ] {
+            let p = load_paths(
+                &[format!(
+                    "{}/../../tests/fixtures/{file}",
+                    env!("CARGO_MANIFEST_DIR")
+                )],
+                &LoadOptions::default(),
+            )
+            .expect(file);
+            let found = present_columns::<FuncColumn>(&p, p.function_ids());
+            assert_eq!(found.contains(&FuncColumn::Module), shown, "{file}");
+            assert!(found.contains(&FuncColumn::Name), "{file}");
+        }
+    }
+
+    /// A trace's lines called at top level rank as `(top level)` in the
+    /// Function column, so sorting by it orders the shown text without
+    /// falling back to comparing it.
+    #[test]
+    fn top_level_lines_rank_as_their_text() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/xpp/orders-run.prf"
+        )
+        .to_string();
+        let p = load_paths(&[path], &LoadOptions::default()).expect("loads");
+        let ids: Vec<LineId> = p.line_ids().collect();
+        assert!(ids.iter().any(|&l| p.line(l).top_level));
+        for &l in &ids {
+            assert!(line_ranks(LineColumn::Function, &p, l).0.is_some(), "{l:?}");
+        }
+        let mut by_rank = ids.clone();
+        by_rank.sort_by_key(|&l| line_ranks(LineColumn::Function, &p, l).0);
+        let text: Vec<_> = by_rank.iter().map(|&l| p.line_function_name(l)).collect();
+        let mut sorted = text.clone();
+        sorted.sort();
+        assert_eq!(text, sorted);
+    }
+
+    /// The one-pass search and the skipped impossible percents find the
+    /// columns asking every row finds: timed, counting (no session total),
+    /// sampled, and percents-only (stated, no total) profiles.
+    #[test]
+    fn present_columns_are_those_some_row_fills() {
+        let files = [
+            "plist/function-timing.txt",
+            "plist/function-coverage.txt",
+            "plist/no-session-total.txt",
+            "vs-csv/percents-only.csv",
+            "vs-csv/sampling.csv",
+            "vs-csv/call-tree.csv",
+            "xpp/open-calls.prf",
+        ];
+        let mut seen_impossible = false;
+        for file in files {
+            let path = format!("{}/../../tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+            let p = load_paths(&[path], &LoadOptions::default()).expect(file);
+            let funcs: Vec<_> = p.function_ids().collect();
+            let found = present_columns::<FuncColumn>(&p, funcs.iter().copied());
+            assert_eq!(found, by_every_row(&p, &funcs), "{file}");
+            seen_impossible |= FuncColumn::ALL.iter().any(|c| !c.possible(&p));
+            let lines: Vec<_> = p.line_ids().collect();
+            let found = present_columns::<LineColumn>(&p, lines.iter().copied());
+            assert_eq!(found, by_every_row(&p, &lines), "{file}");
+        }
+        assert!(seen_impossible, "some file lacks a session total");
+    }
+}

@@ -1,0 +1,58 @@
+//! Chrome's trace-event JSON (the "JSON Object Format" that Perfetto and
+//! chrome://tracing open): one `B` (begin) and one `E` (end) event per call,
+//! per thread, with timestamps in microseconds.
+//!
+//! Threads are numbered 1, 2, … in the order the trace first shows them,
+//! and named `thread <id>` after the file's own id, which may not fit a
+//! JSON number exactly. An untimed trace has only an order: each event's
+//! position stands in for its time.
+
+use super::json::{number, string};
+use super::speedscope::{by_thread, profile_name, said};
+use profx_model::Profile;
+use profx_model::timeline::Timeline;
+use std::io::{self, Write};
+
+pub fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
+    out.write_all(b"{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":")?;
+    string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
+    write!(out, ",\"timed\":{}}},\"traceEvents\":[", tl.timed)?;
+    out.write_all(
+        b"\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":",
+    )?;
+    string(out, &profile_name(p))?;
+    out.write_all(b"}}")?;
+    for (t, span) in tl.threads.iter().enumerate() {
+        write!(
+            out,
+            ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":{},\"args\":{{\"name\":\"thread {}\"}}}}",
+            t + 1,
+            span.id
+        )?;
+    }
+    // Grouped by thread so each thread's events read in order even where
+    // a tool does not sort them.
+    for (t, group) in by_thread(tl).iter().enumerate() {
+        for &k in group {
+            let m = &tl.marks[k as usize];
+            out.write_all(b",\n{\"name\":")?;
+            string(out, p.function_name(m.func()))?;
+            let module = p.function_module(m.func());
+            out.write_all(b",\"cat\":")?;
+            string(
+                out,
+                if module.is_empty() {
+                    "function"
+                } else {
+                    module
+                },
+            )?;
+            let ph = if m.open() { "B" } else { "E" };
+            write!(out, ",\"ph\":\"{ph}\",\"pid\":1,\"tid\":{},\"ts\":", t + 1)?;
+            number(out, m.at * 1000.0)?;
+            out.write_all(b"}")?;
+        }
+    }
+    out.write_all(b"\n]}\n")?;
+    Ok(said(tl))
+}

@@ -1,0 +1,127 @@
+//! `profx export`: a loaded profile in the formats other tools read.
+//!
+//! This module owns the choice of target and weight and the atomic writing
+//! of the result; each target lives in its own file and reads only the
+//! model (and `analysis`), never the input, so an export shows the numbers
+//! the app and `--json` show:
+//! - `folded`: Brendan Gregg's folded stacks (inferno, flamegraph.pl);
+//! - `speedscope`: speedscope's file format, evented per thread for a trace,
+//!   sampled otherwise;
+//! - `chrome`: Chrome trace-event JSON (Perfetto, chrome://tracing), traces
+//!   only;
+//! - `csv`: a pane as a table (Excel, DuckDB, pandas).
+
+pub mod atomic;
+mod chrome;
+pub mod csv;
+pub mod folded;
+mod json;
+mod speedscope;
+
+use crate::flame::{self, NoSuchWeight, Weight};
+use crate::view::Table;
+use profx_model::Profile;
+use std::io::{self, Write};
+use thiserror::Error;
+
+/// What to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Folded,
+    Speedscope,
+    Chrome,
+    Csv(Table),
+}
+
+impl Target {
+    /// Whether the load must keep the trace's calls in time order
+    /// (`LoadOptions::timeline`) for this target.
+    pub fn needs_timeline(self) -> bool {
+        matches!(self, Target::Speedscope | Target::Chrome)
+    }
+}
+
+/// An export: its target and, for folded stacks and sampled speedscope
+/// profiles, the weight (`None`: `Weight::default_for` the profile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub target: Target,
+    pub weight: Option<Weight>,
+}
+
+/// What was written, for the message that says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// "312 stacks", "2 threads, 40,118 events", "87 rows".
+    pub what: String,
+}
+
+#[derive(Debug, Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Weight(#[from] NoSuchWeight),
+    #[error(
+        "--to chrome needs a trace (the calls of each thread in time order); this {format} profile has none: try --to speedscope or --to folded"
+    )]
+    NotATrace { format: String },
+    #[error("{path} exists; add --force to replace it")]
+    Exists { path: String },
+    /// The OS error is part of the message, not a `source`, which a chain
+    /// printed whole would repeat.
+    #[error("writing {path}: {error}")]
+    Write { path: String, error: io::Error },
+    #[error(
+        "{path} {what}; an export replaces only a regular file (`-o -` writes to standard output)"
+    )]
+    NotAFile { path: String, what: &'static str },
+    #[error("{path} is the input {input}; export to another file")]
+    IsInput { path: String, input: String },
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl From<::csv::Error> for ExportError {
+    /// Keeps an I/O error's kind, so a closed pipe stays a closed pipe.
+    fn from(e: ::csv::Error) -> Self {
+        let message = e.to_string();
+        match e.into_kind() {
+            ::csv::ErrorKind::Io(io) => ExportError::Io(io),
+            _ => ExportError::Io(io::Error::other(message)),
+        }
+    }
+}
+
+/// Writes `p` as `req` asks to `out`.
+pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary, ExportError> {
+    let weight = match req.weight {
+        Some(w) => {
+            flame::check(p, w)?;
+            w
+        }
+        // CSV needs no weight; chrome and evented speedscope take the
+        // trace's own times.
+        None => match (req.target, p.timeline()) {
+            (Target::Speedscope, Some(tl)) if !tl.marks.is_empty() => Weight::Time,
+            (Target::Folded | Target::Speedscope, _) => Weight::default_for(p)?,
+            _ => Weight::Time,
+        },
+    };
+    let what = match req.target {
+        Target::Folded => folded::write(p, weight, out)?,
+        Target::Speedscope => match (req.weight, p.timeline()) {
+            (None, Some(tl)) if !tl.marks.is_empty() => speedscope::write_evented(p, tl, out)?,
+            _ => speedscope::write_sampled(p, weight, out)?,
+        },
+        Target::Chrome => match p.timeline() {
+            Some(tl) => chrome::write(p, tl, out)?,
+            None => {
+                return Err(ExportError::NotATrace {
+                    format: p.format.clone(),
+                });
+            }
+        },
+        Target::Csv(table) => csv::write_view(p, table, out)?,
+    };
+    out.flush()?;
+    Ok(Summary { what })
+}

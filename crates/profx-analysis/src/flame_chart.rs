@@ -1,0 +1,533 @@
+//! The Flame pane's time-order mode (speedscope's "time order", Chrome's
+//! flame chart): x is time, each thread a band of rows, one row a depth,
+//! each call a box from its start to its end. Where the flame graph merges
+//! every call of a path into one frame, this keeps them apart, so the order
+//! of the run shows: a loop is a row of boxes, a stall a gap.
+//!
+//! It reads the trace's timeline (`Profile::timeline`), whose opens and
+//! closes are exactly the pushes and pops the metrics counted. Calls are
+//! kept in the order they were opened; each level (thread, depth) is a run
+//! of calls that do not overlap, in time order, so a window of time is
+//! found in a level by binary search and a frame costs the cells it fills:
+//! a run of calls thinner than a cell is one `…` cell, skipped over by a
+//! second search, never visited call by call.
+
+use super::flame_view::Block;
+use profx_model::FuncId;
+use profx_model::timeline::Timeline;
+
+/// No parent: a call made with nothing open on its thread.
+pub const NO_CALL: u32 = u32::MAX;
+
+/// One call (32 bytes: a chart of a million calls holds 36 MB with its
+/// levels): when it was opened and closed (milliseconds on the trace's
+/// clock, or for an untimed trace the places of its marks), its function,
+/// who called it, its thread (index into `Chart::bands`) and its depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Call {
+    pub start: f64,
+    pub end: f64,
+    pub func: FuncId,
+    pub parent: u32,
+    pub thread: u32,
+    pub depth: u32,
+}
+
+impl Call {
+    pub fn duration(&self) -> f64 {
+        self.end - self.start
+    }
+}
+
+/// One thread's band: the id the file gives it, and where its levels start
+/// in `Chart::order`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub id: u64,
+    /// Index of its depth-0 level in `Chart::level_start`.
+    first_level: usize,
+    /// How many depths it has (its deepest call's depth + 1).
+    pub depths: usize,
+    /// How many calls it made.
+    pub calls: usize,
+}
+
+/// Every call of a trace, by level.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Chart {
+    /// Whether x is time (else the order of the trace's events).
+    pub timed: bool,
+    pub calls: Vec<Call>,
+    pub bands: Vec<Band>,
+    /// Call ids, level by level (band by band, depth by depth), each level
+    /// in time order.
+    order: Vec<u32>,
+    /// Where each level starts in `order`, and one past the last (calls
+    /// are numbered in `u32`).
+    level_start: Vec<u32>,
+    /// The first mark's time and the last's: the full width.
+    pub start: f64,
+    pub end: f64,
+}
+
+impl Chart {
+    /// Pairs the timeline's opens and closes, thread by thread. A close
+    /// with nothing open (which the trace feed never writes) is left out.
+    pub fn from_timeline(tl: &Timeline) -> Chart {
+        let threads = tl.threads.len();
+        // Bands in ascending order of the file's thread ids, as a reader
+        // looks for thread 1 above thread 2 (the timeline lists threads as
+        // they first appear).
+        let mut by_id: Vec<usize> = (0..threads).collect();
+        by_id.sort_by_key(|&t| tl.threads[t].id);
+        let mut band_of = vec![0u32; threads];
+        for (b, &t) in by_id.iter().enumerate() {
+            band_of[t] = b as u32;
+        }
+        let mut open: Vec<Vec<u32>> = vec![Vec::new(); threads];
+        let mut calls: Vec<Call> = Vec::new();
+        let mut depths = vec![0usize; threads];
+        for m in &tl.marks {
+            let Some(stack) = open.get_mut(m.thread as usize) else {
+                continue;
+            };
+            if m.open() {
+                let Ok(id) = u32::try_from(calls.len()) else {
+                    break;
+                };
+                let depth = stack.len();
+                let band = band_of[m.thread as usize];
+                depths[band as usize] = depths[band as usize].max(depth + 1);
+                calls.push(Call {
+                    start: m.at,
+                    end: m.at,
+                    func: m.func(),
+                    parent: stack.last().copied().unwrap_or(NO_CALL),
+                    thread: band,
+                    depth: u32::try_from(depth).unwrap_or(u32::MAX),
+                });
+                stack.push(id);
+            } else if let Some(id) = stack.pop() {
+                calls[id as usize].end = m.at;
+            }
+        }
+        // Levels by a counting sort on (band, depth); calls were opened in
+        // time order, so each level comes out in time order.
+        let mut bands = Vec::with_capacity(threads);
+        let mut first = 0;
+        for (b, &t) in by_id.iter().enumerate() {
+            bands.push(Band {
+                id: tl.threads[t].id,
+                first_level: first,
+                depths: depths[b],
+                calls: 0,
+            });
+            first += depths[b];
+        }
+        let mut level_start = vec![0u32; first + 1];
+        for c in &calls {
+            level_start[bands[c.thread as usize].first_level + c.depth as usize + 1] += 1;
+            bands[c.thread as usize].calls += 1;
+        }
+        for i in 1..level_start.len() {
+            level_start[i] += level_start[i - 1];
+        }
+        let mut fill = level_start.clone();
+        let mut order = vec![0u32; calls.len()];
+        for (id, c) in calls.iter().enumerate() {
+            let level = bands[c.thread as usize].first_level + c.depth as usize;
+            order[fill[level] as usize] = id as u32;
+            fill[level] += 1;
+        }
+        let (start, end) = tl
+            .threads
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), t| {
+                (a.min(t.first), b.max(t.last))
+            });
+        let (start, end) = if start <= end {
+            (start, end)
+        } else {
+            (0.0, 0.0)
+        };
+        Chart {
+            timed: tl.timed,
+            calls,
+            bands,
+            order,
+            level_start,
+            start,
+            end,
+        }
+    }
+
+    pub fn call(&self, id: u32) -> &Call {
+        &self.calls[id as usize]
+    }
+
+    /// The calls of a band at a depth, in time order.
+    pub fn level(&self, band: usize, depth: usize) -> &[u32] {
+        let Some(b) = self.bands.get(band) else {
+            return &[];
+        };
+        if depth >= b.depths {
+            return &[];
+        }
+        let l = b.first_level + depth;
+        &self.order[self.level_start[l] as usize..self.level_start[l + 1] as usize]
+    }
+
+    /// The rows the chart has: a band's title row, then one a depth.
+    pub fn rows(&self) -> usize {
+        self.bands.iter().map(|b| 1 + b.depths).sum()
+    }
+
+    /// The row of a band's title.
+    pub fn band_row(&self, band: usize) -> usize {
+        self.bands[..band.min(self.bands.len())]
+            .iter()
+            .map(|b| 1 + b.depths)
+            .sum()
+    }
+
+    /// The row a call is drawn on.
+    pub fn row_of(&self, id: u32) -> usize {
+        let c = self.call(id);
+        self.band_row(c.thread as usize) + 1 + c.depth as usize
+    }
+
+    /// What a row shows: a band's title or a level.
+    pub fn row(&self, mut row: usize) -> Option<Row> {
+        for (b, band) in self.bands.iter().enumerate() {
+            if row == 0 {
+                return Some(Row::Band(b));
+            }
+            if row <= band.depths {
+                return Some(Row::Level(b, row - 1));
+            }
+            row -= 1 + band.depths;
+        }
+        None
+    }
+
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        Some(self.call(id).parent).filter(|&p| p != NO_CALL)
+    }
+
+    /// The calls `id` made (the next level's calls within its span).
+    pub fn children(&self, id: u32) -> &[u32] {
+        let c = self.call(id);
+        let level = self.level(c.thread as usize, c.depth as usize + 1);
+        let from = level.partition_point(|&k| self.call(k).start < c.start);
+        let to = level.partition_point(|&k| self.call(k).start <= c.end);
+        let kids = &level[from..to.max(from)];
+        // Equal times: a call opened at its caller's close belongs to the
+        // next caller; only the caller's own are kept.
+        let first = kids.iter().position(|&k| self.call(k).parent == id);
+        let last = kids.iter().rposition(|&k| self.call(k).parent == id);
+        match (first, last) {
+            (Some(a), Some(b)) => &kids[a..=b],
+            _ => &[],
+        }
+    }
+
+    /// The call before (`-1`) or after (`1`) on the same row.
+    pub fn neighbour(&self, id: u32, dir: isize) -> Option<u32> {
+        let c = self.call(id);
+        let level = self.level(c.thread as usize, c.depth as usize);
+        // Calls of no duration may share a start: the first with it, then
+        // along to `id`.
+        let first = level.partition_point(|&k| self.call(k).start < c.start);
+        let pos = first + level[first..].iter().position(|&k| k == id)?;
+        level.get(pos.checked_add_signed(dir)?).copied()
+    }
+
+    /// The first call (in time) at or after `at` on a band's top row,
+    /// else its last.
+    pub fn first_from(&self, band: usize, at: f64) -> Option<u32> {
+        let level = self.level(band, 0);
+        let i = level.partition_point(|&k| self.call(k).end <= at);
+        level.get(i).or(level.last()).copied()
+    }
+}
+
+/// What a row of the chart shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// A band's title: the thread.
+    Band(usize),
+    /// A band's calls at a depth.
+    Level(usize, usize),
+}
+
+/// The blocks of one level within the window `[from, to)` on `width`
+/// cells. A call covers `[round(start), round(end))` of the window's
+/// cells, cut to what the calls before it left free; one covering no cell
+/// is drawn as a `…` cell that stands for every call ending within it, and
+/// such cells side by side as one `…` block.
+pub fn blocks(c: &Chart, level: &[u32], (from, to): (f64, f64), width: u16) -> Vec<Block> {
+    let mut out = Vec::new();
+    if width == 0 {
+        return out;
+    }
+    let w = f64::from(width);
+    let scale = w / (to - from).max(f64::MIN_POSITIVE);
+    let cells = |t: f64| ((t - from) * scale).round().clamp(0.0, w) as u16;
+    let end = |k: &u32| c.call(*k).end;
+    // Calls that end before the window are left of it.
+    let mut i = level.partition_point(|k| end(k) < from);
+    let mut free = 0u16;
+    while let Some(&id) = level.get(i) {
+        let call = c.call(id);
+        if call.start > to {
+            break;
+        }
+        let x0 = cells(call.start).max(free);
+        let x1 = cells(call.end);
+        if x0 >= width {
+            break;
+        }
+        if x1 > x0 {
+            out.push(Block {
+                node: Some(id),
+                x: x0,
+                width: x1 - x0,
+                outside: false,
+            });
+            free = x1;
+            i += 1;
+            continue;
+        }
+        // Thin cells side by side are one `…` run: one block to draw, not
+        // one a cell.
+        match out.last_mut() {
+            Some(b) if b.node.is_none() && b.x + b.width == x0 => b.width += 1,
+            _ => out.push(Block {
+                node: None,
+                x: x0,
+                width: 1,
+                outside: false,
+            }),
+        }
+        free = x0 + 1;
+        // Every call ending before the next cell's first instant is in
+        // this `…`; ends are in order within a level.
+        let next = from + (f64::from(free) - 0.5) / scale;
+        i = level.partition_point(|k| end(k) < next).max(i + 1);
+    }
+    out
+}
+
+/// The call drawn at column `x` of a row's blocks.
+pub fn call_at(row: &[Block], x: u16) -> Option<u32> {
+    row.iter()
+        .find(|b| x >= b.x && x < b.x + b.width)
+        .and_then(|b| b.node)
+}
+
+/// The window that shows `id` whole when it is not shown in `window`:
+/// `window` moved, its width kept (or widened to the call).
+pub fn reveal(c: &Chart, id: u32, (from, to): (f64, f64)) -> (f64, f64) {
+    let call = c.call(id);
+    if call.start >= from && call.end <= to {
+        return (from, to);
+    }
+    let width = (to - from).max(call.duration());
+    let mid = (call.start + call.end) / 2.0;
+    let from = (mid - width / 2.0).min(c.end - width).max(c.start);
+    (from, from + width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use profx_model::timeline::{Mark, ThreadSpan};
+    use proptest::prelude::*;
+
+    fn f(i: usize) -> FuncId {
+        FuncId::from_index(i)
+    }
+
+    /// A timeline of one thread from (function or close, time) steps.
+    fn timeline(steps: &[(Option<usize>, f64)]) -> Timeline {
+        let mut open = Vec::new();
+        let mut marks = Vec::new();
+        for &(s, at) in steps {
+            match s {
+                Some(func) => {
+                    open.push(func);
+                    marks.push(Mark::new(0, f(func), true, at).unwrap());
+                }
+                None => {
+                    if let Some(func) = open.pop() {
+                        marks.push(Mark::new(0, f(func), false, at).unwrap());
+                    }
+                }
+            }
+        }
+        let last = steps.last().map_or(0.0, |s| s.1);
+        while let Some(func) = open.pop() {
+            marks.push(Mark::new(0, f(func), false, last).unwrap());
+        }
+        Timeline {
+            timed: true,
+            threads: vec![ThreadSpan {
+                id: 7,
+                first: steps.first().map_or(0.0, |s| s.1),
+                last,
+            }],
+            marks,
+        }
+    }
+
+    /// Thread 2 ran first, then thread 1: the chart draws thread 1's band
+    /// above thread 2's, each call in its own thread's band.
+    #[test]
+    fn bands_go_by_thread_id() {
+        let span = |id, first, last| ThreadSpan { id, first, last };
+        let tl = Timeline {
+            timed: true,
+            threads: vec![span(2, 0.0, 4.0), span(1, 1.0, 3.0)],
+            marks: vec![
+                Mark::new(0, f(0), true, 0.0).unwrap(),
+                Mark::new(1, f(1), true, 1.0).unwrap(),
+                Mark::new(1, f(2), true, 1.5).unwrap(),
+                Mark::new(1, f(2), false, 2.0).unwrap(),
+                Mark::new(1, f(1), false, 3.0).unwrap(),
+                Mark::new(0, f(0), false, 4.0).unwrap(),
+            ],
+        };
+        let c = Chart::from_timeline(&tl);
+        let ids: Vec<u64> = c.bands.iter().map(|b| b.id).collect();
+        assert_eq!(ids, [1, 2]);
+        assert_eq!((c.bands[0].depths, c.bands[1].depths), (2, 1));
+        let band_of = |func: usize| c.calls.iter().find(|k| k.func == f(func)).unwrap().thread;
+        assert_eq!((band_of(0), band_of(1), band_of(2)), (1, 0, 0));
+        assert_eq!(c.level(0, 0), &[1]);
+        assert_eq!(c.level(1, 0), &[0]);
+    }
+
+    #[test]
+    fn calls_pair_opens_and_closes_into_levels() {
+        // main [0, 10) calls a [1, 3) and b [4, 9), b calls a [5, 6).
+        let c = Chart::from_timeline(&timeline(&[
+            (Some(0), 0.0),
+            (Some(1), 1.0),
+            (None, 3.0),
+            (Some(2), 4.0),
+            (Some(1), 5.0),
+            (None, 6.0),
+            (None, 9.0),
+            (None, 10.0),
+        ]));
+        assert_eq!(c.calls.len(), 4);
+        assert_eq!(c.bands[0].depths, 3);
+        assert_eq!(c.rows(), 4);
+        assert_eq!(c.level(0, 1), &[1, 2]);
+        assert_eq!(c.children(0), &[1, 2]);
+        assert_eq!(c.children(2), &[3]);
+        assert_eq!(c.parent(3), Some(2));
+        assert_eq!(c.neighbour(1, 1), Some(2));
+        assert_eq!(c.neighbour(1, -1), None);
+        assert_eq!((c.call(2).start, c.call(2).end), (4.0, 9.0));
+        assert_eq!(c.row_of(3), 3);
+        assert_eq!(c.row(0), Some(Row::Band(0)));
+        assert_eq!(c.row(2), Some(Row::Level(0, 1)));
+        // On 10 cells, a cell a millisecond.
+        let row = blocks(&c, c.level(0, 1), (0.0, 10.0), 10);
+        let spans: Vec<(u16, u16)> = row.iter().map(|b| (b.x, b.width)).collect();
+        assert_eq!(spans, [(1, 2), (4, 5)]);
+        assert_eq!(call_at(&row, 5), Some(2));
+        assert_eq!(call_at(&row, 3), None);
+    }
+
+    #[test]
+    fn thin_calls_are_one_ellipsis_a_cell_and_wide_ones_after_them_stay() {
+        // 100 calls of 0.002 ms in [0, 0.4), then one of [1.004, 8).
+        let mut steps = vec![(Some(0), 0.0)];
+        for i in 0..100 {
+            let at = f64::from(i) * 0.004;
+            steps.push((Some(1), at));
+            steps.push((None, at + 0.002));
+        }
+        steps.push((Some(2), 1.004));
+        steps.push((None, 8.0));
+        steps.push((None, 10.0));
+        let c = Chart::from_timeline(&timeline(&steps));
+        let row = blocks(&c, c.level(0, 1), (0.0, 10.0), 10);
+        assert_eq!(row[0].node, None);
+        assert_eq!((row[0].x, row[0].width), (0, 1));
+        let wide = row.iter().find(|b| b.node == Some(101)).expect("drawn");
+        assert_eq!((wide.x, wide.width), (1, 7));
+        assert_eq!(row.len(), 2);
+    }
+
+    #[test]
+    fn a_zoomed_window_cuts_calls_at_its_edges() {
+        let c = Chart::from_timeline(&timeline(&[
+            (Some(0), 0.0),
+            (Some(1), 2.0),
+            (None, 8.0),
+            (None, 10.0),
+        ]));
+        let row = blocks(&c, c.level(0, 1), (4.0, 6.0), 20);
+        assert_eq!(row.len(), 1);
+        assert_eq!((row[0].x, row[0].width), (0, 20));
+        assert!(blocks(&c, c.level(0, 1), (8.5, 9.5), 20).is_empty());
+        assert_eq!(reveal(&c, 1, (0.0, 1.0)), (2.0, 8.0));
+        assert_eq!(reveal(&c, 1, (0.0, 10.0)), (0.0, 10.0));
+    }
+
+    /// Random well-nested runs: (Some(function) opens, None closes, gap).
+    fn runs() -> impl Strategy<Value = Vec<(Option<usize>, u8)>> {
+        prop::collection::vec((prop::option::of(0usize..4), 0u8..4), 1..120)
+    }
+
+    proptest! {
+        /// Every call lies within its caller; each level's blocks are in
+        /// order, within the width and apart; every call wide enough to
+        /// own a cell of its own is drawn.
+        #[test]
+        fn blocks_keep_order_and_calls_nest(run in runs(), width in 1u16..90, cut in 0.0f64..0.9) {
+            let mut at = 0.0;
+            let steps: Vec<(Option<usize>, f64)> = run
+                .iter()
+                .map(|&(s, gap)| {
+                    at += f64::from(gap);
+                    (s, at)
+                })
+                .collect();
+            let c = Chart::from_timeline(&timeline(&steps));
+            for (id, call) in c.calls.iter().enumerate() {
+                prop_assert!(call.start <= call.end);
+                if let Some(p) = c.parent(id as u32) {
+                    let p = c.call(p);
+                    prop_assert!(p.start <= call.start && call.end <= p.end);
+                    prop_assert!(c.children(call.parent).contains(&(id as u32)));
+                }
+            }
+            let span = c.end - c.start;
+            let window = (c.start + span * cut / 2.0, c.end - span * cut / 2.0);
+            let scale = f64::from(width) / (window.1 - window.0).max(f64::MIN_POSITIVE);
+            for depth in 0..c.bands.first().map_or(0, |b| b.depths) {
+                let level = c.level(0, depth);
+                let row = blocks(&c, level, window, width);
+                let mut free = 0;
+                for b in &row {
+                    prop_assert!(b.x >= free && b.width >= 1);
+                    prop_assert!(b.x + b.width <= width);
+                    free = b.x + b.width;
+                }
+                for &id in level {
+                    let call = c.call(id);
+                    let (a, b) = ((call.start - window.0) * scale, (call.end - window.0) * scale);
+                    // Two whole cells inside the window: nothing before it
+                    // can have taken both.
+                    if a >= 0.0 && b <= f64::from(width) && b - a >= 3.0 {
+                        prop_assert!(row.iter().any(|blk| blk.node == Some(id)), "call {} lost", id);
+                    }
+                }
+            }
+        }
+    }
+}

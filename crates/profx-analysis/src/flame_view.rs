@@ -1,0 +1,631 @@
+//! The Flame pane's geometry: an icicle of the calling-context tree (root
+//! on top), each node as wide as its total weight, laid out in whole cells
+//! for a given width.
+//!
+//! A node's cells are `[round(start · W / T), round(end · W / T))` of the
+//! weight it starts and ends at, so siblings share their boundaries and the
+//! widths of a row add up to its parent's, whatever the rounding. A node
+//! thinner than a cell is not drawn alone: a run of such siblings
+//! is drawn as one `…` block where together they fill a cell (their span
+//! rounded as any node's), so what is too thin to see alone still shows
+//! and the widths still add up. Children are laid out by name, as inferno's
+//! `flamegraph` lays out folded stacks, so the widths can be compared with
+//! it directly.
+//!
+//! Only nodes at least a cell wide are visited: a frame costs the cells it
+//! fills, not the size of the tree.
+
+use super::calltree::TreeIndex;
+use super::cct::{Label, label_rank};
+use profx_model::{FuncId, Profile};
+use rustc_hash::FxHashMap;
+
+/// A tree as the Flame pane draws it: the calling-context tree itself, the
+/// tree with some functions hidden (their weight given to their callers,
+/// as pprof's `-hide` does), or one side of a function's sandwich (what it
+/// called, merged over every place it occurs; who called it, inverted).
+/// Nodes come parents first; each node's children are ordered by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Icicle {
+    parent: Vec<u32>,
+    func: Vec<Label>,
+    weight: Vec<f64>,
+    depth: Vec<u32>,
+    kids_start: Vec<u32>,
+    kids: Vec<u32>,
+    roots: Vec<u32>,
+    /// Weight drawn beside the roots as `(outside)` (a trace's time with
+    /// no call open), in the whole tree only.
+    pub outside: f64,
+}
+
+const NO: u32 = u32::MAX;
+
+/// Grows an icicle a node at a time, merging a node into its sibling of
+/// the same function.
+struct Grower {
+    t: Icicle,
+    index: FxHashMap<(u32, Label), u32>,
+}
+
+impl Grower {
+    fn new() -> Grower {
+        Grower {
+            t: Icicle::default(),
+            index: FxHashMap::default(),
+        }
+    }
+
+    /// The node `func` under `parent` (`NO`: a root), made when new.
+    fn child(&mut self, parent: u32, func: Label) -> u32 {
+        let next = self.t.func.len() as u32;
+        let id = *self.index.entry((parent, func)).or_insert(next);
+        if id == next {
+            let depth = match parent {
+                NO => 1,
+                q => self.t.depth[q as usize] + 1,
+            };
+            self.t.parent.push(parent);
+            self.t.func.push(func);
+            self.t.weight.push(0.0);
+            self.t.depth.push(depth);
+        }
+        id
+    }
+
+    /// Orders every node's children by name and freezes the tree.
+    fn finish(mut self, p: &Profile) -> Icicle {
+        let t = &mut self.t;
+        let n = t.func.len();
+        let slot = |i: usize, parent: &[u32]| match parent[i] {
+            NO => n,
+            q => q as usize,
+        };
+        let mut start = vec![0u32; n + 2];
+        for i in 0..n {
+            start[slot(i, &t.parent) + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut kids = vec![0u32; n];
+        for i in 0..n {
+            let at = &mut fill[slot(i, &t.parent)];
+            kids[*at as usize] = i as u32;
+            *at += 1;
+        }
+        for w in 0..=n {
+            let seg = &mut kids[start[w] as usize..start[w + 1] as usize];
+            seg.sort_unstable_by_key(|&k| (label_rank(p, t.func[k as usize]), k));
+        }
+        t.roots = kids[start[n] as usize..start[n + 1] as usize].to_vec();
+        t.kids_start = start;
+        t.kids = kids;
+        self.t
+    }
+}
+
+impl Icicle {
+    /// The whole tree, `hidden` functions' frames left out: their weight
+    /// goes to their caller, and their callees take their place under it
+    /// (merged with the caller's own callees of the same function).
+    pub fn whole(p: &Profile, ix: &TreeIndex, hidden: &dyn Fn(FuncId) -> bool) -> Icicle {
+        let mut t = Icicle::grown(p, ix, &mut |g, parent, label| match label
+            .func()
+            .is_some_and(hidden)
+        {
+            true => parent,
+            false => g.child(parent, label),
+        });
+        t.outside = ix.outside();
+        t
+    }
+
+    /// What `f` called, merged over every place it occurs (an occurrence
+    /// inside another is counted with it, once): `f` the only root.
+    pub fn callees(p: &Profile, ix: &TreeIndex, f: FuncId) -> Icicle {
+        Icicle::grown(
+            p,
+            ix,
+            &mut |g, parent, label| match (parent, label == Label::Func(f)) {
+                (NO, true) => g.child(NO, label),
+                (NO, false) => NO,
+                (q, _) => g.child(q, label),
+            },
+        )
+    }
+
+    /// The tree's nodes, parents first, each placed by `place` (given the
+    /// place of its parent, `NO` for none) and adding its own weight there.
+    fn grown(
+        p: &Profile,
+        ix: &TreeIndex,
+        place: &mut dyn FnMut(&mut Grower, u32, Label) -> u32,
+    ) -> Icicle {
+        let mut g = Grower::new();
+        let cct = &ix.cct;
+        let mut at = vec![NO; cct.len()];
+        for i in 0..cct.len() {
+            let id = i as u32;
+            let parent = cct.parent_of(p, id).map_or(NO, |q| at[q as usize]);
+            let me = place(&mut g, parent, cct.label(p, id));
+            at[i] = me;
+            if me != NO {
+                g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
+            }
+        }
+        let mut t = g.finish(p);
+        t.add_up();
+        t
+    }
+
+    /// Who called `f`, inverted: `f` the root, its callers below it (drawn
+    /// above it in the sandwich), each with the weight of `f` that came
+    /// through it. Each outermost place of `f` adds its whole weight along
+    /// its path; the walk stops after `budget` steps (a path a million
+    /// deep, a million times, would not end).
+    pub fn callers(p: &Profile, ix: &TreeIndex, f: FuncId, budget: usize) -> (Icicle, bool) {
+        let mut g = Grower::new();
+        let cct = &ix.cct;
+        let mut inside = vec![false; cct.len()];
+        let mut steps = 0usize;
+        let mut cut = false;
+        let root = g.child(NO, Label::Func(f));
+        for i in 0..cct.len() {
+            let id = i as u32;
+            let up0 = cct.parent_of(p, id);
+            let above = up0.is_some_and(|q| inside[q as usize]);
+            let is_f = cct.label(p, id) == Label::Func(f);
+            inside[i] = above || is_f;
+            if !is_f || above {
+                continue;
+            }
+            let w = cct.total(id);
+            g.t.weight[root as usize] += w;
+            let (mut at, mut up) = (root, up0);
+            while let Some(q) = up {
+                steps += 1;
+                if steps > budget {
+                    cut = true;
+                    break;
+                }
+                at = g.child(at, cct.label(p, q));
+                g.t.weight[at as usize] += w;
+                up = cct.parent_of(p, q);
+            }
+        }
+        (g.finish(p), cut)
+    }
+
+    /// Turns own weights into totals (children come after parents).
+    fn add_up(&mut self) {
+        for i in (0..self.func.len()).rev() {
+            if let Some(&q) = self.parent.get(i)
+                && q != NO
+            {
+                self.weight[q as usize] += self.weight[i];
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.func.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.func.is_empty()
+    }
+
+    pub fn roots(&self) -> &[u32] {
+        &self.roots
+    }
+
+    pub fn kids(&self, id: u32) -> &[u32] {
+        let i = id as usize;
+        match (self.kids_start.get(i), self.kids_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.kids[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    pub fn weight(&self, id: u32) -> f64 {
+        self.weight.get(id as usize).copied().unwrap_or(0.0)
+    }
+
+    /// What a node is: a function, or one of the views' own nodes.
+    pub fn func(&self, id: u32) -> Label {
+        self.func[id as usize]
+    }
+
+    pub fn parent(&self, id: u32) -> Option<u32> {
+        self.parent.get(id as usize).copied().filter(|&q| q != NO)
+    }
+
+    pub fn depth(&self, id: u32) -> usize {
+        self.depth.get(id as usize).copied().unwrap_or(1) as usize
+    }
+}
+
+/// One block of a row: a node, or `None` for a `…` of nodes too thin to
+/// draw (or the outside time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub node: Option<u32>,
+    pub x: u16,
+    pub width: u16,
+    /// The trace's time outside any call (`flame::OUTSIDE`), beside the
+    /// roots.
+    pub outside: bool,
+}
+
+/// The rows of an icicle, from the zoomed node (or the roots) down.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    pub rows: Vec<Vec<Block>>,
+}
+
+/// The weight the full width stands for: the zoomed node's, or the roots'
+/// and the outside time's.
+pub fn span(t: &Icicle, zoom: Option<u32>) -> f64 {
+    match zoom {
+        Some(z) => t.weight(z),
+        None => t.roots().iter().map(|&r| t.weight(r)).sum::<f64>() + t.outside,
+    }
+}
+
+/// Lays out `rows` rows of `width` cells: the zoomed node (or the roots)
+/// on the first, each next row their children.
+pub fn layout(t: &Icicle, zoom: Option<u32>, width: u16, rows: usize) -> Layout {
+    let total = span(t, zoom);
+    let mut out = Layout::default();
+    if total <= 0.0 || width == 0 {
+        return out;
+    }
+    let cells = |at: f64| {
+        ((at / total) * f64::from(width))
+            .round()
+            .clamp(0.0, f64::from(width)) as u16
+    };
+    // (node, weight it starts at, its parent's place in the row above).
+    let mut level: Vec<(u32, f64, usize)> = match zoom {
+        Some(z) => vec![(z, 0.0, 0)],
+        None => {
+            let mut at = 0.0;
+            t.roots()
+                .iter()
+                .map(|&r| {
+                    let start = at;
+                    at += t.weight(r);
+                    (r, start, 0)
+                })
+                .collect()
+        }
+    };
+    while !level.is_empty() && out.rows.len() < rows {
+        let mut row: Vec<Block> = Vec::new();
+        let mut next = Vec::new();
+        // A run of siblings each thinner than a cell: (start, end, parent).
+        let mut thin: Option<(f64, f64, usize)> = None;
+        let flush = |thin: &mut Option<(f64, f64, usize)>, row: &mut Vec<Block>| {
+            if let Some((a, b, _)) = thin.take() {
+                let (x0, x1) = (cells(a), cells(b));
+                if x1 > x0 {
+                    row.push(Block {
+                        node: None,
+                        x: x0,
+                        width: x1 - x0,
+                        outside: false,
+                    });
+                }
+            }
+        };
+        for &(n, start, parent) in &level {
+            let end = start + t.weight(n);
+            let (x0, x1) = (cells(start), cells(end));
+            // Thinner than a cell: whatever cell rounding gives it holds
+            // others too, so it is drawn with them, as `…`.
+            let exact = (end - start) / total * f64::from(width);
+            if exact >= 1.0 && x1 > x0 {
+                flush(&mut thin, &mut row);
+                let here = row.len();
+                row.push(Block {
+                    node: Some(n),
+                    x: x0,
+                    width: x1 - x0,
+                    outside: false,
+                });
+                let mut at = start;
+                for &c in t.kids(n) {
+                    next.push((c, at, here));
+                    at += t.weight(c);
+                }
+            } else if end > start {
+                thin = match thin {
+                    Some((a, _, q)) if q == parent => Some((a, end, q)),
+                    other => {
+                        let mut done = other;
+                        flush(&mut done, &mut row);
+                        Some((start, end, parent))
+                    }
+                };
+            }
+        }
+        flush(&mut thin, &mut row);
+        if out.rows.is_empty() && zoom.is_none() && t.outside > 0.0 {
+            let (x0, x1) = (cells(total - t.outside), cells(total));
+            if x1 > x0 {
+                row.push(Block {
+                    node: None,
+                    x: x0,
+                    width: x1 - x0,
+                    outside: true,
+                });
+            }
+        }
+        if row.is_empty() {
+            break;
+        }
+        out.rows.push(row);
+        level = next;
+    }
+    out
+}
+
+/// The node drawn at a row and cell, if any.
+pub fn node_at(l: &Layout, row: usize, x: u16) -> Option<u32> {
+    l.rows
+        .get(row)?
+        .iter()
+        .find(|b| b.x <= x && x < b.x + b.width)
+        .and_then(|b| b.node)
+}
+
+/// Where a node is drawn (its row and block), if it is.
+pub fn find(l: &Layout, n: u32) -> Option<(usize, Block)> {
+    l.rows
+        .iter()
+        .enumerate()
+        .find_map(|(i, row)| row.iter().find(|b| b.node == Some(n)).map(|&b| (i, b)))
+}
+
+/// The share of the whole held by the nodes of functions `hit` takes, a
+/// node under another such node counted once (parents come first); none
+/// when the whole weighs nothing (model.md's percent rule).
+pub fn share_of(t: &Icicle, hit: &dyn Fn(FuncId) -> bool) -> Option<f64> {
+    let total = span(t, None);
+    let mut under = vec![false; t.len()];
+    let mut sum = 0.0;
+    for i in 0..t.len() as u32 {
+        let covered = t.parent(i).is_some_and(|q| under[q as usize]);
+        let here = t.func(i).func().is_some_and(hit);
+        if here && !covered {
+            sum += t.weight(i);
+        }
+        under[i as usize] = covered || here;
+    }
+    profx_model::metrics::pct(Some(sum), Some(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn trace(ops: &[(Option<u8>, u8)]) -> Profile {
+        profx_model::testing::trace_of(ops, 60)
+    }
+
+    proptest! {
+        /// Every drawn block's children (drawn or `…`) lie within it, and
+        /// a row's drawn widths never exceed its parent row's: widths add up.
+        #[test]
+        fn widths_add_up(
+            ops in proptest::collection::vec((proptest::option::weighted(0.6, 0u8..6), 0u8..20), 0..150),
+            width in 1u16..300,
+        ) {
+            let p = trace(&ops);
+            let ix = TreeIndex::build(&p);
+            let t = Icicle::whole(&p, &ix, &|_| false);
+            let l = layout(&t, None, width, 1000);
+            for (r, row) in l.rows.iter().enumerate() {
+                let mut end = 0;
+                for b in row {
+                    prop_assert!(b.x >= end, "blocks overlap in row {r}");
+                    prop_assert!(b.x + b.width <= width);
+                    end = b.x + b.width;
+                    if r > 0 {
+                        // Inside some block of the row above.
+                        let above = &l.rows[r - 1];
+                        prop_assert!(above.iter().any(|a| a.x <= b.x && b.x + b.width <= a.x + a.width));
+                    }
+                }
+                if let Some(next) = l.rows.get(r + 1) {
+                    for b in row.iter().filter(|b| b.node.is_some()) {
+                        let n = profx_model::NodeId::from_raw(b.node.unwrap());
+                        // The children drawn under a block fill exactly its
+                        // width when they hold all its weight.
+                        let kids: u16 = next.iter()
+                            .filter(|c| c.x >= b.x && c.x + c.width <= b.x + b.width)
+                            .map(|c| c.width).sum();
+                        prop_assert!(kids <= b.width);
+                        let own = ix.own(n).unwrap_or(0.0);
+                        if own == 0.0 && ix.children().of(Some(n)).len() == 1 {
+                            prop_assert_eq!(kids, b.width, "one child with all the weight");
+                        }
+                    }
+                }
+            }
+            // The first row spans the whole width.
+            if let Some(first) = l.rows.first() {
+                let w: u16 = first.iter().map(|b| b.width).sum();
+                prop_assert!(w == width || first.iter().any(|b| b.node.is_none()));
+            }
+        }
+    }
+
+    /// Every frame's width is the folded export's weight under its path,
+    /// which inferno-flamegraph draws: the same frames, the same widths
+    /// (microseconds, as the export rounds them), on the demo log and a
+    /// trace with outside time.
+    #[test]
+    fn frames_weigh_what_the_folded_export_says() {
+        use crate::export::{self, Request, Target};
+        let demo = profx_load::load_inputs(
+            &[profx_load::Input::from_static(
+                profx_fixtures::demo::NAME,
+                profx_fixtures::demo::BYTES,
+            )],
+            &Default::default(),
+        )
+        .expect("the demo loads");
+        let trace = trace(&[
+            (Some(0), 2),
+            (Some(1), 3),
+            (None, 1),
+            (Some(2), 5),
+            (None, 0),
+            (None, 4),
+            (Some(1), 2),
+        ]);
+        for p in [demo, trace] {
+            let mut out = Vec::new();
+            let req = Request {
+                target: Target::Folded,
+                weight: None,
+            };
+            export::write(&p, &req, &mut out).expect("writes");
+            // Each path prefix's weight, frames by name (the export writes
+            // `module!name`).
+            let mut under: FxHashMap<String, (u64, usize)> = FxHashMap::default();
+            for line in String::from_utf8(out).expect("text").lines() {
+                let (path, n) = line.rsplit_once(' ').expect("a weight");
+                let n: u64 = n.parse().expect("a number");
+                let mut prefix = String::new();
+                for frame in path.split(';') {
+                    let name = frame.rsplit_once('!').map_or(frame, |f| f.1);
+                    prefix.push(';');
+                    prefix.push_str(name);
+                    let e = under.entry(prefix.clone()).or_default();
+                    e.0 += n;
+                    e.1 += 1;
+                }
+            }
+            let ix = TreeIndex::build(&p);
+            let t = Icicle::whole(&p, &ix, &|_| false);
+            let mut paths = vec![String::new(); t.len()];
+            for id in 0..t.len() as u32 {
+                let above = t
+                    .parent(id)
+                    .map_or(String::new(), |q| paths[q as usize].clone());
+                paths[id as usize] = format!("{above};{}", t.func(id).name(&p));
+                let (folded, lines) = under.get(&paths[id as usize]).copied().unwrap_or_default();
+                let drawn = t.weight(id) * 1000.0;
+                // The export rounds on a running sum: within a microsecond
+                // a line.
+                assert!(
+                    (drawn - folded as f64).abs() <= lines.max(1) as f64,
+                    "{}: {drawn} µs drawn, {folded} folded",
+                    paths[id as usize]
+                );
+            }
+            let roots: u64 = t.roots().iter().map(|&r| under[&paths[r as usize]].0).sum();
+            let outside = under.get(";(outside)").map_or(0, |o| o.0);
+            assert!(((span(&t, None) * 1000.0) - (roots + outside) as f64).abs() <= 2.0);
+        }
+    }
+
+    /// Hiding a function gives its weight to its caller and lifts its
+    /// callees, merged with the caller's own; a sandwich's sides add up to
+    /// the function's weight.
+    #[test]
+    fn hide_and_sandwich() {
+        // f0 > f1 > f2 (10 ms), f0 > f2 (5 ms), f0 > f1 (own 3 ms).
+        let ops = vec![
+            (Some(0), 0),
+            (Some(1), 0),
+            (Some(2), 3),
+            (None, 10),
+            (None, 0),
+            (Some(2), 0),
+            (None, 5),
+            (None, 0),
+        ];
+        let p = trace(&ops);
+        let ix = TreeIndex::build(&p);
+        let f = |i: u32| FuncId::from_raw(i);
+        let whole = Icicle::whole(&p, &ix, &|_| false);
+        let hidden = Icicle::whole(&p, &ix, &|g| g == f(1));
+        assert_eq!(
+            span(&hidden, None),
+            span(&whole, None),
+            "hiding moves weight, never drops it"
+        );
+        let root = hidden.roots()[0];
+        let kids: Vec<Label> = hidden.kids(root).iter().map(|&k| hidden.func(k)).collect();
+        assert_eq!(
+            kids,
+            [Label::Func(f(2))],
+            "f1's callees under f0, merged with f0's own f2"
+        );
+        let callees = Icicle::callees(&p, &ix, f(2));
+        let (callers, cut) = Icicle::callers(&p, &ix, f(2), 100);
+        assert!(!cut);
+        assert_eq!(callees.roots().len(), 1);
+        assert_eq!(callers.roots().len(), 1);
+        let (a, b) = (callees.roots()[0], callers.roots()[0]);
+        assert!((callees.weight(a) - callers.weight(b)).abs() < 1e-9);
+        // Callers of f2: f1 (under f0) and f0 directly.
+        let up: Vec<Label> = callers.kids(b).iter().map(|&k| callers.func(k)).collect();
+        assert_eq!(up, [Label::Func(f(0)), Label::Func(f(1))]);
+        let through: f64 = callers.kids(b).iter().map(|&k| callers.weight(k)).sum();
+        assert!(
+            (through - callers.weight(b)).abs() < 1e-9,
+            "every place has a caller here"
+        );
+    }
+
+    /// Zooming on a node makes it the full width; thin nodes become `…`.
+    #[test]
+    fn zoom_and_thin_nodes() {
+        let mut ops = vec![(Some(0), 0)];
+        ops.extend([(Some(1), 0), (None, 200)]);
+        ops.extend([(Some(2), 0), (None, 0)]);
+        ops.push((None, 0));
+        let p = trace(&ops);
+        let ix = TreeIndex::build(&p);
+        let t = Icicle::whole(&p, &ix, &|_| false);
+        let l = layout(&t, None, 80, 10);
+        assert_eq!(l.rows[0].len(), 1);
+        assert_eq!(l.rows[0][0].width, 80);
+        // f2 alone (0.25 of 201 ms) is thinner than a cell: not drawn.
+        assert_eq!(l.rows[1].len(), 1, "{:?}", l.rows[1]);
+        let thin = t.kids(l.rows[0][0].node.unwrap())[1];
+        let z = layout(&t, Some(thin), 80, 10);
+        assert_eq!(
+            z.rows[0],
+            vec![Block {
+                node: Some(thin),
+                x: 0,
+                width: 80,
+                outside: false,
+            }]
+        );
+        assert_eq!(node_at(&z, 0, 40), Some(thin));
+        assert_eq!(find(&z, thin).map(|f| f.0), Some(0));
+        // Many thin siblings together: a `…` block.
+        let mut ops = vec![(Some(0), 0), (Some(1), 0), (None, 200)];
+        for f in 2..60 {
+            ops.extend([(Some(f), 0), (None, 0)]);
+        }
+        ops.push((None, 0));
+        let p = trace(&ops);
+        let ix = TreeIndex::build(&p);
+        let l = layout(&Icicle::whole(&p, &ix, &|_| false), None, 80, 10);
+        assert!(
+            l.rows[1].iter().any(|b| b.node.is_none()),
+            "{:?}",
+            l.rows[1]
+        );
+    }
+}

@@ -1,0 +1,19 @@
+//! Questions asked of a finished profile: row orders, the call graph; and
+//! the names of its tables and views (`view`).
+//! Reads the model only; the CLI, the reports and the app share it.
+
+pub mod callgraph;
+pub mod calltree;
+pub mod cct;
+pub mod columns;
+pub mod flame;
+pub mod flame_chart;
+pub mod flame_view;
+pub mod resort;
+pub mod search;
+pub mod sort;
+pub mod tree;
+pub mod view;
+
+pub mod export;
+pub mod report;

@@ -1,0 +1,158 @@
+//! How a value of the model is written for people: the `--table` output and
+//! the app print numbers through these, so both show the same digits.
+
+use crate::columns::Value;
+use profx_model::Profile;
+use profx_model::text::visible;
+use std::fmt::Write;
+
+/// A cell: times to the microsecond, percents to two places, absent as `—`,
+/// text made safe for a terminal.
+pub fn cell(v: Value<'_>) -> String {
+    match v {
+        Value::Text(t) => visible(t).into_owned(),
+        // One way of writing numbers for people, in the app and --table:
+        // thousands grouped (CSV and --json keep plain numbers).
+        Value::Count(Some(n)) => grouped(n),
+        Value::Ordinal(Some(n)) => n.to_string(),
+        Value::Ms(Some(x)) => grouped_3(x),
+        Value::Pct(Some(x)) => format!("{x:.2}"),
+        Value::Count(None) | Value::Ordinal(None) | Value::Ms(None) | Value::Pct(None) => {
+            "—".into()
+        }
+    }
+}
+
+/// What the percent columns are out of (tui.md: "percent columns say what
+/// they are out of"); empty when the profile has no session total.
+pub fn percent_basis(p: &Profile) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = p.totals.elapsed_inclusive_ms {
+        parts.push(format!("% of session {}", grouped_ms(t)));
+    }
+    if let Some(n) = p.totals.samples {
+        parts.push(format!("hit % of {} samples", grouped(n)));
+    }
+    parts.join(" · ")
+}
+
+/// The session totals and row counts, as the Info views list them.
+pub fn totals(p: &Profile) -> Vec<(&'static str, String)> {
+    let t = &p.totals;
+    let count = |n: usize| n.to_string();
+    vec![
+        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
+        (
+            "application ms",
+            cell(Value::Ms(t.application_inclusive_ms)),
+        ),
+        ("outside ms", cell(Value::Ms(t.outside_ms))),
+        ("samples", cell(Value::Count(t.samples))),
+        ("functions", count(p.functions().len())),
+        ("lines", count(p.lines().len())),
+        ("stacks", count(p.stacks().len())),
+        ("packets", count(p.packets().len())),
+        ("events", count(p.event_count())),
+    ]
+}
+
+/// `3010` as `3,010`, for counts in running text.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "1 packet", "9,111,070 events": a count with its thousands grouped and
+/// its noun (given in the plural, `…s`) singular for one.
+pub fn counted(n: u64, plural: &str) -> String {
+    match n {
+        1 => format!("1 {}", plural.strip_suffix('s').unwrap_or(plural)),
+        _ => format!("{} {plural}", grouped(n)),
+    }
+}
+
+/// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
+pub fn grouped_ms(x: f64) -> String {
+    format!("{} ms", grouped_3(x))
+}
+
+/// A number with three decimals and its thousands grouped: `7,609.424`,
+/// `-1,204.000`. Rounded as `{:.3}` rounds, then grouped, so a carry
+/// (`999.9996` → `1,000.000`) is grouped too.
+pub fn grouped_3(x: f64) -> String {
+    let text = format!("{:.3}", x.abs());
+    let Some((whole, frac)) = text.split_once('.').filter(|_| x.is_finite()) else {
+        return format!("{x:.3}");
+    };
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    if x.is_sign_negative() && text != "0.000" {
+        out.push('-');
+    }
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    let _ = write!(out, ".{frac}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line number names a line: `2011`, as an editor shows it; a count
+    /// of 2,011 calls is grouped.
+    #[test]
+    fn line_numbers_are_never_grouped() {
+        let mut b = profx_model::ProfileBuilder::new("test");
+        let (file, module) = (b.intern("a.prg"), b.intern(""));
+        let name = b.intern("f");
+        let f = b.function(name, module);
+        let l = b.line(file, 2011, Some(f));
+        b.line_summary(l, Some(2011), None);
+        let p = b.finish();
+        let l = profx_model::LineId::from_index(0);
+        use crate::columns::{Column, LineColumn};
+        assert_eq!(cell(LineColumn::Line.value(&p, l)), "2011");
+        assert_eq!(cell(LineColumn::Hits.value(&p, l)), "2,011");
+        assert_eq!(cell(Value::Ordinal(Some(1_000_000))), "1000000");
+    }
+
+    #[test]
+    fn milliseconds_group_their_thousands() {
+        assert_eq!(grouped_3(10_174_166.0), "10,174,166.000");
+        assert_eq!(grouped_3(999.9996), "1,000.000");
+        assert_eq!(grouped_3(-1204.5), "-1,204.500");
+        assert_eq!(grouped_3(-0.0001), "0.000");
+        assert_eq!(grouped_3(0.424), "0.424");
+        assert_eq!(grouped_ms(7609.424), "7,609.424 ms");
+        assert_eq!(grouped_3(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn counts_say_one_in_the_singular_and_group_the_rest() {
+        assert_eq!(counted(1, "packets"), "1 packet");
+        assert_eq!(counted(0, "packets"), "0 packets");
+        assert_eq!(counted(9_111_070, "events"), "9,111,070 events");
+    }
+
+    #[test]
+    fn grouping() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(3010), "3,010");
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped_ms(7609.4242), "7,609.424 ms");
+        assert_eq!(grouped_ms(999.9996), "1,000.000 ms");
+        assert_eq!(grouped_ms(0.5), "0.500 ms");
+    }
+}

@@ -1,0 +1,401 @@
+//! `profx report --json` (report-json.md, schema 1): the whole model,
+//! every key always present, absent values `null`, rows in canonical order.
+//!
+//! The document is written as it is made: rows are serialized one at a
+//! time from the model (`Rows`), and the text goes through [`SafeWriter`]
+//! on its way out, so ten million functions or a stack of depth 100,000
+//! cost the memory of one row, not of the whole text.
+
+use crate::sort::{canonical_functions, canonical_lines, canonical_stacks};
+use profx_model::{FuncId, MetaValue, Profile};
+use serde::{Serialize, Serializer};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// The version of this document; raised whenever its shape changes.
+pub const SCHEMA: u32 = 1;
+
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct Report<'p, F, L, S, E, K, W>
+where
+    F: Iterator<Item: Serialize>,
+    L: Iterator<Item: Serialize>,
+    S: Iterator<Item: Serialize>,
+    E: Iterator<Item: Serialize>,
+    K: Iterator<Item: Serialize>,
+    W: Iterator<Item: Serialize>,
+{
+    schema: u32,
+    format: &'p str,
+    sources: &'p [String],
+    meta: BTreeMap<&'p str, Meta<'p>>,
+    totals: Totals,
+    functions: Rows<F>,
+    lines: Rows<L>,
+    stacks: Rows<S>,
+    edges: Rows<E>,
+    packets: Rows<K>,
+    warnings: Rows<W>,
+}
+
+/// A JSON array made from an iterator while it is written: no row list is
+/// ever held whole. Serialized once (the cell gives the iterator up).
+struct Rows<I>(RefCell<Option<I>>);
+
+impl<I> Rows<I> {
+    fn new(rows: I) -> Rows<I> {
+        Rows(RefCell::new(Some(rows)))
+    }
+}
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Rows<I> {
+    fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        let rows = self.0.borrow_mut().take();
+        s.collect_seq(rows.into_iter().flatten())
+    }
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Meta<'p> {
+    Text(&'p str),
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Serialize)]
+struct Totals {
+    elapsed_inclusive_ms: Option<f64>,
+    application_inclusive_ms: Option<f64>,
+    outside_ms: Option<f64>,
+    samples: Option<u64>,
+    functions: usize,
+    lines: usize,
+    stacks: usize,
+    packets: usize,
+    events: usize,
+}
+
+#[derive(Serialize)]
+struct Function<'p> {
+    name: &'p str,
+    module: &'p str,
+    calls: Option<u64>,
+    hits_self: Option<u64>,
+    hits_total: Option<u64>,
+    elapsed_inclusive_ms: Option<f64>,
+    elapsed_exclusive_ms: Option<f64>,
+    application_inclusive_ms: Option<f64>,
+    application_exclusive_ms: Option<f64>,
+    elapsed_inclusive_pct: Option<f64>,
+    elapsed_exclusive_pct: Option<f64>,
+    application_inclusive_pct: Option<f64>,
+    application_exclusive_pct: Option<f64>,
+    hits_self_pct: Option<f64>,
+    hits_total_pct: Option<f64>,
+    min_elapsed_inclusive_ms: Option<f64>,
+    max_elapsed_inclusive_ms: Option<f64>,
+    min_elapsed_exclusive_ms: Option<f64>,
+    max_elapsed_exclusive_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Line<'p> {
+    file: &'p str,
+    line: u32,
+    function: Option<&'p str>,
+    /// A trace's line: what was called there (report-json.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    called: Option<&'p str>,
+    hits: Option<u64>,
+    time_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Frame<'p> {
+    name: &'p str,
+    module: &'p str,
+}
+
+#[derive(Serialize)]
+struct Stack<'p> {
+    frames: Vec<Frame<'p>>,
+    hits: Option<u64>,
+    self_ms: Option<f64>,
+    child_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Edge<'p> {
+    caller: Frame<'p>,
+    callee: Frame<'p>,
+    calls: Option<u64>,
+    hits: Option<u64>,
+    elapsed_inclusive_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Packet<'p> {
+    index: usize,
+    source: &'p str,
+    events: usize,
+    first_ms: Option<f64>,
+    last_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Warning<'p> {
+    #[serde(rename = "where")]
+    place: String,
+    message: &'p str,
+}
+
+/// The report as pretty-printed JSON, ending with a newline.
+pub fn render(p: &Profile) -> String {
+    let mut out = Vec::new();
+    // Writing to memory fails only on a serializer error, which plain
+    // strings and numbers never give.
+    let _ = write(p, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the report to `out` as it is made, pretty-printed, ending with a
+/// newline, every unsafe character escaped (`SafeWriter`).
+pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
+    let edges = crate::callgraph::edges(p);
+    let report = Report {
+        schema: SCHEMA,
+        format: &p.format,
+        sources: &p.sources,
+        meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
+        totals: totals(p),
+        functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
+        lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
+        stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
+        edges: Rows::new(edges.iter().map(|e| edge(p, e))),
+        packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
+        warnings: Rows::new(p.warnings().iter().map(|w| Warning {
+            place: p.warning_place(w),
+            message: &w.message,
+        })),
+    };
+    let mut safe = SafeWriter::new(io::BufWriter::with_capacity(1 << 16, out));
+    report
+        .serialize(&mut serde_json::Serializer::pretty(&mut safe))
+        .map_err(io::Error::other)?;
+    safe.write_all(b"\n")?;
+    safe.finish()
+}
+
+/// Passes JSON text on with every unsafe character (`text::is_unsafe`)
+/// that serde leaves raw (DEL, C1 controls, bidi and invisible marks)
+/// written as a `\uXXXX` escape, as `text::json_safe` does for a whole
+/// string. Such characters stand only inside strings, where the escape
+/// means the same character. A character split between two writes waits
+/// for its last bytes.
+pub struct SafeWriter<W: Write> {
+    out: W,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> SafeWriter<W> {
+    pub fn new(out: W) -> SafeWriter<W> {
+        SafeWriter {
+            out,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Flushes what is left; bytes of an unfinished character (never
+    /// written by serde) go out as they are.
+    pub fn finish(mut self) -> io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.out.write_all(&rest)?;
+        self.out.flush()
+    }
+
+    fn pass(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let mut start = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 && b != 0x7f && (b >= 0x20 || b == b'\n') {
+                i += 1;
+                continue;
+            }
+            let len = utf8_len(b);
+            if i + len > bytes.len() {
+                break;
+            }
+            let c = std::str::from_utf8(&bytes[i..i + len])
+                .ok()
+                .and_then(|s| s.chars().next());
+            match c {
+                Some(c) if profx_model::text::is_unsafe(c) => {
+                    self.out.write_all(&bytes[start..i])?;
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        write!(self.out, "\\u{u:04x}")?;
+                    }
+                    start = i + len;
+                }
+                _ => {}
+            }
+            i += len;
+        }
+        self.out.write_all(&bytes[start..i])?;
+        self.pending.extend_from_slice(&bytes[i..]);
+        Ok(())
+    }
+}
+
+/// Bytes of the UTF-8 character that `first` starts (1 for a stray byte).
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+impl<W: Write> Write for SafeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.pending.is_empty() {
+            self.pass(buf)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(buf);
+            self.pass(&joined)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn meta(v: &MetaValue) -> Meta<'_> {
+    match v {
+        MetaValue::Text(s) => Meta::Text(s),
+        MetaValue::Int(n) => Meta::Int(*n),
+        MetaValue::Float(x) => Meta::Float(*x),
+    }
+}
+
+fn totals(p: &Profile) -> Totals {
+    let t = &p.totals;
+    Totals {
+        elapsed_inclusive_ms: t.elapsed_inclusive_ms,
+        application_inclusive_ms: t.application_inclusive_ms,
+        outside_ms: t.outside_ms,
+        samples: t.samples,
+        functions: p.functions().len(),
+        lines: p.lines().len(),
+        stacks: p.stacks().len(),
+        packets: p.packets().len(),
+        events: p.event_count(),
+    }
+}
+
+fn function(p: &Profile, id: FuncId) -> Function<'_> {
+    let f = p.function(id);
+    let pct = p.percents(id);
+    let per_call = p.per_call(id);
+    Function {
+        name: p.function_name(id),
+        module: p.function_module(id),
+        calls: f.calls,
+        hits_self: f.hits_self,
+        hits_total: f.hits_total,
+        elapsed_inclusive_ms: f.time.elapsed_inclusive,
+        elapsed_exclusive_ms: f.time.elapsed_exclusive,
+        application_inclusive_ms: f.time.application_inclusive,
+        application_exclusive_ms: f.time.application_exclusive,
+        elapsed_inclusive_pct: pct.elapsed_inclusive,
+        elapsed_exclusive_pct: pct.elapsed_exclusive,
+        application_inclusive_pct: pct.application_inclusive,
+        application_exclusive_pct: pct.application_exclusive,
+        hits_self_pct: pct.hits_self,
+        hits_total_pct: pct.hits_total,
+        min_elapsed_inclusive_ms: per_call.min_inclusive,
+        max_elapsed_inclusive_ms: per_call.max_inclusive,
+        min_elapsed_exclusive_ms: per_call.min_exclusive,
+        max_elapsed_exclusive_ms: per_call.max_exclusive,
+    }
+}
+
+fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
+    let l = p.line(id);
+    Line {
+        file: p.name(l.file),
+        line: l.line,
+        function: p.line_function_name(id),
+        called: l.called.map(|n| p.name(n)),
+        hits: l.hits,
+        time_ms: l.time_ms,
+    }
+}
+
+fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
+    let s = p.stack(id);
+    Stack {
+        frames: p.frames(id).iter().map(|&f| frame(p, f)).collect(),
+        hits: s.hits,
+        self_ms: s.self_ms,
+        child_ms: s.child_ms,
+    }
+}
+
+fn frame(p: &Profile, f: FuncId) -> Frame<'_> {
+    Frame {
+        name: p.function_name(f),
+        module: p.function_module(f),
+    }
+}
+
+fn edge<'p>(p: &'p Profile, e: &crate::callgraph::GraphEdge) -> Edge<'p> {
+    Edge {
+        caller: frame(p, e.caller),
+        callee: frame(p, e.callee),
+        calls: e.values.calls,
+        hits: e.values.hits,
+        elapsed_inclusive_ms: e.values.elapsed_inclusive_ms,
+    }
+}
+
+fn packet(index: usize, pk: &profx_model::Packet) -> Packet<'_> {
+    Packet {
+        index,
+        source: &pk.source,
+        events: pk.events.len(),
+        first_ms: pk.first_ms,
+        last_ms: pk.last_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed writer escapes as `text::json_safe` does, whatever
+    /// the chunks: characters split between writes included.
+    #[test]
+    fn safe_writer_matches_json_safe_in_any_chunks() {
+        let raw =
+            serde_json::to_string(&"a\u{202e}b\u{9b}c\x7fd\x1bé漢\u{E0041}\u{1F600}z").unwrap();
+        let whole = profx_model::text::json_safe(raw.clone());
+        for size in 1..8 {
+            let mut out = Vec::new();
+            let mut w = SafeWriter::new(&mut out);
+            for chunk in raw.as_bytes().chunks(size) {
+                w.write_all(chunk).unwrap();
+            }
+            w.finish().unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {size}");
+        }
+    }
+}

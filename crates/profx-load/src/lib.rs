@@ -1,0 +1,244 @@
+//! Input formats → `Profile`.
+//!
+//! This module owns opening inputs (read-only, memory-mapped), choosing a
+//! loader by content ([`Detection`]: yes / no / need more), running it into a
+//! [`ProfileBuilder`] and the `--strict` rule. Each format lives in its own
+//! file and knows nothing of the others; adding one means adding it to
+//! [`LOADERS`].
+
+pub mod br;
+mod input;
+pub(crate) mod names;
+pub(crate) mod parallel;
+pub mod plist;
+mod scan;
+pub(crate) mod split;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod vs_csv;
+pub mod xpp;
+
+pub use input::Input;
+
+use profx_model::{Profile, ProfileBuilder};
+use thiserror::Error;
+
+/// A loader's answer to "is this your format?" for the first bytes of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detection {
+    Yes,
+    No,
+    /// The bytes seen so far do not decide; show more.
+    NeedMore,
+}
+
+/// One input format.
+pub trait Loader: Sync {
+    /// Name used by `--format` and in reports (`"plist"`).
+    fn name(&self) -> &'static str;
+    /// Judges `head`, the first bytes of a file; `at_eof` when that is all of it.
+    fn detect(&self, head: &[u8], at_eof: bool) -> Detection;
+    /// Judges a whole input; loaders that need its name as well as its
+    /// bytes (a records-only trace packet) override this.
+    fn detect_input(&self, input: &Input) -> Detection {
+        detect_growing(self, input.bytes())
+    }
+    /// Loads `input` into `b`. Unusable records become warnings; an error
+    /// means nothing usable was found.
+    fn load(
+        &self,
+        input: &Input,
+        opts: &LoadOptions,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError>;
+}
+
+/// Every loader, in the order detection asks them.
+/// A dBASE III table starts with byte 3, a BR sample's type: `xpp`, whose
+/// DBF check is strict, is asked before `br`.
+pub static LOADERS: &[&dyn Loader] = &[&plist::Plist, &xpp::Xpp, &br::Br, &vs_csv::VsCsv];
+
+/// Why a load failed: what, where, why.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The OS error is part of the message, not a `source`: a chain
+    /// printed whole would say it twice.
+    #[error("{path}: cannot read: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error("{path}: {what}; profx reads regular files, or `-` for standard input")]
+    NotAFile { path: String, what: &'static str },
+    #[error("{path}: not a format profx knows (tried: {tried}); name one with --format")]
+    Unrecognized { path: String, tried: String },
+    #[error("unknown format {name:?} (known: {known})")]
+    UnknownFormat { name: String, known: String },
+    #[error("{path}: {place}: {reason}")]
+    Invalid {
+        path: String,
+        place: String,
+        reason: String,
+    },
+    #[error("{path}: {place}: {message} (--strict makes every warning fatal)")]
+    Strict {
+        path: String,
+        place: String,
+        message: String,
+    },
+    #[error("{format} loads one file at a time, {count} were given")]
+    TooManyInputs { format: &'static str, count: usize },
+    #[error("no input file given")]
+    NoInput,
+}
+
+/// How to load.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--format`: skip detection.
+    pub format: Option<String>,
+    /// `--strict`: the first warning fails the load.
+    pub strict: bool,
+    /// `--columns`: the order of a delimited trace's columns
+    /// (`thread,time,op,call,line,params`), instead of detecting it.
+    pub columns: Option<String>,
+    /// Bytes a parallel parsing chunk holds (`None`: `parallel::CHUNK`).
+    /// Tests make it small so that small files take the many-chunk path.
+    #[doc(hidden)]
+    pub chunk_bytes: Option<usize>,
+    /// Keep a trace's calls in time order (`Profile::timeline`), for evented
+    /// exports; the app and reports do without it.
+    pub timeline: bool,
+    /// What a trace keeps of its events besides their count.
+    pub events: KeepEvents,
+    /// Whether a trace's call paths and a log's samples make stacks.
+    pub stacks: KeepStacks,
+    /// Load with the format's reference loader: one thread, the format's
+    /// general grammar, no speed machinery (`plist::reference`,
+    /// `xpp::reference`, `br::reference`). It gives the same profile as
+    /// the fast engine, slower; the tests hold
+    /// the two to that. VS reports have one loader and ignore it.
+    pub reference: bool,
+}
+
+/// Whether a trace's call paths and a log's samples make stacks. The
+/// functions, lines and totals are the same either way, to the bit
+/// (`ProfileBuilder::skip_stacks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepStacks {
+    /// A stack for every call path or sampled backtrace: the stacks pane,
+    /// `--json`, exports.
+    #[default]
+    Kept,
+    /// None: a report of functions or lines shows no stack, and finding
+    /// each call's path or each sample's stack is a large part of a trace's
+    /// or a BR log's load. Files that state their stacks (PLIST, VS
+    /// reports) keep them.
+    Skipped,
+}
+
+/// What a trace's packets keep of their events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepEvents {
+    /// Where each event is in the file, its function and depth, so the
+    /// trace pane and the CSV export read rows back (four to eight bytes
+    /// an event).
+    #[default]
+    Indexed,
+    /// How many there are and nothing else: `report` reads no event back,
+    /// so it need not build the index.
+    Counted,
+}
+
+/// The names `--format` accepts.
+pub fn format_names() -> Vec<&'static str> {
+    LOADERS.iter().map(|l| l.name()).collect()
+}
+
+fn by_name(name: &str) -> Result<&'static dyn Loader, LoadError> {
+    LOADERS
+        .iter()
+        .copied()
+        .find(|l| l.name() == name)
+        .ok_or_else(|| LoadError::UnknownFormat {
+            name: name.to_string(),
+            known: format_names().join(", "),
+        })
+}
+
+/// The loader whose detection says yes to `input`, the first one in
+/// [`LOADERS`] order when several would.
+pub fn detect(input: &Input) -> Result<&'static dyn Loader, LoadError> {
+    LOADERS
+        .iter()
+        .copied()
+        .find(|l| l.detect_input(input) == Detection::Yes)
+        .ok_or_else(|| LoadError::Unrecognized {
+            path: input.name().to_string(),
+            tried: format_names().join(", "),
+        })
+}
+
+/// Offers a loader ever larger heads of the file until it decides.
+pub fn detect_growing<L: Loader + ?Sized>(loader: &L, bytes: &[u8]) -> Detection {
+    for size in [512, 8 << 10, 256 << 10] {
+        if size >= bytes.len() {
+            break;
+        }
+        match loader.detect(&bytes[..size], false) {
+            Detection::NeedMore => continue,
+            decided => return decided,
+        }
+    }
+    match loader.detect(bytes, true) {
+        Detection::NeedMore => Detection::No,
+        decided => decided,
+    }
+}
+
+/// Opens and loads the files at `paths` as one profile.
+pub fn load_paths(paths: &[String], opts: &LoadOptions) -> Result<Profile, LoadError> {
+    let inputs = paths
+        .iter()
+        .map(Input::open)
+        .collect::<Result<Vec<_>, _>>()?;
+    load_inputs(&inputs, opts)
+}
+
+/// Loads inputs already opened (files, or the embedded demo).
+pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, LoadError> {
+    let first = inputs.first().ok_or(LoadError::NoInput)?;
+    if first.bytes().is_empty() {
+        return Err(LoadError::Invalid {
+            path: first.name().to_string(),
+            place: "offset 0".into(),
+            reason: "the file is empty".into(),
+        });
+    }
+    let loader = match &opts.format {
+        Some(name) => by_name(name)?,
+        None => detect(first)?,
+    };
+    if inputs.len() > 1 {
+        return Err(LoadError::TooManyInputs {
+            format: loader.name(),
+            count: inputs.len(),
+        });
+    }
+    let mut b = ProfileBuilder::new(loader.name());
+    b.begin_source(first.name());
+    if opts.timeline {
+        b.record_timeline();
+    }
+    if opts.stacks == KeepStacks::Skipped {
+        b.skip_stacks();
+    }
+    loader.load(first, opts, &mut b)?;
+    first.mark_read(first.bytes().len());
+    let profile = b.finish();
+    if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
+        return Err(LoadError::Strict {
+            path: profile.sources[w.source].clone(),
+            place: w.place.to_string(),
+            message: w.message.clone(),
+        });
+    }
+    Ok(profile)
+}

@@ -1,0 +1,316 @@
+use super::*;
+use crate::{Input, LoadOptions, load_inputs};
+use profx_model::testing::{stack_paths, warnings};
+use profx_model::{MetaValue, Place, Profile};
+
+fn load(text: &str) -> Profile {
+    let input = Input::owned("t.txt", text.as_bytes().to_vec());
+    let opts = LoadOptions {
+        format: Some("plist".into()),
+        ..Default::default()
+    };
+    load_inputs(&[input], &opts).expect("loads")
+}
+
+const TIMED: &str = "0\t1.0\tMicrosoft PLIST\n1\t522\tFunction timing\n2\t100.0\t4.5\t3\n\
+6\tP.EXE\tp.obj\t1\t10.0\t90.0\tmain\n\
+6\tP.EXE\tp.obj\t4\t80.0\t80.0\twork(int, char)\n";
+
+#[test]
+fn function_records_carry_calls_and_times_and_session_comes_from_tag_2() {
+    let p = load(TIMED);
+    let work = p
+        .function_ids()
+        .find(|&f| p.function_name(f) == "work(int, char)")
+        .unwrap();
+    let f = p.function(work);
+    assert_eq!(p.function_module(work), "p.obj");
+    assert_eq!(f.calls, Some(4));
+    assert_eq!(f.time.elapsed_exclusive, Some(80.0));
+    assert_eq!(f.time.elapsed_inclusive, Some(80.0));
+    assert_eq!(p.percents(work).elapsed_inclusive, Some(80.0));
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(100.0));
+    assert_eq!(p.totals.outside_ms, Some(4.5));
+    assert_eq!(p.meta["method_code"], MetaValue::Int(522));
+    assert_eq!(p.meta["call_depth"], MetaValue::Int(3));
+    assert!(p.warnings().is_empty());
+}
+
+#[test]
+fn zero_total_time_falls_back_to_largest_inclusive() {
+    let p = load(&TIMED.replace("2\t100.0", "2\t0"));
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(90.0));
+}
+
+#[test]
+fn counting_methods_have_absent_times() {
+    for method in ["321", "324", "521", "524"] {
+        let text = TIMED.replace("522", method) + "8\t1\n9\t1\t3\t0\t0\n10\twork(int, char)\n";
+        let p = load(&text);
+        let f = &p.functions()[0];
+        assert_eq!(f.calls, Some(1), "{method}: counts are kept");
+        assert_eq!(f.time.elapsed_inclusive, None, "{method}");
+        assert_eq!(p.totals.elapsed_inclusive_ms, None);
+        assert_eq!(p.totals.outside_ms, None);
+        assert_eq!(p.stacks()[0].self_ms, None);
+        assert_eq!(p.stacks()[0].hits, Some(3));
+    }
+}
+
+#[test]
+fn duplicate_function_is_merged_with_a_warning_on_the_later_line() {
+    let p = load(&format!("{TIMED}6\tP.EXE\tp.obj\t2\t5.0\t6.0\tmain\n"));
+    let main = &p.functions()[0];
+    assert_eq!(main.calls, Some(3));
+    assert_eq!(main.time.elapsed_inclusive, Some(96.0));
+    assert_eq!(p.functions().len(), 2);
+    let w = warnings(&p);
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].0, Place::Line(6));
+    assert!(w[0].1.contains("after line 4"), "{}", w[0].1);
+}
+
+#[test]
+fn same_name_in_another_module_is_another_function() {
+    let p = load(&format!("{TIMED}6\tP.EXE\tq.obj\t2\t5.0\t6.0\tmain\n"));
+    assert_eq!(p.functions().len(), 3);
+    assert!(p.warnings().is_empty());
+}
+
+#[test]
+fn stacks_are_oriented_root_first_with_the_owner_as_leaf() {
+    let text = format!(
+        "{TIMED}8\t3\n\
+         9\t2\t1\t1.0\t0\n10\tmain\n10\twork(int, char)\n\
+         9\t2\t2\t2.0\t0\n10\twork(int, char)\n10\tmain\n\
+         9\t1\t3\t3.0\t0\n10\tmain\n"
+    );
+    let p = load(&text);
+    // Listed after `work`: owner is work. Root-first as listed; leaf-first
+    // reversed (same path, so merged); owner at neither end appended.
+    assert_eq!(stack_paths(&p), ["main>work(int, char)"]);
+    assert_eq!(p.stacks()[0].hits, Some(6));
+    assert_eq!(p.stacks()[0].self_ms, Some(6.0));
+    assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
+}
+
+/// A stack repeating one of its owner's is merged with it: many stacks
+/// later, or in a second listing of the owner with other owners' stacks
+/// between them.
+#[test]
+fn repeated_stacks_are_merged_wherever_they_come() {
+    let stack = |hits: u32, caller: &str| {
+        format!("9\t2\t{hits}\t1.0\t0\n10\t{caller}\n10\twork(int, char)\n")
+    };
+    let hits = |p: &Profile, path: &str| {
+        let paths = stack_paths(p);
+        let i = paths.iter().position(|x| x == path).expect(path);
+        p.stacks()[i].hits
+    };
+    let mut long = format!("{TIMED}8\t14\n");
+    for i in 0..12 {
+        long += &stack(1 + i, &format!("c{i}"));
+    }
+    long += &(stack(100, "c0") + &stack(200, "c11"));
+    let p = load(&long);
+    assert_eq!(p.stacks().len(), 12);
+    assert_eq!(hits(&p, "c0>work(int, char)"), Some(101));
+    assert_eq!(hits(&p, "c11>work(int, char)"), Some(212));
+
+    let mut twice = format!("{TIMED}8\t2\n{}{}", stack(1, "c0"), stack(2, "c1"));
+    twice += "6\tP.EXE\tp.obj\t1\t1.0\t1.0\tother\n8\t1\n";
+    twice += "9\t2\t7\t1.0\t0\n10\tc0\n10\tother\n";
+    twice += "6\tP.EXE\tp.obj\t4\t80.0\t80.0\twork(int, char)\n8\t2\n";
+    twice += &(stack(1000, "c1") + &stack(3000, "c2"));
+    let p = load(&twice);
+    assert_eq!(stack_paths(&p).len(), 4, "{:?}", stack_paths(&p));
+    assert_eq!(hits(&p, "c1>work(int, char)"), Some(1002));
+    assert_eq!(hits(&p, "c2>work(int, char)"), Some(3000));
+    assert_eq!(hits(&p, "c0>other"), Some(7));
+}
+
+#[test]
+fn frame_modules_come_from_functions_of_that_name() {
+    let text = format!(
+        "{TIMED}6\tP.EXE\tq.obj\t1\t1\t1\tdup\n6\tP.EXE\tr.obj\t1\t1\t1\tdup\n\
+         8\t1\n9\t3\t1\t1\t0\n10\tmain\n10\tdup\n10\tunknown\n"
+    );
+    let p = load(&text);
+    let s = p.stack_ids().next().unwrap();
+    let frames: Vec<_> = p
+        .frames(s)
+        .iter()
+        .map(|&f| (p.function_name(f), p.function_module(f)))
+        .collect();
+    // `dup` is ambiguous (two modules), `unknown` is no function: module "".
+    // The owner (the second `dup`, r.obj) is appended as the leaf.
+    assert_eq!(
+        frames,
+        [
+            ("main", "p.obj"),
+            ("dup", ""),
+            ("unknown", ""),
+            ("dup", "r.obj")
+        ]
+    );
+}
+
+#[test]
+fn every_stack_warning_names_its_line() {
+    let text = format!(
+        "{TIMED}8\t2\n\
+         9\t3\t1\t1\t0\n10\tmain\n10\twork(int, char)\n\
+         6\tP.EXE\tp.obj\t1\t1\t1\tthird\n8\t1\n9\t1\t1\t1\t0\n10\tthird\n10\textra\n\
+         10\tstray\n"
+    );
+    let p = load(&text);
+    let places: Vec<_> = warnings(&p).into_iter().map(|(p, _)| p).collect();
+    // line 6: 8 promises 2 stacks, 1 follows; line 7: 9 promises 3 frames,
+    // 2 follow; lines 14-15: frames past the declared size.
+    assert_eq!(
+        places,
+        [
+            Place::Line(6),
+            Place::Line(7),
+            Place::Line(14),
+            Place::Line(15)
+        ]
+    );
+    assert_eq!(stack_paths(&p), ["main>work(int, char)", "third"]);
+}
+
+#[test]
+fn bad_and_unknown_records_are_skipped_with_their_line() {
+    let text = format!(
+        "{TIMED}\nProgram Statistics\n12\tfuture\n6\tP.EXE\tp.obj\tmany\t1\t1\tbad\n7\tP\n"
+    );
+    let p = load(&text);
+    let w = warnings(&p);
+    assert_eq!(w.len(), 4, "{w:?}");
+    assert_eq!(
+        w[0],
+        (
+            Place::Line(7),
+            "first field \"Program\" is not a PLIST format tag; line skipped".into()
+        )
+    );
+    assert_eq!(
+        w[1],
+        (
+            Place::Line(8),
+            "unknown format tag 12; record skipped".into()
+        )
+    );
+    assert_eq!(w[2].0, Place::Line(9));
+    assert!(w[2].1.contains("count \"many\" is not a number"));
+    assert_eq!(w[3].0, Place::Line(10));
+    assert_eq!(
+        p.functions().len(),
+        2,
+        "the bad function is not in the model"
+    );
+}
+
+#[test]
+fn space_separated_listing_text_loads() {
+    let p = load("6  P.EXE  p.obj  2  1.5  3.0  operator new(unsigned int)\n7 P.EXE a.c 12 4\n");
+    assert_eq!(
+        p.function_name(p.function_ids().next().unwrap()),
+        "operator new(unsigned int)"
+    );
+    assert_eq!(p.lines()[0].line, 12);
+    assert_eq!(p.lines()[0].hits, Some(4));
+}
+
+#[test]
+fn detection() {
+    let plist = Plist;
+    assert_eq!(plist.detect(TIMED.as_bytes(), true), Detection::Yes);
+    assert_eq!(
+        plist.detect(b"\r\n6\tP.EXE\tp.obj\t1\t1\t1\tf\r\n", true),
+        Detection::Yes
+    );
+    assert_eq!(
+        plist.detect(b"0\t1.0\tMicrosoft PL", false),
+        Detection::NeedMore
+    );
+    assert_eq!(
+        plist.detect(b"1,0.5,\"i\",\"MAIN\",12\n", true),
+        Detection::No
+    );
+    assert_eq!(
+        plist.detect(b"Level,Function Name\n0,x\n", true),
+        Detection::No
+    );
+    assert_eq!(
+        plist.detect(b"\x01\x00\x01\x00\x05A.BR", true),
+        Detection::No
+    );
+    assert_eq!(
+        plist.detect(b"  Profile: Function timing\n", true),
+        Detection::No
+    );
+    assert_eq!(plist.detect(b"", true), Detection::No);
+    assert_eq!(
+        plist.detect(b"  1    2.00iB           1    5.00oB", true),
+        Detection::No,
+        "a DBF packet"
+    );
+    let stray = b"1\t522\tx\nProgram Statistics\n12\tfuture\n6\tt\tt.obj\t1\t1\t1\tf\n";
+    assert_eq!(plist.detect(stray, true), Detection::Yes);
+    assert_eq!(
+        plist.detect(b"12\tfuture\n1\t522\tx\n", true),
+        Detection::No
+    );
+    assert_eq!(
+        plist.detect(b"1\t522\tx\nsome\ntext\n", true),
+        Detection::No
+    );
+}
+
+/// Every byte of a listing replaced by a few values: never a panic.
+#[test]
+fn flipped_bytes_never_panic() {
+    let text =
+        format!("{TIMED}8\t2\n9\t2\t1\t1.0\t0\n10\tmain\n10\twork(int, char)\n7\tP\ta.c\t3\t4\n");
+    crate::testing::flips_never_panic(text.as_bytes(), b"\t \n9x\0\xff", "plist", |_| {});
+}
+
+/// Every line its own chunk (so a stack's records, its function and its
+/// frames go to different workers, each numbering names its own way) gives
+/// the same profile, warnings and places included, as one chunk.
+#[test]
+fn chunked_parsing_keeps_stacks_places_and_warnings() {
+    let mut text = b"\xEF\xBB\xBF".to_vec();
+    text.extend_from_slice(TIMED.as_bytes());
+    text.extend_from_slice(b"8\t2\r\n9\t3\t1\t1\t0\n10\tmain\n\n10\twork(int, char)\n");
+    text.extend_from_slice(b"Program Statistics\n7\tP.EXE\tCaf\xE9.c\t3\t2\n12\tx\n");
+    text.extend_from_slice(
+        b"6\tP.EXE\tp.obj\t1\t1\t1\tthird\n8\t1\n9\t1\t1\t1\t0\n10\tthird\n10\textra",
+    );
+    let load = |chunk_bytes| crate::testing::load_chunked("plist", &text, chunk_bytes);
+    let (one, many) = (load(None), load(Some(1)));
+    assert_eq!(
+        profx_analysis::report::json::render(&one),
+        profx_analysis::report::json::render(&many)
+    );
+    let places: Vec<_> = warnings(&many).into_iter().map(|(p, _)| p).collect();
+    let lines = [6, 7, 11, 13, 18].map(Place::Line);
+    assert_eq!(places, lines);
+    assert_eq!(stack_paths(&many), ["main>work(int, char)", "third"]);
+    // Not UTF-8: read as Windows-1252, as a lone line would be.
+    assert_eq!(many.name(many.lines()[0].file), "Café.c");
+}
+
+/// A function listed again in another chunk is named in its warning from
+/// that chunk's own names (the profile's table is busy on another thread).
+#[test]
+fn a_function_listed_again_in_another_chunk_is_named_in_its_warning() {
+    let text = format!("{TIMED}6\tP.EXE\tp.obj\t2\t5.0\t6.0\twork(int, char)\n");
+    let many = crate::testing::load_chunked("plist", text.as_bytes(), Some(1));
+    let w = warnings(&many);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].0, Place::Line(6));
+    let expected = "function \"work(int, char)\" (p.obj) listed again after line 5";
+    assert!(w[0].1.starts_with(expected), "{}", w[0].1);
+}

@@ -1,0 +1,256 @@
+use super::*;
+use crate::load_inputs;
+use profx_model::testing::{function, percents, stack_paths, warnings};
+use profx_model::{Place, Profile};
+
+fn load(text: &str) -> Profile {
+    let input = Input::owned(
+        "r.csv",
+        format!("\u{feff}{}", text.replace('\n', "\r\n")).into_bytes(),
+    );
+    load_inputs(&[input], &LoadOptions::default()).expect("loads")
+}
+
+const TREE_HEADER: &str = "Level,Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,Application Inclusive Time,Application Exclusive Time,Module Name,\n";
+
+#[test]
+fn bad_rows_are_reported_at_their_own_line() {
+    let p = load(&format!(
+        "{TREE_HEADER}0,\"p.exe\",0,10,0,8,0,\"\",\nx,\"f\",1,1,1,1,1,\"m\",\n1,\"g\",1,2,2,1,1,\"m\",\n"
+    ));
+    assert_eq!(
+        warnings(&p),
+        [(
+            Place::Line(3),
+            "level \"x\" is not a depth; row skipped with its subtree".into()
+        )]
+    );
+}
+
+#[test]
+fn call_tree_with_times_counts_recursion_once_and_keeps_application_values() {
+    let p = load(&format!(
+        "{TREE_HEADER}0,\"p.exe\",0,100,0,80,0,\"\",\n\
+         1,\"main\",1,100,10,80,8,\"p.exe\",\n\
+         2,\"walk\",2,60,20,50,15,\"p.exe\",\n\
+         3,\"walk\",5,40,40,35,35,\"p.exe\",\n\
+         2,\"\"\"quoted\"\", name\",\"1,000\",30,30,22,22,\"p.exe\",\n"
+    ));
+    assert_eq!(
+        p.meta["report"],
+        profx_model::MetaValue::Text("calltree".into())
+    );
+    let walk = function(&p, "walk");
+    assert_eq!(walk.calls, Some(7));
+    assert_eq!(
+        walk.time.elapsed_inclusive,
+        Some(60.0),
+        "the nested walk node is not added again"
+    );
+    assert_eq!(walk.time.elapsed_exclusive, Some(60.0));
+    assert_eq!(walk.time.application_inclusive, Some(50.0));
+    assert_eq!(function(&p, "\"quoted\", name").calls, Some(1000));
+    // No percent columns: the session is the sum of level 1 inclusive times.
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(100.0));
+    assert_eq!(p.totals.application_inclusive_ms, Some(80.0));
+    assert_eq!(
+        stack_paths(&p),
+        [
+            "main",
+            "main>walk",
+            "main>walk>walk",
+            "main>\"quoted\", name"
+        ]
+    );
+    let s = &p.stacks()[2];
+    assert_eq!(
+        (s.hits, s.self_ms, s.child_ms),
+        (Some(5), Some(40.0), Some(0.0))
+    );
+    assert_eq!(p.stacks()[1].child_ms, Some(40.0));
+}
+
+#[test]
+fn ide_export_recovers_the_total_from_averages_and_percents() {
+    let header = "Level,Function Name,Number of Calls,Elapsed Inclusive Time %,Elapsed Exclusive Time %,Avg Elapsed Inclusive Time,AVG Elapsed Exclusive Time,Module Name,\n";
+    let p = load(&format!(
+        "{header}0,\"p\",0,100.00,0.00,0.00,0.00,\"\",\n1,\"a\",4,80.00,20.00,50.00,12.50,\"m\",\n2,\"b\",2,60.00,60.00,75.00,75.00,\"m\",\n2,\"c\",3,0.00,0.00,0.01,0.01,\"m\",\n"
+    ));
+    // Largest Avg × Calls with a percent: a, 200 ms at 80 % → T = 250 ms.
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(250.0));
+    let b = function(&p, "b");
+    assert_eq!(
+        b.time.elapsed_inclusive,
+        Some(150.0),
+        "60 % of 250, not 75 × 2"
+    );
+    assert_eq!(percents(&p, "b").elapsed_inclusive, Some(60.0));
+    assert_eq!(function(&p, "a").time.elapsed_exclusive, Some(50.0));
+    let c = function(&p, "c");
+    assert_eq!(
+        c.time.elapsed_inclusive,
+        Some(0.0),
+        "a zero percent is a percent: 0 × T"
+    );
+}
+
+#[test]
+fn percents_only_become_the_percent_values() {
+    let p = load(
+        "Function Name,Elapsed Inclusive Time %,Elapsed Exclusive Time %,\n\"a\",90.5,10.25,\n\"b\",80.25,80.25,\n",
+    );
+    assert_eq!(
+        p.meta["report"],
+        profx_model::MetaValue::Text("function".into())
+    );
+    let a = function(&p, "a");
+    assert_eq!(a.time.elapsed_inclusive, None);
+    assert_eq!(
+        (
+            percents(&p, "a").elapsed_inclusive,
+            percents(&p, "a").elapsed_exclusive
+        ),
+        (Some(90.5), Some(10.25))
+    );
+    assert_eq!(p.totals.elapsed_inclusive_ms, None);
+}
+
+#[test]
+fn function_summary_with_times_and_percents() {
+    let p = load(
+        "Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Inclusive Time %,Elapsed Exclusive Time,Elapsed Exclusive Time %,\n\"main\",1,\"1.234,5\",50.00,\"1,000.00\",40.5,\n\"f\",10,200,8.1,200,8.1,\n",
+    );
+    assert_eq!(
+        p.totals.elapsed_inclusive_ms,
+        Some(2469.0),
+        "1234.5 ms is 50 %"
+    );
+    assert_eq!(function(&p, "main").time.elapsed_inclusive, Some(1234.5));
+    assert_eq!(function(&p, "main").time.elapsed_exclusive, Some(1000.0));
+}
+
+#[test]
+fn caller_callee_keeps_each_edge_once() {
+    let p = load(
+        "Type,Root Function Name,Function Name,Number of Calls,Elapsed Inclusive Time,Elapsed Exclusive Time,Module Name,\n\
+         1,\"f\",\"main\",3,30,1,\"m\",\n0,\"f\",\"f\",3,30,10,\"m\",\n2,\"f\",\"g\",6,20,20,\"m\",\n\
+         1,\"g\",\"f\",6,20,20,\"m\",\n0,\"g\",\"g\",6,20,20,\"m\",\n",
+    );
+    assert_eq!(
+        p.meta["report"],
+        profx_model::MetaValue::Text("callercallee".into())
+    );
+    assert_eq!(function(&p, "f").calls, Some(3));
+    assert_eq!(function(&p, "g").time.elapsed_exclusive, Some(20.0));
+    assert_eq!(
+        function(&p, "main").calls,
+        None,
+        "callers are frames, not function rows"
+    );
+    assert!(
+        p.stacks().is_empty(),
+        "a caller/callee report has no call paths"
+    );
+    assert_eq!(
+        edge_paths(&p),
+        ["main>f", "f>g"],
+        "f>g stated twice, kept once"
+    );
+    assert_eq!(p.stated_edges()[1].calls, Some(6));
+    assert_eq!(p.stated_edges()[1].elapsed_inclusive_ms, Some(20.0));
+    assert_eq!(
+        p.totals.elapsed_inclusive_ms,
+        Some(30.0),
+        "sum of the function rows' exclusive times"
+    );
+}
+
+#[test]
+fn without_a_root_column_rows_belong_to_the_latest_function() {
+    let p = load(
+        "Type,Function Name,Number of Calls,Elapsed Inclusive Time,\n0,\"f\",1,5,\n1,\"main\",1,5,\n2,\"g\",1,2,\n2,\"x\",1,1,\n",
+    );
+    assert_eq!(edge_paths(&p), ["main>f", "f>g", "f>x"]);
+}
+
+#[test]
+fn sampling_reports_give_hits() {
+    let p = load(
+        "Function Name,Inclusive Samples,Exclusive Samples,Inclusive Samples %,Exclusive Samples %,\n\"main\",\"1,200\",100,96.00,8.00,\n\"f\",900,900,72.00,72.00,\n",
+    );
+    assert_eq!(p.totals.samples, Some(1250));
+    let f = function(&p, "f");
+    assert_eq!((f.hits_self, f.hits_total), (Some(900), Some(900)));
+    assert_eq!(percents(&p, "f").hits_self, Some(72.0));
+}
+
+#[test]
+fn level_jumps_skip_the_subtree() {
+    let p = load(&format!(
+        "{TREE_HEADER}1,\"a\",1,5,1,5,1,\"m\",\n3,\"lost\",1,1,1,1,1,\"m\",\n4,\"lost2\",1,1,1,1,1,\"m\",\n2,\"b\",1,4,4,4,4,\"m\",\n"
+    ));
+    assert_eq!(
+        warnings(&p),
+        [(
+            Place::Line(3),
+            "level 3 under level 1; row skipped with its subtree".into()
+        )]
+    );
+    assert_eq!(stack_paths(&p), ["a", "a>b"]);
+}
+
+#[test]
+fn an_unclosed_quote_is_a_warning_not_a_function() {
+    let p = load(&format!(
+        "{TREE_HEADER}1,\"a\",1,5,1,5,1,\"m\",\n1,\"b,1,1,1,1,1,\"m\",\n1,\"c\",1,1,1,1,1,\"m\",\n"
+    ));
+    let w = warnings(&p);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].0, Place::Line(3));
+    assert!(
+        w[0].1
+            .contains("3 fields where the header's columns need 8"),
+        "{}",
+        w[0].1
+    );
+}
+
+#[test]
+fn detection() {
+    let v = VsCsv;
+    assert_eq!(
+        v.detect(format!("\u{feff}{TREE_HEADER}").as_bytes(), true),
+        Detection::Yes
+    );
+    assert_eq!(v.detect(b"Name,Exclusive Samples\n", true), Detection::Yes);
+    assert_eq!(v.detect(b"Level,Function Na", false), Detection::NeedMore);
+    assert_eq!(
+        v.detect(b"This is not a correct header\r\n", true),
+        Detection::No
+    );
+    assert_eq!(v.detect(b"Function Name,Colour\n", true), Detection::No);
+    assert_eq!(v.detect(b"1,0.5,\"i\",\"MAIN\"\n", true), Detection::No);
+}
+
+/// Every byte of a report replaced by a few values: never a panic.
+#[test]
+fn flipped_bytes_never_panic() {
+    let text = format!(
+        "{TREE_HEADER}0,\"p.exe\",0,\"1,000\",0,8,0,\"\",\n1,\"main\",1,100,10,80,8,\"p.exe\",\n2,\"walk\",2,60,20,50,15,\"p.exe\",\n"
+    );
+    crate::testing::flips_never_panic(text.as_bytes(), b",\"\n\r9.\0\xff", "vs-csv", |_| {});
+}
+
+/// The stated edges as `caller>callee`, in the order the file states them.
+fn edge_paths(p: &profx_model::Profile) -> Vec<String> {
+    p.stated_edges()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}>{}",
+                p.function_name(e.caller),
+                p.function_name(e.callee)
+            )
+        })
+        .collect()
+}

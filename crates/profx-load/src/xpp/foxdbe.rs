@@ -1,0 +1,125 @@
+//! FOXDBE (DBF) pieces, for both loaders: the header packet and its numbered packets,
+//! which hold records only (a packet that starts with a header of the same
+//! layout has it skipped). Record counts come from the bytes present; the
+//! header packet's count is the whole trace's (formats.md), so it is
+//! compared with the records of every piece together.
+
+use super::dbf::{self, ColMap, Header};
+use super::invalid;
+use super::row::Col;
+use crate::{Input, LoadError, LoadOptions};
+use profx_model::{Place, ProfileBuilder};
+use std::sync::Arc;
+
+/// Reads each piece in turn with `read` (each but the first a source of
+/// its own), given where its records start, then checks the records of
+/// them all (`counted`).
+pub(super) fn each_piece(
+    b: &mut ProfileBuilder,
+    pieces: &[Input],
+    header: &Header,
+    first_has_header: bool,
+    mut read: impl FnMut(&mut ProfileBuilder, &Input, usize) -> dbf::Walk,
+) -> Result<(), LoadError> {
+    let (mut live, mut present) = (0, 0);
+    let header_source = b.current_source();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i > 0 {
+            b.begin_source(piece.name());
+        }
+        let start = match (i, first_has_header) {
+            (0, true) => header.header_len,
+            _ => own_header(piece, header),
+        };
+        let walk = read(b, piece, start);
+        live += walk.live;
+        present += walk.live + walk.deleted;
+    }
+    counted(
+        b,
+        pieces,
+        header,
+        first_has_header,
+        (header_source, live, present),
+    )
+}
+
+/// The record count a header packet declares against the records present
+/// in every piece (a numbered packet opened alone is part of the trace the
+/// count is of), and a trace with no live record refused; the last is (the
+/// header's source, live records, records present).
+fn counted(
+    b: &mut ProfileBuilder,
+    pieces: &[Input],
+    header: &Header,
+    first_has_header: bool,
+    (header_source, live, present): (usize, u64, u64),
+) -> Result<(), LoadError> {
+    if first_has_header && u64::from(header.declared) != present {
+        let n = header.declared;
+        let of = match pieces.len() {
+            1 => format!("{present} are present"),
+            k => format!("{present} are present in its {k} pieces"),
+        };
+        let msg = format!("header says {n} records, {of}; read what is present");
+        b.warn_in(header_source, Place::Offset(4), msg);
+    }
+    if live == 0 {
+        let at = if first_has_header {
+            header.header_len
+        } else {
+            0
+        };
+        let reason = "no trace record in the table".into();
+        return Err(invalid(&pieces[0], format!("offset {at}"), reason));
+    }
+    Ok(())
+}
+
+/// Where each trace field is in `header`'s records (`--columns` names
+/// them when the field names do not).
+pub(super) fn column_map(
+    first: &Input,
+    header: &Header,
+    opts: &LoadOptions,
+) -> Result<Arc<ColMap>, LoadError> {
+    let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
+    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
+    let map = ColMap::new(header.fields.clone(), columns.as_deref());
+    Ok(Arc::new(
+        map.map_err(|e| invalid(first, "offset 32".into(), e))?,
+    ))
+}
+
+/// Where a packet's records start: after a header of the same layout, if
+/// it has one, else at once.
+pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
+    let bytes = piece.bytes();
+    match dbf::header(bytes, Some(bytes.len())) {
+        Ok(h) if h.fields == header.fields && h.record_len == header.record_len => h.header_len,
+        _ => 0,
+    }
+}
+
+/// One warning each for deleted records, a trailing partial record and
+/// bytes after the end mark.
+pub(super) fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
+    if let Some(at) = w.first_deleted {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("{} deleted record(s) skipped", w.deleted),
+        );
+    }
+    if let Some((at, size)) = w.partial {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("trailing partial record ({size} of {record_len} bytes) skipped"),
+        );
+    }
+    if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
+        b.warn(
+            Place::Offset(at as u64),
+            format!("{after} bytes after the end-of-file mark not read"),
+        );
+    }
+}

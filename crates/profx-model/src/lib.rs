@@ -1,0 +1,36 @@
+//! The one in-memory profile every loader produces and every view reads
+//! (`docs/spec/model.md`).
+//!
+//! This module owns the entities and their identities. Rows are only ever
+//! created through [`ProfileBuilder`], whose feeds (summaries, samples,
+//! trace intervals) apply the metric rules of [`metrics`]; a finished
+//! [`Profile`] is read-only. Nothing here knows about files or terminals.
+
+pub mod budget;
+mod builder;
+mod func_index;
+pub mod graph;
+pub mod halves;
+pub mod ids;
+pub mod intern;
+pub mod metrics;
+mod name_index;
+mod probe;
+mod profile;
+mod stack_index;
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
+pub mod testing;
+pub mod text;
+pub mod timeline;
+mod tree;
+mod warning;
+
+pub use builder::{FuncSummary, ProfileBuilder};
+pub use graph::{HitsCount, StatedEdge};
+pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
+pub use metrics::{PctOf, PerCall, Percents, TimeValues};
+pub use profile::{
+    Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Stack, TOP_LEVEL, Totals,
+};
+pub use warning::{Place, Warning};
