@@ -5,7 +5,7 @@
 //! column means the same number everywhere. Values come straight from the
 //! model (percents included), never recomputed here.
 
-use profx_model::{FuncId, LineId, PacketId, PctOf, Profile, StackId, metrics};
+use profx_model::{FuncId, HitsWord, LineFile, LineId, PacketId, PctOf, Profile, StackId, metrics};
 
 /// A cell's value, typed so views can align and format it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -284,25 +284,16 @@ fn any_row<C>(_: C, _: &Profile) -> bool {
     true
 }
 
-/// Whether the profile's lines are a trace's call sites, whose `file` is
-/// the caller (formats.md).
-fn trace_lines(p: &Profile) -> bool {
-    p.format == "xpp"
-}
-
-/// A heading that says what a column holds in this profile's format, where
-/// the general one would mislead: an Xbase++ trace files a call's line
-/// under its calling function (so `File` is the caller), and a trace's or
-/// a Visual Studio call tree's hits are calls, not samples.
+/// A heading that says what a column holds in this profile, where the
+/// general one would mislead: the loader states it (`Profile::facts`). An
+/// Xbase++ trace files a call's line under its calling function (so
+/// `File` is the caller), and a trace's or a Visual Studio call tree's
+/// hits are calls, not samples.
 fn header_for(p: &Profile, key: &str) -> Option<&'static str> {
-    let trace = trace_lines(p);
-    let call_tree = p.format == "vs-csv"
-        && p.meta
-            .get("report")
-            .is_some_and(|r| matches!(r.to_string().as_str(), "calltree" | "callercallee"));
+    let facts = p.facts();
     match key {
-        "file" if trace => Some("Caller"),
-        "hits" if trace || call_tree => Some("Calls"),
+        "file" if facts.line_file == LineFile::Caller => Some("Caller"),
+        "hits" if facts.hits_word == HitsWord::Calls => Some("Calls"),
         _ => None,
     }
 }

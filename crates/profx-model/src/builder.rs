@@ -73,6 +73,7 @@ pub struct ProfileBuilder {
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
     hits_count: super::graph::HitsCount,
+    facts: super::Facts,
     stated_rounding: f64,
     stated_edges: Vec<super::graph::StatedEdge>,
     /// Where a summary's stack rows are (VS call trees, PLIST), for the
@@ -113,6 +114,7 @@ impl ProfileBuilder {
             timeline: None,
             stacks_wanted: true,
             hits_count: Default::default(),
+            facts: Default::default(),
             stated_rounding: 0.0,
             stated_edges: Vec::new(),
             stack_lines: Vec::new(),
@@ -131,6 +133,13 @@ impl ProfileBuilder {
         self.hits_count = what;
     }
 
+    /// States what the format's rows mean where a general word would
+    /// mislead (`facts`): the general words unless said.
+    pub fn state_facts(&mut self, facts: super::Facts) {
+        self.facts = facts;
+    }
+
+    /// Whether the stack hits were stated to count `what`.
     pub fn hits_count_is(&self, what: super::graph::HitsCount) -> bool {
         self.hits_count == what
     }
@@ -755,6 +764,7 @@ impl ProfileBuilder {
             warnings: self.warnings.finish(),
             timeline: self.timeline,
             hits_count: self.hits_count,
+            facts: self.facts,
             stated_edges: self.stated_edges,
             unlisted: stated.unlisted,
             stack_times,

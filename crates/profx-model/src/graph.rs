@@ -207,6 +207,11 @@ impl Profile {
         self.hits_count
     }
 
+    /// What the loader stated of its format's rows (`facts`).
+    pub fn facts(&self) -> super::Facts {
+        self.facts
+    }
+
     /// The edges a file states itself (a VS caller/callee report); empty
     /// where the edges come from the stacks.
     pub fn stated_edges(&self) -> &[StatedEdge] {

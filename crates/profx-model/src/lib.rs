@@ -8,6 +8,7 @@
 
 pub mod budget;
 mod builder;
+pub mod facts;
 mod func_index;
 pub mod graph;
 pub mod halves;
@@ -27,6 +28,7 @@ mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
+pub use facts::{Facts, HitsWord, LineFile};
 pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};

@@ -183,6 +183,7 @@ pub struct Profile {
     pub(crate) warnings: Vec<Warning>,
     pub(crate) timeline: Option<super::timeline::Timeline>,
     pub(crate) hits_count: super::graph::HitsCount,
+    pub(crate) facts: super::Facts,
     pub(crate) stated_edges: Vec<super::graph::StatedEdge>,
     pub(crate) unlisted: Vec<(NodeId, f64)>,
     /// Whether some stack has a self time (made once at finish: the views

@@ -21,7 +21,7 @@ mod table;
 use super::split::MAX_LINE;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use build::{Parsed, ReportKind};
-use profx_model::{MetaValue, ProfileBuilder};
+use profx_model::{Facts, HitsWord, MetaValue, ProfileBuilder};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -113,10 +113,16 @@ impl Loader for VsCsv {
         if !parsed.iter().any(|p| matches!(p, Parsed::Row(_))) {
             return Err(invalid("line 2", "no usable row under the header".into()));
         }
-        b.set_meta(
-            "report",
-            MetaValue::Text(ReportKind::of(&cols).meta().into()),
-        );
+        let kind = ReportKind::of(&cols);
+        b.set_meta("report", MetaValue::Text(kind.meta().into()));
+        // A call tree's and a caller/callee report's counts are the IDE's
+        // `Number of Calls`.
+        if kind != ReportKind::Function {
+            b.state_facts(Facts {
+                hits_word: HitsWord::Calls,
+                ..Facts::default()
+            });
+        }
         build::build(parsed, &cols, b);
         Ok(())
     }

@@ -31,7 +31,7 @@ use super::split::numbered_lines;
 use super::{Detection, Input, LoadError, LoadOptions, Loader, detect_growing};
 use deldbe::{Layout, header, split};
 use profx_model::text::decode;
-use profx_model::{Place, ProfileBuilder};
+use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder};
 
 /// The Xbase++ trace loader.
 pub struct Xpp;
@@ -72,6 +72,12 @@ impl Loader for Xpp {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
+        // A trace files a call's line under its caller, and its hits are
+        // the calls it recorded.
+        b.state_facts(Facts {
+            line_file: LineFile::Caller,
+            hits_word: HitsWord::Calls,
+        });
         if opts.reference {
             return reference::load(input, opts, b);
         }
