@@ -2,6 +2,11 @@
 //! the names of its tables and views (`view`).
 //! Reads the model only; the CLI, the reports and the app share it.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod callgraph;
 pub mod calltree;
 pub mod cct;

@@ -4,6 +4,11 @@
 //! Every description is one directive a line (`verb arg arg …`, `#` starts
 //! a comment); `each_directive` reads them for every writer.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod br;
 pub mod dbf;
 pub mod demo;

@@ -6,17 +6,22 @@
 //! file and knows nothing of the others; adding one means adding it to
 //! [`LOADERS`].
 
-pub mod br;
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+mod br;
 mod input;
-pub(crate) mod names;
-pub(crate) mod parallel;
-pub mod plist;
+mod names;
+mod parallel;
+mod plist;
 mod scan;
-pub(crate) mod split;
+mod split;
 #[cfg(test)]
-pub(crate) mod testing;
-pub mod vs_csv;
-pub mod xpp;
+mod testing;
+mod vs_csv;
+mod xpp;
 
 pub use input::Input;
 

@@ -31,7 +31,7 @@ use profx_model::{NameId, ProfileBuilder};
 
 /// A worker's name table.
 #[derive(Debug)]
-pub struct WorkerNames {
+pub(crate) struct WorkerNames {
     table: Interner,
     recent: Recent,
     /// How many of `table`'s names went out with earlier batches.
@@ -42,7 +42,7 @@ pub struct WorkerNames {
 
 impl WorkerNames {
     /// Numbers that last the whole load.
-    pub fn kept() -> Self {
+    pub(crate) fn kept() -> Self {
         WorkerNames {
             table: Interner::default(),
             recent: Recent::default(),
@@ -53,7 +53,7 @@ impl WorkerNames {
 
     /// Numbers that start again from 0 with each batch (the table keeps
     /// its room for the next).
-    pub fn per_batch() -> Self {
+    pub(crate) fn per_batch() -> Self {
         WorkerNames {
             per_batch: true,
             ..WorkerNames::kept()
@@ -61,14 +61,14 @@ impl WorkerNames {
     }
 
     /// The worker's number for `name`.
-    pub fn id(&mut self, name: &str) -> u32 {
+    pub(crate) fn id(&mut self, name: &str) -> u32 {
         self.table.intern(name).index() as u32
     }
 
     /// `id` of a name the fast path found to be ASCII: a name read a
     /// moment ago is found by its bytes (`Recent`), and only a new one is
     /// made text.
-    pub fn id_ascii(&mut self, name: &[u8]) -> u32 {
+    pub(crate) fn id_ascii(&mut self, name: &[u8]) -> u32 {
         let key = self.recent.key(name);
         if let Some((at, key)) = key {
             let slot = self.recent.slots[at];
@@ -96,7 +96,7 @@ impl WorkerNames {
 
     /// The names numbered since the last take, for the batch that goes
     /// out now.
-    pub fn take(&mut self) -> NewNames {
+    pub(crate) fn take(&mut self) -> NewNames {
         let first = if self.per_batch { 0 } else { self.shipped };
         let mut new = NewNames {
             first,
@@ -118,7 +118,7 @@ impl WorkerNames {
 
 /// Names a batch introduces, back to back, numbered from `first`.
 #[derive(Debug, Default)]
-pub struct NewNames {
+pub(crate) struct NewNames {
     first: usize,
     text: String,
     ends: Vec<usize>,
@@ -126,7 +126,7 @@ pub struct NewNames {
 
 impl NewNames {
     /// The name the worker numbered `number`, if this batch brought it.
-    pub fn get(&self, number: u32) -> Option<&str> {
+    pub(crate) fn get(&self, number: u32) -> Option<&str> {
         let i = (number as usize).checked_sub(self.first)?;
         let start = match i {
             0 => 0,
@@ -136,7 +136,7 @@ impl NewNames {
     }
 
     /// The names in number order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(a, &b)| &self.text[a..b])
     }
@@ -144,7 +144,7 @@ impl NewNames {
 
 /// The consumer's side: per worker, its numbers → the profile's names.
 #[derive(Debug, Default)]
-pub struct NameMaps {
+pub(crate) struct NameMaps {
     maps: Vec<Vec<NameId>>,
     /// Per worker, the names of batches held, not interned (`hold`).
     held: Vec<Vec<NewNames>>,
@@ -156,7 +156,7 @@ const UNNAMED: NameId = NameId::from_index(u32::MAX as usize);
 impl NameMaps {
     /// Interns the batch's new names in `table`, in number order; returns
     /// `worker`'s numbers → the profile's names, which [`global`] reads.
-    pub fn learn(
+    pub(crate) fn learn(
         &mut self,
         worker: usize,
         new: &NewNames,
@@ -169,7 +169,7 @@ impl NameMaps {
 
     /// Takes the numbers of a batch that is not fed, interning none of
     /// its names: [`NameMaps::id`] interns one when a fed batch uses it.
-    pub fn hold(&mut self, worker: usize, new: NewNames) {
+    pub(crate) fn hold(&mut self, worker: usize, new: NewNames) {
         let count = new.ends.len();
         let map = self.map_to(worker, new.first);
         map.resize(new.first + count, UNNAMED);
@@ -183,7 +183,7 @@ impl NameMaps {
 
     /// `worker`'s name `number` as the profile's, interned now if a held
     /// batch brought it; an id no name has for a number no batch brought.
-    pub fn id(&mut self, worker: usize, number: u32, table: &mut impl NameTable) -> NameId {
+    pub(crate) fn id(&mut self, worker: usize, number: u32, table: &mut impl NameTable) -> NameId {
         let Some(map) = self.maps.get_mut(worker) else {
             return UNNAMED;
         };
@@ -219,13 +219,13 @@ impl NameMaps {
 /// A worker's name number as the profile's (`map`: [`NameMaps::learn`]'s);
 /// a number no batch brought (a broken worker) is an id no name has.
 #[inline]
-pub fn global(map: &[NameId], number: u32) -> NameId {
+pub(crate) fn global(map: &[NameId], number: u32) -> NameId {
     map.get(number as usize).copied().unwrap_or(UNNAMED)
 }
 
 /// The profile's name table, as the consumer holds it: the builder's, or
 /// the table taken out of it while another thread adds rows.
-pub trait NameTable {
+pub(crate) trait NameTable {
     /// Interns `new`'s names in order, their ids onto `ids`.
     fn intern_new(&mut self, new: &NewNames, ids: &mut Vec<NameId>);
 

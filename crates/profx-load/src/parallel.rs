@@ -21,7 +21,7 @@ use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 /// Bytes a chunk holds: small enough that a few batches in flight cost a
 /// few megabytes, large enough that a worker spends its time parsing.
-pub const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 
 /// How many chunks past the one the consumer feeds next may be parsed or
 /// waiting: enough that a worker kept off its core for a few milliseconds
@@ -29,7 +29,7 @@ pub const CHUNK: usize = 1 << 20;
 const WINDOW: usize = 16;
 
 /// Parsers: one a core (the consumer is one of them), at most eight.
-pub fn workers() -> usize {
+pub(crate) fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
@@ -39,7 +39,7 @@ pub fn workers() -> usize {
 /// kernel that maps the page cache a large folio at a time (Linux 6.18
 /// maps 2 MB a touch) would otherwise have the whole file resident once it
 /// is cut, before a byte is parsed (1 GB of peak RSS for a 1 GiB trace).
-pub fn input_line_chunks(input: &Input, start: usize, size: usize) -> Vec<Range<usize>> {
+pub(crate) fn input_line_chunks(input: &Input, start: usize, size: usize) -> Vec<Range<usize>> {
     let bytes = input.bytes();
     let mut chunks = Vec::new();
     let mut from = start.min(bytes.len());
@@ -61,7 +61,7 @@ pub fn input_line_chunks(input: &Input, start: usize, size: usize) -> Vec<Range<
 /// `bytes[start..]` cut into ranges of whole `record_len`-byte records of
 /// about `size` bytes; the last range runs to the end (a partial record
 /// included, for the parser to report).
-pub fn record_chunks(
+pub(crate) fn record_chunks(
     len: usize,
     start: usize,
     record_len: usize,
@@ -95,7 +95,7 @@ pub fn record_chunks(
 /// chunk, so it fills memory already mapped rather than new pages the
 /// kernel must zero first (and the consumer need not unmap each result's
 /// pages).
-pub fn ordered_reusing<S, T, R>(
+pub(crate) fn ordered_reusing<S, T, R>(
     chunks: &[Range<usize>],
     state: impl Fn(usize) -> S + Sync,
     parse: impl Fn(&mut S, Range<usize>, R) -> T + Sync,

@@ -10,7 +10,7 @@
 /// 1 to `max` ASCII digits as a number (`max` at most 19, so it fits) and
 /// what follows them.
 #[inline]
-pub fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
+pub(crate) fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
     let mut value = 0u64;
     let mut n = 0;
     while let Some(d) = s.get(n).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
@@ -29,7 +29,7 @@ pub fn digits(s: &[u8], max: usize) -> Option<(u64, &[u8])> {
 /// rounding of the division gives the correctly rounded value
 /// `str::parse` gives.
 #[inline(always)]
-pub fn decimal(s: &[u8]) -> Option<(f64, &[u8])> {
+pub(crate) fn decimal(s: &[u8]) -> Option<(f64, &[u8])> {
     match decimal_words(s) {
         Some(read) => Some(read),
         None => decimal_bytes(s),
@@ -111,14 +111,14 @@ const POW10_INT: [u64; 16] = {
 };
 
 /// Powers of ten, each exact in an f64.
-pub const POW10: [f64; 16] = [
+pub(crate) const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
 
 /// Whether every byte of `s` is printable ASCII (0x20 to 0x7E), eight at a
 /// time ([`others`]).
 #[inline]
-pub fn printable(s: &[u8]) -> bool {
+pub(crate) fn printable(s: &[u8]) -> bool {
     let mut words = s.chunks_exact(8);
     let words_ok = words.by_ref().all(|w| others(word(w)) == 0);
     words_ok && words.remainder().iter().all(|b| (b' '..0x7F).contains(b))
@@ -127,7 +127,7 @@ pub fn printable(s: &[u8]) -> bool {
 /// How many bytes at the start of `s` are printable ASCII, eight at a time
 /// ([`others`]: the lowest flag is the first byte that is not).
 #[inline]
-pub fn printable_prefix(s: &[u8]) -> usize {
+pub(crate) fn printable_prefix(s: &[u8]) -> usize {
     let mut at = 0;
     for chunk in s.chunks_exact(8) {
         let flags = others(word(chunk));
@@ -148,7 +148,7 @@ pub fn printable_prefix(s: &[u8]) -> usize {
 /// is, eight bytes at a time; `None` if there is none. A quoted name ends
 /// at such a byte, and a worker finds one a record.
 #[inline]
-pub fn printable_until(s: &[u8], a: u8, b: u8) -> Option<usize> {
+pub(crate) fn printable_until(s: &[u8], a: u8, b: u8) -> Option<usize> {
     let (a_lanes, b_lanes) = (u64::from(a) * LANES, u64::from(b) * LANES);
     let mut words = s.chunks_exact(8);
     for (k, chunk) in words.by_ref().enumerate() {
@@ -188,7 +188,7 @@ fn others(w: u64) -> u64 {
 
 /// Eight bytes as a little-endian word (the caller gives eight).
 #[inline]
-pub fn word(bytes: &[u8]) -> u64 {
+pub(crate) fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]))
 }
 

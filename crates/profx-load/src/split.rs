@@ -5,9 +5,9 @@
 /// The longest line a text loader takes as a record. The formats write
 /// names of at most a few hundred bytes; a longer line is damage or an
 /// attack, and interning it would cost its whole size in memory.
-pub const MAX_LINE: usize = 64 << 10;
+pub(crate) const MAX_LINE: usize = 64 << 10;
 
-pub fn numbered_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
+pub(crate) fn numbered_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let empty = body.is_empty();

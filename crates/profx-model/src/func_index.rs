@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 const NONE: FuncId = FuncId(u32::MAX);
 
 #[derive(Debug, Default)]
-pub struct FuncIndex {
+pub(crate) struct FuncIndex {
     /// By name id: the module and id of the name's first function.
     first: Vec<(NameId, FuncId)>,
     /// The functions of a name after its first, by (name, module).
@@ -23,7 +23,7 @@ pub struct FuncIndex {
 }
 
 impl FuncIndex {
-    pub fn get(&self, name: NameId, module: NameId) -> Option<FuncId> {
+    pub(crate) fn get(&self, name: NameId, module: NameId) -> Option<FuncId> {
         match self.first.get(name.index()) {
             None | Some(&(_, NONE)) => None,
             Some(&(m, id)) if m == module => Some(id),
@@ -32,12 +32,12 @@ impl FuncIndex {
     }
 
     /// The names two or more functions share (in different modules).
-    pub fn shared_names(&self) -> rustc_hash::FxHashSet<NameId> {
+    pub(crate) fn shared_names(&self) -> rustc_hash::FxHashSet<NameId> {
         self.others.keys().map(|&(name, _)| name).collect()
     }
 
     /// Records `id` as (name, module), which has no function yet.
-    pub fn insert(&mut self, name: NameId, module: NameId, id: FuncId) {
+    pub(crate) fn insert(&mut self, name: NameId, module: NameId, id: FuncId) {
         let at = name.index();
         if self.first.len() <= at {
             self.first.resize(at + 1, (NameId(0), NONE));

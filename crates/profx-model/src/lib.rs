@@ -6,6 +6,11 @@
 //! trace intervals) apply the metric rules of [`metrics`]; a finished
 //! [`Profile`] is read-only. Nothing here knows about files or terminals.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod budget;
 mod builder;
 pub mod facts;

@@ -11,7 +11,7 @@ use super::ids::NameId;
 use super::probe::{Slot, Slots};
 
 #[derive(Clone, Copy, Debug)]
-pub struct NameSlot {
+pub(crate) struct NameSlot {
     /// `EMPTY` for a free slot.
     id: u32,
     hash: u32,
@@ -33,36 +33,36 @@ impl Slot for NameSlot {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct NameIndex {
+pub(crate) struct NameIndex {
     slots: Slots<NameSlot>,
 }
 
 impl NameIndex {
     /// The name hashed to `hash` whose text `is_it` accepts, if indexed.
     #[inline]
-    pub fn find(&self, hash: u32, mut is_it: impl FnMut(NameId) -> bool) -> Option<NameId> {
+    pub(crate) fn find(&self, hash: u32, mut is_it: impl FnMut(NameId) -> bool) -> Option<NameId> {
         let found = self.slots.find(hash, |s| is_it(NameId(s.id)));
         found.map(|s| NameId(s.id))
     }
 
     /// Indexes a name no indexed name has the text of.
-    pub fn insert(&mut self, id: NameId, hash: u32) {
+    pub(crate) fn insert(&mut self, id: NameId, hash: u32) {
         self.slots.insert(NameSlot { id: id.0, hash });
     }
 
     /// Room for `more` names without growing.
-    pub fn reserve(&mut self, more: usize) {
+    pub(crate) fn reserve(&mut self, more: usize) {
         self.slots.reserve(more);
     }
 
     /// Asks for the slot a lookup of `hash` reads first, ahead of it.
     #[inline]
-    pub fn prefetch(&self, hash: u32) {
+    pub(crate) fn prefetch(&self, hash: u32) {
         self.slots.prefetch(hash);
     }
 
     /// Forgets every name, keeping the room.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.slots.clear();
     }
 }

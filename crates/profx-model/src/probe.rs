@@ -11,7 +11,7 @@
 use profx_sys::prefetch::prefetch;
 
 /// A slot of a [`Slots`] table.
-pub trait Slot: Copy {
+pub(crate) trait Slot: Copy {
     /// A free slot.
     const FREE: Self;
     /// How full the table may get, as a fraction (numerator, denominator).
@@ -21,7 +21,7 @@ pub trait Slot: Copy {
 }
 
 #[derive(Clone, Debug)]
-pub struct Slots<S> {
+pub(crate) struct Slots<S> {
     slots: Vec<S>,
     len: usize,
 }
@@ -56,7 +56,7 @@ impl<S: Slot> Slots<S> {
 
     /// The first slot of hash `hash` that `is_it` accepts, if any.
     #[inline]
-    pub fn find(&self, hash: u32, mut is_it: impl FnMut(&S) -> bool) -> Option<&S> {
+    pub(crate) fn find(&self, hash: u32, mut is_it: impl FnMut(&S) -> bool) -> Option<&S> {
         if self.slots.is_empty() {
             return None;
         }
@@ -75,7 +75,7 @@ impl<S: Slot> Slots<S> {
     }
 
     /// Adds a slot whose key no slot has.
-    pub fn insert(&mut self, slot: S) {
+    pub(crate) fn insert(&mut self, slot: S) {
         self.reserve(1);
         self.place(slot);
         self.len += 1;
@@ -83,7 +83,7 @@ impl<S: Slot> Slots<S> {
 
     /// Room for `more` keys without growing (so slots asked for ahead
     /// stay where they are).
-    pub fn reserve(&mut self, more: usize) {
+    pub(crate) fn reserve(&mut self, more: usize) {
         let (num, den) = S::MAX_LOAD;
         let keys = self.len.saturating_add(more);
         if keys.saturating_mul(den) > self.slots.len() * num {
@@ -110,7 +110,7 @@ impl<S: Slot> Slots<S> {
 
     /// Asks for the slot a lookup of `hash` reads first, ahead of it.
     #[inline]
-    pub fn prefetch(&self, hash: u32) {
+    pub(crate) fn prefetch(&self, hash: u32) {
         if !self.slots.is_empty() {
             prefetch(&self.slots[self.home(hash)]);
         }
@@ -119,7 +119,7 @@ impl<S: Slot> Slots<S> {
     /// The first slot of hash `hash` among the `reach` a lookup reads
     /// first (fewer when a free slot ends the probe): what a lookup will
     /// most likely find, without reading any key.
-    pub fn near(&self, hash: u32, reach: usize) -> Option<&S> {
+    pub(crate) fn near(&self, hash: u32, reach: usize) -> Option<&S> {
         if self.slots.is_empty() {
             return None;
         }
@@ -132,7 +132,7 @@ impl<S: Slot> Slots<S> {
     }
 
     /// Forgets every key, keeping the room.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.slots.fill(S::FREE);
         self.len = 0;
     }

@@ -15,7 +15,7 @@ use super::ids::{FuncId, StackId};
 use super::probe::{Slot, Slots};
 
 #[derive(Clone, Copy, Debug)]
-pub struct StackSlot {
+pub(crate) struct StackSlot {
     /// `EMPTY` for a free slot.
     id: u32,
     hash: u32,
@@ -44,12 +44,12 @@ impl Slot for StackSlot {
 }
 
 #[derive(Debug, Default)]
-pub struct StackIndex {
+pub(crate) struct StackIndex {
     slots: Slots<StackSlot>,
 }
 
 /// The hash a stack is indexed by.
-pub fn hash_frames(frames: &[FuncId]) -> u32 {
+pub(crate) fn hash_frames(frames: &[FuncId]) -> u32 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     frames.hash(&mut h);
@@ -58,7 +58,7 @@ pub fn hash_frames(frames: &[FuncId]) -> u32 {
 
 impl StackIndex {
     /// The stack with these frames (hashed to `hash`), if indexed.
-    pub fn find(&self, hash: u32, frames: &[FuncId], arena: &[FuncId]) -> Option<StackId> {
+    pub(crate) fn find(&self, hash: u32, frames: &[FuncId], arena: &[FuncId]) -> Option<StackId> {
         let found = self.slots.find(hash, |s| {
             s.len as usize == frames.len()
                 && arena.get(s.start as usize..(s.start + s.len) as usize) == Some(frames)
@@ -67,7 +67,7 @@ impl StackIndex {
     }
 
     /// Indexes a stack no indexed stack has the frames of.
-    pub fn insert(&mut self, id: StackId, hash: u32, start: u32, len: u32) {
+    pub(crate) fn insert(&mut self, id: StackId, hash: u32, start: u32, len: u32) {
         self.slots.insert(StackSlot {
             id: id.0,
             hash,
@@ -77,7 +77,7 @@ impl StackIndex {
     }
 
     /// Asks for the slot a lookup of `hash` reads first, ahead of it.
-    pub fn prefetch(&self, hash: u32) {
+    pub(crate) fn prefetch(&self, hash: u32) {
         self.slots.prefetch(hash);
     }
 
@@ -85,7 +85,7 @@ impl StackIndex {
     /// the four a lookup reads first: what it will read next (call after
     /// `prefetch`, once those slots have had time to come in). A table up
     /// to three quarters full often holds a key past its home slot.
-    pub fn first_match(&self, hash: u32) -> Option<(StackId, u32, u32)> {
+    pub(crate) fn first_match(&self, hash: u32) -> Option<(StackId, u32, u32)> {
         let s = self.slots.near(hash, 4)?;
         Some((StackId(s.id), s.start, s.len))
     }

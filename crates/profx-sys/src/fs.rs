@@ -17,3 +17,15 @@ pub fn kind_of(t: &std::fs::FileType) -> &'static str {
         "is not a regular file"
     }
 }
+
+/// Makes a FIFO (named pipe) at `path`, readable and writable by its owner:
+/// the tests offer one where profx must refuse anything but a regular file.
+pub fn make_fifo(path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: mkfifo reads a NUL-terminated path that lives across the call.
+    match unsafe { libc::mkfifo(c.as_ptr(), 0o600) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}

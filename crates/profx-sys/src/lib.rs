@@ -4,6 +4,11 @@
 //! of the workspace is here, each with its SAFETY comment; the other
 //! crates forbid `unsafe` and call these safe wrappers.
 
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod fs;
 pub mod map;
 pub mod prefetch;

@@ -167,6 +167,7 @@ fn undo(from_keyboard: bool) {
         let echoed = from_keyboard && {
             // SAFETY: reading the settings of stderr's terminal.
             let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            // SAFETY: tcgetattr writes into the termios owned here.
             unsafe { libc::tcgetattr(2, &mut t) == 0 && t.c_lflag & libc::ECHOCTL != 0 }
         };
         let clear: &[u8] = if echoed {

@@ -205,9 +205,7 @@ mod tests {
     fn a_device_or_fifo_is_never_replaced_even_when_forced() {
         let d = dir();
         let fifo = d.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        profx_sys::fs::make_fifo(&fifo).expect("a FIFO in a new folder");
         let r = write_file(&fifo, true, ok("x"));
         assert!(matches!(r, Err(ExportError::NotAFile { .. })), "{r:?}");
         let null = write_file(Path::new("/dev/null"), true, ok("x"));

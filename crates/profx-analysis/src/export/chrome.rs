@@ -13,7 +13,7 @@ use profx_model::Profile;
 use profx_model::timeline::Timeline;
 use std::io::{self, Write};
 
-pub fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
+pub(super) fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
     out.write_all(b"{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":")?;
     string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
     write!(out, ",\"timed\":{}}},\"traceEvents\":[", tl.timed)?;

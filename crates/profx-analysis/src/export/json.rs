@@ -8,7 +8,7 @@ use std::io::{self, Write};
 /// `s` as a JSON string. Every character that could drive a terminal
 /// (controls, C1, bidi and zero-width marks) is written as a `\u` escape:
 /// the same text to a JSON reader, inert if the file is shown raw.
-pub fn string(out: &mut dyn Write, s: &str) -> io::Result<()> {
+pub(super) fn string(out: &mut dyn Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")?;
     let mut start = 0;
     for (i, c) in s.char_indices() {
@@ -30,7 +30,7 @@ pub fn string(out: &mut dyn Write, s: &str) -> io::Result<()> {
 
 /// A finite number in its shortest exact form (never an exponent, which
 /// Rust's `Display` does not use); anything else as 0, which JSON can hold.
-pub fn number(out: &mut dyn Write, x: f64) -> io::Result<()> {
+pub(super) fn number(out: &mut dyn Write, x: f64) -> io::Result<()> {
     if x.is_finite() {
         write!(out, "{x}")
     } else {

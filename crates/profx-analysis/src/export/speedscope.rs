@@ -20,7 +20,7 @@ use std::io::{self, Write};
 
 const SCHEMA_URL: &str = "https://www.speedscope.app/file-format-schema.json";
 
-pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
+pub(super) fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     // The views' own frames follow the functions': (outside), (no call
     // path), (unlisted), each where some path needs it.
@@ -69,7 +69,7 @@ pub fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<
     Ok(format!("{stacks} ({})", w.name()))
 }
 
-pub fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
+pub(super) fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
     head(p, out, &[])?;
     let unit = if tl.timed { "milliseconds" } else { "none" };
     let order = by_thread(tl);

@@ -24,7 +24,7 @@ struct Anchor {
 }
 
 #[derive(Debug)]
-pub struct SampleEvents {
+pub(super) struct SampleEvents {
     input: Input,
     /// Where reading stopped: no record at or after it is read again.
     end: usize,
@@ -42,7 +42,7 @@ pub struct SampleEvents {
 impl SampleEvents {
     /// Where reading stopped and whether the profile is timed are told at
     /// the end (`finish`), when the whole log has been read.
-    pub fn new(input: Input, keep: KeepEvents) -> Self {
+    pub(super) fn new(input: Input, keep: KeepEvents) -> Self {
         SampleEvents {
             input,
             end: 0,
@@ -57,7 +57,7 @@ impl SampleEvents {
 
     /// The next sample: its type 3's offset, its leaf function, and the
     /// sum of the times of the samples before it.
-    pub fn push(&mut self, offset: u64, function: FuncId, clock_ns: u128) {
+    pub(super) fn push(&mut self, offset: u64, function: FuncId, clock_ns: u128) {
         self.count += 1;
         if self.keep == KeepEvents::Counted {
             return;
@@ -79,7 +79,7 @@ impl SampleEvents {
         self.functions.push(function);
     }
 
-    pub fn finish(&mut self, end: usize, timed: bool) {
+    pub(super) fn finish(&mut self, end: usize, timed: bool) {
         (self.end, self.timed) = (end, timed);
     }
 

@@ -32,7 +32,7 @@
 mod events;
 mod fast;
 mod record;
-pub mod reference;
+mod reference;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use events::SampleEvents;
@@ -45,7 +45,7 @@ use rustc_hash::FxHashMap;
 const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
 
 /// The BR profiler log loader.
-pub struct Br;
+pub(crate) struct Br;
 
 impl Loader for Br {
     fn name(&self) -> &'static str {

@@ -7,7 +7,7 @@ use nom::number::streaming::{be_u8, be_u16, be_u32, be_u64};
 
 /// A record of the log; names borrow the file's bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Record<'a> {
+pub(super) enum Record<'a> {
     /// Type 1: module number → program file name.
     Module { module: u16, name: &'a [u8] },
     /// Type 3: opens a sample at its current line (the leaf frame).
@@ -28,7 +28,7 @@ pub enum Record<'a> {
 
 /// Where a type 3 or type 5 record points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
+pub(super) struct Frame {
     pub module: u16,
     pub line: u32,
     pub clause: u8,
@@ -36,7 +36,7 @@ pub struct Frame {
 
 /// Why no record could be read at a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub(super) enum Stop {
     /// The file ends inside a record of this type.
     Cut { kind: u8 },
     /// A type byte the format does not define.
@@ -47,7 +47,7 @@ type Res<'a, T> = nom::IResult<&'a [u8], T>;
 
 /// Reads the record at the start of `input`; returns it and its length.
 /// `input` must not be empty.
-pub fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
+pub(super) fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
     let kind = input[0];
     let body = &input[1..];
     let parsed = match kind {
@@ -74,7 +74,7 @@ pub fn read(input: &[u8]) -> Result<(Record<'_>, usize), Stop> {
 /// than the reading itself. `None` when the record is cut off or of an
 /// unknown type; then `read` says which.
 #[inline]
-pub fn read_whole(input: &[u8]) -> Option<(Record<'_>, usize)> {
+pub(super) fn read_whole(input: &[u8]) -> Option<(Record<'_>, usize)> {
     let (&kind, body) = input.split_first()?;
     Some(match kind {
         3 | 5 => {
@@ -120,7 +120,7 @@ pub fn read_whole(input: &[u8]) -> Option<(Record<'_>, usize)> {
 /// The type and length of the record at the start of `input` (not
 /// empty), as `read` finds them, without decoding it: reading ahead and
 /// checking a guessed chunk start only need where each record ends.
-pub fn measure(input: &[u8]) -> Result<(u8, usize), Stop> {
+pub(super) fn measure(input: &[u8]) -> Result<(u8, usize), Stop> {
     let kind = input[0];
     let len = match kind {
         3 | 5 => 8,
@@ -168,7 +168,7 @@ fn name(i: &[u8]) -> Res<'_, Record<'_>> {
 }
 
 /// A function name as BR pads it: trailing spaces and NULs trimmed.
-pub fn trim_name(name: &[u8]) -> &[u8] {
+pub(super) fn trim_name(name: &[u8]) -> &[u8] {
     let end = name
         .iter()
         .rposition(|&b| b != b' ' && b != 0)
@@ -178,7 +178,7 @@ pub fn trim_name(name: &[u8]) -> &[u8] {
 
 /// The warning where reading stops at a record that does not read, with
 /// the bytes `left` unread.
-pub fn stop_message(why: Stop, left: u64) -> String {
+pub(super) fn stop_message(why: Stop, left: u64) -> String {
     match why {
         Stop::Cut { kind } => {
             format!("record type {kind} cut off by the end of the file ({left} bytes)")
@@ -190,7 +190,7 @@ pub fn stop_message(why: Stop, left: u64) -> String {
 }
 
 /// A record's type byte.
-pub fn record_type(rec: &Record<'_>) -> u8 {
+pub(super) fn record_type(rec: &Record<'_>) -> u8 {
     match rec {
         Record::Module { .. } => 1,
         Record::Current(_) => 3,

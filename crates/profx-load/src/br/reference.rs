@@ -37,7 +37,11 @@ use profx_model::{NameId, Place, ProfileBuilder};
 use rustc_hash::FxHashMap;
 
 /// Reads the whole log into `b`.
-pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(super) fn load(
+    input: &Input,
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
     let bytes = input.bytes();
     let later = Later::read(bytes);
     let mut log = Log::new(b, input, opts, later);

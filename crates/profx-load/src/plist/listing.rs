@@ -45,7 +45,7 @@ const HEADER_WITHIN: usize = 256 << 10;
 
 /// The kinds of listing, with the `/T` method numbers of seed 001.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ListingKind {
+pub(super) enum ListingKind {
     FunctionTiming,
     FunctionCounting,
     FunctionCoverage,
@@ -94,7 +94,7 @@ fn header(line: &str) -> Option<ListingKind> {
 }
 
 /// Where the listing's `Profile:` line is: its line number and kind.
-pub fn find(bytes: &[u8]) -> Option<(u64, ListingKind)> {
+pub(super) fn find(bytes: &[u8]) -> Option<(u64, ListingKind)> {
     let head = &bytes[..bytes.len().min(HEADER_WITHIN)];
     numbered_lines(head)
         .filter(|(_, l)| l.len() < MAX_LINE)
@@ -104,7 +104,7 @@ pub fn find(bytes: &[u8]) -> Option<(u64, ListingKind)> {
 /// Detection: yes when a `Profile:` line of a known kind stands within the
 /// first [`HEADER_WITHIN`] bytes. A listing is text: a NUL says no at once,
 /// so binary traces are not searched.
-pub fn detect(head: &[u8], at_eof: bool) -> super::Detection {
+pub(super) fn detect(head: &[u8], at_eof: bool) -> super::Detection {
     use super::Detection;
     let complete = match super::text_lines(head, at_eof) {
         Ok(complete) => complete,
@@ -158,7 +158,7 @@ fn words(line: &str, n: usize) -> Option<(Vec<&str>, &str)> {
 /// `/T`'s source field. The module is a final parenthesised file name
 /// (`(loop.obj)`, `(user32.def)`, `(mfc42d.dll)`); a final group that is
 /// not one (`f(void)`) is part of the name.
-pub fn split_module(text: &str) -> (&str, &str) {
+pub(super) fn split_module(text: &str) -> (&str, &str) {
     let text = text.trim();
     if let Some(open) = text.strip_suffix(')').and_then(|t| t.rfind('(')) {
         let module = &text[open + 1..text.len() - 1];
@@ -178,7 +178,7 @@ pub fn split_module(text: &str) -> (&str, &str) {
 
 /// Joins a continuation line to a wrapped name: no space after `::` or
 /// before a `(` that does not follow `)`; one space otherwise.
-pub fn join(name: &mut String, more: &str) {
+pub(super) fn join(name: &mut String, more: &str) {
     let more = more.trim();
     let tight = name.ends_with("::") || (more.starts_with('(') && !name.ends_with(')'));
     if !tight && !name.is_empty() {
@@ -245,7 +245,7 @@ struct Reader<'b> {
 
 /// Reads a printed listing whose `Profile:` line is line `start`; the
 /// error says why nothing could be used (no function or line row).
-pub fn load(
+pub(super) fn load(
     bytes: &[u8],
     start: u64,
     kind: ListingKind,

@@ -30,7 +30,7 @@
 mod fast;
 mod listing;
 mod record;
-pub mod reference;
+mod reference;
 
 use super::split::numbered_lines;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
@@ -39,7 +39,7 @@ use profx_model::text::decode;
 use record::{Parsed, parse_line};
 
 /// The PLIST /T loader.
-pub struct Plist;
+pub(crate) struct Plist;
 
 impl Loader for Plist {
     fn name(&self) -> &'static str {

@@ -21,18 +21,18 @@ fn last_field_takes_rest(tag: u32) -> bool {
 
 /// The fields of one record after its tag, trimmed.
 #[derive(Debug, PartialEq)]
-pub struct Fields<'a> {
+pub(super) struct Fields<'a> {
     items: [&'a str; 6],
     len: usize,
 }
 
 impl<'a> Fields<'a> {
-    pub fn get(&self, i: usize) -> &'a str {
+    pub(super) fn get(&self, i: usize) -> &'a str {
         self.items[i]
     }
 
     /// The fields, owned.
-    pub fn to_vec(&self) -> Vec<String> {
+    pub(super) fn to_vec(&self) -> Vec<String> {
         self.items[..self.len]
             .iter()
             .map(|s| s.to_string())
@@ -42,7 +42,7 @@ impl<'a> Fields<'a> {
 
 /// What a line is.
 #[derive(Debug, PartialEq)]
-pub enum Parsed<'a> {
+pub(super) enum Parsed<'a> {
     Blank,
     Record {
         tag: u32,
@@ -61,7 +61,7 @@ pub enum Parsed<'a> {
 }
 
 /// Splits a line: on TABs, or on runs of spaces when it has no TAB at all.
-pub fn parse_line(line: &str) -> Parsed<'_> {
+pub(super) fn parse_line(line: &str) -> Parsed<'_> {
     let line = line.trim();
     if line.is_empty() {
         return Parsed::Blank;
@@ -156,7 +156,7 @@ fn next_token(s: &str) -> (&str, &str) {
 /// Whether the fields a tag needs as numbers are numbers, so detection
 /// only counts lines the loader would use (` 1    2.00iB…`, a DBF record,
 /// starts with a tag-like `1` but its method is no number).
-pub fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
+pub(super) fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
     let counts: &[usize] = match tag {
         1 | 8 => &[0],
         2 => &[2],
@@ -177,12 +177,12 @@ pub fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
 }
 
 /// `s` read by `parse`, or why not (`what` names the field).
-pub fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+pub(super) fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
     parse(s).ok_or_else(|| format!("{what} {:?} is not a number", profx_model::text::visible(s)))
 }
 
 /// A count: decimal digits only.
-pub fn count(s: &str) -> Option<u64> {
+pub(super) fn count(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -190,13 +190,13 @@ pub fn count(s: &str) -> Option<u64> {
 }
 
 /// A time in ms; `nan` and `inf` are not times.
-pub fn time(s: &str) -> Option<f64> {
+pub(super) fn time(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|t| t.is_finite())
 }
 
 /// A meta value: a number when the field is a whole number, else its text
 /// as written (a version "1.10" must not turn into 1.1).
-pub fn meta(s: &str) -> MetaValue {
+pub(super) fn meta(s: &str) -> MetaValue {
     match count(s).and_then(|n| i64::try_from(n).ok()) {
         Some(n) => MetaValue::Int(n),
         None => MetaValue::Text(s.to_string()),
@@ -206,7 +206,7 @@ pub fn meta(s: &str) -> MetaValue {
 /// Puts listed frame names root first with the owner as the leaf
 /// (formats.md): a list starting with the owner is leaf-first, so reverse
 /// it; a list with the owner at neither end gets it appended.
-pub fn orient(names: &mut Vec<NameId>, owner: NameId) {
+pub(super) fn orient(names: &mut Vec<NameId>, owner: NameId) {
     let starts = names.first() == Some(&owner);
     let ends = names.last() == Some(&owner);
     if starts && !ends {
@@ -219,12 +219,12 @@ pub fn orient(names: &mut Vec<NameId>, owner: NameId) {
 /// Whether a profile of this method measured times: counting and
 /// coverage methods (321, 324, 521, 524) write 0 where they measured
 /// nothing, so their times are absent.
-pub fn measures_time(method: Option<u64>) -> bool {
+pub(super) fn measures_time(method: Option<u64>) -> bool {
     !matches!(method, Some(321 | 324 | 521 | 524))
 }
 
 /// The failure of a file with no record to use.
-pub fn nothing_usable(path: &str) -> crate::LoadError {
+pub(super) fn nothing_usable(path: &str) -> crate::LoadError {
     crate::LoadError::Invalid {
         path: path.to_string(),
         place: "line 1".into(),

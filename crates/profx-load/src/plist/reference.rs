@@ -37,7 +37,7 @@ use std::collections::HashMap;
 
 /// Loads `bytes` (the file `path`) into `b`: a printed listing when the
 /// file holds no `/T` records and has a `Profile:` line, else the records.
-pub fn load(bytes: &[u8], path: &str, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(super) fn load(bytes: &[u8], path: &str, b: &mut ProfileBuilder) -> Result<(), LoadError> {
     let records = super::records_detect(bytes, true) == crate::Detection::Yes;
     if !records && let Some((start, kind)) = listing::find(bytes) {
         return listing::load(bytes, start, kind, b).map_err(|reason| LoadError::Invalid {

@@ -10,14 +10,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The report kinds, from the columns present (meta `report`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportKind {
+pub(super) enum ReportKind {
     Function,
     CallTree,
     CallerCallee,
 }
 
 impl ReportKind {
-    pub fn of(cols: &Columns) -> ReportKind {
+    pub(super) fn of(cols: &Columns) -> ReportKind {
         match (cols.level, cols.kind) {
             (Some(_), _) => ReportKind::CallTree,
             (None, Some(_)) => ReportKind::CallerCallee,
@@ -25,7 +25,7 @@ impl ReportKind {
         }
     }
 
-    pub fn meta(self) -> &'static str {
+    pub(super) fn meta(self) -> &'static str {
         match self {
             ReportKind::Function => "function",
             ReportKind::CallTree => "calltree",
@@ -44,7 +44,7 @@ impl ReportKind {
 }
 
 /// A parsed line: a row, or why it could not be used.
-pub enum Parsed {
+pub(super) enum Parsed {
     Row(Box<Row>),
     Bad {
         line: u64,
@@ -150,7 +150,7 @@ fn value(r: &Row, v: usize, how: Stated, total: Option<f64>) -> Option<f64> {
 }
 
 /// Builds the profile from the parsed rows.
-pub fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
+pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
     let kind = ReportKind::of(cols);
     let rows: Vec<&Row> = parsed
         .iter()

@@ -25,7 +25,7 @@ use profx_model::{Facts, HitsWord, MetaValue, ProfileBuilder};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
-pub struct VsCsv;
+pub(crate) struct VsCsv;
 
 impl Loader for VsCsv {
     fn name(&self) -> &'static str {

@@ -6,7 +6,7 @@
 /// decimal mark; a number holding only `,` is grouped thousands when each
 /// group after the first has three digits, else `,` is its decimal mark.
 /// Blank is `Ok(None)`; anything else that is no number is an error.
-pub fn parse(s: &str) -> Result<Option<f64>, ()> {
+pub(super) fn parse(s: &str) -> Result<Option<f64>, ()> {
     let s = s.trim();
     if s.is_empty() {
         return Ok(None);

@@ -4,7 +4,7 @@ use super::number;
 use profx_model::text::decode;
 
 /// The four values of seed 003, in the order the model keeps them.
-pub const VALUES: [&str; 4] = [
+pub(super) const VALUES: [&str; 4] = [
     "elapsed inclusive",
     "elapsed exclusive",
     "application inclusive",
@@ -14,7 +14,7 @@ pub const VALUES: [&str; 4] = [
 /// Where one value's columns are: `X Time`, `X Time %`, `Avg X Time`,
 /// `Min X Time`, `Max X Time`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ValueCols {
+pub(super) struct ValueCols {
     pub time: Option<usize>,
     pub pct: Option<usize>,
     pub avg: Option<usize>,
@@ -23,15 +23,15 @@ pub struct ValueCols {
 }
 
 /// The places of a row's value columns in `Row::values`.
-pub const TIME: usize = 0;
-pub const PCT: usize = 1;
-pub const AVG: usize = 2;
-pub const MIN: usize = 3;
-pub const MAX: usize = 4;
+pub(super) const TIME: usize = 0;
+pub(super) const PCT: usize = 1;
+pub(super) const AVG: usize = 2;
+pub(super) const MIN: usize = 3;
+pub(super) const MAX: usize = 4;
 
 /// Column positions of a report.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Columns {
+pub(super) struct Columns {
     pub level: Option<usize>,
     pub kind: Option<usize>,
     pub root: Option<usize>,
@@ -45,7 +45,7 @@ pub struct Columns {
 
 impl Columns {
     /// Finds columns by name, case-insensitively (`AVG` is `Avg`).
-    pub fn find(header: &[String]) -> Columns {
+    pub(super) fn find(header: &[String]) -> Columns {
         let mut c = Columns::default();
         let names: Vec<String> = header
             .iter()
@@ -78,7 +78,7 @@ impl Columns {
     }
 
     /// The last column position a row must have.
-    pub fn last_used(&self) -> usize {
+    pub(super) fn last_used(&self) -> usize {
         let values = self
             .values
             .iter()
@@ -101,7 +101,7 @@ impl Columns {
 
     /// formats.md: a `Function Name` (or `Name`) column and at least one
     /// VS value column.
-    pub fn recognised(&self) -> bool {
+    pub(super) fn recognised(&self) -> bool {
         let any_value = self
             .values
             .iter()
@@ -112,7 +112,7 @@ impl Columns {
 
 /// One data row, decoded.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row {
+pub(super) struct Row {
     pub line: u64,
     pub level: Option<u32>,
     pub kind: Option<u8>,
@@ -128,12 +128,12 @@ pub struct Row {
 
 /// A row's level alone, to skip a bad row's subtree even when the rest of
 /// it cannot be read.
-pub fn level(fields: &[String], cols: &Columns) -> Option<u32> {
+pub(super) fn level(fields: &[String], cols: &Columns) -> Option<u32> {
     cols.level.and_then(|i| fields.get(i)?.trim().parse().ok())
 }
 
 /// Decodes a row; the error says what is wrong with it.
-pub fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, String> {
+pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, String> {
     let get = |i: Option<usize>| i.and_then(|i| fields.get(i)).map_or("", |s| s.as_str());
     let num = |i: Option<usize>, what: &str| {
         number::parse(get(i)).map_err(|()| {
@@ -228,7 +228,7 @@ fn row_type(text: &str) -> Option<u8> {
 }
 
 /// A CSV record's fields as text (UTF-8, else Windows-1252).
-pub fn fields(record: &csv::ByteRecord) -> Vec<String> {
+pub(super) fn fields(record: &csv::ByteRecord) -> Vec<String> {
     record.iter().map(|f| decode(f).into_owned()).collect()
 }
 

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 /// One field descriptor.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Field {
+pub(super) struct Field {
     pub name: String,
     pub kind: u8,
     /// From the start of the record (the flag byte is offset 0).
@@ -23,7 +23,7 @@ pub struct Field {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Header {
+pub(super) struct Header {
     pub declared: u32,
     pub header_len: usize,
     pub record_len: usize,
@@ -31,7 +31,7 @@ pub struct Header {
 }
 
 /// Reads and checks a DBF header; `file_len` when the whole file is known.
-pub fn header(bytes: &[u8], file_len: Option<usize>) -> Result<Header, String> {
+pub(super) fn header(bytes: &[u8], file_len: Option<usize>) -> Result<Header, String> {
     if bytes.len() < 33 {
         return Err("shorter than a DBF header".into());
     }
@@ -98,7 +98,7 @@ fn descriptors(bytes: &[u8], header_len: usize) -> Result<Vec<Field>, String> {
 
 /// A field's value.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value<'a> {
+pub(super) enum Value<'a> {
     Text(Cow<'a, str>),
     Number(Option<f64>),
 }
@@ -113,7 +113,7 @@ impl Value<'_> {
 }
 
 /// Decodes a field of a record by its type.
-pub fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
+pub(super) fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
     let raw = record
         .get(field.offset..field.offset + field.len)
         .ok_or("record too short")?;
@@ -148,7 +148,7 @@ pub fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
 
 /// Which field holds each trace column; the rest are shown as they are.
 #[derive(Clone, Debug)]
-pub struct ColMap {
+pub(super) struct ColMap {
     pub fields: Vec<Field>,
     cols: Vec<(Col, usize)>,
     others: Vec<usize>,
@@ -158,7 +158,7 @@ pub struct ColMap {
 
 impl ColMap {
     /// By name (aliases, case-insensitive), or by position with `--columns`.
-    pub fn new(fields: Vec<Field>, columns: Option<&[Col]>) -> Result<ColMap, String> {
+    pub(super) fn new(fields: Vec<Field>, columns: Option<&[Col]>) -> Result<ColMap, String> {
         let mut cols: Vec<(Col, usize)> = Vec::new();
         match columns {
             Some(list) => cols.extend(list.iter().copied().zip(0..fields.len())),
@@ -219,16 +219,16 @@ impl ColMap {
 
     /// The record read the fast way, if the layout and the record are of
     /// the common shape; `row` reads it otherwise.
-    pub fn fast_row<'a>(&self, record: &'a [u8]) -> Option<record::Record<'a>> {
+    pub(super) fn fast_row<'a>(&self, record: &'a [u8]) -> Option<record::Record<'a>> {
         self.fast.as_ref()?.record(record)
     }
 
-    pub fn has(&self, col: Col) -> bool {
+    pub(super) fn has(&self, col: Col) -> bool {
         self.cols.iter().any(|&(c, _)| c == col)
     }
 
     /// The trace row of one record (flag byte included).
-    pub fn row<'a>(&self, record: &'a [u8]) -> Result<Row<'a>, String> {
+    pub(super) fn row<'a>(&self, record: &'a [u8]) -> Result<Row<'a>, String> {
         let mut row = Row::default();
         for &(col, i) in &self.cols {
             let v = value(&self.fields[i], record)?;
@@ -248,7 +248,7 @@ impl ColMap {
     }
 
     /// The fields no trace column uses, as `NAME=value` for the trace pane.
-    pub fn others(&self, record: &[u8]) -> Option<String> {
+    pub(super) fn others(&self, record: &[u8]) -> Option<String> {
         let parts: Vec<String> = self
             .others
             .iter()
@@ -274,7 +274,7 @@ fn text(v: Value<'_>) -> Cow<'_, str> {
 
 /// What walking a piece's records found besides live records.
 #[derive(Debug, Default, PartialEq)]
-pub struct Walk {
+pub(super) struct Walk {
     pub live: u64,
     pub deleted: u64,
     pub first_deleted: Option<usize>,
@@ -285,7 +285,7 @@ pub struct Walk {
 }
 
 /// Calls `live` with (offset, record) for each live record from `start`.
-pub fn walk(
+pub(super) fn walk(
     bytes: &[u8],
     start: usize,
     record_len: usize,

@@ -18,14 +18,14 @@ use std::borrow::Cow;
 
 /// One field of a line, with where it starts (for "the rest of the line").
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Field<'a> {
+pub(super) struct Field<'a> {
     pub text: &'a str,
     pub quoted: bool,
     pub start: usize,
 }
 
 /// Splits a line into fields; `out` is reused between lines.
-pub fn split<'a>(line: &'a str, out: &mut Vec<Field<'a>>) {
+pub(super) fn split<'a>(line: &'a str, out: &mut Vec<Field<'a>>) {
     out.clear();
     let bytes = line.as_bytes();
     let mut i = 0;
@@ -82,7 +82,7 @@ fn closing_quote(bytes: &[u8], from: usize) -> usize {
 
 /// How a line's fields map to trace columns.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Layout {
+pub(super) enum Layout {
     /// From `--columns` or a header row.
     Fixed(Vec<Col>),
     /// Found per line from the op column.
@@ -91,7 +91,7 @@ pub enum Layout {
 
 impl Layout {
     /// Whether rows carry a time (decides a timed replay).
-    pub fn has_time(&self, first_row: &[Field<'_>]) -> bool {
+    pub(super) fn has_time(&self, first_row: &[Field<'_>]) -> bool {
         match self {
             Layout::Fixed(cols) => cols.contains(&Col::Time),
             Layout::Anchored => op_index(first_row).is_some_and(|i| i >= 2),
@@ -100,7 +100,7 @@ impl Layout {
 }
 
 /// A row made only of known field names is a header.
-pub fn header(fields: &[Field<'_>]) -> Option<Vec<Col>> {
+pub(super) fn header(fields: &[Field<'_>]) -> Option<Vec<Col>> {
     let cols: Option<Vec<Col>> = fields.iter().map(|f| Col::from_name(f.text)).collect();
     cols.filter(|c| c.contains(&Col::Op) && c.contains(&Col::Call))
 }
@@ -113,7 +113,11 @@ fn op_index(fields: &[Field<'_>]) -> Option<usize> {
 }
 
 /// Decodes one line's fields.
-pub fn row<'a>(line: &'a str, fields: &[Field<'a>], layout: &Layout) -> Result<Row<'a>, String> {
+pub(super) fn row<'a>(
+    line: &'a str,
+    fields: &[Field<'a>],
+    layout: &Layout,
+) -> Result<Row<'a>, String> {
     match layout {
         Layout::Fixed(cols) => fixed(line, fields, cols),
         Layout::Anchored => anchored(line, fields),

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// One event as the trace pane shows it.
 #[derive(Clone, Copy, Debug)]
-pub struct Step {
+pub(super) struct Step {
     pub function: Option<FuncId>,
     /// Calls open on the thread around the event.
     pub depth: u32,
@@ -21,14 +21,14 @@ pub struct Step {
 
 /// How to decode a record at an offset.
 #[derive(Debug)]
-pub enum Decoder {
+pub(super) enum Decoder {
     Deldbe(Layout),
     /// Field map and record length of a DBF table.
     Dbf(Arc<ColMap>, usize),
 }
 
 #[derive(Debug)]
-pub struct TraceEvents {
+pub(super) struct TraceEvents {
     input: Input,
     decoder: Decoder,
     /// Each event's offset, function (none for a skipped record) and call
@@ -40,7 +40,7 @@ pub struct TraceEvents {
 }
 
 impl TraceEvents {
-    pub fn new(input: Input, decoder: Decoder, keep: KeepEvents) -> Self {
+    pub(super) fn new(input: Input, decoder: Decoder, keep: KeepEvents) -> Self {
         TraceEvents {
             input,
             decoder,
@@ -51,7 +51,7 @@ impl TraceEvents {
 
     /// Adds the event whose record starts at `offset` (offsets increase).
     #[inline]
-    pub fn push(&mut self, offset: u64, step: Step) {
+    pub(super) fn push(&mut self, offset: u64, step: Step) {
         self.count += 1;
         let Some(index) = &mut self.index else { return };
         index.push(Entry {

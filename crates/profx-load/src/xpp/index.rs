@@ -21,7 +21,7 @@ const NO_FUNC: u32 = (1 << FUNC_BITS) - 1;
 
 /// One event, as its loader saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(super) struct Entry {
     pub offset: u64,
     pub function: Option<FuncId>,
     pub depth: u8,
@@ -41,7 +41,7 @@ struct Wide {
 }
 
 #[derive(Debug)]
-pub struct EventIndex {
+pub(super) struct EventIndex {
     rows: Rows,
     anchors: Vec<u64>,
     /// (event index, offset) of each row whose step is 0 and that is no
@@ -63,7 +63,7 @@ impl Default for EventIndex {
 
 impl EventIndex {
     /// Adds an event; offsets increase.
-    pub fn push(&mut self, e: Entry) {
+    pub(super) fn push(&mut self, e: Entry) {
         let func = e.function.map_or(u32::MAX, |f| f.index() as u32);
         if let Rows::Packed(v) = &self.rows
             && func != u32::MAX
@@ -110,7 +110,7 @@ impl EventIndex {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match &self.rows {
             Rows::Packed(v) => v.len(),
             Rows::Wide(v) => v.len(),
@@ -124,16 +124,16 @@ impl EventIndex {
         }
     }
 
-    pub fn function(&self, index: usize) -> Option<Option<FuncId>> {
+    pub(super) fn function(&self, index: usize) -> Option<Option<FuncId>> {
         let f = self.row(index)?.func;
         Some((f != u32::MAX).then(|| FuncId::from_index(f as usize)))
     }
 
-    pub fn depth(&self, index: usize) -> Option<u8> {
+    pub(super) fn depth(&self, index: usize) -> Option<u8> {
         Some(self.row(index)?.depth)
     }
 
-    pub fn offset(&self, index: usize) -> Option<u64> {
+    pub(super) fn offset(&self, index: usize) -> Option<u64> {
         let block = index / ANCHOR;
         let mut at = *self.anchors.get(block)?;
         for i in block * ANCHOR + 1..=index {

@@ -24,7 +24,7 @@ mod fast;
 mod foxdbe;
 mod index;
 mod packets;
-pub mod reference;
+mod reference;
 mod row;
 
 use super::split::numbered_lines;
@@ -34,7 +34,7 @@ use profx_model::text::decode;
 use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder};
 
 /// The Xbase++ trace loader.
-pub struct Xpp;
+pub(crate) struct Xpp;
 
 impl Loader for Xpp {
     fn name(&self) -> &'static str {

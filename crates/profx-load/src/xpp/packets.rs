@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// `NAME.PRF.000123` → (`NAME.PRF`, 123).
-pub fn split_numbered(path: &str) -> Option<(&str, u64)> {
+pub(super) fn split_numbered(path: &str) -> Option<(&str, u64)> {
     let (base, number) = path.rsplit_once('.')?;
     let ok = !number.is_empty() && number.len() <= 9 && number.bytes().all(|b| b.is_ascii_digit());
     let base_has_ext = Path::new(base).extension().is_some();
@@ -14,7 +14,7 @@ pub fn split_numbered(path: &str) -> Option<(&str, u64)> {
 /// A run of missing packet numbers: the names of its first and last, and
 /// how many it holds.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Missing {
+pub(super) struct Missing {
     pub first: String,
     pub last: String,
     pub count: u64,
@@ -23,7 +23,7 @@ pub struct Missing {
 /// The numbered packets beside `path`, in numeric order, and the runs of
 /// numbers missing between 1 and the largest. Runs, not names: one stray
 /// `NAME.PRF.999999999` must not make a billion names.
-pub fn siblings(path: &str) -> (Vec<String>, Vec<Missing>) {
+pub(super) fn siblings(path: &str) -> (Vec<String>, Vec<Missing>) {
     let p = Path::new(path);
     let (Some(name), dir) = (p.file_name().and_then(|n| n.to_str()), p.parent()) else {
         return (Vec::new(), Vec::new());

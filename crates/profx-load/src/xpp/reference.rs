@@ -44,7 +44,11 @@ use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL};
 use std::collections::{HashMap, HashSet};
 
 /// Loads `input` (and its packets) into `b`.
-pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(super) fn load(
+    input: &Input,
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
     let bytes = input.bytes();
     match dbf::header(bytes, Some(bytes.len())) {
         Ok(header) => {

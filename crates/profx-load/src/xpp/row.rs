@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 /// The trace fields of formats.md § xpp, in their DELDBE order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Col {
+pub(super) enum Col {
     Thread,
     Time,
     Op,
@@ -15,7 +15,7 @@ pub enum Col {
 
 impl Col {
     /// Recognises a field name (case-insensitive) by the spec's aliases.
-    pub fn from_name(name: &str) -> Option<Col> {
+    pub(super) fn from_name(name: &str) -> Option<Col> {
         let n = name.trim().to_ascii_uppercase();
         Some(match n.as_str() {
             "THREAD" | "THREADID" | "THREAD_ID" | "TID" => Col::Thread,
@@ -29,7 +29,7 @@ impl Col {
     }
 
     /// Parses `--columns thread,time,op,call,line,params` (any order).
-    pub fn parse_list(list: &str) -> Result<Vec<Col>, String> {
+    pub(super) fn parse_list(list: &str) -> Result<Vec<Col>, String> {
         let cols: Vec<Col> = list
             .split(',')
             .map(|n| {
@@ -48,7 +48,7 @@ impl Col {
 
 /// One trace event as read from the file.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row<'a> {
+pub(super) struct Row<'a> {
     pub thread: Option<u64>,
     pub time: Option<f64>,
     pub op: Cow<'a, str>,
@@ -58,7 +58,7 @@ pub struct Row<'a> {
 }
 
 /// A number field: blank is none, anything else must parse.
-pub fn number(s: &str) -> Result<Option<f64>, ()> {
+pub(super) fn number(s: &str) -> Result<Option<f64>, ()> {
     let s = s.trim();
     if s.is_empty() {
         return Ok(None);
@@ -71,7 +71,7 @@ pub fn number(s: &str) -> Result<Option<f64>, ()> {
 }
 
 /// A whole non-negative number that fits `T`, from text or a float field.
-pub fn whole<T: TryFrom<u64>>(x: Option<f64>) -> Option<T> {
+pub(super) fn whole<T: TryFrom<u64>>(x: Option<f64>) -> Option<T> {
     let x = x?;
     (x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64).then(|| T::try_from(x as u64).ok())?
 }

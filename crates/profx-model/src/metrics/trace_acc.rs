@@ -66,12 +66,12 @@ impl Default for PathAcc {
 
 impl PathAcc {
     /// The path of `func` called from this path, if the row holds it.
-    pub fn kid(&self, func: FuncId) -> Option<StackId> {
+    pub(super) fn kid(&self, func: FuncId) -> Option<StackId> {
         self.kids.iter().find(|k| k.0 == func).map(|k| k.1)
     }
 
     /// Keeps (func, path) if the row has room; false if not.
-    pub fn add_kid(&mut self, func: FuncId, path: StackId) -> bool {
+    pub(super) fn add_kid(&mut self, func: FuncId, path: StackId) -> bool {
         match self.kids.iter_mut().find(|k| k.0 == NO_KID.0) {
             Some(k) => {
                 *k = (func, path);
@@ -174,7 +174,7 @@ const NO_POP: Pop = Pop {
 };
 
 impl Accs {
-    pub fn new(timed: bool) -> Accs {
+    pub(super) fn new(timed: bool) -> Accs {
         Accs {
             timed,
             paths: Segments::default(),
@@ -188,22 +188,22 @@ impl Accs {
         }
     }
 
-    pub fn path(&mut self, path: StackId) -> &mut PathAcc {
+    pub(super) fn path(&mut self, path: StackId) -> &mut PathAcc {
         self.paths.slot(path.index())
     }
 
     /// Every path's row, in path order.
-    pub fn paths(&self) -> impl Iterator<Item = &PathAcc> {
+    pub(super) fn paths(&self) -> impl Iterator<Item = &PathAcc> {
         self.paths.iter()
     }
 
     #[inline(always)]
-    pub fn line(&mut self, line: LineId) -> &mut SiteAcc {
+    pub(super) fn line(&mut self, line: LineId) -> &mut SiteAcc {
         slot(&mut self.lines, line.index())
     }
 
     /// Asks for the path's row ahead of its first use.
-    pub fn prefetch_path(&self, path: StackId) {
+    pub(super) fn prefetch_path(&self, path: StackId) {
         if let Some(row) = self.paths.get(path.index()) {
             prefetch(row);
         }
@@ -212,7 +212,7 @@ impl Accs {
     /// Asks for the rows of the calls the path's row holds (call when
     /// that row is in: it is read for them).
     #[inline(always)]
-    pub fn prefetch_kids(&self, path: StackId) {
+    pub(super) fn prefetch_kids(&self, path: StackId) {
         let Some(row) = self.paths.get(path.index()) else {
             return;
         };
@@ -224,13 +224,13 @@ impl Accs {
     }
 
     /// The path's row if it exists.
-    pub fn path_row(&self, path: StackId) -> Option<&PathAcc> {
+    pub(super) fn path_row(&self, path: StackId) -> Option<&PathAcc> {
         self.paths.get(path.index())
     }
 
     /// Queues a pop; adds the oldest one once the queue is full.
     #[inline(always)]
-    pub fn pop(&mut self, pop: Pop) {
+    pub(super) fn pop(&mut self, pop: Pop) {
         if self.full {
             self.add(self.waiting[self.next]);
         }
@@ -249,7 +249,7 @@ impl Accs {
 
     /// Adds every waiting pop, oldest first; the numbers are complete
     /// after it.
-    pub fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         let (oldest, n) = if self.full {
             (self.next, WAITING)
         } else {
@@ -330,7 +330,7 @@ impl Accs {
     }
 
     /// The other functions each line called, by line, in line order.
-    pub fn take_more_callees(&mut self) -> Vec<(u32, u32)> {
+    pub(super) fn take_more_callees(&mut self) -> Vec<(u32, u32)> {
         self.dedup_callees();
         std::mem::take(&mut self.more_callees)
     }

@@ -31,7 +31,7 @@ struct Head {
 }
 
 #[derive(Debug, Default)]
-pub struct Sites {
+pub(super) struct Sites {
     /// By calling function.
     heads: Vec<Head>,
     /// Top level's (calls with no calling function).
@@ -60,7 +60,7 @@ impl Sites {
 
     /// The row of a call from `line` of `caller` (`None`: at top level).
     #[inline]
-    pub fn get(&self, caller: Option<FuncId>, line: u32) -> Option<LineId> {
+    pub(super) fn get(&self, caller: Option<FuncId>, line: u32) -> Option<LineId> {
         if line == FREE.0 {
             return self.odd.iter().find(|s| s.0 == caller).map(|s| s.1);
         }
@@ -87,13 +87,13 @@ impl Sites {
 
     /// Whether the tables outgrew the caches (a half-megabyte of slots), so
     /// that bringing a slot in ahead (`prefetch`) pays for its cost.
-    pub fn spilled(&self) -> bool {
+    pub(super) fn spilled(&self) -> bool {
         self.slots.len() > 1 << 16
     }
 
     /// Brings in the slot `get(caller, line)` starts at, without waiting.
     #[inline]
-    pub fn prefetch(&self, caller: Option<FuncId>, line: u32) {
+    pub(super) fn prefetch(&self, caller: Option<FuncId>, line: u32) {
         let h = self.head(caller);
         if h.bits > 0 {
             let at = h.start as usize + home(line, h.bits);
@@ -104,7 +104,7 @@ impl Sites {
     }
 
     /// Keeps the row of a site `get` did not find.
-    pub fn insert(&mut self, caller: Option<FuncId>, line: u32, id: LineId) {
+    pub(super) fn insert(&mut self, caller: Option<FuncId>, line: u32, id: LineId) {
         if line == FREE.0 {
             self.odd.push((caller, id));
             return;

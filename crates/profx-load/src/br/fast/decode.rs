@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 /// spelt keys (`frame_keys.rs`) hold it as its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub enum FuncKind {
+pub(super) enum FuncKind {
     Program = 0,
     Gosub = 1,
     Main = 2,
@@ -42,14 +42,14 @@ pub enum FuncKind {
 /// A worker's function as it ships it (`Batch::new_funcs`): its kind, its
 /// name's number with `FuncKind::Named` (`Batch::new_names`), its module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NewFunc {
+pub(super) struct NewFunc {
     pub kind: FuncKind,
     pub name: u32,
     pub module: u16,
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct RawFrame<'a> {
+pub(super) struct RawFrame<'a> {
     pub at: Frame,
     /// Offset of the type 3 or 5 record that gave it.
     pub offset: u64,
@@ -148,7 +148,7 @@ impl std::hash::Hash for FuncKey<'_> {
 
 /// One thing the calling thread must do, in file order.
 #[derive(Clone, Debug)]
-pub enum Op<'a> {
+pub(super) enum Op<'a> {
     Warn(u64, String),
     Mapping {
         at: u64,
@@ -183,7 +183,7 @@ pub enum Op<'a> {
 
 /// A chunk's results.
 #[derive(Debug, Default)]
-pub struct Batch<'a> {
+pub(super) struct Batch<'a> {
     pub ops: Vec<Op<'a>>,
     /// The frames of samples read record by record (the rare case).
     pub frames: Vec<RawFrame<'a>>,
@@ -214,10 +214,10 @@ pub struct Batch<'a> {
 }
 
 /// `Op::Sample::raw` of a sample read whole.
-pub const NO_RAW: usize = usize::MAX;
+pub(super) const NO_RAW: usize = usize::MAX;
 /// `Op::Sample::raw` of a sample read whole whose functions' ids the
 /// worker knew.
-pub const IDS: usize = usize::MAX - 1;
+pub(super) const IDS: usize = usize::MAX - 1;
 
 /// The builder's ids of one worker's function numbers, as the calling
 /// thread gives them (`u32::MAX` for none yet). The worker copies them at
@@ -225,14 +225,14 @@ pub const IDS: usize = usize::MAX - 1;
 /// numbers into ids and hashes its stack itself: work the calling thread,
 /// which bounds a BR load, no longer does a sample.
 #[derive(Debug, Default)]
-pub struct Given {
+pub(super) struct Given {
     ids: Vec<u32>,
     changes: u64,
 }
 
 impl Given {
     /// The id of the worker's function `n`.
-    pub fn give(&mut self, n: u32, id: FuncId) {
+    pub(super) fn give(&mut self, n: u32, id: FuncId) {
         let n = n as usize;
         if self.ids.len() <= n {
             self.ids.resize(n + 1, u32::MAX);
@@ -243,7 +243,7 @@ impl Given {
 }
 
 /// A sample's functions as its worker sent them (`Batch::sample`).
-pub enum Sent<'b, 'a> {
+pub(super) enum Sent<'b, 'a> {
     /// The builder's ids, root first (`IDS`).
     Ids(&'b [FuncId]),
     /// The frames if it was read record by record (else none), and the
@@ -253,7 +253,7 @@ pub enum Sent<'b, 'a> {
 
 impl<'a> Batch<'a> {
     /// A sample's functions, from its op's places (`Op::Sample`).
-    pub fn sample(&self, funcs: usize, raw: usize, len: u32) -> Sent<'_, 'a> {
+    pub(super) fn sample(&self, funcs: usize, raw: usize, len: u32) -> Sent<'_, 'a> {
         let len = len as usize;
         if raw == IDS {
             return Sent::Ids(self.ids.get(funcs..funcs + len).unwrap_or(&[]));
@@ -264,7 +264,7 @@ impl<'a> Batch<'a> {
     }
 
     /// Empties the batch, keeping its room.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         // Every field named, so a new one cannot be left full.
         let Batch {
             ops,
@@ -294,14 +294,14 @@ impl<'a> Batch<'a> {
 /// What every worker reads: the log, cut into chunks of `size` bytes
 /// (where each begins is `sync`'s guess).
 #[derive(Clone, Copy, Debug)]
-pub struct Shared<'a> {
+pub(super) struct Shared<'a> {
     pub bytes: &'a [u8],
     pub size: usize,
 }
 
 /// A worker's state across its chunks: its numbering of names, functions
 /// and lines.
-pub struct Decoder<'a> {
+pub(super) struct Decoder<'a> {
     shared: Shared<'a>,
     /// Names are numbered only when their function is new, so their
     /// table is off the hot path.
@@ -344,7 +344,7 @@ struct Chunk<'a> {
 }
 
 impl<'a> Decoder<'a> {
-    pub fn new(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
+    pub(super) fn new(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             shared,
             names: WorkerNames::kept(),
@@ -370,7 +370,7 @@ impl<'a> Decoder<'a> {
 
     /// Decodes the chunk whose nominal bytes are `range` into `spare` (an
     /// emptied batch, whose room is reused).
-    pub fn chunk(&mut self, range: Range<usize>, spare: Batch<'a>) -> Batch<'a> {
+    pub(super) fn chunk(&mut self, range: Range<usize>, spare: Batch<'a>) -> Batch<'a> {
         let Shared { bytes, size } = self.shared;
         let k = range.start / size.max(1);
         let mut c = Chunk {
@@ -695,7 +695,7 @@ impl<'a> Decoder<'a> {
 /// The frames of the sample whose type 3 is at `start`, read again as a
 /// worker read them whole, onto `frames` (emptied first); `false` if they
 /// do not read so (the sample was read record by record).
-pub fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>) -> bool {
+pub(super) fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>) -> bool {
     frames.clear();
     sample_records(bytes, start, frames).is_some()
 }

@@ -21,7 +21,7 @@ use super::decode::FuncKind;
 
 /// A frame's function as its records spell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FrameKey {
+pub(super) struct FrameKey {
     lo: u64,
     hi: u64,
     /// The name's length, its `FuncKind`'s number and the module: `len <<
@@ -35,7 +35,7 @@ const EMPTY: u32 = u32::MAX;
 impl FrameKey {
     /// A frame whose function has no name record: a program, GOSUB or
     /// main of `module`.
-    pub fn unnamed(kind: FuncKind, module: u16) -> Self {
+    pub(super) fn unnamed(kind: FuncKind, module: u16) -> Self {
         FrameKey {
             lo: 0,
             hi: 0,
@@ -47,7 +47,7 @@ impl FrameKey {
     /// name begin at `at` in `bytes`; `None` for a name of 16 bytes or
     /// more, or one whose 16 bytes from `at` run past the end of `bytes`.
     #[inline]
-    pub fn named(bytes: &[u8], at: usize, len: usize, module: u16) -> Option<Self> {
+    pub(super) fn named(bytes: &[u8], at: usize, len: usize, module: u16) -> Option<Self> {
         if len >= 16 {
             return None;
         }
@@ -121,7 +121,7 @@ const FREE: Slot = Slot {
 /// reads about one slot): 4,096 slots of 24 bytes to start with, doubled
 /// as keys come.
 #[derive(Debug)]
-pub struct FrameKeys {
+pub(super) struct FrameKeys {
     slots: Vec<Slot>,
     bits: u32,
     len: usize,
@@ -144,7 +144,7 @@ impl FrameKeys {
 
     /// The number remembered for `key`.
     #[inline(always)]
-    pub fn get(&self, key: FrameKey) -> Option<u32> {
+    pub(super) fn get(&self, key: FrameKey) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = key.home(self.bits);
         // Never full, so a free slot ends every probe.
@@ -161,7 +161,7 @@ impl FrameKeys {
     }
 
     /// Remembers `number` for `key`, which `get` did not find.
-    pub fn insert(&mut self, key: FrameKey, number: u32) {
+    pub(super) fn insert(&mut self, key: FrameKey, number: u32) {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }

@@ -22,7 +22,7 @@ const BUDGET: usize = 1 << 22;
 const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
-pub struct LineNumbers {
+pub(super) struct LineNumbers {
     /// By module: by line, its number or `NONE`.
     direct: Vec<Vec<u32>>,
     cells: usize,
@@ -34,7 +34,7 @@ impl LineNumbers {
     /// The number of (module, line), and whether it is new (numbered now,
     /// in order from 0).
     #[inline]
-    pub fn number(&mut self, module: u16, line: u32) -> (u32, bool) {
+    pub(super) fn number(&mut self, module: u16, line: u32) -> (u32, bool) {
         let cell = self
             .direct
             .get(usize::from(module))
@@ -47,7 +47,7 @@ impl LineNumbers {
 
     /// Asks for the cell `number` reads for (module, line), ahead of it.
     #[inline(always)]
-    pub fn prefetch(&self, module: u16, line: u32) {
+    pub(super) fn prefetch(&self, module: u16, line: u32) {
         let cell = self
             .direct
             .get(usize::from(module))

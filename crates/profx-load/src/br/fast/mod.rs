@@ -33,7 +33,11 @@ use std::sync::{Arc, Mutex};
 
 /// Workers decode chunks from where each guesses a sample begins; this
 /// thread feeds the batches that follow on from each other.
-pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(super) fn load(
+    input: &Input,
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
     let bytes = input.bytes();
     let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK).max(1);
     let chunks: Vec<Range<usize>> = (0..bytes.len().div_ceil(size))

@@ -36,7 +36,7 @@ const TRIES: usize = 256;
 /// Where chunk `k` of `size`-byte chunks begins: a guess inside its bytes,
 /// `None` when none holds there (the chunk before reads on through it)
 /// or when the chunk is past the end.
-pub fn chunk_start(bytes: &[u8], size: usize, k: usize) -> Option<usize> {
+pub(super) fn chunk_start(bytes: &[u8], size: usize, k: usize) -> Option<usize> {
     if k == 0 {
         return Some(0);
     }
@@ -83,7 +83,7 @@ fn records_read(bytes: &[u8], mut pos: usize) -> bool {
 
 /// The chunks after a worker's own, as it reads on past its end: it stops
 /// where one of them begins.
-pub struct Targets<'a> {
+pub(super) struct Targets<'a> {
     bytes: &'a [u8],
     size: usize,
     /// The chunk whose start `at` is.
@@ -95,7 +95,7 @@ pub struct Targets<'a> {
 
 impl<'a> Targets<'a> {
     /// The chunks after chunk `k`.
-    pub fn after(bytes: &'a [u8], size: usize, k: usize) -> Self {
+    pub(super) fn after(bytes: &'a [u8], size: usize, k: usize) -> Self {
         let mut t = Targets {
             bytes,
             size: size.max(1),
@@ -124,7 +124,7 @@ impl<'a> Targets<'a> {
     /// Whether a record at `pos` is where a later chunk begins. A guess
     /// already passed was wrong: the next chunk's guess is the target.
     #[inline]
-    pub fn reached(&mut self, pos: usize) -> bool {
+    pub(super) fn reached(&mut self, pos: usize) -> bool {
         // Asked at every record: the common answer in one comparison.
         pos >= self.at && self.passed(pos)
     }

@@ -23,7 +23,7 @@ use crate::split::MAX_LINE;
 /// ends there (`\n` or `\r\n`, not taken, or the end of `s`, a last `\r`
 /// allowed) within `MAX_LINE` bytes: the item and the length of the line
 /// without its `\n`.
-pub fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)> {
+pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)> {
     let (tag, rest) = digits(s, 2)?;
     let rest = rest.strip_prefix(b"\t")?;
     // Names are numbered only once the whole line is known to be read

@@ -15,7 +15,7 @@ use profx_model::text::decode;
 
 /// What one line holds.
 #[derive(Debug, PartialEq)]
-pub enum Item {
+pub(super) enum Item {
     /// A record of a known tag with its fields; `Err` says which number
     /// is not one.
     Record {
@@ -36,7 +36,7 @@ pub enum Item {
 
 /// A record's fields, names as the worker's numbers.
 #[derive(Debug, PartialEq)]
-pub enum Body {
+pub(super) enum Body {
     /// Tags 0–5, a handful a file: their fields, read where they are used.
     Global(Vec<String>),
     Function {
@@ -67,7 +67,7 @@ pub enum Body {
 
 /// One chunk's records.
 #[derive(Debug, Default)]
-pub struct Batch {
+pub(super) struct Batch {
     /// (line's index in the chunk, what it holds); blank lines have none.
     pub items: Vec<(u32, Item)>,
     pub new_names: NewNames,
@@ -77,7 +77,7 @@ pub struct Batch {
 
 /// Parses `chunk` (whole lines, the last one's newline included), its
 /// items going in `spare`'s room (a batch the consumer is done with).
-pub fn parse(chunk: &[u8], names: &mut WorkerNames, mut spare: Vec<(u32, Item)>) -> Batch {
+pub(super) fn parse(chunk: &[u8], names: &mut WorkerNames, mut spare: Vec<(u32, Item)>) -> Batch {
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     spare.clear();
     let mut batch = Batch {

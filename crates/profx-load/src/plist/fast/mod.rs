@@ -20,7 +20,11 @@ use std::sync::mpsc;
 
 /// Workers parse chunks of lines (`chunk.rs`); this thread applies their
 /// records in file order, as one pass over the lines would.
-pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(super) fn load(
+    input: &Input,
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
     let start = if input.bytes().starts_with(b"\xEF\xBB\xBF") {
         3
     } else {

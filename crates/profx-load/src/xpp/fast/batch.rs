@@ -12,7 +12,7 @@ use profx_model::{Place, ProfileBuilder};
 /// A trace operation (formats.md § xpp). `Other` is an op the spec does
 /// not know, kept by name so the replay can warn about it once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub(super) enum Op {
     /// `i`: about to enter.
     Enter,
     /// `I`: entered (functions compiled with profiling).
@@ -33,7 +33,7 @@ pub enum Op {
 /// [`Ev::time`], [`Ev::line`] and [`Ev::op`]. Names are worker numbers in
 /// a batch and `NameId` indexes once [`global_name`] has mapped them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ev {
+pub(super) struct Ev {
     /// Where the record starts in its piece (the events pane reads it
     /// again from there, and warnings name it or its line), below the op
     /// and flags.
@@ -51,7 +51,7 @@ pub struct Ev {
 /// Pieces at least this large are not read as traces (`within_reach`):
 /// their offsets would reach the op's bits. No 64-bit system maps a file
 /// of 64 PiB.
-pub const MAX_PIECE: u64 = 1 << OP_SHIFT;
+pub(crate) const MAX_PIECE: u64 = 1 << OP_SHIFT;
 
 const OP_SHIFT: u32 = 56;
 const TIMED: u64 = 1 << 62;
@@ -63,7 +63,7 @@ const LEFT: u64 = 3;
 const OTHER: u64 = 4;
 
 impl Ev {
-    pub fn new(
+    pub(super) fn new(
         offset: u64,
         thread: u64,
         time: Option<f64>,
@@ -90,29 +90,29 @@ impl Ev {
     }
 
     #[inline]
-    pub fn offset(&self) -> u64 {
+    pub(super) fn offset(&self) -> u64 {
         self.offset_op % MAX_PIECE
     }
 
     #[inline]
-    pub fn time(&self) -> Option<f64> {
+    pub(super) fn time(&self) -> Option<f64> {
         (self.offset_op & TIMED != 0).then_some(self.time)
     }
 
     #[inline]
-    pub fn line(&self) -> Option<u32> {
+    pub(super) fn line(&self) -> Option<u32> {
         (self.offset_op & LINED != 0).then_some(self.line)
     }
 
     /// The called function's name (a worker number); meaningless for
     /// `Op::Other`, which holds its own.
     #[inline]
-    pub fn name(&self) -> u32 {
+    pub(super) fn name(&self) -> u32 {
         self.name
     }
 
     #[inline]
-    pub fn op(&self) -> Op {
+    pub(super) fn op(&self) -> Op {
         match (self.offset_op >> OP_SHIFT) & 7 {
             ENTER => Op::Enter,
             ENTERED => Op::Entered,
@@ -125,7 +125,7 @@ impl Ev {
 
 /// One chunk's parse.
 #[derive(Debug, Default)]
-pub struct Batch<X> {
+pub(super) struct Batch<X> {
     pub events: Vec<Ev>,
     /// Names this worker saw first in this chunk, in number order (set
     /// by `finish`).
@@ -144,7 +144,7 @@ pub struct Batch<X> {
 impl<X: Default> Batch<X> {
     /// An empty batch whose events go in `spare`'s room (a batch the
     /// consumer is done with, `parallel::ordered_reusing`).
-    pub fn reusing(mut spare: Vec<Ev>) -> Self {
+    pub(super) fn reusing(mut spare: Vec<Ev>) -> Self {
         spare.clear();
         Batch {
             events: spare,
@@ -155,7 +155,7 @@ impl<X: Default> Batch<X> {
 
 impl<X> Batch<X> {
     /// Adds a parsed row, numbering its names in `names`.
-    pub fn push(&mut self, names: &mut WorkerNames, row: &Row<'_>, offset: u64) {
+    pub(super) fn push(&mut self, names: &mut WorkerNames, row: &Row<'_>, offset: u64) {
         let name = names.id(&row.call);
         let op = self.op(names, &row.op);
         let thread = row.thread.unwrap_or(0);
@@ -175,7 +175,7 @@ impl<X> Batch<X> {
     }
 
     /// Adds a record of the common DELDBE shape.
-    pub fn push_fast(&mut self, names: &mut WorkerNames, r: &Record<'_>, offset: u64) {
+    pub(super) fn push_fast(&mut self, names: &mut WorkerNames, r: &Record<'_>, offset: u64) {
         let op = match r.op {
             b'i' => Op::Enter,
             b'I' => Op::Entered,
@@ -191,7 +191,7 @@ impl<X> Batch<X> {
 
 /// Hands a batch's skipped records to the builder as warnings, `what`
 /// ending each message ("line skipped", "skipped").
-pub fn warn_skipped(
+pub(super) fn warn_skipped(
     b: &mut ProfileBuilder,
     skipped: Skips,
     place: impl Fn(u64) -> Place,

@@ -19,7 +19,11 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::ops::Range;
 
-pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Result<(), LoadError> {
+pub(crate) fn load(
+    pieces: &[Input],
+    opts: &LoadOptions,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
     crate::xpp::within_reach(pieces)?;
     let first = &pieces[0];
     let mut layout = match &opts.columns {

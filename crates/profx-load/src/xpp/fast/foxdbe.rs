@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::sync::Arc;
 /// Loads `pieces` with `header`'s layout; `first_has_header` when the
 /// first piece is the header packet itself.
-pub fn load(
+pub(crate) fn load(
     pieces: &[Input],
     header: &Header,
     first_has_header: bool,

@@ -22,7 +22,7 @@ use std::ops::Range;
 
 /// A record of the common shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Record<'a> {
+pub(crate) struct Record<'a> {
     pub thread: u64,
     pub time: f64,
     pub op: u8,
@@ -36,7 +36,7 @@ pub struct Record<'a> {
 /// last `\r`): the
 /// record and its length. A chunk is read line by line this way without
 /// looking for each line's end first.
-pub fn record_at(s: &[u8]) -> Option<(Record<'_>, usize)> {
+pub(crate) fn record_at(s: &[u8]) -> Option<(Record<'_>, usize)> {
     // Thread and line pass through an f64 in the general parser: digits
     // that an f64 holds exactly read the same either way.
     let (thread, rest) = digits(s, 15)?;
@@ -76,7 +76,7 @@ pub fn record_at(s: &[u8]) -> Option<(Record<'_>, usize)> {
 /// `i I O o`, a number `padded_number` does not take) leaves it to
 /// `ColMap::row`, which defines the format.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DbfShape {
+pub(crate) struct DbfShape {
     pub thread: Range<usize>,
     pub time: Range<usize>,
     pub op: Range<usize>,
@@ -88,7 +88,7 @@ pub struct DbfShape {
 
 impl DbfShape {
     /// The record (flag byte included) as the common shape reads it.
-    pub fn record<'a>(&self, record: &'a [u8]) -> Option<Record<'a>> {
+    pub(crate) fn record<'a>(&self, record: &'a [u8]) -> Option<Record<'a>> {
         if record.len() < self.end {
             return None;
         }
@@ -140,7 +140,7 @@ fn name_field(raw: &[u8]) -> Option<&[u8]> {
 /// with at most one decimal point, padded with spaces. It reads as
 /// `row::number` reads the decoded field, bit for bit; anything else
 /// (blank, a sign, an exponent, 16 digits or more) is left to it.
-pub fn padded_number(raw: &[u8]) -> Option<f64> {
+pub(crate) fn padded_number(raw: &[u8]) -> Option<f64> {
     // One pass: spaces, digits, maybe a point and digits, spaces; the
     // same limits as `time` (15 digits in all).
     let mut i = skip_spaces(raw, 0);

@@ -19,7 +19,7 @@ const ENTERED: u8 = 2;
 const RETURNING: u8 = 4;
 const NO_FUNCTION: u32 = u32::MAX;
 
-pub struct Replay {
+pub(super) struct Replay {
     timed: bool,
     module: NameId,
     top_level: NameId,
@@ -30,7 +30,7 @@ pub struct Replay {
 }
 
 impl Replay {
-    pub fn new(b: &mut ProfileBuilder, timed: bool) -> Replay {
+    pub(super) fn new(b: &mut ProfileBuilder, timed: bool) -> Replay {
         b.trace_begin(if timed {
             TraceTime::Timed
         } else {
@@ -50,7 +50,7 @@ impl Replay {
     /// worker made it, and its step to `each`. Names are mapped where an
     /// event uses them and a place is made only for a warning: an event is
     /// not copied with its names mapped, nor its place made, ahead.
-    pub fn batch(
+    pub(super) fn batch(
         &mut self,
         b: &mut ProfileBuilder,
         events: &[Ev],
@@ -246,7 +246,7 @@ impl Replay {
 
     /// Closes calls still open at each thread's last event (one warning for
     /// the file) and records the thread count.
-    pub fn finish(self, b: &mut ProfileBuilder, source: &str) {
+    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str) {
         let open = b.trace_close_open();
         if open > 0 {
             let msg = format!(
