@@ -5,8 +5,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use profx::fixture_gen::large::profile;
 use profx::tui::App;
+use profx::tui::draw;
 use profx::tui::intent::Intent;
-use profx::tui::render::draw;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;

@@ -6,7 +6,7 @@
 //! Usage: cargo run --release --example first_frame -- FILE [WIDTHxHEIGHT]
 
 use profx::load::{Input, LoadOptions, load_inputs};
-use profx::tui::{App, render};
+use profx::tui::{App, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
     let app = App::new(profile, "first frame", Rect::new(0, 0, w, h), true);
     let made = start.elapsed();
     let Ok(mut term) = Terminal::new(TestBackend::new(w, h));
-    if term.draw(|f| render::draw(f, &app)).is_err() {
+    if term.draw(|f| draw(f, &app)).is_err() {
         return ExitCode::FAILURE;
     }
     let drawn = start.elapsed();

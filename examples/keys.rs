@@ -152,7 +152,7 @@ fn call_tree(app: &mut App, query: &str) {
 }
 
 /// The table on screen.
-fn shown_table(app: &App) -> &profx::tui::pane::TablePane {
+fn shown_table(app: &App) -> &profx::tui::TablePane {
     app.pane().as_table().expect("a table is on screen")
 }
 
@@ -172,7 +172,7 @@ fn frame_ms(app: &App) -> f64 {
     let backend = ratatui::backend::TestBackend::new(160, 48);
     let mut term = ratatui::Terminal::new(backend).expect("a test backend never fails");
     let start = Instant::now();
-    let _ = term.draw(|f| profx::tui::render::draw(f, app));
+    let _ = term.draw(|f| profx::tui::draw(f, app));
     start.elapsed().as_secs_f64() * 1e3
 }
 

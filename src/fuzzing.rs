@@ -19,7 +19,7 @@ use crate::load::{Input, LoadOptions, load_inputs};
 use crate::model::{Place, Profile};
 use crate::report::{json, table};
 use crate::text::is_unsafe;
-use crate::tui::app::App;
+use crate::tui::App;
 use crate::tui::intent::Intent;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -128,7 +128,7 @@ pub fn check_exports(p: &Profile) {
 /// a hostile name cannot reach it.)
 pub fn check_screens(p: Profile) {
     let mut app = App::new(p, "fuzzed", Rect::new(0, 0, 80, 24), true);
-    let tabs = (0..crate::tui::pane::TABS.len()).map(|i| vec![Intent::GoPane(i)]);
+    let tabs = (0..crate::tui::TABS.len()).map(|i| vec![Intent::GoPane(i)]);
     let others = [
         vec![Intent::GoPane(0), Intent::Move(1), Intent::Open],
         // A pasted control or bidi mark in the prompt is shown escaped too.
@@ -149,7 +149,7 @@ pub fn check_screens(p: Profile) {
 
 fn draw_clean(app: &App) {
     let Ok(mut t) = Terminal::new(TestBackend::new(app.size.width, app.size.height));
-    if t.draw(|f| crate::tui::render::draw(f, app)).is_err() {
+    if t.draw(|f| crate::tui::draw(f, app)).is_err() {
         return;
     }
     check_buffer(t.backend().buffer());
@@ -192,7 +192,7 @@ mod tests {
         let app = App::new(p, "x\u{7}", Rect::new(0, 0, 80, 24), true);
         let Ok(mut t) = Terminal::new(TestBackend::new(80, 24));
         let _ = t.draw(|f| {
-            crate::tui::render::draw(f, &app);
+            crate::tui::draw(f, &app);
             f.buffer_mut()[(0, 0)].set_symbol("\u{202e}");
         });
         check_buffer(t.backend().buffer());

@@ -10,6 +10,9 @@
 //! their old names so that one path names one thing everywhere.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(unreachable_pub)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub use profx_analysis as analysis;
 pub use profx_analysis::{export, report};

@@ -37,18 +37,26 @@ pub enum Mode {
     Help(usize),
 }
 
+/// The app's whole state: the profile, the history of panes, the mode and
+/// what the event loop must do next. `update` takes every intent; `draw`
+/// reads it.
 pub struct App {
+    /// The loaded profile, shared with the threads that prepare views.
     pub profile: Arc<Profile>,
     /// What the header calls the input (file names, or "demo").
     pub title: String,
     prepared: Arc<Prepared>,
+    /// The current tab's trail: its root pane and the steps drilled down
+    /// from it; the last is on screen.
     pub history: Vec<Pane>,
     /// The steps gone back from (`Backspace`), latest last, for `]`.
     forward: Vec<Pane>,
     /// Each other tab's trail (its root and the steps drilled down from
     /// it), kept whole so switching back returns to the same place.
     saved: [Option<Vec<Pane>>; TABS.len()],
+    /// Where the keyboard is: a pane, the search prompt, the finder, the help.
     pub mode: Mode,
+    /// The terminal's size, as the last resize gave it.
     pub size: Rect,
     /// A one-line answer to the last intent ("no stacks contain …").
     pub status: Option<String>,
@@ -58,6 +66,7 @@ pub struct App {
     /// Text `y` asked to copy, for the event loop to send the terminal as
     /// an OSC 52 escape (base64: no name's bytes reach it raw).
     pub clipboard: Option<String>,
+    /// Set by `q`: the event loop gives the terminal back and ends.
     pub quit: bool,
     /// False under `NO_COLOR`: styles then use only bold, underline and
     /// reverse video.
@@ -72,6 +81,8 @@ pub struct App {
 }
 
 impl App {
+    /// The app on `profile`'s first pane, with what is worth making ahead
+    /// made on threads; `title` names the input in the header.
     pub fn new(profile: Profile, title: &str, size: Rect, color: bool) -> App {
         App::with_threads(profile, title, size, color, true)
     }
@@ -188,10 +199,12 @@ impl App {
         &self.history[self.history.len() - 1]
     }
 
+    /// The tab the pane on screen belongs to.
     pub fn tab(&self) -> View {
         self.pane().tab()
     }
 
+    /// Where the header, the pane, its split and the footer fall on screen.
     pub fn areas(&self) -> Areas {
         layout::areas(self.size, self.pane().has_detail())
     }
@@ -245,6 +258,8 @@ impl App {
             .is_some_and(|m| crate::text::visible(m).width() + 2 > self.status_room())
     }
 
+    /// Takes one intent: to the open overlay if there is one, else to the
+    /// pane on screen, then keeps the selection on screen.
     pub fn update(&mut self, intent: Intent) {
         if self.opening.is_some() {
             self.settle(intent == Intent::Tick);

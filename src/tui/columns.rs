@@ -83,7 +83,7 @@ impl Col {
 
 /// Where a column's text is cut when too wide: a function's name keeps
 /// its end (the method), a file or module both ends, other text its start.
-pub fn cut(col: Col) -> crate::tui::render::Cut {
+pub(super) fn cut(col: Col) -> crate::tui::render::Cut {
     use crate::tui::render::Cut;
     match col {
         Col::F(FuncColumn::Name) | Col::L(LineColumn::Function) | Col::S(StackColumn::Leaf) => {
@@ -99,7 +99,7 @@ pub fn cut(col: Col) -> crate::tui::render::Cut {
 /// The module to show beside a stack's leaf whose name another module's
 /// function shares (the other tables show modules in a column of their
 /// own).
-pub fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borrow::Cow<'_, str>> {
+pub(super) fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borrow::Cow<'_, str>> {
     let Col::S(StackColumn::Leaf) = col else {
         return None;
     };
@@ -108,7 +108,7 @@ pub fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borrow::Cow
 
 /// The columns of a kind that hold a value somewhere in the profile, in
 /// display order: columns absent for the whole profile are hidden.
-pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
+pub(super) fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
     fn keep<C: Column>(p: &Profile, rows: Vec<C::Row>, wrap: fn(C) -> Col) -> Vec<Col> {
         crate::analysis::columns::present_columns::<C>(p, rows)
             .into_iter()
@@ -133,7 +133,7 @@ pub fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
 }
 
 /// How many rows of a kind the profile has.
-pub fn row_count(p: &Profile, kind: Table) -> usize {
+pub(super) fn row_count(p: &Profile, kind: Table) -> usize {
     match kind {
         Table::Functions => p.functions().len(),
         Table::Lines => p.lines().len(),
@@ -143,13 +143,13 @@ pub fn row_count(p: &Profile, kind: Table) -> usize {
 }
 
 /// Every row of a kind in its canonical order (report-json.md).
-pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
+pub(super) fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
     crate::analysis::sort::canonical_rows(p, table)
 }
 
 /// The order a pane opens in (`analysis::sort::default_sort`, which
 /// `profx report`'s table follows too); packets keep their input order.
-pub fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
+pub(super) fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
     fn of<C: DefaultOrder>(
         cols: &[Col],
         typed: fn(Col) -> Option<C>,
@@ -180,7 +180,7 @@ pub fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
 
 /// The tie order of a kind's rows, from its canonical order (`None` for
 /// packets, whose ties are text).
-pub fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder> {
+pub(super) fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder> {
     let n = row_count(p, kind);
     match kind {
         Table::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
@@ -193,7 +193,13 @@ pub fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder
 /// Sorts rows by a column (stable; ties by name). With the tie order of
 /// the rows' base (rows are a part of it, in its order), only the column's
 /// values are read: the same order, several times faster.
-pub fn sort(p: &Profile, rows: &mut Vec<u32>, col: Col, descending: bool, ties: Option<&TieOrder>) {
+pub(super) fn sort(
+    p: &Profile,
+    rows: &mut Vec<u32>,
+    col: Col,
+    descending: bool,
+    ties: Option<&TieOrder>,
+) {
     let fast = ties.and_then(|t| match col {
         Col::F(c) => t.sort(p, rows, c, descending),
         Col::L(c) => t.sort(p, rows, c, descending),
@@ -228,7 +234,7 @@ where
 /// The column a search matches in, and the row's text there: a function's
 /// name, a line's function (its file when it has none), a stack's leaf, a
 /// packet's source.
-pub fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
+pub(super) fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
     match kind {
         Table::Functions => Col::F(FuncColumn::Name),
         Table::Lines if p.line(lid(row)).function.is_some() => Col::L(LineColumn::Function),
@@ -241,7 +247,7 @@ pub fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
 /// The name whose text is the row's search text, where it is one: every
 /// kind's but a packet's (its source is its own string). A search matches
 /// names once each, then picks the rows by these.
-pub fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
+pub(super) fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
     match kind {
         Table::Functions => Some(p.function(fid(row)).name),
         Table::Lines => {
@@ -255,7 +261,7 @@ pub fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
 
 /// Every row's `search_name`, by row id; `None` for a kind whose rows
 /// have none.
-pub fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
+pub(super) fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
     if kind == Table::Packets {
         return None;
     }
@@ -266,7 +272,7 @@ pub fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
 
 /// The text a search matches: what the cell shows, escapes included, so
 /// highlighted positions fall on the characters on screen.
-pub fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
+pub(super) fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
     match search_column(kind, p, row).value(p, row) {
         Value::Text(t) => visible(t),
         other => cell(other).into(),
@@ -276,12 +282,12 @@ pub fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Cow<'_, s
 /// Widest cell of each column over all rows of the kind (names capped so
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
-pub fn column_widths(p: &Profile, kind: Table, cols: &[Col]) -> Vec<u16> {
+pub(super) fn column_widths(p: &Profile, kind: Table, cols: &[Col]) -> Vec<u16> {
     column_widths_of(p, kind, cols, 0..row_count(p, kind) as u32)
 }
 
 /// `column_widths` over some rows only (the first frame's).
-pub fn column_widths_of(
+pub(super) fn column_widths_of(
     p: &Profile,
     kind: Table,
     cols: &[Col],

@@ -92,7 +92,7 @@ pub struct Prepared {
 }
 
 /// A whole table's order: its kind and its sort.
-pub type OrderKey = (Table, Option<(Col, bool)>);
+pub(super) type OrderKey = (Table, Option<(Col, bool)>);
 
 /// Whole-table orders kept (`Prepared::orders`): at 4 M rows, 16 MB each.
 const ORDERS_KEPT: usize = 4;
@@ -218,10 +218,10 @@ type Counted = (FuncId, Lists);
 
 /// A function's callers and callees, borrowed or made for the asking, and
 /// whether it calls itself (then their times overlap).
-pub type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>, bool);
+pub(super) type Neighbours<'a> = (Cow<'a, [Edge]>, Cow<'a, [Edge]>, bool);
 
 /// A table's sort: its column, descending when true.
-pub type Sort = Option<(Col, bool)>;
+pub(super) type Sort = Option<(Col, bool)>;
 
 /// Functions from which the first view is ordered on a thread.
 const OPEN_ON_A_THREAD: usize = LARGE;

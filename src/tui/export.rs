@@ -24,7 +24,7 @@ const BACKGROUND_FROM: usize = 200_000;
 
 /// An export writing on its own thread.
 #[derive(Debug)]
-pub struct ExportJob {
+pub(super) struct ExportJob {
     /// Rows written so far (updated every few thousand).
     pub done: Arc<AtomicU64>,
     pub total: u64,

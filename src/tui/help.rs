@@ -5,7 +5,7 @@ use super::keymap::help_rows;
 
 /// Lines the help shows: a heading and a blank line a section, a line a key
 /// (more for a key whose text is wrapped, as it is on a narrow screen).
-pub fn line_count() -> usize {
+pub(super) fn line_count() -> usize {
     help_rows()
         .iter()
         .map(|(_, keys)| keys.len() + 2)
@@ -14,23 +14,23 @@ pub fn line_count() -> usize {
 }
 
 /// The widest the help's box is.
-pub const BOX_WIDTH: u16 = 76;
+pub(super) const BOX_WIDTH: u16 = 76;
 
 /// The help box's width on a screen `screen` columns wide (it keeps two
 /// columns free each side).
-pub fn box_width(screen: u16) -> u16 {
+pub(super) fn box_width(screen: u16) -> u16 {
     BOX_WIDTH.min(screen.saturating_sub(4))
 }
 
 /// Room for a key's text in a box `box_width` wide: the borders, a
 /// margin and the key column are taken.
-pub fn text_width(box_width: u16) -> usize {
+pub(super) fn text_width(box_width: u16) -> usize {
     usize::from(box_width.saturating_sub(2 + 1 + 24)).max(12)
 }
 
 /// `text` cut at spaces into lines of at most `width` characters (a word
 /// longer than that, a path, is cut where the line ends).
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
@@ -59,7 +59,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// How many lines the help takes in a box `box_width` wide.
-pub fn wrapped_line_count(box_width: u16) -> usize {
+pub(super) fn wrapped_line_count(box_width: u16) -> usize {
     let w = text_width(box_width);
     line_count()
         + help_rows()

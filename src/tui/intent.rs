@@ -4,26 +4,35 @@
 //! rest, and `App::update` hands each to the one that owns it (the app's
 //! own state, an overlay, or the pane on screen).
 
+/// One thing a person asked of the app (see the module's doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Intent {
+    /// Leave the app.
     Quit,
     /// The key list (`?`).
     Help,
     /// Move the selection by rows (negative is up); in the Flame pane, to
     /// the caller (up) or the heaviest callee (down).
     Move(isize),
+    /// Move the selection a page up.
     PageUp,
+    /// Move the selection a page down.
     PageDown,
     /// The first row (the Flame pane's top frame).
     First,
     /// The last row.
     Last,
+    /// The next tab.
     NextPane,
+    /// The previous tab.
     PrevPane,
     /// The pane of a number key, counted from 0.
     GoPane(usize),
+    /// Sort by the next column to the right.
     SortNext,
+    /// Sort by the next column to the left.
     SortPrev,
+    /// Reverse the sort.
     Reverse,
     /// Scroll the columns after the name left (negative) or right.
     Columns(isize),
@@ -67,8 +76,11 @@ pub enum Intent {
     /// Close what is open (the prompt and its filter, the finder, the
     /// help, a running export); in a pane, as `Back`.
     Cancel,
+    /// Open the search prompt (fzf's syntax) over the pane's rows.
     Search,
+    /// The next row that matches the search.
     NextMatch,
+    /// The previous row that matches the search.
     PrevMatch,
     /// The jump-to-function finder.
     Find,
@@ -95,17 +107,25 @@ pub enum Intent {
     Tick,
     /// A left click at a screen cell.
     Click {
+        /// Column, from 0 at the left.
         x: u16,
+        /// Row, from 0 at the top.
         y: u16,
     },
     /// Mouse wheel rows at a screen cell (negative is up).
     Wheel {
+        /// Column, from 0 at the left.
         x: u16,
+        /// Row, from 0 at the top.
         y: u16,
+        /// Rows to scroll; negative is up.
         rows: isize,
     },
+    /// The terminal's new size.
     Resize {
+        /// Columns.
         width: u16,
+        /// Rows.
         height: u16,
     },
 }
@@ -118,8 +138,10 @@ pub enum Intent {
 pub struct Pasted(pub String);
 
 impl Pasted {
+    /// The most characters a paste keeps.
     pub const MAX: usize = 256;
 
+    /// `text` made fit for a prompt (see the type's doc).
     pub fn new(text: &str) -> Pasted {
         let clean = text
             .chars()

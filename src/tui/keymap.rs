@@ -47,7 +47,7 @@ pub enum Place {
 /// A key as the keymap matches it: the code, and whether Ctrl is held
 /// (Shift is in the character; Alt is not told apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
+pub(super) struct Key {
     pub code: KeyCode,
     pub ctrl: bool,
 }
@@ -74,7 +74,7 @@ const fn code(code: KeyCode) -> Key {
 /// leads, the pane's own keys follow, then stepping through matches, going
 /// back, the finder, the help and quitting end it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum At {
+pub(super) enum At {
     Lead,
     Pane,
     Match,
@@ -86,7 +86,7 @@ pub enum At {
 
 /// When a footer hint is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum When {
+pub(super) enum When {
     Always,
     /// A search is in effect.
     Searching,
@@ -96,7 +96,7 @@ pub enum When {
 
 /// One intent and the keys that ask for it.
 #[derive(Debug)]
-pub struct Binding {
+pub(super) struct Binding {
     pub keys: &'static [Key],
     pub intent: Intent,
     /// The keys as the help names them; `None` for a binding the row
@@ -109,11 +109,11 @@ pub struct Binding {
 
 /// A footer hint: the key as the footer writes it, its word, when it is
 /// offered and where it sits.
-pub type Hint = (&'static str, &'static str, When, At);
+pub(super) type Hint = (&'static str, &'static str, When, At);
 
 /// The keys of one place, as the help lists them.
 #[derive(Debug)]
-pub struct Section {
+pub(super) struct Section {
     pub title: &'static str,
     pub place: Place,
     /// Listed in the help (and the README); the help's and the prompt's
@@ -197,7 +197,7 @@ const DIGITS: &[Key] = &[
     ch('9'),
 ];
 
-pub const SECTIONS: &[Section] = &[
+pub(super) const SECTIONS: &[Section] = &[
     Section {
         title: "Everywhere",
         place: Place::Everywhere,
@@ -863,13 +863,13 @@ pub const SECTIONS: &[Section] = &[
 const WHEEL_ROWS: isize = 3;
 
 /// The section of a place.
-pub fn section(place: Place) -> Option<&'static Section> {
+pub(super) fn section(place: Place) -> Option<&'static Section> {
     SECTIONS.iter().find(|s| s.place == place)
 }
 
 /// The intent of a terminal event, the keyboard being at `places` (the
 /// pane's, most particular first) in `mode`.
-pub fn intent(mode: &Mode, places: &[Place], event: &Event) -> Option<Intent> {
+pub(super) fn intent(mode: &Mode, places: &[Place], event: &Event) -> Option<Intent> {
     match event {
         Event::Key(k) if k.kind != KeyEventKind::Release => key(mode, places, k),
         Event::Mouse(m) => mouse(m),
@@ -907,7 +907,7 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
 }
 
 /// The first binding of `key` among the places' sections.
-pub fn lookup(places: &[Place], key: Key) -> Option<Intent> {
+pub(super) fn lookup(places: &[Place], key: Key) -> Option<Intent> {
     let b = places
         .iter()
         .filter_map(|&p| section(p))
@@ -942,7 +942,7 @@ fn mouse(m: &MouseEvent) -> Option<Intent> {
 /// The footer's hints at `places`: the general places' first, the
 /// particular's next, `Everywhere`'s last (so `?` and `q` always end
 /// the line), each place's in its order, one per intent.
-pub fn hints(
+pub(super) fn hints(
     places: &[Place],
     searching: bool,
     drilled: bool,
@@ -976,7 +976,7 @@ pub fn hints(
 
 /// The help's lines, section by section: `(key, text)`, the section's
 /// title as `(title, "")` with an empty key before it.
-pub fn help_rows() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+pub(super) fn help_rows() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
     SECTIONS
         .iter()
         .filter(|s| s.listed)
@@ -993,7 +993,8 @@ pub fn help_rows() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
 }
 
 /// The README's key table, made from the help's rows.
-pub fn readme_table() -> String {
+#[cfg(test)]
+pub(super) fn readme_table() -> String {
     let mut out = String::from("| where | keys | what |\n|---|---|---|\n");
     for (section, keys) in help_rows() {
         for (k, what) in keys {

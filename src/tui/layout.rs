@@ -9,11 +9,11 @@ use crate::analysis::view::View;
 use ratatui::layout::Rect;
 
 /// The smallest window the app draws in (tui.md).
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+pub(super) const MIN_WIDTH: u16 = 80;
+pub(super) const MIN_HEIGHT: u16 = 24;
 
 /// Gap between table columns.
-pub const SPACING: u16 = 1;
+pub(super) const SPACING: u16 = 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Areas {
@@ -28,13 +28,13 @@ pub struct Areas {
     pub footer: Rect,
 }
 
-pub fn too_small(size: Rect) -> bool {
+pub(super) fn too_small(size: Rect) -> bool {
     size.width < MIN_WIDTH || size.height < MIN_HEIGHT
 }
 
 /// Where everything sits in a window of `size`, for a pane with a detail
 /// split under its table or without.
-pub fn areas(size: Rect, detail: bool) -> Areas {
+pub(super) fn areas(size: Rect, detail: bool) -> Areas {
     let line = |y: u16| Rect::new(size.x, y, size.width, 1);
     let header = line(size.y);
     let crumbs = line(size.y + 1);
@@ -59,17 +59,17 @@ pub fn areas(size: Rect, detail: bool) -> Areas {
 }
 
 /// How many data rows fit in a bordered table with a header row.
-pub fn table_rows(table: Rect) -> usize {
+pub(super) fn table_rows(table: Rect) -> usize {
     usize::from(table.height.saturating_sub(3))
 }
 
 /// How many rows fit in a bordered list.
-pub fn list_rows(area: Rect) -> usize {
+pub(super) fn list_rows(area: Rect) -> usize {
     usize::from(area.height.saturating_sub(2))
 }
 
 /// The two lists of the Functions detail split.
-pub fn detail_halves(detail: Rect) -> (Rect, Rect) {
+pub(super) fn detail_halves(detail: Rect) -> (Rect, Rect) {
     let left = detail.width / 2;
     (
         Rect::new(detail.x, detail.y, left, detail.height),
@@ -85,7 +85,7 @@ pub fn detail_halves(detail: Rect) -> (Rect, Rect) {
 /// Where a table's columns go: all of the inside of its block, except in
 /// Stacks, where a third (at least 30 columns) is kept for the path of
 /// frames with the marked function.
-pub fn columns_area(stacks: bool, inner: Rect) -> Rect {
+pub(super) fn columns_area(stacks: bool, inner: Rect) -> Rect {
     match stacks {
         true => {
             let keep = (inner.width / 3).max(30).min(inner.width / 2);
@@ -104,12 +104,17 @@ pub struct Placed {
 }
 
 /// Width of the selection marker before the first column.
-pub const MARKER: u16 = 1;
+pub(super) const MARKER: u16 = 1;
 
 /// Lays the columns out in a table of `inner` width: the first (the name)
 /// always, then from `hscroll` on as many as fit; room left over widens the
 /// first column.
-pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) -> Vec<Placed> {
+pub(super) fn place_columns(
+    inner: Rect,
+    cols: &[Col],
+    widths: &[u16],
+    hscroll: usize,
+) -> Vec<Placed> {
     if cols.is_empty() {
         return Vec::new();
     }
@@ -151,7 +156,7 @@ pub fn place_columns(inner: Rect, cols: &[Col], widths: &[u16], hscroll: usize) 
 }
 
 /// Where each tab's title sits on the tab line: `(tab, x, width)`.
-pub fn tab_positions(line: Rect) -> Vec<(View, u16, u16)> {
+pub(super) fn tab_positions(line: Rect) -> Vec<(View, u16, u16)> {
     let mut x = line.x + 1;
     TABS.iter()
         .map(|&t| {

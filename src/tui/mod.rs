@@ -8,20 +8,25 @@
 //! terminal event and draws once per event. The model, loaders and
 //! analysis know nothing of this module.
 
-pub mod app;
-pub mod columns;
+mod app;
+mod columns;
 mod derived;
 mod export;
-pub mod finder;
-pub mod help;
+mod finder;
+mod help;
 pub mod intent;
-pub mod keymap;
-pub mod layout;
-pub mod pane;
-pub mod render;
+mod keymap;
+mod layout;
+mod pane;
+mod render;
 mod term;
 
+// What a program driving the app (the binary, benchmarks, timing
+// examples) reaches: the app, its keys' intents, a frame, the panes it
+// inspects. The rest is the app's own.
 pub use app::App;
+pub use pane::{Ctx, Pane, TABS, TablePane, TreePane};
+pub use render::draw;
 pub use term::run;
 
 #[cfg(test)]

@@ -23,11 +23,11 @@ use std::time::Duration;
 /// The largest screen drawn: a window of 10000×10000 cells would need
 /// gigabytes of screen buffers for rows no one can read. A larger window
 /// shows the app in its top left corner.
-pub const MAX_WIDTH: u16 = 1000;
-pub const MAX_HEIGHT: u16 = 500;
+pub(super) const MAX_WIDTH: u16 = 1000;
+pub(super) const MAX_HEIGHT: u16 = 500;
 
 /// A terminal size bounded to what is drawn.
-pub fn bounded(width: u16, height: u16) -> (u16, u16) {
+pub(super) fn bounded(width: u16, height: u16) -> (u16, u16) {
     (width.min(MAX_WIDTH), height.min(MAX_HEIGHT))
 }
 

@@ -108,6 +108,7 @@ impl Input {
         }
     }
 
+    /// The input's name as the user gave it (a path, `-`, or the demo's).
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -129,6 +130,7 @@ impl Input {
         self.bytes().len() as u64
     }
 
+    /// Whether the input has no bytes.
     pub fn is_empty(&self) -> bool {
         self.bytes().is_empty()
     }
@@ -152,6 +154,7 @@ impl Input {
         }
     }
 
+    /// The input's bytes, shared (never copied for a mapped file).
     pub fn bytes(&self) -> &[u8] {
         match &*self.bytes {
             Bytes::Mapped(m) => m.bytes(),

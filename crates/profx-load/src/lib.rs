@@ -31,7 +31,9 @@ use thiserror::Error;
 /// A loader's answer to "is this your format?" for the first bytes of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detection {
+    /// The bytes are this loader's format.
     Yes,
+    /// They are not.
     No,
     /// The bytes seen so far do not decide; show more.
     NeedMore,

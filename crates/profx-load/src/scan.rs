@@ -194,11 +194,11 @@ pub(crate) fn word(bytes: &[u8]) -> u64 {
 
 /// Inputs for the fast paths' tests.
 #[cfg(test)]
-pub mod testing {
+pub(crate) mod testing {
     /// Calls `check` with strings of `fill` bytes, shorter and longer than
     /// a word, with each byte value in each place: word-at-a-time checks
     /// must agree with a byte loop on all of them.
-    pub fn each_byte_in_each_place(fill: u8, mut check: impl FnMut(&[u8])) {
+    pub(crate) fn each_byte_in_each_place(fill: u8, mut check: impl FnMut(&[u8])) {
         for len in [1, 7, 8, 9, 16, 20] {
             for at in 0..len {
                 for b in 0..=255u8 {
@@ -211,7 +211,7 @@ pub mod testing {
     }
 
     /// 20,000 decimals of 1 to 15 digits, the point anywhere or nowhere.
-    pub fn random_decimals() -> impl Iterator<Item = String> {
+    pub(crate) fn random_decimals() -> impl Iterator<Item = String> {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         (0..20_000).map(move |_| {
             x ^= x << 13;

@@ -6,7 +6,12 @@ use profx_model::Profile;
 /// Replaces every byte of `original` by each of `values` and loads the
 /// result with detection and as `format`: no panic, and `check` holds for
 /// every profile that loads.
-pub fn flips_never_panic(original: &[u8], values: &[u8], format: &str, check: impl Fn(&Profile)) {
+pub(crate) fn flips_never_panic(
+    original: &[u8],
+    values: &[u8],
+    format: &str,
+    check: impl Fn(&Profile),
+) {
     for i in 0..original.len() {
         for &v in values {
             let mut bytes = original.to_vec();
@@ -30,7 +35,7 @@ pub fn flips_never_panic(original: &[u8], values: &[u8], format: &str, check: im
 /// Loads `bytes` as `format`, cut into chunks of `chunk_bytes` for the
 /// parsing workers (`None`: the loader's own size), for the tests that
 /// check chunked loading gives the one-piece profile.
-pub fn load_chunked(format: &str, bytes: &[u8], chunk_bytes: Option<usize>) -> Profile {
+pub(crate) fn load_chunked(format: &str, bytes: &[u8], chunk_bytes: Option<usize>) -> Profile {
     let opts = LoadOptions {
         format: Some(format.into()),
         chunk_bytes,

@@ -37,12 +37,12 @@ impl<S> Default for Slots<S> {
 
 impl<S: Slot> Slots<S> {
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     #[cfg(test)]
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.slots.len()
     }
 

@@ -6,7 +6,7 @@
 
 mod chart;
 
-pub use chart::{ChartLine, ChartState};
+pub(crate) use chart::{ChartLine, ChartState};
 
 use super::{Ctx, Effect, Search, inner};
 use crate::analysis::flame_view::{self, Icicle, Layout};

@@ -8,10 +8,10 @@
 //! variant of `Pane` (with its tab in `TABS`, or reached from another
 //! pane by an `Effect::Open`), and its keys in `keymap.rs`.
 
-pub mod flame;
-pub mod info;
-pub mod table;
-pub mod tree;
+pub(super) mod flame;
+pub(super) mod info;
+pub(super) mod table;
+pub(super) mod tree;
 
 use super::derived::{Neighbours, Opening, Prepared, TableColumns};
 use super::intent::Intent;
@@ -27,9 +27,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::sync::Arc;
 
-pub use flame::FlamePane;
-pub use info::InfoPane;
-pub use table::{Focus, Rows, TablePane, Within};
+pub(super) use flame::FlamePane;
+pub(super) use info::InfoPane;
+pub use table::TablePane;
+pub(super) use table::{Focus, Rows, Within};
 pub use tree::TreePane;
 
 /// The seven panes of the tab line, in the order of their number keys; a
@@ -45,7 +46,7 @@ pub const TABS: [View; 7] = [
 ];
 
 /// A tab's name on the tab line.
-pub fn tab_title(tab: View) -> &'static str {
+pub(super) fn tab_title(tab: View) -> &'static str {
     match tab {
         View::Table(Table::Functions) => "Functions",
         View::Table(Table::Lines) => "Lines",
@@ -58,17 +59,20 @@ pub fn tab_title(tab: View) -> &'static str {
 }
 
 /// A tab's place on the tab line.
-pub fn tab_index(tab: View) -> usize {
+pub(super) fn tab_index(tab: View) -> usize {
     TABS.iter().position(|&t| t == tab).unwrap_or(0)
 }
 
 /// What every pane reads: the profile, what is derived from it, the
 /// window.
 pub struct Ctx<'a> {
+    /// The loaded profile.
     pub profile: &'a Arc<Profile>,
+    /// What is derived from the profile once (orders, the graph, trees).
     pub prepared: &'a Arc<Prepared>,
     /// A large profile's first view being ordered on a thread.
     pub opening: Option<&'a Opening>,
+    /// The terminal's size.
     pub size: Rect,
 }
 
@@ -174,7 +178,7 @@ pub enum Step {
 
 /// How a path's names are joined when copied (as the Stacks pane's path
 /// reads, root first).
-pub const JOIN: &str = " > ";
+pub(super) const JOIN: &str = " > ";
 
 /// A search's text and what it parses to (`None` when empty).
 #[derive(Debug, Default)]
@@ -194,9 +198,13 @@ impl Search {
 /// One step of the history: a pane and its state.
 #[derive(Debug)]
 pub enum Pane {
+    /// A table: functions, lines, stacks, packets or a packet's events.
     Table(TablePane),
+    /// The call tree, top-down or bottom-up.
     Tree(TreePane),
+    /// The flame graph, its sandwich, or the calls in time order.
     Flame(FlamePane),
+    /// What the file says of itself, and the warnings.
     Info(InfoPane),
 }
 
@@ -247,6 +255,7 @@ impl Pane {
         }
     }
 
+    /// Takes an intent meant for the pane; what the app must do after.
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         match self {
             Pane::Table(t) => t.update(intent, cx),
@@ -357,6 +366,7 @@ impl Pane {
         matches!(self, Pane::Table(t) if t.focus != Focus::Table)
     }
 
+    /// The table, if this pane is one.
     pub fn as_table(&self) -> Option<&TablePane> {
         match self {
             Pane::Table(t) => Some(t),
@@ -364,6 +374,7 @@ impl Pane {
         }
     }
 
+    /// The call tree, if this pane is it.
     pub fn as_tree(&self) -> Option<&TreePane> {
         match self {
             Pane::Tree(t) => Some(t),
@@ -371,6 +382,7 @@ impl Pane {
         }
     }
 
+    /// The Info pane, if this is it.
     pub fn as_info(&self) -> Option<&InfoPane> {
         match self {
             Pane::Info(i) => Some(i),
@@ -378,6 +390,7 @@ impl Pane {
         }
     }
 
+    /// The Flame pane, if this is it.
     pub fn as_flame(&self) -> Option<&FlamePane> {
         match self {
             Pane::Flame(f) => Some(f),
@@ -385,6 +398,7 @@ impl Pane {
         }
     }
 
+    /// The Flame pane, if this is it, to change.
     pub fn as_flame_mut(&mut self) -> Option<&mut FlamePane> {
         match self {
             Pane::Flame(f) => Some(f),
@@ -394,18 +408,18 @@ impl Pane {
 }
 
 /// A function's name cut short for titles and the breadcrumb.
-pub fn short_name(p: &Profile, f: FuncId) -> String {
+pub(super) fn short_name(p: &Profile, f: FuncId) -> String {
     let name = crate::text::visible(p.function_name(f));
     super::render::fit_cut(&name, 28, super::render::Cut::Name).text
 }
 
 /// `at + n`, kept within `0..len`.
-pub fn step(at: usize, n: isize, len: usize) -> usize {
+pub(super) fn step(at: usize, n: isize, len: usize) -> usize {
     at.saturating_add_signed(n).min(len.saturating_sub(1))
 }
 
 /// `at + dir`, wrapping around `0..len`.
-pub fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
+pub(super) fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
     if len == 0 {
         return 0;
     }
@@ -413,7 +427,7 @@ pub fn step_wrap(at: usize, dir: isize, len: usize) -> usize {
 }
 
 /// The area inside a bordered block.
-pub fn inner(r: Rect) -> Rect {
+pub(super) fn inner(r: Rect) -> Rect {
     Rect::new(
         r.x + 1,
         r.y + 1,
@@ -423,7 +437,7 @@ pub fn inner(r: Rect) -> Rect {
 }
 
 /// Keeps a list's cursor on a row and its window scrolled to show it.
-pub fn keep_visible(cursor: &mut usize, offset: &mut usize, len: usize, shown: usize) {
+pub(super) fn keep_visible(cursor: &mut usize, offset: &mut usize, len: usize, shown: usize) {
     *cursor = (*cursor).min(len.saturating_sub(1));
     if *cursor < *offset {
         *offset = *cursor;

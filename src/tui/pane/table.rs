@@ -74,21 +74,30 @@ pub enum Focus {
     Frames(usize),
 }
 
+/// A table pane's state: which rows, their order and filter, the
+/// selection, the scroll, and where the keyboard is.
 #[derive(Debug)]
 pub struct TablePane {
+    /// Which table: functions, lines, stacks or packets.
     pub table: Table,
+    /// The rows it holds: all, one function's, or one packet's events.
     pub within: Within,
     /// Sort column and direction (descending when true); `None` where the
     /// order is the input's (events).
     pub sort: Option<(Col, bool)>,
+    /// The search over its rows, if any.
     pub search: Search,
     /// How many rows the table has before filtering.
     pub total: usize,
+    /// The rows shown, filtered and in order.
     pub rows: Rows,
+    /// The selected row's place in `rows`.
     pub cursor: usize,
+    /// The first row on screen.
     pub offset: usize,
     /// First column shown after the name (horizontal scroll).
     pub hscroll: usize,
+    /// Where the keyboard is: the table, or a list of its split.
     pub focus: Focus,
     /// The rows in the order of `sort` when they were sorted: a keystroke
     /// of a search filters these and never sorts.
@@ -96,6 +105,7 @@ pub struct TablePane {
 }
 
 impl TablePane {
+    /// The table's rows in their default order, the first selected.
     pub fn new(table: Table, within: Within, cx: &Ctx) -> TablePane {
         let sort = match within {
             Within::Packet(_) => None,
@@ -137,6 +147,7 @@ impl TablePane {
         self.refresh(false, cx);
     }
 
+    /// Whether it lists a packet's events (in the input's order).
     pub fn is_events(&self) -> bool {
         matches!(self.within, Within::Packet(_))
     }
@@ -154,6 +165,7 @@ impl TablePane {
         }
     }
 
+    /// Where the keymap looks a key up for this table, first first.
     pub fn places(&self) -> &'static [Place] {
         use Place::*;
         match (self.focus, self.table, self.within) {
@@ -167,10 +179,13 @@ impl TablePane {
         }
     }
 
+    /// Whether the table has a split under it (callers and callees, or a
+    /// stack's frames).
     pub fn has_detail(&self) -> bool {
         !self.is_events() && matches!(self.table, Table::Functions | Table::Stacks)
     }
 
+    /// The selected row, as its index in the table.
     pub fn selected(&self) -> Option<u32> {
         self.rows.get(self.cursor)
     }
@@ -197,6 +212,7 @@ impl TablePane {
         self.keep_visible(cx);
     }
 
+    /// Takes an intent meant for the table or its split.
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let effect = self.take(intent, cx);
         self.keep_visible(cx);
@@ -259,6 +275,7 @@ impl TablePane {
         }
     }
 
+    /// Scrolls so that the selection is on screen.
     pub fn keep_visible(&mut self, cx: &Ctx) {
         let len = self.focus_len(cx);
         match &mut self.focus {
@@ -315,6 +332,7 @@ impl TablePane {
             .map_or(&[], |f| cx.graph().callers(f))
     }
 
+    /// The split's function's callees (the call graph's edges).
     pub fn callees<'a>(&self, cx: &Ctx<'a>) -> &'a [Edge] {
         self.split_function(cx.profile)
             .map_or(&[], |f| cx.graph().callees(f))
@@ -434,6 +452,7 @@ impl TablePane {
         Effect::Done
     }
 
+    /// Orders the rows by `col`, keeping the selected row selected.
     pub fn sort_by(&mut self, col: Col, descending: bool, cx: &Ctx) {
         self.sort = Some((col, descending));
         self.refresh(false, cx);

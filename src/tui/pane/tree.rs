@@ -11,17 +11,23 @@ use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Position;
 
+/// The call tree pane's state: the tree, its search and the selection.
 #[derive(Debug)]
 pub struct TreePane {
+    /// The tree, with its open rows.
     pub tree: Box<CallTree>,
     /// The function whose places the tree was opened at (marked there).
     pub about: Option<FuncId>,
+    /// The search over its rows, if any.
     pub search: Search,
+    /// The selected row's place among the open rows.
     pub cursor: usize,
+    /// The first row on screen.
     pub offset: usize,
 }
 
 impl TreePane {
+    /// The tree with its roots open; opened at `about`'s places when given.
     pub fn new(about: Option<FuncId>, cx: &Ctx) -> TreePane {
         let p = cx.profile;
         let mut tree = Box::new(CallTree::new(p, cx.tree_index()));
@@ -64,6 +70,7 @@ impl TreePane {
         }
     }
 
+    /// Takes an intent meant for the tree.
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let effect = self.take(intent, cx);
         self.keep_visible(cx);
@@ -120,6 +127,7 @@ impl TreePane {
         self.cursor = super::step(self.cursor, n, self.tree.rows.len());
     }
 
+    /// Scrolls so that the selection is on screen.
     pub fn keep_visible(&mut self, cx: &Ctx) {
         let shown = self.page(cx);
         let len = self.tree.rows.len();

@@ -17,7 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-pub fn split(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
+pub(super) fn split(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
     match t.table {
         Table::Functions => callers_callees(buf, area, t, cx, theme),
         Table::Stacks => frames(buf, area, t, cx, theme),

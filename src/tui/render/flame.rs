@@ -36,7 +36,7 @@ fn colour(name: &str) -> Color {
 }
 
 /// The pane: its bordered block, titled, and the frames (or calls).
-pub fn pane(buf: &mut Buffer, area: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
+pub(crate) fn pane(buf: &mut Buffer, area: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
     let (title, bottom) = match f.in_chart() {
         true => chart_titles(f),
         false => titles(f, cx),

@@ -4,11 +4,11 @@
 //! cell, so a file cannot put an escape sequence on the terminal.
 
 mod detail;
-pub mod flame;
+pub(super) mod flame;
 mod overlay;
-pub mod table;
-pub mod theme;
-pub mod tree;
+pub(super) mod table;
+pub(super) mod theme;
+pub(super) mod tree;
 
 use super::app::{App, Mode};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
@@ -26,6 +26,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 use theme::Theme;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+/// Draws the whole screen from `app`: header, tabs, the pane, the footer
+/// and any overlay.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
     let theme = Theme { color: app.color };
@@ -286,7 +288,7 @@ fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 
 /// `text` cut to `width` display columns (with `…` when cut), and the
 /// chars it kept. Wide characters never straddle the edge.
-pub fn fit(text: &str, width: usize) -> (String, usize) {
+pub(super) fn fit(text: &str, width: usize) -> (String, usize) {
     let f = fit_cut(text, width, Cut::End);
     let kept = f.kept.first().map_or(0, |r| r.1);
     (f.text, kept)
@@ -294,7 +296,7 @@ pub fn fit(text: &str, width: usize) -> (String, usize) {
 
 /// Where a text too wide for its room loses its characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cut {
+pub(super) enum Cut {
     /// Keep the start (`Raytracer.Pri…`): text in general.
     End,
     /// Keep the method: a function's name loses its namespace first
@@ -309,14 +311,14 @@ pub enum Cut {
 
 /// A text cut to fit: what is shown, and which of the text's chars it
 /// kept, as runs `(first char, chars, where shown)`.
-pub struct Fitted {
+pub(super) struct Fitted {
     pub text: String,
     kept: Vec<(usize, usize, usize)>,
 }
 
 impl Fitted {
     /// Where the text's char `i` is shown, if it is.
-    pub fn position(&self, i: usize) -> Option<usize> {
+    pub(super) fn position(&self, i: usize) -> Option<usize> {
         self.kept
             .iter()
             .find(|&&(from, n, _)| i >= from && i < from + n)
@@ -326,7 +328,7 @@ impl Fitted {
 
 /// `text` cut to `width` display columns where `cut` says, `…` in place
 /// of what is left out. Wide characters never straddle the edge.
-pub fn fit_cut(text: &str, width: usize, cut: Cut) -> Fitted {
+pub(super) fn fit_cut(text: &str, width: usize, cut: Cut) -> Fitted {
     let chars: Vec<char> = text.chars().collect();
     match cut {
         Cut::End => ends(&chars, width, 1.0),
@@ -337,12 +339,15 @@ pub fn fit_cut(text: &str, width: usize, cut: Cut) -> Fitted {
 
 /// A function's module, where another module's function has its name (two
 /// programs' `(main)`): what tells them apart wherever names are listed.
-pub fn shared_module(p: &crate::model::Profile, f: FuncId) -> Option<std::borrow::Cow<'_, str>> {
+pub(super) fn shared_module(
+    p: &crate::model::Profile,
+    f: FuncId,
+) -> Option<std::borrow::Cow<'_, str>> {
     p.name_is_shared(f).then(|| visible(p.function_module(f)))
 }
 
 /// A name as a line shows it whole: with its module where it is shared.
-pub fn full_name(p: &crate::model::Profile, label: crate::analysis::cct::Label) -> String {
+pub(super) fn full_name(p: &crate::model::Profile, label: crate::analysis::cct::Label) -> String {
     let mut name = visible(label.name(p)).into_owned();
     if let Some(module) = label.func().and_then(|f| shared_module(p, f)) {
         name.push_str(&format!(" [{module}]"));
@@ -353,7 +358,7 @@ pub fn full_name(p: &crate::model::Profile, label: crate::analysis::cct::Label) 
 /// A function's name and, after it, its module (`name [module]`), cut to
 /// `width`: the name keeps its method (`Cut::Name`), the module both ends,
 /// and the module never takes more than half the room.
-pub fn fit_name_module(name: &str, module: Option<&str>, width: usize) -> String {
+pub(super) fn fit_name_module(name: &str, module: Option<&str>, width: usize) -> String {
     let Some(module) = module else {
         return fit_cut(name, width, Cut::Name).text;
     };
@@ -482,7 +487,12 @@ fn name(chars: &[char], width: usize) -> Fitted {
 }
 
 /// A cell's text as spans, the chars at `positions` in `hl`.
-pub fn highlighted<'a>(text: &str, positions: &[usize], base: Style, hl: Style) -> Vec<Span<'a>> {
+pub(super) fn highlighted<'a>(
+    text: &str,
+    positions: &[usize],
+    base: Style,
+    hl: Style,
+) -> Vec<Span<'a>> {
     if positions.is_empty() {
         return vec![Span::styled(text.to_string(), base)];
     }

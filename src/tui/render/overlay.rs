@@ -29,7 +29,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 /// A message too long for the status line, whole, wrapped in a box above
 /// the footer; any key closes it.
-pub fn message(buf: &mut Buffer, area: Rect, footer: Rect, msg: &str, theme: Theme) {
+pub(super) fn message(buf: &mut Buffer, area: Rect, footer: Rect, msg: &str, theme: Theme) {
     let width = area.width.saturating_sub(4).max(10);
     let text = visible(msg);
     let lines = crate::tui::help::wrap(&text, usize::from(width - 4));
@@ -51,7 +51,7 @@ pub fn message(buf: &mut Buffer, area: Rect, footer: Rect, msg: &str, theme: The
     }
 }
 
-pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
+pub(super) fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let mut lines: Vec<Line<'_>> = Vec::new();
     // A text too long for the box goes on under itself, never cut.
     let width = crate::tui::help::text_width(crate::tui::help::box_width(area.width));
@@ -91,7 +91,7 @@ pub fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     }
 }
 
-pub fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, theme: Theme) {
+pub(super) fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, theme: Theme) {
     let box_area = centered(area, 70, area.height.saturating_sub(4));
     Clear.render(box_area, buf);
     let title = format!(

@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-pub fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: Theme) {
+pub(crate) fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: Theme) {
     let area = a.table;
     let (title, bottom) = titles(t, cx);
     Block::bordered()
@@ -135,7 +135,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
 /// A frame's text with the selected row's whole name before it, the name
 /// cut (keeping its method) to what the rest leaves, or left out when
 /// that is too little: the rest's numbers are never cut for it.
-pub fn with_name(name: &str, rest: String, width: usize) -> String {
+pub(crate) fn with_name(name: &str, rest: String, width: usize) -> String {
     let room = width.saturating_sub(rest.width() + 5);
     if name.is_empty() || room < 12 {
         return rest;
@@ -451,7 +451,7 @@ fn event_cells(
 }
 
 /// The Info pane: its lines in a bordered block.
-pub fn info(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
+pub(crate) fn info(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
     Block::bordered()
         .title(Line::from(Span::styled(" Info ", theme.title())))
         .render(area, buf);

@@ -141,7 +141,7 @@ fn layout(
 }
 
 /// The pane: its bordered block, titled, and the rows on screen.
-pub fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
+pub(crate) fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
     let (title, mut bottom) = titles(cx, v);
     Block::bordered()
         .title(Line::from(Span::styled(title, theme.title())))

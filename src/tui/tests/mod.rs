@@ -11,29 +11,29 @@ use crate::load::{Input, LoadOptions, load_inputs};
 use crate::model::Profile;
 use ratatui::layout::Rect;
 
-pub fn demo_profile() -> Profile {
+pub(crate) fn demo_profile() -> Profile {
     load_inputs(&[crate::demo::input()], &LoadOptions::default()).expect("the demo loads")
 }
 
-pub fn app_of(p: Profile, title: &str, w: u16, h: u16) -> App {
+pub(crate) fn app_of(p: Profile, title: &str, w: u16, h: u16) -> App {
     App::new(p, title, Rect::new(0, 0, w, h), true)
 }
 
-pub fn demo(w: u16, h: u16) -> App {
+pub(crate) fn demo(w: u16, h: u16) -> App {
     app_of(demo_profile(), "orders.prof (demo)", w, h)
 }
 
 /// A profile from a fixture of the repository, by a path relative to the
 /// package (cargo runs tests there), so screens naming the source do not
 /// depend on where the checkout is.
-pub fn fixture(rel: &str) -> Profile {
+pub(crate) fn fixture(rel: &str) -> Profile {
     let path = format!("tests/fixtures/{rel}");
     crate::load::load_paths(&[path], &LoadOptions::default()).expect("the fixture loads")
 }
 
 /// A fixture loaded with its calls in time order (`LoadOptions::timeline`),
 /// as the app loads a trace for its flame chart.
-pub fn fixture_timed(rel: &str) -> Profile {
+pub(crate) fn fixture_timed(rel: &str) -> Profile {
     let path = format!("tests/fixtures/{rel}");
     let opts = LoadOptions {
         timeline: true,
@@ -44,7 +44,7 @@ pub fn fixture_timed(rel: &str) -> Profile {
 
 /// A PLIST profile whose names hold escape sequences, control characters,
 /// bidi marks, wide and combining characters.
-pub fn hostile() -> Profile {
+pub(crate) fn hostile() -> Profile {
     let evil = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}name\u{8}\u{7f}";
     let wide = "表示関数_wide";
     let combining = "cafe\u{301}_combining";
@@ -77,7 +77,7 @@ pub fn hostile() -> Profile {
 /// the keymap, as the terminal's would be, so each test exercises the
 /// bindings it relies on), text pasted, the mouse, the window.
 #[derive(Clone, Debug)]
-pub enum Press {
+pub(crate) enum Press {
     Up,
     Down,
     Left,
@@ -101,13 +101,13 @@ pub enum Press {
 }
 
 /// The key of each pane's number, from 0.
-pub fn pane_key(i: usize) -> Press {
+pub(crate) fn pane_key(i: usize) -> Press {
     Press::Char(char::from(b'1' + i as u8))
 }
 
 impl App {
     /// What the person does, as the event loop would pass it on.
-    pub fn press(&mut self, p: Press) {
+    pub(crate) fn press(&mut self, p: Press) {
         use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
         let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
         let event = match p {
@@ -144,7 +144,7 @@ impl App {
 /// Where the app is, as the tests name it: the pane on screen and what it
 /// is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     Functions,
     Lines(Option<crate::model::FuncId>),
     Stacks(Option<crate::model::FuncId>),
@@ -156,16 +156,16 @@ pub enum Scope {
 }
 
 /// The seven panes by their number keys.
-pub mod tabs {
+pub(crate) mod tabs {
     use crate::analysis::view::{Table, View};
-    pub const FUNCTIONS: View = View::Table(Table::Functions);
-    pub const LINES: View = View::Table(Table::Lines);
-    pub const STACKS: View = View::Table(Table::Stacks);
-    pub const TRACE: View = View::Table(Table::Packets);
+    pub(crate) const FUNCTIONS: View = View::Table(Table::Functions);
+    pub(crate) const LINES: View = View::Table(Table::Lines);
+    pub(crate) const STACKS: View = View::Table(Table::Stacks);
+    pub(crate) const TRACE: View = View::Table(Table::Packets);
 }
 
 impl App {
-    pub fn scope(&self) -> Scope {
+    pub(crate) fn scope(&self) -> Scope {
         use crate::analysis::view::Table;
         use crate::tui::pane::{Pane, Within};
         match self.pane() {
@@ -183,20 +183,20 @@ impl App {
     }
 
     /// The table on screen.
-    pub fn table(&self) -> &crate::tui::pane::TablePane {
+    pub(crate) fn table(&self) -> &crate::tui::pane::TablePane {
         self.pane().as_table().expect("a table is on screen")
     }
 
-    pub fn tree(&self) -> &crate::tui::pane::TreePane {
+    pub(crate) fn tree(&self) -> &crate::tui::pane::TreePane {
         self.pane().as_tree().expect("the call tree is on screen")
     }
 
-    pub fn flame(&self) -> &crate::tui::pane::FlamePane {
+    pub(crate) fn flame(&self) -> &crate::tui::pane::FlamePane {
         self.pane().as_flame().expect("the flame pane is on screen")
     }
 
     /// The row the cursor is on, in any pane with rows.
-    pub fn cursor(&self) -> usize {
+    pub(crate) fn cursor(&self) -> usize {
         use crate::tui::pane::Pane;
         match self.pane() {
             Pane::Table(t) => t.cursor,
@@ -207,28 +207,28 @@ impl App {
     }
 
     /// The search typed in the pane on screen.
-    pub fn filter(&self) -> &str {
+    pub(crate) fn filter(&self) -> &str {
         self.pane().search().map_or("", |s| s.text.as_str())
     }
 
-    pub fn graph(&self) -> &crate::analysis::callgraph::CallGraph {
+    pub(crate) fn graph(&self) -> &crate::analysis::callgraph::CallGraph {
         self.cx().graph()
     }
 
-    pub fn callers(&self) -> &[crate::analysis::callgraph::Edge] {
+    pub(crate) fn callers(&self) -> &[crate::analysis::callgraph::Edge] {
         self.table().callers(&self.cx())
     }
 
-    pub fn callees(&self) -> &[crate::analysis::callgraph::Edge] {
+    pub(crate) fn callees(&self) -> &[crate::analysis::callgraph::Edge] {
         self.table().callees(&self.cx())
     }
 
-    pub fn frames(&self) -> Vec<crate::model::FuncId> {
+    pub(crate) fn frames(&self) -> Vec<crate::model::FuncId> {
         self.table().frames(&self.cx())
     }
 
     /// Rows a page moves in the pane on screen.
-    pub fn page(&self) -> usize {
+    pub(crate) fn page(&self) -> usize {
         use crate::tui::pane::Pane;
         match self.pane() {
             Pane::Table(t) => t.page(&self.cx()),
@@ -237,14 +237,14 @@ impl App {
         }
     }
 
-    pub fn info_len(&self) -> usize {
+    pub(crate) fn info_len(&self) -> usize {
         match self.pane() {
             crate::tui::pane::Pane::Info(i) => i.len(&self.profile),
             _ => panic!("Info is on screen"),
         }
     }
 
-    pub fn selected_function(&self) -> Option<crate::model::FuncId> {
+    pub(crate) fn selected_function(&self) -> Option<crate::model::FuncId> {
         self.pane().function(&self.cx())
     }
 }

@@ -361,7 +361,7 @@ impl<'a> Decoder<'a> {
     /// A decoder that reads every record on its own, by the nom parsers
     /// of `record::read`: tests hold the whole-sample reading to it.
     #[cfg(test)]
-    pub fn record_by_record(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
+    pub(super) fn record_by_record(shared: Shared<'a>, given: Arc<Mutex<Given>>) -> Self {
         Decoder {
             whole: false,
             ..Decoder::new(shared, given)
