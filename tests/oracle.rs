@@ -1,0 +1,571 @@
+//! An oracle for model.md (issue 55): the rules of the trace and sample
+//! feeds written the plain way, a call or a sample at a time, with no
+//! arrays, queues or caches, and property tests that hold the builder (and
+//! the call graph read from it) to them number by number.
+//!
+//! The plain way: every call is kept whole while it is open (its function,
+//! when it began, its own time so far, where it was made from); at its end
+//! it gives its numbers to its function, its path, its line and its edge.
+//! Recursion counts once per thread: a call adds its span to its function's
+//! inclusive time only when no call of the same function is open below it
+//! on its thread; an edge F → G adds a call's span only when no F → G pair
+//! is open below it.
+
+use profx::analysis::callgraph::CallGraph;
+use profx::model::metrics::{Sample, TraceTime};
+use profx::model::{FuncId, Place, Profile, ProfileBuilder};
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One function's numbers as the oracle counts them.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Func {
+    calls: u64,
+    hits_self: u64,
+    hits_total: u64,
+    inclusive: f64,
+    exclusive: f64,
+    /// (min, max) of one call's span and of its own time.
+    span: Option<(f64, f64)>,
+    own: Option<(f64, f64)>,
+}
+
+/// One path's numbers.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Path {
+    hits: u64,
+    self_ms: f64,
+    child_ms: f64,
+}
+
+/// One line's numbers: calls made there (or samples at it) and their time.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Site {
+    hits: u64,
+    ms: f64,
+    called: BTreeSet<String>,
+}
+
+/// One edge's numbers.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct EdgeSum {
+    calls: u64,
+    hits: u64,
+    ms: f64,
+}
+
+#[derive(Debug, Default)]
+struct Oracle {
+    funcs: BTreeMap<String, Func>,
+    paths: BTreeMap<Vec<String>, Path>,
+    sites: BTreeMap<(String, u32), Site>,
+    edges: BTreeMap<(String, String), EdgeSum>,
+    session: f64,
+    outside: f64,
+    samples: u64,
+}
+
+fn min_max(m: &mut Option<(f64, f64)>, v: f64) {
+    *m = Some(match *m {
+        None => (v, v),
+        Some((lo, hi)) => (lo.min(v), hi.max(v)),
+    });
+}
+
+/// An op of a generated trace: on thread `thread`, after `dt` quarter
+/// milliseconds (negative: the clock goes back), enter function `func`
+/// from line `line` of its caller, or leave the top call.
+#[derive(Debug, Clone)]
+enum Op {
+    Enter { func: usize, line: u32 },
+    Exit,
+}
+
+#[derive(Debug, Clone)]
+struct Event {
+    thread: usize,
+    dt: i32,
+    op: Op,
+}
+
+/// An open call, kept whole.
+struct Call {
+    func: usize,
+    began: f64,
+    own: f64,
+    /// (caller's name, line) it was made from.
+    site: (String, u32),
+    /// Whether its F → G edge is the outermost open on its thread.
+    outer_edge: bool,
+}
+
+const TOP: &str = "(top level)";
+
+fn name(f: usize) -> String {
+    // Names alike in a long prefix, as real traces have them.
+    format!("CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOW_{f}")
+}
+
+fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
+    let mut o = Oracle::default();
+    let mut stacks: Vec<Vec<Call>> = (0..threads).map(|_| Vec::new()).collect();
+    let mut clocks: Vec<Option<(f64, f64)>> = vec![None; threads];
+    let close = |o: &mut Oracle, stack: &mut Vec<Call>, clock: f64| {
+        let Some(c) = stack.pop() else { return };
+        let f = name(c.func);
+        let span = clock - c.began;
+        let recursive = stack.iter().any(|below| below.func == c.func);
+        let mut path: Vec<String> = stack.iter().map(|b| name(b.func)).collect();
+        path.push(f.clone());
+        let e = o.funcs.entry(f.clone()).or_default();
+        e.calls += 1;
+        e.exclusive += c.own;
+        if !recursive {
+            e.inclusive += span;
+        }
+        min_max(&mut e.span, span);
+        min_max(&mut e.own, c.own);
+        let p = o.paths.entry(path).or_default();
+        p.hits += 1;
+        p.self_ms += c.own;
+        p.child_ms += span - c.own;
+        let s = o.sites.entry(c.site.clone()).or_default();
+        s.hits += 1;
+        s.ms += span;
+        s.called.insert(f.clone());
+        if let Some(caller) = stack.last() {
+            let edge = o.edges.entry((name(caller.func), f)).or_default();
+            edge.calls += 1;
+            if c.outer_edge {
+                edge.ms += span;
+            }
+        }
+    };
+    for ev in events {
+        let th = ev.thread;
+        let stack = &mut stacks[th];
+        // The clock: an interval goes to the stack in effect, a time
+        // before the clock is an interval of 0.
+        let clock = match clocks[th] {
+            None => {
+                let t = f64::from(ev.dt.max(0)) * 0.25;
+                clocks[th] = Some((t, t));
+                t
+            }
+            Some((first, now)) => {
+                let t = now + f64::from(ev.dt) * 0.25;
+                if t >= now {
+                    match stack.last_mut() {
+                        Some(top) => top.own += t - now,
+                        None => o.outside += t - now,
+                    }
+                    clocks[th] = Some((first, t));
+                    t
+                } else {
+                    now
+                }
+            }
+        };
+        match ev.op {
+            Op::Enter { func, line } => {
+                let caller = stack.last().map_or(TOP.to_string(), |c| name(c.func));
+                let outer_edge = match stack.last() {
+                    None => false,
+                    Some(top) => !stack
+                        .windows(2)
+                        .any(|w| w[0].func == top.func && w[1].func == func),
+                };
+                stack.push(Call {
+                    func,
+                    began: clock,
+                    own: 0.0,
+                    site: (caller, line),
+                    outer_edge,
+                });
+            }
+            Op::Exit => close(&mut o, stack, clock),
+        }
+    }
+    for (th, stack) in stacks.iter_mut().enumerate() {
+        let clock = clocks[th].map_or(0.0, |c| c.1);
+        while !stack.is_empty() {
+            close(&mut o, stack, clock);
+        }
+        if let Some((first, last)) = clocks[th] {
+            o.session += last - first;
+        }
+    }
+    o
+}
+
+/// The same events through the builder's trace feed, as a loader feeds it.
+fn trace_profile(events: &[Event], threads: usize, funcs: usize, stacks: bool) -> Profile {
+    let mut b = ProfileBuilder::new("oracle");
+    if !stacks {
+        b.skip_stacks();
+    }
+    let module = b.intern("");
+    let ids: Vec<FuncId> = (0..funcs)
+        .map(|f| {
+            let n = b.intern(&name(f));
+            b.function(n, module)
+        })
+        .collect();
+    let top = b.intern(TOP);
+    b.trace_begin(TraceTime::Timed);
+    // Thread ids far apart and out of order, as files number them.
+    let handles: Vec<_> = (0..threads)
+        .map(|t| b.trace_thread(1000 - 7 * t as u64))
+        .collect();
+    let mut clocks: Vec<Option<f64>> = vec![None; threads];
+    let mut depth = vec![Vec::<usize>::new(); threads];
+    for (i, ev) in events.iter().enumerate() {
+        let th = handles[ev.thread];
+        let t = match clocks[ev.thread] {
+            None => f64::from(ev.dt.max(0)) * 0.25,
+            Some(now) => now + f64::from(ev.dt) * 0.25,
+        };
+        // The feed keeps the clock at the latest time; the generator's
+        // clock moves on from the time written, as a file's does.
+        clocks[ev.thread] = Some(clocks[ev.thread].map_or(t, |now| t.max(now)));
+        b.trace_time(th, t, || Place::Line(i as u64 + 1));
+        match ev.op {
+            Op::Enter { func, line } => {
+                let caller = depth[ev.thread].last().map(|&f| ids[f]);
+                let site = b.trace_site(caller, line, top);
+                b.trace_enter(th, ids[func], 0, Some(site));
+                depth[ev.thread].push(func);
+            }
+            Op::Exit => {
+                if depth[ev.thread].pop().is_some() {
+                    b.trace_exit(th);
+                }
+            }
+        }
+    }
+    b.trace_close_open();
+    b.finish()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+fn close_opt(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| close(a, b))
+}
+
+fn function_of(p: &Profile, n: &str) -> Option<FuncId> {
+    p.function_ids().find(|&f| p.function_name(f) == n)
+}
+
+fn path_of(p: &Profile, s: profx::model::StackId) -> Vec<String> {
+    p.frames(s)
+        .iter()
+        .map(|&f| p.function_name(f).to_string())
+        .collect()
+}
+
+/// Holds the profile's functions, stacks, lines, totals and edges to the
+/// oracle's; `trace` when the numbers came from the trace feed.
+fn agree(p: &Profile, o: &Oracle, trace: bool, stacks: bool) -> Result<(), TestCaseError> {
+    prop_assert!(close_opt(p.totals.elapsed_inclusive_ms, o.session) || o.session == 0.0);
+    if trace {
+        prop_assert!(close_opt(p.totals.outside_ms, o.outside) || o.outside == 0.0);
+    } else {
+        // A profile fed no sample has no sample count, not a count of 0.
+        prop_assert_eq!(p.totals.samples, (o.samples > 0).then_some(o.samples));
+    }
+    for (n, want) in &o.funcs {
+        let f = function_of(p, n).ok_or_else(|| TestCaseError::fail(format!("no {n}")))?;
+        let got = p.function(f);
+        let what = format!("{n}: {got:?} against {want:?}");
+        prop_assert!(
+            close_opt(got.time.elapsed_inclusive, want.inclusive),
+            "{}",
+            what
+        );
+        prop_assert!(
+            close_opt(got.time.elapsed_exclusive, want.exclusive),
+            "{}",
+            what
+        );
+        if trace {
+            prop_assert_eq!(got.calls, Some(want.calls), "{}", what);
+            let per = p.per_call(f);
+            let (lo, hi) = want.span.unwrap_or_default();
+            prop_assert!(close_opt(per.min_inclusive, lo) && close_opt(per.max_inclusive, hi));
+            let (lo, hi) = want.own.unwrap_or_default();
+            prop_assert!(close_opt(per.min_exclusive, lo) && close_opt(per.max_exclusive, hi));
+        } else {
+            prop_assert_eq!(got.hits_self, Some(want.hits_self), "{}", what);
+            prop_assert_eq!(got.hits_total, Some(want.hits_total), "{}", what);
+        }
+    }
+    let listed = p
+        .functions()
+        .iter()
+        .filter(|f| f.calls.is_some() || f.hits_total.is_some());
+    prop_assert_eq!(listed.count(), o.funcs.len());
+    if stacks {
+        let mut seen = BTreeMap::new();
+        for s in p.stack_ids() {
+            let st = p.stack(s);
+            seen.insert(path_of(p, s), (st.hits, st.self_ms, st.child_ms));
+        }
+        prop_assert_eq!(seen.len(), o.paths.len());
+        for (path, want) in &o.paths {
+            let got = seen.get(path);
+            prop_assert!(got.is_some(), "no stack {:?}", path);
+            let (hits, self_ms, child_ms) = got.copied().unwrap_or_default();
+            prop_assert_eq!(hits, Some(want.hits), "{:?}", path);
+            prop_assert!(close_opt(self_ms, want.self_ms), "{:?} {:?}", path, self_ms);
+            if trace {
+                prop_assert!(
+                    close_opt(child_ms, want.child_ms),
+                    "{:?} {:?}",
+                    path,
+                    child_ms
+                );
+            } else {
+                prop_assert_eq!(child_ms, None);
+            }
+        }
+        let graph = CallGraph::build(p);
+        let mut edges = BTreeMap::new();
+        for e in graph.edges() {
+            let key = (
+                p.function_name(e.caller).to_string(),
+                p.function_name(e.callee).to_string(),
+            );
+            edges.insert(key, e.values.clone());
+        }
+        prop_assert_eq!(edges.len(), o.edges.len());
+        for (key, want) in &o.edges {
+            let got = edges.get(key);
+            prop_assert!(got.is_some(), "no edge {:?}", key);
+            let got = got.cloned().unwrap_or_default();
+            if trace {
+                prop_assert_eq!(got.calls, Some(want.calls), "{:?}", key);
+            } else {
+                prop_assert_eq!(got.hits, Some(want.hits), "{:?}", key);
+            }
+            prop_assert!(
+                close_opt(got.elapsed_inclusive_ms, want.ms),
+                "{:?} {:?}",
+                key,
+                got
+            );
+        }
+    }
+    let mut lines = BTreeMap::new();
+    for l in p.lines() {
+        lines.insert((p.name(l.file).to_string(), l.line), l.clone());
+    }
+    prop_assert_eq!(lines.len(), o.sites.len());
+    for (key, want) in &o.sites {
+        let got = lines.get(key);
+        prop_assert!(got.is_some(), "no line {:?}", key);
+        let got = got.cloned().ok_or_else(|| TestCaseError::fail("checked"))?;
+        prop_assert_eq!(got.hits, Some(want.hits), "{:?}", key);
+        prop_assert!(
+            close_opt(got.time_ms, want.ms),
+            "{:?} {:?}",
+            key,
+            got.time_ms
+        );
+        if trace {
+            let called: Vec<String> = want.called.iter().cloned().collect();
+            let mut shown: Vec<String> = got
+                .called
+                .map(|n| p.name(n).split(", ").map(String::from).collect())
+                .unwrap_or_default();
+            shown.sort();
+            prop_assert_eq!(shown, called, "{:?}", key);
+        }
+    }
+    Ok(())
+}
+
+fn events(threads: usize, funcs: usize) -> impl Strategy<Value = Vec<Event>> {
+    let op = prop_oneof![
+        3 => (0..funcs, 1..4u32).prop_map(|(func, line)| Op::Enter { func, line }),
+        2 => Just(Op::Exit),
+    ];
+    // Mostly forward, now and then back in time.
+    let dt = prop_oneof![8 => 0..12i32, 1 => -6..0i32];
+    proptest::collection::vec(
+        (0..threads, dt, op).prop_map(|(thread, dt, op)| Event { thread, dt, op }),
+        0..160,
+    )
+}
+
+/// Deep recursion of one function and of a pair, on one thread.
+fn deep(depth: usize) -> Vec<Event> {
+    let mut out = Vec::new();
+    for d in 0..depth {
+        let func = if d % 3 == 2 { 1 } else { 0 };
+        out.push(Event {
+            thread: 0,
+            dt: 1,
+            op: Op::Enter { func, line: 1 },
+        });
+    }
+    out.extend((0..depth).map(|_| Event {
+        thread: 0,
+        dt: 3,
+        op: Op::Exit,
+    }));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The trace feed gives every function, path, line, total and edge the
+    /// plain reading of model.md gives, over up to twelve threads, with
+    /// clocks that go back, recursion and calls left open.
+    #[test]
+    fn the_trace_feed_agrees_with_the_oracle(
+        (threads, funcs, evs) in (1..13usize, 1..5usize)
+            .prop_flat_map(|(t, f)| (Just(t), Just(f), events(t, f))),
+    ) {
+        let o = trace_oracle(&evs, threads);
+        agree(&trace_profile(&evs, threads, funcs, true), &o, true, true)?;
+        // Without stacks, the same functions, lines and totals.
+        agree(&trace_profile(&evs, threads, funcs, false), &o, true, false)?;
+    }
+}
+
+#[test]
+fn deep_recursion_agrees_with_the_oracle() {
+    for depth in [1, 2, 3, 50, 3000] {
+        let evs = deep(depth);
+        let o = trace_oracle(&evs, 1);
+        for stacks in [true, false] {
+            let p = trace_profile(&evs, 1, 2, stacks);
+            if let Err(e) = agree(&p, &o, true, stacks) {
+                panic!("depth {depth}, stacks {stacks}: {e}");
+            }
+        }
+    }
+}
+
+/// A generated sample: root-first frames, a time in ns, a line of the leaf.
+#[derive(Debug, Clone)]
+struct Sampled {
+    frames: Vec<usize>,
+    ns: u64,
+    line: u32,
+}
+
+fn sample_oracle(samples: &[Sampled]) -> Oracle {
+    let mut o = Oracle::default();
+    let mut ns_by_path: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+    let mut ns_by_func: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut ns_by_edge: BTreeMap<(String, String), u64> = BTreeMap::new();
+    let mut ns_by_line: BTreeMap<(String, u32), u64> = BTreeMap::new();
+    let mut total = 0u64;
+    for s in samples {
+        let names: Vec<String> = s.frames.iter().map(|&f| name(f)).collect();
+        let Some(leaf) = names.last().cloned() else {
+            continue;
+        };
+        o.samples += 1;
+        total += s.ns;
+        let distinct: BTreeSet<&String> = names.iter().collect();
+        for n in &distinct {
+            let f = o.funcs.entry((*n).clone()).or_default();
+            f.hits_total += 1;
+            ns_by_func.entry((*n).clone()).or_default().1 += s.ns;
+        }
+        o.funcs.entry(leaf.clone()).or_default().hits_self += 1;
+        ns_by_func.entry(leaf.clone()).or_default().0 += s.ns;
+        let pairs: BTreeSet<(String, String)> = names
+            .windows(2)
+            .map(|w| (w[0].clone(), w[1].clone()))
+            .collect();
+        for pair in pairs {
+            o.edges.entry(pair.clone()).or_default().hits += 1;
+            *ns_by_edge.entry(pair).or_default() += s.ns;
+        }
+        let p = o.paths.entry(names.clone()).or_default();
+        p.hits += 1;
+        *ns_by_path.entry(names).or_default() += s.ns;
+        let key = ("M.BR".to_string(), s.line);
+        o.sites.entry(key.clone()).or_default().hits += 1;
+        *ns_by_line.entry(key).or_default() += s.ns;
+    }
+    // Times are summed in whole nanoseconds, as the feed sums them.
+    let ms = |ns: u64| ns as f64 / 1e6;
+    for (n, (own, all)) in ns_by_func {
+        if let Some(f) = o.funcs.get_mut(&n) {
+            (f.exclusive, f.inclusive) = (ms(own), ms(all));
+        }
+    }
+    for (k, ns) in ns_by_path {
+        if let Some(p) = o.paths.get_mut(&k) {
+            p.self_ms = ms(ns);
+        }
+    }
+    for (k, ns) in ns_by_edge {
+        if let Some(e) = o.edges.get_mut(&k) {
+            e.ms = ms(ns);
+        }
+    }
+    for (k, ns) in ns_by_line {
+        if let Some(l) = o.sites.get_mut(&k) {
+            l.ms = ms(ns);
+        }
+    }
+    o.session = ms(total);
+    o
+}
+
+fn sample_profile(samples: &[Sampled], funcs: usize, stacks: bool) -> Profile {
+    let mut b = ProfileBuilder::new("oracle");
+    if !stacks {
+        b.skip_stacks();
+    }
+    let module = b.intern("");
+    let file = b.intern("M.BR");
+    let ids: Vec<FuncId> = (0..funcs)
+        .map(|f| {
+            let n = b.intern(&name(f));
+            b.function(n, module)
+        })
+        .collect();
+    for s in samples {
+        let frames: Vec<FuncId> = s.frames.iter().map(|&f| ids[f]).collect();
+        let Some(&leaf) = frames.last() else { continue };
+        let line = b.line(file, s.line, Some(leaf));
+        b.add_sample(Sample {
+            frames: &frames,
+            time_ns: Some(s.ns),
+            line: Some(line),
+        });
+    }
+    b.finish()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The sample feed folds samples into functions (recursion once a
+    /// sample), stacks, lines, totals and edges as the plain reading does.
+    #[test]
+    fn the_sample_feed_agrees_with_the_oracle(
+        (funcs, samples) in (1..6usize).prop_flat_map(|f| (
+            Just(f),
+            proptest::collection::vec(
+                (proptest::collection::vec(0..f, 1..9), 0..5_000_000u64, 1..6u32)
+                    .prop_map(|(frames, ns, line)| Sampled { frames, ns, line }),
+                0..80,
+            ),
+        )),
+    ) {
+        let o = sample_oracle(&samples);
+        agree(&sample_profile(&samples, funcs, true), &o, false, true)?;
+        agree(&sample_profile(&samples, funcs, false), &o, false, false)?;
+    }
+}
