@@ -28,16 +28,25 @@ use rustc_hash::FxHashMap;
 /// An edge's values; absent where the profile has none of that kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct EdgeValues {
+    /// Calls of the callee made from the caller, where hits count calls; `None`
+    /// for samples, and where no stack ends in the pair.
     pub calls: Option<u64>,
+    /// Samples with the caller directly above the callee, each sample once,
+    /// where hits count samples; `None` otherwise.
     pub hits: Option<u64>,
+    /// Time in the callee and below while called from the caller, recursion
+    /// counted once, in ms; `None` where the profile has no times.
     pub elapsed_inclusive_ms: Option<f64>,
 }
 
 /// One edge of the graph: `caller` calls `callee`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphEdge {
+    /// The calling function.
     pub caller: FuncId,
+    /// The function called.
     pub callee: FuncId,
+    /// What the edge holds.
     pub values: EdgeValues,
 }
 
@@ -45,6 +54,7 @@ pub struct GraphEdge {
 /// edges do not hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Who {
+    /// A caller or callee: the function at the edge's other end.
     Func(FuncId),
     /// Callers' side: the calls (and time) that came from no caller.
     Root,
@@ -55,6 +65,7 @@ pub enum Who {
 }
 
 impl Who {
+    /// The row's name: the function's, or `(root)`, `(self)`, `(unlisted)`.
     pub fn name(self, p: &Profile) -> &str {
         match self {
             Who::Func(f) => p.function_name(f),
@@ -69,9 +80,17 @@ impl Who {
 /// the selected function's inclusive value it holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Edge {
+    /// Whose row it is.
     pub who: Who,
+    /// The edge's calls, or the `(root)` row's calls from no caller; `None`
+    /// where none are counted (samples; the `(self)` and `(unlisted)` rows).
     pub calls: Option<u64>,
+    /// The edge's samples, the `(root)` row's from no caller, or the `(self)`
+    /// row's exclusive samples; `None` where none are counted.
     pub hits: Option<u64>,
+    /// The edge's inclusive time, the `(root)` row's from no caller, the
+    /// function's exclusive time, or the unlisted time, in ms; `None` where the
+    /// profile has no times.
     pub time_ms: Option<f64>,
     /// Percent of the selected function's inclusive time (else its
     /// inclusive samples, else its calls).
@@ -104,8 +123,13 @@ pub struct CallGraph {
 /// calls itself (then the rows' times overlap).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Lists {
+    /// Who calls the function, heaviest first, with `(root)` for calls from no
+    /// caller.
     pub callers: Vec<Edge>,
+    /// Whom it calls, heaviest first, with `(self)` and `(unlisted)`.
     pub callees: Vec<Edge>,
+    /// Whether it has a node below another of its own: then the rows' times
+    /// overlap.
     pub recursive: bool,
 }
 
@@ -366,6 +390,7 @@ fn edges_of(p: &Profile, cct: &Cct) -> (Vec<GraphEdge>, Vec<bool>) {
 }
 
 impl CallGraph {
+    /// The whole graph of `p`: every edge, and every function's butterfly.
     pub fn build(p: &Profile) -> CallGraph {
         let cct = Cct::build(p);
         let (edges, recursive) = edges_of(p, &cct);

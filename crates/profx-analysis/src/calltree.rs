@@ -53,6 +53,7 @@ pub enum Unit {
 }
 
 impl TreeIndex {
+    /// Makes `p`'s tree and its order once, for every Call tree view to share.
     pub fn build(p: &Profile) -> TreeIndex {
         let cct = Cct::build(p);
         let children = &cct.kids;
@@ -127,22 +128,31 @@ impl TreeIndex {
     }
 }
 
+/// Which way the Call tree reads the calling-context tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
+    /// Callers above their callees: the roots are where the call paths start.
     TopDown,
+    /// Each function a root weighing its self weight, the callers that weight
+    /// came through below it.
     BottomUp,
 }
 
 /// A column the tree's children can be ordered by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TreeCol {
+    /// The row's name.
     Name,
+    /// The row's total (`Values::total`).
     Total,
+    /// The row's own weight (`Values::self_w`).
     SelfW,
+    /// Calls or samples (`Values::count`).
     Count,
 }
 
 impl TreeCol {
+    /// Every column, in the order the pane offers them to sort by.
     pub const ALL: [TreeCol; 4] = [
         TreeCol::Total,
         TreeCol::SelfW,
@@ -175,7 +185,10 @@ fn sibling_order(
 /// One visible row: a node (top-down) or a bottom-up row, and its depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
+    /// The row's id: top-down a node of the tree (`Cct`'s numbering), bottom-up
+    /// one of the bottom-up rows made so far.
     pub id: u32,
+    /// How deep the row is shown: 0 for a root.
     pub depth: u32,
 }
 
@@ -230,11 +243,14 @@ pub const OPEN_FOR: usize = 1000;
 #[derive(Clone, Debug)]
 pub struct CallTree {
     index: Arc<TreeIndex>,
+    /// Which way the tree is read.
     pub direction: Direction,
+    /// The column siblings are ordered by, and whether descending.
     pub sort: (TreeCol, bool),
     open: FxHashSet<u32>,
     ups: Vec<Up>,
     up_roots: Vec<u32>,
+    /// The rows shown, in order: the roots and the children of every open row.
     pub rows: Vec<Row>,
     /// Rows (ids) a search or a drill-down marked.
     pub marked: Marks,
@@ -254,6 +270,7 @@ pub struct CallTree {
 }
 
 impl CallTree {
+    /// A view of the shared tree, top-down, by total descending, no row open.
     pub fn new(p: &Profile, index: Arc<TreeIndex>) -> CallTree {
         let mut t = CallTree {
             index,
@@ -273,6 +290,7 @@ impl CallTree {
         t
     }
 
+    /// The tree and order every view of this profile shares.
     pub fn index(&self) -> &TreeIndex {
         &self.index
     }
@@ -290,6 +308,7 @@ impl CallTree {
         self.label(p, id).func()
     }
 
+    /// Whether row `id` is open: its children are shown.
     pub fn is_open(&self, id: u32) -> bool {
         self.open.contains(&id)
     }
@@ -306,6 +325,7 @@ impl CallTree {
         }
     }
 
+    /// Row `id`'s numbers, in the tree's unit.
     pub fn values(&self, p: &Profile, id: u32) -> Values {
         match self.direction {
             Direction::BottomUp => self.ups[id as usize].values,
@@ -949,6 +969,7 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// Whether `id` is marked.
     pub fn contains(&self, id: &u32) -> bool {
         let i = *id as usize;
         self.bits
@@ -983,10 +1004,12 @@ impl Marks {
         self.len = 0;
     }
 
+    /// How many ids are marked.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether no id is marked.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

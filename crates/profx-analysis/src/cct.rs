@@ -32,13 +32,19 @@ pub const OUTSIDE: &str = "(outside)";
 /// What a node of the views is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
+    /// A function's node.
     Func(FuncId),
+    /// `(no call path)`: the root holding self weight no stack holds.
     NoCallPath,
+    /// `(unlisted)`: time in callees the file does not list.
     Unlisted,
+    /// `(outside)`: a trace's time with no call open (the flame and the exports
+    /// only).
     Outside,
 }
 
 impl Label {
+    /// The function, `None` for a node of the views.
     pub fn func(self) -> Option<FuncId> {
         match self {
             Label::Func(f) => Some(f),
@@ -140,6 +146,7 @@ struct Added {
 /// The tree the views read: nodes, their own weights and totals.
 #[derive(Debug)]
 pub struct Cct {
+    /// The unit every own weight and total is in.
     pub weigh: Weigh,
     /// The model's nodes: ids below this.
     model: usize,
@@ -158,6 +165,7 @@ pub struct Cct {
 }
 
 impl Cct {
+    /// `p`'s tree, weighed in its own unit (`Weigh::of`).
     pub fn build(p: &Profile) -> Cct {
         Cct::build_as(p, Weigh::of(p))
     }
@@ -238,6 +246,7 @@ impl Cct {
         self.own.len()
     }
 
+    /// Whether the tree has no node.
     pub fn is_empty(&self) -> bool {
         self.own.is_empty()
     }
@@ -247,6 +256,7 @@ impl Cct {
         (id as usize) < self.model
     }
 
+    /// The node above `id`; `None` for a root.
     pub fn parent_of(&self, p: &Profile, id: u32) -> Option<u32> {
         match (id as usize).checked_sub(self.model) {
             None => p.node(NodeId::from_raw(id)).parent().map(|q| q.raw()),
@@ -254,6 +264,7 @@ impl Cct {
         }
     }
 
+    /// What node `id` is: a function, or a node of the views.
     pub fn label(&self, p: &Profile, id: u32) -> Label {
         match (id as usize).checked_sub(self.model) {
             None => Label::Func(p.node(NodeId::from_raw(id)).func),

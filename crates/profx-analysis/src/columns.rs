@@ -10,16 +10,21 @@ use profx_model::{FuncId, HitsWord, LineFile, LineId, PacketId, PctOf, Profile, 
 /// A cell's value, typed so views can align and format it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value<'p> {
+    /// Text: a name, a module, a file.
     Text(&'p str),
+    /// A count (calls, samples, events); `None` where absent.
     Count(Option<u64>),
     /// A number that names a place (a line number): written as it is,
     /// never grouped (`2011`, not `2,011`).
     Ordinal(Option<u64>),
+    /// A time in ms; `None` where absent.
     Ms(Option<f64>),
+    /// A percent; `None` where absent.
     Pct(Option<f64>),
 }
 
 impl Value<'_> {
+    /// Whether the cell's number is absent (text never is).
     pub fn is_absent(&self) -> bool {
         matches!(
             self,
@@ -52,6 +57,7 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn key(self) -> &'static str;
     /// Short heading for tables.
     fn header(self) -> &'static str;
+    /// The row's value in this column.
     fn value(self, p: &Profile, row: Self::Row) -> Value<'_>;
     /// Text that breaks ties, so every order is total and stable.
     fn tie(p: &Profile, row: Self::Row) -> (&str, &str);
@@ -67,6 +73,7 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
         header_for(p, self.key()).unwrap_or(self.header())
     }
 
+    /// The column whose `key` is `key`; `None` for none.
     fn from_key(key: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.key() == key)
     }
@@ -77,13 +84,16 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
 
     /// Numbers sort largest first by default, text A to Z.
     fn descending_by_default(self) -> bool;
+    /// Whether the column holds text or numbers.
     fn value_kind(self) -> ValueKind;
 }
 
 /// Whether a column holds text or numbers (for alignment and sort direction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {
+    /// Text: sorts A to Z.
     Text,
+    /// Numbers: sort largest first.
     Number,
 }
 
@@ -131,9 +141,10 @@ pub fn compare<C: Column>(
 }
 
 macro_rules! columns {
-    ($name:ident for $row:ty, |$p:ident, $r:ident| { $($var:ident $key:literal $head:literal $kind:ident => $get:expr),+ $(,)? }) => {
+    ($(#[$doc:meta])* $name:ident for $row:ty, |$p:ident, $r:ident| { $($(#[$vdoc:meta])* $var:ident $key:literal $head:literal $kind:ident => $get:expr),+ $(,)? }) => {
+        $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($var),+ }
+        pub enum $name { $($(#[$vdoc])* $var),+ }
 
         impl $name {
             fn get(self, $p: &Profile, $r: $row) -> Value<'_> {
@@ -153,53 +164,99 @@ macro_rules! columns {
     };
 }
 
-columns!(FuncColumn for FuncId, |p, f| {
+columns!(
+    /// The Functions table's columns, in display order.
+    FuncColumn for FuncId, |p, f| {
+    /// The function's name.
     Name "name" "Name" Text => Value::Text(p.function_name(f)),
+    /// The module it is in.
     Module "module" "Module" Text => Value::Text(p.function_module(f)),
+    /// Entries into the function.
     Calls "calls" "Calls" Number => Value::Count(p.function(f).calls),
+    /// Samples with it on top of the stack.
     HitsSelf "hits_self" "Self hits" Number => Value::Count(p.function(f).hits_self),
+    /// Self hits, in % of the samples.
     HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(p.percent(f, PctOf::HitsSelf)),
+    /// Samples with it anywhere on the stack.
     HitsTotal "hits_total" "Total hits" Number => Value::Count(p.function(f).hits_total),
+    /// Total hits, in % of the samples.
     HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percent(f, PctOf::HitsTotal)),
+    /// Elapsed inclusive time, ms.
     ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(p.function(f).time.elapsed_inclusive),
+    /// Elapsed inclusive time, in % of the session's.
     ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedInclusive)),
+    /// Elapsed exclusive time, ms.
     ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(p.function(f).time.elapsed_exclusive),
+    /// Elapsed exclusive time, in % of the session's elapsed time.
     ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedExclusive)),
+    /// Application inclusive time, ms.
     AppIncl "application_inclusive_ms" "App incl ms" Number => Value::Ms(p.function(f).time.application_inclusive),
+    /// Application inclusive time, in % of the session's.
     AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationInclusive)),
+    /// Application exclusive time, ms.
     AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
+    /// Application exclusive time, in % of the session's application time.
     AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
+    /// Mean inclusive time per call, ms.
     AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
+    /// The shortest call's inclusive time, ms.
     MinIncl "min_elapsed_inclusive_ms" "Min incl ms" Number => Value::Ms(p.per_call(f).min_inclusive),
+    /// The longest call's inclusive time, ms.
     MaxIncl "max_elapsed_inclusive_ms" "Max incl ms" Number => Value::Ms(p.per_call(f).max_inclusive),
+    /// The least exclusive time of one call, ms.
     MinExcl "min_elapsed_exclusive_ms" "Min excl ms" Number => Value::Ms(p.per_call(f).min_exclusive),
+    /// The most exclusive time of one call, ms.
     MaxExcl "max_elapsed_exclusive_ms" "Max excl ms" Number => Value::Ms(p.per_call(f).max_exclusive),
 });
 
-columns!(LineColumn for LineId, |p, l| {
+columns!(
+    /// The Lines table's columns, in display order.
+    LineColumn for LineId, |p, l| {
+    /// The source file, or a trace's calling function (headed `Caller`).
     File "file" "File" Text => Value::Text(p.name(p.line(l).file)),
+    /// The line number.
     Line "line" "Line" Number => Value::Ordinal(Some(u64::from(p.line(l).line))),
+    /// What a trace's line called: the callee's name, or the callees' names.
     Called "called" "Called" Text => Value::Text(p.line(l).called.map_or("", |n| p.name(n))),
+    /// The function the line is in; `(top level)` for a trace's calls outside any.
     Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
+    /// Samples at the line, or calls counted there.
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
+    /// Time of those samples or calls, ms.
     Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
+    /// The time in % of the session's, else the hits in % of the samples.
     Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),
 });
 
-columns!(StackColumn for StackId, |p, s| {
+columns!(
+    /// The Stacks table's columns, in display order.
+    StackColumn for StackId, |p, s| {
+    /// The function the path ends in.
     Leaf "leaf" "Leaf" Text => Value::Text(p.function_name(p.stack_leaf(s))),
+    /// Frames on the path.
     Depth "depth" "Depth" Number => Value::Count(Some(p.stack_depth(s) as u64)),
+    /// Calls into exactly this path, or samples of exactly this stack.
     Hits "hits" "Hits" Number => Value::Count(p.stack(s).hits),
+    /// Time with exactly this path on the stack, ms.
     SelfMs "self_ms" "Self ms" Number => Value::Ms(p.stack(s).self_ms),
+    /// Time in the path's callees, ms.
     ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
 });
 
-columns!(PacketColumn for PacketId, |p, k| {
+columns!(
+    /// The Packets table's columns, in display order.
+    PacketColumn for PacketId, |p, k| {
+    /// The packet's place in the input, from 0.
     Index "index" "#" Number => Value::Count(Some(k.index() as u64)),
+    /// The input file it came from.
     Source "source" "Source" Text => Value::Text(&p.packet(k).source),
+    /// The events it holds.
     Events "events" "Events" Number => Value::Count(Some(p.packet(k).events.len() as u64)),
+    /// Where its events begin, ms.
     FirstMs "first_ms" "First ms" Number => Value::Ms(p.packet(k).first_ms),
+    /// Where they end, ms.
     LastMs "last_ms" "Last ms" Number => Value::Ms(p.packet(k).last_ms),
+    /// Warnings about its input file.
     Warnings "warnings" "Warnings" Number => Value::Count(Some(p.packet_warnings(k) as u64)),
 });
 

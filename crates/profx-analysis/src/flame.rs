@@ -47,6 +47,7 @@ impl Weight {
             })
     }
 
+    /// The weight's name, as `--weight` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Weight::Time => "time",
@@ -66,8 +67,11 @@ pub enum Path {
     Outside,
 }
 
+/// A path and what it weighs: a line of folded stacks, a sample of
+/// speedscope's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weighted {
+    /// The frames the weight is on.
     pub path: Path,
     /// In the model's unit: ms for time, a count otherwise.
     pub weight: f64,
@@ -82,8 +86,12 @@ const ALL: [Weight; 3] = [Weight::Time, Weight::Hits, Weight::Calls];
     None => "nothing to draw (--to csv --view lines exports its lines)".to_string(),
 })]
 pub struct NoSuchWeight {
+    /// The profile's format name.
     pub format: String,
+    /// What it records none of, in words (`times`, `hits (samples)`, ...).
     pub what: &'static str,
+    /// A weight it does record, as `--weight` names it; `None` where it records
+    /// none.
     pub instead: Option<&'static str>,
 }
 

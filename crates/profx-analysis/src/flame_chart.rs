@@ -25,15 +25,22 @@ pub const NO_CALL: u32 = u32::MAX;
 /// who called it, its thread (index into `Chart::bands`) and its depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Call {
+    /// When the call was opened.
     pub start: f64,
+    /// When it was closed.
     pub end: f64,
+    /// The function called.
     pub func: FuncId,
+    /// The call that made it; `NO_CALL` for one made with nothing open.
     pub parent: u32,
+    /// Its band: the index into `Chart::bands`.
     pub thread: u32,
+    /// How many calls were open on its thread when it was made.
     pub depth: u32,
 }
 
 impl Call {
+    /// How long the call was open: ms, or marks for an untimed trace.
     pub fn duration(&self) -> f64 {
         self.end - self.start
     }
@@ -43,6 +50,7 @@ impl Call {
 /// in `Chart::order`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Band {
+    /// The id the file gives the thread.
     pub id: u64,
     /// Index of its depth-0 level in `Chart::level_start`.
     first_level: usize,
@@ -57,7 +65,9 @@ pub struct Band {
 pub struct Chart {
     /// Whether x is time (else the order of the trace's events).
     pub timed: bool,
+    /// Every call, in the order opened; a call's id is its index.
     pub calls: Vec<Call>,
+    /// One band a thread, in ascending order of the file's thread ids.
     pub bands: Vec<Band>,
     /// Call ids, level by level (band by band, depth by depth), each level
     /// in time order.
@@ -67,6 +77,7 @@ pub struct Chart {
     level_start: Vec<u32>,
     /// The first mark's time and the last's: the full width.
     pub start: f64,
+    /// The last mark's time: where the full width ends.
     pub end: f64,
 }
 
@@ -161,6 +172,7 @@ impl Chart {
         }
     }
 
+    /// Call `id`.
     pub fn call(&self, id: u32) -> &Call {
         &self.calls[id as usize]
     }
@@ -210,6 +222,7 @@ impl Chart {
         None
     }
 
+    /// The call that made `id`; `None` for one made with nothing open.
     pub fn parent(&self, id: u32) -> Option<u32> {
         Some(self.call(id).parent).filter(|&p| p != NO_CALL)
     }

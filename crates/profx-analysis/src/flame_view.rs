@@ -209,18 +209,22 @@ impl Icicle {
         }
     }
 
+    /// How many nodes the icicle has.
     pub fn len(&self) -> usize {
         self.func.len()
     }
 
+    /// Whether it has no node.
     pub fn is_empty(&self) -> bool {
         self.func.is_empty()
     }
 
+    /// The root nodes, by name.
     pub fn roots(&self) -> &[u32] {
         &self.roots
     }
 
+    /// A node's children, by name.
     pub fn kids(&self, id: u32) -> &[u32] {
         let i = id as usize;
         match (self.kids_start.get(i), self.kids_start.get(i + 1)) {
@@ -229,6 +233,8 @@ impl Icicle {
         }
     }
 
+    /// A node's weight, what its width stands for, in the tree's unit; 0 for an
+    /// id past the end.
     pub fn weight(&self, id: u32) -> f64 {
         self.weight.get(id as usize).copied().unwrap_or(0.0)
     }
@@ -238,10 +244,12 @@ impl Icicle {
         self.func[id as usize]
     }
 
+    /// The node above `id`; `None` for a root.
     pub fn parent(&self, id: u32) -> Option<u32> {
         self.parent.get(id as usize).copied().filter(|&q| q != NO)
     }
 
+    /// How deep the node is: 1 for a root.
     pub fn depth(&self, id: u32) -> usize {
         self.depth.get(id as usize).copied().unwrap_or(1) as usize
     }
@@ -251,8 +259,11 @@ impl Icicle {
 /// draw (or the outside time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
+    /// The node drawn; `None` for a `…` of thin nodes, or for the outside time.
     pub node: Option<u32>,
+    /// The block's first cell, from the left edge.
     pub x: u16,
+    /// How many cells it takes.
     pub width: u16,
     /// The trace's time outside any call (`flame::OUTSIDE`), beside the
     /// roots.
@@ -262,6 +273,7 @@ pub struct Block {
 /// The rows of an icicle, from the zoomed node (or the roots) down.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
+    /// The rows, top first, each its blocks from left to right.
     pub rows: Vec<Vec<Block>>,
 }
 

@@ -48,6 +48,7 @@ pub struct Query {
 /// How well a name matched, and which of its chars did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
+    /// How well the name matched, higher better: its groups' scores added.
     pub score: i64,
     /// Char positions, ascending, without repeats.
     pub positions: Vec<usize>,
@@ -67,6 +68,8 @@ impl std::fmt::Debug for Query {
 }
 
 impl Query {
+    /// The query `text` states (the module's syntax); blank text is the empty
+    /// query.
     pub fn parse(text: &str) -> Query {
         let case_sensitive = text.chars().any(char::is_uppercase);
         let fold = |s: &str| {
@@ -89,6 +92,7 @@ impl Query {
         }
     }
 
+    /// Whether the query has no term: then it matches every name.
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
@@ -323,6 +327,7 @@ pub struct Hits {
 }
 
 impl Hits {
+    /// Whether `id` matched (false past the end).
     pub fn get(&self, id: usize) -> bool {
         self.bits
             .get(id / 64)
@@ -457,6 +462,7 @@ impl Needs {
 const RESULTS_KEPT: usize = 8;
 
 impl NameScan {
+    /// Readies `p`'s names for searching, in one pass over them.
     pub fn new(p: &Profile) -> NameScan {
         let words = each_name(p.name_count(), |id| {
             word_of(p.name(NameId::from_index(id)).as_bytes())

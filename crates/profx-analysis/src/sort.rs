@@ -11,6 +11,8 @@ use std::cmp::Ordering;
 /// One list for the app's panes and `profx report`'s table, so that a
 /// script's first rows are the ones the app opens on.
 pub trait DefaultOrder: Column {
+    /// The columns by preference: a table opens sorted by the first some row
+    /// has a value in.
     const OPENS_BY: &'static [Self];
 }
 

@@ -112,11 +112,16 @@ impl Children {
 /// call graph read it), so that a node's children never hold more than it.
 #[derive(Clone, Debug, Default)]
 pub struct Subtree {
+    /// By node: the hits of the stacks at and below it; `None` where none of
+    /// them has hits.
     pub hits: Vec<Option<u64>>,
+    /// By node: the self times of the stacks at and below it, in ms; `None`
+    /// where none of them has one.
     pub time_ms: Vec<Option<f64>>,
 }
 
 impl Subtree {
+    /// The sums for every node of `p`'s tree.
     pub fn build(p: &Profile) -> Subtree {
         let n = p.nodes().len();
         let mut hits: Vec<Option<u64>> = vec![None; n];
@@ -153,6 +158,8 @@ pub struct SubtreeOf {
 }
 
 impl SubtreeOf {
+    /// The sums for the nodes `on` marks, which must mark every node below a
+    /// marked one.
     pub fn build(p: &Profile, on: &[bool]) -> SubtreeOf {
         let mut place = vec![0u32; on.len()];
         let marked: Vec<usize> = (0..on.len()).filter(|&i| on[i]).collect();

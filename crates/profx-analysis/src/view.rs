@@ -10,9 +10,13 @@ use clap::builder::PossibleValue;
 /// rows names its rows by this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Table {
+    /// Every function with its calls, hits and times.
     Functions,
+    /// Every source line with its hits and time (a trace's lines are call sites).
     Lines,
+    /// Every call path with its hits, self time and child time.
     Stacks,
+    /// The pieces of the input that hold events.
     Packets,
 }
 
@@ -47,11 +51,17 @@ impl Table {
 /// facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum View {
+    /// A table of rows.
     Table(Table),
+    /// The call tree, top-down or bottom-up.
     Tree,
+    /// The flame graph; no report prints it.
     Flame,
+    /// One function's callers.
     Callers,
+    /// One function's callees.
     Callees,
+    /// The format, sources, meta, totals and warnings.
     Info,
 }
 

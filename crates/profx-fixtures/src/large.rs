@@ -25,6 +25,8 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format named `s` (`deldbe`, `dbf`, `br` or `plist`, as `gen_large`
+    /// takes it); `None` for any other.
     pub fn parse(s: &str) -> Option<Format> {
         Some(match s {
             "deldbe" => Format::Deldbe,
@@ -39,11 +41,13 @@ impl Format {
 /// What to write.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
+    /// The format to write.
     pub kind: Format,
     /// Stop once this many bytes are written (PLIST: ignored, one record a name).
     pub bytes: u64,
     /// Distinct function names.
     pub names: u32,
+    /// How much like a real program's output the file is.
     pub shape: Shape,
 }
 
@@ -67,6 +71,8 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The shape named `s` (`current` or `real`, as `gen_large` takes it);
+    /// `None` for any other.
     pub fn parse(s: &str) -> Option<Shape> {
         match s {
             "current" => Some(Shape::Current),

@@ -5,7 +5,7 @@
 //! a comment); `each_directive` reads them for every writer.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![warn(unreachable_pub)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -69,7 +69,9 @@ fn quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Result<Vec<u8
 #[derive(Debug, thiserror::Error)]
 #[error("line {line}: {reason}")]
 pub struct GenError {
+    /// The description's line the error is at, 1-based.
     pub line: usize,
+    /// Why the line cannot be compiled.
     pub reason: String,
 }
 

@@ -18,6 +18,8 @@ pub const KEPT: usize = 1000;
 const KINDS: usize = 64;
 const OTHER: &str = "(other kinds)";
 
+/// The warnings of one load: the first [`KEPT`] kept whole, the rest counted by
+/// kind.
 #[derive(Debug, Default)]
 pub struct Budget {
     kept: Vec<Warning>,
@@ -35,6 +37,8 @@ struct Overflow {
 }
 
 impl Budget {
+    /// Keeps `w` whole while fewer than [`KEPT`] are, else counts it towards
+    /// its kind.
     pub fn push(&mut self, w: Warning) {
         if self.kept.len() < KEPT {
             self.kept.push(w);
@@ -89,14 +93,20 @@ pub struct Skips {
     index: FxHashMap<String, usize>,
 }
 
+/// Skipped records of one kind past a chunk's [`KEPT`] whole ones.
 #[derive(Debug)]
 pub struct Counted {
+    /// The first of them: (place, why).
     pub first: (u64, String),
+    /// The place of the last of them.
     pub last: u64,
+    /// How many there were, the first included.
     pub count: u64,
 }
 
 impl Skips {
+    /// A record skipped at `at` for `why`: kept whole while fewer than [`KEPT`]
+    /// are, else counted by kind.
     pub fn push(&mut self, at: u64, why: String) {
         if self.whole.len() < KEPT {
             self.whole.push((at, why));

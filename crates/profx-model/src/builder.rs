@@ -25,12 +25,19 @@ use std::collections::BTreeMap;
 /// A function's numbers as a summary format states them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FuncSummary {
+    /// Calls the file states; `None` where it states none.
     pub calls: Option<u64>,
+    /// Exclusive samples the file states; `None` where it states none.
     pub hits_self: Option<u64>,
+    /// Inclusive samples the file states; `None` where it states none.
     pub hits_total: Option<u64>,
+    /// The time values the file states, in ms; `None` each where it states
+    /// none.
     pub time: TimeValues,
 }
 
+/// A profile being made: rows by identity, the numbers the loader feeds, and
+/// the metric rules applied by [`ProfileBuilder::finish`].
 #[derive(Debug)]
 pub struct ProfileBuilder {
     format: String,
@@ -84,6 +91,7 @@ pub struct ProfileBuilder {
 }
 
 impl ProfileBuilder {
+    /// An empty profile of `format` (its name in `--json`: `plist`, `br`, ...).
     pub fn new(format: &str) -> Self {
         ProfileBuilder {
             format: format.to_string(),
@@ -181,10 +189,12 @@ impl ProfileBuilder {
         });
     }
 
+    /// The id of name `s`, adding it on first sight.
     pub fn intern(&mut self, s: &str) -> NameId {
         self.names.intern(s)
     }
 
+    /// The text of name `id`.
     pub fn name(&self, id: NameId) -> &str {
         self.names.resolve(id)
     }
@@ -196,14 +206,18 @@ impl ProfileBuilder {
         std::mem::take(&mut self.names)
     }
 
+    /// Puts back the name table [`ProfileBuilder::take_names`] took out.
     pub fn put_names(&mut self, names: Interner) {
         self.names = names;
     }
 
+    /// Sets meta `key` (what the file says about the run), replacing any value
+    /// it had.
     pub fn set_meta(&mut self, key: &str, value: MetaValue) {
         self.meta.insert(key.to_string(), value);
     }
 
+    /// A warning at `place` in the current input.
     pub fn warn(&mut self, place: Place, message: impl Into<String>) {
         self.warnings.push(Warning {
             source: self.current_source,
@@ -223,6 +237,8 @@ impl ProfileBuilder {
         self.warnings.push_counted(first, count, last);
     }
 
+    /// The session totals, for a loader that states them (a file's total time,
+    /// its outside time).
     pub fn totals_mut(&mut self) -> &mut Totals {
         &mut self.totals
     }
@@ -247,6 +263,7 @@ impl ProfileBuilder {
         self.func_index.get(name, module)
     }
 
+    /// Function `id`'s row as fed so far.
     pub fn function_ref(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
     }
@@ -638,6 +655,7 @@ impl ProfileBuilder {
         self.stacks_wanted
     }
 
+    /// Adds a packet of events after those added before (input order).
     pub fn add_packet(&mut self, packet: Packet) {
         self.packets.push(packet);
     }

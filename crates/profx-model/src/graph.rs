@@ -20,12 +20,16 @@ use super::{Function, Profile};
 /// report count samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HitsCount {
+    /// Calls: entries into exactly that path.
     #[default]
     Calls,
+    /// Samples: samples whose stack is exactly that path.
     Samples,
 }
 
 impl HitsCount {
+    /// What hits count, in the word a heading or a message uses: `calls` or
+    /// `samples`.
     pub fn name(self) -> &'static str {
         match self {
             HitsCount::Calls => "calls",
@@ -38,10 +42,18 @@ impl HitsCount {
 /// report), where no stack says it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatedEdge {
+    /// The calling function.
     pub caller: FuncId,
+    /// The function called.
     pub callee: FuncId,
+    /// Calls of `callee` made from `caller`; `None` where the report counts
+    /// samples or states none.
     pub calls: Option<u64>,
+    /// Samples with `caller` directly above `callee`, in a sampling report;
+    /// `None` otherwise.
     pub hits: Option<u64>,
+    /// Time in `callee` and below while called from `caller`, in ms; `None`
+    /// where the report states no time.
     pub elapsed_inclusive_ms: Option<f64>,
 }
 

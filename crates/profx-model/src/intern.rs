@@ -130,10 +130,12 @@ impl Interner {
         self.index.find(h, |id| same(at(id.index()), s))
     }
 
+    /// The text of name `id`, an id of this table.
     pub fn resolve(&self, id: NameId) -> &str {
         span(&self.text, &self.starts, id.index())
     }
 
+    /// How many names there are.
     pub fn len(&self) -> usize {
         self.starts.len()
     }
@@ -151,6 +153,7 @@ impl Interner {
         (0..self.starts.len()).map(|i| span(&self.text, &self.starts, i))
     }
 
+    /// Whether there are no names.
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty()
     }
@@ -337,14 +340,17 @@ impl Names {
         self.ranks[id.index()]
     }
 
+    /// The text of name `id`, an id of this table.
     pub fn resolve(&self, id: NameId) -> &str {
         span(&self.text, &self.starts, id.index())
     }
 
+    /// How many names there are.
     pub fn len(&self) -> usize {
         self.starts.len()
     }
 
+    /// Whether there are no names.
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty()
     }

@@ -7,7 +7,7 @@
 //! [`Profile`] is read-only. Nothing here knows about files or terminals.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![warn(unreachable_pub)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 

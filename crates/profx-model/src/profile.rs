@@ -10,24 +10,42 @@ use std::collections::BTreeMap;
 /// One function: identity (name, module) and its numbers. Absent values are `None`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Function {
+    /// The function's name.
     pub name: NameId,
+    /// The module (object file, program, DLL) it is in; `""` where the format
+    /// names none.
     pub module: NameId,
+    /// Entries into the function; `None` where the format counts no calls.
     pub calls: Option<u64>,
+    /// Samples with the function on top of the stack; `None` where the profile
+    /// is not sampled.
     pub hits_self: Option<u64>,
+    /// Samples with the function anywhere on the stack, once a sample; `None`
+    /// where the profile is not sampled.
     pub hits_total: Option<u64>,
+    /// Its four time values, in ms.
     pub time: TimeValues,
 }
 
 /// One source line, identity (file, line).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
+    /// The source file the line is in or, where `Facts::line_file` says
+    /// `Caller`, the calling function's name.
     pub file: NameId,
+    /// The line's number in `file`, as the file states it.
     pub line: u32,
+    /// The function the line belongs to; `None` where the format does not say
+    /// or the call was at top level.
     pub function: Option<FuncId>,
     /// A trace line where calls were made from outside any function
     /// (Xbase++'s `(top level)`): it has a caller, but not a function.
     pub top_level: bool,
+    /// Samples at the line, or calls counted there (a trace: calls made from
+    /// it); `None` where the format counts none.
     pub hits: Option<u64>,
+    /// Time of those samples, or a trace's calls' elapsed inclusive time, in
+    /// ms; `None` where the format records none.
     pub time_ms: Option<f64>,
     /// A trace's line: what was called there, the callee's name, or the
     /// callees' names (`a, b`) when the line called several.
@@ -45,6 +63,7 @@ pub const TOP_LEVEL: &str = "(top level)";
 pub struct Node {
     /// `NO_NODE` for a root (a path of one frame).
     pub(crate) parent: NodeId,
+    /// The function the path ends in.
     pub func: FuncId,
     /// Frames on the path, 1 for a root.
     pub(crate) depth: u32,
@@ -57,10 +76,12 @@ pub(crate) const NO_NODE: NodeId = NodeId(u32::MAX);
 pub(crate) const NO_STACK: StackId = StackId(u32::MAX);
 
 impl Node {
+    /// The node of the path one frame shorter; `None` for a root.
     pub fn parent(&self) -> Option<NodeId> {
         (self.parent != NO_NODE).then_some(self.parent)
     }
 
+    /// Frames on the path, 1 for a root.
     pub fn depth(&self) -> usize {
         self.depth as usize
     }
@@ -76,8 +97,14 @@ impl Node {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stack {
     pub(crate) node: NodeId,
+    /// Calls into exactly this path, or samples whose stack is exactly it
+    /// (`Profile::hits_count` says which); `None` where the file states none.
     pub hits: Option<u64>,
+    /// Time during which the stack was exactly this path (its leaf's own time),
+    /// in ms; `None` where the file states none.
     pub self_ms: Option<f64>,
+    /// Time during which the stack extended this path (its callees'), in ms;
+    /// `None` for samples and where the file states none.
     pub child_ms: Option<f64>,
 }
 
@@ -91,18 +118,32 @@ impl Stack {
 /// One trace event, decoded on demand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
+    /// The thread id the file gives; `None` where the format has no threads (a
+    /// BR sample).
     pub thread: Option<u64>,
+    /// When the event happened, in ms (a BR sample: its start on the running
+    /// sum of sample times); `None` where the record has no time.
     pub time_ms: Option<f64>,
+    /// The operation as the record states it: `i`, `I`, `O` or `o` in a trace,
+    /// `sample` in a BR log.
     pub op: String,
+    /// The function the event is about; `None` where it names none the profile
+    /// holds.
     pub function: Option<FuncId>,
+    /// The source line the record states; `None` where it states none.
     pub line: Option<u32>,
+    /// The rest of the record: a trace's parameters (and a DBF's other fields),
+    /// a BR sample's clause; `None` where empty.
     pub params: Option<String>,
 }
 
 /// Random access to a packet's events, so a trace with millions of events
 /// can keep them in the file and decode only the rows a pane shows.
 pub trait EventSource: Send + Sync + std::fmt::Debug {
+    /// How many events the packet holds.
     fn len(&self) -> usize;
+    /// Event `index`, decoded from the input; `None` past the end or where its
+    /// record does not decode.
     fn get(&self, index: usize) -> Option<Event>;
     /// The event's function without decoding the rest (search and
     /// drill-down scan many events for it).
@@ -114,6 +155,7 @@ pub trait EventSource: Send + Sync + std::fmt::Debug {
     fn depth(&self, _index: usize) -> Option<u32> {
         None
     }
+    /// Whether the packet holds no events.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -122,17 +164,26 @@ pub trait EventSource: Send + Sync + std::fmt::Debug {
 /// A piece of the input holding events, in input order.
 #[derive(Debug)]
 pub struct Packet {
+    /// The input file the packet was read from, as given.
     pub source: String,
+    /// Where the packet's events begin on the clock, in ms (a BR log: 0);
+    /// `None` where untimed.
     pub first_ms: Option<f64>,
+    /// Where they end, in ms (a BR log: the sum of its sample times); `None`
+    /// where untimed.
     pub last_ms: Option<f64>,
+    /// The packet's events, decoded when asked.
     pub events: Box<dyn EventSource>,
 }
 
 /// A value of `meta`: the file says either text or a number.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetaValue {
+    /// Text, as the file states it.
     Text(String),
+    /// A whole number.
     Int(i64),
+    /// A decimal number.
     Float(f64),
 }
 
@@ -149,18 +200,33 @@ impl std::fmt::Display for MetaValue {
 /// Session-wide numbers. Row counts are not stored: they are the table lengths.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Totals {
+    /// The session's elapsed time, in ms, that elapsed percents are out of
+    /// (model.md says how each format has it); `None` without times.
     pub elapsed_inclusive_ms: Option<f64>,
+    /// The session's application time, in ms, that application percents are out
+    /// of; `None` where the format records no OS events.
     pub application_inclusive_ms: Option<f64>,
+    /// Time with no function on the stack, in ms (a trace's sum of such
+    /// intervals, PLIST's stated); `None` where the format has none.
     pub outside_ms: Option<f64>,
+    /// The number of samples, that hit percents are out of; `None` where the
+    /// profile is not sampled or does not say.
     pub samples: Option<u64>,
 }
 
 /// A loaded profile. Built only by `ProfileBuilder::finish`.
 #[derive(Debug)]
 pub struct Profile {
+    /// The format's name, as `--format` takes it (`plist`, `br`, `xpp`,
+    /// `vs-csv`).
     pub format: String,
+    /// The input files, as given, in the order read; a warning's `source`
+    /// indexes this.
     pub sources: Vec<String>,
+    /// What the file says about the run (banner, method, date, command line,
+    /// ...), by key.
     pub meta: BTreeMap<String, MetaValue>,
+    /// The session totals percents are out of.
     pub totals: Totals,
     pub(crate) names: Names,
     pub(crate) functions: Vec<Function>,
@@ -194,6 +260,7 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// The text of name `id`.
     pub fn name(&self, id: NameId) -> &str {
         self.names.resolve(id)
     }
@@ -210,10 +277,12 @@ impl Profile {
         self.names.rank(id)
     }
 
+    /// Every function, in `FuncId` order.
     pub fn functions(&self) -> &[Function] {
         &self.functions
     }
 
+    /// Function `id`'s row.
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
     }
@@ -266,6 +335,7 @@ impl Profile {
         self.stated_pct.get(&id)
     }
 
+    /// Every function's id, in row order.
     pub fn function_ids(&self) -> impl ExactSizeIterator<Item = FuncId> + use<> {
         (0..self.functions.len()).map(FuncId::from_index)
     }
@@ -275,30 +345,37 @@ impl Profile {
         self.name(self.function(id).name)
     }
 
+    /// The module of a function, `""` where the format names none.
     pub fn function_module(&self, id: FuncId) -> &str {
         self.name(self.function(id).module)
     }
 
+    /// Every line, in `LineId` order.
     pub fn lines(&self) -> &[Line] {
         &self.lines
     }
 
+    /// Line `id`'s row.
     pub fn line(&self, id: LineId) -> &Line {
         &self.lines[id.index()]
     }
 
+    /// Every line's id, in row order.
     pub fn line_ids(&self) -> impl ExactSizeIterator<Item = LineId> + use<> {
         (0..self.lines.len()).map(LineId::from_index)
     }
 
+    /// Every stack, in `StackId` order.
     pub fn stacks(&self) -> &[Stack] {
         &self.stacks
     }
 
+    /// Stack `id`'s row.
     pub fn stack(&self, id: StackId) -> &Stack {
         &self.stacks[id.index()]
     }
 
+    /// Every stack's id, in row order.
     pub fn stack_ids(&self) -> impl ExactSizeIterator<Item = StackId> + use<> {
         (0..self.stacks.len()).map(StackId::from_index)
     }
@@ -354,18 +431,22 @@ impl Profile {
         &self.nodes
     }
 
+    /// Node `id` of the calling-context tree.
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.index()]
     }
 
+    /// Every packet, in input order.
     pub fn packets(&self) -> &[Packet] {
         &self.packets
     }
 
+    /// Every packet's id, in input order.
     pub fn packet_ids(&self) -> impl ExactSizeIterator<Item = PacketId> + use<> {
         (0..self.packets.len()).map(PacketId::from_index)
     }
 
+    /// Packet `id`.
     pub fn packet(&self, id: PacketId) -> &Packet {
         &self.packets[id.index()]
     }
@@ -376,6 +457,8 @@ impl Profile {
         self.timeline.as_ref()
     }
 
+    /// Every warning of the load: those kept whole in input order, then a
+    /// summary per kind past the budget.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }

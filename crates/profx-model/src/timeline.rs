@@ -38,10 +38,12 @@ impl Mark {
         })
     }
 
+    /// The function opened or closed.
     pub fn func(&self) -> FuncId {
         FuncId::from_index((self.func_open & !OPEN) as usize)
     }
 
+    /// Whether the mark opens a frame (else it closes one).
     pub fn open(&self) -> bool {
         self.func_open & OPEN != 0
     }
@@ -54,13 +56,23 @@ pub struct ThreadSpan {
     pub id: u64,
     /// Its first and last event (for an untimed trace, mark positions).
     pub first: f64,
+    /// Its last event's time, in ms (for an untimed trace, its last mark's
+    /// position).
     pub last: f64,
 }
 
+/// A trace's calls in time order, with each thread's span
+/// (`Profile::timeline`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Timeline {
+    /// Whether `Mark::at` is in ms; false for an untimed trace, whose marks are
+    /// at their places.
     pub timed: bool,
+    /// Every thread of the trace, in the order first met; `Mark::thread`
+    /// indexes it.
     pub threads: Vec<ThreadSpan>,
+    /// Every open and close, in the order the feed made them: each thread's in
+    /// time order.
     pub marks: Vec<Mark>,
 }
 

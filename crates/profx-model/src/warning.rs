@@ -23,10 +23,13 @@ impl fmt::Display for Place {
     }
 }
 
+/// A record the loader skipped, repaired or doubted, and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
     /// Index into `Profile::sources` of the input the place is in.
     pub source: usize,
+    /// Where in that input the record is.
     pub place: Place,
+    /// What was wrong with the record and what the loader did about it.
     pub message: String,
 }

@@ -18,6 +18,8 @@ use profx_model::text::visible;
 use profx_model::{FuncId, Profile};
 use std::io::{self, Write};
 
+/// Writes every weighted path of `p` as a line of folded stacks, weighed in
+/// `w`; returns what was written (`312 stacks, 4,096 µs`).
 pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     let scale = if w == Weight::Time { 1000.0 } else { 1.0 };

@@ -27,9 +27,13 @@ use thiserror::Error;
 /// What to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
+    /// Folded stacks (inferno, flamegraph.pl).
     Folded,
+    /// speedscope's file: evented per thread for a trace, sampled otherwise.
     Speedscope,
+    /// Chrome trace-event JSON (Perfetto, chrome://tracing); traces only.
     Chrome,
+    /// A table's rows as CSV.
     Csv(Table),
 }
 
@@ -45,7 +49,9 @@ impl Target {
 /// profiles, the weight (`None`: `Weight::default_for` the profile).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
+    /// The format to write.
     pub target: Target,
+    /// What a stack weighs (`--weight`); `None` for the profile's default.
     pub weight: Option<Weight>,
 }
 
@@ -56,26 +62,57 @@ pub struct Summary {
     pub what: String,
 }
 
+/// Why an export was not written.
 #[derive(Debug, Error)]
 pub enum ExportError {
+    /// The weight asked for is one the profile does not record.
     #[error(transparent)]
     Weight(#[from] NoSuchWeight),
+    /// `--to chrome` of a profile without a trace's calls in time order.
     #[error(
         "--to chrome needs a trace (the calls of each thread in time order); this {format} profile has none: try --to speedscope or --to folded"
     )]
-    NotATrace { format: String },
+    NotATrace {
+        /// The profile's format name.
+        format: String,
+    },
+    /// The output file exists and `--force` was not given.
     #[error("{path} exists; add --force to replace it")]
-    Exists { path: String },
+    Exists {
+        /// The output file, as given.
+        path: String,
+    },
+    /// Making, writing or renaming the output file failed.
+    ///
     /// The OS error is part of the message, not a `source`, which a chain
     /// printed whole would repeat.
     #[error("writing {path}: {error}")]
-    Write { path: String, error: io::Error },
+    Write {
+        /// The output file, as given.
+        path: String,
+        /// The OS's error.
+        error: io::Error,
+    },
+    /// The output exists and is not a regular file (a directory, a FIFO, a
+    /// device).
     #[error(
         "{path} {what}; an export replaces only a regular file (`-o -` writes to standard output)"
     )]
-    NotAFile { path: String, what: &'static str },
+    NotAFile {
+        /// The output file, as given.
+        path: String,
+        /// What it is instead (`is a directory`, `is a FIFO (named pipe)`, ...).
+        what: &'static str,
+    },
+    /// The output is one of the inputs (the same device and inode).
     #[error("{path} is the input {input}; export to another file")]
-    IsInput { path: String, input: String },
+    IsInput {
+        /// The output file, as given.
+        path: String,
+        /// The input it is, as given.
+        input: String,
+    },
+    /// An I/O error while the export's data was written.
     #[error(transparent)]
     Io(#[from] io::Error),
 }

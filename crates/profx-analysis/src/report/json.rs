@@ -201,6 +201,7 @@ pub struct SafeWriter<W: Write> {
 }
 
 impl<W: Write> SafeWriter<W> {
+    /// Passes JSON on to `out`, unsafe characters escaped.
     pub fn new(out: W) -> SafeWriter<W> {
         SafeWriter {
             out,

@@ -36,6 +36,7 @@ pub struct TableOptions {
     /// The sort column the other way (absent values still last); the
     /// canonical order backwards where there is no sort column.
     pub reverse: bool,
+    /// How many rows to list at most (`--top`); every row when `None`.
     pub top: Option<usize>,
 }
 
@@ -47,15 +48,21 @@ pub enum NoSortColumn {
     /// No column of the view has this key.
     #[error("no column {key:?} in the {view} view ({present})")]
     Unknown {
+        /// The key asked for.
         key: String,
+        /// The view's name (`functions`, `lines`, ...).
         view: &'static str,
+        /// The keys a sort can order by, as the message lists them.
         present: String,
     },
     /// A column of the view that no row of this profile has a value in.
     #[error("the {view} view's column {key:?} has no values in this profile ({present})")]
     Absent {
+        /// The key asked for.
         key: String,
+        /// The view's name (`functions`, `lines`, ...).
         view: &'static str,
+        /// The keys a sort can order by, as the message lists them.
         present: String,
     },
 }
@@ -74,8 +81,10 @@ pub fn render(p: &Profile, table: Table, opts: &TableOptions) -> Result<String, 
 /// Why a table was not written.
 #[derive(Debug, thiserror::Error)]
 pub enum Failed {
+    /// The sort key names no column the table can order by.
     #[error(transparent)]
     Column(#[from] NoSortColumn),
+    /// Writing the table failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }

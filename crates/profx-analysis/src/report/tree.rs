@@ -24,6 +24,7 @@ use unicode_width::UnicodeWidthStr;
 /// What part of the tree to print.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TreeOptions {
+    /// Bottom-up (`--invert`): the functions at the roots, their callers below.
     pub invert: bool,
     /// Levels kept, 1 for the roots alone; all when `None`.
     pub depth: Option<usize>,
@@ -280,7 +281,9 @@ fn write_doc(doc: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
 /// Which side of a function's butterfly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    /// Who calls the function.
     Callers,
+    /// Whom the function calls.
     Callees,
 }
 

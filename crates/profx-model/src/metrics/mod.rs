@@ -21,9 +21,17 @@ use super::profile::{Function, Line, Totals};
 /// The four time values of a function (Visual Studio's definitions), in ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TimeValues {
+    /// Time in every interval with the function anywhere on the stack
+    /// (recursion once); `None` where not recorded.
     pub elapsed_inclusive: Option<f64>,
+    /// Time in every interval with the function on top of the stack; `None`
+    /// where not recorded.
     pub elapsed_exclusive: Option<f64>,
+    /// Inclusive time in intervals without an OS event; `None` where the format
+    /// records no OS events.
     pub application_inclusive: Option<f64>,
+    /// Exclusive time in intervals without an OS event; `None` where the format
+    /// records no OS events.
     pub application_exclusive: Option<f64>,
 }
 
@@ -34,9 +42,17 @@ pub struct TimeValues {
 /// call), taken from the file for VS reports; absent elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PerCall {
+    /// The shortest call's span, from its entry to its exit; `None` where not
+    /// recorded.
     pub min_inclusive: Option<f64>,
+    /// The longest call's span, from its entry to its exit; `None` where not
+    /// recorded.
     pub max_inclusive: Option<f64>,
+    /// The least time one call spent on top of the stack; `None` where not
+    /// recorded.
     pub min_exclusive: Option<f64>,
+    /// The most time one call spent on top of the stack; `None` where not
+    /// recorded.
     pub max_exclusive: Option<f64>,
 }
 
@@ -55,6 +71,7 @@ impl PerCall {
         }
     }
 
+    /// Whether none of the four is recorded.
     pub fn is_absent(&self) -> bool {
         *self == PerCall::default()
     }
@@ -63,15 +80,23 @@ impl PerCall {
 /// Percents of a function against the session totals.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Percents {
+    /// Elapsed inclusive time, in % of the session's elapsed time.
     pub elapsed_inclusive: Option<f64>,
+    /// Elapsed exclusive time, in % of the session's elapsed (inclusive) time.
     pub elapsed_exclusive: Option<f64>,
+    /// Application inclusive time, in % of the session's application time.
     pub application_inclusive: Option<f64>,
+    /// Application exclusive time, in % of the session's application
+    /// (inclusive) time.
     pub application_exclusive: Option<f64>,
+    /// Exclusive samples, in % of the profile's samples.
     pub hits_self: Option<f64>,
+    /// Inclusive samples, in % of the profile's samples.
     pub hits_total: Option<f64>,
 }
 
 impl Percents {
+    /// The percent `of` names.
     pub fn get(&self, of: PctOf) -> Option<f64> {
         match of {
             PctOf::ElapsedInclusive => self.elapsed_inclusive,
@@ -98,11 +123,17 @@ pub fn pct(value: Option<f64>, total: Option<f64>) -> Option<f64> {
 /// One of a function's six percents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PctOf {
+    /// Elapsed inclusive time against the session's elapsed time.
     ElapsedInclusive,
+    /// Elapsed exclusive time against the session's elapsed time.
     ElapsedExclusive,
+    /// Application inclusive time against the session's application time.
     ApplicationInclusive,
+    /// Application exclusive time against the session's application time.
     ApplicationExclusive,
+    /// Exclusive samples against the profile's samples.
     HitsSelf,
+    /// Inclusive samples against the profile's samples.
     HitsTotal,
 }
 
@@ -189,12 +220,19 @@ pub fn finish_totals(totals: &mut Totals, functions: &[Function]) -> Measured {
 /// hides a column no function fills without reading every row for it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Measured {
+    /// Some function has calls.
     pub calls: bool,
+    /// Some function has exclusive samples.
     pub hits_self: bool,
+    /// Some function has inclusive samples.
     pub hits_total: bool,
+    /// Some function has an elapsed inclusive time.
     pub elapsed_inclusive: bool,
+    /// Some function has an elapsed exclusive time.
     pub elapsed_exclusive: bool,
+    /// Some function has an application inclusive time.
     pub application_inclusive: bool,
+    /// Some function has an application exclusive time.
     pub application_exclusive: bool,
 }
 

@@ -66,8 +66,12 @@ pub struct Sample<'a> {
 pub struct HashedSample<'a> {
     /// Root first, leaf last; a sample of none is not added.
     pub frames: &'a [FuncId],
+    /// The hash of `frames`, as `ProfileBuilder::stack_hash` makes it.
     pub hash: u32,
+    /// The sample's time in nanoseconds for timed profiles, `None` when only
+    /// sampled.
     pub time_ns: Option<u64>,
+    /// The leaf frame's line, made by `ProfileBuilder::line`.
     pub line: Option<LineId>,
 }
 

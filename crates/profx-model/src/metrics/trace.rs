@@ -39,7 +39,9 @@ use rustc_hash::FxHashMap;
 /// Whether the trace records times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceTime {
+    /// Events have times: intervals give the time values.
     Timed,
+    /// No time column: calls, stacks and lines, but no time values.
     Untimed,
 }
 
@@ -51,6 +53,7 @@ pub struct ThreadIx(usize);
 /// One open call on a thread's stack.
 #[derive(Clone, Copy, Debug)]
 pub struct TraceFrame {
+    /// The function called.
     pub func: FuncId,
     /// Loader-owned marks (Xbase++: pushed by `i`, entered, returning).
     pub flags: u8,
@@ -85,6 +88,8 @@ struct ThreadTrace {
     open: Vec<u32>,
 }
 
+/// The trace feed between `trace_begin` and `finish`: each thread's clock and
+/// open calls, and the sums so far.
 #[derive(Debug)]
 pub struct TraceState {
     time: TraceTime,
@@ -411,6 +416,8 @@ impl ProfileBuilder {
             .map_or(&[], |th| th.frames.as_slice())
     }
 
+    /// The open frames of `thread`, root first, for the loader to change their
+    /// `flags`.
     pub fn trace_frames_mut(&mut self, thread: ThreadIx) -> &mut [TraceFrame] {
         match self
             .trace_state
