@@ -283,7 +283,7 @@ fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
             ..Default::default()
         };
         load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
-            .map(|p| profx::report::json::render(&p))
+            .map(|p| profx::report::json::render(&p) + &streams(&p))
             .map_err(|e| e.to_string())
     };
     let want = run(true, None);
@@ -301,6 +301,40 @@ fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// What `--json` leaves out: every packet's events one by one (thread,
+/// time, op, function, line, params, and the depth and function the panes
+/// read without decoding: a trace's, or a BR sample's leaf and offset), and
+/// every warning with its place, so two loaders must agree event by event,
+/// not only on the counts.
+fn streams(p: &Profile) -> String {
+    let mut out = String::new();
+    for k in p.packets() {
+        out += &format!("packet {} {:?} {:?}\n", k.source, k.first_ms, k.last_ms);
+        for i in 0..k.events.len() {
+            let e = k.events.get(i);
+            let name = |f: Option<profx::model::FuncId>| f.map(|f| p.function_name(f).to_string());
+            let fast = (name(k.events.function(i)), k.events.depth(i));
+            out += &match e {
+                Some(e) => format!(
+                    "{:?} {:?} {} {:?} {:?} {:?} {:?}\n",
+                    e.thread,
+                    e.time_ms,
+                    e.op,
+                    name(e.function),
+                    e.line,
+                    e.params,
+                    fast
+                ),
+                None => format!("undecoded {fast:?}\n"),
+            };
+        }
+    }
+    for w in p.warnings() {
+        out += &format!("warning {} {}\n", p.warning_place(w), w.message);
+    }
+    out
 }
 
 /// `bytes` with each (place, value) of `flips` written in, places taken
