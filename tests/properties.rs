@@ -21,11 +21,16 @@ use proptest::prelude::*;
 
 const EPS: f64 = 1e-6;
 
+/// Threads a generated trace spreads its calls over: more than the eight
+/// a small-id table or a worker's cache might hold.
+const THREADS: u8 = 12;
+
 /// A call tree per thread as a flat list of (thread, op, name index),
 /// every call returned; times advance on each event.
 fn calls() -> impl Strategy<Value = Vec<(u8, bool, usize)>> {
-    prop::collection::vec((1u8..=2, any::<bool>(), 0usize..6), 1..60).prop_map(|steps| {
-        let mut stacks: [Vec<usize>; 2] = Default::default();
+    let names = TRACE_NAMES.len();
+    prop::collection::vec((1u8..=THREADS, any::<bool>(), 0usize..names), 1..60).prop_map(|steps| {
+        let mut stacks: Vec<Vec<usize>> = vec![Vec::new(); usize::from(THREADS)];
         let mut out = Vec::new();
         for (thread, call, name) in steps {
             let stack = &mut stacks[usize::from(thread) - 1];
@@ -49,29 +54,61 @@ fn calls() -> impl Strategy<Value = Vec<(u8, bool, usize)>> {
 
 const NAMES: [&str; 6] = ["MAIN", "CALC", "PRINT", "DB.SEEK", "LOG", "TAX"];
 
+/// The traces' and BR logs' function names: short ones, and names that
+/// reach the fast engines' other paths: exactly 16 bytes and one more (a
+/// key held in two words, and one checked against the table's text), 64
+/// and 200 bytes alike in all but their last (a worker's name cache keys
+/// a name by its ends and length), a CP1252 byte and UTF-8 letters.
+const TRACE_NAMES: [&[u8]; 11] = [
+    b"MAIN",
+    b"CALC",
+    b"PRINT",
+    b"DB.SEEK",
+    b"CUSTOMERDIALOG:A",
+    b"CUSTOMERDIALOG:AB",
+    b"CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOWANDTHENSOMEMORE_00001",
+    b"CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOWANDTHENSOMEMORE_00002",
+    LONG_A,
+    b"CAF\xe9:CR\xe8ME",
+    "GR\u{dc}N:\u{c5}RET".as_bytes(),
+];
+
+/// 200 bytes, alike in its first 58 to the 64-byte names.
+const LONG_A: &[u8] = b"CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOWANDTHENSOMEMOREBUTLONGERSTILLSOTHATTHEWHOLENAMEISTWOHUNDREDBYTESLONGWHICHNOREALNAMEISBUTAFASTENGINEMUSTREADITALLTHESAMEANDKEEPEVERYBYTEOFITASITISWRITTENIN_XY";
+
+/// A name as a description's quoted string: `\xNN` for every byte that is
+/// not printable ASCII, or is a quote or a backslash.
+fn quoted(name: &[u8]) -> String {
+    name.iter()
+        .map(|&b| match b {
+            b'"' | b'\\' => format!("\\x{b:02x}"),
+            0x20..=0x7e => char::from(b).to_string(),
+            _ => format!("\\x{b:02x}"),
+        })
+        .collect()
+}
+
 fn deldbe(events: &[(u8, bool, usize)]) -> Vec<u8> {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (i, &(thread, call, name)) in events.iter().enumerate() {
         let op = if call { "i" } else { "o" };
         let line = if call { 10 + name } else { 0 };
-        out += &format!(
-            "{thread},{}.{:03},\"{op}\",\"{}\",{line}\n",
-            i,
-            i % 7,
-            NAMES[name]
-        );
+        out.extend(format!("{thread},{}.{:03},\"{op}\",\"", i, i % 7).bytes());
+        out.extend_from_slice(TRACE_NAMES[name]);
+        out.extend(format!("\",{line}\n").bytes());
     }
-    out.into_bytes()
+    out
 }
 
 fn dbf_trace(events: &[(u8, bool, usize)]) -> Vec<u8> {
     let mut desc = String::from(
-        "field THREAD N 4\nfield TIME N 12 3\nfield OP C 1\nfield CALL C 20\nfield LINE N 6\n",
+        "field THREAD N 4\nfield TIME N 12 3\nfield OP C 1\nfield CALL C 210\nfield LINE N 6\n",
     );
     for (i, &(thread, call, name)) in events.iter().enumerate() {
         let op = if call { "i" } else { "o" };
         let line = if call { 10 + name } else { 0 };
-        desc += &format!("row {thread} {i}.5 {op} {} {line}\n", NAMES[name]);
+        let name = quoted(TRACE_NAMES[name]);
+        desc += &format!("row {thread} {i}.5 {op} \"{name}\" {line}\n");
     }
     dbf::compile(&desc).expect("the description compiles")
 }
@@ -101,12 +138,25 @@ fn br_log_and_ends(samples: &[(Vec<usize>, u32, bool)]) -> (Vec<u8>, Vec<usize>)
             if depth > 0 {
                 desc += &format!("back 2 {} 0\n", 20 + f);
             }
-            desc += &format!("name \"FN{}\"\n", NAMES[f].replace('.', ""));
+            desc += &format!("name \"{}\"\n", br_name(f, depth));
         }
         desc += "back 1 100 0\nmain\nend\n";
         mark(&desc);
     }
     (br::compile(&desc).expect("the description compiles"), ends)
+}
+
+/// A BR function's name as a log writes it, padded now and then with
+/// trailing spaces and NULs, which a reader trims.
+fn br_name(f: usize, depth: usize) -> String {
+    let name = [b"FN".as_slice(), TRACE_NAMES[f]].concat();
+    let name: Vec<u8> = name.into_iter().filter(|&b| b != b'.').collect();
+    let pad = match (f + depth) % 3 {
+        0 => "",
+        1 => "   ",
+        _ => "  \\x00\\x00",
+    };
+    format!("{}{pad}", quoted(&name))
 }
 
 /// A BR log with what `br_log` never writes: a module used before it is
@@ -126,7 +176,7 @@ fn br_log_rich(samples: &[(Vec<usize>, u32, bool)], late: bool) -> Vec<u8> {
                 desc += &format!("back 2 {} 0\n", 20 + f);
             }
             match f % 3 {
-                0 => desc += &format!("name \"FN{}\"\n", NAMES[f].replace('.', "")),
+                0 => desc += &format!("name \"{}\"\n", br_name(f, depth)),
                 1 => desc += "gosub\n",
                 _ => {}
             }
@@ -186,7 +236,13 @@ fn the_rich_br_log_meets_every_rule() {
 fn samples() -> impl Strategy<Value = Vec<(Vec<usize>, u32, bool)>> {
     (
         any::<bool>(),
-        prop::collection::vec((prop::collection::vec(0usize..6, 1..5), 1u32..5000), 1..30),
+        prop::collection::vec(
+            (
+                prop::collection::vec(0usize..TRACE_NAMES.len(), 1..5),
+                1u32..5000,
+            ),
+            1..30,
+        ),
     )
         .prop_map(|(timed, s)| s.into_iter().map(|(f, us)| (f, us, timed)).collect())
 }
@@ -554,7 +610,7 @@ proptest! {
 /// commas and quotes, as the Xbase++ profiler writes them, and unfiltered:
 /// some calls also have their `I` (entered) and `O` (about to return).
 fn deldbe_params(events: &[(u8, bool, usize)]) -> Vec<u8> {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (i, &(thread, call, name)) in events.iter().enumerate() {
         let ops: &[&str] = match (call, name % 2 == 0) {
             (true, true) => &["i", "I"],
@@ -569,11 +625,12 @@ fn deldbe_params(events: &[(u8, bool, usize)]) -> Vec<u8> {
             _ => "\"\"x\"\", 2".to_string(),
         };
         for (k, op) in ops.iter().enumerate() {
-            let name = NAMES[name];
-            out += &format!("{thread},{i}.{k}5,\"{op}\",\"{name}\",{line},\"{params}\"\n");
+            out.extend(format!("{thread},{i}.{k}5,\"{op}\",\"").bytes());
+            out.extend_from_slice(TRACE_NAMES[name]);
+            out.extend(format!("\",{line},\"{params}\"\n").bytes());
         }
     }
-    out.into_bytes()
+    out
 }
 
 proptest! {
