@@ -11,6 +11,7 @@ mod input;
 pub(crate) mod names;
 pub(crate) mod parallel;
 pub mod plist;
+pub(crate) mod problem;
 mod scan;
 pub(crate) mod split;
 #[cfg(test)]
@@ -20,7 +21,7 @@ pub mod xpp;
 
 pub use input::Input;
 
-use profx_model::{Profile, ProfileBuilder};
+use profx_model::{Place, Profile, ProfileBuilder, WarningKind};
 use thiserror::Error;
 
 /// A loader's answer to "is this your format?" for the first bytes of a file.
@@ -77,10 +78,16 @@ pub enum LoadError {
         place: String,
         reason: String,
     },
+    /// The first warning of a `--strict` load.
     #[error("{path}: {place}: {message} (--strict makes every warning fatal)")]
     Strict {
+        /// The input the warning is about.
         path: String,
-        place: String,
+        /// Where in it.
+        place: Place,
+        /// The warning's kind.
+        kind: WarningKind,
+        /// The warning's message.
         message: String,
     },
     #[error("{format} loads one file at a time, {count} were given")]
@@ -236,7 +243,8 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {
             path: profile.sources[w.source].clone(),
-            place: w.place.to_string(),
+            place: w.place.clone(),
+            kind: w.kind,
             message: w.message.clone(),
         });
     }

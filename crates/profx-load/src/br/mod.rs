@@ -36,7 +36,7 @@ pub mod reference;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use events::SampleEvents;
-use profx_model::{MetaValue, NameId, Packet, Place, ProfileBuilder};
+use profx_model::{MetaValue, NameId, Packet, Place, ProfileBuilder, WarningKind};
 use record::{Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
 
@@ -132,7 +132,7 @@ impl Mapped {
                     profx_model::text::visible(b.name(file)),
                     profx_model::text::visible(b.name(first)),
                 );
-                b.warn(Place::Offset(at), msg);
+                b.warn(Place::Offset(at), WarningKind::MappedAgain, msg);
             }
             Some(_) => {}
         }
@@ -143,7 +143,7 @@ impl Mapped {
 /// is first used.
 fn never_mapped(b: &mut ProfileBuilder, module: u16, at: u64) -> NameId {
     let msg = format!("module {module} is never mapped to a file; named module#{module}");
-    b.warn(Place::Offset(at), msg);
+    b.warn(Place::Offset(at), WarningKind::UnmappedModule, msg);
     b.intern(&format!("module#{module}"))
 }
 

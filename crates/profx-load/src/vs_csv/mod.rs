@@ -20,8 +20,9 @@ mod table;
 
 use super::split::MAX_LINE;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
+use crate::problem::Problem;
 use build::{Parsed, ReportKind};
-use profx_model::{MetaValue, ProfileBuilder};
+use profx_model::{MetaValue, ProfileBuilder, WarningKind};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -91,9 +92,12 @@ impl Loader for VsCsv {
                 Ok(rec) if rec.as_slice().len() > MAX_LINE => Parsed::Bad {
                     line: lines.at(bytes, rec.position().map_or(0, |p| p.byte())),
                     level: None,
-                    why: format!(
-                        "a row of {} bytes is longer than a report row can be ({MAX_LINE} bytes)",
-                        rec.as_slice().len()
+                    why: Problem::new(
+                        WarningKind::LineTooLong,
+                        format!(
+                            "a row of {} bytes is longer than a report row can be ({MAX_LINE} bytes)",
+                            rec.as_slice().len()
+                        ),
                     ),
                 },
                 Ok(rec) => {
@@ -105,7 +109,7 @@ impl Loader for VsCsv {
                     Parsed::Bad {
                         line,
                         level: None,
-                        why: format!("not CSV: {e}"),
+                        why: Problem::new(WarningKind::NotARecord, format!("not CSV: {e}")),
                     }
                 }
             });

@@ -8,7 +8,7 @@ use super::dbf::{self, ColMap, Header};
 use super::invalid;
 use super::row::Col;
 use crate::{Input, LoadError, LoadOptions};
-use profx_model::{Place, ProfileBuilder};
+use profx_model::{Place, ProfileBuilder, WarningKind};
 use std::sync::Arc;
 
 /// Reads each piece in turn with `read` (each but the first a source of
@@ -62,7 +62,8 @@ fn counted(
             k => format!("{present} are present in its {k} pieces"),
         };
         let msg = format!("header says {n} records, {of}; read what is present");
-        b.warn_in(header_source, Place::Offset(4), msg);
+        let kind = WarningKind::CountMismatch;
+        b.warn_in(header_source, Place::Offset(4), kind, msg);
     }
     if live == 0 {
         let at = if first_has_header {
@@ -105,21 +106,15 @@ pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
 /// bytes after the end mark.
 pub(super) fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
     if let Some(at) = w.first_deleted {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{} deleted record(s) skipped", w.deleted),
-        );
+        let msg = format!("{} deleted record(s) skipped", w.deleted);
+        b.warn(Place::Offset(at as u64), WarningKind::DeletedRecords, msg);
     }
     if let Some((at, size)) = w.partial {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("trailing partial record ({size} of {record_len} bytes) skipped"),
-        );
+        let msg = format!("trailing partial record ({size} of {record_len} bytes) skipped");
+        b.warn(Place::Offset(at as u64), WarningKind::TruncatedRecord, msg);
     }
     if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{after} bytes after the end-of-file mark not read"),
-        );
+        let msg = format!("{after} bytes after the end-of-file mark not read");
+        b.warn(Place::Offset(at as u64), WarningKind::TrailingBytes, msg);
     }
 }

@@ -27,11 +27,11 @@ mod packets;
 pub mod reference;
 mod row;
 
-use super::split::numbered_lines;
+use super::split::{MAX_LINE, numbered_lines};
 use super::{Detection, Input, LoadError, LoadOptions, Loader, detect_growing};
 use deldbe::{Layout, header, split};
 use profx_model::text::decode;
-use profx_model::{Place, ProfileBuilder};
+use profx_model::{Place, ProfileBuilder, WarningKind};
 
 /// The Xbase++ trace loader.
 pub struct Xpp;
@@ -114,7 +114,7 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
     for run in missing {
         if run.count == 1 {
             let why = "packet missing; its events are not in the trace";
-            b.warn(Place::File(run.first), why);
+            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
         } else {
             let last = std::path::Path::new(&run.last)
                 .file_name()
@@ -123,13 +123,16 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
                 "{} packets missing, up to {last}; their events are not in the trace",
                 run.count
             );
-            b.warn(Place::File(run.first), why);
+            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
         }
     }
     for path in found {
         match Input::open(&path) {
             Ok(piece) => pieces.push(piece),
-            Err(e) => b.warn(Place::File(path), format!("packet not read: {e}")),
+            Err(e) => {
+                let why = format!("packet not read: {e}");
+                b.warn(Place::File(path), WarningKind::UnreadablePacket, why);
+            }
         }
     }
     pieces
@@ -219,6 +222,13 @@ fn is_trace_row(text: &str, fields: &[deldbe::Field<'_>]) -> bool {
 
 /// Refuses a piece whose offsets an event could not hold
 /// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
+/// A line too long to be a trace record (`len` bytes).
+fn line_too_long(len: usize) -> crate::problem::Problem {
+    let why =
+        format!("a line of {len} bytes is longer than a trace record can be ({MAX_LINE} bytes)");
+    crate::problem::Problem::new(WarningKind::LineTooLong, why)
+}
+
 /// costs nothing and a wrong offset would be silent.
 fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
     match pieces.iter().find(|p| p.len() >= fast::MAX_PIECE) {

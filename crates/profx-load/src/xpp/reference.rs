@@ -36,11 +36,12 @@ use super::row::{Col, Row};
 use super::{
     Detection, detect_deldbe, invalid, looks_like_dbf, packet_header, packets, with_siblings,
 };
+use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
 use crate::{Input, LoadError, LoadOptions};
 use profx_model::metrics::TraceTime;
 use profx_model::text::{decode, visible};
-use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL};
+use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
 use std::collections::{HashMap, HashSet};
 
 /// Loads `input` (and its packets) into `b`.
@@ -97,10 +98,7 @@ fn load_deldbe(
             let n = lines_before + k;
             let offset = (line.as_ptr() as usize - bytes.as_ptr() as usize) as u64;
             if line.len() > MAX_LINE {
-                let why = format!(
-                    "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
-                    line.len()
-                );
+                let why = super::line_too_long(line.len());
                 skipped(b, Place::Line(n), &why, "line skipped");
                 continue;
             }
@@ -168,8 +166,12 @@ fn load_dbf(
     Ok(())
 }
 
-fn skipped(b: &mut ProfileBuilder, place: Place, why: &str, what: &str) {
-    b.warn(place, format!("not a trace record: {why}; {what}"));
+fn skipped(b: &mut ProfileBuilder, place: Place, why: &Problem, what: &str) {
+    b.warn(
+        place,
+        why.kind,
+        format!("not a trace record: {why}; {what}"),
+    );
 }
 
 /// A piece's packet: its events as the Trace pane shows them, and the
@@ -291,7 +293,7 @@ impl Calls {
                     let msg = format!(
                         "return from {call:?}, which is not on thread {id}'s stack; skipped"
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::ReturnWithoutCall, msg);
                     return Step {
                         function: f,
                         depth: shown(len),
@@ -303,7 +305,7 @@ impl Calls {
                     let msg = format!(
                         "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::Unwind, msg);
                     for _ in 0..above {
                         b.trace_exit(thread);
                         stack.pop();
@@ -327,7 +329,7 @@ impl Calls {
                         "unknown operation {:?}; records with it skipped",
                         visible(other)
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::UnknownOp, msg);
                 }
                 (None, stack.len())
             }
@@ -346,7 +348,7 @@ impl Calls {
             let msg = format!(
                 "{open} call(s) still open at the end of the trace; closed at their thread's last event"
             );
-            b.warn(Place::File(source.to_string()), msg);
+            b.warn(Place::File(source.to_string()), WarningKind::Unclosed, msg);
         }
         let threads = i64::try_from(b.trace_thread_count()).unwrap_or(i64::MAX);
         b.set_meta("threads", profx_model::MetaValue::Int(threads));

@@ -210,11 +210,8 @@ fn general_line<'a>(
     here: u64,
 ) {
     if line.len() > MAX_LINE {
-        let why = format!(
-            "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
-            line.len()
-        );
-        batch.skipped.push(here, why);
+        let why = crate::xpp::line_too_long(line.len());
+        batch.skipped.push(here, why.kind, why.why);
         return;
     }
     match decode(line) {
@@ -244,7 +241,7 @@ fn parse_line<'a>(
             }
             batch.push(names, &row, offset);
         }
-        Err(why) => batch.skipped.push(at, why),
+        Err(why) => batch.skipped.push(at, why.kind, why.why),
     }
 }
 
