@@ -72,10 +72,25 @@ pub enum LoadError {
     Unrecognized { path: String, tried: String },
     #[error("unknown format {name:?} (known: {known})")]
     UnknownFormat { name: String, known: String },
+    /// The input holds nothing usable, or nothing usable can follow from
+    /// what it holds.
     #[error("{path}: {place}: {reason}")]
     Invalid {
+        /// The input, as it was named.
         path: String,
-        place: String,
+        /// Where in it the loader gave up.
+        place: Place,
+        /// What is wrong, for code to tell failures apart.
+        kind: InvalidKind,
+        /// The same in words, for people.
+        reason: String,
+    },
+    /// `--columns` does not say which fields are the trace's.
+    #[error("{path}: --columns: {reason}")]
+    Columns {
+        /// The input the columns were given for.
+        path: String,
+        /// What is wrong with the list.
         reason: String,
     },
     /// The first warning of a `--strict` load.
@@ -94,6 +109,24 @@ pub enum LoadError {
     TooManyInputs { format: &'static str, count: usize },
     #[error("no input file given")]
     NoInput,
+}
+
+/// Why an input is [`LoadError::Invalid`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvalidKind {
+    /// The file has no byte.
+    Empty,
+    /// No record the format can use (every one skipped, or none there).
+    NoRecords,
+    /// A header without the columns or fields the format needs.
+    NoColumns,
+    /// A header that does not hold together (a DBF header's date, lengths
+    /// or field descriptors).
+    BadHeader,
+    /// A records-only packet whose header packet cannot be read.
+    NoHeaderPacket,
+    /// An input larger than the loader can address.
+    TooLarge,
 }
 
 /// How to load.
@@ -215,7 +248,8 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     if first.bytes().is_empty() {
         return Err(LoadError::Invalid {
             path: first.name().to_string(),
-            place: "offset 0".into(),
+            place: Place::Offset(0),
+            kind: InvalidKind::Empty,
             reason: "the file is empty".into(),
         });
     }

@@ -169,7 +169,8 @@ fn end_log(
     if read.samples == 0 && read.mappings == 0 {
         return Err(LoadError::Invalid {
             path: path.to_string(),
-            place: format!("offset {}", read.read_to),
+            place: Place::Offset(read.read_to as u64),
+            kind: crate::InvalidKind::NoRecords,
             reason: "no sample or module record in the log".into(),
         });
     }

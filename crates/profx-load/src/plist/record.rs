@@ -248,7 +248,8 @@ pub fn measures_time(method: Option<u64>) -> bool {
 pub fn nothing_usable(path: &str) -> crate::LoadError {
     crate::LoadError::Invalid {
         path: path.to_string(),
-        place: "line 1".into(),
+        place: profx_model::Place::Line(1),
+        kind: crate::InvalidKind::NoRecords,
         reason: "no usable PLIST record in the file".into(),
     }
 }

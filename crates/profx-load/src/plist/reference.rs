@@ -29,9 +29,9 @@
 
 use super::listing;
 use super::record::{self, Fields, Parsed, count, meta, number, orient, parse_line, time};
-use crate::LoadError;
 use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
+use crate::{InvalidKind, LoadError};
 use profx_model::text::{decode, visible};
 use profx_model::{
     FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues, WarningKind,
@@ -45,7 +45,8 @@ pub fn load(bytes: &[u8], path: &str, b: &mut ProfileBuilder) -> Result<(), Load
     if !records && let Some((start, kind)) = listing::find(bytes) {
         return listing::load(bytes, start, kind, b).map_err(|reason| LoadError::Invalid {
             path: path.to_string(),
-            place: format!("line {start}"),
+            place: Place::Line(start),
+            kind: InvalidKind::NoRecords,
             reason,
         });
     }

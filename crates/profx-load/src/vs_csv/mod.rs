@@ -19,10 +19,10 @@ mod number;
 mod table;
 
 use super::split::MAX_LINE;
-use super::{Detection, Input, LoadError, LoadOptions, Loader};
+use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader};
 use crate::problem::Problem;
 use build::{Parsed, ReportKind};
-use profx_model::{MetaValue, ProfileBuilder, WarningKind};
+use profx_model::{MetaValue, Place, ProfileBuilder, WarningKind};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -58,9 +58,10 @@ impl Loader for VsCsv {
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let invalid = |place: &str, reason: String| LoadError::Invalid {
+        let invalid = |line: u64, kind: InvalidKind, reason: String| LoadError::Invalid {
             path: input.name().to_string(),
-            place: place.to_string(),
+            place: Place::Line(line),
+            kind,
             reason,
         };
         let mut reader = csv::ReaderBuilder::new()
@@ -81,7 +82,8 @@ impl Loader for VsCsv {
                 .collect::<Vec<_>>()
                 .join(", ");
             return Err(invalid(
-                "line 1",
+                1,
+                InvalidKind::NoColumns,
                 format!("no Function Name column with VS value columns (found: {found})"),
             ));
         }
@@ -115,7 +117,8 @@ impl Loader for VsCsv {
             });
         }
         if !parsed.iter().any(|p| matches!(p, Parsed::Row(_))) {
-            return Err(invalid("line 2", "no usable row under the header".into()));
+            let reason = "no usable row under the header".into();
+            return Err(invalid(2, InvalidKind::NoRecords, reason));
         }
         b.set_meta(
             "report",

@@ -5,9 +5,9 @@
 //! compared with the records of every piece together.
 
 use super::dbf::{self, ColMap, Header};
-use super::invalid;
 use super::row::Col;
-use crate::{Input, LoadError, LoadOptions};
+use super::{bad_columns, invalid};
+use crate::{Input, InvalidKind, LoadError, LoadOptions};
 use profx_model::{Place, ProfileBuilder, WarningKind};
 use std::sync::Arc;
 
@@ -72,7 +72,8 @@ fn counted(
             0
         };
         let reason = "no trace record in the table".into();
-        return Err(invalid(&pieces[0], format!("offset {at}"), reason));
+        let place = (Place::Offset(at as u64), InvalidKind::NoRecords);
+        return Err(invalid(&pieces[0], place, reason));
     }
     Ok(())
 }
@@ -85,11 +86,10 @@ pub(super) fn column_map(
     opts: &LoadOptions,
 ) -> Result<Arc<ColMap>, LoadError> {
     let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
-    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
+    let columns = columns.map_err(|e| bad_columns(first, e))?;
     let map = ColMap::new(header.fields.clone(), columns.as_deref());
-    Ok(Arc::new(
-        map.map_err(|e| invalid(first, "offset 32".into(), e))?,
-    ))
+    let place = (Place::Offset(32), InvalidKind::NoColumns);
+    Ok(Arc::new(map.map_err(|e| invalid(first, place, e))?))
 }
 
 /// Where a packet's records start: after a header of the same layout, if

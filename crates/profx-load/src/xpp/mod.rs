@@ -28,7 +28,7 @@ pub mod reference;
 mod row;
 
 use super::split::{MAX_LINE, numbered_lines};
-use super::{Detection, Input, LoadError, LoadOptions, Loader, detect_growing};
+use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader, detect_growing};
 use deldbe::{Layout, header, split};
 use profx_model::text::decode;
 use profx_model::{Place, ProfileBuilder, WarningKind};
@@ -91,7 +91,7 @@ impl Loader for Xpp {
         {
             return Err(invalid(
                 input,
-                "offset 0".into(),
+                (Place::Offset(0), InvalidKind::BadHeader),
                 format!("not a DBF trace: {why}"),
             ));
         }
@@ -140,17 +140,19 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
 
 /// The DBF header a records-only packet needs, from its `NAME.PRF`.
 fn packet_header(input: &Input, base: &str) -> Result<dbf::Header, LoadError> {
-    let why = |reason: String| invalid(input, "offset 0".into(), reason);
+    let why = |kind, reason: String| invalid(input, (Place::Offset(0), kind), reason);
     let header = Input::open(base).map_err(|_| {
-        why(format!(
-            "a DBF trace packet needs its header packet {base}, which cannot be read"
-        ))
+        why(
+            InvalidKind::NoHeaderPacket,
+            format!("a DBF trace packet needs its header packet {base}, which cannot be read"),
+        )
     })?;
     let bytes = header.bytes();
     dbf::header(bytes, Some(bytes.len())).map_err(|e| {
-        why(format!(
-            "{base} has no DBF header to read this packet with: {e}"
-        ))
+        why(
+            InvalidKind::BadHeader,
+            format!("{base} has no DBF header to read this packet with: {e}"),
+        )
     })
 }
 
@@ -220,8 +222,6 @@ fn is_trace_row(text: &str, fields: &[deldbe::Field<'_>]) -> bool {
             .all(|f| !f.quoted && row::number(f.text).is_ok_and(|n| n.is_some()))
 }
 
-/// Refuses a piece whose offsets an event could not hold
-/// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
 /// A line too long to be a trace record (`len` bytes).
 fn line_too_long(len: usize) -> crate::problem::Problem {
     let why =
@@ -229,22 +229,33 @@ fn line_too_long(len: usize) -> crate::problem::Problem {
     crate::problem::Problem::new(WarningKind::LineTooLong, why)
 }
 
+/// Refuses a piece whose offsets an event could not hold
+/// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
 /// costs nothing and a wrong offset would be silent.
 fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
     match pieces.iter().find(|p| p.len() >= fast::MAX_PIECE) {
         Some(p) => Err(invalid(
             p,
-            "offset 0".into(),
+            (Place::Offset(0), InvalidKind::TooLarge),
             "a trace of 64 PiB or more is not read".into(),
         )),
         None => Ok(()),
     }
 }
 
-fn invalid(input: &Input, place: String, reason: String) -> LoadError {
+fn invalid(input: &Input, (place, kind): (Place, InvalidKind), reason: String) -> LoadError {
     LoadError::Invalid {
         path: input.name().to_string(),
         place,
+        kind,
+        reason,
+    }
+}
+
+/// `--columns` refused, for the input it was given for.
+fn bad_columns(input: &Input, reason: String) -> LoadError {
+    LoadError::Columns {
+        path: input.name().to_string(),
         reason,
     }
 }

@@ -34,11 +34,12 @@ use super::events::{Decoder, Step, TraceEvents};
 use super::foxdbe::{column_map, each_piece, warn_about};
 use super::row::{Col, Row};
 use super::{
-    Detection, detect_deldbe, invalid, looks_like_dbf, packet_header, packets, with_siblings,
+    Detection, bad_columns, detect_deldbe, invalid, looks_like_dbf, packet_header, packets,
+    with_siblings,
 };
 use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
-use crate::{Input, LoadError, LoadOptions};
+use crate::{Input, InvalidKind, LoadError, LoadOptions};
 use profx_model::metrics::TraceTime;
 use profx_model::text::{decode, visible};
 use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
@@ -55,7 +56,7 @@ pub fn load(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Result
         Err(why) if packets::split_numbered(input.name()).is_none() && looks_like_dbf(bytes) => {
             return Err(invalid(
                 input,
-                "offset 0".into(),
+                (Place::Offset(0), InvalidKind::BadHeader),
                 format!("not a DBF trace: {why}"),
             ));
         }
@@ -80,9 +81,7 @@ fn load_deldbe(
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
     let mut layout = match &opts.columns {
-        Some(list) => Layout::Fixed(
-            Col::parse_list(list).map_err(|e| invalid(&pieces[0], "--columns".into(), e))?,
-        ),
+        Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(&pieces[0], e))?),
         None => Layout::Anchored,
     };
     let mut calls: Option<Calls> = None;
@@ -124,7 +123,7 @@ fn load_deldbe(
     let Some(calls) = calls else {
         return Err(invalid(
             &pieces[0],
-            "line 1".into(),
+            (Place::Line(1), InvalidKind::NoRecords),
             "no trace record in the file".into(),
         ));
     };

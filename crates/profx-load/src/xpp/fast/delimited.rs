@@ -10,9 +10,9 @@ use crate::names::{NameMaps, WorkerNames};
 use crate::split::MAX_LINE;
 use crate::xpp::deldbe::{self, Field, Layout, body_start, split};
 use crate::xpp::events::{Decoder, TraceEvents};
-use crate::xpp::invalid;
 use crate::xpp::row::Col;
-use crate::{Input, LoadError, LoadOptions, parallel};
+use crate::xpp::{bad_columns, invalid};
+use crate::{Input, InvalidKind, LoadError, LoadOptions, parallel};
 use profx_model::text::decode;
 use profx_model::{Packet, Place, ProfileBuilder};
 use std::borrow::Cow;
@@ -23,9 +23,7 @@ pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Res
     crate::xpp::within_reach(pieces)?;
     let first = &pieces[0];
     let mut layout = match &opts.columns {
-        Some(list) => {
-            Layout::Fixed(Col::parse_list(list).map_err(|e| invalid(first, "--columns".into(), e))?)
-        }
+        Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(first, e))?),
         None => Layout::Anchored,
     };
     let mut replay = None;
@@ -39,7 +37,7 @@ pub fn load(pieces: &[Input], opts: &LoadOptions, b: &mut ProfileBuilder) -> Res
     let Some(replay) = replay else {
         return Err(invalid(
             first,
-            "line 1".into(),
+            (Place::Line(1), InvalidKind::NoRecords),
             "no trace record in the file".into(),
         ));
     };
