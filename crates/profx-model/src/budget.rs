@@ -94,14 +94,19 @@ pub struct Skip {
     pub why: String,
 }
 
+/// Skipped records of one kind past the first [`KEPT`].
 #[derive(Debug)]
 pub struct Counted {
+    /// The first of them, whole.
     pub first: Skip,
+    /// Where the last of them is.
     pub last: u64,
+    /// How many there are, the first included.
     pub count: u64,
 }
 
 impl Skips {
+    /// A record skipped at `at` (in file order), of `kind`, for `why`.
     pub fn push(&mut self, at: u64, kind: WarningKind, why: String) {
         let skip = Skip { at, kind, why };
         if self.whole.len() < KEPT {

@@ -202,6 +202,7 @@ impl ProfileBuilder {
         self.meta.insert(key.to_string(), value);
     }
 
+    /// A warning about the input being read, of `kind`, saying `message`.
     pub fn warn(&mut self, place: Place, kind: WarningKind, message: impl Into<String>) {
         self.warnings.push(Warning {
             source: self.current_source,
