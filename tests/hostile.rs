@@ -75,6 +75,12 @@ fn a_million_bad_trace_lines_give_a_thousand_warnings_and_a_count() {
         .sum();
     assert_eq!(counted, 1_000_000 - 1000, "{summaries:?}");
     assert_eq!(summaries[0].0, "line 1002");
+    // One summary a kind, whatever the records' own words.
+    let kinds: Vec<&str> = r["warnings"].as_array().unwrap()[1000..]
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["missing_field", "not_a_number"]);
     assert!(summaries[0].1.contains("to line 1000000"), "{summaries:?}");
     assert!(summaries[1].1.contains("to line 1000001"), "{summaries:?}");
     assert_eq!(r["totals"]["functions"], 1, "the good records still load");
@@ -99,6 +105,7 @@ fn a_million_unknown_plist_tags_are_counted_not_listed() {
         w[1000]
     );
     assert!(w[1000].1.ends_with("unknown format tag 42; record skipped"));
+    assert_eq!(r["warnings"][1000]["kind"], "unknown_record_type");
 }
 
 #[test]

@@ -16,7 +16,7 @@
 
 use profx::fixture_gen::{br, dbf};
 use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
-use profx::model::{Place, Profile};
+use profx::model::{Place, Profile, WarningKind};
 use proptest::prelude::*;
 
 const EPS: f64 = 1e-6;
@@ -210,19 +210,31 @@ fn the_rich_br_log_meets_every_rule() {
         };
         let input = Input::owned("rich", br_log_rich(&s, late));
         let p = load_inputs(&[input], &opts).expect("loads");
-        let warnings: Vec<&str> = p.warnings().iter().map(|w| w.message.as_str()).collect();
+        let kinds: Vec<WarningKind> = p.warnings().iter().map(|w| w.kind).collect();
         let mut want = vec![
-            "mapped again",
-            "outside a sample",
-            "no time record",
-            "not closed before the next sample",
+            WarningKind::MappedAgain,
+            WarningKind::OutOfPlace,
+            WarningKind::MissingTime,
+            WarningKind::Unclosed,
         ];
         if !late {
-            want.push("never mapped");
+            want.push(WarningKind::UnmappedModule);
         }
-        for w in want {
-            assert!(warnings.iter().any(|m| m.contains(w)), "{w}: {warnings:?}");
+        for k in want {
+            assert!(kinds.contains(&k), "{k}: {kinds:?}");
         }
+        // Closed by the next sample, not only by the end of the log.
+        let unclosed = p
+            .warnings()
+            .iter()
+            .filter(|w| w.kind == WarningKind::Unclosed);
+        assert!(
+            unclosed
+                .clone()
+                .any(|w| w.message.contains("before the next sample")),
+            "{:?}",
+            unclosed.collect::<Vec<_>>()
+        );
         let names: Vec<&str> = p.functions().iter().map(|f| p.name(f.name)).collect();
         for n in ["(gosub)", "(main)", "FNMAIN"] {
             assert!(names.contains(&n), "{n}: {names:?}");

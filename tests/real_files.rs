@@ -7,16 +7,16 @@ mod common;
 use common::{assert_warnings, profx, real_file, report_json, stack_frames, stderr, stdout};
 use serde_json::Value;
 
-/// Every real profile, and the warnings it deserves (where, what).
+/// Every real profile, and the warnings it deserves (where, kind).
 const REAL: &[(&str, &[(&str, &str)])] = &[
     (
         "cdex_lame_function_timing.txt",
         &[
-            ("line 67", "Func+Child time 0 is below Func time 386.872"),
-            ("line 91", "Func+Child time 0 is below Func time 4.957"),
-            ("line 92", "Func+Child time 0 is below Func time 4.909"),
-            ("line 95", "Func+Child time 0 is below Func time 3.025"),
-            ("line 103", "Func+Child time 0 is below Func time 0.852"),
+            ("line 67", "impossible_value"),
+            ("line 91", "impossible_value"),
+            ("line 92", "impossible_value"),
+            ("line 95", "impossible_value"),
+            ("line 103", "impossible_value"),
         ],
     ),
     ("kb_q185295_function_timing_excerpt.txt", &[]),

@@ -52,40 +52,28 @@ fn impossible_numbers_are_never_silent() {
     let cases: &[(&str, &[(&str, &str)])] = &[
         (
             "exclusive-above-inclusive",
-            &[(
-                "line 3",
-                "elapsed exclusive 30 exceeds elapsed inclusive 20; kept",
-            )],
+            &[("line 3", "impossible_value")],
         ),
         (
             "recursive-zero-inclusive",
-            &[(
-                "line 5",
-                "elapsed exclusive 1200 exceeds elapsed inclusive 0; kept as the file states it, and the stack's child time (inclusive less exclusive) left out",
-            )],
+            &[("line 5", "impossible_value")],
         ),
         (
             "percent-out-of-range",
             &[
-                ("line 3", "elapsed inclusive percent 120 is outside 0–100"),
-                ("line 3", "elapsed exclusive percent -5 is outside 0–100"),
+                ("line 3", "impossible_value"),
+                ("line 3", "impossible_value"),
             ],
         ),
-        (
-            "hits-self-above-total",
-            &[("line 3", "exclusive samples 30 exceed inclusive samples 20")],
-        ),
+        ("hits-self-above-total", &[("line 3", "impossible_value")]),
         (
             "negative-time",
             &[
-                ("line 3", "elapsed inclusive time -20 is negative"),
-                ("line 3", "elapsed exclusive time -25 is negative"),
+                ("line 3", "impossible_value"),
+                ("line 3", "impossible_value"),
             ],
         ),
-        (
-            "overflowing-value",
-            &[("line 3", "overflows any number; row skipped")],
-        ),
+        ("overflowing-value", &[("line 3", "number_too_large")]),
         ("caller-without-own-row", &[]),
     ];
     for (name, expected) in cases {
@@ -213,10 +201,7 @@ fn warnings_name_their_lines() {
     assert_warnings(
         "level-jump",
         &report_json(&fixture("level-jump"), &[]),
-        &[(
-            "line 3",
-            "level 3 under level 1; row skipped with its subtree",
-        )],
+        &[("line 3", "out_of_place")],
     );
     for name in [
         "function-summary",
@@ -333,14 +318,7 @@ fn the_malformed_samples_give_an_error_or_a_warning_with_the_line() {
 fn a_call_tree_rows_time_in_callees_it_does_not_list_is_unlisted() {
     let path = fixture("unlisted-time");
     let r = report_json(&path, &[]);
-    assert_warnings(
-        "unlisted-time",
-        &r,
-        &[(
-            "line 7",
-            "stack Print(): stated inclusive time 100 is below its own time and its listed callees' 130; the listed sum is used",
-        )],
-    );
+    assert_warnings("unlisted-time", &r, &[("line 7", "stack_below_callees")]);
     let out = profx(&["report", &path, "--view", "tree", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");

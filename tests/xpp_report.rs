@@ -158,42 +158,24 @@ fn the_hand_example_of_model_md() {
 fn every_spec_warning_is_produced_at_its_place() {
     let dir = prepare("warnings", "");
     let cases: &[(&str, &[(&str, &str)])] = &[
-        ("break", &[("line 5", "unwinds 2 call(s) above it")]),
+        ("break", &[("line 5", "unwind")]),
         (
             "unknown-op",
-            &[
-                ("line 2", "unknown operation \"x\""),
-                ("line 4", "unknown operation \"Z\""),
-            ],
+            &[("line 2", "unknown_op"), ("line 4", "unknown_op")],
         ),
-        (
-            "stray-return",
-            &[(
-                "line 2",
-                "\"NEVERCALLED\", which is not on thread 1's stack",
-            )],
-        ),
-        (
-            "open-calls",
-            &[("open-calls.prf", "3 call(s) still open at the end")],
-        ),
-        (
-            "time-backwards",
-            &[("line 3", "time goes backwards on thread 1")],
-        ),
+        ("stray-return", &[("line 2", "return_without_call")]),
+        ("open-calls", &[("open-calls.prf", "unclosed")]),
+        ("time-backwards", &[("line 3", "time_backwards")]),
         (
             "bad-line",
-            &[
-                ("line 2", "not a trace record"),
-                ("line 3", "time \"time?\" is not a number"),
-            ],
+            &[("line 2", "missing_field"), ("line 3", "not_a_number")],
         ),
         (
             "vfp-stale-count",
             &[
-                ("offset 4", "header says 2 records, 3 are present"),
-                ("offset 283", "1 deleted record(s) skipped"),
-                ("offset 399", "trailing partial record (4 of 58 bytes)"),
+                ("offset 4", "count_mismatch"),
+                ("offset 283", "deleted_records"),
+                ("offset 399", "truncated_record"),
             ],
         ),
         ("filtered", &[]),
@@ -211,11 +193,8 @@ fn every_spec_warning_is_produced_at_its_place() {
         "packeted-dbf",
         &packets,
         &[
-            (
-                "T.PRF: offset 4",
-                "header says 8 records, 6 are present in its 3 pieces",
-            ),
-            ("T.PRF.000002", "packet missing"),
+            ("T.PRF: offset 4", "count_mismatch"),
+            ("T.PRF.000002", "missing_packet"),
         ],
     );
     // formats.md: the header's count is the whole trace's.
@@ -228,7 +207,7 @@ fn every_spec_warning_is_produced_at_its_place() {
     assert_warnings(
         "packeted-deldbe",
         &packets,
-        &[("D.PRF.000002", "packet missing")],
+        &[("D.PRF.000002", "missing_packet")],
     );
 }
 

@@ -7,7 +7,7 @@
 //! [`LOADERS`].
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![warn(unreachable_pub)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -16,6 +16,7 @@ mod input;
 mod names;
 mod parallel;
 mod plist;
+mod problem;
 mod scan;
 mod split;
 #[cfg(test)]
@@ -25,7 +26,7 @@ mod xpp;
 
 pub use input::Input;
 
-use profx_model::{Profile, ProfileBuilder};
+use profx_model::{Place, Profile, ProfileBuilder, WarningKind};
 use thiserror::Error;
 
 /// A loader's answer to "is this your format?" for the first bytes of a file.
@@ -71,29 +72,99 @@ pub enum LoadError {
     /// The OS error is part of the message, not a `source`: a chain
     /// printed whole would say it twice.
     #[error("{path}: cannot read: {error}")]
-    Io { path: String, error: std::io::Error },
+    Io {
+        /// The input, as it was named.
+        path: String,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+    /// The path is no regular file (a directory, a FIFO, a device).
     #[error("{path}: {what}; profx reads regular files, or `-` for standard input")]
-    NotAFile { path: String, what: &'static str },
+    NotAFile {
+        /// The input, as it was named.
+        path: String,
+        /// What it is instead (`profx_sys::fs::kind_of`).
+        what: &'static str,
+    },
+    /// No loader said the file is its format.
     #[error("{path}: not a format profx knows (tried: {tried}); name one with --format")]
-    Unrecognized { path: String, tried: String },
+    Unrecognized {
+        /// The input, as it was named.
+        path: String,
+        /// The formats asked, in order.
+        tried: String,
+    },
+    /// `--format` names no format.
     #[error("unknown format {name:?} (known: {known})")]
-    UnknownFormat { name: String, known: String },
+    UnknownFormat {
+        /// The name given.
+        name: String,
+        /// The names profx knows.
+        known: String,
+    },
+    /// The input holds nothing usable, or nothing usable can follow from
+    /// what it holds.
     #[error("{path}: {place}: {reason}")]
     Invalid {
+        /// The input, as it was named.
         path: String,
-        place: String,
+        /// Where in it the loader gave up.
+        place: Place,
+        /// What is wrong, for code to tell failures apart.
+        kind: InvalidKind,
+        /// The same in words, for people.
         reason: String,
     },
+    /// `--columns` does not say which fields are the trace's.
+    #[error("{path}: --columns: {reason}")]
+    Columns {
+        /// The input the columns were given for.
+        path: String,
+        /// What is wrong with the list.
+        reason: String,
+    },
+    /// The first warning of a `--strict` load.
     #[error("{path}: {place}: {message} (--strict makes every warning fatal)")]
     Strict {
+        /// The input the warning is about.
         path: String,
-        place: String,
+        /// Where in it.
+        place: Place,
+        /// The warning's kind.
+        kind: WarningKind,
+        /// The warning's message.
         message: String,
     },
+    /// Several files given for a format that loads one (its packets are
+    /// found beside it).
     #[error("{format} loads one file at a time, {count} were given")]
-    TooManyInputs { format: &'static str, count: usize },
+    TooManyInputs {
+        /// The format.
+        format: &'static str,
+        /// How many files were given.
+        count: usize,
+    },
+    /// No file given.
     #[error("no input file given")]
     NoInput,
+}
+
+/// Why an input is [`LoadError::Invalid`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvalidKind {
+    /// The file has no byte.
+    Empty,
+    /// No record the format can use (every one skipped, or none there).
+    NoRecords,
+    /// A header without the columns or fields the format needs.
+    NoColumns,
+    /// A header that does not hold together (a DBF header's date, lengths
+    /// or field descriptors).
+    BadHeader,
+    /// A records-only packet whose header packet cannot be read.
+    NoHeaderPacket,
+    /// An input larger than the loader can address.
+    TooLarge,
 }
 
 /// How to load.
@@ -215,7 +286,8 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     if first.bytes().is_empty() {
         return Err(LoadError::Invalid {
             path: first.name().to_string(),
-            place: "offset 0".into(),
+            place: Place::Offset(0),
+            kind: InvalidKind::Empty,
             reason: "the file is empty".into(),
         });
     }
@@ -243,7 +315,8 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {
             path: profile.sources[w.source].clone(),
-            place: w.place.to_string(),
+            place: w.place.clone(),
+            kind: w.kind,
             message: w.message.clone(),
         });
     }

@@ -5,25 +5,22 @@
 //! one summary warning per kind: how many more, where the first and last
 //! of them stood, and the first one's message. Nothing is dropped silently.
 //!
-//! A warning's kind is its message with numbers and quoted text masked, so
-//! "line skipped: time 3.5 is before 4.0" and "… 7.1 is before 9.0" count
-//! together. Kinds are bounded too ([`KINDS`]); any beyond share one.
+//! A warning's kind is its [`WarningKind`], so "time 3.5 is before 4.0"
+//! and "… 7.1 is before 9.0" count together, and there are only as many
+//! summaries as there are kinds.
 
-use super::warning::{Place, Warning};
+use super::warning::{Place, Warning, WarningKind};
 use rustc_hash::FxHashMap;
 
 /// Warnings kept whole, with their places.
 pub const KEPT: usize = 1000;
-/// Distinct kinds counted after that; later kinds count as one.
-const KINDS: usize = 64;
-const OTHER: &str = "(other kinds)";
 
 /// The warnings of one load: the first [`KEPT`] kept whole, the rest counted by
 /// kind.
 #[derive(Debug, Default)]
 pub struct Budget {
     kept: Vec<Warning>,
-    over: FxHashMap<String, Overflow>,
+    over: FxHashMap<WarningKind, Overflow>,
 }
 
 /// Warnings of one kind past the budget.
@@ -51,12 +48,8 @@ impl Budget {
     /// Warnings a parallel worker already counted by kind ([`Skips`]): they
     /// come after every warning pushed before, so they join the overflow.
     pub fn push_counted(&mut self, first: Warning, count: u64, last: Place) {
-        let mut kind = kind_of(&first.message);
-        if !self.over.contains_key(&kind) && self.over.len() >= KINDS {
-            kind = OTHER.to_string();
-        }
         let order = self.over.len();
-        let entry = self.over.entry(kind).or_insert_with(|| Overflow {
+        let entry = self.over.entry(first.kind).or_insert_with(|| Overflow {
             count: 0,
             first,
             last: last.clone(),
@@ -86,39 +79,47 @@ impl Budget {
 /// a line, however many chunks are in flight.
 #[derive(Debug, Default)]
 pub struct Skips {
-    /// (place, why) in file order.
-    pub whole: Vec<(u64, String)>,
+    /// In file order.
+    pub whole: Vec<Skip>,
     /// Past `whole`, in order of each kind's first record.
     pub counted: Vec<Counted>,
-    index: FxHashMap<String, usize>,
+    index: FxHashMap<WarningKind, usize>,
 }
 
-/// Skipped records of one kind past a chunk's [`KEPT`] whole ones.
+/// One skipped record.
+#[derive(Debug)]
+pub struct Skip {
+    /// Where, as the worker knows it (a line's index in its chunk, or an
+    /// offset).
+    pub at: u64,
+    /// What is wrong with it.
+    pub kind: WarningKind,
+    /// The same in words, for the warning's message.
+    pub why: String,
+}
+
+/// Skipped records of one kind past the first [`KEPT`].
 #[derive(Debug)]
 pub struct Counted {
-    /// The first of them: (place, why).
-    pub first: (u64, String),
-    /// The place of the last of them.
+    /// The first of them, whole.
+    pub first: Skip,
+    /// Where the last of them is.
     pub last: u64,
-    /// How many there were, the first included.
+    /// How many there are, the first included.
     pub count: u64,
 }
 
 impl Skips {
-    /// A record skipped at `at` for `why`: kept whole while fewer than [`KEPT`]
-    /// are, else counted by kind.
-    pub fn push(&mut self, at: u64, why: String) {
+    /// A record skipped at `at` (in file order), of `kind`, for `why`.
+    pub fn push(&mut self, at: u64, kind: WarningKind, why: String) {
+        let skip = Skip { at, kind, why };
         if self.whole.len() < KEPT {
-            self.whole.push((at, why));
+            self.whole.push(skip);
             return;
-        }
-        let mut kind = kind_of(&why);
-        if !self.index.contains_key(&kind) && self.index.len() >= KINDS {
-            kind = OTHER.to_string();
         }
         let i = *self.index.entry(kind).or_insert_with(|| {
             self.counted.push(Counted {
-                first: (at, why),
+                first: skip,
                 last: at,
                 count: 0,
             });
@@ -138,50 +139,54 @@ fn summary(o: Overflow) -> Warning {
     Warning {
         source: o.first.source,
         place: o.first.place,
+        kind: o.first.kind,
         message,
     }
-}
-
-/// The message with digit runs as `N` and quoted text as `"…"`.
-fn kind_of(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut chars = message.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '0'..='9' => {
-                while chars.next_if(|d| d.is_ascii_digit() || *d == '.').is_some() {}
-                out.push('N');
-            }
-            '"' => {
-                while chars.next_if(|&d| d != '"').is_some() {}
-                chars.next();
-                out.push_str("\"…\"");
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn warning(line: u64, message: &str) -> Warning {
+    fn warning(line: u64, kind: WarningKind, message: &str) -> Warning {
         Warning {
             source: 0,
             place: Place::Line(line),
+            kind,
             message: message.to_string(),
         }
     }
 
+    /// Past the budget, warnings of one kind are one summary whatever
+    /// their words, and two kinds are two summaries even in the same words.
     #[test]
-    fn numbers_and_quotes_do_not_make_a_new_kind() {
+    fn a_warnings_kind_is_its_kind_not_its_words() {
+        let mut b = Budget::default();
+        for line in 0..KEPT as u64 {
+            b.push(warning(line, WarningKind::LineTooLong, "kept"));
+        }
+        let over = [
+            (
+                WarningKind::TimeBackwards,
+                r#"time 3.5 is before 4.0 in "FN12""#,
+            ),
+            (WarningKind::TimeBackwards, "a time before the clock"),
+            (WarningKind::NotANumber, "a time before the clock"),
+        ];
+        for (i, (kind, message)) in over.into_iter().enumerate() {
+            b.push(warning(KEPT as u64 + i as u64, kind, message));
+        }
+        let out = b.finish();
+        let summaries: Vec<_> = out[KEPT..].iter().map(|w| w.kind).collect();
         assert_eq!(
-            kind_of(r#"time 3.5 is before 4.0 in "FN12""#),
-            kind_of(r#"time 7 is before 19.25 in "x""#)
+            summaries,
+            [WarningKind::TimeBackwards, WarningKind::NotANumber]
         );
-        assert_ne!(kind_of("unknown op"), kind_of("bad time"));
+        assert!(
+            out[KEPT]
+                .message
+                .starts_with("2 more warnings of this kind")
+        );
     }
 
     #[test]
@@ -189,18 +194,19 @@ mod tests {
         let mut b = Budget::default();
         let n = KEPT as u64 + 2500;
         for line in 1..=n {
-            let msg = if line % 2 == 0 {
-                "bad time 1"
+            let (kind, msg) = if line % 2 == 0 {
+                (WarningKind::NotANumber, "bad time 1")
             } else {
-                "unknown op \"x\""
+                (WarningKind::UnknownOp, "unknown op \"x\"")
             };
-            b.push(warning(line, msg));
+            b.push(warning(line, kind, msg));
         }
         let out = b.finish();
         assert_eq!(out.len(), KEPT + 2);
         assert_eq!(out[KEPT - 1].place, Place::Line(KEPT as u64));
         let first_over = KEPT as u64 + 1;
         assert_eq!(out[KEPT].place, Place::Line(first_over));
+        assert_eq!(out[KEPT].kind, WarningKind::UnknownOp);
         assert!(
             out[KEPT].message.starts_with(&format!(
                 "1250 more warnings of this kind, from line {first_over} to line {}",
@@ -210,25 +216,28 @@ mod tests {
             out[KEPT].message
         );
         assert!(out[KEPT].message.ends_with("the first: unknown op \"x\""));
+        assert_eq!(out[KEPT + 1].kind, WarningKind::NotANumber);
         assert!(out[KEPT + 1].message.starts_with("1250 more"));
         assert!(out[KEPT + 1].message.ends_with(&format!("to line {n}, not listed one by one (only the first {KEPT} warnings are); the first: bad time 1")));
     }
 
     #[test]
     fn counted_skips_give_the_same_list_as_warnings_one_by_one() {
+        let kind = |i: u64| WarningKind::ALL[(i % 3) as usize];
         let why = |i: u64| format!("bad {} in \"{}\"", i, i % 3);
         let mut one_by_one = Budget::default();
         let mut skips = Skips::default();
         for i in 0..3000 {
-            one_by_one.push(warning(i, &why(i)));
-            skips.push(i, why(i));
+            one_by_one.push(warning(i, kind(i), &why(i)));
+            skips.push(i, kind(i), why(i));
         }
         let mut counted = Budget::default();
-        for (at, w) in skips.whole {
-            counted.push(warning(at, &w));
+        for s in skips.whole {
+            counted.push(warning(s.at, s.kind, &s.why));
         }
         for c in skips.counted {
-            counted.push_counted(warning(c.first.0, &c.first.1), c.count, Place::Line(c.last));
+            let first = warning(c.first.at, c.first.kind, &c.first.why);
+            counted.push_counted(first, c.count, Place::Line(c.last));
         }
         assert_eq!(counted.finish(), one_by_one.finish());
     }
@@ -239,10 +248,11 @@ mod tests {
         for i in 0..KEPT + 500 {
             let letter = char::from(b'a' + (i % 26) as u8);
             let word: String = std::iter::repeat_n(letter, 1 + i % 7).collect();
-            b.push(warning(i as u64, &format!("kind {word}")));
+            let kind = WarningKind::ALL[i % WarningKind::ALL.len()];
+            b.push(warning(i as u64, kind, &format!("kind {word}")));
         }
         let out = b.finish();
-        assert!(out.len() <= KEPT + KINDS + 1);
+        assert!(out.len() <= KEPT + WarningKind::ALL.len());
         let counted: u64 = out[KEPT..]
             .iter()
             .map(|w| {

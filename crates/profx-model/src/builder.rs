@@ -17,7 +17,7 @@ use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
 use super::profile::{Function, Line, MetaValue, NO_NODE, Packet, Profile, Stack, Totals};
 use super::stack_index::{StackIndex, hash_frames};
-use super::warning::{Place, Warning};
+use super::warning::{Place, Warning, WarningKind};
 use profx_sys::prefetch::prefetch_all;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
@@ -181,10 +181,17 @@ impl ProfileBuilder {
     }
 
     /// A warning about an input read earlier (`current_source` then).
-    pub fn warn_in(&mut self, source: usize, place: Place, message: impl Into<String>) {
+    pub fn warn_in(
+        &mut self,
+        source: usize,
+        place: Place,
+        kind: WarningKind,
+        message: impl Into<String>,
+    ) {
         self.warnings.push(Warning {
             source,
             place,
+            kind,
             message: message.into(),
         });
     }
@@ -217,21 +224,30 @@ impl ProfileBuilder {
         self.meta.insert(key.to_string(), value);
     }
 
-    /// A warning at `place` in the current input.
-    pub fn warn(&mut self, place: Place, message: impl Into<String>) {
+    /// A warning about the input being read, of `kind`, saying `message`.
+    pub fn warn(&mut self, place: Place, kind: WarningKind, message: impl Into<String>) {
         self.warnings.push(Warning {
             source: self.current_source,
             place,
+            kind,
             message: message.into(),
         });
     }
 
     /// `count` warnings of one kind, already counted by a parsing worker
     /// (`budget::Skips`), the first and last of them where given.
-    pub fn warn_counted(&mut self, first: Place, message: String, count: u64, last: Place) {
+    pub fn warn_counted(
+        &mut self,
+        first: Place,
+        kind: WarningKind,
+        message: String,
+        count: u64,
+        last: Place,
+    ) {
         let first = Warning {
             source: self.current_source,
             place: first,
+            kind,
             message,
         };
         self.warnings.push_counted(first, count, last);
@@ -719,6 +735,7 @@ impl ProfileBuilder {
             self.warnings.push(Warning {
                 source: 0,
                 place: Place::File(source.clone()),
+                kind: WarningKind::Overflow,
                 message: format!("{what} overflows any number; absent"),
             });
         }
@@ -755,12 +772,12 @@ impl ProfileBuilder {
                 &place,
             )
         };
-        for (at, message) in stated.warnings {
+        for (at, kind, message) in stated.warnings {
             let (source, place) = at.unwrap_or_else(|| {
                 let file = self.sources.get(self.current_source).cloned();
                 (self.current_source, Place::File(file.unwrap_or_default()))
             });
-            self.warn_in(source, place, message);
+            self.warn_in(source, place, kind, message);
         }
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         let stack_times = self.stacks.iter().any(|s| s.self_ms.is_some());
@@ -895,8 +912,8 @@ mod tests {
     fn warnings_come_out_in_input_order() {
         let mut b = ProfileBuilder::new("test");
         b.begin_source("x");
-        b.warn(Place::Line(9), "late");
-        b.warn(Place::Line(2), "early");
+        b.warn(Place::Line(9), WarningKind::NotANumber, "late");
+        b.warn(Place::Line(2), WarningKind::NotANumber, "early");
         let p = b.finish();
         let lines: Vec<_> = p.warnings().iter().map(|w| w.place.clone()).collect();
         assert_eq!(lines, vec![Place::Line(2), Place::Line(9)]);

@@ -11,7 +11,7 @@
 
 use super::ids::{FuncId, NodeId, StackId};
 use super::profile::{Node, Stack};
-use super::warning::Place;
+use super::warning::{Place, WarningKind};
 use super::{Function, Profile};
 
 /// What a stack's hits count: the loader says so, never the format's
@@ -69,14 +69,17 @@ fn shown(ms: f64) -> f64 {
     (ms * 1e6).round() / 1e6
 }
 
+/// A warning about a stated tree: the source and place of the stack's row
+/// where known, its kind, its message.
+pub(crate) type StatedWarning = (Option<(usize, Place)>, WarningKind, String);
+
 /// A stated tree's time in callees it does not list, by node (few: only
 /// nodes whose stated inclusive exceeds what is listed under them), and
 /// the warnings of values below what is listed.
 #[derive(Default)]
 pub(crate) struct Stated {
     pub unlisted: Vec<(NodeId, f64)>,
-    /// (the source and place of the stack's row where known, message)
-    pub warnings: Vec<(Option<(usize, Place)>, String)>,
+    pub warnings: Vec<StatedWarning>,
 }
 
 /// The rules above, over the finished tree. `place` says where a stack's
@@ -124,7 +127,7 @@ pub(crate) fn check_stated(
         names.reverse();
         names.join(" > ")
     };
-    let mut warnings: Vec<(Option<(usize, Place)>, String)> = Vec::new();
+    let mut warnings: Vec<StatedWarning> = Vec::new();
     // Each node's children as one list (start[i]..start[i + 1]); totals
     // from the last id, as children have larger ids than their parents.
     let n = nodes.len();
@@ -176,6 +179,7 @@ pub(crate) fn check_stated(
                 } else if listed - stated > slack(listed) {
                     warnings.push((
                         node.stack().and_then(place),
+                        WarningKind::StackBelowCallees,
                         format!(
                             "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
                             path(NodeId::from_index(i)),
@@ -198,6 +202,7 @@ pub(crate) fn check_stated(
         {
             warnings.push((
                 place(s),
+                WarningKind::StackAboveFunction,
                 format!(
                     "stack {} holds {} ms of self time, more than {}'s exclusive time {}; the call tree shows the stack's time",
                     path(NodeId::from_index(i)),
@@ -208,7 +213,7 @@ pub(crate) fn check_stated(
             ));
         }
     }
-    warnings.sort_by(|a, b| a.1.cmp(&b.1));
+    warnings.sort_by(|a, b| a.2.cmp(&b.2));
     out.warnings = warnings;
     out
 }

@@ -40,4 +40,4 @@ pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Stack, TOP_LEVEL, Totals,
 };
-pub use warning::{Place, Warning};
+pub use warning::{Place, Warning, WarningKind};

@@ -1,6 +1,6 @@
 //! Helpers for unit tests that read a finished profile.
 
-use super::{FuncId, Function, Percents, Place, Profile, ProfileBuilder};
+use super::{FuncId, Function, Percents, Place, Profile, ProfileBuilder, WarningKind};
 
 /// A builder that makes stacks, or none (`skip_stacks`): for tests that
 /// hold a feed's numbers equal either way.
@@ -36,6 +36,14 @@ pub fn warnings(p: &Profile) -> Vec<(Place, String)> {
     p.warnings()
         .iter()
         .map(|w| (w.place.clone(), w.message.clone()))
+        .collect()
+}
+
+/// Warnings as (place, kind): which problems were found where.
+pub fn kinds(p: &Profile) -> Vec<(Place, WarningKind)> {
+    p.warnings()
+        .iter()
+        .map(|w| (w.place.clone(), w.kind))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! of the workspace is here, each with its SAFETY comment; the other
 //! crates forbid `unsafe` and call these safe wrappers.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![warn(unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]

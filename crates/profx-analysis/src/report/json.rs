@@ -149,6 +149,9 @@ struct Packet<'p> {
 struct Warning<'p> {
     #[serde(rename = "where")]
     place: String,
+    /// Added within schema 1: a reader tells warnings apart by it, the
+    /// message being free to read better.
+    kind: &'static str,
     message: &'p str,
 }
 
@@ -178,6 +181,7 @@ pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
         packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
         warnings: Rows::new(p.warnings().iter().map(|w| Warning {
             place: p.warning_place(w),
+            kind: w.kind.name(),
             message: &w.message,
         })),
     };
@@ -398,5 +402,22 @@ mod tests {
             w.finish().unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {size}");
         }
+    }
+
+    /// A warning is its place, its kind's stable name and its message.
+    #[test]
+    fn a_warning_says_where_what_kind_and_why() {
+        use profx_model::{Place, ProfileBuilder, WarningKind};
+        let mut b = ProfileBuilder::new("test");
+        b.begin_source("t.prf");
+        let why = "time goes backwards";
+        b.warn(Place::Line(3), WarningKind::TimeBackwards, why);
+        let doc: serde_json::Value = serde_json::from_str(&render(&b.finish())).unwrap();
+        assert_eq!(
+            doc["warnings"],
+            serde_json::json!([
+                { "where": "line 3", "kind": "time_backwards", "message": why }
+            ])
+        );
     }
 }

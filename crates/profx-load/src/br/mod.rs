@@ -36,7 +36,7 @@ mod reference;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
 use events::SampleEvents;
-use profx_model::{MetaValue, NameId, Packet, Place, ProfileBuilder};
+use profx_model::{MetaValue, NameId, Packet, Place, ProfileBuilder, WarningKind};
 use record::{Record, Stop, read, trim_name};
 use rustc_hash::FxHashMap;
 
@@ -132,7 +132,7 @@ impl Mapped {
                     profx_model::text::visible(b.name(file)),
                     profx_model::text::visible(b.name(first)),
                 );
-                b.warn(Place::Offset(at), msg);
+                b.warn(Place::Offset(at), WarningKind::MappedAgain, msg);
             }
             Some(_) => {}
         }
@@ -143,7 +143,7 @@ impl Mapped {
 /// is first used.
 fn never_mapped(b: &mut ProfileBuilder, module: u16, at: u64) -> NameId {
     let msg = format!("module {module} is never mapped to a file; named module#{module}");
-    b.warn(Place::Offset(at), msg);
+    b.warn(Place::Offset(at), WarningKind::UnmappedModule, msg);
     b.intern(&format!("module#{module}"))
 }
 
@@ -169,7 +169,8 @@ fn end_log(
     if read.samples == 0 && read.mappings == 0 {
         return Err(LoadError::Invalid {
             path: path.to_string(),
-            place: format!("offset {}", read.read_to),
+            place: Place::Offset(read.read_to as u64),
+            kind: crate::InvalidKind::NoRecords,
             reason: "no sample or module record in the log".into(),
         });
     }

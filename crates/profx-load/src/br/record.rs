@@ -1,9 +1,11 @@
 //! One BR profiler record, parsed with nom's streaming parsers so that a
 //! record cut off by the end of the file is told apart from a bad one.
 
+use crate::problem::Problem;
 use nom::Parser;
 use nom::bytes::streaming::take;
 use nom::number::streaming::{be_u8, be_u16, be_u32, be_u64};
+use profx_model::WarningKind;
 
 /// A record of the log; names borrow the file's bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,14 +180,16 @@ pub(super) fn trim_name(name: &[u8]) -> &[u8] {
 
 /// The warning where reading stops at a record that does not read, with
 /// the bytes `left` unread.
-pub(super) fn stop_message(why: Stop, left: u64) -> String {
+pub(super) fn stop_message(why: Stop, left: u64) -> Problem {
     match why {
-        Stop::Cut { kind } => {
-            format!("record type {kind} cut off by the end of the file ({left} bytes)")
-        }
-        Stop::Unknown { kind } => {
-            format!("unknown record type {kind}; stopped reading, {left} bytes not read")
-        }
+        Stop::Cut { kind } => Problem::new(
+            WarningKind::TruncatedRecord,
+            format!("record type {kind} cut off by the end of the file ({left} bytes)"),
+        ),
+        Stop::Unknown { kind } => Problem::new(
+            WarningKind::UnknownRecordType,
+            format!("unknown record type {kind}; stopped reading, {left} bytes not read"),
+        ),
     }
 }
 

@@ -33,7 +33,7 @@ use super::{Mapped, NEXT_SAMPLE, Read, end_log, never_mapped};
 use crate::{Input, LoadError, LoadOptions};
 use profx_model::metrics::Sample;
 use profx_model::text::decode;
-use profx_model::{NameId, Place, ProfileBuilder};
+use profx_model::{NameId, Place, ProfileBuilder, WarningKind};
 use rustc_hash::FxHashMap;
 
 /// Reads the whole log into `b`.
@@ -59,8 +59,8 @@ pub(super) fn load(
         }
     };
     if let Some(why) = stopped {
-        let msg = stop_message(why, (bytes.len() - pos) as u64);
-        log.b.warn(Place::Offset(pos as u64), msg);
+        let stop = stop_message(why, (bytes.len() - pos) as u64);
+        log.b.warn(Place::Offset(pos as u64), stop.kind, stop.why);
     }
     let why = "was not closed before the end of the log; closed there";
     log.close(pos as u64, why);
@@ -187,7 +187,7 @@ impl<'a, 'b> Log<'a, 'b> {
                     "record type {} outside a sample; skipped",
                     record_type(&rec)
                 );
-                self.b.warn(Place::Offset(at), msg);
+                self.b.warn(Place::Offset(at), WarningKind::OutOfPlace, msg);
             }
         }
     }
@@ -221,7 +221,7 @@ impl<'a, 'b> Log<'a, 'b> {
         };
         if !why.is_empty() {
             let msg = format!("sample at offset {} {why}", open.offset);
-            self.b.warn(Place::Offset(at), msg);
+            self.b.warn(Place::Offset(at), WarningKind::Unclosed, msg);
         }
         let ns = self.time(&open);
         // Modules are named leaf first, as the records stand, so a warning
@@ -265,7 +265,8 @@ impl<'a, 'b> Log<'a, 'b> {
             return None;
         }
         let msg = "sample has no time record in a timed profile; counted as 0 ms";
-        self.b.warn(Place::Offset(open.offset), msg);
+        self.b
+            .warn(Place::Offset(open.offset), WarningKind::MissingTime, msg);
         Some(open.ns)
     }
 

@@ -35,8 +35,11 @@
 //! this reader is one plain pass over the lines.
 
 use super::super::split::{MAX_LINE, numbered_lines};
+use crate::problem::Problem;
 use profx_model::text::{decode, visible};
-use profx_model::{FuncId, FuncSummary, LineId, MetaValue, Place, ProfileBuilder, TimeValues};
+use profx_model::{
+    FuncId, FuncSummary, LineId, MetaValue, Place, ProfileBuilder, TimeValues, WarningKind,
+};
 use rustc_hash::FxHashMap;
 
 /// How far into a file the `Profile:` line is looked for: what stands
@@ -191,30 +194,31 @@ pub(super) fn join(name: &mut String, more: &str) {
 enum Row {
     Read,
     /// A row, but unusable: why.
-    Bad(String),
+    Bad(Problem),
     /// Not a row: a heading, a statistic, or a continuation.
     Not,
 }
 
 /// A number token: `None` when it is not one, an error when it is digits
 /// but too large for any value (it would be infinite).
-fn number(tok: &str) -> Option<Result<f64, String>> {
+fn number(tok: &str) -> Option<Result<f64, Problem>> {
     let x = decimal(tok)?;
     Some(if x.is_finite() {
         Ok(x)
     } else {
-        Err(format!("{} overflows any time", visible(tok)))
+        let why = format!("{} overflows any time", visible(tok));
+        Err(Problem::new(WarningKind::NumberTooLarge, why))
     })
 }
 
-fn number_whole(tok: &str) -> Option<Result<u64, String>> {
+fn number_whole(tok: &str) -> Option<Result<u64, Problem>> {
     if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some(
-        tok.parse()
-            .map_err(|_| format!("hit count {tok} overflows any count")),
-    )
+    Some(tok.parse().map_err(|_| {
+        let why = format!("hit count {tok} overflows any count");
+        Problem::new(WarningKind::NumberTooLarge, why)
+    }))
 }
 
 /// A function row whose name may still continue on the next lines.
@@ -272,7 +276,7 @@ pub(super) fn load(
                 "a line of {} bytes is longer than a listing row can be ({MAX_LINE} bytes); skipped",
                 raw.len()
             );
-            r.b.warn(Place::Line(n), why);
+            r.b.warn(Place::Line(n), WarningKind::LineTooLong, why);
             continue;
         }
         let text = decode(raw);
@@ -310,7 +314,7 @@ impl Reader<'_> {
             Row::Read => return,
             Row::Bad(why) => {
                 let msg = format!("{why}: {:?}; row skipped", visible(t));
-                self.b.warn(Place::Line(n), msg);
+                self.b.warn(Place::Line(n), why.kind, msg);
                 return;
             }
             Row::Not => {}
@@ -330,10 +334,8 @@ impl Reader<'_> {
             return;
         }
         self.flush();
-        self.b.warn(
-            Place::Line(n),
-            format!("not a line of a PLIST listing: {:?}; skipped", visible(t)),
-        );
+        let msg = format!("not a line of a PLIST listing: {:?}; skipped", visible(t));
+        self.b.warn(Place::Line(n), WarningKind::NotARecord, msg);
     }
 
     /// A function row of this listing's kind.
@@ -347,7 +349,8 @@ impl Reader<'_> {
             (Err(why), _) | (_, Err(why)) => return Row::Bad(why),
         };
         if name.is_empty() {
-            return Row::Bad("a row with no function name".into());
+            let why = "a row with no function name";
+            return Row::Bad(Problem::new(WarningKind::MissingField, why));
         }
         self.pending = Some(Pending {
             line: n,
@@ -366,8 +369,8 @@ impl Reader<'_> {
         &self,
         t: &'t str,
     ) -> Option<(
-        Result<u64, String>,
-        Result<Option<(f64, f64)>, String>,
+        Result<u64, Problem>,
+        Result<Option<(f64, f64)>, Problem>,
         &'t str,
     )> {
         match self.kind {
@@ -414,7 +417,8 @@ impl Reader<'_> {
             return Row::Not;
         };
         let Ok(number) = u32::try_from(number) else {
-            return Row::Bad("a line number past 4294967295".into());
+            let why = "a line number past 4294967295";
+            return Row::Bad(Problem::new(WarningKind::NumberTooLarge, why));
         };
         let after = &t[colon + 1..];
         let hits = match self.kind {
@@ -439,7 +443,7 @@ impl Reader<'_> {
         let first = *self.lines_seen.entry(id).or_insert(n);
         if first != n {
             let msg = format!("line {number} listed again after line {first}; merged by summing");
-            self.b.warn(Place::Line(n), msg);
+            self.b.warn(Place::Line(n), WarningKind::ListedAgain, msg);
         }
         self.b.line_summary(id, Some(hits), None);
         Row::Read
@@ -580,7 +584,8 @@ impl Reader<'_> {
                 visible(name),
                 visible(module)
             );
-            self.b.warn(Place::Line(p.line), msg);
+            self.b
+                .warn(Place::Line(p.line), WarningKind::ListedAgain, msg);
         }
         let time = match p.times {
             Some((func, child)) => {
@@ -588,12 +593,14 @@ impl Reader<'_> {
                     let msg = format!(
                         "Func+Child time {child} is below Func time {func}; both kept as the file states them"
                     );
-                    self.b.warn(Place::Line(p.line), msg);
+                    let kind = WarningKind::ImpossibleValue;
+                    self.b.warn(Place::Line(p.line), kind, msg);
                 }
                 for (what, v) in [("Func time", func), ("Func+Child time", child)] {
                     if v < 0.0 {
                         let msg = format!("{what} {v} is negative; kept as the file states it");
-                        self.b.warn(Place::Line(p.line), msg);
+                        let kind = WarningKind::ImpossibleValue;
+                        self.b.warn(Place::Line(p.line), kind, msg);
                     }
                 }
                 TimeValues {

@@ -78,7 +78,8 @@ impl Loader for Plist {
             return listing::load(input.bytes(), start, kind, b).map_err(|reason| {
                 LoadError::Invalid {
                     path: input.name().to_string(),
-                    place: format!("line {start}"),
+                    place: profx_model::Place::Line(start),
+                    kind: crate::InvalidKind::NoRecords,
                     reason,
                 }
             });

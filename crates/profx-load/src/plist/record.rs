@@ -1,6 +1,7 @@
 //! One PLIST /T line → tag and fields (formats.md § plist, first rules).
 
-use profx_model::{MetaValue, NameId};
+use crate::problem::Problem;
+use profx_model::{MetaValue, NameId, WarningKind};
 
 /// Fields after the tag that each known tag carries.
 fn arity(tag: u32) -> Option<usize> {
@@ -177,8 +178,28 @@ pub(super) fn numbers_hold(tag: u32, f: &Fields<'_>) -> bool {
 }
 
 /// `s` read by `parse`, or why not (`what` names the field).
-pub(super) fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, String> {
-    parse(s).ok_or_else(|| format!("{what} {:?} is not a number", profx_model::text::visible(s)))
+pub(super) fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Result<T, Problem> {
+    parse(s).ok_or_else(|| {
+        let why = format!("{what} {:?} is not a number", profx_model::text::visible(s));
+        Problem::new(WarningKind::NotANumber, why)
+    })
+}
+
+/// A line number of a tag 7 record that no line can have.
+pub(super) fn line_out_of_range(line: u64) -> Problem {
+    let why = format!("line {line} is out of range");
+    Problem::new(WarningKind::NumberTooLarge, why)
+}
+
+/// A record without the record it belongs under (`why` says which).
+pub(super) fn out_of_place(why: &str) -> Problem {
+    Problem::new(WarningKind::OutOfPlace, why)
+}
+
+/// A frame past the `size` frames its tag 9 record declares.
+pub(super) fn frame_beyond(size: u64) -> Problem {
+    let why = format!("stack frame beyond the {size} the tag 9 record declares");
+    Problem::new(WarningKind::CountMismatch, why)
 }
 
 /// A count: decimal digits only.
@@ -227,7 +248,8 @@ pub(super) fn measures_time(method: Option<u64>) -> bool {
 pub(super) fn nothing_usable(path: &str) -> crate::LoadError {
     crate::LoadError::Invalid {
         path: path.to_string(),
-        place: "line 1".into(),
+        place: profx_model::Place::Line(1),
+        kind: crate::InvalidKind::NoRecords,
         reason: "no usable PLIST record in the file".into(),
     }
 }

@@ -29,10 +29,13 @@
 
 use super::listing;
 use super::record::{self, Fields, Parsed, count, meta, number, orient, parse_line, time};
-use crate::LoadError;
+use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
+use crate::{InvalidKind, LoadError};
 use profx_model::text::{decode, visible};
-use profx_model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
+use profx_model::{
+    FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues, WarningKind,
+};
 use std::collections::HashMap;
 
 /// Loads `bytes` (the file `path`) into `b`: a printed listing when the
@@ -42,7 +45,8 @@ pub(super) fn load(bytes: &[u8], path: &str, b: &mut ProfileBuilder) -> Result<(
     if !records && let Some((start, kind)) = listing::find(bytes) {
         return listing::load(bytes, start, kind, b).map_err(|reason| LoadError::Invalid {
             path: path.to_string(),
-            place: format!("line {start}"),
+            place: Place::Line(start),
+            kind: InvalidKind::NoRecords,
             reason,
         });
     }
@@ -107,8 +111,8 @@ impl<'b> Reader<'b> {
         }
     }
 
-    fn warn(&mut self, n: u64, message: String) {
-        self.b.warn(Place::Line(n), message);
+    fn warn(&mut self, n: u64, kind: WarningKind, message: String) {
+        self.b.warn(Place::Line(n), kind, message);
     }
 
     fn line(&mut self, n: u64, bytes: &[u8]) {
@@ -117,7 +121,7 @@ impl<'b> Reader<'b> {
             let why = format!(
                 "a line of {len} bytes is longer than a record can be ({MAX_LINE} bytes); skipped"
             );
-            return self.warn(n, why);
+            return self.warn(n, WarningKind::LineTooLong, why);
         }
         let text = decode(bytes);
         let (tag, fields) = match parse_line(&text) {
@@ -125,17 +129,18 @@ impl<'b> Reader<'b> {
             Parsed::NotATag(first) => {
                 let first = format!("{:?}", visible(first));
                 let msg = format!("first field {first} is not a PLIST format tag; line skipped");
-                return self.warn(n, msg);
+                return self.warn(n, WarningKind::NotARecord, msg);
             }
             Parsed::Unknown(tag) => {
                 self.close_stack();
-                return self.warn(n, format!("unknown format tag {tag}; record skipped"));
+                let msg = format!("unknown format tag {tag}; record skipped");
+                return self.warn(n, WarningKind::UnknownRecordType, msg);
             }
             Parsed::Short { tag, need, found } => {
                 let msg = format!(
                     "tag {tag} needs {need} fields after the tag, found {found}; record skipped"
                 );
-                self.warn(n, msg);
+                self.warn(n, WarningKind::MissingField, msg);
                 (tag, None)
             }
             Parsed::Record { tag, fields } => (tag, Some(fields)),
@@ -154,13 +159,13 @@ impl<'b> Reader<'b> {
         let Some(fields) = fields else { return };
         match self.record(n, tag, &fields) {
             Ok(()) => self.used += 1,
-            Err(why) => self.warn(n, format!("tag {tag}: {why}; record skipped")),
+            Err(why) => self.warn(n, why.kind, format!("tag {tag}: {why}; record skipped")),
         }
     }
 
     /// One record of a known tag with its fields. Numbers are checked in
     /// field order, before any name is taken.
-    fn record(&mut self, n: u64, tag: u32, f: &Fields<'_>) -> Result<(), String> {
+    fn record(&mut self, n: u64, tag: u32, f: &Fields<'_>) -> Result<(), Problem> {
         match tag {
             0..=5 => self.global(tag, f)?,
             6 => {
@@ -171,8 +176,7 @@ impl<'b> Reader<'b> {
             }
             7 => {
                 let line = number(f.get(2), "line", count)?;
-                let line =
-                    u32::try_from(line).map_err(|_| format!("line {line} is out of range"))?;
+                let line = u32::try_from(line).map_err(|_| record::line_out_of_range(line))?;
                 let hits = number(f.get(3), "count", count)?;
                 let file = self.b.intern(f.get(1));
                 let id = self.b.line(file, line, None);
@@ -181,7 +185,7 @@ impl<'b> Reader<'b> {
             8 => {
                 let declared = number(f.get(0), "number of stacks", count)?;
                 if self.owner.is_none() {
-                    return Err("stacks before any tag 6 function".into());
+                    return Err(record::out_of_place("stacks before any tag 6 function"));
                 }
                 self.group = Some((n, declared, 0));
             }
@@ -190,7 +194,9 @@ impl<'b> Reader<'b> {
                 let hits = number(f.get(1), "hit count", count)?;
                 let self_ms = number(f.get(2), "stack time", time)?;
                 let child_ms = number(f.get(3), "child time", time)?;
-                let (owner, owner_name) = self.owner.ok_or("stack before any tag 6 function")?;
+                let (owner, owner_name) = self
+                    .owner
+                    .ok_or_else(|| record::out_of_place("stack before any tag 6 function"))?;
                 if let Some(g) = &mut self.group {
                     g.2 += 1;
                 }
@@ -212,13 +218,10 @@ impl<'b> Reader<'b> {
                 let name = self.b.intern(f.get(0));
                 match self.stacks.last_mut().filter(|_| self.open) {
                     Some(s) if (s.frames.len() as u64) < s.size => s.frames.push(name),
-                    Some(s) => {
-                        return Err(format!(
-                            "stack frame beyond the {} the tag 9 record declares",
-                            s.size
-                        ));
+                    Some(s) => return Err(record::frame_beyond(s.size)),
+                    None => {
+                        return Err(record::out_of_place("stack frame with no tag 9 stack open"));
                     }
-                    None => return Err("stack frame with no tag 9 stack open".into()),
                 }
             }
         }
@@ -226,7 +229,7 @@ impl<'b> Reader<'b> {
     }
 
     /// Tags 0 to 5: the session's meta and totals.
-    fn global(&mut self, tag: u32, f: &Fields<'_>) -> Result<(), String> {
+    fn global(&mut self, tag: u32, f: &Fields<'_>) -> Result<(), Problem> {
         let text = |s: &str| MetaValue::Text(s.to_string());
         match tag {
             0 => {
@@ -276,7 +279,7 @@ impl<'b> Reader<'b> {
                     visible(name),
                     visible(module)
                 );
-                self.warn(n, msg);
+                self.warn(n, WarningKind::ListedAgain, msg);
             }
             None => {
                 self.place.insert(id, self.listed.len());
@@ -293,14 +296,12 @@ impl<'b> Reader<'b> {
             let msg = format!(
                 "func+child time {child} is below func time {t}; both kept as the file states them"
             );
-            self.warn(n, msg);
+            self.warn(n, WarningKind::ImpossibleValue, msg);
         }
         for (what, v) in [("func time", t), ("func+child time", child)] {
             if v < 0.0 {
-                self.warn(
-                    n,
-                    format!("{what} {v} is negative; kept as the file states it"),
-                );
+                let msg = format!("{what} {v} is negative; kept as the file states it");
+                self.warn(n, WarningKind::ImpossibleValue, msg);
             }
         }
         let f = &mut self.listed[self.place[&id]].1;
@@ -316,7 +317,7 @@ impl<'b> Reader<'b> {
             if have < size {
                 let msg =
                     format!("stack declares {size} frames but {have} follow; kept the {have}");
-                self.warn(line, msg);
+                self.warn(line, WarningKind::CountMismatch, msg);
             }
         }
         self.open = false;
@@ -326,10 +327,8 @@ impl<'b> Reader<'b> {
         if let Some((line, declared, seen)) = self.group.take()
             && seen != declared
         {
-            self.warn(
-                line,
-                format!("declares {declared} stacks but {seen} follow"),
-            );
+            let msg = format!("declares {declared} stacks but {seen} follow");
+            self.warn(line, WarningKind::CountMismatch, msg);
         }
     }
 

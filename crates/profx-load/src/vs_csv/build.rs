@@ -2,9 +2,11 @@
 //! then the three report kinds (function summary, call tree, caller/callee).
 
 use super::table::{AVG, Columns, MAX, MIN, PCT, Row, TIME, VALUES};
+use crate::problem::Problem;
 use profx_model::metrics::add_opt;
 use profx_model::{
     FuncId, FuncSummary, NodeId, PerCall, Percents, Place, ProfileBuilder, StackId, TimeValues,
+    WarningKind,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -49,7 +51,7 @@ pub(super) enum Parsed {
     Bad {
         line: u64,
         level: Option<u32>,
-        why: String,
+        why: Problem,
     },
 }
 
@@ -194,10 +196,8 @@ pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder)
                 true => ", and the stack's child time (inclusive less exclusive) left out",
                 false => "",
             };
-            b.warn(
-                Place::Line(r.line),
-                format!("{why}; kept as the file states it{child}"),
-            );
+            let msg = format!("{why}; kept as the file states it{child}");
+            b.warn(Place::Line(r.line), WarningKind::ImpossibleValue, msg);
         }
     }
     let percent_only = how.map(|h| h == Stated::PercentOnly);
@@ -211,8 +211,8 @@ pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder)
                         asm.add(f, r, values_of(r), true);
                     }
                     Parsed::Bad { line, why, .. } => {
-                        asm.b
-                            .warn(Place::Line(*line), format!("{why}; row skipped"));
+                        let msg = format!("{why}; row skipped");
+                        asm.b.warn(Place::Line(*line), why.kind, msg);
                     }
                 }
             }
@@ -437,10 +437,8 @@ impl Assembler<'_> {
                     // the only ones that can be told to be its subtree.
                     let limit = level.unwrap_or_else(|| path.last().map_or(0, |t| t.0));
                     skip_below = Some(limit);
-                    self.b.warn(
-                        Place::Line(*line),
-                        format!("{why}; row skipped with its subtree"),
-                    );
+                    let msg = format!("{why}; row skipped with its subtree");
+                    self.b.warn(Place::Line(*line), why.kind, msg);
                     continue;
                 }
                 Parsed::Row(r) => r,
@@ -460,10 +458,9 @@ impl Assembler<'_> {
             }
             let parent = path.last().map_or(0, |t| t.0);
             if l > parent + 1 {
-                self.b.warn(
-                    Place::Line(r.line),
-                    format!("level {l} under level {parent}; row skipped with its subtree"),
-                );
+                let msg = format!("level {l} under level {parent}; row skipped with its subtree");
+                self.b
+                    .warn(Place::Line(r.line), WarningKind::OutOfPlace, msg);
                 skip_below = Some(l);
                 continue;
             }
@@ -506,8 +503,8 @@ impl Assembler<'_> {
             let r = match p {
                 Parsed::Row(r) => r,
                 Parsed::Bad { line, why, .. } => {
-                    self.b
-                        .warn(Place::Line(*line), format!("{why}; row skipped"));
+                    let msg = format!("{why}; row skipped");
+                    self.b.warn(Place::Line(*line), why.kind, msg);
                     continue;
                 }
             };
@@ -525,10 +522,9 @@ impl Assembler<'_> {
                 (Some(name), _) => by_name.get(name.as_str()).copied(),
             };
             let Some(root) = root else {
-                self.b.warn(
-                    Place::Line(r.line),
-                    "caller or callee row of no function row (type 0); skipped",
-                );
+                let msg = "caller or callee row of no function row (type 0); skipped";
+                self.b
+                    .warn(Place::Line(r.line), WarningKind::OutOfPlace, msg);
                 continue;
             };
             let other = self.func(r);

@@ -19,9 +19,10 @@ mod number;
 mod table;
 
 use super::split::MAX_LINE;
-use super::{Detection, Input, LoadError, LoadOptions, Loader};
+use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader};
+use crate::problem::Problem;
 use build::{Parsed, ReportKind};
-use profx_model::{Facts, HitsWord, MetaValue, ProfileBuilder};
+use profx_model::{Facts, HitsWord, MetaValue, Place, ProfileBuilder, WarningKind};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -57,9 +58,10 @@ impl Loader for VsCsv {
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let invalid = |place: &str, reason: String| LoadError::Invalid {
+        let invalid = |line: u64, kind: InvalidKind, reason: String| LoadError::Invalid {
             path: input.name().to_string(),
-            place: place.to_string(),
+            place: Place::Line(line),
+            kind,
             reason,
         };
         let mut reader = csv::ReaderBuilder::new()
@@ -80,7 +82,8 @@ impl Loader for VsCsv {
                 .collect::<Vec<_>>()
                 .join(", ");
             return Err(invalid(
-                "line 1",
+                1,
+                InvalidKind::NoColumns,
                 format!("no Function Name column with VS value columns (found: {found})"),
             ));
         }
@@ -91,9 +94,12 @@ impl Loader for VsCsv {
                 Ok(rec) if rec.as_slice().len() > MAX_LINE => Parsed::Bad {
                     line: lines.at(bytes, rec.position().map_or(0, |p| p.byte())),
                     level: None,
-                    why: format!(
-                        "a row of {} bytes is longer than a report row can be ({MAX_LINE} bytes)",
-                        rec.as_slice().len()
+                    why: Problem::new(
+                        WarningKind::LineTooLong,
+                        format!(
+                            "a row of {} bytes is longer than a report row can be ({MAX_LINE} bytes)",
+                            rec.as_slice().len()
+                        ),
                     ),
                 },
                 Ok(rec) => {
@@ -105,13 +111,14 @@ impl Loader for VsCsv {
                     Parsed::Bad {
                         line,
                         level: None,
-                        why: format!("not CSV: {e}"),
+                        why: Problem::new(WarningKind::NotARecord, format!("not CSV: {e}")),
                     }
                 }
             });
         }
         if !parsed.iter().any(|p| matches!(p, Parsed::Row(_))) {
-            return Err(invalid("line 2", "no usable row under the header".into()));
+            let reason = "no usable row under the header".into();
+            return Err(invalid(2, InvalidKind::NoRecords, reason));
         }
         let kind = ReportKind::of(&cols);
         b.set_meta("report", MetaValue::Text(kind.meta().into()));

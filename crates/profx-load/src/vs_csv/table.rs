@@ -1,6 +1,8 @@
 //! The report's header and rows: columns found by name, in any order.
 
 use super::number;
+use crate::problem::Problem;
+use profx_model::WarningKind;
 use profx_model::text::decode;
 
 /// The four values of seed 003, in the order the model keeps them.
@@ -133,7 +135,7 @@ pub(super) fn level(fields: &[String], cols: &Columns) -> Option<u32> {
 }
 
 /// Decodes a row; the error says what is wrong with it.
-pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, String> {
+pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, Problem> {
     let get = |i: Option<usize>| i.and_then(|i| fields.get(i)).map_or("", |s| s.as_str());
     let num = |i: Option<usize>, what: &str| {
         number::parse(get(i)).map_err(|()| {
@@ -143,36 +145,48 @@ pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, S
                     .bytes()
                     .all(|b| b.is_ascii_digit() || b"-.,".contains(&b));
             match digits {
-                true => format!(
-                    "{what} {:?} overflows any number",
-                    profx_model::text::visible(text)
+                true => Problem::new(
+                    WarningKind::NumberTooLarge,
+                    format!(
+                        "{what} {:?} overflows any number",
+                        profx_model::text::visible(text)
+                    ),
                 ),
-                false => format!(
-                    "{what} {:?} is not a number",
-                    profx_model::text::visible(text)
+                false => Problem::new(
+                    WarningKind::NotANumber,
+                    format!(
+                        "{what} {:?} is not a number",
+                        profx_model::text::visible(text)
+                    ),
                 ),
             }
         })
     };
     if fields.iter().any(|f| f.contains(['\n', '\r'])) {
-        return Err("a quote is not closed: a field runs on past its line".into());
+        let why = "a quote is not closed: a field runs on past its line";
+        return Err(Problem::new(WarningKind::NotARecord, why));
     }
     let needed = cols.last_used() + 1;
     if fields.len() < needed {
-        return Err(format!(
+        let why = format!(
             "{} fields where the header's columns need {needed}",
             fields.len()
-        ));
+        );
+        return Err(Problem::new(WarningKind::MissingField, why));
     }
     let name = get(cols.name).trim();
     if name.is_empty() {
-        return Err(format!("no function name ({} fields)", fields.len()));
+        let why = format!("no function name ({} fields)", fields.len());
+        return Err(Problem::new(WarningKind::MissingField, why));
     }
     let whole = |x: Option<f64>, what: &str| match x {
-        Some(x) if x < 0.0 || x.fract() != 0.0 => Err(format!(
-            "{what} {:?} is not a whole number",
-            profx_model::text::visible(get(cols.calls))
-        )),
+        Some(x) if x < 0.0 || x.fract() != 0.0 => {
+            let why = format!(
+                "{what} {:?} is not a whole number",
+                profx_model::text::visible(get(cols.calls))
+            );
+            Err(Problem::new(WarningKind::NotANumber, why))
+        }
         other => Ok(other.map(|x| x as u64)),
     };
     let mut row = Row {
@@ -187,18 +201,19 @@ pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, S
         ..Row::default()
     };
     if cols.level.is_some() {
-        row.level = Some(
-            level(fields, cols)
-                .ok_or_else(|| format!("level {:?} is not a depth", get(cols.level)))?,
-        );
+        row.level = Some(level(fields, cols).ok_or_else(|| {
+            let why = format!("level {:?} is not a depth", get(cols.level));
+            Problem::new(WarningKind::NotANumber, why)
+        })?);
     }
     if cols.kind.is_some() {
         let kind = get(cols.kind).trim();
         row.kind = Some(row_type(kind).ok_or_else(|| {
-            format!(
+            let why = format!(
                 "type {:?} is not Root, Caller or Callee (or 0, 1, 2)",
                 profx_model::text::visible(kind)
-            )
+            );
+            Problem::new(WarningKind::UnknownRecordType, why)
         })?);
     }
     for (out, v) in row.values.iter_mut().zip(&cols.values) {
@@ -278,25 +293,25 @@ mod tests {
             (r.level, r.calls, r.values[0][0]),
             (Some(2), Some(2_893_824), Some(18_160.51))
         );
-        assert!(
-            row(4, &strings(&["1", "f", "4,718.25", "1"]), &c)
-                .unwrap_err()
-                .contains("not a whole number")
+        let defect = |line, fields: &[&str]| row(line, &strings(fields), &c).unwrap_err();
+        let calls = defect(4, &["1", "f", "4,718.25", "1"]);
+        assert_eq!(calls.kind, WarningKind::NotANumber);
+        assert!(calls.why.starts_with("number of calls"), "{calls}");
+        let level = defect(5, &["x", "f", "1", "1"]);
+        assert_eq!(level.kind, WarningKind::NotANumber);
+        assert!(level.why.starts_with("level \"x\""), "{level}");
+        let short = defect(6, &["0"]);
+        assert_eq!(short.kind, WarningKind::MissingField);
+        assert_eq!(
+            short.why, "1 fields where the header's columns need 4",
+            "the words are a contract too"
         );
-        assert!(
-            row(5, &strings(&["x", "f", "1", "1"]), &c)
-                .unwrap_err()
-                .contains("level \"x\"")
+        assert_eq!(
+            defect(7, &["1", "", "1", "1"]).kind,
+            WarningKind::MissingField
         );
-        let short = row(6, &strings(&["0"]), &c).unwrap_err();
-        assert!(
-            short.contains("1 fields where the header's columns need 4"),
-            "{short}"
-        );
-        let nameless = row(7, &strings(&["1", "", "1", "1"]), &c).unwrap_err();
-        assert!(nameless.contains("no function name"), "{nameless}");
-        let unclosed = row(8, &strings(&["1", "f\r\n", "1", "1"]), &c).unwrap_err();
-        assert!(unclosed.contains("a quote is not closed"), "{unclosed}");
+        let unclosed = defect(8, &["1", "f\r\n", "1", "1"]);
+        assert_eq!(unclosed.kind, WarningKind::NotARecord);
     }
 
     #[test]

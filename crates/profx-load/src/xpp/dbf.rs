@@ -9,7 +9,9 @@
 
 use super::fast::record::{self, DbfShape};
 use super::row::{Col, Row, number, whole};
+use crate::problem::Problem;
 use byteorder::{ByteOrder, LittleEndian};
+use profx_model::WarningKind;
 use std::borrow::Cow;
 
 /// One field descriptor.
@@ -113,10 +115,10 @@ impl Value<'_> {
 }
 
 /// Decodes a field of a record by its type.
-pub(super) fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, String> {
+pub(super) fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, Problem> {
     let raw = record
         .get(field.offset..field.offset + field.len)
-        .ok_or("record too short")?;
+        .ok_or_else(|| Problem::new(WarningKind::MissingField, "record too short"))?;
     Ok(match field.kind {
         b'N' | b'F' => {
             if let Some(x) = record::padded_number(raw) {
@@ -124,11 +126,12 @@ pub(super) fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, St
             }
             let text = profx_model::text::decode(raw);
             let n = number(&text).map_err(|()| {
-                format!(
+                let why = format!(
                     "{} {:?} is not a number",
                     field.name,
                     profx_model::text::visible(&text)
-                )
+                );
+                Problem::new(WarningKind::NotANumber, why)
             })?;
             Value::Number(n)
         }
@@ -228,7 +231,7 @@ impl ColMap {
     }
 
     /// The trace row of one record (flag byte included).
-    pub(super) fn row<'a>(&self, record: &'a [u8]) -> Result<Row<'a>, String> {
+    pub(super) fn row<'a>(&self, record: &'a [u8]) -> Result<Row<'a>, Problem> {
         let mut row = Row::default();
         for &(col, i) in &self.cols {
             let v = value(&self.fields[i], record)?;
@@ -242,7 +245,7 @@ impl ColMap {
             }
         }
         if row.op.is_empty() || row.call.is_empty() {
-            return Err("empty op or call".into());
+            return Err(Problem::new(WarningKind::MissingField, "empty op or call"));
         }
         Ok(row)
     }

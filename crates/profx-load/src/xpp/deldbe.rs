@@ -12,7 +12,9 @@
 
 use super::row::{Col, Row, number, whole};
 use crate::LoadOptions;
+use crate::problem::Problem;
 use crate::split::numbered_lines;
+use profx_model::WarningKind;
 use profx_model::text::decode;
 use std::borrow::Cow;
 
@@ -117,14 +119,14 @@ pub(super) fn row<'a>(
     line: &'a str,
     fields: &[Field<'a>],
     layout: &Layout,
-) -> Result<Row<'a>, String> {
+) -> Result<Row<'a>, Problem> {
     match layout {
         Layout::Fixed(cols) => fixed(line, fields, cols),
         Layout::Anchored => anchored(line, fields),
     }
 }
 
-fn fixed<'a>(line: &'a str, fields: &[Field<'a>], cols: &[Col]) -> Result<Row<'a>, String> {
+fn fixed<'a>(line: &'a str, fields: &[Field<'a>], cols: &[Col]) -> Result<Row<'a>, Problem> {
     let mut row = Row::default();
     for (i, (&col, f)) in cols.iter().zip(fields).enumerate() {
         match col {
@@ -139,20 +141,22 @@ fn fixed<'a>(line: &'a str, fields: &[Field<'a>], cols: &[Col]) -> Result<Row<'a
         }
     }
     if row.op.is_empty() || row.call.is_empty() {
-        return Err(format!(
+        let why = format!(
             "{} fields, no op or call where --columns/the header puts them",
             fields.len()
-        ));
+        );
+        return Err(Problem::new(WarningKind::MissingField, why));
     }
     Ok(row)
 }
 
-fn anchored<'a>(line: &'a str, fields: &[Field<'a>]) -> Result<Row<'a>, String> {
-    let op = op_index(fields).ok_or("no one-letter op column")?;
+fn anchored<'a>(line: &'a str, fields: &[Field<'a>]) -> Result<Row<'a>, Problem> {
+    let missing = |why: &str| Problem::new(WarningKind::MissingField, why);
+    let op = op_index(fields).ok_or_else(|| missing("no one-letter op column"))?;
     let call = fields
         .get(op + 1)
         .filter(|f| !f.text.is_empty())
-        .ok_or("no call after the op column")?;
+        .ok_or_else(|| missing("no call after the op column"))?;
     let mut numbers = fields[..op].iter();
     let mut row = Row {
         thread: whole(
@@ -183,12 +187,13 @@ fn anchored<'a>(line: &'a str, fields: &[Field<'a>]) -> Result<Row<'a>, String> 
     Ok(row)
 }
 
-fn num(f: &Field<'_>, what: &str) -> Result<Option<f64>, String> {
+fn num(f: &Field<'_>, what: &str) -> Result<Option<f64>, Problem> {
     number(f.text).map_err(|()| {
-        format!(
+        let why = format!(
             "{what} {:?} is not a number",
             profx_model::text::visible(f.text)
-        )
+        );
+        Problem::new(WarningKind::NotANumber, why)
     })
 }
 

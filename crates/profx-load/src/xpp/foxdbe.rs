@@ -5,10 +5,10 @@
 //! compared with the records of every piece together.
 
 use super::dbf::{self, ColMap, Header};
-use super::invalid;
 use super::row::Col;
-use crate::{Input, LoadError, LoadOptions};
-use profx_model::{Place, ProfileBuilder};
+use super::{bad_columns, invalid};
+use crate::{Input, InvalidKind, LoadError, LoadOptions};
+use profx_model::{Place, ProfileBuilder, WarningKind};
 use std::sync::Arc;
 
 /// Reads each piece in turn with `read` (each but the first a source of
@@ -62,7 +62,8 @@ fn counted(
             k => format!("{present} are present in its {k} pieces"),
         };
         let msg = format!("header says {n} records, {of}; read what is present");
-        b.warn_in(header_source, Place::Offset(4), msg);
+        let kind = WarningKind::CountMismatch;
+        b.warn_in(header_source, Place::Offset(4), kind, msg);
     }
     if live == 0 {
         let at = if first_has_header {
@@ -71,7 +72,8 @@ fn counted(
             0
         };
         let reason = "no trace record in the table".into();
-        return Err(invalid(&pieces[0], format!("offset {at}"), reason));
+        let place = (Place::Offset(at as u64), InvalidKind::NoRecords);
+        return Err(invalid(&pieces[0], place, reason));
     }
     Ok(())
 }
@@ -84,11 +86,10 @@ pub(super) fn column_map(
     opts: &LoadOptions,
 ) -> Result<Arc<ColMap>, LoadError> {
     let columns = opts.columns.as_deref().map(Col::parse_list).transpose();
-    let columns = columns.map_err(|e| invalid(first, "--columns".into(), e))?;
+    let columns = columns.map_err(|e| bad_columns(first, e))?;
     let map = ColMap::new(header.fields.clone(), columns.as_deref());
-    Ok(Arc::new(
-        map.map_err(|e| invalid(first, "offset 32".into(), e))?,
-    ))
+    let place = (Place::Offset(32), InvalidKind::NoColumns);
+    Ok(Arc::new(map.map_err(|e| invalid(first, place, e))?))
 }
 
 /// Where a packet's records start: after a header of the same layout, if
@@ -105,21 +106,15 @@ pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
 /// bytes after the end mark.
 pub(super) fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
     if let Some(at) = w.first_deleted {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{} deleted record(s) skipped", w.deleted),
-        );
+        let msg = format!("{} deleted record(s) skipped", w.deleted);
+        b.warn(Place::Offset(at as u64), WarningKind::DeletedRecords, msg);
     }
     if let Some((at, size)) = w.partial {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("trailing partial record ({size} of {record_len} bytes) skipped"),
-        );
+        let msg = format!("trailing partial record ({size} of {record_len} bytes) skipped");
+        b.warn(Place::Offset(at as u64), WarningKind::TruncatedRecord, msg);
     }
     if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
-        b.warn(
-            Place::Offset(at as u64),
-            format!("{after} bytes after the end-of-file mark not read"),
-        );
+        let msg = format!("{after} bytes after the end-of-file mark not read");
+        b.warn(Place::Offset(at as u64), WarningKind::TrailingBytes, msg);
     }
 }

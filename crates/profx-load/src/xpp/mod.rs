@@ -27,11 +27,11 @@ mod packets;
 mod reference;
 mod row;
 
-use super::split::numbered_lines;
-use super::{Detection, Input, LoadError, LoadOptions, Loader, detect_growing};
+use super::split::{MAX_LINE, numbered_lines};
+use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader, detect_growing};
 use deldbe::{Layout, header, split};
 use profx_model::text::decode;
-use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder};
+use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder, WarningKind};
 
 /// The Xbase++ trace loader.
 pub(crate) struct Xpp;
@@ -97,7 +97,7 @@ impl Loader for Xpp {
         {
             return Err(invalid(
                 input,
-                "offset 0".into(),
+                (Place::Offset(0), InvalidKind::BadHeader),
                 format!("not a DBF trace: {why}"),
             ));
         }
@@ -120,7 +120,7 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
     for run in missing {
         if run.count == 1 {
             let why = "packet missing; its events are not in the trace";
-            b.warn(Place::File(run.first), why);
+            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
         } else {
             let last = std::path::Path::new(&run.last)
                 .file_name()
@@ -129,13 +129,16 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
                 "{} packets missing, up to {last}; their events are not in the trace",
                 run.count
             );
-            b.warn(Place::File(run.first), why);
+            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
         }
     }
     for path in found {
         match Input::open(&path) {
             Ok(piece) => pieces.push(piece),
-            Err(e) => b.warn(Place::File(path), format!("packet not read: {e}")),
+            Err(e) => {
+                let why = format!("packet not read: {e}");
+                b.warn(Place::File(path), WarningKind::UnreadablePacket, why);
+            }
         }
     }
     pieces
@@ -143,17 +146,19 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
 
 /// The DBF header a records-only packet needs, from its `NAME.PRF`.
 fn packet_header(input: &Input, base: &str) -> Result<dbf::Header, LoadError> {
-    let why = |reason: String| invalid(input, "offset 0".into(), reason);
+    let why = |kind, reason: String| invalid(input, (Place::Offset(0), kind), reason);
     let header = Input::open(base).map_err(|_| {
-        why(format!(
-            "a DBF trace packet needs its header packet {base}, which cannot be read"
-        ))
+        why(
+            InvalidKind::NoHeaderPacket,
+            format!("a DBF trace packet needs its header packet {base}, which cannot be read"),
+        )
     })?;
     let bytes = header.bytes();
     dbf::header(bytes, Some(bytes.len())).map_err(|e| {
-        why(format!(
-            "{base} has no DBF header to read this packet with: {e}"
-        ))
+        why(
+            InvalidKind::BadHeader,
+            format!("{base} has no DBF header to read this packet with: {e}"),
+        )
     })
 }
 
@@ -223,6 +228,13 @@ fn is_trace_row(text: &str, fields: &[deldbe::Field<'_>]) -> bool {
             .all(|f| !f.quoted && row::number(f.text).is_ok_and(|n| n.is_some()))
 }
 
+/// A line too long to be a trace record (`len` bytes).
+fn line_too_long(len: usize) -> crate::problem::Problem {
+    let why =
+        format!("a line of {len} bytes is longer than a trace record can be ({MAX_LINE} bytes)");
+    crate::problem::Problem::new(WarningKind::LineTooLong, why)
+}
+
 /// Refuses a piece whose offsets an event could not hold
 /// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
 /// costs nothing and a wrong offset would be silent.
@@ -230,17 +242,26 @@ fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
     match pieces.iter().find(|p| p.len() >= fast::MAX_PIECE) {
         Some(p) => Err(invalid(
             p,
-            "offset 0".into(),
+            (Place::Offset(0), InvalidKind::TooLarge),
             "a trace of 64 PiB or more is not read".into(),
         )),
         None => Ok(()),
     }
 }
 
-fn invalid(input: &Input, place: String, reason: String) -> LoadError {
+fn invalid(input: &Input, (place, kind): (Place, InvalidKind), reason: String) -> LoadError {
     LoadError::Invalid {
         path: input.name().to_string(),
         place,
+        kind,
+        reason,
+    }
+}
+
+/// `--columns` refused, for the input it was given for.
+fn bad_columns(input: &Input, reason: String) -> LoadError {
+    LoadError::Columns {
+        path: input.name().to_string(),
         reason,
     }
 }

@@ -34,13 +34,15 @@ use super::events::{Decoder, Step, TraceEvents};
 use super::foxdbe::{column_map, each_piece, warn_about};
 use super::row::{Col, Row};
 use super::{
-    Detection, detect_deldbe, invalid, looks_like_dbf, packet_header, packets, with_siblings,
+    Detection, bad_columns, detect_deldbe, invalid, looks_like_dbf, packet_header, packets,
+    with_siblings,
 };
+use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
-use crate::{Input, LoadError, LoadOptions};
+use crate::{Input, InvalidKind, LoadError, LoadOptions};
 use profx_model::metrics::TraceTime;
 use profx_model::text::{decode, visible};
-use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL};
+use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
 use std::collections::{HashMap, HashSet};
 
 /// Loads `input` (and its packets) into `b`.
@@ -58,7 +60,7 @@ pub(super) fn load(
         Err(why) if packets::split_numbered(input.name()).is_none() && looks_like_dbf(bytes) => {
             return Err(invalid(
                 input,
-                "offset 0".into(),
+                (Place::Offset(0), InvalidKind::BadHeader),
                 format!("not a DBF trace: {why}"),
             ));
         }
@@ -83,9 +85,7 @@ fn load_deldbe(
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
     let mut layout = match &opts.columns {
-        Some(list) => Layout::Fixed(
-            Col::parse_list(list).map_err(|e| invalid(&pieces[0], "--columns".into(), e))?,
-        ),
+        Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(&pieces[0], e))?),
         None => Layout::Anchored,
     };
     let mut calls: Option<Calls> = None;
@@ -101,10 +101,7 @@ fn load_deldbe(
             let n = lines_before + k;
             let offset = (line.as_ptr() as usize - bytes.as_ptr() as usize) as u64;
             if line.len() > MAX_LINE {
-                let why = format!(
-                    "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
-                    line.len()
-                );
+                let why = super::line_too_long(line.len());
                 skipped(b, Place::Line(n), &why, "line skipped");
                 continue;
             }
@@ -130,7 +127,7 @@ fn load_deldbe(
     let Some(calls) = calls else {
         return Err(invalid(
             &pieces[0],
-            "line 1".into(),
+            (Place::Line(1), InvalidKind::NoRecords),
             "no trace record in the file".into(),
         ));
     };
@@ -172,8 +169,12 @@ fn load_dbf(
     Ok(())
 }
 
-fn skipped(b: &mut ProfileBuilder, place: Place, why: &str, what: &str) {
-    b.warn(place, format!("not a trace record: {why}; {what}"));
+fn skipped(b: &mut ProfileBuilder, place: Place, why: &Problem, what: &str) {
+    b.warn(
+        place,
+        why.kind,
+        format!("not a trace record: {why}; {what}"),
+    );
 }
 
 /// A piece's packet: its events as the Trace pane shows them, and the
@@ -295,7 +296,7 @@ impl Calls {
                     let msg = format!(
                         "return from {call:?}, which is not on thread {id}'s stack; skipped"
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::ReturnWithoutCall, msg);
                     return Step {
                         function: f,
                         depth: shown(len),
@@ -307,7 +308,7 @@ impl Calls {
                     let msg = format!(
                         "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::Unwind, msg);
                     for _ in 0..above {
                         b.trace_exit(thread);
                         stack.pop();
@@ -331,7 +332,7 @@ impl Calls {
                         "unknown operation {:?}; records with it skipped",
                         visible(other)
                     );
-                    b.warn(place, msg);
+                    b.warn(place, WarningKind::UnknownOp, msg);
                 }
                 (None, stack.len())
             }
@@ -350,7 +351,7 @@ impl Calls {
             let msg = format!(
                 "{open} call(s) still open at the end of the trace; closed at their thread's last event"
             );
-            b.warn(Place::File(source.to_string()), msg);
+            b.warn(Place::File(source.to_string()), WarningKind::Unclosed, msg);
         }
         let threads = i64::try_from(b.trace_thread_count()).unwrap_or(i64::MAX);
         b.set_meta("threads", profx_model::MetaValue::Int(threads));

@@ -1,7 +1,7 @@
 use super::*;
 use crate::load_inputs;
-use profx_model::testing::{function, stack_paths, warnings};
-use profx_model::{MetaValue, Profile};
+use profx_model::testing::{function, kinds, stack_paths, warnings};
+use profx_model::{MetaValue, Profile, WarningKind};
 
 fn load_with(text: &str, columns: Option<&str>) -> Profile {
     let input = Input::owned("T.PRF", text.as_bytes().to_vec());
@@ -94,12 +94,14 @@ fn break_unwinds_with_one_warning_and_stray_returns_are_skipped() {
     let p = load(
         "1,0,\"i\",\"A\"\n1,1,\"i\",\"B\"\n1,2,\"i\",\"C\"\n1,4,\"o\",\"A\"\n1,5,\"o\",\"Z\"\n",
     );
-    let w = warnings(&p);
-    assert_eq!(w.len(), 2, "{w:?}");
-    assert_eq!(w[0].0, Place::Line(4));
-    assert!(w[0].1.contains("unwinds 2 call(s)"));
-    assert_eq!(w[1].0, Place::Line(5));
-    assert!(w[1].1.contains("\"Z\", which is not on thread 1's stack"));
+    assert_eq!(
+        kinds(&p),
+        [
+            (Place::Line(4), WarningKind::Unwind),
+            (Place::Line(5), WarningKind::ReturnWithoutCall)
+        ]
+    );
+    assert!(warnings(&p)[0].1.contains("unwinds 2 call(s)"));
     assert_eq!(times(&p, "A"), (Some(1), Some(4.0), Some(1.0)));
     assert_eq!(times(&p, "C"), (Some(1), Some(2.0), Some(2.0)));
     assert!(
@@ -113,14 +115,15 @@ fn unknown_ops_warn_once_per_code_and_open_calls_close_at_the_end() {
     let p = load(
         "1,0,\"i\",\"A\"\n1,1,\"x\",\"A\"\n1,2,\"x\",\"A\"\n1,3,\"Q\",\"A\"\n1,8,\"i\",\"B\"\n1,9,\"I\",\"B\"\n",
     );
-    let w = warnings(&p);
-    let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
     assert_eq!(
-        places,
-        [Place::Line(2), Place::Line(4), Place::File("T.PRF".into())],
-        "{w:?}"
+        kinds(&p),
+        [
+            (Place::Line(2), WarningKind::UnknownOp),
+            (Place::Line(4), WarningKind::UnknownOp),
+            (Place::File("T.PRF".into()), WarningKind::Unclosed)
+        ]
     );
-    assert!(w[2].1.starts_with("2 call(s) still open"));
+    assert!(warnings(&p)[2].1.starts_with("2 call(s) still open"));
     assert_eq!(times(&p, "A"), (Some(1), Some(9.0), Some(8.0)));
     assert_eq!(times(&p, "B"), (Some(1), Some(1.0), Some(1.0)));
 }
@@ -128,8 +131,7 @@ fn unknown_ops_warn_once_per_code_and_open_calls_close_at_the_end() {
 #[test]
 fn time_going_backwards_counts_zero() {
     let p = load("1,10,\"i\",\"A\"\n1,5,\"i\",\"B\"\n1,12,\"o\",\"B\"\n1,13,\"o\",\"A\"\n");
-    assert_eq!(warnings(&p).len(), 1);
-    assert_eq!(warnings(&p)[0].0, Place::Line(2));
+    assert_eq!(kinds(&p), [(Place::Line(2), WarningKind::TimeBackwards)]);
     assert_eq!(times(&p, "B"), (Some(1), Some(2.0), Some(2.0)));
     assert_eq!(times(&p, "A"), (Some(1), Some(3.0), Some(1.0)));
 }
@@ -155,11 +157,56 @@ fn header_rows_and_columns_override() {
     assert_eq!(times(&p, "A"), (Some(1), Some(6.0), Some(6.0)));
 }
 
+/// `--columns` that names no call is refused as the option's fault, not
+/// the file's.
+#[test]
+fn columns_without_a_call_are_refused() {
+    let input = Input::owned("T.PRF", b"1,\"i\",\"A\"\n".to_vec());
+    let opts = LoadOptions {
+        format: Some("xpp".into()),
+        columns: Some("thread,op".into()),
+        ..Default::default()
+    };
+    let err = load_inputs(&[input], &opts).unwrap_err();
+    assert!(matches!(err, LoadError::Columns { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "T.PRF: --columns: --columns needs an call column"
+    );
+}
+
+/// `--strict` fails on the first warning in input order, with its place
+/// and kind, and says it as the warning does.
+#[test]
+fn strict_fails_on_the_first_warning_by_its_kind() {
+    let input = Input::owned(
+        "T.PRF",
+        b"1,0,\"i\",\"A\"\n1,1,\"o\",\"Z\"\n1,x,\"o\",\"A\"\n".to_vec(),
+    );
+    let opts = LoadOptions {
+        format: Some("xpp".into()),
+        strict: true,
+        ..Default::default()
+    };
+    let err = load_inputs(&[input], &opts).unwrap_err();
+    let LoadError::Strict { place, kind, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(
+        (place, *kind),
+        (&Place::Line(2), WarningKind::ReturnWithoutCall)
+    );
+    assert_eq!(
+        err.to_string(),
+        "T.PRF: line 2: return from \"Z\", which is not on thread 1's stack; skipped \
+         (--strict makes every warning fatal)"
+    );
+}
+
 #[test]
 fn bad_lines_are_skipped_with_their_line() {
     let p = load("1,0,\"i\",\"A\"\ngarbage here\n1,4,\"o\",\"A\"\n");
-    assert_eq!(warnings(&p).len(), 1);
-    assert_eq!(warnings(&p)[0].0, Place::Line(2));
+    assert_eq!(kinds(&p), [(Place::Line(2), WarningKind::MissingField)]);
     assert_eq!(p.event_count(), 2);
 }
 
@@ -235,24 +282,23 @@ mod foxdbe {
         );
         bytes[0] = b'0'; // Visual FoxPro's version byte is the digit 0.
         let p = load_bytes(bytes).unwrap();
-        let w = warnings(&p);
-        let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
         assert_eq!(
-            places,
+            kinds(&p),
             [
-                Place::Offset(4),
-                Place::Offset(H + R),
-                Place::Offset(H + 3 * R)
+                (Place::Offset(4), WarningKind::CountMismatch),
+                (Place::Offset(H + R), WarningKind::DeletedRecords),
+                (Place::Offset(H + 3 * R), WarningKind::TruncatedRecord)
             ],
-            "{w:?}"
         );
+        let w = warnings(&p);
         assert!(w[0].1.contains("header says 9 records, 3 are present"));
         assert!(w[1].1.contains("1 deleted record(s)"));
         assert!(w[2].1.contains("partial record (3 of 34 bytes)"));
         assert_eq!(times(&p, "A"), (Some(1), Some(4.0), Some(4.0)));
 
         let tail = load_bytes(dbf("row 1 0 i A 5 x\nrow 1 4 o A 0 x\nbytes 1a 00")).unwrap();
-        assert_eq!(warnings(&tail).len(), 1);
+        let tail_kinds: Vec<_> = kinds(&tail).into_iter().map(|(_, k)| k).collect();
+        assert_eq!(tail_kinds, [WarningKind::TrailingBytes]);
         assert!(
             warnings(&tail)[0]
                 .1
@@ -280,6 +326,17 @@ mod foxdbe {
     fn a_table_without_op_or_call_fails_listing_its_fields() {
         let err = load_bytes(compile("field THREAD N 3\nfield WHAT C 4\nrow 1 x\n").unwrap())
             .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                LoadError::Invalid {
+                    place: Place::Offset(32),
+                    kind: InvalidKind::NoColumns,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         assert!(
             err.to_string()
                 .contains("no op and call fields among THREAD, WHAT"),
@@ -362,9 +419,10 @@ mod packeted {
         assert_eq!(p.sources.len(), 3);
         assert_eq!(times(&p, "A"), (Some(1), Some(35.0), Some(15.0)));
         assert_eq!(times(&p, "B"), (Some(1), Some(20.0), Some(20.0)));
-        let w = warnings(&p);
+        let w = kinds(&p);
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(matches!(&w[0].0, Place::File(f) if f.ends_with("T.PRF.000002")));
+        assert_eq!(w[0].1, WarningKind::MissingPacket);
         assert_eq!(p.packets()[2].events.len(), 2);
         assert_eq!(
             (p.packets()[2].first_ms, p.packets()[2].last_ms),
@@ -391,7 +449,18 @@ mod packeted {
         );
 
         let alone = folder("lone-dbf-missing", &[("U.PRF.000002", packet)]);
-        let err = open(&alone, "U.PRF.000002").unwrap_err().to_string();
+        let err = open(&alone, "U.PRF.000002").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                LoadError::Invalid {
+                    kind: InvalidKind::NoHeaderPacket,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(
             err.contains("needs its header packet") && err.contains("U.PRF"),
             "{err}"

@@ -33,7 +33,7 @@ use crate::ProfileBuilder;
 use crate::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use crate::metrics::{add_count, add_opt};
 use crate::timeline::{Mark, ThreadSpan, Timeline};
-use crate::warning::Place;
+use crate::warning::{Place, WarningKind};
 use rustc_hash::FxHashMap;
 
 /// Whether the trace records times.
@@ -287,7 +287,7 @@ impl ProfileBuilder {
         let msg = format!(
             "time goes backwards on thread {id} ({t} after {clock}); interval counted as 0"
         );
-        self.warn(place(), msg);
+        self.warn(place(), WarningKind::TimeBackwards, msg);
     }
 
     /// Enters `func` on `thread` (one call), made from line `site` if known.
@@ -592,7 +592,7 @@ impl ProfileBuilder {
                     u32::MAX
                 );
                 let place = self.current_file();
-                self.warn(place, what);
+                self.warn(place, WarningKind::CountCapped, what);
             }
         }
         for (i, acc) in st.accs.paths().enumerate() {
@@ -915,6 +915,7 @@ mod tests {
             assert_eq!(p.stacks().len(), stacks, "A>A is a stack of its own");
             assert_eq!(p.warnings().len(), 1);
             assert_eq!(p.warnings()[0].place, Place::Line(4));
+            assert_eq!(p.warnings()[0].kind, WarningKind::TimeBackwards);
         }
     }
 

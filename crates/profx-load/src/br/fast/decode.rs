@@ -19,9 +19,10 @@ use crate::br::record::{
     Frame, Record, Stop, measure, read, read_whole, record_type, stop_message, trim_name,
 };
 use crate::names::{NewNames, WorkerNames};
+use crate::problem::Problem;
 use profx_model::intern::Bytes;
 use profx_model::text::decode;
-use profx_model::{FuncId, ProfileBuilder};
+use profx_model::{FuncId, ProfileBuilder, WarningKind};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -149,7 +150,7 @@ impl std::hash::Hash for FuncKey<'_> {
 /// One thing the calling thread must do, in file order.
 #[derive(Clone, Debug)]
 pub(super) enum Op<'a> {
-    Warn(u64, String),
+    Warn(u64, Problem),
     Mapping {
         at: u64,
         module: u16,
@@ -502,8 +503,8 @@ impl<'a> Decoder<'a> {
     /// the warning, then the sample that stopping left open.
     fn last(&mut self, c: &mut Chunk<'a>, end: usize, why: Option<Stop>) {
         if let Some(why) = why {
-            let msg = stop_message(why, (self.shared.bytes.len() - end) as u64);
-            c.batch.ops.push(Op::Warn(end as u64, msg));
+            let stop = stop_message(why, (self.shared.bytes.len() - end) as u64);
+            c.batch.ops.push(Op::Warn(end as u64, stop));
         }
         let why = "was not closed before the end of the log; closed there";
         self.close(c, end as u64, why);
@@ -535,7 +536,8 @@ impl<'a> Decoder<'a> {
             c.batch.timed |= matches!(rec, Record::Time(_));
             let kind = record_type(&rec);
             let msg = format!("record type {kind} outside a sample; skipped");
-            c.batch.ops.push(Op::Warn(at, msg));
+            let problem = Problem::new(WarningKind::OutOfPlace, msg);
+            c.batch.ops.push(Op::Warn(at, problem));
             return;
         };
         match rec {
@@ -563,10 +565,8 @@ impl<'a> Decoder<'a> {
         c.batch.frames = frames;
         let ops = &mut c.batch.ops;
         if !why.is_empty() {
-            ops.push(Op::Warn(
-                at,
-                format!("sample at offset {} {why}", open.offset),
-            ));
+            let msg = format!("sample at offset {} {why}", open.offset);
+            ops.push(Op::Warn(at, Problem::new(WarningKind::Unclosed, msg)));
         }
         ops.push(Op::Sample {
             offset: open.offset,

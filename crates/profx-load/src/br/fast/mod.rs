@@ -24,7 +24,7 @@ use decode::{Batch, Decoder, FuncKind, Given, NewFunc, Op, RawFrame, Sent, Share
 use profx_model::ids::RowId;
 use profx_model::metrics::HashedSample;
 use profx_model::text::decode;
-use profx_model::{FuncId, LineId, NameId, Place, ProfileBuilder};
+use profx_model::{FuncId, LineId, NameId, Place, ProfileBuilder, WarningKind};
 use profx_sys::prefetch::prefetch;
 use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
@@ -242,7 +242,10 @@ impl<'a, 'b> Feed<'a, 'b> {
                 self.locals[worker].prefetch_line(*line);
             }
             match &mut ops[i] {
-                Op::Warn(at, msg) => self.b.warn(Place::Offset(*at), std::mem::take(msg)),
+                Op::Warn(at, problem) => {
+                    let why = std::mem::take(&mut problem.why);
+                    self.b.warn(Place::Offset(*at), problem.kind, why);
+                }
                 &mut Op::Mapping { at, module, name } => self.mapping(at, module, name),
                 &mut Op::Sample {
                     offset,
@@ -290,7 +293,8 @@ impl<'a, 'b> Feed<'a, 'b> {
             return None;
         }
         let msg = "sample has no time record in a timed profile; counted as 0 ms";
-        self.b.warn(Place::Offset(offset), msg);
+        self.b
+            .warn(Place::Offset(offset), WarningKind::MissingTime, msg);
         Some(ns)
     }
 

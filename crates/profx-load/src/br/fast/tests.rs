@@ -4,8 +4,8 @@ use crate::{Detection, Input, Loader};
 use crate::{LoadOptions, load_inputs};
 use profx_fixtures::br::compile;
 use profx_model::MetaValue;
-use profx_model::testing::{function, percents, stack_paths, warnings};
-use profx_model::{Place, Profile};
+use profx_model::testing::{function, kinds, percents, stack_paths, warnings};
+use profx_model::{Place, Profile, WarningKind};
 
 fn load(desc: &str) -> Profile {
     let input = Input::owned("t.prof", compile(desc).expect("description compiles"));
@@ -114,22 +114,14 @@ fn modules_resolve_wherever_they_are_mapped_and_unmapped_ones_warn_once() {
     let p = load("sample 1 1 0\nback 7 2 0\nend\nsample 7 3 0\nend\nmodule 1 \"LATE.BR\"\n");
     assert!(p.functions().iter().any(|f| p.name(f.name) == "LATE.BR"));
     assert!(p.functions().iter().any(|f| p.name(f.name) == "module#7"));
-    assert_eq!(
-        warnings(&p),
-        [(
-            Place::Offset(8),
-            "module 7 is never mapped to a file; named module#7".into()
-        )]
-    );
+    assert_eq!(kinds(&p), [(Place::Offset(8), WarningKind::UnmappedModule)]);
 }
 
 #[test]
 fn a_second_different_mapping_keeps_the_first() {
     let p = load("module 1 \"A.BR\"\nmodule 1 \"A.BR\"\nmodule 1 \"B.BR\"\nsample 1 1 0\nend\n");
-    let w = warnings(&p);
-    assert_eq!(w.len(), 1, "{w:?}");
-    assert_eq!(w[0].0, Place::Offset(18));
-    assert!(w[0].1.contains("kept \"A.BR\""));
+    assert_eq!(kinds(&p), [(Place::Offset(18), WarningKind::MappedAgain)]);
+    assert!(warnings(&p)[0].1.contains("kept \"A.BR\""));
     assert_eq!(p.function_name(p.function_ids().next().unwrap()), "A.BR");
 }
 
@@ -140,16 +132,20 @@ fn damaged_sequences_warn_at_the_record_they_are_about() {
     let p = load(
         "module 1 \"A.BR\"\ntime 1ms\nsample 1 1 0\nsample 1 2 0\ntime 1ms\nend\nend\nname \"X\"\n",
     );
-    let w = warnings(&p);
-    let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
-    assert_eq!(places, [9, 18, 26, 44, 45].map(Place::Offset), "{w:?}");
-    assert!(w[0].1.contains("record type 4 outside a sample"));
+    use WarningKind::*;
+    let expected = [
+        (9, OutOfPlace),
+        (18, MissingTime), // the unclosed sample had no time
+        (26, Unclosed),
+        (44, OutOfPlace),
+        (45, OutOfPlace),
+    ];
+    assert_eq!(kinds(&p), expected.map(|(at, k)| (Place::Offset(at), k)));
     assert!(
-        w[1].1.contains("no time record"),
-        "the unclosed sample had no time: {}",
-        w[1].1
+        warnings(&p)[2]
+            .1
+            .contains("sample at offset 18 was not closed")
     );
-    assert!(w[2].1.contains("sample at offset 18 was not closed"));
     assert_eq!(p.totals.samples, Some(2), "the unclosed sample is kept");
 }
 
@@ -163,10 +159,8 @@ fn samples_before_the_first_time_record_warn_in_a_timed_profile() {
     let bytes = compile(desc).expect("description compiles");
     for size in [None, Some(1), Some(9)] {
         let p = crate::testing::load_chunked("br", &bytes, size);
-        let w = warnings(&p);
-        let places: Vec<_> = w.iter().map(|(p, _)| p.clone()).collect();
-        assert_eq!(places, [9, 18].map(Place::Offset), "{size:?}: {w:?}");
-        assert!(w.iter().all(|(_, m)| m.contains("no time record")));
+        let expected = [9, 18].map(|at| (Place::Offset(at), WarningKind::MissingTime));
+        assert_eq!(kinds(&p), expected, "{size:?}");
         assert_eq!(
             p.meta.get("mode").map(|m| m.to_string()),
             Some("timed".into())
@@ -187,16 +181,18 @@ fn a_record_cut_off_at_the_end_keeps_what_came_before() {
     bytes.extend_from_slice(&[5, 0, 1]); // a backtrace record cut after 3 bytes
     let input = Input::owned("t.prof", bytes);
     let p = load_inputs(&[input], &LoadOptions::default()).unwrap();
-    let w = warnings(&p);
-    assert_eq!(w.len(), 2, "{w:?}");
     assert_eq!(
-        w[0],
-        (
-            Place::Offset(26),
-            "record type 5 cut off by the end of the file (3 bytes)".into()
-        )
+        kinds(&p),
+        [
+            (Place::Offset(26), WarningKind::TruncatedRecord),
+            (Place::Offset(26), WarningKind::Unclosed)
+        ]
     );
-    assert_eq!(w[1].0, Place::Offset(26));
+    let w = warnings(&p);
+    assert_eq!(
+        w[0].1,
+        "record type 5 cut off by the end of the file (3 bytes)"
+    );
     assert!(
         w[1].1
             .contains("sample at offset 18 was not closed before the end")
@@ -207,6 +203,10 @@ fn a_record_cut_off_at_the_end_keeps_what_came_before() {
 #[test]
 fn an_unknown_record_type_stops_the_load_there() {
     let p = load("module 1 \"A.BR\"\nsample 1 1 0\nend\nbytes 2a 00 00 00\nsample 1 1 0\nend\n");
+    assert_eq!(
+        kinds(&p),
+        [(Place::Offset(18), WarningKind::UnknownRecordType)]
+    );
     assert_eq!(
         warnings(&p),
         [(
@@ -228,6 +228,17 @@ fn a_file_with_nothing_usable_fails() {
         },
     )
     .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            crate::LoadError::Invalid {
+                place: Place::Offset(0),
+                kind: crate::InvalidKind::NoRecords,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(
         err.to_string()
             .contains("x.prof: offset 0: no sample or module record"),

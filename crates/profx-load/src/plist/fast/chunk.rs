@@ -8,8 +8,9 @@
 //! in) is the calling thread's, in `State`.
 
 use super::bytes;
-use super::record::{Fields, Parsed, count, number, parse_line, time};
+use super::record::{Fields, Parsed, count, line_out_of_range, number, parse_line, time};
 use crate::names::{NewNames, WorkerNames};
+use crate::problem::Problem;
 use crate::split::MAX_LINE;
 use profx_model::text::decode;
 
@@ -20,7 +21,7 @@ pub(super) enum Item {
     /// is not one.
     Record {
         tag: u32,
-        body: Result<Body, String>,
+        body: Result<Body, Problem>,
     },
     Short {
         tag: u32,
@@ -132,7 +133,7 @@ pub(super) fn item(text: &str, names: &mut WorkerNames) -> Option<Item> {
 
 /// Numbers are checked in field order and names numbered only once they
 /// all hold, as the records are read one by one.
-fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, String> {
+fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, Problem> {
     Ok(match tag {
         6 => {
             let calls = number(f.get(2), "count", count)?;
@@ -149,7 +150,7 @@ fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, Strin
         }
         7 => {
             let line = number(f.get(2), "line", count)?;
-            let line = u32::try_from(line).map_err(|_| format!("line {line} is out of range"))?;
+            let line = u32::try_from(line).map_err(|_| line_out_of_range(line))?;
             let hits = number(f.get(3), "count", count)?;
             Body::Line {
                 file: names.id(f.get(1)),
@@ -176,6 +177,7 @@ fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use profx_model::WarningKind;
 
     /// Lines are counted as splitting the chunk at its newlines counts
     /// them, whichever reading takes each line.
@@ -231,7 +233,10 @@ mod tests {
                     5,
                     Item::Record {
                         tag: 9,
-                        body: Err("hit count \"z\" is not a number".into())
+                        body: Err(Problem::new(
+                            WarningKind::NotANumber,
+                            "hit count \"z\" is not a number"
+                        ))
                     }
                 ),
             ]

@@ -11,11 +11,14 @@ mod stacks;
 
 use super::record::{self, count, number, time};
 use crate::names::{NameMaps, NewNames, WorkerNames};
+use crate::problem::Problem;
 use crate::split::MAX_LINE;
 use crate::{Input, LoadError, LoadOptions, parallel};
 use chunk::{Body, Item};
 use profx_model::intern::Interner;
-use profx_model::{FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues};
+use profx_model::{
+    FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues, WarningKind,
+};
 use std::sync::mpsc;
 
 /// Workers parse chunks of lines (`chunk.rs`); this thread applies their
@@ -229,27 +232,26 @@ impl<'b> State<'b> {
                 let msg = format!(
                     "tag {tag} needs {need} fields after the tag, found {found}; record skipped"
                 );
-                self.b.warn(Place::Line(n), msg);
+                self.b.warn(Place::Line(n), WarningKind::MissingField, msg);
                 (tag, None)
             }
             Item::NotATag(first) => {
                 let msg = format!("first field {first} is not a PLIST format tag; line skipped");
-                self.b.warn(Place::Line(n), msg);
+                self.b.warn(Place::Line(n), WarningKind::NotARecord, msg);
                 return;
             }
             Item::Unknown(tag) => {
                 self.close_stack();
-                self.b.warn(
-                    Place::Line(n),
-                    format!("unknown format tag {tag}; record skipped"),
-                );
+                let msg = format!("unknown format tag {tag}; record skipped");
+                self.b
+                    .warn(Place::Line(n), WarningKind::UnknownRecordType, msg);
                 return;
             }
             Item::TooLong(len) => {
                 let why = format!(
                     "a line of {len} bytes is longer than a record can be ({MAX_LINE} bytes); skipped"
                 );
-                self.b.warn(Place::Line(n), why);
+                self.b.warn(Place::Line(n), WarningKind::LineTooLong, why);
                 return;
             }
         };
@@ -267,9 +269,10 @@ impl<'b> State<'b> {
         let Some(body) = body else { return };
         match body.and_then(|body| self.record(n, tag, body, names)) {
             Ok(()) => self.used += 1,
-            Err(why) => self
-                .b
-                .warn(Place::Line(n), format!("tag {tag}: {why}; record skipped")),
+            Err(why) => {
+                let msg = format!("tag {tag}: {why}; record skipped");
+                self.b.warn(Place::Line(n), why.kind, msg);
+            }
         }
     }
 
@@ -279,7 +282,7 @@ impl<'b> State<'b> {
         tag: u32,
         body: Body,
         names: &BatchNames<'_>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         let name = |local: u32| names.id(local);
         match body {
             Body::Global(fields) => self.global(tag, &fields)?,
@@ -311,7 +314,7 @@ impl<'b> State<'b> {
     }
 
     /// Tags 0 to 5: the session's meta and totals.
-    fn global(&mut self, tag: u32, f: &[String]) -> Result<(), String> {
+    fn global(&mut self, tag: u32, f: &[String]) -> Result<(), Problem> {
         let get = |i: usize| f.get(i).map_or("", String::as_str);
         match tag {
             0 => {
@@ -371,18 +374,20 @@ impl<'b> State<'b> {
                 profx_model::text::visible(text.1),
                 raw.first_line
             );
-            self.b.warn(Place::Line(n), msg);
+            self.b.warn(Place::Line(n), WarningKind::ListedAgain, msg);
         }
         if child < t {
             let msg = format!(
                 "func+child time {child} is below func time {t}; both kept as the file states them"
             );
-            self.b.warn(Place::Line(n), msg);
+            self.b
+                .warn(Place::Line(n), WarningKind::ImpossibleValue, msg);
         }
         for (what, v) in [("func time", t), ("func+child time", child)] {
             if v < 0.0 {
                 let msg = format!("{what} {v} is negative; kept as the file states it");
-                self.b.warn(Place::Line(n), msg);
+                self.b
+                    .warn(Place::Line(n), WarningKind::ImpossibleValue, msg);
             }
         }
         let raw = &mut self.funcs[id.index()];
@@ -392,9 +397,9 @@ impl<'b> State<'b> {
         self.owner = Some((id, name));
     }
 
-    fn stack_group(&mut self, n: u64, declared: u64) -> Result<(), String> {
+    fn stack_group(&mut self, n: u64, declared: u64) -> Result<(), Problem> {
         if self.owner.is_none() {
-            return Err("stacks before any tag 6 function".into());
+            return Err(record::out_of_place("stacks before any tag 6 function"));
         }
         self.group = Some(Group {
             line: n,
@@ -404,8 +409,10 @@ impl<'b> State<'b> {
         Ok(())
     }
 
-    fn stack(&mut self, n: u64, size: u64, hits: u64, ms: (f64, f64)) -> Result<(), String> {
-        let (owner, owner_name) = self.owner.ok_or("stack before any tag 6 function")?;
+    fn stack(&mut self, n: u64, size: u64, hits: u64, ms: (f64, f64)) -> Result<(), Problem> {
+        let (owner, owner_name) = self
+            .owner
+            .ok_or_else(|| record::out_of_place("stack before any tag 6 function"))?;
         if let Some(g) = &mut self.group {
             g.seen += 1;
         }
@@ -428,17 +435,14 @@ impl<'b> State<'b> {
         self.stacks.last().filter(|_| self.open)
     }
 
-    fn frame(&mut self, name: NameId) -> Result<(), String> {
+    fn frame(&mut self, name: NameId) -> Result<(), Problem> {
         match self.open_stack() {
             Some(s) if ((self.frames.len() - s.first) as u64) < s.size => {
                 self.frames.push(name);
                 Ok(())
             }
-            Some(s) => Err(format!(
-                "stack frame beyond the {} the tag 9 record declares",
-                s.size
-            )),
-            None => Err("stack frame with no tag 9 stack open".into()),
+            Some(s) => Err(record::frame_beyond(s.size)),
+            None => Err(record::out_of_place("stack frame with no tag 9 stack open")),
         }
     }
 
@@ -450,7 +454,8 @@ impl<'b> State<'b> {
                 "stack declares {} frames but {have} follow; kept the {have}",
                 s.size
             );
-            self.b.warn(Place::Line(s.line), msg);
+            self.b
+                .warn(Place::Line(s.line), WarningKind::CountMismatch, msg);
         }
         self.open = false;
     }
@@ -459,7 +464,8 @@ impl<'b> State<'b> {
         let Some(g) = self.group.take() else { return };
         if g.seen != g.declared {
             let msg = format!("declares {} stacks but {} follow", g.declared, g.seen);
-            self.b.warn(Place::Line(g.line), msg);
+            self.b
+                .warn(Place::Line(g.line), WarningKind::CountMismatch, msg);
         }
     }
 

@@ -198,12 +198,13 @@ pub(super) fn warn_skipped(
     what: &str,
 ) {
     let message = |why: &str| format!("not a trace record: {why}; {what}");
-    for (at, why) in skipped.whole {
-        b.warn(place(at), message(&why));
+    for s in skipped.whole {
+        b.warn(place(s.at), s.kind, message(&s.why));
     }
     for c in skipped.counted {
-        let (at, why) = &c.first;
-        b.warn_counted(place(*at), message(why), c.count, place(c.last));
+        let first = &c.first;
+        let (at, message) = (place(first.at), message(&first.why));
+        b.warn_counted(at, first.kind, message, c.count, place(c.last));
     }
 }
 

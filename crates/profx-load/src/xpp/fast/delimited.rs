@@ -10,9 +10,9 @@ use crate::names::{NameMaps, WorkerNames};
 use crate::split::MAX_LINE;
 use crate::xpp::deldbe::{self, Field, Layout, body_start, split};
 use crate::xpp::events::{Decoder, TraceEvents};
-use crate::xpp::invalid;
 use crate::xpp::row::Col;
-use crate::{Input, LoadError, LoadOptions, parallel};
+use crate::xpp::{bad_columns, invalid};
+use crate::{Input, InvalidKind, LoadError, LoadOptions, parallel};
 use profx_model::text::decode;
 use profx_model::{Packet, Place, ProfileBuilder};
 use std::borrow::Cow;
@@ -27,9 +27,7 @@ pub(crate) fn load(
     crate::xpp::within_reach(pieces)?;
     let first = &pieces[0];
     let mut layout = match &opts.columns {
-        Some(list) => {
-            Layout::Fixed(Col::parse_list(list).map_err(|e| invalid(first, "--columns".into(), e))?)
-        }
+        Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(first, e))?),
         None => Layout::Anchored,
     };
     let mut replay = None;
@@ -43,7 +41,7 @@ pub(crate) fn load(
     let Some(replay) = replay else {
         return Err(invalid(
             first,
-            "line 1".into(),
+            (Place::Line(1), InvalidKind::NoRecords),
             "no trace record in the file".into(),
         ));
     };
@@ -214,11 +212,8 @@ fn general_line<'a>(
     here: u64,
 ) {
     if line.len() > MAX_LINE {
-        let why = format!(
-            "a line of {} bytes is longer than a trace record can be ({MAX_LINE} bytes)",
-            line.len()
-        );
-        batch.skipped.push(here, why);
+        let why = crate::xpp::line_too_long(line.len());
+        batch.skipped.push(here, why.kind, why.why);
         return;
     }
     match decode(line) {
@@ -248,7 +243,7 @@ fn parse_line<'a>(
             }
             batch.push(names, &row, offset);
         }
-        Err(why) => batch.skipped.push(at, why),
+        Err(why) => batch.skipped.push(at, why.kind, why.why),
     }
 }
 

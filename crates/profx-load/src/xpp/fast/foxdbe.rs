@@ -128,7 +128,7 @@ fn parse_records(
             Some(r) => batch.push_fast(names, &r, at as u64),
             None => match map.row(record) {
                 Ok(row) => batch.push(names, &row, at as u64),
-                Err(why) => batch.skipped.push(at as u64, why),
+                Err(why) => batch.skipped.push(at as u64, why.kind, why.why),
             },
         },
     );

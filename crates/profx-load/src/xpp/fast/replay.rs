@@ -11,7 +11,7 @@ use super::batch::{Ev, Op};
 use crate::names::global;
 use crate::xpp::events::Step;
 use profx_model::metrics::{ThreadIx, TraceTime};
-use profx_model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL};
+use profx_model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
 use rustc_hash::FxHashSet;
 
 const PUSHED_BY_I: u8 = 1;
@@ -159,10 +159,8 @@ impl Replay {
     ) -> (Option<FuncId>, usize) {
         if self.unknown_ops.insert(op.index() as u32) {
             let op = profx_model::text::visible(b.name(op));
-            b.warn(
-                place(),
-                format!("unknown operation {op:?}; records with it skipped"),
-            );
+            let msg = format!("unknown operation {op:?}; records with it skipped");
+            b.warn(place(), WarningKind::UnknownOp, msg);
         }
         (None, b.trace_frames(thread).len())
     }
@@ -252,7 +250,7 @@ impl Replay {
             let msg = format!(
                 "{open} call(s) still open at the end of the trace; closed at their thread's last event"
             );
-            b.warn(Place::File(source.to_string()), msg);
+            b.warn(Place::File(source.to_string()), WarningKind::Unclosed, msg);
         }
         let threads = b.trace_thread_count();
         b.set_meta(
@@ -269,10 +267,8 @@ impl Replay {
 fn not_on_stack(b: &mut ProfileBuilder, thread: ThreadIx, name: NameId, place: &dyn Fn() -> Place) {
     let call = profx_model::text::visible(b.name(name));
     let id = b.trace_thread_id(thread);
-    b.warn(
-        place(),
-        format!("return from {call:?}, which is not on thread {id}'s stack; skipped"),
-    );
+    let msg = format!("return from {call:?}, which is not on thread {id}'s stack; skipped");
+    b.warn(place(), WarningKind::ReturnWithoutCall, msg);
 }
 
 /// A return from a function `above` calls down the stack (BEGIN
@@ -287,10 +283,9 @@ fn unwind(
     above: usize,
 ) {
     let call = profx_model::text::visible(b.name(name));
-    b.warn(
-        place(),
-        format!("return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"),
-    );
+    let msg =
+        format!("return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)");
+    b.warn(place(), WarningKind::Unwind, msg);
     for _ in 0..above {
         b.trace_exit(thread);
     }
