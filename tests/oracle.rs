@@ -338,13 +338,13 @@ fn agree(p: &Profile, o: &Oracle, trace: bool, stacks: bool) -> Result<(), TestC
                 p.function_name(e.caller).to_string(),
                 p.function_name(e.callee).to_string(),
             );
-            edges.insert(key, e.values.clone());
+            edges.insert(key, e.values);
         }
         prop_assert_eq!(edges.len(), o.edges.len());
         for (key, want) in &o.edges {
             let got = edges.get(key);
             prop_assert!(got.is_some(), "no edge {:?}", key);
-            let got = got.cloned().unwrap_or_default();
+            let got = got.copied().unwrap_or_default();
             if trace {
                 prop_assert_eq!(got.calls, Some(want.calls), "{:?}", key);
             } else {
