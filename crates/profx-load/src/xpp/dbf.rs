@@ -120,10 +120,10 @@ pub(super) fn value<'a>(field: &Field, record: &'a [u8]) -> Result<Value<'a>, Pr
         .get(field.offset..field.offset + field.len)
         .ok_or_else(|| Problem::new(WarningKind::MissingField, "record too short"))?;
     Ok(match field.kind {
+        // The general reading, shared by no fast path: the reference reads
+        // every number this way, and the fast engine's own readers
+        // (`fast/record.rs`) are held to it by the property tests.
         b'N' | b'F' => {
-            if let Some(x) = record::padded_number(raw) {
-                return Ok(Value::Number(Some(x)));
-            }
             let text = profx_model::text::decode(raw);
             let n = number(&text).map_err(|()| {
                 let why = format!(

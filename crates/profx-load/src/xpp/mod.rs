@@ -26,6 +26,7 @@ mod index;
 mod packets;
 mod reference;
 mod row;
+mod rules;
 
 use super::split::{MAX_LINE, numbered_lines};
 use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader, detect_growing};

@@ -1,8 +1,9 @@
-//! The Xbase++ trace reference loader: the format's rules, a record at a
-//! time, on one thread. Read this to learn the format; `Xpp::load` (the
-//! engine in `fast/`) gives the same profile faster, and a property test
-//! (`tests/properties.rs`) holds the two to the same `--json` on generated,
-//! cut and flipped traces.
+//! The Xbase++ trace reference loader: the format's records read the plain
+//! way, a record at a time, on one thread, and fed to the format's rules
+//! (`rules.rs`). Read the two to learn the format; `Xpp::load` (the engine
+//! in `fast/`) reads the same records faster and feeds the same rules, and
+//! a property test (`tests/properties.rs`) holds the two to the same
+//! `--json`, events and warnings on generated, cut and flipped traces.
 //!
 //! A trace is one record per event: thread, time (ms since the program
 //! started), op, call, line, parameters (`row.rs`). It is a FoxPro DBF
@@ -11,28 +12,16 @@
 //! fields), and it may be written in packets, `NAME.PRF` then
 //! `NAME.PRF.000001…` (`packets.rs`), read as one trace with a packet each.
 //!
-//! The ops, per thread, on a stack of open calls (formats.md § xpp):
-//! - `i` (about to call) opens a call of `call`, made at `line` of the
-//!   caller (the function open below it, or the top level);
-//! - `I` (entered) opens one too, unless the call on top is the same
-//!   function opened by an `i` and not yet entered: then it marks it;
-//! - `O` (about to return) marks the call on top as returning when an `i`
-//!   opened it, else closes it; `o` (returned) closes it;
-//! - a return for a call deeper in the stack (BEGIN SEQUENCE/BREAK) first
-//!   closes the calls above it, with a warning; a return for a call not
-//!   on the stack is skipped, with a warning;
-//! - any other op is skipped, with a warning the first time.
-//!
-//! The time between a thread's consecutive events belongs to the call on
-//! top of its stack (the builder's trace feed: `trace_time`, `trace_enter`,
-//! `trace_exit`), which makes each function's inclusive and exclusive
-//! times, each call path's stack and each call site's line.
+//! What each record does (the ops' rules: calls opened, marked and closed
+//! per thread, and their times) is in `rules.rs`, which the fast engine
+//! feeds too; this file is how bytes become those records, the plain way.
 
 use super::dbf::{self, Header};
 use super::deldbe::{self, Layout, body_start, split};
 use super::events::{Decoder, Step, TraceEvents};
 use super::foxdbe::{column_map, each_piece, warn_about};
 use super::row::{Col, Row};
+use super::rules::{Op, Record, Rules};
 use super::{
     Detection, bad_columns, detect_deldbe, invalid, looks_like_dbf, packet_header, packets,
     with_siblings,
@@ -40,10 +29,8 @@ use super::{
 use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
 use crate::{Input, InvalidKind, LoadError, LoadOptions};
-use profx_model::metrics::TraceTime;
-use profx_model::text::{decode, visible};
-use profx_model::{FuncId, NameId, Packet, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
-use std::collections::{HashMap, HashSet};
+use profx_model::text::decode;
+use profx_model::{Packet, Place, ProfileBuilder};
 
 /// Loads `input` (and its packets) into `b`.
 pub(super) fn load(
@@ -212,152 +199,35 @@ impl PacketOf {
     }
 }
 
-/// A call open on a thread: its function, whether an `i` opened it, and
-/// whether it was entered (`I`) or is returning (`O`) since.
-#[derive(Clone, Copy)]
-struct Open {
-    func: FuncId,
-    by_i: bool,
-    entered: bool,
-}
-
-/// The ops' rules: each thread's open calls, fed to the builder's trace.
+/// The rows' records, fed to the trace's rules (`rules.rs`), which both
+/// loaders share.
 struct Calls {
-    timed: bool,
-    module: NameId,
-    top_level: NameId,
-    /// Functions by name, made by the first call of each.
-    functions: HashMap<NameId, FuncId>,
-    stacks: HashMap<u64, Vec<Open>>,
-    unknown_ops: HashSet<NameId>,
+    rules: Rules,
 }
 
 impl Calls {
     fn new(b: &mut ProfileBuilder, timed: bool) -> Calls {
-        b.trace_begin(if timed {
-            TraceTime::Timed
-        } else {
-            TraceTime::Untimed
-        });
         Calls {
-            timed,
-            module: b.intern(""),
-            top_level: b.intern(TOP_LEVEL),
-            functions: HashMap::new(),
-            stacks: HashMap::new(),
-            unknown_ops: HashSet::new(),
+            rules: Rules::new(b, timed),
         }
     }
 
-    /// One event; what the Trace pane shows of it: its function and the
-    /// depth it shows at (a call and its return at the caller's depth, the
-    /// `I`/`O` marks inside the call).
+    /// One row; what the Trace pane shows of it.
     fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Step {
-        let id = row.thread.unwrap_or(0);
-        let thread = b.trace_thread(id);
-        if let (true, Some(t)) = (self.timed, row.time) {
-            b.trace_time(thread, t, || place.clone());
-        }
-        let name = b.intern(&row.call);
-        let stack = self.stacks.entry(id).or_default();
-        let (function, depth) = match row.op.as_ref() {
-            op @ ("i" | "I") => {
-                let f = *self
-                    .functions
-                    .entry(name)
-                    .or_insert_with(|| b.function(name, self.module));
-                let depth = stack.len();
-                match stack.last_mut() {
-                    Some(top) if op == "I" && top.func == f && top.by_i && !top.entered => {
-                        top.entered = true;
-                    }
-                    top => {
-                        let caller = top.map(|t| t.func);
-                        let site = row
-                            .line
-                            .map(|line| b.trace_site(caller, line, self.top_level));
-                        let by_i = op == "i";
-                        b.trace_enter(thread, f, if by_i { 1 } else { 2 }, site);
-                        stack.push(Open {
-                            func: f,
-                            by_i,
-                            entered: !by_i,
-                        });
-                    }
-                }
-                (Some(f), depth)
-            }
-            op @ ("O" | "o") => {
-                let f = self.functions.get(&name).copied();
-                let len = stack.len();
-                let at = f.and_then(|f| stack.iter().rposition(|o| o.func == f));
-                let (Some(f), Some(at)) = (f, at) else {
-                    let call = visible(&row.call);
-                    let msg = format!(
-                        "return from {call:?}, which is not on thread {id}'s stack; skipped"
-                    );
-                    b.warn(place, WarningKind::ReturnWithoutCall, msg);
-                    return Step {
-                        function: f,
-                        depth: shown(len),
-                    };
-                };
-                let above = len - 1 - at;
-                if above > 0 {
-                    let call = visible(&row.call);
-                    let msg = format!(
-                        "return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)"
-                    );
-                    b.warn(place, WarningKind::Unwind, msg);
-                    for _ in 0..above {
-                        b.trace_exit(thread);
-                        stack.pop();
-                    }
-                }
-                match stack.last() {
-                    // About to return from a call an `i` opened: it stays
-                    // open until its `o`.
-                    Some(top) if op == "O" && top.by_i => (Some(f), at + 1),
-                    _ => {
-                        b.trace_exit(thread);
-                        stack.pop();
-                        (Some(f), at)
-                    }
-                }
-            }
-            other => {
-                let op = b.intern(other);
-                if self.unknown_ops.insert(op) {
-                    let msg = format!(
-                        "unknown operation {:?}; records with it skipped",
-                        visible(other)
-                    );
-                    b.warn(place, WarningKind::UnknownOp, msg);
-                }
-                (None, stack.len())
-            }
+        let call = b.intern(&row.call);
+        let op = Op::of(&row.op, |op| b.intern(op));
+        let record = Record {
+            thread: row.thread.unwrap_or(0),
+            time: row.time,
+            op,
+            call,
+            line: row.line,
         };
-        Step {
-            function,
-            depth: shown(depth),
-        }
+        self.rules.event(b, record, &|| place.clone())
     }
 
-    /// Closes the calls still open at each thread's last event (one
-    /// warning for the file) and records the thread count.
+    /// Closes the calls still open (`Rules::finish`).
     fn finish(self, b: &mut ProfileBuilder, source: &str) {
-        let open = b.trace_close_open();
-        if open > 0 {
-            let msg = format!(
-                "{open} call(s) still open at the end of the trace; closed at their thread's last event"
-            );
-            b.warn(Place::File(source.to_string()), WarningKind::Unclosed, msg);
-        }
-        let threads = i64::try_from(b.trace_thread_count()).unwrap_or(i64::MAX);
-        b.set_meta("threads", profx_model::MetaValue::Int(threads));
+        self.rules.finish(b, source);
     }
-}
-
-fn shown(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -1,47 +1,24 @@
-//! Xbase++ trace operations → the builder's trace feed (formats.md § xpp).
-//!
-//! One call stack per thread lives in the builder; this module decides per
-//! op whether it pushes, marks or pops a frame. Filtered traces have one
-//! entry and one return record per call; unfiltered ones up to four
-//! (`i` before entering, `I` entered, `O` about to return, `o` returned),
-//! with `I`/`O` only for functions compiled with profiling, so a frame
-//! remembers whether an `i` pushed it and what it has seen since.
+//! The fast engine's events → the trace's rules (`../rules.rs`), a batch
+//! at a time. Nothing here decides what an event does: it maps a worker's
+//! names to the profile's where an event uses them, and asks ahead for
+//! the call sites the next events will read.
 
-use super::batch::{Ev, Op};
+use super::batch::{Ev, Op as EvOp};
 use crate::names::global;
 use crate::xpp::events::Step;
-use profx_model::metrics::{ThreadIx, TraceTime};
-use profx_model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
-use rustc_hash::FxHashSet;
+use crate::xpp::rules::{Op, Record, Rules};
+use profx_model::{NameId, Place, ProfileBuilder};
 
-const PUSHED_BY_I: u8 = 1;
-const ENTERED: u8 = 2;
-const RETURNING: u8 = 4;
-const NO_FUNCTION: u32 = u32::MAX;
-
+/// Feeds the rules the fast engine's events.
 pub(super) struct Replay {
-    timed: bool,
-    module: NameId,
-    top_level: NameId,
-    /// Per name: its function (trace functions have no module), so an event
-    /// costs an array lookup, not a hash.
-    function_of: Vec<u32>,
-    unknown_ops: FxHashSet<u32>,
+    rules: Rules,
 }
 
 impl Replay {
+    /// Starts the trace: timed when the trace has a time column.
     pub(super) fn new(b: &mut ProfileBuilder, timed: bool) -> Replay {
-        b.trace_begin(if timed {
-            TraceTime::Timed
-        } else {
-            TraceTime::Untimed
-        });
         Replay {
-            timed,
-            module: b.intern(""),
-            top_level: b.intern(TOP_LEVEL),
-            function_of: Vec::new(),
-            unknown_ops: FxHashSet::default(),
+            rules: Rules::new(b, timed),
         }
     }
 
@@ -68,225 +45,32 @@ impl Replay {
         for (i, ev) in events.iter().enumerate() {
             if ahead
                 && let Some(next) = events.get(i + AHEAD)
-                && matches!(next.op(), Op::Enter | Op::Entered)
+                && matches!(next.op(), EvOp::Enter | EvOp::Entered)
                 && let Some(line) = next.line()
             {
                 b.trace_site_ahead(next.thread, line);
             }
-            let step = self.event(b, ev, map, &|| place(ev));
+            let op = match ev.op() {
+                EvOp::Enter => Op::Enter,
+                EvOp::Entered => Op::Entered,
+                EvOp::Leaving => Op::Leaving,
+                EvOp::Left => Op::Left,
+                EvOp::Other(op) => Op::Other(global(map, op)),
+            };
+            let record = Record {
+                thread: ev.thread,
+                time: ev.time(),
+                op,
+                call: global(map, ev.name()),
+                line: ev.line(),
+            };
+            let step = self.rules.event(b, record, &|| place(ev));
             each(ev, step);
         }
     }
 
-    /// Applies one event; returns what the trace pane shows of it.
-    fn event(
-        &mut self,
-        b: &mut ProfileBuilder,
-        ev: &Ev,
-        map: &[NameId],
-        place: &dyn Fn() -> Place,
-    ) -> Step {
-        let thread = b.trace_thread(ev.thread);
-        let (function, depth) = self.apply(b, thread, ev, map, place);
-        Step {
-            function,
-            depth: u32::try_from(depth).unwrap_or(u32::MAX),
-        }
-    }
-
-    /// The event's effect on the thread's stack; its function (none for a
-    /// skipped record) and the depth it shows at. A call's entry and its
-    /// return both show at the caller's depth (the stack's before an entry,
-    /// after a return); the `I`/`O` marks of an unfiltered trace one
-    /// deeper, inside it. Each branch knows the depth from the stack it
-    /// already holds, so an event costs no more lookups of it.
-    fn apply(
-        &mut self,
-        b: &mut ProfileBuilder,
-        thread: ThreadIx,
-        ev: &Ev,
-        map: &[NameId],
-        place: &dyn Fn() -> Place,
-    ) -> (Option<FuncId>, usize) {
-        if let (true, Some(t)) = (self.timed, ev.time()) {
-            b.trace_time(thread, t, place);
-        }
-        let name = global(map, ev.name());
-        let op = ev.op();
-        match op {
-            Op::Enter | Op::Entered => {
-                let f = self.function(b, name);
-                let frames = b.trace_frames_mut(thread);
-                let depth = frames.len();
-                let top = frames.last_mut();
-                let caller = top.as_ref().map(|top| top.func);
-                match top {
-                    Some(top)
-                        if op == Op::Entered
-                            && top.func == f
-                            && top.flags & PUSHED_BY_I != 0
-                            && top.flags & ENTERED == 0 =>
-                    {
-                        top.flags |= ENTERED;
-                    }
-                    _ => {
-                        let flags = if op == Op::Enter {
-                            PUSHED_BY_I
-                        } else {
-                            ENTERED
-                        };
-                        self.call(b, (thread, caller), f, flags, ev.line());
-                    }
-                }
-                (Some(f), depth)
-            }
-            Op::Leaving | Op::Left => self.exit(b, thread, name, place, op == Op::Leaving),
-            Op::Other(op) => self.other(b, thread, global(map, op), place),
-        }
-    }
-
-    /// A record of an op the spec does not know: skipped, with a warning
-    /// the first time. Out of the event loop, as every rare branch here:
-    /// inlined, their code made every event's larger.
-    #[cold]
-    #[inline(never)]
-    fn other(
-        &mut self,
-        b: &mut ProfileBuilder,
-        thread: ThreadIx,
-        op: NameId,
-        place: &dyn Fn() -> Place,
-    ) -> (Option<FuncId>, usize) {
-        if self.unknown_ops.insert(op.index() as u32) {
-            let op = profx_model::text::visible(b.name(op));
-            let msg = format!("unknown operation {op:?}; records with it skipped");
-            b.warn(place(), WarningKind::UnknownOp, msg);
-        }
-        (None, b.trace_frames(thread).len())
-    }
-
-    fn function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
-        match self.existing(name) {
-            Some(f) => f,
-            None => self.new_function(b, name),
-        }
-    }
-
-    /// The function of a name called for the first time, remembered by
-    /// the name's number.
-    #[cold]
-    #[inline(never)]
-    fn new_function(&mut self, b: &mut ProfileBuilder, name: NameId) -> FuncId {
-        let f = b.function(name, self.module);
-        if self.function_of.len() <= name.index() {
-            self.function_of.resize(name.index() + 1, NO_FUNCTION);
-        }
-        self.function_of[name.index()] = f.index() as u32;
-        f
-    }
-
-    fn existing(&self, name: NameId) -> Option<FuncId> {
-        let raw = *self.function_of.get(name.index())?;
-        (raw != NO_FUNCTION).then_some(FuncId::from_index(raw as usize))
-    }
-
-    /// A call on `thread` from `caller` (its top frame's function, if
-    /// any): a new frame, and its line (where the caller made it). The
-    /// two ride in one argument, so that the arguments fit in registers
-    /// rather than going through the stack on every call.
-    fn call(
-        &self,
-        b: &mut ProfileBuilder,
-        (thread, caller): (ThreadIx, Option<FuncId>),
-        f: FuncId,
-        flags: u8,
-        line: Option<u32>,
-    ) {
-        let site = line.map(|line| b.trace_site(caller, line, self.top_level));
-        b.trace_enter(thread, f, flags, site);
-    }
-
-    /// `O` (about to return) or `o` (returned) for the function `name`;
-    /// the function and the depth that stays.
-    fn exit(
-        &self,
-        b: &mut ProfileBuilder,
-        thread: ThreadIx,
-        name: NameId,
-        place: &dyn Fn() -> Place,
-        about: bool,
-    ) -> (Option<FuncId>, usize) {
-        let f = self.existing(name);
-        let frames = b.trace_frames(thread);
-        let len = frames.len();
-        let pos = f.and_then(|f| frames.iter().rposition(|fr| fr.func == f));
-        let (Some(f), Some(pos)) = (f, pos) else {
-            not_on_stack(b, thread, name, place);
-            return (f, len);
-        };
-        let above = len - 1 - pos;
-        if above > 0 {
-            unwind(b, thread, name, place, above);
-        }
-        // The frame at `pos` is the top now; the depth is what stays.
-        let depth = match b.trace_frames_mut(thread).last_mut() {
-            Some(top) if about && top.flags & PUSHED_BY_I != 0 => {
-                top.flags |= RETURNING;
-                pos + 1
-            }
-            _ => {
-                b.trace_exit(thread);
-                pos
-            }
-        };
-        (Some(f), depth)
-    }
-
-    /// Closes calls still open at each thread's last event (one warning for
-    /// the file) and records the thread count.
+    /// Closes the calls still open (`Rules::finish`).
     pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str) {
-        let open = b.trace_close_open();
-        if open > 0 {
-            let msg = format!(
-                "{open} call(s) still open at the end of the trace; closed at their thread's last event"
-            );
-            b.warn(Place::File(source.to_string()), WarningKind::Unclosed, msg);
-        }
-        let threads = b.trace_thread_count();
-        b.set_meta(
-            "threads",
-            profx_model::MetaValue::Int(i64::try_from(threads).unwrap_or(i64::MAX)),
-        );
-    }
-}
-
-/// A return from a function not on the thread's stack: skipped, with a
-/// warning.
-#[cold]
-#[inline(never)]
-fn not_on_stack(b: &mut ProfileBuilder, thread: ThreadIx, name: NameId, place: &dyn Fn() -> Place) {
-    let call = profx_model::text::visible(b.name(name));
-    let id = b.trace_thread_id(thread);
-    let msg = format!("return from {call:?}, which is not on thread {id}'s stack; skipped");
-    b.warn(place(), WarningKind::ReturnWithoutCall, msg);
-}
-
-/// A return from a function `above` calls down the stack (BEGIN
-/// SEQUENCE/BREAK): the calls above it close here, with a warning.
-#[cold]
-#[inline(never)]
-fn unwind(
-    b: &mut ProfileBuilder,
-    thread: ThreadIx,
-    name: NameId,
-    place: &dyn Fn() -> Place,
-    above: usize,
-) {
-    let call = profx_model::text::visible(b.name(name));
-    let msg =
-        format!("return from {call:?} unwinds {above} call(s) above it (BEGIN SEQUENCE/BREAK)");
-    b.warn(place(), WarningKind::Unwind, msg);
-    for _ in 0..above {
-        b.trace_exit(thread);
+        self.rules.finish(b, source);
     }
 }
