@@ -12,13 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("attacks")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> common::Scratch {
+    common::scratch("attacks", test)
 }
 
 fn fixture(rel: &str) -> PathBuf {
@@ -85,6 +80,9 @@ fn export_never_replaces_the_input_under_another_name() {
     for out in [&hard, &soft] {
         let o = profx(&["export", s(&input), "--to", "csv", "-o", s(out), "--force"]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        // Exit 2 is also clap's for any usage error: the message tells.
+        let why = format!("{} is the input {}", s(out), s(&input));
+        assert!(stderr(&o).contains(&why), "{}", stderr(&o));
         assert_eq!(std::fs::read(&input).unwrap(), before);
     }
 }
@@ -206,7 +204,16 @@ fn a_fifo_among_the_packets_is_named_not_waited_on() {
     mkfifo(&dir.join("T.PRF.000002"));
     let o = profx(&["report", s(&base), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("is a FIFO"), "{}", stdout(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fifo = s(&dir.join("T.PRF.000002")).to_string();
+    let named = r["warnings"].as_array().unwrap().iter().any(|w| {
+        w["where"] == fifo.as_str()
+            && w["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{fifo}: is a FIFO"))
+    });
+    assert!(named, "{}", r["warnings"]);
 }
 
 #[test]
@@ -340,6 +347,35 @@ fn invisible_characters_in_names_are_shown_escaped() {
         ));
     }
     std::fs::write(&path, text).unwrap();
+    // Shown, not dropped: each hidden character spelt out where it stands.
+    let shown = [
+        "A\\u{61c}",
+        "B\\u{2028}",
+        "C\\u{2029}",
+        "D\\u{fff9}",
+        "E\\u{e0001}\\u{e0041}",
+        "F\\xad",
+        "G\\u{180e}",
+        "H\\u{3164}",
+    ];
+    let table = stdout(&profx(&["report", s(&path)]));
+    for name in shown {
+        assert!(
+            table.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} in:\n{table}"
+        );
+    }
+    // --json keeps the real names; JSON's own escapes carry them.
+    let json = profx(&["report", s(&path), "--json"]);
+    let r: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let mut kept: Vec<&str> = r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    kept.sort_unstable();
+    assert_eq!(kept, names);
     for args in [&["report", s(&path)][..], &["report", s(&path), "--json"]] {
         let o = profx(args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

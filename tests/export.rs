@@ -21,7 +21,12 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 /// Every fixture as a loadable file (BR and DBF descriptions compiled),
 /// plus the public Visual Studio samples.
 fn inputs() -> Vec<PathBuf> {
-    let dir = scratch("inputs");
+    // Read by every test here through `loadable`'s static, which is never
+    // dropped, so no guard could remove it: one fixed folder, made anew by
+    // each run.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("export-inputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let mut out = Vec::new();
     for sub in [
         "plist",
@@ -68,13 +73,8 @@ fn compile(path: &Path, name: &str) -> Vec<u8> {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("export")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("export", name)
 }
 
 /// The inputs that load, each with its `--json` report; made once for all

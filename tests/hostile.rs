@@ -6,16 +6,10 @@
 mod common;
 
 use common::{profx, stderr, stdout};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// A fresh folder under the target directory for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hostile")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+fn scratch(test: &str) -> common::Scratch {
+    common::scratch("hostile", test)
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {

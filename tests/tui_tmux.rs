@@ -10,15 +10,21 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A tmux server of our own (its own socket), killed when dropped.
+/// A tmux server of our own, killed when dropped. Its socket lives in a
+/// folder that goes with it: a killed tmux 3.3 server leaves its socket
+/// behind, and `-L` would leave one in /tmp/tmux-UID for every test run.
 struct Tmux {
-    socket: String,
+    socket: std::path::PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl Tmux {
     fn start(test: &str, width: u16, height: u16) -> Tmux {
-        let socket = format!("profx-{test}-{}", std::process::id());
-        let t = Tmux { socket };
+        let dir = scratch(&format!("tmux-{test}"));
+        let t = Tmux {
+            socket: dir.path().join("socket"),
+            _dir: dir,
+        };
         let size = (width.to_string(), height.to_string());
         t.run(&[
             "new-session",
@@ -35,9 +41,16 @@ impl Tmux {
         t
     }
 
+    /// `tmux` talking to this server.
+    fn command(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.arg("-S").arg(&self.socket).args(["-f", "/dev/null"]);
+        c
+    }
+
     fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
+        let out = self
+            .command()
             .args(args)
             .output()
             .expect("tmux runs (apt-get install -y tmux)");
@@ -80,6 +93,30 @@ impl Tmux {
         self.wait_until(needle, |screen| screen.contains(needle))
     }
 
+    /// Waits until the shell is the pane's foreground process again: keys
+    /// typed while the app is still reading them would be the app's, as a
+    /// loaded machine shows.
+    fn wait_for_shell(&self) {
+        let start = Instant::now();
+        loop {
+            let fg = self.run(&[
+                "display-message",
+                "-p",
+                "-t",
+                "main",
+                "#{pane_current_command}",
+            ]);
+            if fg.trim() == "sh" {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the app still runs: {fg}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         let needle = what;
@@ -102,10 +139,18 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
+        let _ = self.command().arg("kill-server").output();
     }
+}
+
+/// A folder of one test's own, removed when dropped, a failing test's
+/// too: tests run in parallel, and a run leaves nothing in the temporary
+/// directory.
+fn scratch(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("profx-{test}-"))
+        .tempdir()
+        .expect("a scratch folder")
 }
 
 fn fixture(rel: &str) -> String {
@@ -159,6 +204,7 @@ fn open_sort_search_drill_back_trace_quit() {
     // Quit, and the shell works as before: echo, canonical mode, no
     // alternate screen left behind.
     t.keys(&["q"]);
+    t.wait_for_shell();
     t.type_text("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo; echo ok-$((40+2))");
     t.keys(&["Enter"]);
     let s = t.wait_for("ok-42");
@@ -174,8 +220,8 @@ fn open_sort_search_drill_back_trace_quit() {
 
 #[test]
 fn a_hostile_file_name_cannot_retitle_the_terminal() {
-    let dir = std::env::temp_dir().join(format!("profx-tmux-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let folder = scratch("hostile-name");
+    let dir = folder.path();
     let name = dir.join("evil\u{1b}]2;pwned\u{7}.txt");
     std::fs::copy(fixture("plist/hostile-names.txt"), &name).expect("copy");
     let t = Tmux::start("hostile", 100, 30);
@@ -193,7 +239,6 @@ fn a_hostile_file_name_cannot_retitle_the_terminal() {
     let title = t.run(&["display-message", "-p", "-t", "main", "#{pane_title}"]);
     assert!(!title.contains("pwned"), "the pane title changed: {title}");
     t.keys(&["q"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The bytes the app wrote to the terminal, captured raw by tmux
@@ -202,8 +247,8 @@ fn a_hostile_file_name_cannot_retitle_the_terminal() {
 /// Nothing a name holds may reach the terminal as it is.
 #[test]
 fn nothing_a_name_holds_reaches_the_terminal_raw() {
-    let dir = std::env::temp_dir().join(format!("profx-raw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let folder = scratch("raw");
+    let dir = folder.path();
     let evil: &[u8] =
         b"E\x1b[2J\x1b]0;pwned\x07\x08\r\x00\x7f\xc2\x9b\xe2\x80\xae\xe2\x80\x8b\xff\xfeX";
     let mut trace = Vec::new();
@@ -266,18 +311,24 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
     t.keys(&["g"]);
     t.type_text("p");
     t.wait_for("> p");
+    // An ESC read together with the next key is that key with Alt, as a
+    // loaded machine shows: each overlay is seen gone before a key follows.
     t.keys(&["Escape"]);
+    t.wait_until("the finder closed", |s| !s.contains("Jump to function"));
     t.keys(&["?"]);
     t.wait_for("this help (Esc closes it)");
     t.keys(&["Escape"]);
+    t.wait_until("the help closed", |s| {
+        !s.contains("this help (Esc closes it)")
+    });
     t.keys(&["q"]);
+    t.wait_for_shell();
     t.type_text("echo done-$((1+1))");
     t.keys(&["Enter"]);
     t.wait_for("done-2");
     t.run(&["pipe-pane", "-t", "main"]);
 
     let out = std::fs::read(&raw).expect("tmux captured the output");
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.len() > 1000,
         "the tour was captured ({} bytes)",
@@ -311,9 +362,8 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
 /// input, and the status line says where.
 #[test]
 fn e_exports_the_filtered_pane_beside_the_input() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-export");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let folder = scratch("export");
+    let dir = folder.path();
     let input = dir.join("orders.txt");
     std::fs::copy(fixture("plist/demo-orders.txt"), &input).unwrap();
     let t = Tmux::start("export", 140, 30);
@@ -414,9 +464,8 @@ fn the_terminal_is_given_back_on_sigterm_sighup_and_sigquit() {
 /// names the file, exits 1 and gives the terminal back.
 #[test]
 fn a_file_cut_short_under_the_trace_pane_ends_with_a_message() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-cut");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let folder = scratch("cut");
+    let dir = folder.path();
     let path = dir.join("cut.prf");
     common::generated_trace(&path, 8 << 20, 50);
     let t = Tmux::start("cut", 100, 30);
@@ -470,9 +519,8 @@ fn a_terminal_that_cannot_show_the_app_gets_a_plain_message() {
 /// 5,000 `j` at once: every one is handled, none waits for another key.
 #[test]
 fn a_burst_of_keys_is_handled_whole() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-burst");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let folder = scratch("burst");
+    let dir = folder.path();
     let path = dir.join("many.txt");
     let mut text = String::from("1\t522\tProfile: Function timing\n");
     for i in 0..6000 {
@@ -499,9 +547,8 @@ fn a_paste_into_the_search_prompt_filters_once() {
     t.keys(&["Enter"]);
     t.wait_for("Functions 8/8");
     t.keys(&["/"]);
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-paste");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let folder = scratch("paste");
+    let dir = folder.path();
     let pasted = dir.join("paste.txt");
     std::fs::write(&pasted, format!("Price{}", "z".repeat(100_000))).unwrap();
     t.run(&["load-buffer", &pasted.to_string_lossy()]);
@@ -620,10 +667,7 @@ fn y_copies_the_selected_path_through_osc_52() {
     let start = Instant::now();
     let copied = loop {
         // No buffer yet is an error of tmux's: asked again.
-        let out = Command::new("tmux")
-            .args(["-L", &t.socket, "-f", "/dev/null", "show-buffer"])
-            .output()
-            .expect("tmux runs");
+        let out = t.command().arg("show-buffer").output().expect("tmux runs");
         let buffer = String::from_utf8_lossy(&out.stdout).into_owned();
         if buffer == "main loop > draw" {
             break buffer;
@@ -713,9 +757,8 @@ fn the_flame_chart_walked() {
 /// keys move while another runs, and `q` cancels it and quits.
 #[test]
 fn a_large_export_counts_its_rows_and_cancels() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tmux-export");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let folder = scratch("big-export");
+    let dir = folder.path();
     let path = dir.join("big.prf");
     common::generated_trace(&path, 48 << 20, 2000);
     let t = Tmux::start("big-export", 120, 30);
@@ -728,7 +771,7 @@ fn a_large_export_counts_its_rows_and_cancels() {
     t.wait_for("events · Esc cancels");
     t.keys(&["Escape"]);
     t.wait_for("export cancelled: no file written");
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    let left: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
     assert_eq!(left.len(), 1, "only the input: {left:?}");
     // Keys work while one runs, and q cancels it and quits.
     t.keys(&["e"]);
@@ -748,8 +791,8 @@ fn a_large_export_counts_its_rows_and_cancels() {
 /// paths as folded stacks beside the input.
 #[test]
 fn digits_names_and_what_a_line_called_at_80_columns() {
-    let dir = std::env::temp_dir().join(format!("profx-53-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let folder = scratch("digits");
+    let dir = folder.path();
     let huge = dir.join("huge-times.csv");
     std::fs::copy(fixture("vs-csv/huge-times.csv"), &huge).expect("copy");
     let t = Tmux::start("digits", 80, 24);
@@ -803,5 +846,4 @@ fn digits_names_and_what_a_line_called_at_80_columns() {
     trace.keys(&["q"]);
     let s = trace.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&trace, &s);
-    let _ = std::fs::remove_dir_all(&dir);
 }

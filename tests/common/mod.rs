@@ -15,6 +15,33 @@ pub fn profx(args: &[&str]) -> Output {
         .expect("the profx binary runs")
 }
 
+/// One test's folder under the target directory, removed when dropped, a
+/// failing test's too: a run leaves none of its files (some are tens of
+/// megabytes), and tests running side by side never share one.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// A fresh `Scratch` named after the test file (`group`) and the test.
+pub fn scratch(group: &str, test: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{group}-{test}-"))
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .expect("a scratch folder");
+    Scratch(dir)
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }

@@ -83,8 +83,11 @@ mod tests {
 
     #[test]
     fn finds_siblings_in_order_and_names_the_missing_ones() {
-        let dir = std::env::temp_dir().join(format!("profx-siblings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let folder = tempfile::Builder::new()
+            .prefix("profx-siblings-")
+            .tempdir()
+            .unwrap();
+        let dir = folder.path();
         for n in [
             "T.PRF",
             "T.PRF.000003",
@@ -104,15 +107,17 @@ mod tests {
         assert_eq!(missing.len(), 1);
         assert!(missing[0].first.ends_with("T.PRF.000002"));
         assert_eq!(missing[0].count, 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// One stray sibling numbered 999999999 is one run of missing packets,
     /// not a billion names.
     #[test]
     fn a_far_sibling_is_one_missing_run() {
-        let dir = std::env::temp_dir().join(format!("profx-far-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let folder = tempfile::Builder::new()
+            .prefix("profx-far-")
+            .tempdir()
+            .unwrap();
+        let dir = folder.path();
         for n in ["F.PRF", "F.PRF.000001", "F.PRF.999999999"] {
             std::fs::write(dir.join(n), b"x").unwrap();
         }
@@ -122,6 +127,5 @@ mod tests {
         assert!(missing[0].first.ends_with("F.PRF.000002"));
         assert!(missing[0].last.ends_with("F.PRF.999999998"));
         assert_eq!(missing[0].count, 999_999_997);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
