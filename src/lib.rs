@@ -20,6 +20,7 @@ pub use profx_fixtures as fixture_gen;
 pub use profx_load as load;
 pub use profx_model as model;
 pub use profx_model::text;
+pub use profx_sys as sys;
 pub use profx_sys::signals;
 
 pub mod demo;

@@ -27,9 +27,7 @@ fn s(p: &Path) -> &str {
 }
 
 fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(s(path)).unwrap();
-    // SAFETY: a NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    profx::sys::fs::make_fifo(path).expect("a FIFO in a test folder");
 }
 
 /// A packeted DELDBE trace: `T.PRF` and packets 1 and 2.
@@ -160,8 +158,7 @@ fn an_export_ended_by_a_signal_leaves_no_temporary_file() {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, sig) };
+        profx::sys::signals::send(child.id(), sig).expect("our own child");
         let status = child.wait().unwrap();
         use std::os::unix::process::ExitStatusExt;
         assert_eq!(status.signal(), Some(sig), "{name}: dies of the signal");

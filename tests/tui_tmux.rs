@@ -394,7 +394,7 @@ fn e_exports_the_filtered_pane_beside_the_input() {
 }
 
 /// The pid of the program the pane's shell is running now.
-fn running_in(t: &Tmux) -> i32 {
+fn running_in(t: &Tmux) -> u32 {
     let shell = t.run(&["display-message", "-p", "-t", "main", "#{pane_pid}"]);
     let shell = shell.trim();
     let start = Instant::now();
@@ -448,8 +448,7 @@ fn the_terminal_is_given_back_on_sigterm_sighup_and_sigquit() {
         t.keys(&["Enter"]);
         run_and_report(&t, &format!("{bin} {}", fixture("plist/demo-orders.txt")));
         t.wait_for("Functions 8/8");
-        // SAFETY: signalling the app this test started.
-        unsafe { libc::kill(running_in(&t), sig) };
+        profx::sys::signals::send(running_in(&t), sig).expect("the app this test started");
         let s = t.wait_for(status);
         let s = if s.contains("SAME-TTY") {
             s

@@ -220,3 +220,15 @@ extern "C" fn on_bus(_: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         libc::signal(libc::SIGBUS, libc::SIG_DFL);
     }
 }
+
+/// Sends signal `sig` to process `pid` (tests signal the profx they
+/// started, to see it undo and die of the signal).
+pub fn send(pid: u32, sig: i32) -> std::io::Result<()> {
+    let pid =
+        i32::try_from(pid).map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    // SAFETY: kill takes plain integers and touches no memory of ours.
+    match unsafe { libc::kill(pid, sig) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
