@@ -343,20 +343,23 @@ fn plist_rich(funcs: &[(u32, u32, u32)], spaced: bool, method: u32) -> Vec<u8> {
 /// The same `--json` (or the same error) from the reference loader and
 /// from the fast engine in chunks of a few lines on every core.
 fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
-    let run = |reference: bool, chunk_bytes: Option<usize>| {
+    let run = |reference: bool, chunk_bytes: Option<usize>, workers: Option<usize>| {
         let opts = LoadOptions {
             format: Some(format.into()),
             reference,
             chunk_bytes,
+            workers,
             ..Default::default()
         };
         load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
             .map(|p| profx::report::json::render(&p) + &streams(&p))
             .map_err(|e| e.to_string())
     };
-    let want = run(true, None);
-    for chunk in [None, Some(97)] {
-        let got = run(false, chunk);
+    let want = run(true, None, None);
+    // Small chunks and three parsers, so the workers' paths run on any
+    // machine (one core included), as well as the machine's own count.
+    for (chunk, workers) in [(None, None), (Some(97), None), (Some(97), Some(3))] {
+        let got = run(false, chunk, workers);
         if got != want {
             // The first line where the two documents part, not both whole.
             let (g, w) = (format!("{got:?}"), format!("{want:?}"));
@@ -364,7 +367,7 @@ fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
             let at = g.zip(w).find(|(a, b)| a != b);
             let file = String::from_utf8_lossy(bytes);
             return Err(TestCaseError::fail(format!(
-                "chunk {chunk:?}: fast and reference differ at {at:?}\n{file}"
+                "chunk {chunk:?}, workers {workers:?}: fast and reference differ at {at:?}\n{file}"
             )));
         }
     }

@@ -188,6 +188,12 @@ pub struct LoadOptions {
     pub events: KeepEvents,
     /// Whether a trace's call paths and a log's samples make stacks.
     pub stacks: KeepStacks,
+    /// Parsers a fast engine runs (the calling thread is one of them):
+    /// `None` for one a core, up to eight (`parallel::workers`). Tests give
+    /// several, so that the workers' paths (their name tables, batches
+    /// handed over in order) run on any machine, one core included.
+    #[doc(hidden)]
+    pub workers: Option<usize>,
     /// Load with the format's reference loader: one thread, the format's
     /// general grammar, no speed machinery (`plist::reference`,
     /// `xpp::reference`, `br::reference`). It gives the same profile as

@@ -45,12 +45,12 @@ pub(super) fn load(
         .collect();
     let shared = Shared { bytes, size };
     // One a parser: the worker threads and, when it parses, this one.
-    let given: Vec<Arc<Mutex<Given>>> = (0..parallel::workers().max(1))
-        .map(|_| Arc::default())
-        .collect();
+    let parsers = parallel::parsers(opts);
+    let given: Vec<Arc<Mutex<Given>>> = (0..parsers).map(|_| Arc::default()).collect();
     let mut feed = Feed::new(b, input, opts.events, given.clone());
     let mut done = 0;
     parallel::ordered_reusing(
+        parsers,
         &chunks,
         |worker| Decoder::new(shared, given[worker].clone()),
         |decoder, range, spare| decoder.chunk(range, spare),

@@ -37,7 +37,8 @@ pub(super) fn load(
     // The builder's name table is this thread's until the end; the
     // applier adds rows meanwhile.
     let mut table = b.take_names();
-    let st = read(input, &chunks, State::new(&mut *b), &mut table);
+    let parsers = parallel::parsers(opts);
+    let st = read(input, (parsers, &chunks), State::new(&mut *b), &mut table);
     let done = finish(st, &mut table, input.name());
     b.put_names(table);
     done
@@ -48,7 +49,7 @@ pub(super) fn load(
 /// records to `st` in file order. Returns `st` with every record applied.
 fn read<'b>(
     input: &Input,
-    chunks: &[std::ops::Range<usize>],
+    (parsers, chunks): (usize, &[std::ops::Range<usize>]),
     st: State<'b>,
     table: &mut Interner,
 ) -> State<'b> {
@@ -63,6 +64,7 @@ fn read<'b>(
         // Items go in the room of batches already read: new pages cost
         // a fault each.
         parallel::ordered_reusing(
+            parsers,
             chunks,
             |_| WorkerNames::per_batch(),
             |names, range, spare| chunk::parse(&bytes[range], names, spare),

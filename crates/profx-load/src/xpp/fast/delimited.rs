@@ -67,6 +67,7 @@ fn load_piece(
     let mut maps = NameMaps::default();
     let mut done = 0;
     parallel::ordered_reusing(
+        parallel::parsers(opts),
         &chunks,
         |_| WorkerNames::kept(),
         |names, range, spare| {

@@ -33,6 +33,7 @@ pub(crate) fn load(
             len: header.record_len,
             chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
             events: opts.events,
+            parsers: parallel::parsers(opts),
         };
         load_piece(piece, &records, &map, &mut replay, b)
     })?;
@@ -64,6 +65,7 @@ fn load_piece(
     let mut walk = dbf::Walk::default();
     let mut done = 0;
     parallel::ordered_reusing(
+        records.parsers,
         &chunks,
         |_| WorkerNames::kept(),
         |names, range, spare| {
@@ -108,6 +110,8 @@ struct Records {
     chunk: usize,
     /// What the packet keeps of the records it reads as events.
     events: KeepEvents,
+    /// Parsers to run (`parallel::parsers`).
+    parsers: usize,
 }
 
 /// Decodes the records of `bytes[range]` into `batch` (empty); its extra
