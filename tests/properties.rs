@@ -55,19 +55,22 @@ fn calls() -> impl Strategy<Value = Vec<(u8, bool, usize)>> {
 const NAMES: [&str; 6] = ["MAIN", "CALC", "PRINT", "DB.SEEK", "LOG", "TAX"];
 
 /// The traces' and BR logs' function names: short ones, and names that
-/// reach the fast engines' other paths: exactly 16 bytes and one more (a
-/// key held in two words, and one checked against the table's text), 64
-/// and 200 bytes alike in all but their last (a worker's name cache keys
-/// a name by its ends and length), a CP1252 byte and UTF-8 letters.
-const TRACE_NAMES: [&[u8]; 11] = [
+/// reach the fast engines' other paths: 16 and 17 bytes, two of them
+/// alike in all but their last byte (a BR frame key holds 16 bytes in two
+/// words), two of 64 bytes alike in their ends and length but not their
+/// middle (a worker's name cache keys a name by its first and last eight
+/// bytes and its length, and must check a long one's text), 200 bytes,
+/// a CP1252 byte and UTF-8 letters.
+const TRACE_NAMES: [&[u8]; 12] = [
     b"MAIN",
     b"CALC",
     b"PRINT",
     b"DB.SEEK",
     b"CUSTOMERDIALOG:A",
     b"CUSTOMERDIALOG:AB",
+    b"CUSTOMERDIALOG:B",
     b"CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOWANDTHENSOMEMORE_00001",
-    b"CUSTOMERDIALOG:HANDLEEVENTFROMTHEMAINWINDOWANDTHENSOMEMORE_00002",
+    b"CUSTOMERDIALOG:HANDLEEVENTFROMTHESIDEWINDOWANDTHENSOMEMORE_00001",
     LONG_A,
     b"CAF\xe9:CR\xe8ME",
     "GR\u{dc}N:\u{c5}RET".as_bytes(),

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Issue 55: deliberate mutations of the fast engines and of the metric
+# code, one per rule, each of which the tests must catch. Each is applied
+# alone, the tests named beside it run, and the source is put back; a
+# mutation the tests let through is a test to write. CONTRIBUTING.md lists
+# them. Each needs a rebuild of the test binaries, so this is not part of
+# CI: run it after changing a fast engine, the metric code or the tests
+# that hold them.
+#
+#   scripts/mutants.sh            every mutation
+#   scripts/mutants.sh 3 5        the third and the fifth
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# file | text | its mutation | the test that must fail (cargo test args)
+MUTANTS=(
+  "crates/profx-model/src/metrics/trace_acc.rs|            if !recursive {|            if !recursive \|\| pop.span >= 0.0 {|--test oracle"
+  "crates/profx-model/src/metrics/trace_acc.rs|                line.ms += pop.span;|                line.ms += pop.self_ms;|--test oracle"
+  "crates/profx-model/src/metrics/trace_acc.rs|                func.max_span = func.max_span.max(pop.span);|                func.max_span = func.max_span.min(pop.span);|--test oracle"
+  "crates/profx-model/src/metrics/trace.rs|            None => st.outside_ms += d,|            None => {}|--test oracle"
+  "crates/profx-model/src/metrics/samples.rs|                f.hits_total += 1;|                f.hits_total += 2;|--test oracle"
+  "crates/profx-load/src/xpp/fast/record.rs|    (skip_spaces(raw, i) == raw.len()).then(\|\| mantissa as f64 / POW10[k])|    (skip_spaces(raw, i) == raw.len()).then(\|\| mantissa as f64 / POW10[k.min(1)])|--test properties reference"
+  "crates/profx-load/src/names.rs|                && (name.len() <= 16|                && (name.len() <= 64|--test properties reference"
+  "crates/profx-load/src/br/fast/frame_keys.rs|        if len >= 16 {|        if len >= 24 {|--test properties reference"
+  "crates/profx-load/src/plist/fast/bytes.rs|        (Some(&a), Some(&z)) if a != b' ' && z != b' ' => Some(s),|        (Some(_), Some(_)) => Some(s),|--test properties reference"
+)
+
+only=("$@")
+caught=0
+missed=0
+for i in "${!MUTANTS[@]}"; do
+    n=$((i + 1))
+    if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " =~ " $n " ]]; then
+        continue
+    fi
+    IFS='|' read -r file text mutant tests <<<"$(printf '%s' "${MUTANTS[$i]}" | sed 's/\\|/\x01/g')"
+    text=${text//$'\x01'/|}
+    mutant=${mutant//$'\x01'/|}
+    backup=$(mktemp)
+    cp "$file" "$backup"
+    if ! python3 - "$file" "$text" "$mutant" <<'EOF'
+import sys
+path, text, mutant = sys.argv[1:]
+s = open(path).read()
+if s.count(text) != 1:
+    sys.exit(f"{path}: the text to mutate is there {s.count(text)} times, not once: {text!r}")
+open(path, "w").write(s.replace(text, mutant))
+EOF
+    then
+        cp "$backup" "$file"
+        rm -f "$backup"
+        echo "mutant $n: cannot apply (the source changed: update this list)"
+        missed=$((missed + 1))
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if cargo test -q $tests >/dev/null 2>&1; then
+        echo "mutant $n: NOT caught ($file: $mutant)"
+        missed=$((missed + 1))
+    else
+        echo "mutant $n: caught by cargo test $tests"
+        caught=$((caught + 1))
+    fi
+    cp "$backup" "$file"
+    rm -f "$backup"
+done
+echo "mutants: $caught caught, $missed not"
+[ "$missed" = 0 ]
