@@ -9,8 +9,16 @@
 #
 #   scripts/mutants.sh            every mutation
 #   scripts/mutants.sh 3 5        the third and the fifth
+#
+# It edits the sources in place while it runs: run it on a tree with
+# nothing to commit, and commit nothing until it ends. The failures a
+# mutation causes are not kept as proptest regressions.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+saved=$(mktemp -d)
+cp tests/*.proptest-regressions "$saved"/ 2>/dev/null
+trap 'cp "$saved"/*.proptest-regressions tests/ 2>/dev/null; rm -rf "$saved"' EXIT
 
 # file | text | its mutation | the test that must fail (cargo test args)
 MUTANTS=(
@@ -63,6 +71,7 @@ EOF
     fi
     cp "$backup" "$file"
     rm -f "$backup"
+    cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
 done
 echo "mutants: $caught caught, $missed not"
 [ "$missed" = 0 ]
