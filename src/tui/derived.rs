@@ -168,7 +168,10 @@ impl Prepared {
             .name("profx-prepare".into())
             .spawn(move || {
                 profx_sys::thread::yield_to_keys();
-                job(&pr, &p)
+                match ahead_pool() {
+                    Some(pool) => pool.install(|| job(&pr, &p)),
+                    None => job(&pr, &p),
+                }
             });
     }
 
@@ -197,6 +200,23 @@ impl Prepared {
             });
         });
     }
+}
+
+/// The threads that the sorts and passes of what is made ahead of need
+/// split their work over: a rayon pool of their own, at the prepare
+/// threads' priority. On the global pool, a keystroke's search would wait
+/// behind a pane's sort made ahead, and that sort would run at the keys'
+/// priority.
+fn ahead_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("profx-ahead-{i}"))
+            .start_handler(|_| profx_sys::thread::yield_to_keys())
+            .build()
+            .ok()
+    })
+    .as_ref()
 }
 
 /// The first view of a large profile, while its rows are ordered on a

@@ -16,8 +16,8 @@
 use super::columns::{Column, ValueKind};
 use super::sort::value_key;
 use profx_model::Profile;
-use profx_model::halves::make_sorted;
 use profx_model::ids::RowId;
+use profx_model::par_sort::make_sorted;
 
 /// A table's rows by (tie, place in a base order), and each row's place
 /// in that order.
@@ -152,7 +152,7 @@ mod tests {
         same_as_sort_by::<StackColumn>(&p, Table::Stacks);
     }
 
-    /// Rows on two cores: the halves are keyed and sorted apart.
+    /// Rows on every core: the parts are keyed apart, then sorted.
     #[test]
     fn large_tables_sort_as_sort_by() {
         let p = profx_fixtures::large::profile(120_000);

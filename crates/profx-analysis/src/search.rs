@@ -15,6 +15,7 @@
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use profx_model::{NameId, Profile};
+use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
 /// Where an exact term must sit in the name.
@@ -262,39 +263,29 @@ pub fn narrows(old: &str, new: &str) -> bool {
 /// process has not written yet costs a page fault every 4 KiB, which came
 /// to as much as reading the rows.
 pub fn retain_rows(rows: &mut Vec<u32>, keep: impl Fn(u32) -> bool + Sync) {
-    const PER_THREAD: usize = 20_000;
-    let threads = workers().min(rows.len() / PER_THREAD);
-    if threads < 2 {
+    if !worth_splitting(rows.len()) {
         rows.retain(|&r| keep(r));
         return;
     }
-    let per = rows.len().div_ceil(threads);
-    let keep = &keep;
-    let kept: Vec<usize> = std::thread::scope(|s| {
-        let parts: Vec<_> = rows
-            .chunks_mut(per)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut n = 0;
-                    for i in 0..part.len() {
-                        let r = part[i];
-                        if keep(r) {
-                            part[n] = r;
-                            n += 1;
-                        }
-                    }
-                    n
-                })
-            })
-            .collect();
-        parts
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
+    // Each part keeps its rows at its own start; then the parts' kept
+    // rows are moved up to follow each other.
+    let kept: Vec<usize> = rows
+        .par_chunks_mut(PART)
+        .map(|part| {
+            let mut n = 0;
+            for i in 0..part.len() {
+                let r = part[i];
+                if keep(r) {
+                    part[n] = r;
+                    n += 1;
+                }
+            }
+            n
+        })
+        .collect();
     let mut end = 0;
     for (i, n) in kept.into_iter().enumerate() {
-        rows.copy_within(i * per..i * per + n, end);
+        rows.copy_within(i * PART..i * PART + n, end);
         end += n;
     }
     rows.truncate(end);
@@ -571,24 +562,18 @@ fn each_word(n: usize, fill: impl Fn(usize, &mut [u64]) + Sync) -> Vec<u64> {
     each_part(n.div_ceil(64), fill)
 }
 
-/// `fill(start, part)` for parts of the indices below `n`, one a core
+/// `fill(start, part)` for parts of the indices below `n`, on every core
 /// when there are enough to pay for the threads: `part` holds the
 /// answers for the indices from `start` on.
 fn each_part<T: Copy + Default + Send>(n: usize, fill: impl Fn(usize, &mut [T]) + Sync) -> Vec<T> {
-    const PER_THREAD: usize = 20_000;
     let mut out = vec![T::default(); n];
-    let threads = workers().min(n / PER_THREAD).max(1);
-    let per = n.div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        for (i, part) in out.chunks_mut(per).enumerate() {
-            let fill = &fill;
-            if threads == 1 {
-                fill(i * per, part);
-            } else {
-                s.spawn(move || fill(i * per, part));
-            }
-        }
-    });
+    if worth_splitting(n) {
+        out.par_chunks_mut(PART)
+            .enumerate()
+            .for_each(|(i, part)| fill(i * PART, part));
+    } else {
+        fill(0, &mut out);
+    }
     out
 }
 
@@ -642,9 +627,13 @@ fn exact(hay: &str, needle: &str, anchor: Anchor) -> Option<usize> {
     Some(hay[..byte].chars().count())
 }
 
-/// Threads a search splits its rows over: the machine's cores, up to 8.
-fn workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+/// Items a thread of a search takes at a time.
+const PART: usize = 20_000;
+
+/// Whether `n` items pay for waking the pool's threads: a part for two
+/// of them at least.
+fn worth_splitting(n: usize) -> bool {
+    n >= 2 * PART && rayon::current_num_threads() >= 2
 }
 
 #[cfg(test)]

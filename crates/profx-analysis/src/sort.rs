@@ -4,6 +4,7 @@
 use super::columns::{Column, FuncColumn, LineColumn, StackColumn, ValueKind, compare};
 use super::view::Table;
 use profx_model::{FuncId, LineId, Profile, StackId};
+use rayon::prelude::*;
 use std::cmp::Ordering;
 
 /// The columns a table of `C` opens sorted by, most wanted first.
@@ -56,7 +57,7 @@ pub fn sort_by<C: Column>(p: &Profile, rows: &mut [C::Row], col: C, descending: 
     // re-sort of 1 M rows than the sort.
     let make =
         |range: std::ops::Range<usize>| keys(p, &rows[range.clone()], range.start, col, descending);
-    match profx_model::halves::make_sorted(rows.len(), make, Ord::cmp) {
+    match profx_model::par_sort::make_sorted(rows.len(), make, Ord::cmp) {
         Some(keys) => {
             let before = rows.to_vec();
             for (row, key) in rows.iter_mut().zip(&keys) {
@@ -218,17 +219,16 @@ pub fn first_functions_by(p: &Profile, col: FuncColumn, descending: bool, n: usi
         few_first_barred(rows, n, Ord::cmp, |last: &FirstKey| bar.set(Some(last.0)))
     };
     let len = p.functions().len();
-    // Each half's first n on a core of its own, then the first n of both:
-    // the first frame of a large profile waits for this pass.
-    let first = if n <= FEW && profx_model::halves::worth_halving(len) {
-        let mid = len / 2;
-        let (mut a, b) = std::thread::scope(|s| {
-            let a = s.spawn(|| part(0..mid));
-            let b = part(mid..len);
-            (a.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), b)
-        });
-        a.extend(b);
-        first_by(a.into_iter(), n, Ord::cmp)
+    // Each part's first n on a core of its own, then the first n of them
+    // all: the first frame of a large profile waits for this pass. A part
+    // a thread, as each part's bar starts open.
+    let first = if n <= FEW && profx_model::par_sort::worth_splitting(len) {
+        let per = len.div_ceil(rayon::current_num_threads());
+        let parts: Vec<Vec<FirstKey>> = (0..len.div_ceil(per))
+            .into_par_iter()
+            .map(|i| part(i * per..((i + 1) * per).min(len)))
+            .collect();
+        first_by(parts.concat().into_iter(), n, Ord::cmp)
     } else {
         part(0..len)
     };
@@ -364,7 +364,7 @@ pub fn first_stacks(p: &Profile, n: usize) -> Vec<StackId> {
         )
     };
     let keys: Vec<((bool, u64), u32, StackId)> =
-        profx_model::halves::make_sorted(p.stacks().len(), make, Ord::cmp).unwrap_or_default();
+        profx_model::par_sort::make_sorted(p.stacks().len(), make, Ord::cmp).unwrap_or_default();
     let mut rows: Vec<StackId> = keys.into_iter().map(|k| k.2).collect();
     rows.truncate(n);
     rows

@@ -12,6 +12,15 @@
 //! there is a chunk to parse. Parsers take the next chunk as they come
 //! free, up to a window of chunks past the one the consumer feeds next, so
 //! memory stays flat whatever the input's size.
+//!
+//! Hand-written, not rayon's: this is no split of independent work but a
+//! pipeline. Results must reach one consumer in chunk order while later
+//! chunks are parsed; a parser's name numbers rely on its chunks rising;
+//! the window bounds the batches in flight; each result's emptied buffer
+//! goes back to the parser that made it; and the consumer parses whenever
+//! its next result is late. rayon's parallel iterators give results in
+//! order only once all are made (or through a channel with no bound), and
+//! its pool would not hand the consumer's own thread the parsing.
 
 use super::Input;
 use std::ops::Range;

@@ -217,20 +217,8 @@ fn rank(text: &str, starts: &[usize]) -> Vec<u32> {
             }
         })
         .collect();
-    super::halves::sort_unstable_by(&mut order, |a, b| a.head.cmp(&b.head));
-    // The runs alike in their first 16 bytes are ordered apart from each
-    // other: on two cores, each taking the runs of its half of the list.
-    let cut = run_boundary(&order, order.len() / 2);
-    let (a, b) = order.split_at_mut(cut);
-    if super::halves::worth_halving(a.len().min(b.len()) * 2) {
-        std::thread::scope(|s| {
-            s.spawn(|| refine(a, &name));
-            refine(b, &name);
-        });
-    } else {
-        refine(a, &name);
-        refine(b, &name);
-    }
+    super::par_sort::sort_unstable_by(&mut order, |a, b| a.head.cmp(&b.head));
+    refine_split(&mut order, &name);
     let mut ranks = vec![0; starts.len()];
     for (rank, k) in order.iter().enumerate() {
         // The empty text ranks 0 whether or not it was interned, so a
@@ -248,6 +236,19 @@ struct Key {
     head: (u64, u64),
     id: u32,
     len: u32,
+}
+
+/// `refine` on every core: the runs alike in their first 16 bytes are
+/// ordered apart from each other, so a long list is cut between two runs
+/// near its middle and each side refined on a thread of its own.
+fn refine_split<'t>(order: &mut [Key], name: &(dyn Fn(u32) -> &'t str + Sync)) {
+    let cut = run_boundary(order, order.len() / 2);
+    if !super::par_sort::worth_splitting(cut.min(order.len() - cut) * 2) {
+        refine(order, name);
+        return;
+    }
+    let (a, b) = order.split_at_mut(cut);
+    rayon::join(|| refine_split(a, name), || refine_split(b, name));
 }
 
 /// The first place at or after `at` where a new key starts (or the end).

@@ -1,12 +1,16 @@
 //! Linear probing over a power-of-two table of slots: the core the name
-//! and stack indexes share, each with its own slot type.
+//! and stack indexes and the call tree's child index share, each with its
+//! own slot type.
 //!
 //! A slot carries its key's 32-bit hash, so growing reads no key and a
 //! probe settles most mismatches without reading one. The table is ours,
 //! not hashbrown's, so that a caller can ask for the slot a lookup will
 //! read first, a few lookups ahead ([`Slots::prefetch`]): the name and
-//! stack tables of a large profile miss every cache. Keys are never
-//! removed; `clear` forgets them all.
+//! stack tables of a large profile miss every cache. hashbrown's
+//! `HashTable` in its place (no prefetch; its control bytes and its slots
+//! two misses a lookup) measured slower on the trace loads, most on a
+//! sampled log with every stack kept (BENCHMARKS.md, issue 54). Keys are
+//! never removed; `clear` forgets them all.
 
 use profx_sys::prefetch::prefetch;
 

@@ -8,27 +8,17 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// Windows-1252 code points for bytes 0x80..=0x9F; the five bytes it leaves
-/// undefined map to the C1 control of the same value, as browsers do.
-const CP1252_HIGH: [char; 32] = [
-    '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
-    '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
-    '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
-    '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
-];
-
-/// Decodes bytes as UTF-8 when valid, else as Windows-1252 (never fails).
+/// Decodes bytes as UTF-8 when valid, else as Windows-1252 (never fails):
+/// encoding_rs's, which maps the five bytes Windows-1252 leaves undefined
+/// to the C1 control of the same value, as browsers do.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(bytes.iter().map(|&b| cp1252(b)).collect()),
-    }
-}
-
-fn cp1252(b: u8) -> char {
-    match b {
-        0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
-        _ => char::from(b),
+        Err(_) => {
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0
+        }
     }
 }
 
@@ -147,6 +137,11 @@ mod tests {
     fn decodes_utf8_else_windows_1252() {
         assert_eq!(decode("Größe".as_bytes()), "Größe");
         assert_eq!(decode(b"Gr\xf6\xdfe \x80 \x93q\x94"), "Größe € “q”");
+        // The bytes Windows-1252 leaves undefined are the C1 controls.
+        assert_eq!(
+            decode(b"\x81\x8d\x8f\x90\x9d\xff"),
+            "\u{81}\u{8d}\u{8f}\u{90}\u{9d}\u{ff}"
+        );
     }
 
     #[test]

@@ -17,8 +17,11 @@
 //! ready beforehand (C strings, a saved `termios`), takes locks only with
 //! `try_lock` (a lock held by the interrupted code is skipped, never waited
 //! for), and calls `write`, `unlink`, `tcsetattr`, `sigaction`, `raise` and
-//! `_exit`. This is why it uses `libc` directly: signal-hook refuses
-//! SIGBUS, whose handler must run on the faulting thread.
+//! `_exit`. The ending signals go through signal-hook (its registry hands
+//! the handler the `siginfo`, whose `si_code` tells a key from a `kill`;
+//! `emulate_default_handler` then dies of the signal). SIGBUS stays on
+//! `libc` directly: signal-hook refuses it, as its handler must run on the
+//! faulting thread and return to the faulting instruction.
 
 use std::ffi::CString;
 use std::sync::Mutex;
@@ -45,23 +48,31 @@ static MAPS: Mutex<Vec<Map>> = Mutex::new(Vec::new());
 const TERMINAL_RESET: &[u8] =
     b"\x1b[?2004l\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
 
+/// The signals that end the process, undone first.
+const ENDING: [i32; 4] = [libc::SIGTERM, libc::SIGHUP, libc::SIGINT, libc::SIGQUIT];
+
 /// Installs the handlers; the command line calls it once, first thing.
 pub fn install() {
-    for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
-        set(sig, on_end as *const () as usize);
+    for sig in ENDING {
+        // SAFETY: `on_end` only does async-signal-safe things (the module
+        // doc), and it ends the process, so no later handler is skipped.
+        // An error (none of these is forbidden) leaves the default, which
+        // ends the process too, without the undoing.
+        let _ =
+            unsafe { signal_hook_registry::register_sigaction(sig, move |info| on_end(sig, info)) };
     }
-    set(libc::SIGBUS, on_bus as *const () as usize);
+    set_bus();
 }
 
-fn set(sig: i32, handler: usize) {
+fn set_bus() {
     // SAFETY: a zeroed sigaction is valid; the handler has the SA_SIGINFO
     // signature and only does async-signal-safe things.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = handler;
+        sa.sa_sigaction = on_bus as *const () as usize;
         sa.sa_flags = libc::SA_SIGINFO;
         libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(sig, &sa, std::ptr::null_mut());
+        libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
     }
 }
 
@@ -85,7 +96,7 @@ fn hold_signals() -> libc::sigset_t {
         let mut set: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+        for sig in ENDING {
             libc::sigaddset(&mut set, sig);
         }
         libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
@@ -179,16 +190,11 @@ fn undo(from_keyboard: bool) {
     }
 }
 
-extern "C" fn on_end(sig: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
-    let code = unsafe { (*info).si_code };
-    undo(code == libc::SI_KERNEL);
-    // SAFETY: back to the default action, which ends the process with this
-    // signal once the handler returns (the signal is blocked until then).
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
-    }
+fn on_end(sig: i32, info: &libc::siginfo_t) {
+    undo(info.si_code == libc::SI_KERNEL);
+    // Back to the default action, then the signal again, unblocked: the
+    // process ends of it, as if profx had no handler.
+    let _ = signal_hook::low_level::emulate_default_handler(sig);
 }
 
 extern "C" fn on_bus(_: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
