@@ -115,7 +115,6 @@ impl Rules {
     /// stack's before an entry, after a return); the `I`/`O` marks of an
     /// unfiltered trace one deeper, inside it. `place` is made only for a
     /// warning.
-    #[inline(always)]
     pub(super) fn event(
         &mut self,
         b: &mut ProfileBuilder,
@@ -133,7 +132,6 @@ impl Rules {
     /// The record's effect on the thread's stack. Each branch knows the
     /// depth from the stack it already holds, so a record costs no more
     /// lookups of it.
-    #[inline(always)]
     fn apply(
         &mut self,
         b: &mut ProfileBuilder,
