@@ -7,9 +7,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fail=0
-deps() { cargo tree -p "$1" -e normal --prefix none --offline 2>/dev/null | cut -d' ' -f1 | sort -u; }
+# A crate's normal dependencies, itself included; a failing `cargo tree`
+# fails the check rather than passing it with nothing to look at.
+deps() {
+    local tree
+    tree=$(cargo tree -p "$1" -e normal --prefix none) || {
+        echo "check_layers: cargo tree -p $1 failed" >&2
+        exit 1
+    }
+    printf '%s\n' "$tree" | cut -d' ' -f1 | sort -u
+}
 
 for crate in profx-sys profx-model profx-load profx-analysis profx-fixtures; do
+    if ! deps "$crate" | grep -qx "$crate"; then
+        echo "check_layers: $crate is not in its own tree" >&2
+        fail=1
+    fi
     bad=$(deps "$crate" | grep -E '^(ratatui|crossterm)$' | tr '\n' ' ' || true)
     if [ -n "$bad" ]; then
         echo "check_layers: $crate depends on $bad (a terminal crate)" >&2

@@ -18,7 +18,11 @@ cd "$(dirname "$0")/.."
 
 saved=$(mktemp -d)
 cp tests/*.proptest-regressions "$saved"/ 2>/dev/null
-trap 'cp "$saved"/*.proptest-regressions tests/ 2>/dev/null; rm -rf "$saved"' EXIT
+file=""
+backup=""
+# Whatever ends the script (Ctrl-C during a test included) puts the
+# mutated source and the regression files back.
+trap '[ -n "$backup" ] && [ -f "$backup" ] && cp "$backup" "$file"; cp "$saved"/*.proptest-regressions tests/ 2>/dev/null; rm -rf "$saved" "$backup"' EXIT
 
 # file | text | its mutation | the test that must fail (cargo test args)
 MUTANTS=(
@@ -61,8 +65,13 @@ EOF
         missed=$((missed + 1))
         continue
     fi
+    # A mutation that does not build is no test's catch.
     # shellcheck disable=SC2086
-    if cargo test -q $tests >/dev/null 2>&1; then
+    if ! cargo test -q --no-run $tests >/dev/null 2>&1; then
+        echo "mutant $n: does not build (update this list)"
+        missed=$((missed + 1))
+    # shellcheck disable=SC2086
+    elif cargo test -q $tests >/dev/null 2>&1; then
         echo "mutant $n: NOT caught ($file: $mutant)"
         missed=$((missed + 1))
     else
@@ -71,6 +80,7 @@ EOF
     fi
     cp "$backup" "$file"
     rm -f "$backup"
+    backup=""
     cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
 done
 echo "mutants: $caught caught, $missed not"

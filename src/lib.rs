@@ -7,7 +7,8 @@
 //! system that needs `unsafe`) and `profx-fixtures` (writers of test
 //! inputs). None of them imports a terminal crate. This crate is the app
 //! (`tui`) and the command line on top; it re-exports the layers under
-//! their old names so that one path names one thing everywhere.
+//! short names (`profx::model`, `profx::load`, …), the paths the app, the
+//! integration tests, the benches and the examples use.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

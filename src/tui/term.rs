@@ -110,7 +110,11 @@ struct Guard;
 impl Guard {
     fn enter() -> io::Result<Guard> {
         profx_sys::terminal::save_settings();
-        enable_raw_mode()?;
+        if let Err(e) = enable_raw_mode() {
+            // Nothing was taken over: a signal must not "put back" settings.
+            profx_sys::terminal::given_back();
+            return Err(e);
+        }
         let guard = Guard;
         execute!(
             io::stdout(),

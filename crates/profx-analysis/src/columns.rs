@@ -49,7 +49,7 @@ impl Value<'_> {
 
 /// The columns of one row type.
 pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
-    /// A row id; rows are keyed on two cores for a sort.
+    /// A row id; rows are keyed on every core for a sort.
     type Row: Copy + Send + Sync;
     /// Every column, in display order.
     const ALL: &'static [Self];

@@ -1,6 +1,8 @@
-//! Questions asked of a finished profile: row orders, the call graph; and
-//! the names of its tables and views (`view`).
-//! Reads the model only; the CLI, the reports and the app share it.
+//! Questions asked of a finished profile: row orders, searches, the
+//! calling-context tree and the call graph, the flame graph's geometry; the
+//! names of its tables and views (`view`); and what is written for outside
+//! the app: `report` (`--json`, tables) and `export`. Reads the model only,
+//! never a loader; the command line and the app share it.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

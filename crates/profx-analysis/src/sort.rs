@@ -611,7 +611,7 @@ mod tests {
         }
     }
 
-    /// Enough rows to be keyed and sorted on two cores sort as the row
+    /// Enough rows to be keyed and sorted on every core sort as the row
     /// comparator sorts them, ties keeping their order.
     #[test]
     fn rows_keyed_on_two_cores_sort_as_the_comparator_does() {

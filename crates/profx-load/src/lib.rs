@@ -1,10 +1,10 @@
 //! Input formats → `Profile`.
 //!
-//! This module owns opening inputs (read-only, memory-mapped), choosing a
+//! This crate owns opening inputs (read-only, memory-mapped), choosing a
 //! loader by content ([`Detection`]: yes / no / need more), running it into a
-//! [`ProfileBuilder`] and the `--strict` rule. Each format lives in its own
-//! file and knows nothing of the others; adding one means adding it to
-//! [`LOADERS`].
+//! [`ProfileBuilder`] and the `--strict` rule. Each format lives in a folder
+//! of its own, private to the crate, and knows nothing of the others;
+//! adding one means adding it to [`LOADERS`].
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -404,7 +404,7 @@ mod tests {
         }
     }
 
-    /// Enough names to be ranked on two cores, most alike in 16 bytes.
+    /// Enough names to be ranked on every core, most alike in 16 bytes.
     #[test]
     fn many_names_rank_in_text_order() {
         let mut i = Interner::default();

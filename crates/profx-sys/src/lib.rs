@@ -1,8 +1,8 @@
 //! Everything profx asks of the operating system that Rust cannot check:
 //! memory maps and their advice, the CPU's prefetch hint, the terminal's
 //! settings, signal handlers and a thread's priority. Every `unsafe` block
-//! of the workspace is here, each with its SAFETY comment; the other
-//! crates forbid `unsafe` and call these safe wrappers.
+//! of the workspace's crates is here, each with its SAFETY comment; the
+//! other crates forbid `unsafe` and call these safe wrappers.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]

@@ -15,13 +15,16 @@
 //!
 //! Everything a handler does is async-signal-safe: it reads state kept
 //! ready beforehand (C strings, a saved `termios`), takes locks only with
-//! `try_lock` (a lock held by the interrupted code is skipped, never waited
-//! for), and calls `write`, `unlink`, `tcsetattr`, `sigaction`, `raise` and
-//! `_exit`. The ending signals go through signal-hook (its registry hands
-//! the handler the `siginfo`, whose `si_code` tells a key from a `kill`;
-//! `emulate_default_handler` then dies of the signal). SIGBUS stays on
-//! `libc` directly: signal-hook refuses it, as its handler must run on the
-//! faulting thread and return to the faulting instruction.
+//! `try_lock` (a lock held by other code is skipped, never waited for: a
+//! temporary file then stays behind, and a fault is not called an input's),
+//! and calls `write`, `unlink`, `tcgetattr`, `tcsetattr`, `signal`, `raise`
+//! and `_exit`. The ending signals go through signal-hook (its registry
+//! hands the handler the `siginfo`, whose `si_code` tells a key from a
+//! `kill`; `emulate_default_handler` then dies of the signal). A signal the
+//! process was started with ignored (`nohup`, a background job of a script)
+//! stays ignored. SIGBUS has a handler of its own on `libc`: it must tell a
+//! fault in an input's map from any other, and end the process or re-raise
+//! the signal itself, which a registry's chained handlers do not promise.
 
 use std::ffi::CString;
 use std::sync::Mutex;
@@ -53,7 +56,7 @@ const ENDING: [i32; 4] = [libc::SIGTERM, libc::SIGHUP, libc::SIGINT, libc::SIGQU
 
 /// Installs the handlers; the command line calls it once, first thing.
 pub fn install() {
-    for sig in ENDING {
+    for sig in ENDING.into_iter().filter(|&sig| !ignored(sig)) {
         // SAFETY: `on_end` only does async-signal-safe things (the module
         // doc), and it ends the process, so no later handler is skipped.
         // An error (none of these is forbidden) leaves the default, which
@@ -62,6 +65,16 @@ pub fn install() {
             unsafe { signal_hook_registry::register_sigaction(sig, move |info| on_end(sig, info)) };
     }
     set_bus();
+}
+
+/// Whether `sig` was ignored when the process started.
+fn ignored(sig: i32) -> bool {
+    // SAFETY: sigaction with no new action only reads the current one into
+    // a zeroed struct owned here.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 fn set_bus() {
@@ -203,10 +216,16 @@ extern "C" fn on_bus(_: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     undo(false);
     // A fault inside an input's map is that input changing under the
     // reader; any other is profx's own bug, and no input is blamed for it.
-    // A map's lock held by the faulting thread cannot be waited for: the
-    // fault is then not known to be an input's, so it is not called one.
+    // Another thread may hold the maps' lock a moment (opening or closing
+    // an input): it is tried for a bounded while, never waited on, as the
+    // interrupted thread may be the one holding it. Not had, the fault is
+    // not known to be an input's, so it is not called one.
     let mut ours = false;
-    if let Ok(maps) = MAPS.try_lock()
+    let held = (0..1_000_000).find_map(|_| {
+        std::hint::spin_loop();
+        MAPS.try_lock().ok()
+    });
+    if let Some(maps) = held
         && let Some(m) = maps
             .iter()
             .find(|m| (m.0..m.0.saturating_add(m.1)).contains(&addr))
@@ -219,11 +238,14 @@ extern "C" fn on_bus(_: i32, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         unsafe { libc::_exit(1) };
     }
     write_all(2, b"profx: internal error: bus error outside any input\n");
-    // SAFETY: back to the default action; returning re-runs the faulting
-    // instruction, which now ends the process with SIGBUS as if profx had
-    // no handler (a core, for whoever debugs it).
+    // SAFETY: back to the default action, then the signal again: it is
+    // blocked until the handler returns, then ends the process with SIGBUS
+    // as if profx had no handler (a core, for whoever debugs it), whether
+    // the signal was a fault (whose instruction would fault again anyway)
+    // or sent by another process.
     unsafe {
         libc::signal(libc::SIGBUS, libc::SIG_DFL);
+        libc::raise(libc::SIGBUS);
     }
 }
 

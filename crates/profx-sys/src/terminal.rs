@@ -7,22 +7,24 @@
 /// mouse reporting on.
 pub fn save_settings() {
     use std::os::fd::IntoRawFd;
-    // SAFETY: isatty and tcgetattr on an fd this process owns, into a
-    // zeroed termios.
-    unsafe {
-        let fd = if libc::isatty(0) == 1 {
-            0
-        } else {
-            match std::fs::File::open("/dev/tty") {
-                // Kept open for the handler: one fd for the process's life.
-                Ok(tty) => tty.into_raw_fd(),
-                Err(_) => return,
-            }
-        };
-        let mut saved: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(fd, &mut saved) == 0 {
-            crate::signals::terminal_taken(fd, saved);
+    // SAFETY: isatty reads an fd number.
+    let fd = if unsafe { libc::isatty(0) } == 1 {
+        0
+    } else {
+        match std::fs::File::open("/dev/tty") {
+            // Kept open for the handler: one fd for the process's life.
+            Ok(tty) => tty.into_raw_fd(),
+            Err(_) => return,
         }
+    };
+    // SAFETY: tcgetattr on an fd this process holds, into a zeroed termios
+    // owned here.
+    let saved = unsafe {
+        let mut saved: libc::termios = std::mem::zeroed();
+        (libc::tcgetattr(fd, &mut saved) == 0).then_some(saved)
+    };
+    if let Some(saved) = saved {
+        crate::signals::terminal_taken(fd, saved);
     }
 }
 

@@ -75,9 +75,11 @@ pub(super) struct Record {
     pub(super) line: Option<u32>,
 }
 
+/// A frame's flags: an `i` pushed it, and it has been entered (`I`) since.
+/// An `O` changes nothing a later record reads: the call stays open until
+/// its `o`.
 const PUSHED_BY_I: u8 = 1;
 const ENTERED: u8 = 2;
-const RETURNING: u8 = 4;
 const NO_FUNCTION: u32 = u32::MAX;
 
 /// Each thread's open calls, as the builder's trace feed keeps them (its
@@ -260,11 +262,8 @@ impl Rules {
             unwind(b, thread, name, place, above);
         }
         // The frame at `pos` is the top now; the depth is what stays.
-        let depth = match b.trace_frames_mut(thread).last_mut() {
-            Some(top) if about && top.flags & PUSHED_BY_I != 0 => {
-                top.flags |= RETURNING;
-                pos + 1
-            }
+        let depth = match b.trace_frames(thread).last() {
+            Some(top) if about && top.flags & PUSHED_BY_I != 0 => pos + 1,
             _ => {
                 b.trace_exit(thread);
                 pos
