@@ -96,6 +96,9 @@ pub struct ExportArgs {
     pub weight: Option<WeightArg>,
 
     #[command(flatten)]
+    pub query: QueryArgs,
+
+    #[command(flatten)]
     pub load: LoadArgs,
 }
 
@@ -192,7 +195,98 @@ pub struct ReportArgs {
     pub top: Option<usize>,
 
     #[command(flatten)]
+    pub query: QueryArgs,
+
+    #[command(flatten)]
     pub load: LoadArgs,
+}
+
+/// The query (model.md § Queries): a trace's threads, then transforms of
+/// the call paths, applied in the order given. A function is its exact
+/// name (every function of that name) or MODULE!NAME; a path is its
+/// frames joined by `;`.
+#[derive(Clone, Debug, Default, Args)]
+pub struct QueryArgs {
+    /// Only this thread of a trace (its id, as the trace records it);
+    /// repeat for several. Default: all threads, merged.
+    #[arg(long = "thread", value_name = "ID", help_heading = "Query")]
+    pub threads: Vec<u64>,
+    /// Merge function F: it leaves every call path, its time goes to its caller.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub merge: Vec<String>,
+    /// Merge one call node: the node at path A;B;C leaves the paths under it.
+    #[arg(long, value_name = "A;B;C", help_heading = "Query")]
+    pub merge_path: Vec<String>,
+    /// Drop F: every call path through F is removed, with its time.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub drop: Vec<String>,
+    /// Focus on F: only paths through F, each from its outermost F.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub focus: Vec<String>,
+    /// Focus on the subtree at path A;B;C: only paths under it, from C.
+    #[arg(long, value_name = "A;B;C", help_heading = "Query")]
+    pub focus_path: Vec<String>,
+    /// Collapse F's recursion: A>F>G>F>H becomes A>F>H.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub collapse_recursion: Vec<String>,
+    /// Collapse F's direct recursion only: A>F>F>H becomes A>F>H.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub collapse_direct_recursion: Vec<String>,
+    /// Collapse module M: each run of its frames becomes one frame named M.
+    #[arg(long, value_name = "M", help_heading = "Query")]
+    pub collapse_module: Vec<String>,
+    /// Collapse F's subtree: its callees' time joins it.
+    #[arg(long, value_name = "F", help_heading = "Query")]
+    pub collapse_subtree: Vec<String>,
+}
+
+impl QueryArgs {
+    /// The query, its steps in the order the command line gave them
+    /// (`matches` is the subcommand's: clap keeps each value's index).
+    pub fn query(&self, matches: &clap::ArgMatches) -> profx::analysis::query::Query {
+        use profx::analysis::query::{Query, Step, Target, split_path};
+        let t = |s: &String| Target(s.clone());
+        let mut steps: Vec<(usize, Step)> = Vec::new();
+        let mut take = |id: &str, values: &[String], make: &dyn Fn(&String) -> Step| {
+            let at: Vec<usize> = matches
+                .indices_of(id)
+                .map(|i| i.collect())
+                .unwrap_or_default();
+            for (k, v) in values.iter().enumerate() {
+                steps.push((at.get(k).copied().unwrap_or(usize::MAX), make(v)));
+            }
+        };
+        take("merge", &self.merge, &|v| Step::Merge(t(v)));
+        take("merge_path", &self.merge_path, &|v| {
+            Step::MergePath(split_path(v))
+        });
+        take("drop", &self.drop, &|v| Step::Drop(t(v)));
+        take("focus", &self.focus, &|v| Step::Focus(t(v)));
+        take("focus_path", &self.focus_path, &|v| {
+            Step::FocusPath(split_path(v))
+        });
+        take("collapse_recursion", &self.collapse_recursion, &|v| {
+            Step::CollapseRecursion(t(v))
+        });
+        take(
+            "collapse_direct_recursion",
+            &self.collapse_direct_recursion,
+            &|v| Step::CollapseDirectRecursion(t(v)),
+        );
+        take("collapse_module", &self.collapse_module, &|v| {
+            Step::CollapseModule(v.clone())
+        });
+        take("collapse_subtree", &self.collapse_subtree, &|v| {
+            Step::CollapseSubtree(t(v))
+        });
+        steps.sort_by_key(|s| s.0);
+        let mut threads = self.threads.clone();
+        threads.dedup();
+        Query {
+            threads: (!threads.is_empty()).then_some(threads),
+            steps: steps.into_iter().map(|s| s.1).collect(),
+        }
+    }
 }
 
 impl ReportArgs {

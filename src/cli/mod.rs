@@ -8,7 +8,7 @@ mod progress;
 
 use anyhow::Context;
 use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use profx::analysis::view::{Table, View};
 use profx::export;
 use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
@@ -17,11 +17,16 @@ use profx::text::visible;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 pub fn main() -> ExitCode {
     profx::signals::install();
-    let cli = Cli::parse();
-    match run(cli) {
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    match run(cli, &matches) {
         Ok(code) => code,
         Err(err) => {
             // File names and file content end up in errors: never raw.
@@ -57,10 +62,14 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    // The subcommand's matches keep each query flag's place on the line.
+    let sub = matches.subcommand().map(|(_, m)| m);
+    let empty = clap::ArgMatches::default();
+    let sub = sub.unwrap_or(&empty);
     match cli.command {
-        Some(Command::Report(args)) => report(&args),
-        Some(Command::Export(args)) => export(&args),
+        Some(Command::Report(args)) => report(&args, &args.query.query(sub)),
+        Some(Command::Export(args)) => export(&args, &args.query.query(sub)),
         None => explore(&cli.files, &cli.load, cli.timeline),
     }
 }
@@ -74,7 +83,7 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
     one_file(files)?;
     if !std::io::stdout().is_terminal() {
         let args = ReportArgs::table_of(files, load_args);
-        return report(&args);
+        return report(&args, &Default::default());
     }
     if let Some(why) = no_app_here(files) {
         eprintln!(
@@ -143,14 +152,34 @@ fn shown(files: &[PathBuf]) -> String {
     names.join(" ")
 }
 
-fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+/// The profile `q` asks of `loaded`, and what it asked (for `--json`). A
+/// query that names what the profile lacks is a usage error (2), listing
+/// what it has.
+fn ask(
+    loaded: profx::model::Profile,
+    q: &profx::analysis::query::Query,
+) -> anyhow::Result<(Arc<profx::model::Profile>, profx::analysis::query::Asked)> {
+    use profx::analysis::query;
+    let loaded = Arc::new(loaded);
+    if q.is_whole() {
+        return Ok((loaded, query::Asked::default()));
+    }
+    let answers = query::run(&loaded, q, &|| false).map_err(|e| Usage(e.to_string()))?;
+    let asked = query::Asked::of(q, &answers);
+    let last = answers.last().map_or(loaded, |a| a.profile.clone());
+    Ok((last, asked))
+}
+
+fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
     one_file(&args.files)?;
     let inputs = open_inputs(&args.files, args.demo)?;
     // A report shows how many events a trace has, never one of them; a
     // table of functions or lines shows no stack (and its numbers are the
     // same without them: `KeepStacks`).
-    let shows_stacks =
-        args.json || !matches!(args.view, View::Table(Table::Functions | Table::Lines));
+    // A query rewrites the call paths: it needs them whatever it shows.
+    let shows_stacks = args.json
+        || !q.steps.is_empty()
+        || !matches!(args.view, View::Table(Table::Functions | Table::Lines));
     let opts = LoadOptions {
         events: KeepEvents::Counted,
         stacks: if shows_stacks {
@@ -161,12 +190,13 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;
+    let (profile, asked) = ask(profile, q)?;
     let mut stdout = std::io::stdout().lock();
     let written = if let Some(written) = graph_view(&profile, args, &mut stdout)? {
         written
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
-        json::write(&profile, &mut stdout)
+        json::write_asked(&profile, &asked, &mut stdout)
     } else if let Some(t) = args.view.table() {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
@@ -259,7 +289,7 @@ fn graph_view(
     }))
 }
 
-fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
     let files: Vec<PathBuf> = args.file.iter().cloned().collect();
     check_export_args(args, &files)?;
     let inputs = open_inputs(&files, args.demo)?;
@@ -269,6 +299,7 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         opts.timeline = target.needs_timeline();
         load::load_inputs(&inputs, &opts)
     })?;
+    let (profile, _) = ask(profile, q)?;
     let req = export::Request {
         target,
         weight: args.weight.map(Into::into),

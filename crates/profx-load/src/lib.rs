@@ -17,6 +17,7 @@ mod names;
 mod parallel;
 mod plist;
 mod problem;
+mod replay;
 mod scan;
 mod split;
 #[cfg(test)]
@@ -200,6 +201,10 @@ pub struct LoadOptions {
     /// the fast engine, slower; the tests hold
     /// the two to that. VS reports have one loader and ignore it.
     pub reference: bool,
+    /// The threads a query chose: a trace's records of other threads are
+    /// left out, as if the file did not hold them (`Rules`); `None` for
+    /// all. Other formats have one implicit thread and ignore it.
+    pub threads: Option<Vec<u64>>,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The
@@ -307,6 +312,16 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
             count: inputs.len(),
         });
     }
+    load_one(first, loader, opts)
+}
+
+/// Loads one input with `loader`; a trace's profile keeps the way back to
+/// its events (`replay::FromInput`), for a query choosing threads.
+fn load_one(
+    first: &Input,
+    loader: &'static dyn Loader,
+    opts: &LoadOptions,
+) -> Result<Profile, LoadError> {
     let mut b = ProfileBuilder::new(loader.name());
     b.begin_source(first.name());
     if opts.timeline {
@@ -317,6 +332,11 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
     }
     loader.load(first, opts, &mut b)?;
     first.mark_read(first.bytes().len());
+    if b.trace_thread_count() > 0 {
+        b.state_replay(std::sync::Arc::new(replay::FromInput::new(
+            first, loader, opts,
+        )));
+    }
     let profile = b.finish();
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {

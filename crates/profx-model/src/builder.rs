@@ -74,6 +74,8 @@ pub struct ProfileBuilder {
     pub(crate) totals: Totals,
     pub(crate) sample_state: metrics::SampleState,
     pub(crate) trace_state: Option<metrics::TraceState>,
+    /// A query's rewritten paths (`metrics/paths.rs`).
+    pub(crate) paths: metrics::PathState,
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
     pub(crate) timeline: Option<super::timeline::Timeline>,
@@ -88,6 +90,12 @@ pub struct ProfileBuilder {
     /// none said, or past u32; 4 bytes a stack, a PLIST listing's millions
     /// included). These formats load one source.
     stack_lines: Vec<u32>,
+    /// Warnings of the profile a query started from, kept as they were
+    /// (already through their budget).
+    carried: Vec<Warning>,
+    /// The trace's threads (`finish_trace`).
+    pub(crate) threads: Vec<super::ThreadInfo>,
+    replay: Option<std::sync::Arc<dyn super::Replay>>,
 }
 
 impl ProfileBuilder {
@@ -118,6 +126,7 @@ impl ProfileBuilder {
             totals: Totals::default(),
             sample_state: Default::default(),
             trace_state: None,
+            paths: Default::default(),
             timeline_wanted: false,
             timeline: None,
             stacks_wanted: true,
@@ -126,6 +135,9 @@ impl ProfileBuilder {
             stated_rounding: 0.0,
             stated_edges: Vec::new(),
             stack_lines: Vec::new(),
+            carried: Vec::new(),
+            threads: Vec::new(),
+            replay: None,
         }
     }
 
@@ -371,6 +383,23 @@ impl ProfileBuilder {
     /// Marks a line as standing outside any function (a trace's top level).
     pub fn line_at_top_level(&mut self, id: LineId) {
         self.lines[id.index()].top_level = true;
+    }
+
+    /// Says what was called at a line (a trace's call site), as a query
+    /// copies it.
+    pub fn line_called(&mut self, id: LineId, called: NameId) {
+        self.lines[id.index()].called = Some(called);
+    }
+
+    /// Keeps warnings as they are, ahead of those this builder adds: a
+    /// query's profile carries its input's.
+    pub fn carry_warnings(&mut self, warnings: &[Warning]) {
+        self.carried.extend_from_slice(warnings);
+    }
+
+    /// Gives the profile its way back to the input (`Replay`).
+    pub fn state_replay(&mut self, replay: std::sync::Arc<dyn super::Replay>) {
+        self.replay = Some(replay);
     }
 
     /// Adds stated hits and time to a line.
@@ -745,6 +774,7 @@ impl ProfileBuilder {
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
         self.finish_samples();
+        self.finish_paths();
         self.finishing = true;
         // No stack is looked up by its frames any more: the table goes
         // before the pending stacks' nodes are made.
@@ -755,6 +785,13 @@ impl ProfileBuilder {
         // only summaries (PLIST, VS call trees) state a tree to check.
         let stated = if self.trace_state.is_some() {
             super::graph::Stated::default()
+        } else if self.paths_fed() {
+            // A query states its unlisted time itself, from the paths it
+            // rewrote: no file's values to check.
+            super::graph::Stated {
+                unlisted: self.take_path_unlisted(),
+                warnings: Vec::new(),
+            }
         } else {
             let (names, functions) = (&self.names, &self.functions);
             let name = |f: FuncId| names.resolve(functions[f.index()].name).to_string();
@@ -796,13 +833,19 @@ impl ProfileBuilder {
             stacks: self.stacks,
             nodes: self.tree.into_nodes(),
             packets: self.packets,
-            warnings: self.warnings.finish(),
+            warnings: {
+                let mut w = self.carried;
+                w.extend(self.warnings.finish());
+                w
+            },
             timeline: self.timeline,
             hits_count: self.hits_count,
             facts: self.facts,
             stated_edges: self.stated_edges,
             unlisted: stated.unlisted,
             stack_times,
+            threads: self.threads,
+            replay: self.replay,
             stated_rounding: self.stated_rounding,
         }
     }

@@ -38,6 +38,7 @@ pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
-    Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Stack, TOP_LEVEL, Totals,
+    Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Replay, Stack, TOP_LEVEL,
+    ThreadInfo, Totals,
 };
 pub use warning::{Place, Warning, WarningKind};

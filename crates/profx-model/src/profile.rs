@@ -257,9 +257,51 @@ pub struct Profile {
     pub(crate) stack_times: bool,
     /// Half the last digit the file writes a time with (0: unknown).
     pub(crate) stated_rounding: f64,
+    /// A trace's threads, in their first event's order; empty where the
+    /// profile has one implicit thread.
+    pub(crate) threads: Vec<ThreadInfo>,
+    /// The way back to the input's events, for a query choosing threads.
+    pub(crate) replay: Option<std::sync::Arc<dyn Replay>>,
+}
+
+/// One thread of a trace, as the trace feed saw it (model.md § Queries).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadInfo {
+    /// The id the trace records.
+    pub id: u64,
+    /// Its first and last event's times, where the trace is timed.
+    pub first_ms: Option<f64>,
+    /// Its last event's time.
+    pub last_ms: Option<f64>,
+    /// Time with a call open on it: its span less its outside time.
+    pub busy_ms: Option<f64>,
+    /// Its events (records of the thread that reached the rules).
+    pub events: u64,
+    /// Its calls (entries).
+    pub calls: u64,
+}
+
+/// How a profile goes back to its input to replay part of it through the
+/// format's rules: the loader gives one (profx-load implements it), and a
+/// query choosing threads calls it. The model names the question only.
+pub trait Replay: Send + Sync + std::fmt::Debug {
+    /// The profile of a trace holding only these threads' events. `cancel`
+    /// is asked now and then; a replay it stops returns an error.
+    fn threads(&self, ids: &[u64], cancel: &dyn Fn() -> bool) -> Result<Profile, String>;
 }
 
 impl Profile {
+    /// A trace's threads, in their first event's order; empty where the
+    /// profile has one implicit thread.
+    pub fn threads(&self) -> &[ThreadInfo] {
+        &self.threads
+    }
+
+    /// The way back to the input's events, where the loader gave one.
+    pub fn replay(&self) -> Option<&std::sync::Arc<dyn Replay>> {
+        self.replay.as_ref()
+    }
+
     /// The text of name `id`.
     pub fn name(&self, id: NameId) -> &str {
         self.names.resolve(id)

@@ -31,6 +31,8 @@ where
     format: &'p str,
     sources: &'p [String],
     meta: BTreeMap<&'p str, Meta<'p>>,
+    query: QueryJson,
+    threads: Vec<ThreadJson>,
     totals: Totals,
     functions: Rows<F>,
     lines: Rows<L>,
@@ -164,15 +166,86 @@ pub fn render(p: &Profile) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The query a report answers (`"query"`), with what its steps dropped.
+#[derive(Serialize)]
+struct QueryJson {
+    threads: Option<Vec<u64>>,
+    steps: Vec<serde_json::Value>,
+    dropped: DroppedJson,
+    notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct DroppedJson {
+    paths: usize,
+    ms: Option<f64>,
+    hits: Option<u64>,
+}
+
+/// A trace's thread (`"threads"`).
+#[derive(Serialize)]
+struct ThreadJson {
+    id: u64,
+    first_ms: Option<f64>,
+    last_ms: Option<f64>,
+    busy_ms: Option<f64>,
+    events: u64,
+    calls: u64,
+}
+
+fn query_json(q: &crate::query::Asked) -> QueryJson {
+    let steps = q
+        .query
+        .steps
+        .iter()
+        .map(|s| {
+            let (key, operand) = s.operand();
+            serde_json::json!({ "op": s.op(), key: operand })
+        })
+        .collect();
+    QueryJson {
+        threads: q.query.threads.clone(),
+        steps,
+        dropped: DroppedJson {
+            paths: q.dropped.paths,
+            ms: q.dropped.ms,
+            hits: q.dropped.hits,
+        },
+        notes: q.dropped.notes.clone(),
+    }
+}
+
 /// Writes the report to `out` as it is made, pretty-printed, ending with a
 /// newline, every unsafe character escaped (`SafeWriter`).
 pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
+    write_asked(p, &crate::query::Asked::default(), out)
+}
+
+/// `write`, for the profile a query made: `"query"` states the query.
+pub fn write_asked(
+    p: &Profile,
+    asked: &crate::query::Asked,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let edges = crate::callgraph::edges(p);
     let report = Report {
         schema: SCHEMA,
         format: &p.format,
         sources: &p.sources,
         meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
+        query: query_json(asked),
+        threads: p
+            .threads()
+            .iter()
+            .map(|t| ThreadJson {
+                id: t.id,
+                first_ms: t.first_ms,
+                last_ms: t.last_ms,
+                busy_ms: t.busy_ms,
+                events: t.events,
+                calls: t.calls,
+            })
+            .collect(),
         totals: totals(p),
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
         lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),

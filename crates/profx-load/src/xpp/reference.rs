@@ -102,9 +102,11 @@ fn load_deldbe(
                 Ok(row) => {
                     // Whether the trace is timed is the first record's say.
                     let timed = layout.has_time(&fields);
-                    let c = calls.get_or_insert_with(|| Calls::new(b, timed));
-                    let step = c.event(b, &row, Place::Line(n));
-                    packet.event(offset, step, row.time);
+                    let c =
+                        calls.get_or_insert_with(|| Calls::new(b, timed, opts.threads.as_deref()));
+                    if let Some(step) = c.event(b, &row, Place::Line(n)) {
+                        packet.event(offset, step, row.time);
+                    }
                 }
                 Err(why) => skipped(b, Place::Line(n), &why, "line skipped"),
             }
@@ -134,7 +136,7 @@ fn load_dbf(
     super::within_reach(pieces)?;
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
-    let mut calls = Calls::new(b, map.has(Col::Time));
+    let mut calls = Calls::new(b, map.has(Col::Time), opts.threads.as_deref());
     each_piece(b, pieces, header, first_has_header, |b, piece, start| {
         let decoder = Decoder::Dbf(map.clone(), header.record_len);
         let mut packet = PacketOf::new(piece, decoder, opts);
@@ -142,8 +144,9 @@ fn load_dbf(
             let place = Place::Offset(at as u64);
             match map.row(record) {
                 Ok(row) => {
-                    let step = calls.event(b, &row, place);
-                    packet.event(at as u64, step, row.time);
+                    if let Some(step) = calls.event(b, &row, place) {
+                        packet.event(at as u64, step, row.time);
+                    }
                 }
                 Err(why) => skipped(b, place, &why, "skipped"),
             }
@@ -206,14 +209,14 @@ struct Calls {
 }
 
 impl Calls {
-    fn new(b: &mut ProfileBuilder, timed: bool) -> Calls {
+    fn new(b: &mut ProfileBuilder, timed: bool, threads: Option<&[u64]>) -> Calls {
         Calls {
-            rules: Rules::new(b, timed),
+            rules: Rules::new(b, timed, threads),
         }
     }
 
     /// One row; what the Trace pane shows of it.
-    fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Step {
+    fn event(&mut self, b: &mut ProfileBuilder, row: &Row<'_>, place: Place) -> Option<Step> {
         let call = b.intern(&row.call);
         let op = Op::of(&row.op, |op| b.intern(op));
         let record = Record {

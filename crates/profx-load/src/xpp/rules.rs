@@ -92,11 +92,15 @@ pub(super) struct Rules {
     /// costs an array lookup, not a hash.
     function_of: Vec<u32>,
     unknown_ops: FxHashSet<u32>,
+    /// The threads a query chose (`LoadOptions::threads`): a record of
+    /// another thread is left out, as if the trace did not hold it.
+    threads: Option<FxHashSet<u64>>,
 }
 
 impl Rules {
-    /// Starts the trace feed: timed when the trace has a time column.
-    pub(super) fn new(b: &mut ProfileBuilder, timed: bool) -> Rules {
+    /// Starts the trace feed: timed when the trace has a time column; of
+    /// the chosen threads' records only, when `threads` chooses.
+    pub(super) fn new(b: &mut ProfileBuilder, timed: bool, threads: Option<&[u64]>) -> Rules {
         b.trace_begin(if timed {
             TraceTime::Timed
         } else {
@@ -108,6 +112,7 @@ impl Rules {
             top_level: b.intern(TOP_LEVEL),
             function_of: Vec::new(),
             unknown_ops: FxHashSet::default(),
+            threads: threads.map(|t| t.iter().copied().collect()),
         }
     }
 
@@ -116,19 +121,25 @@ impl Rules {
     /// call's entry and its return both show at the caller's depth (the
     /// stack's before an entry, after a return); the `I`/`O` marks of an
     /// unfiltered trace one deeper, inside it. `place` is made only for a
-    /// warning.
+    /// warning. `None` for a record of a thread the query did not choose:
+    /// no event of this trace.
     pub(super) fn event(
         &mut self,
         b: &mut ProfileBuilder,
         r: Record,
         place: &dyn Fn() -> Place,
-    ) -> Step {
+    ) -> Option<Step> {
+        if let Some(chosen) = &self.threads
+            && !chosen.contains(&r.thread)
+        {
+            return None;
+        }
         let thread = b.trace_thread(r.thread);
         let (function, depth) = self.apply(b, thread, r, place);
-        Step {
+        Some(Step {
             function,
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
-        }
+        })
     }
 
     /// The record's effect on the thread's stack. Each branch knows the

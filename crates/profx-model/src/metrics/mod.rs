@@ -6,7 +6,9 @@
 //! [`finish_totals`] / [`percents`] derive the rest when the profile is
 //! finished. Every pane, `report --json` and test reads these results.
 
+mod paths;
 mod samples;
+pub use paths::{PathNumbers, PathState};
 pub use samples::HashedSample;
 pub use samples::{Sample, SampleState};
 pub use trace::{TraceFrame, TraceState};

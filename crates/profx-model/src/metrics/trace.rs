@@ -82,6 +82,10 @@ struct ThreadTrace {
     first: Option<f64>,
     clock: Option<f64>,
     frames: Vec<TraceFrame>,
+    /// Its events, calls and time with no call open, for the threads list.
+    events: u64,
+    calls: u64,
+    outside_ms: f64,
     /// How many of `frames` each function has, by id: whether a call is
     /// recursive (a new path's flag, or each call's when the trace keeps
     /// no paths), without a walk down the stack.
@@ -155,6 +159,25 @@ impl TraceState {
         marks.extend(Mark::new(thread, func, open, at));
     }
 
+    /// Each thread as the threads list shows it.
+    fn thread_infos(&self) -> Vec<crate::ThreadInfo> {
+        let timed = self.time == TraceTime::Timed;
+        self.threads
+            .iter()
+            .map(|th| crate::ThreadInfo {
+                id: th.id,
+                first_ms: th.first.filter(|_| timed),
+                last_ms: th.clock.filter(|_| timed),
+                busy_ms: match (timed, th.first, th.clock) {
+                    (true, Some(a), Some(b)) => Some(b - a - th.outside_ms),
+                    _ => None,
+                },
+                events: th.events,
+                calls: th.calls,
+            })
+            .collect()
+    }
+
     /// The recorded marks with each thread's span.
     fn timeline(&mut self) -> Option<Timeline> {
         let marks = self.marks.take()?;
@@ -215,7 +238,9 @@ impl ProfileBuilder {
         };
         if let Some(&ix) = st.small_ids.get(id as usize)
             && ix != NO_THREAD
+            && let Some(th) = st.threads.get_mut(ix as usize)
         {
+            th.events += 1;
             return ThreadIx(ix as usize);
         }
         let ix = *st.thread_index.entry(id).or_insert_with(|| {
@@ -224,10 +249,16 @@ impl ProfileBuilder {
                 first: None,
                 clock: None,
                 frames: Vec::new(),
+                events: 0,
+                calls: 0,
+                outside_ms: 0.0,
                 open: Vec::new(),
             });
             ThreadIx(st.threads.len() - 1)
         });
+        if let Some(th) = st.threads.get_mut(ix.0) {
+            th.events += 1;
+        }
         if id < SMALL_IDS {
             let at = id as usize;
             if st.small_ids.len() <= at {
@@ -274,7 +305,10 @@ impl ProfileBuilder {
         th.clock = Some(t);
         let d = t - clock;
         match th.frames.last_mut() {
-            None => st.outside_ms += d,
+            None => {
+                st.outside_ms += d;
+                th.outside_ms += d;
+            }
             Some(top) => top.self_ms += d,
         }
     }
@@ -312,6 +346,7 @@ impl ProfileBuilder {
         // Counted with paths too: a new path asks whether its function is
         // open already (`new_trace_path`).
         let inner = th.enter(func);
+        th.calls += 1;
         let recursive = !paths && inner;
         th.frames.push(TraceFrame {
             func,
@@ -548,6 +583,7 @@ impl ProfileBuilder {
             return;
         };
         self.timeline = st.timeline();
+        self.threads = st.thread_infos();
         st.accs.flush();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);

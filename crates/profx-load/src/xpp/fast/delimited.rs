@@ -83,7 +83,8 @@ fn load_piece(
             let skipped = std::mem::take(&mut batch.skipped);
             warn_skipped(b, skipped, |at| Place::Line(lines.nth(at)), "line skipped");
             if let Some(timed) = batch.first_timed {
-                let rp = replay.get_or_insert_with(|| Replay::new(b, timed));
+                let rp =
+                    replay.get_or_insert_with(|| Replay::new(b, timed, opts.threads.as_deref()));
                 let place = |ev: &Ev| Place::Line(lines.line(ev.offset()));
                 rp.batch(b, &batch.events, map, place, |ev, step| {
                     events.push(ev.offset(), step);

@@ -26,7 +26,7 @@ pub(crate) fn load(
     crate::xpp::within_reach(pieces)?;
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
-    let mut replay = Replay::new(b, map.has(Col::Time));
+    let mut replay = Replay::new(b, map.has(Col::Time), opts.threads.as_deref());
     each_piece(b, pieces, header, first_has_header, |b, piece, start| {
         let records = Records {
             start,

@@ -9,16 +9,17 @@ use crate::xpp::events::Step;
 use crate::xpp::rules::{Op, Record, Rules};
 use profx_model::{NameId, Place, ProfileBuilder};
 
-/// Feeds the rules the fast engine's events.
+/// Feeds the rules the fast engine's events (those of the chosen threads
+/// become the packets' events).
 pub(super) struct Replay {
     rules: Rules,
 }
 
 impl Replay {
     /// Starts the trace: timed when the trace has a time column.
-    pub(super) fn new(b: &mut ProfileBuilder, timed: bool) -> Replay {
+    pub(super) fn new(b: &mut ProfileBuilder, timed: bool, threads: Option<&[u64]>) -> Replay {
         Replay {
-            rules: Rules::new(b, timed),
+            rules: Rules::new(b, timed, threads),
         }
     }
 
@@ -64,8 +65,9 @@ impl Replay {
                 call: global(map, ev.name()),
                 line: ev.line(),
             };
-            let step = self.rules.event(b, record, &|| place(ev));
-            each(ev, step);
+            if let Some(step) = self.rules.event(b, record, &|| place(ev)) {
+                each(ev, step);
+            }
         }
     }
 

@@ -1,0 +1,336 @@
+//! A query: the narrower question every view answers (model.md § Queries).
+//! The loaded profile, then the threads chosen (a replay of their events
+//! through the format's rules, `Profile::replay`), then a stack of
+//! transforms of the call paths, each a new `Profile` rebuilt through
+//! `ProfileBuilder`'s path feed, so the panes, the tree, the flame, the
+//! butterfly, `report` and `export` read a query's numbers by the same code
+//! as a load's. The app keeps every step's profile, so popping a step is
+//! instant.
+//!
+//! The transforms are Firefox Profiler's (merge function, merge call
+//! node, focus on function, focus on subtree, drop samples with a
+//! function, collapse recursion, collapse direct recursion, collapse a
+//! library, collapse a function's subtree), on the call paths of
+//! `paths.rs`, the rewrites themselves in `rewrite.rs`.
+
+mod names;
+mod paths;
+mod rewrite;
+
+pub use names::{Target, closest_names, resolve, spelling};
+pub use paths::Dropped;
+
+use profx_model::Profile;
+use std::sync::Arc;
+
+/// One transform of the call paths, naming its functions as the user
+/// typed them (`Target`): a step is resolved against the profile it
+/// applies to, so it means the same after the steps before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Merge function F: F leaves every path, its own time goes to its
+    /// caller.
+    Merge(Target),
+    /// Merge one call node: the node at this path leaves the paths under
+    /// it, its own time goes to its parent.
+    MergePath(Vec<Target>),
+    /// Drop F: every path through F leaves, with its time.
+    Drop(Target),
+    /// Focus on F: only paths through F, each from its outermost F.
+    Focus(Target),
+    /// Focus on a subtree: only paths under this path, each from its last
+    /// frame.
+    FocusPath(Vec<Target>),
+    /// Collapse recursion of F: the frames after the outermost F up to and
+    /// including the innermost F leave each path.
+    CollapseRecursion(Target),
+    /// Collapse direct recursion of F: an F called by F leaves each path.
+    CollapseDirectRecursion(Target),
+    /// Collapse module M: each run of consecutive frames of M becomes one
+    /// frame named after M.
+    CollapseModule(String),
+    /// Collapse F's subtree: its callees' time joins it.
+    CollapseSubtree(Target),
+}
+
+impl Step {
+    /// The step's name in `--json` (`"op"`) and in the breadcrumbs' words.
+    pub fn op(&self) -> &'static str {
+        match self {
+            Step::Merge(_) => "merge",
+            Step::MergePath(_) => "merge_path",
+            Step::Drop(_) => "drop",
+            Step::Focus(_) => "focus",
+            Step::FocusPath(_) => "focus_path",
+            Step::CollapseRecursion(_) => "collapse_recursion",
+            Step::CollapseDirectRecursion(_) => "collapse_direct_recursion",
+            Step::CollapseModule(_) => "collapse_module",
+            Step::CollapseSubtree(_) => "collapse_subtree",
+        }
+    }
+
+    /// What the step names: `("function", F)`, `("path", "A;B;C")` or
+    /// `("module", M)`, as `--json` writes it.
+    pub fn operand(&self) -> (&'static str, String) {
+        match self {
+            Step::Merge(t)
+            | Step::Drop(t)
+            | Step::Focus(t)
+            | Step::CollapseRecursion(t)
+            | Step::CollapseDirectRecursion(t)
+            | Step::CollapseSubtree(t) => ("function", t.0.clone()),
+            Step::MergePath(p) | Step::FocusPath(p) => ("path", join_path(p)),
+            Step::CollapseModule(m) => ("module", m.clone()),
+        }
+    }
+
+    /// A short label for the breadcrumbs: `merge F`, `focus A>B`.
+    pub fn label(&self) -> String {
+        let (what, operand) = self.operand();
+        let operand = match what {
+            "path" => operand.replace(';', ">"),
+            _ => operand,
+        };
+        let op = match self {
+            Step::Merge(_) => "merge",
+            Step::MergePath(_) => "merge node",
+            Step::Drop(_) => "drop",
+            Step::Focus(_) => "focus",
+            Step::FocusPath(_) => "focus subtree",
+            Step::CollapseRecursion(_) => "collapse recursion",
+            Step::CollapseDirectRecursion(_) => "collapse direct recursion",
+            Step::CollapseModule(_) => "collapse module",
+            Step::CollapseSubtree(_) => "collapse subtree",
+        };
+        format!("{op} {operand}")
+    }
+
+    /// Whether the step rewrites call paths, so a profile without any has
+    /// nothing for it to do (merge and drop also apply to functions).
+    pub fn needs_paths(&self) -> bool {
+        !matches!(self, Step::Merge(_) | Step::Drop(_))
+    }
+}
+
+/// A path as the command line and `--json` spell it: frames joined by `;`
+/// (the folded export's separator).
+pub fn join_path(p: &[Target]) -> String {
+    p.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(";")
+}
+
+/// A path spelled `A;B;C`: its frames.
+pub fn split_path(s: &str) -> Vec<Target> {
+    s.split(';').map(|f| Target(f.to_string())).collect()
+}
+
+/// The whole question: the threads chosen (`None`: all, merged), then the
+/// steps in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    /// The thread ids chosen, as the trace records them; `None` for all.
+    pub threads: Option<Vec<u64>>,
+    /// The transforms, applied in this order after the thread choice.
+    pub steps: Vec<Step>,
+}
+
+impl Query {
+    /// Whether it asks the whole profile (no thread choice, no step).
+    pub fn is_whole(&self) -> bool {
+        self.threads.is_none() && self.steps.is_empty()
+    }
+}
+
+/// Why a query has no answer.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum QueryError {
+    /// A step names a function the profile does not have.
+    #[error("no function is named {name:?}{}", closest_words(.closest))]
+    NoFunction {
+        /// The name asked for.
+        name: String,
+        /// The closest names the profile has.
+        closest: Vec<String>,
+    },
+    /// `collapse_module` names a module no function is in.
+    #[error("no function is in module {name:?}{}", closest_words(.closest))]
+    NoModule {
+        /// The module asked for.
+        name: String,
+        /// The modules the profile has, closest first.
+        closest: Vec<String>,
+    },
+    /// A path step's path is no call path of the profile.
+    #[error("no call path is {path:?}")]
+    NoPath {
+        /// The path asked for, `A;B;C`.
+        path: String,
+    },
+    /// The step rewrites call paths, and the profile has none.
+    #[error(
+        "{op} needs call paths, and this {format} profile has none (merge and drop apply to its functions)"
+    )]
+    NeedsPaths {
+        /// The step's op.
+        op: &'static str,
+        /// The profile's format.
+        format: String,
+    },
+    /// A thread id the trace does not have.
+    #[error("no thread {id}; the trace's threads are {}", list_ids(.known))]
+    NoThread {
+        /// The id asked for.
+        id: u64,
+        /// The ids the trace has.
+        known: Vec<u64>,
+    },
+    /// Threads were chosen in a profile that has none to choose.
+    #[error("this {format} profile has one implicit thread: there is none to choose")]
+    NoThreads {
+        /// The profile's format.
+        format: String,
+    },
+    /// The replay of the chosen threads failed (the input changed?).
+    #[error("replaying the chosen threads failed: {0}")]
+    Replay(String),
+    /// The user cancelled it.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+fn closest_words(closest: &[String]) -> String {
+    match closest {
+        [] => String::new(),
+        names => format!(
+            "; the closest are {}",
+            names
+                .iter()
+                .map(|n| format!("{:?}", profx_model::text::visible(n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn list_ids(ids: &[u64]) -> String {
+    ids.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A query as a report states it: what was asked, and what its steps
+/// dropped, summed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Asked {
+    /// The query.
+    pub query: Query,
+    /// What its steps dropped, summed, and their notes.
+    pub dropped: Dropped,
+}
+
+impl Asked {
+    /// The query `q` whose steps gave `answers` (`run`'s).
+    pub fn of(q: &Query, answers: &[Answer]) -> Asked {
+        let mut dropped = Dropped::default();
+        for a in answers {
+            dropped.paths += a.dropped.paths;
+            if let Some(ms) = a.dropped.ms {
+                dropped.ms = Some(dropped.ms.unwrap_or(0.0) + ms);
+            }
+            if let Some(h) = a.dropped.hits {
+                dropped.hits = Some(dropped.hits.unwrap_or(0) + h);
+            }
+            for n in &a.dropped.notes {
+                if !dropped.notes.contains(n) {
+                    dropped.notes.push(n.clone());
+                }
+            }
+        }
+        Asked {
+            query: q.clone(),
+            dropped,
+        }
+    }
+}
+
+/// One step's answer: the rewritten profile and what it left out.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The profile every view reads.
+    pub profile: Arc<Profile>,
+    /// What the step dropped (paths left empty, paths a drop or a focus
+    /// removed), and notes the header shows.
+    pub dropped: Dropped,
+}
+
+/// Applies one step to `p`. `cancel` is asked now and then; when it says
+/// yes the step stops with `QueryError::Cancelled`.
+pub fn apply(p: &Profile, step: &Step, cancel: &dyn Fn() -> bool) -> Result<Answer, QueryError> {
+    let (profile, dropped) = paths::apply(p, step, cancel)?;
+    Ok(Answer {
+        profile: Arc::new(profile),
+        dropped,
+    })
+}
+
+/// The thread ids a trace records, in their first event's order; empty for
+/// a profile with one implicit thread.
+pub fn thread_ids(p: &Profile) -> Vec<u64> {
+    p.threads().iter().map(|t| t.id).collect()
+}
+
+/// Chooses `ids` of `p`'s threads: the profile of a trace holding only
+/// their events, replayed through the format's rules. `None` (all
+/// threads) is `p` itself.
+pub fn choose_threads(
+    p: &Arc<Profile>,
+    ids: Option<&[u64]>,
+    cancel: &dyn Fn() -> bool,
+) -> Result<Arc<Profile>, QueryError> {
+    let Some(ids) = ids else {
+        return Ok(p.clone());
+    };
+    let known = thread_ids(p);
+    if known.is_empty() {
+        return Err(QueryError::NoThreads {
+            format: p.format.clone(),
+        });
+    }
+    if let Some(&id) = ids.iter().find(|i| !known.contains(i)) {
+        return Err(QueryError::NoThread { id, known });
+    }
+    let Some(replay) = p.replay() else {
+        return Err(QueryError::Replay(
+            "this profile keeps no way back to its events".into(),
+        ));
+    };
+    match replay.threads(ids, cancel) {
+        Ok(q) => Ok(Arc::new(q)),
+        Err(_) if cancel() => Err(QueryError::Cancelled),
+        Err(why) => Err(QueryError::Replay(why)),
+    }
+}
+
+/// Runs a whole query on the loaded profile: its threads, then its steps.
+/// Returns every step's answer, the thread choice's first (with nothing
+/// dropped), so a caller can show each step's breadcrumb and pop them.
+pub fn run(
+    loaded: &Arc<Profile>,
+    q: &Query,
+    cancel: &dyn Fn() -> bool,
+) -> Result<Vec<Answer>, QueryError> {
+    let base = choose_threads(loaded, q.threads.as_deref(), cancel)?;
+    let mut out = vec![Answer {
+        profile: base,
+        dropped: Dropped::default(),
+    }];
+    for step in &q.steps {
+        let Some(last) = out.last() else { break };
+        let next = apply(&last.profile, step, cancel)?;
+        out.push(next);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

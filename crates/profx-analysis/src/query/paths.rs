@@ -1,0 +1,460 @@
+//! A transform's run: the profile's call paths (every stack, and the
+//! `(no call path)` and `(unlisted)` nodes the views add, as frames of
+//! their own), each rewritten by the step's rule (`rewrite.rs`), then a new
+//! profile made of them through the builder's path feed, which folds the
+//! functions', edges' and totals' numbers from the paths the way a load
+//! does (model.md § Queries).
+//!
+//! A profile without call paths (summaries, listings, caller/callee
+//! reports) has only functions: merge and drop apply to its rows, and
+//! every other row stays as loaded.
+
+use super::rewrite::{Frame, Rewritten, Rule};
+use super::{QueryError, Step, Target, resolve};
+use profx_model::graph::noise;
+use profx_model::metrics::PathNumbers;
+use profx_model::{FuncId, FuncSummary, HitsCount, NameId, Profile, ProfileBuilder, StatedEdge};
+
+/// What a step left out, for the header and `--json`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dropped {
+    /// The paths removed (drop, focus) or left with no function.
+    pub paths: usize,
+    /// Their self time, in ms, where the profile has times.
+    pub ms: Option<f64>,
+    /// Their hits (samples, or calls).
+    pub hits: Option<u64>,
+    /// What the step could not keep, in words (per-call statistics, a
+    /// profile without paths' inclusive times).
+    pub notes: Vec<String>,
+}
+
+/// How often a long rewrite asks whether to stop.
+const ASK_EVERY: usize = 4096;
+
+pub(super) fn apply(
+    p: &Profile,
+    step: &Step,
+    cancel: &dyn Fn() -> bool,
+) -> Result<(Profile, Dropped), QueryError> {
+    let has_paths = !p.stacks().is_empty();
+    if !has_paths && step.needs_paths() {
+        return Err(QueryError::NeedsPaths {
+            op: step.op(),
+            format: p.format.clone(),
+        });
+    }
+    let rule = rule(p, step)?;
+    if !has_paths {
+        return Ok(functions_only(p, &rule));
+    }
+    let module_name = match step {
+        Step::CollapseModule(m) => m.clone(),
+        _ => String::new(),
+    };
+    rewrite_paths(p, &rule, &module_name, cancel)
+}
+
+/// The step's rule, its names resolved in `p`.
+fn rule(p: &Profile, step: &Step) -> Result<Rule, QueryError> {
+    let one = |t: &Target| resolve(p, t);
+    Ok(match step {
+        Step::Merge(t) => Rule::Merge(one(t)?),
+        Step::Drop(t) => Rule::Drop(one(t)?),
+        Step::Focus(t) => Rule::Focus(one(t)?),
+        Step::CollapseRecursion(t) => Rule::CollapseRecursion(one(t)?),
+        Step::CollapseDirectRecursion(t) => Rule::CollapseDirectRecursion(one(t)?),
+        Step::CollapseSubtree(t) => Rule::CollapseSubtree(one(t)?),
+        Step::MergePath(path) => Rule::MergeNode(node(p, path)?),
+        Step::FocusPath(path) => Rule::FocusNode(node(p, path)?),
+        Step::CollapseModule(m) => {
+            let set: Vec<FuncId> = p
+                .function_ids()
+                .filter(|&f| p.function_module(f) == m && !m.is_empty())
+                .collect();
+            if set.is_empty() {
+                let mut modules: Vec<&str> =
+                    p.function_ids().map(|f| p.function_module(f)).collect();
+                modules.sort_unstable();
+                modules.dedup();
+                let closest =
+                    super::closest_names(modules.into_iter().filter(|m| !m.is_empty()), m);
+                return Err(QueryError::NoModule {
+                    name: m.clone(),
+                    closest,
+                });
+            }
+            Rule::CollapseModule(set)
+        }
+    })
+}
+
+/// A path step's frames resolved, and held to name a node of `p`.
+fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
+    let sets = path
+        .iter()
+        .map(|t| resolve(p, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let exists = p.nodes().iter().enumerate().any(|(i, n)| {
+        n.depth() + 1 == sets.len() && {
+            let mut frames = Vec::new();
+            p.path_into(profx_model::NodeId::from_index(i), &mut frames);
+            frames.iter().zip(&sets).all(|(f, set)| set.contains(f))
+        }
+    });
+    match exists && !sets.is_empty() {
+        true => Ok(sets),
+        false => Err(QueryError::NoPath {
+            path: super::join_path(path),
+        }),
+    }
+}
+
+/// One call path of the profile with the numbers it holds.
+struct Path {
+    frames: Vec<Frame>,
+    n: PathNumbers,
+}
+
+/// Every call path of `p`: its stacks, each function's own value no stack
+/// holds (`[(no call path), F]`), each node's unlisted time (`[.., N,
+/// (unlisted)]`).
+fn paths_of(p: &Profile) -> Vec<Path> {
+    let samples = p.hits_count() == HitsCount::Samples;
+    let mut out = Vec::with_capacity(p.stacks().len());
+    let mut held_ms = vec![0.0f64; p.functions().len()];
+    let mut held_hits = vec![0u64; p.functions().len()];
+    let mut frames = Vec::new();
+    for s in p.stack_ids() {
+        let stack = p.stack(s);
+        p.path_into(stack.node(), &mut frames);
+        let leaf = p.stack_leaf(s).index();
+        held_ms[leaf] += stack.self_ms.unwrap_or(0.0);
+        held_hits[leaf] += stack.hits.unwrap_or(0);
+        out.push(Path {
+            frames: frames.iter().map(|&f| Frame::Func(f)).collect(),
+            n: PathNumbers {
+                self_ms: stack.self_ms,
+                hits: stack.hits,
+            },
+        });
+    }
+    for &(node, ms) in p.unlisted() {
+        p.path_into(node, &mut frames);
+        let mut f: Vec<Frame> = frames.iter().map(|&f| Frame::Func(f)).collect();
+        f.push(Frame::Unlisted);
+        out.push(Path {
+            frames: f,
+            n: PathNumbers {
+                self_ms: Some(ms),
+                hits: None,
+            },
+        });
+    }
+    for f in p.function_ids() {
+        let row = p.function(f);
+        let own_hits = match samples {
+            true => row.hits_self,
+            false => row.calls,
+        };
+        let ms = row
+            .time
+            .elapsed_exclusive
+            .filter(|w| w.is_finite())
+            .map(|w| w - held_ms[f.index()])
+            .filter(|&rest| rest > noise(row.time.elapsed_exclusive.unwrap_or(0.0)));
+        let hits = own_hits
+            .map(|h| h.saturating_sub(held_hits[f.index()]))
+            .filter(|&h| h > 0);
+        if ms.is_some() || hits.is_some() {
+            out.push(Path {
+                frames: vec![Frame::NoCallPath, Frame::Func(f)],
+                n: PathNumbers {
+                    self_ms: ms.or(row.time.elapsed_exclusive.map(|_| 0.0)),
+                    hits: hits.or(own_hits.map(|_| 0)),
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The new profile's function for an old one, made on first sight.
+struct Ids<'a> {
+    p: &'a Profile,
+    new: Vec<Option<FuncId>>,
+    module: Option<FuncId>,
+    module_name: &'a str,
+}
+
+impl Ids<'_> {
+    fn of(&mut self, b: &mut ProfileBuilder, f: Frame) -> Option<FuncId> {
+        match f {
+            Frame::Func(old) => {
+                if let Some(id) = self.new[old.index()] {
+                    return Some(id);
+                }
+                let name = b.intern(self.p.function_name(old));
+                let module = b.intern(self.p.function_module(old));
+                let id = b.function(name, module);
+                self.new[old.index()] = Some(id);
+                Some(id)
+            }
+            Frame::Module => {
+                if let Some(id) = self.module {
+                    return Some(id);
+                }
+                let m = b.intern(self.module_name);
+                let id = b.function(m, m);
+                self.module = Some(id);
+                Some(id)
+            }
+            Frame::NoCallPath | Frame::Unlisted => None,
+        }
+    }
+}
+
+fn rewrite_paths(
+    p: &Profile,
+    rule: &Rule,
+    module_name: &str,
+    cancel: &dyn Fn() -> bool,
+) -> Result<(Profile, Dropped), QueryError> {
+    let mut b = begin(p);
+    let child_times = p.stacks().iter().any(|s| s.child_ms.is_some());
+    b.path_feed(p.hits_count(), child_times);
+    let calls = p.hits_count() == HitsCount::Calls;
+    let mut ids = Ids {
+        p,
+        new: vec![None; p.functions().len()],
+        module: None,
+        module_name,
+    };
+    // A function whose own time the step moved: its lines' numbers can no
+    // longer be told apart (which line the moved time was spent at).
+    let mut touched = vec![false; p.functions().len()];
+    let mut dropped = Dropped::default();
+    let mut out: Vec<FuncId> = Vec::new();
+    for (i, mut path) in paths_of(p).into_iter().enumerate() {
+        if i % ASK_EVERY == 0 && cancel() {
+            return Err(QueryError::Cancelled);
+        }
+        let old_leaf = leaf_func(&path.frames);
+        let result = rule.apply(&mut path.frames);
+        let new_leaf = leaf_func(&path.frames);
+        let leaf_survived = match result {
+            Rewritten::Removed => {
+                drop_path(&mut dropped, path.n);
+                mark(&mut touched, old_leaf);
+                continue;
+            }
+            Rewritten::Kept { leaf_survived } => leaf_survived,
+        };
+        if !leaf_survived || old_leaf != new_leaf {
+            mark(&mut touched, old_leaf);
+            mark(&mut touched, new_leaf);
+        }
+        out.clear();
+        for &f in &path.frames {
+            if let Some(id) = ids.of(&mut b, f) {
+                out.push(id);
+            }
+        }
+        let Some(&leaf) = out.last() else {
+            drop_path(&mut dropped, path.n);
+            continue;
+        };
+        let mut n = path.n;
+        if calls && !leaf_survived {
+            // The path's entries were calls of the frame that left it: its
+            // new leaf was not called again.
+            n.hits = n.hits.map(|_| 0);
+        }
+        match (path.frames.first(), path.frames.last()) {
+            (_, Some(Frame::Unlisted)) => b.add_unlisted(&out, n.self_ms.unwrap_or(0.0)),
+            (Some(Frame::NoCallPath), _) if out.len() == 1 => b.add_pathless(leaf, n),
+            _ => {
+                b.add_path(&out, n);
+            }
+        }
+    }
+    let module = ids.module;
+    copy_lines(p, &mut b, &ids.new, &touched, module);
+    finish_totals(p, &mut b, &dropped);
+    if p.has_per_call() {
+        dropped
+            .notes
+            .push("per-call statistics are absent after a transform".into());
+    }
+    Ok((b.finish(), dropped))
+}
+
+fn leaf_func(frames: &[Frame]) -> Option<FuncId> {
+    frames.iter().rev().find_map(|f| match f {
+        Frame::Func(f) => Some(*f),
+        _ => None,
+    })
+}
+
+fn mark(touched: &mut [bool], f: Option<FuncId>) {
+    if let Some(f) = f {
+        touched[f.index()] = true;
+    }
+}
+
+fn drop_path(d: &mut Dropped, n: PathNumbers) {
+    d.paths += 1;
+    if let Some(ms) = n.self_ms {
+        d.ms = Some(d.ms.unwrap_or(0.0) + ms);
+    }
+    if let Some(h) = n.hits {
+        d.hits = Some(d.hits.unwrap_or(0) + h);
+    }
+}
+
+/// A new builder holding what a query keeps of `p` as it is: its format,
+/// sources, meta, facts and warnings.
+fn begin(p: &Profile) -> ProfileBuilder {
+    let mut b = ProfileBuilder::new(&p.format);
+    for s in &p.sources {
+        b.begin_source(s);
+    }
+    for (k, v) in &p.meta {
+        b.set_meta(k, v.clone());
+    }
+    b.state_facts(p.facts());
+    b.hits_count(p.hits_count());
+    b.carry_warnings(p.warnings());
+    b
+}
+
+/// The session totals less what was dropped; the outside time as it was.
+/// Application times are absent: no path holds them.
+fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &Dropped) {
+    let t = b.totals_mut();
+    t.elapsed_inclusive_ms = p
+        .totals
+        .elapsed_inclusive_ms
+        .map(|ms| ms - d.ms.unwrap_or(0.0));
+    t.outside_ms = p.totals.outside_ms;
+    t.samples = match p.hits_count() {
+        HitsCount::Samples => p
+            .totals
+            .samples
+            .map(|s| s.saturating_sub(d.hits.unwrap_or(0))),
+        HitsCount::Calls => p.totals.samples,
+    };
+}
+
+/// Lines follow their function: a function that left the profile takes
+/// its lines with it; one whose own time the step moved keeps its lines
+/// listed with their numbers absent; every other line is as loaded.
+fn copy_lines(
+    p: &Profile,
+    b: &mut ProfileBuilder,
+    new: &[Option<FuncId>],
+    touched: &[bool],
+    _module: Option<FuncId>,
+) {
+    for l in p.lines() {
+        let (function, known) = match l.function {
+            Some(f) => match new[f.index()] {
+                Some(id) => (Some(id), !touched[f.index()]),
+                None => continue,
+            },
+            None => (None, true),
+        };
+        let file = b.intern(p.name(l.file));
+        let id = b.line(file, l.line, function);
+        if l.top_level {
+            b.line_at_top_level(id);
+        }
+        if let Some(called) = l.called {
+            let c: NameId = b.intern(p.name(called));
+            b.line_called(id, c);
+        }
+        if known {
+            b.line_summary(id, l.hits, l.time_ms);
+        }
+    }
+}
+
+/// Merge or drop on a profile without call paths: the functions named
+/// leave; a drop takes their own time out of the total, a merge leaves it
+/// there (it went to callers no path names). Every other row is as loaded,
+/// inclusive times too: nothing says which of them held the time.
+fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped) {
+    let (set, drop) = match rule {
+        Rule::Merge(set) => (set.as_slice(), false),
+        Rule::Drop(set) => (set.as_slice(), true),
+        _ => (&[][..], false),
+    };
+    let mut b = begin(p);
+    let mut new = vec![None; p.functions().len()];
+    let mut dropped = Dropped::default();
+    for f in p.function_ids() {
+        let row = p.function(f);
+        if set.contains(&f) {
+            dropped.paths += 1;
+            if let Some(ms) = row.time.elapsed_exclusive {
+                dropped.ms = Some(dropped.ms.unwrap_or(0.0) + ms);
+            }
+            let hits = match p.hits_count() {
+                HitsCount::Samples => row.hits_self,
+                HitsCount::Calls => row.calls,
+            };
+            if let Some(h) = hits {
+                dropped.hits = Some(dropped.hits.unwrap_or(0) + h);
+            }
+            continue;
+        }
+        let name = b.intern(p.function_name(f));
+        let module = b.intern(p.function_module(f));
+        let id = b.function(name, module);
+        b.summary(
+            id,
+            FuncSummary {
+                calls: row.calls,
+                hits_self: row.hits_self,
+                hits_total: row.hits_total,
+                time: row.time,
+            },
+        );
+        b.per_call(id, p.per_call(f));
+        new[f.index()] = Some(id);
+    }
+    for e in p.stated_edges() {
+        if let (Some(caller), Some(callee)) = (new[e.caller.index()], new[e.callee.index()]) {
+            b.stated_edge(StatedEdge {
+                caller,
+                callee,
+                ..e.clone()
+            });
+        }
+    }
+    let untouched = vec![false; p.functions().len()];
+    copy_lines(p, &mut b, &new, &untouched, None);
+    let t = b.totals_mut();
+    *t = p.totals.clone();
+    if drop {
+        t.elapsed_inclusive_ms = t
+            .elapsed_inclusive_ms
+            .map(|ms| ms - dropped.ms.unwrap_or(0.0));
+        if p.hits_count() == HitsCount::Samples {
+            t.samples = t
+                .samples
+                .map(|s| s.saturating_sub(dropped.hits.unwrap_or(0)));
+        }
+        dropped
+            .notes
+            .push("no call paths: the other functions' inclusive times are as loaded".into());
+    } else {
+        dropped.notes.push(
+            "no call paths: the merged time stays in the total, in callers no path names".into(),
+        );
+        dropped.ms = None;
+        dropped.hits = None;
+        dropped.paths = 0;
+    }
+    (b.finish(), dropped)
+}

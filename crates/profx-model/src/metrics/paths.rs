@@ -1,0 +1,212 @@
+//! Path feed: model.md § A query's numbers. A query that rewrites the
+//! call paths (`profx_analysis::query`) hands the builder each rewritten
+//! path with the self time and hits it keeps; every other number is made
+//! here from them, the way the sample feed folds samples:
+//! - a function's exclusive time (self hits, calls) is the self of the
+//!   paths ending in it; its inclusive time (total hits) the self of the
+//!   paths holding it, once a path however often it recurs there;
+//! - a path's child time, where the profile keeps child times, is the
+//!   self of the paths below it, plus its stated unlisted time;
+//! - `(no call path)` time is a function's own time no path holds
+//!   (`add_pathless`), `(unlisted)` time a node's time in callees no path
+//!   lists (`add_unlisted`): each is the function's or the node's as a
+//!   frame of its path is, so the views show them where a load would.
+//!
+//! Nothing here knows what rewrote the paths: the same fold gives a
+//! loaded profile's numbers back when handed its own paths.
+
+use crate::ids::{FuncId, NodeId, StackId};
+use crate::metrics::{add_count, add_opt};
+use crate::{HitsCount, ProfileBuilder};
+
+/// What the path feed was given beyond the stacks.
+#[derive(Debug, Default)]
+pub struct PathState {
+    fed: bool,
+    child_times: bool,
+    /// `(no call path)` numbers, by function.
+    pathless: Vec<(FuncId, PathNumbers)>,
+    /// Stated unlisted time, by node.
+    unlisted: Vec<(NodeId, f64)>,
+}
+
+/// The numbers one rewritten path keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PathNumbers {
+    /// Its self time in ms, where the profile has times.
+    pub self_ms: Option<f64>,
+    /// Its hits: samples, or calls (entries into exactly this path, kept
+    /// only while the path's leaf frame survived the rewrite), as the
+    /// profile's hits count.
+    pub hits: Option<u64>,
+}
+
+impl ProfileBuilder {
+    /// Starts the path feed: stacks' hits count `hits`; `child_times` when
+    /// the profile keeps each stack's time below it (traces, stated trees;
+    /// not samples).
+    pub fn path_feed(&mut self, hits: HitsCount, child_times: bool) {
+        self.hits_count(hits);
+        self.paths.fed = true;
+        self.paths.child_times = child_times;
+    }
+
+    /// Adds a rewritten path's numbers to its stack (a path given twice
+    /// adds up). `frames` is never empty: a path the rewrite left empty is
+    /// the query's to count.
+    pub fn add_path(&mut self, frames: &[FuncId], n: PathNumbers) -> StackId {
+        let id = self.stack(frames);
+        self.stack_summary(id, n.hits, n.self_ms, None);
+        id
+    }
+
+    /// Adds own time of `f` that no path holds: its `(no call path)` node.
+    pub fn add_pathless(&mut self, f: FuncId, n: PathNumbers) {
+        self.paths.pathless.push((f, n));
+    }
+
+    /// Adds time in callees no path lists under the path `frames` (never
+    /// empty): its `(unlisted)` node.
+    pub fn add_unlisted(&mut self, frames: &[FuncId], ms: f64) {
+        self.settle_for_paths();
+        if let Some(node) = self.tree.path(frames) {
+            self.paths.unlisted.push((node, ms));
+        }
+    }
+
+    /// Whether the path feed was started.
+    pub(crate) fn paths_fed(&self) -> bool {
+        self.paths.fed
+    }
+
+    /// The unlisted time stated through the feed, by node, summed and in
+    /// node order.
+    pub(crate) fn take_path_unlisted(&mut self) -> Vec<(NodeId, f64)> {
+        let mut u = std::mem::take(&mut self.paths.unlisted);
+        u.sort_by_key(|&(n, _)| n);
+        let mut out: Vec<(NodeId, f64)> = Vec::with_capacity(u.len());
+        for (n, ms) in u {
+            match out.last_mut() {
+                Some(last) if last.0 == n => last.1 += ms,
+                _ => out.push((n, ms)),
+            }
+        }
+        out
+    }
+
+    /// Folds the paths into the functions' rows and the stacks' child
+    /// times (model.md § A query's numbers).
+    pub(crate) fn finish_paths(&mut self) {
+        if !self.paths.fed {
+            return;
+        }
+        self.settle_for_paths();
+        let samples = self.hits_count_is(HitsCount::Samples);
+        let mut seen = vec![usize::MAX; self.functions.len()];
+        let mut frames = Vec::new();
+        for i in 0..self.stacks.len() {
+            self.frames_of(StackId::from_index(i), &mut frames);
+            let s = &self.stacks[i];
+            let n = PathNumbers {
+                self_ms: s.self_ms,
+                hits: s.hits,
+            };
+            for &f in &frames {
+                if std::mem::replace(&mut seen[f.index()], i) != i {
+                    on_path(&mut self.functions[f.index()], n, samples);
+                }
+            }
+            if let Some(&leaf) = frames.last() {
+                at_leaf(&mut self.functions[leaf.index()], n, samples);
+            }
+        }
+        let unlisted = std::mem::take(&mut self.paths.unlisted);
+        for (k, &(node, ms)) in unlisted.iter().enumerate() {
+            self.tree.frames_into(node, &mut frames);
+            let n = PathNumbers {
+                self_ms: Some(ms),
+                hits: None,
+            };
+            for &f in &frames {
+                let mark = self.stacks.len() + k;
+                if std::mem::replace(&mut seen[f.index()], mark) != mark {
+                    on_path(&mut self.functions[f.index()], n, samples);
+                }
+            }
+        }
+        self.paths.unlisted = unlisted;
+        for (f, n) in std::mem::take(&mut self.paths.pathless) {
+            let row = &mut self.functions[f.index()];
+            on_path(row, n, samples);
+            at_leaf(row, n, samples);
+        }
+        if self.paths.child_times {
+            self.path_child_times();
+        }
+    }
+
+    /// Each stack's child time: the self of every path below it and the
+    /// unlisted time stated at or below it.
+    fn path_child_times(&mut self) {
+        let nodes = &self.tree.nodes;
+        let mut below = vec![0.0f64; nodes.len()];
+        let own = |n: usize| {
+            let s = nodes[n].stack()?;
+            self.stacks[s.index()].self_ms
+        };
+        let mut any = vec![false; nodes.len()];
+        for &(node, ms) in &self.paths.unlisted {
+            below[node.index()] += ms;
+            any[node.index()] = true;
+        }
+        // A child's id is above its parent's: one pass from the last.
+        for n in (0..nodes.len()).rev() {
+            let Some(parent) = nodes[n].parent() else {
+                continue;
+            };
+            if let Some(ms) = own(n) {
+                below[parent.index()] += ms + below[n];
+                any[parent.index()] = true;
+            } else if any[n] {
+                below[parent.index()] += below[n];
+                any[parent.index()] = true;
+            }
+        }
+        for n in 0..nodes.len() {
+            if let Some(s) = nodes[n].stack()
+                && self.stacks[s.index()].self_ms.is_some()
+            {
+                self.stacks[s.index()].child_ms = Some(below[n]);
+            }
+        }
+    }
+
+    /// Settles the pending stacks so the tree can be walked.
+    fn settle_for_paths(&mut self) {
+        if !self.tree_is_empty() {
+            let _ = self.stack_node(StackId::from_index(0));
+        }
+    }
+}
+
+/// A function on a path with `n`: its total hits and inclusive time; a
+/// function that is never a leaf still has 0 self, not none.
+fn on_path(f: &mut crate::Function, n: PathNumbers, samples: bool) {
+    f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, n.self_ms);
+    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, n.self_ms.map(|_| 0.0));
+    if samples {
+        f.hits_total = add_count(f.hits_total, n.hits);
+        f.hits_self = add_count(f.hits_self, n.hits.map(|_| 0));
+    } else {
+        f.calls = add_count(f.calls, n.hits.map(|_| 0));
+    }
+}
+
+/// The leaf of such a path: its self hits (or calls) and exclusive time.
+fn at_leaf(f: &mut crate::Function, n: PathNumbers, samples: bool) {
+    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, n.self_ms);
+    match samples {
+        true => f.hits_self = add_count(f.hits_self, n.hits),
+        false => f.calls = add_count(f.calls, n.hits),
+    }
+}
