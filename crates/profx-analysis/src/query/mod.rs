@@ -16,9 +16,11 @@
 mod names;
 mod paths;
 mod rewrite;
+mod threads;
 
 pub use names::{Target, closest_names, resolve, spelling};
 pub use paths::Dropped;
+pub use threads::{ThreadRow, thread_rows};
 
 use profx_model::Profile;
 use std::sync::Arc;
