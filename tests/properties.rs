@@ -1112,3 +1112,520 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------
+// Issue 56: queries. A query's numbers against a plain reading of
+// model.md § Queries, written here apart from `profx::analysis::query`.
+
+/// A frame of a plain path: a function's (name, module), or a view's
+/// node (`(no call path)`, `(unlisted)`), whose module is `None`.
+type PlainFrame = (String, Option<String>);
+
+/// A path with its self time and hits, as the plain rewrite keeps it.
+#[derive(Clone, Debug)]
+struct PlainPath {
+    frames: Vec<PlainFrame>,
+    ms: Option<f64>,
+    hits: Option<u64>,
+}
+
+/// Every call path of `p` the plain way: each stack; each function's own
+/// time its stacks do not hold, under `(no call path)`; each stated
+/// node's unlisted time, as a last frame `(unlisted)`.
+fn plain_paths(p: &Profile) -> Vec<PlainPath> {
+    use profx::model::HitsCount;
+    let frame = |f: profx::model::FuncId| {
+        (
+            p.function_name(f).to_string(),
+            Some(p.function_module(f).to_string()),
+        )
+    };
+    let mut out = Vec::new();
+    let mut held: std::collections::HashMap<profx::model::FuncId, (f64, u64)> = Default::default();
+    for s in p.stack_ids() {
+        let st = p.stack(s);
+        let e = held.entry(p.stack_leaf(s)).or_default();
+        e.0 += st.self_ms.unwrap_or(0.0);
+        e.1 += st.hits.unwrap_or(0);
+        out.push(PlainPath {
+            frames: p.frames(s).into_iter().map(frame).collect(),
+            ms: st.self_ms,
+            hits: st.hits,
+        });
+    }
+    for &(node, ms) in p.unlisted() {
+        let mut fs = Vec::new();
+        p.path_into(node, &mut fs);
+        let mut frames: Vec<PlainFrame> = fs.into_iter().map(frame).collect();
+        frames.push(("(unlisted)".into(), None));
+        out.push(PlainPath {
+            frames,
+            ms: Some(ms),
+            hits: None,
+        });
+    }
+    for f in p.function_ids() {
+        let row = p.function(f);
+        let (hms, hh) = held.get(&f).copied().unwrap_or_default();
+        let own = match p.hits_count() {
+            HitsCount::Samples => row.hits_self,
+            HitsCount::Calls => row.calls,
+        };
+        let ex = row.time.elapsed_exclusive;
+        let ms = ex
+            .map(|e| e - hms)
+            .filter(|&r| r > 1e-9 * ex.unwrap_or(0.0).abs().max(1.0));
+        let hits = own.map(|h| h.saturating_sub(hh)).filter(|&h| h > 0);
+        if ms.is_some() || hits.is_some() {
+            out.push(PlainPath {
+                frames: vec![("(no call path)".into(), None), frame(f)],
+                ms: ms.or(ex.map(|_| 0.0)),
+                hits: hits.or(own.map(|_| 0)),
+            });
+        }
+    }
+    out
+}
+
+/// A transform, its function named by (name, module) frames.
+#[derive(Clone, Debug)]
+enum Plain {
+    Merge(String),
+    MergeNode(Vec<String>),
+    Drop(String),
+    Focus(String),
+    FocusNode(Vec<String>),
+    Recursion(String),
+    DirectRecursion(String),
+    Module(String),
+    Subtree(String),
+}
+
+/// The plain rewrite of one path: `None` when the step removes it; else
+/// the new frames and whether the old leaf frame is still the leaf.
+fn plain_rewrite(step: &Plain, path: &[PlainFrame]) -> Option<(Vec<PlainFrame>, bool)> {
+    let is = |f: &PlainFrame, n: &str| f.1.is_some() && f.0 == n;
+    let n = path.len();
+    let v = path.to_vec();
+    Some(match step {
+        Plain::Merge(f) => {
+            let leaf = !path.last().is_some_and(|l| is(l, f));
+            (v.into_iter().filter(|x| !is(x, f)).collect(), leaf)
+        }
+        Plain::MergeNode(node) => {
+            let under = n >= node.len() && node.iter().zip(path).all(|(a, b)| is(b, a));
+            if !under {
+                return Some((v, true));
+            }
+            let mut w = v;
+            w.remove(node.len() - 1);
+            (w, n > node.len())
+        }
+        Plain::Drop(f) => {
+            if path.iter().any(|x| is(x, f)) {
+                return None;
+            }
+            (v, true)
+        }
+        Plain::Focus(f) => {
+            let i = path.iter().position(|x| is(x, f))?;
+            (v[i..].to_vec(), true)
+        }
+        Plain::FocusNode(node) => {
+            let under = n >= node.len() && node.iter().zip(path).all(|(a, b)| is(b, a));
+            if !under {
+                return None;
+            }
+            (v[node.len() - 1..].to_vec(), true)
+        }
+        Plain::Recursion(f) => {
+            let i = path.iter().position(|x| is(x, f));
+            let j = path.iter().rposition(|x| is(x, f));
+            match (i, j) {
+                (Some(i), Some(j)) if j > i => {
+                    let mut w = v[..=i].to_vec();
+                    w.extend_from_slice(&v[j + 1..]);
+                    (w, j + 1 < n)
+                }
+                _ => (v, true),
+            }
+        }
+        Plain::DirectRecursion(f) => {
+            let mut w: Vec<PlainFrame> = Vec::new();
+            let mut leaf = true;
+            for (k, x) in v.into_iter().enumerate() {
+                if is(&x, f) && w.last() == Some(&x) {
+                    leaf &= k + 1 < n;
+                    continue;
+                }
+                w.push(x);
+            }
+            (w, leaf)
+        }
+        Plain::Module(m) => {
+            let mut w: Vec<PlainFrame> = Vec::new();
+            let mut leaf = true;
+            let mframe: PlainFrame = (m.clone(), Some(m.clone()));
+            for (k, x) in v.into_iter().enumerate() {
+                if x.1.as_deref() == Some(m.as_str()) {
+                    leaf &= k + 1 < n;
+                    if w.last() != Some(&mframe) {
+                        w.push(mframe.clone());
+                    }
+                } else {
+                    w.push(x);
+                }
+            }
+            (w, leaf)
+        }
+        Plain::Subtree(f) => match path.iter().position(|x| is(x, f)) {
+            Some(i) => (v[..=i].to_vec(), i + 1 == n),
+            None => (v, true),
+        },
+    })
+}
+
+/// A function's numbers after the plain rewrite: (exclusive ms,
+/// inclusive ms, self hits or calls, total hits).
+type PlainRow = (f64, f64, u64, u64);
+
+/// model.md § Queries, the plain way: the exclusive of F is the self of
+/// the paths ending in it, its inclusive that of the paths holding it,
+/// once; its calls those of the paths ending in it whose leaf survived;
+/// samples move with their path. Also the time and hits dropped.
+fn plain_numbers(
+    paths: &[PlainPath],
+    step: &Plain,
+    samples: bool,
+) -> (std::collections::BTreeMap<(String, String), PlainRow>, f64) {
+    let mut rows: std::collections::BTreeMap<(String, String), PlainRow> = Default::default();
+    let mut dropped = 0.0;
+    for path in paths {
+        let Some((frames, leaf_survived)) = plain_rewrite(step, &path.frames) else {
+            dropped += path.ms.unwrap_or(0.0);
+            continue;
+        };
+        let funcs: Vec<(String, String)> = frames
+            .iter()
+            .filter_map(|(n, m)| m.as_ref().map(|m| (n.clone(), m.clone())))
+            .collect();
+        if funcs.is_empty() {
+            dropped += path.ms.unwrap_or(0.0);
+            continue;
+        }
+        let ms = path.ms.unwrap_or(0.0);
+        let hits = path.hits.unwrap_or(0);
+        let mut seen = std::collections::BTreeSet::new();
+        for f in &funcs {
+            if seen.insert(f.clone()) {
+                let r = rows.entry(f.clone()).or_default();
+                r.1 += ms;
+                r.3 += hits;
+            }
+        }
+        if frames.last().is_some_and(|l| l.1.is_some()) {
+            let r = rows.entry(funcs[funcs.len() - 1].clone()).or_default();
+            r.0 += ms;
+            r.2 += if leaf_survived || samples { hits } else { 0 };
+        }
+    }
+    (rows, dropped)
+}
+
+/// The same step for `profx::analysis::query`.
+fn query_step(step: &Plain) -> profx::analysis::query::Step {
+    use profx::analysis::query::{Step, Target};
+    let t = |s: &String| Target(s.clone());
+    let path = |p: &[String]| p.iter().map(|s| Target(s.clone())).collect();
+    match step {
+        Plain::Merge(f) => Step::Merge(t(f)),
+        Plain::MergeNode(p) => Step::MergePath(path(p)),
+        Plain::Drop(f) => Step::Drop(t(f)),
+        Plain::Focus(f) => Step::Focus(t(f)),
+        Plain::FocusNode(p) => Step::FocusPath(path(p)),
+        Plain::Recursion(f) => Step::CollapseRecursion(t(f)),
+        Plain::DirectRecursion(f) => Step::CollapseDirectRecursion(t(f)),
+        Plain::Module(m) => Step::CollapseModule(m.clone()),
+        Plain::Subtree(f) => Step::CollapseSubtree(t(f)),
+    }
+}
+
+/// Every step the profile lends itself to, its function `pick`ed among
+/// those of a unique name (a shared name stands for all of its functions,
+/// which the plain rewrite above does not model).
+fn steps_for(p: &Profile, pick: usize) -> Vec<Plain> {
+    let mut names: Vec<String> = p
+        .function_ids()
+        .filter(|&f| !p.name_is_shared(f))
+        .map(|f| p.function_name(f).to_string())
+        .collect();
+    names.sort();
+    let Some(f) = names.get(pick % names.len().max(1)).cloned() else {
+        return Vec::new();
+    };
+    let mut steps = vec![
+        Plain::Merge(f.clone()),
+        Plain::Drop(f.clone()),
+        Plain::Focus(f.clone()),
+        Plain::Recursion(f.clone()),
+        Plain::DirectRecursion(f.clone()),
+        Plain::Subtree(f.clone()),
+    ];
+    let mut modules: Vec<String> = p
+        .function_ids()
+        .map(|f| p.function_module(f).to_string())
+        .filter(|m| !m.is_empty())
+        .collect();
+    modules.sort();
+    modules.dedup();
+    if let Some(m) = modules.get(pick % modules.len().max(1)) {
+        steps.push(Plain::Module(m.clone()));
+    }
+    let stacks: Vec<_> = p.stack_ids().collect();
+    if let Some(&s) = stacks.get(pick % stacks.len().max(1)) {
+        let frames: Vec<String> = p
+            .frames(s)
+            .into_iter()
+            .map(|f| p.function_name(f).to_string())
+            .collect();
+        let unique = p.frames(s).into_iter().all(|f| !p.name_is_shared(f));
+        let cut = 1 + pick % frames.len();
+        if unique {
+            steps.push(Plain::MergeNode(frames[..cut].to_vec()));
+            steps.push(Plain::FocusNode(frames[..cut].to_vec()));
+        }
+    }
+    steps
+}
+
+/// A step's profile against the plain rewrite, number by number, and its
+/// views against each other.
+fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
+    use profx::model::HitsCount;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
+    let has_paths = !p.stacks().is_empty();
+    let got = profx::analysis::query::apply(p, &query_step(step), &|| false);
+    if !has_paths {
+        // Merge and drop apply to the functions; the others say so.
+        return match (step, got) {
+            (Plain::Merge(_) | Plain::Drop(_), Ok(a)) => {
+                prop_assert!(a.profile.stacks().is_empty());
+                views_agree(&a.profile)
+            }
+            (Plain::Merge(_) | Plain::Drop(_), Err(e)) => {
+                Err(TestCaseError::fail(format!("{step:?}: {e}")))
+            }
+            (_, Err(profx::analysis::query::QueryError::NeedsPaths { .. })) => Ok(()),
+            (_, other) => Err(TestCaseError::fail(format!("{step:?}: {other:?}"))),
+        };
+    }
+    let a = got.map_err(|e| TestCaseError::fail(format!("{step:?}: {e}")))?;
+    let q = &a.profile;
+    let samples = p.hits_count() == HitsCount::Samples;
+    let (want, dropped) = plain_numbers(&plain_paths(p), step, samples);
+    let timed = p.has_times();
+    let mut have = std::collections::BTreeMap::new();
+    for f in q.function_ids() {
+        let row = q.function(f);
+        let key = (
+            q.function_name(f).to_string(),
+            q.function_module(f).to_string(),
+        );
+        have.insert(key, row.clone());
+    }
+    let want_keys: Vec<_> = want.keys().cloned().collect();
+    let have_keys: Vec<_> = have.keys().cloned().collect();
+    prop_assert_eq!(&have_keys, &want_keys, "{:?}: the functions", step);
+    for (key, w) in &want {
+        let row = &have[key];
+        if timed {
+            let ex = row.time.elapsed_exclusive.unwrap_or(f64::NAN);
+            let inc = row.time.elapsed_inclusive.unwrap_or(f64::NAN);
+            prop_assert!(
+                close(ex, w.0),
+                "{:?} {:?}: exclusive {} against {}",
+                step,
+                key,
+                ex,
+                w.0
+            );
+            prop_assert!(
+                close(inc, w.1),
+                "{:?} {:?}: inclusive {} against {}",
+                step,
+                key,
+                inc,
+                w.1
+            );
+        }
+        if samples {
+            prop_assert_eq!(
+                row.hits_self.unwrap_or(0),
+                w.2,
+                "{:?} {:?}: self hits",
+                step,
+                key
+            );
+            prop_assert_eq!(
+                row.hits_total.unwrap_or(0),
+                w.3,
+                "{:?} {:?}: total hits",
+                step,
+                key
+            );
+        } else if p.function_ids().any(|f| p.function(f).calls.is_some()) {
+            prop_assert_eq!(row.calls.unwrap_or(0), w.2, "{:?} {:?}: calls", step, key);
+        }
+    }
+    // The paths themselves: every rewritten path of functions is a stack
+    // holding its self time (the `(unlisted)` and `(no call path)` ones
+    // are the views' nodes, above).
+    let mut want_stacks: std::collections::BTreeMap<Vec<PlainFrame>, f64> = Default::default();
+    for path in plain_paths(p) {
+        let Some((frames, _)) = plain_rewrite(step, &path.frames) else {
+            continue;
+        };
+        let pseudo = frames.last().is_some_and(|l| l.1.is_none())
+            || (frames.len() == 2 && frames[0].1.is_none());
+        if frames.is_empty() || pseudo || frames.iter().all(|f| f.1.is_none()) {
+            continue;
+        }
+        let frames: Vec<PlainFrame> = frames.into_iter().filter(|f| f.1.is_some()).collect();
+        *want_stacks.entry(frames).or_default() += path.ms.unwrap_or(0.0);
+    }
+    let mut have_stacks: std::collections::BTreeMap<Vec<PlainFrame>, f64> = Default::default();
+    for st in q.stack_ids() {
+        let frames = q
+            .frames(st)
+            .into_iter()
+            .map(|f| {
+                (
+                    q.function_name(f).to_string(),
+                    Some(q.function_module(f).to_string()),
+                )
+            })
+            .collect();
+        *have_stacks.entry(frames).or_default() += q.stack(st).self_ms.unwrap_or(0.0);
+    }
+    let keys = |m: &std::collections::BTreeMap<Vec<PlainFrame>, f64>| {
+        m.keys().cloned().collect::<Vec<_>>()
+    };
+    prop_assert_eq!(
+        keys(&have_stacks),
+        keys(&want_stacks),
+        "{:?}: the stacks",
+        step
+    );
+    for (k, w) in &want_stacks {
+        prop_assert!(
+            close(have_stacks[k], *w),
+            "{:?} {:?}: self {} against {}",
+            step,
+            k,
+            have_stacks[k],
+            w
+        );
+    }
+    if let (Some(before), Some(after)) =
+        (p.totals.elapsed_inclusive_ms, q.totals.elapsed_inclusive_ms)
+    {
+        prop_assert!(
+            close(after, before - dropped),
+            "{:?}: the total {} against {} less {}",
+            step,
+            after,
+            before,
+            dropped
+        );
+    }
+    views_agree(q)
+}
+
+/// A deldbe trace of `events` holding only thread `t`'s.
+fn one_thread(events: &[(u8, bool, usize)], t: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, &(thread, call, name)) in events.iter().enumerate() {
+        if thread != t {
+            continue;
+        }
+        let op = if call { "i" } else { "o" };
+        let line = if call { 10 + name } else { 0 };
+        out.extend(format!("{thread},{}.{:03},\"{op}\",\"", i, i % 7).bytes());
+        out.extend_from_slice(TRACE_NAMES[name]);
+        out.extend(format!("\",{line}\n").bytes());
+    }
+    out
+}
+
+/// `--json` of a profile, less what names the query (the rest must be
+/// the same numbers, to the bit).
+fn numbers_json(p: &Profile) -> String {
+    profx::report::json::render(p)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Issue 56: every transform's numbers are those of the same rewrite
+    /// done on the paths by the plain implementation above, and every
+    /// view of the result agrees with the others, for every format.
+    #[test]
+    fn each_transform_equals_a_plain_rewrite_of_the_paths(
+        events in calls(), s in samples(), f in funcs(),
+        rows in call_tree_rows(),
+        edges in prop::collection::vec((0usize..6, 0usize..6, 1u32..20, 1u32..500), 1..12),
+        pick in 0usize..1000,
+    ) {
+        let files = [
+            (deldbe(&events), "xpp"),
+            (br_log(&s), "br"),
+            (br_log_rich(&s, true), "br"),
+            (plist_rich(&f, false, 522), "plist"),
+            (plist(&f), "plist"),
+            (vs_csv(&f), "vs-csv"),
+            (vs_call_tree(&rows), "vs-csv"),
+            (vs_caller_callee(&edges), "vs-csv"),
+        ];
+        for (bytes, format) in files {
+            let p = load(&bytes, format).map_err(TestCaseError::fail)?;
+            for step in steps_for(&p, pick) {
+                query_agrees(&p, &step)?;
+            }
+        }
+    }
+
+    /// Issue 56: one thread's numbers are exactly those of a trace holding
+    /// only its events, and the threads taken one by one add up to all.
+    #[test]
+    fn one_thread_is_a_trace_of_its_events_and_threads_add_up(events in calls()) {
+        use std::sync::Arc;
+        let bytes = deldbe(&events);
+        let all = Arc::new(load(&bytes, "xpp").map_err(TestCaseError::fail)?);
+        let ids = profx::analysis::query::thread_ids(&all);
+        let mut calls_sum = std::collections::BTreeMap::<String, (u64, f64, f64)>::new();
+        let mut total = 0.0;
+        for &id in &ids {
+            let chosen = profx::analysis::query::choose_threads(&all, Some(&[id]), &|| false)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let alone = load(&one_thread(&events, id as u8), "xpp").map_err(TestCaseError::fail)?;
+            prop_assert_eq!(numbers_json(&chosen), numbers_json(&alone), "thread {}", id);
+            total += chosen.totals.elapsed_inclusive_ms.unwrap_or(0.0);
+            for f in chosen.function_ids() {
+                let r = chosen.function(f);
+                let e = calls_sum.entry(chosen.function_name(f).to_string()).or_default();
+                e.0 += r.calls.unwrap_or(0);
+                e.1 += r.time.elapsed_inclusive.unwrap_or(0.0);
+                e.2 += r.time.elapsed_exclusive.unwrap_or(0.0);
+            }
+        }
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
+        prop_assert!(close(total, all.totals.elapsed_inclusive_ms.unwrap_or(0.0)));
+        for f in all.function_ids() {
+            let r = all.function(f);
+            let s = calls_sum.get(all.function_name(f)).copied().unwrap_or_default();
+            prop_assert_eq!(s.0, r.calls.unwrap_or(0));
+            prop_assert!(close(s.1, r.time.elapsed_inclusive.unwrap_or(0.0)));
+            prop_assert!(close(s.2, r.time.elapsed_exclusive.unwrap_or(0.0)));
+        }
+    }
+}

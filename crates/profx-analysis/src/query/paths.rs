@@ -96,7 +96,7 @@ fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
         .map(|t| resolve(p, t))
         .collect::<Result<Vec<_>, _>>()?;
     let exists = p.nodes().iter().enumerate().any(|(i, n)| {
-        n.depth() + 1 == sets.len() && {
+        n.depth() == sets.len() && {
             let mut frames = Vec::new();
             p.path_into(profx_model::NodeId::from_index(i), &mut frames);
             frames.iter().zip(&sets).all(|(f, set)| set.contains(f))
