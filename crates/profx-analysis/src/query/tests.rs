@@ -1,1 +1,150 @@
-//! Tests of the query core; the properties over generated profiles are in `tests/properties.rs`.
+//! The query core on small hand-made profiles; its properties over
+//! generated profiles of every format are in `tests/properties.rs`.
+
+use super::*;
+use profx_model::metrics::Sample;
+use profx_model::{FuncId, ProfileBuilder};
+
+/// A sampled profile: `(main)` → F → G (2 ms), `(main)` → F (1 ms), and
+/// the two functions named `DUP` of modules `a` and `b` under `(main)`.
+fn sampled() -> Arc<Profile> {
+    let mut b = ProfileBuilder::new("test");
+    let (m, a, bm) = (b.intern(""), b.intern("a"), b.intern("b"));
+    let names = ["(main)", "F", "G", "operator!=", "DUP"];
+    let ids: Vec<NameIds> = names.iter().map(|n| b.intern(n)).collect();
+    let main = b.function(ids[0], m);
+    let f = b.function(ids[1], m);
+    let g = b.function(ids[2], m);
+    let op = b.function(ids[3], m);
+    let da = b.function(ids[4], a);
+    let db = b.function(ids[4], bm);
+    for (frames, ns) in [
+        (vec![main, f, g], 2_000_000),
+        (vec![main, f], 1_000_000),
+        (vec![main, op], 1_000_000),
+        (vec![main, da], 1_000_000),
+        (vec![main, db], 3_000_000),
+    ] {
+        b.add_sample(Sample {
+            frames: &frames,
+            time_ns: Some(ns),
+            line: None,
+        });
+    }
+    Arc::new(b.finish())
+}
+
+type NameIds = profx_model::NameId;
+
+fn named(p: &Profile, name: &str, module: &str) -> Option<FuncId> {
+    p.function_ids()
+        .find(|&f| p.function_name(f) == name && p.function_module(f) == module)
+}
+
+fn excl(p: &Profile, name: &str, module: &str) -> Option<f64> {
+    named(p, name, module).and_then(|f| p.function(f).time.elapsed_exclusive)
+}
+
+#[test]
+fn a_name_stands_for_every_module_and_module_bang_name_for_one() {
+    let p = sampled();
+    assert_eq!(resolve(&p, &Target("DUP".into())).map(|v| v.len()), Ok(2));
+    assert_eq!(resolve(&p, &Target("b!DUP".into())).map(|v| v.len()), Ok(1));
+    // A name holding `!` is itself first.
+    assert_eq!(
+        resolve(&p, &Target("operator!=".into())).map(|v| v.len()),
+        Ok(1)
+    );
+    let Err(QueryError::NoFunction { closest, .. }) = resolve(&p, &Target("DUPE".into())) else {
+        panic!("DUPE is no function");
+    };
+    assert_eq!(closest.first().map(String::as_str), Some("DUP"));
+}
+
+#[test]
+fn the_spelling_of_a_shared_name_is_module_bang_name() {
+    let p = sampled();
+    let db = named(&p, "DUP", "b").expect("b!DUP");
+    assert_eq!(spelling(&p, db), Target("b!DUP".into()));
+    let f = named(&p, "F", "").expect("F");
+    assert_eq!(spelling(&p, f), Target("F".into()));
+}
+
+#[test]
+fn merge_gives_the_callers_the_time_and_drop_takes_it_out_of_the_total() {
+    let p = sampled();
+    let merged = apply(&p, &Step::Merge(Target("F".into())), &|| false).expect("merge");
+    let q = &merged.profile;
+    assert_eq!(excl(q, "(main)", ""), Some(1.0));
+    assert_eq!(excl(q, "G", ""), Some(2.0));
+    assert_eq!(named(q, "F", ""), None);
+    assert_eq!(q.totals.elapsed_inclusive_ms, p.totals.elapsed_inclusive_ms);
+    let dropped = apply(&p, &Step::Drop(Target("b!DUP".into())), &|| false).expect("drop");
+    assert_eq!(dropped.dropped.ms, Some(3.0));
+    assert_eq!(dropped.profile.totals.elapsed_inclusive_ms, Some(5.0));
+    assert_eq!(excl(&dropped.profile, "DUP", "a"), Some(1.0));
+}
+
+#[test]
+fn merging_the_root_makes_its_callees_roots() {
+    let p = sampled();
+    let a = apply(&p, &Step::Merge(Target("(main)".into())), &|| false).expect("merge");
+    // No sample was in (main) alone: nothing is dropped, and each path
+    // starts at what (main) called.
+    assert_eq!(a.dropped.paths, 0);
+    assert_eq!(excl(&a.profile, "F", ""), Some(1.0));
+    let roots: Vec<&str> = a
+        .profile
+        .nodes()
+        .iter()
+        .filter(|n| n.parent().is_none())
+        .map(|n| a.profile.function_name(n.func))
+        .collect();
+    assert_eq!(roots.len(), 4, "{roots:?}");
+}
+
+#[test]
+fn a_path_step_names_a_node_the_profile_has() {
+    let p = sampled();
+    let path = split_path("(main);F");
+    let a = apply(&p, &Step::FocusPath(path), &|| false).expect("focus");
+    assert_eq!(a.profile.totals.elapsed_inclusive_ms, Some(3.0));
+    let none = apply(&p, &Step::FocusPath(split_path("F;G")), &|| false);
+    assert!(matches!(none, Err(QueryError::NoPath { .. })), "{none:?}");
+}
+
+#[test]
+fn a_cancelled_step_says_so_and_threads_need_a_trace() {
+    let p = sampled();
+    let r = apply(&p, &Step::Merge(Target("F".into())), &|| true);
+    assert_eq!(r.err(), Some(QueryError::Cancelled));
+    let t = choose_threads(&p, Some(&[1]), &|| false);
+    assert!(matches!(t, Err(QueryError::NoThreads { .. })), "{t:?}");
+    assert!(Arc::ptr_eq(
+        &choose_threads(&p, None, &|| false).expect("all"),
+        &p
+    ));
+}
+
+#[test]
+fn asked_sums_its_steps_and_labels_read_as_breadcrumbs() {
+    let p = sampled();
+    let q = Query {
+        threads: None,
+        steps: vec![
+            Step::Drop(Target("G".into())),
+            Step::Drop(Target("b!DUP".into())),
+        ],
+    };
+    let answers = run(&p, &q, &|| false).expect("run");
+    assert_eq!(answers.len(), 3);
+    let asked = Asked::of(&q, &answers);
+    assert_eq!(asked.dropped.ms, Some(5.0));
+    assert_eq!(asked.dropped.paths, 2);
+    assert_eq!(q.steps[1].label(), "drop b!DUP");
+    assert_eq!(
+        Step::FocusPath(split_path("A;B")).label(),
+        "focus subtree A>B"
+    );
+    assert_eq!(join_path(&split_path("A;B;C")), "A;B;C");
+}
