@@ -51,46 +51,45 @@ pub fn resolve(p: &Profile, t: &Target) -> Result<Vec<FuncId>, QueryError> {
     }
     Err(QueryError::NoFunction {
         name: t.0.clone(),
-        closest: closest_names(p.function_ids().map(|f| p.function_name(f)), &t.0),
+        closest: closest_names(p.functions().iter().map(|f| p.name(f.name)), &t.0),
     })
 }
 
-/// Up to five of `names` closest to `asked`: fzf's score first (a typo
-/// of a long name, a part of one), then names sharing its longest prefix.
-pub fn closest_names<'a>(names: impl Iterator<Item = &'a str>, asked: &str) -> Vec<String> {
-    let m = SkimMatcherV2::default();
-    let mut scored: Vec<(i64, usize, &str)> = Vec::new();
-    let mut alike: Vec<(usize, &str)> = Vec::new();
-    let pairs = bigrams(asked);
-    for n in names {
-        let shared = bigrams(n).iter().filter(|b| pairs.contains(b)).count();
-        if shared > 0 {
-            alike.push((shared, n));
-        }
-        let prefix = n
-            .chars()
+/// Up to five of `names` closest to `asked`: those sharing its longest
+/// prefix (three letters or more, case folded); else fzf's score (a part
+/// of a name); else the most letter pairs shared (a typo). Each pass reads
+/// every name, so the cheap one goes first: a profile has millions.
+pub fn closest_names<'a>(names: impl Iterator<Item = &'a str> + Clone, asked: &str) -> Vec<String> {
+    let top = |mut v: Vec<(i64, &str)>| -> Vec<String> {
+        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        v.dedup_by(|a, b| a.1 == b.1);
+        v.into_iter().take(5).map(|s| s.1.to_string()).collect()
+    };
+    let prefix = |n: &str| {
+        n.chars()
             .zip(asked.chars())
             .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
-            .count();
-        let score = m.fuzzy_match(n, asked).unwrap_or(0);
-        if score > 0 || prefix > 0 {
-            scored.push((score, prefix, n));
-        }
+            .count()
+    };
+    let best = names.clone().map(prefix).max().unwrap_or(0);
+    if best >= 3.min(asked.chars().count()) && best > 0 {
+        let near = names.clone().filter(|n| prefix(n) == best).map(|n| (0, n));
+        return top(near.collect());
     }
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
-    if scored.is_empty() {
-        // No name holds the letters asked in order (a typo): those sharing
-        // the most letter pairs with it.
-        alike.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-        alike.dedup_by(|a, b| a.1 == b.1);
-        return alike.into_iter().take(5).map(|a| a.1.to_string()).collect();
+    let m = SkimMatcherV2::default();
+    let scored: Vec<(i64, &str)> = names
+        .clone()
+        .filter_map(|n| Some((m.fuzzy_match(n, asked)?, n)))
+        .collect();
+    if !scored.is_empty() {
+        return top(scored);
     }
-    scored.dedup_by(|a, b| a.2 == b.2);
-    scored
-        .into_iter()
-        .take(5)
-        .map(|s| s.2.to_string())
-        .collect()
+    let pairs = bigrams(asked);
+    let alike = names.filter_map(|n| {
+        let shared = bigrams(n).iter().filter(|b| pairs.contains(b)).count();
+        (shared > 0).then_some((shared as i64, n))
+    });
+    top(alike.collect())
 }
 
 /// A name's pairs of adjacent letters, case folded.

@@ -110,46 +110,43 @@ fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
     }
 }
 
-/// One call path of the profile with the numbers it holds.
-struct Path {
-    frames: Vec<Frame>,
-    n: PathNumbers,
-}
+/// What `each_path` hands a path to: it may rewrite the frames in place.
+type EachPath<'a> = dyn FnMut(&mut Vec<Frame>, PathNumbers) -> Result<(), QueryError> + 'a;
 
-/// Every call path of `p`: its stacks, each function's own value no stack
-/// holds (`[(no call path), F]`), each node's unlisted time (`[.., N,
-/// (unlisted)]`).
-fn paths_of(p: &Profile) -> Vec<Path> {
+/// Hands `each` every call path of `p` with the numbers it holds, in one
+/// reused buffer (a profile has millions; none is kept): its stacks, each
+/// function's own value no stack holds (`[(no call path), F]`), each
+/// node's unlisted time (`[.., N, (unlisted)]`). Stops at `each`'s error.
+fn each_path(p: &Profile, each: &mut EachPath<'_>) -> Result<(), QueryError> {
     let samples = p.hits_count() == HitsCount::Samples;
-    let mut out = Vec::with_capacity(p.stacks().len());
     let mut held_ms = vec![0.0f64; p.functions().len()];
     let mut held_hits = vec![0u64; p.functions().len()];
-    let mut frames = Vec::new();
+    let mut funcs = Vec::new();
+    let mut path: Vec<Frame> = Vec::new();
     for s in p.stack_ids() {
         let stack = p.stack(s);
-        p.path_into(stack.node(), &mut frames);
+        p.path_into(stack.node(), &mut funcs);
         let leaf = p.stack_leaf(s).index();
         held_ms[leaf] += stack.self_ms.unwrap_or(0.0);
         held_hits[leaf] += stack.hits.unwrap_or(0);
-        out.push(Path {
-            frames: frames.iter().map(|&f| Frame::Func(f)).collect(),
-            n: PathNumbers {
-                self_ms: stack.self_ms,
-                hits: stack.hits,
-            },
-        });
+        path.clear();
+        path.extend(funcs.iter().map(|&f| Frame::Func(f)));
+        let n = PathNumbers {
+            self_ms: stack.self_ms,
+            hits: stack.hits,
+        };
+        each(&mut path, n)?;
     }
     for &(node, ms) in p.unlisted() {
-        p.path_into(node, &mut frames);
-        let mut f: Vec<Frame> = frames.iter().map(|&f| Frame::Func(f)).collect();
-        f.push(Frame::Unlisted);
-        out.push(Path {
-            frames: f,
-            n: PathNumbers {
-                self_ms: Some(ms),
-                hits: None,
-            },
-        });
+        p.path_into(node, &mut funcs);
+        path.clear();
+        path.extend(funcs.iter().map(|&f| Frame::Func(f)));
+        path.push(Frame::Unlisted);
+        let n = PathNumbers {
+            self_ms: Some(ms),
+            hits: None,
+        };
+        each(&mut path, n)?;
     }
     for f in p.function_ids() {
         let row = p.function(f);
@@ -167,16 +164,16 @@ fn paths_of(p: &Profile) -> Vec<Path> {
             .map(|h| h.saturating_sub(held_hits[f.index()]))
             .filter(|&h| h > 0);
         if ms.is_some() || hits.is_some() {
-            out.push(Path {
-                frames: vec![Frame::NoCallPath, Frame::Func(f)],
-                n: PathNumbers {
-                    self_ms: ms.or(row.time.elapsed_exclusive.map(|_| 0.0)),
-                    hits: hits.or(own_hits.map(|_| 0)),
-                },
-            });
+            path.clear();
+            path.extend([Frame::NoCallPath, Frame::Func(f)]);
+            let n = PathNumbers {
+                self_ms: ms.or(row.time.elapsed_exclusive.map(|_| 0.0)),
+                hits: hits.or(own_hits.map(|_| 0)),
+            };
+            each(&mut path, n)?;
         }
     }
-    out
+    Ok(())
 }
 
 /// The new profile's function for an old one, made on first sight.
@@ -235,18 +232,20 @@ fn rewrite_paths(
     let mut touched = vec![false; p.functions().len()];
     let mut dropped = Dropped::default();
     let mut out: Vec<FuncId> = Vec::new();
-    for (i, mut path) in paths_of(p).into_iter().enumerate() {
-        if i % ASK_EVERY == 0 && cancel() {
+    let mut i = 0usize;
+    each_path(p, &mut |frames, mut n| {
+        if i.is_multiple_of(ASK_EVERY) && cancel() {
             return Err(QueryError::Cancelled);
         }
-        let old_leaf = leaf_func(&path.frames);
-        let result = rule.apply(&mut path.frames);
-        let new_leaf = leaf_func(&path.frames);
+        i += 1;
+        let old_leaf = leaf_func(frames);
+        let result = rule.apply(frames);
+        let new_leaf = leaf_func(frames);
         let leaf_survived = match result {
             Rewritten::Removed => {
-                drop_path(&mut dropped, path.n);
+                drop_path(&mut dropped, n);
                 mark(&mut touched, old_leaf);
-                continue;
+                return Ok(());
             }
             Rewritten::Kept { leaf_survived } => leaf_survived,
         };
@@ -255,29 +254,29 @@ fn rewrite_paths(
             mark(&mut touched, new_leaf);
         }
         out.clear();
-        for &f in &path.frames {
+        for &f in frames.iter() {
             if let Some(id) = ids.of(&mut b, f) {
                 out.push(id);
             }
         }
         let Some(&leaf) = out.last() else {
-            drop_path(&mut dropped, path.n);
-            continue;
+            drop_path(&mut dropped, n);
+            return Ok(());
         };
-        let mut n = path.n;
         if calls && !leaf_survived {
             // The path's entries were calls of the frame that left it: its
             // new leaf was not called again.
             n.hits = n.hits.map(|_| 0);
         }
-        match (path.frames.first(), path.frames.last()) {
+        match (frames.first(), frames.last()) {
             (_, Some(Frame::Unlisted)) => b.add_unlisted(&out, n.self_ms.unwrap_or(0.0)),
             (Some(Frame::NoCallPath), _) if out.len() == 1 => b.add_pathless(leaf, n),
             _ => {
                 b.add_path(&out, n);
             }
         }
-    }
+        Ok(())
+    })?;
     let module = ids.module;
     copy_lines(p, &mut b, &ids.new, &touched, module);
     finish_totals(p, &mut b, &dropped);
