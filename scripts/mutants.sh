@@ -29,12 +29,16 @@ MUTANTS=(
   "crates/profx-model/src/metrics/trace_acc.rs|            if !recursive {|            if !recursive \|\| pop.span >= 0.0 {|--test oracle"
   "crates/profx-model/src/metrics/trace_acc.rs|                line.ms += pop.span;|                line.ms += pop.self_ms;|--test oracle"
   "crates/profx-model/src/metrics/trace_acc.rs|                func.max_span = func.max_span.max(pop.span);|                func.max_span = func.max_span.min(pop.span);|--test oracle"
-  "crates/profx-model/src/metrics/trace.rs|            None => st.outside_ms += d,|            None => {}|--test oracle"
+  "crates/profx-model/src/metrics/trace.rs|                st.outside_ms += d;|                st.outside_ms += 0.0;|--test oracle"
   "crates/profx-model/src/metrics/samples.rs|                f.hits_total += 1;|                f.hits_total += 2;|--test oracle"
   "crates/profx-load/src/xpp/fast/record.rs|    (skip_spaces(raw, i) == raw.len()).then(\|\| mantissa as f64 / POW10[k])|    (skip_spaces(raw, i) == raw.len()).then(\|\| mantissa as f64 / POW10[k.min(1)])|--test properties reference"
   "crates/profx-load/src/names.rs|                && (name.len() <= 16|                && (name.len() <= 64|--test properties reference"
   "crates/profx-load/src/br/fast/frame_keys.rs|        if len >= 16 {|        if len >= 24 {|--test properties reference"
   "crates/profx-load/src/plist/fast/bytes.rs|        (Some(&a), Some(&z)) if a != b' ' && z != b' ' => Some(s),|        (Some(_), Some(_)) => Some(s),|--test properties reference"
+  "crates/profx-analysis/src/query/rewrite.rs|                        path.drain(i + 1..=j);|                        path.drain(i + 1..j);|--test properties each_transform"
+  "crates/profx-analysis/src/query/paths.rs|            n.hits = n.hits.map(\|_\| 0);|            n.hits = n.hits.map(\|h\| h);|--test properties each_transform"
+  "crates/profx-model/src/metrics/paths.rs|                if std::mem::replace(&mut seen[f.index()], i) != i {|                if std::mem::replace(&mut seen[f.index()], i) != usize::MAX {|--test properties each_transform"
+  "crates/profx-load/src/xpp/rules.rs|            && !chosen.contains(&r.thread)|            && chosen.contains(&r.thread)|--test properties one_thread"
 )
 
 only=("$@")
