@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// How long a query runs before the footer says so: a step done sooner
 /// shows only its answer.
-pub(super) const SHOW_AFTER: Duration = Duration::from_millis(250);
+pub(crate) const SHOW_AFTER: Duration = Duration::from_millis(250);
 
 /// One profile of the query: the thread choice's (the first) or a step's.
 pub(super) struct Level {

@@ -1454,3 +1454,25 @@ fn the_threads_list_chooses_a_thread() {
     run(&mut app, &[Char('U')]);
     assert!(Arc::ptr_eq(&app.profile, &app.query.loaded));
 }
+
+/// A step that runs a quarter of a second says so in the footer, with a
+/// spinner and how to cancel it; one answered sooner shows only its
+/// answer.
+#[test]
+fn a_long_step_shows_in_the_footer() {
+    use crate::tui::intent::Op;
+    let mut app = demo(120, 40);
+    move_to(&mut app, "FNPRICE");
+    app.update(Intent::Transform(Op::Merge));
+    assert_eq!(app.query_progress(), None, "not before a quarter second");
+    let job = app.query_job.as_mut().expect("the step runs");
+    job.started = job
+        .started
+        .checked_sub(crate::tui::query::SHOW_AFTER)
+        .expect("the clock goes back that far");
+    let said = app.query_progress().expect("shown after a quarter second");
+    assert!(said.ends_with("merge FNPRICE… · any key cancels"), "{said}");
+    app.settle_query();
+    assert_eq!(app.query_progress(), None);
+    assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
+}
