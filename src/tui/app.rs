@@ -722,7 +722,8 @@ impl App {
 
     /// `H`: the threads list, or why a profile has none.
     fn open_threads(&mut self) {
-        match ThreadsList::new(&self.query.loaded, self.query.threads.as_deref()) {
+        let rows = self.query.thread_rows().to_vec();
+        match ThreadsList::new(&self.query.loaded, rows, self.query.threads.as_deref()) {
             Some(list) => self.mode = Mode::Threads(list),
             None => {
                 let why = QueryError::NoThreads {
@@ -807,6 +808,11 @@ impl App {
             }
             Intent::Resize { .. } => {
                 self.query_job = Some(job);
+                false
+            }
+            // q and Ctrl-C cancel it and quit, as they do an export.
+            Intent::Quit => {
+                job.cancel();
                 false
             }
             _ => {

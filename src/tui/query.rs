@@ -7,7 +7,7 @@
 //! key cancels, and the app keeps working while it runs.
 
 use super::derived::Prepared;
-use crate::analysis::query::{self, Answer, Dropped, QueryError, Step};
+use crate::analysis::query::{self, Answer, Dropped, QueryError, Step, ThreadRow};
 use crate::model::{FuncId, Profile};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,9 @@ pub struct Queried {
     loaded_prepared: Arc<Prepared>,
     /// The thread choice's profile first, then each step's; never empty.
     levels: Vec<Level>,
+    /// The loaded profile's threads list, made when first opened (its
+    /// heaviest functions are a walk of every call in time order).
+    thread_rows: std::sync::OnceLock<Vec<ThreadRow>>,
 }
 
 impl Queried {
@@ -55,6 +58,7 @@ impl Queried {
             threads: None,
             loaded_prepared: prepared,
             levels: vec![first],
+            thread_rows: std::sync::OnceLock::new(),
         }
     }
 
@@ -82,6 +86,12 @@ impl Queried {
     /// the time order read (a transform changes no event).
     pub(super) fn events(&self) -> &Level {
         &self.levels[0]
+    }
+
+    /// The loaded profile's threads, as the threads list shows them.
+    pub(super) fn thread_rows(&self) -> &[ThreadRow] {
+        self.thread_rows
+            .get_or_init(|| query::thread_rows(&self.loaded))
     }
 
     /// The steps in order.

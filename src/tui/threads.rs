@@ -6,7 +6,9 @@
 //! view of its own, and it is made and left in one gesture.
 
 use super::intent::Intent;
-use crate::analysis::query::{ThreadRow, thread_rows};
+use crate::analysis::query::ThreadRow;
+#[cfg(test)]
+use crate::analysis::query::thread_rows;
 use crate::model::Profile;
 use crate::text::visible;
 use std::cmp::Ordering;
@@ -79,10 +81,13 @@ pub enum Picked {
 }
 
 impl ThreadsList {
-    /// The list of `loaded`'s threads, the ids of `chosen` marked; `None`
-    /// for a profile with one implicit thread.
-    pub fn new(loaded: &Profile, chosen: Option<&[u64]>) -> Option<ThreadsList> {
-        let rows = thread_rows(loaded);
+    /// The list of `loaded`'s threads (`rows`, `thread_rows`'), the ids of
+    /// `chosen` marked; `None` for a profile with one implicit thread.
+    pub fn new(
+        loaded: &Profile,
+        rows: Vec<ThreadRow>,
+        chosen: Option<&[u64]>,
+    ) -> Option<ThreadsList> {
         if rows.is_empty() {
             return None;
         }
@@ -236,12 +241,13 @@ mod tests {
 
     fn two() -> ThreadsList {
         let p = crate::tui::tests::fixture_timed("xpp/two-threads.prf");
-        ThreadsList::new(&p, None).expect("a trace of two threads")
+        ThreadsList::new(&p, thread_rows(&p), None).expect("a trace of two threads")
     }
 
     #[test]
     fn a_profile_of_one_implicit_thread_has_no_list() {
-        assert!(ThreadsList::new(&crate::tui::tests::demo_profile(), None).is_none());
+        let p = crate::tui::tests::demo_profile();
+        assert!(ThreadsList::new(&p, thread_rows(&p), None).is_none());
     }
 
     #[test]

@@ -1476,3 +1476,16 @@ fn a_long_step_shows_in_the_footer() {
     assert_eq!(app.query_progress(), None);
     assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
 }
+
+/// `q` while a step runs cancels it and quits, as it does an export.
+#[test]
+fn q_cancels_a_running_step_and_quits() {
+    use crate::tui::intent::Op;
+    let mut app = demo(120, 40);
+    app.update(Intent::Transform(Op::Drop));
+    assert!(app.querying());
+    app.press(Char('q'));
+    assert!(!app.querying());
+    assert!(app.quit);
+    assert!(app.query.is_whole());
+}
