@@ -25,7 +25,7 @@ use super::keymap::Place;
 use super::layout::{self, Areas};
 use super::menu::{Chosen, Entry, Menu};
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
-use super::query::{Ask, Done, Queried, QueryJob, same_function};
+use super::query::{Answered, Ask, Done, Queried, QueryJob, same_function};
 use super::threads::{Picked, ThreadsList};
 use crate::analysis::query::{QueryError, Step as QueryStep, spelling};
 use crate::analysis::view::{Table, View};
@@ -784,7 +784,7 @@ impl App {
         if let Some(job) = self.query_job.take() {
             job.cancel();
         }
-        match QueryJob::start(&self.query, ask) {
+        match QueryJob::start(&self.query, ask, self.tab(), self.size) {
             Ok(job) => self.query_job = Some(job),
             Err(done) => self.query_done(done),
         }
@@ -847,23 +847,37 @@ impl App {
     }
 
     /// A step's answer: the query changed, or why not.
-    fn query_done(&mut self, done: Result<Done, QueryError>) {
+    fn query_done(&mut self, done: Answered) {
+        let (done, warm) = match done {
+            Ok((done, warm)) => (done, warm),
+            Err(e) => {
+                self.status = Some(crate::text::visible(&e.to_string()).into_owned());
+                self.notice = true;
+                return;
+            }
+        };
+        // The root pane made ahead serves only if the tab is still the
+        // one it was made for.
+        let (made, pane) = match warm {
+            Some(w) if w.pane.tab() == self.tab() => (Some(w.prepared), Some(*w.pane)),
+            Some(w) => (Some(w.prepared), None),
+            None => (None, None),
+        };
         match done {
-            Err(e) => self.status = Some(crate::text::visible(&e.to_string()).into_owned()),
-            Ok(Done::Pushed(step, answer)) => {
+            Done::Pushed(step, answer) => {
                 let label = crate::text::visible(&step.label()).into_owned();
-                self.query.push(step, answer);
-                self.query_changed();
+                self.query.push(step, answer, made);
+                self.query_changed_to(pane);
                 self.status = Some(format!("{label} · u undoes it"));
             }
-            Ok(Done::Threads {
+            Done::Threads {
                 threads,
                 base,
                 steps,
                 left_out,
-            }) => {
-                self.query.rethread(threads, base, steps);
-                self.query_changed();
+            } => {
+                self.query.rethread(threads, base, steps, made);
+                self.query_changed_to(pane);
                 let said = self.query.crumbs()[0].clone();
                 self.status = Some(match left_out.is_empty() {
                     true => format!("{said} · U: every thread again"),
@@ -879,6 +893,11 @@ impl App {
     /// functions), the other tabs' trails and the steps gone back from
     /// forgotten (their rows were another profile's).
     fn query_changed(&mut self) {
+        self.query_changed_to(None);
+    }
+
+    /// `query_changed`, with the tab's root pane made ahead when given.
+    fn query_changed_to(&mut self, made: Option<Pane>) {
         let was = self
             .query_function()
             .map(|f| (Arc::clone(&self.profile), f));
@@ -890,7 +909,10 @@ impl App {
         let tab = self.tab();
         self.saved = Default::default();
         self.forward.clear();
-        let mut root = Pane::root(tab, &self.cx_of(reads_events(tab)));
+        let mut root = match made {
+            Some(pane) => pane,
+            None => Pane::root(tab, &self.cx_of(reads_events(tab))),
+        };
         if let (Pane::Table(t), Some((old, f))) = (&mut root, was)
             && t.table == Table::Functions
             && let Some(g) = same_function(&old, f, &self.profile)

@@ -7,8 +7,11 @@
 //! key cancels, and the app keeps working while it runs.
 
 use super::derived::Prepared;
+use super::pane::{Ctx, Pane};
 use crate::analysis::query::{self, Answer, Dropped, QueryError, Step, ThreadRow};
+use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
+use ratatui::layout::Rect;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -63,11 +66,12 @@ impl Queried {
     }
 
     /// A level of `answer`, what its panes derive made anew (the loaded
-    /// profile's kept).
-    fn level(&self, step: Option<Step>, answer: Answer) -> Level {
-        let prepared = match Arc::ptr_eq(&answer.profile, &self.loaded) {
-            true => Arc::clone(&self.loaded_prepared),
-            false => Arc::new(Prepared::default()),
+    /// profile's kept, a job's made ahead taken).
+    fn level(&self, step: Option<Step>, answer: Answer, made: Option<Arc<Prepared>>) -> Level {
+        let prepared = match (Arc::ptr_eq(&answer.profile, &self.loaded), made) {
+            (true, _) => Arc::clone(&self.loaded_prepared),
+            (false, Some(made)) => made,
+            (false, None) => Arc::new(Prepared::default()),
         };
         Level {
             step,
@@ -145,8 +149,9 @@ impl Queried {
     }
 
     /// Puts a step's answer on the stack.
-    pub(super) fn push(&mut self, step: Step, answer: Answer) {
-        let level = self.level(Some(step), answer);
+    /// `made`: what its panes derive, made ahead by the job.
+    pub(super) fn push(&mut self, step: Step, answer: Answer, made: Option<Arc<Prepared>>) {
+        let level = self.level(Some(step), answer, made);
         self.levels.push(level);
     }
 
@@ -169,30 +174,35 @@ impl Queried {
                 profile: Arc::clone(&self.loaded),
                 dropped: Dropped::default(),
             };
-            self.levels[0] = self.level(None, all);
+            self.levels[0] = self.level(None, all, None);
         }
         true
     }
 
-    /// A new thread choice with the steps it kept, replacing the query.
+    /// A new thread choice with the steps it kept, replacing the query;
+    /// `made`: what the last profile's panes derive, made ahead by the job.
     pub(super) fn rethread(
         &mut self,
         threads: Option<Vec<u64>>,
         base: Arc<Profile>,
         steps: Vec<(Step, Answer)>,
+        made: Option<Arc<Prepared>>,
     ) {
         self.threads = threads;
         self.levels.clear();
+        let last = steps.len();
+        let base_made = made.clone().filter(|_| last == 0);
         let first = self.level(
             None,
             Answer {
                 profile: base,
                 dropped: Dropped::default(),
             },
+            base_made,
         );
         self.levels.push(first);
-        for (s, a) in steps {
-            self.push(s, a);
+        for (i, (s, a)) in steps.into_iter().enumerate() {
+            self.push(s, a, made.clone().filter(|_| i + 1 == last));
         }
     }
 }
@@ -236,13 +246,25 @@ pub(super) enum Done {
     },
 }
 
+/// What a job makes ahead for the answer's first frame, on its own
+/// thread: the profile's derived columns and orders, and the root pane of
+/// the tab on screen (on a large profile, a sort of millions of rows the
+/// app would otherwise wait for).
+pub(super) struct Warm {
+    pub prepared: Arc<Prepared>,
+    pub pane: Box<Pane>,
+}
+
+/// A job's answer, and what it made ahead.
+pub(super) type Answered = Result<(Done, Option<Warm>), QueryError>;
+
 /// A query step running on a thread of its own.
 pub(super) struct QueryJob {
     /// What it does, for the footer: "merge FNPRICE".
     pub what: String,
     pub started: Instant,
     cancel: Arc<AtomicBool>,
-    handle: JoinHandle<Result<Done, QueryError>>,
+    handle: JoinHandle<Answered>,
 }
 
 impl std::fmt::Debug for QueryJob {
@@ -254,9 +276,15 @@ impl std::fmt::Debug for QueryJob {
 }
 
 impl QueryJob {
-    /// Starts `ask` on `q` on a thread; `Err` with the answer already made
-    /// when no thread starts (the step then ran on this one).
-    pub(super) fn start(q: &Queried, ask: Ask) -> Result<QueryJob, Result<Done, QueryError>> {
+    /// Starts `ask` on `q` on a thread, and makes the root pane of `tab`
+    /// (in a window of `size`) on the answer; `Err` with the answer
+    /// already made when no thread starts (the step then ran on this one).
+    pub(super) fn start(
+        q: &Queried,
+        ask: Ask,
+        tab: View,
+        size: Rect,
+    ) -> Result<QueryJob, Answered> {
         let what = match &ask {
             Ask::Push(s) => crate::text::visible(&s.label()).into_owned(),
             Ask::Threads(None) => "all threads".into(),
@@ -265,11 +293,14 @@ impl QueryJob {
         let cancel = Arc::new(AtomicBool::new(false));
         let loaded = Arc::clone(&q.loaded);
         let top = Arc::clone(&q.top().profile);
+        let events = Arc::clone(&q.events().profile);
         let steps: Vec<Step> = q.steps().cloned().collect();
         let flag = Arc::clone(&cancel);
         let work = move || {
             let stop = || flag.load(Ordering::Relaxed);
-            run(&loaded, &top, &steps, ask, &stop)
+            let done = run(&loaded, &top, &steps, ask, &stop)?;
+            let warm = warm(&done, (&loaded, &events), tab, size);
+            Ok((done, warm))
         };
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
@@ -277,7 +308,7 @@ impl QueryJob {
             .spawn(move || {
                 // The work is handed over only once the thread started, so
                 // it can run here instead when none does.
-                let work: Box<dyn FnOnce() -> Result<Done, QueryError> + Send> =
+                let work: Box<dyn FnOnce() -> Answered + Send> =
                     rx.recv().map_err(|_| QueryError::Cancelled)?;
                 work()
             });
@@ -305,7 +336,7 @@ impl QueryJob {
     }
 
     /// Its answer, waiting for it.
-    pub(super) fn join(self) -> Result<Done, QueryError> {
+    pub(super) fn join(self) -> Answered {
         match self.handle.join() {
             Ok(done) => done,
             Err(_) => Err(QueryError::Replay("the query's thread stopped".into())),
@@ -317,6 +348,34 @@ impl QueryJob {
     pub(super) fn cancel(self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
+}
+
+/// The root pane of `tab` on the answer's profile, made ahead; none for
+/// the Trace pane (its profile is the threads', unchanged by a step) or
+/// the loaded profile (its own is kept).
+fn warm(
+    done: &Done,
+    (loaded, events): (&Arc<Profile>, &Arc<Profile>),
+    tab: View,
+    size: Rect,
+) -> Option<Warm> {
+    let (profile, events) = match done {
+        Done::Pushed(_, a) => (&a.profile, events),
+        Done::Threads { base, steps, .. } => (steps.last().map_or(base, |(_, a)| &a.profile), base),
+    };
+    if tab == View::Table(Table::Packets) || Arc::ptr_eq(profile, loaded) {
+        return None;
+    }
+    let prepared = Arc::new(Prepared::default());
+    let cx = Ctx {
+        profile,
+        prepared: &prepared,
+        events,
+        opening: None,
+        size,
+    };
+    let pane = Box::new(Pane::root(tab, &cx));
+    Some(Warm { prepared, pane })
 }
 
 /// The job's work: a step on the last profile, or the threads chosen
@@ -374,7 +433,7 @@ mod tests {
         assert!(q.is_whole());
         let step = Step::Drop(Target("FNPRICE".into()));
         let a = query::apply(&p, &step, &|| false).expect("drop applies");
-        q.push(step, a);
+        q.push(step, a, None);
         assert!(!q.is_whole());
         assert_eq!(q.crumbs(), ["all threads", "drop FNPRICE"]);
         assert!(!Arc::ptr_eq(&q.top().profile, &p));
