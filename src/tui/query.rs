@@ -119,15 +119,7 @@ impl Queried {
     /// The breadcrumbs: the threads, then each step's label; names pass
     /// through `text::visible`.
     pub fn crumbs(&self) -> Vec<String> {
-        let threads = match self.threads.as_deref() {
-            None => "all threads".to_string(),
-            Some([one]) => format!("thread {one}"),
-            Some(ids) => format!(
-                "threads {}",
-                ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
-            ),
-        };
-        std::iter::once(threads)
+        std::iter::once(threads_label(self.threads.as_deref()))
             .chain(
                 self.steps()
                     .map(|s| crate::text::visible(&s.label()).into_owned()),
@@ -204,6 +196,19 @@ impl Queried {
         for (i, (s, a)) in steps.into_iter().enumerate() {
             self.push(s, a, made.clone().filter(|_| i + 1 == last));
         }
+    }
+}
+
+/// A thread choice as the breadcrumbs say it: `all threads`, `thread 2`,
+/// `threads 1,3`.
+pub(super) fn threads_label(ids: Option<&[u64]>) -> String {
+    match ids {
+        None => "all threads".to_string(),
+        Some([one]) => format!("thread {one}"),
+        Some(ids) => format!(
+            "threads {}",
+            ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+        ),
     }
 }
 
@@ -287,8 +292,7 @@ impl QueryJob {
     ) -> Result<QueryJob, Answered> {
         let what = match &ask {
             Ask::Push(s) => crate::text::visible(&s.label()).into_owned(),
-            Ask::Threads(None) => "all threads".into(),
-            Ask::Threads(Some(ids)) => format!("{} threads", ids.len()),
+            Ask::Threads(ids) => threads_label(ids.as_deref()),
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let loaded = Arc::clone(&q.loaded);

@@ -112,6 +112,9 @@ impl ThreadsList {
             chosen: chosen.map(<[u64]>::to_vec).unwrap_or_default(),
         };
         list.sort();
+        // On the first row shown (the busiest thread), whichever appeared
+        // first in the trace.
+        list.cursor = 0;
         Some(list)
     }
 
@@ -270,6 +273,17 @@ mod tests {
         l.update(&Intent::Toggle);
         assert_eq!(l.chosen.len(), 1, "Space again unchooses");
         assert_eq!(l.update(&Intent::AllThreads), Picked::Threads(None));
+    }
+
+    #[test]
+    fn the_list_opens_busiest_first_on_its_first_row() {
+        // The less busy thread first in the rows, as a trace may have it.
+        let p = crate::tui::tests::fixture_timed("xpp/two-threads.prf");
+        let rows: Vec<ThreadRow> = thread_rows(&p).into_iter().rev().collect();
+        let l = ThreadsList::new(&p, rows, None).expect("a trace of two threads");
+        let busy = |i: usize| l.rows[l.order[i]].info.busy_ms;
+        assert!(busy(0) > busy(1), "{:?} > {:?}", busy(0), busy(1));
+        assert_eq!(l.current().and_then(|r| r.info.busy_ms), busy(0));
     }
 
     #[test]
