@@ -704,11 +704,12 @@ fn the_flame_graph_walked() {
     t.wait_for("Flame · zoomed on FNREADCUST");
     t.keys(&["Escape"]);
     t.wait_for("┌ Flame ──");
-    // x hides FNREADCUST; X shows it again; f makes its sandwich.
+    // x merges FNREADCUST into the query (the header says so, the graph
+    // is drawn anew); X clears the query; f makes FNPRICE's sandwich.
     t.keys(&["x"]);
-    t.wait_for("Flame · hidden: FNREADCUST");
+    t.wait_for("all threads › merge FNREADCUST");
     t.keys(&["X"]);
-    t.wait_for("┌ Flame ──");
+    t.wait_for("the whole profile again");
     t.keys(&["Home", "Down", "f"]);
     let s = t.wait_for("Flame · sandwich of FNPRICE");
     assert!(s.contains("of the function's time"), "{s}");
@@ -718,6 +719,50 @@ fn the_flame_graph_walked() {
     t.type_text("fntax");
     t.wait_for("matches hold 17.21%");
     t.keys(&["Enter", "q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}
+
+/// The query as a new user meets it on a two-thread trace: a transform
+/// (its breadcrumb in the header, its function gone from the Functions
+/// pane), `u` undoes it, `.` lists the transforms, the threads list
+/// chooses one thread (its numbers in every pane), `U` every thread again.
+#[test]
+fn a_query_walked_transform_undo_threads() {
+    let t = Tmux::start("query", 140, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("{bin} {}", fixture("xpp/two-threads.prf")));
+    t.wait_for("Functions 4/4");
+    t.keys(&["d"]);
+    let s = t.wait_for("all threads › drop MAIN");
+    assert!(s.contains("dropped 13.000 ms"), "{s}");
+    t.wait_for("Functions 2/2");
+    t.keys(&["u"]);
+    t.wait_for("undone: drop MAIN");
+    // The selection stayed on its function, WORKER, MAIN being gone.
+    t.wait_for("Functions 4/4");
+    t.keys(&["."]);
+    t.wait_for("Transform the query");
+    t.wait_for("merge WORKER");
+    // `.` again closes it (Escape then H at once would read as Alt-H).
+    t.keys(&["."]);
+    t.wait_until("the menu closed", |s| !s.contains("Transform the query"));
+    t.keys(&["H"]);
+    t.wait_for("Threads · 2 threads · showing all threads");
+    t.keys(&["Down", "Enter"]);
+    let s = t.wait_for("xpp · thread 2");
+    assert!(!s.contains("Threads · 2 threads"), "the list closed:\n{s}");
+    t.wait_for("Functions 2/2");
+    // The Trace pane: thread 2's four events, from 1 ms to 12 ms.
+    t.keys(&["6"]);
+    t.wait_for("4    1.000  12.000");
+    t.keys(&["U"]);
+    t.wait_for("the whole profile again");
+    t.wait_for("8    0.000  13.000");
+    t.keys(&["1"]);
+    t.wait_for("Functions 4/4");
+    t.keys(&["q"]);
     t.wait_for("EXIT=0");
     let s = t.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&t, &s);

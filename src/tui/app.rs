@@ -1,7 +1,9 @@
 //! The app's global state and `App::update`, the one door every intent
 //! comes in by.
 //!
-//! State is the loaded profile (never changed), the drill-down history (a
+//! State is the loaded profile (never changed) and the query on it (the
+//! threads chosen, a stack of transforms, each with its profile: what
+//! every pane reads, `query.rs`), the drill-down history (a
 //! stack of `Pane`s; the last is on screen, the first is the root of its
 //! tab), the saved trail of every other tab, one `Mode` for what the
 //! keyboard is talking to (the panes, the search prompt, the finder, the
@@ -12,22 +14,33 @@
 //! An intent goes to the overlay that is open, else to the pane on screen
 //! (`Pane::update`), and what the pane leaves (`Effect::Ignored`) to the
 //! app: quitting, switching panes, the history, the search prompt, the
-//! finder, the help, exporting and copying.
+//! finder, the help, exporting and copying, and the query's steps, which
+//! run on a thread of their own (`QueryJob`) while keys work: any key
+//! cancels a step still running.
 
 use super::derived::{Opening, Prepared};
 use super::finder::Finder;
-use super::intent::Intent;
+use super::intent::{Intent, Op};
 use super::keymap::Place;
 use super::layout::{self, Areas};
+use super::menu::{Chosen, Entry, Menu};
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
+use super::query::{Answered, Ask, Done, Queried, QueryJob, same_function};
+use super::threads::{Picked, ThreadsList};
+use crate::analysis::query::{QueryError, Step as QueryStep, spelling};
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
+
+/// Whether a tab reads the threads' events (the Trace pane).
+fn reads_events(tab: View) -> bool {
+    tab == View::Table(Table::Packets)
+}
 use std::sync::Arc;
 
 /// What the keyboard is talking to.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Mode {
     Normal,
     /// The search prompt: keys edit the pane's search.
@@ -35,14 +48,24 @@ pub enum Mode {
     Finder(Finder),
     /// The key list, scrolled down by this many lines.
     Help(usize),
+    /// The `.` menu of transforms on the selection.
+    Menu(Menu),
+    /// The threads list of a trace (`H`).
+    Threads(ThreadsList),
 }
 
 /// The app's whole state: the profile, the history of panes, the mode and
 /// what the event loop must do next. `update` takes every intent; `draw`
 /// reads it.
 pub struct App {
-    /// The loaded profile, shared with the threads that prepare views.
+    /// The query's profile, which every pane reads (the loaded one until a
+    /// thread is chosen or a transform applied), shared with the threads
+    /// that prepare views.
     pub profile: Arc<Profile>,
+    /// The loaded profile and the query on it.
+    pub query: Queried,
+    /// A step of the query running on its own thread.
+    pub(super) query_job: Option<QueryJob>,
     /// What the header calls the input (file names, or "demo").
     pub title: String,
     prepared: Arc<Prepared>,
@@ -101,10 +124,14 @@ impl App {
     }
 
     fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
+        let profile = Arc::new(profile);
+        let prepared = Arc::new(Prepared::default());
         let mut app = App {
-            profile: Arc::new(profile),
+            query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
+            query_job: None,
+            profile,
             title: title.to_string(),
-            prepared: Arc::new(Prepared::default()),
+            prepared,
             history: Vec::new(),
             forward: Vec::new(),
             saved: Default::default(),
@@ -153,11 +180,24 @@ impl App {
         }
     }
 
-    /// What every pane reads.
+    /// What the pane on screen reads.
     pub fn cx(&self) -> Ctx<'_> {
+        // The history is empty only while a tab is being switched or made.
+        self.cx_of(self.history.last().is_some_and(Pane::reads_events))
+    }
+
+    /// What a pane reads: the query's profile, or for one of the threads'
+    /// events (`events`) the threads chosen before any transform.
+    fn cx_of(&self, events: bool) -> Ctx<'_> {
+        let level = self.query.events();
+        let (profile, prepared) = match events {
+            true => (&level.profile, &level.prepared),
+            false => (&self.profile, &self.prepared),
+        };
         Ctx {
-            profile: &self.profile,
-            prepared: &self.prepared,
+            profile,
+            prepared,
+            events: &level.profile,
             opening: self.opening.as_ref(),
             size: self.size,
         }
@@ -174,9 +214,15 @@ impl App {
 
     /// The history, what panes read (`cx`), and the mode, borrowed apart.
     fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
+        let level = self.query.events();
+        let (profile, prepared) = match self.history.last().is_some_and(Pane::reads_events) {
+            true => (&level.profile, &level.prepared),
+            false => (&self.profile, &self.prepared),
+        };
         let cx = Ctx {
-            profile: &self.profile,
-            prepared: &self.prepared,
+            profile,
+            prepared,
+            events: &level.profile,
             opening: self.opening.as_ref(),
             size: self.size,
         };
@@ -191,6 +237,7 @@ impl App {
             places.push(Place::Exporting);
         }
         places.extend_from_slice(self.pane().places());
+        places.push(Place::Query);
         places
     }
 
@@ -232,16 +279,16 @@ impl App {
         }
     }
 
-    /// The Flame tab's sandwich and hidden functions, whether it is shown
-    /// or saved: the other panes say when they are in effect there.
-    pub fn flame_filters(&self) -> (Option<FuncId>, usize) {
+    /// The Flame tab's sandwich, whether it is shown or saved: the other
+    /// panes say when it is in effect there.
+    pub fn flame_filters(&self) -> Option<FuncId> {
         let saved = self.saved[pane::tab_index(View::Flame)].iter().flatten();
         self.history
             .iter()
             .rev()
             .chain(saved.rev())
             .find_map(Pane::as_flame)
-            .map_or((None, 0), |f| (f.sandwich, f.hidden.len()))
+            .and_then(|f| f.sandwich)
     }
 
     /// Columns a message has: the footer's line, which shows it in place
@@ -267,6 +314,9 @@ impl App {
         if self.export_job.is_some() && self.export_intent(&intent) {
             return;
         }
+        if self.query_job.is_some() && self.query_intent(&intent) {
+            return;
+        }
         if !matches!(intent, Intent::Resize { .. } | Intent::Tick) {
             // A message too long for the status line is shown whole in a
             // box; the key after it closes the box and does nothing else,
@@ -285,6 +335,8 @@ impl App {
             Mode::Finder(_) => self.finder(intent),
             Mode::Help(_) => self.help(intent),
             Mode::Search => self.search(intent),
+            Mode::Menu(_) => self.menu(intent),
+            Mode::Threads(_) => self.threads(intent),
             Mode::Normal => self.normal(intent),
         }
         // Whatever changed (the window, the step on screen), the cursor
@@ -336,6 +388,11 @@ impl App {
             Intent::Copy => self.copy(),
             Intent::Click { x, y } => self.click_tab(x, y),
             Intent::Explain(why) => self.status = Some(why.into()),
+            Intent::Transform(op) => self.transform(op),
+            Intent::PopStep => self.pop_step(),
+            Intent::ClearQuery => self.clear_query(),
+            Intent::Transforms => self.mode = Mode::Menu(Menu::default()),
+            Intent::Threads => self.open_threads(),
             _ => {}
         }
     }
@@ -355,7 +412,28 @@ impl App {
 
     /// Opens a step of the history.
     fn open(&mut self, step: Step) {
-        let pane = Pane::step(step, &self.cx());
+        // From the threads' events (the Trace pane) to a function of the
+        // query's profile, whose ids are its own once a step rebuilt it.
+        let step = match (self.pane().reads_events(), step) {
+            (true, Step::Function(f) | Step::Stacks(f) | Step::Lines(f) | Step::Tree(f)) => {
+                let Some(g) = same_function(self.cx().profile, f, &self.profile) else {
+                    let name =
+                        crate::text::visible(self.cx().profile.function_name(f)).into_owned();
+                    self.status = Some(format!(
+                        "{name} is not in the query's profile (u undoes a step)"
+                    ));
+                    return;
+                };
+                match step {
+                    Step::Function(_) => Step::Function(g),
+                    Step::Stacks(_) => Step::Stacks(g),
+                    Step::Lines(_) => Step::Lines(g),
+                    _ => Step::Tree(g),
+                }
+            }
+            (_, step) => step,
+        };
+        let pane = Pane::step(step, &self.cx_of(matches!(step, Step::Events(_))));
         self.history.push(pane);
         self.forward.clear();
     }
@@ -388,7 +466,7 @@ impl App {
             self.saved[slot] = Some(trail);
             self.history = match self.saved[pane::tab_index(tab)].take() {
                 Some(t) => t,
-                None => vec![Pane::root(tab, &self.cx())],
+                None => vec![Pane::root(tab, &self.cx_of(reads_events(tab)))],
             };
         }
         if let (Pane::Table(t), _) = self.split() {
@@ -529,13 +607,321 @@ impl App {
     /// The footer's hints for where the keyboard is.
     pub fn hints(&self) -> Vec<(&'static str, &'static str)> {
         use super::keymap::hints;
-        let places: &[Place] = match self.mode {
-            Mode::Help(_) => &[Place::Help],
-            Mode::Finder(_) | Mode::Search => &[Place::Prompt],
-            Mode::Normal if self.pane().in_lists() => &[Place::Lists],
-            Mode::Normal => self.pane().places(),
+        let mut places: Vec<Place> = match self.mode {
+            Mode::Help(_) => vec![Place::Help],
+            Mode::Menu(_) => vec![Place::Menu],
+            Mode::Threads(_) => vec![Place::Threads],
+            Mode::Finder(_) | Mode::Search => vec![Place::Prompt],
+            Mode::Normal if self.pane().in_lists() => vec![Place::Lists],
+            Mode::Normal => self.pane().places().to_vec(),
         };
+        if self.mode == Mode::Normal {
+            places.insert(0, Place::Query);
+        }
         let searching = self.pane().search().is_some_and(|s| s.query.is_some());
-        hints(places, searching, self.history.len() > 1)
+        let queried = !self.query.is_whole();
+        hints(&places, searching, self.history.len() > 1, queried)
+    }
+
+    /// The function the selection is on, in the query's profile (a row of
+    /// the Trace pane names one of the threads' events).
+    fn query_function(&self) -> Option<FuncId> {
+        let cx = self.cx();
+        let f = self.pane().function(&cx)?;
+        match self.pane().reads_events() {
+            true => same_function(cx.profile, f, &self.profile),
+            false => Some(f),
+        }
+    }
+
+    /// The query step `op` makes of the selection, or why there is none.
+    fn step_of(&self, op: Op) -> Result<QueryStep, String> {
+        let p = self.profile.as_ref();
+        if op.on_node() {
+            let path = self.pane().node_path(&self.cx())?;
+            let frames = path.iter().map(|&f| spelling(p, f)).collect();
+            return Ok(match op {
+                Op::MergeNode => QueryStep::MergePath(frames),
+                _ => QueryStep::FocusPath(frames),
+            });
+        }
+        let Some(f) = self.query_function() else {
+            return Err(
+                match self.pane().in_lists() || self.pane().function(&self.cx()).is_none() {
+                    true => format!("{}: select a function first", op.words()),
+                    false => "that function is not in the query's profile (u undoes a step)".into(),
+                },
+            );
+        };
+        let t = spelling(p, f);
+        Ok(match op {
+            Op::Merge => QueryStep::Merge(t),
+            Op::Focus => QueryStep::Focus(t),
+            Op::Drop => QueryStep::Drop(t),
+            Op::CollapseRecursion => QueryStep::CollapseRecursion(t),
+            Op::CollapseDirectRecursion => QueryStep::CollapseDirectRecursion(t),
+            Op::CollapseSubtree => QueryStep::CollapseSubtree(t),
+            Op::CollapseModule => {
+                let m = p.function_module(f);
+                if m.is_empty() {
+                    return Err(format!(
+                        "{} has no module to collapse",
+                        crate::text::visible(p.function_name(f))
+                    ));
+                }
+                QueryStep::CollapseModule(m.to_string())
+            }
+            Op::MergeNode | Op::FocusNode => unreachable!("taken above"),
+        })
+    }
+
+    /// A transform of the query on the selection, run on a thread.
+    fn transform(&mut self, op: Op) {
+        match self.step_of(op) {
+            Ok(step) => self.ask(Ask::Push(step)),
+            Err(why) => self.status = Some(why),
+        }
+    }
+
+    /// The `.` menu's rows: each transform, its key, what it would do to
+    /// the selection, or why it cannot.
+    pub fn menu_entries(&self) -> Vec<Entry> {
+        Op::ALL
+            .iter()
+            .map(|&op| {
+                let key =
+                    super::keymap::label_of(Place::Query, &Intent::Transform(op)).unwrap_or("");
+                let (text, why_not) = match self.step_of(op) {
+                    Ok(step) => (crate::text::visible(&step.label()).into_owned(), None),
+                    Err(why) => (op.words().to_string(), Some(why)),
+                };
+                Entry {
+                    op,
+                    key,
+                    text,
+                    why_not,
+                }
+            })
+            .collect()
+    }
+
+    fn menu(&mut self, intent: Intent) {
+        let Mode::Menu(menu) = &mut self.mode else {
+            return;
+        };
+        match menu.update(&intent) {
+            Chosen::Stay => {}
+            Chosen::Close => self.mode = Mode::Normal,
+            Chosen::Quit => self.quit = true,
+            Chosen::Apply(op) => {
+                self.mode = Mode::Normal;
+                self.transform(op);
+            }
+        }
+    }
+
+    /// `H`: the threads list, or why a profile has none.
+    fn open_threads(&mut self) {
+        let rows = self.query.thread_rows().to_vec();
+        match ThreadsList::new(&self.query.loaded, rows, self.query.threads.as_deref()) {
+            Some(list) => self.mode = Mode::Threads(list),
+            None => {
+                let why = QueryError::NoThreads {
+                    format: self.query.loaded.format.clone(),
+                };
+                self.status = Some(why.to_string());
+            }
+        }
+    }
+
+    fn threads(&mut self, intent: Intent) {
+        let Mode::Threads(list) = &mut self.mode else {
+            return;
+        };
+        match list.update(&intent) {
+            Picked::Stay => {}
+            Picked::Close => self.mode = Mode::Normal,
+            Picked::Quit => self.quit = true,
+            Picked::Threads(ids) => {
+                self.mode = Mode::Normal;
+                if ids == self.query.threads {
+                    self.status = Some("those threads are shown already".into());
+                } else {
+                    self.ask(Ask::Threads(ids));
+                }
+            }
+        }
+    }
+
+    /// `u`: the query's last step off (instant: its profile was kept).
+    fn pop_step(&mut self) {
+        match self.query.pop() {
+            Some(step) => {
+                self.query_changed();
+                let label = crate::text::visible(&step.label()).into_owned();
+                self.status = Some(format!("undone: {label}"));
+            }
+            None if self.query.threads.is_some() => {
+                self.status = Some("no step to undo: U shows every thread again".into())
+            }
+            None => self.status = Some("no query step to undo".into()),
+        }
+    }
+
+    /// `U`: the loaded profile again.
+    fn clear_query(&mut self) {
+        match self.query.clear() {
+            true => {
+                self.query_changed();
+                self.status = Some("the whole profile again".into());
+            }
+            false => self.status = Some("the whole profile is shown already".into()),
+        }
+    }
+
+    /// Starts a query step on its thread (one still running is cancelled).
+    fn ask(&mut self, ask: Ask) {
+        if let Some(job) = self.query_job.take() {
+            job.cancel();
+        }
+        match QueryJob::start(&self.query, ask, self.tab(), self.size) {
+            Ok(job) => self.query_job = Some(job),
+            Err(done) => self.query_done(done),
+        }
+    }
+
+    /// An intent while a query step runs: its end taken at a tick (or
+    /// first, when it ended before the intent came), a key or a click
+    /// cancels it and does nothing else. True when the intent is used up.
+    fn query_intent(&mut self, intent: &Intent) -> bool {
+        let Some(job) = self.query_job.take() else {
+            return false;
+        };
+        match intent {
+            Intent::Tick if job.is_finished() => {
+                self.query_done(job.join());
+                true
+            }
+            Intent::Tick => {
+                self.query_job = Some(job);
+                true
+            }
+            Intent::Resize { .. } => {
+                self.query_job = Some(job);
+                false
+            }
+            // q and Ctrl-C cancel it and quit, as they do an export.
+            Intent::Quit => {
+                job.cancel();
+                false
+            }
+            _ => {
+                let what = job.what.clone();
+                job.cancel();
+                self.status = Some(format!("{what}: cancelled"));
+                self.notice = false;
+                true
+            }
+        }
+    }
+
+    /// Waits for the query step running, and takes its answer.
+    pub fn settle_query(&mut self) {
+        if let Some(job) = self.query_job.take() {
+            self.query_done(job.join());
+        }
+    }
+
+    /// Whether a query step is running.
+    pub fn querying(&self) -> bool {
+        self.query_job.is_some()
+    }
+
+    /// "⠹ merge FNPRICE… · any key cancels", once a step has run a
+    /// quarter of a second.
+    pub fn query_progress(&self) -> Option<String> {
+        let job = self.query_job.as_ref().filter(|j| j.shown())?;
+        const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        let at = (job.started.elapsed().as_millis() / 100) as usize % SPIN.len();
+        Some(format!("{} {}… · any key cancels", SPIN[at], job.what))
+    }
+
+    /// A step's answer: the query changed, or why not.
+    fn query_done(&mut self, done: Answered) {
+        let (done, warm) = match done {
+            Ok((done, warm)) => (done, warm),
+            Err(e) => {
+                self.status = Some(crate::text::visible(&e.to_string()).into_owned());
+                self.notice = true;
+                return;
+            }
+        };
+        // The root pane made ahead serves only if the tab is still the
+        // one it was made for.
+        let (made, pane) = match warm {
+            Some(w) if w.pane.tab() == self.tab() => (Some(w.prepared), Some(*w.pane)),
+            Some(w) => (Some(w.prepared), None),
+            None => (None, None),
+        };
+        match done {
+            Done::Pushed(step, answer) => {
+                let label = crate::text::visible(&step.label()).into_owned();
+                self.query.push(step, answer, made);
+                self.query_changed_to(pane);
+                self.status = Some(format!("{label} · u undoes it"));
+            }
+            Done::Threads {
+                threads,
+                base,
+                steps,
+                left_out,
+            } => {
+                self.query.rethread(threads, base, steps, made);
+                self.query_changed_to(pane);
+                let said = self.query.crumbs()[0].clone();
+                self.status = Some(match left_out.is_empty() {
+                    true => format!("{said} · U: every thread again"),
+                    false => format!("{said} · {}", left_out.join(" · ")),
+                });
+            }
+        }
+        self.notice = true;
+    }
+
+    /// Every pane anew on the query's profile, as after a load: the tab on
+    /// screen at its root (on the same function where it is a table of
+    /// functions), the other tabs' trails and the steps gone back from
+    /// forgotten (their rows were another profile's).
+    fn query_changed(&mut self) {
+        self.query_changed_to(None);
+    }
+
+    /// `query_changed`, with the tab's root pane made ahead when given.
+    fn query_changed_to(&mut self, made: Option<Pane>) {
+        let was = self
+            .query_function()
+            .map(|f| (Arc::clone(&self.profile), f));
+        let top = self.query.top();
+        self.profile = Arc::clone(&top.profile);
+        self.prepared = Arc::clone(&top.prepared);
+        self.prepared.start_graph(&self.profile);
+        self.opening = None;
+        let tab = self.tab();
+        self.saved = Default::default();
+        self.forward.clear();
+        let mut root = match made {
+            Some(pane) => pane,
+            None => Pane::root(tab, &self.cx_of(reads_events(tab))),
+        };
+        if let (Pane::Table(t), Some((old, f))) = (&mut root, was)
+            && t.table == Table::Functions
+            && let Some(g) = same_function(&old, f, &self.profile)
+        {
+            t.show(g.index() as u32, &self.cx_of(false));
+        }
+        self.history = vec![root];
+        if matches!(self.mode, Mode::Finder(_) | Mode::Search) {
+            self.mode = Mode::Normal;
+        }
     }
 }

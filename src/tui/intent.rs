@@ -59,10 +59,21 @@ pub enum Intent {
     /// The selected function's sandwich in the Flame pane (in a sandwich:
     /// leave it, or make the selected caller's).
     Sandwich,
-    /// Flame: leave the selected frame's function out (again: put it back).
-    HideFunction,
-    /// Flame: every hidden function back.
-    ShowAll,
+    /// A transform of the query (tui.md § The query) on the selected
+    /// function, or the selected call node.
+    Transform(Op),
+    /// `u`: the query's last step off.
+    PopStep,
+    /// `U`: the loaded profile again, every thread, no step.
+    ClearQuery,
+    /// `.`: the menu of transforms on the selection.
+    Transforms,
+    /// The threads list of a trace.
+    Threads,
+    /// The threads list: choose the thread under the cursor, or not.
+    Toggle,
+    /// The threads list: every thread, merged.
+    AllThreads,
     /// Drill down from the selected row (or caller, callee, frame).
     Open,
     /// Functions: the keyboard into the callers, the callees, and back.
@@ -128,6 +139,66 @@ pub enum Intent {
         /// Rows.
         height: u16,
     },
+}
+
+/// A transform of the query, as a key asks it: on the selected function,
+/// or (`MergeNode`, `FocusNode`) on the selected call node of the Call
+/// tree or the flame graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `m`: merge the function.
+    Merge,
+    /// `M`: merge the call node.
+    MergeNode,
+    /// `F`: focus on the function.
+    Focus,
+    /// `>`: focus on the call node's subtree.
+    FocusNode,
+    /// `d`: drop the paths through the function.
+    Drop,
+    /// `C`: collapse the function's module.
+    CollapseModule,
+    /// `R`: collapse the function's recursion.
+    CollapseRecursion,
+    /// `Ctrl-R`: collapse its direct recursion.
+    CollapseDirectRecursion,
+    /// `z`: collapse the function's subtree.
+    CollapseSubtree,
+}
+
+impl Op {
+    /// Every transform, in the `.` menu's order.
+    pub const ALL: [Op; 9] = [
+        Op::Merge,
+        Op::MergeNode,
+        Op::Focus,
+        Op::FocusNode,
+        Op::Drop,
+        Op::CollapseModule,
+        Op::CollapseRecursion,
+        Op::CollapseDirectRecursion,
+        Op::CollapseSubtree,
+    ];
+
+    /// Whether it takes a call node (a path), not a function.
+    pub fn on_node(self) -> bool {
+        matches!(self, Op::MergeNode | Op::FocusNode)
+    }
+
+    /// What it does, as the `.` menu says it before its operand.
+    pub fn words(self) -> &'static str {
+        match self {
+            Op::Merge => "merge function",
+            Op::MergeNode => "merge call node",
+            Op::Focus => "focus on function",
+            Op::FocusNode => "focus on subtree",
+            Op::Drop => "drop samples with function",
+            Op::CollapseModule => "collapse module",
+            Op::CollapseRecursion => "collapse recursion of",
+            Op::CollapseDirectRecursion => "collapse direct recursion of",
+            Op::CollapseSubtree => "collapse subtree of",
+        }
+    }
 }
 
 /// Text pasted into a prompt, made fit for one: line breaks and other

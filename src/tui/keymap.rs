@@ -10,7 +10,7 @@
 //! Everywhere]`); the first section of those that binds the key wins.
 
 use super::app::Mode;
-use super::intent::{Intent, Pasted};
+use super::intent::{Intent, Op, Pasted};
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -39,6 +39,13 @@ pub enum Place {
     Lists,
     /// An export writing on its own thread: Esc cancels it in any pane.
     Exporting,
+    /// The query's keys, in every pane after its own (and in the `.`
+    /// menu, which applies them).
+    Query,
+    /// The `.` menu of transforms.
+    Menu,
+    /// The threads list.
+    Threads,
     /// The search prompt and the finder's input.
     Prompt,
     Help,
@@ -92,6 +99,8 @@ pub(super) enum When {
     Searching,
     /// There is a step to go back to.
     Drilled,
+    /// A query is in effect (a thread chosen, a transform).
+    Queried,
 }
 
 /// One intent and the keys that ask for it.
@@ -180,7 +189,7 @@ const fn also_hint(keys: &'static [Key], intent: Intent, hint: Hint) -> Binding 
 
 use At::{Back, Find, Help, Lead, Match, Pane, Quit};
 use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Up};
-use When::{Always, Drilled, Searching};
+use When::{Always, Drilled, Queried, Searching};
 
 /// The number keys: a pane's number is its place in `pane::TABS`, so a
 /// pane added after the seven takes `8` with no change here (its help
@@ -278,10 +287,6 @@ pub(super) const SECTIONS: &[Section] = &[
             // What a key does where it does something, said where it does
             // nothing; a place that binds the key comes first.
             also(
-                &[ch('x'), ch('X')],
-                Intent::Explain("x and X hide and show functions in the Flame pane (5)"),
-            ),
-            also(
                 &[ch('s'), ch('S'), ch('r')],
                 Intent::Explain("nothing to sort here"),
             ),
@@ -347,6 +352,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 Intent::Export,
                 "e",
                 "export the rows shown to CSV next to the input",
+            ),
+            also(
+                &[ch('M'), ch('>')],
+                Intent::Explain(
+                    "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)",
+                ),
             ),
         ],
         notes: &[],
@@ -518,18 +529,6 @@ pub(super) const SECTIONS: &[Section] = &[
                 ("Esc", "out", Always, Pane),
             ),
             bind(
-                &[ch('x')],
-                Intent::HideFunction,
-                "x",
-                "hide the frame's function: its time goes to its callers",
-            ),
-            bind(
-                &[ch('X')],
-                Intent::ShowAll,
-                "X",
-                "show every hidden function again",
-            ),
-            bind(
                 &[ch('f')],
                 Intent::Sandwich,
                 "f",
@@ -554,7 +553,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 &[ch('e')],
                 Intent::Export,
                 "e",
-                "export the paths drawn (hidden, sandwich, zoom, search) as folded stacks next to the input",
+                "export the paths drawn (sandwich, zoom, search) as folded stacks next to the input",
             ),
         ],
         notes: &[(
@@ -642,8 +641,10 @@ pub(super) const SECTIONS: &[Section] = &[
                 ),
             ),
             also(
-                &[ch('x'), ch('X')],
-                Intent::Explain("x and X hide functions in the flame graph (t)"),
+                &[ch('M'), ch('>')],
+                Intent::Explain(
+                    "M and > take a call node of the flame graph (t) or the Call tree (4)",
+                ),
             ),
         ],
         notes: &[],
@@ -716,6 +717,182 @@ pub(super) const SECTIONS: &[Section] = &[
             "i I O o",
             "the ops: about to enter, entered, about to return, returned",
         )],
+    },
+    Section {
+        title: "Query (every pane)",
+        place: Place::Query,
+        listed: true,
+        bindings: &[
+            bind(
+                &[ch('m'), ch('x')],
+                Intent::Transform(Op::Merge),
+                "m  x",
+                "merge the selected function: it leaves every path, its own time goes to its caller",
+            ),
+            bind(
+                &[ch('M')],
+                Intent::Transform(Op::MergeNode),
+                "M",
+                "merge the selected call node only (Call tree, Flame)",
+            ),
+            bind(
+                &[ch('F')],
+                Intent::Transform(Op::Focus),
+                "F",
+                "focus on the function: only the paths through it, each from its outermost call",
+            ),
+            bind(
+                &[ch('>')],
+                Intent::Transform(Op::FocusNode),
+                ">",
+                "focus on the selected call node's subtree (Call tree, Flame)",
+            ),
+            bind(
+                &[ch('d')],
+                Intent::Transform(Op::Drop),
+                "d",
+                "drop every path through the function, with its time",
+            ),
+            bind(
+                &[ch('C')],
+                Intent::Transform(Op::CollapseModule),
+                "C",
+                "collapse the function's module: each run of its frames becomes one",
+            ),
+            bind(
+                &[ch('R')],
+                Intent::Transform(Op::CollapseRecursion),
+                "R",
+                "collapse the function's recursion (A>F>G>F>H: A>F>H)",
+            ),
+            bind(
+                &[ctrl('r')],
+                Intent::Transform(Op::CollapseDirectRecursion),
+                "Ctrl-R",
+                "collapse its direct recursion only (A>F>F>H: A>F>H)",
+            ),
+            bind(
+                &[ch('z')],
+                Intent::Transform(Op::CollapseSubtree),
+                "z",
+                "collapse the function's subtree: its callees' time joins it",
+            ),
+            bind_hint(
+                &[ch('u')],
+                Intent::PopStep,
+                "u",
+                "undo the query's last step",
+                ("u", "undo", Queried, Back),
+            ),
+            bind(
+                &[ch('U'), ch('X')],
+                Intent::ClearQuery,
+                "U  X",
+                "the whole profile again: every thread, no step",
+            ),
+            bind(
+                &[ch('.')],
+                Intent::Transforms,
+                ".",
+                "a menu of the transforms on the selection",
+            ),
+            bind(
+                &[ch('H')],
+                Intent::Threads,
+                "H",
+                "the threads of a trace: choose one, several, or all merged",
+            ),
+        ],
+        notes: &[("a running step", "shows in the footer; any key cancels it")],
+    },
+    Section {
+        title: "Transforms menu (.)",
+        place: Place::Menu,
+        listed: false,
+        bindings: &[
+            bind_hint(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓",
+                "move",
+                ("↑↓", "move", Always, Pane),
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Accept,
+                "Enter",
+                "apply the transform (or press its key)",
+                ("⏎", "apply", Always, Pane),
+            ),
+            bind_hint(
+                &[code(Esc), ch('.'), code(Backspace)],
+                Intent::Cancel,
+                "Esc",
+                "close the menu",
+                ("Esc", "close", Always, Pane),
+            ),
+            also(&[ch('q')], Intent::Quit),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Threads list (H)",
+        place: Place::Threads,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓",
+                "move",
+                ("↑↓", "move", Always, Pane),
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            also(&[code(PageUp)], Intent::PageUp),
+            also(&[code(PageDown)], Intent::PageDown),
+            also(&[code(Home)], Intent::First),
+            also(&[code(End)], Intent::Last),
+            bind_hint(
+                &[ch(' ')],
+                Intent::Toggle,
+                "Space",
+                "choose the thread, or not (several: their numbers merged)",
+                ("Space", "choose", Always, Pane),
+            ),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Accept,
+                "Enter",
+                "show the threads chosen (none chosen: the one under the cursor)",
+                ("⏎", "show", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('a')],
+                Intent::AllThreads,
+                "a",
+                "every thread, merged",
+                ("a", "all", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('s')],
+                Intent::SortNext,
+                "s  S  r",
+                "sort by the next / previous column; reverse",
+                ("s", "sort", Always, Pane),
+            ),
+            also(&[ch('S')], Intent::SortPrev),
+            also(&[ch('r')], Intent::Reverse),
+            bind_hint(
+                &[code(Esc), ch('H'), code(Backspace)],
+                Intent::Cancel,
+                "Esc",
+                "close the list",
+                ("Esc", "close", Always, Pane),
+            ),
+            also(&[ch('q')], Intent::Quit),
+        ],
+        notes: &[],
     },
     Section {
         title: "Exporting",
@@ -902,6 +1079,8 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
             &[Place::Prompt]
         }
         Mode::Help(_) => &[Place::Help],
+        Mode::Menu(_) => &[Place::Menu, Place::Query],
+        Mode::Threads(_) => &[Place::Threads],
     };
     lookup(places, pressed)
 }
@@ -946,11 +1125,13 @@ pub(super) fn hints(
     places: &[Place],
     searching: bool,
     drilled: bool,
+    queried: bool,
 ) -> Vec<(&'static str, &'static str)> {
     let shown = |w: When| match w {
         Always => true,
         Searching => searching,
         Drilled => drilled,
+        Queried => queried,
     };
     let (everywhere, own): (Vec<Place>, Vec<Place>) =
         places.iter().partition(|&&p| p == Place::Everywhere);
@@ -972,6 +1153,15 @@ pub(super) fn hints(
     // Stable: within a position, in the order the places gave them.
     out.sort_by_key(|h| h.2);
     out.into_iter().map(|(k, w, _)| (k, w)).collect()
+}
+
+/// The keys of an intent as the help names them (the `.` menu's column).
+pub(super) fn label_of(place: Place, intent: &Intent) -> Option<&'static str> {
+    section(place)?
+        .bindings
+        .iter()
+        .find(|b| &b.intent == intent)?
+        .label
 }
 
 /// The help's lines, section by section: `(key, text)`, the section's
@@ -1062,7 +1252,7 @@ mod tests {
             press(n, FUNCTIONS, KeyCode::Char('3'), none),
             Some(Intent::GoPane(2))
         );
-        assert_eq!(press(n, FUNCTIONS, KeyCode::Char('z'), none), None);
+        assert_eq!(press(n, FUNCTIONS, KeyCode::Char('w'), none), None);
     }
 
     #[test]

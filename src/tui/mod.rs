@@ -17,9 +17,12 @@ mod help;
 pub mod intent;
 mod keymap;
 mod layout;
+mod menu;
 mod pane;
+mod query;
 mod render;
 mod term;
+mod threads;
 
 // What a program driving the app (the binary, benchmarks, timing
 // examples) reaches: the app, its keys' intents, a frame, the panes it

@@ -60,9 +60,15 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
     app.prepare_other_panes();
     loop {
         // No timer, but while an export writes on its thread (its progress
-        // is drawn ten times a second until it ends), or while the first
-        // view is ordered on one (its whole order is drawn once made).
-        if (app.exporting() || app.opening()) && !event::poll(Duration::from_millis(100))? {
+        // is drawn ten times a second until it ends), while the first view
+        // is ordered on one (its whole order is drawn once made), or while
+        // a query step runs on one (its end is taken within 50 ms of it,
+        // and after a quarter of a second the footer says it runs).
+        let wait = match app.querying() {
+            true => Duration::from_millis(50),
+            false => Duration::from_millis(100),
+        };
+        if (app.exporting() || app.opening() || app.querying()) && !event::poll(wait)? {
             app.update(super::intent::Intent::Tick);
             terminal.draw(|f| render::draw(f, app))?;
             continue;

@@ -1,5 +1,5 @@
 //! The Flame pane: the icicle of the calling-context tree (moving between
-//! frames, zooming, hiding a function, the sandwich of one, the search's
+//! frames, zooming, the sandwich of a function, the search's
 //! share), or with `t` the trace's calls in time order (chart.rs). The
 //! geometry is `analysis::flame_view`'s; this file decides which tree is
 //! drawn, which frame is selected and which is the full width.
@@ -42,8 +42,8 @@ pub enum FlameMode {
     Chart,
 }
 
-/// Where the pane is: the tree it draws (the whole tree less the hidden
-/// functions, or the sandwiched function's callees, with its callers above
+/// Where the pane is: the tree it draws (the whole tree of the query's
+/// profile, or the sandwiched function's callees, with its callers above
 /// them), the selected frame (`None`: the top), the zooms made (the last
 /// is the full width), how many rows are scrolled off the top.
 #[derive(Debug, Default)]
@@ -51,9 +51,6 @@ pub struct FlamePane {
     pub selected: Option<u32>,
     pub zoom: Vec<u32>,
     pub top: usize,
-    /// Functions whose frames are left out (`x`), their weight given to
-    /// their callers.
-    pub hidden: Vec<FuncId>,
     /// The function of the sandwich (`f`).
     pub sandwich: Option<FuncId>,
     pub tree: Arc<Icicle>,
@@ -89,7 +86,7 @@ impl FlamePane {
         self.mode == FlameMode::Chart
     }
 
-    /// Makes the trees the hides and the sandwich ask for.
+    /// Makes the trees the sandwich asks for.
     fn build(&mut self, cx: &Ctx) {
         let p = cx.profile;
         let ix = cx.tree_index();
@@ -101,8 +98,7 @@ impl FlamePane {
                 self.callers_cut = cut;
             }
             None => {
-                let hidden = &self.hidden;
-                self.tree = Arc::new(Icicle::whole(p, &ix, &|f| hidden.contains(&f)));
+                self.tree = Arc::new(Icicle::whole(p, &ix, &|_| false));
                 self.callers = None;
                 self.callers_cut = false;
             }
@@ -156,7 +152,9 @@ impl FlamePane {
     /// either side).
     pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
         if self.in_chart() {
-            return self.chart.function();
+            // A call of the threads' events, named in the query's profile.
+            let f = self.chart.function()?;
+            return crate::tui::query::same_function(cx.events, f, cx.profile);
         }
         if let Some((callers, n)) = self.caller_selected() {
             return callers.func(n).func();
@@ -242,12 +240,6 @@ impl FlamePane {
             }
             Intent::NextMatch => return self.step_match(&layout, sel, 1, cx),
             Intent::PrevMatch => return self.step_match(&layout, sel, -1, cx),
-            Intent::HideFunction => {
-                return match self.tree.func(sel).func() {
-                    Some(f) => self.hide(f, cx),
-                    None => Effect::Say("that frame is no function: nothing to hide".into()),
-                };
-            }
             // In a sandwich, `f` leaves it, whichever frame is selected.
             Intent::Sandwich if self.sandwich.is_some() => return self.sandwich(None, cx),
             Intent::Sandwich => {
@@ -266,15 +258,10 @@ impl FlamePane {
     }
 
     /// The intents taken alike on either side of a sandwich, and without
-    /// call paths: the time order, showing every function again.
+    /// call paths: the time order.
     fn anywhere(&mut self, intent: &Intent, cx: &Ctx) -> Option<Effect> {
         match intent {
             Intent::TimeOrder => Some(self.toggle_chart(cx)),
-            Intent::ShowAll => {
-                self.hidden.clear();
-                self.build(cx);
-                Some(Effect::Say("every function shown again".into()))
-            }
             _ => None,
         }
     }
@@ -331,9 +318,6 @@ impl FlamePane {
                 self.side = Side::Callees;
                 return Effect::Done;
             }
-            Intent::HideFunction => {
-                return Effect::Say("f leaves the sandwich; x hides in the whole graph".into());
-            }
             Intent::PageUp | Intent::PageDown | Intent::Last => return Effect::Done,
             _ => return Effect::Ignored,
         };
@@ -361,25 +345,6 @@ impl FlamePane {
             self.caller = Some(n);
         }
         true
-    }
-
-    /// x: leaves `f`'s frames out (their weight goes to their callers), or
-    /// puts them back.
-    fn hide(&mut self, f: FuncId, cx: &Ctx) -> Effect {
-        let name = visible(cx.profile.function_name(f)).into_owned();
-        let said = match self.hidden.iter().position(|&g| g == f) {
-            Some(i) => {
-                self.hidden.remove(i);
-                format!("{name} shown again")
-            }
-            None => {
-                self.hidden.push(f);
-                format!("{name} hidden: its time goes to its callers · X shows all")
-            }
-        };
-        self.sandwich = None;
-        self.build(cx);
-        Effect::Say(said)
     }
 
     /// f: the sandwich of `f` (its callers above it, its callees below),
@@ -468,8 +433,9 @@ impl FlamePane {
     pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
         if self.in_chart() {
             return self
-                .function(cx)
-                .map(|f| cx.profile.function_name(f).into());
+                .chart
+                .function()
+                .map(|f| cx.events.function_name(f).into());
         }
         let (tree, node) = match self.caller_selected() {
             Some(side) => side,
@@ -483,6 +449,39 @@ impl FlamePane {
         }
         names.reverse();
         Some(names.join(super::JOIN))
+    }
+}
+
+impl FlamePane {
+    /// The selected frame's call path, outermost first, for `M` and `>`:
+    /// in the flame graph only (a sandwich's frames are no paths from the
+    /// roots, and a call in time order is no node).
+    pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {
+        if self.in_chart() {
+            return Err("M and > take a call node of the flame graph: t shows it".into());
+        }
+        if self.sandwich.is_some() {
+            return Err(
+                "M and > take a call node of the whole graph: f leaves the sandwich".into(),
+            );
+        }
+        let Some(node) = self.selected_in(&self.layout(cx)) else {
+            return Err("no frame is selected".into());
+        };
+        let mut path = Vec::new();
+        let mut at = Some(node);
+        while let Some(n) = at {
+            match self.tree.func(n).func() {
+                Some(f) => path.push(f),
+                None => {
+                    let name = visible(self.tree.func(n).name(cx.profile)).into_owned();
+                    return Err(format!("{name} is no function: the path cannot name it"));
+                }
+            }
+            at = self.tree.parent(n);
+        }
+        path.reverse();
+        Ok(path)
     }
 }
 

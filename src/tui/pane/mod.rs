@@ -66,8 +66,12 @@ pub(super) fn tab_index(tab: View) -> usize {
 /// What every pane reads: the profile, what is derived from it, the
 /// window.
 pub struct Ctx<'a> {
-    /// The loaded profile.
+    /// The query's profile (the loaded one, its threads chosen, its
+    /// transforms applied); the Trace pane's is the threads chosen.
     pub profile: &'a Arc<Profile>,
+    /// The threads chosen, before any transform: what the time order
+    /// draws (a transform changes no event).
+    pub events: &'a Arc<Profile>,
     /// What is derived from the profile once (orders, the graph, trees).
     pub prepared: &'a Arc<Prepared>,
     /// A large profile's first view being ordered on a thread.
@@ -334,6 +338,25 @@ impl Pane {
             Pane::Flame(f) => f.function(cx),
             Pane::Info(_) => None,
         }
+    }
+
+    /// The selected call node's path, outermost first (`M`, `>`); why
+    /// there is none where the pane has no call nodes.
+    pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {
+        match self {
+            Pane::Tree(t) => t.node_path(cx),
+            Pane::Flame(f) => f.node_path(cx),
+            Pane::Table(_) | Pane::Info(_) => Err(
+                "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)"
+                    .into(),
+            ),
+        }
+    }
+
+    /// Whether the pane reads the threads' events (the Trace pane, a
+    /// packet's events), which no transform changes.
+    pub fn reads_events(&self) -> bool {
+        matches!(self, Pane::Table(t) if t.table == Table::Packets)
     }
 
     /// What `y` copies: the selected name, or path (tree, flame, stack).

@@ -299,6 +299,32 @@ impl TreePane {
         self.tree.func(cx.profile, r.id)
     }
 
+    /// The selected row's call path, outermost first, for `M` and `>`:
+    /// top-down only (a bottom-up row's path runs from a leaf).
+    pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {
+        if self.tree.direction != Direction::TopDown {
+            return Err("M and > take a call node top-down: i turns the tree back".into());
+        }
+        let (p, t) = (cx.profile.as_ref(), &self.tree);
+        let Some(row) = t.rows.get(self.cursor) else {
+            return Err("no row is selected".into());
+        };
+        let mut at = Some(row.id);
+        let mut path = Vec::new();
+        while let Some(id) = at {
+            match t.func(p, id) {
+                Some(f) => path.push(f),
+                None => {
+                    let name = crate::text::visible(t.label(p, id).name(p)).into_owned();
+                    return Err(format!("{name} is no function: the path cannot name it"));
+                }
+            }
+            at = t.parent(p, id);
+        }
+        path.reverse();
+        Ok(path)
+    }
+
     /// The selected row's path, root first.
     pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
         let (p, t) = (cx.profile.as_ref(), &self.tree);

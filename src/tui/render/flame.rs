@@ -56,7 +56,12 @@ struct Draw<'a> {
 }
 
 fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
-    let p = cx.profile.as_ref();
+    // The calls in time order are the threads' events, which no transform
+    // changes: the thread choice's profile names them.
+    let p = match f.in_chart() {
+        true => cx.events.as_ref(),
+        false => cx.profile.as_ref(),
+    };
     if p.nodes().is_empty() {
         let why = format!(
             " No flame graph: this {} profile has no call paths (it states totals per function).",
@@ -242,14 +247,6 @@ fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
             "· sandwich of {} (f: leave) ",
             visible(p.function_name(f))
         ));
-    }
-    if !st.hidden.is_empty() {
-        let names: Vec<String> = st
-            .hidden
-            .iter()
-            .map(|&f| visible(p.function_name(f)).into_owned())
-            .collect();
-        title.push_str(&format!("· hidden: {} (X: show) ", names.join(", ")));
     }
     if let Some(&z) = st.zoom.last() {
         title.push_str(&format!(

@@ -43,7 +43,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     footer(buf, a.footer, app, theme);
     match &app.mode {
         Mode::Help(scroll) => overlay::help(buf, area, *scroll, theme),
-        Mode::Finder(f) => overlay::finder(buf, area, &app.profile, f, theme),
+        Mode::Finder(f) => overlay::finder(buf, area, app.cx().profile, f, theme),
+        Mode::Menu(m) => overlay::menu(buf, area, m, &app.menu_entries(), theme),
+        Mode::Threads(t) => overlay::threads(buf, area, t, &app.query, theme),
         Mode::Normal | Mode::Search => {}
     }
     if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
@@ -91,12 +93,52 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     }
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
-    match app.flame_filters() {
-        (Some(f), _) => facts.push((format!("flame: sandwich of {}", short_name(p, f)), true)),
-        (None, n) if n > 0 => facts.push((format!("flame: {n} hidden"), true)),
-        _ => {}
+    if let Some(f) = app.flame_filters() {
+        facts.push((format!("flame: sandwich of {}", short_name(p, f)), true));
     }
-    let (title, facts) = header_fit(&visible(&app.title), facts, usize::from(area.width));
+    // The query, as breadcrumbs, before everything but the format: what
+    // every number on screen answers, and what its steps dropped.
+    let mut crumbs = None;
+    // The facts that must show, but for what was dropped, which gives way
+    // to the crumbs on a narrow screen.
+    let must: usize = facts.iter().filter(|f| f.1).map(|f| f.0.width() + 3).sum();
+    if !app.query.is_whole() {
+        let dropped = app.query.dropped();
+        let whole = app.query.events().profile.totals.elapsed_inclusive_ms;
+        if let Some(ms) = dropped.ms.filter(|&ms| ms > 0.0) {
+            let share = match whole.filter(|&w| w > 0.0) {
+                Some(w) => format!(
+                    " ({}%)",
+                    crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(
+                        100.0 * ms / w
+                    )))
+                ),
+                None => String::new(),
+            };
+            facts.push((format!("dropped {}{share}", grouped_ms(ms)), true));
+        } else if let Some(h) = dropped.hits.filter(|&h| h > 0) {
+            facts.push((format!("dropped {}", grouped(h)), true));
+        }
+        facts.extend(
+            dropped
+                .notes
+                .iter()
+                .map(|n| (visible(n).into_owned(), false)),
+        );
+        crumbs = Some(app.query.crumbs());
+    }
+    let width = usize::from(area.width);
+    let (title, facts) = match &crumbs {
+        // The crumbs take what the title (cut to 12) and the facts that
+        // must show leave, their middle ones elided.
+        Some(crumbs) => {
+            let room = width.saturating_sub(" profx ".width() + 3 + 12 + must + 3);
+            let shown = fit_crumbs(crumbs, room.max(12));
+            facts.insert(1.min(facts.len()), (shown, true));
+            header_fit(&visible(&app.title), facts, width)
+        }
+        None => header_fit(&visible(&app.title), facts, width),
+    };
     let line = Line::from(vec![
         Span::styled(" profx ", theme.title()),
         Span::raw(" "),
@@ -105,6 +147,25 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         Span::raw(facts.join(" · ")),
     ]);
     put(buf, area, &line);
+}
+
+/// The query's breadcrumbs in `room` columns: `all threads › merge F ›
+/// focus A>B`; too wide, the middle ones give way to `…` (the thread
+/// choice and the last step stay), and the last is cut at its end.
+pub(super) fn fit_crumbs(crumbs: &[String], room: usize) -> String {
+    const SEP: &str = " › ";
+    let join = |parts: &[&str]| parts.join(SEP);
+    let all: Vec<&str> = crumbs.iter().map(String::as_str).collect();
+    let mut shown = join(&all);
+    let mut keep = all.len();
+    while shown.width() > room && keep > 2 {
+        keep -= 1;
+        // The first, `…`, and the last `keep - 1` crumbs.
+        let mut parts = vec![all[0], "…"];
+        parts.extend_from_slice(&all[all.len() - (keep - 1)..]);
+        shown = join(&parts);
+    }
+    fit_cut(&shown, room, Cut::End).text
 }
 
 /// The header's title and facts in `width`: a fact is left out whole
@@ -220,7 +281,7 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
         return search_prompt(buf, area, app, theme);
     }
-    if let Some(progress) = app.export_progress() {
+    if let Some(progress) = app.export_progress().or_else(|| app.query_progress()) {
         put(
             buf,
             area,

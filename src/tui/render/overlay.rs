@@ -155,3 +155,160 @@ pub(super) fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, them
         );
     }
 }
+
+/// The `.` menu: every transform with its key and what it would do to
+/// the selection; one the selection cannot take is dim, with why.
+pub(super) fn menu(
+    buf: &mut Buffer,
+    area: Rect,
+    m: &crate::tui::menu::Menu,
+    entries: &[crate::tui::menu::Entry],
+    theme: Theme,
+) {
+    let h = entries.len() as u16 + 4;
+    let box_area = centered(area, 84, h);
+    Clear.render(box_area, buf);
+    Block::bordered()
+        .title(Span::styled(
+            " Transform the query · Enter or its key applies · Esc closes ",
+            theme.title(),
+        ))
+        .render(box_area, buf);
+    let inner = inner(box_area);
+    let w = usize::from(inner.width.saturating_sub(2));
+    for ((i, e), y) in entries.iter().enumerate().zip(inner.y..inner.bottom()) {
+        let style = match (i == m.cursor, e.why_not.is_some()) {
+            (true, _) => theme.selected(true),
+            (false, true) => theme.dim(),
+            (false, false) => theme.base(),
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let text = match &e.why_not {
+            Some(why) => format!("{}: {}", e.text, visible(why)),
+            None => e.text.clone(),
+        };
+        let line = Line::from(vec![
+            Span::styled(format!("{:<8}", e.key), style.patch(theme.key())),
+            Span::styled(fit_cut(&text, w.saturating_sub(8), Cut::End).text, style),
+        ]);
+        buf.set_line(inner.x + 1, y, &line, inner.width.saturating_sub(1));
+    }
+    let y = inner.y + entries.len() as u16 + 1;
+    if y < inner.bottom() {
+        buf.set_stringn(
+            inner.x + 1,
+            y,
+            "u undoes the last step · U the whole profile · H the threads",
+            w,
+            theme.dim(),
+        );
+    }
+}
+
+/// The threads list: a row a thread, the sorted column marked, the
+/// threads chosen ticked.
+pub(super) fn threads(
+    buf: &mut Buffer,
+    area: Rect,
+    t: &crate::tui::threads::ThreadsList,
+    q: &crate::tui::query::Queried,
+    theme: Theme,
+) {
+    use crate::tui::threads::ThreadCol;
+    use unicode_width::UnicodeWidthStr;
+    let h = t.rows.len() as u16 + 5;
+    let box_area = centered(area, 110, h);
+    Clear.render(box_area, buf);
+    let shown = q.crumbs()[0].clone();
+    Block::bordered()
+        .title(Span::styled(
+            format!(
+                " Threads · {} · showing {} ",
+                crate::report::fmt::counted(t.rows.len() as u64, "threads"),
+                shown
+            ),
+            theme.title(),
+        ))
+        .render(box_area, buf);
+    let inner = inner(box_area);
+    let cells: Vec<Vec<String>> = t.order.iter().map(|&r| t.cells(r)).collect();
+    let mark = |c: ThreadCol| match (c == t.sort, t.descending) {
+        (false, _) => "",
+        (true, true) => "▼",
+        (true, false) => "▲",
+    };
+    let heads: Vec<String> = ThreadCol::ALL
+        .iter()
+        .map(|&c| format!("{}{}", c.title(), mark(c)))
+        .collect();
+    // Each column as wide as its widest cell; the heaviest function takes
+    // what is left.
+    let last = ThreadCol::ALL.len() - 1;
+    let widths: Vec<usize> = (0..last)
+        .map(|i| {
+            cells
+                .iter()
+                .map(|r| r[i].width())
+                .chain([heads[i].width()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let lead = 4;
+    let used: usize = lead + widths.iter().map(|w| w + 2).sum::<usize>();
+    let rest = usize::from(inner.width).saturating_sub(used + 1);
+    let row_text = |cells: &[String]| {
+        let mut out = String::new();
+        for (i, c) in cells.iter().enumerate().take(last) {
+            // Numbers to the right, the id too.
+            out.push_str(&format!("{c:>w$}  ", w = widths[i]));
+        }
+        out.push_str(&fit_cut(&cells[last], rest, Cut::Name).text);
+        out
+    };
+    buf.set_stringn(
+        inner.x + 1,
+        inner.y,
+        format!("{:lead$}{}", "", row_text(&heads), lead = lead - 1),
+        usize::from(inner.width.saturating_sub(1)),
+        theme.header_row(),
+    );
+    let rows = usize::from(inner.height.saturating_sub(3));
+    let first = (t.cursor + 1).saturating_sub(rows);
+    for (i, y) in (inner.y + 1..inner.bottom().saturating_sub(2)).enumerate() {
+        let Some(r) = cells.get(first + i) else {
+            break;
+        };
+        let id = t.rows[t.order[first + i]].info.id;
+        let style = match first + i == t.cursor {
+            true => theme.selected(true),
+            false => theme.base(),
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let tick = match t.chosen.contains(&id) {
+            true => "[x]",
+            false => "[ ]",
+        };
+        buf.set_stringn(
+            inner.x + 1,
+            y,
+            format!("{tick}{}", row_text(r)),
+            usize::from(inner.width.saturating_sub(1)),
+            style,
+        );
+    }
+    let said = match t.chosen.len() {
+        0 => "Space chooses threads · Enter shows the one under the cursor · a: all, merged".into(),
+        n => format!(
+            "{} chosen · Enter shows them, merged · a: all",
+            crate::report::fmt::counted(n as u64, "threads")
+        ),
+    };
+    buf.set_stringn(
+        inner.x + 1,
+        inner.bottom().saturating_sub(1),
+        said,
+        usize::from(inner.width.saturating_sub(1)),
+        theme.dim(),
+    );
+}

@@ -165,7 +165,7 @@ fn the_flame_without_call_paths_goes_back_and_refuses_a_sandwich() {
     run(&mut app, &[pane_key(0), Char('f')]);
     let said = app.status.clone().unwrap_or_default();
     assert!(said.contains("no call paths"), "{said}");
-    assert_eq!(app.flame_filters(), (None, 0), "no sandwich in any header");
+    assert_eq!(app.flame_filters(), None, "no sandwich in any header");
 }
 
 /// `f` from another pane shows the sandwich even when the Flame tab was
@@ -187,8 +187,8 @@ fn f_from_a_pane_opens_the_sandwich_in_the_flame_tab() {
 fn keys_that_do_nothing_here_say_where_they_work() {
     let cases: &[(&[Press], Press, &str)] = &[
         (&[pane_key(5), Enter], Char('s'), "trace order"),
-        (&[pane_key(5), Enter], Char('x'), "Flame pane"),
-        (&[pane_key(3)], Char('x'), "Flame pane"),
+        (&[pane_key(5), Enter], Char('>'), "call node"),
+        (&[pane_key(0)], Char('M'), "call node"),
         (&[pane_key(4)], Char('s'), "nothing to sort"),
         (&[pane_key(6)], Char('/'), "nothing to search"),
         (&[pane_key(6)], Char('n'), "nothing to search"),
@@ -202,6 +202,26 @@ fn keys_that_do_nothing_here_say_where_they_work() {
         app.press(key.clone());
         let said = app.status.clone().unwrap_or_default();
         assert!(said.contains(says), "{key:?} after {to:?}: {said:?}");
+    }
+}
+
+/// In time order, the node keys say where call nodes are, and change
+/// nothing.
+#[test]
+fn node_keys_in_time_order_say_where_call_nodes_are() {
+    let mut app = app_of(
+        super::fixture_timed("xpp/two-threads.prf"),
+        "two-threads.prf",
+        120,
+        40,
+    );
+    run(&mut app, &[pane_key(4), Char('t')]);
+    assert!(app.flame().in_chart());
+    for k in ['M', '>'] {
+        app.press(Char(k));
+        let said = app.status.clone().unwrap_or_default();
+        assert!(said.contains("call node"), "{k}: {said}");
+        assert!(app.query.is_whole());
     }
 }
 

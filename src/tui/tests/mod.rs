@@ -132,12 +132,18 @@ impl App {
                 return;
             }
             Press::Paste(text) => Event::Paste(text),
-            Press::Do(intent) => return self.update(intent),
+            Press::Do(intent) => {
+                self.update(intent);
+                return self.settle_query();
+            }
         };
         let places = self.places();
         if let Some(intent) = crate::tui::keymap::intent(&self.mode, &places, &event) {
             self.update(intent);
         }
+        // A query step runs on a thread: the test sees its answer, as a
+        // person does once the footer's spinner is gone.
+        self.settle_query();
     }
 }
 

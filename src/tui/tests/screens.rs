@@ -69,6 +69,17 @@ fn xpp(w: u16, h: u16) -> App {
     app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", w, h)
 }
 
+/// The two-thread trace with its calls in time order, as the app loads a
+/// trace (the threads list's heaviest functions come from them).
+fn xpp_timed(w: u16, h: u16) -> App {
+    app_of(
+        super::fixture_timed("xpp/two-threads.prf"),
+        "two-threads.prf",
+        w,
+        h,
+    )
+}
+
 fn plist(w: u16, h: u16) -> App {
     app_of(fixture("plist/demo-orders.txt"), "demo-orders.txt", w, h)
 }
@@ -460,9 +471,10 @@ fn flame_graph() {
         insta::assert_snapshot!(format!("flame-searched-{w}x{h}"), text(&render(&app)));
     }
     both_sizes("flame-none", listing, &[pane_key(4)]);
-    // x on FNPRICE: its frames gone, its time with (main), its callees
-    // lifted under (main).
-    both_sizes("flame-hidden", demo, &[pane_key(4), Down, Char('x')]);
+    // x (m's alias) on FNPRICE: merged by the query, its frames gone, its
+    // time with (main), its callees lifted under (main); the header's
+    // breadcrumbs say so.
+    both_sizes("flame-merged", demo, &[pane_key(4), Down, Char('x')]);
     // f on FNREADITEM from Functions: its callers above, its callees below.
     both_sizes("flame-sandwich", demo, &[Rows(2), Char('f')]);
     // ↑ twice: the heaviest caller of FNREADITEM selected.
@@ -586,4 +598,30 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
         before.contains("(counting…)") || before.contains(&caller),
         "{before}"
     );
+}
+
+/// The query's breadcrumbs in the header: two steps and what the drop
+/// left out; on the narrow screen the title and the crumbs give way.
+#[test]
+fn query_breadcrumbs() {
+    both_sizes(
+        "query-crumbs",
+        demo,
+        &[Down, Char('m'), Down, Down, Char('d'), Down, Char('F')],
+    );
+}
+
+/// The `.` menu on a call tree's row: every transform with its key and
+/// what it would do to the row's function or its call node.
+#[test]
+fn query_menu() {
+    both_sizes("query-menu", demo, &[pane_key(3), Down, Down, Char('.')]);
+}
+
+/// The threads list of a two-thread trace, the first row chosen; then
+/// the thread shown, its breadcrumb in the header.
+#[test]
+fn threads_list() {
+    both_sizes("threads", xpp_timed, &[Char('H'), Char(' ')]);
+    both_sizes("threads-chosen", xpp_timed, &[Char('H'), Down, Enter]);
 }

@@ -13,6 +13,7 @@ use crate::tui::intent::Intent;
 use crate::tui::layout;
 use crate::tui::pane;
 use crate::tui::pane::Focus;
+use std::sync::Arc;
 
 fn run(app: &mut App, actions: &[Press]) {
     for a in actions.iter().cloned() {
@@ -815,31 +816,42 @@ fn the_flame_moves_zooms_and_clicks() {
     assert_eq!(app.scope(), Scope::Tree(Some(func(&app, "(gosub)"))));
 }
 
-/// x hides the selected frame's function and x shows it again; f from
-/// another pane opens its sandwich, which the other panes' header says.
+/// x (m's alias) in the Flame pane merges the selected frame's function
+/// into the query: its frames leave the graph, their time goes to their
+/// callers (the full width stays); f from another pane opens a sandwich,
+/// which the other panes' header says.
 #[test]
-fn the_flame_hides_and_focuses() {
+fn the_flame_merges_and_focuses() {
     let mut app = demo(120, 40);
     let whole = |app: &App| crate::analysis::flame_view::span(&app.flame().tree.clone(), None);
     run(&mut app, &[pane_key(4)]);
     let before = whole(&app);
-    run(&mut app, &[Down, Char('x')]);
-    assert_eq!(app.flame().hidden, [func(&app, "FNPRICE")]);
+    run(&mut app, &[Down]);
+    let merged = selected_name(&app);
+    assert!(in_paths(&app, &merged));
+    run(&mut app, &[Char('x')]);
+    assert_eq!(app.scope(), Scope::Flame, "still in Flame");
+    assert_eq!(
+        app.query.crumbs(),
+        ["all threads".to_string(), format!("merge {merged}")]
+    );
+    assert!(!in_paths(&app, &merged), "{merged} left every path");
     assert!(
         (whole(&app) - before).abs() < 1e-9,
-        "hidden time goes to the caller"
+        "merged time goes to the caller"
     );
-    assert_eq!(app.flame_filters(), (None, 1));
-    run(&mut app, &[Down, Char('x')]);
     run(&mut app, &[Home, Down]);
-    let shown = app.selected_function();
-    assert!(shown.is_some());
+    assert!(app.selected_function().is_some());
     run(&mut app, &[pane_key(0)]);
-    assert_eq!(app.flame_filters().1, 2, "said in the other panes too");
     let item = move_to(&mut app, "FNREADITEM");
     run(&mut app, &[Char('f')]);
     assert_eq!(app.scope(), Scope::Flame);
     assert_eq!(app.flame().sandwich, Some(item));
+    assert_eq!(
+        app.flame_filters(),
+        Some(item),
+        "said in the other panes too"
+    );
     assert_eq!(
         app.selected_function(),
         Some(item),
@@ -847,6 +859,16 @@ fn the_flame_hides_and_focuses() {
     );
     run(&mut app, &[Char('f')]);
     assert_eq!(app.flame().sandwich, None, "f again leaves it");
+}
+
+/// Whether a function of this name is a frame of any call path.
+fn in_paths(app: &App, name: &str) -> bool {
+    let p = &app.profile;
+    let mut frames = Vec::new();
+    p.stack_ids().any(|s| {
+        p.path_into(p.stack(s).node(), &mut frames);
+        frames.iter().any(|&f| p.function_name(f) == name)
+    })
 }
 
 /// `t` in the Flame pane: the trace's calls in time order. ↓ goes to the
@@ -1191,4 +1213,279 @@ fn home_and_end_in_the_finder() {
         panic!("the finder is open")
     };
     assert_eq!(f.cursor, 0);
+}
+
+/// The names of the Functions table's rows, in order.
+fn function_rows(app: &App) -> Vec<String> {
+    let t = app.table();
+    (0..t.rows.len())
+        .filter_map(|i| t.rows.get(i))
+        .map(|r| {
+            app.profile
+                .function_name(FuncId::from_index(r as usize))
+                .to_string()
+        })
+        .collect()
+}
+
+/// `d` drops every path through the selected function: it leaves the
+/// Functions table, the call tree and the flame graph, the total loses its
+/// time and the header says what was dropped; `u` gives the very profile
+/// loaded back, its rows as they were.
+#[test]
+fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
+    let mut app = demo(120, 40);
+    let loaded_rows = function_rows(&app);
+    let total = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    move_to(&mut app, "FNPRICE");
+    run(&mut app, &[Char('d')]);
+    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+    assert!(!function_rows(&app).contains(&"FNPRICE".to_string()));
+    assert!(!in_paths(&app, "FNPRICE"));
+    let dropped = app
+        .query
+        .dropped()
+        .ms
+        .expect("a timed profile says its time");
+    assert!(dropped > 0.0);
+    let now = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    assert!(
+        (now + dropped - total).abs() < 1e-6,
+        "{now} + {dropped} = {total}"
+    );
+    run(&mut app, &[pane_key(4)]);
+    let p = Arc::clone(&app.profile);
+    let tree = app.flame().tree.clone();
+    let frames = (0..tree.len() as u32).filter_map(|n| tree.func(n).func());
+    assert!(
+        frames.clone().all(|f| p.function_name(f) != "FNPRICE"),
+        "gone from the flame"
+    );
+    assert!(frames.count() > 0);
+    run(&mut app, &[pane_key(3)]);
+    assert!(
+        app.tree().tree.rows.iter().all(|r| app
+            .tree()
+            .tree
+            .func(&app.profile, r.id)
+            .is_none_or(|f| app.profile.function_name(f) != "FNPRICE")),
+        "gone from the call tree"
+    );
+    run(&mut app, &[Char('u')]);
+    assert!(
+        Arc::ptr_eq(&app.profile, &app.query.loaded),
+        "the loaded profile itself"
+    );
+    assert!(app.query.is_whole());
+    run(&mut app, &[pane_key(0)]);
+    assert_eq!(
+        function_rows(&app),
+        loaded_rows,
+        "the whole profile's rows again"
+    );
+    assert_eq!(app.profile.totals.elapsed_inclusive_ms, Some(total));
+}
+
+/// Steps stack as breadcrumbs; `u` pops the last, `U` (and `X`) clears
+/// them all; each says so, and with nothing to undo says that.
+#[test]
+fn steps_stack_u_pops_and_u_clears() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Char('u')]);
+    assert_eq!(app.status.as_deref(), Some("no query step to undo"));
+    move_to(&mut app, "FNPRICE");
+    run(&mut app, &[Char('m')]);
+    move_to(&mut app, "FNREADITEM");
+    run(&mut app, &[Char('F')]);
+    assert_eq!(
+        app.query.crumbs(),
+        ["all threads", "merge FNPRICE", "focus FNREADITEM"]
+    );
+    run(&mut app, &[Char('u')]);
+    assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
+    assert_eq!(app.status.as_deref(), Some("undone: focus FNREADITEM"));
+    assert_eq!(
+        app.selected_function()
+            .map(|f| app.profile.function_name(f).to_string()),
+        Some("FNREADITEM".into()),
+        "the selection stays on its function"
+    );
+    run(&mut app, &[Char('F'), Char('U')]);
+    assert!(app.query.is_whole());
+    assert!(Arc::ptr_eq(&app.profile, &app.query.loaded));
+    run(&mut app, &[Char('m'), Char('X')]);
+    assert!(app.query.is_whole(), "X clears as U does");
+    run(&mut app, &[Char('U')]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("the whole profile is shown already")
+    );
+}
+
+/// `M` and `>` take the selected call node of the Call tree, its path
+/// spelled root first; in a table they say where to find one.
+#[test]
+fn node_steps_take_the_call_trees_row() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Char('M')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("call node"), "{said}");
+    assert!(app.query.is_whole());
+    run(&mut app, &[pane_key(3), Down]);
+    let path = app.pane().copy_text(&app.cx()).expect("a row");
+    run(&mut app, &[Char('>')]);
+    let want = format!("focus subtree {}", path.replace(" > ", ">"));
+    assert_eq!(app.query.crumbs(), ["all threads".to_string(), want]);
+    assert_eq!(app.scope(), Scope::Tree(None), "the tree anew");
+    run(&mut app, &[Char('u'), Down, Char('M')]);
+    assert!(app.query.crumbs()[1].starts_with("merge node "));
+    run(&mut app, &[Char('u'), Char('i'), Char('M')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(
+        said.contains("top-down"),
+        "bottom-up rows are no call nodes: {said}"
+    );
+}
+
+/// A step that needs call paths says so in the footer on a profile with
+/// none; merge and drop apply to its functions.
+#[test]
+fn a_step_a_profile_cannot_take_says_why() {
+    let mut app = app_of(fixture("vs-csv/percents-only.csv"), "p", 120, 40);
+    run(&mut app, &[Char('F')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("needs call paths"), "{said}");
+    assert!(app.query.is_whole());
+    let first = app.selected_function().expect("a row");
+    let name = app.profile.function_name(first).to_string();
+    run(&mut app, &[Char('d')]);
+    assert_eq!(app.query.crumbs()[1], format!("drop {name}"));
+    assert!(!function_rows(&app).contains(&name));
+    run(&mut app, &[Char('H')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("one implicit thread"), "{said}");
+}
+
+/// Any key cancels a step still running, and does nothing else; the
+/// query stays as it was.
+#[test]
+fn a_key_cancels_a_running_step() {
+    use crate::tui::intent::Op;
+    let mut app = demo(120, 40);
+    move_to(&mut app, "FNPRICE");
+    let cursor = app.cursor();
+    app.update(Intent::Transform(Op::Drop));
+    assert!(app.querying());
+    app.press(Down);
+    assert!(!app.querying());
+    assert_eq!(app.status.as_deref(), Some("drop FNPRICE: cancelled"));
+    assert_eq!(app.cursor(), cursor, "the key only cancelled");
+    assert!(app.query.is_whole());
+    // A tick while it runs changes nothing; once it ended, its answer.
+    app.update(Intent::Transform(Op::Drop));
+    app.update(Intent::Tick);
+    app.settle_query();
+    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+}
+
+/// The `.` menu lists every transform with its key; the key or Enter
+/// applies it, Esc closes it.
+#[test]
+fn the_menu_applies_a_transform() {
+    let mut app = demo(120, 40);
+    move_to(&mut app, "FNPRICE");
+    run(&mut app, &[Char('.')]);
+    let entries = app.menu_entries();
+    assert_eq!(entries.len(), 9);
+    assert_eq!(entries[0].key, "m  x");
+    assert_eq!(entries[0].text, "merge FNPRICE");
+    assert!(entries[1].why_not.is_some(), "no call node in a table");
+    run(&mut app, &[Esc]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.query.is_whole());
+    run(&mut app, &[Char('.'), Char('d')]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+    run(&mut app, &[Char('u')]);
+    move_to(&mut app, "FNPRICE");
+    run(&mut app, &[Char('.'), Down, Down, Enter]);
+    assert_eq!(app.query.crumbs(), ["all threads", "focus FNPRICE"]);
+}
+
+/// `H` lists a trace's threads; Enter shows the one under the cursor,
+/// whose numbers every pane reads (its total is its own), the Trace pane
+/// only its events; `a` every thread again, the loaded profile itself.
+#[test]
+fn the_threads_list_chooses_a_thread() {
+    let mut app = app_of(
+        super::fixture_timed("xpp/two-threads.prf"),
+        "two-threads.prf",
+        120,
+        40,
+    );
+    let all = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    let packets = app.profile.packets().len();
+    run(&mut app, &[Char('H')]);
+    let Mode::Threads(list) = &app.mode else {
+        panic!("the threads list is open");
+    };
+    assert_eq!(list.rows.len(), 2);
+    let id = list.current().expect("a row").info.id;
+    run(&mut app, &[Enter]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.query.crumbs(), [format!("thread {id}")]);
+    let one = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    assert!(one < all, "{one} < {all}");
+    run(&mut app, &[pane_key(5)]);
+    assert!(app.table().rows.len() <= packets);
+    run(&mut app, &[pane_key(0)]);
+    move_to(&mut app, "MAIN");
+    run(&mut app, &[Char('m')]);
+    assert_eq!(
+        app.query.crumbs(),
+        [format!("thread {id}"), "merge MAIN".into()]
+    );
+    run(&mut app, &[Char('H'), Char('a')]);
+    assert_eq!(
+        app.query.crumbs(),
+        ["all threads", "merge MAIN"],
+        "the steps are applied again after the thread choice"
+    );
+    run(&mut app, &[Char('U')]);
+    assert!(Arc::ptr_eq(&app.profile, &app.query.loaded));
+}
+
+/// A step that runs a quarter of a second says so in the footer, with a
+/// spinner and how to cancel it; one answered sooner shows only its
+/// answer.
+#[test]
+fn a_long_step_shows_in_the_footer() {
+    use crate::tui::intent::Op;
+    let mut app = demo(120, 40);
+    move_to(&mut app, "FNPRICE");
+    app.update(Intent::Transform(Op::Merge));
+    assert_eq!(app.query_progress(), None, "not before a quarter second");
+    let job = app.query_job.as_mut().expect("the step runs");
+    job.started = job
+        .started
+        .checked_sub(crate::tui::query::SHOW_AFTER)
+        .expect("the clock goes back that far");
+    let said = app.query_progress().expect("shown after a quarter second");
+    assert!(said.ends_with("merge FNPRICE… · any key cancels"), "{said}");
+    app.settle_query();
+    assert_eq!(app.query_progress(), None);
+    assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
+}
+
+/// `q` while a step runs cancels it and quits, as it does an export.
+#[test]
+fn q_cancels_a_running_step_and_quits() {
+    use crate::tui::intent::Op;
+    let mut app = demo(120, 40);
+    app.update(Intent::Transform(Op::Drop));
+    assert!(app.querying());
+    app.press(Char('q'));
+    assert!(!app.querying());
+    assert!(app.quit);
+    assert!(app.query.is_whole());
 }

@@ -110,10 +110,10 @@ impl FlamePane {
             self.mode = FlameMode::Graph;
             return Effect::Say("the flame graph: a frame a call path · t: time order".into());
         }
-        let Some(tl) = cx.profile.timeline() else {
+        let Some(tl) = cx.events.timeline() else {
             return Effect::Say(format!(
                 "no time order: this {} profile keeps no calls in time order (an Xbase++ trace does; one over 64 MiB with `profx --timeline FILE`)",
-                cx.profile.format
+                cx.events.format
             ));
         };
         if self.chart.chart.is_none() {
@@ -161,7 +161,7 @@ impl FlamePane {
                 if call.duration() > 0.0 && st.window() != (call.start, call.end) {
                     st.windows.push((call.start, call.end));
                 }
-                let name = visible(cx.profile.function_name(call.func)).into_owned();
+                let name = visible(cx.events.function_name(call.func)).into_owned();
                 return Effect::Say(format!("zoomed on this call of {name} · Esc zooms out"));
             }
             Intent::ZoomOut if st.windows.is_empty() => return Effect::Back,
@@ -172,9 +172,14 @@ impl FlamePane {
             Intent::NextMatch => return self.chart_step_match(&c, sel, 1, cx),
             Intent::PrevMatch => return self.chart_step_match(&c, sel, -1, cx),
             Intent::Sandwich => {
-                return match st.function() {
+                // The call's function in the query's profile, where the
+                // sandwich is drawn.
+                let f = st
+                    .function()
+                    .and_then(|f| crate::tui::query::same_function(cx.events, f, cx.profile));
+                return match f {
                     Some(f) => self.sandwich(Some(f), cx),
-                    None => Effect::Done,
+                    None => Effect::Say("that function is not in the query's profile".into()),
                 };
             }
             Intent::PageUp | Intent::PageDown => {
@@ -201,7 +206,7 @@ impl FlamePane {
         let Some(q) = self.search.query.as_ref() else {
             return Effect::Say("no search: / to start one".into());
         };
-        let p = cx.profile;
+        let p = cx.events;
         let mut seen: FxHashMap<FuncId, bool> = FxHashMap::default();
         let mut hit = |f: FuncId| {
             *seen
