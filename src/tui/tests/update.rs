@@ -1347,6 +1347,29 @@ fn node_steps_take_the_call_trees_row() {
     );
 }
 
+/// A root's node is a path of one frame: `>` on the tree's first row
+/// focuses on it (the whole of that root), `M` merges it.
+#[test]
+fn node_steps_take_a_root_too() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(3)]);
+    let root = app.pane().copy_text(&app.cx()).expect("a row");
+    run(&mut app, &[Char('>')]);
+    assert_eq!(
+        app.query.crumbs(),
+        ["all threads".to_string(), format!("focus subtree {root}")],
+        "{:?}",
+        app.status
+    );
+    run(&mut app, &[Char('u'), Char('M')]);
+    assert_eq!(
+        app.query.crumbs()[1],
+        format!("merge node {root}"),
+        "{:?}",
+        app.status
+    );
+}
+
 /// A step that needs call paths says so in the footer on a profile with
 /// none; merge and drop apply to its functions.
 #[test]
