@@ -85,6 +85,23 @@ keys ?
 shot help
 keys Escape q
 
+# A query: FNDISCOUNT merged in the Call tree, then a focus on FNPRICE; the
+# breadcrumbs in the header, then the . menu of every transform.
+start
+keys 4 Down Down Down m
+keys Up Up F
+sleep 1
+shot query
+keys .
+shot query-menu
+keys Escape q
+
+# The threads list of a two-thread trace (H).
+start tests/fixtures/xpp/orders-run.prf
+keys H
+shot threads
+keys q
+
 # Real files written by the real tools: LAME's PLIST listing, and a VS
 # caller/callee export scrolled to the per-call columns.
 start tests/fixtures/real/cdex_lame_function_timing.txt

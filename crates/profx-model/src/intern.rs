@@ -336,6 +336,24 @@ pub struct Names {
 }
 
 impl Names {
+    /// A table to intern into again, holding these names under the same
+    /// ids with their ranks: a profile a query rebuilds keeps its names'
+    /// ids, and its ranks need no sort unless a name is added.
+    pub fn thaw(&self) -> Interner {
+        let mut index = NameIndex::default();
+        index.reserve(self.starts.len());
+        for i in 0..self.starts.len() {
+            let name = span(&self.text, &self.starts, i);
+            index.insert(NameId::from_index(i), hash(name.as_bytes()));
+        }
+        Interner {
+            text: self.text.clone(),
+            starts: self.starts.clone(),
+            index,
+            ranks: self.ranks.clone(),
+        }
+    }
+
     /// Orders names as `str::cmp` orders their text.
     pub fn rank(&self, id: NameId) -> u32 {
         self.ranks[id.index()]

@@ -297,6 +297,12 @@ impl Profile {
         &self.threads
     }
 
+    /// The profile's names, to intern into again under the same ids (a
+    /// query's rebuilt profile: `ProfileBuilder::put_names`).
+    pub fn names_again(&self) -> super::intern::Interner {
+        self.names.thaw()
+    }
+
     /// The way back to the input's events, where the loader gave one.
     pub fn replay(&self) -> Option<&std::sync::Arc<dyn Replay>> {
         self.replay.as_ref()

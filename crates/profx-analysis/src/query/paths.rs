@@ -13,7 +13,7 @@ use super::rewrite::{Frame, Rewritten, Rule};
 use super::{QueryError, Step, Target, resolve};
 use profx_model::graph::noise;
 use profx_model::metrics::PathNumbers;
-use profx_model::{FuncId, FuncSummary, HitsCount, NameId, Profile, ProfileBuilder, StatedEdge};
+use profx_model::{FuncId, FuncSummary, HitsCount, Profile, ProfileBuilder, StatedEdge};
 
 /// What a step left out, for the header and `--json`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -191,9 +191,9 @@ impl Ids<'_> {
                 if let Some(id) = self.new[old.index()] {
                     return Some(id);
                 }
-                let name = b.intern(self.p.function_name(old));
-                let module = b.intern(self.p.function_module(old));
-                let id = b.function(name, module);
+                // The builder holds `p`'s names under their ids (`begin`).
+                let row = self.p.function(old);
+                let id = b.function(row.name, row.module);
                 self.new[old.index()] = Some(id);
                 Some(id)
             }
@@ -315,6 +315,9 @@ fn drop_path(d: &mut Dropped, n: PathNumbers) {
 /// sources, meta, facts and warnings.
 fn begin(p: &Profile) -> ProfileBuilder {
     let mut b = ProfileBuilder::new(&p.format);
+    // The same names under the same ids: nothing is interned again, and
+    // their ranks need no sort.
+    b.put_names(p.names_again());
     for s in &p.sources {
         b.begin_source(s);
     }
@@ -363,14 +366,12 @@ fn copy_lines(
             },
             None => (None, true),
         };
-        let file = b.intern(p.name(l.file));
-        let id = b.line(file, l.line, function);
+        let id = b.line(l.file, l.line, function);
         if l.top_level {
             b.line_at_top_level(id);
         }
         if let Some(called) = l.called {
-            let c: NameId = b.intern(p.name(called));
-            b.line_called(id, c);
+            b.line_called(id, called);
         }
         if known {
             b.line_summary(id, l.hits, l.time_ms);
@@ -407,9 +408,7 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped) {
             }
             continue;
         }
-        let name = b.intern(p.function_name(f));
-        let module = b.intern(p.function_module(f));
-        let id = b.function(name, module);
+        let id = b.function(row.name, row.module);
         b.summary(
             id,
             FuncSummary {
