@@ -35,6 +35,9 @@ MUTANTS=(
   "crates/profx-load/src/names.rs|                && (name.len() <= 16|                && (name.len() <= 64|--test properties reference"
   "crates/profx-load/src/br/fast/frame_keys.rs|        if len >= 16 {|        if len >= 24 {|--test properties reference"
   "crates/profx-load/src/plist/fast/bytes.rs|        (Some(&a), Some(&z)) if a != b' ' && z != b' ' => Some(s),|        (Some(_), Some(_)) => Some(s),|--test properties reference"
+  "crates/profx-load/src/br/rules.rs|            (Record::End, Some(_)) => self.close(at, \"\", sink),|            (Record::End, Some(_)) => self.close(at, NEXT_SAMPLE, sink),|-p profx-load br::"
+  "crates/profx-load/src/br/rules.rs|        if self.known_module(module).is_none() {|        if true {|-p profx-load br::"
+  "crates/profx-load/src/br/rules.rs|                (ns, timed) = (ns.saturating_add(t), true);|                (ns, timed) = (t, true);|-p profx-load br::"
 )
 
 only=("$@")
