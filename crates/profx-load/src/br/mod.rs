@@ -19,10 +19,12 @@
 //! 06                            end of sample
 //! ```
 //!
-//! `reference.rs` reads the log the plain way, record by record on one
-//! thread (`--reference`): read it first to learn the format. `fast/` is
-//! the same rules on every core. Both read records by `record.rs` and keep
-//! a sample's place and leaf for the trace pane in `events.rs`.
+//! `rules.rs` is the format's rules, the one place they are applied: read
+//! it first to learn the format. `reference.rs` feeds it the log the plain
+//! way, record by record on one thread (`--reference`); `fast/` decodes
+//! the log on every core and feeds it the same. Records are read by
+//! `record.rs`; a sample's place and leaf are kept for the trace pane in
+//! `events.rs`.
 //!
 //! Samples go to the builder's sample feed (model.md § Samples), which owns
 //! hits, times and recursion; this module only decodes and names frames.
@@ -33,16 +35,11 @@ mod events;
 mod fast;
 mod record;
 mod reference;
+mod rules;
 
 use super::{Detection, Input, LoadError, LoadOptions, Loader};
-use events::SampleEvents;
-use profx_model::{MetaValue, NameId, Packet, Place, ProfileBuilder, WarningKind};
+use profx_model::ProfileBuilder;
 use record::{Record, Stop, read, trim_name};
-use rustc_hash::FxHashMap;
-
-/// The warning at a sample closed by the next one's type 3, from either
-/// reader.
-const NEXT_SAMPLE: &str = "was not closed before the next sample; closed there";
 
 /// The BR profiler log loader.
 pub(crate) struct Br;
@@ -113,76 +110,4 @@ fn plausible(rec: &Record<'_>) -> bool {
         Record::Name(name) => text(trim_name(name)),
         _ => true,
     }
-}
-
-/// The first file each module number was mapped to, in file order: both
-/// loaders keep it, and warn where a number is mapped again to another.
-#[derive(Default)]
-struct Mapped(FxHashMap<u16, NameId>);
-
-impl Mapped {
-    fn map(&mut self, b: &mut ProfileBuilder, at: u64, module: u16, file: NameId) {
-        match self.0.get(&module) {
-            None => {
-                self.0.insert(module, file);
-            }
-            Some(&first) if first != file => {
-                let msg = format!(
-                    "module {module} mapped again to {:?}; kept {:?}",
-                    profx_model::text::visible(b.name(file)),
-                    profx_model::text::visible(b.name(first)),
-                );
-                b.warn(Place::Offset(at), WarningKind::MappedAgain, msg);
-            }
-            Some(_) => {}
-        }
-    }
-}
-
-/// The name of a module number never mapped, with the warning where it
-/// is first used.
-fn never_mapped(b: &mut ProfileBuilder, module: u16, at: u64) -> NameId {
-    let msg = format!("module {module} is never mapped to a file; named module#{module}");
-    b.warn(Place::Offset(at), WarningKind::UnmappedModule, msg);
-    b.intern(&format!("module#{module}"))
-}
-
-/// What a whole log read comes to, as either loader counted it.
-struct Read {
-    samples: u64,
-    mappings: u64,
-    /// Any time record stood in the log.
-    timed: bool,
-    clock_ns: u128,
-    /// Where reading ended.
-    read_to: usize,
-}
-
-/// The end of a log: a log with no sample and no mapping fails; else its
-/// mode and its one packet of samples.
-fn end_log(
-    b: &mut ProfileBuilder,
-    path: &str,
-    mut events: SampleEvents,
-    read: Read,
-) -> Result<(), LoadError> {
-    if read.samples == 0 && read.mappings == 0 {
-        return Err(LoadError::Invalid {
-            path: path.to_string(),
-            place: Place::Offset(read.read_to as u64),
-            kind: crate::InvalidKind::NoRecords,
-            reason: "no sample or module record in the log".into(),
-        });
-    }
-    let mode = if read.timed { "timed" } else { "sampled" };
-    b.set_meta("mode", MetaValue::Text(mode.into()));
-    events.finish(read.read_to, read.timed);
-    let total = read.timed.then(|| read.clock_ns as f64 / 1e6);
-    b.add_packet(Packet {
-        source: path.to_string(),
-        first_ms: read.timed.then_some(0.0),
-        last_ms: total,
-        events: Box::new(events),
-    });
-    Ok(())
 }

@@ -1,5 +1,6 @@
 //! The worker's half of the BR loader: one chunk of records becomes its
-//! closed samples and the warnings between them, in file order.
+//! closed samples and the warnings between them, in file order, as the
+//! format's sampler (`rules.rs`, `Sampler` and `walk_sample`) makes them.
 //!
 //! Workers see only bytes: a function name becomes a small number of the
 //! worker's own (no lock, no shared table), and the calling thread turns
@@ -7,38 +8,24 @@
 //! begins where `sync` guesses a sample begins and reads on until it stands
 //! where a later chunk begins, so no sample spans two chunks: a sample
 //! still open at a chunk's end is one the next record would have closed
-//! anyway, and is closed here with the same warning. The batch says where
-//! it began and ended, for the calling thread to keep only batches that
-//! follow on from the one before.
+//! anyway, and is closed here as that record would
+//! (`Sampler::next_sample`). The batch says where it began and ended, for
+//! the calling thread to keep only batches that follow on from the one
+//! before.
 
-use super::super::NEXT_SAMPLE;
 use super::frame_keys::{FrameKey, FrameKeys};
 use super::lines::LineNumbers;
 use super::sync::{Targets, chunk_start};
-use crate::br::record::{
-    Frame, Record, Stop, measure, read, read_whole, record_type, stop_message, trim_name,
-};
+use crate::br::record::{Frame, Record, Stop, measure, read, read_whole, trim_name};
+use crate::br::rules::{Closed, FuncKind, RawFrame, Sampler, Sink, walk_sample};
 use crate::names::{NewNames, WorkerNames};
 use crate::problem::Problem;
 use profx_model::intern::Bytes;
 use profx_model::text::decode;
-use profx_model::{FuncId, ProfileBuilder, WarningKind};
+use profx_model::{FuncId, ProfileBuilder};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
-
-/// What the records after a frame say its function is: the program of
-/// its module (nothing said), a GOSUB routine (type 8), the main routine
-/// (type 9), or a named function (type 7). The one list of kinds: the
-/// spelt keys (`frame_keys.rs`) hold it as its number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub(super) enum FuncKind {
-    Program = 0,
-    Gosub = 1,
-    Main = 2,
-    Named = 3,
-}
 
 /// A worker's function as it ships it (`Batch::new_funcs`): its kind, its
 /// name's number with `FuncKind::Named` (`Batch::new_names`), its module.
@@ -47,27 +34,6 @@ pub(super) struct NewFunc {
     pub kind: FuncKind,
     pub name: u32,
     pub module: u16,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RawFrame<'a> {
-    pub at: Frame,
-    /// Offset of the type 3 or 5 record that gave it.
-    pub offset: u64,
-    kind: FuncKind,
-    /// With `FuncKind::Named`: the name (padding trimmed).
-    name: &'a [u8],
-}
-
-impl<'a> RawFrame<'a> {
-    fn new(at: Frame, offset: u64) -> Self {
-        RawFrame {
-            at,
-            offset,
-            kind: FuncKind::Program,
-            name: &[],
-        }
-    }
 }
 
 /// A function as a worker first tells it: a frame's kind, name and module
@@ -80,8 +46,8 @@ struct FuncKey<'a> {
     name: Bytes<'a>,
 }
 
-/// A whole sample's frame's function as the records read so far tell it:
-/// its kind, module and name as written, and the key they spell
+/// A whole sample's frame's function as its records tell it: its kind,
+/// module and name as written, and the key they spell
 /// (`frame_keys.rs`; `None` for a name too long). The worker's table's key
 /// (`FuncKey`, the name trimmed) is made only when the spelt key misses.
 #[derive(Clone, Copy)]
@@ -93,33 +59,20 @@ struct Told<'a> {
 }
 
 impl<'a> Told<'a> {
-    /// A frame of `module`, until a record after it says more.
-    fn program(module: u16) -> Self {
+    /// A frame `walk_sample` told, its name's bytes at `name_at` in
+    /// `bytes`.
+    #[inline]
+    fn of(bytes: &[u8], frame: RawFrame<'a>, name_at: usize) -> Self {
+        let module = frame.at.module;
+        let spelt = match frame.kind {
+            FuncKind::Named => FrameKey::named(bytes, name_at, frame.name.len(), module),
+            kind => Some(FrameKey::unnamed(kind, module)),
+        };
         Told {
-            kind: FuncKind::Program,
+            kind: frame.kind,
             module,
-            name: &[],
-            spelt: Some(FrameKey::unnamed(FuncKind::Program, module)),
-        }
-    }
-
-    /// Named by a type 7 whose `name` begins at `at` in `bytes`.
-    fn named(self, bytes: &[u8], at: usize, name: &'a [u8]) -> Self {
-        Told {
-            kind: FuncKind::Named,
-            name,
-            spelt: FrameKey::named(bytes, at, name.len(), self.module),
-            ..self
-        }
-    }
-
-    /// In a GOSUB routine or the main one (type 8 or 9).
-    fn unnamed(self, kind: FuncKind) -> Self {
-        Told {
-            kind,
-            name: &[],
-            spelt: Some(FrameKey::unnamed(kind, self.module)),
-            ..self
+            name: frame.name,
+            spelt,
         }
     }
 
@@ -321,14 +274,6 @@ pub(super) struct Decoder<'a> {
     whole: bool,
 }
 
-/// A sample between its type 3 and its end.
-struct Open {
-    offset: u64,
-    first: usize,
-    ns: u64,
-    timed: bool,
-}
-
 /// Where a chunk's reading ended.
 enum Ended {
     /// Where a later chunk begins.
@@ -341,7 +286,39 @@ enum Ended {
 
 struct Chunk<'a> {
     batch: Batch<'a>,
-    open: Option<Open>,
+    sampler: Sampler<'a>,
+}
+
+/// The sampler's results into a worker's batch.
+struct Numbering<'d, 'a> {
+    decoder: &'d mut Decoder<'a>,
+    batch: &'d mut Batch<'a>,
+}
+
+impl<'a> Sink<'a> for Numbering<'_, 'a> {
+    fn warn(&mut self, at: u64, problem: Problem) {
+        self.batch.ops.push(Op::Warn(at, problem));
+    }
+
+    fn mapping(&mut self, at: u64, module: u16, name: &'a [u8]) {
+        self.batch.ops.push(Op::Mapping { at, module, name });
+    }
+
+    fn sample(&mut self, closed: Closed, frames: &[RawFrame<'a>]) {
+        let raw = self.batch.frames.len();
+        self.batch.frames.extend_from_slice(frames);
+        let (funcs, line) = self.decoder.number(self.batch, frames);
+        self.batch.ops.push(Op::Sample {
+            offset: closed.offset,
+            funcs: funcs.start,
+            raw,
+            len: funcs.len() as u32,
+            hash: 0,
+            ns: closed.ns,
+            timed: closed.timed,
+            line,
+        });
+    }
 }
 
 impl<'a> Decoder<'a> {
@@ -376,7 +353,7 @@ impl<'a> Decoder<'a> {
         let k = range.start / size.max(1);
         let mut c = Chunk {
             batch: spare,
-            open: None,
+            sampler: Sampler::default(),
         };
         let Some(start) = chunk_start(bytes, size, k) else {
             c.batch.new_names = self.names.take();
@@ -384,11 +361,19 @@ impl<'a> Decoder<'a> {
         };
         self.copy_given();
         let (end, ended) = self.read_on(&mut c, start, Targets::after(bytes, size, k));
+        let mut sink = Numbering {
+            decoder: self,
+            batch: &mut c.batch,
+        };
         match ended {
-            Ended::AtChunk => self.close(&mut c, end as u64, NEXT_SAMPLE),
-            Ended::AtEnd => self.last(&mut c, end, None),
-            Ended::Stopped(why) => self.last(&mut c, end, Some(why)),
+            Ended::AtChunk => c.sampler.next_sample(end as u64, &mut sink),
+            Ended::AtEnd => c.sampler.stop(end as u64, None, &mut sink),
+            Ended::Stopped(why) => {
+                let left = (bytes.len() - end) as u64;
+                c.sampler.stop(end as u64, Some((why, left)), &mut sink);
+            }
         }
+        c.batch.timed |= c.sampler.timed();
         c.batch.span = Some(start..end);
         c.batch.last = !matches!(ended, Ended::AtChunk);
         c.batch.new_names = self.names.take();
@@ -407,10 +392,14 @@ impl<'a> Decoder<'a> {
             if pos >= bytes.len() {
                 return (pos, Ended::AtEnd);
             }
-            // A type 3 that reads closes the sample before it, as
-            // `record` would, whether this one reads whole or not.
+            // A type 3 that reads closes the sample before it, as the
+            // sampler would, whether this one reads whole or not.
             if bytes[pos] == 3 && self.whole && measure(&bytes[pos..]).is_ok() {
-                self.close(c, pos as u64, NEXT_SAMPLE);
+                let mut sink = Numbering {
+                    decoder: self,
+                    batch: &mut c.batch,
+                };
+                c.sampler.next_sample(pos as u64, &mut sink);
                 if let Some(end) = self.whole_sample(c, pos) {
                     pos = end;
                     continue;
@@ -425,7 +414,11 @@ impl<'a> Decoder<'a> {
                     Err(why) => return (pos, Ended::Stopped(why)),
                 },
             };
-            self.record(c, pos as u64, rec);
+            let mut sink = Numbering {
+                decoder: self,
+                batch: &mut c.batch,
+            };
+            c.sampler.record(pos as u64, rec, &mut sink);
             pos += len;
         }
     }
@@ -462,34 +455,23 @@ impl<'a> Decoder<'a> {
 
     /// Reads the sample whose type 3 is at `start` (`walk_sample`),
     /// numbering each frame's function onto the batch's `funcs` as soon as
-    /// the records after it have told what it is: one pass, with no frame
-    /// kept. `None` where `walk_sample` says `None`; functions
-    /// numbered by then stay numbered (reading record by record numbers
-    /// them alike), and the caller drops what was pushed.
+    /// `walk_sample` tells it: one pass, with no frame kept. `None` where
+    /// `walk_sample` says `None`; functions numbered by then stay numbered
+    /// (reading record by record numbers them alike), and the caller drops
+    /// what was pushed.
     fn number_whole(&mut self, batch: &mut Batch<'a>, start: usize) -> Option<WholeSample> {
         let bytes = self.shared.bytes;
-        let (mut leaf, mut last) = (None, None);
-        let walked = walk_sample(bytes, start, |at, rec| match rec {
-            Record::Current(f) => {
-                // Its line's cell is looked up when the sample ends: asked
-                // for now, it has come by then.
-                self.lines.prefetch(f.module, f.line);
-                (leaf, last) = (Some(f), Some(Told::program(f.module)));
-            }
-            Record::Back(f) => {
-                if let Some(told) = last.replace(Told::program(f.module)) {
-                    let n = self.told_number(batch, told);
-                    batch.funcs.push(n);
-                }
-            }
-            Record::Name(name) => last = last.map(|t| t.named(bytes, at + 2, name)),
-            Record::Gosub => last = last.map(|t| t.unnamed(FuncKind::Gosub)),
-            Record::Main => last = last.map(|t| t.unnamed(FuncKind::Main)),
-            _ => {}
+        let Some((Record::Current(leaf), _)) = bytes.get(start..).and_then(read_whole) else {
+            return None;
+        };
+        // Its line's cell is looked up when the sample ends: asked for now,
+        // it has come by then.
+        self.lines.prefetch(leaf.module, leaf.line);
+        let walked = walk_sample(bytes, start, |frame, name_at| {
+            let n = self.told_number(batch, Told::of(bytes, frame, name_at));
+            batch.funcs.push(n);
         });
-        let ((end, ns, timed), leaf, last) = (walked?, leaf?, last?);
-        let n = self.told_number(batch, last);
-        batch.funcs.push(n);
+        let (end, ns, timed) = walked?;
         let line = self.line_number(batch, leaf);
         Some(WholeSample {
             end,
@@ -497,87 +479,6 @@ impl<'a> Decoder<'a> {
             timed,
             line,
         })
-    }
-
-    /// Reading stopped at `end` (`why`, unless it is the end of the file):
-    /// the warning, then the sample that stopping left open.
-    fn last(&mut self, c: &mut Chunk<'a>, end: usize, why: Option<Stop>) {
-        if let Some(why) = why {
-            let stop = stop_message(why, (self.shared.bytes.len() - end) as u64);
-            c.batch.ops.push(Op::Warn(end as u64, stop));
-        }
-        let why = "was not closed before the end of the log; closed there";
-        self.close(c, end as u64, why);
-    }
-
-    fn record(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
-        match rec {
-            Record::Module { module, name } => {
-                c.batch.ops.push(Op::Mapping { at, module, name });
-            }
-            Record::Current(frame) => {
-                self.close(c, at, NEXT_SAMPLE);
-                c.open = Some(Open {
-                    offset: at,
-                    first: c.batch.frames.len(),
-                    ns: 0,
-                    timed: false,
-                });
-                c.batch.frames.push(RawFrame::new(frame, at));
-            }
-            Record::End if c.open.is_some() => self.close(c, at, ""),
-            _ => self.in_sample(c, at, rec),
-        }
-    }
-
-    /// Records that only make sense inside a sample.
-    fn in_sample(&mut self, c: &mut Chunk<'a>, at: u64, rec: Record<'a>) {
-        let Some(open) = c.open.as_mut() else {
-            c.batch.timed |= matches!(rec, Record::Time(_));
-            let kind = record_type(&rec);
-            let msg = format!("record type {kind} outside a sample; skipped");
-            let problem = Problem::new(WarningKind::OutOfPlace, msg);
-            c.batch.ops.push(Op::Warn(at, problem));
-            return;
-        };
-        match rec {
-            Record::Time(ns) => {
-                c.batch.timed = true;
-                open.ns = open.ns.saturating_add(ns);
-                open.timed = true;
-            }
-            Record::Back(frame) => c.batch.frames.push(RawFrame::new(frame, at)),
-            // A mapping, a type 3 or a 6 never comes here (`record`).
-            other => {
-                let _ = mark_last(&mut c.batch.frames, other);
-            }
-        }
-    }
-
-    /// Ends the open sample; `why` non-empty when it was not closed by its
-    /// own type 6 (the warning stands where it is closed).
-    fn close(&mut self, c: &mut Chunk<'a>, at: u64, why: &str) {
-        let Some(open) = c.open.take() else {
-            return;
-        };
-        let frames = std::mem::take(&mut c.batch.frames);
-        let (funcs, line) = self.number(&mut c.batch, &frames[open.first..]);
-        c.batch.frames = frames;
-        let ops = &mut c.batch.ops;
-        if !why.is_empty() {
-            let msg = format!("sample at offset {} {why}", open.offset);
-            ops.push(Op::Warn(at, Problem::new(WarningKind::Unclosed, msg)));
-        }
-        ops.push(Op::Sample {
-            offset: open.offset,
-            funcs: funcs.start,
-            raw: open.first,
-            len: funcs.len() as u32,
-            hash: 0,
-            ns: open.ns,
-            timed: open.timed,
-            line,
-        });
     }
 
     /// Takes the calling thread's ids for this worker's functions, if they
@@ -690,70 +591,4 @@ impl<'a> Decoder<'a> {
         }
         n
     }
-}
-
-/// The frames of the sample whose type 3 is at `start`, read again as a
-/// worker read them whole, onto `frames` (emptied first); `false` if they
-/// do not read so (the sample was read record by record).
-pub(super) fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>) -> bool {
-    frames.clear();
-    sample_records(bytes, start, frames).is_some()
-}
-
-/// The records of a whole sample from its type 3 at `start` to its 6, as
-/// `Decoder::record` would read them: each frame record (the type 3, then
-/// each type 5) and each type 7, 8 and 9 goes to `each` with where it
-/// stands, and the time records are summed. Where it ends, its
-/// nanoseconds and whether a time record gave them; `None` at a record of
-/// another type or one cut off by the end of the file. Both readers of a
-/// whole sample walk it here (`Decoder::number_whole`, `sample_records`),
-/// so a sample a worker read whole always reads again (`reread`).
-#[inline(always)]
-fn walk_sample<'a>(
-    bytes: &'a [u8],
-    start: usize,
-    mut each: impl FnMut(usize, Record<'a>),
-) -> Option<(usize, u64, bool)> {
-    let (mut pos, mut ns, mut timed) = (start, 0u64, false);
-    loop {
-        let (rec, len) = read_whole(bytes.get(pos..)?)?;
-        let at = pos;
-        pos += len;
-        match rec {
-            Record::Time(t) => (ns, timed) = (ns.saturating_add(t), true),
-            Record::End => return Some((pos, ns, timed)),
-            Record::Module { .. } => return None,
-            Record::Current(_) if at != start => return None,
-            other => each(at, other),
-        }
-    }
-}
-
-/// `walk_sample` with the sample's frames pushed on `frames`.
-fn sample_records<'a>(
-    bytes: &'a [u8],
-    start: usize,
-    frames: &mut Vec<RawFrame<'a>>,
-) -> Option<(usize, u64, bool)> {
-    walk_sample(bytes, start, |at, rec| match rec {
-        Record::Current(f) | Record::Back(f) => frames.push(RawFrame::new(f, at as u64)),
-        other => {
-            let _ = mark_last(frames, other);
-        }
-    })
-}
-
-/// Gives the last frame what a type 7, 8 or 9 says of its function;
-/// `None` for another record.
-fn mark_last<'a>(frames: &mut [RawFrame<'a>], rec: Record<'a>) -> Option<()> {
-    let (kind, name) = match rec {
-        Record::Name(name) => (FuncKind::Named, trim_name(name)),
-        Record::Gosub => (FuncKind::Gosub, &[][..]),
-        Record::Main => (FuncKind::Main, &[][..]),
-        _ => return None,
-    };
-    if let Some(last) = frames.last_mut() {
-        (last.kind, last.name) = (kind, name);
-    }
-    Some(())
 }

@@ -17,7 +17,7 @@
 //! reading record by record gives. Keys never say anything the table does
 //! not: a miss goes to the table, and its answer is remembered here.
 
-use super::decode::FuncKind;
+use crate::br::rules::FuncKind;
 
 /// A frame's function as its records spell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,32 +1,33 @@
 //! The fast engine: large logs are decoded on every core (`decode.rs`,
 //! `load::parallel`): each worker guesses where a sample begins near its
-//! chunk's start (`sync.rs`), and this thread feeds the samples of the batches that
-//! follow on from each other to the builder in file order, so ids, sums and
-//! warnings come out as a single reading would make them. Once this thread
+//! chunk's start (`sync.rs`) and runs the format's sampler on its chunk,
+//! and this thread feeds the samples of the batches that follow on from
+//! each other to the format's rules (`../rules.rs`) in file order, so ids,
+//! sums and warnings come out as a single reading would make them. Nothing
+//! here decides what a record does: it keeps the workers' numbers' ids
+//! (caches of what the rules resolved), and asks the rules only for what
+//! they have not resolved yet. Once this thread
 //! has given a function an id, it tells the worker that numbered it
 //! (`decode::Given`), and that worker sends later samples as ids with
 //! their stack's hash, which leaves this thread, the one that bounds a
 //! load, only the lookup. What a sample may need from later in the file
 //! (a module mapped after its first use, whether a time record comes at
-//! all) is read ahead only when a sample needs it (`Ahead`).
+//! all) is read ahead only when a sample needs it (`Later`).
 
 mod decode;
 mod frame_keys;
 mod lines;
 mod sync;
 
-use super::events::SampleEvents;
 use super::record::{Record, measure, read};
-use super::{Mapped, Read, end_log, never_mapped};
+use super::rules::{Ahead, RawFrame, ReadAhead, Rules, SampleFrames, reread};
 use crate::names::NameMaps;
 use crate::{Input, KeepEvents, LoadError, LoadOptions, parallel};
-use decode::{Batch, Decoder, FuncKind, Given, NewFunc, Op, RawFrame, Sent, Shared, reread};
+use decode::{Batch, Decoder, Given, NewFunc, Op, Sent, Shared};
 use profx_model::ids::RowId;
 use profx_model::metrics::HashedSample;
-use profx_model::text::decode;
-use profx_model::{FuncId, LineId, NameId, Place, ProfileBuilder, WarningKind};
+use profx_model::{FuncId, LineId, Place, ProfileBuilder};
 use profx_sys::prefetch::prefetch;
-use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -65,32 +66,28 @@ pub(super) fn load(
     feed.finish(input.name())
 }
 
-/// What the log holds from a record on, read ahead of the batches in one
-/// quick pass: each module's first mapping, and whether any time record
-/// stands there. A log BR wrote maps its modules first and times its
-/// first sample, so this is read for a sampled log only (once its first
-/// sample is fed) or for a damaged one.
-struct Ahead<'a> {
-    modules: FxHashMap<u16, &'a [u8]>,
-    timed: bool,
+/// The look-ahead (`rules::Ahead`) read ahead of the batches in one quick
+/// pass, from where the batch being fed begins. A log BR wrote maps its
+/// modules first and times its first sample, so the rules ask for it for
+/// a sampled log only (once its first sample is fed) or for a damaged one.
+#[derive(Clone, Copy)]
+struct Later<'a> {
+    input: &'a Input,
+    from: usize,
 }
 
-impl<'a> Ahead<'a> {
-    /// Reads from `pos`, where a record begins. Pages read are given back
-    /// as the pass goes, so a file larger than memory is never resident
-    /// whole.
-    fn read(input: &'a Input, mut pos: usize) -> Ahead<'a> {
+impl<'a> ReadAhead<'a> for Later<'a> {
+    /// Pages read are given back as the pass goes, so a file larger than
+    /// memory is never resident whole.
+    fn read_ahead(&self) -> Ahead<'a> {
         const STEP: usize = 1 << 20;
-        let bytes = input.bytes();
-        let mut ahead = Ahead {
-            modules: FxHashMap::default(),
-            timed: false,
-        };
-        let mut from = pos;
+        let bytes = self.input.bytes();
+        let mut ahead = Ahead::default();
+        let (mut pos, mut from) = (self.from, self.from);
         while pos < bytes.len() {
             pos = skip(bytes, pos, from + STEP, &mut ahead.timed);
             if pos - from >= STEP {
-                input.forget(from..pos);
+                self.input.forget(from..pos);
                 from = pos;
             }
             if pos >= bytes.len() {
@@ -100,22 +97,22 @@ impl<'a> Ahead<'a> {
                 break;
             };
             match kind {
-                1 => ahead.module(&bytes[pos..]),
+                1 => module(&mut ahead, &bytes[pos..]),
                 4 => ahead.timed = true,
                 _ => {}
             }
             pos += len;
         }
-        input.forget(from..pos);
+        self.input.forget(from..pos);
         ahead
     }
+}
 
-    /// Keeps the first mapping of a module number (`measure` found the
-    /// record whole, so it reads).
-    fn module(&mut self, at: &'a [u8]) {
-        if let Ok((Record::Module { module, name }, _)) = read(at) {
-            self.modules.entry(module).or_insert(name);
-        }
+/// Keeps the first mapping of a module number (`measure` found the
+/// record whole, so it reads).
+fn module<'a>(ahead: &mut Ahead<'a>, at: &'a [u8]) {
+    if let Ok((Record::Module { module, name }, _)) = read(at) {
+        ahead.modules.entry(module).or_insert(name);
     }
 }
 
@@ -145,30 +142,17 @@ fn skip(bytes: &[u8], mut pos: usize, pause_at: usize, timed: &mut bool) -> usiz
 }
 
 /// The calling thread's half: workers' batches, in file order, into the
-/// builder.
+/// rules.
 struct Feed<'a, 'b> {
     b: &'b mut ProfileBuilder,
     input: &'a Input,
-    /// Module number → file name, as mapped so far or read ahead; unmapped
-    /// numbers are added as `module#N` on first use. By index: every frame
-    /// of a sample with something new asks.
-    modules: Vec<Option<NameId>>,
-    /// The name each number was first mapped to, in file order, to warn
-    /// about a second, different mapping where it stands.
-    mapped: Mapped,
-    gosub: NameId,
-    main: NameId,
+    rules: Rules<'a, Later<'a>>,
     /// Each worker's numbers → the builder's ids.
     locals: Vec<Local>,
     names: NameMaps,
     /// Where the batches fed so far end: the next batch fed must begin
     /// there. Once reading has stopped, where it stopped.
     read_to: usize,
-    /// Where the batch being fed begins, for reading ahead from there.
-    batch_start: usize,
-    /// A time record was read in the batches fed so far.
-    seen_time: bool,
-    ahead: Option<Ahead<'a>>,
     /// The batch's samples, resolved, waiting for `add_pending`, and their
     /// frames (root first) back to back.
     pending: Vec<Pending>,
@@ -177,10 +161,6 @@ struct Feed<'a, 'b> {
     again: Vec<RawFrame<'a>>,
     /// Each worker's ids as given to it (`decode::Given`).
     given: Vec<Arc<Mutex<Given>>>,
-    events: SampleEvents,
-    samples: u64,
-    clock_ns: u128,
-    mappings: u64,
 }
 
 impl<'a, 'b> Feed<'a, 'b> {
@@ -190,28 +170,18 @@ impl<'a, 'b> Feed<'a, 'b> {
         keep: KeepEvents,
         given: Vec<Arc<Mutex<Given>>>,
     ) -> Self {
-        let (gosub, main) = (b.intern("(gosub)"), b.intern("(main)"));
+        let rules = Rules::new(b, input, keep, Later { input, from: 0 });
         Feed {
             b,
             input,
-            modules: Vec::new(),
-            mapped: Mapped::default(),
-            gosub,
-            main,
+            rules,
             locals: Vec::new(),
             names: NameMaps::default(),
             read_to: 0,
-            batch_start: 0,
-            seen_time: false,
-            ahead: None,
             pending: Vec::new(),
             funcs: Vec::new(),
             again: Vec::new(),
             given,
-            events: SampleEvents::new(input.clone(), keep),
-            samples: 0,
-            clock_ns: 0,
-            mappings: 0,
         }
     }
 
@@ -231,8 +201,12 @@ impl<'a, 'b> Feed<'a, 'b> {
             return true;
         };
         self.names.learn(worker, &new_names, &mut *self.b);
-        (self.batch_start, self.read_to) = (span.start, span.end);
-        self.seen_time |= batch.timed;
+        self.read_to = span.end;
+        // What comes later is read from here, if it has not been read.
+        self.rules.later_mut().from = span.start;
+        if batch.timed {
+            self.rules.saw_time();
+        }
         // A worker's lines are too many to stay in a cache between the
         // samples that meet them: each sample's is asked for ahead.
         const AHEAD: usize = 8;
@@ -246,7 +220,9 @@ impl<'a, 'b> Feed<'a, 'b> {
                     let why = std::mem::take(&mut problem.why);
                     self.b.warn(Place::Offset(*at), problem.kind, why);
                 }
-                &mut Op::Mapping { at, module, name } => self.mapping(at, module, name),
+                &mut Op::Mapping { at, module, name } => {
+                    self.rules.mapping(self.b, at, module, name);
+                }
                 &mut Op::Sample {
                     offset,
                     funcs,
@@ -257,7 +233,7 @@ impl<'a, 'b> Feed<'a, 'b> {
                     timed,
                     line,
                 } => {
-                    let ns = self.time(offset, timed, ns);
+                    let ns = self.rules.time(self.b, offset, timed, ns);
                     match batch.sample(funcs, raw, len) {
                         Sent::Ids(ids) => {
                             self.sample_of_ids(worker, offset, (ids, funcs, hash), ns, line);
@@ -273,64 +249,6 @@ impl<'a, 'b> Feed<'a, 'b> {
         batch.ops = ops;
         self.add_pending(&batch.ids);
         !batch.last
-    }
-
-    /// The log from the batch being fed on, read once, when a sample needs
-    /// to know what comes later.
-    fn ahead(&mut self) -> &Ahead<'a> {
-        let (input, from) = (self.input, self.batch_start);
-        self.ahead.get_or_insert_with(|| Ahead::read(input, from))
-    }
-
-    /// A profile is timed when any time record is there, before a sample
-    /// or after it. A sample without one weighs nothing (`None`) in a
-    /// sampled profile and 0 ms, with a warning, in a timed one.
-    fn time(&mut self, offset: u64, timed: bool, ns: u64) -> Option<u64> {
-        if timed {
-            return Some(ns);
-        }
-        if !(self.seen_time || self.ahead().timed) {
-            return None;
-        }
-        let msg = "sample has no time record in a timed profile; counted as 0 ms";
-        self.b
-            .warn(Place::Offset(offset), WarningKind::MissingTime, msg);
-        Some(ns)
-    }
-
-    fn mapping(&mut self, at: u64, module: u16, name: &[u8]) {
-        self.mappings += 1;
-        let id = self.b.intern(&decode(name));
-        if self.known_module(module).is_none() {
-            self.set_module(module, id);
-        }
-        self.mapped.map(self.b, at, module, id);
-    }
-
-    /// The file name of a module number, mapped before or after its use;
-    /// an unmapped one is `module#N`, with one warning at its first use.
-    fn module_name(&mut self, module: u16, at: u64) -> NameId {
-        if let Some(id) = self.known_module(module) {
-            return id;
-        }
-        let id = match self.ahead().modules.get(&module).copied() {
-            Some(name) => self.b.intern(&decode(name)),
-            None => never_mapped(self.b, module, at),
-        };
-        self.set_module(module, id);
-        id
-    }
-
-    fn known_module(&self, module: u16) -> Option<NameId> {
-        self.modules.get(usize::from(module)).copied().flatten()
-    }
-
-    fn set_module(&mut self, module: u16, id: NameId) {
-        let at = usize::from(module);
-        if self.modules.len() <= at {
-            self.modules.resize(at + 1, None);
-        }
-        self.modules[at] = Some(id);
     }
 
     /// Resolves one closed sample: its offset, its frames as read record
@@ -402,9 +320,8 @@ impl<'a, 'b> Feed<'a, 'b> {
     }
 
     /// Gives ids to a sample's functions not met before, root first onto
-    /// `funcs`. Modules are resolved in file order first, so an unmapped
-    /// number is reported at the record that first uses it: where each
-    /// frame stands comes from `raw`, or from reading the sample again.
+    /// `funcs` (`Rules::functions`): where each frame stands, for a
+    /// warning, comes from `raw`, or from reading the sample again.
     fn resolve(&mut self, worker: usize, offset: u64, raw: &[RawFrame<'a>], funcs: &[u32]) {
         let mut again = std::mem::take(&mut self.again);
         let frames = if raw.len() == funcs.len() {
@@ -418,15 +335,16 @@ impl<'a, 'b> Feed<'a, 'b> {
             // reached, the module warnings would stand at the sample.
             &[]
         };
-        let at = |i: usize| frames.get(i).map_or(offset, |f| f.offset);
-        for (i, &n) in funcs.iter().enumerate() {
-            let module = self.locals[worker].funcs[n as usize].module;
-            self.module_name(module, at(i));
-        }
-        for (i, &n) in funcs.iter().enumerate().rev() {
-            let id = self.func(worker, n, at(i));
-            self.funcs.push(id);
-        }
+        let mut numbered = Numbered {
+            worker,
+            local: &mut self.locals[worker],
+            names: &mut self.names,
+            given: self.given.get(worker),
+            numbers: funcs,
+            frames,
+            offset,
+        };
+        self.rules.functions(self.b, &mut numbered, &mut self.funcs);
         self.again = again;
     }
 
@@ -447,59 +365,78 @@ impl<'a, 'b> Feed<'a, 'b> {
             }
         });
         for p in &self.pending {
-            self.events.push(p.offset, p.leaf, self.clock_ns);
-            self.samples += 1;
-            self.clock_ns += u128::from(p.ns.unwrap_or(0));
+            self.rules.added(p.offset, p.leaf, p.ns);
         }
         self.pending.clear();
         self.funcs.clear();
-    }
-
-    /// The builder's id of the worker's function `n`, made at a frame at
-    /// offset `at`.
-    fn func(&mut self, worker: usize, n: u32, at: u64) -> FuncId {
-        let local = &self.locals[worker];
-        if let Some(id) = local.func_ids.get(n) {
-            return id;
-        }
-        let new = local.funcs[n as usize];
-        let module = self.module_name(new.module, at);
-        let name = match new.kind {
-            FuncKind::Program => module,
-            FuncKind::Gosub => self.gosub,
-            FuncKind::Main => self.main,
-            FuncKind::Named => self.names.id(worker, new.name, &mut *self.b),
-        };
-        let id = self.b.function(name, module);
-        self.locals[worker].func_ids.set(n, id);
-        if let Some(Ok(mut given)) = self.given.get(worker).map(|g| g.lock()) {
-            given.give(n, id);
-        }
-        id
     }
 
     fn line(&mut self, worker: usize, local: u32, leaf: FuncId, offset: u64) -> LineId {
         if let Some(id) = self.locals[worker].line_ids.get(local) {
             return id;
         }
-        let (module, line) = self.locals[worker].lines[local as usize];
-        let file = self.module_name(module, offset);
-        let id = self.b.line(file, line, Some(leaf));
+        let at = self.locals[worker].lines[local as usize];
+        let id = self.rules.line(self.b, at, leaf, offset);
         self.locals[worker].line_ids.set(local, id);
         id
     }
 
     /// The worker of the last batch fed reported why reading stopped; the
-    /// whole log has been read, so whether it is timed is known.
+    /// whole log has been read.
     fn finish(self, path: &str) -> Result<(), LoadError> {
-        let read = Read {
-            samples: self.samples,
-            mappings: self.mappings,
-            timed: self.seen_time,
-            clock_ns: self.clock_ns,
-            read_to: self.read_to,
-        };
-        end_log(self.b, path, self.events, read)
+        self.rules.finish(self.b, path, self.read_to)
+    }
+}
+
+/// A sample's frames as a worker numbered them, leaf first, for the rules
+/// to resolve (`Rules::functions`): a function the worker's number has an
+/// id for is not resolved again.
+struct Numbered<'f, 'a> {
+    worker: usize,
+    local: &'f mut Local,
+    names: &'f mut NameMaps,
+    given: Option<&'f Arc<Mutex<Given>>>,
+    numbers: &'f [u32],
+    /// Where each frame's record stands, when known.
+    frames: &'f [RawFrame<'a>],
+    /// The sample's type 3, where the frames' places are not known.
+    offset: u64,
+}
+
+impl<'a> SampleFrames<'a, Later<'a>> for Numbered<'_, 'a> {
+    fn count(&self) -> usize {
+        self.numbers.len()
+    }
+
+    fn module(&self, i: usize) -> (u16, u64) {
+        let module = self
+            .numbers
+            .get(i)
+            .map_or(0, |&n| self.local.funcs[n as usize].module);
+        (module, self.frames.get(i).map_or(self.offset, |f| f.offset))
+    }
+
+    fn function(
+        &mut self,
+        rules: &mut Rules<'a, Later<'a>>,
+        b: &mut ProfileBuilder,
+        i: usize,
+    ) -> FuncId {
+        let n = self.numbers.get(i).copied().unwrap_or_default();
+        if let Some(id) = self.local.func_ids.get(n) {
+            return id;
+        }
+        let new = self.local.funcs[n as usize];
+        let at = self.frames.get(i).map_or(self.offset, |f| f.offset);
+        let (names, worker) = (&mut *self.names, self.worker);
+        let id = rules.function(b, (new.kind, new.module, at), |b| {
+            names.id(worker, new.name, b)
+        });
+        self.local.func_ids.set(n, id);
+        if let Some(Ok(mut given)) = self.given.map(|g| g.lock()) {
+            given.give(n, id);
+        }
+        id
     }
 }
 
