@@ -35,6 +35,9 @@ MUTANTS=(
   "crates/profx-load/src/names.rs|                && (name.len() <= 16|                && (name.len() <= 64|--test properties reference"
   "crates/profx-load/src/br/fast/frame_keys.rs|        if len >= 16 {|        if len >= 24 {|--test properties reference"
   "crates/profx-load/src/plist/fast/bytes.rs|        (Some(&a), Some(&z)) if a != b' ' && z != b' ' => Some(s),|        (Some(_), Some(_)) => Some(s),|--test properties reference"
+  "crates/profx-load/src/plist/rules.rs|        if g.seen != g.declared {|        if g.seen > g.declared {|-p profx-load plist::"
+  "crates/profx-load/src/plist/rules.rs|                *slot = if *slot == NO_FUNCTION \|\| *slot == index {|                *slot = if *slot != SEVERAL {|-p profx-load plist::"
+  "crates/profx-load/src/plist/fast/mod.rs|            lines: self.lines,|            lines: 0,|-p profx-load plist::"
 )
 
 only=("$@")
