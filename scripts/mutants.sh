@@ -18,11 +18,20 @@ cd "$(dirname "$0")/.."
 
 saved=$(mktemp -d)
 cp tests/*.proptest-regressions "$saved"/ 2>/dev/null
+# A crate's unit tests keep theirs beside it (crates/*/proptest-regressions):
+# those folders are put back as they were, and any a mutation made go.
+crate_seeds=$(mktemp)
+tar -cf "$crate_seeds" crates/*/proptest-regressions 2>/dev/null
+put_seeds_back() {
+    cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
+    rm -rf crates/*/proptest-regressions
+    tar -xf "$crate_seeds" 2>/dev/null
+}
 file=""
 backup=""
 # Whatever ends the script (Ctrl-C during a test included) puts the
 # mutated source and the regression files back.
-trap '[ -n "$backup" ] && [ -f "$backup" ] && cp "$backup" "$file"; cp "$saved"/*.proptest-regressions tests/ 2>/dev/null; rm -rf "$saved" "$backup"' EXIT
+trap '[ -n "$backup" ] && [ -f "$backup" ] && cp "$backup" "$file"; put_seeds_back; rm -rf "$saved" "$backup" "$crate_seeds"' EXIT
 
 # file | text | its mutation | the test that must fail (cargo test args)
 MUTANTS=(
@@ -84,7 +93,7 @@ EOF
     cp "$backup" "$file"
     rm -f "$backup"
     backup=""
-    cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
+    put_seeds_back
 done
 echo "mutants: $caught caught, $missed not"
 [ "$missed" = 0 ]
