@@ -18,11 +18,20 @@ cd "$(dirname "$0")/.."
 
 saved=$(mktemp -d)
 cp tests/*.proptest-regressions "$saved"/ 2>/dev/null
+# A crate's unit tests keep theirs beside it (crates/*/proptest-regressions):
+# those folders are put back as they were, and any a mutation made go.
+crate_seeds=$(mktemp)
+tar -cf "$crate_seeds" crates/*/proptest-regressions 2>/dev/null
+put_seeds_back() {
+    cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
+    rm -rf crates/*/proptest-regressions
+    tar -xf "$crate_seeds" 2>/dev/null
+}
 file=""
 backup=""
 # Whatever ends the script (Ctrl-C during a test included) puts the
 # mutated source and the regression files back.
-trap '[ -n "$backup" ] && [ -f "$backup" ] && cp "$backup" "$file"; cp "$saved"/*.proptest-regressions tests/ 2>/dev/null; rm -rf "$saved" "$backup"' EXIT
+trap '[ -n "$backup" ] && [ -f "$backup" ] && cp "$backup" "$file"; put_seeds_back; rm -rf "$saved" "$backup" "$crate_seeds"' EXIT
 
 # file | text | its mutation | the test that must fail (cargo test args)
 MUTANTS=(
@@ -38,6 +47,9 @@ MUTANTS=(
   "crates/profx-load/src/br/rules.rs|            (Record::End, Some(_)) => self.close(at, \"\", sink),|            (Record::End, Some(_)) => self.close(at, NEXT_SAMPLE, sink),|-p profx-load br::"
   "crates/profx-load/src/br/rules.rs|        if self.known_module(module).is_none() {|        if true {|-p profx-load br::"
   "crates/profx-load/src/br/rules.rs|                (ns, timed) = (ns.saturating_add(t), true);|                (ns, timed) = (t, true);|-p profx-load br::"
+  "crates/profx-load/src/plist/rules.rs|        if g.seen != g.declared {|        if g.seen > g.declared {|-p profx-load plist::"
+  "crates/profx-load/src/plist/rules.rs|                *slot = if *slot == NO_FUNCTION \|\| *slot == index {|                *slot = if *slot != SEVERAL {|-p profx-load plist::"
+  "crates/profx-load/src/plist/fast/mod.rs|            lines: self.lines,|            lines: 0,|-p profx-load plist::"
   "crates/profx-analysis/src/query/rewrite.rs|                        path.drain(i + 1..=j);|                        path.drain(i + 1..j);|--test properties each_transform"
   "crates/profx-analysis/src/query/paths.rs|            n.hits = n.hits.map(\|_\| 0);|            n.hits = n.hits.map(\|h\| h);|--test properties each_transform"
   "crates/profx-model/src/metrics/paths.rs|                if std::mem::replace(&mut seen[f.index()], i) != i {|                if std::mem::replace(&mut seen[f.index()], i) != usize::MAX {|--test properties each_transform"
@@ -88,7 +100,7 @@ EOF
     cp "$backup" "$file"
     rm -f "$backup"
     backup=""
-    cp "$saved"/*.proptest-regressions tests/ 2>/dev/null
+    put_seeds_back
 done
 echo "mutants: $caught caught, $missed not"
 [ "$missed" = 0 ]

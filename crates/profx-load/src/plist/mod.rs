@@ -22,15 +22,20 @@
 //! loader feeds them to the builder as summaries and lets the metric code
 //! derive session totals and percents.
 //!
-//! `reference.rs` reads `/T` records the plain way, a line at a time on one
-//! thread (`--reference`): read it first to learn the format, with
-//! `record.rs`, the fields of each tag. `listing.rs` reads the printed
-//! listing. `fast/` is the `/T` rules on every core.
+//! `rules.rs` is what each `/T` record does, the one place the format's
+//! rules are applied; `reference.rs` reads the records the plain way, a
+//! line at a time on one thread (`--reference`), with `record.rs`, the
+//! fields of each tag, and feeds them to the rules: read these first to
+//! learn the format. `fast/` reads the same records on every core and
+//! feeds the same rules; `stacks.rs` files the stacks without an index
+//! where none is needed. `listing.rs` reads the printed listing.
 
 mod fast;
 mod listing;
 mod record;
 mod reference;
+mod rules;
+mod stacks;
 
 use super::split::numbered_lines;
 use super::{Detection, Input, LoadError, LoadOptions, Loader};

@@ -1,7 +1,81 @@
-//! One PLIST /T line → tag and fields (formats.md § plist, first rules).
+//! One PLIST /T line → the record it holds (formats.md § plist): its tag
+//! and fields, numbers read, names numbered by the caller. This is the
+//! general reading, a line at a time: the reference loader's, and the fast
+//! engine's for any line not of the common shapes `fast/bytes.rs` reads.
+//! What a record does is `rules.rs`'s.
 
+use super::rules::Record;
 use crate::problem::Problem;
+use crate::split::MAX_LINE;
+use profx_model::text::decode;
 use profx_model::{MetaValue, NameId, WarningKind};
+
+/// The record `line` (without its line end) holds, its names numbered by
+/// `name`; `None` for a blank line.
+pub(super) fn read<N>(line: &[u8], name: &mut impl FnMut(&str) -> N) -> Option<Record<N>> {
+    if line.len() > MAX_LINE {
+        return Some(Record::TooLong(line.len()));
+    }
+    Some(match parse_line(&decode(line)) {
+        Parsed::Blank => return None,
+        Parsed::Record { tag, fields } => {
+            fields_of(tag, &fields, name).unwrap_or_else(|why| Record::Unusable { tag, why })
+        }
+        Parsed::Short { tag, need, found } => Record::Short { tag, need, found },
+        Parsed::NotATag(first) => Record::NotATag(first.to_string()),
+        Parsed::Unknown(tag) => Record::Unknown(tag),
+    })
+}
+
+/// A known tag's record from its fields. Numbers are checked in field
+/// order, and names numbered only once they all hold.
+fn fields_of<N>(
+    tag: u32,
+    f: &Fields<'_>,
+    name: &mut impl FnMut(&str) -> N,
+) -> Result<Record<N>, Problem> {
+    Ok(match tag {
+        6 => {
+            let calls = number(f.get(2), "count", count)?;
+            let t = number(f.get(3), "time", time)?;
+            let child = number(f.get(4), "child time", time)?;
+            let module = name(f.get(1));
+            Record::Function {
+                module,
+                name: name(f.get(5)),
+                calls,
+                time: t,
+                child,
+            }
+        }
+        7 => {
+            let line = number(f.get(2), "line", count)?;
+            let line = u32::try_from(line).map_err(|_| line_out_of_range(line))?;
+            let hits = number(f.get(3), "count", count)?;
+            Record::Line {
+                file: name(f.get(1)),
+                line,
+                hits,
+            }
+        }
+        8 => Record::Group {
+            declared: number(f.get(0), "number of stacks", count)?,
+        },
+        9 => Record::Stack {
+            size: number(f.get(0), "stack size", count)?,
+            hits: number(f.get(1), "hit count", count)?,
+            self_ms: number(f.get(2), "stack time", time)?,
+            child_ms: number(f.get(3), "child time", time)?,
+        },
+        10 => Record::Frame {
+            name: name(f.get(0)),
+        },
+        _ => Record::Global {
+            tag,
+            fields: f.to_vec(),
+        },
+    })
+}
 
 /// Fields after the tag that each known tag carries.
 fn arity(tag: u32) -> Option<usize> {
@@ -186,7 +260,7 @@ pub(super) fn number<T>(s: &str, what: &str, parse: fn(&str) -> Option<T>) -> Re
 }
 
 /// A line number of a tag 7 record that no line can have.
-pub(super) fn line_out_of_range(line: u64) -> Problem {
+fn line_out_of_range(line: u64) -> Problem {
     let why = format!("line {line} is out of range");
     Problem::new(WarningKind::NumberTooLarge, why)
 }

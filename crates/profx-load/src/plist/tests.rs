@@ -314,3 +314,164 @@ fn a_function_listed_again_in_another_chunk_is_named_in_its_warning() {
     let expected = "function \"work(int, char)\" (p.obj) listed again after line 5";
     assert!(w[0].1.starts_with(expected), "{}", w[0].1);
 }
+
+/// How a replay feeds the rules: the reference reading a line at a time,
+/// or the fast engine's workers (three of them, chunks of a few lines).
+#[derive(Clone, Copy, Debug)]
+enum Feed {
+    Reference,
+    Fast,
+}
+
+/// The profile (its `--json` and every warning, kind, place and words) of
+/// `parts` fed one after the other to one engine, then finished; or the
+/// error the end gives.
+fn replayed(parts: &[&[u8]], feed: Feed) -> String {
+    let mut b = profx_model::ProfileBuilder::new("plist");
+    b.begin_source("t.txt");
+    b.stated_rounding(0.0005);
+    let done = match feed {
+        Feed::Reference => {
+            let mut r = reference::Reader::new();
+            for part in parts {
+                r.text(&mut b, part);
+            }
+            r.finish(&mut b, "t.txt")
+        }
+        Feed::Fast => {
+            let opts = LoadOptions {
+                chunk_bytes: Some(97),
+                workers: Some(3),
+                ..Default::default()
+            };
+            let mut e = fast::Engine::new();
+            for part in parts {
+                e.text(&Input::owned("t.txt", part.to_vec()), &opts, &mut b);
+            }
+            e.finish(&mut b, "t.txt")
+        }
+    };
+    if let Err(e) = done {
+        return format!("error: {e}");
+    }
+    let p = b.finish();
+    let mut out = profx_analysis::report::json::render(&p);
+    for w in p.warnings() {
+        out += &format!("{:?} {:?} {}\n", w.place, w.kind, w.message);
+    }
+    out
+}
+
+/// A `/T` line of any kind the rules tell apart: the session's records
+/// (a counting method now and then), functions (listed again, in two
+/// modules, times impossible or negative, spaced out), lines, stacks and
+/// their frames (more and fewer than declared, before any function),
+/// and lines that are no usable record.
+fn plist_line() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    const NAMES: [&str; 5] = [
+        "main",
+        "work(int, char)",
+        "f2",
+        "Caf\u{e9}::g",
+        "operator new",
+    ];
+    let name = proptest::sample::select(&NAMES[..]);
+    let ms = (0u32..3000).prop_map(|us| format!("{:.3}", f64::from(us) / 1000.0));
+    prop_oneof![
+        1 => Just("0\t1.10\tMicrosoft PLIST".to_string()),
+        1 => proptest::sample::select(&[522, 321][..])
+            .prop_map(|m| format!("1\t{m}\tFunction timing")),
+        1 => Just("2\t100.500\t0.250\t3".to_string()),
+        1 => Just("3\t7\t5\tq".to_string()),
+        4 => (proptest::sample::select(&["p.obj", "q.obj"][..]), 0u32..9, ms.clone(), ms.clone(), name.clone(), any::<bool>())
+            .prop_map(|(module, calls, t, c, f, spaced)| {
+                let sep = if spaced { "  " } else { "\t" };
+                format!("6{sep}P.EXE{sep}{module}{sep}{calls}{sep}{t}{sep}{c}{sep}{f}")
+            }),
+        1 => Just("6\tP.EXE\tp.obj\t1\t-1.0\t2.0\tmain".to_string()),
+        1 => (1u32..40, 0u32..9).prop_map(|(line, hits)| format!("7\tP.EXE\ta.c\t{line}\t{hits}")),
+        2 => (0u32..3).prop_map(|n| format!("8\t{n}")),
+        3 => (0u32..4, 0u32..9, ms.clone(), ms).prop_map(|(size, hits, t, c)| format!("9\t{size}\t{hits}\t{t}\t{c}")),
+        6 => name.prop_map(|f| format!("10\t{f}")),
+        1 => Just(String::new()),
+        1 => proptest::sample::select(&["x\ty", "12\tz", "9\t1", "9\t1\tz\t0\t0", "7\tP\ta.c\t99999999999\t1"][..])
+            .prop_map(str::to_string),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// Replay from any point: a file's lines fed to one engine in parts,
+    /// split at any line boundaries (as data appended later comes), give
+    /// what they give fed at once, through either reading.
+    #[test]
+    fn a_replay_in_parts_is_the_replay_at_once(
+        lines in proptest::collection::vec((plist_line(), proptest::prelude::any::<bool>()), 1..60),
+        cuts in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 1..4),
+        last_ended in proptest::prelude::any::<bool>(),
+    ) {
+        let mut text = Vec::new();
+        let mut ends = Vec::new();
+        for (i, (line, crlf)) in lines.iter().enumerate() {
+            text.extend_from_slice(line.as_bytes());
+            if i + 1 < lines.len() || last_ended {
+                text.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
+            }
+            ends.push(text.len());
+        }
+        let mut at: Vec<usize> = cuts.iter().map(|c| ends[c.index(ends.len())]).collect();
+        at.sort_unstable();
+        at.dedup();
+        let mut parts = Vec::new();
+        let mut from = 0;
+        for &to in at.iter().chain([&text.len()]) {
+            parts.push(&text[from..to.max(from)]);
+            from = to.max(from);
+        }
+        let whole = replayed(&[&text[..]], Feed::Reference);
+        for feed in [Feed::Reference, Feed::Fast] {
+            proptest::prop_assert_eq!(&replayed(&parts, feed), &whole, "{:?} in {} parts", feed, parts.len());
+        }
+        proptest::prop_assert_eq!(&replayed(&[&text[..]], Feed::Fast), &whole);
+    }
+}
+
+/// What waits for the end waits for the replay's end: a frame naming a
+/// function only a later part lists is that function, module and all; an
+/// open stack and group take records from the next part; and the method
+/// a later part states decides the times of functions before it.
+#[test]
+fn what_needs_the_whole_file_waits_for_the_replay_s_end() {
+    let first = "1\t522\tFunction timing\n\
+6\tP.EXE\tp.obj\t1\t10.0\t90.0\tmain\n8\t2\n9\t2\t1\t1.0\t0\n10\tmain\n";
+    let second = "10\twork(int, char)\n9\t1\t1\t1.0\t0\n10\tmain\n\
+6\tP.EXE\tq.obj\t4\t80.0\t80.0\twork(int, char)\n";
+    let whole = format!("{first}{second}");
+    for feed in [Feed::Reference, Feed::Fast] {
+        let parts = [first.as_bytes(), second.as_bytes()];
+        assert_eq!(
+            replayed(&parts, feed),
+            replayed(&[whole.as_bytes()], feed),
+            "{feed:?}"
+        );
+    }
+    let p = load(&whole);
+    // Listed leaf first (the owner first): stored root first.
+    assert_eq!(stack_paths(&p), ["work(int, char)>main", "main"]);
+    assert!(p.warnings().is_empty(), "{:?}", warnings(&p));
+    // The frame is the function the second part lists, in its module.
+    let stack = p.stack_ids().next().unwrap();
+    assert_eq!(p.function_module(p.frames(stack)[0]), "q.obj");
+    // A counting method stated last makes the first part's times absent.
+    let counted = format!("{whole}1\t321\tcounting\n");
+    let parts = [whole.as_bytes(), b"1\t321\tcounting\n"];
+    for feed in [Feed::Reference, Feed::Fast] {
+        assert_eq!(
+            replayed(&parts, feed),
+            replayed(&[counted.as_bytes()], feed)
+        );
+    }
+    assert_eq!(load(&counted).functions()[0].time.elapsed_inclusive, None);
+}

@@ -9,13 +9,13 @@
 //! ```
 //!
 //! This module reads exactly those shapes (tags 6 to 10) and gives up on
-//! anything else, leaving the line to `record::parse_line` and
-//! `chunk::body`, which define the format. What it accepts it reads to the
+//! anything else, leaving the line to `record::read`, which defines the
+//! format. What it accepts it reads to the
 //! same item, names numbered in the same order (a test checks both ways on
 //! the same lines).
 
-use super::chunk::{Body, Item};
 use crate::names::WorkerNames;
+use crate::plist::rules::Record;
 use crate::scan::{decimal, digits, printable_prefix};
 use crate::split::MAX_LINE;
 
@@ -23,11 +23,11 @@ use crate::split::MAX_LINE;
 /// ends there (`\n` or `\r\n`, not taken, or the end of `s`, a last `\r`
 /// allowed) within `MAX_LINE` bytes: the item and the length of the line
 /// without its `\n`.
-pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)> {
+pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Record<u32>, usize)> {
     let (tag, rest) = digits(s, 2)?;
     let rest = rest.strip_prefix(b"\t")?;
     // Names are numbered only once the whole line is known to be read
-    // here (`len` settles its end), in the order `chunk::body` numbers them.
+    // here (`len` settles its end), in the order `record::read` numbers them.
     let len = |rest: &[u8]| {
         let len = s.len() - rest.len() + line_end(rest)?;
         (len <= MAX_LINE).then_some(len)
@@ -42,7 +42,7 @@ pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)
             let (name, end) = last_name(rest.strip_prefix(b"\t")?)?;
             let len = len(end)?;
             let module = id(module, names)?;
-            let body = Body::Function {
+            let body = Record::Function {
                 module,
                 name: id(name, names)?,
                 calls,
@@ -58,7 +58,7 @@ pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)
             let line = u32::try_from(line).ok()?;
             let (hits, rest) = digits(rest, 19)?;
             let len = len(rest)?;
-            let body = Body::Line {
+            let body = Record::Line {
                 file: id(file, names)?,
                 line,
                 hits,
@@ -67,14 +67,14 @@ pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)
         }
         8 => {
             let (declared, rest) = digits(rest, 19)?;
-            (Body::Group { declared }, len(rest)?)
+            (Record::Group { declared }, len(rest)?)
         }
         9 => {
             let (size, rest) = tabbed(digits(rest, 19)?)?;
             let (hits, rest) = tabbed(digits(rest, 19)?)?;
             let (self_ms, rest) = tabbed(decimal(rest)?)?;
             let (child_ms, rest) = decimal(rest)?;
-            let body = Body::Stack {
+            let body = Record::Stack {
                 size,
                 hits,
                 self_ms,
@@ -86,7 +86,7 @@ pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)
             let (name, end) = last_name(rest)?;
             let len = len(end)?;
             (
-                Body::Frame {
+                Record::Frame {
                     name: id(name, names)?,
                 },
                 len,
@@ -94,14 +94,7 @@ pub(super) fn item_at(s: &[u8], names: &mut WorkerNames) -> Option<(Item, usize)
         }
         _ => return None,
     };
-    let tag = tag as u32;
-    Some((
-        Item::Record {
-            tag,
-            body: Ok(body),
-        },
-        len,
-    ))
+    Some((body, len))
 }
 
 /// A value followed by a TAB, and what follows the TAB.
@@ -149,22 +142,21 @@ fn id(name: &[u8], names: &mut WorkerNames) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::chunk;
     use super::*;
-    use profx_model::text::decode;
+    use crate::plist::record;
 
     /// The item the fast reading makes of `line` (no line end), with the
     /// names it numbered.
-    fn fast(line: &str) -> Option<(Item, Vec<String>)> {
+    fn fast(line: &str) -> Option<(Record<u32>, Vec<String>)> {
         let mut names = WorkerNames::per_batch();
         let (item, n) = item_at(line.as_bytes(), &mut names)?;
         assert_eq!(n, line.len(), "{line:?}");
         Some((item, names.take().iter().map(String::from).collect()))
     }
 
-    fn general(line: &str) -> Option<(Item, Vec<String>)> {
+    fn general(line: &str) -> Option<(Record<u32>, Vec<String>)> {
         let mut names = WorkerNames::per_batch();
-        let item = chunk::item(&decode(line.as_bytes()), &mut names)?;
+        let item = record::read(line.as_bytes(), &mut |name| names.id(name))?;
         Some((item, names.take().iter().map(String::from).collect()))
     }
 
@@ -186,14 +178,7 @@ mod tests {
         // Random times: every digit count and position of the point.
         for time in crate::scan::testing::random_decimals() {
             let line = format!("9\t1\t2\t{time}\t{time}");
-            let (
-                Item::Record {
-                    body: Ok(Body::Stack { self_ms, .. }),
-                    ..
-                },
-                _,
-            ) = fast(&line).expect("read")
-            else {
+            let (Record::Stack { self_ms, .. }, _) = fast(&line).expect("read") else {
                 panic!("{line}: not a stack");
             };
             assert_eq!(

@@ -1,76 +1,23 @@
 //! A worker's side of PLIST loading: one chunk of lines → the records it
-//! holds, numbers parsed and names numbered, for the calling thread to
-//! apply in file order.
+//! holds, numbers read and names numbered, for the applier to feed the
+//! rules (`../rules.rs`) in file order.
 //!
-//! Everything a line says on its own is settled here (its tag, its fields,
-//! whether its numbers are numbers); what depends on the lines before it
-//! (which function a stack belongs to, whether a frame has a stack to go
-//! in) is the calling thread's, in `State`.
+//! Everything a line says on its own is read here (its tag, its fields,
+//! whether its numbers are numbers), by `bytes.rs` for the common shapes
+//! and `record::read` for the rest; nothing here decides what a record
+//! does.
 
 use super::bytes;
-use super::record::{Fields, Parsed, count, line_out_of_range, number, parse_line, time};
-use crate::names::{NewNames, WorkerNames};
-use crate::problem::Problem;
-use crate::split::MAX_LINE;
-use profx_model::text::decode;
-
-/// What one line holds.
-#[derive(Debug, PartialEq)]
-pub(super) enum Item {
-    /// A record of a known tag with its fields; `Err` says which number
-    /// is not one.
-    Record {
-        tag: u32,
-        body: Result<Body, Problem>,
-    },
-    Short {
-        tag: u32,
-        need: usize,
-        found: usize,
-    },
-    /// The first field, made safe to print, is not a tag.
-    NotATag(String),
-    Unknown(u32),
-    /// A line of this many bytes.
-    TooLong(usize),
-}
-
-/// A record's fields, names as the worker's numbers.
-#[derive(Debug, PartialEq)]
-pub(super) enum Body {
-    /// Tags 0–5, a handful a file: their fields, read where they are used.
-    Global(Vec<String>),
-    Function {
-        module: u32,
-        name: u32,
-        calls: u64,
-        time: f64,
-        child: f64,
-    },
-    Line {
-        file: u32,
-        line: u32,
-        hits: u64,
-    },
-    Group {
-        declared: u64,
-    },
-    Stack {
-        size: u64,
-        hits: u64,
-        self_ms: f64,
-        child_ms: f64,
-    },
-    Frame {
-        name: u32,
-    },
-}
+use crate::names::NewNames;
+use crate::names::WorkerNames;
+use crate::plist::record;
+use crate::plist::rules::Record;
 
 /// One chunk's records.
 #[derive(Debug, Default)]
 pub(super) struct Batch {
     /// (line's index in the chunk, what it holds); blank lines have none.
-    pub items: Vec<(u32, Item)>,
+    pub items: Vec<(u32, Record<u32>)>,
     pub new_names: NewNames,
     /// Lines in the chunk, blank ones included.
     pub lines: u64,
@@ -78,7 +25,11 @@ pub(super) struct Batch {
 
 /// Parses `chunk` (whole lines, the last one's newline included), its
 /// items going in `spare`'s room (a batch the consumer is done with).
-pub(super) fn parse(chunk: &[u8], names: &mut WorkerNames, mut spare: Vec<(u32, Item)>) -> Batch {
+pub(super) fn parse(
+    chunk: &[u8],
+    names: &mut WorkerNames,
+    mut spare: Vec<(u32, Record<u32>)>,
+) -> Batch {
     let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
     spare.clear();
     let mut batch = Batch {
@@ -109,74 +60,16 @@ pub(super) fn parse(chunk: &[u8], names: &mut WorkerNames, mut spare: Vec<(u32, 
     batch
 }
 
-/// A line (no `\n`) the fast reading left, read by the format's rules.
-fn general(line: &[u8], names: &mut WorkerNames) -> Option<Item> {
+/// A line (no `\n`) the fast reading left, read the general way.
+fn general(line: &[u8], names: &mut WorkerNames) -> Option<Record<u32>> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() > MAX_LINE {
-        return Some(Item::TooLong(line.len()));
-    }
-    item(&decode(line), names)
-}
-
-pub(super) fn item(text: &str, names: &mut WorkerNames) -> Option<Item> {
-    Some(match parse_line(text) {
-        Parsed::Blank => return None,
-        Parsed::Record { tag, fields } => Item::Record {
-            tag,
-            body: body(tag, &fields, names),
-        },
-        Parsed::Short { tag, need, found } => Item::Short { tag, need, found },
-        Parsed::NotATag(first) => Item::NotATag(format!("{:?}", profx_model::text::visible(first))),
-        Parsed::Unknown(tag) => Item::Unknown(tag),
-    })
-}
-
-/// Numbers are checked in field order and names numbered only once they
-/// all hold, as the records are read one by one.
-fn body(tag: u32, f: &Fields<'_>, names: &mut WorkerNames) -> Result<Body, Problem> {
-    Ok(match tag {
-        6 => {
-            let calls = number(f.get(2), "count", count)?;
-            let t = number(f.get(3), "time", time)?;
-            let child = number(f.get(4), "child time", time)?;
-            let module = names.id(f.get(1));
-            Body::Function {
-                module,
-                name: names.id(f.get(5)),
-                calls,
-                time: t,
-                child,
-            }
-        }
-        7 => {
-            let line = number(f.get(2), "line", count)?;
-            let line = u32::try_from(line).map_err(|_| line_out_of_range(line))?;
-            let hits = number(f.get(3), "count", count)?;
-            Body::Line {
-                file: names.id(f.get(1)),
-                line,
-                hits,
-            }
-        }
-        8 => Body::Group {
-            declared: number(f.get(0), "number of stacks", count)?,
-        },
-        9 => Body::Stack {
-            size: number(f.get(0), "stack size", count)?,
-            hits: number(f.get(1), "hit count", count)?,
-            self_ms: number(f.get(2), "stack time", time)?,
-            child_ms: number(f.get(3), "child time", time)?,
-        },
-        10 => Body::Frame {
-            name: names.id(f.get(0)),
-        },
-        _ => Body::Global(f.to_vec()),
-    })
+    record::read(line, &mut |name| names.id(name))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::Problem;
     use profx_model::WarningKind;
 
     /// Lines are counted as splitting the chunk at its newlines counts
@@ -203,7 +96,7 @@ mod tests {
             b"6\tP.EXE\tp.obj\t4\t80.0\t90.0\twork\n\n10\twork\r\nx\ty\n11\tz\n9\t1\tz\t0\t0\n";
         let batch = parse(text, &mut names, Vec::new());
         assert_eq!(batch.lines, 6);
-        let function = Body::Function {
+        let function = Record::Function {
             module: 0,
             name: 1,
             calls: 4,
@@ -213,30 +106,18 @@ mod tests {
         assert_eq!(
             batch.items,
             vec![
-                (
-                    0,
-                    Item::Record {
-                        tag: 6,
-                        body: Ok(function)
-                    }
-                ),
-                (
-                    2,
-                    Item::Record {
-                        tag: 10,
-                        body: Ok(Body::Frame { name: 1 })
-                    }
-                ),
-                (3, Item::NotATag("\"x\"".into())),
-                (4, Item::Unknown(11)),
+                (0, function),
+                (2, Record::Frame { name: 1 }),
+                (3, Record::NotATag("x".into())),
+                (4, Record::Unknown(11)),
                 (
                     5,
-                    Item::Record {
+                    Record::Unusable {
                         tag: 9,
-                        body: Err(Problem::new(
+                        why: Problem::new(
                             WarningKind::NotANumber,
                             "hit count \"z\" is not a number"
-                        ))
+                        )
                     }
                 ),
             ]
