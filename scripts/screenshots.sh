@@ -85,11 +85,12 @@ keys ?
 shot help
 keys Escape q
 
-# A query: FNDISCOUNT merged in the Call tree, then a focus on FNPRICE; the
+# A query: a focus on FNPRICE in the Call tree, then FNTAX merged; the
 # breadcrumbs in the header, then the . menu of every transform.
 start
-keys 4 Down Down Down m
-keys Up Up F
+keys 4 Down F
+sleep 1
+keys Down Down m
 sleep 1
 shot query
 keys .
