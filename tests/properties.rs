@@ -92,8 +92,14 @@ fn quoted(name: &[u8]) -> String {
 }
 
 fn deldbe(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    deldbe_rows(events.iter().enumerate())
+}
+
+/// The DELDBE rows of `events`, each timed by its place in the whole
+/// trace (so a trace of some of them keeps their times).
+fn deldbe_rows<'a>(events: impl Iterator<Item = (usize, &'a (u8, bool, usize))>) -> Vec<u8> {
     let mut out = Vec::new();
-    for (i, &(thread, call, name)) in events.iter().enumerate() {
+    for (i, &(thread, call, name)) in events {
         let op = if call { "i" } else { "o" };
         let line = if call { 10 + name } else { 0 };
         out.extend(format!("{thread},{}.{:03},\"{op}\",\"", i, i % 7).bytes());
@@ -1541,26 +1547,9 @@ fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
     views_agree(q)
 }
 
-/// A deldbe trace of `events` holding only thread `t`'s.
+/// A deldbe trace of `events` holding only thread `t`'s, at their times.
 fn one_thread(events: &[(u8, bool, usize)], t: u8) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, &(thread, call, name)) in events.iter().enumerate() {
-        if thread != t {
-            continue;
-        }
-        let op = if call { "i" } else { "o" };
-        let line = if call { 10 + name } else { 0 };
-        out.extend(format!("{thread},{}.{:03},\"{op}\",\"", i, i % 7).bytes());
-        out.extend_from_slice(TRACE_NAMES[name]);
-        out.extend(format!("\",{line}\n").bytes());
-    }
-    out
-}
-
-/// `--json` of a profile, less what names the query (the rest must be
-/// the same numbers, to the bit).
-fn numbers_json(p: &Profile) -> String {
-    profx::report::json::render(p)
+    deldbe_rows(events.iter().enumerate().filter(|e| e.1.0 == t))
 }
 
 proptest! {
@@ -1608,7 +1597,9 @@ proptest! {
             let chosen = profx::analysis::query::choose_threads(&all, Some(&[id]), &|| false)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let alone = load(&one_thread(&events, id as u8), "xpp").map_err(TestCaseError::fail)?;
-            prop_assert_eq!(numbers_json(&chosen), numbers_json(&alone), "thread {}", id);
+            // The whole `--json`, to the bit: its numbers, events, threads.
+            let json = profx::report::json::render;
+            prop_assert_eq!(json(&chosen), json(&alone), "thread {}", id);
             total += chosen.totals.elapsed_inclusive_ms.unwrap_or(0.0);
             for f in chosen.function_ids() {
                 let r = chosen.function(f);
