@@ -1407,6 +1407,7 @@ fn steps_for(p: &Profile, pick: usize) -> Vec<Plain> {
 /// A step's profile against the plain rewrite, number by number, and its
 /// views against each other.
 fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
+    use profx::analysis::query::QueryError;
     use profx::model::HitsCount;
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
     let has_paths = !p.stacks().is_empty();
@@ -1418,17 +1419,42 @@ fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
                 prop_assert!(a.profile.stacks().is_empty());
                 views_agree(&a.profile)
             }
+            (Plain::Merge(_) | Plain::Drop(_), Err(QueryError::LeavesNothing { .. })) => {
+                prop_assert_eq!(
+                    p.functions().len(),
+                    1,
+                    "{:?}: refused as leaving nothing",
+                    step
+                );
+                Ok(())
+            }
             (Plain::Merge(_) | Plain::Drop(_), Err(e)) => {
                 Err(TestCaseError::fail(format!("{step:?}: {e}")))
             }
-            (_, Err(profx::analysis::query::QueryError::NeedsPaths { .. })) => Ok(()),
+            (_, Err(QueryError::NeedsPaths { .. })) => Ok(()),
             (_, other) => Err(TestCaseError::fail(format!("{step:?}: {other:?}"))),
         };
     }
-    let a = got.map_err(|e| TestCaseError::fail(format!("{step:?}: {e}")))?;
-    let q = &a.profile;
     let samples = p.hits_count() == HitsCount::Samples;
     let (want, dropped) = plain_numbers(&plain_paths(p), step, samples);
+    let a = match got {
+        Ok(a) => a,
+        // A step that rewrites no path, or leaves no function, is refused:
+        // the plain rewrite must agree that it would.
+        Err(QueryError::ChangesNothing { .. }) => {
+            let same = plain_paths(p).iter().all(|path| {
+                plain_rewrite(step, &path.frames).is_some_and(|(f, _)| f == path.frames)
+            });
+            prop_assert!(same, "{:?}: refused as changing nothing", step);
+            return Ok(());
+        }
+        Err(QueryError::LeavesNothing { .. }) => {
+            prop_assert!(want.is_empty(), "{:?}: refused as leaving nothing", step);
+            return Ok(());
+        }
+        Err(e) => return Err(TestCaseError::fail(format!("{step:?}: {e}"))),
+    };
+    let q = &a.profile;
     let timed = p.has_times();
     let mut have = std::collections::BTreeMap::new();
     for f in q.function_ids() {

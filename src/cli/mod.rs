@@ -152,22 +152,41 @@ fn shown(files: &[PathBuf]) -> String {
     names.join(" ")
 }
 
-/// The profile `q` asks of `loaded`, and what it asked (for `--json`). A
-/// query that names what the profile lacks is a usage error (2), listing
-/// what it has.
+/// What a query answers: the profile every view reads, the thread
+/// choice's profile (whose packets and events the transforms leave as
+/// they are: model.md § Queries), and what was asked (for `--json`).
+struct Answered {
+    profile: Arc<profx::model::Profile>,
+    events: Arc<profx::model::Profile>,
+    asked: profx::analysis::query::Asked,
+}
+
+/// The answer of `q` on `loaded`. A query that names what the profile
+/// lacks, or asks what it cannot, is a usage error (2) saying why.
 fn ask(
     loaded: profx::model::Profile,
     q: &profx::analysis::query::Query,
-) -> anyhow::Result<(Arc<profx::model::Profile>, profx::analysis::query::Asked)> {
+) -> anyhow::Result<Answered> {
     use profx::analysis::query;
     let loaded = Arc::new(loaded);
     if q.is_whole() {
-        return Ok((loaded, query::Asked::default()));
+        return Ok(Answered {
+            profile: loaded.clone(),
+            events: loaded,
+            asked: query::Asked::default(),
+        });
     }
     let answers = query::run(&loaded, q, &|| false).map_err(|e| Usage(e.to_string()))?;
     let asked = query::Asked::of(q, &answers);
-    let last = answers.last().map_or(loaded, |a| a.profile.clone());
-    Ok((last, asked))
+    let events = answers
+        .first()
+        .map_or(loaded.clone(), |a| a.profile.clone());
+    let profile = answers.last().map_or(loaded, |a| a.profile.clone());
+    Ok(Answered {
+        profile,
+        events,
+        asked,
+    })
 }
 
 fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
@@ -190,27 +209,33 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;
-    let (profile, asked) = ask(profile, q)?;
+    let answered = ask(profile, q)?;
+    let (profile, events) = (&answered.profile, &answered.events);
     let mut stdout = std::io::stdout().lock();
-    let written = if let Some(written) = graph_view(&profile, args, &mut stdout)? {
+    let written = if let Some(written) = graph_view(profile, args, &mut stdout)? {
         written
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
-        json::write_asked(&profile, &asked, &mut stdout)
+        json::write_asked(profile, events, &answered.asked, &mut stdout)
     } else if let Some(t) = args.view.table() {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
             reverse: args.reverse,
             top: args.top,
         };
-        match table::write(&profile, t, &opts, &mut stdout) {
+        // A trace's packets are its events', which no transform changes.
+        let source = match t {
+            Table::Packets => events,
+            _ => profile,
+        };
+        match table::write(source, t, &opts, &mut stdout) {
             Err(table::Failed::Column(e)) => return Err(e.into()),
             Err(table::Failed::Io(e)) => Err(e),
             Ok(()) => stdout.flush(),
         }
     } else if args.view == View::Info {
         stdout
-            .write_all(table::info(&profile).as_bytes())
+            .write_all(table::info(profile).as_bytes())
             .and_then(|()| stdout.flush())
     } else {
         // `graph_view` answers the tree and a function's edges; no report
@@ -220,7 +245,7 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first would
     // only add to the report's time.
-    std::mem::forget(profile);
+    std::mem::forget(answered);
     // A closed pipe (`| head`) is the reader's choice, not an error.
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
@@ -299,7 +324,14 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         opts.timeline = target.needs_timeline();
         load::load_inputs(&inputs, &opts)
     })?;
-    let (profile, _) = ask(profile, q)?;
+    let answered = ask(profile, q)?;
+    // Time order (Chrome's trace events) and the packets' rows are the
+    // events', which no transform changes; every other export draws the
+    // query's paths.
+    let profile = match target {
+        export::Target::Chrome | export::Target::Csv(Table::Packets) => answered.events,
+        _ => answered.profile,
+    };
     let req = export::Request {
         target,
         weight: args.weight.map(Into::into),

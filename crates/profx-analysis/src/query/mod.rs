@@ -86,14 +86,9 @@ impl Step {
         }
     }
 
-    /// A short label for the breadcrumbs: `merge F`, `focus A>B`.
-    pub fn label(&self) -> String {
-        let (what, operand) = self.operand();
-        let operand = match what {
-            "path" => operand.replace(';', ">"),
-            _ => operand,
-        };
-        let op = match self {
+    /// What the step does, in the words the breadcrumbs and messages use.
+    pub fn verb(&self) -> &'static str {
+        match self {
             Step::Merge(_) => "merge",
             Step::MergePath(_) => "merge node",
             Step::Drop(_) => "drop",
@@ -103,8 +98,17 @@ impl Step {
             Step::CollapseDirectRecursion(_) => "collapse direct recursion",
             Step::CollapseModule(_) => "collapse module",
             Step::CollapseSubtree(_) => "collapse subtree",
+        }
+    }
+
+    /// A short label for the breadcrumbs: `merge F`, `focus A>B`.
+    pub fn label(&self) -> String {
+        let (what, operand) = self.operand();
+        let operand = match what {
+            "path" => operand.replace(';', ">"),
+            _ => operand,
         };
-        format!("{op} {operand}")
+        format!("{} {operand}", self.verb())
     }
 
     /// Whether the step rewrites call paths, so a profile without any has
@@ -169,13 +173,26 @@ pub enum QueryError {
     },
     /// The step rewrites call paths, and the profile has none.
     #[error(
-        "{op} needs call paths, and this {format} profile has none (merge and drop apply to its functions)"
+        "{verb} needs call paths, and this {format} profile has none (merge and drop apply to its functions)"
     )]
     NeedsPaths {
-        /// The step's op.
-        op: &'static str,
+        /// What the step does (`Step::verb`).
+        verb: &'static str,
         /// The profile's format.
         format: String,
+    },
+    /// The step would leave no function: nothing would be left to show.
+    #[error("{step} would leave no function (it drops every path); not applied")]
+    LeavesNothing {
+        /// The step's label.
+        step: String,
+    },
+    /// The step changes no path (no recursion to collapse, a focus on the
+    /// only root): it is not stacked.
+    #[error("{step} changes nothing here; not applied")]
+    ChangesNothing {
+        /// The step's label.
+        step: String,
     },
     /// A thread id the trace does not have.
     #[error("no thread {id}; the trace's threads are {}", list_ids(.known))]

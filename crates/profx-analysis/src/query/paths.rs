@@ -32,6 +32,9 @@ pub struct Dropped {
 /// How often a long rewrite asks whether to stop.
 const ASK_EVERY: usize = 4096;
 
+/// A step's profile and what it dropped; an error where the step cannot
+/// apply, would change nothing, or would leave no function (neither is a
+/// question worth a breadcrumb).
 pub(super) fn apply(
     p: &Profile,
     step: &Step,
@@ -40,19 +43,28 @@ pub(super) fn apply(
     let has_paths = !p.stacks().is_empty();
     if !has_paths && step.needs_paths() {
         return Err(QueryError::NeedsPaths {
-            op: step.op(),
+            verb: step.verb(),
             format: p.format.clone(),
         });
     }
     let rule = rule(p, step)?;
-    if !has_paths {
-        return Ok(functions_only(p, &rule));
-    }
-    let module_name = match step {
-        Step::CollapseModule(m) => m.clone(),
-        _ => String::new(),
+    let (q, dropped, changed) = match has_paths {
+        false => functions_only(p, &rule),
+        true => {
+            let module_name = match step {
+                Step::CollapseModule(m) => m.clone(),
+                _ => String::new(),
+            };
+            rewrite_paths(p, &rule, &module_name, cancel)?
+        }
     };
-    rewrite_paths(p, &rule, &module_name, cancel)
+    if !changed {
+        return Err(QueryError::ChangesNothing { step: step.label() });
+    }
+    if q.functions().is_empty() {
+        return Err(QueryError::LeavesNothing { step: step.label() });
+    }
+    Ok((q, dropped))
 }
 
 /// The step's rule, its names resolved in `p`.
@@ -216,7 +228,7 @@ fn rewrite_paths(
     rule: &Rule,
     module_name: &str,
     cancel: &dyn Fn() -> bool,
-) -> Result<(Profile, Dropped), QueryError> {
+) -> Result<(Profile, Dropped, bool), QueryError> {
     let mut b = begin(p);
     let child_times = p.stacks().iter().any(|s| s.child_ms.is_some());
     b.path_feed(p.hits_count(), child_times);
@@ -233,13 +245,18 @@ fn rewrite_paths(
     let mut dropped = Dropped::default();
     let mut out: Vec<FuncId> = Vec::new();
     let mut i = 0usize;
+    let mut changed = false;
+    let mut before: Vec<Frame> = Vec::new();
     each_path(p, &mut |frames, mut n| {
         if i.is_multiple_of(ASK_EVERY) && cancel() {
             return Err(QueryError::Cancelled);
         }
         i += 1;
         let old_leaf = leaf_func(frames);
+        before.clear();
+        before.extend_from_slice(frames);
         let result = rule.apply(frames);
+        changed |= result == Rewritten::Removed || *frames != before;
         let new_leaf = leaf_func(frames);
         let leaf_survived = match result {
             Rewritten::Removed => {
@@ -277,15 +294,14 @@ fn rewrite_paths(
         }
         Ok(())
     })?;
-    let module = ids.module;
-    copy_lines(p, &mut b, &ids.new, &touched, module);
-    finish_totals(p, &mut b, &dropped);
+    copy_lines(p, &mut b, &ids.new, &touched, changed);
+    finish_totals(p, &mut b, &mut dropped);
     if p.has_per_call() {
         dropped
             .notes
             .push("per-call statistics are absent after a transform".into());
     }
-    Ok((b.finish(), dropped))
+    Ok((b.finish(), dropped, changed))
 }
 
 fn leaf_func(frames: &[Frame]) -> Option<FuncId> {
@@ -332,12 +348,21 @@ fn begin(p: &Profile) -> ProfileBuilder {
 
 /// The session totals less what was dropped; the outside time as it was.
 /// Application times are absent: no path holds them.
-fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &Dropped) {
+fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &mut Dropped) {
+    // A sampled profile's times are whole nanoseconds (`samples.rs`): so
+    // are what was dropped and what is left, without a sum's float noise.
+    if p.hits_count() == HitsCount::Samples {
+        d.ms = d.ms.map(whole_ns);
+    }
     let t = b.totals_mut();
     t.elapsed_inclusive_ms = p
         .totals
         .elapsed_inclusive_ms
-        .map(|ms| ms - d.ms.unwrap_or(0.0));
+        .map(|ms| ms - d.ms.unwrap_or(0.0))
+        .map(|ms| match p.hits_count() {
+            HitsCount::Samples => whole_ns(ms),
+            HitsCount::Calls => ms,
+        });
     t.outside_ms = p.totals.outside_ms;
     t.samples = match p.hits_count() {
         HitsCount::Samples => p
@@ -348,15 +373,24 @@ fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &Dropped) {
     };
 }
 
+/// Milliseconds rounded to the nanosecond.
+fn whole_ns(ms: f64) -> f64 {
+    (ms * 1e6).round() / 1e6
+}
+
 /// Lines follow their function: a function that left the profile takes
 /// its lines with it; one whose own time the step moved keeps its lines
-/// listed with their numbers absent; every other line is as loaded.
+/// listed with their numbers absent; every other line is as loaded. A
+/// line of no function (a trace's top level, whose calls a step may have
+/// moved or removed) keeps its numbers only where the step `changed` no
+/// path. What a line called is kept with its numbers: a step may have
+/// merged the callee it names.
 fn copy_lines(
     p: &Profile,
     b: &mut ProfileBuilder,
     new: &[Option<FuncId>],
     touched: &[bool],
-    _module: Option<FuncId>,
+    changed: bool,
 ) {
     for l in p.lines() {
         let (function, known) = match l.function {
@@ -364,17 +398,17 @@ fn copy_lines(
                 Some(id) => (Some(id), !touched[f.index()]),
                 None => continue,
             },
-            None => (None, true),
+            None => (None, !changed),
         };
         let id = b.line(l.file, l.line, function);
         if l.top_level {
             b.line_at_top_level(id);
         }
-        if let Some(called) = l.called {
-            b.line_called(id, called);
-        }
         if known {
             b.line_summary(id, l.hits, l.time_ms);
+            if let Some(called) = l.called {
+                b.line_called(id, called);
+            }
         }
     }
 }
@@ -383,7 +417,7 @@ fn copy_lines(
 /// leave; a drop takes their own time out of the total, a merge leaves it
 /// there (it went to callers no path names). Every other row is as loaded,
 /// inclusive times too: nothing says which of them held the time.
-fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped) {
+fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped, bool) {
     let (set, drop) = match rule {
         Rule::Merge(set) => (set.as_slice(), false),
         Rule::Drop(set) => (set.as_slice(), true),
@@ -431,13 +465,18 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped) {
         }
     }
     let untouched = vec![false; p.functions().len()];
-    copy_lines(p, &mut b, &new, &untouched, None);
+    copy_lines(p, &mut b, &new, &untouched, false);
+    let app_ms: f64 = set
+        .iter()
+        .filter_map(|&f| p.function(f).time.application_exclusive)
+        .sum();
     let t = b.totals_mut();
     *t = p.totals.clone();
     if drop {
         t.elapsed_inclusive_ms = t
             .elapsed_inclusive_ms
             .map(|ms| ms - dropped.ms.unwrap_or(0.0));
+        t.application_inclusive_ms = t.application_inclusive_ms.map(|ms| ms - app_ms);
         if p.hits_count() == HitsCount::Samples {
             t.samples = t
                 .samples
@@ -454,5 +493,5 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped) {
         dropped.hits = None;
         dropped.paths = 0;
     }
-    (b.finish(), dropped)
+    (b.finish(), dropped, !set.is_empty())
 }

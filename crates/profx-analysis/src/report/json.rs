@@ -218,12 +218,15 @@ fn query_json(q: &crate::query::Asked) -> QueryJson {
 /// Writes the report to `out` as it is made, pretty-printed, ending with a
 /// newline, every unsafe character escaped (`SafeWriter`).
 pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
-    write_asked(p, &crate::query::Asked::default(), out)
+    write_asked(p, p, &crate::query::Asked::default(), out)
 }
 
-/// `write`, for the profile a query made: `"query"` states the query.
+/// `write`, for the profile a query made: `"query"` states the query; the
+/// packets and events are those of `events`, the thread choice's profile
+/// (a transform changes no event).
 pub fn write_asked(
     p: &Profile,
+    events: &Profile,
     asked: &crate::query::Asked,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -246,12 +249,22 @@ pub fn write_asked(
                 calls: t.calls,
             })
             .collect(),
-        totals: totals(p),
+        totals: Totals {
+            packets: events.packets().len(),
+            events: events.event_count(),
+            ..totals(p)
+        },
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
         lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
         stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
         edges: Rows::new(edges.iter().map(|e| edge(p, e))),
-        packets: Rows::new(p.packets().iter().enumerate().map(|(i, k)| packet(i, k))),
+        packets: Rows::new(
+            events
+                .packets()
+                .iter()
+                .enumerate()
+                .map(|(i, k)| packet(i, k)),
+        ),
         warnings: Rows::new(p.warnings().iter().map(|w| Warning {
             place: p.warning_place(w),
             kind: w.kind.name(),

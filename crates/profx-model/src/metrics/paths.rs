@@ -13,7 +13,10 @@
 //!   frame of its path is, so the views show them where a load would.
 //!
 //! Nothing here knows what rewrote the paths: the same fold gives a
-//! loaded profile's numbers back when handed its own paths.
+//! loaded profile's numbers back when handed its own paths. A sampled
+//! profile's times are summed as the sample feed sums them, in whole
+//! nanoseconds turned into milliseconds once at the end, so a query's sum
+//! rounds as the load's does (`samples.rs`).
 
 use crate::ids::{FuncId, NodeId, StackId};
 use crate::metrics::{add_count, add_opt};
@@ -24,6 +27,8 @@ use crate::{HitsCount, ProfileBuilder};
 pub struct PathState {
     fed: bool,
     child_times: bool,
+    /// Times are held in whole nanoseconds until `finish_paths` (samples).
+    ns: bool,
     /// `(no call path)` numbers, by function.
     pathless: Vec<(FuncId, PathNumbers)>,
     /// Stated unlisted time, by node.
@@ -49,6 +54,22 @@ impl ProfileBuilder {
         self.hits_count(hits);
         self.paths.fed = true;
         self.paths.child_times = child_times;
+        self.paths.ns = hits == HitsCount::Samples;
+    }
+
+    /// A path's numbers in the unit the feed sums in.
+    fn in_feed_unit(&self, n: PathNumbers) -> PathNumbers {
+        PathNumbers {
+            self_ms: n.self_ms.map(|ms| self.ms_in_feed_unit(ms)),
+            ..n
+        }
+    }
+
+    fn ms_in_feed_unit(&self, ms: f64) -> f64 {
+        match self.paths.ns {
+            true => (ms * 1e6).round(),
+            false => ms,
+        }
     }
 
     /// Adds a rewritten path's numbers to its stack (a path given twice
@@ -56,12 +77,14 @@ impl ProfileBuilder {
     /// the query's to count.
     pub fn add_path(&mut self, frames: &[FuncId], n: PathNumbers) -> StackId {
         let id = self.stack(frames);
+        let n = self.in_feed_unit(n);
         self.stack_summary(id, n.hits, n.self_ms, None);
         id
     }
 
     /// Adds own time of `f` that no path holds: its `(no call path)` node.
     pub fn add_pathless(&mut self, f: FuncId, n: PathNumbers) {
+        let n = self.in_feed_unit(n);
         self.paths.pathless.push((f, n));
     }
 
@@ -69,6 +92,7 @@ impl ProfileBuilder {
     /// empty): its `(unlisted)` node.
     pub fn add_unlisted(&mut self, frames: &[FuncId], ms: f64) {
         self.settle_for_paths();
+        let ms = self.ms_in_feed_unit(ms);
         if let Some(node) = self.tree.path(frames) {
             self.paths.unlisted.push((node, ms));
         }
@@ -142,6 +166,26 @@ impl ProfileBuilder {
         }
         if self.paths.child_times {
             self.path_child_times();
+        }
+        if self.paths.ns {
+            self.path_times_in_ms();
+        }
+    }
+
+    /// Turns the times the feed summed in nanoseconds into milliseconds,
+    /// once (the lines a query copies were given in milliseconds).
+    fn path_times_in_ms(&mut self) {
+        let ms = |t: &mut Option<f64>| *t = t.map(|ns| ns / 1e6);
+        for s in &mut self.stacks {
+            ms(&mut s.self_ms);
+            ms(&mut s.child_ms);
+        }
+        for f in &mut self.functions {
+            ms(&mut f.time.elapsed_inclusive);
+            ms(&mut f.time.elapsed_exclusive);
+        }
+        for u in &mut self.paths.unlisted {
+            u.1 /= 1e6;
         }
     }
 
