@@ -1561,6 +1561,21 @@ fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
     if let (Some(before), Some(after)) =
         (p.totals.elapsed_inclusive_ms, q.totals.elapsed_inclusive_ms)
     {
+        // A focus keeps only the paths through F: the total is theirs.
+        let kept: f64 = plain_paths(p)
+            .iter()
+            .filter_map(|path| {
+                let (frames, _) = plain_rewrite(step, &path.frames)?;
+                frames
+                    .iter()
+                    .any(|f| f.1.is_some())
+                    .then_some(path.ms.unwrap_or(0.0))
+            })
+            .sum();
+        let dropped = match step {
+            Plain::Focus(_) | Plain::FocusNode(_) => before - kept,
+            _ => dropped,
+        };
         prop_assert!(
             close(after, before - dropped),
             "{:?}: the total {} against {} less {}",

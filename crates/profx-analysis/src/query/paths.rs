@@ -247,6 +247,7 @@ fn rewrite_paths(
     let mut i = 0usize;
     let mut changed = false;
     let mut before: Vec<Frame> = Vec::new();
+    let mut kept_ms = 0.0f64;
     each_path(p, &mut |frames, mut n| {
         if i.is_multiple_of(ASK_EVERY) && cancel() {
             return Err(QueryError::Cancelled);
@@ -285,6 +286,7 @@ fn rewrite_paths(
             // new leaf was not called again.
             n.hits = n.hits.map(|_| 0);
         }
+        kept_ms += n.self_ms.unwrap_or(0.0);
         match (frames.first(), frames.last()) {
             (_, Some(Frame::Unlisted)) => b.add_unlisted(&out, n.self_ms.unwrap_or(0.0)),
             (Some(Frame::NoCallPath), _) if out.len() == 1 => b.add_pathless(leaf, n),
@@ -295,7 +297,15 @@ fn rewrite_paths(
         Ok(())
     })?;
     copy_lines(p, &mut b, &ids.new, &touched, changed);
-    finish_totals(p, &mut b, &mut dropped);
+    if let Rule::Focus(_) | Rule::FocusNode(_) = rule {
+        // A focus asks about the paths through F alone: time outside any
+        // call, or in no path, is not through F either. What is kept is
+        // the whole (Firefox Profiler's focused root is 100 %).
+        if let Some(total) = p.totals.elapsed_inclusive_ms {
+            dropped.ms = Some(total - kept_ms);
+        }
+    }
+    finish_totals(p, &mut b, &mut dropped, rule);
     if p.has_per_call() {
         dropped
             .notes
@@ -346,9 +356,9 @@ fn begin(p: &Profile) -> ProfileBuilder {
     b
 }
 
-/// The session totals less what was dropped; the outside time as it was.
-/// Application times are absent: no path holds them.
-fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &mut Dropped) {
+/// The session totals less what was dropped; the outside time as it was
+/// (none after a focus). Application times are absent: no path holds them.
+fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &mut Dropped, rule: &Rule) {
     // A sampled profile's times are whole nanoseconds (`samples.rs`): so
     // are what was dropped and what is left, without a sum's float noise.
     if p.hits_count() == HitsCount::Samples {
@@ -363,7 +373,10 @@ fn finish_totals(p: &Profile, b: &mut ProfileBuilder, d: &mut Dropped) {
             HitsCount::Samples => whole_ns(ms),
             HitsCount::Calls => ms,
         });
-    t.outside_ms = p.totals.outside_ms;
+    t.outside_ms = match rule {
+        Rule::Focus(_) | Rule::FocusNode(_) => p.totals.outside_ms.map(|_| 0.0),
+        _ => p.totals.outside_ms,
+    };
     t.samples = match p.hits_count() {
         HitsCount::Samples => p
             .totals
