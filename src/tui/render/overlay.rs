@@ -235,7 +235,7 @@ pub(super) fn threads(
     let h = t.rows.len() as u16 + 5;
     let box_area = centered(area, 110, h);
     Clear.render(box_area, buf);
-    let shown = q.crumbs()[0].clone();
+    let shown = q.thread_crumb().unwrap_or_default();
     Block::bordered()
         .title(Span::styled(
             format!(
