@@ -707,7 +707,7 @@ fn the_flame_graph_walked() {
     // x merges FNREADCUST into the query (the header says so, the graph
     // is drawn anew); X clears the query; f makes FNPRICE's sandwich.
     t.keys(&["x"]);
-    t.wait_for("all threads › merge FNREADCUST");
+    t.wait_for("br · merge FNREADCUST");
     t.keys(&["X"]);
     t.wait_for("the whole profile again");
     t.keys(&["Home", "Down", "f"]);
@@ -757,6 +757,9 @@ fn a_query_walked_transform_undo_threads() {
     // The Trace pane: thread 2's four events, from 1 ms to 12 ms.
     t.keys(&["6"]);
     t.wait_for("4    1.000  12.000");
+    // Enter with no thread newly chosen shows the one under the cursor.
+    t.keys(&["H", "Up", "Enter"]);
+    t.wait_for("xpp · thread 1");
     t.keys(&["U"]);
     t.wait_for("the whole profile again");
     t.wait_for("8    0.000  13.000");

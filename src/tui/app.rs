@@ -627,7 +627,12 @@ impl App {
     /// the Trace pane names one of the threads' events).
     fn query_function(&self) -> Option<FuncId> {
         let cx = self.cx();
-        let f = self.pane().function(&cx)?;
+        // A Stacks row names its leaf: the function a step takes there
+        // (Enter picks another of its frames).
+        let f = self
+            .pane()
+            .function(&cx)
+            .or_else(|| self.pane().stack_leaf(&cx))?;
         match self.pane().reads_events() {
             true => same_function(cx.profile, f, &self.profile),
             false => Some(f),
@@ -637,6 +642,12 @@ impl App {
     /// The query step `op` makes of the selection, or why there is none.
     fn step_of(&self, op: Op) -> Result<QueryStep, String> {
         let p = self.profile.as_ref();
+        if op.needs_paths() && p.stacks().is_empty() {
+            return Err(format!(
+                "{NEEDS_PATHS}; this {} profile has none",
+                crate::text::visible(&p.format)
+            ));
+        }
         if op.on_node() {
             let path = self.pane().node_path(&self.cx())?;
             let frames = path.iter().map(|&f| spelling(p, f)).collect();
@@ -679,6 +690,9 @@ impl App {
     fn transform(&mut self, op: Op) {
         match self.step_of(op) {
             Ok(step) => self.ask(Ask::Push(step)),
+            Err(why) if why.starts_with(NEEDS_PATHS) => {
+                self.status = Some(format!("{}: {why}", op.words()))
+            }
             Err(why) => self.status = Some(why),
         }
     }
@@ -691,14 +705,19 @@ impl App {
             .map(|&op| {
                 let key =
                     super::keymap::label_of(Place::Query, &Intent::Transform(op)).unwrap_or("");
-                let (text, why_not) = match self.step_of(op) {
-                    Ok(step) => (crate::text::visible(&step.label()).into_owned(), None),
-                    Err(why) => (op.words().to_string(), Some(why)),
+                let (text, step, why_not) = match self.step_of(op) {
+                    Ok(step) => (
+                        crate::text::visible(&step.label()).into_owned(),
+                        Some(step),
+                        None,
+                    ),
+                    Err(why) => (op.words().to_string(), None, Some(why)),
                 };
                 Entry {
                     op,
                     key,
                     text,
+                    step,
                     why_not,
                 }
             })
@@ -756,10 +775,13 @@ impl App {
     /// `u`: the query's last step off (instant: its profile was kept).
     fn pop_step(&mut self) {
         match self.query.pop() {
-            Some(step) => {
+            Some((step, left_out)) => {
                 self.query_changed();
                 let label = crate::text::visible(&step.label()).into_owned();
-                self.status = Some(format!("undone: {label}"));
+                self.status = Some(match left_out {
+                    None => format!("undone: {label}"),
+                    Some(_) => format!("undone: {label} (it was left out of these threads)"),
+                });
             }
             None if self.query.threads.is_some() => {
                 self.status = Some("no step to undo: U shows every thread again".into())
@@ -866,23 +888,53 @@ impl App {
         match done {
             Done::Pushed(step, answer) => {
                 let label = crate::text::visible(&step.label()).into_owned();
+                let words = dropped_words(
+                    &answer.dropped,
+                    self.query.events().profile.totals.elapsed_inclusive_ms,
+                );
                 self.query.push(step, answer, made);
                 self.query_changed_to(pane);
-                self.status = Some(format!("{label} · u undoes it"));
+                // What the step dropped and its notes, said here where the
+                // header leaves them out (the crumbs come first there).
+                let shown = super::render::header_shows(self);
+                let mut said = vec![label];
+                said.extend(words.into_iter().filter(|w| {
+                    let dropped = w.starts_with("dropped ");
+                    !shown
+                        .iter()
+                        .any(|f| f == w || (dropped && f.starts_with("dropped ")))
+                }));
+                // The hint only where it leaves the message on one line.
+                let with_hint = format!("{} · u undoes it", said.join(" · "));
+                self.status = Some(with_hint);
+                if self.status_boxed() {
+                    self.status = Some(said.join(" · "));
+                }
             }
             Done::Threads {
                 threads,
                 base,
                 steps,
-                left_out,
             } => {
+                let every = threads.is_none();
                 self.query.rethread(threads, base, steps, made);
                 self.query_changed_to(pane);
-                let said = self.query.crumbs()[0].clone();
-                self.status = Some(match left_out.is_empty() {
-                    true => format!("{said} · U: every thread again"),
-                    false => format!("{said} · {}", left_out.join(" · ")),
-                });
+                let mut said = vec![match every {
+                    true => "all threads, merged".to_string(),
+                    false => self.query.thread_crumb().unwrap_or_default(),
+                }];
+                let left_out = self.query.left_out();
+                said.extend(
+                    left_out
+                        .iter()
+                        .map(|(step, why)| format!("{step} left out: {why}")),
+                );
+                match (left_out.is_empty(), every) {
+                    (true, true) => {}
+                    (true, false) => said.push("U: every thread again".into()),
+                    (false, _) => said.push("kept: a thread choice applies it again".into()),
+                }
+                self.status = Some(said.join(" · "));
             }
         }
         self.notice = true;
@@ -924,4 +976,35 @@ impl App {
             self.mode = Mode::Normal;
         }
     }
+}
+
+/// Why a transform that rewrites call paths cannot run on a profile
+/// without any.
+const NEEDS_PATHS: &str = "needs call paths";
+
+/// What a step dropped, in words: `dropped 786.262 ms (33.64%)` (of
+/// `whole`, the threads chosen), then its notes; nothing when it dropped
+/// nothing.
+pub(super) fn dropped_words(
+    d: &crate::analysis::query::Dropped,
+    whole: Option<f64>,
+) -> Vec<String> {
+    use crate::report::fmt::{grouped, grouped_ms};
+    let mut out = Vec::new();
+    if let Some(ms) = d.ms.filter(|&ms| ms > 0.0) {
+        let share = match whole.filter(|&w| w > 0.0) {
+            Some(w) => format!(
+                " ({}%)",
+                crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(
+                    100.0 * ms / w
+                )))
+            ),
+            None => String::new(),
+        };
+        out.push(format!("dropped {}{share}", grouped_ms(ms)));
+    } else if let Some(h) = d.hits.filter(|&h| h > 0) {
+        out.push(format!("dropped {}", grouped(h)));
+    }
+    out.extend(d.notes.iter().map(|n| crate::text::visible(n).into_owned()));
+    out
 }

@@ -185,6 +185,25 @@ impl Op {
         matches!(self, Op::MergeNode | Op::FocusNode)
     }
 
+    /// Whether its step rewrites call paths (`Step::needs_paths`), so a
+    /// profile without any cannot take it.
+    pub fn needs_paths(self) -> bool {
+        use crate::analysis::query::{Step, Target};
+        let t = || Target(String::new());
+        let step = match self {
+            Op::Merge => Step::Merge(t()),
+            Op::MergeNode => Step::MergePath(Vec::new()),
+            Op::Focus => Step::Focus(t()),
+            Op::FocusNode => Step::FocusPath(Vec::new()),
+            Op::Drop => Step::Drop(t()),
+            Op::CollapseModule => Step::CollapseModule(String::new()),
+            Op::CollapseRecursion => Step::CollapseRecursion(t()),
+            Op::CollapseDirectRecursion => Step::CollapseDirectRecursion(t()),
+            Op::CollapseSubtree => Step::CollapseSubtree(t()),
+        };
+        step.needs_paths()
+    }
+
     /// What it does, as the `.` menu says it before its operand.
     pub fn words(self) -> &'static str {
         match self {

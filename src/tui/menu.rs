@@ -13,11 +13,13 @@ pub struct Menu {
 
 /// One row: the transform, its key (from the keymap), what it would do,
 /// and why it cannot, where it cannot.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub struct Entry {
     pub op: Op,
     pub key: &'static str,
     pub text: String,
+    /// The step it would make (its path elided in the middle to fit).
+    pub step: Option<crate::analysis::query::Step>,
     pub why_not: Option<String>,
 }
 

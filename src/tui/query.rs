@@ -30,6 +30,10 @@ pub(super) struct Level {
     pub prepared: Arc<Prepared>,
     /// What the step left out.
     pub dropped: Dropped,
+    /// Why the step was left out of the threads chosen (a function they
+    /// never call): it stays in the query, its profile the level's
+    /// before it, and a new thread choice applies it again.
+    pub left_out: Option<String>,
 }
 
 /// The loaded profile and the query on it.
@@ -55,6 +59,7 @@ impl Queried {
             profile: Arc::clone(&loaded),
             prepared: Arc::clone(&prepared),
             dropped: Dropped::default(),
+            left_out: None,
         };
         Queried {
             loaded,
@@ -78,6 +83,7 @@ impl Queried {
             profile: answer.profile,
             prepared,
             dropped: answer.dropped,
+            left_out: None,
         }
     }
 
@@ -98,9 +104,34 @@ impl Queried {
             .get_or_init(|| query::thread_rows(&self.loaded))
     }
 
-    /// The steps in order.
+    /// The steps applied, in order: the query `report --json` states.
     pub fn steps(&self) -> impl Iterator<Item = &Step> {
+        self.levels
+            .iter()
+            .filter(|l| l.left_out.is_none())
+            .filter_map(|l| l.step.as_ref())
+    }
+
+    /// Every step asked, in order, those left out of the threads chosen
+    /// too: what a new thread choice applies again.
+    pub fn asked_steps(&self) -> impl Iterator<Item = &Step> {
         self.levels.iter().filter_map(|l| l.step.as_ref())
+    }
+
+    /// The steps left out of the threads chosen, as the breadcrumbs name
+    /// them, each with why.
+    pub fn left_out(&self) -> Vec<(String, String)> {
+        self.levels
+            .iter()
+            .filter_map(|l| Some((l.step.as_ref()?, l.left_out.as_ref()?)))
+            .map(|(s, why)| (crate::text::visible(&s.label()).into_owned(), why.clone()))
+            .collect()
+    }
+
+    /// Whether the loaded profile has threads to choose (a trace); every
+    /// other profile has one implicit thread, and no thread crumb.
+    pub fn has_threads(&self) -> bool {
+        !self.loaded.threads().is_empty()
     }
 
     /// Whether the whole loaded profile is shown.
@@ -116,10 +147,12 @@ impl Queried {
         }
     }
 
-    /// The breadcrumbs: the threads, then each step's label; names pass
-    /// through `text::visible`.
+    /// The breadcrumbs: the threads (where the profile has threads to
+    /// choose), then each step's label; names pass through
+    /// `text::visible`.
     pub fn crumbs(&self) -> Vec<String> {
-        std::iter::once(threads_label(self.threads.as_deref()))
+        self.thread_crumb()
+            .into_iter()
             .chain(
                 self.steps()
                     .map(|s| crate::text::visible(&s.label()).into_owned()),
@@ -127,11 +160,19 @@ impl Queried {
             .collect()
     }
 
+    /// The thread choice's crumb, none for a profile of one implicit
+    /// thread.
+    pub fn thread_crumb(&self) -> Option<String> {
+        self.has_threads()
+            .then(|| threads_label(self.threads.as_deref()))
+    }
+
     /// What the steps left out, summed (as `report --json` sums it).
     pub fn dropped(&self) -> Dropped {
         let answers: Vec<Answer> = self
             .levels
             .iter()
+            .filter(|l| l.left_out.is_none())
             .map(|l| Answer {
                 profile: Arc::clone(&l.profile),
                 dropped: l.dropped.clone(),
@@ -147,11 +188,12 @@ impl Queried {
         self.levels.push(level);
     }
 
-    /// Takes the last step off; false when there is none.
-    pub(super) fn pop(&mut self) -> Option<Step> {
+    /// Takes the last step off (one left out too), with why it was left
+    /// out; `None` when there is none.
+    pub(super) fn pop(&mut self) -> Option<(Step, Option<String>)> {
         match self.levels.len() {
             1 => None,
-            _ => self.levels.pop().and_then(|l| l.step),
+            _ => self.levels.pop().and_then(|l| Some((l.step?, l.left_out))),
         }
     }
 
@@ -171,30 +213,52 @@ impl Queried {
         true
     }
 
-    /// A new thread choice with the steps it kept, replacing the query;
-    /// `made`: what the last profile's panes derive, made ahead by the job.
+    /// A new thread choice with every step asked, each applied or left
+    /// out (with why), replacing the query; `made`: what the last
+    /// profile's panes derive, made ahead by the job.
     pub(super) fn rethread(
         &mut self,
         threads: Option<Vec<u64>>,
         base: Arc<Profile>,
-        steps: Vec<(Step, Answer)>,
+        steps: Vec<(Step, Result<Answer, String>)>,
         made: Option<Arc<Prepared>>,
     ) {
         self.threads = threads;
         self.levels.clear();
-        let last = steps.len();
-        let base_made = made.clone().filter(|_| last == 0);
+        let applied = steps.iter().filter(|(_, a)| a.is_ok()).count();
+        let mut made = made;
         let first = self.level(
             None,
             Answer {
                 profile: base,
                 dropped: Dropped::default(),
             },
-            base_made,
+            made.take().filter(|_| applied == 0),
         );
         self.levels.push(first);
-        for (i, (s, a)) in steps.into_iter().enumerate() {
-            self.push(s, a, made.clone().filter(|_| i + 1 == last));
+        let mut at = 0;
+        for (s, a) in steps {
+            match a {
+                Ok(a) => {
+                    at += 1;
+                    let m = match at == applied {
+                        true => made.take(),
+                        false => None,
+                    };
+                    self.push(s, a, m);
+                }
+                Err(why) => {
+                    let top = self.top();
+                    let level = Level {
+                        step: Some(s),
+                        profile: Arc::clone(&top.profile),
+                        prepared: Arc::clone(&top.prepared),
+                        dropped: Dropped::default(),
+                        left_out: Some(why),
+                    };
+                    self.levels.push(level);
+                }
+            }
         }
     }
 }
@@ -244,10 +308,10 @@ pub(super) enum Done {
     Threads {
         threads: Option<Vec<u64>>,
         base: Arc<Profile>,
-        steps: Vec<(Step, Answer)>,
-        /// Steps that mean nothing in the threads chosen (a function they
-        /// never call), left out, with why.
-        left_out: Vec<String>,
+        /// Every step asked, applied again, or why it means nothing in the
+        /// threads chosen (a function they never call): left out, kept in
+        /// the query for the next thread choice.
+        steps: Vec<(Step, Result<Answer, String>)>,
     },
 }
 
@@ -298,7 +362,7 @@ impl QueryJob {
         let loaded = Arc::clone(&q.loaded);
         let top = Arc::clone(&q.top().profile);
         let events = Arc::clone(&q.events().profile);
-        let steps: Vec<Step> = q.steps().cloned().collect();
+        let steps: Vec<Step> = q.asked_steps().cloned().collect();
         let flag = Arc::clone(&cancel);
         let work = move || {
             let stop = || flag.load(Ordering::Relaxed);
@@ -365,7 +429,10 @@ fn warm(
 ) -> Option<Warm> {
     let (profile, events) = match done {
         Done::Pushed(_, a) => (&a.profile, events),
-        Done::Threads { base, steps, .. } => (steps.last().map_or(base, |(_, a)| &a.profile), base),
+        Done::Threads { base, steps, .. } => {
+            let last = steps.iter().rev().find_map(|(_, a)| a.as_ref().ok());
+            (last.map_or(base, |a| &a.profile), base)
+        }
     };
     if tab == View::Table(Table::Packets) || Arc::ptr_eq(profile, loaded) {
         return None;
@@ -399,27 +466,24 @@ fn run(
         Ask::Threads(threads) => {
             let base = query::choose_threads(loaded, threads.as_deref(), cancel)?;
             let mut at = Arc::clone(&base);
-            let mut kept = Vec::new();
-            let mut left_out = Vec::new();
+            let mut all = Vec::new();
             for step in steps {
                 match query::apply(&at, step, cancel) {
                     Ok(a) => {
                         at = Arc::clone(&a.profile);
-                        kept.push((step.clone(), a));
+                        all.push((step.clone(), Ok(a)));
                     }
                     Err(QueryError::Cancelled) => return Err(QueryError::Cancelled),
-                    Err(e) => left_out.push(format!(
-                        "{} left out: {}",
-                        crate::text::visible(&step.label()),
-                        crate::text::visible(&e.to_string())
-                    )),
+                    Err(e) => {
+                        let why = crate::text::visible(&e.to_string()).into_owned();
+                        all.push((step.clone(), Err(why)));
+                    }
                 }
             }
             Ok(Done::Threads {
                 threads,
                 base,
-                steps: kept,
-                left_out,
+                steps: all,
             })
         }
     }
@@ -439,7 +503,7 @@ mod tests {
         let a = query::apply(&p, &step, &|| false).expect("drop applies");
         q.push(step, a, None);
         assert!(!q.is_whole());
-        assert_eq!(q.crumbs(), ["all threads", "drop FNPRICE"]);
+        assert_eq!(q.crumbs(), ["drop FNPRICE"], "no thread crumb: no threads");
         assert!(!Arc::ptr_eq(&q.top().profile, &p));
         assert!(q.pop().is_some());
         assert!(

@@ -56,9 +56,10 @@ impl ThreadCol {
 #[derive(Debug, PartialEq)]
 pub struct ThreadsList {
     pub rows: Vec<ThreadRow>,
-    /// Each row's heaviest function, shown (through `text::visible`), with
-    /// its own time.
+    /// Each row's heaviest function, shown (through `text::visible`).
     pub heaviest: Vec<String>,
+    /// Its own time, grouped: a cell cuts the name, never this.
+    pub heaviest_ms: Vec<Option<String>>,
     /// The rows in the order shown.
     pub order: Vec<usize>,
     pub sort: ThreadCol,
@@ -68,6 +69,9 @@ pub struct ThreadsList {
     pub cursor: usize,
     /// The ids chosen with Space, in the rows' order.
     pub chosen: Vec<u64>,
+    /// The ids chosen when the list opened (the threads shown): while
+    /// `chosen` is still these, Enter shows the thread under the cursor.
+    pub opened: Vec<u64>,
 }
 
 /// What the list asks of the app.
@@ -94,22 +98,25 @@ impl ThreadsList {
         let heaviest = rows
             .iter()
             .map(|r| match r.heaviest {
-                Some((f, ms)) => format!(
-                    "{} ({})",
-                    visible(loaded.function_name(f)),
-                    crate::report::fmt::grouped_ms(ms)
-                ),
+                Some((f, _)) => visible(loaded.function_name(f)).into_owned(),
                 None => String::new(),
             })
             .collect();
+        let heaviest_ms = rows
+            .iter()
+            .map(|r| r.heaviest.map(|(_, ms)| crate::report::fmt::grouped_ms(ms)))
+            .collect();
+        let chosen = chosen.map(<[u64]>::to_vec).unwrap_or_default();
         let mut list = ThreadsList {
             order: (0..rows.len()).collect(),
             rows,
             heaviest,
+            heaviest_ms,
             sort: ThreadCol::Busy,
             descending: true,
             cursor: 0,
-            chosen: chosen.map(<[u64]>::to_vec).unwrap_or_default(),
+            opened: chosen.clone(),
+            chosen,
         };
         list.sort();
         // On the first row shown (the busiest thread), whichever appeared
@@ -184,9 +191,11 @@ impl ThreadsList {
                 self.cursor = (self.cursor + 1).min(last);
             }
             Intent::Accept => {
-                let ids = match self.chosen.is_empty() {
-                    true => self.current().map(|r| vec![r.info.id]).unwrap_or_default(),
-                    false => self.chosen.clone(),
+                // The threads chosen, once Space changed them; else (none
+                // newly chosen) the one under the cursor.
+                let ids = match self.newly_chosen() {
+                    false => self.current().map(|r| vec![r.info.id]).unwrap_or_default(),
+                    true => self.chosen.clone(),
                 };
                 // Every thread chosen is all of them, merged: the loaded
                 // profile itself, no replay.
@@ -222,6 +231,30 @@ impl ThreadsList {
         Picked::Stay
     }
 
+    /// Whether Space changed the threads chosen since the list opened
+    /// (and some are chosen): Enter shows them rather than the cursor's.
+    pub fn newly_chosen(&self) -> bool {
+        !self.chosen.is_empty() && self.chosen != self.opened
+    }
+
+    /// A row's heaviest function in `room` columns: `NAME (39.0 ms)`, the
+    /// name cut (in the middle, as the tables cut one), never the time.
+    pub fn heaviest_cell(&self, row: usize, room: usize) -> String {
+        use unicode_width::UnicodeWidthStr;
+        let name = &self.heaviest[row];
+        let Some(ms) = &self.heaviest_ms[row] else {
+            return crate::tui::render::fit_name(name, room);
+        };
+        let time = format!(" ({ms})");
+        match room.checked_sub(time.width()) {
+            Some(left) if left >= 1 => {
+                format!("{}{time}", crate::tui::render::fit_name(name, left))
+            }
+            // Too narrow for the time: the name alone, cut.
+            _ => crate::tui::render::fit_name(name, room),
+        }
+    }
+
     /// A row's cells, as the list shows them.
     pub fn cells(&self, row: usize) -> Vec<String> {
         let r = &self.rows[row];
@@ -233,7 +266,7 @@ impl ThreadsList {
             ms(r.info.busy_ms),
             crate::report::fmt::grouped(r.info.events),
             crate::report::fmt::grouped(r.info.calls),
-            self.heaviest[row].clone(),
+            self.heaviest_cell(row, usize::MAX),
         ]
     }
 }

@@ -340,6 +340,29 @@ impl Pane {
         }
     }
 
+    /// A Stacks row's leaf, the function the row names (with the table
+    /// focused: a frame of the split is `function`'s).
+    pub fn stack_leaf(&self, cx: &Ctx) -> Option<FuncId> {
+        match self {
+            Pane::Table(t) if t.table == Table::Stacks && t.focus == Focus::Table => {
+                t.frames(cx).last().copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// The screen row of the selection in a pane of rows (its table
+    /// focused), for a box drawn over the pane to keep clear of.
+    pub fn selected_y(&self, table: Rect) -> Option<u16> {
+        let (cursor, offset) = match self {
+            Pane::Table(t) if t.focus == Focus::Table => (t.cursor, t.offset),
+            Pane::Tree(t) => (t.cursor, t.offset),
+            _ => return None,
+        };
+        let y = table.y + 2 + u16::try_from(cursor.checked_sub(offset)?).ok()?;
+        (y < table.bottom()).then_some(y)
+    }
+
     /// The selected call node's path, outermost first (`M`, `>`); why
     /// there is none where the pane has no call nodes.
     pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {

@@ -38,7 +38,7 @@ fn colour(name: &str) -> Color {
 /// The pane: its bordered block, titled, and the frames (or calls).
 pub(crate) fn pane(buf: &mut Buffer, area: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
     let (title, bottom) = match f.in_chart() {
-        true => chart_titles(f),
+        true => chart_titles(f, cx),
         false => titles(f, cx),
     };
     Block::bordered()
@@ -350,10 +350,15 @@ fn at(c: &Chart, x: f64) -> String {
 
 /// "Flame · time order · zoomed to 100–112 ms · search: y", and what the
 /// full width stands for.
-fn chart_titles(f: &FlamePane) -> (String, String) {
+fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
     let c = f.chart.chart.clone().unwrap_or_default();
     let (from, to) = f.chart.window();
     let mut title = " Flame · time order (t: graph) ".to_string();
+    // The calls are the chosen threads' events as they ran: a transform
+    // of the query changes no event, so none is drawn here.
+    if !std::sync::Arc::ptr_eq(cx.profile, cx.events) {
+        title.push_str("· as run: the query's steps not drawn ");
+    }
     if (from, to) != (c.start, c.end) {
         title.push_str(&format!("· {}–{} (Esc: out) ", at(&c, from), at(&c, to)));
     }

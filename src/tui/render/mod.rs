@@ -44,7 +44,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     match &app.mode {
         Mode::Help(scroll) => overlay::help(buf, area, *scroll, theme),
         Mode::Finder(f) => overlay::finder(buf, area, app.cx().profile, f, theme),
-        Mode::Menu(m) => overlay::menu(buf, area, m, &app.menu_entries(), theme),
+        Mode::Menu(m) => {
+            let row = app.pane().selected_y(a.table);
+            overlay::menu(buf, area, row, m, &app.menu_entries(), theme)
+        }
         Mode::Threads(t) => overlay::threads(buf, area, t, &app.query, theme),
         Mode::Normal | Mode::Search => {}
     }
@@ -68,9 +71,35 @@ fn put(buf: &mut Buffer, area: Rect, line: &Line<'_>) {
 }
 
 fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let (title, facts) = header_parts(app, usize::from(area.width));
+    let mut spans = vec![Span::styled(" profx ", theme.title()), Span::raw(" ")];
+    if !title.is_empty() {
+        spans.push(Span::styled(title, theme.title()));
+        spans.push(Span::raw("  "));
+    }
+    spans.push(Span::raw(facts.join(" · ")));
+    put(buf, area, &Line::from(spans));
+}
+
+/// The header's title and facts in `width` columns.
+fn header_parts(app: &App, width: usize) -> (String, Vec<String>) {
+    let title = visible(&app.title);
+    match app.query.is_whole() {
+        true => header_fit(&title, header_facts(app), width),
+        false => query_header_fit(&title, &query_facts(app), width),
+    }
+}
+
+/// The facts the header shows in the app's window: what a step's answer
+/// need not say again in the footer.
+pub(crate) fn header_shows(app: &App) -> Vec<String> {
+    header_parts(app, usize::from(app.size.width)).1
+}
+
+/// The header's facts for the whole profile, each with whether it must
+/// show (the format, the total, the warnings) or may give way.
+fn header_facts(app: &App) -> Vec<(String, bool)> {
     let p = &app.profile;
-    // Each fact, and whether it must show (the format, the total, the
-    // warnings) or may give way.
     let mut facts = vec![(p.format.clone(), true)];
     if let Some(mode) = p.meta.get("mode") {
         facts.push((visible(&mode.to_string()).into_owned(), false));
@@ -79,93 +108,211 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         facts.push((format!("{} samples", grouped(n)), false));
     }
     if let Some(ms) = p.totals.elapsed_inclusive_ms {
-        let mut total = total_and_span(p, ms).into_iter();
-        facts.extend(total.next().map(|t| (t, true)));
-        facts.extend(total.map(|span| (span, false)));
+        let (total, summed, span) = total_and_span(p, ms);
+        let total = match summed {
+            Some(summed) => format!("{total} {summed}"),
+            None => total,
+        };
+        facts.push((total, true));
+        facts.extend(span.map(|span| (span, false)));
     }
     // Values skipped or repaired are said where every pane shows it, not
     // only in Info, which lists them with their places.
-    let warned = p.warnings().len() as u64;
-    if warned > 0 {
-        let n = crate::report::fmt::counted(warned, "warnings");
-        let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
-        facts.push((format!("{n} (Info, {info})"), true));
-    }
+    facts.extend(warnings_fact(app).map(|w| (w, true)));
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
-    if let Some(f) = app.flame_filters() {
-        facts.push((format!("flame: sandwich of {}", short_name(p, f)), true));
-    }
-    // The query, as breadcrumbs, before everything but the format: what
-    // every number on screen answers, and what its steps dropped.
-    let mut crumbs = None;
-    // The facts that must show, but for what was dropped, which gives way
-    // to the crumbs on a narrow screen.
-    let must: usize = facts.iter().filter(|f| f.1).map(|f| f.0.width() + 3).sum();
-    if !app.query.is_whole() {
-        let dropped = app.query.dropped();
-        let whole = app.query.events().profile.totals.elapsed_inclusive_ms;
-        if let Some(ms) = dropped.ms.filter(|&ms| ms > 0.0) {
-            let share = match whole.filter(|&w| w > 0.0) {
-                Some(w) => format!(
-                    " ({}%)",
-                    crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(
-                        100.0 * ms / w
-                    )))
-                ),
-                None => String::new(),
-            };
-            facts.push((format!("dropped {}{share}", grouped_ms(ms)), true));
-        } else if let Some(h) = dropped.hits.filter(|&h| h > 0) {
-            facts.push((format!("dropped {}", grouped(h)), true));
-        }
-        facts.extend(
-            dropped
-                .notes
-                .iter()
-                .map(|n| (visible(n).into_owned(), false)),
-        );
-        crumbs = Some(app.query.crumbs());
-    }
-    let width = usize::from(area.width);
-    let (title, facts) = match &crumbs {
-        // The crumbs take what the title (cut to 12) and the facts that
-        // must show leave, their middle ones elided.
-        Some(crumbs) => {
-            let room = width.saturating_sub(" profx ".width() + 3 + 12 + must + 3);
-            let shown = fit_crumbs(crumbs, room.max(12));
-            facts.insert(1.min(facts.len()), (shown, true));
-            header_fit(&visible(&app.title), facts, width)
-        }
-        None => header_fit(&visible(&app.title), facts, width),
-    };
-    let line = Line::from(vec![
-        Span::styled(" profx ", theme.title()),
-        Span::raw(" "),
-        Span::styled(title, theme.title()),
-        Span::raw("  "),
-        Span::raw(facts.join(" · ")),
-    ]);
-    put(buf, area, &line);
+    facts.extend(sandwich_fact(app).map(|f| (f, true)));
+    facts
 }
 
-/// The query's breadcrumbs in `room` columns: `all threads › merge F ›
-/// focus A>B`; too wide, the middle ones give way to `…` (the thread
-/// choice and the last step stay), and the last is cut at its end.
-pub(super) fn fit_crumbs(crumbs: &[String], room: usize) -> String {
-    const SEP: &str = " › ";
-    let join = |parts: &[&str]| parts.join(SEP);
-    let all: Vec<&str> = crumbs.iter().map(String::as_str).collect();
-    let mut shown = join(&all);
-    let mut keep = all.len();
-    while shown.width() > room && keep > 2 {
-        keep -= 1;
-        // The first, `…`, and the last `keep - 1` crumbs.
-        let mut parts = vec![all[0], "…"];
-        parts.extend_from_slice(&all[all.len() - (keep - 1)..]);
-        shown = join(&parts);
+fn warnings_fact(app: &App) -> Option<String> {
+    let warned = app.profile.warnings().len() as u64;
+    (warned > 0).then(|| {
+        let n = crate::report::fmt::counted(warned, "warnings");
+        let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
+        format!("{n} (Info, {info})")
+    })
+}
+
+fn sandwich_fact(app: &App) -> Option<String> {
+    app.flame_filters()
+        .map(|f| format!("flame: sandwich of {}", short_name(&app.profile, f)))
+}
+
+/// A fact of the header while a query is asked: its text, and when it
+/// gives way (the larger, the sooner).
+struct Fact {
+    text: String,
+    gives: u8,
+}
+
+/// The header's parts while a query is asked: the format, the crumbs
+/// (the thread choice's and the steps'), the total, and the facts that
+/// give way to the crumbs, in the order shown.
+struct QueryFacts {
+    format: String,
+    /// The thread choice's crumb (none: one implicit thread).
+    thread: Option<String>,
+    steps: Vec<crate::analysis::query::Step>,
+    /// The total, and what it is summed over (which gives way).
+    total: Option<(String, Option<String>)>,
+    others: Vec<Fact>,
+}
+
+/// When the "summed over N threads" after the total gives way.
+const SUMMED_GIVES: u8 = 6;
+
+fn query_facts(app: &App) -> QueryFacts {
+    let p = &app.profile;
+    let q = &app.query;
+    let mut others = Vec::new();
+    let mut fact = |text: String, gives: u8| others.push(Fact { text, gives });
+    if let Some(mode) = p.meta.get("mode") {
+        fact(visible(&mode.to_string()).into_owned(), 8);
     }
-    fit_cut(&shown, room, Cut::End).text
+    if let Some(n) = p.totals.samples {
+        fact(format!("{} samples", grouped(n)), 7);
+    }
+    let mut total = None;
+    if let Some(ms) = p.totals.elapsed_inclusive_ms {
+        let (t, summed, span) = total_and_span(p, ms);
+        total = Some((t, summed));
+        if let Some(span) = span {
+            fact(span, 9);
+        }
+    }
+    if let Some(w) = warnings_fact(app) {
+        fact(w, 5);
+    }
+    if let Some(f) = sandwich_fact(app) {
+        fact(f, 4);
+    }
+    // What the steps dropped and their notes stay longest (the footer
+    // said them when the step was applied), and the steps left out of the
+    // threads chosen.
+    let whole = q.events().profile.totals.elapsed_inclusive_ms;
+    for d in super::app::dropped_words(&q.dropped(), whole) {
+        let gives = match d.starts_with("dropped ") {
+            true => 1,
+            false => 3,
+        };
+        fact(d, gives);
+    }
+    let left_out = q.left_out();
+    if !left_out.is_empty() {
+        let steps: Vec<&str> = left_out.iter().map(|(s, _)| s.as_str()).collect();
+        fact(format!("left out: {}", steps.join(", ")), 2);
+    }
+    QueryFacts {
+        format: p.format.clone(),
+        thread: q.thread_crumb(),
+        steps: q.steps().cloned().collect(),
+        total,
+        others,
+    }
+}
+
+/// The query's breadcrumbs with the last `keep` steps shown, those
+/// before them elided to `…`: `thread 2 › … › merge F`.
+fn crumbs_keeping(thread: Option<&str>, labels: &[String], keep: usize) -> String {
+    let mut parts: Vec<&str> = thread.into_iter().collect();
+    if keep < labels.len() {
+        parts.push("…");
+    }
+    parts.extend(labels[labels.len() - keep..].iter().map(String::as_str));
+    parts.join(" › ")
+}
+
+/// The header's title and facts while a query is asked, in `width`: the
+/// crumbs have priority over every other fact. The input's name is cut
+/// first (to 12 columns), then the facts give way (those that give
+/// sooner first), then the middle crumbs give way to `…`; then the name
+/// goes, and last the final step's label is cut (a call node's path in
+/// its middle). The thread choice and the last step stay whole while
+/// they fit at all; the format and the total always show.
+fn query_header_fit(whole: &str, q: &QueryFacts, width: usize) -> (String, Vec<String>) {
+    let labels: Vec<String> = q
+        .steps
+        .iter()
+        .map(|s| visible(&s.label()).into_owned())
+        .collect();
+    let line = |facts: &[String]| {
+        facts.iter().map(|f| f.width()).sum::<usize>() + 3 * facts.len().saturating_sub(1)
+    };
+    // The facts shown with these crumbs, the others those that give way
+    // no sooner than `gives`.
+    let facts = |crumbs: String, gives: u8| {
+        let mut out = vec![q.format.clone()];
+        if !crumbs.is_empty() {
+            out.push(crumbs);
+        }
+        if let Some((total, summed)) = &q.total {
+            out.push(match summed {
+                Some(summed) if SUMMED_GIVES <= gives => format!("{total} {summed}"),
+                _ => total.clone(),
+            });
+        }
+        out.extend(
+            q.others
+                .iter()
+                .filter(|f| f.gives <= gives)
+                .map(|f| f.text.clone()),
+        );
+        out
+    };
+    let lead = " profx ".width() + 1;
+    // The name, cut to 12 at most, and its two spaces; none when it goes.
+    let title_w = match whole.width().min(12) {
+        0 => 0,
+        w => w + 2,
+    };
+    let fits = |facts: &[String], title: usize| lead + title + line(facts) <= width;
+    let with_title = |facts: Vec<String>| {
+        let room = width.saturating_sub(lead + 2 + line(&facts));
+        (fit_cut(whole, room, Cut::Middle).text, facts)
+    };
+    let thread = q.thread.as_deref();
+    let n = labels.len();
+    // Every crumb, fewer and fewer facts; then fewer crumbs, no fact.
+    for gives in (0..=9).rev() {
+        let shown = facts(crumbs_keeping(thread, &labels, n), gives);
+        if fits(&shown, title_w) {
+            return with_title(shown);
+        }
+    }
+    for keep in (1..n).rev() {
+        let shown = facts(crumbs_keeping(thread, &labels, keep), 0);
+        if fits(&shown, title_w) {
+            return with_title(shown);
+        }
+    }
+    // No room for the name.
+    let shown = facts(crumbs_keeping(thread, &labels, n.min(1)), 0);
+    if fits(&shown, 0) {
+        return (String::new(), shown);
+    }
+    // The last step's label cut to what is left.
+    let mut rest = facts(String::new(), 0);
+    let room = width.saturating_sub(lead + line(&rest) + 3).max(1);
+    let crumbs = match q.steps.last() {
+        Some(last) => {
+            let mut before: Vec<&str> = thread.into_iter().collect();
+            if n > 1 {
+                before.push("…");
+            }
+            let before = match before.is_empty() {
+                true => String::new(),
+                false => format!("{} › ", before.join(" › ")),
+            };
+            let left = room.saturating_sub(before.width());
+            fit_cut(&format!("{before}{}", fit_step(last, left)), room, Cut::End).text
+        }
+        None => fit_cut(thread.unwrap_or(""), room, Cut::End).text,
+    };
+    if !crumbs.is_empty() {
+        rest.insert(1, crumbs);
+    }
+    (String::new(), rest)
 }
 
 /// The header's title and facts in `width`: a fact is left out whole
@@ -197,12 +344,13 @@ fn header_fit(whole: &str, facts: Vec<(String, bool)>, width: usize) -> (String,
 }
 
 /// The session total; for a trace of several threads, which adds its
-/// threads' times, what it is a sum of and the wall time the trace spans
-/// (a quarter of the sum when four threads ran side by side).
-fn total_and_span(p: &crate::model::Profile, ms: f64) -> Vec<String> {
+/// threads' times, what it is a sum of (`summed over 4 threads`) and the
+/// wall time the trace spans (a quarter of the sum when four threads ran
+/// side by side).
+fn total_and_span(p: &crate::model::Profile, ms: f64) -> (String, Option<String>, Option<String>) {
     let threads = match p.meta.get("threads") {
         Some(crate::model::MetaValue::Int(n)) if *n > 1 => *n,
-        _ => return vec![grouped_ms(ms)],
+        _ => return (grouped_ms(ms), None, None),
     };
     let first = p
         .packets()
@@ -214,11 +362,15 @@ fn total_and_span(p: &crate::model::Profile, ms: f64) -> Vec<String> {
         .iter()
         .filter_map(|k| k.last_ms)
         .reduce(f64::max);
-    let mut facts = vec![format!("{} summed over {threads} threads", grouped_ms(ms))];
-    if let (Some(a), Some(b)) = (first, last) {
-        facts.push(format!("spans {}", grouped_ms(b - a)));
-    }
-    facts
+    let span = match (first, last) {
+        (Some(a), Some(b)) => Some(format!("spans {}", grouped_ms(b - a))),
+        _ => None,
+    };
+    (
+        grouped_ms(ms),
+        Some(format!("summed over {threads} threads")),
+        span,
+    )
 }
 
 /// The tabs, where the user is (the history as a breadcrumb) and the last
@@ -385,6 +537,53 @@ impl Fitted {
             .find(|&&(from, n, _)| i >= from && i < from + n)
             .map(|&(from, _, at)| at + i - from)
     }
+}
+
+/// A function's name in `width` columns, cut as the tables cut one
+/// (`Cut::Name`).
+pub(crate) fn fit_name(text: &str, width: usize) -> String {
+    fit_cut(text, width, Cut::Name).text
+}
+
+/// A query step's label in `room` columns: whole when it fits; a call
+/// node's path loses its middle frames first (`merge node main>…>PriceOrder`,
+/// the root and the last frame kept), and only then is cut at its end.
+pub(crate) fn fit_step(step: &crate::analysis::query::Step, room: usize) -> String {
+    use crate::analysis::query::Step;
+    let label = visible(&step.label()).into_owned();
+    if label.width() <= room {
+        return label;
+    }
+    if let Step::MergePath(path) | Step::FocusPath(path) = step
+        && path.len() > 2
+    {
+        let op = match step {
+            Step::MergePath(_) => "merge node",
+            _ => "focus subtree",
+        };
+        let frames: Vec<String> = path.iter().map(|t| visible(&t.0).into_owned()).collect();
+        let n = frames.len();
+        // The root, `…`, and as many of the last frames as fit (one at
+        // least).
+        for keep in (1..n - 1).rev() {
+            let tail = frames[n - keep..].join(">");
+            let shown = format!("{op} {}>…>{tail}", frames[0]);
+            if shown.width() <= room {
+                return shown;
+            }
+        }
+        // Too narrow for the root too: the last frame, cut as a name is
+        // (its method kept).
+        let lead = format!("{op} …>");
+        let left = room.saturating_sub(lead.width());
+        return fit_cut(
+            &format!("{lead}{}", fit_name(&frames[n - 1], left)),
+            room,
+            Cut::End,
+        )
+        .text;
+    }
+    fit_cut(&label, room, Cut::End).text
 }
 
 /// `text` cut to `width` display columns where `cut` says, `…` in place
@@ -643,6 +842,79 @@ mod tests {
         }
         let (title, _) = header_fit(&"x".repeat(200), facts, 80);
         assert!(title.contains('…') && title.width() >= 12);
+    }
+
+    /// While a query is asked the crumbs come before the other facts: the
+    /// name is cut first, then the facts give way, then the middle crumbs;
+    /// the thread choice and the last step stay whole, a call node's path
+    /// losing its middle frames only when nothing else is left to give.
+    #[test]
+    fn the_crumbs_have_priority_in_the_header() {
+        use crate::analysis::query::{Step, Target};
+        let t = |s: &str| Target(s.to_string());
+        let node = Step::MergePath(vec![
+            t("main"),
+            t("ProcessOrders(struct Batch *)"),
+            t("PriceOrder(struct Order *)"),
+            t("LookupTariff(int, const char *)"),
+        ]);
+        let q = |steps: Vec<Step>| QueryFacts {
+            format: "xpp".into(),
+            thread: Some("thread 2".into()),
+            steps,
+            total: Some(("150.000 ms".into(), Some("summed over 2 threads".into()))),
+            others: vec![
+                Fact {
+                    text: "2 warnings (Info, 7)".into(),
+                    gives: 5,
+                },
+                Fact {
+                    text: "dropped 1.000 ms (0.67%)".into(),
+                    gives: 1,
+                },
+            ],
+        };
+        let two = q(vec![Step::Merge(t("FNPRICE")), Step::Drop(t("FETCH"))]);
+        let (title, facts) = query_header_fit("orders-run.prf", &two, 80);
+        let line = facts.join(" · ");
+        assert!(
+            line.contains("thread 2 › merge FNPRICE › drop FETCH"),
+            "{line}"
+        );
+        assert!(!line.contains("warnings"), "the warnings gave way: {line}");
+        assert!(title.width() <= 14, "{title}");
+        let (_, facts) = query_header_fit("orders-run.prf", &two, 160);
+        let line = facts.join(" · ");
+        assert!(line.contains("summed over 2 threads") && line.contains("warnings"));
+        let long = q(vec![Step::Merge(t("FNPRICE")), node.clone()]);
+        for width in [60, 80, 100, 120] {
+            let (title, facts) = query_header_fit("orders-run.prf", &long, width);
+            let title = match title.is_empty() {
+                true => String::new(),
+                false => format!("{title}  "),
+            };
+            let line = format!(" profx  {title}{}", facts.join(" · "));
+            assert!(line.width() <= width, "{width}: {line}");
+            assert!(line.contains("thread 2 › "), "{width}: {line}");
+            assert!(line.contains("150.000 ms"), "{width}: {line}");
+            assert!(line.contains("merge node "), "{width}: {line}");
+            assert!(line.contains(">Loo"), "{width}: {line}");
+            if width >= 100 {
+                assert!(
+                    line.contains("main>…>")
+                        && line.contains(">LookupTariff(int, const char *) · "),
+                    "the root and the last frame whole at {width}: {line}"
+                );
+            }
+        }
+        assert_eq!(
+            fit_step(&node, 60),
+            "merge node main>…>LookupTariff(int, const char *)"
+        );
+        assert_eq!(
+            fit_step(&node, 80),
+            "merge node main>…>PriceOrder(struct Order *)>LookupTariff(int, const char *)"
+        );
     }
 
     /// A char's place on screen after the cut: highlights stay on the

@@ -161,12 +161,23 @@ pub(super) fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, them
 pub(super) fn menu(
     buf: &mut Buffer,
     area: Rect,
+    selected: Option<u16>,
     m: &crate::tui::menu::Menu,
     entries: &[crate::tui::menu::Entry],
     theme: Theme,
 ) {
     let h = entries.len() as u16 + 4;
-    let box_area = centered(area, 84, h);
+    let mut box_area = centered(area, 84, h);
+    // Off the selected row, which the menu's entries name, where the
+    // screen has room above or below it (under the tabs, over the footer).
+    if let Some(y) = selected.filter(|&y| y >= box_area.y && y < box_area.bottom()) {
+        let (top, bottom) = (area.y + 2, area.bottom().saturating_sub(1));
+        if y >= top + box_area.height {
+            box_area.y = y - box_area.height;
+        } else if y + 1 + box_area.height <= bottom {
+            box_area.y = y + 1;
+        }
+    }
     Clear.render(box_area, buf);
     Block::bordered()
         .title(Span::styled(
@@ -183,13 +194,18 @@ pub(super) fn menu(
             (false, false) => theme.base(),
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let text = match &e.why_not {
-            Some(why) => format!("{}: {}", e.text, visible(why)),
-            None => e.text.clone(),
+        let room = w.saturating_sub(8);
+        let text = match (&e.why_not, &e.step) {
+            (Some(why), _) => {
+                fit_cut(&format!("{}: {}", e.text, visible(why)), room, Cut::End).text
+            }
+            // A call node's path loses its middle, never its last frame.
+            (None, Some(step)) => super::fit_step(step, room),
+            (None, None) => fit_cut(&e.text, room, Cut::End).text,
         };
         let line = Line::from(vec![
             Span::styled(format!("{:<8}", e.key), style.patch(theme.key())),
-            Span::styled(fit_cut(&text, w.saturating_sub(8), Cut::End).text, style),
+            Span::styled(text, style),
         ]);
         buf.set_line(inner.x + 1, y, &line, inner.width.saturating_sub(1));
     }
@@ -219,7 +235,7 @@ pub(super) fn threads(
     let h = t.rows.len() as u16 + 5;
     let box_area = centered(area, 110, h);
     Clear.render(box_area, buf);
-    let shown = q.crumbs()[0].clone();
+    let shown = q.thread_crumb().unwrap_or_default();
     Block::bordered()
         .title(Span::styled(
             format!(
@@ -255,21 +271,50 @@ pub(super) fn threads(
         })
         .collect();
     let lead = 4;
-    let used: usize = lead + widths.iter().map(|w| w + 2).sum::<usize>();
-    let rest = usize::from(inner.width).saturating_sub(used + 1);
-    let row_text = |cells: &[String]| {
-        let mut out = String::new();
-        for (i, c) in cells.iter().enumerate().take(last) {
-            // Numbers to the right, the id too.
-            out.push_str(&format!("{c:>w$}  ", w = widths[i]));
+    // The heaviest function wants its time whole and 8 columns of its
+    // name (its whole name if shorter); too narrow a box leaves out the
+    // last and then the first event's time for it.
+    let want = (0..t.rows.len())
+        .map(|r| {
+            let time = t.heaviest_ms[r].as_ref().map_or(0, |ms| ms.width() + 3);
+            time + t.heaviest[r].width().min(8)
+        })
+        .chain([heads[last].width().min(8)])
+        .max()
+        .unwrap_or(0);
+    let mut shown: Vec<usize> = (0..last).collect();
+    let rest_of = |shown: &[usize]| {
+        let used: usize = lead + shown.iter().map(|&i| widths[i] + 2).sum::<usize>();
+        usize::from(inner.width).saturating_sub(used + 1)
+    };
+    for hide in [ThreadCol::Last, ThreadCol::First] {
+        if rest_of(&shown) >= want {
+            break;
         }
-        out.push_str(&fit_cut(&cells[last], rest, Cut::Name).text);
+        shown.retain(|&i| ThreadCol::ALL[i] != hide);
+    }
+    let rest = rest_of(&shown);
+    // The last cell comes fitted: a function's name is cut, never its
+    // time.
+    let row_text = |cells: &[String], heaviest: &str| {
+        let mut out = String::new();
+        for &i in &shown {
+            // Numbers to the right, the id too.
+            out.push_str(&format!("{:>w$}  ", cells[i], w = widths[i]));
+        }
+        out.push_str(heaviest);
         out
     };
+    let head_last = fit_cut(&heads[last], rest, Cut::End).text;
     buf.set_stringn(
         inner.x + 1,
         inner.y,
-        format!("{:lead$}{}", "", row_text(&heads), lead = lead - 1),
+        format!(
+            "{:lead$}{}",
+            "",
+            row_text(&heads, &head_last),
+            lead = lead - 1
+        ),
         usize::from(inner.width.saturating_sub(1)),
         theme.header_row(),
     );
@@ -279,7 +324,8 @@ pub(super) fn threads(
         let Some(r) = cells.get(first + i) else {
             break;
         };
-        let id = t.rows[t.order[first + i]].info.id;
+        let row = t.order[first + i];
+        let id = t.rows[row].info.id;
         let style = match first + i == t.cursor {
             true => theme.selected(true),
             false => theme.base(),
@@ -292,17 +338,30 @@ pub(super) fn threads(
         buf.set_stringn(
             inner.x + 1,
             y,
-            format!("{tick}{}", row_text(r)),
+            format!("{tick}{}", row_text(r, &t.heaviest_cell(row, rest))),
             usize::from(inner.width.saturating_sub(1)),
             style,
         );
     }
-    let said = match t.chosen.len() {
-        0 => "Space chooses threads · Enter shows the one under the cursor · a: all, merged".into(),
-        n => format!(
-            "{} chosen · Enter shows them, merged · a: all",
-            crate::report::fmt::counted(n as u64, "threads")
-        ),
+    // The longest wording that fits, whole; the shortest cut with `…`.
+    let said: Vec<String> = match t.newly_chosen() {
+        false => vec![
+            "Space chooses threads · Enter shows the one under the cursor · a: all, merged".into(),
+            "Space chooses · Enter: the cursor's thread · a: all, merged".into(),
+            "Space chooses · Enter: cursor's · a: all".into(),
+        ],
+        true => {
+            let n = crate::report::fmt::counted(t.chosen.len() as u64, "threads");
+            vec![
+                format!("{n} chosen · Enter shows them, merged · a: all"),
+                format!("{n} chosen · Enter shows them · a: all"),
+            ]
+        }
+    };
+    let room = usize::from(inner.width.saturating_sub(2));
+    let said = match said.iter().find(|s| s.width() <= room) {
+        Some(s) => s.clone(),
+        None => fit_cut(&said[said.len() - 1], room, Cut::End).text,
     };
     buf.set_stringn(
         inner.x + 1,

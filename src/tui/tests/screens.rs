@@ -625,3 +625,137 @@ fn threads_list() {
     both_sizes("threads", xpp_timed, &[Char('H'), Char(' ')]);
     both_sizes("threads-chosen", xpp_timed, &[Char('H'), Down, Enter]);
 }
+
+fn orders_run(w: u16, h: u16) -> App {
+    app_of(
+        super::fixture_timed("xpp/orders-run.prf"),
+        "orders-run.prf",
+        w,
+        h,
+    )
+}
+
+/// The header's first line.
+fn header_line(app: &App) -> String {
+    text(&render(app))
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// While a query is asked its crumbs come before the header's other
+/// facts: at 80 columns the step shows, where "summed over 2 threads"
+/// and the warnings give way; the thread choice and the last step stay
+/// whole.
+#[test]
+fn the_crumbs_come_before_the_headers_other_facts() {
+    let steps = [pane_key(3), Char('*'), Down, Down, Char('m')];
+    both_sizes("query-crumbs-trace", orders_run, &steps);
+    both_sizes("query-crumbs-plist", plist, &[Down, Char('m')]);
+    let mut app = orders_run(80, 24);
+    act(&mut app, &steps);
+    let crumbs = app.query.crumbs().join(" › ");
+    let line = header_line(&app);
+    assert!(line.contains(&crumbs), "{crumbs:?} in {line:?}");
+    let mut app = plist(80, 24);
+    act(&mut app, &[Down, Char('m')]);
+    let crumbs = app.query.crumbs().join(" › ");
+    let line = header_line(&app);
+    assert!(line.contains(&crumbs), "{crumbs:?} in {line:?}");
+    // Three steps at 120 columns: every crumb, the samples giving way.
+    let mut app = demo(120, 40);
+    act(
+        &mut app,
+        &[Down, Char('m'), Down, Down, Char('d'), Down, Char('F')],
+    );
+    let crumbs = app.query.crumbs().join(" › ");
+    let line = header_line(&app);
+    assert!(line.contains(&crumbs), "{crumbs:?} in {line:?}");
+}
+
+/// However narrow, the thread choice and the last step stay whole when
+/// they fit at all; a call node's path loses its middle frames.
+#[test]
+fn the_last_crumb_stays_whole() {
+    let mut app = orders_run(80, 24);
+    act(&mut app, &[Char('H'), Down, Enter, pane_key(3), Char('*')]);
+    act(&mut app, &[Down, Down, Down, Char('M')]);
+    let crumbs = app.query.crumbs();
+    assert!(crumbs[1].starts_with("merge node "), "{crumbs:?}");
+    let line = header_line(&app);
+    assert!(line.contains(&crumbs[0]), "{line}");
+    let last = crumbs[1].rsplit('>').next().unwrap_or_default();
+    assert!(line.contains(last), "{last:?} in {line:?}");
+}
+
+/// The threads list at 80 columns cuts a heaviest function's name, never
+/// its time, and its hint line fits.
+#[test]
+fn the_threads_list_keeps_times_whole() {
+    both_sizes("threads-orders-run", orders_run, &[Char('H')]);
+    let mut app = orders_run(80, 24);
+    act(&mut app, &[Char('H')]);
+    let screen = text(&render(&app));
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[ ]")).collect();
+    assert!(!rows.is_empty(), "{screen}");
+    for r in rows {
+        assert!(r.contains(" ms) "), "a time whole: {r}");
+    }
+    let hint = screen
+        .lines()
+        .find(|l| l.contains("Space choose") && l.contains("Enter"))
+        .expect("the list's hint line");
+    let hint = hint.trim_matches(|c| c == '│' || c == ' ');
+    assert!(
+        hint.ends_with("a: all, merged") || hint.ends_with("a: all"),
+        "whole: {hint:?}"
+    );
+}
+
+/// The `.` menu on a profile without call paths: the transforms that
+/// need them dimmed with why; on a long call node the path loses its
+/// middle, the root and last frame kept; the box off the selected row.
+#[test]
+fn the_menu_without_call_paths_and_on_a_long_node() {
+    let vs = |w, h| app_of(fixture("vs-csv/function-summary.csv"), "s.csv", w, h);
+    both_sizes("query-menu-no-paths", vs, &[Down, Char('.')]);
+    let steps = [pane_key(3), Char('*'), Down, Down, Down, Char('.')];
+    both_sizes("query-menu-long-node", plist, &steps);
+    let mut app = plist(80, 24);
+    act(&mut app, &steps);
+    let screen = text(&render(&app));
+    let path = app.pane().node_path(&app.cx()).expect("a call node");
+    let last = crate::text::visible(app.profile.function_name(path[path.len() - 1])).into_owned();
+    let line = screen
+        .lines()
+        .find(|l| l.contains("merge node "))
+        .expect("the menu's M line");
+    assert!(line.contains(&format!(">{last}")), "{last:?} in {line:?}");
+    assert!(
+        screen.lines().any(|l| l.contains('▶')),
+        "the selected row shows:\n{screen}"
+    );
+}
+
+/// Time order under a transform: its title says the query's steps are
+/// not drawn there.
+#[test]
+fn time_order_says_the_steps_are_not_drawn() {
+    let steps = [
+        Char('H'),
+        Down,
+        Enter,
+        pane_key(4),
+        Char('t'),
+        Down,
+        Char('m'),
+        Char('t'),
+    ];
+    both_sizes("time-order-queried", orders_run, &steps);
+    let mut app = orders_run(80, 24);
+    act(&mut app, &steps);
+    assert_eq!(app.query.crumbs().len(), 2, "{:?}", app.status);
+    let screen = text(&render(&app));
+    assert!(screen.contains("steps not drawn"), "{screen}");
+}

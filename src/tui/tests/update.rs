@@ -831,10 +831,7 @@ fn the_flame_merges_and_focuses() {
     assert!(in_paths(&app, &merged));
     run(&mut app, &[Char('x')]);
     assert_eq!(app.scope(), Scope::Flame, "still in Flame");
-    assert_eq!(
-        app.query.crumbs(),
-        ["all threads".to_string(), format!("merge {merged}")]
-    );
+    assert_eq!(app.query.crumbs(), [format!("merge {merged}")]);
     assert!(!in_paths(&app, &merged), "{merged} left every path");
     assert!(
         (whole(&app) - before).abs() < 1e-9,
@@ -1239,7 +1236,7 @@ fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
     let total = app.profile.totals.elapsed_inclusive_ms.expect("timed");
     move_to(&mut app, "FNPRICE");
     run(&mut app, &[Char('d')]);
-    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["drop FNPRICE"]);
     assert!(!function_rows(&app).contains(&"FNPRICE".to_string()));
     assert!(!in_paths(&app, "FNPRICE"));
     let dropped = app
@@ -1297,12 +1294,9 @@ fn steps_stack_u_pops_and_u_clears() {
     run(&mut app, &[Char('m')]);
     move_to(&mut app, "FNREADITEM");
     run(&mut app, &[Char('F')]);
-    assert_eq!(
-        app.query.crumbs(),
-        ["all threads", "merge FNPRICE", "focus FNREADITEM"]
-    );
+    assert_eq!(app.query.crumbs(), ["merge FNPRICE", "focus FNREADITEM"]);
     run(&mut app, &[Char('u')]);
-    assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["merge FNPRICE"]);
     assert_eq!(app.status.as_deref(), Some("undone: focus FNREADITEM"));
     assert_eq!(
         app.selected_function()
@@ -1335,10 +1329,10 @@ fn node_steps_take_the_call_trees_row() {
     let path = app.pane().copy_text(&app.cx()).expect("a row");
     run(&mut app, &[Char('>')]);
     let want = format!("focus subtree {}", path.replace(" > ", ">"));
-    assert_eq!(app.query.crumbs(), ["all threads".to_string(), want]);
+    assert_eq!(app.query.crumbs(), [want]);
     assert_eq!(app.scope(), Scope::Tree(None), "the tree anew");
     run(&mut app, &[Char('u'), Down, Char('M')]);
-    assert!(app.query.crumbs()[1].starts_with("merge node "));
+    assert!(app.query.crumbs()[0].starts_with("merge node "));
     run(&mut app, &[Char('u'), Char('i'), Char('M')]);
     let said = app.status.clone().unwrap_or_default();
     assert!(
@@ -1357,13 +1351,13 @@ fn node_steps_take_a_root_too() {
     run(&mut app, &[Char('>')]);
     assert_eq!(
         app.query.crumbs(),
-        ["all threads".to_string(), format!("focus subtree {root}")],
+        [format!("focus subtree {root}")],
         "{:?}",
         app.status
     );
     run(&mut app, &[Char('u'), Char('M')]);
     assert_eq!(
-        app.query.crumbs()[1],
+        app.query.crumbs()[0],
         format!("merge node {root}"),
         "{:?}",
         app.status
@@ -1382,7 +1376,11 @@ fn a_step_a_profile_cannot_take_says_why() {
     let first = app.selected_function().expect("a row");
     let name = app.profile.function_name(first).to_string();
     run(&mut app, &[Char('d')]);
-    assert_eq!(app.query.crumbs()[1], format!("drop {name}"));
+    assert_eq!(
+        app.query.crumbs(),
+        [format!("drop {name}")],
+        "no thread crumb"
+    );
     assert!(!function_rows(&app).contains(&name));
     run(&mut app, &[Char('H')]);
     let said = app.status.clone().unwrap_or_default();
@@ -1408,7 +1406,7 @@ fn a_key_cancels_a_running_step() {
     app.update(Intent::Transform(Op::Drop));
     app.update(Intent::Tick);
     app.settle_query();
-    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["drop FNPRICE"]);
 }
 
 /// The `.` menu lists every transform with its key; the key or Enter
@@ -1428,11 +1426,11 @@ fn the_menu_applies_a_transform() {
     assert!(app.query.is_whole());
     run(&mut app, &[Char('.'), Char('d')]);
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.query.crumbs(), ["all threads", "drop FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["drop FNPRICE"]);
     run(&mut app, &[Char('u')]);
     move_to(&mut app, "FNPRICE");
     run(&mut app, &[Char('.'), Down, Down, Enter]);
-    assert_eq!(app.query.crumbs(), ["all threads", "focus FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["focus FNPRICE"]);
 }
 
 /// `H` lists a trace's threads; Enter shows the one under the cursor,
@@ -1497,7 +1495,7 @@ fn a_long_step_shows_in_the_footer() {
     assert!(said.ends_with("merge FNPRICE… · any key cancels"), "{said}");
     app.settle_query();
     assert_eq!(app.query_progress(), None);
-    assert_eq!(app.query.crumbs(), ["all threads", "merge FNPRICE"]);
+    assert_eq!(app.query.crumbs(), ["merge FNPRICE"]);
 }
 
 /// `q` while a step runs cancels it and quits, as it does an export.
@@ -1511,4 +1509,142 @@ fn q_cancels_a_running_step_and_quits() {
     assert!(!app.querying());
     assert!(app.quit);
     assert!(app.query.is_whole());
+}
+
+/// The two-thread trace as the app loads it, calls in time order.
+fn two_threads(w: u16, h: u16) -> App {
+    app_of(
+        super::fixture_timed("xpp/two-threads.prf"),
+        "two-threads.prf",
+        w,
+        h,
+    )
+}
+
+/// Profiles of one implicit thread (BR, PLIST, VS) show no thread crumb;
+/// a trace does, and choosing every thread again does not offer `U` to
+/// show every thread.
+#[test]
+fn no_thread_crumb_without_threads() {
+    for (rel, what) in [
+        ("plist/demo-orders.txt", "plist"),
+        ("vs-csv/function-summary.csv", "vs"),
+    ] {
+        let mut app = app_of(fixture(rel), rel, 120, 40);
+        let f = selected_name(&app);
+        run(&mut app, &[Char('m')]);
+        assert_eq!(app.query.crumbs(), [format!("merge {f}")], "{what}");
+    }
+    let mut app = demo(120, 40);
+    run(&mut app, &[Down, Char('m')]);
+    assert_eq!(app.query.crumbs().len(), 1, "br: {:?}", app.query.crumbs());
+    let mut app = two_threads(120, 40);
+    run(&mut app, &[Char('H'), Enter]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("U: every thread again"), "{said}");
+    run(&mut app, &[Char('H'), Char('a')]);
+    assert_eq!(app.query.crumbs(), ["all threads"]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(!said.contains("U:"), "every thread is shown: {said}");
+}
+
+/// Enter in the threads list shows the thread under the cursor when no
+/// thread was newly chosen, not the ones shown already.
+#[test]
+fn enter_shows_the_cursors_thread_when_none_is_newly_chosen() {
+    let mut app = two_threads(120, 40);
+    run(&mut app, &[Char('H'), Down, Enter]);
+    let second = app.query.crumbs()[0].clone();
+    run(&mut app, &[Char('H'), Up, Enter]);
+    let first = app.query.crumbs()[0].clone();
+    assert_ne!(first, second, "{:?}", app.status);
+    assert!(first.starts_with("thread "), "{first}");
+    // Space then Enter: the threads chosen, merged (both: all).
+    run(&mut app, &[Char('H'), Down, Char(' '), Enter]);
+    assert_eq!(app.query.crumbs(), ["all threads"], "{:?}", app.status);
+}
+
+/// `m` on a Stacks row merges the row's leaf.
+#[test]
+fn a_step_on_a_stacks_row_takes_its_leaf() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(2)]);
+    let leaf = *app.frames().last().expect("a stack");
+    let name = app.profile.function_name(leaf).to_string();
+    run(&mut app, &[Char('m')]);
+    assert_eq!(
+        app.query.crumbs(),
+        [format!("merge {name}")],
+        "{:?}",
+        app.status
+    );
+}
+
+/// On a profile without call paths the menu dims the transforms that
+/// need them, saying so, M and > too; merge and drop stay.
+#[test]
+fn the_menu_dims_what_needs_call_paths() {
+    use crate::tui::intent::Op;
+    let mut app = app_of(fixture("vs-csv/function-summary.csv"), "s.csv", 120, 40);
+    run(&mut app, &[Down, Char('.')]);
+    for e in app.menu_entries() {
+        match e.op {
+            Op::Merge | Op::Drop => assert_eq!(e.why_not, None, "{:?}", e.op),
+            op => {
+                let why = e.why_not.unwrap_or_default();
+                assert!(why.contains("needs call paths"), "{op:?}: {why}");
+            }
+        }
+    }
+}
+
+/// The key that closes a message too long for the footer, if one shows.
+fn close_box(app: &mut App) {
+    if app.status_boxed() {
+        run(app, &[Esc]);
+    }
+}
+
+/// A step left out of a thread choice stays in the query: the footer
+/// and the header say so, and choosing every thread applies it again;
+/// `u` takes it off like any step.
+#[test]
+fn a_step_left_out_comes_back_with_the_threads() {
+    let mut app = two_threads(160, 40);
+    move_to(&mut app, "WORKER");
+    run(&mut app, &[Char('m')]);
+    assert_eq!(app.query.crumbs(), ["all threads", "merge WORKER"]);
+    // Thread 1 never calls WORKER.
+    run(&mut app, &[Char('H'), Home, Enter]);
+    assert_eq!(app.query.crumbs(), ["thread 1"], "{:?}", app.status);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("merge WORKER left out"), "{said}");
+    assert_eq!(app.query.left_out().len(), 1);
+    close_box(&mut app);
+    run(&mut app, &[Char('H'), Char('a')]);
+    assert_eq!(
+        app.query.crumbs(),
+        ["all threads", "merge WORKER"],
+        "applied again: {:?}",
+        app.status
+    );
+    assert!(app.query.left_out().is_empty());
+    run(&mut app, &[Char('H'), Home, Enter]);
+    close_box(&mut app);
+    run(&mut app, &[Char('u')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("undone: merge WORKER"), "{said}");
+    run(&mut app, &[Char('H'), Char('a')]);
+    assert_eq!(app.query.crumbs(), ["all threads"]);
+}
+
+/// A step's drop and notes are said in the footer when it is applied.
+#[test]
+fn a_steps_notes_show_in_the_footer() {
+    let mut app = app_of(fixture("vs-csv/function-summary.csv"), "s.csv", 120, 40);
+    run(&mut app, &[Down, Char('m')]);
+    let note = app.query.dropped().notes;
+    assert!(!note.is_empty(), "merge on functions only has a note");
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains(&note[0]), "{said}");
 }
