@@ -1341,24 +1341,22 @@ fn node_steps_take_the_call_trees_row() {
     );
 }
 
-/// A root's node is a path of one frame: `>` on the tree's first row
-/// focuses on it (the whole of that root), `M` merges it.
+/// A root's node is a path of one frame: `M` on the tree's first row
+/// merges it. `>` there focuses on the whole of the only root, which
+/// changes nothing: refused, saying so, and no breadcrumb.
 #[test]
 fn node_steps_take_a_root_too() {
     let mut app = demo(120, 40);
     run(&mut app, &[pane_key(3)]);
     let root = app.pane().copy_text(&app.cx()).expect("a row");
     run(&mut app, &[Char('>')]);
+    assert!(app.query.is_whole(), "{:?}", app.query.crumbs());
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("changes nothing"), "{said}");
+    run(&mut app, &[Char('M')]);
     assert_eq!(
         app.query.crumbs(),
-        [format!("focus subtree {root}")],
-        "{:?}",
-        app.status
-    );
-    run(&mut app, &[Char('u'), Char('M')]);
-    assert_eq!(
-        app.query.crumbs()[0],
-        format!("merge node {root}"),
+        [format!("merge node {root}")],
         "{:?}",
         app.status
     );
