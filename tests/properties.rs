@@ -1087,6 +1087,36 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A VS caller/callee report's edges: (caller, callee, calls, time).
+fn stated_edges() -> impl Strategy<Value = Vec<(usize, usize, u32, u32)>> {
+    prop::collection::vec((0usize..6, 0usize..6, 1u32..20, 1u32..500), 1..12)
+}
+
+/// A generated file of every shape the views read: traces of two threads
+/// (DELDBE, DBF), timed and sampled BR logs, PLIST stacks for some
+/// functions and summaries, VS summaries, call trees with unlisted time
+/// and caller/callee reports.
+fn every_format(
+    events: &[(u8, bool, usize)],
+    s: &[(Vec<usize>, u32, bool)],
+    f: &[(u32, u32, u32)],
+    rows: &[(u8, usize, u32, u32, u32)],
+    edges: &[(usize, usize, u32, u32)],
+) -> Vec<(Vec<u8>, &'static str)> {
+    vec![
+        (deldbe(events), "xpp"),
+        (dbf_trace(events), "xpp"),
+        (br_log(s), "br"),
+        (br_log_rich(s, true), "br"),
+        (plist_rich(f, false, 522), "plist"),
+        (plist_rich(f, false, 321), "plist"),
+        (plist(f), "plist"),
+        (vs_csv(f), "vs-csv"),
+        (vs_call_tree(rows), "vs-csv"),
+        (vs_caller_callee(edges), "vs-csv"),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -1097,22 +1127,9 @@ proptest! {
     #[test]
     fn every_view_reads_the_same_tree_and_edges(
         events in calls(), s in samples(), f in funcs(),
-        rows in call_tree_rows(),
-        edges in prop::collection::vec((0usize..6, 0usize..6, 1u32..20, 1u32..500), 1..12),
+        rows in call_tree_rows(), edges in stated_edges(),
     ) {
-        let files = [
-            (deldbe(&events), "xpp"),
-            (dbf_trace(&events), "xpp"),
-            (br_log(&s), "br"),
-            (br_log_rich(&s, true), "br"),
-            (plist_rich(&f, false, 522), "plist"),
-            (plist_rich(&f, false, 321), "plist"),
-            (plist(&f), "plist"),
-            (vs_csv(&f), "vs-csv"),
-            (vs_call_tree(&rows), "vs-csv"),
-            (vs_caller_callee(&edges), "vs-csv"),
-        ];
-        for (bytes, format) in files {
+        for (bytes, format) in every_format(&events, &s, &f, &rows, &edges) {
             let p = load(&bytes, format).map_err(TestCaseError::fail)?;
             views_agree(&p)?;
         }
@@ -1602,21 +1619,10 @@ proptest! {
     #[test]
     fn each_transform_equals_a_plain_rewrite_of_the_paths(
         events in calls(), s in samples(), f in funcs(),
-        rows in call_tree_rows(),
-        edges in prop::collection::vec((0usize..6, 0usize..6, 1u32..20, 1u32..500), 1..12),
+        rows in call_tree_rows(), edges in stated_edges(),
         pick in 0usize..1000,
     ) {
-        let files = [
-            (deldbe(&events), "xpp"),
-            (br_log(&s), "br"),
-            (br_log_rich(&s, true), "br"),
-            (plist_rich(&f, false, 522), "plist"),
-            (plist(&f), "plist"),
-            (vs_csv(&f), "vs-csv"),
-            (vs_call_tree(&rows), "vs-csv"),
-            (vs_caller_callee(&edges), "vs-csv"),
-        ];
-        for (bytes, format) in files {
+        for (bytes, format) in every_format(&events, &s, &f, &rows, &edges) {
             let p = load(&bytes, format).map_err(TestCaseError::fail)?;
             for step in steps_for(&p, pick) {
                 query_agrees(&p, &step)?;
