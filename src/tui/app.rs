@@ -682,7 +682,11 @@ impl App {
                 }
                 QueryStep::CollapseModule(m.to_string())
             }
-            Op::MergeNode | Op::FocusNode => unreachable!("taken above"),
+            // Node steps returned above (`on_node`); a new one not placed
+            // there says so rather than stopping the app.
+            Op::MergeNode | Op::FocusNode => {
+                return Err(format!("{}: select a call node", op.words()));
+            }
         })
     }
 
