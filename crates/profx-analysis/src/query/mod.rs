@@ -282,10 +282,21 @@ pub struct Answer {
     pub dropped: Dropped,
 }
 
-/// Applies one step to `p`. `cancel` is asked now and then; when it says
-/// yes the step stops with `QueryError::Cancelled`.
+/// Applies one step to `p`, as the app does: a step that would change
+/// nothing or leave no function is refused (`ChangesNothing`,
+/// `LeavesNothing`). `cancel` is asked now and then; when it says yes the
+/// step stops with `QueryError::Cancelled`.
 pub fn apply(p: &Profile, step: &Step, cancel: &dyn Fn() -> bool) -> Result<Answer, QueryError> {
-    let (profile, dropped) = paths::apply(p, step, cancel)?;
+    apply_as(p, step, cancel, true)
+}
+
+fn apply_as(
+    p: &Profile,
+    step: &Step,
+    cancel: &dyn Fn() -> bool,
+    strict: bool,
+) -> Result<Answer, QueryError> {
+    let (profile, dropped) = paths::apply(p, step, cancel, strict)?;
     Ok(Answer {
         profile: Arc::new(profile),
         dropped,
@@ -330,9 +341,11 @@ pub fn choose_threads(
     }
 }
 
-/// Runs a whole query on the loaded profile: its threads, then its steps.
-/// Returns every step's answer, the thread choice's first (with nothing
-/// dropped), so a caller can show each step's breadcrumb and pop them.
+/// Runs a whole query on the loaded profile: its threads, then its steps,
+/// as `report` and `export` do: a step that changes nothing or leaves no
+/// function is applied all the same, with a note saying so (a script's
+/// query means what it says). Returns every step's answer, the thread
+/// choice's first (with nothing dropped).
 pub fn run(
     loaded: &Arc<Profile>,
     q: &Query,
@@ -345,7 +358,12 @@ pub fn run(
     }];
     for step in &q.steps {
         let Some(last) = out.last() else { break };
-        let next = apply(&last.profile, step, cancel)?;
+        let mut next = apply_as(&last.profile, step, cancel, false)?;
+        if next.dropped.unchanged {
+            // Nothing rewritten: the profile it applied to, every number
+            // kept (per-call statistics too).
+            next.profile = Arc::clone(&last.profile);
+        }
         out.push(next);
     }
     Ok(out)

@@ -27,18 +27,22 @@ pub struct Dropped {
     /// What the step could not keep, in words (per-call statistics, a
     /// profile without paths' inclusive times).
     pub notes: Vec<String>,
+    /// The step rewrote no path: its profile is the one it was applied to.
+    pub unchanged: bool,
 }
 
 /// How often a long rewrite asks whether to stop.
 const ASK_EVERY: usize = 4096;
 
 /// A step's profile and what it dropped; an error where the step cannot
-/// apply, would change nothing, or would leave no function (neither is a
-/// question worth a breadcrumb).
+/// apply. A step that would change nothing or leave no function is an
+/// error when `strict` (the app: neither is a question worth a
+/// breadcrumb), else a note (a script's query means what it says).
 pub(super) fn apply(
     p: &Profile,
     step: &Step,
     cancel: &dyn Fn() -> bool,
+    strict: bool,
 ) -> Result<(Profile, Dropped), QueryError> {
     let has_paths = !p.stacks().is_empty();
     if !has_paths && step.needs_paths() {
@@ -48,7 +52,7 @@ pub(super) fn apply(
         });
     }
     let rule = rule(p, step)?;
-    let (q, dropped, changed) = match has_paths {
+    let (q, mut dropped, changed) = match has_paths {
         false => functions_only(p, &rule),
         true => {
             let module_name = match step {
@@ -58,13 +62,20 @@ pub(super) fn apply(
             rewrite_paths(p, &rule, &module_name, cancel)?
         }
     };
-    if !changed {
-        return Err(QueryError::ChangesNothing { step: step.label() });
+    let refused = match (changed, q.functions().is_empty()) {
+        (false, _) => Some(QueryError::ChangesNothing { step: step.label() }),
+        (true, true) => Some(QueryError::LeavesNothing { step: step.label() }),
+        (true, false) => None,
+    };
+    match refused {
+        Some(e) if strict => Err(e),
+        Some(e) => {
+            dropped.unchanged = !changed;
+            dropped.notes = vec![e.to_string().replace("; not applied", "")];
+            Ok((q, dropped))
+        }
+        None => Ok((q, dropped)),
     }
-    if q.functions().is_empty() {
-        return Err(QueryError::LeavesNothing { step: step.label() });
-    }
-    Ok((q, dropped))
 }
 
 /// The step's rule, its names resolved in `p`.

@@ -148,3 +148,38 @@ fn asked_sums_its_steps_and_labels_read_as_breadcrumbs() {
     );
     assert_eq!(join_path(&split_path("A;B;C")), "A;B;C");
 }
+
+#[test]
+fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
+    let p = sampled();
+    let step = Step::CollapseRecursion(Target("F".into()));
+    let refused = apply(&p, &step, &|| false);
+    assert!(
+        matches!(refused, Err(QueryError::ChangesNothing { .. })),
+        "{refused:?}"
+    );
+    let q = Query {
+        threads: None,
+        steps: vec![step],
+    };
+    let answers = run(&p, &q, &|| false).expect("run");
+    assert!(Arc::ptr_eq(&answers[1].profile, &p), "the profile itself");
+    assert_eq!(
+        answers[1].dropped.notes,
+        ["collapse recursion F changes nothing here"]
+    );
+    // Dropping the root leaves nothing: the app refuses, a script gets the
+    // empty profile and the note.
+    let root = Step::Drop(Target("(main)".into()));
+    assert!(matches!(
+        apply(&p, &root, &|| false),
+        Err(QueryError::LeavesNothing { .. })
+    ));
+    let q = Query {
+        threads: None,
+        steps: vec![root],
+    };
+    let answers = run(&p, &q, &|| false).expect("run");
+    assert!(answers[1].profile.functions().is_empty());
+    assert_eq!(answers[1].profile.totals.elapsed_inclusive_ms, Some(0.0));
+}
