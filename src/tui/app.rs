@@ -812,7 +812,7 @@ impl App {
         }
         match QueryJob::start(&self.query, ask, self.tab(), self.size) {
             Ok(job) => self.query_job = Some(job),
-            Err(done) => self.query_done(done),
+            Err(done) => self.query_done(*done),
         }
     }
 

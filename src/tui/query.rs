@@ -353,7 +353,7 @@ impl QueryJob {
         ask: Ask,
         tab: View,
         size: Rect,
-    ) -> Result<QueryJob, Answered> {
+    ) -> Result<QueryJob, Box<Answered>> {
         let what = match &ask {
             Ask::Push(s) => crate::text::visible(&s.label()).into_owned(),
             Ask::Threads(ids) => threads_label(ids.as_deref()),
@@ -390,7 +390,7 @@ impl QueryJob {
                     handle,
                 })
             }
-            Err(_) => Err(work()),
+            Err(_) => Err(Box::new(work())),
         }
     }
 
