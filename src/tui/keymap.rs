@@ -790,11 +790,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "U  X",
                 "the whole profile again: every thread, no step",
             ),
-            bind(
+            bind_hint(
                 &[ch('.')],
                 Intent::Transforms,
                 ".",
                 "a menu of the transforms on the selection",
+                (".", "transform", Always, Find),
             ),
             bind(
                 &[ch('H')],
