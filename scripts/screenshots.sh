@@ -28,6 +28,10 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # folder $CWD (the repository unless set).
 start() {
     tm kill-server 2>/dev/null || true
+    # A fresh server each time: one still exiting would refuse the new
+    # session ("server exited unexpectedly").
+    RUNS=$((${RUNS:-0} + 1))
+    SOCK=profx-shots-$$-$RUNS
     tm new-session -d -s shot -x "$COLS" -y "$ROWS" -c "${CWD:-$PWD}" -e TERM=xterm-256color "$BIN $*; sleep 60"
     sleep 0.7
 }
