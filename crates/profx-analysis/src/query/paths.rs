@@ -31,6 +31,14 @@ pub struct Dropped {
     pub unchanged: bool,
 }
 
+impl Dropped {
+    /// The dropped time's share of `whole` (the threads chosen's session),
+    /// by the model's one percent rule (`metrics::pct`).
+    pub fn pct_of(&self, whole: Option<f64>) -> Option<f64> {
+        profx_model::metrics::pct(self.ms, whole)
+    }
+}
+
 /// How often a long rewrite asks whether to stop.
 const ASK_EVERY: usize = 4096;
 

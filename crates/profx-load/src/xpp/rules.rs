@@ -32,19 +32,34 @@ use profx_model::metrics::{ThreadIx, TraceTime};
 use profx_model::{FuncId, NameId, Place, ProfileBuilder, TOP_LEVEL, WarningKind};
 use rustc_hash::FxHashSet;
 
-/// A record's op.
+/// A record's op (formats.md § xpp). `Other` is an op the spec does not
+/// know, kept by name (`N`: the profile's `NameId`, or a worker's number
+/// for it in the fast engine's batches) so the rules warn about it once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Op {
+pub(super) enum Op<N = NameId> {
     /// `i`: about to enter.
     Enter,
-    /// `I`: entered.
+    /// `I`: entered (functions compiled with profiling).
     Entered,
     /// `O`: about to return.
     Leaving,
     /// `o`: returned.
     Left,
-    /// Any other op, by its text.
-    Other(NameId),
+    /// Any other op, by its name.
+    Other(N),
+}
+
+impl<N> Op<N> {
+    /// The same op, an unknown one's name mapped by `f`.
+    pub(super) fn map_name<M>(self, f: impl FnOnce(N) -> M) -> Op<M> {
+        match self {
+            Op::Enter => Op::Enter,
+            Op::Entered => Op::Entered,
+            Op::Leaving => Op::Leaving,
+            Op::Left => Op::Left,
+            Op::Other(n) => Op::Other(f(n)),
+        }
+    }
 }
 
 impl Op {

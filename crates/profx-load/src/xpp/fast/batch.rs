@@ -9,20 +9,9 @@ use crate::xpp::row::Row;
 use profx_model::budget::Skips;
 use profx_model::{Place, ProfileBuilder};
 
-/// A trace operation (formats.md § xpp). `Other` is an op the spec does
-/// not know, kept by name so the replay can warn about it once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Op {
-    /// `i`: about to enter.
-    Enter,
-    /// `I`: entered (functions compiled with profiling).
-    Entered,
-    /// `O`: about to return.
-    Leaving,
-    /// `o`: returned.
-    Left,
-    Other(u32),
-}
+/// A trace operation as a worker reads it: the rules' `Op`, an unknown
+/// op's name numbered by the worker.
+pub(super) type Op = crate::xpp::rules::Op<u32>;
 
 /// One trace record, parsed, in 32 bytes: a batch of them is written on a
 /// worker's core and read on the replay's, so every byte of it crosses

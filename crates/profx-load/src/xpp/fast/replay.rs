@@ -6,7 +6,7 @@
 use super::batch::{Ev, Op as EvOp};
 use crate::names::global;
 use crate::xpp::events::Step;
-use crate::xpp::rules::{Op, Record, Rules};
+use crate::xpp::rules::{Record, Rules};
 use profx_model::{NameId, Place, ProfileBuilder};
 
 /// Feeds the rules the fast engine's events (those of the chosen threads
@@ -51,13 +51,7 @@ impl Replay {
             {
                 b.trace_site_ahead(next.thread, line);
             }
-            let op = match ev.op() {
-                EvOp::Enter => Op::Enter,
-                EvOp::Entered => Op::Entered,
-                EvOp::Leaving => Op::Leaving,
-                EvOp::Left => Op::Left,
-                EvOp::Other(op) => Op::Other(global(map, op)),
-            };
+            let op = ev.op().map_name(|op| global(map, op));
             let record = Record {
                 thread: ev.thread,
                 time: ev.time(),

@@ -1,0 +1,406 @@
+//! The app's query (tui.md § The query), apart from `app.rs`: the step a
+//! key makes of the selection, the `.` menu and the threads list it
+//! opens, the step running on its thread and what its answer does to the
+//! panes. The query applies to every pane at once, so it is the app's, not
+//! a pane's; its state is `Queried` and `QueryJob` (`../query.rs`).
+
+use super::super::intent::{Intent, Op};
+use super::super::keymap::Place;
+use super::super::menu::{Chosen, Entry};
+use super::super::pane::Pane;
+use super::super::query::{Answered, Ask, Done, QueryJob, same_function};
+use super::super::threads::{Picked, ThreadsList};
+use super::{App, Mode, reads_events};
+use crate::analysis::query::{QueryError, Step as QueryStep, spelling};
+use crate::analysis::view::Table;
+use crate::model::FuncId;
+use std::sync::Arc;
+
+impl App {
+    /// The function the selection is on, in the query's profile (a row of
+    /// the Trace pane names one of the threads' events).
+    pub(super) fn query_function(&self) -> Option<FuncId> {
+        let cx = self.cx();
+        // A Stacks row names its leaf: the function a step takes there
+        // (Enter picks another of its frames).
+        let f = self
+            .pane()
+            .function(&cx)
+            .or_else(|| self.pane().stack_leaf(&cx))?;
+        match self.pane().reads_events() {
+            true => same_function(cx.profile, f, &self.profile),
+            false => Some(f),
+        }
+    }
+
+    /// The query step `op` makes of the selection, or why there is none.
+    pub(super) fn step_of(&self, op: Op) -> Result<QueryStep, String> {
+        let p = self.profile.as_ref();
+        if op.needs_paths() && p.stacks().is_empty() {
+            return Err(format!(
+                "{NEEDS_PATHS}; this {} profile has none",
+                crate::text::visible(&p.format)
+            ));
+        }
+        if op.on_node() {
+            let path = self.pane().node_path(&self.cx())?;
+            let frames = path.iter().map(|&f| spelling(p, f)).collect();
+            return Ok(match op {
+                Op::MergeNode => QueryStep::MergePath(frames),
+                _ => QueryStep::FocusPath(frames),
+            });
+        }
+        let Some(f) = self.query_function() else {
+            return Err(
+                match self.pane().in_lists() || self.pane().function(&self.cx()).is_none() {
+                    true => format!("{}: select a function first", op.words()),
+                    false => "that function is not in the query's profile (u undoes a step)".into(),
+                },
+            );
+        };
+        let t = spelling(p, f);
+        Ok(match op {
+            Op::Merge => QueryStep::Merge(t),
+            Op::Focus => QueryStep::Focus(t),
+            Op::Drop => QueryStep::Drop(t),
+            Op::CollapseRecursion => QueryStep::CollapseRecursion(t),
+            Op::CollapseDirectRecursion => QueryStep::CollapseDirectRecursion(t),
+            Op::CollapseSubtree => QueryStep::CollapseSubtree(t),
+            Op::CollapseModule => {
+                let m = p.function_module(f);
+                if m.is_empty() {
+                    return Err(format!(
+                        "{} has no module to collapse",
+                        crate::text::visible(p.function_name(f))
+                    ));
+                }
+                QueryStep::CollapseModule(m.to_string())
+            }
+            // Node steps returned above (`on_node`); a new one not placed
+            // there says so rather than stopping the app.
+            Op::MergeNode | Op::FocusNode => {
+                return Err(format!("{}: select a call node", op.words()));
+            }
+        })
+    }
+
+    /// A transform of the query on the selection, run on a thread.
+    pub(super) fn transform(&mut self, op: Op) {
+        match self.step_of(op) {
+            Ok(step) => self.ask(Ask::Push(step)),
+            Err(why) if why.starts_with(NEEDS_PATHS) => {
+                self.status = Some(format!("{}: {why}", op.words()))
+            }
+            Err(why) => self.status = Some(why),
+        }
+    }
+
+    /// The `.` menu's rows: each transform, its key, what it would do to
+    /// the selection, or why it cannot.
+    pub fn menu_entries(&self) -> Vec<Entry> {
+        Op::ALL
+            .iter()
+            .map(|&op| {
+                let key = super::super::keymap::label_of(Place::Query, &Intent::Transform(op))
+                    .unwrap_or("");
+                let (text, step, why_not) = match self.step_of(op) {
+                    Ok(step) => (
+                        crate::text::visible(&step.label()).into_owned(),
+                        Some(step),
+                        None,
+                    ),
+                    Err(why) => (op.words().to_string(), None, Some(why)),
+                };
+                Entry {
+                    op,
+                    key,
+                    text,
+                    step,
+                    why_not,
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn menu(&mut self, intent: Intent) {
+        let Mode::Menu(menu) = &mut self.mode else {
+            return;
+        };
+        match menu.update(&intent) {
+            Chosen::Stay => {}
+            Chosen::Close => self.mode = Mode::Normal,
+            Chosen::Quit => self.quit = true,
+            Chosen::Apply(op) => {
+                self.mode = Mode::Normal;
+                self.transform(op);
+            }
+        }
+    }
+
+    /// `H`: the threads list, or why a profile has none.
+    pub(super) fn open_threads(&mut self) {
+        let rows = self.query.thread_rows().to_vec();
+        match ThreadsList::new(&self.query.loaded, rows, self.query.threads.as_deref()) {
+            Some(list) => self.mode = Mode::Threads(list),
+            None => {
+                let why = QueryError::NoThreads {
+                    format: self.query.loaded.format.clone(),
+                };
+                self.status = Some(why.to_string());
+            }
+        }
+    }
+
+    pub(super) fn threads(&mut self, intent: Intent) {
+        let Mode::Threads(list) = &mut self.mode else {
+            return;
+        };
+        match list.update(&intent) {
+            Picked::Stay => {}
+            Picked::Close => self.mode = Mode::Normal,
+            Picked::Quit => self.quit = true,
+            Picked::Threads(ids) => {
+                self.mode = Mode::Normal;
+                if ids == self.query.threads {
+                    self.status = Some("those threads are shown already".into());
+                } else {
+                    self.ask(Ask::Threads(ids));
+                }
+            }
+        }
+    }
+
+    /// `u`: the query's last step off (instant: its profile was kept).
+    pub(super) fn pop_step(&mut self) {
+        match self.query.pop() {
+            Some((step, left_out)) => {
+                self.query_changed();
+                let label = crate::text::visible(&step.label()).into_owned();
+                self.status = Some(match left_out {
+                    None => format!("undone: {label}"),
+                    Some(_) => format!("undone: {label} (it was left out of these threads)"),
+                });
+            }
+            None if self.query.threads.is_some() => {
+                self.status = Some("no step to undo: U shows every thread again".into())
+            }
+            None => self.status = Some("no query step to undo".into()),
+        }
+    }
+
+    /// `U`: the loaded profile again.
+    pub(super) fn clear_query(&mut self) {
+        match self.query.clear() {
+            true => {
+                self.query_changed();
+                self.status = Some("the whole profile again".into());
+            }
+            false => self.status = Some("the whole profile is shown already".into()),
+        }
+    }
+
+    /// Starts a query step on its thread (one still running is cancelled).
+    pub(super) fn ask(&mut self, ask: Ask) {
+        if let Some(job) = self.query_job.take() {
+            job.cancel();
+        }
+        match QueryJob::start(&self.query, ask, self.tab(), self.size) {
+            Ok(job) => self.query_job = Some(job),
+            Err(done) => self.query_done(*done),
+        }
+    }
+
+    /// An intent while a query step runs: its end taken at a tick (or
+    /// first, when it ended before the intent came), a key or a click
+    /// cancels it and does nothing else. True when the intent is used up.
+    pub(super) fn query_intent(&mut self, intent: &Intent) -> bool {
+        let Some(job) = self.query_job.take() else {
+            return false;
+        };
+        match intent {
+            Intent::Tick if job.is_finished() => {
+                self.query_done(job.join());
+                true
+            }
+            Intent::Tick => {
+                self.query_job = Some(job);
+                true
+            }
+            Intent::Resize { .. } => {
+                self.query_job = Some(job);
+                false
+            }
+            // q and Ctrl-C cancel it and quit, as they do an export.
+            Intent::Quit => {
+                job.cancel();
+                false
+            }
+            _ => {
+                let what = job.what.clone();
+                job.cancel();
+                self.status = Some(format!("{what}: cancelled"));
+                self.notice = false;
+                true
+            }
+        }
+    }
+
+    /// Waits for the query step running, and takes its answer.
+    pub fn settle_query(&mut self) {
+        if let Some(job) = self.query_job.take() {
+            self.query_done(job.join());
+        }
+    }
+
+    /// Whether a query step is running.
+    pub fn querying(&self) -> bool {
+        self.query_job.is_some()
+    }
+
+    /// "⠹ merge FNPRICE… · any key cancels", once a step has run a
+    /// quarter of a second.
+    pub fn query_progress(&self) -> Option<String> {
+        let job = self.query_job.as_ref().filter(|j| j.shown())?;
+        const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        let at = (job.started.elapsed().as_millis() / 100) as usize % SPIN.len();
+        Some(format!("{} {}… · any key cancels", SPIN[at], job.what))
+    }
+
+    /// A step's answer: the query changed, or why not.
+    pub(super) fn query_done(&mut self, done: Answered) {
+        let (done, warm) = match done {
+            Ok((done, warm)) => (done, warm),
+            Err(e) => {
+                self.status = Some(crate::text::visible(&e.to_string()).into_owned());
+                self.notice = true;
+                return;
+            }
+        };
+        // The root pane made ahead serves only if the tab is still the
+        // one it was made for.
+        let (made, pane) = match warm {
+            Some(w) if w.pane.tab() == self.tab() => (Some(w.prepared), Some(*w.pane)),
+            Some(w) => (Some(w.prepared), None),
+            None => (None, None),
+        };
+        match done {
+            Done::Pushed(step, answer) => {
+                let label = crate::text::visible(&step.label()).into_owned();
+                let words = dropped_words(
+                    &answer.dropped,
+                    self.query.events().profile.totals.elapsed_inclusive_ms,
+                );
+                self.query.push(step, answer, made);
+                self.query_changed_to(pane);
+                // What the step dropped and its notes, said here where the
+                // header leaves them out (the crumbs come first there).
+                let shown = super::super::render::header_shows(self);
+                let mut said = vec![label];
+                said.extend(words.into_iter().filter(|w| {
+                    let dropped = w.starts_with("dropped ");
+                    !shown
+                        .iter()
+                        .any(|f| f == w || (dropped && f.starts_with("dropped ")))
+                }));
+                // The hint only where it leaves the message on one line.
+                let with_hint = format!("{} · u undoes it", said.join(" · "));
+                self.status = Some(with_hint);
+                if self.status_boxed() {
+                    self.status = Some(said.join(" · "));
+                }
+            }
+            Done::Threads {
+                threads,
+                base,
+                steps,
+            } => {
+                let every = threads.is_none();
+                self.query.rethread(threads, base, steps, made);
+                self.query_changed_to(pane);
+                let mut said = vec![match every {
+                    true => "all threads, merged".to_string(),
+                    false => self.query.thread_crumb().unwrap_or_default(),
+                }];
+                let left_out = self.query.left_out();
+                said.extend(
+                    left_out
+                        .iter()
+                        .map(|(step, why)| format!("{step} left out: {why}")),
+                );
+                match (left_out.is_empty(), every) {
+                    (true, true) => {}
+                    (true, false) => said.push("U: every thread again".into()),
+                    (false, _) => said.push("kept: a thread choice applies it again".into()),
+                }
+                self.status = Some(said.join(" · "));
+            }
+        }
+        self.notice = true;
+    }
+
+    /// Every pane anew on the query's profile, as after a load: the tab on
+    /// screen at its root (on the same function where it is a table of
+    /// functions), the other tabs' trails and the steps gone back from
+    /// forgotten (their rows were another profile's).
+    pub(super) fn query_changed(&mut self) {
+        self.query_changed_to(None);
+    }
+
+    /// `query_changed`, with the tab's root pane made ahead when given.
+    pub(super) fn query_changed_to(&mut self, made: Option<Pane>) {
+        let was = self
+            .query_function()
+            .map(|f| (Arc::clone(&self.profile), f));
+        let top = self.query.top();
+        self.profile = Arc::clone(&top.profile);
+        self.prepared = Arc::clone(&top.prepared);
+        self.prepared.start_graph(&self.profile);
+        self.opening = None;
+        let tab = self.tab();
+        self.saved = Default::default();
+        self.forward.clear();
+        let mut root = match made {
+            Some(pane) => pane,
+            None => Pane::root(tab, &self.cx_of(reads_events(tab))),
+        };
+        if let (Pane::Table(t), Some((old, f))) = (&mut root, was)
+            && t.table == Table::Functions
+            && let Some(g) = same_function(&old, f, &self.profile)
+        {
+            t.show(g.index() as u32, &self.cx_of(false));
+        }
+        self.history = vec![root];
+        if matches!(self.mode, Mode::Finder(_) | Mode::Search) {
+            self.mode = Mode::Normal;
+        }
+    }
+}
+
+/// Why a transform that rewrites call paths cannot run on a profile
+/// without any.
+const NEEDS_PATHS: &str = "needs call paths";
+
+/// What a step dropped, in words: `dropped 786.262 ms (33.64%)` (of
+/// `whole`, the threads chosen), then its notes; nothing when it dropped
+/// nothing.
+pub(in crate::tui) fn dropped_words(
+    d: &crate::analysis::query::Dropped,
+    whole: Option<f64>,
+) -> Vec<String> {
+    use crate::report::fmt::{grouped, grouped_ms};
+    let mut out = Vec::new();
+    if let Some(ms) = d.ms.filter(|&ms| ms > 0.0) {
+        let share = match d.pct_of(whole) {
+            Some(pct) => format!(
+                " ({}%)",
+                crate::report::fmt::cell(crate::analysis::columns::Value::Pct(Some(pct)))
+            ),
+            None => String::new(),
+        };
+        out.push(format!("dropped {}{share}", grouped_ms(ms)));
+    } else if let Some(h) = d.hits.filter(|&h| h > 0) {
+        out.push(format!("dropped {}", grouped(h)));
+    }
+    out.extend(d.notes.iter().map(|n| crate::text::visible(n).into_owned()));
+    out
+}
