@@ -1641,7 +1641,7 @@ proptest! {
         let mut calls_sum = std::collections::BTreeMap::<String, (u64, f64, f64)>::new();
         let mut total = 0.0;
         for &id in &ids {
-            let chosen = profx::analysis::query::choose_threads(&all, Some(&[id]), &|| false)
+            let chosen = profx::analysis::query::choose_threads(&all, Some(&[id]), &profx::model::Watch::NONE)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let alone = load(&one_thread(&events, id as u8), "xpp").map_err(TestCaseError::fail)?;
             // The whole `--json`, to the bit: its numbers, events, threads.

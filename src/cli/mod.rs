@@ -176,7 +176,8 @@ fn ask(
             asked: query::Asked::default(),
         });
     }
-    let answers = query::run(&loaded, q, &|| false).map_err(|e| Usage(e.to_string()))?;
+    let answers =
+        query::run(&loaded, q, &profx::model::Watch::NONE).map_err(|e| Usage(e.to_string()))?;
     let asked = query::Asked::of(q, &answers);
     let events = answers
         .first()

@@ -456,7 +456,7 @@ fn run(
     top: &Arc<Profile>,
     steps: &[Step],
     ask: Ask,
-    cancel: &dyn Fn() -> bool,
+    cancel: &(dyn Fn() -> bool + Sync),
 ) -> Result<Done, QueryError> {
     match ask {
         Ask::Push(step) => {
@@ -464,7 +464,11 @@ fn run(
             Ok(Done::Pushed(step, answer))
         }
         Ask::Threads(threads) => {
-            let base = query::choose_threads(loaded, threads.as_deref(), cancel)?;
+            let watch = crate::model::Watch {
+                cancel: &cancel,
+                progress: &|_, _| {},
+            };
+            let base = query::choose_threads(loaded, threads.as_deref(), &watch)?;
             let mut at = Arc::clone(&base);
             let mut all = Vec::new();
             for step in steps {

@@ -5,7 +5,7 @@
 //! session their span: exactly a trace holding only their events.
 
 use crate::{Input, LoadOptions, Loader, load_one};
-use profx_model::{Profile, Replay};
+use profx_model::{Profile, Replay, Watch};
 
 /// A loaded input, its loader and the options it was loaded with.
 pub(crate) struct FromInput {
@@ -34,7 +34,8 @@ impl FromInput {
 }
 
 impl Replay for FromInput {
-    fn threads(&self, ids: &[u64], cancel: &dyn Fn() -> bool) -> Result<Profile, String> {
+    fn threads(&self, ids: &[u64], watch: &Watch<'_>) -> Result<Profile, String> {
+        let cancel = || watch.cancelled();
         if cancel() {
             return Err("cancelled".into());
         }

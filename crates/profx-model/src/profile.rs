@@ -285,9 +285,45 @@ pub struct ThreadInfo {
 /// format's rules: the loader gives one (profx-load implements it), and a
 /// query choosing threads calls it. The model names the question only.
 pub trait Replay: Send + Sync + std::fmt::Debug {
-    /// The profile of a trace holding only these threads' events. `cancel`
-    /// is asked now and then; a replay it stops returns an error.
-    fn threads(&self, ids: &[u64], cancel: &dyn Fn() -> bool) -> Result<Profile, String>;
+    /// The profile of a trace holding only these threads' events. `watch`
+    /// is asked to stop at least every [`Watch::EVERY`] bytes of input and
+    /// told how far the replay has read; a replay it stops returns an
+    /// error.
+    fn threads(&self, ids: &[u64], watch: &Watch<'_>) -> Result<Profile, String>;
+}
+
+/// What a long piece of work (a thread choice's replay, a query's step)
+/// asks of whoever waits for it: whether to stop, and where it is.
+#[derive(Clone, Copy)]
+pub struct Watch<'a> {
+    /// True when the work should stop (a key was pressed, a newer query
+    /// asked). Asked from any of the work's threads.
+    pub cancel: &'a (dyn Fn() -> bool + Sync),
+    /// Told `(done, of)`: bytes of input read so far, of how many.
+    pub progress: &'a (dyn Fn(u64, u64) + Sync),
+}
+
+impl Watch<'_> {
+    /// How many bytes of input a replay reads at most between two looks
+    /// at `cancel` (issue 62: a key stops a thread choice within 100 ms).
+    pub const EVERY: u64 = 4 << 20;
+
+    /// A watch that never stops the work and hears nothing.
+    pub const NONE: Watch<'static> = Watch {
+        cancel: &|| false,
+        progress: &|_, _| {},
+    };
+
+    /// Whether the work should stop.
+    pub fn cancelled(&self) -> bool {
+        (self.cancel)()
+    }
+}
+
+impl std::fmt::Debug for Watch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").finish_non_exhaustive()
+    }
 }
 
 impl Profile {

@@ -22,7 +22,7 @@ pub use names::{Target, closest_names, resolve, spelling};
 pub use paths::Dropped;
 pub use threads::{ThreadRow, thread_rows};
 
-use profx_model::Profile;
+use profx_model::{Profile, Watch};
 use std::sync::Arc;
 
 /// One transform of the call paths, naming its functions as the user
@@ -315,7 +315,7 @@ pub fn thread_ids(p: &Profile) -> Vec<u64> {
 pub fn choose_threads(
     p: &Arc<Profile>,
     ids: Option<&[u64]>,
-    cancel: &dyn Fn() -> bool,
+    watch: &Watch<'_>,
 ) -> Result<Arc<Profile>, QueryError> {
     let Some(ids) = ids else {
         return Ok(p.clone());
@@ -334,9 +334,9 @@ pub fn choose_threads(
             "this profile keeps no way back to its events".into(),
         ));
     };
-    match replay.threads(ids, cancel) {
+    match replay.threads(ids, watch) {
         Ok(q) => Ok(Arc::new(q)),
-        Err(_) if cancel() => Err(QueryError::Cancelled),
+        Err(_) if watch.cancelled() => Err(QueryError::Cancelled),
         Err(why) => Err(QueryError::Replay(why)),
     }
 }
@@ -346,12 +346,9 @@ pub fn choose_threads(
 /// function is applied all the same, with a note saying so (a script's
 /// query means what it says). Returns every step's answer, the thread
 /// choice's first (with nothing dropped).
-pub fn run(
-    loaded: &Arc<Profile>,
-    q: &Query,
-    cancel: &dyn Fn() -> bool,
-) -> Result<Vec<Answer>, QueryError> {
-    let base = choose_threads(loaded, q.threads.as_deref(), cancel)?;
+pub fn run(loaded: &Arc<Profile>, q: &Query, watch: &Watch<'_>) -> Result<Vec<Answer>, QueryError> {
+    let base = choose_threads(loaded, q.threads.as_deref(), watch)?;
+    let cancel = &|| watch.cancelled();
     let mut out = vec![Answer {
         profile: base,
         dropped: Dropped::default(),

@@ -118,10 +118,10 @@ fn a_cancelled_step_says_so_and_threads_need_a_trace() {
     let p = sampled();
     let r = apply(&p, &Step::Merge(Target("F".into())), &|| true);
     assert_eq!(r.err(), Some(QueryError::Cancelled));
-    let t = choose_threads(&p, Some(&[1]), &|| false);
+    let t = choose_threads(&p, Some(&[1]), &profx_model::Watch::NONE);
     assert!(matches!(t, Err(QueryError::NoThreads { .. })), "{t:?}");
     assert!(Arc::ptr_eq(
-        &choose_threads(&p, None, &|| false).expect("all"),
+        &choose_threads(&p, None, &profx_model::Watch::NONE).expect("all"),
         &p
     ));
 }
@@ -136,7 +136,7 @@ fn asked_sums_its_steps_and_labels_read_as_breadcrumbs() {
             Step::Drop(Target("b!DUP".into())),
         ],
     };
-    let answers = run(&p, &q, &|| false).expect("run");
+    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
     assert_eq!(answers.len(), 3);
     let asked = Asked::of(&q, &answers);
     assert_eq!(asked.dropped.ms, Some(5.0));
@@ -162,7 +162,7 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
         threads: None,
         steps: vec![step],
     };
-    let answers = run(&p, &q, &|| false).expect("run");
+    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
     assert!(Arc::ptr_eq(&answers[1].profile, &p), "the profile itself");
     assert_eq!(
         answers[1].dropped.notes,
@@ -179,7 +179,7 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
         threads: None,
         steps: vec![root],
     };
-    let answers = run(&p, &q, &|| false).expect("run");
+    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
     assert!(answers[1].profile.functions().is_empty());
     assert_eq!(answers[1].profile.totals.elapsed_inclusive_ms, Some(0.0));
 }
