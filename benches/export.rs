@@ -44,6 +44,7 @@ fn export(c: &mut Criterion) {
         let req = Request {
             target,
             weight: None,
+            query: None,
         };
         group.bench_function(label, |b| {
             b.iter(|| write(black_box(p), &req, &mut std::io::sink()).expect("writes"))

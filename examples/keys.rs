@@ -128,7 +128,7 @@ fn call_tree(app: &mut App, query: &str) {
     println!(
         "call tree: {} nodes; tab {open:.1} ms; → {right:.1} ms ({after_right} rows); \
          * {all:.1} ms ({after_all} rows); End {end:.1} ms; a frame {frame:.1} ms; p {hot:.1} ms",
-        app.profile.nodes().len()
+        app.profile().nodes().len()
     );
     let invert = timed(app, Intent::Invert);
     app.update(Intent::First);
@@ -163,7 +163,7 @@ fn lists_counted(app: &App) -> bool {
     let f = app
         .pane()
         .as_table()
-        .and_then(|t| t.split_function(&app.profile));
+        .and_then(|t| t.split_function(&app.cx()));
     f.is_none_or(|f| cx.neighbours(f).is_some())
 }
 

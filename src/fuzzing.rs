@@ -87,7 +87,7 @@ pub fn check_reports(p: &Profile) {
             raw(t.name(), &text);
         }
     }
-    raw(View::Info.name(), &table::info(p));
+    raw(View::Info.name(), &table::info(p, None));
 }
 
 /// Every export either writes or says why not; what it writes holds no raw
@@ -108,6 +108,7 @@ pub fn check_exports(p: &Profile) {
         let req = Request {
             target,
             weight: None,
+            query: None,
         };
         if write(p, &req, &mut out).is_err() {
             continue;

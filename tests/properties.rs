@@ -896,6 +896,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
         let req = profx::export::Request {
             target: profx::export::Target::Folded,
             weight: None,
+            query: None,
         };
         profx::export::write(p, &req, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let text = String::from_utf8(out).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -1423,12 +1424,15 @@ fn steps_for(p: &Profile, pick: usize) -> Vec<Plain> {
 
 /// A step's profile against the plain rewrite, number by number, and its
 /// views against each other.
-fn query_agrees(p: &Profile, step: &Plain) -> Result<(), TestCaseError> {
+fn query_agrees(p: &std::sync::Arc<Profile>, step: &Plain) -> Result<(), TestCaseError> {
     use profx::analysis::query::QueryError;
     use profx::model::HitsCount;
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
     let has_paths = !p.stacks().is_empty();
-    let got = profx::analysis::query::apply(p, &query_step(step), &|| false);
+    use profx::analysis::query::{Answer, Policy};
+    let got = Answer::whole(std::sync::Arc::clone(p))
+        .push(query_step(step), Policy::App, &profx::model::Watch::NONE)
+        .map(|a| std::sync::Arc::clone(&a.levels()[1]));
     if !has_paths {
         // Merge and drop apply to the functions; the others say so.
         return match (step, got) {
@@ -1623,7 +1627,7 @@ proptest! {
         pick in 0usize..1000,
     ) {
         for (bytes, format) in every_format(&events, &s, &f, &rows, &edges) {
-            let p = load(&bytes, format).map_err(TestCaseError::fail)?;
+            let p = std::sync::Arc::new(load(&bytes, format).map_err(TestCaseError::fail)?);
             for step in steps_for(&p, pick) {
                 query_agrees(&p, &step)?;
             }

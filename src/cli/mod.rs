@@ -9,6 +9,7 @@ mod progress;
 use anyhow::Context;
 use args::{Cli, Command, ExportArgs, LoadArgs, ReportArgs, ToArg};
 use clap::{CommandFactory, FromArgMatches};
+use profx::analysis::query;
 use profx::analysis::view::{Table, View};
 use profx::export;
 use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
@@ -152,42 +153,21 @@ fn shown(files: &[PathBuf]) -> String {
     names.join(" ")
 }
 
-/// What a query answers: the profile every view reads, the thread
-/// choice's profile (whose packets and events the transforms leave as
-/// they are: model.md § Queries), and what was asked (for `--json`).
-struct Answered {
-    profile: Arc<profx::model::Profile>,
-    events: Arc<profx::model::Profile>,
-    asked: profx::analysis::query::Asked,
-}
-
-/// The answer of `q` on `loaded`. A query that names what the profile
-/// lacks, or asks what it cannot, is a usage error (2) saying why.
+/// The answer of `q` on `loaded`, by the one runner's script policy
+/// (model.md § Queries): a query that names what the profile lacks, or
+/// asks what it cannot, is a usage error (2) saying why.
 fn ask(
     loaded: profx::model::Profile,
     q: &profx::analysis::query::Query,
-) -> anyhow::Result<Answered> {
-    use profx::analysis::query;
+) -> anyhow::Result<query::Answer> {
     let loaded = Arc::new(loaded);
-    if q.is_whole() {
-        return Ok(Answered {
-            profile: loaded.clone(),
-            events: loaded,
-            asked: query::Asked::default(),
-        });
-    }
-    let answers =
-        query::run(&loaded, q, &profx::model::Watch::NONE).map_err(|e| Usage(e.to_string()))?;
-    let asked = query::Asked::of(q, &answers);
-    let events = answers
-        .first()
-        .map_or(loaded.clone(), |a| a.profile.clone());
-    let profile = answers.last().map_or(loaded, |a| a.profile.clone());
-    Ok(Answered {
-        profile,
-        events,
-        asked,
-    })
+    query::Answer::run(
+        &loaded,
+        q,
+        query::Policy::Script,
+        &profx::model::Watch::NONE,
+    )
+    .map_err(|e| Usage(e.to_string()).into())
 }
 
 fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
@@ -211,32 +191,29 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     };
     let profile = load::load_inputs(&inputs, &opts)?;
     let answered = ask(profile, q)?;
-    let (profile, events) = (&answered.profile, &answered.events);
+    let label = answered.label();
+    let profile = answered.for_view(args.view);
     let mut stdout = std::io::stdout().lock();
-    let written = if let Some(written) = graph_view(profile, args, &mut stdout)? {
+    let written = if let Some(written) = graph_view(profile, args, label.as_deref(), &mut stdout)? {
         written
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
-        json::write_asked(profile, events, &answered.asked, &mut stdout)
+        json::write_answer(&answered, &mut stdout)
     } else if let Some(t) = args.view.table() {
         let opts = table::TableOptions {
             sort: args.sort.clone(),
             reverse: args.reverse,
             top: args.top,
+            query: label.clone(),
         };
-        // A trace's packets are its events', which no transform changes.
-        let source = match t {
-            Table::Packets => events,
-            _ => profile,
-        };
-        match table::write(source, t, &opts, &mut stdout) {
+        match table::write(profile, t, &opts, &mut stdout) {
             Err(table::Failed::Column(e)) => return Err(e.into()),
             Err(table::Failed::Io(e)) => Err(e),
             Ok(()) => stdout.flush(),
         }
     } else if args.view == View::Info {
         stdout
-            .write_all(table::info(profile).as_bytes())
+            .write_all(table::info(profile, label.as_deref()).as_bytes())
             .and_then(|()| stdout.flush())
     } else {
         // `graph_view` answers the tree and a function's edges; no report
@@ -261,6 +238,7 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
 fn graph_view(
     p: &profx::model::Profile,
     args: &ReportArgs,
+    label: Option<&str>,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<Option<std::io::Result<()>>> {
     use profx::report::tree::{self, Side, TreeOptions};
@@ -283,7 +261,7 @@ fn graph_view(
             };
             return Ok(Some(match args.json {
                 true => tree::write_json(p, &opts, out),
-                false => tree::write_text(p, &opts, out),
+                false => tree::write_text(p, &opts, label, out),
             }));
         }
         View::Callers => Side::Callers,
@@ -311,7 +289,7 @@ fn graph_view(
     let funcs = tree::functions_named(p, name).map_err(|e| Usage(e.to_string()))?;
     Ok(Some(match args.json {
         true => tree::write_edges_json(p, &funcs, side, out),
-        false => tree::write_edges_text(p, &funcs, side, out),
+        false => tree::write_edges_text(p, &funcs, side, label, out),
     }))
 }
 
@@ -326,16 +304,12 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         load::load_inputs(&inputs, &opts)
     })?;
     let answered = ask(profile, q)?;
-    // Time order (Chrome's trace events) and the packets' rows are the
-    // events', which no transform changes; every other export draws the
-    // query's paths.
-    let profile = match target {
-        export::Target::Chrome | export::Target::Csv(Table::Packets) => answered.events,
-        _ => answered.profile,
-    };
+    let label = answered.label();
+    let profile = answered.profile(target.reads());
     let req = export::Request {
         target,
         weight: args.weight.map(Into::into),
+        query: label.clone(),
     };
     let write = |out: &mut dyn Write| export::write(&profile, &req, out);
     let to_stdout = args.output.as_os_str() == "-";
@@ -353,6 +327,11 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         let summary = export::atomic::write_file(&args.output, args.force, write)?;
         let out = args.output.to_string_lossy();
         eprintln!("profx: wrote {} to {}", summary.what, visible(&out));
+    }
+    // Folded stacks and CSV have no place to name the query: stderr says
+    // what the file answers.
+    if let Some(label) = label.filter(|_| !target.names_its_query()) {
+        eprintln!("profx: the export answers the query {label}");
     }
     let warnings = profile.warnings().len();
     if warnings > 0 {

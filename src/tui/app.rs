@@ -25,17 +25,13 @@ use super::keymap::Place;
 use super::layout::{self, Areas};
 use super::menu::Menu;
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
-use super::query::{Queried, QueryJob, same_function};
+use super::query::{Queried, QueryJob};
 use super::threads::ThreadsList;
+use crate::analysis::query::Reads;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
-
-/// Whether a tab reads the threads' events (the Trace pane).
-fn reads_events(tab: View) -> bool {
-    tab == View::Table(Table::Packets)
-}
 use std::sync::Arc;
 
 mod ask;
@@ -60,17 +56,16 @@ pub enum Mode {
 /// what the event loop must do next. `update` takes every intent; `draw`
 /// reads it.
 pub struct App {
-    /// The query's profile, which every pane reads (the loaded one until a
-    /// thread is chosen or a transform applied), shared with the threads
-    /// that prepare views.
-    pub profile: Arc<Profile>,
-    /// The loaded profile and the query on it.
+    /// The loaded profile and the query's one answer on it, which every
+    /// pane reads.
     pub query: Queried,
     /// A step of the query running on its own thread.
     pub(super) query_job: Option<QueryJob>,
+    /// A step cancelled and still ending: the next waits for it, so two
+    /// never run at once.
+    pub(super) stopping: Option<QueryJob>,
     /// What the header calls the input (file names, or "demo").
     pub title: String,
-    prepared: Arc<Prepared>,
     /// The current tab's trail: its root pane and the steps drilled down
     /// from it; the last is on screen.
     pub history: Vec<Pane>,
@@ -122,7 +117,7 @@ impl App {
     /// Whether the call graph is made (tests of the frames before it).
     #[cfg(test)]
     pub(crate) fn graph_made(&self) -> bool {
-        self.prepared.graph_made().is_some()
+        self.prepared().graph_made().is_some()
     }
 
     fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
@@ -131,9 +126,8 @@ impl App {
         let mut app = App {
             query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
             query_job: None,
-            profile,
+            stopping: None,
             title: title.to_string(),
-            prepared,
             history: Vec::new(),
             forward: Vec::new(),
             saved: Default::default(),
@@ -149,14 +143,14 @@ impl App {
             opening: None,
         };
         let first = match threads {
-            true => Opening::start(&app.profile, &app.prepared, usize::from(size.height)),
+            true => Opening::start(&profile, &prepared, usize::from(size.height)),
             false => None,
         };
         let pane = match first {
             // A large profile: its first rows now, the whole order from a
             // thread.
             Some((opening, rows, sort)) => {
-                let total = app.profile.functions().len();
+                let total = profile.functions().len();
                 let rows = pane::Rows::List(rows);
                 app.opening = Some(opening);
                 TablePane::shown(Table::Functions, Within::All, sort, rows, total)
@@ -167,9 +161,19 @@ impl App {
         // After the first view, which has both cores while it is made: the
         // first frame finds its callers and callees without the graph.
         if threads {
-            app.prepared.start_graph(&app.profile);
+            prepared.start_graph(&profile);
         }
         app
+    }
+
+    /// The paths' profile: what every pane but the Trace pane reads.
+    pub fn profile(&self) -> &Arc<Profile> {
+        self.query.answer().paths()
+    }
+
+    /// What the panes derive from the paths' profile.
+    fn prepared(&self) -> &Arc<Prepared> {
+        self.query.prepared(Reads::Paths)
     }
 
     /// Starts making the panes the first frame did not show, on a thread
@@ -178,31 +182,20 @@ impl App {
     /// them when it is done instead: the next key waits for that order.
     pub fn prepare_other_panes(&self) {
         if self.opening.is_none() {
-            self.prepared.start_panes(&self.profile);
+            self.prepared().start_panes(self.profile());
         }
     }
 
     /// What the pane on screen reads.
     pub fn cx(&self) -> Ctx<'_> {
         // The history is empty only while a tab is being switched or made.
-        self.cx_of(self.history.last().is_some_and(Pane::reads_events))
+        self.cx_of(self.history.last().map_or(Reads::Paths, Pane::reads))
     }
 
-    /// What a pane reads: the query's profile, or for one of the threads'
-    /// events (`events`) the threads chosen before any transform.
-    fn cx_of(&self, events: bool) -> Ctx<'_> {
-        let level = self.query.events();
-        let (profile, prepared) = match events {
-            true => (&level.profile, &level.prepared),
-            false => (&self.profile, &self.prepared),
-        };
-        Ctx {
-            profile,
-            prepared,
-            events: &level.profile,
-            opening: self.opening.as_ref(),
-            size: self.size,
-        }
+    /// What a pane reads: the profile of the answer `reads` names, and the
+    /// answer itself.
+    fn cx_of(&self, reads: Reads) -> Ctx<'_> {
+        cx_of(&self.query, reads, self.opening.as_ref(), self.size)
     }
 
     /// The pane on screen, to change, and what it reads.
@@ -216,18 +209,8 @@ impl App {
 
     /// The history, what panes read (`cx`), and the mode, borrowed apart.
     fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
-        let level = self.query.events();
-        let (profile, prepared) = match self.history.last().is_some_and(Pane::reads_events) {
-            true => (&level.profile, &level.prepared),
-            false => (&self.profile, &self.prepared),
-        };
-        let cx = Ctx {
-            profile,
-            prepared,
-            events: &level.profile,
-            opening: self.opening.as_ref(),
-            size: self.size,
-        };
+        let reads = self.history.last().map_or(Reads::Paths, Pane::reads);
+        let cx = cx_of(&self.query, reads, self.opening.as_ref(), self.size);
         (&mut self.history, cx, &mut self.mode)
     }
 
@@ -388,6 +371,7 @@ impl App {
             Intent::Zoom => self.status = self.cx().no_call_paths("flame graph"),
             Intent::Export => self.export_pane(),
             Intent::Copy => self.copy(),
+            Intent::CopyCommand => self.copy_command(),
             Intent::Click { x, y } => self.click_tab(x, y),
             Intent::Explain(why) => self.status = Some(why.into()),
             Intent::Transform(op) => self.transform(op),
@@ -405,37 +389,19 @@ impl App {
         let cx = self.cx();
         let f = self.pane().function(&cx);
         let why = cx.no_call_paths(what);
-        match (why, f) {
-            (Some(why), _) => self.status = Some(why),
-            (None, None) => self.status = Some(format!("{unselected}: select one")),
-            (None, Some(f)) => open(self, f),
+        match (why, f, self.pane().removed(&cx)) {
+            (Some(why), _, _) => self.status = Some(why),
+            (None, None, Some(r)) => self.status = Some(pane::removed_words(&r)),
+            (None, None, None) => self.status = Some(format!("{unselected}: select one")),
+            (None, Some(f), _) => open(self, f),
         }
     }
 
-    /// Opens a step of the history.
+    /// Opens a step of the history: its pane reads the profile of the
+    /// answer its tab reads (a pane's functions are always the paths'
+    /// profile's: the Trace pane's cross by the answer's mapping).
     fn open(&mut self, step: Step) {
-        // From the threads' events (the Trace pane) to a function of the
-        // query's profile, whose ids are its own once a step rebuilt it.
-        let step = match (self.pane().reads_events(), step) {
-            (true, Step::Function(f) | Step::Stacks(f) | Step::Lines(f) | Step::Tree(f)) => {
-                let Some(g) = same_function(self.cx().profile, f, &self.profile) else {
-                    let name =
-                        crate::text::visible(self.cx().profile.function_name(f)).into_owned();
-                    self.status = Some(format!(
-                        "{name} is not in the query's profile (u undoes a step)"
-                    ));
-                    return;
-                };
-                match step {
-                    Step::Function(_) => Step::Function(g),
-                    Step::Stacks(_) => Step::Stacks(g),
-                    Step::Lines(_) => Step::Lines(g),
-                    _ => Step::Tree(g),
-                }
-            }
-            (_, step) => step,
-        };
-        let pane = Pane::step(step, &self.cx_of(matches!(step, Step::Events(_))));
+        let pane = Pane::step(step, &self.cx_of(Reads::of_view(step.tab())));
         self.history.push(pane);
         self.forward.clear();
     }
@@ -468,7 +434,7 @@ impl App {
             self.saved[slot] = Some(trail);
             self.history = match self.saved[pane::tab_index(tab)].take() {
                 Some(t) => t,
-                None => vec![Pane::root(tab, &self.cx_of(reads_events(tab)))],
+                None => vec![Pane::root(tab, &self.cx_of(Reads::of_view(tab)))],
             };
         }
         if let (Pane::Table(t), _) = self.split() {
@@ -623,5 +589,17 @@ impl App {
         let searching = self.pane().search().is_some_and(|s| s.query.is_some());
         let queried = !self.query.is_whole();
         hints(&places, searching, self.history.len() > 1, queried)
+    }
+}
+
+/// What a pane reading `reads` of `q`'s answer reads.
+fn cx_of<'a>(q: &'a Queried, reads: Reads, opening: Option<&'a Opening>, size: Rect) -> Ctx<'a> {
+    Ctx {
+        profile: q.answer().profile(reads),
+        prepared: q.prepared(reads),
+        answer: q.answer(),
+        // The first view's order on a thread is the loaded profile's.
+        opening: opening.filter(|_| reads == Reads::Paths),
+        size,
     }
 }

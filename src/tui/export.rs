@@ -85,14 +85,16 @@ impl App {
             Within::Packet(k) => ("events", Rows::Events(k)),
             _ => (t.table.name(), Rows::Table(t.table)),
         };
-        let p = &self.profile;
+        // The profile the pane reads (the answer's events' for the Trace
+        // pane): its row ids are that profile's.
+        let p = Arc::clone(self.cx().profile);
         let (dir, stem) = place(&self.export_base, pane);
         let (done, cancel) = (
             Arc::new(AtomicU64::new(0)),
             Arc::new(AtomicBool::new(false)),
         );
         if ids.len() < BACKGROUND_FROM {
-            let written = write(p, rows, &ids, (&dir, &stem), &done, &cancel);
+            let written = write(&p, rows, &ids, (&dir, &stem), &done, &cancel);
             return self.export_done(written);
         }
         let job = ExportJob {
@@ -102,7 +104,7 @@ impl App {
             cancel: Arc::clone(&cancel),
             handle: None,
         };
-        let profile = Arc::clone(&self.profile);
+        let profile = p;
         let spawned = std::thread::Builder::new()
             .name("profx-export".into())
             .spawn(move || write(&profile, rows, &ids, (&dir, &stem), &done, &cancel));
@@ -128,7 +130,7 @@ impl App {
         let cx = self.cx();
         let (noun, icicle, zoom, search) = match self.pane() {
             Pane::Tree(t) => {
-                let whole = Icicle::whole(&self.profile, &cx.tree_index(), &|_| false);
+                let whole = Icicle::whole(cx.profile, &cx.tree_index(), &|_| false);
                 ("tree", Arc::new(whole), None, &t.search)
             }
             Pane::Flame(f) if !f.in_chart() => (
@@ -153,7 +155,7 @@ impl App {
         let ms = cx.tree_index().unit() == crate::analysis::calltree::Unit::Ms;
         let (dir, stem) = place(&self.export_base, noun);
         let written = write_new(&dir, &stem, "folded", |out| {
-            crate::export::folded::write_icicle(&self.profile, &icicle, (zoom, ms), &keep, out)
+            crate::export::folded::write_icicle(cx.profile, &icicle, (zoom, ms), &keep, out)
                 .map(|what| format!("{what} as folded stacks"))
                 .map_err(ExportError::Io)
         });

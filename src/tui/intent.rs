@@ -100,6 +100,9 @@ pub enum Intent {
     Export,
     /// Copy the selected name (or path) to the clipboard.
     Copy,
+    /// Copy the command line that prints what the screen shows (the
+    /// query's threads and steps, the pane's view).
+    CopyCommand,
     /// A key that does nothing where it was pressed, and says why (what
     /// does it, elsewhere).
     Explain(&'static str),

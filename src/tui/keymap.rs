@@ -803,6 +803,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "H",
                 "the threads of a trace: choose one, several, or all merged",
             ),
+            bind(
+                &[ch('Y')],
+                Intent::CopyCommand,
+                "Y",
+                "copy the command line that prints what the screen shows (profx report with the query)",
+            ),
         ],
         notes: &[("a running step", "shows in the footer; any key cancels it")],
     },

@@ -8,12 +8,12 @@
 
 use super::derived::Prepared;
 use super::pane::{Ctx, Pane};
-use crate::analysis::query::{self, Answer, Dropped, QueryError, Step, ThreadRow};
-use crate::analysis::view::{Table, View};
-use crate::model::{FuncId, Profile};
+use crate::analysis::query::{self, Answer, Dropped, Policy, QueryError, Reads, Step, ThreadRow};
+use crate::analysis::view::View;
+use crate::model::{Profile, Watch};
 use ratatui::layout::Rect;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -21,32 +21,16 @@ use std::time::{Duration, Instant};
 /// shows only its answer.
 pub(crate) const SHOW_AFTER: Duration = Duration::from_millis(250);
 
-/// One profile of the query: the thread choice's (the first) or a step's.
-pub(super) struct Level {
-    /// The step that gave it; `None` for the thread choice.
-    pub step: Option<Step>,
-    pub profile: Arc<Profile>,
-    /// What the panes derive from it, kept so popping back costs nothing.
-    pub prepared: Arc<Prepared>,
-    /// What the step left out.
-    pub dropped: Dropped,
-    /// Why the step was left out of the threads chosen (a function they
-    /// never call): it stays in the query, its profile the level's
-    /// before it, and a new thread choice applies it again.
-    pub left_out: Option<String>,
-}
-
-/// The loaded profile and the query on it.
+/// The loaded profile and the query's one answer on it (`analysis::query::
+/// Answer`), with what the panes derived from each of its profiles, kept
+/// so popping a step costs nothing.
 pub struct Queried {
-    /// The profile as loaded: every thread, no step.
-    pub loaded: Arc<Profile>,
-    /// The thread ids chosen; `None`: all, merged.
-    pub threads: Option<Vec<u64>>,
+    answer: Answer,
+    /// What the panes derive from each level's profile, by level.
+    prepared: Vec<Arc<Prepared>>,
     /// What the panes derived from the loaded profile, kept for when it
     /// is shown again.
     loaded_prepared: Arc<Prepared>,
-    /// The thread choice's profile first, then each step's; never empty.
-    levels: Vec<Level>,
     /// The loaded profile's threads list, made when first opened (its
     /// heaviest functions are a walk of every call in time order).
     thread_rows: std::sync::OnceLock<Vec<ThreadRow>>,
@@ -54,97 +38,116 @@ pub struct Queried {
 
 impl Queried {
     pub(super) fn new(loaded: Arc<Profile>, prepared: Arc<Prepared>) -> Queried {
-        let first = Level {
-            step: None,
-            profile: Arc::clone(&loaded),
-            prepared: Arc::clone(&prepared),
-            dropped: Dropped::default(),
-            left_out: None,
-        };
         Queried {
-            loaded,
-            threads: None,
+            answer: Answer::whole(loaded),
+            prepared: vec![Arc::clone(&prepared)],
             loaded_prepared: prepared,
-            levels: vec![first],
             thread_rows: std::sync::OnceLock::new(),
         }
     }
 
-    /// A level of `answer`, what its panes derive made anew (the loaded
-    /// profile's kept, a job's made ahead taken).
-    fn level(&self, step: Option<Step>, answer: Answer, made: Option<Arc<Prepared>>) -> Level {
-        let prepared = match (Arc::ptr_eq(&answer.profile, &self.loaded), made) {
-            (true, _) => Arc::clone(&self.loaded_prepared),
-            (false, Some(made)) => made,
-            (false, None) => Arc::new(Prepared::default()),
-        };
-        Level {
-            step,
-            profile: answer.profile,
-            prepared,
-            dropped: answer.dropped,
-            left_out: None,
+    /// The query's one answer, which every pane reads.
+    pub fn answer(&self) -> &Answer {
+        &self.answer
+    }
+
+    /// The profile as loaded: every thread, no step.
+    pub fn loaded(&self) -> &Arc<Profile> {
+        self.answer.loaded()
+    }
+
+    /// The thread ids chosen; `None`: all, merged.
+    pub fn threads(&self) -> Option<&[u64]> {
+        self.answer.threads()
+    }
+
+    /// What the panes derive from the profile `reads` names.
+    pub(super) fn prepared(&self, reads: Reads) -> &Arc<Prepared> {
+        match reads {
+            Reads::Events => &self.prepared[0],
+            Reads::Paths => &self.prepared[self.prepared.len() - 1],
         }
     }
 
-    /// The profile every pane reads: the last step's.
-    pub(super) fn top(&self) -> &Level {
-        &self.levels[self.levels.len() - 1]
-    }
-
-    /// The threads chosen, before any transform: what the Trace pane and
-    /// the time order read (a transform changes no event).
-    pub(super) fn events(&self) -> &Level {
-        &self.levels[0]
+    /// Takes `answer` as the query's: what the panes derived from a
+    /// profile it keeps is kept, `made` serves its paths' profile where
+    /// that is new.
+    pub(super) fn set(&mut self, answer: Answer, made: Option<Arc<Prepared>>) {
+        let old: Vec<(Arc<Profile>, Arc<Prepared>)> = self
+            .answer
+            .levels()
+            .iter()
+            .map(|l| Arc::clone(&l.profile))
+            .zip(self.prepared.iter().cloned())
+            .collect();
+        let n = answer.levels().len();
+        let mut made = made;
+        self.prepared = answer
+            .levels()
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if Arc::ptr_eq(&l.profile, answer.loaded()) {
+                    return Arc::clone(&self.loaded_prepared);
+                }
+                if let Some((_, p)) = old.iter().find(|(q, _)| Arc::ptr_eq(q, &l.profile)) {
+                    return Arc::clone(p);
+                }
+                match i + 1 == n {
+                    true => made.take().unwrap_or_default(),
+                    false => Arc::default(),
+                }
+            })
+            .collect();
+        // A left-out step's profile is the one before it: so are its panes'.
+        for i in 1..n {
+            if Arc::ptr_eq(&answer.levels()[i].profile, &answer.levels()[i - 1].profile) {
+                self.prepared[i] = Arc::clone(&self.prepared[i - 1]);
+            }
+        }
+        self.answer = answer;
     }
 
     /// The loaded profile's threads, as the threads list shows them.
     pub(super) fn thread_rows(&self) -> &[ThreadRow] {
         self.thread_rows
-            .get_or_init(|| query::thread_rows(&self.loaded))
+            .get_or_init(|| query::thread_rows(self.loaded()))
     }
 
     /// The steps applied, in order: the query `report --json` states.
     pub fn steps(&self) -> impl Iterator<Item = &Step> {
-        self.levels
-            .iter()
-            .filter(|l| l.left_out.is_none())
-            .filter_map(|l| l.step.as_ref())
-    }
-
-    /// Every step asked, in order, those left out of the threads chosen
-    /// too: what a new thread choice applies again.
-    pub fn asked_steps(&self) -> impl Iterator<Item = &Step> {
-        self.levels.iter().filter_map(|l| l.step.as_ref())
+        self.answer.steps()
     }
 
     /// The steps left out of the threads chosen, as the breadcrumbs name
     /// them, each with why.
     pub fn left_out(&self) -> Vec<(String, String)> {
-        self.levels
-            .iter()
-            .filter_map(|l| Some((l.step.as_ref()?, l.left_out.as_ref()?)))
-            .map(|(s, why)| (crate::text::visible(&s.label()).into_owned(), why.clone()))
+        self.answer
+            .left_out_steps()
+            .map(|(s, why)| {
+                (
+                    crate::text::visible(&s.label()).into_owned(),
+                    why.to_string(),
+                )
+            })
             .collect()
     }
 
     /// Whether the loaded profile has threads to choose (a trace); every
     /// other profile has one implicit thread, and no thread crumb.
     pub fn has_threads(&self) -> bool {
-        !self.loaded.threads().is_empty()
+        !self.loaded().threads().is_empty()
     }
 
     /// Whether the whole loaded profile is shown.
     pub fn is_whole(&self) -> bool {
-        self.threads.is_none() && self.levels.len() == 1
+        self.answer.is_whole()
     }
 
-    /// The query as `report --json` states it.
+    /// The query as `report --json` states it: the threads and the steps
+    /// applied.
     pub fn query(&self) -> query::Query {
-        query::Query {
-            threads: self.threads.clone(),
-            steps: self.steps().cloned().collect(),
-        }
+        self.answer.query()
     }
 
     /// The breadcrumbs: the threads (where the profile has threads to
@@ -163,38 +166,20 @@ impl Queried {
     /// The thread choice's crumb, none for a profile of one implicit
     /// thread.
     pub fn thread_crumb(&self) -> Option<String> {
-        self.has_threads()
-            .then(|| threads_label(self.threads.as_deref()))
+        self.has_threads().then(|| threads_label(self.threads()))
     }
 
     /// What the steps left out, summed (as `report --json` sums it).
     pub fn dropped(&self) -> Dropped {
-        let answers: Vec<Answer> = self
-            .levels
-            .iter()
-            .filter(|l| l.left_out.is_none())
-            .map(|l| Answer {
-                profile: Arc::clone(&l.profile),
-                dropped: l.dropped.clone(),
-            })
-            .collect();
-        query::Asked::of(&self.query(), &answers).dropped
-    }
-
-    /// Puts a step's answer on the stack.
-    /// `made`: what its panes derive, made ahead by the job.
-    pub(super) fn push(&mut self, step: Step, answer: Answer, made: Option<Arc<Prepared>>) {
-        let level = self.level(Some(step), answer, made);
-        self.levels.push(level);
+        self.answer.dropped()
     }
 
     /// Takes the last step off (one left out too), with why it was left
     /// out; `None` when there is none.
     pub(super) fn pop(&mut self) -> Option<(Step, Option<String>)> {
-        match self.levels.len() {
-            1 => None,
-            _ => self.levels.pop().and_then(|l| Some((l.step?, l.left_out))),
-        }
+        let (answer, step, why) = self.answer.pop()?;
+        self.set(answer, None);
+        Some((step, why))
     }
 
     /// Back to the loaded profile; false when it was shown already.
@@ -202,95 +187,15 @@ impl Queried {
         if self.is_whole() {
             return false;
         }
-        self.levels.truncate(1);
-        if self.threads.take().is_some() {
-            let all = Answer {
-                profile: Arc::clone(&self.loaded),
-                dropped: Dropped::default(),
-            };
-            self.levels[0] = self.level(None, all, None);
-        }
+        self.set(Answer::whole(Arc::clone(self.loaded())), None);
         true
-    }
-
-    /// A new thread choice with every step asked, each applied or left
-    /// out (with why), replacing the query; `made`: what the last
-    /// profile's panes derive, made ahead by the job.
-    pub(super) fn rethread(
-        &mut self,
-        threads: Option<Vec<u64>>,
-        base: Arc<Profile>,
-        steps: Vec<(Step, Result<Answer, String>)>,
-        made: Option<Arc<Prepared>>,
-    ) {
-        self.threads = threads;
-        self.levels.clear();
-        let applied = steps.iter().filter(|(_, a)| a.is_ok()).count();
-        let mut made = made;
-        let first = self.level(
-            None,
-            Answer {
-                profile: base,
-                dropped: Dropped::default(),
-            },
-            made.take().filter(|_| applied == 0),
-        );
-        self.levels.push(first);
-        let mut at = 0;
-        for (s, a) in steps {
-            match a {
-                Ok(a) => {
-                    at += 1;
-                    let m = match at == applied {
-                        true => made.take(),
-                        false => None,
-                    };
-                    self.push(s, a, m);
-                }
-                Err(why) => {
-                    let top = self.top();
-                    let level = Level {
-                        step: Some(s),
-                        profile: Arc::clone(&top.profile),
-                        prepared: Arc::clone(&top.prepared),
-                        dropped: Dropped::default(),
-                        left_out: Some(why),
-                    };
-                    self.levels.push(level);
-                }
-            }
-        }
     }
 }
 
 /// A thread choice as the breadcrumbs say it: `all threads`, `thread 2`,
 /// `threads 1,3`.
 pub(super) fn threads_label(ids: Option<&[u64]>) -> String {
-    match ids {
-        None => "all threads".to_string(),
-        Some([one]) => format!("thread {one}"),
-        Some(ids) => format!(
-            "threads {}",
-            ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
-        ),
-    }
-}
-
-/// The same function in another profile of the query (a step rebuilds
-/// the profile, so its ids are its own): the one of that name and module.
-pub(super) fn same_function(from: &Profile, f: FuncId, to: &Profile) -> Option<FuncId> {
-    if f.index() >= from.functions().len() {
-        return None;
-    }
-    let (name, module) = (from.function_name(f), from.function_module(f));
-    if f.index() < to.functions().len()
-        && to.function_name(f) == name
-        && to.function_module(f) == module
-    {
-        return Some(f);
-    }
-    to.function_ids()
-        .find(|&g| to.function_name(g) == name && to.function_module(g) == module)
+    ids.map_or("all threads".to_string(), query::threads_label)
 }
 
 /// What a job asks.
@@ -302,19 +207,6 @@ pub(super) enum Ask {
     Threads(Option<Vec<u64>>),
 }
 
-/// What a job answers.
-pub(super) enum Done {
-    Pushed(Step, Answer),
-    Threads {
-        threads: Option<Vec<u64>>,
-        base: Arc<Profile>,
-        /// Every step asked, applied again, or why it means nothing in the
-        /// threads chosen (a function they never call): left out, kept in
-        /// the query for the next thread choice.
-        steps: Vec<(Step, Result<Answer, String>)>,
-    },
-}
-
 /// What a job makes ahead for the answer's first frame, on its own
 /// thread: the profile's derived columns and orders, and the root pane of
 /// the tab on screen (on a large profile, a sort of millions of rows the
@@ -324,15 +216,18 @@ pub(super) struct Warm {
     pub pane: Box<Pane>,
 }
 
-/// A job's answer, and what it made ahead.
-pub(super) type Answered = Result<(Done, Option<Warm>), QueryError>;
+/// A job's answer, what it asked, and what it made ahead.
+pub(super) type Answered = Result<(Ask, Answer, Option<Warm>), QueryError>;
 
-/// A query step running on a thread of its own.
+/// A query running on a thread of its own: the one runner
+/// (`Answer::push`, `Answer::rethread`) by the app's policy.
 pub(super) struct QueryJob {
     /// What it does, for the footer: "merge FNPRICE".
     pub what: String,
     pub started: Instant,
     cancel: Arc<AtomicBool>,
+    /// Bytes of input a thread choice has read, and of how many.
+    read: Arc<[AtomicU64; 2]>,
     handle: JoinHandle<Answered>,
 }
 
@@ -345,9 +240,10 @@ impl std::fmt::Debug for QueryJob {
 }
 
 impl QueryJob {
-    /// Starts `ask` on `q` on a thread, and makes the root pane of `tab`
-    /// (in a window of `size`) on the answer; `Err` with the answer
-    /// already made when no thread starts (the step then ran on this one).
+    /// Starts `ask` on `q`'s answer on a thread, and makes the root pane
+    /// of `tab` (in a window of `size`) on the new answer; `Err` with the
+    /// answer already made when no thread starts (it then ran on this
+    /// one).
     pub(super) fn start(
         q: &Queried,
         ask: Ask,
@@ -359,16 +255,25 @@ impl QueryJob {
             Ask::Threads(ids) => threads_label(ids.as_deref()),
         };
         let cancel = Arc::new(AtomicBool::new(false));
-        let loaded = Arc::clone(&q.loaded);
-        let top = Arc::clone(&q.top().profile);
-        let events = Arc::clone(&q.events().profile);
-        let steps: Vec<Step> = q.asked_steps().cloned().collect();
-        let flag = Arc::clone(&cancel);
+        let read: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let answer = q.answer().clone();
+        let (flag, at) = (Arc::clone(&cancel), Arc::clone(&read));
         let work = move || {
             let stop = || flag.load(Ordering::Relaxed);
-            let done = run(&loaded, &top, &steps, ask, &stop)?;
-            let warm = warm(&done, (&loaded, &events), tab, size);
-            Ok((done, warm))
+            let heard = |done: u64, of: u64| {
+                at[0].store(done, Ordering::Relaxed);
+                at[1].store(of, Ordering::Relaxed);
+            };
+            let watch = Watch {
+                cancel: &stop,
+                progress: &heard,
+            };
+            let next = match &ask {
+                Ask::Push(step) => answer.push(step.clone(), Policy::App, &watch)?,
+                Ask::Threads(ids) => answer.rethread(ids.clone(), Policy::App, &watch)?,
+            };
+            let warm = warm(&next, tab, size);
+            Ok((ask, next, warm))
         };
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
@@ -387,6 +292,7 @@ impl QueryJob {
                     what,
                     started: Instant::now(),
                     cancel,
+                    read,
                     handle,
                 })
             }
@@ -403,6 +309,13 @@ impl QueryJob {
         self.started.elapsed() >= SHOW_AFTER
     }
 
+    /// How much of its input a thread choice has read: `(done, of)`
+    /// bytes; `None` before it says.
+    pub(super) fn read(&self) -> Option<(u64, u64)> {
+        let of = self.read[1].load(Ordering::Relaxed);
+        (of > 0).then(|| (self.read[0].load(Ordering::Relaxed), of))
+    }
+
     /// Its answer, waiting for it.
     pub(super) fn join(self) -> Answered {
         match self.handle.join() {
@@ -411,86 +324,33 @@ impl QueryJob {
         }
     }
 
-    /// Asks it to stop; its thread ends at its next look at the flag, and
-    /// its answer is never read.
-    pub(super) fn cancel(self) {
+    /// Asks it to stop; its thread ends at its next look at the flag
+    /// (a thread choice looks every 4 MiB of input), and its answer is
+    /// never read. The job is handed back to be waited for before another
+    /// starts: never two at once.
+    pub(super) fn cancel(self) -> QueryJob {
         self.cancel.store(true, Ordering::Relaxed);
+        self
     }
 }
 
 /// The root pane of `tab` on the answer's profile, made ahead; none for
-/// the Trace pane (its profile is the threads', unchanged by a step) or
 /// the loaded profile (its own is kept).
-fn warm(
-    done: &Done,
-    (loaded, events): (&Arc<Profile>, &Arc<Profile>),
-    tab: View,
-    size: Rect,
-) -> Option<Warm> {
-    let (profile, events) = match done {
-        Done::Pushed(_, a) => (&a.profile, events),
-        Done::Threads { base, steps, .. } => {
-            let last = steps.iter().rev().find_map(|(_, a)| a.as_ref().ok());
-            (last.map_or(base, |a| &a.profile), base)
-        }
-    };
-    if tab == View::Table(Table::Packets) || Arc::ptr_eq(profile, loaded) {
+fn warm(answer: &Answer, tab: View, size: Rect) -> Option<Warm> {
+    let profile = answer.for_view(tab);
+    if Arc::ptr_eq(profile, answer.loaded()) {
         return None;
     }
     let prepared = Arc::new(Prepared::default());
     let cx = Ctx {
         profile,
         prepared: &prepared,
-        events,
+        answer,
         opening: None,
         size,
     };
     let pane = Box::new(Pane::root(tab, &cx));
     Some(Warm { prepared, pane })
-}
-
-/// The job's work: a step on the last profile, or the threads chosen
-/// from the loaded profile and the steps again after them.
-fn run(
-    loaded: &Arc<Profile>,
-    top: &Arc<Profile>,
-    steps: &[Step],
-    ask: Ask,
-    cancel: &(dyn Fn() -> bool + Sync),
-) -> Result<Done, QueryError> {
-    match ask {
-        Ask::Push(step) => {
-            let answer = query::apply(top, &step, cancel)?;
-            Ok(Done::Pushed(step, answer))
-        }
-        Ask::Threads(threads) => {
-            let watch = crate::model::Watch {
-                cancel: &cancel,
-                progress: &|_, _| {},
-            };
-            let base = query::choose_threads(loaded, threads.as_deref(), &watch)?;
-            let mut at = Arc::clone(&base);
-            let mut all = Vec::new();
-            for step in steps {
-                match query::apply(&at, step, cancel) {
-                    Ok(a) => {
-                        at = Arc::clone(&a.profile);
-                        all.push((step.clone(), Ok(a)));
-                    }
-                    Err(QueryError::Cancelled) => return Err(QueryError::Cancelled),
-                    Err(e) => {
-                        let why = crate::text::visible(&e.to_string()).into_owned();
-                        all.push((step.clone(), Err(why)));
-                    }
-                }
-            }
-            Ok(Done::Threads {
-                threads,
-                base,
-                steps: all,
-            })
-        }
-    }
 }
 
 #[cfg(test)]
@@ -499,35 +359,29 @@ mod tests {
     use crate::analysis::query::Target;
 
     #[test]
-    fn a_step_pops_back_to_the_same_profile() {
+    fn a_step_pops_back_to_the_same_profile_and_its_panes() {
         let p = Arc::new(crate::tui::tests::demo_profile());
         let mut q = Queried::new(Arc::clone(&p), Arc::new(Prepared::default()));
         assert!(q.is_whole());
         let step = Step::Drop(Target("FNPRICE".into()));
-        let a = query::apply(&p, &step, &|| false).expect("drop applies");
-        q.push(step, a, None);
+        let a = q
+            .answer()
+            .push(step, Policy::App, &Watch::NONE)
+            .expect("drop applies");
+        let made = Arc::new(Prepared::default());
+        q.set(a, Some(Arc::clone(&made)));
         assert!(!q.is_whole());
         assert_eq!(q.crumbs(), ["drop FNPRICE"], "no thread crumb: no threads");
-        assert!(!Arc::ptr_eq(&q.top().profile, &p));
+        assert!(!Arc::ptr_eq(q.answer().paths(), &p));
+        assert!(Arc::ptr_eq(q.prepared(Reads::Paths), &made));
+        assert!(Arc::ptr_eq(q.answer().events(), &p), "events untouched");
         assert!(q.pop().is_some());
         assert!(
-            Arc::ptr_eq(&q.top().profile, &p),
+            Arc::ptr_eq(q.answer().paths(), &p),
             "the loaded profile itself"
         );
+        assert!(Arc::ptr_eq(q.prepared(Reads::Paths), &q.loaded_prepared));
         assert!(q.pop().is_none(), "the thread choice is never popped");
         assert!(!q.clear(), "nothing to clear");
-    }
-
-    #[test]
-    fn the_same_function_is_found_by_name_and_module() {
-        let p = crate::tui::tests::demo_profile();
-        let f = p
-            .function_ids()
-            .find(|&f| p.function_name(f) == "FNPRICE")
-            .expect("the demo has FNPRICE");
-        let a = query::apply(&p, &Step::Merge(Target("FNREADCUST".into())), &|| false)
-            .expect("merge applies");
-        let g = same_function(&p, f, &a.profile).expect("FNPRICE is kept");
-        assert_eq!(a.profile.function_name(g), "FNPRICE");
     }
 }

@@ -505,6 +505,7 @@ mod tests {
             let req = Request {
                 target: Target::Folded,
                 weight: None,
+                query: None,
             };
             export::write(&p, &req, &mut out).expect("writes");
             // Each path prefix's weight, frames by name (the export writes

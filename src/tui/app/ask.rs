@@ -8,34 +8,28 @@ use super::super::intent::{Intent, Op};
 use super::super::keymap::Place;
 use super::super::menu::{Chosen, Entry};
 use super::super::pane::Pane;
-use super::super::query::{Answered, Ask, Done, QueryJob, same_function};
+use super::super::query::{Answered, Ask, QueryJob};
 use super::super::threads::{Picked, ThreadsList};
-use super::{App, Mode, reads_events};
-use crate::analysis::query::{QueryError, Step as QueryStep, spelling};
+use super::{App, Mode};
+use crate::analysis::query::{QueryError, Reads, Step as QueryStep, spelling};
 use crate::analysis::view::Table;
 use crate::model::FuncId;
-use std::sync::Arc;
 
 impl App {
-    /// The function the selection is on, in the query's profile (a row of
-    /// the Trace pane names one of the threads' events).
+    /// The function the selection is on, in the paths' profile (a row of
+    /// the Trace pane crosses by the answer's mapping in `Pane::function`).
     pub(super) fn query_function(&self) -> Option<FuncId> {
         let cx = self.cx();
         // A Stacks row names its leaf: the function a step takes there
         // (Enter picks another of its frames).
-        let f = self
-            .pane()
+        self.pane()
             .function(&cx)
-            .or_else(|| self.pane().stack_leaf(&cx))?;
-        match self.pane().reads_events() {
-            true => same_function(cx.profile, f, &self.profile),
-            false => Some(f),
-        }
+            .or_else(|| self.pane().stack_leaf(&cx))
     }
 
     /// The query step `op` makes of the selection, or why there is none.
     pub(super) fn step_of(&self, op: Op) -> Result<QueryStep, String> {
-        let p = self.profile.as_ref();
+        let p = self.profile().as_ref();
         if op.needs_paths() && p.stacks().is_empty() {
             return Err(format!(
                 "{NEEDS_PATHS}; this {} profile has none",
@@ -51,12 +45,10 @@ impl App {
             });
         }
         let Some(f) = self.query_function() else {
-            return Err(
-                match self.pane().in_lists() || self.pane().function(&self.cx()).is_none() {
-                    true => format!("{}: select a function first", op.words()),
-                    false => "that function is not in the query's profile (u undoes a step)".into(),
-                },
-            );
+            return Err(match self.pane().removed(&self.cx()) {
+                Some(r) => super::super::pane::removed_words(&r),
+                None => format!("{}: select a function first", op.words()),
+            });
         };
         let t = spelling(p, f);
         Ok(match op {
@@ -93,6 +85,44 @@ impl App {
             }
             Err(why) => self.status = Some(why),
         }
+    }
+
+    /// `Y`: the command line that prints what the screen shows to the
+    /// clipboard: `profx report FILE`, the threads chosen and the steps in
+    /// effect (never one left out: the status line says it was omitted),
+    /// and the pane's view, each argument shell-quoted.
+    pub(super) fn copy_command(&mut self) {
+        let line = self.command_line();
+        let omitted: Vec<String> = self.query.left_out().into_iter().map(|(s, _)| s).collect();
+        let mut said = format!("copied to the clipboard: {}", crate::text::visible(&line));
+        if !omitted.is_empty() {
+            said.push_str(&format!(" · omitted, left out: {}", omitted.join(", ")));
+        }
+        self.status = Some(said);
+        self.clipboard = Some(line);
+    }
+
+    /// The command line `Y` copies (`copy_command`).
+    pub fn command_line(&self) -> String {
+        use crate::analysis::view::View;
+        let mut args = vec!["profx".to_string(), "report".to_string()];
+        let input = self.export_base.to_string_lossy().into_owned();
+        match input == crate::demo::NAME {
+            true => args.push("--demo".into()),
+            false => args.push(input),
+        }
+        args.extend(self.query.query().to_args());
+        // The Flame pane draws the call tree's paths: the tree prints them.
+        let view = match self.tab() {
+            View::Table(Table::Functions) => None,
+            View::Flame | View::Callers | View::Callees => Some(View::Tree),
+            v => Some(v),
+        };
+        if let Some(v) = view {
+            args.push("--view".into());
+            args.push(v.name().into());
+        }
+        crate::analysis::query::shell_words(&args)
     }
 
     /// The `.` menu's rows: each transform, its key, what it would do to
@@ -140,11 +170,11 @@ impl App {
     /// `H`: the threads list, or why a profile has none.
     pub(super) fn open_threads(&mut self) {
         let rows = self.query.thread_rows().to_vec();
-        match ThreadsList::new(&self.query.loaded, rows, self.query.threads.as_deref()) {
+        match ThreadsList::new(self.query.loaded(), rows, self.query.threads()) {
             Some(list) => self.mode = Mode::Threads(list),
             None => {
                 let why = QueryError::NoThreads {
-                    format: self.query.loaded.format.clone(),
+                    format: self.query.loaded().format.clone(),
                 };
                 self.status = Some(why.to_string());
             }
@@ -161,7 +191,7 @@ impl App {
             Picked::Quit => self.quit = true,
             Picked::Threads(ids) => {
                 self.mode = Mode::Normal;
-                if ids == self.query.threads {
+                if ids.as_deref() == self.query.threads() {
                     self.status = Some("those threads are shown already".into());
                 } else {
                     self.ask(Ask::Threads(ids));
@@ -172,16 +202,17 @@ impl App {
 
     /// `u`: the query's last step off (instant: its profile was kept).
     pub(super) fn pop_step(&mut self) {
+        let before = self.before();
         match self.query.pop() {
             Some((step, left_out)) => {
-                self.query_changed();
+                self.query_changed_to(before, None);
                 let label = crate::text::visible(&step.label()).into_owned();
                 self.status = Some(match left_out {
                     None => format!("undone: {label}"),
                     Some(_) => format!("undone: {label} (it was left out of these threads)"),
                 });
             }
-            None if self.query.threads.is_some() => {
+            None if self.query.threads().is_some() => {
                 self.status = Some("no step to undo: U shows every thread again".into())
             }
             None => self.status = Some("no query step to undo".into()),
@@ -190,19 +221,25 @@ impl App {
 
     /// `U`: the loaded profile again.
     pub(super) fn clear_query(&mut self) {
+        let before = self.before();
         match self.query.clear() {
             true => {
-                self.query_changed();
+                self.query_changed_to(before, None);
                 self.status = Some("the whole profile again".into());
             }
             false => self.status = Some("the whole profile is shown already".into()),
         }
     }
 
-    /// Starts a query step on its thread (one still running is cancelled).
+    /// Starts a query step on its thread. One still running is cancelled
+    /// and waited for first (a thread choice stops within a look at every
+    /// 4 MiB of input): two never run at once.
     pub(super) fn ask(&mut self, ask: Ask) {
         if let Some(job) = self.query_job.take() {
-            job.cancel();
+            self.stopping = Some(job.cancel());
+        }
+        if let Some(old) = self.stopping.take() {
+            let _ = old.join();
         }
         match QueryJob::start(&self.query, ask, self.tab(), self.size) {
             Ok(job) => self.query_job = Some(job),
@@ -224,6 +261,10 @@ impl App {
             }
             Intent::Tick => {
                 self.query_job = Some(job);
+                // A cancelled one gone by now needs no waiting for.
+                if self.stopping.as_ref().is_some_and(QueryJob::is_finished) {
+                    self.stopping = None;
+                }
                 true
             }
             Intent::Resize { .. } => {
@@ -232,12 +273,12 @@ impl App {
             }
             // q and Ctrl-C cancel it and quit, as they do an export.
             Intent::Quit => {
-                job.cancel();
+                self.stopping = Some(job.cancel());
                 false
             }
             _ => {
                 let what = job.what.clone();
-                job.cancel();
+                self.stopping = Some(job.cancel());
                 self.status = Some(format!("{what}: cancelled"));
                 self.notice = false;
                 true
@@ -257,19 +298,28 @@ impl App {
         self.query_job.is_some()
     }
 
-    /// "⠹ merge FNPRICE… · any key cancels", once a step has run a
-    /// quarter of a second.
+    /// "⠹ thread 2… read 96 of 256 MiB (37%) · any key cancels", once a
+    /// step has run a quarter of a second; how much of the input a thread
+    /// choice has read, once it says.
     pub fn query_progress(&self) -> Option<String> {
         let job = self.query_job.as_ref().filter(|j| j.shown())?;
         const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
         let at = (job.started.elapsed().as_millis() / 100) as usize % SPIN.len();
-        Some(format!("{} {}… · any key cancels", SPIN[at], job.what))
+        let read = job.read().map_or(String::new(), |(done, of)| {
+            let mib = |b: u64| b as f64 / f64::from(1 << 20);
+            let pct = (done.min(of) as f64 * 100.0 / of as f64).floor();
+            format!(" read {:.0} of {:.0} MiB ({pct}%)", mib(done), mib(of))
+        });
+        Some(format!(
+            "{} {}…{read} · any key cancels",
+            SPIN[at], job.what
+        ))
     }
 
     /// A step's answer: the query changed, or why not.
     pub(super) fn query_done(&mut self, done: Answered) {
-        let (done, warm) = match done {
-            Ok((done, warm)) => (done, warm),
+        let (ask, answer, warm) = match done {
+            Ok(done) => done,
             Err(e) => {
                 self.status = Some(crate::text::visible(&e.to_string()).into_owned());
                 self.notice = true;
@@ -283,91 +333,105 @@ impl App {
             Some(w) => (Some(w.prepared), None),
             None => (None, None),
         };
-        match done {
-            Done::Pushed(step, answer) => {
-                let label = crate::text::visible(&step.label()).into_owned();
+        let said = match ask {
+            Ask::Push(step) => {
+                let last = answer.levels().last().map(|l| l.dropped.clone());
                 let words = dropped_words(
-                    &answer.dropped,
-                    self.query.events().profile.totals.elapsed_inclusive_ms,
+                    &last.unwrap_or_default(),
+                    answer.events().totals.elapsed_inclusive_ms,
                 );
-                self.query.push(step, answer, made);
-                self.query_changed_to(pane);
-                // What the step dropped and its notes, said here where the
-                // header leaves them out (the crumbs come first there).
-                let shown = super::super::render::header_shows(self);
-                let mut said = vec![label];
-                said.extend(words.into_iter().filter(|w| {
-                    let dropped = w.starts_with("dropped ");
-                    !shown
-                        .iter()
-                        .any(|f| f == w || (dropped && f.starts_with("dropped ")))
-                }));
-                // The hint only where it leaves the message on one line.
-                let with_hint = format!("{} · u undoes it", said.join(" · "));
-                self.status = Some(with_hint);
-                if self.status_boxed() {
-                    self.status = Some(said.join(" · "));
-                }
+                let before = self.before();
+                self.query.set(answer, made);
+                self.query_changed_to(before, pane);
+                self.pushed_words(&step, words)
             }
-            Done::Threads {
-                threads,
-                base,
-                steps,
-            } => {
-                let every = threads.is_none();
-                self.query.rethread(threads, base, steps, made);
-                self.query_changed_to(pane);
-                let mut said = vec![match every {
-                    true => "all threads, merged".to_string(),
-                    false => self.query.thread_crumb().unwrap_or_default(),
-                }];
-                let left_out = self.query.left_out();
-                said.extend(
-                    left_out
-                        .iter()
-                        .map(|(step, why)| format!("{step} left out: {why}")),
-                );
-                match (left_out.is_empty(), every) {
-                    (true, true) => {}
-                    (true, false) => said.push("U: every thread again".into()),
-                    (false, _) => said.push("kept: a thread choice applies it again".into()),
-                }
-                self.status = Some(said.join(" · "));
+            Ask::Threads(threads) => {
+                let before = self.before();
+                self.query.set(answer, made);
+                self.query_changed_to(before, pane);
+                self.threads_words(threads.is_none())
             }
-        }
+        };
+        self.status = Some(said);
         self.notice = true;
     }
 
-    /// Every pane anew on the query's profile, as after a load: the tab on
-    /// screen at its root (on the same function where it is a table of
-    /// functions), the other tabs' trails and the steps gone back from
-    /// forgotten (their rows were another profile's).
-    pub(super) fn query_changed(&mut self) {
-        self.query_changed_to(None);
+    /// What a step pushed says: its label, what it dropped and its notes
+    /// (those the header leaves out: the crumbs come first there), and how
+    /// to undo it where that fits on the line.
+    fn pushed_words(&mut self, step: &QueryStep, words: Vec<String>) -> String {
+        let label = crate::text::visible(&step.label()).into_owned();
+        let shown = super::super::render::header_shows(self);
+        let mut said = vec![label];
+        said.extend(words.into_iter().filter(|w| {
+            let dropped = w.starts_with("dropped ");
+            !shown
+                .iter()
+                .any(|f| f == w || (dropped && f.starts_with("dropped ")))
+        }));
+        let undo = super::super::pane::key_of(Place::Query, &Intent::PopStep);
+        let with_hint = format!("{} · {undo} undoes it", said.join(" · "));
+        self.status = Some(with_hint.clone());
+        match self.status_boxed() {
+            true => said.join(" · "),
+            false => with_hint,
+        }
     }
 
-    /// `query_changed`, with the tab's root pane made ahead when given.
-    pub(super) fn query_changed_to(&mut self, made: Option<Pane>) {
-        let was = self
-            .query_function()
-            .map(|f| (Arc::clone(&self.profile), f));
-        let top = self.query.top();
-        self.profile = Arc::clone(&top.profile);
-        self.prepared = Arc::clone(&top.prepared);
-        self.prepared.start_graph(&self.profile);
+    /// What a thread choice says: the threads, the steps left out and why.
+    fn threads_words(&self, every: bool) -> String {
+        let mut said = vec![match every {
+            true => "all threads, merged".to_string(),
+            false => self.query.thread_crumb().unwrap_or_default(),
+        }];
+        let left_out = self.query.left_out();
+        said.extend(
+            left_out
+                .iter()
+                .map(|(step, why)| format!("{step} left out: {why}")),
+        );
+        let clear = super::super::pane::key_of(Place::Query, &Intent::ClearQuery);
+        match (left_out.is_empty(), every) {
+            (true, true) => {}
+            (true, false) => said.push(format!("{clear}: every thread again")),
+            (false, _) => said.push("kept: a thread choice applies it again".into()),
+        }
+        said.join(" · ")
+    }
+
+    /// The answer on screen and the selection's function, before the
+    /// query changes: what `query_changed_to` carries over.
+    pub(super) fn before(&self) -> (crate::analysis::query::Answer, Option<FuncId>) {
+        (self.query.answer().clone(), self.query_function())
+    }
+
+    /// Every pane anew on the query's new answer, as after a load: the tab
+    /// on screen at its root (on the same function where it is a table of
+    /// functions, carried from the answer `before` by name and module),
+    /// the other tabs' trails and the steps gone back from forgotten
+    /// (their rows were another profile's); `made`: the tab's root pane
+    /// made ahead.
+    pub(super) fn query_changed_to(
+        &mut self,
+        before: (crate::analysis::query::Answer, Option<FuncId>),
+        made: Option<Pane>,
+    ) {
+        let (old, was) = before;
+        self.prepared().start_graph(self.profile());
         self.opening = None;
         let tab = self.tab();
         self.saved = Default::default();
         self.forward.clear();
         let mut root = match made {
             Some(pane) => pane,
-            None => Pane::root(tab, &self.cx_of(reads_events(tab))),
+            None => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
         };
-        if let (Pane::Table(t), Some((old, f))) = (&mut root, was)
+        // The same function, found by the new answer's one mapping.
+        if let (Pane::Table(t), Some(f)) = (&mut root, was)
             && t.table == Table::Functions
-            && let Some(g) = same_function(&old, f, &self.profile)
+            && let Some(g) = self.query.answer().carried(&old, f)
         {
-            t.show(g.index() as u32, &self.cx_of(false));
+            t.show(g.index() as u32, &self.cx_of(Reads::Paths));
         }
         self.history = vec![root];
         if matches!(self.mode, Mode::Finder(_) | Mode::Search) {

@@ -152,15 +152,23 @@ impl FlamePane {
     /// either side).
     pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
         if self.in_chart() {
-            // A call of the threads' events, named in the query's profile.
+            // A call of the threads' events, through the answer's one
+            // mapping to the paths' profile.
             let f = self.chart.function()?;
-            return crate::tui::query::same_function(cx.events, f, cx.profile);
+            return cx.answer.to_paths(cx.answer.time_order_function(f)).ok();
         }
         if let Some((callers, n)) = self.caller_selected() {
             return callers.func(n).func();
         }
         self.selected_in(&self.layout(cx))
             .and_then(|n| self.tree.func(n).func())
+    }
+
+    /// Which step removed the time order's selected call's function, if
+    /// one did.
+    pub fn removed(&self, cx: &Ctx) -> Option<crate::analysis::query::Removed> {
+        let f = self.chart.function().filter(|_| self.in_chart())?;
+        cx.answer.to_paths(cx.answer.time_order_function(f)).err()
     }
 
     /// In a sandwich with the selection on the callers' side: their tree
@@ -432,10 +440,12 @@ impl FlamePane {
     /// it); a call its function's name.
     pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
         if self.in_chart() {
-            return self
-                .chart
-                .function()
-                .map(|f| cx.events.function_name(f).into());
+            return self.chart.function().map(|f| {
+                cx.answer
+                    .profile(crate::analysis::query::Reads::TIME_ORDER)
+                    .function_name(f)
+                    .into()
+            });
         }
         let (tree, node) = match self.caller_selected() {
             Some(side) => side,

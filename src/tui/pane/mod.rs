@@ -20,6 +20,7 @@ use super::layout::{self, Areas};
 use super::render::theme::Theme;
 use crate::analysis::callgraph::CallGraph;
 use crate::analysis::calltree::TreeIndex;
+use crate::analysis::query::Reads;
 use crate::analysis::search::Query;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, PacketId, Profile};
@@ -66,12 +67,13 @@ pub(super) fn tab_index(tab: View) -> usize {
 /// What every pane reads: the profile, what is derived from it, the
 /// window.
 pub struct Ctx<'a> {
-    /// The query's profile (the loaded one, its threads chosen, its
-    /// transforms applied); the Trace pane's is the threads chosen.
+    /// The profile this pane reads, as the query's answer says
+    /// (`Reads::of_view`): the paths' (its transforms applied), or for the
+    /// Trace pane the events' (the threads chosen).
     pub profile: &'a Arc<Profile>,
-    /// The threads chosen, before any transform: what the time order
-    /// draws (a transform changes no event).
-    pub events: &'a Arc<Profile>,
+    /// The query's one answer: the events' profile (what the time order
+    /// draws) and the one mapping from its functions to the paths'.
+    pub answer: &'a crate::analysis::query::Answer,
     /// What is derived from the profile once (orders, the graph, trees).
     pub prepared: &'a Arc<Prepared>,
     /// A large profile's first view being ordered on a thread.
@@ -178,6 +180,33 @@ pub enum Step {
     /// The function at every place of the call tree.
     Tree(FuncId),
     Events(PacketId),
+}
+
+impl Step {
+    /// The tab the step's pane belongs to.
+    pub fn tab(self) -> View {
+        match self {
+            Step::Function(_) => View::Table(Table::Functions),
+            Step::Stacks(_) => View::Table(Table::Stacks),
+            Step::Lines(_) => View::Table(Table::Lines),
+            Step::Tree(_) => View::Tree,
+            Step::Events(_) => View::Table(Table::Packets),
+        }
+    }
+}
+
+/// What a key on a row whose function the query removed says, and does
+/// nothing else: `MAIN: merged by step 1 (merge MAIN) · u undoes it`.
+pub(super) fn removed_words(r: &crate::analysis::query::Removed) -> String {
+    format!("{r} · {} undoes it", key_of(Place::Query, &Intent::PopStep))
+}
+
+/// The first key the keymap binds to `intent` in `place`, as a message
+/// names it (`u`); empty where none is bound.
+pub(super) fn key_of(place: Place, intent: &Intent) -> &'static str {
+    super::keymap::label_of(place, intent)
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("")
 }
 
 /// How a path's names are joined when copied (as the Stacks pane's path
@@ -376,10 +405,21 @@ impl Pane {
         }
     }
 
-    /// Whether the pane reads the threads' events (the Trace pane, a
-    /// packet's events), which no transform changes.
-    pub fn reads_events(&self) -> bool {
-        matches!(self, Pane::Table(t) if t.table == Table::Packets)
+    /// Which of the answer's profiles the pane reads (`Reads::of_view`
+    /// of its tab: the one place that says it).
+    pub fn reads(&self) -> Reads {
+        Reads::of_view(self.tab())
+    }
+
+    /// Which step of the query removed the function of the row on screen
+    /// (an event's, or a call's of the time order), if one did: a key then
+    /// says so and does nothing else.
+    pub fn removed(&self, cx: &Ctx) -> Option<crate::analysis::query::Removed> {
+        match self {
+            Pane::Table(t) => t.removed(cx),
+            Pane::Flame(f) => f.removed(cx),
+            Pane::Tree(_) | Pane::Info(_) => None,
+        }
     }
 
     /// What `y` copies: the selected name, or path (tree, flame, stack).

@@ -8,6 +8,7 @@
 
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, short_name, step, step_wrap};
 use crate::analysis::callgraph::Edge;
+use crate::analysis::query::{EventFunc, Removed};
 use crate::analysis::search::{self, NameScan, Query};
 use crate::analysis::view::Table;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
@@ -292,15 +293,31 @@ impl TablePane {
         keep_visible(&mut self.cursor, &mut self.offset, self.rows.len(), shown);
     }
 
-    /// The selected row's function, where the table has one.
-    pub fn row_function(&self, p: &Profile) -> Option<FuncId> {
+    /// The selected row's function in the paths' profile, where the table
+    /// has one: an event's crosses from the events' profile through the
+    /// answer's one mapping (`None` where a step removed it: `removed`
+    /// says which).
+    pub fn row_function(&self, cx: &Ctx) -> Option<FuncId> {
         let row = self.selected()?;
         match (self.table, self.within) {
-            (_, Within::Packet(k)) => p.packet(k).events.function(row as usize),
+            (_, Within::Packet(_)) => cx.answer.to_paths(self.event_function(cx)?).ok(),
             (Table::Functions, _) => Some(FuncId::from_index(row as usize)),
-            (Table::Lines, _) => p.line(LineId::from_index(row as usize)).function,
+            (Table::Lines, _) => cx.profile.line(LineId::from_index(row as usize)).function,
             _ => None,
         }
+    }
+
+    /// The selected event's function, of the events' profile.
+    fn event_function(&self, cx: &Ctx) -> Option<EventFunc> {
+        match self.within {
+            Within::Packet(k) => cx.answer.event_function(k, self.selected()? as usize),
+            _ => None,
+        }
+    }
+
+    /// Which step removed the selected event's function, if one did.
+    pub fn removed(&self, cx: &Ctx) -> Option<Removed> {
+        cx.answer.to_paths(self.event_function(cx)?).err()
     }
 
     /// The function the keyboard is on: the split's caller, callee or
@@ -310,7 +327,7 @@ impl TablePane {
             Focus::Callers(i) => self.callers(cx).get(i).and_then(|e| e.func()),
             Focus::Callees(i) => self.callees(cx).get(i).and_then(|e| e.func()),
             Focus::Frames(i) => self.frames(cx).get(i).copied(),
-            Focus::Table => self.row_function(cx.profile),
+            Focus::Table => self.row_function(cx),
         }
     }
 
@@ -320,21 +337,21 @@ impl TablePane {
     }
 
     /// The function whose callers and callees the split lists.
-    pub fn split_function(&self, p: &Profile) -> Option<FuncId> {
-        self.row_function(p).filter(|_| self.has_lists())
+    pub fn split_function(&self, cx: &Ctx) -> Option<FuncId> {
+        self.row_function(cx).filter(|_| self.has_lists())
     }
 
     /// The split's lists for a key: the graph's, waiting for the graph if
     /// its thread is still making it, rather than a pass over the stacks
     /// at each question.
     pub fn callers<'a>(&self, cx: &Ctx<'a>) -> &'a [Edge] {
-        self.split_function(cx.profile)
+        self.split_function(cx)
             .map_or(&[], |f| cx.graph().callers(f))
     }
 
     /// The split's function's callees (the call graph's edges).
     pub fn callees<'a>(&self, cx: &Ctx<'a>) -> &'a [Edge] {
-        self.split_function(cx.profile)
+        self.split_function(cx)
             .map_or(&[], |f| cx.graph().callees(f))
     }
 
@@ -426,9 +443,10 @@ impl TablePane {
                 self.focus = Focus::Frames(at);
                 Effect::Done
             }
-            _ => match self.row_function(p) {
-                Some(f) => Effect::Open(Step::Function(f)),
-                None => Effect::Say("this row has no function".into()),
+            _ => match (self.row_function(cx), self.removed(cx)) {
+                (Some(f), _) => Effect::Open(Step::Function(f)),
+                (None, Some(r)) => Effect::Say(super::removed_words(&r)),
+                (None, None) => Effect::Say("this row has no function".into()),
             },
         }
     }
@@ -717,6 +735,11 @@ impl TablePane {
                 let names: Vec<&str> = p.frames(s).iter().map(|&f| p.function_name(f)).collect();
                 Some(names.join(super::JOIN))
             }
+            // An event names its function in the events' profile, kept or
+            // removed by the query.
+            (Focus::Table, Table::Packets) => self
+                .event_function(cx)
+                .map(|f| cx.answer.event_name(f).to_string()),
             _ => self.function(cx).map(|f| p.function_name(f).to_string()),
         }
     }

@@ -28,7 +28,7 @@ pub(super) fn split(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme
 fn callers_callees(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
     let (left, right) = layout::detail_halves(area);
     let p = cx.profile.as_ref();
-    let f = t.split_function(p);
+    let f = t.split_function(cx);
     // A name two functions share carries its module, as in the lists.
     let name = f
         .map(|f| super::full_name(p, Label::Func(f)))

@@ -59,7 +59,10 @@ fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) 
     // The calls in time order are the threads' events, which no transform
     // changes: the thread choice's profile names them.
     let p = match f.in_chart() {
-        true => cx.events.as_ref(),
+        true => cx
+            .answer
+            .profile(crate::analysis::query::Reads::TIME_ORDER)
+            .as_ref(),
         false => cx.profile.as_ref(),
     };
     if p.nodes().is_empty() {
@@ -356,7 +359,10 @@ fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
     let mut title = " Flame · time order (t: graph) ".to_string();
     // The calls are the chosen threads' events as they ran: a transform
     // of the query changes no event, so none is drawn here.
-    if !std::sync::Arc::ptr_eq(cx.profile, cx.events) {
+    if !std::sync::Arc::ptr_eq(
+        cx.profile,
+        cx.answer.profile(crate::analysis::query::Reads::TIME_ORDER),
+    ) {
         title.push_str("· as run: the query's steps not drawn ");
     }
     if (from, to) != (c.start, c.end) {

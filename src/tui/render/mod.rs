@@ -99,7 +99,7 @@ pub(crate) fn header_shows(app: &App) -> Vec<String> {
 /// The header's facts for the whole profile, each with whether it must
 /// show (the format, the total, the warnings) or may give way.
 fn header_facts(app: &App) -> Vec<(String, bool)> {
-    let p = &app.profile;
+    let p = app.profile();
     let mut facts = vec![(p.format.clone(), true)];
     if let Some(mode) = p.meta.get("mode") {
         facts.push((visible(&mode.to_string()).into_owned(), false));
@@ -126,7 +126,7 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
 }
 
 fn warnings_fact(app: &App) -> Option<String> {
-    let warned = app.profile.warnings().len() as u64;
+    let warned = app.profile().warnings().len() as u64;
     (warned > 0).then(|| {
         let n = crate::report::fmt::counted(warned, "warnings");
         let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
@@ -136,7 +136,7 @@ fn warnings_fact(app: &App) -> Option<String> {
 
 fn sandwich_fact(app: &App) -> Option<String> {
     app.flame_filters()
-        .map(|f| format!("flame: sandwich of {}", short_name(&app.profile, f)))
+        .map(|f| format!("flame: sandwich of {}", short_name(app.profile(), f)))
 }
 
 /// A fact of the header while a query is asked: its text, and when it
@@ -163,7 +163,7 @@ struct QueryFacts {
 const SUMMED_GIVES: u8 = 6;
 
 fn query_facts(app: &App) -> QueryFacts {
-    let p = &app.profile;
+    let p = app.profile();
     let q = &app.query;
     let mut others = Vec::new();
     let mut fact = |text: String, gives: u8| others.push(Fact { text, gives });
@@ -190,7 +190,7 @@ fn query_facts(app: &App) -> QueryFacts {
     // What the steps dropped and their notes stay longest (the footer
     // said them when the step was applied), and the steps left out of the
     // threads chosen.
-    let whole = q.events().profile.totals.elapsed_inclusive_ms;
+    let whole = q.answer().events().totals.elapsed_inclusive_ms;
     for d in super::app::dropped_words(&q.dropped(), whole) {
         let gives = match d.starts_with("dropped ") {
             true => 1,
@@ -401,7 +401,7 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
                 match t.selected() {
                     Some(row) => format!(
                         "function {}",
-                        short_name(&app.profile, FuncId::from_index(row as usize))
+                        short_name(app.profile(), FuncId::from_index(row as usize))
                     ),
                     None => pane.step_name(&cx),
                 }

@@ -70,13 +70,13 @@ fn keys_on_a_list_of_the_split_act_on_its_function() {
         panic!("in the callers")
     };
     to_a_function(&mut app);
-    let row = app.table().row_function(&app.profile);
+    let row = app.table().row_function(&app.cx());
     let caller = app.selected_function().expect("a caller");
     assert_ne!(Some(caller), row);
     run(&mut app, &[Char('y')]);
     assert_eq!(
         app.clipboard.as_deref(),
-        Some(app.profile.function_name(caller))
+        Some(app.profile().function_name(caller))
     );
     run(&mut app, &[Char('t')]);
     assert_eq!(app.scope(), Scope::Tree(Some(caller)));
@@ -301,13 +301,13 @@ fn the_tree_names_its_sort_as_its_columns() {
     run(&mut app, &[pane_key(3)]);
     let title = |app: &App| {
         let t = app.tree();
-        format!("{} {}", t.sort_name(&app.profile), t.sortable().len())
+        format!("{} {}", t.sort_name(app.profile()), t.sortable().len())
     };
     assert_eq!(title(&app), "total 4");
     run(&mut app, &[Char('i')]);
     assert_eq!(title(&app), "self 3");
     run(&mut app, &[Char('s')]);
-    assert_eq!(app.tree().sort_name(&app.profile), "samples");
+    assert_eq!(app.tree().sort_name(app.profile()), "samples");
 }
 
 /// `l` on a caller shows that caller's lines, as `t` and `f` take it.

@@ -245,7 +245,7 @@ impl App {
 
     pub(crate) fn info_len(&self) -> usize {
         match self.pane() {
-            crate::tui::pane::Pane::Info(i) => i.len(&self.profile),
+            crate::tui::pane::Pane::Info(i) => i.len(self.profile()),
             _ => panic!("Info is on screen"),
         }
     }

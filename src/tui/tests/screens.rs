@@ -563,7 +563,7 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     let first: Vec<u32> = (0..20).filter_map(|i| app.table().rows.get(i)).collect();
     assert_eq!(first.len(), 20);
     let top = app
-        .profile
+        .profile()
         .function_name(crate::model::FuncId::from_index(first[0] as usize))
         .to_string();
     let before = text(&render(&app));
@@ -593,7 +593,7 @@ fn a_large_profiles_first_frame_comes_before_its_order() {
     let f = at_once.selected_function().expect("a function is selected");
     let (callers, _, _) = cx.neighbours(f).expect("counted at once");
     let caller = callers.first().expect("the top function has a caller");
-    let caller = caller.who.name(&app.profile).to_string();
+    let caller = caller.who.name(app.profile()).to_string();
     assert!(
         before.contains("(counting…)") || before.contains(&caller),
         "{before}"
@@ -726,7 +726,7 @@ fn the_menu_without_call_paths_and_on_a_long_node() {
     act(&mut app, &steps);
     let screen = text(&render(&app));
     let path = app.pane().node_path(&app.cx()).expect("a call node");
-    let last = crate::text::visible(app.profile.function_name(path[path.len() - 1])).into_owned();
+    let last = crate::text::visible(app.profile().function_name(path[path.len() - 1])).into_owned();
     let line = screen
         .lines()
         .find(|l| l.contains("merge node "))

@@ -23,7 +23,7 @@ fn run(app: &mut App, actions: &[Press]) {
 
 fn selected_name(app: &App) -> String {
     let f = app.selected_function().expect("a function is selected");
-    app.profile.function_name(f).to_string()
+    app.profile().function_name(f).to_string()
 }
 
 fn type_text(app: &mut App, text: &str) {
@@ -33,9 +33,9 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn func(app: &App, name: &str) -> FuncId {
-    app.profile
+    app.profile()
         .function_ids()
-        .find(|&f| app.profile.function_name(f) == name)
+        .find(|&f| app.profile().function_name(f) == name)
         .expect("the function exists")
 }
 
@@ -99,7 +99,7 @@ fn report_tables_list_the_rows_a_pane_opens_on() {
                     reverse,
                     ..TableOptions::default()
                 };
-                let want = listed(&app.profile, view, &opts).expect("no --sort to refuse");
+                let want = listed(app.profile(), view, &opts).expect("no --sort to refuse");
                 let rows = &app.table().rows;
                 let got: Vec<usize> = (0..rows.len())
                     .filter_map(|i| rows.get(i))
@@ -192,7 +192,7 @@ fn sort_next_previous_reverse_keep_the_selection() {
         .get(0)
         .map(|r| FuncId::from_index(r as usize));
     assert_eq!(
-        first.map(|f| app.profile.function_name(f)),
+        first.map(|f| app.profile().function_name(f)),
         Some("FNDISCOUNT"),
         "equal times: by name"
     );
@@ -206,7 +206,7 @@ fn sorting_by_name_is_alphabetical_and_stable() {
     }
     let names: Vec<&str> = (0..app.table().rows.len())
         .filter_map(|i| app.table().rows.get(i))
-        .map(|r| app.profile.function_name(FuncId::from_index(r as usize)))
+        .map(|r| app.profile().function_name(FuncId::from_index(r as usize)))
         .collect();
     let mut sorted = names.clone();
     sorted.sort();
@@ -244,7 +244,7 @@ fn enter_on_a_function_opens_its_stacks_and_back_restores_everything() {
     for i in 0..app.table().rows.len() {
         let s = app.table().rows.get(i).expect("row");
         let frames = app
-            .profile
+            .profile()
             .frames(crate::model::StackId::from_index(s as usize));
         assert!(
             frames.contains(&f),
@@ -325,7 +325,7 @@ fn l_shows_the_function_s_lines_and_enter_on_a_line_its_function() {
     for i in 0..app.table().rows.len() {
         let l = app.table().rows.get(i).expect("row");
         let line = app
-            .profile
+            .profile()
             .line(crate::model::LineId::from_index(l as usize));
         assert_eq!(line.function, Some(price));
     }
@@ -344,7 +344,7 @@ fn search_filters_as_you_type_enter_keeps_esc_clears() {
     let names: Vec<String> = (0..app.table().rows.len())
         .map(|i| {
             let r = app.table().rows.get(i).expect("row");
-            app.profile
+            app.profile()
                 .function_name(FuncId::from_index(r as usize))
                 .to_string()
         })
@@ -416,7 +416,7 @@ fn the_finder_ranks_all_functions_and_jumps() {
         panic!("finder open")
     };
     let best = FuncId::from_index(f.results[0] as usize);
-    assert_eq!(app.profile.function_name(best), "FNTAX");
+    assert_eq!(app.profile().function_name(best), "FNTAX");
     app.press(Enter);
     assert_eq!(app.mode, Mode::Normal);
     assert_eq!(app.scope(), Scope::Functions);
@@ -453,7 +453,7 @@ fn packets_open_their_events_and_an_event_its_function() {
     let Scope::Events(k) = app.scope() else {
         panic!("events open")
     };
-    assert_eq!(app.table().rows.len(), app.profile.packet(k).events.len());
+    assert_eq!(app.table().rows.len(), app.profile().packet(k).events.len());
     app.press(Down);
     assert_eq!(selected_name(&app), "WORKER");
     app.press(Char('s'));
@@ -582,7 +582,7 @@ fn narrowing_search_keeps_exactly_the_matching_rows() {
             .iter()
             .copied()
             .filter(|&r| {
-                q.matches(app.profile.function_name(FuncId::from_index(r as usize)))
+                q.matches(app.profile().function_name(FuncId::from_index(r as usize)))
                     .is_some()
             })
             .collect();
@@ -618,7 +618,7 @@ fn every_panes_search_keeps_the_rows_whose_text_matches() {
             for c in query.chars() {
                 app.press(Char(c));
                 let q = crate::analysis::search::Query::parse(app.filter());
-                let text = |r: u32| crate::tui::columns::search_text(kind, &app.profile, r);
+                let text = |r: u32| crate::tui::columns::search_text(kind, app.profile(), r);
                 let expected: Vec<u32> = all
                     .iter()
                     .copied()
@@ -660,10 +660,10 @@ fn e_exports_the_rows_shown_beside_the_input_and_never_replaces_a_file() {
     let shown: Vec<String> = (0..app.table().rows.len())
         .map(|i| {
             let f = FuncId::from_index(app.table().rows.get(i).unwrap() as usize);
-            app.profile.function_name(f).to_string()
+            app.profile().function_name(f).to_string()
         })
         .collect();
-    assert!(shown.len() < app.profile.functions().len());
+    assert!(shown.len() < app.profile().functions().len());
     assert_eq!(csv_first_column(&first), shown);
     run(&mut app, &[Char('e')]);
     let second = dir.path().join("orders.prof.functions-2.csv");
@@ -771,7 +771,7 @@ fn the_tree_opens_closes_sorts_and_turns_over() {
     run(&mut app, &[Left]);
     assert_eq!(rows(&app), 1, "← on an open row closes it");
     run(&mut app, &[Char('*')]);
-    assert_eq!(rows(&app), app.profile.nodes().len());
+    assert_eq!(rows(&app), app.profile().nodes().len());
     run(&mut app, &[Down]);
     let name = selected_name(&app);
     run(&mut app, &[Char('i')]);
@@ -860,7 +860,7 @@ fn the_flame_merges_and_focuses() {
 
 /// Whether a function of this name is a frame of any call path.
 fn in_paths(app: &App, name: &str) -> bool {
-    let p = &app.profile;
+    let p = app.profile();
     let mut frames = Vec::new();
     p.stack_ids().any(|s| {
         p.path_into(p.stack(s).node(), &mut frames);
@@ -1173,10 +1173,10 @@ fn y_copies_the_selected_name_or_path() {
     run(&mut app, &[pane_key(2)]);
     let s = app.table().selected().expect("a stack");
     let want: Vec<String> = app
-        .profile
+        .profile()
         .frames(crate::model::StackId::from_index(s as usize))
         .iter()
-        .map(|&f| app.profile.function_name(f).to_string())
+        .map(|&f| app.profile().function_name(f).to_string())
         .collect();
     run(&mut app, &[Char('y')]);
     assert_eq!(app.clipboard.as_deref(), Some(want.join(" > ").as_str()));
@@ -1218,7 +1218,7 @@ fn function_rows(app: &App) -> Vec<String> {
     (0..t.rows.len())
         .filter_map(|i| t.rows.get(i))
         .map(|r| {
-            app.profile
+            app.profile()
                 .function_name(FuncId::from_index(r as usize))
                 .to_string()
         })
@@ -1233,7 +1233,7 @@ fn function_rows(app: &App) -> Vec<String> {
 fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
     let mut app = demo(120, 40);
     let loaded_rows = function_rows(&app);
-    let total = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    let total = app.profile().totals.elapsed_inclusive_ms.expect("timed");
     move_to(&mut app, "FNPRICE");
     run(&mut app, &[Char('d')]);
     assert_eq!(app.query.crumbs(), ["drop FNPRICE"]);
@@ -1245,13 +1245,13 @@ fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
         .ms
         .expect("a timed profile says its time");
     assert!(dropped > 0.0);
-    let now = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    let now = app.profile().totals.elapsed_inclusive_ms.expect("timed");
     assert!(
         (now + dropped - total).abs() < 1e-6,
         "{now} + {dropped} = {total}"
     );
     run(&mut app, &[pane_key(4)]);
-    let p = Arc::clone(&app.profile);
+    let p = Arc::clone(app.profile());
     let tree = app.flame().tree.clone();
     let frames = (0..tree.len() as u32).filter_map(|n| tree.func(n).func());
     assert!(
@@ -1264,13 +1264,13 @@ fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
         app.tree().tree.rows.iter().all(|r| app
             .tree()
             .tree
-            .func(&app.profile, r.id)
-            .is_none_or(|f| app.profile.function_name(f) != "FNPRICE")),
+            .func(app.profile(), r.id)
+            .is_none_or(|f| app.profile().function_name(f) != "FNPRICE")),
         "gone from the call tree"
     );
     run(&mut app, &[Char('u')]);
     assert!(
-        Arc::ptr_eq(&app.profile, &app.query.loaded),
+        Arc::ptr_eq(app.profile(), &*app.query.loaded()),
         "the loaded profile itself"
     );
     assert!(app.query.is_whole());
@@ -1280,7 +1280,7 @@ fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
         loaded_rows,
         "the whole profile's rows again"
     );
-    assert_eq!(app.profile.totals.elapsed_inclusive_ms, Some(total));
+    assert_eq!(app.profile().totals.elapsed_inclusive_ms, Some(total));
 }
 
 /// Steps stack as breadcrumbs; `u` pops the last, `U` (and `X`) clears
@@ -1300,13 +1300,13 @@ fn steps_stack_u_pops_and_u_clears() {
     assert_eq!(app.status.as_deref(), Some("undone: focus FNREADITEM"));
     assert_eq!(
         app.selected_function()
-            .map(|f| app.profile.function_name(f).to_string()),
+            .map(|f| app.profile().function_name(f).to_string()),
         Some("FNREADITEM".into()),
         "the selection stays on its function"
     );
     run(&mut app, &[Char('F'), Char('U')]);
     assert!(app.query.is_whole());
-    assert!(Arc::ptr_eq(&app.profile, &app.query.loaded));
+    assert!(Arc::ptr_eq(app.profile(), &*app.query.loaded()));
     run(&mut app, &[Char('m'), Char('X')]);
     assert!(app.query.is_whole(), "X clears as U does");
     run(&mut app, &[Char('U')]);
@@ -1372,7 +1372,7 @@ fn a_step_a_profile_cannot_take_says_why() {
     assert!(said.contains("needs call paths"), "{said}");
     assert!(app.query.is_whole());
     let first = app.selected_function().expect("a row");
-    let name = app.profile.function_name(first).to_string();
+    let name = app.profile().function_name(first).to_string();
     run(&mut app, &[Char('d')]);
     assert_eq!(
         app.query.crumbs(),
@@ -1442,8 +1442,8 @@ fn the_threads_list_chooses_a_thread() {
         120,
         40,
     );
-    let all = app.profile.totals.elapsed_inclusive_ms.expect("timed");
-    let packets = app.profile.packets().len();
+    let all = app.profile().totals.elapsed_inclusive_ms.expect("timed");
+    let packets = app.profile().packets().len();
     run(&mut app, &[Char('H')]);
     let Mode::Threads(list) = &app.mode else {
         panic!("the threads list is open");
@@ -1453,7 +1453,7 @@ fn the_threads_list_chooses_a_thread() {
     run(&mut app, &[Enter]);
     assert_eq!(app.mode, Mode::Normal);
     assert_eq!(app.query.crumbs(), [format!("thread {id}")]);
-    let one = app.profile.totals.elapsed_inclusive_ms.expect("timed");
+    let one = app.profile().totals.elapsed_inclusive_ms.expect("timed");
     assert!(one < all, "{one} < {all}");
     run(&mut app, &[pane_key(5)]);
     assert!(app.table().rows.len() <= packets);
@@ -1471,7 +1471,7 @@ fn the_threads_list_chooses_a_thread() {
         "the steps are applied again after the thread choice"
     );
     run(&mut app, &[Char('U')]);
-    assert!(Arc::ptr_eq(&app.profile, &app.query.loaded));
+    assert!(Arc::ptr_eq(app.profile(), &*app.query.loaded()));
 }
 
 /// A step that runs a quarter of a second says so in the footer, with a
@@ -1568,7 +1568,7 @@ fn a_step_on_a_stacks_row_takes_its_leaf() {
     let mut app = demo(120, 40);
     run(&mut app, &[pane_key(2)]);
     let leaf = *app.frames().last().expect("a stack");
-    let name = app.profile.function_name(leaf).to_string();
+    let name = app.profile().function_name(leaf).to_string();
     run(&mut app, &[Char('m')]);
     assert_eq!(
         app.query.crumbs(),

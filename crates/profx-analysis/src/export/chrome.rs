@@ -13,14 +13,24 @@ use profx_model::Profile;
 use profx_model::timeline::Timeline;
 use std::io::{self, Write};
 
-pub(super) fn write(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
+pub(super) fn write(
+    p: &Profile,
+    tl: &Timeline,
+    query: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<String> {
     out.write_all(b"{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":")?;
     string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
-    write!(out, ",\"timed\":{}}},\"traceEvents\":[", tl.timed)?;
+    write!(out, ",\"timed\":{}", tl.timed)?;
+    if let Some(q) = query {
+        out.write_all(b",\"query\":")?;
+        string(out, q)?;
+    }
+    out.write_all(b"},\"traceEvents\":[")?;
     out.write_all(
         b"\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":",
     )?;
-    string(out, &profile_name(p))?;
+    string(out, &profile_name(p, query))?;
     out.write_all(b"}}")?;
     for (t, span) in tl.threads.iter().enumerate() {
         write!(

@@ -47,12 +47,36 @@ impl Target {
 
 /// An export: its target and, for folded stacks and sampled speedscope
 /// profiles, the weight (`None`: `Weight::default_for` the profile).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     /// The format to write.
     pub target: Target,
     /// What a stack weighs (`--weight`); `None` for the profile's default.
     pub weight: Option<Weight>,
+    /// The query the export answers, in words (`Answer::label`): the
+    /// speedscope profile's name and the Chrome trace's `otherData` state
+    /// it; folded stacks and CSV have no place for it (the command says it
+    /// on stderr). `None` for the whole profile.
+    pub query: Option<String>,
+}
+
+impl Target {
+    /// Which of a query's profiles the target draws (`Reads`): the time
+    /// order (Chrome) and the Trace pane's rows are the events', every
+    /// other export the paths'.
+    pub fn reads(self) -> crate::query::Reads {
+        match self {
+            Target::Chrome => crate::query::Reads::TIME_ORDER,
+            Target::Csv(t) => crate::query::Reads::of_view(crate::view::View::Table(t)),
+            Target::Folded | Target::Speedscope => crate::query::Reads::Paths,
+        }
+    }
+
+    /// Whether the target's format has a place to name the query it
+    /// answers.
+    pub fn names_its_query(self) -> bool {
+        matches!(self, Target::Chrome | Target::Speedscope)
+    }
 }
 
 /// What was written, for the message that says so.
@@ -146,11 +170,13 @@ pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary,
     let what = match req.target {
         Target::Folded => folded::write(p, weight, out)?,
         Target::Speedscope => match (req.weight, p.timeline()) {
-            (None, Some(tl)) if !tl.marks.is_empty() => speedscope::write_evented(p, tl, out)?,
-            _ => speedscope::write_sampled(p, weight, out)?,
+            (None, Some(tl)) if !tl.marks.is_empty() => {
+                speedscope::write_evented(p, tl, req.query.as_deref(), out)?
+            }
+            _ => speedscope::write_sampled(p, weight, req.query.as_deref(), out)?,
         },
         Target::Chrome => match p.timeline() {
-            Some(tl) => chrome::write(p, tl, out)?,
+            Some(tl) => chrome::write(p, tl, req.query.as_deref(), out)?,
             None => {
                 return Err(ExportError::NotATrace {
                     format: p.format.clone(),

@@ -20,7 +20,12 @@ use std::io::{self, Write};
 
 const SCHEMA_URL: &str = "https://www.speedscope.app/file-format-schema.json";
 
-pub(super) fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
+pub(super) fn write_sampled(
+    p: &Profile,
+    w: Weight,
+    query: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<String> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     // The views' own frames follow the functions': (outside), (no call
     // path), (unlisted), each where some path needs it.
@@ -37,7 +42,7 @@ pub(super) fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::
         Label::Func(f) => f.index(),
         other => p.functions().len() + extra.iter().position(|&e| e == other).unwrap_or(0),
     };
-    head(p, out, &extra)?;
+    head(p, query, out, &extra)?;
     let unit = if w == Weight::Time {
         "milliseconds"
     } else {
@@ -45,7 +50,7 @@ pub(super) fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::
     };
     let total: f64 = paths.iter().map(|x| x.weight).sum();
     out.write_all(b"{\"type\":\"sampled\",\"name\":")?;
-    string(out, &profile_name(p))?;
+    string(out, &profile_name(p, query))?;
     write!(out, ",\"unit\":\"{unit}\",\"startValue\":0,\"endValue\":")?;
     number(out, total)?;
     out.write_all(b",\"samples\":[")?;
@@ -69,8 +74,13 @@ pub(super) fn write_sampled(p: &Profile, w: Weight, out: &mut dyn Write) -> io::
     Ok(format!("{stacks} ({})", w.name()))
 }
 
-pub(super) fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> io::Result<String> {
-    head(p, out, &[])?;
+pub(super) fn write_evented(
+    p: &Profile,
+    tl: &Timeline,
+    query: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<String> {
+    head(p, query, out, &[])?;
     let unit = if tl.timed { "milliseconds" } else { "none" };
     let order = by_thread(tl);
     for (t, span) in tl.threads.iter().enumerate() {
@@ -78,7 +88,10 @@ pub(super) fn write_evented(p: &Profile, tl: &Timeline, out: &mut dyn Write) -> 
             out.write_all(b",")?;
         }
         out.write_all(b"{\"type\":\"evented\",\"name\":")?;
-        string(out, &format!("{} thread {}", profile_name(p), span.id))?;
+        string(
+            out,
+            &format!("{} thread {}", profile_name(p, query), span.id),
+        )?;
         write!(out, ",\"unit\":\"{unit}\",\"startValue\":")?;
         number(out, span.first)?;
         out.write_all(b",\"endValue\":")?;
@@ -127,11 +140,11 @@ pub(super) fn by_thread(tl: &Timeline) -> Vec<Vec<u32>> {
 }
 
 /// The document up to the first profile: schema, names, shared frames.
-fn head(p: &Profile, out: &mut dyn Write, extra: &[Label]) -> io::Result<()> {
+fn head(p: &Profile, query: Option<&str>, out: &mut dyn Write, extra: &[Label]) -> io::Result<()> {
     write!(out, "{{\"$schema\":\"{SCHEMA_URL}\",\"exporter\":")?;
     string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
     out.write_all(b",\"name\":")?;
-    string(out, &profile_name(p))?;
+    string(out, &profile_name(p, query))?;
     out.write_all(b",\"activeProfileIndex\":0,\"shared\":{\"frames\":[")?;
     for f in p.function_ids() {
         if f.index() > 0 {
@@ -171,14 +184,18 @@ fn write_indices(out: &mut dyn Write, ids: impl Iterator<Item = usize>) -> io::R
     Ok(())
 }
 
-/// The input's file name (the demo's name for the demo).
-pub(super) fn profile_name(p: &Profile) -> String {
-    p.sources
+/// The input's file name (the demo's name for the demo), and the query
+/// the export answers after it (`TRACE.PRF · thread 2 › merge F`): the
+/// one place speedscope's and Chrome's files name what they show.
+pub(super) fn profile_name(p: &Profile, query: Option<&str>) -> String {
+    let file = p
+        .sources
         .first()
         .map(|s| {
             std::path::Path::new(s)
                 .file_name()
                 .map_or(s.clone(), |n| n.to_string_lossy().into_owned())
         })
-        .unwrap_or_else(|| p.format.clone())
+        .unwrap_or_else(|| p.format.clone());
+    file + &crate::report::table::query_note(query)
 }

@@ -13,11 +13,13 @@
 //! library, collapse a function's subtree), on the call paths of
 //! `paths.rs`, the rewrites themselves in `rewrite.rs`.
 
+mod answer;
 mod names;
 mod paths;
 mod rewrite;
 mod threads;
 
+pub use answer::{Answer, EventFunc, Level, Policy, Reads, Removed};
 pub use names::{Target, closest_names, resolve, spelling};
 pub use paths::Dropped;
 pub use threads::{ThreadRow, thread_rows};
@@ -111,6 +113,25 @@ impl Step {
         format!("{} {operand}", self.verb())
     }
 
+    /// What the step does to a function it removes, in the words a
+    /// message uses (`MAIN: merged by step 1`).
+    pub fn did(&self) -> &'static str {
+        match self {
+            Step::Merge(_) | Step::MergePath(_) => "merged",
+            Step::Drop(_) => "dropped",
+            Step::Focus(_) | Step::FocusPath(_) => "left out",
+            Step::CollapseRecursion(_)
+            | Step::CollapseDirectRecursion(_)
+            | Step::CollapseModule(_)
+            | Step::CollapseSubtree(_) => "collapsed",
+        }
+    }
+
+    /// The command line's flag for the step (`--merge`).
+    pub fn flag(&self) -> String {
+        format!("--{}", self.op().replace('_', "-"))
+    }
+
     /// Whether the step rewrites call paths, so a profile without any has
     /// nothing for it to do (merge and drop also apply to functions).
     pub fn needs_paths(&self) -> bool {
@@ -144,6 +165,64 @@ impl Query {
     pub fn is_whole(&self) -> bool {
         self.threads.is_none() && self.steps.is_empty()
     }
+
+    /// The query in words, as every output's first line states it after
+    /// its row count: the threads chosen, then each step's label, joined
+    /// by ` › ` (`thread 2 › merge F`); `None` for the whole profile.
+    /// Names pass through `text::visible`.
+    pub fn describe(&self) -> Option<String> {
+        let threads = self.threads.as_deref().map(threads_label);
+        let steps = self
+            .steps
+            .iter()
+            .map(|s| profx_model::text::visible(&s.label()).into_owned());
+        let words: Vec<String> = threads.into_iter().chain(steps).collect();
+        (!words.is_empty()).then(|| words.join(" › "))
+    }
+
+    /// The command line's arguments that ask this query, in its order:
+    /// `--thread 2 --merge F --focus-path A;B` (each value one argument,
+    /// unquoted: [`shell_words`] quotes them for a shell).
+    pub fn to_args(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for id in self.threads.iter().flatten() {
+            out.push("--thread".to_string());
+            out.push(id.to_string());
+        }
+        for s in &self.steps {
+            out.push(s.flag());
+            out.push(s.operand().1);
+        }
+        out
+    }
+}
+
+/// A thread choice in words: `all threads`, `thread 2`, `threads 1,3`.
+pub fn threads_label(ids: &[u64]) -> String {
+    match ids {
+        [one] => format!("thread {one}"),
+        ids => format!(
+            "threads {}",
+            ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+        ),
+    }
+}
+
+/// `args` as one line a POSIX shell reads back as the same arguments:
+/// each quoted in `'…'` unless it is made only of characters no shell
+/// treats specially (`'` itself written `'\''`).
+pub fn shell_words<S: AsRef<str>>(args: &[S]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    args.iter()
+        .map(|a| {
+            let a = a.as_ref();
+            match !a.is_empty() && a.chars().all(plain) {
+                true => a.to_string(),
+                false => format!("'{}'", a.replace('\'', "'\\''")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Why a query has no answer.
@@ -247,62 +326,6 @@ pub struct Asked {
     pub dropped: Dropped,
 }
 
-impl Asked {
-    /// The query `q` whose steps gave `answers` (`run`'s).
-    pub fn of(q: &Query, answers: &[Answer]) -> Asked {
-        let mut dropped = Dropped::default();
-        for a in answers {
-            dropped.paths += a.dropped.paths;
-            if let Some(ms) = a.dropped.ms {
-                dropped.ms = Some(dropped.ms.unwrap_or(0.0) + ms);
-            }
-            if let Some(h) = a.dropped.hits {
-                dropped.hits = Some(dropped.hits.unwrap_or(0) + h);
-            }
-            for n in &a.dropped.notes {
-                if !dropped.notes.contains(n) {
-                    dropped.notes.push(n.clone());
-                }
-            }
-        }
-        Asked {
-            query: q.clone(),
-            dropped,
-        }
-    }
-}
-
-/// One step's answer: the rewritten profile and what it left out.
-#[derive(Debug, Clone)]
-pub struct Answer {
-    /// The profile every view reads.
-    pub profile: Arc<Profile>,
-    /// What the step dropped (paths left empty, paths a drop or a focus
-    /// removed), and notes the header shows.
-    pub dropped: Dropped,
-}
-
-/// Applies one step to `p`, as the app does: a step that would change
-/// nothing or leave no function is refused (`ChangesNothing`,
-/// `LeavesNothing`). `cancel` is asked now and then; when it says yes the
-/// step stops with `QueryError::Cancelled`.
-pub fn apply(p: &Profile, step: &Step, cancel: &dyn Fn() -> bool) -> Result<Answer, QueryError> {
-    apply_as(p, step, cancel, true)
-}
-
-fn apply_as(
-    p: &Profile,
-    step: &Step,
-    cancel: &dyn Fn() -> bool,
-    strict: bool,
-) -> Result<Answer, QueryError> {
-    let (profile, dropped) = paths::apply(p, step, cancel, strict)?;
-    Ok(Answer {
-        profile: Arc::new(profile),
-        dropped,
-    })
-}
-
 /// The thread ids a trace records, in their first event's order; empty for
 /// a profile with one implicit thread.
 pub fn thread_ids(p: &Profile) -> Vec<u64> {
@@ -339,31 +362,6 @@ pub fn choose_threads(
         Err(_) if watch.cancelled() => Err(QueryError::Cancelled),
         Err(why) => Err(QueryError::Replay(why)),
     }
-}
-
-/// Runs a whole query on the loaded profile: its threads, then its steps,
-/// as `report` and `export` do: a step that changes nothing or leaves no
-/// function is applied all the same, with a note saying so (a script's
-/// query means what it says). Returns every step's answer, the thread
-/// choice's first (with nothing dropped).
-pub fn run(loaded: &Arc<Profile>, q: &Query, watch: &Watch<'_>) -> Result<Vec<Answer>, QueryError> {
-    let base = choose_threads(loaded, q.threads.as_deref(), watch)?;
-    let cancel = &|| watch.cancelled();
-    let mut out = vec![Answer {
-        profile: base,
-        dropped: Dropped::default(),
-    }];
-    for step in &q.steps {
-        let Some(last) = out.last() else { break };
-        let mut next = apply_as(&last.profile, step, cancel, false)?;
-        if next.dropped.unchanged {
-            // Nothing rewritten: the profile it applied to, every number
-            // kept (per-call statistics too).
-            next.profile = Arc::clone(&last.profile);
-        }
-        out.push(next);
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! generated profiles of every format are in `tests/properties.rs`.
 
 use super::*;
+use profx_model::Watch;
 use profx_model::metrics::Sample;
 use profx_model::{FuncId, ProfileBuilder};
 
@@ -35,6 +36,35 @@ fn sampled() -> Arc<Profile> {
 }
 
 type NameIds = profx_model::NameId;
+
+/// One step's profile and what it dropped.
+#[derive(Debug)]
+struct One {
+    profile: Arc<Profile>,
+    dropped: Dropped,
+}
+
+/// `step` on `p` as the app asks it (`Policy::App`).
+fn apply(
+    p: &Arc<Profile>,
+    step: &Step,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Result<One, QueryError> {
+    let w = Watch {
+        cancel,
+        progress: &|_, _| {},
+    };
+    let a = Answer::whole(Arc::clone(p)).push(step.clone(), Policy::App, &w)?;
+    let l = &a.levels()[1];
+    Ok(One {
+        profile: Arc::clone(&l.profile),
+        dropped: l.dropped.clone(),
+    })
+}
+
+fn script(p: &Arc<Profile>, q: &Query) -> Answer {
+    Answer::run(p, q, Policy::Script, &Watch::NONE).expect("run")
+}
 
 fn named(p: &Profile, name: &str, module: &str) -> Option<FuncId> {
     p.function_ids()
@@ -118,10 +148,10 @@ fn a_cancelled_step_says_so_and_threads_need_a_trace() {
     let p = sampled();
     let r = apply(&p, &Step::Merge(Target("F".into())), &|| true);
     assert_eq!(r.err(), Some(QueryError::Cancelled));
-    let t = choose_threads(&p, Some(&[1]), &profx_model::Watch::NONE);
+    let t = choose_threads(&p, Some(&[1]), &Watch::NONE);
     assert!(matches!(t, Err(QueryError::NoThreads { .. })), "{t:?}");
     assert!(Arc::ptr_eq(
-        &choose_threads(&p, None, &profx_model::Watch::NONE).expect("all"),
+        &choose_threads(&p, None, &Watch::NONE).expect("all"),
         &p
     ));
 }
@@ -136,9 +166,9 @@ fn asked_sums_its_steps_and_labels_read_as_breadcrumbs() {
             Step::Drop(Target("b!DUP".into())),
         ],
     };
-    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
-    assert_eq!(answers.len(), 3);
-    let asked = Asked::of(&q, &answers);
+    let answer = script(&p, &q);
+    assert_eq!(answer.levels().len(), 3);
+    let asked = answer.asked();
     assert_eq!(asked.dropped.ms, Some(5.0));
     assert_eq!(asked.dropped.paths, 2);
     assert_eq!(q.steps[1].label(), "drop b!DUP");
@@ -162,7 +192,8 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
         threads: None,
         steps: vec![step],
     };
-    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
+    let answers = script(&p, &q);
+    let answers = answers.levels();
     assert!(Arc::ptr_eq(&answers[1].profile, &p), "the profile itself");
     assert_eq!(
         answers[1].dropped.notes,
@@ -179,7 +210,115 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
         threads: None,
         steps: vec![root],
     };
-    let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
+    let answers = script(&p, &q);
+    let answers = answers.levels();
     assert!(answers[1].profile.functions().is_empty());
     assert_eq!(answers[1].profile.totals.elapsed_inclusive_ms, Some(0.0));
+}
+
+#[test]
+fn a_function_of_the_events_reaches_the_paths_by_its_one_mapping() {
+    let p = sampled();
+    let whole = Answer::whole(Arc::clone(&p));
+    let g = named(&p, "G", "").expect("G");
+    let f = named(&p, "F", "").expect("F");
+    let db = named(&p, "DUP", "b").expect("b!DUP");
+    assert_eq!(whole.to_paths(whole.time_order_function(g)), Ok(g));
+    let a = whole
+        .push(Step::Merge(Target("F".into())), Policy::App, &Watch::NONE)
+        .expect("merge")
+        .push(
+            Step::Drop(Target("b!DUP".into())),
+            Policy::App,
+            &Watch::NONE,
+        )
+        .expect("drop");
+    let q = a.paths();
+    // G keeps its name and module, not (necessarily) its id.
+    let to = a.to_paths(a.time_order_function(g)).expect("G is kept");
+    assert_eq!(q.function_name(to), "G");
+    let da = named(&p, "DUP", "a").expect("a!DUP");
+    let to = a
+        .to_paths(a.time_order_function(da))
+        .expect("a!DUP is kept");
+    assert_eq!((q.function_name(to), q.function_module(to)), ("DUP", "a"));
+    let gone = a
+        .to_paths(a.time_order_function(f))
+        .expect_err("F is merged");
+    assert_eq!(gone.to_string(), "F: merged by step 1 (merge F)");
+    let gone = a
+        .to_paths(a.time_order_function(db))
+        .expect_err("b!DUP is dropped");
+    assert_eq!((gone.step, gone.did), (2, "dropped"));
+    // Popping a step gives the answer before it, whose mapping is its own.
+    let (back, step, why) = a.pop().expect("a step");
+    assert_eq!((step, why), (Step::Drop(Target("b!DUP".into())), None));
+    assert!(back.to_paths(back.time_order_function(db)).is_ok());
+}
+
+#[test]
+fn the_app_leaves_out_what_a_script_refuses() {
+    let p = sampled();
+    let q = Query {
+        threads: None,
+        steps: vec![
+            Step::Merge(Target("NOPE".into())),
+            Step::Drop(Target("G".into())),
+        ],
+    };
+    let e = Answer::run(&p, &q, Policy::Script, &Watch::NONE).expect_err("NOPE");
+    assert!(matches!(e, QueryError::NoFunction { .. }), "{e:?}");
+    let a = Answer::run(&p, &q, Policy::App, &Watch::NONE).expect("left out");
+    assert_eq!(a.asked_steps().count(), 2);
+    assert_eq!(
+        a.steps().collect::<Vec<_>>(),
+        [&Step::Drop(Target("G".into()))]
+    );
+    let (step, why) = a.left_out_steps().next().expect("one left out");
+    assert_eq!(step, &Step::Merge(Target("NOPE".into())));
+    assert!(why.starts_with("no function is named \"NOPE\""), "{why}");
+    // The query an output states is the steps applied.
+    assert_eq!(a.query().describe().as_deref(), Some("drop G"));
+    assert_eq!(a.dropped().ms, Some(2.0));
+}
+
+#[test]
+fn a_query_prints_as_words_and_as_a_command_line() {
+    let q = Query {
+        threads: Some(vec![2]),
+        steps: vec![
+            Step::Merge(Target("&(MACRO)".into())),
+            Step::FocusPath(split_path("A;B")),
+            Step::CollapseModule("it's".into()),
+        ],
+    };
+    assert_eq!(
+        q.describe().as_deref(),
+        Some("thread 2 › merge &(MACRO) › focus subtree A>B › collapse module it's")
+    );
+    assert_eq!(Query::default().describe(), None);
+    let args = q.to_args();
+    assert_eq!(
+        shell_words(&args),
+        "--thread 2 --merge '&(MACRO)' --focus-path 'A;B' --collapse-module 'it'\\''s'"
+    );
+    assert_eq!(shell_words(&[""]), "''");
+    assert_eq!(
+        Step::CollapseDirectRecursion(Target("F".into())).flag(),
+        "--collapse-direct-recursion"
+    );
+}
+
+#[test]
+fn which_profile_a_view_reads_is_said_once() {
+    use crate::view::{Table, View};
+    assert_eq!(Reads::of_view(View::Table(Table::Packets)), Reads::Events);
+    for v in [
+        View::Table(Table::Functions),
+        View::Tree,
+        View::Flame,
+        View::Info,
+    ] {
+        assert_eq!(Reads::of_view(v), Reads::Paths, "{v:?}");
+    }
 }

@@ -218,13 +218,19 @@ fn query_json(q: &crate::query::Asked) -> QueryJson {
 /// Writes the report to `out` as it is made, pretty-printed, ending with a
 /// newline, every unsafe character escaped (`SafeWriter`).
 pub fn write(p: &Profile, out: &mut dyn Write) -> io::Result<()> {
-    write_asked(p, p, &crate::query::Asked::default(), out)
+    write_parts(p, p, &crate::query::Asked::default(), out)
 }
 
-/// `write`, for the profile a query made: `"query"` states the query; the
-/// packets and events are those of `events`, the thread choice's profile
-/// (a transform changes no event).
-pub fn write_asked(
+/// `write`, for a query's answer: `"query"` states the query; the threads,
+/// packets and events are the events' profile's (the thread choice's: a
+/// transform changes no event), every other number the paths'.
+pub fn write_answer(a: &crate::query::Answer, out: &mut dyn Write) -> io::Result<()> {
+    use crate::query::Reads;
+    let (paths, events) = (a.profile(Reads::Paths), a.profile(Reads::Events));
+    write_parts(paths, events, &a.asked(), out)
+}
+
+fn write_parts(
     p: &Profile,
     events: &Profile,
     asked: &crate::query::Asked,
@@ -237,7 +243,7 @@ pub fn write_asked(
         sources: &p.sources,
         meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
         query: query_json(asked),
-        threads: p
+        threads: events
             .threads()
             .iter()
             .map(|t| ThreadJson {

@@ -38,6 +38,16 @@ pub struct TableOptions {
     pub reverse: bool,
     /// How many rows to list at most (`--top`); every row when `None`.
     pub top: Option<usize>,
+    /// The query the table answers, in words (`Answer::label`), stated
+    /// on its first line after the row count; `None` for the whole
+    /// profile.
+    pub query: Option<String>,
+}
+
+/// A query's words as a first line states them: ` · thread 2 › merge F`,
+/// nothing for the whole profile.
+pub fn query_note(query: Option<&str>) -> String {
+    query.map_or(String::new(), |q| format!(" · {q}"))
 }
 
 /// A `--sort` key the table cannot order by. Both kinds list the columns
@@ -111,7 +121,7 @@ pub fn write(
             };
             rows_table(p, stack_rows(p), opts, path, &mut out)?;
         }
-        Table::Packets => out.write_all(packets(p).as_bytes())?,
+        Table::Packets => out.write_all(packets(p, opts.query.as_deref()).as_bytes())?,
     }
     out.flush()?;
     Ok(())
@@ -297,8 +307,9 @@ fn rows_table<C: DefaultOrder>(
     }
     writeln!(
         out,
-        "# {view}: {} of {total} · {order}{}",
+        "# {view}: {} of {total}{} · {order}{}",
         rows.len(),
+        query_note(opts.query.as_deref()),
         session_note(p)
     )?;
     out.write_all(line(&header, &widths, &kinds).as_bytes())?;
@@ -351,9 +362,10 @@ fn align(grid: &[Vec<String>], kinds: &[ValueKind]) -> String {
     grid.iter().map(|row| line(row, &widths, kinds)).collect()
 }
 
-fn packets(p: &Profile) -> String {
+fn packets(p: &Profile, query: Option<&str>) -> String {
+    let q = query_note(query);
     if p.packets().is_empty() {
-        return format!("# packets: none ({} has no trace events)\n", p.format);
+        return format!("# packets: none{q} ({} has no trace events)\n", p.format);
     }
     let mut grid = vec![
         ["#", "Source", "Events", "First ms", "Last ms"]
@@ -372,16 +384,19 @@ fn packets(p: &Profile) -> String {
     }
     use ValueKind::{Number as N, Text as T};
     format!(
-        "# packets: {}\n{}",
+        "# packets: {}{q}\n{}",
         p.packets().len(),
         align(&grid, &[N, T, N, N, N])
     )
 }
 
-/// `--view info`'s text: the format, the sources, the file's facts, the
-/// totals and every warning.
-pub fn info(p: &Profile) -> String {
+/// `--view info`'s text: the format, the query it answers (where one was
+/// asked), the sources, the file's facts, the totals and every warning.
+pub fn info(p: &Profile, query: Option<&str>) -> String {
     let mut out = format!("format   {}\n", p.format);
+    if let Some(q) = query {
+        let _ = writeln!(out, "query    {q}");
+    }
     for s in &p.sources {
         let _ = writeln!(out, "source   {}", visible(s));
     }

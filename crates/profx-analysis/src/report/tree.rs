@@ -103,13 +103,19 @@ fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>, bool) {
 }
 
 /// The tree as text.
-pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_text(
+    p: &Profile,
+    opts: &TreeOptions,
+    query: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let q = super::table::query_note(query);
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     if p.nodes().is_empty() {
         // As the exports do: its functions' self time under one root.
         writeln!(
             out,
-            "# call tree: this {} profile has no call paths; each function's self time is under {}",
+            "# call tree{q}: this {} profile has no call paths; each function's self time is under {}",
             p.format,
             crate::cct::NO_CALL_PATH
         )?;
@@ -152,7 +158,7 @@ pub fn write_text(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::R
     };
     writeln!(
         out,
-        "# call tree · {} · {} rows · children by total, heaviest first · percents of {of}{}",
+        "# call tree · {} · {} rows{q} · children by total, heaviest first · percents of {of}{}",
         if opts.invert { "bottom-up" } else { "top-down" },
         rows.len(),
         if cut {
@@ -335,8 +341,10 @@ pub fn write_edges_text(
     p: &Profile,
     funcs: &[FuncId],
     side: Side,
+    query: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let q = super::table::query_note(query);
     let mut out = io::BufWriter::new(out);
     let g = CallGraph::build(p);
     let timed = Weigh::of(p) == Weigh::Ms;
@@ -359,7 +367,7 @@ pub fn write_edges_text(
         };
         writeln!(
             out,
-            "# {what} of {name} · {} rows · shares of {}{overlap}",
+            "# {what} of {name} · {} rows{q} · shares of {}{overlap}",
             list.len(),
             share_name(p)
         )?;

@@ -110,10 +110,16 @@ impl FlamePane {
             self.mode = FlameMode::Graph;
             return Effect::Say("the flame graph: a frame a call path · t: time order".into());
         }
-        let Some(tl) = cx.events.timeline() else {
+        let Some(tl) = cx
+            .answer
+            .profile(crate::analysis::query::Reads::TIME_ORDER)
+            .timeline()
+        else {
             return Effect::Say(format!(
                 "no time order: this {} profile keeps no calls in time order (an Xbase++ trace does; one over 64 MiB with `profx --timeline FILE`)",
-                cx.events.format
+                cx.answer
+                    .profile(crate::analysis::query::Reads::TIME_ORDER)
+                    .format
             ));
         };
         if self.chart.chart.is_none() {
@@ -161,7 +167,12 @@ impl FlamePane {
                 if call.duration() > 0.0 && st.window() != (call.start, call.end) {
                     st.windows.push((call.start, call.end));
                 }
-                let name = visible(cx.events.function_name(call.func)).into_owned();
+                let name = visible(
+                    cx.answer
+                        .profile(crate::analysis::query::Reads::TIME_ORDER)
+                        .function_name(call.func),
+                )
+                .into_owned();
                 return Effect::Say(format!("zoomed on this call of {name} · Esc zooms out"));
             }
             Intent::ZoomOut if st.windows.is_empty() => return Effect::Back,
@@ -176,7 +187,7 @@ impl FlamePane {
                 // sandwich is drawn.
                 let f = st
                     .function()
-                    .and_then(|f| crate::tui::query::same_function(cx.events, f, cx.profile));
+                    .and_then(|f| cx.answer.to_paths(cx.answer.time_order_function(f)).ok());
                 return match f {
                     Some(f) => self.sandwich(Some(f), cx),
                     None => Effect::Say("that function is not in the query's profile".into()),
@@ -206,7 +217,7 @@ impl FlamePane {
         let Some(q) = self.search.query.as_ref() else {
             return Effect::Say("no search: / to start one".into());
         };
-        let p = cx.events;
+        let p = cx.answer.profile(crate::analysis::query::Reads::TIME_ORDER);
         let mut seen: FxHashMap<FuncId, bool> = FxHashMap::default();
         let mut hit = |f: FuncId| {
             *seen
