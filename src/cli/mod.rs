@@ -260,7 +260,7 @@ fn graph_view(
                 min_pct: args.min_pct,
             };
             return Ok(Some(match args.json {
-                true => tree::write_json(p, &opts, out),
+                true => tree::write_json(p, &opts, label, out),
                 false => tree::write_text(p, &opts, label, out),
             }));
         }
@@ -288,7 +288,7 @@ fn graph_view(
     };
     let funcs = tree::functions_named(p, name).map_err(|e| Usage(e.to_string()))?;
     Ok(Some(match args.json {
-        true => tree::write_edges_json(p, &funcs, side, out),
+        true => tree::write_edges_json(p, &funcs, side, label, out),
         false => tree::write_edges_text(p, &funcs, side, label, out),
     }))
 }

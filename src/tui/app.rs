@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod ask;
+mod copy;
 pub(in crate::tui) use ask::dropped_words;
 
 /// What the keyboard is talking to.
@@ -272,8 +273,8 @@ impl App {
             .iter()
             .rev()
             .chain(saved.rev())
-            .find_map(Pane::as_flame)
-            .and_then(|f| f.sandwich)
+            .find(|p| p.as_flame().is_some())
+            .and_then(Pane::sandwich)
     }
 
     /// Columns a message has: the footer's line, which shows it in place
@@ -437,9 +438,7 @@ impl App {
                 None => vec![Pane::root(tab, &self.cx_of(Reads::of_view(tab)))],
             };
         }
-        if let (Pane::Table(t), _) = self.split() {
-            t.focus = pane::Focus::Table;
-        }
+        self.split().0.to_rows();
     }
 
     fn back(&mut self) {
@@ -554,21 +553,6 @@ impl App {
             super::finder::Done::Close => self.mode = Mode::Normal,
             super::finder::Done::Quit => self.quit = true,
             super::finder::Done::No => {}
-        }
-    }
-
-    /// `y`: the selected name or path to the clipboard, saying what.
-    fn copy(&mut self) {
-        match self.pane().copy_text(&self.cx()) {
-            Some(text) => {
-                let shown = crate::text::visible(&text).into_owned();
-                self.status = Some(format!("copied to the clipboard: {shown}"));
-                self.clipboard = Some(text);
-            }
-            None if self.pane().in_lists() => {
-                self.status = Some("this row has no function to copy".into())
-            }
-            None => self.status = Some("nothing selected to copy".into()),
         }
     }
 

@@ -12,7 +12,6 @@ use super::super::query::{Answered, Ask, QueryJob};
 use super::super::threads::{Picked, ThreadsList};
 use super::{App, Mode};
 use crate::analysis::query::{QueryError, Reads, Step as QueryStep, spelling};
-use crate::analysis::view::Table;
 use crate::model::FuncId;
 
 impl App {
@@ -85,44 +84,6 @@ impl App {
             }
             Err(why) => self.status = Some(why),
         }
-    }
-
-    /// `Y`: the command line that prints what the screen shows to the
-    /// clipboard: `profx report FILE`, the threads chosen and the steps in
-    /// effect (never one left out: the status line says it was omitted),
-    /// and the pane's view, each argument shell-quoted.
-    pub(super) fn copy_command(&mut self) {
-        let line = self.command_line();
-        let omitted: Vec<String> = self.query.left_out().into_iter().map(|(s, _)| s).collect();
-        let mut said = format!("copied to the clipboard: {}", crate::text::visible(&line));
-        if !omitted.is_empty() {
-            said.push_str(&format!(" · omitted, left out: {}", omitted.join(", ")));
-        }
-        self.status = Some(said);
-        self.clipboard = Some(line);
-    }
-
-    /// The command line `Y` copies (`copy_command`).
-    pub fn command_line(&self) -> String {
-        use crate::analysis::view::View;
-        let mut args = vec!["profx".to_string(), "report".to_string()];
-        let input = self.export_base.to_string_lossy().into_owned();
-        match input == crate::demo::NAME {
-            true => args.push("--demo".into()),
-            false => args.push(input),
-        }
-        args.extend(self.query.query().to_args());
-        // The Flame pane draws the call tree's paths: the tree prints them.
-        let view = match self.tab() {
-            View::Table(Table::Functions) => None,
-            View::Flame | View::Callers | View::Callees => Some(View::Tree),
-            v => Some(v),
-        };
-        if let Some(v) = view {
-            args.push("--view".into());
-            args.push(v.name().into());
-        }
-        crate::analysis::query::shell_words(&args)
     }
 
     /// The `.` menu's rows: each transform, its key, what it would do to
@@ -427,11 +388,8 @@ impl App {
             None => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
         };
         // The same function, found by the new answer's one mapping.
-        if let (Pane::Table(t), Some(f)) = (&mut root, was)
-            && t.table == Table::Functions
-            && let Some(g) = self.query.answer().carried(&old, f)
-        {
-            t.show(g.index() as u32, &self.cx_of(Reads::Paths));
+        if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {
+            root.show_function(g, &self.cx_of(Reads::Paths));
         }
         self.history = vec![root];
         if matches!(self.mode, Mode::Finder(_) | Mode::Search) {

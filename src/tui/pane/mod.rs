@@ -476,6 +476,22 @@ impl Pane {
         }
     }
 
+    /// The Flame pane's sandwich, if this is it and it shows one.
+    pub fn sandwich(&self) -> Option<FuncId> {
+        self.as_flame().and_then(|f| f.sandwich)
+    }
+
+    /// Puts the cursor on function `f`'s row, where this is the whole
+    /// Functions table (a new query's root on the function selected
+    /// before).
+    pub fn show_function(&mut self, f: FuncId, cx: &Ctx) {
+        if let Pane::Table(t) = self
+            && (t.table, t.within) == (Table::Functions, Within::All)
+        {
+            t.show(f.index() as u32, cx);
+        }
+    }
+
     /// The Flame pane, if this is it.
     pub fn as_flame(&self) -> Option<&FlamePane> {
         match self {

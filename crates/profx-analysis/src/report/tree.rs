@@ -233,6 +233,8 @@ fn count_heading(p: &Profile) -> String {
 #[derive(Serialize)]
 struct TreeDoc<'a> {
     schema: u32,
+    /// The query the tree answers, in words; `null` for the whole profile.
+    query: Option<&'a str>,
     weight: &'static str,
     direction: &'static str,
     /// The bottom-up tree stopped at the app's budget of nodes.
@@ -253,11 +255,17 @@ struct NodeJson<'a> {
 }
 
 /// The tree as JSON (report-json.md § Trees and edges).
-pub fn write_json(p: &Profile, opts: &TreeOptions, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_json(
+    p: &Profile,
+    opts: &TreeOptions,
+    query: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let (index, rows, cut) = rows(p, opts);
     let calls = p.hits_count() == HitsCount::Calls;
     let doc = TreeDoc {
         schema: super::json::SCHEMA,
+        query,
         weight: index.cct.weigh.name(),
         direction: if opts.invert { "bottom-up" } else { "top-down" },
         cut,
@@ -427,6 +435,8 @@ pub fn write_edges_text(
 #[derive(Serialize)]
 struct EdgesDoc<'a> {
     schema: u32,
+    /// The query the lists answer, in words; `null` for the whole profile.
+    query: Option<&'a str>,
     side: &'static str,
     share_of: &'static str,
     functions: Vec<FunctionEdges<'a>>,
@@ -460,12 +470,14 @@ pub fn write_edges_json(
     p: &Profile,
     funcs: &[FuncId],
     side: Side,
+    query: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     use crate::callgraph::Who;
     let g = CallGraph::build(p);
     let doc = EdgesDoc {
         schema: super::json::SCHEMA,
+        query,
         side: match side {
             Side::Callers => "callers",
             Side::Callees => "callees",
