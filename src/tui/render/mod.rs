@@ -227,83 +227,95 @@ fn query_header_fit(whole: &str, q: &QueryFacts, width: usize) -> (String, Vec<S
         .iter()
         .map(|s| visible(&s.label()).into_owned())
         .collect();
-    let line = |facts: &[String]| {
-        facts.iter().map(|f| f.width()).sum::<usize>() + 3 * facts.len().saturating_sub(1)
-    };
-    // The facts shown with these crumbs, the others those that give way
-    // no sooner than `gives`.
-    let facts = |crumbs: String, gives: u8| {
-        let mut out = vec![q.format.clone()];
-        if !crumbs.is_empty() {
-            out.push(crumbs);
-        }
-        if let Some((total, summed)) = &q.total {
-            out.push(match summed {
-                Some(summed) if SUMMED_GIVES <= gives => format!("{total} {summed}"),
-                _ => total.clone(),
-            });
-        }
-        out.extend(
-            q.others
-                .iter()
-                .filter(|f| f.gives <= gives)
-                .map(|f| f.text.clone()),
-        );
-        out
-    };
     let lead = " profx ".width() + 1;
     // The name, cut to 12 at most, and its two spaces; none when it goes.
     let title_w = match whole.width().min(12) {
         0 => 0,
         w => w + 2,
     };
-    let fits = |facts: &[String], title: usize| lead + title + line(facts) <= width;
+    let fits = |facts: &[String], title: usize| lead + title + facts_width(facts) <= width;
     let with_title = |facts: Vec<String>| {
-        let room = width.saturating_sub(lead + 2 + line(&facts));
+        let room = width.saturating_sub(lead + 2 + facts_width(&facts));
         (fit_cut(whole, room, Cut::Middle).text, facts)
     };
     let thread = q.thread.as_deref();
     let n = labels.len();
     // Every crumb, fewer and fewer facts; then fewer crumbs, no fact.
     for gives in (0..=9).rev() {
-        let shown = facts(crumbs_keeping(thread, &labels, n), gives);
+        let shown = q.shown(crumbs_keeping(thread, &labels, n), gives);
         if fits(&shown, title_w) {
             return with_title(shown);
         }
     }
     for keep in (1..n).rev() {
-        let shown = facts(crumbs_keeping(thread, &labels, keep), 0);
+        let shown = q.shown(crumbs_keeping(thread, &labels, keep), 0);
         if fits(&shown, title_w) {
             return with_title(shown);
         }
     }
     // No room for the name.
-    let shown = facts(crumbs_keeping(thread, &labels, n.min(1)), 0);
+    let shown = q.shown(crumbs_keeping(thread, &labels, n.min(1)), 0);
     if fits(&shown, 0) {
         return (String::new(), shown);
     }
-    // The last step's label cut to what is left.
-    let mut rest = facts(String::new(), 0);
-    let room = width.saturating_sub(lead + line(&rest) + 3).max(1);
-    let crumbs = match q.steps.last() {
-        Some(last) => {
-            let mut before: Vec<&str> = thread.into_iter().collect();
-            if n > 1 {
-                before.push("…");
-            }
-            let before = match before.is_empty() {
-                true => String::new(),
-                false => format!("{} › ", before.join(" › ")),
-            };
-            let left = room.saturating_sub(before.width());
-            fit_cut(&format!("{before}{}", fit_step(last, left)), room, Cut::End).text
+    (String::new(), q.last_step_cut(width.saturating_sub(lead)))
+}
+
+/// The width of facts joined by ` · `.
+fn facts_width(facts: &[String]) -> usize {
+    facts.iter().map(|f| f.width()).sum::<usize>() + 3 * facts.len().saturating_sub(1)
+}
+
+impl QueryFacts {
+    /// The facts shown with these crumbs: the format, the crumbs, the
+    /// total, and the others that give way no sooner than `gives`.
+    fn shown(&self, crumbs: String, gives: u8) -> Vec<String> {
+        let mut out = vec![self.format.clone()];
+        if !crumbs.is_empty() {
+            out.push(crumbs);
         }
-        None => fit_cut(thread.unwrap_or(""), room, Cut::End).text,
-    };
-    if !crumbs.is_empty() {
-        rest.insert(1, crumbs);
+        if let Some((total, summed)) = &self.total {
+            out.push(match summed {
+                Some(summed) if SUMMED_GIVES <= gives => format!("{total} {summed}"),
+                _ => total.clone(),
+            });
+        }
+        out.extend(
+            self.others
+                .iter()
+                .filter(|f| f.gives <= gives)
+                .map(|f| f.text.clone()),
+        );
+        out
     }
-    (String::new(), rest)
+
+    /// The facts in `width` with no name and no fact but the format and
+    /// the total, the last step's label cut to what they leave (the thread
+    /// choice and a `…` for the steps before it kept ahead of it).
+    fn last_step_cut(&self, width: usize) -> Vec<String> {
+        let mut rest = self.shown(String::new(), 0);
+        let room = width.saturating_sub(facts_width(&rest) + 3).max(1);
+        let thread = self.thread.as_deref();
+        let crumbs = match self.steps.last() {
+            Some(last) => {
+                let mut before: Vec<&str> = thread.into_iter().collect();
+                if self.steps.len() > 1 {
+                    before.push("…");
+                }
+                let before = match before.is_empty() {
+                    true => String::new(),
+                    false => format!("{} › ", before.join(" › ")),
+                };
+                let left = room.saturating_sub(before.width());
+                fit_cut(&format!("{before}{}", fit_step(last, left)), room, Cut::End).text
+            }
+            None => fit_cut(thread.unwrap_or(""), room, Cut::End).text,
+        };
+        if !crumbs.is_empty() {
+            rest.insert(1, crumbs);
+        }
+        rest
+    }
 }
 
 /// The header's title and facts in `width`: a fact is left out whole
