@@ -83,8 +83,8 @@ impl Col {
 
 /// Where a column's text is cut when too wide: a function's name keeps
 /// its end (the method), a file or module both ends, other text its start.
-pub(super) fn cut(col: Col) -> crate::tui::render::Cut {
-    use crate::tui::render::Cut;
+pub(super) fn cut(col: Col) -> crate::tui::fit::Cut {
+    use crate::tui::fit::Cut;
     match col {
         Col::F(FuncColumn::Name) | Col::L(LineColumn::Function) | Col::S(StackColumn::Leaf) => {
             Cut::Name
@@ -103,7 +103,7 @@ pub(super) fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borr
     let Col::S(StackColumn::Leaf) = col else {
         return None;
     };
-    crate::tui::render::shared_module(p, p.stack_leaf(sid(row)))
+    crate::tui::fit::shared_module(p, p.stack_leaf(sid(row)))
 }
 
 /// The columns of a kind that hold a value somewhere in the profile, in

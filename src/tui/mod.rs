@@ -4,7 +4,9 @@
 //! `App::update` (app.rs), which hands it to the overlay that is open or
 //! to the pane on screen (pane/, each pane's own `update`), and takes what
 //! the pane leaves → `render::draw` from `&App`: the header, the tabs and
-//! the footer, and the pane drawing itself (`Pane::render`, from `&self`). Nothing redraws on a timer: the loop blocks on the next
+//! the footer, and the pane drawing itself (`Pane::render`, from `&self`,
+//! its drawing in its own folder beside its state: `pane/table/draw.rs`).
+//! Nothing redraws on a timer: the loop blocks on the next
 //! terminal event and draws once per event. The model, loaders and
 //! analysis know nothing of this module.
 
@@ -13,6 +15,7 @@ mod columns;
 mod derived;
 mod export;
 mod finder;
+mod fit;
 mod help;
 pub mod intent;
 mod keymap;

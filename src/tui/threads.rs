@@ -243,15 +243,15 @@ impl ThreadsList {
         use unicode_width::UnicodeWidthStr;
         let name = &self.heaviest[row];
         let Some(ms) = &self.heaviest_ms[row] else {
-            return crate::tui::render::fit_name(name, room);
+            return crate::tui::fit::fit_name(name, room);
         };
         let time = format!(" ({ms})");
         match room.checked_sub(time.width()) {
             Some(left) if left >= 1 => {
-                format!("{}{time}", crate::tui::render::fit_name(name, left))
+                format!("{}{time}", crate::tui::fit::fit_name(name, left))
             }
             // Too narrow for the time: the name alone, cut.
-            _ => crate::tui::render::fit_name(name, room),
+            _ => crate::tui::fit::fit_name(name, room),
         }
     }
 

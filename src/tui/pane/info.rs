@@ -6,10 +6,14 @@ use super::{Ctx, Effect, inner, keep_visible, step};
 use crate::model::Profile;
 use crate::report::fmt;
 use crate::text::visible;
+use crate::tui::fit::fit;
 use crate::tui::intent::Intent;
 use crate::tui::layout::{self, Areas};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
 
 #[derive(Debug)]
 pub struct InfoPane {
@@ -30,7 +34,7 @@ impl InfoPane {
 
     /// Draws the lines on screen.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
-        crate::tui::render::table::info(buf, a.table, self, cx, theme);
+        draw(buf, a.table, self, cx, theme);
     }
 
     /// The lines: the head, then a line a warning.
@@ -131,5 +135,29 @@ fn warning_line(p: &Profile, i: usize) -> String {
             visible(&w.message)
         ),
         None => String::new(),
+    }
+}
+
+/// The Info pane: its lines in a bordered block.
+fn draw(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
+    Block::bordered()
+        .title(Line::from(Span::styled(" Info ", theme.title())))
+        .render(area, buf);
+    let inner = inner(area);
+    let p = cx.profile;
+    for (row, y) in (inner.y..inner.bottom()).enumerate() {
+        let n = i.offset + row;
+        if n >= i.len(p) {
+            break;
+        }
+        let text = i.line(p, n);
+        let style = if n == i.cursor {
+            theme.selected(true)
+        } else {
+            theme.base()
+        };
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        let (shown, _) = fit(&text, usize::from(inner.width.saturating_sub(1)));
+        buf.set_stringn(inner.x + 1, y, shown, usize::from(inner.width - 1), style);
     }
 }

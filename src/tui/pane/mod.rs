@@ -4,9 +4,10 @@
 //! restores one as it was left.
 //!
 //! What every pane reads and none changes (the profile, what is derived
-//! from it, the window) comes in a `Ctx`. A new pane is a file here, a
-//! variant of `Pane` (with its tab in `TABS`, or reached from another
-//! pane by an `Effect::Open`), and its keys in `keymap.rs`.
+//! from it, the window) comes in a `Ctx`. A new pane is a file (or a
+//! folder: `table/mod.rs` its state and keys, `table/draw.rs` its drawing)
+//! here, a variant of `Pane` (with its tab in `TABS`, or reached from
+//! another pane by an `Effect::Open`), and its keys in `keymap.rs`.
 
 pub(super) mod flame;
 pub(super) mod info;
@@ -512,7 +513,7 @@ impl Pane {
 /// A function's name cut short for titles and the breadcrumb.
 pub(super) fn short_name(p: &Profile, f: FuncId) -> String {
     let name = crate::text::visible(p.function_name(f));
-    super::render::fit_cut(&name, 28, super::render::Cut::Name).text
+    super::fit::fit_cut(&name, 28, super::fit::Cut::Name).text
 }
 
 /// `at + n`, kept within `0..len`.

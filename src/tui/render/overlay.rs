@@ -1,13 +1,13 @@
 //! Boxes drawn over the panes: the key list and the function finder.
 
 use super::theme::Theme;
-use super::{Cut, fit_cut, highlighted};
 use crate::analysis::search::Query;
 use crate::model::FuncId;
 use crate::model::Profile;
 use crate::report::fmt::grouped;
 use crate::text::visible;
 use crate::tui::finder::Finder;
+use crate::tui::fit::{Cut, fit_cut, fit_step, highlighted};
 use crate::tui::keymap::help_rows;
 use crate::tui::pane::inner;
 use ratatui::buffer::Buffer;
@@ -200,7 +200,7 @@ pub(super) fn menu(
                 fit_cut(&format!("{}: {}", e.text, visible(why)), room, Cut::End).text
             }
             // A call node's path loses its middle, never its last frame.
-            (None, Some(step)) => super::fit_step(step, room),
+            (None, Some(step)) => fit_step(step, room),
             (None, None) => fit_cut(&e.text, room, Cut::End).text,
         };
         let line = Line::from(vec![

@@ -4,8 +4,6 @@
 //! Under `NO_COLOR` each frame starts with `▏`, so the boundaries show
 //! without colour. The last line says what the selected frame holds.
 
-use super::theme::Theme;
-use super::{fit, put};
 use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
 use crate::analysis::flame_chart::Chart;
@@ -15,8 +13,10 @@ use crate::model::Profile;
 use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
+use crate::tui::fit::{Cut, fit, fit_cut, full_name, put};
 use crate::tui::pane::flame::ChartLine;
 use crate::tui::pane::{Ctx, FlamePane, inner};
+use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -122,11 +122,7 @@ fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, the
             "Enter: its sandwich".into(),
         ]),
     }
-    let text = status_line(
-        &super::full_name(p, t.func(n)),
-        &parts,
-        usize::from(line.width),
-    );
+    let text = status_line(&full_name(p, t.func(n)), &parts, usize::from(line.width));
     let width = usize::from(line.width);
     buf.set_stringn(line.x, line.y, text, width, theme.key());
 }
@@ -141,7 +137,7 @@ fn status_line(name: &str, parts: &[String], width: usize) -> String {
         parts.pop();
     }
     let room = width.saturating_sub(1 + len(&parts));
-    let name = super::fit_cut(name, room, super::Cut::Name).text;
+    let name = fit_cut(name, room, Cut::Name).text;
     let mut text = format!(" {name}");
     for part in parts {
         text.push_str(&format!(" · {part}"));
@@ -235,7 +231,7 @@ fn status(
         parts.push(format!("{}% of its caller", pct(w, t.weight(q))));
     }
     let width = usize::from(line.width);
-    let text = status_line(&super::full_name(p, t.func(n)), &parts, width);
+    let text = status_line(&full_name(p, t.func(n)), &parts, width);
     buf.set_stringn(line.x, line.y, text, width, theme.key());
 }
 
@@ -317,7 +313,7 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
         parts.push(format!("{}% of its caller", cell(Value::Pct(share))));
     }
     let w = usize::from(line.width);
-    let name = super::full_name(p, crate::analysis::cct::Label::Func(call.func));
+    let name = full_name(p, crate::analysis::cct::Label::Func(call.func));
     buf.set_stringn(
         line.x,
         line.y,

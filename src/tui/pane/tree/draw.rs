@@ -7,15 +7,15 @@
 //! the screen: past that, the indent stops growing and the row says its
 //! depth (`1204›`) instead.
 
-use super::theme::Theme;
-use super::{fit, fit_name_module, put};
 use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit, Values};
 use crate::analysis::columns::Value;
 use crate::model::Profile;
 use crate::report::fmt::cell;
 use crate::text::visible;
+use crate::tui::fit::{fit, fit_name_module, full_name, put, shared_module, with_name};
 use crate::tui::layout::{MARKER, SPACING};
 use crate::tui::pane::{Ctx, TreePane, inner};
+use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -149,7 +149,7 @@ pub(crate) fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: 
     // The selected row's name, whole, on the frame, when its row cuts it.
     if let Some(name) = rows(buf, inner(area), v, cx, theme) {
         let frame = usize::from(area.width.saturating_sub(4));
-        bottom = super::table::with_name(&name, bottom, frame);
+        bottom = with_name(&name, bottom, frame);
     }
     let w = usize::from(area.width.saturating_sub(2));
     let bottom = fit(&bottom, w).0;
@@ -209,7 +209,7 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         }
         let label = row_label(p, t, (*id, *depth), name_w);
         if selected && label.contains('…') {
-            whole = Some(super::full_name(p, t.label(p, *id)));
+            whole = Some(full_name(p, t.label(p, *id)));
         }
         let style = if t.marked.contains(id) {
             theme.on(base, theme.matched())
@@ -282,7 +282,7 @@ fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) ->
     };
     let label = t.label(p, id);
     let name = visible(label.name(p));
-    let module = label.func().and_then(|f| super::shared_module(p, f));
+    let module = label.func().and_then(|f| shared_module(p, f));
     let lead = format!("{lead}{mark}");
     let room = usize::from(name_w).saturating_sub(lead.width());
     let (lead, _) = fit(&lead, usize::from(name_w));

@@ -1,16 +1,16 @@
 //! The split under the table: the selected function's callers and callees
 //! with their shares, or the selected stack's frames root to leaf.
 
-use super::theme::Theme;
-use super::{fit, fname};
 use crate::analysis::callgraph::{self, Edge, Who};
 use crate::analysis::cct::{Label, Weigh};
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::Profile;
 use crate::report::fmt::cell;
+use crate::tui::fit::{fit, fit_name_module, fname, full_name, shared_module};
 use crate::tui::layout;
 use crate::tui::pane::{Ctx, Focus, TablePane, inner};
+use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -30,9 +30,7 @@ fn callers_callees(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme:
     let p = cx.profile.as_ref();
     let f = t.split_function(cx);
     // A name two functions share carries its module, as in the lists.
-    let name = f
-        .map(|f| super::full_name(p, Label::Func(f)))
-        .unwrap_or_default();
+    let name = f.map(|f| full_name(p, Label::Func(f))).unwrap_or_default();
     let focus = t.focus;
     let at = |f: Focus| match f {
         Focus::Callers(i) | Focus::Callees(i) => Some(i),
@@ -201,7 +199,7 @@ fn edges(
             Who::Func(_) => style,
             _ => theme.on(style, theme.dim()),
         };
-        let name = super::fit_name_module(&label, module.as_deref(), usize::from(name_w));
+        let name = fit_name_module(&label, module.as_deref(), usize::from(name_w));
         buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), name_style);
         buf.set_stringn(nx, y, row, usize::from(numbers_w), style);
     }
@@ -231,10 +229,7 @@ fn edge_note(below: usize, heading: &Heading, (time, count): (bool, bool)) -> Op
 /// the name.
 fn who_label(p: &Profile, who: Who) -> (String, Option<String>) {
     match who {
-        Who::Func(g) => (
-            fname(p, g),
-            super::shared_module(p, g).map(|m| m.into_owned()),
-        ),
+        Who::Func(g) => (fname(p, g), shared_module(p, g).map(|m| m.into_owned())),
         other => (other.name(p).to_string(), None),
     }
 }

@@ -2,16 +2,18 @@
 //! or the Info text. Cells come from `analysis::columns` through
 //! `report::fmt::cell`, the same digits `profx report --table` prints.
 
-use super::theme::Theme;
-use super::{Cut, fit, fit_cut, fit_name_module, highlighted, put};
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::{Event, PacketId, StackId};
 use crate::report::fmt::{cell, grouped, percent_basis};
 use crate::text::visible;
 use crate::tui::columns;
+use crate::tui::fit::{
+    Cut, fit_cut, fit_name_module, fname, full_name, highlighted, put, with_name,
+};
 use crate::tui::layout::{self, Areas, MARKER, SPACING};
-use crate::tui::pane::{Ctx, Focus, InfoPane, TablePane, Within, inner};
+use crate::tui::pane::{Ctx, Focus, TablePane, Within, inner};
+use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -130,17 +132,6 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     }
     let frame = usize::from(cx.areas(t.has_detail()).table.width.saturating_sub(4));
     (title, with_name(&whole_name, bottom, frame))
-}
-
-/// A frame's text with the selected row's whole name before it, the name
-/// cut (keeping its method) to what the rest leaves, or left out when
-/// that is too little: the rest's numbers are never cut for it.
-pub(crate) fn with_name(name: &str, rest: String, width: usize) -> String {
-    let room = width.saturating_sub(rest.width() + 5);
-    if name.is_empty() || room < 12 {
-        return rest;
-    }
-    format!(" ▶ {} ─{rest}", fit_cut(name, room, Cut::Name).text)
 }
 
 fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: Theme) {
@@ -280,7 +271,7 @@ fn stack_path<'a>(
     // module, as the leaf does.
     let names: Vec<String> = frames
         .iter()
-        .map(|&f| super::full_name(p, crate::analysis::cct::Label::Func(f)))
+        .map(|&f| full_name(p, crate::analysis::cct::Label::Func(f)))
         .collect();
     let at = marked
         .and_then(|m| frames.iter().position(|&f| f == m))
@@ -338,10 +329,6 @@ fn path_window(names: &[String], at: usize, width: usize) -> (usize, usize) {
             return (lo, hi);
         }
     }
-}
-
-fn fname(p: &crate::model::Profile, f: crate::model::FuncId) -> String {
-    visible(p.function_name(f)).into_owned()
 }
 
 /// Column widths of the events table: #, thread, time, op, call, line.
@@ -448,28 +435,4 @@ fn event_cells(
             .as_deref()
             .map_or(String::new(), |s| visible(s).into_owned()),
     ]
-}
-
-/// The Info pane: its lines in a bordered block.
-pub(crate) fn info(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
-    Block::bordered()
-        .title(Line::from(Span::styled(" Info ", theme.title())))
-        .render(area, buf);
-    let inner = inner(area);
-    let p = cx.profile;
-    for (row, y) in (inner.y..inner.bottom()).enumerate() {
-        let n = i.offset + row;
-        if n >= i.len(p) {
-            break;
-        }
-        let text = i.line(p, n);
-        let style = if n == i.cursor {
-            theme.selected(true)
-        } else {
-            theme.base()
-        };
-        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let (shown, _) = fit(&text, usize::from(inner.width.saturating_sub(1)));
-        buf.set_stringn(inner.x + 1, y, shown, usize::from(inner.width - 1), style);
-    }
 }

@@ -6,6 +6,9 @@
 //! Rows are plain `u32` indices of the table's row type, so one state
 //! serves every table; `columns.rs` rebuilds the typed ids.
 
+mod detail;
+mod draw;
+
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, short_name, step, step_wrap};
 use crate::analysis::callgraph::Edge;
 use crate::analysis::query::{EventFunc, Removed};
@@ -204,7 +207,7 @@ impl TablePane {
 
     /// Draws the table (or the events) and the split under it.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
-        crate::tui::render::table::pane(buf, a, self, cx, theme);
+        draw::pane(buf, a, self, cx, theme);
     }
 
     /// Selects a row, if the view shows it, and scrolls to it.

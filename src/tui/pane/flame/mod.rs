@@ -5,6 +5,7 @@
 //! drawn, which frame is selected and which is the full width.
 
 mod chart;
+mod draw;
 
 pub(crate) use chart::{ChartLine, ChartState};
 
@@ -79,7 +80,7 @@ impl FlamePane {
 
     /// Draws the frames (or the calls in time order).
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
-        crate::tui::render::flame::pane(buf, a.table, self, cx, theme);
+        draw::pane(buf, a.table, self, cx, theme);
     }
 
     pub fn in_chart(&self) -> bool {

@@ -2,6 +2,8 @@
 //! (`analysis::calltree`), rows opened and closed, the hot path, a search
 //! that marks the matching functions' rows and opens the paths to them.
 
+mod draw;
+
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
 use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit};
 use crate::model::{FuncId, Profile};
@@ -59,7 +61,7 @@ impl TreePane {
 
     /// Draws the tree's rows on screen.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
-        crate::tui::render::tree::pane(buf, a.table, self, cx, theme);
+        draw::pane(buf, a.table, self, cx, theme);
     }
 
     /// The step as the breadcrumb and the title name it.
