@@ -239,3 +239,56 @@ fn tables_without_stacks_show_what_they_show_with_them() {
         common::tables_match_a_load_with_stacks(&dir, &format!("{name}.prof"));
     }
 }
+
+/// Issue 63: a BR log's times are whole nanoseconds, and every time
+/// derived from them is written at that resolution in every `--json`
+/// document (never `437.09929999999997` for `437.0993`), after a query too.
+#[test]
+fn json_times_are_written_in_whole_nanoseconds() {
+    let bin = env!("CARGO_BIN_EXE_profx");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(bin)
+            .args(["report", "--demo", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    fn times(v: &serde_json::Value, key: &str, out: &mut Vec<(String, String)>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    times(x, k, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| times(x, key, out)),
+            serde_json::Value::Number(n)
+                if key.ends_with("_ms") || key == "total" || key == "self" =>
+            {
+                out.push((key.to_string(), n.to_string()))
+            }
+            _ => {}
+        }
+    }
+    let whole = json(&[]);
+    let top = whole["functions"][1]["name"].as_str().unwrap().to_string();
+    let docs = [
+        whole,
+        json(&["--view", "tree"]),
+        json(&["--view", "callers", "--function", &top]),
+        json(&["--view", "callees", "--function", &top]),
+        json(&["--merge", &top]),
+    ];
+    let mut seen = 0;
+    for doc in &docs {
+        let mut all = Vec::new();
+        times(doc, "", &mut all);
+        for (key, text) in all {
+            let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+            assert!(decimals <= 6, "{key}: {text} is finer than a nanosecond");
+            seen += 1;
+        }
+    }
+    assert!(seen > 50, "times were read: {seen}");
+}

@@ -48,10 +48,11 @@ struct Usage(String);
 /// column the view lacks or this profile has no values in, options that do not go together, an output that
 /// is the input or no regular file) are 2.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    use export::ExportError::{IsInput, NotAFile};
+    use export::ExportError::{IsInput, NotAFile, Weight};
+    // A weight the profile does not record is a flag it cannot take.
     let refused_output = matches!(
         err.downcast_ref::<export::ExportError>(),
-        Some(IsInput { .. } | NotAFile { .. })
+        Some(IsInput { .. } | NotAFile { .. } | Weight(_))
     );
     if err.downcast_ref::<table::NoSortColumn>().is_some()
         || err.downcast_ref::<Usage>().is_some()
@@ -220,6 +221,22 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         // prints a flame graph (clap takes no `--view flame`).
         return Err(Usage(format!("--view {} prints no table", args.view.name())).into());
     };
+    // Damage is said (issue 63): a view of a damaged file prints its
+    // numbers, and stderr how many warnings the load gave and where they
+    // are; `--json` and `--view info` list them themselves.
+    if !args.json && args.view != View::Info {
+        let p = answered.loaded();
+        if let Some(note) = profx::report::fmt::warnings_note(p) {
+            eprintln!("profx: {note}");
+        }
+        if let Some(t) = args.view.table().filter(|&t| table_is_empty(profile, t)) {
+            let what = t.name();
+            eprintln!(
+                "profx: no {what}: {}",
+                profx::report::fmt::empty_because(p, what)
+            );
+        }
+    }
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first would
     // only add to the report's time.
@@ -230,6 +247,16 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         other => other
             .context("writing the report")
             .map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// Whether the profile has no rows of table `t` at all.
+fn table_is_empty(p: &profx::model::Profile, t: Table) -> bool {
+    match t {
+        Table::Functions => p.functions().is_empty(),
+        Table::Lines => p.lines().is_empty(),
+        Table::Stacks => p.stacks().is_empty(),
+        Table::Packets => p.packets().is_empty(),
     }
 }
 
@@ -333,11 +360,8 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     if let Some(label) = label.filter(|_| !target.names_its_query()) {
         eprintln!("profx: the export answers the query {label}");
     }
-    let warnings = profile.warnings().len();
-    if warnings > 0 {
-        eprintln!(
-            "profx: {warnings} warning(s) while loading; `profx report --view info` lists them"
-        );
+    if let Some(note) = profx::report::fmt::warnings_note(profile) {
+        eprintln!("profx: {note}");
     }
     Ok(ExitCode::SUCCESS)
 }

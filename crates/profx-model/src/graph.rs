@@ -248,6 +248,26 @@ impl Profile {
         self.measured.elapsed_exclusive || self.stack_times
     }
 
+    /// Where the profile's times are whole nanoseconds (a timed sampled
+    /// profile: model.md § Samples sums them so, and so does a query on
+    /// it), how many of them a millisecond holds: every time derived from
+    /// them is written at that resolution (`at_resolution`). `None` for
+    /// every other profile.
+    pub fn time_units_per_ms(&self) -> Option<f64> {
+        (self.hits_count == HitsCount::Samples && self.has_times()).then_some(1e6)
+    }
+
+    /// `ms` as the profile's times are summed: rounded to a whole
+    /// nanosecond where they are whole nanoseconds (a sum of ms read back
+    /// from them otherwise shows binary noise: `437.09929999999997` for
+    /// `437.0993`), as it is elsewhere.
+    pub fn at_resolution(&self, ms: Option<f64>) -> Option<f64> {
+        match self.time_units_per_ms() {
+            Some(per) => ms.map(|x| (x * per).round() / per),
+            None => ms,
+        }
+    }
+
     /// Time a node's stated inclusive value holds beyond its own and its
     /// listed children's: callees the file does not list, by node.
     pub fn unlisted(&self) -> &[(NodeId, f64)] {

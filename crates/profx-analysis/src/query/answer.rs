@@ -187,7 +187,8 @@ impl Answer {
     ) -> Result<Answer, QueryError> {
         let top = self.paths();
         let strict = policy == Policy::App;
-        let (profile, dropped) = super::paths::apply(top, &step, &|| watch.cancelled(), strict)?;
+        let (profile, dropped) = super::paths::apply(top, &step, &|| watch.cancelled(), strict)
+            .map_err(|e| self.explained(&step, e))?;
         // Nothing rewritten: the profile it applied to, every number kept
         // (per-call statistics too).
         let profile = match dropped.unchanged {
@@ -201,6 +202,47 @@ impl Answer {
             left_out: None,
         };
         Ok(self.with_level(level))
+    }
+
+    /// `e`, said better where the step names what an earlier step removed
+    /// (`--drop F --drop F`), or types a path as the breadcrumbs show it
+    /// (`A>B`, where the command line spells `A;B`).
+    fn explained(&self, step: &Step, e: QueryError) -> QueryError {
+        let QueryError::NoFunction { name, .. } = &e else {
+            return e;
+        };
+        let path_step = matches!(step, Step::MergePath(_) | Step::FocusPath(_));
+        if path_step && name.contains('>') {
+            let (_, given) = step.operand();
+            return QueryError::PathSpelling {
+                want: given
+                    .split('>')
+                    .map(str::trim)
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                given,
+            };
+        }
+        let target = super::Target(name.clone());
+        let mut applied = 0;
+        let mut named = super::resolve(self.events(), &target).is_ok();
+        for l in self.levels.iter().skip(1).filter(|l| l.left_out.is_none()) {
+            applied += 1;
+            let here = super::resolve(&l.profile, &target).is_ok();
+            if named
+                && !here
+                && let Some(by) = &l.step
+            {
+                return QueryError::RemovedBy {
+                    name: name.clone(),
+                    step: applied,
+                    label: by.label(),
+                    did: by.did(),
+                };
+            }
+            named = here;
+        }
+        e
     }
 
     /// This answer with `step` kept but not applied, saying why.

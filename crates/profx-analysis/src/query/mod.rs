@@ -244,6 +244,27 @@ pub enum QueryError {
         /// The modules the profile has, closest first.
         closest: Vec<String>,
     },
+    /// A step names a function an earlier step of the query removed.
+    #[error("{name:?} was {did} by step {step} ({label}): no function is named so after it")]
+    RemovedBy {
+        /// The name asked for.
+        name: String,
+        /// The earlier step that removed it, counted from 1.
+        step: usize,
+        /// That step's label.
+        label: String,
+        /// What it did (`Step::did`).
+        did: &'static str,
+    },
+    /// A path typed as the breadcrumbs write it (`A>B`), where the command
+    /// line spells one `A;B;C`.
+    #[error("no call path is {given:?}: a path is spelled with `;` between its frames ({want:?})")]
+    PathSpelling {
+        /// The path as given.
+        given: String,
+        /// The spelling wanted.
+        want: String,
+    },
     /// A path step's path is no call path of the profile.
     #[error("no call path is {path:?}")]
     NoPath {

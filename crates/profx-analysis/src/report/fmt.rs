@@ -78,6 +78,31 @@ pub fn counted(n: u64, plural: &str) -> String {
     }
 }
 
+/// Why a view of `what` (`functions`, `lines`, …) has no rows at all:
+/// where the load gave warnings, that its rows were skipped (a file whose
+/// only row was damaged does record them); else that the format records
+/// none (issue 63: never the second where the first is true).
+pub fn empty_because(p: &profx_model::Profile, what: &str) -> String {
+    let row = what.strip_suffix('s').unwrap_or(what);
+    match p.warnings().len() as u64 {
+        0 => format!("this {} profile does not record {what}", p.format),
+        n => format!("every {row} row was skipped: {}", counted(n, "warnings")),
+    }
+}
+
+/// What a command that prints a view says on stderr when the load gave
+/// warnings: how many, and where they are listed (the numbers of a
+/// damaged file are not what a whole one gives); `None` without any.
+pub fn warnings_note(p: &profx_model::Profile) -> Option<String> {
+    match p.warnings().len() as u64 {
+        0 => None,
+        n => Some(format!(
+            "{} while loading; `profx report --view info` or `--json` lists them",
+            counted(n, "warnings")
+        )),
+    }
+}
+
 /// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
 pub fn grouped_ms(x: f64) -> String {
     format!("{} ms", grouped_3(x))

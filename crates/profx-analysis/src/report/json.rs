@@ -193,7 +193,7 @@ struct ThreadJson {
     calls: u64,
 }
 
-fn query_json(q: &crate::query::Asked) -> QueryJson {
+fn query_json(q: &crate::query::Asked, p: &Profile) -> QueryJson {
     let steps = q
         .query
         .steps
@@ -208,7 +208,7 @@ fn query_json(q: &crate::query::Asked) -> QueryJson {
         steps,
         dropped: DroppedJson {
             paths: q.dropped.paths,
-            ms: q.dropped.ms,
+            ms: p.at_resolution(q.dropped.ms),
             hits: q.dropped.hits,
         },
         notes: q.dropped.notes.clone(),
@@ -242,7 +242,7 @@ fn write_parts(
         format: &p.format,
         sources: &p.sources,
         meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
-        query: query_json(asked),
+        query: query_json(asked, p),
         threads: events
             .threads()
             .iter()
@@ -269,7 +269,7 @@ fn write_parts(
                 .packets()
                 .iter()
                 .enumerate()
-                .map(|(i, k)| packet(i, k)),
+                .map(|(i, k)| packet(events, i, k)),
         ),
         warnings: Rows::new(p.warnings().iter().map(|w| Warning {
             place: p.warning_place(w),
@@ -386,9 +386,9 @@ fn meta(v: &MetaValue) -> Meta<'_> {
 fn totals(p: &Profile) -> Totals {
     let t = &p.totals;
     Totals {
-        elapsed_inclusive_ms: t.elapsed_inclusive_ms,
-        application_inclusive_ms: t.application_inclusive_ms,
-        outside_ms: t.outside_ms,
+        elapsed_inclusive_ms: p.at_resolution(t.elapsed_inclusive_ms),
+        application_inclusive_ms: p.at_resolution(t.application_inclusive_ms),
+        outside_ms: p.at_resolution(t.outside_ms),
         samples: t.samples,
         functions: p.functions().len(),
         lines: p.lines().len(),
@@ -408,20 +408,20 @@ fn function(p: &Profile, id: FuncId) -> Function<'_> {
         calls: f.calls,
         hits_self: f.hits_self,
         hits_total: f.hits_total,
-        elapsed_inclusive_ms: f.time.elapsed_inclusive,
-        elapsed_exclusive_ms: f.time.elapsed_exclusive,
-        application_inclusive_ms: f.time.application_inclusive,
-        application_exclusive_ms: f.time.application_exclusive,
+        elapsed_inclusive_ms: p.at_resolution(f.time.elapsed_inclusive),
+        elapsed_exclusive_ms: p.at_resolution(f.time.elapsed_exclusive),
+        application_inclusive_ms: p.at_resolution(f.time.application_inclusive),
+        application_exclusive_ms: p.at_resolution(f.time.application_exclusive),
         elapsed_inclusive_pct: pct.elapsed_inclusive,
         elapsed_exclusive_pct: pct.elapsed_exclusive,
         application_inclusive_pct: pct.application_inclusive,
         application_exclusive_pct: pct.application_exclusive,
         hits_self_pct: pct.hits_self,
         hits_total_pct: pct.hits_total,
-        min_elapsed_inclusive_ms: per_call.min_inclusive,
-        max_elapsed_inclusive_ms: per_call.max_inclusive,
-        min_elapsed_exclusive_ms: per_call.min_exclusive,
-        max_elapsed_exclusive_ms: per_call.max_exclusive,
+        min_elapsed_inclusive_ms: p.at_resolution(per_call.min_inclusive),
+        max_elapsed_inclusive_ms: p.at_resolution(per_call.max_inclusive),
+        min_elapsed_exclusive_ms: p.at_resolution(per_call.min_exclusive),
+        max_elapsed_exclusive_ms: p.at_resolution(per_call.max_exclusive),
     }
 }
 
@@ -433,7 +433,7 @@ fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
         function: p.line_function_name(id),
         called: l.called.map(|n| p.name(n)),
         hits: l.hits,
-        time_ms: l.time_ms,
+        time_ms: p.at_resolution(l.time_ms),
     }
 }
 
@@ -442,8 +442,8 @@ fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
     Stack {
         frames: p.frames(id).iter().map(|&f| frame(p, f)).collect(),
         hits: s.hits,
-        self_ms: s.self_ms,
-        child_ms: s.child_ms,
+        self_ms: p.at_resolution(s.self_ms),
+        child_ms: p.at_resolution(s.child_ms),
     }
 }
 
@@ -460,17 +460,17 @@ fn edge<'p>(p: &'p Profile, e: &crate::callgraph::GraphEdge) -> Edge<'p> {
         callee: frame(p, e.callee),
         calls: e.values.calls,
         hits: e.values.hits,
-        elapsed_inclusive_ms: e.values.elapsed_inclusive_ms,
+        elapsed_inclusive_ms: p.at_resolution(e.values.elapsed_inclusive_ms),
     }
 }
 
-fn packet(index: usize, pk: &profx_model::Packet) -> Packet<'_> {
+fn packet<'p>(p: &Profile, index: usize, pk: &'p profx_model::Packet) -> Packet<'p> {
     Packet {
         index,
         source: &pk.source,
         events: pk.events.len(),
-        first_ms: pk.first_ms,
-        last_ms: pk.last_ms,
+        first_ms: p.at_resolution(pk.first_ms),
+        last_ms: p.at_resolution(pk.last_ms),
     }
 }
 

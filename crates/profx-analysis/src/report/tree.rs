@@ -276,8 +276,8 @@ pub fn write_json(
                 parent: r.parent,
                 name: r.label.name(p),
                 module: r.label.module(p),
-                total: r.total,
-                self_w: r.self_w,
+                total: p.at_resolution(r.total),
+                self_w: p.at_resolution(r.self_w),
                 calls: r.count.filter(|_| calls),
             })
             .collect(),
@@ -301,32 +301,18 @@ pub enum Side {
     Callees,
 }
 
-/// No function answers to a name.
+/// No function answers to a name: the query's error, naming the closest.
 #[derive(Debug, thiserror::Error)]
-#[error("no function named {0:?} (a name is exact; MODULE!NAME names one of several)")]
-pub struct NoSuchFunction(pub String);
+#[error("{0} (a name is exact; MODULE!NAME names one of several)")]
+pub struct NoSuchFunction(pub crate::query::QueryError);
 
 /// The functions `name` stands for: every function of that exact name, or
 /// with `MODULE!NAME` the one of that module (a name with `!` in it is
 /// tried whole first).
 pub fn functions_named(p: &Profile, name: &str) -> Result<Vec<FuncId>, NoSuchFunction> {
-    let whole: Vec<FuncId> = p
-        .function_ids()
-        .filter(|&f| p.function_name(f) == name)
-        .collect();
-    if !whole.is_empty() {
-        return Ok(whole);
-    }
-    if let Some((module, short)) = name.split_once('!') {
-        let one: Vec<FuncId> = p
-            .function_ids()
-            .filter(|&f| p.function_name(f) == short && p.function_module(f) == module)
-            .collect();
-        if !one.is_empty() {
-            return Ok(one);
-        }
-    }
-    Err(NoSuchFunction(name.to_string()))
+    // The query's one reading of a name (`query::resolve`), closest names
+    // and all: `--function` means what `--focus` means.
+    crate::query::resolve(p, &crate::query::Target(name.to_string())).map_err(NoSuchFunction)
 }
 
 fn side_rows(g: &CallGraph, f: FuncId, side: Side) -> &[Edge] {
@@ -492,7 +478,7 @@ pub fn write_edges_json(
                     module: p.function_module(f),
                     calls: func.calls,
                     hits_total: func.hits_total,
-                    elapsed_inclusive_ms: func.time.elapsed_inclusive,
+                    elapsed_inclusive_ms: p.at_resolution(func.time.elapsed_inclusive),
                     recursive: g.recursive(f),
                     rows: side_rows(&g, f, side)
                         .iter()
@@ -507,7 +493,7 @@ pub fn write_edges_json(
                             },
                             calls: e.calls,
                             hits: e.hits,
-                            elapsed_inclusive_ms: e.time_ms,
+                            elapsed_inclusive_ms: p.at_resolution(e.time_ms),
                             share_pct: e.share,
                         })
                         .collect(),

@@ -60,10 +60,8 @@ fn empty_reason(t: &TablePane, cx: &Ctx) -> String {
     } else if t.about().is_some() {
         format!(" No {what} for this function.")
     } else {
-        format!(
-            " No {what}: this {} profile does not record them.",
-            cx.profile.format
-        )
+        let because = crate::report::fmt::empty_because(cx.profile, what);
+        format!(" No {what}: {because}.")
     }
 }
 
