@@ -87,7 +87,7 @@ pub fn check_reports(p: &Profile) {
             raw(t.name(), &text);
         }
     }
-    raw(View::Info.name(), &table::info(p, None));
+    raw(View::Info.name(), &table::info(p, p, None));
 }
 
 /// Every export either writes or says why not; what it writes holds no raw

@@ -214,7 +214,7 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         }
     } else if args.view == View::Info {
         stdout
-            .write_all(table::info(profile, label.as_deref()).as_bytes())
+            .write_all(table::info(profile, answered.events(), label.as_deref()).as_bytes())
             .and_then(|()| stdout.flush())
     } else {
         // `graph_view` answers the tree and a function's edges; no report

@@ -3,6 +3,7 @@
 //! many, are written only when on screen.
 
 use super::{Ctx, Effect, inner, keep_visible, step};
+use crate::analysis::query::Reads;
 use crate::model::Profile;
 use crate::report::fmt;
 use crate::text::visible;
@@ -26,7 +27,7 @@ pub struct InfoPane {
 impl InfoPane {
     pub fn new(cx: &Ctx) -> InfoPane {
         InfoPane {
-            head: head_lines(cx.profile),
+            head: head_lines(cx.profile, cx.answer.profile(Reads::Events)),
             cursor: 0,
             offset: 0,
         }
@@ -90,7 +91,9 @@ impl InfoPane {
     }
 }
 
-fn head_lines(p: &Profile) -> Vec<String> {
+/// `p`'s lines, its packets and events counted in `events` (the answer's
+/// events' profile: a step keeps none of its own).
+fn head_lines(p: &Profile, events: &Profile) -> Vec<String> {
     let mut out = vec![format!("format          {}", p.format)];
     for s in &p.sources {
         out.push(format!("source          {}", visible(s)));
@@ -100,7 +103,7 @@ fn head_lines(p: &Profile) -> Vec<String> {
     if p.meta.is_empty() {
         out.push("  (none)".into());
     }
-    let totals = fmt::totals(p);
+    let totals = fmt::totals(p, events);
     // Values start after the longest label and two spaces, so a long one
     // (`start_function`, `application ms`) never runs into its value.
     let labels = p.meta.keys().map(|k| visible(k).chars().count());

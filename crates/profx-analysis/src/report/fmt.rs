@@ -37,9 +37,9 @@ pub fn percent_basis(p: &Profile) -> String {
 }
 
 /// The session totals and row counts, as the Info views list them.
-pub fn totals(p: &Profile) -> Vec<(&'static str, String)> {
+pub fn totals(p: &Profile, events: &Profile) -> Vec<(&'static str, String)> {
     let t = &p.totals;
-    let count = |n: usize| n.to_string();
+    let count = |n: usize| grouped(n as u64);
     vec![
         ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
         (
@@ -51,8 +51,8 @@ pub fn totals(p: &Profile) -> Vec<(&'static str, String)> {
         ("functions", count(p.functions().len())),
         ("lines", count(p.lines().len())),
         ("stacks", count(p.stacks().len())),
-        ("packets", count(p.packets().len())),
-        ("events", count(p.event_count())),
+        ("packets", count(events.packets().len())),
+        ("events", count(events.event_count())),
     ]
 }
 

@@ -392,7 +392,7 @@ fn packets(p: &Profile, query: Option<&str>) -> String {
 
 /// `--view info`'s text: the format, the query it answers (where one was
 /// asked), the sources, the file's facts, the totals and every warning.
-pub fn info(p: &Profile, query: Option<&str>) -> String {
+pub fn info(p: &Profile, events: &Profile, query: Option<&str>) -> String {
     let mut out = format!("format   {}\n", p.format);
     if let Some(q) = query {
         let _ = writeln!(out, "query    {q}");
@@ -410,7 +410,7 @@ pub fn info(p: &Profile, query: Option<&str>) -> String {
         let _ = writeln!(out, "{k:<16} {v}");
     }
     out.push_str("\n# totals\n");
-    for (k, v) in super::fmt::totals(p) {
+    for (k, v) in super::fmt::totals(p, events) {
         let _ = writeln!(out, "{k:<16} {v}");
     }
     let _ = writeln!(out, "\n# warnings: {}", p.warnings().len());
