@@ -207,6 +207,8 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         } else {
             KeepStacks::Skipped
         },
+        // The threads' heaviest functions are read from the calls in time order.
+        timeline: args.view == View::Table(Table::Threads),
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;
@@ -224,9 +226,10 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
             reverse: args.reverse,
             top: args.top,
         };
-        // A trace's packets are its events', which no transform changes.
+        // A trace's packets and threads are its events', which no
+        // transform changes.
         let source = match t {
-            Table::Packets => events,
+            Table::Packets | Table::Threads => events,
             _ => profile,
         };
         match table::write(source, t, &opts, &mut stdout) {
@@ -330,7 +333,9 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     // events', which no transform changes; every other export draws the
     // query's paths.
     let profile = match target {
-        export::Target::Chrome | export::Target::Csv(Table::Packets) => answered.events,
+        export::Target::Chrome | export::Target::Csv(Table::Packets | Table::Threads) => {
+            answered.events
+        }
         _ => answered.profile,
     };
     let req = export::Request {

@@ -163,16 +163,7 @@ impl App {
     /// The result of an export, as a message a key will not erase unseen.
     fn export_done(&mut self, written: Result<(PathBuf, String), ExportError>) {
         self.notice = true;
-        self.status = Some(match written {
-            Ok((path, what)) => format!(
-                "exported {what} to {}",
-                visible(&path.display().to_string())
-            ),
-            Err(ExportError::Io(e)) if e.to_string() == "cancelled" => {
-                "export cancelled: no file written".into()
-            }
-            Err(e) => format!("export failed: {}", visible(&e.to_string())),
-        });
+        self.status = Some(said(written));
     }
 
     /// A key or a tick while an export runs: `Esc` cancels it, `q` cancels
@@ -223,6 +214,37 @@ impl App {
             crate::report::fmt::counted(job.total, job.noun)
         ))
     }
+}
+
+/// An export's result in words.
+fn said(written: Result<(PathBuf, String), ExportError>) -> String {
+    match written {
+        Ok((path, what)) => format!(
+            "exported {what} to {}",
+            visible(&path.display().to_string())
+        ),
+        Err(ExportError::Io(e)) if e.to_string() == "cancelled" => {
+            "export cancelled: no file written".into()
+        }
+        Err(e) => format!("export failed: {}", visible(&e.to_string())),
+    }
+}
+
+/// `e` in the threads list: its rows, filtered and sorted as shown, to
+/// `<input>.threads.csv` (a handful: written before the next key).
+pub(super) fn threads(list: &super::threads::ThreadsList) -> String {
+    let ids = list.shown();
+    let (dir, stem) = place(&list.export_base, Table::Threads.name());
+    let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+    let rows = Rows::Table(Table::Threads);
+    said(write(
+        &list.loaded,
+        rows,
+        &ids,
+        (&dir, &stem),
+        &done,
+        &cancel,
+    ))
 }
 
 /// The folder of the input and `<file name>.<pane>`.

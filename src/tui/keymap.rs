@@ -885,10 +885,36 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('S')], Intent::SortPrev),
             also(&[ch('r')], Intent::Reverse),
             bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "search the heaviest functions; next / previous match",
+                ("/", "search", Always, Lead),
+            ),
+            also_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                ("n/N", "match", Searching, Match),
+            ),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Columns(-1),
+                "← →  h",
+                "scroll the columns after the thread's",
+            ),
+            also(&[code(Right)], Intent::Columns(1)),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the threads shown to CSV next to the input",
+            ),
+            bind_hint(
                 &[code(Esc), ch('H'), code(Backspace)],
                 Intent::Cancel,
                 "Esc",
-                "close the list",
+                "clear the search, else close the list",
                 ("Esc", "close", Always, Pane),
             ),
             also(&[ch('q')], Intent::Quit),
@@ -1055,10 +1081,17 @@ pub(super) fn intent(mode: &Mode, places: &[Place], event: &Event) -> Option<Int
             let (width, height) = super::term::bounded(*width, *height);
             Some(Intent::Resize { width, height })
         }
-        Event::Paste(text) if matches!(mode, Mode::Search | Mode::Finder(_)) => {
-            Some(Intent::Paste(Pasted::new(text)))
-        }
+        Event::Paste(text) if typing(mode) => Some(Intent::Paste(Pasted::new(text))),
         _ => None,
+    }
+}
+
+/// Whether keys type text where the keyboard is (a prompt).
+fn typing(mode: &Mode) -> bool {
+    match mode {
+        Mode::Search | Mode::Finder(_) => true,
+        Mode::Threads(list) => list.searching,
+        _ => false,
     }
 }
 
@@ -1072,6 +1105,12 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
     }
     let places: &[Place] = match mode {
         Mode::Normal => places,
+        Mode::Threads(list) if list.searching => {
+            if let (KeyCode::Char(c), false) = (pressed.code, pressed.ctrl) {
+                return Some(Intent::Input(c));
+            }
+            &[Place::Prompt]
+        }
         Mode::Search | Mode::Finder(_) => {
             // Every printable key is text in the prompt.
             if let (KeyCode::Char(c), false) = (pressed.code, pressed.ctrl) {
@@ -1163,6 +1202,66 @@ pub(super) fn label_of(place: Place, intent: &Intent) -> Option<&'static str> {
         .iter()
         .find(|b| &b.intent == intent)?
         .label
+}
+
+/// The key that asks `intent` at `place`, as a message names it: the first
+/// key its binding lists (`u`, `Enter`, `Ctrl-R`, `Space`; for `GoPane(i)`
+/// the pane's number). Every message that names a key takes it from here,
+/// so a key moved in the keymap moves in every message; an intent the
+/// place does not bind is a bug the tests catch (`?` in a release build).
+pub(super) fn key_for(intent: &Intent, place: Place) -> String {
+    key_in(intent, &[place])
+}
+
+/// `key_for` at the first of `places` that binds `intent` (a pane's
+/// places, most particular first, as a key is looked up).
+pub(super) fn key_in(intent: &Intent, places: &[Place]) -> String {
+    let key = places.iter().filter_map(|&p| section(p)).find_map(|s| {
+        s.bindings.iter().find_map(|b| match (&b.intent, intent) {
+            (Intent::GoPane(_), Intent::GoPane(i)) => b.keys.get(*i).copied(),
+            (bound, asked) if bound == asked => b.keys.first().copied(),
+            _ => None,
+        })
+    });
+    debug_assert!(key.is_some(), "{places:?} bind no key to {intent:?}");
+    key.map_or_else(|| "?".into(), key_name)
+}
+
+/// The key of `intent` at `place` as the footer's hint writes it (`⏎`).
+pub(super) fn hint_key(intent: &Intent, place: Place) -> Option<&'static str> {
+    section(place)?
+        .bindings
+        .iter()
+        .find(|b| &b.intent == intent)?
+        .hint
+        .map(|h| h.0)
+}
+
+/// A key as the help and the messages write it.
+fn key_name(k: Key) -> String {
+    let name = match k.code {
+        KeyCode::Char(' ') => "Space".into(),
+        KeyCode::Char(c) if k.ctrl => c.to_ascii_uppercase().to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        other => format!("{other}"),
+    };
+    match k.ctrl {
+        true => format!("Ctrl-{name}"),
+        false => name,
+    }
 }
 
 /// The help's lines, section by section: `(key, text)`, the section's

@@ -140,7 +140,7 @@ impl App {
     /// `H`: the threads list, or why a profile has none.
     pub(super) fn open_threads(&mut self) {
         let rows = self.query.thread_rows().to_vec();
-        match ThreadsList::new(&self.query.loaded, rows, self.query.threads.as_deref()) {
+        match ThreadsList::new(self, rows) {
             Some(list) => self.mode = Mode::Threads(list),
             None => {
                 let why = QueryError::NoThreads {
@@ -159,6 +159,7 @@ impl App {
             Picked::Stay => {}
             Picked::Close => self.mode = Mode::Normal,
             Picked::Quit => self.quit = true,
+            Picked::Say(why) => (self.status, self.notice) = (Some(why), true),
             Picked::Threads(ids) => {
                 self.mode = Mode::Normal;
                 if ids == self.query.threads {

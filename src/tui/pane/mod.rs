@@ -14,6 +14,7 @@ pub(super) mod info;
 pub(super) mod table;
 pub(super) mod tree;
 
+use super::columns::Src;
 use super::derived::{Neighbours, Opening, Prepared, TableColumns};
 use super::intent::Intent;
 use super::keymap::Place;
@@ -31,7 +32,7 @@ use std::sync::Arc;
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
 pub use table::TablePane;
-pub(super) use table::{Focus, Rows, Within};
+pub(super) use table::{Extra, Focus, Rows, Within};
 pub use tree::TreePane;
 
 /// The seven panes of the tab line, in the order of their number keys; a
@@ -53,6 +54,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Table(Table::Lines) => "Lines",
         View::Table(Table::Stacks) => "Stacks",
         View::Table(Table::Packets) => "Trace",
+        View::Table(Table::Threads) => "Threads",
         View::Tree | View::Callers | View::Callees => "Call tree",
         View::Flame => "Flame",
         View::Info => "Info",
@@ -82,6 +84,18 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// What a pane reads of `profile`, with nothing of the query's: the
+    /// threads list's table, over the loaded profile.
+    pub fn over(profile: &'a Arc<Profile>, prepared: &'a Arc<Prepared>, size: Rect) -> Ctx<'a> {
+        Ctx {
+            profile,
+            events: profile,
+            prepared,
+            opening: None,
+            size,
+        }
+    }
+
     /// A table's columns and widths (while the first view is ordered, the
     /// Functions table's measured over its first rows).
     pub fn columns(&self, t: Table) -> &'a TableColumns {
@@ -89,6 +103,11 @@ impl<'a> Ctx<'a> {
             Some(o) if t == Table::Functions && !self.prepared.columns_made(t) => o.columns(),
             _ => self.prepared.columns(self.profile, t),
         }
+    }
+
+    /// What a table's cells are read from.
+    pub fn src(&self) -> Src<'a> {
+        Src::new(self.profile, self.prepared)
     }
 
     /// The call graph (model.md), made on first need if its thread has

@@ -8,6 +8,8 @@ pub(super) mod theme;
 
 use super::app::{App, Mode};
 use super::fit::{Cut, fit_cut, fit_step, put};
+use super::intent::Intent;
+use super::keymap::{self, Place, key_for};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::pane::{Pane, Within};
 use crate::analysis::view::Table;
@@ -44,7 +46,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
             let row = app.pane().selected_y(a.table);
             overlay::menu(buf, area, row, m, &app.menu_entries(), theme)
         }
-        Mode::Threads(t) => overlay::threads(buf, area, t, &app.query, theme),
+        Mode::Threads(t) => t.render(buf, &app.query.thread_crumb().unwrap_or_default(), theme),
         Mode::Normal | Mode::Search => {}
     }
     if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
@@ -430,7 +432,15 @@ use super::pane::short_name;
 
 fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
-        return search_prompt(buf, area, app, theme);
+        return search_prompt(buf, area, &pane_search(app), theme);
+    }
+    if let Mode::Threads(list) = &app.mode
+        && list.searching
+    {
+        let slash = key_for(&Intent::Search, Place::Threads);
+        let t = &list.table;
+        let prompt = (slash, t.search.text.as_str(), table_found(t));
+        return search_prompt(buf, area, &prompt, theme);
     }
     if let Some(progress) = app.export_progress().or_else(|| app.query_progress()) {
         put(
@@ -469,30 +479,48 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     put(buf, area, &Line::from(spans));
 }
 
-fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+/// The pane's search prompt: the key that opened it, its text, and what
+/// the search found: the pane's own word for it (the call tree's and the
+/// flame's shares) when it said one, a table's rows, else nothing yet.
+fn pane_search(app: &App) -> (String, &str, String) {
     let pane = app.pane();
+    let slash = keymap::key_in(&Intent::Search, pane.places());
     let text = pane.search().map_or("", |s| s.text.as_str());
-    // What the search found: the pane's own word for it (the call tree's
-    // and the flame's shares) when it said one, a table's rows, else
-    // nothing yet.
     let found = match (&app.status, pane.as_table()) {
         (Some(msg), _) => format!("   {}", visible(msg)),
-        (None, Some(t)) => format!(
-            "   {} of {} match",
-            grouped(t.rows.len() as u64),
-            grouped(t.total as u64)
-        ),
+        (None, Some(t)) => table_found(t),
         (None, None) => String::new(),
     };
+    (slash, text, found)
+}
+
+/// How many of a table's rows its search keeps.
+fn table_found(t: &crate::tui::pane::TablePane) -> String {
+    format!(
+        "   {} of {} match",
+        grouped(t.rows.len() as u64),
+        grouped(t.total as u64)
+    )
+}
+
+/// The search prompt on the footer's line: `(key, text, found)`, and the
+/// prompt's keys as the footer's hints write them.
+fn search_prompt(
+    buf: &mut Buffer,
+    area: Rect,
+    (slash, text, found): &(String, &str, String),
+    theme: Theme,
+) {
+    let key = |i: Intent| keymap::hint_key(&i, Place::Prompt).unwrap_or("?");
     let line = Line::from(vec![
-        Span::styled(" / ", theme.key()),
+        Span::styled(format!(" {slash} "), theme.key()),
         Span::raw(visible(text).into_owned()),
         Span::styled("█", theme.dim()),
-        Span::styled(found, theme.dim()),
+        Span::styled(found.clone(), theme.dim()),
         Span::raw("   "),
-        Span::styled("⏎", theme.key()),
+        Span::styled(key(Intent::Accept), theme.key()),
         Span::raw(" keep  "),
-        Span::styled("Esc", theme.key()),
+        Span::styled(key(Intent::Cancel), theme.key()),
         Span::raw(" clear"),
     ]);
     put(buf, area, &line);

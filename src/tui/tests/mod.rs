@@ -181,6 +181,7 @@ impl App {
                 (Table::Lines, w) => Scope::Lines(t.about().filter(|_| w != Within::All)),
                 (Table::Stacks, _) => Scope::Stacks(t.about()),
                 (Table::Packets, _) => Scope::Packets,
+                (Table::Threads, _) => unreachable!("the threads list is no pane"),
             },
             Pane::Tree(t) => Scope::Tree(t.about),
             Pane::Flame(_) => Scope::Flame,
