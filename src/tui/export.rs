@@ -5,6 +5,7 @@
 
 use super::app::App;
 use super::intent::Intent;
+use super::keymap::{Place, key_for};
 use super::pane::Within;
 use crate::analysis::view::Table;
 use crate::export::ExportError;
@@ -209,9 +210,10 @@ impl App {
         let job = self.export_job.as_ref()?;
         let done = job.done.load(Ordering::Relaxed).min(job.total);
         Some(format!(
-            "exporting {} of {} · Esc cancels",
+            "exporting {} of {} · {} cancels",
             crate::report::fmt::grouped(done),
-            crate::report::fmt::counted(job.total, job.noun)
+            crate::report::fmt::counted(job.total, job.noun),
+            key_for(&Intent::Cancel, Place::Exporting)
         ))
     }
 }

@@ -10,7 +10,7 @@
 //! Everywhere]`); the first section of those that binds the key wins.
 
 use super::app::Mode;
-use super::intent::{Intent, Op, Pasted};
+use super::intent::{Intent, Op, Pasted, Why};
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -286,19 +286,10 @@ pub(super) const SECTIONS: &[Section] = &[
             ),
             // What a key does where it does something, said where it does
             // nothing; a place that binds the key comes first.
-            also(
-                &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("nothing to sort here"),
-            ),
-            also(&[ch('c')], Intent::Explain("c works in Functions")),
-            also(
-                &[ch('l')],
-                Intent::Explain("l shows a function's lines: select one in Functions"),
-            ),
-            also(
-                &[ch('*'), ch('p'), ch('i')],
-                Intent::Explain("*, p and i open and turn over the Call tree (4)"),
-            ),
+            also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
+            also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
+            also(&[ch('l')], Intent::Explain(Why::LinesFromFunctions)),
+            also(&[ch('*'), ch('p'), ch('i')], Intent::Explain(Why::TreeKeys)),
         ],
         notes: &[(
             "mouse",
@@ -353,12 +344,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 "e",
                 "export the rows shown to CSV next to the input",
             ),
-            also(
-                &[ch('M'), ch('>')],
-                Intent::Explain(
-                    "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)",
-                ),
-            ),
+            also(&[ch('M'), ch('>')], Intent::Explain(Why::NodeSteps)),
         ],
         notes: &[],
     },
@@ -522,7 +508,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
-                &[code(Backspace), code(Esc), ch('[')],
+                &[code(Esc), code(Backspace), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
@@ -602,7 +588,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
-                &[code(Backspace), code(Esc), ch('[')],
+                &[code(Esc), code(Backspace), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
@@ -634,18 +620,8 @@ pub(super) const SECTIONS: &[Section] = &[
                 "the call's function in the call tree",
                 ("T", "tree", Always, Pane),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain(
-                    "the calls in time order export for speedscope or Chrome: profx export --to speedscope",
-                ),
-            ),
-            also(
-                &[ch('M'), ch('>')],
-                Intent::Explain(
-                    "M and > take a call node of the flame graph (t) or the Call tree (4)",
-                ),
-            ),
+            also(&[ch('e')], Intent::Explain(Why::ChartExport)),
+            also(&[ch('M'), ch('>')], Intent::Explain(Why::NodeStepsInChart)),
         ],
         notes: &[],
     },
@@ -697,7 +673,7 @@ pub(super) const SECTIONS: &[Section] = &[
             ),
             also(
                 &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("events keep their trace order"),
+                Intent::Explain(Why::EventsOrder),
             ),
         ],
         notes: &[],
@@ -939,18 +915,12 @@ pub(super) const SECTIONS: &[Section] = &[
         place: Place::Info,
         listed: false,
         bindings: &[
-            also(
-                &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("nothing to sort here"),
-            ),
+            also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
             also(
                 &[ch('/'), ch('n'), ch('N')],
-                Intent::Explain("Info has nothing to search"),
+                Intent::Explain(Why::InfoSearch),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain("Info is no table: profx report --view info prints it"),
-            ),
+            also(&[ch('e')], Intent::Explain(Why::InfoExport)),
         ],
         notes: &[],
     },
@@ -1235,6 +1205,22 @@ pub(super) fn hint_key(intent: &Intent, place: Place) -> Option<&'static str> {
         .find(|b| &b.intent == intent)?
         .hint
         .map(|h| h.0)
+}
+
+/// "M and > take a call node": the call node steps' keys, as the messages
+/// about them begin.
+pub(super) fn node_keys() -> String {
+    let merge = key_for(&Intent::Transform(Op::MergeNode), Place::Query);
+    let focus = key_for(&Intent::Transform(Op::FocusNode), Place::Query);
+    format!("{merge} and {focus} take a call node")
+}
+
+/// The key of a pane's tab (its number key), as a message names it.
+pub(super) fn pane_key(tab: crate::analysis::view::View) -> String {
+    key_for(
+        &Intent::GoPane(super::pane::tab_index(tab)),
+        Place::Everywhere,
+    )
 }
 
 /// A key as the help and the messages write it.

@@ -389,10 +389,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) => Err(
-                "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)"
-                    .into(),
-            ),
+            Pane::Table(_) | Pane::Info(_) => Err(super::intent::Why::NodeSteps.into()),
         }
     }
 

@@ -57,8 +57,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
 fn too_small(frame: &mut Frame<'_>, area: Rect) {
     let msg = format!(
         "profx needs a window of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. \
-         Enlarge it, or press q to quit.",
-        area.width, area.height
+         Enlarge it, or press {} to quit.",
+        area.width,
+        area.height,
+        key_for(&Intent::Quit, Place::Everywhere)
     );
     frame.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
 }
@@ -122,7 +124,7 @@ fn warnings_fact(app: &App) -> Option<String> {
     let warned = app.profile.warnings().len() as u64;
     (warned > 0).then(|| {
         let n = crate::report::fmt::counted(warned, "warnings");
-        let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
+        let info = keymap::pane_key(crate::analysis::view::View::Info);
         format!("{n} (Info, {info})")
     })
 }

@@ -8,7 +8,8 @@ use crate::report::fmt::grouped;
 use crate::text::visible;
 use crate::tui::finder::Finder;
 use crate::tui::fit::{Cut, fit_cut, fit_step, highlighted};
-use crate::tui::keymap::help_rows;
+use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, help_rows, key_for};
 use crate::tui::pane::inner;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -81,7 +82,10 @@ pub(super) fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     Clear.render(box_area, buf);
     Block::bordered()
         .title(Span::styled(
-            format!(" Keys · Esc closes{more} "),
+            format!(
+                " Keys · {} closes{more} ",
+                key_for(&Intent::Cancel, Place::Help)
+            ),
             theme.title(),
         ))
         .render(box_area, buf);
@@ -181,7 +185,11 @@ pub(super) fn menu(
     Clear.render(box_area, buf);
     Block::bordered()
         .title(Span::styled(
-            " Transform the query · Enter or its key applies · Esc closes ",
+            format!(
+                " Transform the query · {} or its key applies · {} closes ",
+                key_for(&Intent::Accept, Place::Menu),
+                key_for(&Intent::Cancel, Place::Menu)
+            ),
             theme.title(),
         ))
         .render(box_area, buf);
@@ -214,7 +222,12 @@ pub(super) fn menu(
         buf.set_stringn(
             inner.x + 1,
             y,
-            "u undoes the last step · U the whole profile · H the threads",
+            format!(
+                "{} undoes the last step · {} the whole profile · {} the threads",
+                key_for(&Intent::PopStep, Place::Query),
+                key_for(&Intent::ClearQuery, Place::Query),
+                key_for(&Intent::Threads, Place::Query)
+            ),
             w,
             theme.dim(),
         );

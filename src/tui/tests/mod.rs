@@ -3,6 +3,7 @@
 //! and compared with reviewed insta snapshots (screens.rs).
 
 mod keys;
+mod messages;
 mod screens;
 mod update;
 

@@ -12,6 +12,7 @@ use crate::analysis::flame_view::Block;
 use crate::model::FuncId;
 use crate::text::visible;
 use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for};
 use ratatui::layout::{Position, Rect};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -108,7 +109,10 @@ impl FlamePane {
     pub(super) fn toggle_chart(&mut self, cx: &Ctx) -> Effect {
         if self.in_chart() {
             self.mode = FlameMode::Graph;
-            return Effect::Say("the flame graph: a frame a call path · t: time order".into());
+            let t = key_for(&Intent::TimeOrder, Place::Flame);
+            return Effect::Say(format!(
+                "the flame graph: a frame a call path · {t}: time order"
+            ));
         }
         let Some(tl) = cx.events.timeline() else {
             return Effect::Say(format!(
@@ -120,7 +124,10 @@ impl FlamePane {
             self.chart.chart = Some(Arc::new(Chart::from_timeline(tl)));
         }
         self.mode = FlameMode::Chart;
-        Effect::Say("time order: a box a call, a band a thread · t: the flame graph".into())
+        let t = key_for(&Intent::TimeOrder, Place::Chart);
+        Effect::Say(format!(
+            "time order: a box a call, a band a thread · {t}: the flame graph"
+        ))
     }
 
     /// An intent in time order.
@@ -162,7 +169,8 @@ impl FlamePane {
                     st.windows.push((call.start, call.end));
                 }
                 let name = visible(cx.events.function_name(call.func)).into_owned();
-                return Effect::Say(format!("zoomed on this call of {name} · Esc zooms out"));
+                let out = key_for(&Intent::ZoomOut, Place::Chart);
+                return Effect::Say(format!("zoomed on this call of {name} · {out} zooms out"));
             }
             Intent::ZoomOut if st.windows.is_empty() => return Effect::Back,
             Intent::ZoomOut => {
@@ -204,7 +212,10 @@ impl FlamePane {
     /// search matches.
     fn chart_step_match(&mut self, c: &Chart, sel: Option<u32>, dir: isize, cx: &Ctx) -> Effect {
         let Some(q) = self.search.query.as_ref() else {
-            return Effect::Say("no search: / to start one".into());
+            return Effect::Say(format!(
+                "no search: {} to start one",
+                key_for(&Intent::Search, Place::Chart)
+            ));
         };
         let p = cx.events;
         let mut seen: FxHashMap<FuncId, bool> = FxHashMap::default();

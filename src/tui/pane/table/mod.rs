@@ -17,8 +17,8 @@ use crate::analysis::search::{self, NameScan, Query};
 use crate::analysis::view::Table;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
 use crate::tui::columns::{self, Col, Src};
-use crate::tui::intent::Intent;
-use crate::tui::keymap::Place;
+use crate::tui::intent::{Intent, Why};
+use crate::tui::keymap::{Place, key_in};
 use crate::tui::layout::{self, Areas};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -256,7 +256,8 @@ impl TablePane {
             Intent::CallersCallees => return self.cycle_lists(cx),
             Intent::ShowLines => return self.show_lines(cx),
             Intent::NextMatch | Intent::PrevMatch if self.search.query.is_none() => {
-                return Effect::Say("no search: / to start one".into());
+                let slash = key_in(&Intent::Search, self.places());
+                return Effect::Say(format!("no search: {slash} to start one"));
             }
             Intent::NextMatch => self.cursor = step_wrap(self.cursor, 1, self.rows.len()),
             Intent::PrevMatch => self.cursor = step_wrap(self.cursor, -1, self.rows.len()),
@@ -382,7 +383,7 @@ impl TablePane {
 
     fn cycle_lists(&mut self, cx: &Ctx) -> Effect {
         if !self.has_lists() {
-            return Effect::Say("c works in Functions".into());
+            return Effect::Say(Why::CallersInFunctions.into());
         }
         let (callers, callees) = (!self.callers(cx).is_empty(), !self.callees(cx).is_empty());
         let next = match self.focus {
@@ -404,7 +405,7 @@ impl TablePane {
         let p = cx.profile;
         match self.function(cx).filter(|_| self.has_lists()) {
             None if self.focus != Focus::Table => Effect::Say("this row has no function".into()),
-            None => Effect::Say("l shows a function's lines: select one in Functions".into()),
+            None => Effect::Say(Why::LinesFromFunctions.into()),
             Some(_) if p.lines().is_empty() => {
                 Effect::Say(format!("no lines: this {} profile has none", p.format))
             }
