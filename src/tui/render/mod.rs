@@ -1,7 +1,9 @@
-//! Drawing: a pure function of `&App` into a ratatui frame. Only the rows
-//! on screen are built, so a frame costs the same for ten rows or ten
-//! million. Every name passes through `text::visible` before it reaches a
-//! cell, so a file cannot put an escape sequence on the terminal.
+//! Drawing: a pure function of `&App` into a ratatui frame. What is no
+//! pane's is drawn here (the header, the tabs and breadcrumb, the footer,
+//! the overlays); each pane draws itself beside its state (`pane/`). Only
+//! the rows on screen are built, so a frame costs the same for ten rows or
+//! ten million. Every name passes through `text::visible` before it
+//! reaches a cell, so a file cannot put an escape sequence on the terminal.
 
 mod overlay;
 pub(super) mod theme;

@@ -302,7 +302,8 @@ fn rows_table<C: DefaultOrder>(
     path: fn(&Profile, C::Row) -> Option<String>,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failed> {
-    let (view, total) = (rows.table.name(), rows.all.len());
+    let (table, total) = (rows.table, rows.all.len());
+    let view = table.name();
     // Which columns show depends on every row, not only those listed.
     let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
     let (rows, order) = ordered(p, &rows, &cols, opts)?;
@@ -327,13 +328,10 @@ fn rows_table<C: DefaultOrder>(
             *w = (*w).max(c.width());
         }
     }
-    // What percents are out of, where the table has percents.
-    let pcts = rows
-        .first()
-        .is_none_or(|&r| cols.iter().any(|c| matches!(c.value(p, r), Value::Pct(_))));
-    let note = match pcts {
-        true => session_note(p),
-        false => String::new(),
+    // What percents are out of; a thread has no share of the session.
+    let note = match table {
+        Table::Threads => String::new(),
+        _ => session_note(p),
     };
     writeln!(out, "# {view}: {} of {total} · {order}{note}", rows.len())?;
     out.write_all(line(&header, &widths, &kinds).as_bytes())?;
