@@ -284,7 +284,7 @@ fn folded_total(text: &str) -> u64 {
 /// A profile of lines only has no paths to weigh: the export says so.
 fn assert_nothing_to_draw(input: &Path, to: &str) {
     let o = profx(&["export", input.to_str().unwrap(), "--to", to, "-o", "-"]);
-    assert_eq!(o.status.code(), Some(1), "{input:?}");
+    assert_eq!(o.status.code(), Some(2), "{input:?}");
     assert!(stderr(&o).contains("nothing to draw"), "{}", stderr(&o));
 }
 
@@ -568,7 +568,7 @@ fn options_that_do_not_go_together_are_usage_errors() {
     let o = profx(&[
         "export", "--demo", "--to", "folded", "--weight", "calls", "-o", "-",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("records no calls; use --weight time"),
         "{}",

@@ -203,3 +203,55 @@ fn sorting_by_an_absent_column_lists_the_present_ones() {
         stderr(&o)
     );
 }
+
+/// `--view threads` is a table like the others: a trace's threads, the
+/// busiest first, each row's numbers `--json`'s `threads` (its heaviest
+/// function read from the calls in time order); `--sort` and `--top` cut
+/// it; a profile of one implicit thread says it has none.
+#[test]
+fn the_threads_view_is_a_table_of_the_threads() {
+    let trace = "tests/fixtures/xpp/orders-run.prf";
+    let out = table(&[trace, "--view", "threads"]);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("# threads: 2 of 2 · sorted by busy_ms desc"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .next()
+            .is_some_and(|h| h.starts_with("Thread  First ms"))
+    );
+    let json = report_json(trace, &[]);
+    let threads = json["threads"].as_array().unwrap();
+    let mut busiest: Vec<&serde_json::Value> = threads.iter().collect();
+    busiest.sort_by(|a, b| {
+        b["busy_ms"]
+            .as_f64()
+            .unwrap()
+            .total_cmp(&a["busy_ms"].as_f64().unwrap())
+    });
+    let shown = rows(&out);
+    assert_eq!(shown.len(), threads.len(), "{out}");
+    for (row, t) in shown.iter().zip(&busiest) {
+        assert_eq!(row[0], t["id"].to_string(), "{out}");
+        assert_eq!(row[4], t["events"].to_string(), "{out}");
+        assert_eq!(row[5], t["calls"].to_string(), "{out}");
+    }
+    assert_eq!(shown[0][7], "FNPRICE", "thread 1's heaviest: {out}");
+    let top = table(&[
+        trace,
+        "--view",
+        "threads",
+        "--sort",
+        "id",
+        "--reverse",
+        "--top",
+        "1",
+    ]);
+    assert_eq!(rows(&top).len(), 1, "{top}");
+    assert_eq!(rows(&top)[0][0], "1", "{top}");
+    let none = table(&["--demo", "--view", "threads"]);
+    assert!(none.starts_with("# threads: none"), "{none}");
+}

@@ -726,13 +726,17 @@ fn the_flame_graph_walked() {
 
 /// The query as a new user meets it on a two-thread trace: a transform
 /// (its breadcrumb in the header, its function gone from the Functions
-/// pane), `u` undoes it, `.` lists the transforms, the threads list
-/// chooses one thread (its numbers in every pane), `U` every thread again.
+/// pane), `u` undoes it, `.` lists the transforms, the threads list (a
+/// table: it searches and exports as the others) chooses one thread (its
+/// numbers in every pane), `U` every thread again.
 #[test]
 fn a_query_walked_transform_undo_threads() {
+    let folder = scratch("query");
+    let dir = folder.path();
+    std::fs::copy(fixture("xpp/two-threads.prf"), dir.join("two.prf")).expect("copy");
     let t = Tmux::start("query", 140, 30);
     let bin = env!("CARGO_BIN_EXE_profx");
-    run_and_report(&t, &format!("{bin} {}", fixture("xpp/two-threads.prf")));
+    run_and_report(&t, &format!("cd {} && {bin} two.prf", dir.display()));
     t.wait_for("Functions 4/4");
     t.keys(&["d"]);
     let s = t.wait_for("all threads › drop MAIN");
@@ -749,10 +753,30 @@ fn a_query_walked_transform_undo_threads() {
     t.keys(&["."]);
     t.wait_until("the menu closed", |s| !s.contains("Transform the query"));
     t.keys(&["H"]);
-    t.wait_for("Threads · 2 threads · showing all threads");
+    t.wait_for("Threads 2/2 · sort: Busy ms ▼");
+    t.wait_for("showing all threads");
+    // Searched by the heaviest function, exported as shown, cleared.
+    t.keys(&["/"]);
+    t.type_text("WORK");
+    t.keys(&["Enter"]);
+    t.wait_for("Threads 1/2");
+    t.keys(&["e"]);
+    t.wait_for("exported 1 thread to ./two.prf.threads.csv");
+    let csv = std::fs::read_to_string(dir.join("two.prf.threads.csv")).expect("written");
+    assert!(
+        csv.starts_with("id,first_ms,last_ms,busy_ms,events,calls,heaviest_ms,heaviest"),
+        "{csv}"
+    );
+    assert_eq!(
+        csv.lines().nth(1).and_then(|l| l.split(',').next()),
+        Some("2"),
+        "{csv}"
+    );
+    t.keys(&["Escape"]);
+    t.wait_for("Threads 2/2");
     t.keys(&["Down", "Enter"]);
     let s = t.wait_for("xpp · thread 2");
-    assert!(!s.contains("Threads · 2 threads"), "the list closed:\n{s}");
+    assert!(!s.contains("Threads 2/2"), "the list closed:\n{s}");
     t.wait_for("Functions 2/2");
     // The Trace pane: thread 2's four events, from 1 ms to 12 ms.
     t.keys(&["6"]);

@@ -188,6 +188,8 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         } else {
             KeepStacks::Skipped
         },
+        // The threads' heaviest functions are read from the calls in time order.
+        timeline: args.view == View::Table(Table::Threads),
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;
@@ -250,13 +252,14 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     }
 }
 
-/// Whether the profile has no rows of table `t` at all.
+/// Whether the profile has no rows of table `t` at all (the packets and
+/// threads tables say why themselves, on their first line).
 fn table_is_empty(p: &profx::model::Profile, t: Table) -> bool {
     match t {
         Table::Functions => p.functions().is_empty(),
         Table::Lines => p.lines().is_empty(),
         Table::Stacks => p.stacks().is_empty(),
-        Table::Packets => p.packets().is_empty(),
+        Table::Packets | Table::Threads => false,
     }
 }
 

@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 mod ask;
 mod copy;
+mod search;
 pub(in crate::tui) use ask::dropped_words;
 
 /// What the keyboard is talking to.
@@ -358,12 +359,12 @@ impl App {
             Intent::Find => self.mode = Mode::Finder(Finder::new(&self.cx())),
             Intent::ShowInTree => self.open_function(
                 |app, f| app.open(Step::Tree(f)),
-                "t shows a function in the Call tree",
+                (Intent::ShowInTree, "shows a function in the Call tree"),
                 "call tree",
             ),
             Intent::Sandwich => self.open_function(
                 App::open_sandwich,
-                "f shows a function's sandwich",
+                (Intent::Sandwich, "shows a function's sandwich"),
                 "sandwich",
             ),
             // A pane with nothing to zoom (the Flame pane without call
@@ -386,14 +387,24 @@ impl App {
 
     /// `t`, `T` or `f`: the selected function in another pane, where the
     /// profile has call paths.
-    fn open_function(&mut self, open: fn(&mut App, FuncId), unselected: &str, what: &str) {
+    /// `unselected`: the key's intent and what it does, said (with the key
+    /// the keymap gives it) when nothing is selected.
+    fn open_function(
+        &mut self,
+        open: fn(&mut App, FuncId),
+        unselected: (Intent, &str),
+        what: &str,
+    ) {
         let cx = self.cx();
         let f = self.pane().function(&cx);
         let why = cx.no_call_paths(what);
         match (why, f, self.pane().removed(&cx)) {
             (Some(why), _, _) => self.status = Some(why),
             (None, None, Some(r)) => self.status = Some(pane::removed_words(&r)),
-            (None, None, None) => self.status = Some(format!("{unselected}: select one")),
+            (None, None, None) => {
+                let key = super::keymap::key_in(&unselected.0, &self.places());
+                self.status = Some(format!("{key} {}: select one", unselected.1));
+            }
             (None, Some(f), _) => open(self, f),
         }
     }
@@ -455,7 +466,13 @@ impl App {
     fn forward(&mut self) {
         match self.forward.pop() {
             Some(v) => self.history.push(v),
-            None => self.status = Some("nothing to go forward to (] undoes ⌫)".into()),
+            None => {
+                let (fwd, back) = (
+                    super::keymap::key_for(&Intent::Forward, Place::Everywhere),
+                    super::keymap::key_for(&Intent::Back, Place::Everywhere),
+                );
+                self.status = Some(format!("nothing to go forward to ({fwd} undoes {back})"));
+            }
         }
     }
 
@@ -470,54 +487,6 @@ impl App {
         if let Some((tab, _, _)) = tab {
             self.switch_tab(tab);
         }
-    }
-
-    /// The search prompt, the keyboard on the pane's rows (not a list of
-    /// its split), saying what the search kept holds.
-    fn open_search(&mut self) {
-        let (pane, cx) = self.split();
-        pane.to_rows();
-        self.status = pane.search_said(&cx);
-        self.mode = Mode::Search;
-    }
-
-    /// A new search text for the pane on screen.
-    fn set_search(&mut self, text: String) {
-        let old = self
-            .pane()
-            .search()
-            .map_or(String::new(), |s| s.text.clone());
-        let narrowing = crate::analysis::search::narrows(&old, &text);
-        let (pane, cx) = self.split();
-        self.status = pane.set_search(&text, narrowing, &cx);
-    }
-
-    fn search(&mut self, intent: Intent) {
-        let mut text = self
-            .pane()
-            .search()
-            .map_or(String::new(), |s| s.text.clone());
-        match intent {
-            Intent::Input(c) => text.push(c),
-            Intent::Paste(p) => text.push_str(&p.0),
-            Intent::Erase => {
-                text.pop();
-            }
-            Intent::ClearInput => text.clear(),
-            Intent::Accept => return self.mode = Mode::Normal,
-            Intent::Cancel => {
-                self.mode = Mode::Normal;
-                text.clear();
-            }
-            Intent::Quit
-            | Intent::Move(_)
-            | Intent::PageUp
-            | Intent::PageDown
-            | Intent::Resize { .. }
-            | Intent::Wheel { .. } => return self.normal(intent),
-            _ => return,
-        }
-        self.set_search(text);
     }
 
     fn help(&mut self, intent: Intent) {

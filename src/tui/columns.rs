@@ -1,11 +1,15 @@
 //! What each table shows on screen: its columns, their widths, its base
 //! rows and the name a search matches. Rows are plain `u32` indices of the
-//! table's row type (a `FuncId`'s index in the Functions table, and so on),
-//! so one table pane serves every table; the typed ids are rebuilt here.
+//! table's row type (a `FuncId`'s index in the Functions table, a thread's
+//! place in the threads list, and so on), so one table pane serves every
+//! table; the typed rows are rebuilt here, from a `Src`.
 
+use super::derived::Prepared;
 use crate::analysis::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, ValueKind,
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, ThreadColumn, Value, ValueKind,
+    compare,
 };
+use crate::analysis::query::ThreadRow;
 use crate::analysis::resort::TieOrder;
 use crate::analysis::sort::{DefaultOrder, sort_by};
 use crate::analysis::view::Table;
@@ -22,6 +26,31 @@ pub enum Col {
     L(LineColumn),
     S(StackColumn),
     P(PacketColumn),
+    T(ThreadColumn),
+}
+
+/// What a table's cells are read from: the profile, and the rows made
+/// from it once that are no field of it (the threads list's: a thread's
+/// heaviest function is a walk of the calls in time order).
+#[derive(Clone, Copy)]
+pub struct Src<'a> {
+    pub p: &'a Profile,
+    prepared: &'a Prepared,
+}
+
+impl<'a> Src<'a> {
+    pub fn new(p: &'a Profile, prepared: &'a Prepared) -> Src<'a> {
+        Src { p, prepared }
+    }
+
+    /// The threads list's rows, made at the first ask.
+    pub fn threads(self) -> &'a [ThreadRow] {
+        self.prepared.thread_rows(self.p)
+    }
+
+    fn thread(self, row: u32) -> Option<ThreadRow> {
+        self.threads().get(row as usize).copied()
+    }
 }
 
 fn fid(r: u32) -> FuncId {
@@ -44,6 +73,7 @@ impl Col {
             Col::L(c) => c.header(),
             Col::S(c) => c.header(),
             Col::P(c) => c.header(),
+            Col::T(c) => c.header(),
         }
     }
 
@@ -54,15 +84,21 @@ impl Col {
             Col::L(c) => c.header_in(p),
             Col::S(c) => c.header_in(p),
             Col::P(c) => c.header_in(p),
+            Col::T(c) => c.header_in(p),
         }
     }
 
-    pub fn value(self, p: &Profile, row: u32) -> Value<'_> {
+    pub fn value<'a>(self, src: Src<'a>, row: u32) -> Value<'a> {
+        let p = src.p;
         match self {
             Col::F(c) => c.value(p, fid(row)),
             Col::L(c) => c.value(p, lid(row)),
             Col::S(c) => c.value(p, sid(row)),
             Col::P(c) => c.value(p, pid(row)),
+            Col::T(c) => match src.thread(row) {
+                Some(t) => c.value(p, t),
+                None => Value::Count(None),
+            },
         }
     }
 
@@ -72,6 +108,7 @@ impl Col {
             Col::L(c) => c.value_kind(),
             Col::S(c) => c.value_kind(),
             Col::P(c) => c.value_kind(),
+            Col::T(c) => c.value_kind(),
         };
         kind == ValueKind::Number
     }
@@ -86,9 +123,10 @@ impl Col {
 pub(super) fn cut(col: Col) -> crate::tui::fit::Cut {
     use crate::tui::fit::Cut;
     match col {
-        Col::F(FuncColumn::Name) | Col::L(LineColumn::Function) | Col::S(StackColumn::Leaf) => {
-            Cut::Name
-        }
+        Col::F(FuncColumn::Name)
+        | Col::L(LineColumn::Function)
+        | Col::S(StackColumn::Leaf)
+        | Col::T(ThreadColumn::Heaviest) => Cut::Name,
         Col::F(FuncColumn::Module) | Col::L(LineColumn::File) | Col::P(PacketColumn::Source) => {
             Cut::Middle
         }
@@ -108,7 +146,8 @@ pub(super) fn shared_module(col: Col, p: &Profile, row: u32) -> Option<std::borr
 
 /// The columns of a kind that hold a value somewhere in the profile, in
 /// display order: columns absent for the whole profile are hidden.
-pub(super) fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
+pub(super) fn present_columns(src: Src, kind: Table) -> Vec<Col> {
+    let p = src.p;
     fn keep<C: Column>(p: &Profile, rows: Vec<C::Row>, wrap: fn(C) -> Col) -> Vec<Col> {
         crate::analysis::columns::present_columns::<C>(p, rows)
             .into_iter()
@@ -129,6 +168,7 @@ pub(super) fn present_columns(p: &Profile, kind: Table) -> Vec<Col> {
         }
         Table::Stacks => keep(p, p.stack_ids().collect(), Col::S),
         Table::Packets => keep(p, p.packet_ids().collect(), Col::P),
+        Table::Threads => keep(p, src.threads().to_vec(), Col::T),
     }
 }
 
@@ -139,6 +179,7 @@ pub(super) fn row_count(p: &Profile, kind: Table) -> usize {
         Table::Lines => p.lines().len(),
         Table::Stacks => p.stacks().len(),
         Table::Packets => p.packets().len(),
+        Table::Threads => p.threads().len(),
     }
 }
 
@@ -174,19 +215,24 @@ pub(super) fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
             |c| if let Col::S(c) = c { Some(c) } else { None },
             Col::S,
         ),
+        Table::Threads => of(
+            cols,
+            |c| if let Col::T(c) = c { Some(c) } else { None },
+            Col::T,
+        ),
         Table::Packets => Some((Col::P(PacketColumn::Index), false)),
     }
 }
 
 /// The tie order of a kind's rows, from its canonical order (`None` for
-/// packets, whose ties are text).
+/// packets, whose ties are text, and threads, a handful).
 pub(super) fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder> {
     let n = row_count(p, kind);
     match kind {
         Table::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
         Table::Lines => TieOrder::new::<LineColumn>(p, canonical, n),
         Table::Stacks => TieOrder::new::<StackColumn>(p, canonical, n),
-        Table::Packets => None,
+        Table::Packets | Table::Threads => None,
     }
 }
 
@@ -194,17 +240,18 @@ pub(super) fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<T
 /// the rows' base (rows are a part of it, in its order), only the column's
 /// values are read: the same order, several times faster.
 pub(super) fn sort(
-    p: &Profile,
+    src: Src,
     rows: &mut Vec<u32>,
     col: Col,
     descending: bool,
     ties: Option<&TieOrder>,
 ) {
+    let p = src.p;
     let fast = ties.and_then(|t| match col {
         Col::F(c) => t.sort(p, rows, c, descending),
         Col::L(c) => t.sort(p, rows, c, descending),
         Col::S(c) => t.sort(p, rows, c, descending),
-        Col::P(_) => None,
+        Col::P(_) | Col::T(_) => None,
     });
     if let Some(sorted) = fast {
         *rows = sorted;
@@ -215,6 +262,14 @@ pub(super) fn sort(
         Col::L(c) => sort_ids(p, rows, c, descending),
         Col::S(c) => sort_ids(p, rows, c, descending),
         Col::P(c) => sort_ids(p, rows, c, descending),
+        Col::T(c) => {
+            let all = src.threads();
+            let row = |r: &u32| all.get(*r as usize).copied();
+            rows.sort_by(|a, b| match (row(a), row(b)) {
+                (Some(x), Some(y)) => compare(p, c, x, y, descending),
+                (x, y) => x.is_none().cmp(&y.is_none()),
+            });
+        }
     }
 }
 
@@ -233,7 +288,7 @@ where
 
 /// The column a search matches in, and the row's text there: a function's
 /// name, a line's function (its file when it has none), a stack's leaf, a
-/// packet's source.
+/// packet's source, a thread's heaviest function.
 pub(super) fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
     match kind {
         Table::Functions => Col::F(FuncColumn::Name),
@@ -241,12 +296,14 @@ pub(super) fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
         Table::Lines => Col::L(LineColumn::File),
         Table::Stacks => Col::S(StackColumn::Leaf),
         Table::Packets => Col::P(PacketColumn::Source),
+        Table::Threads => Col::T(ThreadColumn::Heaviest),
     }
 }
 
 /// The name whose text is the row's search text, where it is one: every
-/// kind's but a packet's (its source is its own string). A search matches
-/// names once each, then picks the rows by these.
+/// kind's but a packet's (its source is its own string) and a thread's (a
+/// handful, matched one by one). A search matches names once each, then
+/// picks the rows by these.
 pub(super) fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
     match kind {
         Table::Functions => Some(p.function(fid(row)).name),
@@ -255,14 +312,14 @@ pub(super) fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> 
             Some(line.function.map_or(line.file, |f| p.function(f).name))
         }
         Table::Stacks => Some(p.function(p.stack_leaf(sid(row))).name),
-        Table::Packets => None,
+        Table::Packets | Table::Threads => None,
     }
 }
 
 /// Every row's `search_name`, by row id; `None` for a kind whose rows
 /// have none.
 pub(super) fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
-    if kind == Table::Packets {
+    if matches!(kind, Table::Packets | Table::Threads) {
         return None;
     }
     (0..row_count(p, kind) as u32)
@@ -272,8 +329,8 @@ pub(super) fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
 
 /// The text a search matches: what the cell shows, escapes included, so
 /// highlighted positions fall on the characters on screen.
-pub(super) fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Cow<'_, str> {
-    match search_column(kind, p, row).value(p, row) {
+pub(super) fn search_text(kind: Table, src: Src<'_>, row: u32) -> std::borrow::Cow<'_, str> {
+    match search_column(kind, src.p, row).value(src, row) {
         Value::Text(t) => visible(t),
         other => cell(other).into(),
     }
@@ -282,27 +339,28 @@ pub(super) fn search_text(kind: Table, p: &Profile, row: u32) -> std::borrow::Co
 /// Widest cell of each column over all rows of the kind (names capped so
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
-pub(super) fn column_widths(p: &Profile, kind: Table, cols: &[Col]) -> Vec<u16> {
-    column_widths_of(p, kind, cols, 0..row_count(p, kind) as u32)
+pub(super) fn column_widths(src: Src, kind: Table, cols: &[Col]) -> Vec<u16> {
+    column_widths_of(src, kind, cols, 0..row_count(src.p, kind) as u32)
 }
 
 /// `column_widths` over some rows only (the first frame's).
 pub(super) fn column_widths_of(
-    p: &Profile,
+    src: Src,
     kind: Table,
     cols: &[Col],
     rows: impl Iterator<Item = u32> + Clone,
 ) -> Vec<u16> {
+    let p = src.p;
     cols.iter()
         .map(|&c| {
             let head = c.header_in(p).width();
             let widest = if c.is_number() {
-                widest_number(p, c, rows.clone())
+                widest_number(src, c, rows.clone())
             } else {
                 rows.clone()
                     .map(|r| {
                         let module = shared_module(c, p, r).map_or(0, |m| m.width() + 3);
-                        text_width(c.value(p, r)) + module
+                        text_width(c.value(src, r)) + module
                     })
                     .max()
                     .unwrap_or(0)
@@ -314,11 +372,11 @@ pub(super) fn column_widths_of(
 }
 
 /// The largest value formats widest; the absent mark is one column.
-fn widest_number(p: &Profile, c: Col, rows: impl Iterator<Item = u32>) -> usize {
+fn widest_number(src: Src, c: Col, rows: impl Iterator<Item = u32>) -> usize {
     let mut widest = Value::Count(None);
     let mut max = f64::MIN;
     for r in rows {
-        let v = c.value(p, r);
+        let v = c.value(src, r);
         let x = match v {
             Value::Count(Some(n)) | Value::Ordinal(Some(n)) => n as f64,
             Value::Ms(Some(x)) | Value::Pct(Some(x)) => x.abs(),
@@ -363,18 +421,28 @@ mod tests {
         let trace = crate::tui::tests::fixture("xpp/orders-run.prf");
         let lines = crate::tui::tests::fixture("plist/line-counting.txt");
         let mut named = 0;
+        let prepared = Prepared::default();
         for p in [&plist, &trace, &lines] {
+            let src = Src::new(p, &prepared);
             for kind in Table::ALL {
                 for r in 0..row_count(p, kind) as u32 {
                     let Some(n) = search_name(kind, p, r) else {
-                        assert_eq!(kind, Table::Packets, "only a packet has no search name");
+                        assert!(
+                            matches!(kind, Table::Packets | Table::Threads),
+                            "only a packet and a thread have no search name"
+                        );
                         continue;
                     };
-                    assert_eq!(visible(p.name(n)), search_text(kind, p, r), "{kind:?} {r}");
+                    assert_eq!(
+                        visible(p.name(n)),
+                        search_text(kind, src, r),
+                        "{kind:?} {r}"
+                    );
                     named += 1;
                 }
                 let by_row = search_names(p, kind);
-                assert_eq!(by_row.is_some(), kind != Table::Packets);
+                let named = !matches!(kind, Table::Packets | Table::Threads);
+                assert_eq!(by_row.is_some(), named);
             }
         }
         assert!(named > 20, "the profiles have rows of every named kind");
@@ -406,11 +474,13 @@ mod tests {
         let ties = tie_order(&p, Table::Lines, &base).expect("files are interned");
         let function = LineColumn::Function;
         assert!(ties.sort(&p, &base, function, false).is_none(), "no rank");
-        for col in present_columns(&p, Table::Lines) {
+        let prepared = Prepared::default();
+        let src = Src::new(&p, &prepared);
+        for col in present_columns(src, Table::Lines) {
             for descending in [false, true] {
                 let (mut with, mut without) = (base.clone(), base.clone());
-                sort(&p, &mut with, col, descending, Some(&ties));
-                sort(&p, &mut without, col, descending, None);
+                sort(src, &mut with, col, descending, Some(&ties));
+                sort(src, &mut without, col, descending, None);
                 assert_eq!(with, without, "{col:?} descending {descending}");
             }
         }

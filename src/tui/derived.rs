@@ -4,9 +4,10 @@
 //! state: it is the same whoever makes it, a thread of its own or a reader
 //! that needs it first.
 
-use super::columns::{self, Col};
+use super::columns::{self, Col, Src};
 use crate::analysis::callgraph::{CallGraph, Edge, Lists};
 use crate::analysis::calltree::TreeIndex;
+use crate::analysis::query::ThreadRow;
 use crate::analysis::resort::TieOrder;
 use crate::analysis::view::Table;
 use crate::model::{FuncId, NameId, Profile};
@@ -27,23 +28,24 @@ const LARGE: usize = 50_000;
 impl TableColumns {
     /// A large pane's widths are measured on a second core while its rows
     /// are ordered (neither needs the other); a small one's on this thread.
-    pub fn new(p: &Profile, k: Table) -> TableColumns {
-        let cols = columns::present_columns(p, k);
+    pub fn new(src: Src, k: Table) -> TableColumns {
+        let p = src.p;
+        let cols = columns::present_columns(src, k);
         let (canonical, widths) = if columns::row_count(p, k) < LARGE {
             (
                 columns::canonical_rows(p, k),
-                columns::column_widths(p, k, &cols),
+                columns::column_widths(src, k, &cols),
             )
         } else {
             std::thread::scope(|s| {
                 let widths = std::thread::Builder::new()
-                    .spawn_scoped(s, || columns::column_widths(p, k, &cols))
+                    .spawn_scoped(s, || columns::column_widths(src, k, &cols))
                     .ok();
                 let canonical = columns::canonical_rows(p, k);
                 let widths = match widths.map(|w| w.join()) {
                     Some(Ok(widths)) => widths,
                     Some(Err(panic)) => std::panic::resume_unwind(panic),
-                    None => columns::column_widths(p, k, &cols),
+                    None => columns::column_widths(src, k, &cols),
                 };
                 (canonical, widths)
             })
@@ -71,10 +73,10 @@ impl TableColumns {
 /// different answer.
 #[derive(Default)]
 pub struct Prepared {
-    columns: [OnceLock<TableColumns>; 4],
+    columns: [OnceLock<TableColumns>; Table::ALL.len()],
     /// Each kind's tie order (`resort`), which every sort of its rows uses:
     /// made and used, it takes no longer than the first sort without it.
-    ties: [OnceLock<Option<TieOrder>>; 4],
+    ties: [OnceLock<Option<TieOrder>>; Table::ALL.len()],
     graph: OnceLock<CallGraph>,
     /// The call tree's children and weights, made when the Call tree is
     /// first opened.
@@ -87,8 +89,12 @@ pub struct Prepared {
     /// Each kind's search name by row (`columns::search_names`), made at the
     /// first search of it: a search reads these 4 bytes a row, not the
     /// row's 120.
-    search_names: [OnceLock<Option<Vec<NameId>>>; 4],
+    search_names: [OnceLock<Option<Vec<NameId>>>; Table::ALL.len()],
     name_scan: OnceLock<crate::analysis::search::NameScan>,
+    /// The threads list's rows, made when the Threads table first asks
+    /// (a thread's heaviest function is a walk of every call in time
+    /// order) or given by whoever made them (`with_threads`).
+    threads: OnceLock<Vec<ThreadRow>>,
 }
 
 /// A whole table's order: its kind and its sort.
@@ -119,7 +125,20 @@ impl Prepared {
     }
 
     pub fn columns(&self, p: &Profile, k: Table) -> &TableColumns {
-        self.columns[k.index()].get_or_init(|| TableColumns::new(p, k))
+        self.columns[k.index()].get_or_init(|| TableColumns::new(Src::new(p, self), k))
+    }
+
+    /// What is derived for a profile whose threads list's rows are made.
+    pub fn with_threads(rows: Vec<ThreadRow>) -> Prepared {
+        let pr = Prepared::default();
+        let _ = pr.threads.set(rows);
+        pr
+    }
+
+    /// The threads list of `p` (`analysis::query::thread_rows`).
+    pub fn thread_rows(&self, p: &Profile) -> &[ThreadRow] {
+        self.threads
+            .get_or_init(|| crate::analysis::query::thread_rows(p))
     }
 
     /// Whether a table's columns are made (not waiting for a thread).
@@ -259,7 +278,8 @@ impl Opening {
         if p.functions().len() < OPEN_ON_A_THREAD {
             return None;
         }
-        let cols = columns::present_columns(p, Table::Functions);
+        let src = Src::new(p, pr);
+        let cols = columns::present_columns(src, Table::Functions);
         let sort = columns::default_sort(Table::Functions, &cols);
         let first: Vec<u32> = match sort {
             Some((Col::F(c), descending)) => {
@@ -282,7 +302,7 @@ impl Opening {
             let mut rows = pr.columns(&p, Table::Functions).canonical.clone();
             if let Some((col, descending)) = sort {
                 let ties = pr.ties(&p, Table::Functions);
-                columns::sort(&p, &mut rows, col, descending, ties);
+                columns::sort(Src::new(&p, &pr), &mut rows, col, descending, ties);
             }
             // The other panes wait for this order, which the next key needs.
             pr.start_panes(&p);
@@ -292,7 +312,7 @@ impl Opening {
             .name("profx-open".into())
             .spawn(job)
             .ok()?;
-        let widths = columns::column_widths_of(p, Table::Functions, &cols, first.iter().copied());
+        let widths = columns::column_widths_of(src, Table::Functions, &cols, first.iter().copied());
         let pane = TableColumns {
             cols,
             widths,
@@ -345,11 +365,13 @@ mod tests {
     #[test]
     fn a_large_pane_is_made_as_on_one_thread() {
         let p = crate::fixture_gen::large::profile(60_000);
+        let pr = Prepared::default();
+        let src = Src::new(&p, &pr);
         for k in Table::ALL {
-            let pane = TableColumns::new(&p, k);
-            let cols = columns::present_columns(&p, k);
+            let pane = TableColumns::new(src, k);
+            let cols = columns::present_columns(src, k);
             assert_eq!(pane.canonical, columns::canonical_rows(&p, k), "{k:?}");
-            assert_eq!(pane.widths, columns::column_widths(&p, k, &cols), "{k:?}");
+            assert_eq!(pane.widths, columns::column_widths(src, k, &cols), "{k:?}");
             assert_eq!(pane.cols, cols, "{k:?}");
         }
         assert!(columns::row_count(&p, Table::Stacks) >= LARGE);

@@ -5,7 +5,8 @@
 
 use super::app::App;
 use super::intent::Intent;
-use super::pane::Within;
+use super::keymap::{Place, key_for};
+use super::pane::Exported;
 use crate::analysis::view::Table;
 use crate::export::ExportError;
 use crate::export::atomic::write_new;
@@ -76,14 +77,20 @@ fn write(
 
 impl App {
     pub(super) fn export_pane(&mut self) {
-        let Some(t) = self.pane().as_table() else {
-            return self.export_paths();
-        };
         // Collected once: a retry under another name writes the same rows.
-        let ids: Vec<u32> = (0..t.rows.len()).filter_map(|i| t.rows.get(i)).collect();
-        let (pane, rows) = match t.within {
-            Within::Packet(k) => ("events", Rows::Events(k)),
-            _ => (t.table.name(), Rows::Table(t.table)),
+        let (pane, rows, ids) = match self.pane().exported() {
+            Some(Exported::Rows {
+                packet: Some(k),
+                ids,
+                ..
+            }) => ("events", Rows::Events(k), ids),
+            Some(Exported::Rows { table, ids, .. }) => (table.name(), Rows::Table(table), ids),
+            Some(Exported::Paths {
+                noun,
+                drawn,
+                search,
+            }) => return self.export_paths(noun, drawn, search),
+            None => return,
         };
         // The profile the pane reads (the answer's events' for the Trace
         // pane): its row ids are that profile's.
@@ -124,27 +131,22 @@ impl App {
     /// flame's hidden functions, sandwich and zoom as drawn, the tree's
     /// paths top-down; a search keeps the paths through a matching frame
     /// (pprof's `-focus`).
-    fn export_paths(&mut self) {
+    fn export_paths(
+        &mut self,
+        noun: &'static str,
+        drawn: Option<(Arc<crate::analysis::flame_view::Icicle>, Option<u32>)>,
+        search: Option<String>,
+    ) {
         use crate::analysis::flame_view::Icicle;
-        use crate::tui::pane::Pane;
         let cx = self.cx();
-        let (noun, icicle, zoom, search) = match self.pane() {
-            Pane::Tree(t) => {
-                let whole = Icicle::whole(cx.profile, &cx.tree_index(), &|_| false);
-                ("tree", Arc::new(whole), None, &t.search)
-            }
-            Pane::Flame(f) if !f.in_chart() => (
-                "flame",
-                Arc::clone(&f.tree),
-                f.zoom.last().copied(),
-                &f.search,
+        let (icicle, zoom) = match drawn {
+            Some(drawn) => drawn,
+            None => (
+                Arc::new(Icicle::whole(cx.profile, &cx.tree_index(), &|_| false)),
+                None,
             ),
-            _ => return,
         };
-        let hits = search
-            .query
-            .as_ref()
-            .map(|_| cx.function_hits(&search.text));
+        let hits = search.map(|text| cx.function_hits(&text));
         let keep = |path: &[crate::analysis::cct::Label]| match &hits {
             Some(hits) => path.iter().any(|l| {
                 l.func()
@@ -165,16 +167,7 @@ impl App {
     /// The result of an export, as a message a key will not erase unseen.
     fn export_done(&mut self, written: Result<(PathBuf, String), ExportError>) {
         self.notice = true;
-        self.status = Some(match written {
-            Ok((path, what)) => format!(
-                "exported {what} to {}",
-                visible(&path.display().to_string())
-            ),
-            Err(ExportError::Io(e)) if e.to_string() == "cancelled" => {
-                "export cancelled: no file written".into()
-            }
-            Err(e) => format!("export failed: {}", visible(&e.to_string())),
-        });
+        self.status = Some(said(written));
     }
 
     /// A key or a tick while an export runs: `Esc` cancels it, `q` cancels
@@ -220,11 +213,43 @@ impl App {
         let job = self.export_job.as_ref()?;
         let done = job.done.load(Ordering::Relaxed).min(job.total);
         Some(format!(
-            "exporting {} of {} · Esc cancels",
+            "exporting {} of {} · {} cancels",
             crate::report::fmt::grouped(done),
-            crate::report::fmt::counted(job.total, job.noun)
+            crate::report::fmt::counted(job.total, job.noun),
+            key_for(&Intent::Cancel, Place::Exporting)
         ))
     }
+}
+
+/// An export's result in words.
+fn said(written: Result<(PathBuf, String), ExportError>) -> String {
+    match written {
+        Ok((path, what)) => format!(
+            "exported {what} to {}",
+            visible(&path.display().to_string())
+        ),
+        Err(ExportError::Io(e)) if e.to_string() == "cancelled" => {
+            "export cancelled: no file written".into()
+        }
+        Err(e) => format!("export failed: {}", visible(&e.to_string())),
+    }
+}
+
+/// `e` in the threads list: its rows, filtered and sorted as shown, to
+/// `<input>.threads.csv` (a handful: written before the next key).
+pub(super) fn threads(list: &super::threads::ThreadsList) -> String {
+    let ids = list.shown();
+    let (dir, stem) = place(&list.export_base, Table::Threads.name());
+    let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+    let rows = Rows::Table(Table::Threads);
+    said(write(
+        list.loaded.loaded(),
+        rows,
+        &ids,
+        (&dir, &stem),
+        &done,
+        &cancel,
+    ))
 }
 
 /// The folder of the input and `<file name>.<pane>`.

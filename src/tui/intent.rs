@@ -105,7 +105,7 @@ pub enum Intent {
     CopyCommand,
     /// A key that does nothing where it was pressed, and says why (what
     /// does it, elsewhere).
-    Explain(&'static str),
+    Explain(Why),
     /// A character typed into the search prompt or the finder.
     Input(char),
     /// Text pasted into the prompt: one intent, one filtering.
@@ -142,6 +142,90 @@ pub enum Intent {
         /// Rows.
         height: u16,
     },
+}
+
+/// Why a key does nothing where it was pressed, and what does it
+/// elsewhere. Its words are made when said, each key in them named as the
+/// keymap binds it (`keymap::key_for`), so a key moved there moves here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// No column to sort by (Info, the call tree's sorts are its own).
+    NoSort,
+    /// Callers and callees are the Functions pane's split.
+    CallersInFunctions,
+    /// A function's lines open from the Functions pane.
+    LinesFromFunctions,
+    /// Opening rows and turning the tree over are the Call tree's.
+    TreeKeys,
+    /// A call node's steps need a call node: the Call tree's or the flame
+    /// graph's.
+    NodeSteps,
+    /// `NodeSteps`, in the time order: the flame graph's or the Call tree's.
+    NodeStepsInChart,
+    /// The time order exports on the command line.
+    ChartExport,
+    /// A packet's events keep their trace order.
+    EventsOrder,
+    /// Info has nothing to search.
+    InfoSearch,
+    /// Info is no table.
+    InfoExport,
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::keymap::{Place, key_for, node_keys, pane_key};
+        use crate::analysis::view::View;
+        let key = key_for;
+        let nodes = node_keys;
+        let tree = pane_key(View::Tree);
+        match self {
+            Why::NoSort => write!(f, "nothing to sort here"),
+            Why::CallersInFunctions => write!(
+                f,
+                "{} works in Functions",
+                key(&Intent::CallersCallees, Place::Functions)
+            ),
+            Why::LinesFromFunctions => write!(
+                f,
+                "{} shows a function's lines: select one in Functions",
+                key(&Intent::ShowLines, Place::Functions)
+            ),
+            Why::TreeKeys => write!(
+                f,
+                "{}, {} and {} open and turn over the Call tree ({tree})",
+                key(&Intent::OpenAll, Place::Tree),
+                key(&Intent::HotPath, Place::Tree),
+                key(&Intent::Invert, Place::Tree),
+            ),
+            Why::NodeSteps => write!(
+                f,
+                "{}: select one in the Call tree ({tree}) or the Flame graph ({})",
+                nodes(),
+                pane_key(View::Flame)
+            ),
+            Why::NodeStepsInChart => write!(
+                f,
+                "{} of the flame graph ({}) or the Call tree ({tree})",
+                nodes(),
+                key(&Intent::TimeOrder, Place::Chart)
+            ),
+            Why::ChartExport => write!(
+                f,
+                "the calls in time order export for speedscope or Chrome: profx export --to speedscope"
+            ),
+            Why::EventsOrder => write!(f, "events keep their trace order"),
+            Why::InfoSearch => write!(f, "Info has nothing to search"),
+            Why::InfoExport => write!(f, "Info is no table: profx report --view info prints it"),
+        }
+    }
+}
+
+/// The status line takes a why as its words.
+impl From<Why> for String {
+    fn from(why: Why) -> String {
+        why.to_string()
+    }
 }
 
 /// A transform of the query, as a key asks it: on the selected function,

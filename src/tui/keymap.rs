@@ -10,7 +10,7 @@
 //! Everywhere]`); the first section of those that binds the key wins.
 
 use super::app::Mode;
-use super::intent::{Intent, Op, Pasted};
+use super::intent::{Intent, Op, Pasted, Why};
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -286,19 +286,10 @@ pub(super) const SECTIONS: &[Section] = &[
             ),
             // What a key does where it does something, said where it does
             // nothing; a place that binds the key comes first.
-            also(
-                &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("nothing to sort here"),
-            ),
-            also(&[ch('c')], Intent::Explain("c works in Functions")),
-            also(
-                &[ch('l')],
-                Intent::Explain("l shows a function's lines: select one in Functions"),
-            ),
-            also(
-                &[ch('*'), ch('p'), ch('i')],
-                Intent::Explain("*, p and i open and turn over the Call tree (4)"),
-            ),
+            also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
+            also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
+            also(&[ch('l')], Intent::Explain(Why::LinesFromFunctions)),
+            also(&[ch('*'), ch('p'), ch('i')], Intent::Explain(Why::TreeKeys)),
         ],
         notes: &[(
             "mouse",
@@ -353,12 +344,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 "e",
                 "export the rows shown to CSV next to the input",
             ),
-            also(
-                &[ch('M'), ch('>')],
-                Intent::Explain(
-                    "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)",
-                ),
-            ),
+            also(&[ch('M'), ch('>')], Intent::Explain(Why::NodeSteps)),
         ],
         notes: &[],
     },
@@ -522,7 +508,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
-                &[code(Backspace), code(Esc), ch('[')],
+                &[code(Esc), code(Backspace), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
@@ -602,7 +588,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 ("⏎", "zoom", Always, Pane),
             ),
             bind_hint(
-                &[code(Backspace), code(Esc), ch('[')],
+                &[code(Esc), code(Backspace), ch('[')],
                 Intent::ZoomOut,
                 "Backspace  Esc",
                 "zoom back out",
@@ -634,18 +620,8 @@ pub(super) const SECTIONS: &[Section] = &[
                 "the call's function in the call tree",
                 ("T", "tree", Always, Pane),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain(
-                    "the calls in time order export for speedscope or Chrome: profx export --to speedscope",
-                ),
-            ),
-            also(
-                &[ch('M'), ch('>')],
-                Intent::Explain(
-                    "M and > take a call node of the flame graph (t) or the Call tree (4)",
-                ),
-            ),
+            also(&[ch('e')], Intent::Explain(Why::ChartExport)),
+            also(&[ch('M'), ch('>')], Intent::Explain(Why::NodeStepsInChart)),
         ],
         notes: &[],
     },
@@ -697,7 +673,7 @@ pub(super) const SECTIONS: &[Section] = &[
             ),
             also(
                 &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("events keep their trace order"),
+                Intent::Explain(Why::EventsOrder),
             ),
         ],
         notes: &[],
@@ -891,10 +867,36 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('S')], Intent::SortPrev),
             also(&[ch('r')], Intent::Reverse),
             bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "search the heaviest functions; next / previous match",
+                ("/", "search", Always, Lead),
+            ),
+            also_hint(
+                &[ch('n')],
+                Intent::NextMatch,
+                ("n/N", "match", Searching, Match),
+            ),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Columns(-1),
+                "← →  h",
+                "scroll the columns after the thread's",
+            ),
+            also(&[code(Right)], Intent::Columns(1)),
+            bind(
+                &[ch('e')],
+                Intent::Export,
+                "e",
+                "export the threads shown to CSV next to the input",
+            ),
+            bind_hint(
                 &[code(Esc), ch('H'), code(Backspace)],
                 Intent::Cancel,
                 "Esc",
-                "close the list",
+                "clear the search, else close the list",
                 ("Esc", "close", Always, Pane),
             ),
             also(&[ch('q')], Intent::Quit),
@@ -919,18 +921,12 @@ pub(super) const SECTIONS: &[Section] = &[
         place: Place::Info,
         listed: false,
         bindings: &[
-            also(
-                &[ch('s'), ch('S'), ch('r')],
-                Intent::Explain("nothing to sort here"),
-            ),
+            also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
             also(
                 &[ch('/'), ch('n'), ch('N')],
-                Intent::Explain("Info has nothing to search"),
+                Intent::Explain(Why::InfoSearch),
             ),
-            also(
-                &[ch('e')],
-                Intent::Explain("Info is no table: profx report --view info prints it"),
-            ),
+            also(&[ch('e')], Intent::Explain(Why::InfoExport)),
         ],
         notes: &[],
     },
@@ -1061,10 +1057,17 @@ pub(super) fn intent(mode: &Mode, places: &[Place], event: &Event) -> Option<Int
             let (width, height) = super::term::bounded(*width, *height);
             Some(Intent::Resize { width, height })
         }
-        Event::Paste(text) if matches!(mode, Mode::Search | Mode::Finder(_)) => {
-            Some(Intent::Paste(Pasted::new(text)))
-        }
+        Event::Paste(text) if typing(mode) => Some(Intent::Paste(Pasted::new(text))),
         _ => None,
+    }
+}
+
+/// Whether keys type text where the keyboard is (a prompt).
+fn typing(mode: &Mode) -> bool {
+    match mode {
+        Mode::Search | Mode::Finder(_) => true,
+        Mode::Threads(list) => list.searching,
+        _ => false,
     }
 }
 
@@ -1078,6 +1081,12 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
     }
     let places: &[Place] = match mode {
         Mode::Normal => places,
+        Mode::Threads(list) if list.searching => {
+            if let (KeyCode::Char(c), false) = (pressed.code, pressed.ctrl) {
+                return Some(Intent::Input(c));
+            }
+            &[Place::Prompt]
+        }
         Mode::Search | Mode::Finder(_) => {
             // Every printable key is text in the prompt.
             if let (KeyCode::Char(c), false) = (pressed.code, pressed.ctrl) {
@@ -1169,6 +1178,82 @@ pub(super) fn label_of(place: Place, intent: &Intent) -> Option<&'static str> {
         .iter()
         .find(|b| &b.intent == intent)?
         .label
+}
+
+/// The key that asks `intent` at `place`, as a message names it: the first
+/// key its binding lists (`u`, `Enter`, `Ctrl-R`, `Space`; for `GoPane(i)`
+/// the pane's number). Every message that names a key takes it from here,
+/// so a key moved in the keymap moves in every message; an intent the
+/// place does not bind is a bug the tests catch (`?` in a release build).
+pub(super) fn key_for(intent: &Intent, place: Place) -> String {
+    key_in(intent, &[place])
+}
+
+/// `key_for` at the first of `places` that binds `intent` (a pane's
+/// places, most particular first, as a key is looked up).
+pub(super) fn key_in(intent: &Intent, places: &[Place]) -> String {
+    let key = places.iter().filter_map(|&p| section(p)).find_map(|s| {
+        s.bindings.iter().find_map(|b| match (&b.intent, intent) {
+            (Intent::GoPane(_), Intent::GoPane(i)) => b.keys.get(*i).copied(),
+            (bound, asked) if bound == asked => b.keys.first().copied(),
+            _ => None,
+        })
+    });
+    debug_assert!(key.is_some(), "{places:?} bind no key to {intent:?}");
+    key.map_or_else(|| "?".into(), key_name)
+}
+
+/// The key of `intent` at `place` as the footer's hint writes it (`⏎`).
+pub(super) fn hint_key(intent: &Intent, place: Place) -> Option<&'static str> {
+    section(place)?
+        .bindings
+        .iter()
+        .find(|b| &b.intent == intent)?
+        .hint
+        .map(|h| h.0)
+}
+
+/// "M and > take a call node": the call node steps' keys, as the messages
+/// about them begin.
+pub(super) fn node_keys() -> String {
+    let merge = key_for(&Intent::Transform(Op::MergeNode), Place::Query);
+    let focus = key_for(&Intent::Transform(Op::FocusNode), Place::Query);
+    format!("{merge} and {focus} take a call node")
+}
+
+/// The key of a pane's tab (its number key), as a message names it.
+pub(super) fn pane_key(tab: crate::analysis::view::View) -> String {
+    key_for(
+        &Intent::GoPane(super::pane::tab_index(tab)),
+        Place::Everywhere,
+    )
+}
+
+/// A key as the help and the messages write it.
+fn key_name(k: Key) -> String {
+    let name = match k.code {
+        KeyCode::Char(' ') => "Space".into(),
+        KeyCode::Char(c) if k.ctrl => c.to_ascii_uppercase().to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        other => format!("{other}"),
+    };
+    match k.ctrl {
+        true => format!("Ctrl-{name}"),
+        false => name,
+    }
 }
 
 /// The help's lines, section by section: `(key, text)`, the section's

@@ -1,77 +1,54 @@
-//! The threads list (`H`): a trace's threads with their span, busy time,
-//! events, calls and heaviest function (`analysis::query::thread_rows`),
-//! sortable; Space chooses several, Enter shows the threads chosen (their
-//! numbers merged), `a` every thread. A picker over the panes rather than
-//! an eighth tab: a thread choice is a question asked of every pane, not a
-//! view of its own, and it is made and left in one gesture.
+//! The threads list (`H`): a trace's threads as a table of the one table
+//! code (`Table::Threads`: its columns `analysis::columns::ThreadColumn`,
+//! its rows `analysis::query::thread_rows`), so it sorts, searches and
+//! exports as every table does, drawn by the same widget; Space chooses
+//! several, Enter shows the threads chosen (their numbers merged), `a`
+//! every thread. An overlay over the pane rather than an eighth tab: a
+//! thread choice is a question asked of every pane, not a view of its own,
+//! and it is made and left in one gesture; and it lists the loaded
+//! profile's threads, which the panes' profile (the query's) no longer
+//! has once some are chosen.
 
+use super::app::App;
+use super::derived::Prepared;
 use super::intent::Intent;
+use super::keymap::{Place, key_for};
+use super::pane::{Ctx, Effect, Extra, TablePane, Within};
+use super::render::theme::Theme;
+use crate::analysis::query::Answer;
 use crate::analysis::query::ThreadRow;
-#[cfg(test)]
-use crate::analysis::query::thread_rows;
+use crate::analysis::view::Table;
 use crate::model::Profile;
-use crate::text::visible;
-use std::cmp::Ordering;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::{Clear, Widget};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-/// A column of the list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ThreadCol {
-    Id,
-    First,
-    Last,
-    Busy,
-    Events,
-    Calls,
-    Heaviest,
-}
-
-impl ThreadCol {
-    /// The columns, left to right.
-    pub const ALL: [ThreadCol; 7] = [
-        ThreadCol::Id,
-        ThreadCol::First,
-        ThreadCol::Last,
-        ThreadCol::Busy,
-        ThreadCol::Events,
-        ThreadCol::Calls,
-        ThreadCol::Heaviest,
-    ];
-
-    /// Its heading.
-    pub fn title(self) -> &'static str {
-        match self {
-            ThreadCol::Id => "thread",
-            ThreadCol::First => "first",
-            ThreadCol::Last => "last",
-            ThreadCol::Busy => "busy",
-            ThreadCol::Events => "events",
-            ThreadCol::Calls => "calls",
-            ThreadCol::Heaviest => "heaviest function",
-        }
-    }
-}
-
-/// The list's state: its rows, their order, the cursor and the threads
-/// chosen.
-#[derive(Debug, PartialEq)]
+/// The list's state: the table of the threads, the threads chosen, and
+/// whether keys type into its search.
 pub struct ThreadsList {
-    pub rows: Vec<ThreadRow>,
-    /// Each row's heaviest function, shown (through `text::visible`).
-    pub heaviest: Vec<String>,
-    /// Its own time, grouped: a cell cuts the name, never this.
-    pub heaviest_ms: Vec<Option<String>>,
-    /// The rows in the order shown.
-    pub order: Vec<usize>,
-    pub sort: ThreadCol,
-    /// Largest first.
-    pub descending: bool,
-    /// The cursor's place in `order`.
-    pub cursor: usize,
-    /// The ids chosen with Space, in the rows' order.
+    /// The profile as loaded, whose threads the list shows, as the whole
+    /// answer a pane's `Ctx` reads.
+    pub(super) loaded: Answer,
+    /// What the table derives from it (its rows made, its columns, its
+    /// orders): the list's own, as the loaded profile is no pane's once a
+    /// query is asked.
+    prepared: Arc<Prepared>,
+    /// The threads as a table: sorted, searched, scrolled, drawn (boxed:
+    /// the app's modes are kept small).
+    pub table: Box<TablePane>,
+    /// The ids chosen with Space, in the trace's order.
     pub chosen: Vec<u64>,
     /// The ids chosen when the list opened (the threads shown): while
     /// `chosen` is still these, Enter shows the thread under the cursor.
     pub opened: Vec<u64>,
+    /// Keys type into the table's search (`/`) until Enter or Esc.
+    pub searching: bool,
+    /// The window, as the table's rows and clicks are laid out in it.
+    size: Rect,
+    /// The input's path: `e` writes `<path>.threads.csv` beside it.
+    pub(super) export_base: PathBuf,
 }
 
 /// What the list asks of the app.
@@ -82,151 +59,174 @@ pub enum Picked {
     Quit,
     /// Show these threads (`None`: all, merged).
     Threads(Option<Vec<u64>>),
+    /// A message for the status line (an export's result, a key's why).
+    Say(String),
+}
+
+/// What the list's table reads: the loaded profile and its own
+/// derivations (fields apart, so the table can change while it reads).
+fn cx<'a>(loaded: &'a Answer, prepared: &'a Arc<Prepared>, size: Rect) -> Ctx<'a> {
+    Ctx::over(loaded, prepared, size)
 }
 
 impl ThreadsList {
-    /// The list of `loaded`'s threads (`rows`, `thread_rows`'), the ids of
-    /// `chosen` marked; `None` for a profile with one implicit thread.
-    pub fn new(
-        loaded: &Profile,
+    /// The list of the app's loaded profile (`rows`, its `thread_rows`),
+    /// the threads chosen marked; `None` for a profile with one implicit
+    /// thread.
+    pub fn new(app: &App, rows: Vec<ThreadRow>) -> Option<ThreadsList> {
+        let chosen = app.query.threads();
+        let list = ThreadsList::of(app.query.loaded(), rows, chosen, app.size);
+        list.map(|l| ThreadsList {
+            export_base: app.export_base.clone(),
+            ..l
+        })
+    }
+
+    /// `new`, from its parts.
+    pub fn of(
+        loaded: &Arc<Profile>,
         rows: Vec<ThreadRow>,
         chosen: Option<&[u64]>,
+        size: Rect,
     ) -> Option<ThreadsList> {
         if rows.is_empty() {
             return None;
         }
-        let heaviest = rows
-            .iter()
-            .map(|r| match r.heaviest {
-                Some((f, _)) => visible(loaded.function_name(f)).into_owned(),
-                None => String::new(),
-            })
-            .collect();
-        let heaviest_ms = rows
-            .iter()
-            .map(|r| r.heaviest.map(|(_, ms)| crate::report::fmt::grouped_ms(ms)))
-            .collect();
+        let prepared = Arc::new(Prepared::with_threads(rows));
+        let loaded = Answer::whole(Arc::clone(loaded));
+        // Opens on its first row: the busiest thread, the table's order.
+        let table = TablePane::new(Table::Threads, Within::All, &cx(&loaded, &prepared, size));
+        let table = Box::new(table);
         let chosen = chosen.map(<[u64]>::to_vec).unwrap_or_default();
-        let mut list = ThreadsList {
-            order: (0..rows.len()).collect(),
-            rows,
-            heaviest,
-            heaviest_ms,
-            sort: ThreadCol::Busy,
-            descending: true,
-            cursor: 0,
+        Some(ThreadsList {
+            loaded,
+            prepared,
+            table,
             opened: chosen.clone(),
             chosen,
-        };
-        list.sort();
-        // On the first row shown (the busiest thread), whichever appeared
-        // first in the trace.
-        list.cursor = 0;
-        Some(list)
+            searching: false,
+            size,
+            export_base: PathBuf::from(crate::demo::NAME),
+        })
     }
 
-    fn cmp(&self, a: usize, b: usize) -> Ordering {
-        let (x, y) = (&self.rows[a].info, &self.rows[b].info);
-        let num = |u: Option<f64>, v: Option<f64>| match (u, v) {
-            (Some(u), Some(v)) => u.total_cmp(&v),
-            (u, v) => u.is_some().cmp(&v.is_some()),
-        };
-        match self.sort {
-            ThreadCol::Id => x.id.cmp(&y.id),
-            ThreadCol::First => num(x.first_ms, y.first_ms),
-            ThreadCol::Last => num(x.last_ms, y.last_ms),
-            ThreadCol::Busy => num(x.busy_ms, y.busy_ms),
-            ThreadCol::Events => x.events.cmp(&y.events),
-            ThreadCol::Calls => x.calls.cmp(&y.calls),
-            ThreadCol::Heaviest => self.heaviest[a].cmp(&self.heaviest[b]),
-        }
+    /// What the table reads.
+    pub fn cx(&self) -> Ctx<'_> {
+        cx(&self.loaded, &self.prepared, self.size)
     }
 
-    /// Orders the rows by the sort column; ties keep the trace's order.
-    fn sort(&mut self) {
-        let at = self.order.get(self.cursor).copied();
-        let mut order: Vec<usize> = (0..self.rows.len()).collect();
-        order.sort_by(|&a, &b| {
-            let o = self.cmp(a, b);
-            match self.descending {
-                true => o.reverse(),
-                false => o,
-            }
-            .then(a.cmp(&b))
-        });
-        self.order = order;
-        self.cursor = at
-            .and_then(|r| self.order.iter().position(|&o| o == r))
-            .unwrap_or(0);
+    /// The threads, in the trace's order (the table's rows index them).
+    pub fn rows(&self) -> &[ThreadRow] {
+        self.prepared.thread_rows(self.loaded.loaded())
     }
 
     /// The thread under the cursor.
     pub fn current(&self) -> Option<&ThreadRow> {
-        self.rows.get(*self.order.get(self.cursor)?)
+        self.rows().get(self.table.selected()? as usize)
+    }
+
+    /// The threads in the order shown (filtered and sorted as on screen).
+    pub fn shown(&self) -> Vec<u32> {
+        (0..self.table.rows.len())
+            .filter_map(|i| self.table.rows.get(i))
+            .collect()
     }
 
     /// Takes a key's intent.
     pub fn update(&mut self, intent: &Intent) -> Picked {
-        let last = self.rows.len().saturating_sub(1);
+        if self.searching {
+            return self.search(intent);
+        }
         match intent {
-            Intent::Move(n) => self.cursor = super::pane::step(self.cursor, *n, self.rows.len()),
-            Intent::PageDown => self.cursor = (self.cursor + 10).min(last),
-            Intent::PageUp => self.cursor = self.cursor.saturating_sub(10),
-            Intent::First => self.cursor = 0,
-            Intent::Last => self.cursor = last,
-            Intent::Toggle => {
-                if let Some(id) = self.current().map(|r| r.info.id) {
-                    match self.chosen.iter().position(|&c| c == id) {
-                        Some(i) => {
-                            self.chosen.remove(i);
-                        }
-                        None => self.chosen.push(id),
-                    }
-                    // In the trace's order, as `--thread` lists them.
-                    let rank = |id: &u64| self.rows.iter().position(|r| r.info.id == *id);
-                    let mut chosen = std::mem::take(&mut self.chosen);
-                    chosen.sort_by_key(rank);
-                    self.chosen = chosen;
-                }
-                self.cursor = (self.cursor + 1).min(last);
-            }
-            Intent::Accept => {
-                // The threads chosen, once Space changed them; else (none
-                // newly chosen) the one under the cursor.
-                let ids = match self.newly_chosen() {
-                    false => self.current().map(|r| vec![r.info.id]).unwrap_or_default(),
-                    true => self.chosen.clone(),
-                };
-                // Every thread chosen is all of them, merged: the loaded
-                // profile itself, no replay.
-                return match ids.len() == self.rows.len() {
-                    true => Picked::Threads(None),
-                    false => Picked::Threads(Some(ids)),
-                };
-            }
+            Intent::Toggle => self.toggle(),
+            Intent::Accept => return self.accept(),
             Intent::AllThreads => return Picked::Threads(None),
-            Intent::SortNext | Intent::SortPrev => {
-                let n = ThreadCol::ALL.len();
-                let at = ThreadCol::ALL
-                    .iter()
-                    .position(|&c| c == self.sort)
-                    .unwrap_or(0);
-                let next = match intent {
-                    Intent::SortNext => (at + 1) % n,
-                    _ => (at + n - 1) % n,
-                };
-                self.sort = ThreadCol::ALL[next];
-                // Numbers largest first, names and ids from the start.
-                self.descending = !matches!(self.sort, ThreadCol::Id | ThreadCol::Heaviest);
-                self.sort();
-            }
-            Intent::Reverse => {
-                self.descending = !self.descending;
-                self.sort();
+            // A filter goes first, as a pane's does at its start.
+            Intent::Cancel if !self.table.search.text.is_empty() => {
+                let cx = cx(&self.loaded, &self.prepared, self.size);
+                self.table.set_search("", false, &cx);
             }
             Intent::Cancel | Intent::Threads => return Picked::Close,
             Intent::Quit => return Picked::Quit,
+            Intent::Search => self.searching = true,
+            Intent::Export => return Picked::Say(super::export::threads(self)),
+            Intent::Resize { width, height } => self.size = Rect::new(0, 0, *width, *height),
+            other => {
+                let cx = cx(&self.loaded, &self.prepared, self.size);
+                if let Effect::Say(why) = self.table.update(other, &cx) {
+                    return Picked::Say(why);
+                }
+            }
+        }
+        let cx = cx(&self.loaded, &self.prepared, self.size);
+        self.table.keep_visible(&cx);
+        Picked::Stay
+    }
+
+    /// Space: the thread under the cursor chosen, or no longer; the cursor
+    /// to the next.
+    fn toggle(&mut self) {
+        if let Some(id) = self.current().map(|r| r.info.id) {
+            match self.chosen.iter().position(|&c| c == id) {
+                Some(i) => {
+                    self.chosen.remove(i);
+                }
+                None => self.chosen.push(id),
+            }
+            // In the trace's order, as `--thread` lists them.
+            let rows = self.prepared.thread_rows(self.loaded.loaded());
+            let rank = |id: &u64| rows.iter().position(|r| r.info.id == *id);
+            self.chosen.sort_by_key(rank);
+        }
+        let cx = cx(&self.loaded, &self.prepared, self.size);
+        self.table.update(&Intent::Move(1), &cx);
+    }
+
+    /// Enter: the threads chosen, once Space changed them; else (none
+    /// newly chosen) the one under the cursor.
+    fn accept(&self) -> Picked {
+        let ids = match self.newly_chosen() {
+            false => self.current().map(|r| vec![r.info.id]).unwrap_or_default(),
+            true => self.chosen.clone(),
+        };
+        // Every thread chosen is all of them, merged: the loaded profile
+        // itself, no replay.
+        match ids.len() == self.rows().len() {
+            true => Picked::Threads(None),
+            false => Picked::Threads(Some(ids)),
+        }
+    }
+
+    /// A key while the search is typed: the prompt's keys edit it (as the
+    /// panes' prompt does), moves still move.
+    fn search(&mut self, intent: &Intent) -> Picked {
+        let old = self.table.search.text.clone();
+        let mut text = old.clone();
+        match intent {
+            Intent::Input(c) => text.push(*c),
+            Intent::Paste(p) => text.push_str(&p.0),
+            Intent::Erase => {
+                text.pop();
+            }
+            Intent::ClearInput => text.clear(),
+            Intent::Accept => self.searching = false,
+            Intent::Cancel => {
+                self.searching = false;
+                text.clear();
+            }
+            Intent::Quit => return Picked::Quit,
+            Intent::Move(_) | Intent::PageUp | Intent::PageDown | Intent::Resize { .. } => {
+                self.searching = false;
+                let picked = self.update(intent);
+                self.searching = true;
+                return picked;
+            }
             _ => {}
+        }
+        if text != old {
+            let narrowing = crate::analysis::search::narrows(&old, &text);
+            let cx = cx(&self.loaded, &self.prepared, self.size);
+            self.table.set_search(&text, narrowing, &cx);
         }
         Picked::Stay
     }
@@ -237,53 +237,101 @@ impl ThreadsList {
         !self.chosen.is_empty() && self.chosen != self.opened
     }
 
-    /// A row's heaviest function in `room` columns: `NAME (39.0 ms)`, the
-    /// name cut (in the middle, as the tables cut one), never the time.
-    pub fn heaviest_cell(&self, row: usize, room: usize) -> String {
-        use unicode_width::UnicodeWidthStr;
-        let name = &self.heaviest[row];
-        let Some(ms) = &self.heaviest_ms[row] else {
-            return crate::tui::fit::fit_name(name, room);
-        };
-        let time = format!(" ({ms})");
-        match room.checked_sub(time.width()) {
-            Some(left) if left >= 1 => {
-                format!("{}{time}", crate::tui::fit::fit_name(name, left))
+    /// What the keys do now, longest wording first, each key as the
+    /// keymap binds it.
+    pub fn said(&self) -> Vec<String> {
+        let key = |i: Intent| key_for(&i, Place::Threads);
+        let (space, enter, all) = (
+            key(Intent::Toggle),
+            key(Intent::Accept),
+            key(Intent::AllThreads),
+        );
+        match self.newly_chosen() {
+            false => vec![
+                format!(
+                    "{space} chooses threads · {enter} shows the one under the cursor · {all}: all, merged"
+                ),
+                format!("{space} chooses · {enter}: the cursor's thread · {all}: all, merged"),
+                format!("{space} chooses · {enter}: cursor's · {all}: all"),
+            ],
+            true => {
+                let n = crate::report::fmt::counted(self.chosen.len() as u64, "threads");
+                vec![
+                    format!("{n} chosen · {enter} shows them, merged · {all}: all"),
+                    format!("{n} chosen · {enter} shows them · {all}: all"),
+                    format!("{n} chosen"),
+                ]
             }
-            // Too narrow for the time: the name alone, cut.
-            _ => crate::tui::fit::fit_name(name, room),
         }
     }
 
-    /// A row's cells, as the list shows them.
-    pub fn cells(&self, row: usize) -> Vec<String> {
-        let r = &self.rows[row];
-        let ms = |v: Option<f64>| v.map_or("–".to_string(), crate::report::fmt::grouped_ms);
-        vec![
-            r.info.id.to_string(),
-            ms(r.info.first_ms),
-            ms(r.info.last_ms),
-            ms(r.info.busy_ms),
-            crate::report::fmt::grouped(r.info.events),
-            crate::report::fmt::grouped(r.info.calls),
-            self.heaviest_cell(row, usize::MAX),
-        ]
+    /// Draws the list over the pane: the table widget every table is
+    /// drawn by, the threads chosen ticked, what is shown (`showing`, the
+    /// query's thread crumb) and what the keys do on its frame.
+    pub fn render(&self, buf: &mut Buffer, showing: &str, theme: Theme) {
+        let cx = self.cx();
+        let area = cx.areas(false).table;
+        Clear.render(area, buf);
+        let rows = self.rows();
+        let ticked = |row: u32| {
+            rows.get(row as usize)
+                .is_some_and(|r| self.chosen.contains(&r.info.id))
+        };
+        let extra = Extra {
+            ticked: Some(&ticked),
+            top: vec![format!("showing {showing}"), showing.to_string()],
+            bottom: self.said(),
+        };
+        self.table.render_framed(buf, area, (&cx, theme), &extra);
+    }
+}
+
+impl std::fmt::Debug for ThreadsList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadsList")
+            .field("table", &self.table)
+            .field("chosen", &self.chosen)
+            .field("searching", &self.searching)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two lists are alike when they show the same threads the same way with
+/// the same chosen (what a test of the app's mode compares).
+impl PartialEq for ThreadsList {
+    fn eq(&self, other: &ThreadsList) -> bool {
+        Arc::ptr_eq(self.loaded.loaded(), other.loaded.loaded())
+            && self.chosen == other.chosen
+            && self.opened == other.opened
+            && self.searching == other.searching
+            && self.table.cursor == other.table.cursor
+            && self.table.sort == other.table.sort
+            && self.table.search.text == other.table.search.text
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::columns::ThreadColumn;
+    use crate::analysis::query::thread_rows;
+    use crate::tui::columns::Col;
+
+    fn list(rows: impl FnOnce(&Profile) -> Vec<ThreadRow>) -> ThreadsList {
+        let p = Arc::new(crate::tui::tests::fixture_timed("xpp/two-threads.prf"));
+        let rows = rows(&p);
+        ThreadsList::of(&p, rows, None, Rect::new(0, 0, 100, 30)).expect("a trace of two threads")
+    }
 
     fn two() -> ThreadsList {
-        let p = crate::tui::tests::fixture_timed("xpp/two-threads.prf");
-        ThreadsList::new(&p, thread_rows(&p), None).expect("a trace of two threads")
+        list(thread_rows)
     }
 
     #[test]
     fn a_profile_of_one_implicit_thread_has_no_list() {
-        let p = crate::tui::tests::demo_profile();
-        assert!(ThreadsList::new(&p, thread_rows(&p), None).is_none());
+        let p = Arc::new(crate::tui::tests::demo_profile());
+        let size = Rect::new(0, 0, 80, 24);
+        assert!(ThreadsList::of(&p, thread_rows(&p), None, size).is_none());
     }
 
     #[test]
@@ -311,10 +359,9 @@ mod tests {
     #[test]
     fn the_list_opens_busiest_first_on_its_first_row() {
         // The less busy thread first in the rows, as a trace may have it.
-        let p = crate::tui::tests::fixture_timed("xpp/two-threads.prf");
-        let rows: Vec<ThreadRow> = thread_rows(&p).into_iter().rev().collect();
-        let l = ThreadsList::new(&p, rows, None).expect("a trace of two threads");
-        let busy = |i: usize| l.rows[l.order[i]].info.busy_ms;
+        let l = list(|p| thread_rows(p).into_iter().rev().collect());
+        let shown = l.shown();
+        let busy = |i: usize| l.rows()[shown[i] as usize].info.busy_ms;
         assert!(busy(0) > busy(1), "{:?} > {:?}", busy(0), busy(1));
         assert_eq!(l.current().and_then(|r| r.info.busy_ms), busy(0));
     }
@@ -324,14 +371,47 @@ mod tests {
         let mut l = two();
         l.update(&Intent::Move(1));
         let id = l.current().expect("a row").info.id;
-        for _ in 0..ThreadCol::ALL.len() {
+        let n = l.cx().columns(Table::Threads).cols.len();
+        for _ in 0..n {
             l.update(&Intent::SortNext);
             assert_eq!(l.current().expect("a row").info.id, id);
         }
-        assert_eq!(l.sort, ThreadCol::Busy, "round the columns");
+        assert_eq!(
+            l.table.sort.map(|s| s.0),
+            Some(Col::T(ThreadColumn::BusyMs)),
+            "round the columns"
+        );
         l.update(&Intent::Reverse);
-        assert!(!l.descending);
-        let busy = |i: usize| l.rows[l.order[i]].info.busy_ms;
-        assert!(busy(0) <= busy(l.rows.len() - 1), "least busy first");
+        let shown = l.shown();
+        let busy = |i: usize| l.rows()[shown[i] as usize].info.busy_ms;
+        assert!(busy(0) <= busy(shown.len() - 1), "least busy first");
+    }
+
+    /// `/` types into the list's search, which keeps the threads whose
+    /// heaviest function matches; Esc clears it, then closes the list.
+    #[test]
+    fn the_list_searches_as_a_table() {
+        let mut l = two();
+        let heaviest = |l: &ThreadsList| {
+            let p = l.loaded.loaded();
+            l.current()
+                .and_then(|r| r.heaviest)
+                .map(|(f, _)| p.function_name(f).to_string())
+        };
+        let other = {
+            l.update(&Intent::Move(1));
+            heaviest(&l).expect("a heaviest function")
+        };
+        l.update(&Intent::Search);
+        for c in other.chars() {
+            assert_eq!(l.update(&Intent::Input(c)), Picked::Stay);
+        }
+        l.update(&Intent::Accept);
+        assert!(!l.searching);
+        assert_eq!(l.shown().len(), 1, "one thread's heaviest matches");
+        assert_eq!(heaviest(&l), Some(other));
+        assert_eq!(l.update(&Intent::Cancel), Picked::Stay, "Esc clears");
+        assert_eq!(l.shown().len(), 2);
+        assert_eq!(l.update(&Intent::Cancel), Picked::Close);
     }
 }

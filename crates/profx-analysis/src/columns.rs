@@ -5,6 +5,7 @@
 //! column means the same number everywhere. Values come straight from the
 //! model (percents included), never recomputed here.
 
+use crate::query::ThreadRow;
 use profx_model::{FuncId, HitsWord, LineFile, LineId, PacketId, PctOf, Profile, StackId, metrics};
 
 /// A cell's value, typed so views can align and format it.
@@ -260,6 +261,30 @@ columns!(
     Warnings "warnings" "Warnings" Number => Value::Count(Some(p.packet_warnings(k) as u64)),
 });
 
+columns!(
+    /// The Threads table's columns (a trace's threads), in display order.
+    /// A row is the thread's `ThreadRow` itself: its heaviest function is
+    /// a walk of the calls in time order (`query::thread_rows`), made once
+    /// for the table, not a field of the profile.
+    ThreadColumn for ThreadRow, |p, t| {
+    /// The id the trace records (`--thread` takes it).
+    Id "id" "Thread" Number => Value::Ordinal(Some(t.info.id)),
+    /// Its first event's time, ms.
+    FirstMs "first_ms" "First ms" Number => Value::Ms(t.info.first_ms),
+    /// Its last event's time, ms.
+    LastMs "last_ms" "Last ms" Number => Value::Ms(t.info.last_ms),
+    /// Time with a call open on it, ms.
+    BusyMs "busy_ms" "Busy ms" Number => Value::Ms(t.info.busy_ms),
+    /// Its events.
+    Events "events" "Events" Number => Value::Count(Some(t.info.events)),
+    /// Its calls.
+    Calls "calls" "Calls" Number => Value::Count(Some(t.info.calls)),
+    /// The heaviest function's own time on the thread, ms.
+    HeaviestMs "heaviest_ms" "Heaviest ms" Number => Value::Ms(t.heaviest.map(|h| h.1)),
+    /// The function with the most own time on the thread.
+    Heaviest "heaviest" "Heaviest function" Text => Value::Text(t.heaviest.map_or("", |h| p.function_name(h.0))),
+});
+
 macro_rules! impl_column {
     ($name:ident, $row:ty, $tie:ident, $ranks:ident, $possible:ident) => {
         impl Column for $name {
@@ -309,6 +334,17 @@ impl_column!(FuncColumn, FuncId, func_tie, func_ranks, func_possible);
 impl_column!(LineColumn, LineId, line_tie, line_ranks, any_row);
 impl_column!(StackColumn, StackId, stack_tie, stack_ranks, any_row);
 impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks, any_row);
+impl_column!(ThreadColumn, ThreadRow, thread_tie, thread_ranks, any_row);
+
+/// Threads tie in the trace's order, which a stable sort keeps.
+fn thread_tie(_: &Profile, _: ThreadRow) -> (&'static str, &'static str) {
+    ("", "")
+}
+
+/// A handful of threads sort by their values.
+fn thread_ranks(_: ThreadColumn, _: &Profile, _: ThreadRow) -> (Option<u32>, Option<u64>) {
+    (None, None)
+}
 
 /// A function's number needs some function to have it, and a percent a
 /// session total to be out of (or percents the file stated).

@@ -1,7 +1,9 @@
 //! Row orders: the canonical ones of report-json.md, by any column, and
 //! the one a table opens in.
 
-use super::columns::{Column, FuncColumn, LineColumn, StackColumn, ValueKind, compare};
+use super::columns::{
+    Column, FuncColumn, LineColumn, StackColumn, ThreadColumn, ValueKind, compare,
+};
 use super::view::Table;
 use profx_model::{FuncId, LineId, Profile, StackId};
 use rayon::prelude::*;
@@ -28,6 +30,11 @@ impl DefaultOrder for FuncColumn {
 
 impl DefaultOrder for LineColumn {
     const OPENS_BY: &'static [Self] = &[LineColumn::Time, LineColumn::Hits];
+}
+
+/// The busiest thread first, as the threads list opens.
+impl DefaultOrder for ThreadColumn {
+    const OPENS_BY: &'static [Self] = &[ThreadColumn::BusyMs, ThreadColumn::Events];
 }
 
 impl DefaultOrder for StackColumn {
@@ -138,7 +145,7 @@ fn desc<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
 }
 
 /// Every row of a table as its index, in canonical order (packets keep
-/// their input order).
+/// their input order, threads the order they first appear in).
 pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
     fn indices<T: profx_model::ids::RowId>(ids: Vec<T>) -> Vec<u32> {
         ids.into_iter().map(|r| r.index() as u32).collect()
@@ -148,6 +155,7 @@ pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
         Table::Lines => indices(canonical_lines(p)),
         Table::Stacks => indices(canonical_stacks(p)),
         Table::Packets => (0..p.packets().len() as u32).collect(),
+        Table::Threads => (0..p.threads().len() as u32).collect(),
     }
 }
 

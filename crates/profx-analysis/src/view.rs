@@ -18,15 +18,19 @@ pub enum Table {
     Stacks,
     /// The pieces of the input that hold events.
     Packets,
+    /// A trace's threads: each one's span, busy time, events, calls and
+    /// heaviest function (`query::thread_rows`).
+    Threads,
 }
 
 impl Table {
     /// Every table, in the order the panes and `--view`'s values list them.
-    pub const ALL: [Table; 4] = [
+    pub const ALL: [Table; 5] = [
         Table::Functions,
         Table::Lines,
         Table::Stacks,
         Table::Packets,
+        Table::Threads,
     ];
 
     /// The table's name as `--view` takes it and a count of its rows says
@@ -37,6 +41,7 @@ impl Table {
             Table::Lines => "lines",
             Table::Stacks => "stacks",
             Table::Packets => "packets",
+            Table::Threads => "threads",
         }
     }
 
@@ -90,11 +95,12 @@ impl View {
 
 /// The views `profx report --view` prints, in the order its help lists
 /// them.
-const REPORTED: [View; 8] = [
+const REPORTED: [View; 9] = [
     View::Table(Table::Functions),
     View::Table(Table::Lines),
     View::Table(Table::Stacks),
     View::Table(Table::Packets),
+    View::Table(Table::Threads),
     View::Info,
     View::Tree,
     View::Callers,
@@ -145,6 +151,7 @@ mod tests {
                 "lines",
                 "stacks",
                 "packets",
+                "threads",
                 "info",
                 "tree",
                 "callers",

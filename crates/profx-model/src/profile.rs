@@ -265,7 +265,7 @@ pub struct Profile {
 }
 
 /// One thread of a trace, as the trace feed saw it (model.md § Queries).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThreadInfo {
     /// The id the trace records.
     pub id: u64,

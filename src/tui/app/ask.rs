@@ -5,7 +5,7 @@
 //! a pane's; its state is `Queried` and `QueryJob` (`../query.rs`).
 
 use super::super::intent::{Intent, Op};
-use super::super::keymap::Place;
+use super::super::keymap::{Place, key_for};
 use super::super::menu::{Chosen, Entry};
 use super::super::pane::Pane;
 use super::super::query::{Answered, Ask, QueryJob};
@@ -131,7 +131,7 @@ impl App {
     /// `H`: the threads list, or why a profile has none.
     pub(super) fn open_threads(&mut self) {
         let rows = self.query.thread_rows().to_vec();
-        match ThreadsList::new(self.query.loaded(), rows, self.query.threads()) {
+        match ThreadsList::new(self, rows) {
             Some(list) => self.mode = Mode::Threads(list),
             None => {
                 let why = QueryError::NoThreads {
@@ -150,6 +150,7 @@ impl App {
             Picked::Stay => {}
             Picked::Close => self.mode = Mode::Normal,
             Picked::Quit => self.quit = true,
+            Picked::Say(why) => (self.status, self.notice) = (Some(why), true),
             Picked::Threads(ids) => {
                 self.mode = Mode::Normal;
                 if ids.as_deref() == self.query.threads() {
@@ -174,7 +175,8 @@ impl App {
                 });
             }
             None if self.query.threads().is_some() => {
-                self.status = Some("no step to undo: U shows every thread again".into())
+                let clear = key_for(&Intent::ClearQuery, Place::Query);
+                self.status = Some(format!("no step to undo: {clear} shows every thread again"))
             }
             None => self.status = Some("no query step to undo".into()),
         }
@@ -330,7 +332,7 @@ impl App {
                 .iter()
                 .any(|f| f == w || (dropped && f.starts_with("dropped ")))
         }));
-        let undo = super::super::pane::key_of(Place::Query, &Intent::PopStep);
+        let undo = key_for(&Intent::PopStep, Place::Query);
         let with_hint = format!("{} · {undo} undoes it", said.join(" · "));
         self.status = Some(with_hint.clone());
         match self.status_boxed() {
@@ -351,7 +353,7 @@ impl App {
                 .iter()
                 .map(|(step, why)| format!("{step} left out: {why}")),
         );
-        let clear = super::super::pane::key_of(Place::Query, &Intent::ClearQuery);
+        let clear = key_for(&Intent::ClearQuery, Place::Query);
         match (left_out.is_empty(), every) {
             (true, true) => {}
             (true, false) => said.push(format!("{clear}: every thread again")),

@@ -14,6 +14,7 @@ pub(super) mod info;
 pub(super) mod table;
 pub(super) mod tree;
 
+use super::columns::Src;
 use super::derived::{Neighbours, Opening, Prepared, TableColumns};
 use super::intent::Intent;
 use super::keymap::Place;
@@ -32,7 +33,7 @@ use std::sync::Arc;
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
 pub use table::TablePane;
-pub(super) use table::{Focus, Rows, Within};
+pub(super) use table::{Extra, Focus, Rows, Within};
 pub use tree::TreePane;
 
 /// The seven panes of the tab line, in the order of their number keys; a
@@ -54,6 +55,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Table(Table::Lines) => "Lines",
         View::Table(Table::Stacks) => "Stacks",
         View::Table(Table::Packets) => "Trace",
+        View::Table(Table::Threads) => "Threads",
         View::Tree | View::Callers | View::Callees => "Call tree",
         View::Flame => "Flame",
         View::Info => "Info",
@@ -84,6 +86,23 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// What a pane reads of the whole loaded profile `answer`
+    /// (`Answer::whole`), with nothing of the query's: the threads list's
+    /// table.
+    pub fn over(
+        answer: &'a crate::analysis::query::Answer,
+        prepared: &'a Arc<Prepared>,
+        size: Rect,
+    ) -> Ctx<'a> {
+        Ctx {
+            profile: answer.loaded(),
+            answer,
+            prepared,
+            opening: None,
+            size,
+        }
+    }
+
     /// A table's columns and widths (while the first view is ordered, the
     /// Functions table's measured over its first rows).
     pub fn columns(&self, t: Table) -> &'a TableColumns {
@@ -91,6 +110,11 @@ impl<'a> Ctx<'a> {
             Some(o) if t == Table::Functions && !self.prepared.columns_made(t) => o.columns(),
             _ => self.prepared.columns(self.profile, t),
         }
+    }
+
+    /// What a table's cells are read from.
+    pub fn src(&self) -> Src<'a> {
+        Src::new(self.profile, self.prepared)
     }
 
     /// The call graph (model.md), made on first need if its thread has
@@ -171,6 +195,24 @@ pub enum Effect {
     Back,
 }
 
+/// What `e` writes of a pane (`Pane::exported`).
+pub enum Exported {
+    /// A table's rows as listed: the table, the packet whose events they
+    /// are, their ids.
+    Rows {
+        table: Table,
+        packet: Option<PacketId>,
+        ids: Vec<u32>,
+    },
+    /// The paths a pane draws: the flame graph's icicle and zoom (`None`:
+    /// the whole tree), and the search keeping paths through a match.
+    Paths {
+        noun: &'static str,
+        drawn: Option<(Arc<crate::analysis::flame_view::Icicle>, Option<u32>)>,
+        search: Option<String>,
+    },
+}
+
 /// Where a drill-down goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -199,15 +241,8 @@ impl Step {
 /// What a key on a row whose function the query removed says, and does
 /// nothing else: `MAIN: merged by step 1 (merge MAIN) · u undoes it`.
 pub(super) fn removed_words(r: &crate::analysis::query::Removed) -> String {
-    format!("{r} · {} undoes it", key_of(Place::Query, &Intent::PopStep))
-}
-
-/// The first key the keymap binds to `intent` in `place`, as a message
-/// names it (`u`); empty where none is bound.
-pub(super) fn key_of(place: Place, intent: &Intent) -> &'static str {
-    super::keymap::label_of(place, intent)
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or("")
+    let undo = super::keymap::key_for(&Intent::PopStep, Place::Query);
+    format!("{r} · {undo} undoes it")
 }
 
 /// How a path's names are joined when copied (as the Stacks pane's path
@@ -399,10 +434,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) => Err(
-                "M and > take a call node: select one in the Call tree (4) or the Flame graph (5)"
-                    .into(),
-            ),
+            Pane::Table(_) | Pane::Info(_) => Err(super::intent::Why::NodeSteps.into()),
         }
     }
 
@@ -475,6 +507,36 @@ impl Pane {
             Pane::Info(i) => Some(i),
             _ => None,
         }
+    }
+
+    /// What `e` writes of the pane, as it is shown: a table's rows (in
+    /// their order, the search applied), or the paths the Call tree or
+    /// flame graph draws (the flame's hidden functions, sandwich and zoom
+    /// as drawn; the search's text, which keeps the paths through a
+    /// match); `None` for a pane with nothing to write.
+    pub fn exported(&self) -> Option<Exported> {
+        let text = |s: &Search| s.query.as_ref().map(|_| s.text.clone());
+        Some(match self {
+            Pane::Table(t) => Exported::Rows {
+                table: t.table,
+                packet: match t.within {
+                    Within::Packet(k) => Some(k),
+                    _ => None,
+                },
+                ids: (0..t.rows.len()).filter_map(|i| t.rows.get(i)).collect(),
+            },
+            Pane::Tree(t) => Exported::Paths {
+                noun: "tree",
+                drawn: None,
+                search: text(&t.search),
+            },
+            Pane::Flame(f) if !f.in_chart() => Exported::Paths {
+                noun: "flame",
+                drawn: Some((Arc::clone(&f.tree), f.zoom.last().copied())),
+                search: text(&f.search),
+            },
+            Pane::Flame(_) | Pane::Info(_) => return None,
+        })
     }
 
     /// The Flame pane's sandwich, if this is it and it shows one.

@@ -1,13 +1,17 @@
-//! Drawing: a pure function of `&App` into a ratatui frame. Only the rows
-//! on screen are built, so a frame costs the same for ten rows or ten
-//! million. Every name passes through `text::visible` before it reaches a
-//! cell, so a file cannot put an escape sequence on the terminal.
+//! Drawing: a pure function of `&App` into a ratatui frame. What is no
+//! pane's is drawn here (the header, the tabs and breadcrumb, the footer,
+//! the overlays); each pane draws itself beside its state (`pane/`). Only
+//! the rows on screen are built, so a frame costs the same for ten rows or
+//! ten million. Every name passes through `text::visible` before it
+//! reaches a cell, so a file cannot put an escape sequence on the terminal.
 
 mod overlay;
 pub(super) mod theme;
 
 use super::app::{App, Mode};
 use super::fit::{Cut, fit_cut, fit_step, put};
+use super::intent::Intent;
+use super::keymap::{self, Place, key_for};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::pane::{Pane, Within};
 use crate::analysis::view::Table;
@@ -44,7 +48,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
             let row = app.pane().selected_y(a.table);
             overlay::menu(buf, area, row, m, &app.menu_entries(), theme)
         }
-        Mode::Threads(t) => overlay::threads(buf, area, t, &app.query, theme),
+        Mode::Threads(t) => t.render(buf, &app.query.thread_crumb().unwrap_or_default(), theme),
         Mode::Normal | Mode::Search => {}
     }
     if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
@@ -55,8 +59,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
 fn too_small(frame: &mut Frame<'_>, area: Rect) {
     let msg = format!(
         "profx needs a window of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. \
-         Enlarge it, or press q to quit.",
-        area.width, area.height
+         Enlarge it, or press {} to quit.",
+        area.width,
+        area.height,
+        key_for(&Intent::Quit, Place::Everywhere)
     );
     frame.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
 }
@@ -120,7 +126,7 @@ fn warnings_fact(app: &App) -> Option<String> {
     let warned = app.profile().warnings().len() as u64;
     (warned > 0).then(|| {
         let n = crate::report::fmt::counted(warned, "warnings");
-        let info = super::pane::tab_index(crate::analysis::view::View::Info) + 1;
+        let info = keymap::pane_key(crate::analysis::view::View::Info);
         format!("{n} (Info, {info})")
     })
 }
@@ -430,7 +436,15 @@ use super::pane::short_name;
 
 fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     if app.mode == Mode::Search {
-        return search_prompt(buf, area, app, theme);
+        return search_prompt(buf, area, &pane_search(app), theme);
+    }
+    if let Mode::Threads(list) = &app.mode
+        && list.searching
+    {
+        let slash = key_for(&Intent::Search, Place::Threads);
+        let t = &list.table;
+        let prompt = (slash, t.search.text.as_str(), table_found(t));
+        return search_prompt(buf, area, &prompt, theme);
     }
     if let Some(progress) = app.export_progress().or_else(|| app.query_progress()) {
         put(
@@ -469,30 +483,48 @@ fn footer(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     put(buf, area, &Line::from(spans));
 }
 
-fn search_prompt(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+/// The pane's search prompt: the key that opened it, its text, and what
+/// the search found: the pane's own word for it (the call tree's and the
+/// flame's shares) when it said one, a table's rows, else nothing yet.
+fn pane_search(app: &App) -> (String, &str, String) {
     let pane = app.pane();
+    let slash = keymap::key_in(&Intent::Search, pane.places());
     let text = pane.search().map_or("", |s| s.text.as_str());
-    // What the search found: the pane's own word for it (the call tree's
-    // and the flame's shares) when it said one, a table's rows, else
-    // nothing yet.
     let found = match (&app.status, pane.as_table()) {
         (Some(msg), _) => format!("   {}", visible(msg)),
-        (None, Some(t)) => format!(
-            "   {} of {} match",
-            grouped(t.rows.len() as u64),
-            grouped(t.total as u64)
-        ),
+        (None, Some(t)) => table_found(t),
         (None, None) => String::new(),
     };
+    (slash, text, found)
+}
+
+/// How many of a table's rows its search keeps.
+fn table_found(t: &crate::tui::pane::TablePane) -> String {
+    format!(
+        "   {} of {} match",
+        grouped(t.rows.len() as u64),
+        grouped(t.total as u64)
+    )
+}
+
+/// The search prompt on the footer's line: `(key, text, found)`, and the
+/// prompt's keys as the footer's hints write them.
+fn search_prompt(
+    buf: &mut Buffer,
+    area: Rect,
+    (slash, text, found): &(String, &str, String),
+    theme: Theme,
+) {
+    let key = |i: Intent| keymap::hint_key(&i, Place::Prompt).unwrap_or("?");
     let line = Line::from(vec![
-        Span::styled(" / ", theme.key()),
+        Span::styled(format!(" {slash} "), theme.key()),
         Span::raw(visible(text).into_owned()),
         Span::styled("█", theme.dim()),
-        Span::styled(found, theme.dim()),
+        Span::styled(found.clone(), theme.dim()),
         Span::raw("   "),
-        Span::styled("⏎", theme.key()),
+        Span::styled(key(Intent::Accept), theme.key()),
         Span::raw(" keep  "),
-        Span::styled("Esc", theme.key()),
+        Span::styled(key(Intent::Cancel), theme.key()),
         Span::raw(" clear"),
     ]);
     put(buf, area, &line);

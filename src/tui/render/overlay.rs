@@ -8,7 +8,8 @@ use crate::report::fmt::grouped;
 use crate::text::visible;
 use crate::tui::finder::Finder;
 use crate::tui::fit::{Cut, fit_cut, fit_step, highlighted};
-use crate::tui::keymap::help_rows;
+use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, help_rows, key_for};
 use crate::tui::pane::inner;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -81,7 +82,10 @@ pub(super) fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     Clear.render(box_area, buf);
     Block::bordered()
         .title(Span::styled(
-            format!(" Keys · Esc closes{more} "),
+            format!(
+                " Keys · {} closes{more} ",
+                key_for(&Intent::Cancel, Place::Help)
+            ),
             theme.title(),
         ))
         .render(box_area, buf);
@@ -181,7 +185,11 @@ pub(super) fn menu(
     Clear.render(box_area, buf);
     Block::bordered()
         .title(Span::styled(
-            " Transform the query · Enter or its key applies · Esc closes ",
+            format!(
+                " Transform the query · {} or its key applies · {} closes ",
+                key_for(&Intent::Accept, Place::Menu),
+                key_for(&Intent::Cancel, Place::Menu)
+            ),
             theme.title(),
         ))
         .render(box_area, buf);
@@ -214,160 +222,14 @@ pub(super) fn menu(
         buf.set_stringn(
             inner.x + 1,
             y,
-            "u undoes the last step · U the whole profile · H the threads",
+            format!(
+                "{} undoes the last step · {} the whole profile · {} the threads",
+                key_for(&Intent::PopStep, Place::Query),
+                key_for(&Intent::ClearQuery, Place::Query),
+                key_for(&Intent::Threads, Place::Query)
+            ),
             w,
             theme.dim(),
         );
     }
-}
-
-/// The threads list: a row a thread, the sorted column marked, the
-/// threads chosen ticked.
-pub(super) fn threads(
-    buf: &mut Buffer,
-    area: Rect,
-    t: &crate::tui::threads::ThreadsList,
-    q: &crate::tui::query::Queried,
-    theme: Theme,
-) {
-    use crate::tui::threads::ThreadCol;
-    use unicode_width::UnicodeWidthStr;
-    let h = t.rows.len() as u16 + 5;
-    let box_area = centered(area, 110, h);
-    Clear.render(box_area, buf);
-    let shown = q.thread_crumb().unwrap_or_default();
-    Block::bordered()
-        .title(Span::styled(
-            format!(
-                " Threads · {} · showing {} ",
-                crate::report::fmt::counted(t.rows.len() as u64, "threads"),
-                shown
-            ),
-            theme.title(),
-        ))
-        .render(box_area, buf);
-    let inner = inner(box_area);
-    let cells: Vec<Vec<String>> = t.order.iter().map(|&r| t.cells(r)).collect();
-    let mark = |c: ThreadCol| match (c == t.sort, t.descending) {
-        (false, _) => "",
-        (true, true) => "▼",
-        (true, false) => "▲",
-    };
-    let heads: Vec<String> = ThreadCol::ALL
-        .iter()
-        .map(|&c| format!("{}{}", c.title(), mark(c)))
-        .collect();
-    // Each column as wide as its widest cell; the heaviest function takes
-    // what is left.
-    let last = ThreadCol::ALL.len() - 1;
-    let widths: Vec<usize> = (0..last)
-        .map(|i| {
-            cells
-                .iter()
-                .map(|r| r[i].width())
-                .chain([heads[i].width()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let lead = 4;
-    // The heaviest function wants its time whole and 8 columns of its
-    // name (its whole name if shorter); too narrow a box leaves out the
-    // last and then the first event's time for it.
-    let want = (0..t.rows.len())
-        .map(|r| {
-            let time = t.heaviest_ms[r].as_ref().map_or(0, |ms| ms.width() + 3);
-            time + t.heaviest[r].width().min(8)
-        })
-        .chain([heads[last].width().min(8)])
-        .max()
-        .unwrap_or(0);
-    let mut shown: Vec<usize> = (0..last).collect();
-    let rest_of = |shown: &[usize]| {
-        let used: usize = lead + shown.iter().map(|&i| widths[i] + 2).sum::<usize>();
-        usize::from(inner.width).saturating_sub(used + 1)
-    };
-    for hide in [ThreadCol::Last, ThreadCol::First] {
-        if rest_of(&shown) >= want {
-            break;
-        }
-        shown.retain(|&i| ThreadCol::ALL[i] != hide);
-    }
-    let rest = rest_of(&shown);
-    // The last cell comes fitted: a function's name is cut, never its
-    // time.
-    let row_text = |cells: &[String], heaviest: &str| {
-        let mut out = String::new();
-        for &i in &shown {
-            // Numbers to the right, the id too.
-            out.push_str(&format!("{:>w$}  ", cells[i], w = widths[i]));
-        }
-        out.push_str(heaviest);
-        out
-    };
-    let head_last = fit_cut(&heads[last], rest, Cut::End).text;
-    buf.set_stringn(
-        inner.x + 1,
-        inner.y,
-        format!(
-            "{:lead$}{}",
-            "",
-            row_text(&heads, &head_last),
-            lead = lead - 1
-        ),
-        usize::from(inner.width.saturating_sub(1)),
-        theme.header_row(),
-    );
-    let rows = usize::from(inner.height.saturating_sub(3));
-    let first = (t.cursor + 1).saturating_sub(rows);
-    for (i, y) in (inner.y + 1..inner.bottom().saturating_sub(2)).enumerate() {
-        let Some(r) = cells.get(first + i) else {
-            break;
-        };
-        let row = t.order[first + i];
-        let id = t.rows[row].info.id;
-        let style = match first + i == t.cursor {
-            true => theme.selected(true),
-            false => theme.base(),
-        };
-        buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let tick = match t.chosen.contains(&id) {
-            true => "[x]",
-            false => "[ ]",
-        };
-        buf.set_stringn(
-            inner.x + 1,
-            y,
-            format!("{tick}{}", row_text(r, &t.heaviest_cell(row, rest))),
-            usize::from(inner.width.saturating_sub(1)),
-            style,
-        );
-    }
-    // The longest wording that fits, whole; the shortest cut with `…`.
-    let said: Vec<String> = match t.newly_chosen() {
-        false => vec![
-            "Space chooses threads · Enter shows the one under the cursor · a: all, merged".into(),
-            "Space chooses · Enter: the cursor's thread · a: all, merged".into(),
-            "Space chooses · Enter: cursor's · a: all".into(),
-        ],
-        true => {
-            let n = crate::report::fmt::counted(t.chosen.len() as u64, "threads");
-            vec![
-                format!("{n} chosen · Enter shows them, merged · a: all"),
-                format!("{n} chosen · Enter shows them · a: all"),
-            ]
-        }
-    };
-    let room = usize::from(inner.width.saturating_sub(2));
-    let said = match said.iter().find(|s| s.width() <= room) {
-        Some(s) => s.clone(),
-        None => fit_cut(&said[said.len() - 1], room, Cut::End).text,
-    };
-    buf.set_stringn(
-        inner.x + 1,
-        inner.bottom().saturating_sub(1),
-        said,
-        usize::from(inner.width.saturating_sub(1)),
-        theme.dim(),
-    );
 }

@@ -3,6 +3,7 @@
 //! and compared with reviewed insta snapshots (screens.rs).
 
 mod keys;
+mod messages;
 mod screens;
 mod update;
 
@@ -181,6 +182,7 @@ impl App {
                 (Table::Lines, w) => Scope::Lines(t.about().filter(|_| w != Within::All)),
                 (Table::Stacks, _) => Scope::Stacks(t.about()),
                 (Table::Packets, _) => Scope::Packets,
+                (Table::Threads, _) => unreachable!("the threads list is no pane"),
             },
             Pane::Tree(t) => Scope::Tree(t.about),
             Pane::Flame(_) => Scope::Flame,

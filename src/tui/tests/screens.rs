@@ -6,7 +6,7 @@
 use super::Press::{self, *};
 use super::{app_of, demo, fixture, hostile};
 use super::{pane_key, tabs};
-use crate::tui::app::App;
+use crate::tui::app::{App, Mode};
 use crate::tui::intent::Intent;
 use crate::tui::pane;
 use crate::tui::render::draw;
@@ -697,16 +697,25 @@ fn the_threads_list_keeps_times_whole() {
     let mut app = orders_run(80, 24);
     act(&mut app, &[Char('H')]);
     let screen = text(&render(&app));
-    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[ ]")).collect();
-    assert!(!rows.is_empty(), "{screen}");
-    for r in rows {
-        assert!(r.contains(" ms) "), "a time whole: {r}");
+    let Mode::Threads(list) = &app.mode else {
+        panic!("the threads list is open");
+    };
+    // Every thread's row with its heaviest function's time whole, in the
+    // heaviest's own column.
+    for r in list.rows() {
+        let (f, ms) = r.heaviest.expect("a timed trace's heaviest function");
+        let name = app.profile().function_name(f);
+        let ms = crate::report::fmt::cell(crate::analysis::columns::Value::Ms(Some(ms)));
+        assert!(
+            screen.lines().any(|l| l.contains(&format!(" {ms} {name}"))),
+            "{ms} {name} whole: {screen}"
+        );
     }
     let hint = screen
         .lines()
         .find(|l| l.contains("Space choose") && l.contains("Enter"))
         .expect("the list's hint line");
-    let hint = hint.trim_matches(|c| c == '│' || c == ' ');
+    let hint = hint.trim_matches(|c| c == '│' || c == ' ' || c == '┘' || c == '─');
     assert!(
         hint.ends_with("a: all, merged") || hint.ends_with("a: all"),
         "whole: {hint:?}"

@@ -618,7 +618,9 @@ fn every_panes_search_keeps_the_rows_whose_text_matches() {
             for c in query.chars() {
                 app.press(Char(c));
                 let q = crate::analysis::search::Query::parse(app.filter());
-                let text = |r: u32| crate::tui::columns::search_text(kind, app.profile(), r);
+                let prepared = crate::tui::derived::Prepared::default();
+                let src = crate::tui::columns::Src::new(app.profile(), &prepared);
+                let text = |r: u32| crate::tui::columns::search_text(kind, src, r);
                 let expected: Vec<u32> = all
                     .iter()
                     .copied()
@@ -1448,7 +1450,7 @@ fn the_threads_list_chooses_a_thread() {
     let Mode::Threads(list) = &app.mode else {
         panic!("the threads list is open");
     };
-    assert_eq!(list.rows.len(), 2);
+    assert_eq!(list.rows().len(), 2);
     let id = list.current().expect("a row").info.id;
     run(&mut app, &[Enter]);
     assert_eq!(app.mode, Mode::Normal);

@@ -14,8 +14,9 @@
 //!   running it.
 
 use crate::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, Value, present_columns,
+    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, ThreadColumn, Value, present_columns,
 };
+use crate::query::thread_rows;
 use crate::sort::canonical_rows;
 use crate::view::Table;
 use profx_model::ids::RowId;
@@ -38,18 +39,24 @@ pub fn write_rows(
 ) -> Result<String, csv::Error> {
     let mut w = csv::Writer::from_writer(out);
     let n = match table {
-        Table::Functions => write_table::<FuncColumn>(p, p.functions().len(), rows, None, &mut w)?,
-        Table::Lines => write_table::<LineColumn>(p, p.lines().len(), rows, None, &mut w)?,
-        Table::Stacks => write_table::<StackColumn>(p, p.stacks().len(), rows, Some(path), &mut w)?,
-        Table::Packets => write_table::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
+        Table::Functions => write_ids::<FuncColumn>(p, p.functions().len(), rows, None, &mut w)?,
+        Table::Lines => write_ids::<LineColumn>(p, p.lines().len(), rows, None, &mut w)?,
+        Table::Stacks => write_ids::<StackColumn>(p, p.stacks().len(), rows, Some(path), &mut w)?,
+        Table::Packets => write_ids::<PacketColumn>(p, p.packets().len(), rows, None, &mut w)?,
+        // A thread row is its threads list's row (its heaviest function a
+        // walk of the time order), made once here.
+        Table::Threads => {
+            let all = thread_rows(p);
+            let mut each = rows.filter_map(|r| all.get(r as usize).copied());
+            write_table::<ThreadColumn>(p, all.iter().copied(), &mut each, None, &mut w)?
+        }
     };
     w.flush()?;
     Ok(crate::report::fmt::counted(n as u64, table.name()))
 }
 
-/// The header and rows of one row type; `extra` adds a last column
-/// (`path` of a stack).
-fn write_table<C: Column>(
+/// `write_table` of a row type whose rows are ids (`count` of them).
+fn write_ids<C: Column>(
     p: &Profile,
     count: usize,
     rows: &mut dyn Iterator<Item = u32>,
@@ -59,8 +66,21 @@ fn write_table<C: Column>(
 where
     C::Row: RowId,
 {
-    let all = || (0..count).map(C::Row::from_index);
-    let cols: Vec<C> = present_columns(p, all());
+    let all = (0..count).map(C::Row::from_index);
+    let mut rows = rows.map(|r| C::Row::from_index(r as usize));
+    write_table::<C>(p, all, &mut rows, extra, w)
+}
+
+/// The header and rows of one row type (`all` of them decide which
+/// columns show); `extra` adds a last column (`path` of a stack).
+fn write_table<C: Column>(
+    p: &Profile,
+    all: impl Iterator<Item = C::Row>,
+    rows: &mut dyn Iterator<Item = C::Row>,
+    extra: Option<fn(&Profile, C::Row) -> String>,
+    w: &mut csv::Writer<&mut dyn Write>,
+) -> Result<usize, csv::Error> {
+    let cols: Vec<C> = present_columns(p, all);
     let mut head: Vec<&str> = cols.iter().map(|c| c.key()).collect();
     if extra.is_some() {
         head.push("path");
@@ -68,7 +88,7 @@ where
     w.write_record(&head)?;
     let mut n = 0;
     let mut record = Vec::with_capacity(head.len());
-    for r in rows.map(|r| C::Row::from_index(r as usize)) {
+    for r in rows {
         record.clear();
         record.extend(cols.iter().map(|&c| field(c.value(p, r))));
         record.extend(extra.map(|f| f(p, r)));

@@ -41,7 +41,11 @@ impl Target {
     /// Whether the load must keep the trace's calls in time order
     /// (`LoadOptions::timeline`) for this target.
     pub fn needs_timeline(self) -> bool {
-        matches!(self, Target::Speedscope | Target::Chrome)
+        // The threads' heaviest functions are read from it too.
+        matches!(
+            self,
+            Target::Speedscope | Target::Chrome | Target::Csv(crate::view::Table::Threads)
+        )
     }
 }
 

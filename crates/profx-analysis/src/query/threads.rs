@@ -7,8 +7,9 @@
 
 use profx_model::{FuncId, Profile, ThreadInfo};
 
-/// One row of the threads list.
-#[derive(Clone, Debug, PartialEq)]
+/// One row of the threads list (a row of `Table::Threads`, whose columns
+/// are `columns::ThreadColumn`).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThreadRow {
     /// What the trace feed counted.
     pub info: ThreadInfo,
@@ -25,7 +26,7 @@ pub fn thread_rows(p: &Profile) -> Vec<ThreadRow> {
         .iter()
         .enumerate()
         .map(|(i, t)| ThreadRow {
-            info: t.clone(),
+            info: *t,
             heaviest: heaviest.get(i).copied().flatten(),
         })
         .collect()

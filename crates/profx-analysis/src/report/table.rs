@@ -14,8 +14,10 @@
 
 use super::fmt::{cell, percent_basis};
 use crate::columns::{
-    Column, FuncColumn, LineColumn, StackColumn, Value, ValueKind, present_columns,
+    Column, FuncColumn, LineColumn, StackColumn, ThreadColumn, Value, ValueKind, present_columns,
 };
+#[cfg(any(test, feature = "testing"))]
+use crate::query::ThreadRow;
 use crate::sort::{
     DefaultOrder, default_sort, first_functions, first_functions_by, first_lines, first_stacks,
     sort_by,
@@ -122,6 +124,12 @@ pub fn write(
             rows_table(p, stack_rows(p), opts, path, &mut out)?;
         }
         Table::Packets => out.write_all(packets(p, opts.query.as_deref()).as_bytes())?,
+        Table::Threads if p.threads().is_empty() => writeln!(
+            out,
+            "# threads: none (this {} profile has one implicit thread)",
+            visible(&p.format)
+        )?,
+        Table::Threads => rows_table(p, thread_rows(p), opts, |_, _| None, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -136,6 +144,7 @@ pub fn column_keys(table: Table) -> Vec<&'static str> {
         Table::Functions => keys::<FuncColumn>(),
         Table::Lines => keys::<LineColumn>(),
         Table::Stacks => keys::<StackColumn>(),
+        Table::Threads => keys::<ThreadColumn>(),
         Table::Packets => Vec::new(),
     }
 }
@@ -146,9 +155,12 @@ pub fn column_keys(table: Table) -> Vec<&'static str> {
 struct Rows<C: Column> {
     table: Table,
     all: Vec<C::Row>,
-    first: fn(&Profile, usize) -> Vec<C::Row>,
+    first: FirstRows<C>,
     first_by: Option<FirstBy<C>>,
 }
+
+/// The first `n` rows of the canonical order.
+type FirstRows<C> = Box<dyn Fn(&Profile, usize) -> Vec<<C as Column>::Row>>;
 
 /// The first `n` rows of the canonical order sorted by a column, either
 /// way (`analysis::sort::first_functions_by`).
@@ -158,7 +170,7 @@ fn function_rows(p: &Profile) -> Rows<FuncColumn> {
     Rows {
         table: Table::Functions,
         all: p.function_ids().collect(),
-        first: first_functions,
+        first: Box::new(first_functions),
         first_by: Some(first_functions_by),
     }
 }
@@ -167,7 +179,20 @@ fn line_rows(p: &Profile) -> Rows<LineColumn> {
     Rows {
         table: Table::Lines,
         all: p.line_ids().collect(),
-        first: first_lines,
+        first: Box::new(first_lines),
+        first_by: None,
+    }
+}
+
+/// A trace's threads, in the order they first appear: their heaviest
+/// functions are a walk of the time order, made once for the table.
+fn thread_rows(p: &Profile) -> Rows<ThreadColumn> {
+    let all = crate::query::thread_rows(p);
+    let first = all.clone();
+    Rows {
+        table: Table::Threads,
+        all,
+        first: Box::new(move |_, n| first.iter().take(n).copied().collect()),
         first_by: None,
     }
 }
@@ -176,7 +201,7 @@ fn stack_rows(p: &Profile) -> Rows<StackColumn> {
     Rows {
         table: Table::Stacks,
         all: p.stack_ids().collect(),
-        first: first_stacks,
+        first: Box::new(first_stacks),
         first_by: None,
     }
 }
@@ -246,6 +271,13 @@ pub fn listed(p: &Profile, table: Table, opts: &TableOptions) -> Result<Vec<usiz
         Table::Functions => indices(p, function_rows(p), opts),
         Table::Lines => indices(p, line_rows(p), opts),
         Table::Stacks => indices(p, stack_rows(p), opts),
+        Table::Threads => {
+            let rows = thread_rows(p);
+            let cols: Vec<ThreadColumn> = present_columns(p, rows.all.iter().copied());
+            let (listed, _) = ordered(p, &rows, &cols, opts)?;
+            let at = |t: ThreadRow| rows.all.iter().position(|r| r.info.id == t.info.id);
+            Ok(listed.into_iter().filter_map(at).collect())
+        }
         Table::Packets => Ok(Vec::new()),
     }
 }
@@ -280,7 +312,8 @@ fn rows_table<C: DefaultOrder>(
     path: fn(&Profile, C::Row) -> Option<String>,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failed> {
-    let (view, total) = (rows.table.name(), rows.all.len());
+    let (table, total) = (rows.table, rows.all.len());
+    let view = table.name();
     // Which columns show depends on every row, not only those listed.
     let cols: Vec<C> = present_columns(p, rows.all.iter().copied());
     let (rows, order) = ordered(p, &rows, &cols, opts)?;
@@ -305,12 +338,16 @@ fn rows_table<C: DefaultOrder>(
             *w = (*w).max(c.width());
         }
     }
+    // What percents are out of; a thread has no share of the session.
+    let note = match table {
+        Table::Threads => String::new(),
+        _ => session_note(p),
+    };
     writeln!(
         out,
-        "# {view}: {} of {total}{} · {order}{}",
+        "# {view}: {} of {total}{} · {order}{note}",
         rows.len(),
         query_note(opts.query.as_deref()),
-        session_note(p)
     )?;
     out.write_all(line(&header, &widths, &kinds).as_bytes())?;
     // Second pass: the lines.

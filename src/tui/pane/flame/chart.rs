@@ -12,6 +12,7 @@ use crate::analysis::flame_view::Block;
 use crate::model::FuncId;
 use crate::text::visible;
 use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for};
 use ratatui::layout::{Position, Rect};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -108,7 +109,10 @@ impl FlamePane {
     pub(super) fn toggle_chart(&mut self, cx: &Ctx) -> Effect {
         if self.in_chart() {
             self.mode = FlameMode::Graph;
-            return Effect::Say("the flame graph: a frame a call path · t: time order".into());
+            let t = key_for(&Intent::TimeOrder, Place::Flame);
+            return Effect::Say(format!(
+                "the flame graph: a frame a call path · {t}: time order"
+            ));
         }
         let Some(tl) = cx
             .answer
@@ -126,7 +130,10 @@ impl FlamePane {
             self.chart.chart = Some(Arc::new(Chart::from_timeline(tl)));
         }
         self.mode = FlameMode::Chart;
-        Effect::Say("time order: a box a call, a band a thread · t: the flame graph".into())
+        let t = key_for(&Intent::TimeOrder, Place::Chart);
+        Effect::Say(format!(
+            "time order: a box a call, a band a thread · {t}: the flame graph"
+        ))
     }
 
     /// An intent in time order.
@@ -167,13 +174,10 @@ impl FlamePane {
                 if call.duration() > 0.0 && st.window() != (call.start, call.end) {
                     st.windows.push((call.start, call.end));
                 }
-                let name = visible(
-                    cx.answer
-                        .profile(crate::analysis::query::Reads::TIME_ORDER)
-                        .function_name(call.func),
-                )
-                .into_owned();
-                return Effect::Say(format!("zoomed on this call of {name} · Esc zooms out"));
+                let events = cx.answer.profile(crate::analysis::query::Reads::TIME_ORDER);
+                let name = visible(events.function_name(call.func)).into_owned();
+                let out = key_for(&Intent::ZoomOut, Place::Chart);
+                return Effect::Say(format!("zoomed on this call of {name} · {out} zooms out"));
             }
             Intent::ZoomOut if st.windows.is_empty() => return Effect::Back,
             Intent::ZoomOut => {
@@ -184,13 +188,14 @@ impl FlamePane {
             Intent::PrevMatch => return self.chart_step_match(&c, sel, -1, cx),
             Intent::Sandwich => {
                 // The call's function in the query's profile, where the
-                // sandwich is drawn.
+                // sandwich is drawn, or which step removed it.
                 let f = st
                     .function()
-                    .and_then(|f| cx.answer.to_paths(cx.answer.time_order_function(f)).ok());
+                    .map(|f| cx.answer.to_paths(cx.answer.time_order_function(f)));
                 return match f {
-                    Some(f) => self.sandwich(Some(f), cx),
-                    None => Effect::Say("that function is not in the query's profile".into()),
+                    Some(Ok(f)) => self.sandwich(Some(f), cx),
+                    Some(Err(r)) => Effect::Say(super::super::removed_words(&r)),
+                    None => Effect::Done,
                 };
             }
             Intent::PageUp | Intent::PageDown => {
@@ -215,7 +220,10 @@ impl FlamePane {
     /// search matches.
     fn chart_step_match(&mut self, c: &Chart, sel: Option<u32>, dir: isize, cx: &Ctx) -> Effect {
         let Some(q) = self.search.query.as_ref() else {
-            return Effect::Say("no search: / to start one".into());
+            return Effect::Say(format!(
+                "no search: {} to start one",
+                key_for(&Intent::Search, Place::Chart)
+            ));
         };
         let p = cx.answer.profile(crate::analysis::query::Reads::TIME_ORDER);
         let mut seen: FxHashMap<FuncId, bool> = FxHashMap::default();

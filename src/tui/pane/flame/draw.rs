@@ -14,6 +14,8 @@ use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::fit::{Cut, fit, fit_cut, full_name, put};
+use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for};
 use crate::tui::pane::flame::ChartLine;
 use crate::tui::pane::{Ctx, FlamePane, inner};
 use crate::tui::render::theme::Theme;
@@ -119,7 +121,7 @@ fn caller_status(buf: &mut Buffer, line: Rect, cx: &Ctx, t: &Icicle, n: u32, the
         None => parts.extend(["its callers above".into(), "↓ its callees".into()]),
         Some(_) => parts.extend([
             format!("{share}% of the function's time came through it"),
-            "Enter: its sandwich".into(),
+            format!("{}: its sandwich", key_for(&Intent::Zoom, Place::Flame)),
         ]),
     }
     let text = status_line(&full_name(p, t.func(n)), &parts, usize::from(line.width));
@@ -243,14 +245,16 @@ fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
     let mut title = " Flame ".to_string();
     if let Some(f) = st.sandwich {
         title.push_str(&format!(
-            "· sandwich of {} (f: leave) ",
-            visible(p.function_name(f))
+            "· sandwich of {} ({}: leave) ",
+            visible(p.function_name(f)),
+            key_for(&Intent::Sandwich, Place::Flame)
         ));
     }
     if let Some(&z) = st.zoom.last() {
         title.push_str(&format!(
-            "· zoomed on {} (Esc: out) ",
-            visible(t.func(z).name(p))
+            "· zoomed on {} ({}: out) ",
+            visible(t.func(z).name(p)),
+            key_for(&Intent::ZoomOut, Place::Flame)
         ));
     }
     if !st.search.text.is_empty() {
@@ -352,7 +356,9 @@ fn at(c: &Chart, x: f64) -> String {
 fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
     let c = f.chart.chart.clone().unwrap_or_default();
     let (from, to) = f.chart.window();
-    let mut title = " Flame · time order (t: graph) ".to_string();
+    let t = key_for(&Intent::TimeOrder, Place::Chart);
+    let out = key_for(&Intent::ZoomOut, Place::Chart);
+    let mut title = format!(" Flame · time order ({t}: graph) ");
     // The calls are the chosen threads' events as they ran: a transform
     // of the query changes no event, so none is drawn here.
     if !std::sync::Arc::ptr_eq(
@@ -362,7 +368,7 @@ fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
         title.push_str("· as run: the query's steps not drawn ");
     }
     if (from, to) != (c.start, c.end) {
-        title.push_str(&format!("· {}–{} (Esc: out) ", at(&c, from), at(&c, to)));
+        title.push_str(&format!("· {}–{} ({out}: out) ", at(&c, from), at(&c, to)));
     }
     if !f.search.text.is_empty() {
         title.push_str(&format!("· search: {} ", visible(&f.search.text)));

@@ -14,6 +14,7 @@ use crate::analysis::flame_view::{self, Icicle, Layout};
 use crate::model::FuncId;
 use crate::text::visible;
 use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for, node_keys};
 use crate::tui::layout::Areas;
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -281,7 +282,8 @@ impl FlamePane {
             self.top = 0;
         }
         let name = visible(self.tree.func(sel).name(cx.profile)).into_owned();
-        Effect::Say(format!("zoomed on {name} · Esc zooms out"))
+        let out = key_for(&Intent::ZoomOut, Place::Flame);
+        Effect::Say(format!("zoomed on {name} · {out} zooms out"))
     }
 
     /// An intent with the selection on a sandwich's callers' side (drawn
@@ -370,7 +372,8 @@ impl FlamePane {
                     false => "",
                 };
                 format!(
-                    "sandwich of {name}: callers above, callees below · f again leaves it{more}"
+                    "sandwich of {name}: callers above, callees below · {} again leaves it{more}",
+                    key_for(&Intent::Sandwich, Place::Flame)
                 )
             }
             None => "the whole tree again".into(),
@@ -394,7 +397,10 @@ impl FlamePane {
     /// function the search matches.
     fn step_match(&mut self, layout: &Layout, sel: u32, dir: isize, cx: &Ctx) -> Effect {
         let Some(q) = self.search.query.as_ref() else {
-            return Effect::Say("no search: / to start one".into());
+            return Effect::Say(format!(
+                "no search: {} to start one",
+                key_for(&Intent::Search, Place::Flame)
+            ));
         };
         let p = cx.profile;
         let all: Vec<u32> = layout
@@ -469,12 +475,15 @@ impl FlamePane {
     /// roots, and a call in time order is no node).
     pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {
         if self.in_chart() {
-            return Err("M and > take a call node of the flame graph: t shows it".into());
+            let t = key_for(&Intent::TimeOrder, Place::Chart);
+            return Err(format!("{} of the flame graph: {t} shows it", node_keys()));
         }
         if self.sandwich.is_some() {
-            return Err(
-                "M and > take a call node of the whole graph: f leaves the sandwich".into(),
-            );
+            let f = key_for(&Intent::Sandwich, Place::Flame);
+            return Err(format!(
+                "{} of the whole graph: {f} leaves the sandwich",
+                node_keys()
+            ));
         }
         let Some(node) = self.selected_in(&self.layout(cx)) else {
             return Err("no frame is selected".into());

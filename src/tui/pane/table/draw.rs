@@ -1,6 +1,7 @@
-//! The main pane: a sortable table of model rows, the events of a packet,
-//! or the Info text. Cells come from `analysis::columns` through
-//! `report::fmt::cell`, the same digits `profx report --table` prints.
+//! The table pane's drawing: a sortable table of model rows (the threads
+//! list's too) or the events of a packet, and its split. Cells come from
+//! `analysis::columns` through `report::fmt::cell`, the same digits
+//! `profx report --table` prints.
 
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
@@ -11,6 +12,8 @@ use crate::tui::columns;
 use crate::tui::fit::{
     Cut, fit_cut, fit_name_module, fname, full_name, highlighted, put, with_name,
 };
+use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for};
 use crate::tui::layout::{self, Areas, MARKER, SPACING};
 use crate::tui::pane::{Ctx, Focus, TablePane, Within, inner};
 use crate::tui::render::theme::Theme;
@@ -21,12 +24,57 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-pub(crate) fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: Theme) {
-    let area = a.table;
+/// What a table drawn for another (the threads list) adds to it: which
+/// rows are ticked (`✓` in the marker's place), and words for its frame's
+/// top and bottom right, each the first of its wordings (longest first)
+/// that fits beside the frame's own words, else none.
+#[derive(Default)]
+pub(in crate::tui) struct Extra<'a> {
+    pub ticked: Option<&'a dyn Fn(u32) -> bool>,
+    pub top: Vec<String>,
+    pub bottom: Vec<String>,
+}
+
+/// The first of `wordings` that fits on a frame of `width` beside `left`,
+/// with a space each side; none when none does.
+fn beside(left: &str, wordings: &[String], width: u16) -> String {
+    let room = usize::from(width).saturating_sub(left.width() + 4);
+    wordings
+        .iter()
+        .map(|w| format!(" {w} "))
+        .find(|w| w.width() <= room)
+        .unwrap_or_default()
+}
+
+pub(super) fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: Theme) {
+    framed(buf, a.table, t, cx, theme, &Extra::default());
+    if let Some(d) = a.detail {
+        super::detail::split(buf, d, t, cx, theme);
+    }
+}
+
+/// The table in its frame, in `area`.
+pub(super) fn framed(
+    buf: &mut Buffer,
+    area: Rect,
+    t: &TablePane,
+    cx: &Ctx,
+    theme: Theme,
+    extra: &Extra,
+) {
     let (title, bottom) = titles(t, cx);
+    let right = |left: &str, wordings: &[String]| {
+        Line::from(Span::styled(
+            beside(left, wordings, area.width),
+            theme.dim(),
+        ))
+        .right_aligned()
+    };
     Block::bordered()
-        .title(Line::from(Span::styled(title, theme.title())))
-        .title_bottom(Line::from(Span::styled(bottom, theme.dim())))
+        .title(Line::from(Span::styled(title.clone(), theme.title())))
+        .title(right(&title, &extra.top))
+        .title_bottom(Line::from(Span::styled(bottom.clone(), theme.dim())))
+        .title_bottom(right(&bottom, &extra.bottom))
         .render(area, buf);
     let inner = inner(area);
     let p = cx.profile;
@@ -40,10 +88,7 @@ pub(crate) fn pane(buf: &mut Buffer, a: &Areas, t: &TablePane, cx: &Ctx, theme: 
             put(buf, inner, &Line::from(why));
         }
         _ if t.rows.is_empty() => put(buf, inner, &Line::from(empty_reason(t, cx))),
-        _ => rows_table(buf, inner, t, cx, theme),
-    }
-    if let Some(d) = a.detail {
-        super::detail::split(buf, d, t, cx, theme);
+        _ => rows_table(buf, inner, (t, cx), theme, extra.ticked),
     }
 }
 
@@ -54,9 +99,15 @@ fn empty_reason(t: &TablePane, cx: &Ctx) -> String {
         Table::Lines => "lines",
         Table::Stacks => "stacks",
         Table::Packets => "rows",
+        Table::Threads => "threads",
     };
     if t.total > 0 {
-        format!(" No {what} match the filter: Esc clears it.")
+        let place = match t.table {
+            Table::Threads => Place::Threads,
+            _ => Place::Everywhere,
+        };
+        let esc = key_for(&Intent::Cancel, place);
+        format!(" No {what} match the filter: {esc} clears it.")
     } else if t.about().is_some() {
         format!(" No {what} for this function.")
     } else {
@@ -98,7 +149,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
         // The column a row is named by (a function's name, a packet's
         // source): the one a search matches.
         let col = columns::search_column(table, p, row);
-        let mut name = cell(col.value(p, row));
+        let mut name = cell(col.value(cx.src(), row));
         if let Some(m) = columns::shared_module(col, p, row) {
             name.push_str(&format!(" [{m}]"));
         }
@@ -111,7 +162,11 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
         }
     }
     let whole_name = std::mem::take(&mut bottom);
-    let basis = percent_basis(p);
+    // The threads list has no percents to say the basis of.
+    let basis = match table {
+        Table::Threads => String::new(),
+        _ => percent_basis(p),
+    };
     if !basis.is_empty() {
         bottom.push_str(&format!(" {basis} "));
     }
@@ -132,14 +187,54 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     (title, with_name(&whole_name, bottom, frame))
 }
 
-fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: Theme) {
-    let kind = v.table;
-    let p = cx.profile;
-    let pane = cx.columns(kind);
-    let stacks = kind == Table::Stacks;
+/// The rows of a table of columns (not events): its headings, then a line
+/// a row on screen; `ticked` rows marked `✓`.
+fn rows_table(
+    buf: &mut Buffer,
+    inner: Rect,
+    (v, cx): (&TablePane, &Ctx),
+    theme: Theme,
+    ticked: Option<&dyn Fn(u32) -> bool>,
+) {
+    let pane = cx.columns(v.table);
+    let stacks = v.table == Table::Stacks;
     let area = layout::columns_area(stacks, inner);
     let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
-    for at in &placed {
+    let path_x = headings(buf, inner, (v, cx), &placed, theme);
+    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
+        let Some(row) = v.rows.get(v.offset + i) else {
+            break;
+        };
+        let selected = v.offset + i == v.cursor;
+        let base = row_style(selected, v.focus == Focus::Table, theme);
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
+        let mark = match (ticked.is_some_and(|t| t(row)), selected) {
+            (true, _) => "✓",
+            (false, true) => "▶",
+            (false, false) => "",
+        };
+        buf.set_stringn(inner.x, y, mark, usize::from(MARKER), base);
+        row_cells(buf, (y, row, base), (v, cx), &placed, theme);
+        if let Some(path_x) = path_x {
+            let width = inner.right() - path_x;
+            let id = StackId::from_index(row as usize);
+            let line = stack_path(cx.profile, id, v.about(), usize::from(width), base, theme);
+            buf.set_line(path_x, y, &line, width);
+        }
+    }
+}
+
+/// The headings of the columns placed, the sort column's marked; where a
+/// Stacks row's path starts, when there is room for it.
+fn headings(
+    buf: &mut Buffer,
+    inner: Rect,
+    (v, cx): (&TablePane, &Ctx),
+    placed: &[layout::Placed],
+    theme: Theme,
+) -> Option<u16> {
+    let pane = cx.columns(v.table);
+    for at in placed {
         let col = pane.cols[at.col];
         let sorted = v.sort.is_some_and(|(c, _)| c == col);
         let style = if sorted {
@@ -147,7 +242,7 @@ fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: The
         } else {
             theme.header_row()
         };
-        let head = col.header_in(p);
+        let head = col.header_in(cx.profile);
         let x = if col.is_number() {
             at.x + at.width - head.width() as u16
         } else {
@@ -158,55 +253,45 @@ fn rows_table(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, theme: The
     let path_x = placed
         .last()
         .map_or(inner.x, |at| at.x + at.width + SPACING + 1);
-    let with_path = stacks && path_x + 8 < inner.right();
+    let with_path = v.table == Table::Stacks && path_x + 8 < inner.right();
     if with_path {
         let w = usize::from(inner.right() - path_x);
         buf.set_stringn(path_x, inner.y, "Path (root › leaf)", w, theme.header_row());
     }
-    let body = Rect::new(
-        inner.x,
-        inner.y + 1,
-        inner.width,
-        inner.height.saturating_sub(1),
-    );
-    for (i, y) in (body.y..body.bottom()).enumerate() {
-        let Some(row) = v.rows.get(v.offset + i) else {
-            break;
+    with_path.then_some(path_x)
+}
+
+/// One row's cells in the columns placed, the search's matches lit.
+fn row_cells(
+    buf: &mut Buffer,
+    (y, row, base): (u16, u32, Style),
+    (v, cx): (&TablePane, &Ctx),
+    placed: &[layout::Placed],
+    theme: Theme,
+) {
+    let (p, src) = (cx.profile, cx.src());
+    let pane = cx.columns(v.table);
+    let search_col = columns::search_column(v.table, p, row);
+    for at in placed {
+        let col = pane.cols[at.col];
+        let text = cell(col.value(src, row));
+        let positions = match (&v.search.query, col == search_col) {
+            (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
+            _ => Vec::new(),
         };
-        let selected = v.offset + i == v.cursor;
-        let base = row_style(selected, v.focus == Focus::Table, theme);
-        buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
-        if selected {
-            buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
-        }
-        let search_col = columns::search_column(kind, p, row);
-        for at in &placed {
-            let col = pane.cols[at.col];
-            let text = cell(col.value(p, row));
-            let positions = match (&v.search.query, col == search_col) {
-                (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
-                _ => Vec::new(),
-            };
-            // A stack's leaf whose name another module's function shares
-            // carries its module, as the butterfly's and the tree's do.
-            let module = columns::shared_module(col, p, row);
-            let how = (col.is_number(), columns::cut(col), module.as_deref());
-            draw_cell(
-                buf,
-                (at.x, y, at.width),
-                &text,
-                how,
-                &positions,
-                base,
-                theme,
-            );
-        }
-        if with_path {
-            let width = inner.right() - path_x;
-            let id = StackId::from_index(row as usize);
-            let line = stack_path(p, id, v.about(), usize::from(width), base, theme);
-            buf.set_line(path_x, y, &line, width);
-        }
+        // A stack's leaf whose name another module's function shares
+        // carries its module, as the butterfly's and the tree's do.
+        let module = columns::shared_module(col, p, row);
+        let how = (col.is_number(), columns::cut(col), module.as_deref());
+        draw_cell(
+            buf,
+            (at.x, y, at.width),
+            &text,
+            how,
+            &positions,
+            base,
+            theme,
+        );
     }
 }
 

@@ -9,15 +9,17 @@
 mod detail;
 mod draw;
 
+pub(in crate::tui) use draw::Extra;
+
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, short_name, step, step_wrap};
 use crate::analysis::callgraph::Edge;
 use crate::analysis::query::{EventFunc, Removed};
 use crate::analysis::search::{self, NameScan, Query};
 use crate::analysis::view::Table;
 use crate::model::{FuncId, LineId, NameId, PacketId, Profile, StackId};
-use crate::tui::columns::{self, Col};
-use crate::tui::intent::Intent;
-use crate::tui::keymap::Place;
+use crate::tui::columns::{self, Col, Src};
+use crate::tui::intent::{Intent, Why};
+use crate::tui::keymap::{Place, key_in};
 use crate::tui::layout::{self, Areas};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -180,6 +182,7 @@ impl TablePane {
             (_, Table::Lines, _) => &[Lines, Tables, Everywhere],
             (_, Table::Stacks, _) => &[Stacks, Tables, Everywhere],
             (_, Table::Packets, _) => &[Trace, Tables, Everywhere],
+            (_, Table::Threads, _) => &[Threads],
         }
     }
 
@@ -208,6 +211,18 @@ impl TablePane {
     /// Draws the table (or the events) and the split under it.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, cx: &Ctx, theme: Theme) {
         draw::pane(buf, a, self, cx, theme);
+    }
+
+    /// Draws the table alone in `area`, with what another adds to it
+    /// (the threads list: its ticks and words).
+    pub(in crate::tui) fn render_framed(
+        &self,
+        buf: &mut Buffer,
+        area: Rect,
+        (cx, theme): (&Ctx, Theme),
+        extra: &Extra,
+    ) {
+        draw::framed(buf, area, self, cx, theme, extra);
     }
 
     /// Selects a row, if the view shows it, and scrolls to it.
@@ -242,7 +257,8 @@ impl TablePane {
             Intent::CallersCallees => return self.cycle_lists(cx),
             Intent::ShowLines => return self.show_lines(cx),
             Intent::NextMatch | Intent::PrevMatch if self.search.query.is_none() => {
-                return Effect::Say("no search: / to start one".into());
+                let slash = key_in(&Intent::Search, self.places());
+                return Effect::Say(format!("no search: {slash} to start one"));
             }
             Intent::NextMatch => self.cursor = step_wrap(self.cursor, 1, self.rows.len()),
             Intent::PrevMatch => self.cursor = step_wrap(self.cursor, -1, self.rows.len()),
@@ -384,7 +400,7 @@ impl TablePane {
 
     fn cycle_lists(&mut self, cx: &Ctx) -> Effect {
         if !self.has_lists() {
-            return Effect::Say("c works in Functions".into());
+            return Effect::Say(Why::CallersInFunctions.into());
         }
         let (callers, callees) = (!self.callers(cx).is_empty(), !self.callees(cx).is_empty());
         let next = match self.focus {
@@ -406,7 +422,7 @@ impl TablePane {
         let p = cx.profile;
         match self.function(cx).filter(|_| self.has_lists()) {
             None if self.focus != Focus::Table => Effect::Say("this row has no function".into()),
-            None => Effect::Say("l shows a function's lines: select one in Functions".into()),
+            None => Effect::Say(Why::LinesFromFunctions.into()),
             Some(_) if p.lines().is_empty() => {
                 Effect::Say(format!("no lines: this {} profile has none", p.format))
             }
@@ -643,7 +659,7 @@ impl TablePane {
             .as_ref()
             .and(self.columns_of())
             .and_then(|k| cx.prepared.search_names(cx.profile, k));
-        self.rows = self.filtered(cx.profile, rows, names);
+        self.rows = self.filtered(cx.src(), rows, names);
         self.total = total;
         if !key.is_some_and(|k| self.select(k)) {
             self.cursor = 0;
@@ -662,7 +678,7 @@ impl TablePane {
         let rows = match (rows, self.sort) {
             (Rows::List(mut v), Some((col, desc))) => {
                 let ties = self.columns_of().and_then(|k| cx.prepared.ties(p, k));
-                columns::sort(p, &mut v, col, desc, ties);
+                columns::sort(cx.src(), &mut v, col, desc, ties);
                 Rows::List(v)
             }
             (rows, _) => rows,
@@ -697,15 +713,19 @@ impl TablePane {
     /// before. Events are matched by their function: each function is
     /// matched once, then the events are scanned by id without being
     /// decoded.
-    fn filtered(&self, p: &Profile, rows: Rows, names: Option<SearchNames>) -> Rows {
+    fn filtered(&self, src: Src, rows: Rows, names: Option<SearchNames>) -> Rows {
         let Some(q) = &self.search.query else {
             return rows;
         };
         match (self.within, rows) {
-            (Within::Packet(k), rows) => events_matching(p, k, q, rows),
-            (_, Rows::List(rows)) => {
-                Rows::List(matching(p, self.table, (q, &self.search.text), rows, names))
-            }
+            (Within::Packet(k), rows) => events_matching(src.p, k, q, rows),
+            (_, Rows::List(rows)) => Rows::List(matching(
+                src,
+                self.table,
+                (q, &self.search.text),
+                rows,
+                names,
+            )),
             (_, rows) => rows,
         }
     }
@@ -725,6 +745,7 @@ impl TablePane {
                 format!("events of {}", crate::text::visible(base))
             }
             (Table::Packets, _) => "Trace".into(),
+            (Table::Threads, _) => "Threads".into(),
         }
     }
 
@@ -804,17 +825,18 @@ pub struct SearchNames<'a> {
 /// by one; many are picked by which of their names match
 /// (`NameScan::hits`, each name matched once).
 fn matching(
-    p: &Profile,
+    src: Src,
     table: Table,
     (q, text): (&Query, &str),
     mut rows: Vec<u32>,
     names: Option<SearchNames>,
 ) -> Vec<u32> {
+    let p = src.p;
     let total = columns::row_count(p, table);
     let names = names.filter(|n| n.by_row.len() == total && rows.len() >= total / 64);
     let Some(SearchNames { by_row, scan }) = names else {
         search::retain_rows(&mut rows, |r| {
-            q.is_match(&columns::search_text(table, p, r))
+            q.is_match(&columns::search_text(table, src, r))
         });
         return rows;
     };

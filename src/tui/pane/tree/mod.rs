@@ -8,6 +8,7 @@ use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
 use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit};
 use crate::model::{FuncId, Profile};
 use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for, node_keys};
 use crate::tui::layout::{self, Areas};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -102,7 +103,10 @@ impl TreePane {
             Intent::NextMatch | Intent::PrevMatch if self.tree.marked.is_empty() => {
                 return Effect::Say(match self.search.query {
                     Some(_) => "no node matches".into(),
-                    None => "no search: / to start one".into(),
+                    None => format!(
+                        "no search: {} to start one",
+                        key_for(&Intent::Search, Place::Tree)
+                    ),
                 });
             }
             Intent::NextMatch => self.op(cx.profile, |_, t, c| t.next_marked(c, 1)),
@@ -305,7 +309,8 @@ impl TreePane {
     /// top-down only (a bottom-up row's path runs from a leaf).
     pub fn node_path(&self, cx: &Ctx) -> Result<Vec<FuncId>, String> {
         if self.tree.direction != Direction::TopDown {
-            return Err("M and > take a call node top-down: i turns the tree back".into());
+            let i = key_for(&Intent::Invert, Place::Tree);
+            return Err(format!("{} top-down: {i} turns the tree back", node_keys()));
         }
         let (p, t) = (cx.profile.as_ref(), &self.tree);
         let Some(row) = t.rows.get(self.cursor) else {
