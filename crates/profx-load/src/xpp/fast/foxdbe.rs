@@ -137,12 +137,15 @@ fn parse_records(
     names: &mut WorkerNames,
     mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
+    // Owned here: read through `records`, the shape's places would be
+    // read again after every event pushed (the batch could alias them).
+    let shape = records.shape.cloned();
     let walk = dbf::walk(
         &bytes[..range.end],
         range.start,
         records.len,
         |at, record| {
-            match records.shape.and_then(|s| s.record(record)) {
+            match shape.as_ref().and_then(|s| s.record(record)) {
                 Some(r) => batch.push_fast(names, &r, at as u64),
                 None => match map.row(record) {
                     Ok(row) => batch.push(names, &row, at as u64),
