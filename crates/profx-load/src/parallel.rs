@@ -395,6 +395,34 @@ mod tests {
         assert_eq!(taken, 5);
     }
 
+    /// Once `stop` says yes no parser takes another chunk and nothing more
+    /// is consumed, however many chunks are left.
+    #[test]
+    fn a_stop_ends_every_parser() {
+        use std::sync::atomic::{AtomicBool, AtomicUsize};
+        let chunks: Vec<_> = (0..500).map(|i| i..i + 1).collect();
+        let (stopped, parsed) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let mut consumed = 0;
+        ordered_until(
+            3,
+            &chunks,
+            &|| stopped.load(Ordering::SeqCst),
+            |_| (),
+            |_, _, ()| {
+                parsed.fetch_add(1, Ordering::SeqCst);
+            },
+            |_, ()| {
+                consumed += 1;
+                stopped.store(consumed == 5, Ordering::SeqCst);
+                (true, ())
+            },
+        );
+        assert_eq!(consumed, 5);
+        // Those parsed ahead within the window, and one a parser at most
+        // that was under way when the stop came.
+        assert!(parsed.into_inner() <= 5 + WINDOW + 3);
+    }
+
     /// No chunk is parsed more than a window past the one the consumer
     /// waits for, however far ahead the workers could run.
     #[test]
