@@ -23,11 +23,12 @@ mod split;
 #[cfg(test)]
 mod testing;
 mod vs_csv;
+mod watch;
 mod xpp;
 
 pub use input::Input;
 
-use profx_model::{Place, Profile, ProfileBuilder, WarningKind};
+use profx_model::{Place, Profile, ProfileBuilder, WarningKind, Watch};
 use thiserror::Error;
 
 /// A loader's answer to "is this your format?" for the first bytes of a file.
@@ -60,6 +61,23 @@ pub trait Loader: Sync {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError>;
+    /// `load` for someone who waits for it: `watch` is asked whether to
+    /// stop at least every `Watch::EVERY` bytes of input, from each thread
+    /// that reads, and told how far the load has read; a load it stops
+    /// is [`LoadError::Cancelled`], its threads ended. How a profile's
+    /// replay (a thread choice) loads the input again: loaders whose
+    /// profiles have none load unwatched.
+    #[doc(hidden)]
+    fn load_watched(
+        &self,
+        input: &Input,
+        opts: &LoadOptions,
+        watch: &Watch<'_>,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError> {
+        let _ = watch;
+        self.load(input, opts, b)
+    }
 }
 
 /// Every loader, in the order detection asks them.
@@ -148,6 +166,9 @@ pub enum LoadError {
     /// No file given.
     #[error("no input file given")]
     NoInput,
+    /// Whoever waited for the load stopped it (`Loader::load_watched`).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Why an input is [`LoadError::Invalid`].
@@ -312,15 +333,17 @@ pub fn load_inputs(inputs: &[Input], opts: &LoadOptions) -> Result<Profile, Load
             count: inputs.len(),
         });
     }
-    load_one(first, loader, opts)
+    load_one(first, loader, opts, None)
 }
 
-/// Loads one input with `loader`; a trace's profile keeps the way back to
-/// its events (`replay::FromInput`), for a query choosing threads.
+/// Loads one input with `loader`, watched by `watch` if given; a trace's
+/// profile keeps the way back to its events (`replay::FromInput`), for a
+/// query choosing threads.
 fn load_one(
     first: &Input,
     loader: &'static dyn Loader,
     opts: &LoadOptions,
+    watch: Option<&Watch<'_>>,
 ) -> Result<Profile, LoadError> {
     let mut b = ProfileBuilder::new(loader.name());
     b.begin_source(first.name());
@@ -330,7 +353,17 @@ fn load_one(
     if opts.stacks == KeepStacks::Skipped {
         b.skip_stacks();
     }
-    loader.load(first, opts, &mut b)?;
+    match watch {
+        Some(watch) => {
+            loader.load_watched(first, opts, watch, &mut b)?;
+            // Asked once more before the profile is made: a stop that
+            // came after the last byte was read need not wait for it.
+            if watch.cancelled() {
+                return Err(LoadError::Cancelled);
+            }
+        }
+        None => loader.load(first, opts, &mut b)?,
+    }
     first.mark_read(first.bytes().len());
     if b.trace_thread_count() > 0 {
         b.state_replay(std::sync::Arc::new(replay::FromInput::new(

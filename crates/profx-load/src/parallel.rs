@@ -23,6 +23,7 @@
 //! its pool would not hand the consumer's own thread the parsing.
 
 use super::Input;
+use crate::watch::{STEP, Watched};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::TryRecvError;
@@ -36,6 +37,17 @@ pub(crate) const CHUNK: usize = 1 << 20;
 /// waiting: enough that a worker kept off its core for a few milliseconds
 /// does not stop the other parsers (BENCHMARKS.md, twentieth session).
 const WINDOW: usize = 16;
+
+/// Bytes a parsing chunk holds for a load given `opts` (`CHUNK` unless
+/// they say otherwise), at most `watch::STEP` when someone waits for the
+/// load: each chunk is a look at its watch.
+pub(crate) fn chunk_bytes(opts: &super::LoadOptions, watched: &Watched<'_>) -> usize {
+    let size = opts.chunk_bytes.unwrap_or(CHUNK);
+    match watched.is_watched() {
+        true => size.min(STEP),
+        false => size,
+    }
+}
 
 /// Parsers: one a core (the consumer is one of them), at most eight.
 pub(crate) fn workers() -> usize {
@@ -115,6 +127,25 @@ pub(crate) fn ordered_reusing<S, T, R>(
     chunks: &[Range<usize>],
     state: impl Fn(usize) -> S + Sync,
     parse: impl Fn(&mut S, Range<usize>, R) -> T + Sync,
+    consume: impl FnMut(usize, T) -> (bool, R),
+) where
+    T: Send,
+    R: Send + Default,
+{
+    ordered_until(parsers, chunks, &|| false, state, parse, consume);
+}
+
+/// `ordered_reusing`, stopped early when `stop` says so: each worker asks
+/// before it takes a chunk and the calling thread before it consumes one,
+/// so once it says yes no parser starts another chunk, and every worker
+/// has ended when this returns (a load stopped by a key leaves no thread
+/// busy behind it).
+pub(crate) fn ordered_until<S, T, R>(
+    parsers: usize,
+    chunks: &[Range<usize>],
+    stop: &(dyn Fn() -> bool + Sync),
+    state: impl Fn(usize) -> S + Sync,
+    parse: impl Fn(&mut S, Range<usize>, R) -> T + Sync,
     mut consume: impl FnMut(usize, T) -> (bool, R),
 ) where
     T: Send,
@@ -127,12 +158,12 @@ pub(crate) fn ordered_reusing<S, T, R>(
     let (next, window) = (AtomicUsize::new(0), Window::default());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, usize, T)>();
-        let mut spares = Vec::with_capacity(own);
+        let (mut spares, mut workers) = (Vec::with_capacity(own), Vec::with_capacity(own));
         for w in 0..own {
             let (spare_tx, spare_rx) = mpsc::sync_channel::<R>(WINDOW);
             spares.push(spare_tx);
             let (state, parse, next, window, tx) = (&state, &parse, &next, &window, tx.clone());
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 // A panic here must not leave the other workers waiting
                 // for room that the consumer, waiting for this chunk,
                 // never makes.
@@ -142,6 +173,12 @@ pub(crate) fn ordered_reusing<S, T, R>(
                 };
                 let mut s = state(w);
                 loop {
+                    // Asked before a chunk is claimed, so that a claimed
+                    // chunk is always parsed and sent: the consumer may
+                    // be waiting for it.
+                    if stop() {
+                        return;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= chunks.len() || !window.room_for(i) {
                         return;
@@ -155,18 +192,21 @@ pub(crate) fn ordered_reusing<S, T, R>(
                         return;
                     }
                 }
-            });
+            }));
         }
         drop(tx);
         // Whatever ends the consumer's loop (the end, an early stop, a
         // panic) lets waiting workers go.
-        let _stop = StopWhenDropped {
+        let stop_window = StopWhenDropped {
             window: &window,
             only_by_a_panic: false,
         };
         let (mut mine, mut my_spares) = (state(own), Vec::new());
         let mut held: Vec<Option<(usize, T)>> = (0..WINDOW).map(|_| None).collect();
         for i in 0..chunks.len() {
+            if stop() {
+                break;
+            }
             // Parses the next free chunk here, if it lies within the
             // window (this thread must not wait for room it makes).
             let mut help = || {
@@ -189,6 +229,15 @@ pub(crate) fn ordered_reusing<S, T, R>(
             } else {
                 // A full return channel means the worker has spares enough.
                 let _ = spares[w].try_send(spare);
+            }
+        }
+        // Joined here rather than by the scope, which waits for the
+        // workers' closures only: the threads themselves have ended when
+        // this returns.
+        drop(stop_window);
+        for worker in workers {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
             }
         }
     });
@@ -344,6 +393,34 @@ mod tests {
             },
         );
         assert_eq!(taken, 5);
+    }
+
+    /// Once `stop` says yes no parser takes another chunk and nothing more
+    /// is consumed, however many chunks are left.
+    #[test]
+    fn a_stop_ends_every_parser() {
+        use std::sync::atomic::{AtomicBool, AtomicUsize};
+        let chunks: Vec<_> = (0..500).map(|i| i..i + 1).collect();
+        let (stopped, parsed) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let mut consumed = 0;
+        ordered_until(
+            3,
+            &chunks,
+            &|| stopped.load(Ordering::SeqCst),
+            |_| (),
+            |_, _, ()| {
+                parsed.fetch_add(1, Ordering::SeqCst);
+            },
+            |_, ()| {
+                consumed += 1;
+                stopped.store(consumed == 5, Ordering::SeqCst);
+                (true, ())
+            },
+        );
+        assert_eq!(consumed, 5);
+        // Those parsed ahead within the window, and one a parser at most
+        // that was under way when the stop came.
+        assert!(parsed.into_inner() <= 5 + WINDOW + 3);
     }
 
     /// No chunk is parsed more than a window past the one the consumer

@@ -32,7 +32,8 @@
 //! but the records since the last type 3, so the fast engine runs it on
 //! every core, a chunk each, from where a sample begins; `walk_sample` is
 //! its reading of a sample in one go, for a sample that is only what
-//! samples are made of. `Rules` (mappings kept, modules, times, frames
+//! samples are made of. Both read a sample's records through
+//! `Telling::record`, the one place that says what each does. `Rules` (mappings kept, modules, times, frames
 //! resolved to the builder's functions and lines, samples added) needs the
 //! log in file order and runs on the calling thread. `Replay` is the two
 //! together, a record at a time.
@@ -137,21 +138,104 @@ pub(super) trait Sink<'a> {
     fn sample(&mut self, closed: Closed, frames: &[RawFrame<'a>]);
 }
 
-/// The open sample of `Sampler`.
+/// A sample as its records tell it, from its type 3 on: its time so far,
+/// and its last frame, whose function the records after it may still
+/// tell. Its `record` is the grammar of a sample's records, the one
+/// spelling of it: `Sampler` feeds it a record at a time, `walk_sample` a
+/// sample in one go.
 #[derive(Clone, Copy, Debug)]
-struct Open {
-    offset: u64,
+struct Telling<'a> {
     ns: u64,
     timed: bool,
+    /// The last frame and where its name's bytes begin (0 until a type 7
+    /// names it); `None` once the type 6 came.
+    last: Option<(RawFrame<'a>, usize)>,
+}
+
+/// What a record did to the sample open before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// It is part of the sample.
+    Took,
+    /// It closed the sample (a type 6).
+    Closed,
+    /// It is no record of a sample (a mapping, another type 3): the
+    /// sample is still open.
+    NotOfIt,
+}
+
+impl<'a> Telling<'a> {
+    /// The sample whose type 3 at `at` gives its leaf frame.
+    #[inline(always)]
+    fn new(leaf: Frame, at: usize) -> Self {
+        Telling {
+            ns: 0,
+            timed: false,
+            last: Some((RawFrame::new(leaf, at as u64), 0)),
+        }
+    }
+
+    /// The record at `at`: each frame goes to `each` once the records
+    /// after it have told its function (the leaf first, then each caller;
+    /// a name as written, padding kept, with where its bytes begin), and
+    /// time records are summed. `each` is called from one place, so that
+    /// a worker's numbering of a frame is inlined into its loop.
+    #[inline(always)]
+    fn record(
+        &mut self,
+        at: usize,
+        rec: Record<'a>,
+        mut each: impl FnMut(RawFrame<'a>, usize),
+    ) -> Step {
+        let next = match rec {
+            Record::Time(ns) => {
+                (self.ns, self.timed) = (self.ns.saturating_add(ns), true);
+                return Step::Took;
+            }
+            Record::Back(f) => Some((RawFrame::new(f, at as u64), 0)),
+            Record::End => None,
+            Record::Module { .. } | Record::Current(_) => return Step::NotOfIt,
+            other => {
+                if let (Some((kind, name)), Some((frame, name_at))) = (told(&other), &mut self.last)
+                {
+                    (frame.kind, frame.name, *name_at) = (kind, name, at + 2);
+                }
+                return Step::Took;
+            }
+        };
+        // A type 5 or the 6 ends what can be told of the frame before it.
+        if let Some((frame, name_at)) = std::mem::replace(&mut self.last, next) {
+            each(frame, name_at);
+        }
+        match self.last {
+            Some(_) => Step::Took,
+            None => Step::Closed,
+        }
+    }
+
+    /// The sample closes without its type 6 (at the next type 3, or where
+    /// reading ends): its last frame is what its records told by then.
+    fn cut(&mut self, mut each: impl FnMut(RawFrame<'a>, usize)) {
+        if let Some((frame, name_at)) = self.last.take() {
+            each(frame, name_at);
+        }
+    }
 }
 
 /// Records → closed samples, mappings and warnings, a record at a time.
 #[derive(Debug, Default)]
 pub(super) struct Sampler<'a> {
-    open: Option<Open>,
-    /// The open sample's frames, leaf first.
+    /// The open sample: its type 3's offset and what its records told.
+    open: Option<(u64, Telling<'a>)>,
+    /// The open sample's frames told so far, leaf first, names trimmed.
     frames: Vec<RawFrame<'a>>,
     timed: bool,
+}
+
+/// A told frame as `Sink::sample` is given it: its name without padding.
+fn trimmed(mut frame: RawFrame<'_>) -> RawFrame<'_> {
+    frame.name = trim_name(frame.name);
+    frame
 }
 
 impl<'a> Sampler<'a> {
@@ -160,30 +244,21 @@ impl<'a> Sampler<'a> {
         if let Record::Time(_) = rec {
             self.timed = true;
         }
-        match (rec, self.open.as_mut()) {
-            (Record::Module { module, name }, _) => sink.mapping(at, module, name),
-            (Record::Current(f), _) => {
+        if let Some((_, sample)) = self.open.as_mut() {
+            let frames = &mut self.frames;
+            match sample.record(at as usize, rec, |frame, _| frames.push(trimmed(frame))) {
+                Step::Took => return,
+                Step::Closed => return self.close(at, "", sink),
+                Step::NotOfIt => {}
+            }
+        }
+        match rec {
+            Record::Module { module, name } => sink.mapping(at, module, name),
+            Record::Current(f) => {
                 self.next_sample(at, sink);
-                self.open = Some(Open {
-                    offset: at,
-                    ns: 0,
-                    timed: false,
-                });
-                self.frames.clear();
-                self.frames.push(RawFrame::new(f, at));
+                self.open = Some((at, Telling::new(f, at as usize)));
             }
-            (Record::End, Some(_)) => self.close(at, "", sink),
-            (Record::Time(ns), Some(open)) => {
-                open.ns = open.ns.saturating_add(ns);
-                open.timed = true;
-            }
-            (Record::Back(f), Some(_)) => self.frames.push(RawFrame::new(f, at)),
-            (rec, Some(_)) => {
-                if let (Some((kind, name)), Some(last)) = (told(&rec), self.frames.last_mut()) {
-                    (last.kind, last.name) = (kind, trim_name(name));
-                }
-            }
-            (rec, None) => {
+            rec => {
                 let kind = record_type(&rec);
                 let msg = format!("record type {kind} outside a sample; skipped");
                 sink.warn(at, Problem::new(WarningKind::OutOfPlace, msg));
@@ -221,17 +296,19 @@ impl<'a> Sampler<'a> {
     /// closed by its own type 6 (the warning stands where it is closed).
     #[cold]
     fn close(&mut self, at: u64, why: &str, sink: &mut impl Sink<'a>) {
-        let Some(open) = self.open.take() else {
+        let Some((offset, mut sample)) = self.open.take() else {
             return;
         };
+        let frames = &mut self.frames;
+        sample.cut(|frame, _| frames.push(trimmed(frame)));
         if !why.is_empty() {
-            let msg = format!("sample at offset {} {why}", open.offset);
+            let msg = format!("sample at offset {offset} {why}");
             sink.warn(at, Problem::new(WarningKind::Unclosed, msg));
         }
         let closed = Closed {
-            offset: open.offset,
-            ns: open.ns,
-            timed: open.timed,
+            offset,
+            ns: sample.ns,
+            timed: sample.timed,
         };
         sink.sample(closed, &self.frames);
         self.frames.clear();
@@ -239,53 +316,31 @@ impl<'a> Sampler<'a> {
 }
 
 /// The sample whose type 3 is at `start`, read in one go as the sampler
-/// reads it record by record, when it lies whole in `bytes` and holds only
-/// the records samples are made of: each frame goes to `each` once the
-/// records after it have told its function (the leaf first, then each
-/// caller; a name as written, padding kept, with where its bytes begin),
-/// and its time records are summed. Where it ends (after its 6), its
-/// nanoseconds and whether a time record gave them; `None` at a record of
-/// another type (a mapping, another type 3) or one that does not read
+/// reads it record by record (`Telling`), when it lies whole in `bytes`
+/// and holds only the records samples are made of: each frame goes to
+/// `each` once told (see `Telling::record`). Where it ends (after its 6),
+/// its nanoseconds and whether a time record gave them; `None` at a record
+/// of another type (a mapping, another type 3) or one that does not read
 /// whole, having told `each` some of it: the sampler then takes it a
-/// record at a time. `each` is called from one place, so that a worker's
-/// numbering of a frame is inlined into this loop.
+/// record at a time.
 #[inline(always)]
 pub(super) fn walk_sample<'a>(
     bytes: &'a [u8],
     start: usize,
     mut each: impl FnMut(RawFrame<'a>, usize),
 ) -> Option<(usize, u64, bool)> {
-    let (mut pos, mut ns, mut timed) = (start, 0u64, false);
-    let mut last: Option<(RawFrame<'a>, usize)> = None;
+    let (Record::Current(leaf), len) = read_whole(bytes.get(start..)?)? else {
+        return None;
+    };
+    let (mut sample, mut pos) = (Telling::new(leaf, start), start + len);
     loop {
         let (rec, len) = read_whole(bytes.get(pos..)?)?;
         let at = pos;
         pos += len;
-        let next = match rec {
-            Record::Time(t) => {
-                (ns, timed) = (ns.saturating_add(t), true);
-                continue;
-            }
-            Record::Current(f) if at == start => {
-                last = Some((RawFrame::new(f, at as u64), 0));
-                continue;
-            }
-            Record::Back(f) => Some((RawFrame::new(f, at as u64), 0)),
-            Record::End => None,
-            Record::Module { .. } | Record::Current(_) => return None,
-            other => {
-                if let (Some((kind, name)), Some((frame, name_at))) = (told(&other), &mut last) {
-                    (frame.kind, frame.name, *name_at) = (kind, name, at + 2);
-                }
-                continue;
-            }
-        };
-        // A type 5 or the 6 ends what can be told of the frame before it.
-        if let Some((frame, name_at)) = std::mem::replace(&mut last, next) {
-            each(frame, name_at);
-        }
-        if last.is_none() {
-            return Some((pos, ns, timed));
+        match sample.record(at, rec, &mut each) {
+            Step::Took => {}
+            Step::Closed => return Some((pos, sample.ns, sample.timed)),
+            Step::NotOfIt => return None,
         }
     }
 }
@@ -295,10 +350,7 @@ pub(super) fn walk_sample<'a>(
 /// trimmed); `false` if they do not read so.
 pub(super) fn reread<'a>(bytes: &'a [u8], start: usize, frames: &mut Vec<RawFrame<'a>>) -> bool {
     frames.clear();
-    let walked = walk_sample(bytes, start, |mut frame, _| {
-        frame.name = trim_name(frame.name);
-        frames.push(frame);
-    });
+    let walked = walk_sample(bytes, start, |frame, _| frames.push(trimmed(frame)));
     walked.is_some()
 }
 

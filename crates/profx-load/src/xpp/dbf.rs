@@ -7,12 +7,12 @@
 //! deleted). The first byte alone proves nothing (0x30–0x32 are also the
 //! digits that start a DELDBE row), so the whole header must hold together.
 
-use super::fast::record::{self, DbfShape};
 use super::row::{Col, Row, number, whole};
 use crate::problem::Problem;
 use byteorder::{ByteOrder, LittleEndian};
 use profx_model::WarningKind;
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 /// One field descriptor.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,8 +155,6 @@ pub(super) struct ColMap {
     pub fields: Vec<Field>,
     cols: Vec<(Col, usize)>,
     others: Vec<usize>,
-    /// Where the columns are when the layout is the common one.
-    fast: Option<DbfShape>,
 }
 
 impl ColMap {
@@ -181,49 +179,17 @@ impl ColMap {
         let others = (0..fields.len())
             .filter(|i| !cols.iter().any(|&(_, k)| k == *i))
             .collect();
-        let mut map = ColMap {
+        Ok(ColMap {
             fields,
             cols,
             others,
-            fast: None,
-        };
-        map.fast = map.shape();
-        Ok(map)
-    }
-
-    /// The common layout's places: numbers for thread, time and line (line
-    /// optional), characters for op and call. A parameters field is passed
-    /// over: the replay never reads it, and `row` reads it without a
-    /// warning whatever it holds (the Trace pane decodes it when shown).
-    fn shape(&self) -> Option<DbfShape> {
-        let place = |want: Col, kinds: &[u8]| {
-            let &(_, i) = self.cols.iter().find(|&&(c, _)| c == want)?;
-            let f = &self.fields[i];
-            kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
-        };
-        let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
-        let line = match self.has(Col::Line) {
-            true => Some(place(Col::Line, number)?),
-            false => None,
-        };
-        let (thread, time) = (place(Col::Thread, number)?, place(Col::Time, number)?);
-        let (op, call) = (place(Col::Op, character)?, place(Col::Call, character)?);
-        let ends = [&thread, &time, &op, &call].map(|r| r.end);
-        let end = ends.into_iter().chain(line.as_ref().map(|r| r.end)).max()?;
-        Some(DbfShape {
-            thread,
-            time,
-            op,
-            call,
-            line,
-            end,
         })
     }
 
-    /// The record read the fast way, if the layout and the record are of
-    /// the common shape; `row` reads it otherwise.
-    pub(super) fn fast_row<'a>(&self, record: &'a [u8]) -> Option<record::Record<'a>> {
-        self.fast.as_ref()?.record(record)
+    /// The field that holds `col`, if one does.
+    pub(super) fn field_of(&self, col: Col) -> Option<&Field> {
+        let &(_, i) = self.cols.iter().find(|&&(c, _)| c == col)?;
+        self.fields.get(i)
     }
 
     pub(super) fn has(&self, col: Col) -> bool {
@@ -287,12 +253,13 @@ pub(super) struct Walk {
     pub end_mark: Option<(usize, usize)>,
 }
 
-/// Calls `live` with (offset, record) for each live record from `start`.
+/// Calls `live` with (offset, record) for each live record from `start`,
+/// until it breaks.
 pub(super) fn walk(
     bytes: &[u8],
     start: usize,
     record_len: usize,
-    mut live: impl FnMut(usize, &[u8]),
+    mut live: impl FnMut(usize, &[u8]) -> ControlFlow<()>,
 ) -> Walk {
     let mut w = Walk::default();
     let mut pos = start;
@@ -310,7 +277,9 @@ pub(super) fn walk(
             w.first_deleted = w.first_deleted.or(Some(pos));
         } else {
             w.live += 1;
-            live(pos, &bytes[pos..pos + record_len]);
+            if live(pos, &bytes[pos..pos + record_len]).is_break() {
+                break;
+            }
         }
         pos += record_len;
     }

@@ -13,13 +13,13 @@ use std::sync::Arc;
 
 /// Reads each piece in turn with `read` (each but the first a source of
 /// its own), given where its records start, then checks the records of
-/// them all (`counted`).
+/// them all (`counted`). An error from `read` (a stopped load) ends it.
 pub(super) fn each_piece(
     b: &mut ProfileBuilder,
     pieces: &[Input],
     header: &Header,
     first_has_header: bool,
-    mut read: impl FnMut(&mut ProfileBuilder, &Input, usize) -> dbf::Walk,
+    mut read: impl FnMut(&mut ProfileBuilder, &Input, usize) -> Result<dbf::Walk, LoadError>,
 ) -> Result<(), LoadError> {
     let (mut live, mut present) = (0, 0);
     let header_source = b.current_source();
@@ -31,7 +31,7 @@ pub(super) fn each_piece(
             (0, true) => header.header_len,
             _ => own_header(piece, header),
         };
-        let walk = read(b, piece, start);
+        let walk = read(b, piece, start)?;
         live += walk.live;
         present += walk.live + walk.deleted;
     }

@@ -29,10 +29,11 @@ mod row;
 mod rules;
 
 use super::split::{MAX_LINE, numbered_lines};
+use super::watch::Watched;
 use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader, detect_growing};
 use deldbe::{Layout, header, split};
 use profx_model::text::decode;
-use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder, WarningKind};
+use profx_model::{Facts, HitsWord, LineFile, Place, ProfileBuilder, WarningKind, Watch};
 
 /// The Xbase++ trace loader.
 pub(crate) struct Xpp;
@@ -73,41 +74,64 @@ impl Loader for Xpp {
         opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
-        // A trace files a call's line under its caller, and its hits are
-        // the calls it recorded.
-        b.state_facts(Facts {
-            line_file: LineFile::Caller,
-            hits_word: HitsWord::Calls,
-        });
-        if opts.reference {
-            return reference::load(input, opts, b);
-        }
-        let bytes = input.bytes();
-        let dbf_header = dbf::header(bytes, Some(bytes.len()));
-        if let Ok(header) = &dbf_header {
-            let pieces = with_siblings(input, b);
-            return fast::foxdbe::load(&pieces, header, true, opts, b);
-        }
-        // A numbered packet that is not delimited text holds DBF records only.
-        let numbered = packets::split_numbered(input.name());
-        // A DBF header that fails a later check: its own complaint is the
-        // reason worth giving, not "no trace record" from reading it as text.
-        if let Err(why) = dbf_header
-            && numbered.is_none()
-            && looks_like_dbf(bytes)
-        {
-            return Err(invalid(
-                input,
-                (Place::Offset(0), InvalidKind::BadHeader),
-                format!("not a DBF trace: {why}"),
-            ));
-        }
-        if let Some((base, _)) = numbered.filter(|_| detect_deldbe(bytes, true) != Detection::Yes) {
-            let header = packet_header(input, base)?;
-            return fast::foxdbe::load(std::slice::from_ref(input), &header, false, opts, b);
-        }
-        fast::delimited::load(&with_siblings(input, b), opts, b)
+        load(input, opts, &Watched::none(), b)
     }
+
+    /// A trace's thread choice loads it again, watched (`replay.rs`).
+    fn load_watched(
+        &self,
+        input: &Input,
+        opts: &LoadOptions,
+        watch: &Watch<'_>,
+        b: &mut ProfileBuilder,
+    ) -> Result<(), LoadError> {
+        load(input, opts, &Watched::new(watch), b)
+    }
+}
+
+/// Loads `input` with the reference loader or the fast engine, in the
+/// encoding it is written in; `watched` may stop it.
+fn load(
+    input: &Input,
+    opts: &LoadOptions,
+    watched: &Watched<'_>,
+    b: &mut ProfileBuilder,
+) -> Result<(), LoadError> {
+    // A trace files a call's line under its caller, and its hits are
+    // the calls it recorded.
+    b.state_facts(Facts {
+        line_file: LineFile::Caller,
+        hits_word: HitsWord::Calls,
+    });
+    if opts.reference {
+        return reference::load(input, opts, watched, b);
+    }
+    let bytes = input.bytes();
+    let dbf_header = dbf::header(bytes, Some(bytes.len()));
+    if let Ok(header) = &dbf_header {
+        let pieces = with_siblings(input, b);
+        return fast::foxdbe::load(&pieces, (header, true), opts, watched, b);
+    }
+    // A numbered packet that is not delimited text holds DBF records only.
+    let numbered = packets::split_numbered(input.name());
+    // A DBF header that fails a later check: its own complaint is the
+    // reason worth giving, not "no trace record" from reading it as text.
+    if let Err(why) = dbf_header
+        && numbered.is_none()
+        && looks_like_dbf(bytes)
+    {
+        return Err(invalid(
+            input,
+            (Place::Offset(0), InvalidKind::BadHeader),
+            format!("not a DBF trace: {why}"),
+        ));
+    }
+    if let Some((base, _)) = numbered.filter(|_| detect_deldbe(bytes, true) != Detection::Yes) {
+        let header = packet_header(input, base)?;
+        let pieces = std::slice::from_ref(input);
+        return fast::foxdbe::load(pieces, (&header, false), opts, watched, b);
+    }
+    fast::delimited::load(&with_siblings(input, b), opts, watched, b)
 }
 
 /// The input and, unless it is itself a numbered packet, its numbered
@@ -236,11 +260,17 @@ fn line_too_long(len: usize) -> crate::problem::Problem {
     crate::problem::Problem::new(WarningKind::LineTooLong, why)
 }
 
-/// Refuses a piece whose offsets an event could not hold
-/// (`fast::MAX_PIECE`, 64 PiB): none can be mapped today, but a refusal
-/// costs nothing and a wrong offset would be silent.
+/// Pieces at least this large (64 PiB) are not read as traces, by either
+/// loader, so that the two refuse alike: the fast engine keeps an event's
+/// offset below its op's bits (`fast/batch.rs`). No 64-bit system maps a
+/// file that large.
+const MAX_PIECE: u64 = 1 << 56;
+
+/// Refuses a piece whose offsets an event could not hold (`MAX_PIECE`):
+/// none can be mapped today, but a refusal costs nothing and a wrong
+/// offset would be silent.
 fn within_reach(pieces: &[Input]) -> Result<(), LoadError> {
-    match pieces.iter().find(|p| p.len() >= fast::MAX_PIECE) {
+    match pieces.iter().find(|p| p.len() >= MAX_PIECE) {
         Some(p) => Err(invalid(
             p,
             (Place::Offset(0), InvalidKind::TooLarge),

@@ -28,21 +28,24 @@ use super::{
 };
 use crate::problem::Problem;
 use crate::split::{MAX_LINE, numbered_lines};
+use crate::watch::{STEP, Watched};
 use crate::{Input, InvalidKind, LoadError, LoadOptions};
 use profx_model::text::decode;
 use profx_model::{Packet, Place, ProfileBuilder};
+use std::ops::ControlFlow;
 
-/// Loads `input` (and its packets) into `b`.
+/// Loads `input` (and its packets) into `b`; `watched` may stop it.
 pub(super) fn load(
     input: &Input,
     opts: &LoadOptions,
+    watched: &Watched<'_>,
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
     let bytes = input.bytes();
     match dbf::header(bytes, Some(bytes.len())) {
         Ok(header) => {
             let pieces = with_siblings(input, b);
-            return load_dbf(&pieces, &header, true, opts, b);
+            return load_dbf(&pieces, (&header, true), (opts, watched), b);
         }
         Err(why) if packets::split_numbered(input.name()).is_none() && looks_like_dbf(bytes) => {
             return Err(invalid(
@@ -58,19 +61,21 @@ pub(super) fn load(
     {
         // A numbered packet of DBF records only: the header is its NAME.PRF's.
         let header = packet_header(input, base)?;
-        return load_dbf(std::slice::from_ref(input), &header, false, opts, b);
+        let pieces = std::slice::from_ref(input);
+        return load_dbf(pieces, (&header, false), (opts, watched), b);
     }
-    load_deldbe(&with_siblings(input, b), opts, b)
+    load_deldbe(&with_siblings(input, b), (opts, watched), b)
 }
 
 /// DELDBE pieces: each line a record; a first line of field names sets the
 /// layout, else the op (`i I O o`) anchors the fields around it.
 fn load_deldbe(
     pieces: &[Input],
-    opts: &LoadOptions,
+    (opts, watched): (&LoadOptions, &Watched<'_>),
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
+    watched.expect(pieces.iter().map(Input::len).sum());
     let mut layout = match &opts.columns {
         Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(&pieces[0], e))?),
         None => Layout::Anchored,
@@ -84,9 +89,16 @@ fn load_deldbe(
         let (start, lines_before) = body_start(bytes, opts, &mut layout);
         let decoder = Decoder::Deldbe(layout.clone());
         let mut packet = PacketOf::new(piece, decoder, opts);
+        let mut look_at = 0;
         for (k, line) in numbered_lines(&bytes[start..]) {
             let n = lines_before + k;
             let offset = (line.as_ptr() as usize - bytes.as_ptr() as usize) as u64;
+            if offset >= look_at {
+                if !watched.read(offset as usize) {
+                    return Err(LoadError::Cancelled);
+                }
+                look_at = offset + STEP as u64;
+            }
             if line.len() > MAX_LINE {
                 let why = super::line_too_long(line.len());
                 skipped(b, Place::Line(n), &why, "line skipped");
@@ -112,6 +124,7 @@ fn load_deldbe(
             }
         }
         b.add_packet(packet.done());
+        watched.piece_read(piece.len());
     }
     let Some(calls) = calls else {
         return Err(invalid(
@@ -128,19 +141,26 @@ fn load_deldbe(
 /// piece is the header packet itself).
 fn load_dbf(
     pieces: &[Input],
-    header: &Header,
-    first_has_header: bool,
-    opts: &LoadOptions,
+    (header, first_has_header): (&Header, bool),
+    (opts, watched): (&LoadOptions, &Watched<'_>),
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
     super::within_reach(pieces)?;
+    watched.expect(pieces.iter().map(Input::len).sum());
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
     let mut calls = Calls::new(b, map.has(Col::Time), opts.threads.as_deref());
     each_piece(b, pieces, header, first_has_header, |b, piece, start| {
         let decoder = Decoder::Dbf(map.clone(), header.record_len);
         let mut packet = PacketOf::new(piece, decoder, opts);
+        let mut look_at = 0;
         let walk = dbf::walk(piece.bytes(), start, header.record_len, |at, record| {
+            if at >= look_at {
+                if !watched.read(at) {
+                    return ControlFlow::Break(());
+                }
+                look_at = at + STEP;
+            }
             let place = Place::Offset(at as u64);
             match map.row(record) {
                 Ok(row) => {
@@ -150,10 +170,13 @@ fn load_dbf(
                 }
                 Err(why) => skipped(b, place, &why, "skipped"),
             }
+            ControlFlow::Continue(())
         });
+        watched.check()?;
         warn_about(b, &walk, header.record_len);
         b.add_packet(packet.done());
-        walk
+        watched.piece_read(piece.len());
+        Ok(walk)
     })?;
     calls.finish(b, first.name());
     Ok(())

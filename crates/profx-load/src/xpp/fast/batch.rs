@@ -5,6 +5,7 @@
 
 use super::record::Record;
 use crate::names::{NewNames, WorkerNames};
+use crate::xpp::MAX_PIECE;
 use crate::xpp::row::Row;
 use profx_model::budget::Skips;
 use profx_model::{Place, ProfileBuilder};
@@ -37,12 +38,10 @@ pub(super) struct Ev {
     line: u32,
 }
 
-/// Pieces at least this large are not read as traces (`within_reach`):
-/// their offsets would reach the op's bits. No 64-bit system maps a file
-/// of 64 PiB.
-pub(crate) const MAX_PIECE: u64 = 1 << OP_SHIFT;
-
+/// Where the op's bits begin: every offset of a piece the loader reads
+/// lies below them.
 const OP_SHIFT: u32 = 56;
+const _: () = assert!(MAX_PIECE == 1 << OP_SHIFT);
 const TIMED: u64 = 1 << 62;
 const LINED: u64 = 1 << 61;
 const ENTER: u64 = 0;

@@ -8,6 +8,7 @@ use super::record;
 use super::replay::Replay;
 use crate::names::{NameMaps, WorkerNames};
 use crate::split::MAX_LINE;
+use crate::watch::Watched;
 use crate::xpp::deldbe::{self, Field, Layout, body_start, split};
 use crate::xpp::events::{Decoder, TraceEvents};
 use crate::xpp::row::Col;
@@ -19,12 +20,15 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::ops::Range;
 
+/// Loads `pieces` as one trace; `watched` may stop it.
 pub(crate) fn load(
     pieces: &[Input],
     opts: &LoadOptions,
+    watched: &Watched<'_>,
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
     crate::xpp::within_reach(pieces)?;
+    watched.expect(pieces.iter().map(Input::len).sum());
     let first = &pieces[0];
     let mut layout = match &opts.columns {
         Some(list) => Layout::Fixed(Col::parse_list(list).map_err(|e| bad_columns(first, e))?),
@@ -35,7 +39,9 @@ pub(crate) fn load(
         if i > 0 {
             b.begin_source(piece.name());
         }
-        let packet = load_piece(piece, opts, &mut layout, &mut replay, b);
+        let packet = load_piece(piece, (opts, watched), &mut layout, &mut replay, b);
+        watched.check()?;
+        watched.piece_read(piece.len());
         b.add_packet(packet);
     }
     let Some(replay) = replay else {
@@ -50,25 +56,27 @@ pub(crate) fn load(
 }
 
 /// One piece's records into the replay; returns its packet. Workers parse
-/// chunks of lines (`load::parallel`); this thread replays them in order.
+/// chunks of lines (`load::parallel`); this thread replays them in order,
+/// until `watched` says stop.
 fn load_piece(
     piece: &Input,
-    opts: &LoadOptions,
+    (opts, watched): (&LoadOptions, &Watched<'_>),
     layout: &mut Layout,
     replay: &mut Option<Replay>,
     b: &mut ProfileBuilder,
 ) -> Packet {
     let bytes = piece.bytes();
     let (start, mut lines_before) = body_start(bytes, opts, layout);
-    let size = opts.chunk_bytes.unwrap_or(parallel::CHUNK);
+    let size = parallel::chunk_bytes(opts, watched);
     let chunks = parallel::input_line_chunks(piece, start, size);
     let mut events = TraceEvents::new(piece.clone(), Decoder::Deldbe(layout.clone()), opts.events);
     let (mut first_ms, mut last_ms) = (None, None);
     let mut maps = NameMaps::default();
     let mut done = 0;
-    parallel::ordered_reusing(
+    parallel::ordered_until(
         parallel::parsers(opts),
         &chunks,
+        &|| watched.stop(),
         |_| WorkerNames::kept(),
         |names, range, spare| {
             let batch = parse_chunk(bytes, range.clone(), layout, names, Batch::reusing(spare));
@@ -94,8 +102,9 @@ fn load_piece(
             }
             lines_before += batch.extra;
             piece.mark_read(chunks[done].end);
+            let go_on = watched.read(chunks[done].end);
             done += 1;
-            (true, batch.events)
+            (go_on, batch.events)
         },
     );
     Packet {

@@ -4,38 +4,47 @@
 //! must agree with).
 
 use super::batch::{Batch, Ev, warn_skipped};
+use super::record::DbfShape;
 use super::replay::Replay;
 use crate::names::{NameMaps, WorkerNames};
+use crate::watch::Watched;
 use crate::xpp::dbf::{self, ColMap, Header};
 use crate::xpp::events::{Decoder, TraceEvents};
 use crate::xpp::foxdbe::{column_map, each_piece, warn_about};
 use crate::xpp::row::Col;
 use crate::{Input, KeepEvents, LoadError, LoadOptions, parallel};
 use profx_model::{Packet, Place, ProfileBuilder};
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 use std::sync::Arc;
+
 /// Loads `pieces` with `header`'s layout; `first_has_header` when the
-/// first piece is the header packet itself.
+/// first piece is the header packet itself; `watched` may stop it.
 pub(crate) fn load(
     pieces: &[Input],
-    header: &Header,
-    first_has_header: bool,
+    (header, first_has_header): (&Header, bool),
     opts: &LoadOptions,
+    watched: &Watched<'_>,
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
     crate::xpp::within_reach(pieces)?;
+    watched.expect(pieces.iter().map(Input::len).sum());
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
     let mut replay = Replay::new(b, map.has(Col::Time), opts.threads.as_deref());
+    let shape = DbfShape::of(&map);
     each_piece(b, pieces, header, first_has_header, |b, piece, start| {
         let records = Records {
             start,
             len: header.record_len,
-            chunk: opts.chunk_bytes.unwrap_or(parallel::CHUNK),
+            chunk: parallel::chunk_bytes(opts, watched),
             events: opts.events,
             parsers: parallel::parsers(opts),
+            shape: shape.as_ref(),
         };
-        load_piece(piece, &records, &map, &mut replay, b)
+        let walk = load_piece(piece, &records, &map, (&mut replay, watched), b);
+        watched.check()?;
+        watched.piece_read(piece.len());
+        Ok(walk)
     })?;
     replay.finish(b, first.name());
     Ok(())
@@ -44,12 +53,12 @@ pub(crate) fn load(
 /// One piece's records into the replay and a packet; returns what the walk
 /// over its records found. Workers decode runs of whole records
 /// (`load::parallel`); this thread replays them in order and stops at an
-/// end-of-file mark.
+/// end-of-file mark, or where `watched` says stop.
 fn load_piece(
     piece: &Input,
-    records: &Records,
+    records: &Records<'_>,
     map: &Arc<ColMap>,
-    replay: &mut Replay,
+    (replay, watched): (&mut Replay, &Watched<'_>),
     b: &mut ProfileBuilder,
 ) -> dbf::Walk {
     let bytes = piece.bytes();
@@ -64,13 +73,14 @@ fn load_piece(
     let mut maps = NameMaps::default();
     let mut walk = dbf::Walk::default();
     let mut done = 0;
-    parallel::ordered_reusing(
+    parallel::ordered_until(
         records.parsers,
         &chunks,
+        &|| watched.stop(),
         |_| WorkerNames::kept(),
         |names, range, spare| {
             let batch = Batch::reusing(spare);
-            let batch = parse_records(bytes, range.clone(), record_len, map, names, batch);
+            let batch = parse_records(bytes, range.clone(), records, map, names, batch);
             // A batch holds no bytes of the input: its pages can go now,
             // not when the replay is done with the batch.
             piece.forget(range);
@@ -88,8 +98,9 @@ fn load_piece(
             });
             merge(&mut walk, batch.extra, bytes.len());
             piece.mark_read(chunks[done].end);
+            let go_on = walk.end_mark.is_none() && watched.read(chunks[done].end);
             done += 1;
-            (walk.end_mark.is_none(), batch.events)
+            (go_on, batch.events)
         },
     );
     warn_about(b, &walk, record_len);
@@ -102,8 +113,8 @@ fn load_piece(
     walk
 }
 
-/// Where a piece's records are and how to cut them.
-struct Records {
+/// Where a piece's records are, how to cut and read them.
+struct Records<'a> {
     start: usize,
     len: usize,
     /// Bytes a parsing chunk holds.
@@ -112,6 +123,8 @@ struct Records {
     events: KeepEvents,
     /// Parsers to run (`parallel::parsers`).
     parsers: usize,
+    /// Where the columns are when the layout is the common one.
+    shape: Option<&'a DbfShape>,
 }
 
 /// Decodes the records of `bytes[range]` into `batch` (empty); its extra
@@ -119,21 +132,27 @@ struct Records {
 fn parse_records(
     bytes: &[u8],
     range: Range<usize>,
-    record_len: usize,
+    records: &Records<'_>,
     map: &ColMap,
     names: &mut WorkerNames,
     mut batch: Batch<dbf::Walk>,
 ) -> Batch<dbf::Walk> {
+    // Owned here: read through `records`, the shape's places would be
+    // read again after every event pushed (the batch could alias them).
+    let shape = records.shape.cloned();
     let walk = dbf::walk(
         &bytes[..range.end],
         range.start,
-        record_len,
-        |at, record| match map.fast_row(record) {
-            Some(r) => batch.push_fast(names, &r, at as u64),
-            None => match map.row(record) {
-                Ok(row) => batch.push(names, &row, at as u64),
-                Err(why) => batch.skipped.push(at as u64, why.kind, why.why),
-            },
+        records.len,
+        |at, record| {
+            match shape.as_ref().and_then(|s| s.record(record)) {
+                Some(r) => batch.push_fast(names, &r, at as u64),
+                None => match map.row(record) {
+                    Ok(row) => batch.push(names, &row, at as u64),
+                    Err(why) => batch.skipped.push(at as u64, why.kind, why.why),
+                },
+            }
+            ControlFlow::Continue(())
         },
     );
     batch.extra = walk;

@@ -12,7 +12,3 @@ pub(super) mod delimited;
 pub(super) mod foxdbe;
 pub(super) mod record;
 mod replay;
-
-/// A piece no larger than this can be read: an event keeps its offset in
-/// the bits `batch.rs` gives it.
-pub(super) use batch::MAX_PIECE;

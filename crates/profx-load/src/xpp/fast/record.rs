@@ -18,6 +18,8 @@
 //! places, with `dbf::ColMap::row` as the reading they must agree with.
 
 use crate::scan::{POW10, decimal as time, digits, printable, printable_until, word};
+use crate::xpp::dbf::ColMap;
+use crate::xpp::row::Col;
 use std::ops::Range;
 
 /// A record of the common shape.
@@ -87,6 +89,34 @@ pub(crate) struct DbfShape {
 }
 
 impl DbfShape {
+    /// The common layout's places in `map`, if its layout is the common
+    /// one. A parameters field is passed over: the replay never reads it,
+    /// and `ColMap::row` reads it without a warning whatever it holds (the
+    /// Trace pane decodes it when shown).
+    pub(crate) fn of(map: &ColMap) -> Option<DbfShape> {
+        let place = |want: Col, kinds: &[u8]| {
+            let f = map.field_of(want)?;
+            kinds.contains(&f.kind).then(|| f.offset..f.offset + f.len)
+        };
+        let (number, character) = (&[b'N', b'F'][..], &[b'C'][..]);
+        let line = match map.has(Col::Line) {
+            true => Some(place(Col::Line, number)?),
+            false => None,
+        };
+        let (thread, time) = (place(Col::Thread, number)?, place(Col::Time, number)?);
+        let (op, call) = (place(Col::Op, character)?, place(Col::Call, character)?);
+        let ends = [&thread, &time, &op, &call].map(|r| r.end);
+        let end = ends.into_iter().chain(line.as_ref().map(|r| r.end)).max()?;
+        Some(DbfShape {
+            thread,
+            time,
+            op,
+            call,
+            line,
+            end,
+        })
+    }
+
     /// The record (flag byte included) as the common shape reads it.
     pub(crate) fn record<'a>(&self, record: &'a [u8]) -> Option<Record<'a>> {
         if record.len() < self.end {
@@ -316,7 +346,7 @@ mod tests {
     /// common ones are read the fast way.
     #[test]
     fn dbf_records_read_as_the_general_reading_reads_them() {
-        use crate::xpp::dbf::{ColMap, Field};
+        use crate::xpp::dbf::Field;
         let layout = [
             ("THREAD", 4),
             ("TIMELINE", 14),
@@ -343,6 +373,7 @@ mod tests {
             })
             .collect();
         let map = ColMap::new(fields, None).expect("a trace layout");
+        let shape = DbfShape::of(&map).expect("the common layout");
         let threads = ["   3", "  12", "    ", "3.0 ", " 1 2", "9999", " -1 "];
         let times = [
             "         0.038",
@@ -374,7 +405,7 @@ mod tests {
         for (((t, ms, op), call), line) in product {
             let text = format!(" {t:>4.4}{ms:>14.14}{op:1.1}{call:<20.20}{line:>6.6}");
             let record = text.as_bytes();
-            let Some(r) = map.fast_row(record) else {
+            let Some(r) = shape.record(record) else {
                 continue;
             };
             fast += 1;
@@ -385,7 +416,7 @@ mod tests {
         // a blank one and one padded on the right: nothing else.
         assert_eq!(fast, 3 * 3 * 4 * 3 * 3);
         let common = b"    3         0.038iFN000169               540";
-        assert!(map.fast_row(common).is_some());
+        assert!(shape.record(common).is_some());
     }
 
     /// The word-at-a-time checks agree with byte-by-byte ones for every
