@@ -78,6 +78,7 @@ impl Loader for Xpp {
         b.state_facts(Facts {
             line_file: LineFile::Caller,
             hits_word: HitsWord::Calls,
+            ..Facts::default()
         });
         if opts.reference {
             return reference::load(input, opts, b);
