@@ -53,9 +53,15 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         err.downcast_ref::<export::ExportError>(),
         Some(IsInput { .. } | NotAFile { .. })
     );
+    // `--clock-mhz` on a profile not in ticks asks what the file cannot take.
+    let refused_flag = matches!(
+        err.downcast_ref::<LoadError>(),
+        Some(LoadError::ClockMhz { .. })
+    );
     if err.downcast_ref::<table::NoSortColumn>().is_some()
         || err.downcast_ref::<Usage>().is_some()
         || refused_output
+        || refused_flag
     {
         2
     } else {
@@ -403,6 +409,7 @@ fn load_options(args: &LoadArgs) -> LoadOptions {
         strict: args.strict,
         columns: args.columns.clone(),
         reference: args.reference,
+        clock_mhz: args.clock_mhz,
         ..Default::default()
     }
 }

@@ -60,6 +60,8 @@ pub struct ThreadsList {
     pub heaviest: Vec<String>,
     /// Its own time, grouped: a cell cuts the name, never this.
     pub heaviest_ms: Vec<Option<String>>,
+    /// The name after each time: the profile's time unit's.
+    pub time_unit: &'static str,
     /// The rows in the order shown.
     pub order: Vec<usize>,
     pub sort: ThreadCol,
@@ -104,7 +106,10 @@ impl ThreadsList {
             .collect();
         let heaviest_ms = rows
             .iter()
-            .map(|r| r.heaviest.map(|(_, ms)| crate::report::fmt::grouped_ms(ms)))
+            .map(|r| {
+                r.heaviest
+                    .map(|(_, t)| crate::report::fmt::grouped_time(loaded, t))
+            })
             .collect();
         let chosen = chosen.map(<[u64]>::to_vec).unwrap_or_default();
         let mut list = ThreadsList {
@@ -112,6 +117,7 @@ impl ThreadsList {
             rows,
             heaviest,
             heaviest_ms,
+            time_unit: loaded.time_unit_name(),
             sort: ThreadCol::Busy,
             descending: true,
             cursor: 0,
@@ -258,7 +264,11 @@ impl ThreadsList {
     /// A row's cells, as the list shows them.
     pub fn cells(&self, row: usize) -> Vec<String> {
         let r = &self.rows[row];
-        let ms = |v: Option<f64>| v.map_or("–".to_string(), crate::report::fmt::grouped_ms);
+        let ms = |v: Option<f64>| {
+            v.map_or("–".to_string(), |t| {
+                crate::report::fmt::grouped_in(t, self.time_unit)
+            })
+        };
         vec![
             r.info.id.to_string(),
             ms(r.info.first_ms),

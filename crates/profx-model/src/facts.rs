@@ -48,6 +48,15 @@ impl TimeUnit {
             TimeUnit::Ticks => "ticks",
         }
     }
+
+    /// The name of a thousand of the unit, where a view writes times in
+    /// thousands to fit (the app's Call tree at 80 columns): `s`, `kticks`.
+    pub fn thousand_name(self) -> &'static str {
+        match self {
+            TimeUnit::Ms => "s",
+            TimeUnit::Ticks => "kticks",
+        }
+    }
 }
 
 /// The facts a loader states; the defaults are the general words.

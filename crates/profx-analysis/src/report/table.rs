@@ -367,11 +367,14 @@ fn packets(p: &Profile, query: Option<&str>) -> String {
     if p.packets().is_empty() {
         return format!("# packets: none{q} ({} has no trace events)\n", p.format);
     }
-    let mut grid = vec![
-        ["#", "Source", "Events", "First ms", "Last ms"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let unit = p.time_unit_name();
+    let mut grid = vec![vec![
+        "#".to_string(),
+        "Source".to_string(),
+        "Events".to_string(),
+        format!("First {unit}"),
+        format!("Last {unit}"),
+    ]];
     for (i, pk) in p.packets().iter().enumerate() {
         let ms = |x: Option<f64>| cell(Value::Ms(x));
         grid.push(vec![
