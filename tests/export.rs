@@ -513,7 +513,10 @@ fn csv_views_have_the_model_rows_and_totals() {
             // `…_ms` whatever the unit.
             let unit = r["meta"]["time_unit"].as_str().unwrap_or("ms");
             if unit != "ms" {
-                assert!(!head.iter().any(|h| h.ends_with("_ms")), "{input:?} {head:?}");
+                assert!(
+                    !head.iter().any(|h| h.ends_with("_ms")),
+                    "{input:?} {head:?}"
+                );
             }
             let keys: Vec<String> = head
                 .iter()
@@ -554,7 +557,10 @@ fn exports_of_a_profile_in_ticks_say_ticks() {
     let profile = &doc["profiles"][0];
     assert_eq!(profile["unit"], "none");
     assert!(
-        profile["name"].as_str().unwrap().ends_with("weights in ticks"),
+        profile["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("weights in ticks"),
         "{}",
         profile["name"]
     );

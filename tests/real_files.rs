@@ -204,19 +204,21 @@ fn a_command_line_report_is_in_ticks_wherever_a_time_is_shown() {
         (&[][..], "Incl ticks"),
         (&[][..], "% of session 1,064,922.000 ticks"),
         (&["--view", "info"][..], "elapsed ticks"),
-        (&["--view", "info"][..], "time unit        ticks (processor clock cycles"),
+        (
+            &["--view", "info"][..],
+            "time unit        ticks (processor clock cycles",
+        ),
         (&["--view", "tree"][..], "Total ticks"),
         (&["--view", "tree"][..], "percents of 1,064,922.000 ticks"),
-        (
-            &["--view", "callees", "--function", "_wmain"][..],
-            "ticks",
-        ),
+        (&["--view", "callees", "--function", "_wmain"][..], "ticks"),
     ] {
         let out = text(args);
         assert!(out.contains(said), "{args:?}: {said:?} in {out}");
         let heads: Vec<&str> = out.lines().take(2).collect();
         assert!(
-            !heads.iter().any(|l| l.split_whitespace().any(|w| w == "ms")),
+            !heads
+                .iter()
+                .any(|l| l.split_whitespace().any(|w| w == "ms")),
             "{args:?}: no ms in {heads:?}"
         );
     }
@@ -238,10 +240,7 @@ fn clock_mhz_turns_the_ticks_into_ms() {
     assert_eq!(ms["meta"]["clock_mhz"], 2400);
     let at = |r: &Value, k: &str| r["totals"][k].as_f64();
     let session = at(&ticks, "elapsed_inclusive_ms").expect("a session");
-    assert_eq!(
-        at(&ms, "elapsed_inclusive_ms"),
-        Some(session / 2_400_000.0)
-    );
+    assert_eq!(at(&ms, "elapsed_inclusive_ms"), Some(session / 2_400_000.0));
     let pairs = ticks["functions"]
         .as_array()
         .expect("functions")
@@ -270,7 +269,16 @@ fn clock_mhz_turns_the_ticks_into_ms() {
     }
     let o = profx(&["report", &l4, "--clock-mhz", "2400", "--top", "1"]);
     assert!(stdout(&o).contains("Incl ms"), "{}", stdout(&o));
-    let o = profx(&["export", &l4, "--to", "csv", "-o", "-", "--clock-mhz", "2400"]);
+    let o = profx(&[
+        "export",
+        &l4,
+        "--to",
+        "csv",
+        "-o",
+        "-",
+        "--clock-mhz",
+        "2400",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("name,module,calls,elapsed_inclusive_ms,"));
 }
@@ -284,15 +292,33 @@ fn clock_mhz_elsewhere_is_a_usage_error() {
     let pig = real_file("visperf_pigLatin.csv");
     let lame = real_file("cdex_lame_function_timing.txt");
     for (args, why) in [
-        (vec!["report", &ide, "--clock-mhz", "2400"], "its times are ms already"),
-        (vec!["report", &pig, "--clock-mhz", "2400"], "has no times"),
-        (vec!["report", &lame, "--clock-mhz", "2400"], "its times are ms already"),
         (
-            vec!["export", &ide, "--to", "folded", "-o", "-", "--clock-mhz", "2400"],
+            vec!["report", &ide, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
+        (vec!["report", &pig, "--clock-mhz", "2400"], "has no times"),
+        (
+            vec!["report", &lame, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
+        (
+            vec![
+                "export",
+                &ide,
+                "--to",
+                "folded",
+                "-o",
+                "-",
+                "--clock-mhz",
+                "2400",
+            ],
             "its times are ms already",
         ),
         // Standard output is no terminal here: the app prints the table.
-        (vec![&ide, "--clock-mhz", "2400"], "its times are ms already"),
+        (
+            vec![&ide, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
         (vec!["report", &ide, "--clock-mhz", "0"], "above 0"),
         (vec!["report", &ide, "--clock-mhz=-5"], "above 0"),
         (vec!["report", &ide, "--clock-mhz", "fast"], "above 0"),
