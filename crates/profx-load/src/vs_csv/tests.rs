@@ -305,7 +305,7 @@ fn a_made_command_line_report_is_in_ticks_whatever_its_kind() {
         Some(4_800_000.0)
     );
     assert_eq!(p.totals.elapsed_inclusive_ms, Some(4_800_000.0));
-    assert!(p.meta.get(crate::CLOCK_MHZ).is_none());
+    assert!(!p.meta.contains_key(crate::CLOCK_MHZ));
     // The shape decides, not the kind: a function summary with the column.
     let summary = load_with(
         "Function Name,Elapsed Inclusive Time,Elapsed Exclusive Time,Time Exclusive Probe Overhead,\n\"f\",500,500,189,\n",
