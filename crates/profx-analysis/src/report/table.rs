@@ -413,8 +413,16 @@ pub fn info(p: &Profile, query: Option<&str>) -> String {
         let _ = writeln!(out, "{k:<16} {v}");
     }
     out.push_str("\n# totals\n");
-    for (k, v) in super::fmt::totals(p) {
-        let _ = writeln!(out, "{k:<16} {v}");
+    let totals = super::fmt::totals(p);
+    // `application ticks` is longer than the keys' usual 16 columns.
+    let w = totals
+        .iter()
+        .map(|(k, _)| k.len())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    for (k, v) in totals {
+        let _ = writeln!(out, "{k:<w$} {v}");
     }
     let _ = writeln!(out, "\n# warnings: {}", p.warnings().len());
     for w in p.warnings() {
