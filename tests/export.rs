@@ -55,7 +55,18 @@ fn inputs() -> Vec<PathBuf> {
         }
     }
     out.push(real_file("inferno_CallTreeSummary.csv").into());
+    // VSPerfReport's command-line report: times in ticks (formats.md).
+    out.push(real_file("visperf_l4_cc.csv").into());
     out
+}
+
+/// How many of a folded or speedscope weight make one of the profile's
+/// time unit (`meta.time_unit`): ms are written in µs, ticks as they are.
+fn time_scale(r: &Value) -> f64 {
+    match r["meta"]["time_unit"].as_str() {
+        Some("ticks") => 1.0,
+        _ => 1000.0,
+    }
 }
 
 fn compile(path: &Path, name: &str) -> Vec<u8> {
@@ -182,8 +193,10 @@ fn expected_total(r: &Value, weight: &str) -> f64 {
         // summed, is rounding (model.md): PLIST writes µs, VS hundredths
         // of a ms, or of a percent of the session where it gives percents.
         let session = f(&r["totals"]["elapsed_inclusive_ms"]);
-        let rounding = match r["format"].as_str() {
-            Some("plist") => 0.0005,
+        let rounding = match (r["format"].as_str(), r["meta"]["time_unit"].as_str()) {
+            (Some("plist"), _) => 0.0005,
+            // VSPerfReport writes whole ticks.
+            (_, Some("ticks")) => 0.5,
             _ => 0.005f64.max(session * 0.005 / 100.0),
         };
         total += stated_unlisted(stacks, &frames, rounding) + f(&r["totals"]["outside_ms"]);
@@ -195,7 +208,7 @@ fn expected_total(r: &Value, weight: &str) -> f64 {
                 r["totals"]
             );
         }
-        total *= 1000.0;
+        total *= time_scale(r);
     }
     total
 }
@@ -413,7 +426,7 @@ fn speedscope_exports_validate_and_give_back_the_model() {
                 .map(f)
                 .sum();
             let weight = weights_of(r).first().copied().unwrap_or("calls");
-            let scale = if weight == "time" { 1000.0 } else { 1.0 };
+            let scale = if weight == "time" { time_scale(r) } else { 1.0 };
             let want = expected_total(r, weight);
             assert!(
                 (weights * scale - want).abs() <= 1e-6 * want.max(1.0),
@@ -496,7 +509,23 @@ fn csv_views_have_the_model_rows_and_totals() {
             let (head, rows) = csv_rows(&export(input, &["--to", "csv", "--view", view]));
             let want = r[key].as_array().unwrap();
             assert_eq!(rows.len(), want.len(), "{input:?} {view}");
-            for (i, col) in head.iter().enumerate() {
+            // A time's header names the profile's unit; --json's key is
+            // `…_ms` whatever the unit.
+            let unit = r["meta"]["time_unit"].as_str().unwrap_or("ms");
+            if unit != "ms" {
+                assert!(
+                    !head.iter().any(|h| h.ends_with("_ms")),
+                    "{input:?} {head:?}"
+                );
+            }
+            let keys: Vec<String> = head
+                .iter()
+                .map(|h| match h.strip_suffix(&format!("_{unit}")) {
+                    Some(stem) => format!("{stem}_ms"),
+                    None => h.clone(),
+                })
+                .collect();
+            for (i, col) in keys.iter().enumerate() {
                 let Some(first) = want.first() else { break };
                 if !first.get(col).is_some_and(Value::is_number)
                     && !want.iter().any(|x| x[col].is_number())
@@ -515,6 +544,39 @@ fn csv_views_have_the_model_rows_and_totals() {
             }
         }
     }
+}
+
+/// A profile in ticks says so in every export's metadata: speedscope has
+/// no tick unit (`none`, the profile's name saying `ticks`), the CSV
+/// header names it, the folded export's message counts ticks; with
+/// `--clock-mhz` they are ms again.
+#[test]
+fn exports_of_a_profile_in_ticks_say_ticks() {
+    let l4 = PathBuf::from(real_file("visperf_l4_cc.csv"));
+    let doc: Value = serde_json::from_slice(&export(&l4, &["--to", "speedscope"])).unwrap();
+    let profile = &doc["profiles"][0];
+    assert_eq!(profile["unit"], "none");
+    assert!(
+        profile["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("weights in ticks"),
+        "{}",
+        profile["name"]
+    );
+    let csv = String::from_utf8(export(&l4, &["--to", "csv"])).unwrap();
+    assert!(
+        csv.starts_with("name,module,calls,elapsed_inclusive_ticks,"),
+        "{csv}"
+    );
+    let dir = scratch("ticks");
+    let out = dir.join("l4.folded");
+    let args = ["export", l4.to_str().unwrap(), "--to", "folded", "-o"];
+    let o = profx(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert!(stderr(&o).contains(" ticks to "), "{}", stderr(&o));
+    let clocked = ["--to", "speedscope", "--clock-mhz", "2400"];
+    let doc: Value = serde_json::from_slice(&export(&l4, &clocked)).unwrap();
+    assert_eq!(doc["profiles"][0]["unit"], "milliseconds");
 }
 
 #[test]

@@ -160,14 +160,170 @@ fn sampling_caller_callee_export_counts_samples() {
     assert_eq!(main["hits_self_pct"], 0.0);
 }
 
-/// The Functions table shows the per-call columns where a file has them.
+/// The Functions table shows the per-call columns where a file has them,
+/// in the file's unit (VSPerfReport's command-line report: ticks).
 #[test]
 fn table_shows_min_and_max_per_call() {
     let o = profx(&["report", &real_file("visperf_l4_cc.csv"), "--table"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    for head in ["Min incl ms", "Max incl ms", "Min excl ms", "Max excl ms"] {
+    for head in [
+        "Min incl ticks",
+        "Max incl ticks",
+        "Min excl ticks",
+        "Max excl ticks",
+    ] {
         assert!(out.contains(head), "{head} in {out}");
+    }
+}
+
+/// formats.md § vs-csv, Time unit, on the public files: VSPerfReport's
+/// command-line caller/callee report is in ticks and says so everywhere a
+/// time is shown, never `ms`; its sampling report has no times; the IDE's
+/// call-tree export is in ms.
+#[test]
+fn a_command_line_report_is_in_ticks_wherever_a_time_is_shown() {
+    let l4 = real_file("visperf_l4_cc.csv");
+    let r = report_json(&l4, &[]);
+    assert_eq!(r["meta"]["time_unit"], "ticks");
+    // The --json keys keep their names and hold ticks, as the file states.
+    let f = function(&r, "___CxxSetUnhandledExceptionFilter", "perfPlay.exe");
+    assert_eq!(f["elapsed_inclusive_ms"], 39489.0);
+    let pig = report_json(&real_file("visperf_pigLatin.csv"), &[]);
+    assert_eq!(pig["meta"]["time_unit"], Value::Null);
+    let ide = report_json(&real_file("inferno_CallTreeSummary.csv"), &[]);
+    assert_eq!(ide["meta"]["time_unit"], "ms");
+    let text = |args: &[&str]| {
+        let mut all = vec!["report", l4.as_str()];
+        all.extend_from_slice(args);
+        let o = profx(&all);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    for (args, said) in [
+        (&[][..], "Incl ticks"),
+        (&[][..], "% of session 1,064,922.000 ticks"),
+        (&["--view", "info"][..], "elapsed ticks"),
+        (&["--view", "info"][..], "ticks (processor clock cycles"),
+        (&["--view", "tree"][..], "Total ticks"),
+        (&["--view", "tree"][..], "percents of 1,064,922.000 ticks"),
+        (&["--view", "callees", "--function", "_wmain"][..], "ticks"),
+    ] {
+        let out = text(args);
+        assert!(out.contains(said), "{args:?}: {said:?} in {out}");
+        let heads: Vec<&str> = out.lines().take(2).collect();
+        assert!(
+            !heads
+                .iter()
+                .any(|l| l.split_whitespace().any(|w| w == "ms")),
+            "{args:?}: no ms in {heads:?}"
+        );
+    }
+    let tree = report_json(&l4, &["--view", "tree"]);
+    assert_eq!(tree["weight"], "ticks");
+    let edges = report_json(&l4, &["--view", "callers", "--function", "_wmain"]);
+    assert_eq!(edges["time_unit"], "ticks");
+}
+
+/// `--clock-mhz N` reads ticks as ms = ticks / (N × 1000): every time
+/// divided, the percents as they were, `time_unit` ms and the clock in
+/// meta; the app's command line, `report` and `export` take it.
+#[test]
+fn clock_mhz_turns_the_ticks_into_ms() {
+    let l4 = real_file("visperf_l4_cc.csv");
+    let ticks = report_json(&l4, &[]);
+    let ms = report_json(&l4, &["--clock-mhz", "2400"]);
+    assert_eq!(ms["meta"]["time_unit"], "ms");
+    assert_eq!(ms["meta"]["clock_mhz"], 2400);
+    let at = |r: &Value, k: &str| r["totals"][k].as_f64();
+    let session = at(&ticks, "elapsed_inclusive_ms").expect("a session");
+    assert_eq!(at(&ms, "elapsed_inclusive_ms"), Some(session / 2_400_000.0));
+    let pairs = ticks["functions"]
+        .as_array()
+        .expect("functions")
+        .iter()
+        .zip(ms["functions"].as_array().expect("functions"));
+    for (t, m) in pairs {
+        assert_eq!(t["name"], m["name"]);
+        for key in [
+            "elapsed_inclusive_ms",
+            "elapsed_exclusive_ms",
+            "application_inclusive_ms",
+            "min_elapsed_inclusive_ms",
+            "max_elapsed_exclusive_ms",
+        ] {
+            let want = t[key].as_f64().map(|x| x / 2_400_000.0);
+            assert_eq!(m[key].as_f64(), want, "{key} of {}", t["name"]);
+        }
+        // The same percent, but for the last bit of a float: the session is
+        // recovered from a time and its percent, now a divided time.
+        if let (Some(a), Some(b)) = (
+            t["elapsed_inclusive_pct"].as_f64(),
+            m["elapsed_inclusive_pct"].as_f64(),
+        ) {
+            assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{a} vs {b}");
+        }
+    }
+    let o = profx(&["report", &l4, "--clock-mhz", "2400", "--top", "1"]);
+    assert!(stdout(&o).contains("Incl ms"), "{}", stdout(&o));
+    let o = profx(&[
+        "export",
+        &l4,
+        "--to",
+        "csv",
+        "-o",
+        "-",
+        "--clock-mhz",
+        "2400",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("name,module,calls,elapsed_inclusive_ms,"));
+}
+
+/// `--clock-mhz` on a profile not in ticks is a usage error (exit 2)
+/// saying what its times are, for the app, `report` and `export`; a clock
+/// of 0 or less, or no number, is refused by the command line.
+#[test]
+fn clock_mhz_elsewhere_is_a_usage_error() {
+    let ide = real_file("inferno_CallTreeSummary.csv");
+    let pig = real_file("visperf_pigLatin.csv");
+    let lame = real_file("cdex_lame_function_timing.txt");
+    for (args, why) in [
+        (
+            vec!["report", &ide, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
+        (vec!["report", &pig, "--clock-mhz", "2400"], "has no times"),
+        (
+            vec!["report", &lame, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
+        (
+            vec![
+                "export",
+                &ide,
+                "--to",
+                "folded",
+                "-o",
+                "-",
+                "--clock-mhz",
+                "2400",
+            ],
+            "its times are ms already",
+        ),
+        // Standard output is no terminal here: the app prints the table.
+        (
+            vec![&ide, "--clock-mhz", "2400"],
+            "its times are ms already",
+        ),
+        (vec!["report", &ide, "--clock-mhz", "0"], "above 0"),
+        (vec!["report", &ide, "--clock-mhz=-5"], "above 0"),
+        (vec!["report", &ide, "--clock-mhz", "fast"], "above 0"),
+    ] {
+        let o = profx(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
     }
 }
 

@@ -25,6 +25,7 @@ const FIXTURES: &[&str] = &[
     "threads-entry-point-35-percent",
     "unlisted-time",
     "recursive-zero-inclusive",
+    "command-line-call-tree",
 ];
 
 /// A run of several threads whose entry point holds 35 % of the session:
@@ -367,4 +368,41 @@ fn a_call_tree_rows_time_in_callees_it_does_not_list_is_unlisted() {
         .sum();
     assert_eq!(main, 1_000_000, "{text}");
     assert!(text.contains("app.exe!Main();(unlisted) 200000"), "{text}");
+}
+
+/// A VSPerfReport command-line call tree (a `Level` column and probe
+/// overhead columns, whole numbers): its tree says ticks in every heading,
+/// and `--clock-mhz` makes them ms (formats.md § vs-csv, Time unit).
+#[test]
+fn a_command_line_call_tree_is_in_ticks() {
+    let file = fixture("command-line-call-tree");
+    let tree = |extra: &[&str]| {
+        let mut args = vec!["report", file.as_str(), "--view", "tree"];
+        args.extend_from_slice(extra);
+        let o = profx(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let out = tree(&[]);
+    assert!(out.contains("percents of 4,800,000,000.000 ticks"), "{out}");
+    assert!(
+        out.contains("Total ticks") && out.contains("Self ticks"),
+        "{out}"
+    );
+    let out = tree(&["--clock-mhz", "2400"]);
+    assert!(out.contains("percents of 2,000.000 ms"), "{out}");
+    assert!(out.contains("Total ms"), "{out}");
+    let r = report_json(&file, &["--clock-mhz", "2400"]);
+    assert_eq!(r["meta"]["time_unit"], "ms");
+    let read = r["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "read")
+        .unwrap();
+    assert_eq!(
+        read["elapsed_inclusive_ms"], 750.0,
+        "1,800,000,000 ticks at 2,400 MHz"
+    );
+    assert_eq!(read["elapsed_inclusive_pct"], 37.5);
 }

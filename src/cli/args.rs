@@ -51,6 +51,12 @@ pub struct LoadArgs {
     /// by the format's general grammar. Slower; the same numbers.
     #[arg(long)]
     pub reference: bool,
+
+    /// The processor clock, in MHz, of a profile whose times are in ticks
+    /// (VSPerfReport's command-line CSV reports): its times are read as
+    /// ms = ticks / (N × 1000). A profile not in ticks refuses it.
+    #[arg(long, value_name = "N", value_parser = clock_mhz)]
+    pub clock_mhz: Option<f64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -314,5 +320,15 @@ fn percent(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
         _ => Err(format!("{text:?} is not a percent from 0 to 100")),
+    }
+}
+
+/// A processor clock in MHz (`--clock-mhz`): a number above 0, finite.
+fn clock_mhz(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(n) if n > 0.0 && n.is_finite() => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a clock rate: a number of MHz above 0 (2400 for 2.4 GHz)"
+        )),
     }
 }

@@ -54,9 +54,15 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         err.downcast_ref::<export::ExportError>(),
         Some(IsInput { .. } | NotAFile { .. } | Weight(_))
     );
+    // `--clock-mhz` on a profile not in ticks asks what the file cannot take.
+    let refused_flag = matches!(
+        err.downcast_ref::<LoadError>(),
+        Some(LoadError::ClockMhz { .. })
+    );
     if err.downcast_ref::<table::NoSortColumn>().is_some()
         || err.downcast_ref::<Usage>().is_some()
         || refused_output
+        || refused_flag
     {
         2
     } else {
@@ -341,7 +347,7 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         weight: args.weight.map(Into::into),
         query: label.clone(),
     };
-    let write = |out: &mut dyn Write| export::write(&profile, &req, out);
+    let write = |out: &mut dyn Write| export::write(profile, &req, out);
     let to_stdout = args.output.as_os_str() == "-";
     if !to_stdout {
         // Every piece the load read (a trace's packets too) is an input.
@@ -430,6 +436,7 @@ fn load_options(args: &LoadArgs) -> LoadOptions {
         strict: args.strict,
         columns: args.columns.clone(),
         reference: args.reference,
+        clock_mhz: args.clock_mhz,
         ..Default::default()
     }
 }

@@ -67,18 +67,9 @@ fn pid(r: u32) -> PacketId {
 }
 
 impl Col {
-    pub fn header(self) -> &'static str {
-        match self {
-            Col::F(c) => c.header(),
-            Col::L(c) => c.header(),
-            Col::S(c) => c.header(),
-            Col::P(c) => c.header(),
-            Col::T(c) => c.header(),
-        }
-    }
-
-    /// The heading named for what the column holds in `p`'s format.
-    pub fn header_in(self, p: &Profile) -> &'static str {
+    /// The heading named for what the column holds in `p`'s format, a
+    /// time column's with the profile's unit (`Incl ms`, `Incl ticks`).
+    pub fn header_in(self, p: &Profile) -> std::borrow::Cow<'static, str> {
         match self {
             Col::F(c) => c.header_in(p),
             Col::L(c) => c.header_in(p),

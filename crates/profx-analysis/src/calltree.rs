@@ -46,7 +46,7 @@ pub struct TreeIndex {
 /// What the tree's total and self columns weigh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
-    /// Milliseconds: stacks have self times.
+    /// Times, in the profile's unit: stacks have self times.
     Ms,
     /// Samples or calls: stacks have counts only.
     Count,

@@ -74,7 +74,8 @@ impl Label {
 /// What the tree's weights count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Weigh {
-    /// Milliseconds: the profile has times.
+    /// Times, in the profile's unit (`Profile::time_unit`): the profile
+    /// has times.
     Ms,
     /// Samples (hits count samples, no times).
     Hits,
@@ -92,10 +93,11 @@ impl Weigh {
         }
     }
 
-    /// `--json`'s name of the unit.
-    pub fn name(self) -> &'static str {
+    /// `--json`'s name of the unit: a time's is the profile's unit
+    /// (`ms`, `ticks`).
+    pub fn name(self, p: &Profile) -> &'static str {
         match self {
-            Weigh::Ms => "ms",
+            Weigh::Ms => p.time_unit_name(),
             Weigh::Hits => "hits",
             Weigh::Calls => "calls",
         }

@@ -7,6 +7,7 @@
 
 use crate::query::ThreadRow;
 use profx_model::{FuncId, HitsWord, LineFile, LineId, PacketId, PctOf, Profile, StackId, metrics};
+use std::borrow::Cow;
 
 /// A cell's value, typed so views can align and format it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,7 +19,8 @@ pub enum Value<'p> {
     /// A number that names a place (a line number): written as it is,
     /// never grouped (`2011`, not `2,011`).
     Ordinal(Option<u64>),
-    /// A time in ms; `None` where absent.
+    /// A time, in the profile's unit (`Profile::time_unit`); `None` where
+    /// absent.
     Ms(Option<f64>),
     /// A percent; `None` where absent.
     Pct(Option<f64>),
@@ -56,8 +58,11 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     const ALL: &'static [Self];
     /// Name used by `--sort` (the `--json` key where there is one).
     fn key(self) -> &'static str;
-    /// Short heading for tables.
+    /// Short heading for tables, without a time column's unit (`Incl`):
+    /// `header_in` adds the profile's.
     fn header(self) -> &'static str;
+    /// Whether the column holds times, in the profile's unit.
+    fn is_time(self) -> bool;
     /// The row's value in this column.
     fn value(self, p: &Profile, row: Self::Row) -> Value<'_>;
     /// Text that breaks ties, so every order is total and stable.
@@ -69,9 +74,26 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn ranks(self, p: &Profile, row: Self::Row) -> (Option<u32>, Option<u64>);
 
     /// The heading for this profile: a column named for what it holds in
-    /// the profile's format (`header_for`).
-    fn header_in(self, p: &Profile) -> &'static str {
-        header_for(p, self.key()).unwrap_or(self.header())
+    /// the profile's format (`header_for`), a time column with the
+    /// profile's unit (`Incl ms`, `Incl ticks`).
+    fn header_in(self, p: &Profile) -> Cow<'static, str> {
+        match (header_for(p, self.key()), self.is_time()) {
+            (Some(h), _) => Cow::Borrowed(h),
+            (None, true) => Cow::Owned(format!("{} {}", self.header(), p.time_unit_name())),
+            (None, false) => Cow::Borrowed(self.header()),
+        }
+    }
+
+    /// The column's name in a CSV export's header: its `key`, a time
+    /// column's ending in the profile's unit (`elapsed_inclusive_ms`,
+    /// `elapsed_inclusive_ticks`): a spreadsheet has no other place to say
+    /// it. `--json` and `--sort` keep the keys as they are.
+    fn key_in(self, p: &Profile) -> Cow<'static, str> {
+        let key = self.key();
+        match key.strip_suffix("_ms").filter(|_| self.is_time()) {
+            Some(stem) => Cow::Owned(time_key(stem, p)),
+            None => Cow::Borrowed(key),
+        }
     }
 
     /// The column whose `key` is `key`; `None` for none.
@@ -87,6 +109,12 @@ pub trait Column: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn descending_by_default(self) -> bool;
     /// Whether the column holds text or numbers.
     fn value_kind(self) -> ValueKind;
+}
+
+/// A time's name where a name says its unit: `stem` and the profile's
+/// unit (`time_ms`, `time_ticks`).
+pub fn time_key(stem: &str, p: &Profile) -> String {
+    format!("{stem}_{}", p.time_unit_name())
 }
 
 /// Whether a column holds text or numbers (for alignment and sort direction).
@@ -141,6 +169,24 @@ pub fn compare<C: Column>(
     ord.then_with(|| C::tie(p, a).cmp(&C::tie(p, b)))
 }
 
+/// What a column holds, as the tables below declare it: a time is a
+/// number whose heading ends in the profile's unit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Number,
+    Time,
+}
+
+impl Kind {
+    fn value_kind(self) -> ValueKind {
+        match self {
+            Kind::Text => ValueKind::Text,
+            Kind::Number | Kind::Time => ValueKind::Number,
+        }
+    }
+}
+
 macro_rules! columns {
     ($(#[$doc:meta])* $name:ident for $row:ty, |$p:ident, $r:ident| { $($(#[$vdoc:meta])* $var:ident $key:literal $head:literal $kind:ident => $get:expr),+ $(,)? }) => {
         $(#[$doc])*
@@ -152,7 +198,10 @@ macro_rules! columns {
                 match self { $($name::$var => $get),+ }
             }
             fn kind(self) -> ValueKind {
-                match self { $($name::$var => ValueKind::$kind),+ }
+                match self { $($name::$var => Kind::$kind.value_kind()),+ }
+            }
+            fn timed(self) -> bool {
+                match self { $($name::$var => Kind::$kind == Kind::Time),+ }
             }
             fn key_of(self) -> &'static str {
                 match self { $($name::$var => $key),+ }
@@ -182,32 +231,32 @@ columns!(
     HitsTotal "hits_total" "Total hits" Number => Value::Count(p.function(f).hits_total),
     /// Total hits, in % of the samples.
     HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percent(f, PctOf::HitsTotal)),
-    /// Elapsed inclusive time, ms.
-    ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(p.function(f).time.elapsed_inclusive),
+    /// Elapsed inclusive time, in the profile's time unit.
+    ElapsedIncl "elapsed_inclusive_ms" "Incl" Time => Value::Ms(p.function(f).time.elapsed_inclusive),
     /// Elapsed inclusive time, in % of the session's.
     ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedInclusive)),
-    /// Elapsed exclusive time, ms.
-    ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(p.function(f).time.elapsed_exclusive),
+    /// Elapsed exclusive time, in the profile's time unit.
+    ElapsedExcl "elapsed_exclusive_ms" "Excl" Time => Value::Ms(p.function(f).time.elapsed_exclusive),
     /// Elapsed exclusive time, in % of the session's elapsed time.
     ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedExclusive)),
-    /// Application inclusive time, ms.
-    AppIncl "application_inclusive_ms" "App incl ms" Number => Value::Ms(p.function(f).time.application_inclusive),
+    /// Application inclusive time, in the profile's time unit.
+    AppIncl "application_inclusive_ms" "App incl" Time => Value::Ms(p.function(f).time.application_inclusive),
     /// Application inclusive time, in % of the session's.
     AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationInclusive)),
-    /// Application exclusive time, ms.
-    AppExcl "application_exclusive_ms" "App excl ms" Number => Value::Ms(p.function(f).time.application_exclusive),
+    /// Application exclusive time, in the profile's time unit.
+    AppExcl "application_exclusive_ms" "App excl" Time => Value::Ms(p.function(f).time.application_exclusive),
     /// Application exclusive time, in % of the session's application time.
     AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
-    /// Mean inclusive time per call, ms.
-    AvgPerCall "avg_ms" "Avg ms" Number => Value::Ms(metrics::avg_per_call(p.function(f))),
-    /// The shortest call's inclusive time, ms.
-    MinIncl "min_elapsed_inclusive_ms" "Min incl ms" Number => Value::Ms(p.per_call(f).min_inclusive),
-    /// The longest call's inclusive time, ms.
-    MaxIncl "max_elapsed_inclusive_ms" "Max incl ms" Number => Value::Ms(p.per_call(f).max_inclusive),
-    /// The least exclusive time of one call, ms.
-    MinExcl "min_elapsed_exclusive_ms" "Min excl ms" Number => Value::Ms(p.per_call(f).min_exclusive),
-    /// The most exclusive time of one call, ms.
-    MaxExcl "max_elapsed_exclusive_ms" "Max excl ms" Number => Value::Ms(p.per_call(f).max_exclusive),
+    /// Mean inclusive time per call, in the profile's time unit.
+    AvgPerCall "avg_ms" "Avg" Time => Value::Ms(metrics::avg_per_call(p.function(f))),
+    /// The shortest call's inclusive time, in the profile's time unit.
+    MinIncl "min_elapsed_inclusive_ms" "Min incl" Time => Value::Ms(p.per_call(f).min_inclusive),
+    /// The longest call's inclusive time, in the profile's time unit.
+    MaxIncl "max_elapsed_inclusive_ms" "Max incl" Time => Value::Ms(p.per_call(f).max_inclusive),
+    /// The least exclusive time of one call, in the profile's time unit.
+    MinExcl "min_elapsed_exclusive_ms" "Min excl" Time => Value::Ms(p.per_call(f).min_exclusive),
+    /// The most exclusive time of one call, in the profile's time unit.
+    MaxExcl "max_elapsed_exclusive_ms" "Max excl" Time => Value::Ms(p.per_call(f).max_exclusive),
 });
 
 columns!(
@@ -223,8 +272,8 @@ columns!(
     Function "function" "Function" Text => Value::Text(p.line_function_name(l).unwrap_or("")),
     /// Samples at the line, or calls counted there.
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
-    /// Time of those samples or calls, ms.
-    Time "time_ms" "Time ms" Number => Value::Ms(p.line(l).time_ms),
+    /// Time of those samples or calls, in the profile's time unit.
+    Time "time_ms" "Time" Time => Value::Ms(p.line(l).time_ms),
     /// The time in % of the session's, else the hits in % of the samples.
     Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),
 });
@@ -238,10 +287,10 @@ columns!(
     Depth "depth" "Depth" Number => Value::Count(Some(p.stack_depth(s) as u64)),
     /// Calls into exactly this path, or samples of exactly this stack.
     Hits "hits" "Hits" Number => Value::Count(p.stack(s).hits),
-    /// Time with exactly this path on the stack, ms.
-    SelfMs "self_ms" "Self ms" Number => Value::Ms(p.stack(s).self_ms),
-    /// Time in the path's callees, ms.
-    ChildMs "child_ms" "Child ms" Number => Value::Ms(p.stack(s).child_ms),
+    /// Time with exactly this path on the stack, in the profile's time unit.
+    SelfMs "self_ms" "Self" Time => Value::Ms(p.stack(s).self_ms),
+    /// Time in the path's callees, in the profile's time unit.
+    ChildMs "child_ms" "Child" Time => Value::Ms(p.stack(s).child_ms),
 });
 
 columns!(
@@ -253,10 +302,10 @@ columns!(
     Source "source" "Source" Text => Value::Text(&p.packet(k).source),
     /// The events it holds.
     Events "events" "Events" Number => Value::Count(Some(p.packet(k).events.len() as u64)),
-    /// Where its events begin, ms.
-    FirstMs "first_ms" "First ms" Number => Value::Ms(p.packet(k).first_ms),
-    /// Where they end, ms.
-    LastMs "last_ms" "Last ms" Number => Value::Ms(p.packet(k).last_ms),
+    /// Where its events begin, in the profile's time unit.
+    FirstMs "first_ms" "First" Time => Value::Ms(p.packet(k).first_ms),
+    /// Where they end, in the profile's time unit.
+    LastMs "last_ms" "Last" Time => Value::Ms(p.packet(k).last_ms),
     /// Warnings about its input file.
     Warnings "warnings" "Warnings" Number => Value::Count(Some(p.packet_warnings(k) as u64)),
 });
@@ -295,6 +344,9 @@ macro_rules! impl_column {
             }
             fn header(self) -> &'static str {
                 self.header_of()
+            }
+            fn is_time(self) -> bool {
+                self.timed()
             }
             fn value(self, p: &Profile, row: $row) -> Value<'_> {
                 self.get(p, row)

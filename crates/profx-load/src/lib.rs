@@ -169,7 +169,20 @@ pub enum LoadError {
     /// Whoever waited for the load stopped it (`Loader::load_watched`).
     #[error("cancelled")]
     Cancelled,
+    /// `--clock-mhz` given for a profile whose times are not in ticks: a
+    /// usage error (the command line asks what the file cannot take).
+    #[error("{path}: --clock-mhz turns processor ticks into ms, and {why}")]
+    ClockMhz {
+        /// The input, as it was named.
+        path: String,
+        /// What the profile's times are instead.
+        why: String,
+    },
 }
+
+/// The meta key a load with `--clock-mhz` states the clock under (the
+/// loader that turned ticks into ms sets it; `load_one` asks for it).
+pub const CLOCK_MHZ: &str = "clock_mhz";
 
 /// Why an input is [`LoadError::Invalid`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,6 +239,11 @@ pub struct LoadOptions {
     /// left out, as if the file did not hold them (`Rules`); `None` for
     /// all. Other formats have one implicit thread and ignore it.
     pub threads: Option<Vec<u64>>,
+    /// `--clock-mhz`: the processor clock, in MHz, that turns a profile's
+    /// ticks into milliseconds (ms = ticks / (MHz × 1000)) as they are read;
+    /// the profile's unit is then ms. A profile not in ticks fails the
+    /// load ([`LoadError::ClockMhz`]). `None`: times as the file states them.
+    pub clock_mhz: Option<f64>,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The
@@ -371,6 +389,9 @@ fn load_one(
         )));
     }
     let profile = b.finish();
+    if opts.clock_mhz.is_some() && !profile.meta.contains_key(CLOCK_MHZ) {
+        return Err(clock_refused(first, &profile));
+    }
     if let (true, Some(w)) = (opts.strict, profile.warnings().first()) {
         return Err(LoadError::Strict {
             path: profile.sources[w.source].clone(),
@@ -380,4 +401,20 @@ fn load_one(
         });
     }
     Ok(profile)
+}
+
+/// Why `--clock-mhz` means nothing for `profile`: only a loader that read
+/// ticks turns them into ms (and says so under [`CLOCK_MHZ`]).
+fn clock_refused(input: &Input, profile: &Profile) -> LoadError {
+    let why = match profile.time_unit() {
+        Some(unit) => format!(
+            "its times are {} already (VSPerfReport's command-line CSV reports are the profiles in ticks)",
+            unit.name()
+        ),
+        None => format!("this {} profile has no times", profile.format),
+    };
+    LoadError::ClockMhz {
+        path: input.name().to_string(),
+        why,
+    }
 }

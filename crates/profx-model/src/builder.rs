@@ -804,7 +804,7 @@ impl ProfileBuilder {
                 &self.tree.nodes,
                 &self.stacks,
                 &self.functions,
-                self.stated_rounding,
+                (self.stated_rounding, self.facts.time_unit),
                 &name,
                 &place,
             )

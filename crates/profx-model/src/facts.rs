@@ -24,6 +24,41 @@ pub enum HitsWord {
     Calls,
 }
 
+/// The unit a profile's times are in (model.md § Time unit). Every time
+/// of the model (functions', lines', stacks', edges', the totals, the
+/// `--json` keys ending `_ms`) is in it: nothing converts one to another
+/// after the load, so a number is the file's, and its unit is said with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Milliseconds: every format profx reads, but the one below.
+    #[default]
+    Ms,
+    /// Processor clock ticks (cycles): VSPerfReport's command-line CSV
+    /// reports write their times so (formats.md § vs-csv); `--clock-mhz`
+    /// turns them into milliseconds at load.
+    Ticks,
+}
+
+impl TimeUnit {
+    /// The unit's name, the one spelling every heading, total and
+    /// document writes after or for a time (`ms`, `ticks`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Ms => "ms",
+            TimeUnit::Ticks => "ticks",
+        }
+    }
+
+    /// The name of a thousand of the unit, where a view writes times in
+    /// thousands to fit (the app's Call tree at 80 columns): `s`, `kticks`.
+    pub fn thousand_name(self) -> &'static str {
+        match self {
+            TimeUnit::Ms => "s",
+            TimeUnit::Ticks => "kticks",
+        }
+    }
+}
+
 /// The facts a loader states; the defaults are the general words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Facts {
@@ -31,4 +66,7 @@ pub struct Facts {
     pub line_file: LineFile,
     /// What the hits columns are called.
     pub hits_word: HitsWord,
+    /// The unit of the profile's times (where it has any:
+    /// `Profile::time_unit`).
+    pub time_unit: TimeUnit,
 }

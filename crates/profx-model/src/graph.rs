@@ -91,7 +91,7 @@ pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
     functions: &[Function],
-    rounding: f64,
+    (rounding, unit): (f64, super::TimeUnit),
     name: &dyn Fn(FuncId) -> String,
     place: &dyn Fn(StackId) -> Option<(usize, Place)>,
 ) -> Stated {
@@ -204,9 +204,10 @@ pub(crate) fn check_stated(
                 place(s),
                 WarningKind::StackAboveFunction,
                 format!(
-                    "stack {} holds {} ms of self time, more than {}'s exclusive time {}; the call tree shows the stack's time",
+                    "stack {} holds {} {} of self time, more than {}'s exclusive time {}; the call tree shows the stack's time",
                     path(NodeId::from_index(i)),
                     shown(own),
+                    unit.name(),
                     name(node.func),
                     shown(excl)
                 ),

@@ -33,7 +33,7 @@ mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
-pub use facts::{Facts, HitsWord, LineFile};
+pub use facts::{Facts, HitsWord, LineFile, TimeUnit};
 pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};

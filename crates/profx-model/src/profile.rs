@@ -333,6 +333,29 @@ impl Profile {
         &self.threads
     }
 
+    /// The unit of every time the profile holds, as its loader stated it
+    /// (`Facts::time_unit`); `None` for a profile without times (a
+    /// counting or sampled-only profile, a trace without a time column, a
+    /// report of percents only). O(1).
+    pub fn time_unit(&self) -> Option<super::TimeUnit> {
+        let (m, t) = (&self.measured, &self.totals);
+        let timed = self.has_times()
+            || m.elapsed_inclusive
+            || m.application_inclusive
+            || m.application_exclusive
+            || t.elapsed_inclusive_ms.is_some()
+            || t.application_inclusive_ms.is_some()
+            || t.outside_ms.is_some();
+        timed.then_some(self.facts.time_unit)
+    }
+
+    /// The name every view writes after a time, or heads a time column
+    /// with: the profile's unit's (`TimeUnit::name`). A profile without
+    /// times shows none, and says `ms` for the columns it hides.
+    pub fn time_unit_name(&self) -> &'static str {
+        self.time_unit().unwrap_or_default().name()
+    }
+
     /// The profile's names, to intern into again under the same ids (a
     /// query's rebuilt profile: `ProfileBuilder::put_names`).
     pub fn names_again(&self) -> super::intern::Interner {

@@ -299,10 +299,7 @@ impl App {
         let said = match ask {
             Ask::Push(step) => {
                 let last = answer.levels().last().map(|l| l.dropped.clone());
-                let words = dropped_words(
-                    &last.unwrap_or_default(),
-                    answer.events().totals.elapsed_inclusive_ms,
-                );
+                let words = dropped_words(&last.unwrap_or_default(), answer.events());
                 let before = self.before();
                 self.query.set(answer, made);
                 self.query_changed_to(before, pane);
@@ -405,13 +402,14 @@ impl App {
 const NEEDS_PATHS: &str = "needs call paths";
 
 /// What a step dropped, in words: `dropped 786.262 ms (33.64%)` (of
-/// `whole`, the threads chosen), then its notes; nothing when it dropped
-/// nothing.
+/// `chosen`'s total, the threads chosen, in its time unit), then its
+/// notes; nothing when it dropped nothing.
 pub(in crate::tui) fn dropped_words(
     d: &crate::analysis::query::Dropped,
-    whole: Option<f64>,
+    chosen: &crate::model::Profile,
 ) -> Vec<String> {
-    use crate::report::fmt::{grouped, grouped_ms};
+    use crate::report::fmt::{grouped, grouped_time};
+    let whole = chosen.totals.elapsed_inclusive_ms;
     let mut out = Vec::new();
     if let Some(ms) = d.ms.filter(|&ms| ms > 0.0) {
         let share = match d.pct_of(whole) {
@@ -421,7 +419,7 @@ pub(in crate::tui) fn dropped_words(
             ),
             None => String::new(),
         };
-        out.push(format!("dropped {}{share}", grouped_ms(ms)));
+        out.push(format!("dropped {}{share}", grouped_time(chosen, ms)));
     } else if let Some(h) = d.hits.filter(|&h| h > 0) {
         out.push(format!("dropped {}", grouped(h)));
     }

@@ -16,7 +16,7 @@ use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::pane::{Pane, Within};
 use crate::analysis::view::Table;
 use crate::model::FuncId;
-use crate::report::fmt::{grouped, grouped_ms};
+use crate::report::fmt::{grouped, grouped_time};
 use crate::text::visible;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -187,8 +187,7 @@ fn query_facts(app: &App) -> QueryFacts {
     // What the steps dropped and their notes stay longest (the footer
     // said them when the step was applied), and the steps left out of the
     // threads chosen.
-    let whole = q.answer().events().totals.elapsed_inclusive_ms;
-    for d in super::app::dropped_words(&q.dropped(), whole) {
+    for d in super::app::dropped_words(&q.dropped(), q.answer().events()) {
         let gives = match d.starts_with("dropped ") {
             true => 1,
             false => 3,
@@ -359,7 +358,7 @@ fn header_fit(whole: &str, facts: Vec<(String, bool)>, width: usize) -> (String,
 fn total_and_span(p: &crate::model::Profile, ms: f64) -> (String, Option<String>, Option<String>) {
     let threads = match p.meta.get("threads") {
         Some(crate::model::MetaValue::Int(n)) if *n > 1 => *n,
-        _ => return (grouped_ms(ms), None, None),
+        _ => return (grouped_time(p, ms), None, None),
     };
     let first = p
         .packets()
@@ -372,11 +371,11 @@ fn total_and_span(p: &crate::model::Profile, ms: f64) -> (String, Option<String>
         .filter_map(|k| k.last_ms)
         .reduce(f64::max);
     let span = match (first, last) {
-        (Some(a), Some(b)) => Some(format!("spans {}", grouped_ms(b - a))),
+        (Some(a), Some(b)) => Some(format!("spans {}", grouped_time(p, b - a))),
         _ => None,
     };
     (
-        grouped_ms(ms),
+        grouped_time(p, ms),
         Some(format!("summed over {threads} threads")),
         span,
     )

@@ -427,6 +427,17 @@ fn call_tree_expanded() {
     both_sizes("tree-hot-path", vs_tree, &[pane_key(3), Char('p')]);
 }
 
+/// A VSPerfReport call tree in ticks, every row open: each heading and
+/// the percents' total say ticks (at 80 columns, thousands of them).
+#[test]
+fn call_tree_in_ticks() {
+    fn ticks(w: u16, h: u16) -> App {
+        let p = fixture("vs-csv/command-line-call-tree.csv");
+        app_of(p, "command-line-call-tree.csv", w, h)
+    }
+    both_sizes("tree-ticks", ticks, &[pane_key(3), Char('*')]);
+}
+
 /// Bottom-up: functions by self time, the first one's callers open.
 #[test]
 fn call_tree_inverted() {

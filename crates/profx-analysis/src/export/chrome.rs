@@ -19,9 +19,17 @@ pub(super) fn write(
     query: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<String> {
+    // Chrome shows its microsecond timestamps as ms or ns only: a trace's
+    // (the only profile with a time order) are ms. otherData states the
+    // profile's own unit beside it, `null` for an untimed trace.
     out.write_all(b"{\"displayTimeUnit\":\"ms\",\"otherData\":{\"exporter\":")?;
     string(out, &format!("profx {}", env!("CARGO_PKG_VERSION")))?;
     write!(out, ",\"timed\":{}", tl.timed)?;
+    out.write_all(b",\"time_unit\":")?;
+    match p.time_unit().filter(|_| tl.timed) {
+        Some(unit) => string(out, unit.name())?,
+        None => out.write_all(b"null")?,
+    }
     if let Some(q) = query {
         out.write_all(b",\"query\":")?;
         string(out, q)?;

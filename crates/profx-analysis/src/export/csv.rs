@@ -3,8 +3,10 @@
 //! its pane shows, filtered and sorted as on screen.
 //!
 //! - The header is each column's `--json` key (`elapsed_inclusive_ms`), so
-//!   a query names columns as the JSON report does; columns the profile
-//!   never fills are left out, as on screen.
+//!   a query names columns as the JSON report does, but a time's names
+//!   its profile's unit (`elapsed_inclusive_ticks`: `Column::key_in`), as
+//!   a CSV file has no other place to say it; columns the profile never
+//!   fills are left out, as on screen.
 //! - Numbers are written in full (no thousands separators, no rounding):
 //!   counts as integers, times and percents in their shortest exact form.
 //!   An absent value is an empty cell, which DuckDB and pandas read as NULL.
@@ -81,11 +83,11 @@ fn write_table<C: Column>(
     w: &mut csv::Writer<&mut dyn Write>,
 ) -> Result<usize, csv::Error> {
     let cols: Vec<C> = present_columns(p, all);
-    let mut head: Vec<&str> = cols.iter().map(|c| c.key()).collect();
+    let mut head: Vec<std::borrow::Cow<'static, str>> = cols.iter().map(|c| c.key_in(p)).collect();
     if extra.is_some() {
-        head.push("path");
+        head.push("path".into());
     }
-    w.write_record(&head)?;
+    w.write_record(head.iter().map(|h| h.as_bytes()))?;
     let mut n = 0;
     let mut record = Vec::with_capacity(head.len());
     for r in rows {
@@ -136,9 +138,8 @@ pub fn write_events(
     out: &mut dyn Write,
 ) -> Result<String, csv::Error> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "index", "thread", "time_ms", "op", "function", "line", "params",
-    ])?;
+    let time = crate::columns::time_key("time", p);
+    w.write_record(["index", "thread", &time, "op", "function", "line", "params"])?;
     let events = &p.packet(packet).events;
     let mut n = 0;
     for i in rows {

@@ -8,21 +8,26 @@
 //! - The format has no escapes: a `;` inside a name would split the frame,
 //!   so it is written as `:`; controls are shown as escapes (`\x1b`), as on
 //!   screen, so a line never breaks and `cat` stays safe.
-//! - Weights are integers: time in microseconds, hits and calls as counted.
+//! - Weights are integers: time in microseconds (a profile in ticks: in
+//!   ticks), hits and calls as counted.
 //!   Times are rounded on their running sum, so the written weights add up
 //!   to the rounded total instead of drifting by a rounding a line.
 
 use crate::cct::{self, Label};
 use crate::flame::{self, OUTSIDE, Weight};
 use profx_model::text::visible;
-use profx_model::{FuncId, Profile};
+use profx_model::{FuncId, Profile, TimeUnit};
 use std::io::{self, Write};
 
 /// Writes every weighted path of `p` as a line of folded stacks, weighed in
 /// `w`; returns what was written (`312 stacks, 4,096 µs`).
 pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
-    let scale = if w == Weight::Time { 1000.0 } else { 1.0 };
+    let (scale, unit) = match w {
+        Weight::Time => written_time(p),
+        Weight::Hits => (1.0, "hits"),
+        Weight::Calls => (1.0, "calls"),
+    };
     let (mut sum, mut written, mut lines) = (0.0f64, 0u64, 0usize);
     // Each function's frame text once, not once a frame.
     let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
@@ -44,9 +49,8 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
     }
     let stacks = crate::report::fmt::counted(lines as u64, "stacks");
     Ok(format!(
-        "{stacks}, {} {}",
-        crate::report::fmt::grouped(written),
-        unit(w)
+        "{stacks}, {} {unit}",
+        crate::report::fmt::grouped(written)
     ))
 }
 
@@ -54,8 +58,9 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
 /// out, a sandwich's callees, the part zoomed into: the paths under `from`
 /// and the path to it), each node's own weight a line, the frames whole
 /// from the root; `keep` picks the paths written (a search keeps those
-/// through a matching frame). Weights are the tree's: milliseconds
-/// written in microseconds (`ms`), else counts. Returns what was written.
+/// through a matching frame). Weights are the tree's: times (`ms`) as
+/// `write` writes them (ms in microseconds, ticks as they are), else
+/// counts. Returns what was written.
 pub fn write_icicle(
     p: &Profile,
     t: &crate::flame_view::Icicle,
@@ -64,7 +69,10 @@ pub fn write_icicle(
     out: &mut dyn Write,
 ) -> io::Result<String> {
     let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
-    let scale = if ms { 1000.0 } else { 1.0 };
+    let (scale, unit) = match ms {
+        true => written_time(p),
+        false => (1.0, ""),
+    };
     // The path to `from`, root first, then a depth-first walk under it.
     let mut path: Vec<Label> = Vec::new();
     let mut at = from.and_then(|n| t.parent(n));
@@ -103,7 +111,6 @@ pub fn write_icicle(
         lines += 1;
     }
     let stacks = crate::report::fmt::counted(lines as u64, "stacks");
-    let unit = if ms { "µs" } else { "" };
     Ok(
         format!("{stacks}, {} {unit}", crate::report::fmt::grouped(written))
             .trim_end()
@@ -111,11 +118,13 @@ pub fn write_icicle(
     )
 }
 
-fn unit(w: Weight) -> &'static str {
-    match w {
-        Weight::Time => "µs",
-        Weight::Hits => "hits",
-        Weight::Calls => "calls",
+/// How a time is written as a whole weight, and the unit that makes:
+/// ms as microseconds (integers lose no digit a file states), ticks as
+/// they are (whole already).
+fn written_time(p: &Profile) -> (f64, &'static str) {
+    match p.time_unit() {
+        Some(TimeUnit::Ticks) => (1.0, TimeUnit::Ticks.name()),
+        Some(TimeUnit::Ms) | None => (1000.0, "µs"),
     }
 }
 

@@ -15,7 +15,7 @@ use super::json::{number, string};
 use crate::cct::Label;
 use crate::flame::{self, Path, Weight};
 use profx_model::timeline::Timeline;
-use profx_model::{FuncId, Profile};
+use profx_model::{FuncId, Profile, TimeUnit};
 use std::io::{self, Write};
 
 const SCHEMA_URL: &str = "https://www.speedscope.app/file-format-schema.json";
@@ -43,14 +43,17 @@ pub(super) fn write_sampled(
         other => p.functions().len() + extra.iter().position(|&e| e == other).unwrap_or(0),
     };
     head(p, query, out, &extra)?;
-    let unit = if w == Weight::Time {
-        "milliseconds"
-    } else {
-        "none"
+    let (unit, in_name) = match w {
+        Weight::Time => time_unit(p),
+        Weight::Hits | Weight::Calls => ("none", None),
     };
     let total: f64 = paths.iter().map(|x| x.weight).sum();
     out.write_all(b"{\"type\":\"sampled\",\"name\":")?;
-    string(out, &profile_name(p, query))?;
+    let name = profile_name(p, query);
+    match in_name {
+        Some(said) => string(out, &format!("{name} · weights in {said}"))?,
+        None => string(out, &name)?,
+    }
     write!(out, ",\"unit\":\"{unit}\",\"startValue\":0,\"endValue\":")?;
     number(out, total)?;
     out.write_all(b",\"samples\":[")?;
@@ -81,7 +84,10 @@ pub(super) fn write_evented(
     out: &mut dyn Write,
 ) -> io::Result<String> {
     head(p, query, out, &[])?;
-    let unit = if tl.timed { "milliseconds" } else { "none" };
+    let unit = match tl.timed {
+        true => time_unit(p).0,
+        false => "none",
+    };
     let order = by_thread(tl);
     for (t, span) in tl.threads.iter().enumerate() {
         if t > 0 {
@@ -113,6 +119,16 @@ pub(super) fn write_evented(
     }
     out.write_all(b"]}\n")?;
     Ok(said(tl))
+}
+
+/// speedscope's name of the profile's time unit, and, where speedscope
+/// has none for it (ticks: `none`), the unit for the profile's name to say.
+fn time_unit(p: &Profile) -> (&'static str, Option<&'static str>) {
+    match p.time_unit() {
+        Some(TimeUnit::Ms) => ("milliseconds", None),
+        Some(unit) => ("none", Some(unit.name())),
+        None => ("none", None),
+    }
 }
 
 /// What an evented export wrote, for the message.

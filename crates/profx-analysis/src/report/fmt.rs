@@ -2,8 +2,8 @@
 //! the app print numbers through these, so both show the same digits.
 
 use crate::columns::Value;
-use profx_model::Profile;
 use profx_model::text::visible;
+use profx_model::{Profile, TimeUnit};
 use std::fmt::Write;
 
 /// A cell: times to the microsecond, percents to two places, absent as `—`,
@@ -28,7 +28,7 @@ pub fn cell(v: Value<'_>) -> String {
 pub fn percent_basis(p: &Profile) -> String {
     let mut parts = Vec::new();
     if let Some(t) = p.totals.elapsed_inclusive_ms {
-        parts.push(format!("% of session {}", grouped_ms(t)));
+        parts.push(format!("% of session {}", grouped_time(p, t)));
     }
     if let Some(n) = p.totals.samples {
         parts.push(format!("hit % of {} samples", grouped(n)));
@@ -36,24 +36,46 @@ pub fn percent_basis(p: &Profile) -> String {
     parts.join(" · ")
 }
 
-/// The session totals and row counts, as the Info views list them.
-pub fn totals(p: &Profile, events: &Profile) -> Vec<(&'static str, String)> {
+/// The session totals and row counts, as the Info views list them: first
+/// the unit the times are in, each time's name ending in it.
+pub fn totals(p: &Profile, events: &Profile) -> Vec<(String, String)> {
     let t = &p.totals;
     let count = |n: usize| grouped(n as u64);
-    vec![
-        ("elapsed ms", cell(Value::Ms(t.elapsed_inclusive_ms))),
-        (
-            "application ms",
-            cell(Value::Ms(t.application_inclusive_ms)),
+    let unit = p.time_unit_name();
+    let time = |what: &str, x: Option<f64>| (format!("{what} {unit}"), cell(Value::Ms(x)));
+    let mut rows = vec![("time unit".to_string(), time_unit_said(p))];
+    rows.extend([
+        time("elapsed", t.elapsed_inclusive_ms),
+        time("application", t.application_inclusive_ms),
+        time("outside", t.outside_ms),
+    ]);
+    rows.extend(
+        [
+            ("samples", cell(Value::Count(t.samples))),
+            ("functions", count(p.functions().len())),
+            ("lines", count(p.lines().len())),
+            ("stacks", count(p.stacks().len())),
+            ("packets", count(events.packets().len())),
+            ("events", count(events.event_count())),
+        ]
+        .map(|(k, v)| (k.to_string(), v)),
+    );
+    rows
+}
+
+/// The profile's time unit in words, as Info states it: ticks say what
+/// they are and how to have ms (`--clock-mhz`); a profile without times
+/// says so.
+pub fn time_unit_said(p: &Profile) -> String {
+    match p.time_unit() {
+        Some(TimeUnit::Ticks) => format!(
+            "{} (processor clock cycles; --clock-mhz N turns them into {})",
+            TimeUnit::Ticks.name(),
+            TimeUnit::Ms.name()
         ),
-        ("outside ms", cell(Value::Ms(t.outside_ms))),
-        ("samples", cell(Value::Count(t.samples))),
-        ("functions", count(p.functions().len())),
-        ("lines", count(p.lines().len())),
-        ("stacks", count(p.stacks().len())),
-        ("packets", count(events.packets().len())),
-        ("events", count(events.event_count())),
-    ]
+        Some(unit) => unit.name().to_string(),
+        None => "— (no times)".to_string(),
+    }
 }
 
 /// `3010` as `3,010`, for counts in running text.
@@ -103,9 +125,16 @@ pub fn warnings_note(p: &profx_model::Profile) -> Option<String> {
     }
 }
 
-/// Milliseconds in running text, with thousands grouped: `7,609.424 ms`.
-pub fn grouped_ms(x: f64) -> String {
-    format!("{} ms", grouped_3(x))
+/// A time of `p` in running text, with thousands grouped and the
+/// profile's unit: `7,609.424 ms`, `39,489.000 ticks`.
+pub fn grouped_time(p: &Profile, x: f64) -> String {
+    grouped_in(x, p.time_unit_name())
+}
+
+/// A time with thousands grouped and the unit named (`TimeUnit::name`),
+/// where the profile itself is not at hand.
+pub fn grouped_in(x: f64, unit: &str) -> String {
+    format!("{} {unit}", grouped_3(x))
 }
 
 /// A number with three decimals and its thousands grouped: `7,609.424`,
@@ -159,7 +188,6 @@ mod tests {
         assert_eq!(grouped_3(-1204.5), "-1,204.500");
         assert_eq!(grouped_3(-0.0001), "0.000");
         assert_eq!(grouped_3(0.424), "0.424");
-        assert_eq!(grouped_ms(7609.424), "7,609.424 ms");
         assert_eq!(grouped_3(f64::NAN), "NaN");
     }
 
@@ -176,8 +204,5 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(3010), "3,010");
         assert_eq!(grouped(1234567), "1,234,567");
-        assert_eq!(grouped_ms(7609.4242), "7,609.424 ms");
-        assert_eq!(grouped_ms(999.9996), "1,000.000 ms");
-        assert_eq!(grouped_ms(0.5), "0.500 ms");
     }
 }

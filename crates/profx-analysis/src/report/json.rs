@@ -65,6 +65,8 @@ enum Meta<'p> {
     Text(&'p str),
     Int(i64),
     Float(f64),
+    /// A fact the profile does not have (`time_unit` without times).
+    Null,
 }
 
 #[derive(Serialize)]
@@ -241,7 +243,7 @@ fn write_parts(
         schema: SCHEMA,
         format: &p.format,
         sources: &p.sources,
-        meta: p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect(),
+        meta: meta_of(p),
         query: query_json(asked, p),
         threads: events
             .threads()
@@ -373,6 +375,17 @@ impl<W: Write> Write for SafeWriter<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// What the file says about the run, and the unit of the profile's times
+/// (`time_unit`: `"ms"`, `"ticks"`, `null` without times), which every
+/// time key (`…_ms`) of the document is in.
+fn meta_of(p: &Profile) -> BTreeMap<&str, Meta<'_>> {
+    let mut out: BTreeMap<&str, Meta<'_>> =
+        p.meta.iter().map(|(k, v)| (k.as_str(), meta(v))).collect();
+    let unit = p.time_unit().map_or(Meta::Null, |u| Meta::Text(u.name()));
+    out.insert("time_unit", unit);
+    out
 }
 
 fn meta(v: &MetaValue) -> Meta<'_> {

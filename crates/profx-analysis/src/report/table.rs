@@ -404,11 +404,14 @@ fn packets(p: &Profile, query: Option<&str>) -> String {
     if p.packets().is_empty() {
         return format!("# packets: none{q} ({} has no trace events)\n", p.format);
     }
-    let mut grid = vec![
-        ["#", "Source", "Events", "First ms", "Last ms"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let unit = p.time_unit_name();
+    let mut grid = vec![vec![
+        "#".to_string(),
+        "Source".to_string(),
+        "Events".to_string(),
+        format!("First {unit}"),
+        format!("Last {unit}"),
+    ]];
     for (i, pk) in p.packets().iter().enumerate() {
         let ms = |x: Option<f64>| cell(Value::Ms(x));
         grid.push(vec![
@@ -447,8 +450,16 @@ pub fn info(p: &Profile, events: &Profile, query: Option<&str>) -> String {
         let _ = writeln!(out, "{k:<16} {v}");
     }
     out.push_str("\n# totals\n");
-    for (k, v) in super::fmt::totals(p, events) {
-        let _ = writeln!(out, "{k:<16} {v}");
+    let totals = super::fmt::totals(p, events);
+    // `application ticks` is longer than the keys' usual 16 columns.
+    let w = totals
+        .iter()
+        .map(|(k, _)| k.len())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    for (k, v) in totals {
+        let _ = writeln!(out, "{k:<w$} {v}");
     }
     let _ = writeln!(out, "\n# warnings: {}", p.warnings().len());
     for w in p.warnings() {

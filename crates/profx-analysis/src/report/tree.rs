@@ -132,8 +132,8 @@ pub fn write_text(
     let count_head = count_heading(p);
     let head = [
         "Total%".to_string(),
-        format!("Total {}", index.cct.weigh.name()),
-        format!("Self {}", index.cct.weigh.name()),
+        format!("Total {}", index.cct.weigh.name(p)),
+        format!("Self {}", index.cct.weigh.name(p)),
         count_head.to_string(),
     ];
     // Two passes, each row's cells made when needed: millions of rows
@@ -153,7 +153,7 @@ pub fn write_text(
         }
     }
     let of = match ms {
-        true => super::fmt::grouped_ms(index.total),
+        true => super::fmt::grouped_time(p, index.total),
         false => super::fmt::grouped(index.total as u64),
     };
     writeln!(
@@ -266,7 +266,7 @@ pub fn write_json(
     let doc = TreeDoc {
         schema: super::json::SCHEMA,
         query,
-        weight: index.cct.weigh.name(),
+        weight: index.cct.weigh.name(p),
         direction: if opts.invert { "bottom-up" } else { "top-down" },
         cut,
         nodes: rows
@@ -365,7 +365,11 @@ pub fn write_edges_text(
             list.len(),
             share_name(p)
         )?;
-        let head = ["ms".to_string(), count_name(p).to_string(), "%".to_string()];
+        let head = [
+            p.time_unit_name().to_string(),
+            count_name(p).to_string(),
+            "%".to_string(),
+        ];
         let cells: Vec<[String; 3]> = list
             .iter()
             .map(|e| {
@@ -425,6 +429,9 @@ struct EdgesDoc<'a> {
     query: Option<&'a str>,
     side: &'static str,
     share_of: &'static str,
+    /// The unit of every `elapsed_inclusive_ms` below (`ms`, `ticks`);
+    /// `null` where the profile has no times.
+    time_unit: Option<&'static str>,
     functions: Vec<FunctionEdges<'a>>,
 }
 
@@ -469,6 +476,7 @@ pub fn write_edges_json(
             Side::Callees => "callees",
         },
         share_of: share_base(Weigh::of(p)),
+        time_unit: p.time_unit().map(|u| u.name()),
         functions: funcs
             .iter()
             .map(|&f| {

@@ -151,8 +151,9 @@ fn value(r: &Row, v: usize, how: Stated, total: Option<f64>) -> Option<f64> {
     }
 }
 
-/// Builds the profile from the parsed rows.
-pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder) {
+/// Builds the profile from the parsed rows; `half_digit` is half the last
+/// digit the file writes a time with, in the profile's unit.
+pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, half_digit: f64, b: &mut ProfileBuilder) {
     let kind = ReportKind::of(cols);
     let rows: Vec<&Row> = parsed
         .iter()
@@ -172,13 +173,14 @@ pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, b: &mut ProfileBuilder)
     if cols.samples[0].is_some() && cols.calls.is_none() {
         b.hits_count(profx_model::HitsCount::Samples);
     }
-    // How finely a time is stated: to the hundredth of a ms as written,
-    // or to the hundredth of a percent of the session when recovered from
-    // percents (the IDE's export), so a row and its children's rows differ
-    // by half of that each in rounding alone.
+    // How finely a time is stated: to its last digit as written (a
+    // hundredth of a ms, a whole tick), or to the hundredth of a percent
+    // of the session when recovered from percents (the IDE's export), so
+    // a row and its children's rows differ by half of that each in
+    // rounding alone.
     b.stated_rounding(match (how[0], totals[0]) {
         (Stated::AvgAndPercent, Some(t)) => t * 0.005 / 100.0,
-        _ => 0.005,
+        _ => half_digit,
     });
     let t = b.totals_mut();
     t.elapsed_inclusive_ms = totals[0];

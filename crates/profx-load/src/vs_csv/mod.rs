@@ -22,7 +22,7 @@ use super::split::MAX_LINE;
 use super::{Detection, Input, InvalidKind, LoadError, LoadOptions, Loader};
 use crate::problem::Problem;
 use build::{Parsed, ReportKind};
-use profx_model::{Facts, HitsWord, MetaValue, Place, ProfileBuilder, WarningKind};
+use profx_model::{Facts, HitsWord, MetaValue, Place, ProfileBuilder, TimeUnit, WarningKind};
 use table::Columns;
 
 /// The Visual Studio CSV report loader.
@@ -53,7 +53,7 @@ impl Loader for VsCsv {
     fn load(
         &self,
         input: &Input,
-        _opts: &LoadOptions,
+        opts: &LoadOptions,
         b: &mut ProfileBuilder,
     ) -> Result<(), LoadError> {
         let bytes = input.bytes();
@@ -122,17 +122,52 @@ impl Loader for VsCsv {
         }
         let kind = ReportKind::of(&cols);
         b.set_meta("report", MetaValue::Text(kind.meta().into()));
-        // A call tree's and a caller/callee report's counts are the IDE's
-        // `Number of Calls`.
-        if kind != ReportKind::Function {
-            b.state_facts(Facts {
-                hits_word: HitsWord::Calls,
-                ..Facts::default()
-            });
-        }
-        build::build(parsed, &cols, b);
+        let (time_unit, half_digit) = times(&cols, opts.clock_mhz, &mut parsed, b);
+        b.state_facts(Facts {
+            // A call tree's and a caller/callee report's counts are the
+            // IDE's `Number of Calls`.
+            hits_word: match kind {
+                ReportKind::Function => HitsWord::Hits,
+                _ => HitsWord::Calls,
+            },
+            time_unit,
+            ..Facts::default()
+        });
+        build::build(parsed, &cols, half_digit, b);
         Ok(())
     }
+}
+
+/// The unit of the report's times, and half the last digit a time is
+/// written with in it (`ProfileBuilder::stated_rounding`). A report in
+/// ticks writes whole ticks; with `clock_mhz` its times become ms here, as
+/// read (ms = ticks / (MHz × 1000)), and the clock is stated in meta. The
+/// IDE writes hundredths of a ms.
+fn times(
+    cols: &Columns,
+    clock_mhz: Option<f64>,
+    parsed: &mut [Parsed],
+    b: &mut ProfileBuilder,
+) -> (TimeUnit, f64) {
+    if !cols.in_ticks() {
+        return (TimeUnit::Ms, 0.005);
+    }
+    let Some(mhz) = clock_mhz else {
+        return (TimeUnit::Ticks, 0.5);
+    };
+    let per_ms = mhz * 1000.0;
+    for p in parsed.iter_mut() {
+        if let Parsed::Row(r) = p {
+            r.divide_times(per_ms);
+        }
+    }
+    // A whole number of MHz reads as one (`2400`, not `2400.0`).
+    let stated = match mhz.fract() == 0.0 && mhz < i64::MAX as f64 {
+        true => MetaValue::Int(mhz as i64),
+        false => MetaValue::Float(mhz),
+    };
+    b.set_meta(crate::CLOCK_MHZ, stated);
+    (TimeUnit::Ms, 0.5 / per_ms)
 }
 
 /// 1-based line numbers from byte offsets. The csv crate's own line count

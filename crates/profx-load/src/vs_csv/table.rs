@@ -43,6 +43,10 @@ pub(super) struct Columns {
     pub values: [ValueCols; 4],
     /// Inclusive samples, exclusive samples, and their percents.
     pub samples: [Option<usize>; 4],
+    /// `Time Inclusive Probe Overhead` (or its exclusive twin): a column
+    /// only VSPerfReport's command-line reports write, whose times are
+    /// processor ticks (formats.md § vs-csv, Time unit). Never read.
+    pub probe_overhead: Option<usize>,
 }
 
 impl Columns {
@@ -76,7 +80,17 @@ impl Columns {
         for (s, n) in c.samples.iter_mut().zip(samples) {
             *s = at(n);
         }
+        c.probe_overhead =
+            at("time inclusive probe overhead").or_else(|| at("time exclusive probe overhead"));
         c
+    }
+
+    /// Whether the report's times are processor ticks: VSPerfReport's
+    /// command-line reports have a probe overhead column, which the IDE's
+    /// exports (milliseconds) never have. The column, not how a number is
+    /// written, decides: an IDE export's whole numbers are still ms.
+    pub(super) fn in_ticks(&self) -> bool {
+        self.probe_overhead.is_some()
     }
 
     /// The last column position a row must have.
@@ -126,6 +140,20 @@ pub(super) struct Row {
     /// Per value: time, percent, average, minimum, maximum (`TIME` …).
     pub values: [[Option<f64>; 5]; 4],
     pub samples: [Option<f64>; 4],
+}
+
+impl Row {
+    /// Divides every time of the row (`X Time`, `Avg`, `Min`, `Max`; not
+    /// the percents) by `by`: ticks to milliseconds under `--clock-mhz`.
+    pub(super) fn divide_times(&mut self, by: f64) {
+        for v in &mut self.values {
+            for k in [TIME, AVG, MIN, MAX] {
+                if let Some(x) = &mut v[k] {
+                    *x /= by;
+                }
+            }
+        }
+    }
 }
 
 /// A row's level alone, to skip a bad row's subtree even when the rest of

@@ -245,3 +245,146 @@ fn edge_paths(p: &profx_model::Profile) -> Vec<String> {
         })
         .collect()
 }
+
+/// A command-line caller/callee report, VSPerfReport's shape: whole
+/// numbers, probe overhead columns, min/avg/max per call.
+const CMDLINE_HEADER: &str = "Type,Function Name,Elapsed Inclusive Time,Elapsed Exclusive Time,Elapsed Inclusive Time %,Elapsed Exclusive Time %,Time Inclusive Probe Overhead,Time Exclusive Probe Overhead,Min Elapsed Inclusive Time,Avg Elapsed Inclusive Time,Max Elapsed Inclusive Time,Number of Calls,Module Name,Root Function Name,\n";
+
+fn cmdline_report() -> String {
+    format!(
+        "{CMDLINE_HEADER}\"Root\",\"main\",4800000,1200000,100.00,25.00,378,189,4800000,4800000,4800000,1,\"p.exe\",\"main\",\n\
+         \"Callee\",\"work\",3600000,3600000,75.00,75.00,189,189,0,1800000,2400000,2,\"p.exe\",\"main\",\n\
+         \"Root\",\"work\",3600000,3600000,75.00,75.00,189,189,1200000,1800000,2400000,2,\"p.exe\",\"work\",\n\
+         \"Caller\",\"main\",3600000,3600000,75.00,75.00,189,189,0,1800000,2400000,2,\"p.exe\",\"work\",\n"
+    )
+}
+
+fn load_with(text: &str, opts: &LoadOptions) -> Result<Profile, LoadError> {
+    let input = Input::owned("r.csv", text.replace('\n', "\r\n").into_bytes());
+    load_inputs(&[input], opts)
+}
+
+fn real(name: &str) -> Profile {
+    let path = format!(
+        "{}/../../tests/fixtures/real/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    crate::load_paths(&[path], &LoadOptions::default()).expect(name)
+}
+
+/// formats.md § vs-csv, Time unit: VSPerfReport's command-line reports
+/// (a probe overhead column) are in ticks, the IDE's exports in ms, and a
+/// report without times (a sampling report) has no unit.
+#[test]
+fn the_public_reports_state_their_time_unit() {
+    use profx_model::TimeUnit;
+    let l4 = real("visperf_l4_cc.csv");
+    assert_eq!(l4.time_unit(), Some(TimeUnit::Ticks));
+    assert_eq!(l4.time_unit_name(), "ticks");
+    // Times are kept as the file states them: ___CxxSetUnhandledExceptionFilter's
+    // 39489 ticks, its probe overhead (189) beside it.
+    let f = function(&l4, "___CxxSetUnhandledExceptionFilter");
+    assert_eq!(f.time.elapsed_inclusive, Some(39489.0));
+    let pig = real("visperf_pigLatin.csv");
+    assert_eq!(
+        pig.time_unit(),
+        None,
+        "samples only: no time to have a unit"
+    );
+    let ide = real("inferno_CallTreeSummary.csv");
+    assert_eq!(ide.time_unit(), Some(TimeUnit::Ms));
+}
+
+#[test]
+fn a_made_command_line_report_is_in_ticks_whatever_its_kind() {
+    use profx_model::TimeUnit;
+    let p = load_with(&cmdline_report(), &LoadOptions::default()).expect("loads");
+    assert_eq!(p.time_unit(), Some(TimeUnit::Ticks));
+    assert_eq!(
+        function(&p, "main").time.elapsed_inclusive,
+        Some(4_800_000.0)
+    );
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(4_800_000.0));
+    assert!(!p.meta.contains_key(crate::CLOCK_MHZ));
+    // The shape decides, not the kind: a function summary with the column.
+    let summary = load_with(
+        "Function Name,Elapsed Inclusive Time,Elapsed Exclusive Time,Time Exclusive Probe Overhead,\n\"f\",500,500,189,\n",
+        &LoadOptions::default(),
+    )
+    .expect("loads");
+    assert_eq!(summary.time_unit(), Some(TimeUnit::Ticks));
+}
+
+/// An IDE export writes its ms with two decimals, whole or not; without
+/// the probe overhead column it is ms even when every number is whole.
+#[test]
+fn a_made_ide_export_with_whole_numbers_stays_ms() {
+    use profx_model::TimeUnit;
+    let p = load_with(
+        "Type,Function Name,Elapsed Inclusive Time,Elapsed Exclusive Time,Elapsed Inclusive Time %,Number of Calls,\n\"Root\",\"main\",120.00,20.00,100.00,1,\n\"Callee\",\"f\",100.00,100.00,83.33,4,\n\"Root\",\"f\",100.00,100.00,83.33,4,\n",
+        &LoadOptions::default(),
+    )
+    .expect("loads");
+    assert_eq!(p.time_unit(), Some(TimeUnit::Ms));
+    assert_eq!(function(&p, "main").time.elapsed_inclusive, Some(120.0));
+}
+
+/// `--clock-mhz N`: ms = ticks / (N × 1000), every time of the report
+/// (values, per-call statistics, edges, the total), percents untouched.
+#[test]
+fn clock_mhz_turns_ticks_into_ms() {
+    use profx_model::{MetaValue, TimeUnit};
+    let opts = LoadOptions {
+        clock_mhz: Some(2400.0),
+        ..LoadOptions::default()
+    };
+    let p = load_with(&cmdline_report(), &opts).expect("loads");
+    assert_eq!(p.time_unit(), Some(TimeUnit::Ms));
+    assert_eq!(p.meta[crate::CLOCK_MHZ], MetaValue::Int(2400));
+    let main = function(&p, "main");
+    assert_eq!(
+        main.time.elapsed_inclusive,
+        Some(2.0),
+        "4,800,000 / 2,400,000"
+    );
+    assert_eq!(main.time.elapsed_exclusive, Some(0.5));
+    assert_eq!(percents(&p, "main").elapsed_exclusive, Some(25.0));
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(2.0));
+    let work = p
+        .function_ids()
+        .find(|&f| p.function_name(f) == "work")
+        .expect("work");
+    let per_call = p.per_call(work);
+    assert_eq!(
+        (per_call.min_inclusive, per_call.max_inclusive),
+        (Some(0.5), Some(1.0))
+    );
+    assert_eq!(p.stated_edges()[0].elapsed_inclusive_ms, Some(1.5));
+    // A fraction of a MHz is kept as given.
+    let opts = LoadOptions {
+        clock_mhz: Some(2.5),
+        ..LoadOptions::default()
+    };
+    let p = load_with(&cmdline_report(), &opts).expect("loads");
+    assert_eq!(p.meta[crate::CLOCK_MHZ], MetaValue::Float(2.5));
+    assert_eq!(function(&p, "main").time.elapsed_inclusive, Some(1920.0));
+}
+
+/// A profile not in ticks refuses `--clock-mhz`, saying what its times are.
+#[test]
+fn clock_mhz_on_a_profile_not_in_ticks_is_refused() {
+    let opts = LoadOptions {
+        clock_mhz: Some(2400.0),
+        ..LoadOptions::default()
+    };
+    let ms = "Function Name,Elapsed Inclusive Time,\n\"f\",1.50,\n";
+    let err = load_with(ms, &opts).expect_err("ms already");
+    assert!(matches!(err, LoadError::ClockMhz { .. }), "{err}");
+    assert!(
+        err.to_string().contains("its times are ms already"),
+        "{err}"
+    );
+    let samples = "Function Name,Inclusive Samples,Exclusive Samples,\n\"f\",3,3,\n";
+    let err = load_with(samples, &opts).expect_err("no times");
+    assert!(err.to_string().contains("has no times"), "{err}");
+}

@@ -102,6 +102,7 @@ fn load(
     b.state_facts(Facts {
         line_file: LineFile::Caller,
         hits_word: HitsWord::Calls,
+        ..Facts::default()
     });
     if opts.reference {
         return reference::load(input, opts, watched, b);

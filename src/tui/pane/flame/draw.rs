@@ -150,7 +150,7 @@ fn status_line(name: &str, parts: &[String], width: usize) -> String {
 /// A weight in the tree's unit.
 fn amount_of(cx: &Ctx, w: f64) -> String {
     match cx.tree_index().unit() {
-        Unit::Ms => format!("{} ms", cell(Value::Ms(Some(w)))),
+        Unit::Ms => crate::report::fmt::grouped_time(cx.profile, w),
         Unit::Count => cell(Value::Count(Some(w as u64))),
     }
 }
@@ -267,7 +267,7 @@ fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
     let ix = cx.tree_index();
     let total = flame_view::span(t, st.zoom.last().copied());
     let of = match ix.unit() {
-        Unit::Ms => crate::report::fmt::grouped_ms(total),
+        Unit::Ms => crate::report::fmt::grouped_time(p, total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };
     (title, format!(" the full width: {of} "))
@@ -308,8 +308,8 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
     let call = c.call(id);
     let p = d.p;
     let mut parts = vec![
-        amount(c, call.duration()),
-        format!("{}–{}", at(c, call.start), at(c, call.end)),
+        amount(p, c, call.duration()),
+        format!("{}–{}", at(p, c, call.start), at(p, c, call.end)),
         format!("thread {}", c.bands[call.thread as usize].id),
     ];
     if let Some(q) = c.parent(id) {
@@ -335,18 +335,18 @@ fn band_title(c: &Chart, b: usize) -> String {
     format!("── thread {} · {calls} call{s} ", band.id)
 }
 
-/// A length of the chart's x: milliseconds, or events for an untimed trace.
-fn amount(c: &Chart, x: f64) -> String {
+/// A length of the chart's x: a time, or events for an untimed trace.
+fn amount(p: &Profile, c: &Chart, x: f64) -> String {
     match c.timed {
-        true => crate::report::fmt::grouped_ms(x),
+        true => crate::report::fmt::grouped_time(p, x),
         false => format!("{} events", crate::report::fmt::grouped(x as u64)),
     }
 }
 
 /// A place on the chart's x: a time, or an event's place.
-fn at(c: &Chart, x: f64) -> String {
+fn at(p: &Profile, c: &Chart, x: f64) -> String {
     match c.timed {
-        true => crate::report::fmt::grouped_ms(x),
+        true => crate::report::fmt::grouped_time(p, x),
         false => format!("#{}", crate::report::fmt::grouped(x as u64)),
     }
 }
@@ -368,13 +368,18 @@ fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
         title.push_str("· as run: the query's steps not drawn ");
     }
     if (from, to) != (c.start, c.end) {
-        title.push_str(&format!("· {}–{} ({out}: out) ", at(&c, from), at(&c, to)));
+        let p = cx.profile;
+        title.push_str(&format!(
+            "· {}–{} ({out}: out) ",
+            at(p, &c, from),
+            at(p, &c, to)
+        ));
     }
     if !f.search.text.is_empty() {
         title.push_str(&format!("· search: {} ", visible(&f.search.text)));
     }
     (
         title,
-        format!(" the full width: {} ", amount(&c, to - from)),
+        format!(" the full width: {} ", amount(cx.profile, &c, to - from)),
     )
 }

@@ -75,6 +75,8 @@ fn callers_callees(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme:
 /// What the butterfly's columns are: a time, a count (calls or samples)
 /// and the share, each named in a heading line.
 struct Heading {
+    /// The time column's name: the profile's unit (`ms`, `ticks`).
+    time: &'static str,
     count: &'static str,
     share: &'static str,
     has_time: bool,
@@ -111,13 +113,15 @@ impl Heading {
                 .max()
                 .unwrap_or(0) as u16
         };
+        let time_name = p.time_unit_name();
         Heading {
+            time: time_name,
             count: count_name,
             share: share_name,
             has_time: both().any(|e| e.time_ms.is_some()),
             has_count: both().any(|e| e.calls.or(e.hits).is_some()),
             widths: [
-                widest(&time, "ms"),
+                widest(&time, time_name),
                 widest(&count, count_name),
                 widest(&share, share_name),
             ],
@@ -170,7 +174,11 @@ fn edges(
         out.push_str(&format!("{s:>w$}", w = usize::from(share_w)));
         out
     };
-    let head = numbers("ms".into(), heading.count.into(), heading.share.into());
+    let head = numbers(
+        heading.time.into(),
+        heading.count.into(),
+        heading.share.into(),
+    );
     let numbers_w = head.width() as u16;
     // A space between the name and the numbers, and one at each side.
     let name_w = inner.width.saturating_sub(numbers_w + 3);
@@ -213,7 +221,7 @@ fn edge_note(below: usize, heading: &Heading, (time, count): (bool, bool)) -> Op
         edge.push(format!("↓ {below} more"));
     }
     let hidden: Vec<&str> = [
-        (heading.has_time && !time, "ms"),
+        (heading.has_time && !time, heading.time),
         (heading.has_count && !count, heading.count),
     ]
     .into_iter()

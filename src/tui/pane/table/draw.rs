@@ -116,7 +116,8 @@ fn empty_reason(t: &TablePane, cx: &Ctx) -> String {
     }
 }
 
-/// "Functions 19/19 · sort: Incl ms ▼ · filter: none", and what the
+/// "Functions 19/19 · sort: Incl ms ▼ · filter: none" (a time column
+/// named with the profile's unit), and what the
 /// percents are out of.
 fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     let p = cx.profile;
@@ -426,9 +427,8 @@ fn events(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, k: PacketId, t
     let source = &cx.profile.packet(k).events;
     let widths = event_widths(source.len(), inner);
     // The op column's heading names its codes; `?` says what they mean.
-    let heads = [
-        "#", "Thread", "Time ms", "Op iIOo", "Call", "Line", "Params",
-    ];
+    let time = format!("Time {}", cx.profile.time_unit_name());
+    let heads = ["#", "Thread", &time, "Op iIOo", "Call", "Line", "Params"];
     let mut xs = Vec::new();
     let mut x = inner.x + MARKER;
     for w in widths {

@@ -9,7 +9,7 @@
 
 use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit, Values};
 use crate::analysis::columns::Value;
-use crate::model::Profile;
+use crate::model::{Profile, TimeUnit};
 use crate::report::fmt::cell;
 use crate::text::visible;
 use crate::tui::fit::{fit, fit_name_module, full_name, put, shared_module, with_name};
@@ -24,7 +24,7 @@ use unicode_width::UnicodeWidthStr;
 
 /// A number column: its heading, width and what it shows.
 struct NumCol {
-    head: &'static str,
+    head: String,
     width: u16,
     sort: Option<TreeCol>,
     what: What,
@@ -41,9 +41,10 @@ enum What {
     Count,
 }
 
-/// How the tree's weights are written: milliseconds, or seconds where a
-/// number of milliseconds would leave the names no room (the unit then
-/// in the headings, `Total s`): no digit is ever cut.
+/// How the tree's weights are written: in the profile's time unit, or in
+/// thousands of it where a number would leave the names no room (seconds,
+/// thousands of ticks: the unit then in the headings, `Total s`,
+/// `Total kticks`): no digit is ever cut.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Scale {
     Ms,
@@ -56,18 +57,25 @@ const NAME_ROOM: u16 = 16;
 
 /// The columns, each as wide as its heading and the widest value it
 /// shows on screen (a weight never wider than the session's total).
-fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values]) -> Vec<NumCol> {
-    let col = |head, sort, what| NumCol {
-        head,
+fn columns(
+    (t, unit): (&CallTree, TimeUnit),
+    count_head: &'static str,
+    scale: Scale,
+    shown: &[Values],
+) -> Vec<NumCol> {
+    let col = |head: &str, sort, what| NumCol {
+        head: head.to_string(),
         width: 0,
         sort,
         what,
     };
+    let named = |unit: &str| (format!("Total {unit}"), format!("Self {unit}"));
     let (total, self_w) = match scale {
-        Scale::Ms => ("Total ms", "Self ms"),
-        Scale::S => ("Total s", "Self s"),
-        Scale::Count => ("Total", "Self"),
+        Scale::Ms => named(unit.name()),
+        Scale::S => named(unit.thousand_name()),
+        Scale::Count => ("Total".to_string(), "Self".to_string()),
     };
+    let (total, self_w) = (total.as_str(), self_w.as_str());
     let mut cols = match t.direction {
         Direction::TopDown => vec![
             col(total, Some(TreeCol::Total), What::Total),
@@ -109,7 +117,7 @@ fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values
 /// milliseconds while the names keep `NAME_ROOM`, else in seconds; a bar
 /// where the screen is wide.
 fn layout(
-    t: &CallTree,
+    (t, unit): (&CallTree, TimeUnit),
     count_head: &'static str,
     width: u16,
     shown: &[Values],
@@ -122,14 +130,14 @@ fn layout(
         Unit::Ms => Scale::Ms,
         Unit::Count => Scale::Count,
     };
-    let mut cols = columns(t, count_head, scale, shown);
+    let mut cols = columns((t, unit), count_head, scale, shown);
     if scale == Scale::Ms && name_w(&cols) < NAME_ROOM {
         scale = Scale::S;
-        cols = columns(t, count_head, scale, shown);
+        cols = columns((t, unit), count_head, scale, shown);
     }
     if width >= 110 {
         let bar = NumCol {
-            head: "",
+            head: String::new(),
             width: 12,
             sort: None,
             what: What::Bar,
@@ -193,7 +201,8 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         })
         .collect();
     let values: Vec<Values> = shown.iter().map(|r| r.3).collect();
-    let (cols, name_w, scale) = layout(t, count_head, inner.width, &values);
+    let unit = p.time_unit().unwrap_or_default();
+    let (cols, name_w, scale) = layout((t, unit), count_head, inner.width, &values);
     let mut whole = None;
     let name_x = inner.x + MARKER;
     headings(buf, (inner, name_w), t, &cols, theme);
@@ -259,7 +268,7 @@ fn headings(
         x += SPACING;
         let hx = x + c.width.saturating_sub(c.head.width() as u16);
         let st = style(c.sort == Some(t.sort.0));
-        buf.set_stringn(hx, inner.y, c.head, usize::from(c.width), st);
+        buf.set_stringn(hx, inner.y, &c.head, usize::from(c.width), st);
         x += c.width;
     }
 }
@@ -292,7 +301,7 @@ fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) ->
 fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> String {
     let weight = |x: Option<f64>| match scale {
         Scale::Ms => cell(Value::Ms(x)),
-        Scale::S => cell(Value::Ms(x.map(|ms| ms / 1000.0))),
+        Scale::S => cell(Value::Ms(x.map(|t| t / 1000.0))),
         Scale::Count => cell(Value::Count(x.map(|x| x as u64))),
     };
     match what {
@@ -335,7 +344,7 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
         title.push_str(&format!("· search: {} ", visible(&v.search.text)));
     }
     let of = match t.index().unit() {
-        Unit::Ms => crate::report::fmt::grouped_ms(t.index().total),
+        Unit::Ms => crate::report::fmt::grouped_time(cx.profile, t.index().total),
         Unit::Count => crate::report::fmt::grouped(t.index().total as u64),
     };
     (title, format!(" % of {of} "))
