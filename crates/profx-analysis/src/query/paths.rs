@@ -357,12 +357,14 @@ fn drop_path(d: &mut Dropped, n: PathNumbers) {
 }
 
 /// A new builder holding what a query keeps of `p` as it is: its format,
-/// sources, meta, facts and warnings.
+/// sources, meta, facts, warnings and threads (a step rewrites paths, not
+/// the events the threads rows describe).
 fn begin(p: &Profile) -> ProfileBuilder {
     let mut b = ProfileBuilder::new(&p.format);
     // The same names under the same ids, shared: no name is copied,
     // interned again or ranked again.
     b.put_names(p.names_again());
+    b.carry_threads(p.threads());
     for s in &p.sources {
         b.begin_source(s);
     }

@@ -183,3 +183,118 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
     assert!(answers[1].profile.functions().is_empty());
     assert_eq!(answers[1].profile.totals.elapsed_inclusive_ms, Some(0.0));
 }
+
+/// A timed trace of two threads: thread 1 runs `MAIN` → `A` → `B`, thread
+/// 7 runs `MAIN` → `MAIN` → `C` → `A`; `A` and `B` are of module `lib`.
+fn two_threads() -> Arc<Profile> {
+    use profx_model::Place;
+    use profx_model::metrics::TraceTime;
+    let mut b = ProfileBuilder::new("test");
+    let (none, lib) = (b.intern(""), b.intern("lib"));
+    let mut func = |name: &str, module| {
+        let n = b.intern(name);
+        b.function(n, module)
+    };
+    let (main, a, bb, c) = (
+        func("MAIN", none),
+        func("A", lib),
+        func("B", lib),
+        func("C", none),
+    );
+    b.trace_begin(TraceTime::Timed);
+    for (thread, calls) in [(1, vec![main, a, bb]), (7, vec![main, main, c, a])] {
+        let t = b.trace_thread(thread);
+        let mut at = f64::from(thread as u32);
+        for &f in &calls {
+            b.trace_time(t, at, || Place::Line(1));
+            b.trace_enter(t, f, 0, None);
+            at += 1.0;
+        }
+        for _ in &calls {
+            b.trace_time(t, at, || Place::Line(2));
+            b.trace_exit(t);
+            at += 2.0;
+        }
+    }
+    Arc::new(b.finish())
+}
+
+/// Every kind of step keeps its input's threads rows (model.md § Queries:
+/// events are not transformed, and the rows describe them) and shares its
+/// name table, a stack of steps the load's one: a name id means the same
+/// in every profile of the query.
+#[test]
+fn a_step_keeps_the_threads_rows_and_shares_the_names() {
+    let p = two_threads();
+    assert_eq!(thread_ids(&p), [1, 7]);
+    let t = |s: &str| Target(s.into());
+    let steps = [
+        Step::Merge(t("A")),
+        Step::MergePath(split_path("MAIN;MAIN;C")),
+        Step::Drop(t("B")),
+        Step::Focus(t("C")),
+        Step::FocusPath(split_path("MAIN;A")),
+        Step::CollapseRecursion(t("MAIN")),
+        Step::CollapseDirectRecursion(t("MAIN")),
+        Step::CollapseModule("lib".into()),
+        Step::CollapseSubtree(t("C")),
+    ];
+    let stacked = [
+        Step::CollapseModule("lib".into()),
+        Step::Merge(t("MAIN")),
+        Step::Drop(t("C")),
+    ];
+    let queries = steps.map(|s| vec![s]).into_iter().chain([stacked.to_vec()]);
+    for steps in queries {
+        let label = steps[0].label();
+        let q = Query {
+            threads: None,
+            steps,
+        };
+        let answers = run(&p, &q, &profx_model::Watch::NONE).expect("run");
+        assert_eq!(answers.len(), q.steps.len() + 1);
+        for a in &answers {
+            assert!(!a.dropped.unchanged, "{label}");
+            assert_eq!(a.profile.threads(), p.threads(), "{label}");
+            assert!(a.profile.shares_names_with(&p), "{label}");
+            for f in a.profile.functions() {
+                let (name, module) = (a.profile.name(f.name), a.profile.name(f.module));
+                assert_eq!((p.name(f.name), p.name(f.module)), (name, module));
+            }
+        }
+    }
+}
+
+/// Collapsing a module makes each run of its frames one frame, a
+/// function named after the module, of the module, whose name is the
+/// loaded one's (no name added).
+#[test]
+fn a_collapsed_module_is_one_frame_named_after_it() {
+    let p = two_threads();
+    let a = apply(&p, &Step::CollapseModule("lib".into()), &|| false).expect("collapse");
+    let q = &a.profile;
+    assert_eq!(q.name_count(), p.name_count());
+    let lib = named(q, "lib", "lib").expect("the module's frame");
+    assert_eq!(named(q, "A", "lib"), None);
+    // Thread 1: A then B, one run: 1 + 2 + ... Its own time is A's and B's.
+    let own = |p: &Profile, n: &str| excl(p, n, "lib").unwrap_or(0.0);
+    assert_eq!(
+        q.function(lib).time.elapsed_exclusive,
+        Some(own(&p, "A") + own(&p, "B"))
+    );
+    let mut paths: Vec<Vec<&str>> = q
+        .stack_ids()
+        .map(|s| q.frames(s).iter().map(|&f| q.function_name(f)).collect())
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            vec!["MAIN"],
+            vec!["MAIN", "MAIN"],
+            vec!["MAIN", "MAIN", "C"],
+            vec!["MAIN", "MAIN", "C", "lib"],
+            vec!["MAIN", "lib"]
+        ]
+    );
+}
