@@ -397,6 +397,14 @@ impl ProfileBuilder {
         self.carried.extend_from_slice(warnings);
     }
 
+    /// Keeps a profile's threads rows as they are: a query's step rewrites
+    /// call paths, never events, and the rows describe the events (the
+    /// thread choice's), so they stay its input's. A trace feed's own rows
+    /// replace them.
+    pub fn carry_threads(&mut self, threads: &[super::ThreadInfo]) {
+        self.threads = threads.to_vec();
+    }
+
     /// Gives the profile its way back to the input (`Replay`).
     pub fn state_replay(&mut self, replay: std::sync::Arc<dyn super::Replay>) {
         self.replay = Some(replay);

@@ -4,6 +4,7 @@
 use super::ids::NameId;
 use super::name_index::NameIndex;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
 
 /// Owns the distinct strings of one profile.
 ///
@@ -12,16 +13,25 @@ use std::hash::{BuildHasher, Hasher};
 /// 16 to 32 for its table slots (8 bytes each, the table a quarter to half
 /// full), not two heap blocks (one for the list, one for the key), and
 /// freezing frees nothing name by name.
+///
+/// A query's step interns on top of its input's frozen names
+/// ([`Interner::extending`]): those keep their ids and are shared, not
+/// copied, and the names the step adds are numbered after them.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
     text: String,
     /// Where each name starts in `text`; it ends where the next starts.
     starts: Vec<usize>,
-    /// Ids by hash (`name_index.rs`).
+    /// Ids by hash (`name_index.rs`), numbered from 0 in this table (the
+    /// ids handed out are `first` higher).
     index: NameIndex,
     /// Ranks worked out ahead of `freeze` ([`Interner::keep_ranks`]), for
     /// the names there were then.
     ranks: Vec<u32>,
+    /// The frozen names this table extends (a step's input's), if any.
+    base: Option<Box<Names>>,
+    /// How many names `base` has: the id of this table's first name.
+    first: usize,
 }
 
 fn hash(s: &[u8]) -> u32 {
@@ -108,18 +118,37 @@ impl Interner {
         if let Some(id) = self.find_hashed(s.as_bytes(), h) {
             return id;
         }
-        let id = NameId::from_index(self.starts.len());
+        if let Some(id) = self.base.as_ref().and_then(|b| b.find(s.as_bytes())) {
+            return id;
+        }
+        let own = NameId::from_index(self.starts.len());
         self.starts.push(self.text.len());
         self.text.push_str(s);
-        self.index.insert(id, h);
-        id
+        self.index.insert(own, h);
+        NameId::from_index(self.first + own.index())
+    }
+
+    /// A table whose names are `names`, under the same ids, shared and not
+    /// copied (a query's step: its input's names mean the same in the
+    /// profile it makes), to which new names are added after them. Finding
+    /// one of `names` by its text reads them all (they keep no lookup
+    /// table once frozen): a step adds a few names at most, and names its
+    /// input's by their ids.
+    pub fn extending(names: &Names) -> Interner {
+        Interner {
+            first: names.len(),
+            base: Some(Box::new(names.clone())),
+            ..Interner::default()
+        }
     }
 
     /// The id of the name whose text is `s`, if it has one.
     pub fn find(&self, s: &[u8]) -> Option<NameId> {
-        self.find_hashed(s, hash(s))
+        let own = self.find_hashed(s, hash(s));
+        own.or_else(|| self.base.as_ref().and_then(|b| b.find(s)))
     }
 
+    /// `s` among this table's own names (not `base`'s).
     fn find_hashed(&self, s: &[u8], h: u32) -> Option<NameId> {
         // Bytes, not `str` slices: no check of UTF-8 boundaries a probe.
         let (text, starts) = (self.text.as_bytes(), self.starts.as_slice());
@@ -127,20 +156,26 @@ impl Interner {
             let end = starts.get(i + 1).copied().unwrap_or(text.len());
             text.get(starts[i]..end).unwrap_or_default()
         };
-        self.index.find(h, |id| same(at(id.index()), s))
+        let own = self.index.find(h, |id| same(at(id.index()), s))?;
+        Some(NameId::from_index(self.first + own.index()))
     }
 
     /// The text of name `id`, an id of this table.
     pub fn resolve(&self, id: NameId) -> &str {
-        span(&self.text, &self.starts, id.index())
+        match (id.index().checked_sub(self.first), &self.base) {
+            (Some(own), _) => span(&self.text, &self.starts, own),
+            (None, Some(base)) => base.resolve(id),
+            (None, None) => "",
+        }
     }
 
     /// How many names there are.
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.first + self.starts.len()
     }
 
-    /// Forgets every name, keeping the room they took.
+    /// Forgets every name it added (those it extends stay), keeping the
+    /// room they took.
     pub fn clear(&mut self) {
         self.text.clear();
         self.starts.clear();
@@ -150,12 +185,13 @@ impl Interner {
 
     /// The names in number order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        (0..self.starts.len()).map(|i| span(&self.text, &self.starts, i))
+        let base = self.base.iter().flat_map(|b| b.iter());
+        base.chain((0..self.starts.len()).map(|i| span(&self.text, &self.starts, i)))
     }
 
     /// Whether there are no names.
     pub fn is_empty(&self) -> bool {
-        self.starts.is_empty()
+        self.len() == 0
     }
 
     /// Drops the lookup table once loading is over (the app only resolves
@@ -167,8 +203,13 @@ impl Interner {
             mut starts,
             index,
             ranks,
+            base,
+            first: _,
         } = self;
         drop(index);
+        if let Some(base) = base {
+            return base.with(&text, &starts);
+        }
         text.shrink_to_fit();
         starts.shrink_to_fit();
         let ranks = match ranks.len() == starts.len() {
@@ -176,15 +217,20 @@ impl Interner {
             false => rank(&text, &starts),
         };
         Names {
-            text,
-            starts,
-            ranks,
+            table: Arc::new(Table {
+                text,
+                starts,
+                ranks,
+            }),
+            added: Added::default(),
         }
     }
 
     /// Each name's place in the byte order of all names (`""` is 0): what
     /// `freeze` keeps. A loader with a core to spare works them out while
-    /// it finishes its rows, and hands them back with `keep_ranks`.
+    /// it finishes its rows, and hands them back with `keep_ranks`. Of a
+    /// loader's table only: a table [`Interner::extending`] others ranks
+    /// the names it adds when it freezes.
     pub fn ranks(&self) -> Vec<u32> {
         rank(&self.text, &self.starts)
     }
@@ -327,51 +373,149 @@ fn span<'a>(text: &'a str, starts: &[usize], i: usize) -> &'a str {
 }
 
 /// The read-only string table of a finished profile.
+///
+/// A loaded profile's names are one [`Table`], shared (`Arc`) by every
+/// profile a query makes of it; the few names a step adds (a collapsed
+/// module's frame, were it new) are `added` after them, each profile its
+/// own short list. Ranks order every name of both by its text.
 #[derive(Debug, Default, Clone)]
 pub struct Names {
+    table: Arc<Table>,
+    added: Added,
+}
+
+/// A load's names, frozen: text back to back, where each starts, and its
+/// rank.
+#[derive(Debug, Default)]
+struct Table {
     text: String,
     starts: Vec<usize>,
-    /// Per name: its place in byte order among all names (`""` is 0).
+    /// Per name: its place in byte order among the table's names (`""`
+    /// is 0).
+    ranks: Vec<u32>,
+}
+
+/// Names added to a shared [`Table`] by a query's steps, numbered after
+/// its names, and how they fall among them in text order.
+#[derive(Debug, Default, Clone)]
+struct Added {
+    text: String,
+    starts: Vec<usize>,
+    /// Per added name: the table's rank of the last table name before it
+    /// in text order (0: none); `u32::MAX` for the empty name, which ranks
+    /// 0 and shifts no other.
+    after: Vec<u32>,
+    /// The `after` of every added name but the empty one, sorted: a table
+    /// name of rank r has as many added names before it as there are
+    /// entries below r.
+    sorted_after: Vec<u32>,
+    /// Per added name: its rank among all names.
     ranks: Vec<u32>,
 }
 
 impl Names {
-    /// A table to intern into again, holding these names under the same
-    /// ids with their ranks: a profile a query rebuilds keeps its names'
-    /// ids, and its ranks need no sort unless a name is added.
-    pub fn thaw(&self) -> Interner {
-        let mut index = NameIndex::default();
-        index.reserve(self.starts.len());
-        for i in 0..self.starts.len() {
-            let name = span(&self.text, &self.starts, i);
-            index.insert(NameId::from_index(i), hash(name.as_bytes()));
+    /// These names and `text`'s (back to back, starting at `starts`),
+    /// numbered after them, none of which these have: the table shared,
+    /// the added names ranked among all. Ranking a new name reads every
+    /// name of the table once, as finding it did.
+    fn with(&self, text: &str, starts: &[usize]) -> Names {
+        if starts.is_empty() {
+            return self.clone();
         }
-        Interner {
-            text: self.text.clone(),
-            starts: self.starts.clone(),
-            index,
-            ranks: self.ranks.clone(),
+        let mut added = self.added.clone();
+        let new: Vec<&str> = (0..starts.len()).map(|i| span(text, starts, i)).collect();
+        let mut after: Vec<u32> = new
+            .iter()
+            .map(|s| if s.is_empty() { u32::MAX } else { 0 })
+            .collect();
+        let t = &self.table;
+        for i in 0..t.starts.len() {
+            let (name, r) = (span(&t.text, &t.starts, i), t.ranks[i]);
+            for (a, s) in after.iter_mut().zip(&new) {
+                if *a != u32::MAX && r > *a && name < *s {
+                    *a = r;
+                }
+            }
+        }
+        for (s, a) in new.iter().zip(after) {
+            added.starts.push(added.text.len());
+            added.text.push_str(s);
+            added.after.push(a);
+        }
+        added.sorted_after = added
+            .after
+            .iter()
+            .copied()
+            .filter(|&a| a != u32::MAX)
+            .collect();
+        added.sorted_after.sort_unstable();
+        // Among the added names: its table neighbour's rank, one for each
+        // added name before it in text order, and one for itself.
+        let texts: Vec<&str> = (0..added.starts.len())
+            .map(|i| span(&added.text, &added.starts, i))
+            .collect();
+        added.ranks = (0..texts.len())
+            .map(|k| match added.after[k] {
+                u32::MAX => 0,
+                a => {
+                    let before = texts.iter().filter(|o| !o.is_empty() && **o < texts[k]);
+                    a + before.count() as u32 + 1
+                }
+            })
+            .collect();
+        Names {
+            table: Arc::clone(&self.table),
+            added,
         }
     }
 
     /// Orders names as `str::cmp` orders their text.
+    #[inline]
     pub fn rank(&self, id: NameId) -> u32 {
-        self.ranks[id.index()]
+        let i = id.index();
+        match self.table.ranks.get(i) {
+            Some(&r) if r == 0 || self.added.sorted_after.is_empty() => r,
+            Some(&r) => r + self.added.sorted_after.partition_point(|&a| a < r) as u32,
+            None => self.added.ranks[i - self.table.starts.len()],
+        }
     }
 
     /// The text of name `id`, an id of this table.
+    #[inline]
     pub fn resolve(&self, id: NameId) -> &str {
-        span(&self.text, &self.starts, id.index())
+        let (i, t) = (id.index(), &self.table);
+        match i.checked_sub(t.starts.len()) {
+            None => span(&t.text, &t.starts, i),
+            Some(k) => span(&self.added.text, &self.added.starts, k),
+        }
     }
 
     /// How many names there are.
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.table.starts.len() + self.added.starts.len()
     }
 
     /// Whether there are no names.
     pub fn is_empty(&self) -> bool {
-        self.starts.is_empty()
+        self.len() == 0
+    }
+
+    /// Every name's text, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|i| self.resolve(NameId::from_index(i)))
+    }
+
+    /// The id of the name whose text is `s`, reading every name: frozen
+    /// names keep no lookup table (a step's few new names, not a load's).
+    pub fn find(&self, s: &[u8]) -> Option<NameId> {
+        let i = self.iter().position(|n| same(n.as_bytes(), s))?;
+        Some(NameId::from_index(i))
+    }
+
+    /// Whether `other` shares these names' table (a query's profiles
+    /// share their load's): none of its names was copied.
+    pub fn shares_table(&self, other: &Names) -> bool {
+        Arc::ptr_eq(&self.table, &other.table)
     }
 }
 
@@ -534,6 +678,91 @@ mod tests {
         assert_eq!(names.resolve(ids[49_999]), texts[49_999]);
         assert_eq!(names.resolve(empty), "");
         assert_eq!(names.rank(empty), 0);
+    }
+
+    /// Ranks of frozen names order them as their text orders.
+    fn frozen_ranks_agree_with_text(names: &Names) {
+        let texts: Vec<&str> = names.iter().collect();
+        let mut by_rank: Vec<usize> = (0..texts.len()).collect();
+        by_rank.sort_by_key(|&k| (names.rank(NameId::from_index(k)), texts[k]));
+        let mut by_text = by_rank.clone();
+        by_text.sort_by(|&a, &b| texts[a].cmp(texts[b]));
+        let ranked: Vec<&str> = by_rank.iter().map(|&k| texts[k]).collect();
+        let sorted: Vec<&str> = by_text.iter().map(|&k| texts[k]).collect();
+        assert_eq!(ranked, sorted);
+        // Distinct names, distinct ranks (the empty one apart).
+        for a in 0..texts.len() {
+            for b in a + 1..texts.len() {
+                let (ra, rb) = (names.rank(NameId(a as u32)), names.rank(NameId(b as u32)));
+                assert!(
+                    ra != rb || texts[a] == texts[b],
+                    "{:?} {:?}",
+                    texts[a],
+                    texts[b]
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Steps stacked on a load's names: each keeps every id of the
+        /// names before it, shares the load's table, adds only names it has
+        /// not, and ranks all of them in text order.
+        #[test]
+        fn names_added_on_a_shared_table_rank_among_it(
+            loaded in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..6), 0..30),
+            steps in proptest::collection::vec(
+                proptest::collection::vec(proptest::collection::vec(0u8..3, 0..6), 0..4), 1..4),
+        ) {
+            let text = |t: &Vec<u8>| -> String { t.iter().map(|&b| ['a', 'b', '\u{e9}'][b as usize]).collect() };
+            let mut i = Interner::default();
+            for t in &loaded {
+                i.intern(&text(t));
+            }
+            let load = i.freeze();
+            let mut names = load.clone();
+            for step in &steps {
+                let mut i = Interner::extending(&names);
+                let mut ids = Vec::new();
+                for t in step {
+                    let t = text(t);
+                    let id = i.intern(&t);
+                    proptest::prop_assert_eq!(i.resolve(id), t.as_str());
+                    proptest::prop_assert_eq!(i.find(t.as_bytes()), Some(id));
+                    ids.push((id, t));
+                }
+                let next = i.freeze();
+                proptest::prop_assert!(next.shares_table(&load));
+                for k in 0..names.len() {
+                    let id = NameId::from_index(k);
+                    proptest::prop_assert_eq!(next.resolve(id), names.resolve(id));
+                }
+                for (id, t) in &ids {
+                    proptest::prop_assert_eq!(next.resolve(*id), t.as_str());
+                }
+                let mut distinct: Vec<&str> = next.iter().collect();
+                distinct.sort_unstable();
+                distinct.dedup();
+                proptest::prop_assert_eq!(distinct.len(), next.len());
+                frozen_ranks_agree_with_text(&next);
+                names = next;
+            }
+        }
+    }
+
+    /// A step that adds no name freezes to its input's names, shared.
+    #[test]
+    fn a_step_adding_no_name_adds_nothing() {
+        let mut i = Interner::default();
+        let (b, a) = (i.intern("b"), i.intern("a"));
+        let load = i.freeze();
+        let mut step = Interner::extending(&load);
+        assert_eq!(step.intern("a"), a);
+        assert_eq!(step.len(), 2);
+        let names = step.freeze();
+        assert!(names.shares_table(&load));
+        assert_eq!((names.rank(a), names.rank(b)), (1, 2));
+        assert_eq!(names.len(), 2);
     }
 
     #[test]

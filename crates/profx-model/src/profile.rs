@@ -357,9 +357,16 @@ impl Profile {
     }
 
     /// The profile's names, to intern into again under the same ids (a
-    /// query's rebuilt profile: `ProfileBuilder::put_names`).
+    /// query's rebuilt profile: `ProfileBuilder::put_names`): shared, not
+    /// copied, the names a step adds numbered after them.
     pub fn names_again(&self) -> super::intern::Interner {
-        self.names.thaw()
+        super::intern::Interner::extending(&self.names)
+    }
+
+    /// Whether `other`'s names are this profile's own table, shared (every
+    /// profile a query makes shares its load's): no name was copied.
+    pub fn shares_names_with(&self, other: &Profile) -> bool {
+        self.names.shares_table(&other.names)
     }
 
     /// The way back to the input's events, where the loader gave one.

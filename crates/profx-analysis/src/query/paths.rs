@@ -9,11 +9,11 @@
 //! reports) has only functions: merge and drop apply to its rows, and
 //! every other row stays as loaded.
 
-use super::rewrite::{Frame, Rewritten, Rule};
+use super::rewrite::{Frame, FuncSet, Rewritten, Rule};
 use super::{QueryError, Step, Target, resolve};
 use profx_model::graph::noise;
 use profx_model::metrics::PathNumbers;
-use profx_model::{FuncId, FuncSummary, HitsCount, Profile, ProfileBuilder, StatedEdge};
+use profx_model::{FuncId, FuncSummary, HitsCount, NameId, Profile, ProfileBuilder, StatedEdge};
 
 /// What a step left out, for the header and `--json`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -62,13 +62,7 @@ pub(super) fn apply(
     let rule = rule(p, step)?;
     let (q, mut dropped, changed) = match has_paths {
         false => functions_only(p, &rule),
-        true => {
-            let module_name = match step {
-                Step::CollapseModule(m) => m.clone(),
-                _ => String::new(),
-            };
-            rewrite_paths(p, &rule, &module_name, cancel)?
-        }
+        true => rewrite_paths(p, &rule, cancel)?,
     };
     let refused = match (changed, q.functions().is_empty()) {
         (false, _) => Some(QueryError::ChangesNothing { step: step.label() }),
@@ -88,7 +82,8 @@ pub(super) fn apply(
 
 /// The step's rule, its names resolved in `p`.
 fn rule(p: &Profile, step: &Step) -> Result<Rule, QueryError> {
-    let one = |t: &Target| resolve(p, t);
+    let n = p.functions().len();
+    let one = |t: &Target| resolve(p, t).map(|ids| FuncSet::of(ids, n));
     Ok(match step {
         Step::Merge(t) => Rule::Merge(one(t)?),
         Step::Drop(t) => Rule::Drop(one(t)?),
@@ -103,7 +98,7 @@ fn rule(p: &Profile, step: &Step) -> Result<Rule, QueryError> {
                 .function_ids()
                 .filter(|&f| p.function_module(f) == m && !m.is_empty())
                 .collect();
-            if set.is_empty() {
+            let Some(&first) = set.first() else {
                 let mut modules: Vec<&str> =
                     p.function_ids().map(|f| p.function_module(f)).collect();
                 modules.sort_unstable();
@@ -114,14 +109,14 @@ fn rule(p: &Profile, step: &Step) -> Result<Rule, QueryError> {
                     name: m.clone(),
                     closest,
                 });
-            }
-            Rule::CollapseModule(set)
+            };
+            Rule::CollapseModule(FuncSet::of(set, n), p.function(first).module)
         }
     })
 }
 
 /// A path step's frames resolved, and held to name a node of `p`.
-fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
+fn node(p: &Profile, path: &[Target]) -> Result<Vec<FuncSet>, QueryError> {
     let sets = path
         .iter()
         .map(|t| resolve(p, t))
@@ -133,8 +128,9 @@ fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
             frames.iter().zip(&sets).all(|(f, set)| set.contains(f))
         }
     });
+    let n = p.functions().len();
     match exists && !sets.is_empty() {
-        true => Ok(sets),
+        true => Ok(sets.into_iter().map(|s| FuncSet::of(s, n)).collect()),
         false => Err(QueryError::NoPath {
             path: super::join_path(path),
         }),
@@ -212,7 +208,9 @@ struct Ids<'a> {
     p: &'a Profile,
     new: Vec<Option<FuncId>>,
     module: Option<FuncId>,
-    module_name: &'a str,
+    /// The collapsed module's name, an id of `p`'s names (the new
+    /// profile's too): its frame is a function of that name and module.
+    module_name: Option<NameId>,
 }
 
 impl Ids<'_> {
@@ -232,7 +230,7 @@ impl Ids<'_> {
                 if let Some(id) = self.module {
                     return Some(id);
                 }
-                let m = b.intern(self.module_name);
+                let m = self.module_name?;
                 let id = b.function(m, m);
                 self.module = Some(id);
                 Some(id)
@@ -245,7 +243,6 @@ impl Ids<'_> {
 fn rewrite_paths(
     p: &Profile,
     rule: &Rule,
-    module_name: &str,
     cancel: &dyn Fn() -> bool,
 ) -> Result<(Profile, Dropped, bool), QueryError> {
     let mut b = begin(p);
@@ -256,7 +253,10 @@ fn rewrite_paths(
         p,
         new: vec![None; p.functions().len()],
         module: None,
-        module_name,
+        module_name: match rule {
+            Rule::CollapseModule(_, m) => Some(*m),
+            _ => None,
+        },
     };
     // A function whose own time the step moved: its lines' numbers can no
     // longer be told apart (which line the moved time was spent at).
@@ -357,12 +357,14 @@ fn drop_path(d: &mut Dropped, n: PathNumbers) {
 }
 
 /// A new builder holding what a query keeps of `p` as it is: its format,
-/// sources, meta, facts and warnings.
+/// sources, meta, facts, warnings and threads (a step rewrites paths, not
+/// the events the threads rows describe).
 fn begin(p: &Profile) -> ProfileBuilder {
     let mut b = ProfileBuilder::new(&p.format);
-    // The same names under the same ids: nothing is interned again, and
-    // their ranks need no sort.
+    // The same names under the same ids, shared: no name is copied,
+    // interned again or ranked again.
     b.put_names(p.names_again());
+    b.carry_threads(p.threads());
     for s in &p.sources {
         b.begin_source(s);
     }
@@ -450,17 +452,18 @@ fn copy_lines(
 /// there (it went to callers no path names). Every other row is as loaded,
 /// inclusive times too: nothing says which of them held the time.
 fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped, bool) {
+    let none = FuncSet::of([], 0);
     let (set, drop) = match rule {
-        Rule::Merge(set) => (set.as_slice(), false),
-        Rule::Drop(set) => (set.as_slice(), true),
-        _ => (&[][..], false),
+        Rule::Merge(set) => (set, false),
+        Rule::Drop(set) => (set, true),
+        _ => (&none, false),
     };
     let mut b = begin(p);
     let mut new = vec![None; p.functions().len()];
     let mut dropped = Dropped::default();
     for f in p.function_ids() {
         let row = p.function(f);
-        if set.contains(&f) {
+        if set.contains(f) {
             dropped.paths += 1;
             if let Some(ms) = row.time.elapsed_exclusive {
                 dropped.ms = Some(dropped.ms.unwrap_or(0.0) + ms);
@@ -499,8 +502,8 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped, bool) {
     let untouched = vec![false; p.functions().len()];
     copy_lines(p, &mut b, &new, &untouched, false);
     let app_ms: f64 = set
-        .iter()
-        .filter_map(|&f| p.function(f).time.application_exclusive)
+        .ids()
+        .filter_map(|f| p.function(f).time.application_exclusive)
         .sum();
     let t = b.totals_mut();
     *t = p.totals.clone();
@@ -525,5 +528,5 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped, bool) {
         dropped.hits = None;
         dropped.paths = 0;
     }
-    (b.finish(), dropped, !set.is_empty())
+    (b.finish(), dropped, set.ids().next().is_some())
 }

@@ -20,8 +20,46 @@ pub(crate) enum Frame {
 }
 
 impl Frame {
-    fn is(self, set: &[FuncId]) -> bool {
-        matches!(self, Frame::Func(f) if set.contains(&f))
+    fn is(self, set: &FuncSet) -> bool {
+        matches!(self, Frame::Func(f) if set.contains(f))
+    }
+}
+
+/// Functions a rule names, as a bit a function of the profile it applies
+/// to: a frame is tested in constant time however many functions the set
+/// holds (a module may hold thousands, and every frame of every path is
+/// tested).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FuncSet {
+    bits: Vec<u64>,
+}
+
+impl FuncSet {
+    /// The set of `ids`, functions of a profile with `functions` rows.
+    pub(crate) fn of(ids: impl IntoIterator<Item = FuncId>, functions: usize) -> FuncSet {
+        let mut bits = vec![0u64; functions.div_ceil(64)];
+        for f in ids {
+            if let Some(w) = bits.get_mut(f.index() / 64) {
+                *w |= 1 << (f.index() % 64);
+            }
+        }
+        FuncSet { bits }
+    }
+
+    /// Whether `f` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, f: FuncId) -> bool {
+        let (w, b) = (f.index() / 64, f.index() % 64);
+        self.bits.get(w).is_some_and(|w| w & (1 << b) != 0)
+    }
+
+    /// The set's functions, in id order.
+    pub(crate) fn ids(&self) -> impl Iterator<Item = FuncId> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| FuncId::from_index(w * 64 + b))
+        })
     }
 }
 
@@ -37,20 +75,21 @@ pub(crate) enum Rewritten {
 /// The rule a step applies to every path, its functions resolved.
 #[derive(Debug)]
 pub(crate) enum Rule {
-    Merge(Vec<FuncId>),
-    MergeNode(Vec<Vec<FuncId>>),
-    Drop(Vec<FuncId>),
-    Focus(Vec<FuncId>),
-    FocusNode(Vec<Vec<FuncId>>),
-    CollapseRecursion(Vec<FuncId>),
-    CollapseDirectRecursion(Vec<FuncId>),
-    CollapseModule(Vec<FuncId>),
-    CollapseSubtree(Vec<FuncId>),
+    Merge(FuncSet),
+    MergeNode(Vec<FuncSet>),
+    Drop(FuncSet),
+    Focus(FuncSet),
+    FocusNode(Vec<FuncSet>),
+    CollapseRecursion(FuncSet),
+    CollapseDirectRecursion(FuncSet),
+    /// The module's functions and its name (the collapsed frame's).
+    CollapseModule(FuncSet, profx_model::NameId),
+    CollapseSubtree(FuncSet),
 }
 
 /// Whether `path` starts with the node `node` (each frame one of its
 /// functions).
-fn under(path: &[Frame], node: &[Vec<FuncId>]) -> bool {
+fn under(path: &[Frame], node: &[FuncSet]) -> bool {
     path.len() >= node.len() && path.iter().zip(node).all(|(f, set)| f.is(set))
 }
 
@@ -116,7 +155,7 @@ impl Rule {
                 *path = out;
                 kept(leaf_survived)
             }
-            Rule::CollapseModule(set) => {
+            Rule::CollapseModule(set, _) => {
                 let mut out: Vec<Frame> = Vec::with_capacity(n);
                 let mut leaf_survived = true;
                 for (k, &f) in path.iter().enumerate() {
@@ -152,8 +191,12 @@ mod tests {
     fn f(i: usize) -> Frame {
         Frame::Func(FuncId::from_index(i))
     }
-    fn id(i: usize) -> FuncId {
-        FuncId::from_index(i)
+    /// The set of functions `ids`.
+    fn id(i: usize) -> FuncSet {
+        set(&[i])
+    }
+    fn set(ids: &[usize]) -> FuncSet {
+        FuncSet::of(ids.iter().map(|&i| FuncId::from_index(i)), 8)
     }
     const A: usize = 0;
     const F: usize = 1;
@@ -168,7 +211,7 @@ mod tests {
 
     #[test]
     fn collapse_recursion_keeps_the_outermost_and_what_follows_the_innermost() {
-        let (p, r) = run(Rule::CollapseRecursion(vec![id(F)]), &[A, F, G, F, H]);
+        let (p, r) = run(Rule::CollapseRecursion(id(F)), &[A, F, G, F, H]);
         assert_eq!(p, [f(A), f(F), f(H)]);
         assert_eq!(
             r,
@@ -176,7 +219,7 @@ mod tests {
                 leaf_survived: true
             }
         );
-        let (p, r) = run(Rule::CollapseRecursion(vec![id(F)]), &[A, F, G, F]);
+        let (p, r) = run(Rule::CollapseRecursion(id(F)), &[A, F, G, F]);
         assert_eq!(p, [f(A), f(F)]);
         assert_eq!(
             r,
@@ -188,15 +231,18 @@ mod tests {
 
     #[test]
     fn direct_recursion_only_drops_an_f_called_by_f() {
-        let (p, _) = run(Rule::CollapseDirectRecursion(vec![id(F)]), &[A, F, F, H]);
+        let (p, _) = run(Rule::CollapseDirectRecursion(id(F)), &[A, F, F, H]);
         assert_eq!(p, [f(A), f(F), f(H)]);
-        let (p, _) = run(Rule::CollapseDirectRecursion(vec![id(F)]), &[A, F, G, F]);
+        let (p, _) = run(Rule::CollapseDirectRecursion(id(F)), &[A, F, G, F]);
         assert_eq!(p, [f(A), f(F), f(G), f(F)]);
     }
 
     #[test]
     fn a_module_run_is_one_frame_and_m_x_m_stays_three() {
-        let (p, r) = run(Rule::CollapseModule(vec![id(F), id(G)]), &[A, F, G, H, F]);
+        let (p, r) = run(
+            Rule::CollapseModule(set(&[F, G]), Default::default()),
+            &[A, F, G, H, F],
+        );
         assert_eq!(p, [f(A), Frame::Module, f(H), Frame::Module]);
         assert_eq!(
             r,
@@ -208,15 +254,15 @@ mod tests {
 
     #[test]
     fn focus_starts_at_the_outermost_f_and_removes_the_rest() {
-        let (p, _) = run(Rule::Focus(vec![id(F)]), &[A, F, G, F]);
+        let (p, _) = run(Rule::Focus(id(F)), &[A, F, G, F]);
         assert_eq!(p, [f(F), f(G), f(F)]);
-        let (_, r) = run(Rule::Focus(vec![id(F)]), &[A, G]);
+        let (_, r) = run(Rule::Focus(id(F)), &[A, G]);
         assert_eq!(r, Rewritten::Removed);
     }
 
     #[test]
     fn a_merged_node_leaves_only_under_its_path() {
-        let node = vec![vec![id(A)], vec![id(F)]];
+        let node = vec![id(A), id(F)];
         let (p, r) = run(Rule::MergeNode(node.clone()), &[A, F, G]);
         assert_eq!(p, [f(A), f(G)]);
         assert_eq!(
@@ -239,7 +285,7 @@ mod tests {
 
     #[test]
     fn collapse_subtree_cuts_below_the_outermost_f() {
-        let (p, r) = run(Rule::CollapseSubtree(vec![id(F)]), &[A, F, G, F]);
+        let (p, r) = run(Rule::CollapseSubtree(id(F)), &[A, F, G, F]);
         assert_eq!(p, [f(A), f(F)]);
         assert_eq!(
             r,

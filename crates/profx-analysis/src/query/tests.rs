@@ -322,3 +322,248 @@ fn which_profile_a_view_reads_is_said_once() {
         assert_eq!(Reads::of_view(v), Reads::Paths, "{v:?}");
     }
 }
+
+/// A timed trace of two threads: thread 1 runs `MAIN` → `A` → `B`, thread
+/// 7 runs `MAIN` → `MAIN` → `C` → `A`; `A` and `B` are of module `lib`.
+fn two_threads() -> Arc<Profile> {
+    use profx_model::Place;
+    use profx_model::metrics::TraceTime;
+    let mut b = ProfileBuilder::new("test");
+    let (none, lib) = (b.intern(""), b.intern("lib"));
+    let mut func = |name: &str, module| {
+        let n = b.intern(name);
+        b.function(n, module)
+    };
+    let (main, a, bb, c) = (
+        func("MAIN", none),
+        func("A", lib),
+        func("B", lib),
+        func("C", none),
+    );
+    b.trace_begin(TraceTime::Timed);
+    for (thread, calls) in [(1, vec![main, a, bb]), (7, vec![main, main, c, a])] {
+        let t = b.trace_thread(thread);
+        let mut at = f64::from(thread as u32);
+        for &f in &calls {
+            b.trace_time(t, at, || Place::Line(1));
+            b.trace_enter(t, f, 0, None);
+            at += 1.0;
+        }
+        for _ in &calls {
+            b.trace_time(t, at, || Place::Line(2));
+            b.trace_exit(t);
+            at += 2.0;
+        }
+    }
+    Arc::new(b.finish())
+}
+
+/// Every kind of step keeps its input's threads rows (model.md § Queries:
+/// events are not transformed, and the rows describe them) and shares its
+/// name table, a stack of steps the load's one: a name id means the same
+/// in every profile of the query.
+#[test]
+fn a_step_keeps_the_threads_rows_and_shares_the_names() {
+    let p = two_threads();
+    assert_eq!(thread_ids(&p), [1, 7]);
+    let t = |s: &str| Target(s.into());
+    let steps = [
+        Step::Merge(t("A")),
+        Step::MergePath(split_path("MAIN;MAIN;C")),
+        Step::Drop(t("B")),
+        Step::Focus(t("C")),
+        Step::FocusPath(split_path("MAIN;A")),
+        Step::CollapseRecursion(t("MAIN")),
+        Step::CollapseDirectRecursion(t("MAIN")),
+        Step::CollapseModule("lib".into()),
+        Step::CollapseSubtree(t("C")),
+    ];
+    let stacked = [
+        Step::CollapseModule("lib".into()),
+        Step::Merge(t("MAIN")),
+        Step::Drop(t("C")),
+    ];
+    let queries = steps.map(|s| vec![s]).into_iter().chain([stacked.to_vec()]);
+    for steps in queries {
+        let label = steps[0].label();
+        let q = Query {
+            threads: None,
+            steps,
+        };
+        let answer = script(&p, &q);
+        let answers = answer.levels();
+        assert_eq!(answers.len(), q.steps.len() + 1);
+        for a in answers {
+            assert!(!a.dropped.unchanged, "{label}");
+            assert_eq!(a.profile.threads(), p.threads(), "{label}");
+            assert!(a.profile.shares_names_with(&p), "{label}");
+            for f in a.profile.functions() {
+                let (name, module) = (a.profile.name(f.name), a.profile.name(f.module));
+                assert_eq!((p.name(f.name), p.name(f.module)), (name, module));
+            }
+        }
+    }
+}
+
+/// Collapsing a module makes each run of its frames one frame, a
+/// function named after the module, of the module, whose name is the
+/// loaded one's (no name added).
+#[test]
+fn a_collapsed_module_is_one_frame_named_after_it() {
+    let p = two_threads();
+    let a = apply(&p, &Step::CollapseModule("lib".into()), &|| false).expect("collapse");
+    let q = &a.profile;
+    assert_eq!(q.name_count(), p.name_count());
+    let lib = named(q, "lib", "lib").expect("the module's frame");
+    assert_eq!(named(q, "A", "lib"), None);
+    // Thread 1: A then B, one run: 1 + 2 + ... Its own time is A's and B's.
+    let own = |p: &Profile, n: &str| excl(p, n, "lib").unwrap_or(0.0);
+    assert_eq!(
+        q.function(lib).time.elapsed_exclusive,
+        Some(own(&p, "A") + own(&p, "B"))
+    );
+    let mut paths: Vec<Vec<&str>> = q
+        .stack_ids()
+        .map(|s| q.frames(s).iter().map(|&f| q.function_name(f)).collect())
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            vec!["MAIN"],
+            vec!["MAIN", "MAIN"],
+            vec!["MAIN", "MAIN", "C"],
+            vec!["MAIN", "MAIN", "C", "lib"],
+            vec!["MAIN", "lib"]
+        ]
+    );
+}
+
+/// Per-call statistics are absent after a transform (model.md § Queries:
+/// a rewrite cannot keep which call was the shortest).
+#[test]
+fn a_step_keeps_no_per_call_statistics() {
+    let p = two_threads();
+    assert!(p.function_ids().any(|f| !p.per_call(f).is_absent()));
+    let a = apply(&p, &Step::Merge(Target("C".into())), &|| false).expect("merge");
+    let q = &a.profile;
+    assert!(q.function_ids().all(|f| q.per_call(f).is_absent()));
+}
+
+/// A focus keeps only the paths through F: the session is what they hold,
+/// the trace's outside time and every other path dropped.
+#[test]
+fn a_focus_is_the_whole_its_paths_hold() {
+    use profx_model::Place;
+    use profx_model::metrics::TraceTime;
+    let mut b = ProfileBuilder::new("test");
+    let none = b.intern("");
+    let (a, bb) = (b.intern("A"), b.intern("B"));
+    let (a, bb) = (b.function(a, none), b.function(bb, none));
+    b.trace_begin(TraceTime::Timed);
+    let t = b.trace_thread(1);
+    // A from 0 to 1, nothing until 3, B from 3 to 4.
+    for (at, f) in [(0.0, Some(a)), (1.0, None), (3.0, Some(bb)), (4.0, None)] {
+        b.trace_time(t, at, || Place::Line(1));
+        match f {
+            Some(f) => b.trace_enter(t, f, 0, None),
+            None => {
+                b.trace_exit(t);
+            }
+        }
+    }
+    let p = Arc::new(b.finish());
+    assert_eq!(p.totals.outside_ms, Some(2.0));
+    assert_eq!(p.totals.elapsed_inclusive_ms, Some(4.0));
+    let f = apply(&p, &Step::Focus(Target("A".into())), &|| false).expect("focus");
+    assert_eq!(f.profile.totals.elapsed_inclusive_ms, Some(1.0));
+    assert_eq!(f.profile.totals.outside_ms, Some(0.0));
+    assert_eq!(f.dropped.ms, Some(3.0));
+    // Any other step leaves the outside time as it was.
+    let m = apply(&p, &Step::Merge(Target("B".into())), &|| false).expect("merge");
+    assert_eq!(m.profile.totals.outside_ms, Some(2.0));
+}
+
+/// A sampled profile's times are summed in whole nanoseconds, as a load
+/// sums them: 0.1 ms and 0.2 ms make 0.3 ms, not 0.30000000000000004; a
+/// drop takes its samples out of the sample count.
+#[test]
+fn a_sampled_step_sums_nanoseconds_and_drops_samples() {
+    let mut b = ProfileBuilder::new("test");
+    let m = b.intern("");
+    let ids: Vec<_> = ["(main)", "F", "G"].iter().map(|n| b.intern(n)).collect();
+    let (main, f, g) = (
+        b.function(ids[0], m),
+        b.function(ids[1], m),
+        b.function(ids[2], m),
+    );
+    for (frames, ns) in [(vec![main, f], 100_000), (vec![main, f, g], 200_000)] {
+        b.add_sample(Sample {
+            frames: &frames,
+            time_ns: Some(ns),
+            line: None,
+        });
+    }
+    let p = Arc::new(b.finish());
+    let merged = apply(&p, &Step::Merge(Target("G".into())), &|| false).expect("merge");
+    assert_eq!(excl(&merged.profile, "F", ""), Some(0.3));
+    let dropped = apply(&p, &Step::Drop(Target("G".into())), &|| false).expect("drop");
+    assert_eq!(p.totals.samples, Some(2));
+    assert_eq!(dropped.profile.totals.samples, Some(1));
+    assert_eq!(dropped.profile.totals.elapsed_inclusive_ms, Some(0.1));
+}
+
+/// Lines follow their function (model.md § Queries): a function the step
+/// removed takes its lines; one whose own time moved keeps them listed
+/// with absent numbers; every other line is as loaded; a line of no
+/// function keeps its numbers only where the step changed no path.
+#[test]
+fn after_a_step_lines_follow_their_function() {
+    let mut b = ProfileBuilder::new("test");
+    let m = b.intern("");
+    let names: Vec<_> = ["(main)", "F", "G", "H", "f.prg", "(top level)"]
+        .iter()
+        .map(|n| b.intern(n))
+        .collect();
+    let (main, f, g, h) = (
+        b.function(names[0], m),
+        b.function(names[1], m),
+        b.function(names[2], m),
+        b.function(names[3], m),
+    );
+    let file = names[4];
+    let (lf, lg, lh) = (
+        b.line(file, 1, Some(f)),
+        b.line(file, 2, Some(g)),
+        b.line(file, 3, Some(h)),
+    );
+    for (frames, line) in [
+        (vec![main, f], lf),
+        (vec![main, f, g], lg),
+        (vec![main, h], lh),
+    ] {
+        b.add_sample(Sample {
+            frames: &frames,
+            time_ns: Some(1_000_000),
+            line: Some(line),
+        });
+    }
+    let top = b.line(names[5], 9, None);
+    b.line_at_top_level(top);
+    b.line_summary(top, Some(2), Some(2.0));
+    let p = Arc::new(b.finish());
+    let a = apply(&p, &Step::Merge(Target("G".into())), &|| false).expect("merge");
+    let q = &a.profile;
+    let line = |n: u32| q.lines().iter().find(|l| l.line == n);
+    assert!(line(2).is_none(), "G's line left with G");
+    let of_f = line(1).expect("F's line");
+    assert_eq!(
+        (of_f.hits, of_f.time_ms),
+        (None, None),
+        "F's own time moved"
+    );
+    let of_h = line(3).expect("H's line");
+    assert_eq!((of_h.hits, of_h.time_ms), (Some(1), Some(1.0)), "as loaded");
+    let top = line(9).expect("the top level's line");
+    assert_eq!((top.hits, top.time_ms), (None, None), "a path changed");
+}
