@@ -311,7 +311,7 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         weight: args.weight.map(Into::into),
         query: label.clone(),
     };
-    let write = |out: &mut dyn Write| export::write(&profile, &req, out);
+    let write = |out: &mut dyn Write| export::write(profile, &req, out);
     let to_stdout = args.output.as_os_str() == "-";
     if !to_stdout {
         // Every piece the load read (a trace's packets too) is an input.

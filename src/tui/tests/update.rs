@@ -1270,7 +1270,7 @@ fn a_drop_leaves_every_pane_and_u_brings_the_whole_profile_back() {
     );
     run(&mut app, &[Char('u')]);
     assert!(
-        Arc::ptr_eq(app.profile(), &*app.query.loaded()),
+        Arc::ptr_eq(app.profile(), app.query.loaded()),
         "the loaded profile itself"
     );
     assert!(app.query.is_whole());
@@ -1306,7 +1306,7 @@ fn steps_stack_u_pops_and_u_clears() {
     );
     run(&mut app, &[Char('F'), Char('U')]);
     assert!(app.query.is_whole());
-    assert!(Arc::ptr_eq(app.profile(), &*app.query.loaded()));
+    assert!(Arc::ptr_eq(app.profile(), app.query.loaded()));
     run(&mut app, &[Char('m'), Char('X')]);
     assert!(app.query.is_whole(), "X clears as U does");
     run(&mut app, &[Char('U')]);
@@ -1471,7 +1471,7 @@ fn the_threads_list_chooses_a_thread() {
         "the steps are applied again after the thread choice"
     );
     run(&mut app, &[Char('U')]);
-    assert!(Arc::ptr_eq(app.profile(), &*app.query.loaded()));
+    assert!(Arc::ptr_eq(app.profile(), app.query.loaded()));
 }
 
 /// A step that runs a quarter of a second says so in the footer, with a
