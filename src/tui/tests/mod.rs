@@ -3,6 +3,7 @@
 //! and compared with reviewed insta snapshots (screens.rs).
 
 mod keys;
+mod query_keys;
 mod screens;
 mod update;
 

@@ -184,13 +184,15 @@ impl FlamePane {
             Intent::PrevMatch => return self.chart_step_match(&c, sel, -1, cx),
             Intent::Sandwich => {
                 // The call's function in the query's profile, where the
-                // sandwich is drawn.
+                // sandwich is drawn; where a step removed it, which step
+                // did (tui.md § The query), as every key on such a row says.
                 let f = st
                     .function()
-                    .and_then(|f| cx.answer.to_paths(cx.answer.time_order_function(f)).ok());
+                    .map(|f| cx.answer.to_paths(cx.answer.time_order_function(f)));
                 return match f {
-                    Some(f) => self.sandwich(Some(f), cx),
-                    None => Effect::Say("that function is not in the query's profile".into()),
+                    Some(Ok(f)) => self.sandwich(Some(f), cx),
+                    Some(Err(r)) => Effect::Say(super::super::removed_words(&r)),
+                    None => Effect::Say("no call is selected: no sandwich".into()),
                 };
             }
             Intent::PageUp | Intent::PageDown => {
