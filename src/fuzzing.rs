@@ -12,7 +12,12 @@
 //! - every warning's place is inside the input;
 //! - nothing a file holds reaches the terminal raw: the `--table` text of
 //!   every view and every cell of every drawn screen are free of control
-//!   characters (a newline ends a table row, nothing else).
+//!   characters (a newline ends a table row, nothing else);
+//! - a query on what loaded (each kind of step, the steps stacked, a
+//!   thread choice alone and followed by a step), run by the one runner
+//!   as `report` and as the app run it, answers or says why, its profile
+//!   keeps the model's promises and its `--json` renders clean; the app
+//!   applies a step and a thread choice and draws every pane after them.
 
 use crate::analysis::view::{Table, View};
 use crate::load::{Input, LoadOptions, load_inputs};
@@ -20,7 +25,7 @@ use crate::model::{Place, Profile};
 use crate::report::{json, table};
 use crate::text::is_unsafe;
 use crate::tui::App;
-use crate::tui::intent::Intent;
+use crate::tui::intent::{Intent, Op};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
@@ -45,6 +50,11 @@ pub fn exercise(bytes: &[u8], format: &str) -> usize {
             check_profile(&p, bytes.len());
             check_reports(&p);
             check_exports(&p);
+            let p = std::sync::Arc::new(p);
+            let _ = check_queries(&p, bytes.len());
+            let Ok(p) = std::sync::Arc::try_unwrap(p) else {
+                panic!("an answer outlived its query");
+            };
             check_screens(p);
             loaded += 1;
         }
@@ -88,6 +98,93 @@ pub fn check_reports(p: &Profile) {
         }
     }
     raw(View::Info.name(), &table::info(p, p, None));
+}
+
+/// A step of each kind on `p`'s functions, modules and first stack (its
+/// first function merged, focused, collapsed; its last dropped; its first
+/// stack's node merged and its root's subtree focused).
+fn some_steps(p: &Profile) -> Vec<crate::analysis::query::Step> {
+    use crate::analysis::query::{Step, spelling};
+    let (Some(f), Some(last)) = (p.function_ids().next(), p.function_ids().last()) else {
+        return Vec::new();
+    };
+    let t = spelling(p, f);
+    let mut steps = vec![
+        Step::Merge(t.clone()),
+        Step::Drop(spelling(p, last)),
+        Step::Focus(t.clone()),
+        Step::CollapseRecursion(t.clone()),
+        Step::CollapseDirectRecursion(t.clone()),
+        Step::CollapseSubtree(t),
+    ];
+    if !p.function_module(f).is_empty() {
+        steps.push(Step::CollapseModule(p.function_module(f).to_string()));
+    }
+    if let Some(s) = p.stack_ids().next() {
+        let frames: Vec<_> = p.frames(s).into_iter().map(|f| spelling(p, f)).collect();
+        steps.push(Step::FocusPath(frames.iter().take(1).cloned().collect()));
+        steps.push(Step::MergePath(frames));
+    }
+    steps
+}
+
+/// Queries on `p` through the one runner, by a script's policy and the
+/// app's: each kind of step alone, all of them stacked, the first thread
+/// alone and followed by a step. Each answers or says why; what answers
+/// keeps the model's promises, and its `--json` (the query, the chosen
+/// threads' events) holds no raw control character and parses. The
+/// queries that answered, by either policy (the app's leaves out a step
+/// the steps before left nothing to name for).
+pub fn check_queries(
+    p: &std::sync::Arc<Profile>,
+    len: usize,
+) -> Vec<crate::analysis::query::Query> {
+    use crate::analysis::query::{Answer, Policy, Query, thread_ids};
+    let steps = some_steps(p);
+    let mut queries: Vec<Query> = steps
+        .iter()
+        .map(|s| Query {
+            threads: None,
+            steps: vec![s.clone()],
+        })
+        .collect();
+    queries.push(Query {
+        threads: None,
+        steps: steps.clone(),
+    });
+    if let Some(&t) = thread_ids(p).first() {
+        for steps in [Vec::new(), steps.iter().take(1).cloned().collect()] {
+            queries.push(Query {
+                threads: Some(vec![t]),
+                steps,
+            });
+        }
+    }
+    let mut answered = Vec::new();
+    for q in queries {
+        for policy in [Policy::Script, Policy::App] {
+            let Ok(a) = Answer::run(p, &q, policy, &crate::model::Watch::NONE) else {
+                continue;
+            };
+            if !answered.contains(&q) {
+                answered.push(q.clone());
+            }
+            check_profile(a.paths(), len);
+            let mut out = Vec::new();
+            if json::write_answer(&a, &mut out).is_err() {
+                panic!("--json of {q:?} fails to render");
+            }
+            let Ok(doc) = String::from_utf8(out) else {
+                panic!("--json of {q:?} is not UTF-8");
+            };
+            if let Some(c) = doc.chars().find(|&c| c != '\n' && is_unsafe(c)) {
+                panic!("--json of {q:?} holds a raw {c:?}");
+            }
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&doc);
+            assert!(parsed.is_ok(), "--json of {q:?} is not JSON: {parsed:?}");
+        }
+    }
+    answered
 }
 
 /// Every export either writes or says why not; what it writes holds no raw
@@ -144,9 +241,32 @@ pub fn check_screens(p: Profile) {
         ],
         vec![Intent::ClearInput, Intent::Input('e')],
         vec![Intent::Accept, Intent::Find, Intent::Input('a')],
+        // The query: a merge, a packet's events after it, an event's
+        // function (or which step removed it), a thread choice, the time
+        // order's sandwich, every pane again.
+        vec![
+            Intent::Cancel,
+            Intent::GoPane(0),
+            Intent::First,
+            Intent::Transform(Op::Merge),
+        ],
+        vec![
+            Intent::GoPane(5),
+            Intent::First,
+            Intent::Open,
+            Intent::Move(1),
+        ],
+        vec![Intent::Open],
+        vec![Intent::Threads, Intent::Accept],
+        vec![Intent::GoPane(4), Intent::TimeOrder, Intent::Sandwich],
     ];
-    for actions in tabs.chain(others) {
-        actions.iter().for_each(|a| app.update(a.clone()));
+    let again = (0..crate::tui::TABS.len()).map(|i| vec![Intent::GoPane(i)]);
+    for actions in tabs.chain(others).chain(again) {
+        for a in actions {
+            app.update(a);
+            // A step runs on a thread: its answer, as the next frame shows.
+            app.settle_query();
+        }
         draw_clean(&app);
     }
 }
@@ -187,6 +307,42 @@ mod tests {
             1,
             "as xpp only by detection"
         );
+    }
+
+    /// The entry point asks queries of what it loads: every kind of step
+    /// on the demo (its first function has a module, its stacks paths),
+    /// and on a two-thread trace a thread alone and followed by a step.
+    #[test]
+    fn queries_of_every_kind_and_a_thread_choice_are_asked() {
+        use crate::analysis::query::Step;
+        use std::sync::Arc;
+        let demo = load_inputs(&[crate::demo::input()], &LoadOptions::default()).expect("demo");
+        let answered = check_queries(&Arc::new(demo), usize::MAX);
+        let ops: Vec<&str> = answered
+            .iter()
+            .filter(|q| q.steps.len() == 1)
+            .map(|q| q.steps[0].op())
+            .collect();
+        for op in ["merge", "drop", "focus", "collapse_module", "merge_path"] {
+            assert!(ops.contains(&op), "{op}: {ops:?}");
+        }
+        assert!(answered.iter().any(|q| q.steps.len() > 2), "stacked");
+        let opts = LoadOptions {
+            timeline: true,
+            ..LoadOptions::default()
+        };
+        let trace = crate::load::load_paths(&["tests/fixtures/xpp/orders-run.prf".into()], &opts)
+            .expect("the trace");
+        let answered = check_queries(&Arc::new(trace), usize::MAX);
+        let threads: Vec<&[Step]> = answered
+            .iter()
+            .filter(|q| q.threads.is_some())
+            .map(|q| q.steps.as_slice())
+            .collect();
+        assert_eq!(threads.len(), 2, "a thread alone and with a step");
+        assert!(threads.iter().any(|s| s.len() == 1));
+        let bytes = std::fs::read("tests/fixtures/xpp/orders-run.prf").expect("the trace");
+        assert_eq!(exercise(&bytes, "xpp"), 2);
     }
 
     #[test]

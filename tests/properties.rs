@@ -1225,10 +1225,23 @@ enum Plain {
     Subtree(String),
 }
 
+/// Whether a frame is a function `n` names (model.md § Names): every
+/// function of that name, whatever its module, or with `MODULE!NAME` the
+/// one of that module (no generated name holds a `!` of its own, which
+/// would be tried whole first).
+fn is_named(f: &PlainFrame, n: &str) -> bool {
+    let Some(module) = &f.1 else {
+        return false;
+    };
+    f.0 == n
+        || n.split_once('!')
+            .is_some_and(|(m, name)| f.0 == name && module == m)
+}
+
 /// The plain rewrite of one path: `None` when the step removes it; else
 /// the new frames and whether the old leaf frame is still the leaf.
 fn plain_rewrite(step: &Plain, path: &[PlainFrame]) -> Option<(Vec<PlainFrame>, bool)> {
-    let is = |f: &PlainFrame, n: &str| f.1.is_some() && f.0 == n;
+    let is = |f: &PlainFrame, n: &str| is_named(f, n);
     let n = path.len();
     let v = path.to_vec();
     Some(match step {
@@ -1669,5 +1682,505 @@ proptest! {
             prop_assert!(close(s.1, r.time.elapsed_inclusive.unwrap_or(0.0)));
             prop_assert!(close(s.2, r.time.elapsed_exclusive.unwrap_or(0.0)));
         }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Issue 62: stacks of steps, as `report` and `export` run them (the one
+// runner, `Answer::run`, by `Policy::Script`), against the plain rewrite
+// applied step after step; and a thread choice followed by steps, against
+// the same steps on a file holding only that thread's records.
+
+/// BR samples whose frames each carry their module: (name, module)
+/// frames, leaf first, and a time. A few names over three modules, so a
+/// name is often two or three functions.
+fn shared_samples() -> impl Strategy<Value = Vec<(Vec<(usize, u8)>, u32)>> {
+    prop::collection::vec(
+        (
+            prop::collection::vec((0usize..4, 1u8..=3), 1..6),
+            1u32..5000,
+        ),
+        1..30,
+    )
+}
+
+/// A timed BR log of `samples`, each frame in its own module.
+fn br_shared(samples: &[(Vec<(usize, u8)>, u32)]) -> Vec<u8> {
+    let mut desc = String::from(
+        "module 1 \"ORDERS.BR\"\nmodule 2 \"LIB\\\\FNS.BR\"\nmodule 3 \"LIB\\\\DB.BR\"\n",
+    );
+    for (frames, us) in samples {
+        let (f, m) = frames[0];
+        desc += &format!("sample {m} {} 0\ntime {us}us\n", 10 + f);
+        for (depth, &(f, m)) in frames.iter().enumerate() {
+            if depth > 0 {
+                desc += &format!("back {m} {} 0\n", 20 + f);
+            }
+            desc += &format!("name \"{}\"\n", br_name(f, depth));
+        }
+        desc += "back 1 100 0\nmain\nend\n";
+    }
+    br::compile(&desc).expect("the description compiles")
+}
+
+/// `br_shared` gives names two modules share, and steps on them.
+#[test]
+fn the_shared_br_log_shares_names() {
+    let s = vec![(vec![(1, 2), (1, 3), (2, 2)], 100), (vec![(1, 1)], 50)];
+    let p = load(&br_shared(&s), "br").expect("loads");
+    assert!(p.warnings().is_empty(), "{:?}", p.warnings());
+    let shared: Vec<&str> = p
+        .function_ids()
+        .filter(|&f| p.name_is_shared(f))
+        .map(|f| p.function_name(f))
+        .collect();
+    assert_eq!(shared, ["FNCALC"; 3], "one name, three modules");
+    let steps = plain_steps_for(&plain_paths(&p), 0..64);
+    assert!(
+        steps
+            .iter()
+            .any(|s| matches!(s, Plain::Merge(n) if n == "FNCALC"))
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| matches!(s, Plain::Drop(n) if n == "LIB\\DB.BR!FNCALC"))
+    );
+}
+
+/// A rewritten path's calls are kept only while its leaf frame survived
+/// every step (samples always move with it): a path that lost them has
+/// none.
+fn plain_apply(paths: &[PlainPath], step: &Plain, samples: bool) -> (Vec<PlainPath>, f64) {
+    let mut out = Vec::new();
+    let mut dropped = 0.0;
+    for path in paths {
+        let kept =
+            plain_rewrite(step, &path.frames).filter(|(f, _)| f.iter().any(|x| x.1.is_some()));
+        let Some((frames, leaf)) = kept else {
+            dropped += path.ms.unwrap_or(0.0);
+            continue;
+        };
+        let hits = match leaf || samples {
+            true => path.hits,
+            false => path.hits.map(|_| 0),
+        };
+        out.push(PlainPath {
+            frames,
+            ms: path.ms,
+            hits,
+        });
+    }
+    (out, dropped)
+}
+
+/// The function rows of paths as they stand (rewritten already).
+fn plain_rows(paths: &[PlainPath]) -> std::collections::BTreeMap<(String, String), PlainRow> {
+    let mut rows: std::collections::BTreeMap<(String, String), PlainRow> = Default::default();
+    for path in paths {
+        let funcs: Vec<(String, String)> = path
+            .frames
+            .iter()
+            .filter_map(|(n, m)| m.as_ref().map(|m| (n.clone(), m.clone())))
+            .collect();
+        let Some(last) = funcs.last() else { continue };
+        let (ms, hits) = (path.ms.unwrap_or(0.0), path.hits.unwrap_or(0));
+        let mut seen = std::collections::BTreeSet::new();
+        for f in &funcs {
+            if seen.insert(f) {
+                let r = rows.entry(f.clone()).or_default();
+                r.1 += ms;
+                r.3 += hits;
+            }
+        }
+        if path.frames.last().is_some_and(|l| l.1.is_some()) {
+            let r = rows.entry(last.clone()).or_default();
+            r.0 += ms;
+            r.2 += hits;
+        }
+    }
+    rows
+}
+
+/// The function-frame prefixes of the paths, root first: the call nodes
+/// a path step can name.
+fn plain_nodes(paths: &[PlainPath]) -> Vec<Vec<PlainFrame>> {
+    let mut nodes = Vec::new();
+    for path in paths {
+        for k in 1..=path.frames.len() {
+            let prefix = &path.frames[..k];
+            if prefix.iter().all(|f| f.1.is_some()) && !nodes.iter().any(|n: &Vec<_>| n == prefix) {
+                nodes.push(prefix.to_vec());
+            }
+        }
+    }
+    nodes
+}
+
+/// Every step that means something on the paths as they stand, a
+/// function named by its name alone (every function of that name) or as
+/// `MODULE!NAME` where two modules share it, `picks` choosing which of
+/// each kind, and a call node's frames spelled either way.
+fn plain_steps_for(paths: &[PlainPath], picks: std::ops::Range<usize>) -> Vec<Plain> {
+    let mut funcs: Vec<(String, String)> = paths
+        .iter()
+        .flat_map(|p| p.frames.iter())
+        .filter_map(|(n, m)| m.as_ref().map(|m| (n.clone(), m.clone())))
+        .collect();
+    funcs.sort();
+    funcs.dedup();
+    let shared = |n: &str| funcs.iter().filter(|f| f.0 == n).count() > 1;
+    let mut targets: Vec<String> = funcs.iter().map(|f| f.0.clone()).collect();
+    targets.dedup();
+    for (n, m) in &funcs {
+        if shared(n) {
+            targets.push(format!("{m}!{n}"));
+        }
+    }
+    let mut modules: Vec<String> = funcs
+        .iter()
+        .map(|f| f.1.clone())
+        .filter(|m| !m.is_empty())
+        .collect();
+    modules.sort();
+    modules.dedup();
+    let nodes = plain_nodes(paths);
+    let mut out = Vec::new();
+    for pick in picks {
+        let Some(t) = targets.get(pick % targets.len().max(1)).cloned() else {
+            break;
+        };
+        out.extend([
+            Plain::Merge(t.clone()),
+            Plain::Drop(t.clone()),
+            Plain::Focus(t.clone()),
+            Plain::Recursion(t.clone()),
+            Plain::DirectRecursion(t.clone()),
+            Plain::Subtree(t),
+        ]);
+        if let Some(m) = modules.get(pick % modules.len().max(1)) {
+            out.push(Plain::Module(m.clone()));
+        }
+        if let Some(node) = nodes.get(pick % nodes.len().max(1)) {
+            let spelled: Vec<String> = node
+                .iter()
+                .enumerate()
+                .map(|(i, (n, m))| match shared(n) && (pick >> i) & 1 == 1 {
+                    true => format!("{}!{n}", m.as_deref().unwrap_or_default()),
+                    false => n.clone(),
+                })
+                .collect();
+            out.push(Plain::MergeNode(spelled.clone()));
+            out.push(Plain::FocusNode(spelled));
+        }
+    }
+    out
+}
+
+/// Steps chosen one after another on the paths each leaves (so each
+/// names what is there), one to four of them; the plain paths after
+/// them and the session total (model.md § Queries: a focus keeps what
+/// the paths through it hold, a step that leaves nothing an empty
+/// profile of total 0, any other loses what it dropped).
+fn plain_stack(p: &Profile, picks: &[(usize, usize)]) -> PlainStack {
+    let samples = p.hits_count() == profx::model::HitsCount::Samples;
+    let mut paths = plain_paths(p);
+    let mut total = p.totals.elapsed_inclusive_ms;
+    let mut steps = Vec::new();
+    let mut changed = false;
+    for &(kind, pick) in picks {
+        let choices = plain_steps_for(&paths, pick..pick + 1);
+        let Some(step) = choices.get(kind % choices.len().max(1)).cloned() else {
+            break;
+        };
+        let (next, dropped) = plain_apply(&paths, &step, samples);
+        // A step that rewrites no path leaves the profile as it was
+        // (report's policy: applied, with a note).
+        let same =
+            next.len() == paths.len() && next.iter().zip(&paths).all(|(a, b)| a.frames == b.frames);
+        if same {
+            steps.push(step);
+            continue;
+        }
+        changed = true;
+        total = total.map(|t| match (&step, next.is_empty()) {
+            (_, true) => 0.0,
+            (Plain::Focus(_) | Plain::FocusNode(_), false) => {
+                next.iter().map(|p| p.ms.unwrap_or(0.0)).sum()
+            }
+            _ => t - dropped,
+        });
+        paths = next;
+        steps.push(step);
+        // Left without a stack (only functions' own time no path holds):
+        // a profile without call paths, where steps are the functions'
+        // (model.md), not this rewrite's.
+        if !paths.iter().any(|p| !is_pseudo(&p.frames)) {
+            break;
+        }
+    }
+    PlainStack {
+        steps,
+        paths,
+        total,
+        changed,
+    }
+}
+
+/// Whether a plain path is one of the views' nodes and no stack: a
+/// node's `(unlisted)` time, or a function's own time under `(no call
+/// path)`.
+fn is_pseudo(frames: &[PlainFrame]) -> bool {
+    frames.last().is_none_or(|l| l.1.is_none()) || (frames.len() == 2 && frames[0].1.is_none())
+}
+
+/// Steps and what they leave, the plain way.
+struct PlainStack {
+    steps: Vec<Plain>,
+    paths: Vec<PlainPath>,
+    total: Option<f64>,
+    /// Whether some step rewrote a path: else the profile is the one
+    /// loaded, every number as it was.
+    changed: bool,
+}
+
+/// An answer's profile against the plain steps: the loaded profile itself
+/// where no step rewrote a path, else the plain rewrite's numbers.
+fn answers_plain(
+    a: &profx::analysis::query::Answer,
+    p: &std::sync::Arc<Profile>,
+    plain: &PlainStack,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    if !plain.changed {
+        prop_assert!(
+            std::sync::Arc::ptr_eq(a.paths(), a.events()),
+            "{}: no step changed a path",
+            what
+        );
+        return Ok(());
+    }
+    agrees_with_plain(a.paths(), p, &plain.paths, plain.total, what)
+}
+
+/// A profile's functions, stacks and total against plain paths, and its
+/// views against each other.
+fn agrees_with_plain(
+    q: &Profile,
+    p: &Profile,
+    paths: &[PlainPath],
+    total: Option<f64>,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
+    let want = plain_rows(paths);
+    let have: std::collections::BTreeMap<(String, String), &profx::model::Function> = q
+        .function_ids()
+        .map(|f| {
+            let key = (
+                q.function_name(f).to_string(),
+                q.function_module(f).to_string(),
+            );
+            (key, q.function(f))
+        })
+        .collect();
+    let keys = |m: Vec<&(String, String)>| m.into_iter().cloned().collect::<Vec<_>>();
+    prop_assert_eq!(
+        keys(have.keys().collect()),
+        keys(want.keys().collect()),
+        "{}: the functions",
+        what
+    );
+    let samples = p.hits_count() == profx::model::HitsCount::Samples;
+    let calls = p.function_ids().any(|f| p.function(f).calls.is_some());
+    for (key, w) in &want {
+        let row = have[key];
+        if p.has_times() {
+            let ex = row.time.elapsed_exclusive.unwrap_or(f64::NAN);
+            let inc = row.time.elapsed_inclusive.unwrap_or(f64::NAN);
+            prop_assert!(
+                close(ex, w.0),
+                "{} {:?}: exclusive {} against {}",
+                what,
+                key,
+                ex,
+                w.0
+            );
+            prop_assert!(
+                close(inc, w.1),
+                "{} {:?}: inclusive {} against {}",
+                what,
+                key,
+                inc,
+                w.1
+            );
+        }
+        if samples {
+            prop_assert_eq!(
+                row.hits_self.unwrap_or(0),
+                w.2,
+                "{} {:?}: self hits",
+                what,
+                key
+            );
+            prop_assert_eq!(
+                row.hits_total.unwrap_or(0),
+                w.3,
+                "{} {:?}: total hits",
+                what,
+                key
+            );
+        } else if calls {
+            prop_assert_eq!(row.calls.unwrap_or(0), w.2, "{} {:?}: calls", what, key);
+        }
+    }
+    let mut want_stacks: std::collections::BTreeMap<Vec<PlainFrame>, f64> = Default::default();
+    for path in paths {
+        let frames = &path.frames;
+        if is_pseudo(frames) {
+            continue;
+        }
+        let frames: Vec<PlainFrame> = frames.iter().filter(|f| f.1.is_some()).cloned().collect();
+        *want_stacks.entry(frames).or_default() += path.ms.unwrap_or(0.0);
+    }
+    let mut have_stacks: std::collections::BTreeMap<Vec<PlainFrame>, f64> = Default::default();
+    for st in q.stack_ids() {
+        let frames = q
+            .frames(st)
+            .into_iter()
+            .map(|f| {
+                (
+                    q.function_name(f).to_string(),
+                    Some(q.function_module(f).to_string()),
+                )
+            })
+            .collect();
+        *have_stacks.entry(frames).or_default() += q.stack(st).self_ms.unwrap_or(0.0);
+    }
+    let stacks = |m: &std::collections::BTreeMap<Vec<PlainFrame>, f64>| {
+        m.keys().cloned().collect::<Vec<_>>()
+    };
+    prop_assert_eq!(
+        stacks(&have_stacks),
+        stacks(&want_stacks),
+        "{}: the stacks",
+        what
+    );
+    for (k, w) in &want_stacks {
+        prop_assert!(
+            close(have_stacks[k], *w),
+            "{} {:?}: self {} against {}",
+            what,
+            k,
+            have_stacks[k],
+            w
+        );
+    }
+    if let (Some(want), Some(have)) = (total, q.totals.elapsed_inclusive_ms) {
+        prop_assert!(
+            close(have, want),
+            "{}: the total {} against {}",
+            what,
+            have,
+            want
+        );
+    }
+    views_agree(q)
+}
+
+/// Runs `steps` after `threads` on `p` as a command line does.
+fn run_script(
+    p: &std::sync::Arc<Profile>,
+    threads: Option<Vec<u64>>,
+    steps: &[Plain],
+) -> Result<profx::analysis::query::Answer, profx::analysis::query::QueryError> {
+    use profx::analysis::query::{Answer, Policy, Query};
+    let q = Query {
+        threads,
+        steps: steps.iter().map(query_step).collect(),
+    };
+    Answer::run(p, &q, Policy::Script, &profx::model::Watch::NONE)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Issue 62: one to four steps, chosen on what the steps before left
+    /// (a name two modules share, alone or as `MODULE!NAME`, among them),
+    /// run by the one runner as `report` runs them, give the numbers of
+    /// the plain rewrite applied step after step: on a BR log whose names
+    /// are shared by modules, PLIST stacks of two modules, and a trace of
+    /// twelve threads. A name the steps removed is then an error naming
+    /// it.
+    #[test]
+    fn stacked_steps_equal_the_plain_rewrite_in_sequence(
+        shared in shared_samples(), f in funcs(), events in calls(),
+        picks in prop::collection::vec((0usize..64, 0usize..1000), 1..=4),
+    ) {
+        let files = [
+            (br_shared(&shared), "br"),
+            (plist_rich(&f, false, 522), "plist"),
+            (deldbe(&events), "xpp"),
+        ];
+        for (bytes, format) in files {
+            let p = std::sync::Arc::new(load(&bytes, format).map_err(TestCaseError::fail)?);
+            if p.stacks().is_empty() {
+                continue;
+            }
+            let plain = plain_stack(&p, &picks);
+            let (steps, paths) = (&plain.steps, &plain.paths);
+            let what = format!("{format} {steps:?}");
+            let a = run_script(&p, None, steps).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+            prop_assert_eq!(a.steps().count(), steps.len(), "{}", what);
+            answers_plain(&a, &p, &plain, &what)?;
+            // A function of the loaded profile the steps removed: a step
+            // naming it is a usage error that says so.
+            let left = plain_rows(paths);
+            let gone = p
+                .function_ids()
+                .map(|g| p.function_name(g).to_string())
+                .find(|n| !left.keys().any(|k| &k.0 == n));
+            if let Some(name) = gone {
+                let mut more = steps.to_vec();
+                more.push(Plain::Merge(name.clone()));
+                let err = run_script(&p, None, &more).err();
+                let said = matches!(&err, Some(profx::analysis::query::QueryError::NoFunction { name: n, .. }) if *n == name);
+                prop_assert!(said, "{}, then merge {}: {:?}", what, name, err);
+            }
+        }
+    }
+
+    /// Issue 62: a thread choice followed by steps answers as the same
+    /// steps on a trace holding only that thread's records: the whole
+    /// `--json` (the query's threads aside), its threads, packets and
+    /// events included.
+    #[test]
+    fn a_thread_then_steps_is_those_steps_on_the_threads_records(
+        events in calls(), thread in 0usize..THREADS as usize,
+        picks in prop::collection::vec((0usize..64, 0usize..1000), 1..=4),
+    ) {
+        use std::sync::Arc;
+        let all = Arc::new(load(&deldbe(&events), "xpp").map_err(TestCaseError::fail)?);
+        let ids = profx::analysis::query::thread_ids(&all);
+        let t = ids[thread % ids.len()];
+        let alone = Arc::new(load(&one_thread(&events, t as u8), "xpp").map_err(TestCaseError::fail)?);
+        let plain = plain_stack(&alone, &picks);
+        let steps = &plain.steps;
+        let what = format!("thread {t} {steps:?}");
+        let chosen = run_script(&all, Some(vec![t]), steps)
+            .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+        let only = run_script(&alone, None, steps)
+            .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+        let json = |a: &profx::analysis::query::Answer| -> serde_json::Value {
+            let mut out = Vec::new();
+            profx::report::json::write_answer(a, &mut out).expect("written");
+            serde_json::from_slice(&out).expect("valid JSON")
+        };
+        let (mut got, want) = (json(&chosen), json(&only));
+        prop_assert_eq!(&got["query"]["threads"], &serde_json::json!([t]), "{}", what);
+        prop_assert_eq!(got["threads"].as_array().map(Vec::len), Some(1), "{}", what);
+        got["query"]["threads"] = serde_json::Value::Null;
+        prop_assert_eq!(got, want, "{}", what);
+        answers_plain(&only, &alone, &plain, &what)?;
     }
 }

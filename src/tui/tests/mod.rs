@@ -4,6 +4,7 @@
 
 mod keys;
 mod messages;
+mod query_keys;
 mod screens;
 mod update;
 

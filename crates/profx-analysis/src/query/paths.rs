@@ -60,7 +60,7 @@ pub(super) fn apply(
         });
     }
     let rule = rule(p, step)?;
-    let (q, mut dropped, changed) = match has_paths {
+    let (mut q, mut dropped, changed) = match has_paths {
         false => functions_only(p, &rule),
         true => rewrite_paths(p, &rule, cancel)?,
     };
@@ -72,6 +72,14 @@ pub(super) fn apply(
     match refused {
         Some(e) if strict => Err(e),
         Some(e) => {
+            if let QueryError::LeavesNothing { .. } = e {
+                // An empty profile's total is 0 (model.md § Queries), a
+                // trace's outside time too: nothing is left for it to be
+                // outside of.
+                let t = &mut q.totals;
+                t.elapsed_inclusive_ms = t.elapsed_inclusive_ms.map(|_| 0.0);
+                t.outside_ms = t.outside_ms.map(|_| 0.0);
+            }
             dropped.unchanged = !changed;
             dropped.notes = vec![e.to_string().replace("; not applied", "")];
             Ok((q, dropped))

@@ -188,14 +188,15 @@ impl FlamePane {
             Intent::PrevMatch => return self.chart_step_match(&c, sel, -1, cx),
             Intent::Sandwich => {
                 // The call's function in the query's profile, where the
-                // sandwich is drawn, or which step removed it.
+                // sandwich is drawn; where a step removed it, which step
+                // did (tui.md § The query), as every key on such a row says.
                 let f = st
                     .function()
                     .map(|f| cx.answer.to_paths(cx.answer.time_order_function(f)));
                 return match f {
                     Some(Ok(f)) => self.sandwich(Some(f), cx),
                     Some(Err(r)) => Effect::Say(super::super::removed_words(&r)),
-                    None => Effect::Done,
+                    None => Effect::Say("no call is selected: no sandwich".into()),
                 };
             }
             Intent::PageUp | Intent::PageDown => {

@@ -740,7 +740,10 @@ impl TablePane {
             (Table::Stacks, Within::Function(f)) => format!("stacks with {}", short_name(p, f)),
             (Table::Stacks, _) => "Stacks".into(),
             (Table::Packets, Within::Packet(k)) => {
-                let source = &p.packet(k).source;
+                // A packet is the events' profile's, whichever profile the
+                // caller reads (the breadcrumbs name every step of a trail
+                // with the screen's).
+                let source = &cx.answer.events().packet(k).source;
                 let base = source.rsplit(['/', '\\']).next().unwrap_or(source);
                 format!("events of {}", crate::text::visible(base))
             }
