@@ -434,7 +434,11 @@ fn a_percent_rounded_tree_gives_a_function_one_inclusive_time() {
         .iter()
         .find(|(p, _)| p == "App.Main() > Window.Run()")
         .expect("Run's node");
-    assert!(close(node.1, run), "node {} against Functions {run}", node.1);
+    assert!(
+        close(node.1, run),
+        "node {} against Functions {run}",
+        node.1
+    );
     assert!(
         !tree.iter().any(|(p, _)| p.contains("(unlisted)")),
         "no (unlisted) of rounding size: {tree:?}"

@@ -7,7 +7,11 @@
 //! stated inclusive time exceeds its own time and its listed children's
 //! keeps the difference as unlisted time; one below it is a warning at its
 //! row; a stack holding more self time than its function's stated
-//! exclusive time is a warning naming both.
+//! exclusive time is a warning naming both. Where the tree is what the
+//! file states of its functions (a VS call tree), a difference within the
+//! file's rounding goes to the node's own time and the functions' times
+//! are summed from the nodes here too (`TreeRule`, model.md §
+//! Calling-context tree, "One figure per function").
 
 use super::ids::{FuncId, NodeId, StackId};
 use super::profile::{Node, Stack};
@@ -80,6 +84,30 @@ pub(crate) type StatedWarning = (Option<(usize, Place)>, WarningKind, String);
 pub(crate) struct Stated {
     pub unlisted: Vec<(NodeId, f64)>,
     pub warnings: Vec<StatedWarning>,
+    /// `TreeRule::NodesAreFunctions`: each stack's numbers once its own
+    /// time took the remainder within the rounding (self, child), and
+    /// each function's (exclusive, inclusive) elapsed time summed from
+    /// its nodes; both empty otherwise.
+    pub stacks: Vec<(StackId, f64, f64)>,
+    pub functions: Vec<(FuncId, f64, f64)>,
+}
+
+/// What a stated tree is to its functions' numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeRule {
+    /// The file states its functions apart from its stacks (PLIST: a
+    /// function's times are its own records, and its stacks may list only
+    /// some of its calls): every stated number stands where the file wrote
+    /// it, and a node's total within the rounding is its listed sum.
+    #[default]
+    FunctionsApart,
+    /// The tree is what the file states of its functions (a VS call tree:
+    /// a function is the sum of its rows). One figure per function in
+    /// every view (model.md): a node's stated inclusive time stands, its
+    /// own time takes what its listed children leave within the file's
+    /// rounding (never below 0), and each function's exclusive time is its
+    /// nodes' own times, its inclusive time its outermost nodes' totals.
+    NodesAreFunctions,
 }
 
 /// The rules above, over the finished tree. `place` says where a stack's
@@ -91,14 +119,11 @@ pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
     functions: &[Function],
-    rounding: f64,
+    (rounding, rule): (f64, TreeRule),
     name: &dyn Fn(FuncId) -> String,
     place: &dyn Fn(StackId) -> Option<(usize, Place)>,
 ) -> Stated {
-    let mut out = Stated {
-        unlisted: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut out = Stated::default();
     // Each node's root, made once a warning needs it: a path is named by
     // its root and its last three frames, so a warning costs the same on
     // a chain a million deep (and warnings on its every node no square).
@@ -155,42 +180,79 @@ pub(crate) fn check_stated(
     }
     start[0] = 0;
     let mut total = vec![0.0f64; n];
-    let mut below: Vec<f64> = Vec::new();
+    // Each node's stated inclusive time, where it states one: a parent's
+    // statement is held to its children's statements, never to their
+    // listed sums, so a rounding of every row on a deep path does not add
+    // up to a difference the file's rounding does not explain.
+    let mut said: Vec<Option<f64>> = vec![None; n];
+    // Each node's stack's own time, once a remainder went to it; `None`
+    // where it states none.
+    let mut own_of: Vec<Option<f64>> = vec![None; n];
+    let (mut below, mut below_said): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     for (i, node) in nodes.iter().enumerate().rev() {
         let stack = node.stack().map(|s| &stacks[s.index()]);
         let own = stack.and_then(|s| s.self_ms).unwrap_or(0.0);
-        below.clear();
         let kids = &list[start[i] as usize..start[i + 1] as usize];
+        below.clear();
         below.extend(kids.iter().map(|&c| total[c as usize]));
         below.sort_by(f64::total_cmp);
-        let listed = below.iter().sum::<f64>() + own;
-        let mut t = listed;
+        below_said.clear();
+        below_said.extend(
+            kids.iter()
+                .map(|&c| said[c as usize].unwrap_or(total[c as usize])),
+        );
+        below_said.sort_by(f64::total_cmp);
+        let kids_total = below.iter().sum::<f64>();
+        let listed = kids_total + own;
+        let compared = below_said.iter().sum::<f64>() + own;
+        let (mut t, mut mine) = (listed, own);
         if let Some(s) = stack
-            && let Some(child) = s.child_ms
+            && let (Some(self_ms), Some(child)) = (s.self_ms, s.child_ms)
+            && (self_ms + child).is_finite()
         {
-            let stated = own + child;
+            let stated = self_ms + child;
+            said[i] = Some(stated);
             // Each value stated, this one and its children's, may be off
             // by the file's rounding.
             let slack = |x: f64| noise(x).max(rounding * (below.len() + 2) as f64);
-            if stated.is_finite() {
-                if stated - listed > slack(stated) {
+            if stated - compared > slack(stated) {
+                // Time in callees the file does not list: the node's total
+                // is what the file states.
+                if stated - listed > noise(stated) {
                     out.unlisted.push((NodeId::from_index(i), stated - listed));
                     t = stated;
-                } else if listed - stated > slack(listed) {
-                    warnings.push((
-                        node.stack().and_then(place),
-                        WarningKind::StackBelowCallees,
-                        format!(
-                            "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
-                            path(NodeId::from_index(i)),
-                            shown(stated),
-                            shown(listed)
-                        ),
-                    ));
+                }
+            } else if compared - stated > slack(compared) {
+                warnings.push((
+                    node.stack().and_then(place),
+                    WarningKind::StackBelowCallees,
+                    format!(
+                        "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
+                        path(NodeId::from_index(i)),
+                        shown(stated),
+                        shown(compared)
+                    ),
+                ));
+            } else if rule == TreeRule::NodesAreFunctions {
+                // Within the rounding: the stated inclusive time stands and
+                // the node's own time is what its children leave, never
+                // below 0 (where they hold more, their sum is the total).
+                let whole = stated.max(kids_total);
+                // A remainder of a float sum's noise is none: the file's
+                // numbers stay as written.
+                if (whole - kids_total - self_ms).abs() > noise(stated)
+                    && let Some(id) = node.stack()
+                {
+                    (t, mine) = (whole, whole - kids_total);
+                    out.stacks.push((id, mine, kids_total));
                 }
             }
         }
         total[i] = t;
+        own_of[i] = stack.and_then(|s| s.self_ms).map(|_| mine);
+    }
+    if rule == TreeRule::NodesAreFunctions {
+        out.functions = function_sums(nodes, &own_of, &total, (&start, &list), functions.len());
     }
     out.unlisted.reverse();
     // A stack holding more self time than its function's stated exclusive.
@@ -216,6 +278,61 @@ pub(crate) fn check_stated(
     warnings.sort_by(|a, b| a.2.cmp(&b.2));
     out.warnings = warnings;
     out
+}
+
+/// Each function's elapsed (exclusive, inclusive) time from the tree: its
+/// nodes' own times, and its outermost nodes' totals (those with no node
+/// of the function above them: recursion counted once), for the functions
+/// with a node whose stack states its own time. Each sum is made in value
+/// order, not the node ids' (`check_stated`).
+fn function_sums(
+    nodes: &[Node],
+    own: &[Option<f64>],
+    total: &[f64],
+    (start, list): (&[u32], &[u32]),
+    functions: usize,
+) -> Vec<(FuncId, f64, f64)> {
+    // (function, value) pairs, one list for each time.
+    let (mut mine, mut outer): (Vec<(u32, f64)>, Vec<(u32, f64)>) = (Vec::new(), Vec::new());
+    // A walk from the roots, counting each function's nodes open above.
+    let mut open = vec![0u32; functions];
+    let mut todo: Vec<(u32, bool)> = (0..nodes.len() as u32)
+        .filter(|&i| nodes[i as usize].parent().is_none())
+        .map(|i| (i, true))
+        .collect();
+    while let Some((i, entering)) = todo.pop() {
+        let node = &nodes[i as usize];
+        let f = node.func.index();
+        if !entering {
+            open[f] -= 1;
+            continue;
+        }
+        if let Some(v) = own[i as usize] {
+            mine.push((f as u32, v));
+        }
+        if open[f] == 0 {
+            outer.push((f as u32, total[i as usize]));
+        }
+        open[f] += 1;
+        todo.push((i, false));
+        let kids = &list[start[i as usize] as usize..start[i as usize + 1] as usize];
+        todo.extend(kids.iter().map(|&c| (c, true)));
+    }
+    // Summed in value order within each function, not the walk's.
+    let by_value = |a: &(u32, f64), b: &(u32, f64)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1));
+    let sums = |pairs: &mut Vec<(u32, f64)>| {
+        pairs.sort_by(by_value);
+        let mut out: Vec<Option<f64>> = vec![None; functions];
+        for &(f, v) in pairs.iter() {
+            let x = &mut out[f as usize];
+            *x = Some(x.unwrap_or(0.0) + v);
+        }
+        out
+    };
+    let (mine, outer) = (sums(&mut mine), sums(&mut outer));
+    (0..functions)
+        .filter_map(|f| Some((FuncId::from_index(f), mine[f]?, outer[f].unwrap_or(0.0))))
+        .collect()
 }
 
 impl Profile {
