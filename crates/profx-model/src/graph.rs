@@ -204,7 +204,8 @@ pub(crate) fn check_stated(
         below_said.sort_by(f64::total_cmp);
         let kids_total = below.iter().sum::<f64>();
         let listed = kids_total + own;
-        let compared = below_said.iter().sum::<f64>() + own;
+        let kids_said = below_said.iter().sum::<f64>();
+        let compared = kids_said + own;
         let (mut t, mut mine) = (listed, own);
         if let Some(s) = stack
             && let (Some(self_ms), Some(child)) = (s.self_ms, s.child_ms)
@@ -217,11 +218,11 @@ pub(crate) fn check_stated(
             let slack = |x: f64| noise(x).max(rounding * (below.len() + 2) as f64);
             if stated - compared > slack(stated) {
                 // Time in callees the file does not list: the node's total
-                // is what the file states.
-                if stated - listed > noise(stated) {
-                    out.unlisted.push((NodeId::from_index(i), stated - listed));
-                    t = stated;
-                }
+                // is what the file states (plus what a child below its own
+                // statement carries up, as in a listed sum).
+                let unlisted = stated - compared;
+                out.unlisted.push((NodeId::from_index(i), unlisted));
+                t = listed + unlisted;
             } else if compared - stated > slack(compared) {
                 warnings.push((
                     node.stack().and_then(place),
@@ -235,15 +236,17 @@ pub(crate) fn check_stated(
                 ));
             } else if rule == TreeRule::NodesAreFunctions {
                 // Within the rounding: the stated inclusive time stands and
-                // the node's own time is what its children leave, never
-                // below 0 (where they hold more, their sum is the total).
-                let whole = stated.max(kids_total);
+                // the node's own time is what its children's statements
+                // leave of it, never below 0. A child whose total is not
+                // its statement (a warning at its row) carries the
+                // difference up, as a listed sum does.
+                let left = (stated - kids_said).max(0.0);
                 // A remainder of a float sum's noise is none: the file's
                 // numbers stay as written.
-                if (whole - kids_total - self_ms).abs() > noise(stated)
+                if (left - self_ms).abs() > noise(stated)
                     && let Some(id) = node.stack()
                 {
-                    (t, mine) = (whole, whole - kids_total);
+                    (t, mine) = (left + kids_total, left);
                     out.stacks.push((id, mine, kids_total));
                 }
             }
