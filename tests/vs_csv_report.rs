@@ -25,6 +25,7 @@ const FIXTURES: &[&str] = &[
     "threads-entry-point-35-percent",
     "unlisted-time",
     "recursive-zero-inclusive",
+    "percent-rounding",
 ];
 
 /// A run of several threads whose entry point holds 35 % of the session:

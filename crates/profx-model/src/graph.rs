@@ -374,3 +374,128 @@ impl Profile {
         &self.unlisted
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TreeRule;
+    use crate::{FuncId, FuncSummary, Profile, ProfileBuilder, TimeValues};
+
+    /// A stated tree of (path, self, child) stacks, rounded to `rounding`
+    /// a value, whose functions are `rule`'s.
+    fn tree(rule: TreeRule, rounding: f64, rows: &[(&[&str], f64, f64)]) -> Profile {
+        let mut b = ProfileBuilder::new("test");
+        b.stated_rounding(rounding);
+        b.tree_rule(rule);
+        let m = b.intern("m");
+        for &(path, own, child) in rows {
+            let frames: Vec<FuncId> = path
+                .iter()
+                .map(|n| {
+                    let n = b.intern(n);
+                    b.function(n, m)
+                })
+                .collect();
+            let id = b.stack(&frames);
+            b.stack_summary(id, Some(1), Some(own), Some(child));
+            if rule == TreeRule::FunctionsApart {
+                let f = *frames.last().expect("a frame");
+                let time = TimeValues {
+                    elapsed_exclusive: Some(own),
+                    elapsed_inclusive: Some(own + child),
+                    ..Default::default()
+                };
+                b.summary(
+                    f,
+                    FuncSummary {
+                        time,
+                        ..Default::default()
+                    },
+                );
+            }
+        }
+        b.finish()
+    }
+
+    fn times(p: &Profile, name: &str) -> (Option<f64>, Option<f64>) {
+        let f = p
+            .function_ids()
+            .find(|&f| p.function_name(f) == name)
+            .expect("the function");
+        let t = p.function(f).time;
+        (t.elapsed_exclusive, t.elapsed_inclusive)
+    }
+
+    /// Within the rounding a row's inclusive time stands and its own time
+    /// takes the remainder; the function's times are its nodes'.
+    #[test]
+    fn a_remainder_within_the_rounding_goes_to_the_nodes_own_time() {
+        // Run states 80.70 with 1.30 of its own and 69.20 + 10.18 + 0.00
+        // below: 0.02 left, within 0.005 for each of five values.
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 19.30, 80.70),
+            (&["Main", "Run"], 1.30, 79.40),
+            (&["Main", "Run", "Load"], 69.20, 0.0),
+            (&["Main", "Run", "Render"], 10.18, 0.0),
+            (&["Main", "Run", "Resize"], 0.0, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        let (excl, incl) = times(&p, "Run");
+        assert!((incl.unwrap() - 80.70).abs() < 1e-9, "{incl:?}");
+        assert!((excl.unwrap() - 1.32).abs() < 1e-9, "{excl:?}");
+        // Functions apart (PLIST): the stated numbers stand.
+        let p = tree(TreeRule::FunctionsApart, 0.005, rows);
+        assert_eq!(times(&p, "Run"), (Some(1.30), Some(80.70)));
+    }
+
+    /// Children stating more than their parent (within the rounding) leave
+    /// it no own time, never a negative one: their sum is its total.
+    #[test]
+    fn a_remainder_never_makes_an_own_time_negative() {
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 0.0, 0.05),
+            (&["Main", "A"], 0.03, 0.0),
+            (&["Main", "B"], 0.03, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert!(p.warnings().is_empty());
+        let (excl, incl) = times(&p, "Main");
+        assert_eq!(excl, Some(0.0));
+        assert!((incl.unwrap() - 0.06).abs() < 1e-12, "{incl:?}");
+    }
+
+    /// A parent is held to its children's statements: rounding down a deep
+    /// path is no unlisted time, and a row below its callees is warned
+    /// about once, at that row, its difference carried up.
+    #[test]
+    fn statements_are_held_to_statements() {
+        // C states 0.04 with eight rows of 0.00 below it (each up to half
+        // a step); N states 0.05 with 0.00 of its own: within the
+        // rounding of the statements, though C's listed sum is 0.
+        let leaves: Vec<Vec<&str>> = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
+            .iter()
+            .map(|l| vec!["N", "C", l])
+            .collect();
+        let mut rows: Vec<(&[&str], f64, f64)> =
+            vec![(&["N"], 0.0, 0.05), (&["N", "C"], 0.0, 0.04)];
+        rows.extend(leaves.iter().map(|l| (l.as_slice(), 0.0, 0.0)));
+        let p = tree(TreeRule::FunctionsApart, 0.005, &rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, &rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        assert_eq!(times(&p, "N").1, Some(0.05));
+        assert_eq!(times(&p, "C"), (Some(0.04), Some(0.04)));
+        // Print states 100 below its 50 own and Fmt's 80; Main states
+        // Print's 100 and 20 of its own: one warning, at Print's row.
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 20.0, 100.0),
+            (&["Main", "Print"], 50.0, 50.0),
+            (&["Main", "Print", "Fmt"], 80.0, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert_eq!(p.warnings().len(), 1, "{:?}", p.warnings());
+        assert!(p.warnings()[0].message.contains("Main > Print"));
+        assert_eq!(times(&p, "Print"), (Some(50.0), Some(130.0)));
+        assert_eq!(times(&p, "Main"), (Some(20.0), Some(150.0)));
+    }
+}
