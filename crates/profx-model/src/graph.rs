@@ -296,7 +296,8 @@ fn function_sums(
     functions: usize,
 ) -> Vec<(FuncId, f64, f64)> {
     // (function, value) pairs, one list for each time.
-    let (mut mine, mut outer): (Vec<(u32, f64)>, Vec<(u32, f64)>) = (Vec::new(), Vec::new());
+    let mut mine: Vec<(u32, f64)> = Vec::new();
+    let mut outer: Vec<(u32, f64)> = Vec::new();
     // A walk from the roots, counting each function's nodes open above.
     let mut open = vec![0u32; functions];
     let mut todo: Vec<(u32, bool)> = (0..nodes.len() as u32)
