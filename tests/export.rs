@@ -244,21 +244,28 @@ fn stated_unlisted(stacks: &[Value], frames: &dyn Fn(&Value) -> Frames, rounding
             *kids.entry(p[..p.len() - 1].to_vec()).or_default() += 1;
         }
     }
+    // A node's statement is held to its children's statements (their
+    // totals where they state none), and the unlisted time is the
+    // difference; its total is its listed sum plus that (model.md).
     let mut totals: HashMap<Frames, f64> = HashMap::new();
+    let mut said: HashMap<Frames, f64> = HashMap::new();
     let mut extra = 0.0;
     for p in nodes {
         let (own, child) = by_path.get(&p).copied().unwrap_or((0.0, None));
         let listed = own + totals.get(&p).copied().unwrap_or(0.0);
+        let compared = own + said.get(&p).copied().unwrap_or(0.0);
         let slack = rounding * (kids.get(&p).copied().unwrap_or(0) + 2) as f64;
         let t = match child {
-            Some(c) if own + c - listed > slack.max(1e-9 * listed) => {
-                extra += own + c - listed;
-                own + c
+            Some(c) if own + c - compared > slack.max(1e-9 * (own + c)) => {
+                extra += own + c - compared;
+                listed + own + c - compared
             }
             _ => listed,
         };
         if p.len() > 1 {
-            *totals.entry(p[..p.len() - 1].to_vec()).or_default() += t;
+            let parent = p[..p.len() - 1].to_vec();
+            *totals.entry(parent.clone()).or_default() += t;
+            *said.entry(parent).or_default() += child.map_or(t, |c| own + c);
         }
         totals.insert(p, t);
     }

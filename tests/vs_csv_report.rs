@@ -26,6 +26,7 @@ const FIXTURES: &[&str] = &[
     "unlisted-time",
     "recursive-zero-inclusive",
     "command-line-call-tree",
+    "percent-rounding",
 ];
 
 /// A run of several threads whose entry point holds 35 % of the session:
@@ -405,4 +406,153 @@ fn a_command_line_call_tree_is_in_ticks() {
         "1,800,000,000 ticks at 2,400 MHz"
     );
     assert_eq!(read["elapsed_inclusive_pct"], 37.5);
+}
+
+// ---------------------------------------------------------------------
+// Issue 63: one figure per function in every view of a stated tree. The
+// fixture's times come from its percents, in 0.01 % steps of 10,000 ms:
+// `Window.Run()` states 80.70 % (8,070 ms) while its own 1.30 % and its
+// callees' 69.20 + 10.18 + 0.00 % list 8,068 ms, a difference within the
+// file's rounding.
+
+const ROUNDED: &str = "percent-rounding";
+
+/// `--view tree --json`'s nodes: (path joined by " > ", total).
+fn tree_totals(path: &str, extra: &[&str]) -> Vec<(String, f64)> {
+    let mut args = vec!["report", path, "--view", "tree", "--json"];
+    args.extend_from_slice(extra);
+    let out = profx(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let nodes = doc["nodes"].as_array().expect("nodes").clone();
+    let path_of = |id: u64| {
+        let mut names = Vec::new();
+        let mut at = Some(id);
+        while let Some(i) = at {
+            let n = &nodes[i as usize];
+            names.push(n["name"].as_str().expect("a name").to_string());
+            at = n["parent"].as_u64();
+        }
+        names.reverse();
+        names.join(" > ")
+    };
+    nodes
+        .iter()
+        .map(|n| {
+            let id = n["id"].as_u64().expect("an id");
+            (path_of(id), n["total"].as_f64().expect("a total"))
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Functions, the tree's node and the edge from its one caller give
+/// `Window.Run()` one inclusive time: the file's 80.70 %.
+#[test]
+fn a_percent_rounded_tree_gives_a_function_one_inclusive_time() {
+    let path = fixture(ROUNDED);
+    let r = report_json(&path, &[]);
+    assert_warnings(ROUNDED, &r, &[]);
+    let run = function(&r, "Window.Run()", None)["elapsed_inclusive_ms"]
+        .as_f64()
+        .expect("a time");
+    assert!(close(run, 8070.0), "the file's 80.70 %: {run}");
+    let edge = r["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .find(|e| e["callee"]["name"] == "Window.Run()")
+        .expect("Main → Run");
+    let edge = edge["elapsed_inclusive_ms"].as_f64().expect("a time");
+    assert!(close(edge, run), "edge {edge} against Functions {run}");
+    let tree = tree_totals(&path, &[]);
+    let node = tree
+        .iter()
+        .find(|(p, _)| p == "App.Main() > Window.Run()")
+        .expect("Run's node");
+    assert!(
+        close(node.1, run),
+        "node {} against Functions {run}",
+        node.1
+    );
+    assert!(
+        !tree.iter().any(|(p, _)| p.contains("(unlisted)")),
+        "no (unlisted) of rounding size: {tree:?}"
+    );
+}
+
+/// A difference within the file's rounding is no caller: the butterfly
+/// of `Window.Run()` has its one caller and no `(root)`.
+#[test]
+fn a_rounding_remainder_is_no_caller() {
+    let path = fixture(ROUNDED);
+    let table = stdout(&profx(&[
+        "report",
+        &path,
+        "--view",
+        "callers",
+        "--function",
+        "Window.Run()",
+    ]));
+    assert!(!table.contains("(root)"), "{table}");
+    let out = profx(&[
+        "report",
+        &path,
+        "--view",
+        "callers",
+        "--function",
+        "Window.Run()",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let f = &doc["functions"][0];
+    let rows = f["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let (row, whole) = (
+        rows[0]["elapsed_inclusive_ms"].as_f64().expect("a time"),
+        f["elapsed_inclusive_ms"].as_f64().expect("a time"),
+    );
+    assert!(close(row, whole), "caller {row} against {whole}");
+    let callees = stdout(&profx(&[
+        "report",
+        &path,
+        "--view",
+        "callees",
+        "--function",
+        "Window.Run()",
+    ]));
+    assert!(!callees.contains("(unlisted)"), "{callees}");
+}
+
+/// Merging a function on none of their paths leaves every other
+/// function's inclusive time as loaded, in `--json` and in the tree.
+#[test]
+fn an_unrelated_step_moves_no_inclusive_time() {
+    let path = fixture(ROUNDED);
+    let before = report_json(&path, &[]);
+    let after = report_json(&path, &["--merge", "Log.Write(string)"]);
+    let incl = |r: &serde_json::Value, name: &str| {
+        function(r, name, None)["elapsed_inclusive_ms"]
+            .as_f64()
+            .expect("a time")
+    };
+    for name in [
+        "App.Main()",
+        "Window.Run()",
+        "App.OnLoad()",
+        "App.OnRender()",
+        "App.OnResize()",
+    ] {
+        let (a, b) = (incl(&before, name), incl(&after, name));
+        assert!(close(a, b), "{name}: {a} loaded, {b} after the merge");
+    }
+    let tree = tree_totals(&path, &["--merge", "Log.Write(string)"]);
+    let node = tree
+        .iter()
+        .find(|(p, _)| p == "App.Main() > Window.Run()")
+        .expect("Run's node");
+    assert!(close(node.1, incl(&before, "Window.Run()")), "{tree:?}");
 }

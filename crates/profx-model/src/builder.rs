@@ -84,6 +84,7 @@ pub struct ProfileBuilder {
     hits_count: super::graph::HitsCount,
     facts: super::Facts,
     stated_rounding: f64,
+    tree_rule: super::graph::TreeRule,
     stated_edges: Vec<super::graph::StatedEdge>,
     /// Where a summary's stack rows are (VS call trees, PLIST), for the
     /// warnings `finish` gives about stated trees: a line by stack id (0:
@@ -133,6 +134,7 @@ impl ProfileBuilder {
             hits_count: Default::default(),
             facts: Default::default(),
             stated_rounding: 0.0,
+            tree_rule: Default::default(),
             stated_edges: Vec::new(),
             stack_lines: Vec::new(),
             carried: Vec::new(),
@@ -146,6 +148,13 @@ impl ProfileBuilder {
     /// rounding, neither unlisted time nor a warning.
     pub fn stated_rounding(&mut self, half_unit_ms: f64) {
         self.stated_rounding = half_unit_ms.max(0.0);
+    }
+
+    /// States what a stated tree is to its functions (`TreeRule`): whether
+    /// its functions' times are its nodes' (a VS call tree), summed at
+    /// `finish`, or the file states them apart (the default).
+    pub fn tree_rule(&mut self, rule: super::graph::TreeRule) {
+        self.tree_rule = rule;
     }
 
     /// States what stack hits count (model.md): calls unless said.
@@ -778,6 +787,25 @@ impl ProfileBuilder {
         }
     }
 
+    /// A tree that is its functions' statement (`TreeRule::NodesAreFunctions`):
+    /// its stacks' own times as the rule left them, and each function's
+    /// elapsed times summed from its nodes, so that Functions, the tree,
+    /// the edges and a query's paths read one figure. A sum too large for
+    /// a number is absent with a warning, as any other (`no_infinities`).
+    fn apply_tree_rule(&mut self, stated: &super::graph::Stated) {
+        for &(id, own, child) in &stated.stacks {
+            let s = &mut self.stacks[id.index()];
+            (s.self_ms, s.child_ms) = (Some(own), Some(child));
+        }
+        for &(f, excl, incl) in &stated.functions {
+            let t = &mut self.functions[f.index()].time;
+            (t.elapsed_exclusive, t.elapsed_inclusive) = (Some(excl), Some(incl));
+        }
+        if !stated.stacks.is_empty() || !stated.functions.is_empty() {
+            self.no_infinities();
+        }
+    }
+
     /// Applies the metric rules and freezes the profile.
     pub fn finish(mut self) -> Profile {
         self.finish_trace();
@@ -798,7 +826,7 @@ impl ProfileBuilder {
             // rewrote: no file's values to check.
             super::graph::Stated {
                 unlisted: self.take_path_unlisted(),
-                warnings: Vec::new(),
+                ..Default::default()
             }
         } else {
             let (names, functions) = (&self.names, &self.functions);
@@ -812,11 +840,12 @@ impl ProfileBuilder {
                 &self.tree.nodes,
                 &self.stacks,
                 &self.functions,
-                (self.stated_rounding, self.facts.time_unit),
+                (self.stated_rounding, self.facts.time_unit, self.tree_rule),
                 &name,
                 &place,
             )
         };
+        self.apply_tree_rule(&stated);
         for (at, kind, message) in stated.warnings {
             let (source, place) = at.unwrap_or_else(|| {
                 let file = self.sources.get(self.current_source).cloned();

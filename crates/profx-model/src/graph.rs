@@ -7,7 +7,11 @@
 //! stated inclusive time exceeds its own time and its listed children's
 //! keeps the difference as unlisted time; one below it is a warning at its
 //! row; a stack holding more self time than its function's stated
-//! exclusive time is a warning naming both.
+//! exclusive time is a warning naming both. Where the tree is what the
+//! file states of its functions (a VS call tree), a difference within the
+//! file's rounding goes to the node's own time and the functions' times
+//! are summed from the nodes here too (`TreeRule`, model.md §
+//! Calling-context tree, "One figure per function").
 
 use super::ids::{FuncId, NodeId, StackId};
 use super::profile::{Node, Stack};
@@ -80,6 +84,30 @@ pub(crate) type StatedWarning = (Option<(usize, Place)>, WarningKind, String);
 pub(crate) struct Stated {
     pub unlisted: Vec<(NodeId, f64)>,
     pub warnings: Vec<StatedWarning>,
+    /// `TreeRule::NodesAreFunctions`: each stack's numbers once its own
+    /// time took the remainder within the rounding (self, child), and
+    /// each function's (exclusive, inclusive) elapsed time summed from
+    /// its nodes; both empty otherwise.
+    pub stacks: Vec<(StackId, f64, f64)>,
+    pub functions: Vec<(FuncId, f64, f64)>,
+}
+
+/// What a stated tree is to its functions' numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeRule {
+    /// The file states its functions apart from its stacks (PLIST: a
+    /// function's times are its own records, and its stacks may list only
+    /// some of its calls): every stated number stands where the file wrote
+    /// it, and a node's total within the rounding is its listed sum.
+    #[default]
+    FunctionsApart,
+    /// The tree is what the file states of its functions (a VS call tree:
+    /// a function is the sum of its rows). One figure per function in
+    /// every view (model.md): a node's stated inclusive time stands, its
+    /// own time takes what its listed children leave within the file's
+    /// rounding (never below 0), and each function's exclusive time is its
+    /// nodes' own times, its inclusive time its outermost nodes' totals.
+    NodesAreFunctions,
 }
 
 /// The rules above, over the finished tree. `place` says where a stack's
@@ -91,14 +119,11 @@ pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
     functions: &[Function],
-    (rounding, unit): (f64, super::TimeUnit),
+    (rounding, unit, rule): (f64, super::TimeUnit, TreeRule),
     name: &dyn Fn(FuncId) -> String,
     place: &dyn Fn(StackId) -> Option<(usize, Place)>,
 ) -> Stated {
-    let mut out = Stated {
-        unlisted: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut out = Stated::default();
     // Each node's root, made once a warning needs it: a path is named by
     // its root and its last three frames, so a warning costs the same on
     // a chain a million deep (and warnings on its every node no square).
@@ -155,42 +180,82 @@ pub(crate) fn check_stated(
     }
     start[0] = 0;
     let mut total = vec![0.0f64; n];
-    let mut below: Vec<f64> = Vec::new();
+    // Each node's stated inclusive time, where it states one: a parent's
+    // statement is held to its children's statements, never to their
+    // listed sums, so a rounding of every row on a deep path does not add
+    // up to a difference the file's rounding does not explain.
+    let mut said: Vec<Option<f64>> = vec![None; n];
+    // Each node's stack's own time, once a remainder went to it; `None`
+    // where it states none.
+    let mut own_of: Vec<Option<f64>> = vec![None; n];
+    let (mut below, mut below_said): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     for (i, node) in nodes.iter().enumerate().rev() {
         let stack = node.stack().map(|s| &stacks[s.index()]);
         let own = stack.and_then(|s| s.self_ms).unwrap_or(0.0);
-        below.clear();
         let kids = &list[start[i] as usize..start[i + 1] as usize];
+        below.clear();
         below.extend(kids.iter().map(|&c| total[c as usize]));
         below.sort_by(f64::total_cmp);
-        let listed = below.iter().sum::<f64>() + own;
-        let mut t = listed;
+        below_said.clear();
+        below_said.extend(
+            kids.iter()
+                .map(|&c| said[c as usize].unwrap_or(total[c as usize])),
+        );
+        below_said.sort_by(f64::total_cmp);
+        let kids_total = below.iter().sum::<f64>();
+        let listed = kids_total + own;
+        let kids_said = below_said.iter().sum::<f64>();
+        let compared = kids_said + own;
+        let (mut t, mut mine) = (listed, own);
         if let Some(s) = stack
-            && let Some(child) = s.child_ms
+            && let (Some(self_ms), Some(child)) = (s.self_ms, s.child_ms)
+            && (self_ms + child).is_finite()
         {
-            let stated = own + child;
+            let stated = self_ms + child;
+            said[i] = Some(stated);
             // Each value stated, this one and its children's, may be off
             // by the file's rounding.
             let slack = |x: f64| noise(x).max(rounding * (below.len() + 2) as f64);
-            if stated.is_finite() {
-                if stated - listed > slack(stated) {
-                    out.unlisted.push((NodeId::from_index(i), stated - listed));
-                    t = stated;
-                } else if listed - stated > slack(listed) {
-                    warnings.push((
-                        node.stack().and_then(place),
-                        WarningKind::StackBelowCallees,
-                        format!(
-                            "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
-                            path(NodeId::from_index(i)),
-                            shown(stated),
-                            shown(listed)
-                        ),
-                    ));
+            if stated - compared > slack(stated) {
+                // Time in callees the file does not list: the node's total
+                // is what the file states (plus what a child below its own
+                // statement carries up, as in a listed sum).
+                let unlisted = stated - compared;
+                out.unlisted.push((NodeId::from_index(i), unlisted));
+                t = listed + unlisted;
+            } else if compared - stated > slack(compared) {
+                warnings.push((
+                    node.stack().and_then(place),
+                    WarningKind::StackBelowCallees,
+                    format!(
+                        "stack {}: stated inclusive time {} is below its own time and its listed callees' {}; the listed sum is used",
+                        path(NodeId::from_index(i)),
+                        shown(stated),
+                        shown(compared)
+                    ),
+                ));
+            } else if rule == TreeRule::NodesAreFunctions {
+                // Within the rounding: the stated inclusive time stands and
+                // the node's own time is what its children's statements
+                // leave of it, never below 0. A child whose total is not
+                // its statement (a warning at its row) carries the
+                // difference up, as a listed sum does.
+                let left = (stated - kids_said).max(0.0);
+                // A remainder of a float sum's noise is none: the file's
+                // numbers stay as written.
+                if (left - self_ms).abs() > noise(stated)
+                    && let Some(id) = node.stack()
+                {
+                    (t, mine) = (left + kids_total, left);
+                    out.stacks.push((id, mine, kids_total));
                 }
             }
         }
         total[i] = t;
+        own_of[i] = stack.and_then(|s| s.self_ms).map(|_| mine);
+    }
+    if rule == TreeRule::NodesAreFunctions {
+        out.functions = function_sums(nodes, &own_of, &total, (&start, &list), functions.len());
     }
     out.unlisted.reverse();
     // A stack holding more self time than its function's stated exclusive.
@@ -217,6 +282,62 @@ pub(crate) fn check_stated(
     warnings.sort_by(|a, b| a.2.cmp(&b.2));
     out.warnings = warnings;
     out
+}
+
+/// Each function's elapsed (exclusive, inclusive) time from the tree: its
+/// nodes' own times, and its outermost nodes' totals (those with no node
+/// of the function above them: recursion counted once), for the functions
+/// with a node whose stack states its own time. Each sum is made in value
+/// order, not the node ids' (`check_stated`).
+fn function_sums(
+    nodes: &[Node],
+    own: &[Option<f64>],
+    total: &[f64],
+    (start, list): (&[u32], &[u32]),
+    functions: usize,
+) -> Vec<(FuncId, f64, f64)> {
+    // (function, value) pairs, one list for each time.
+    let mut mine: Vec<(u32, f64)> = Vec::new();
+    let mut outer: Vec<(u32, f64)> = Vec::new();
+    // A walk from the roots, counting each function's nodes open above.
+    let mut open = vec![0u32; functions];
+    let mut todo: Vec<(u32, bool)> = (0..nodes.len() as u32)
+        .filter(|&i| nodes[i as usize].parent().is_none())
+        .map(|i| (i, true))
+        .collect();
+    while let Some((i, entering)) = todo.pop() {
+        let node = &nodes[i as usize];
+        let f = node.func.index();
+        if !entering {
+            open[f] -= 1;
+            continue;
+        }
+        if let Some(v) = own[i as usize] {
+            mine.push((f as u32, v));
+        }
+        if open[f] == 0 {
+            outer.push((f as u32, total[i as usize]));
+        }
+        open[f] += 1;
+        todo.push((i, false));
+        let kids = &list[start[i as usize] as usize..start[i as usize + 1] as usize];
+        todo.extend(kids.iter().map(|&c| (c, true)));
+    }
+    // Summed in value order within each function, not the walk's.
+    let by_value = |a: &(u32, f64), b: &(u32, f64)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1));
+    let sums = |pairs: &mut Vec<(u32, f64)>| {
+        pairs.sort_by(by_value);
+        let mut out: Vec<Option<f64>> = vec![None; functions];
+        for &(f, v) in pairs.iter() {
+            let x = &mut out[f as usize];
+            *x = Some(x.unwrap_or(0.0) + v);
+        }
+        out
+    };
+    let (mine, outer) = (sums(&mut mine), sums(&mut outer));
+    (0..functions)
+        .filter_map(|f| Some((FuncId::from_index(f), mine[f]?, outer[f].unwrap_or(0.0))))
+        .collect()
 }
 
 impl Profile {
@@ -273,5 +394,130 @@ impl Profile {
     /// listed children's: callees the file does not list, by node.
     pub fn unlisted(&self) -> &[(NodeId, f64)] {
         &self.unlisted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TreeRule;
+    use crate::{FuncId, FuncSummary, Profile, ProfileBuilder, TimeValues};
+
+    /// A stated tree of (path, self, child) stacks, rounded to `rounding`
+    /// a value, whose functions are `rule`'s.
+    fn tree(rule: TreeRule, rounding: f64, rows: &[(&[&str], f64, f64)]) -> Profile {
+        let mut b = ProfileBuilder::new("test");
+        b.stated_rounding(rounding);
+        b.tree_rule(rule);
+        let m = b.intern("m");
+        for &(path, own, child) in rows {
+            let frames: Vec<FuncId> = path
+                .iter()
+                .map(|n| {
+                    let n = b.intern(n);
+                    b.function(n, m)
+                })
+                .collect();
+            let id = b.stack(&frames);
+            b.stack_summary(id, Some(1), Some(own), Some(child));
+            if rule == TreeRule::FunctionsApart {
+                let f = *frames.last().expect("a frame");
+                let time = TimeValues {
+                    elapsed_exclusive: Some(own),
+                    elapsed_inclusive: Some(own + child),
+                    ..Default::default()
+                };
+                b.summary(
+                    f,
+                    FuncSummary {
+                        time,
+                        ..Default::default()
+                    },
+                );
+            }
+        }
+        b.finish()
+    }
+
+    fn times(p: &Profile, name: &str) -> (Option<f64>, Option<f64>) {
+        let f = p
+            .function_ids()
+            .find(|&f| p.function_name(f) == name)
+            .expect("the function");
+        let t = p.function(f).time;
+        (t.elapsed_exclusive, t.elapsed_inclusive)
+    }
+
+    /// Within the rounding a row's inclusive time stands and its own time
+    /// takes the remainder; the function's times are its nodes'.
+    #[test]
+    fn a_remainder_within_the_rounding_goes_to_the_nodes_own_time() {
+        // Run states 80.70 with 1.30 of its own and 69.20 + 10.18 + 0.00
+        // below: 0.02 left, within 0.005 for each of five values.
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 19.30, 80.70),
+            (&["Main", "Run"], 1.30, 79.40),
+            (&["Main", "Run", "Load"], 69.20, 0.0),
+            (&["Main", "Run", "Render"], 10.18, 0.0),
+            (&["Main", "Run", "Resize"], 0.0, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        let (excl, incl) = times(&p, "Run");
+        assert!((incl.unwrap() - 80.70).abs() < 1e-9, "{incl:?}");
+        assert!((excl.unwrap() - 1.32).abs() < 1e-9, "{excl:?}");
+        // Functions apart (PLIST): the stated numbers stand.
+        let p = tree(TreeRule::FunctionsApart, 0.005, rows);
+        assert_eq!(times(&p, "Run"), (Some(1.30), Some(80.70)));
+    }
+
+    /// Children stating more than their parent (within the rounding) leave
+    /// it no own time, never a negative one: their sum is its total.
+    #[test]
+    fn a_remainder_never_makes_an_own_time_negative() {
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 0.0, 0.05),
+            (&["Main", "A"], 0.03, 0.0),
+            (&["Main", "B"], 0.03, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert!(p.warnings().is_empty());
+        let (excl, incl) = times(&p, "Main");
+        assert_eq!(excl, Some(0.0));
+        assert!((incl.unwrap() - 0.06).abs() < 1e-12, "{incl:?}");
+    }
+
+    /// A parent is held to its children's statements: rounding down a deep
+    /// path is no unlisted time, and a row below its callees is warned
+    /// about once, at that row, its difference carried up.
+    #[test]
+    fn statements_are_held_to_statements() {
+        // C states 0.04 with eight rows of 0.00 below it (each up to half
+        // a step); N states 0.05 with 0.00 of its own: within the
+        // rounding of the statements, though C's listed sum is 0.
+        let leaves: Vec<Vec<&str>> = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
+            .iter()
+            .map(|l| vec!["N", "C", l])
+            .collect();
+        let mut rows: Vec<(&[&str], f64, f64)> =
+            vec![(&["N"], 0.0, 0.05), (&["N", "C"], 0.0, 0.04)];
+        rows.extend(leaves.iter().map(|l| (l.as_slice(), 0.0, 0.0)));
+        let p = tree(TreeRule::FunctionsApart, 0.005, &rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, &rows);
+        assert!(p.warnings().is_empty() && p.unlisted().is_empty());
+        assert_eq!(times(&p, "N").1, Some(0.05));
+        assert_eq!(times(&p, "C"), (Some(0.04), Some(0.04)));
+        // Print states 100 below its 50 own and Fmt's 80; Main states
+        // Print's 100 and 20 of its own: one warning, at Print's row.
+        let rows: &[(&[&str], f64, f64)] = &[
+            (&["Main"], 20.0, 100.0),
+            (&["Main", "Print"], 50.0, 50.0),
+            (&["Main", "Print", "Fmt"], 80.0, 0.0),
+        ];
+        let p = tree(TreeRule::NodesAreFunctions, 0.005, rows);
+        assert_eq!(p.warnings().len(), 1, "{:?}", p.warnings());
+        assert!(p.warnings()[0].message.contains("Main > Print"));
+        assert_eq!(times(&p, "Print"), (Some(50.0), Some(130.0)));
+        assert_eq!(times(&p, "Main"), (Some(20.0), Some(150.0)));
     }
 }

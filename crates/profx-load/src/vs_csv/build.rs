@@ -3,6 +3,7 @@
 
 use super::table::{AVG, Columns, MAX, MIN, PCT, Row, TIME, VALUES};
 use crate::problem::Problem;
+use profx_model::graph::TreeRule;
 use profx_model::metrics::add_opt;
 use profx_model::{
     FuncId, FuncSummary, NodeId, PerCall, Percents, Place, ProfileBuilder, StackId, TimeValues,
@@ -219,7 +220,13 @@ pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, half_digit: f64, b: &mu
                 }
             }
         }
-        ReportKind::CallTree => asm.call_tree(&parsed, values_of),
+        ReportKind::CallTree => {
+            // A function of a call tree is the sum of its rows: its
+            // elapsed times are its nodes', summed by the model's one rule
+            // for a stated tree (model.md § Calling-context tree).
+            asm.b.tree_rule(TreeRule::NodesAreFunctions);
+            asm.call_tree(&parsed, values_of)
+        }
         ReportKind::CallerCallee => asm.caller_callee(&parsed, values_of),
     }
 }
@@ -473,7 +480,15 @@ impl Assembler<'_> {
             let recursive = open[f.index()] > 0;
             open[f.index()] += 1;
             let x = values_of(r);
-            self.add(f, r, x, !recursive);
+            // The elapsed times go to the node's stack alone: the model sums
+            // the function's from its nodes (`TreeRule`), so Functions, the
+            // tree and the edges read one figure. Percents stated without
+            // times are the function's as the rows give them.
+            let mut own = x;
+            if !self.percent_only[0] {
+                (own.v[0], own.v[1]) = (None, None);
+            }
+            self.add(f, r, own, !recursive);
             let node = self.b.node(path.last().map(|t| t.2), f);
             let id = self.b.stack_at(node);
             self.b.stack_line(id, r.line);
