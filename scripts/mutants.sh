@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 55: deliberate mutations of the fast engines and of the metric
-# code, one per rule, each of which the tests must catch. Each is applied
-# alone, the tests named beside it run, and the source is put back; a
-# mutation the tests let through is a test to write. CONTRIBUTING.md lists
-# them. Each needs a rebuild of the test binaries, so this is not part of
-# CI: run it after changing a fast engine, the metric code or the tests
-# that hold them.
+# code, one per rule, each of which the tests must catch; issue 62 adds
+# one per query rewrite rule and per rule of a step's totals and lines.
+# Each is applied alone, the tests named beside it run, and the source is
+# put back; a mutation the tests let through is a test to write.
+# CONTRIBUTING.md lists them. Each needs a rebuild of the test binaries,
+# so this is not part of CI: run it after changing a fast engine, the
+# metric code, a query's rules or the tests that hold them.
 #
 #   scripts/mutants.sh            every mutation
 #   scripts/mutants.sh 3 5        the third and the fifth
