@@ -323,6 +323,9 @@ fn rewrite_paths(
         }
         Ok(())
     })?;
+    if let Some(m) = ids.module {
+        b.calls_not_known(m);
+    }
     copy_lines(p, &mut b, &ids.new, &touched, changed);
     if let Rule::Focus(_) | Rule::FocusNode(_) = rule {
         // A focus asks about the paths through F alone: time outside any

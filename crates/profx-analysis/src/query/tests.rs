@@ -437,6 +437,15 @@ fn a_collapsed_module_is_one_frame_named_after_it() {
             vec!["MAIN", "lib"]
         ]
     );
+    // Issue 63: how often the made frame was entered is not known: its
+    // calls, and those of every stack ending in it, are absent, never 0;
+    // the functions a load made keep theirs.
+    assert_eq!(q.function(lib).calls, None);
+    for s in q.stack_ids().filter(|&s| q.stack_leaf(s) == lib) {
+        assert_eq!(q.stack(s).hits, None, "{:?}", q.frames(s));
+    }
+    let main = named(q, "MAIN", "").expect("MAIN");
+    assert!(q.function(main).calls.is_some_and(|c| c > 0));
 }
 
 /// Per-call statistics are absent after a transform (model.md § Queries:

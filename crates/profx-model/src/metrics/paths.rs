@@ -33,6 +33,9 @@ pub struct PathState {
     pathless: Vec<(FuncId, PathNumbers)>,
     /// Stated unlisted time, by node.
     unlisted: Vec<(NodeId, f64)>,
+    /// Frames no load made (a collapsed module's): their calls are not
+    /// known, so neither their functions' nor their stacks' are.
+    made: Vec<FuncId>,
 }
 
 /// The numbers one rewritten path keeps.
@@ -55,6 +58,15 @@ impl ProfileBuilder {
         self.paths.fed = true;
         self.paths.child_times = child_times;
         self.paths.ns = hits == HitsCount::Samples;
+    }
+
+    /// Says that `f` is a frame the step made, not one a load made (a
+    /// collapsed module): how often it was entered is not known (model.md
+    /// § Transforms: a function's calls are the kept entries of the paths
+    /// ending in it, and a made frame has none), so its calls are absent,
+    /// never 0, in its function's row and in every stack ending in it.
+    pub fn calls_not_known(&mut self, f: FuncId) {
+        self.paths.made.push(f);
     }
 
     /// A path's numbers in the unit the feed sums in.
@@ -167,8 +179,29 @@ impl ProfileBuilder {
         if self.paths.child_times {
             self.path_child_times();
         }
+        if !samples {
+            self.made_calls_unknown(&mut frames);
+        }
         if self.paths.ns {
             self.path_times_in_ms();
+        }
+    }
+
+    /// The calls of the frames a step made (`calls_not_known`), and of the
+    /// stacks ending in them, absent.
+    fn made_calls_unknown(&mut self, frames: &mut Vec<FuncId>) {
+        let made = std::mem::take(&mut self.paths.made);
+        if made.is_empty() {
+            return;
+        }
+        for &f in &made {
+            self.functions[f.index()].calls = None;
+        }
+        for i in 0..self.stacks.len() {
+            self.frames_of(StackId::from_index(i), frames);
+            if frames.last().is_some_and(|l| made.contains(l)) {
+                self.stacks[i].hits = None;
+            }
         }
     }
 
