@@ -54,6 +54,8 @@ MUTANTS=(
   "crates/profx-analysis/src/query/paths.rs|            n.hits = n.hits.map(\|_\| 0);|            n.hits = n.hits.map(\|h\| h);|--test properties each_transform"
   "crates/profx-model/src/metrics/paths.rs|                if std::mem::replace(&mut seen[f.index()], i) != i {|                if std::mem::replace(&mut seen[f.index()], i) != usize::MAX {|--test properties each_transform"
   "crates/profx-load/src/xpp/rules.rs|            && !chosen.contains(&r.thread)|            && chosen.contains(&r.thread)|--test properties one_thread"
+  "crates/profx-model/src/metrics/trace_acc.rs|            if timed && !pop.site_nested {|            if timed {|--test oracle"
+  "crates/profx-model/src/metrics/trace.rs|        for f in &self.frames {|        for f in &self.frames[self.frames.len()..] {|--test oracle"
 )
 
 only=("$@")
