@@ -9,7 +9,9 @@
 //! Recursion counts once per thread: a call adds its span to its function's
 //! inclusive time only when no call of the same function is open below it
 //! on its thread; an edge F → G adds a call's span only when no F → G pair
-//! is open below it.
+//! is open below it; a line adds a call's span only when no call from the
+//! same line (of the same caller) is open below it on its thread, and
+//! counts every call.
 
 use profx::analysis::callgraph::CallGraph;
 use profx::model::metrics::{Sample, TraceTime};
@@ -97,6 +99,9 @@ struct Call {
     site: (String, u32),
     /// Whether its F → G edge is the outermost open on its thread.
     outer_edge: bool,
+    /// Whether no call from its site was open on its thread when it was
+    /// made: only then does its span go to its line (model.md § Intervals).
+    outer_site: bool,
 }
 
 const TOP: &str = "(top level)";
@@ -131,7 +136,9 @@ fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
         p.child_ms += span - c.own;
         let s = o.sites.entry(c.site.clone()).or_default();
         s.hits += 1;
-        s.ms += span;
+        if c.outer_site {
+            s.ms += span;
+        }
         s.called.insert(f.clone());
         if let Some(caller) = stack.last() {
             let edge = o.edges.entry((name(caller.func), f)).or_default();
@@ -175,12 +182,15 @@ fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
                         .windows(2)
                         .any(|w| w[0].func == top.func && w[1].func == func),
                 };
+                let site = (caller, line);
+                let outer_site = !stack.iter().any(|below| below.site == site);
                 stack.push(Call {
                     func,
                     began: clock,
                     own: 0.0,
-                    site: (caller, line),
+                    site,
                     outer_edge,
+                    outer_site,
                 });
             }
             Op::Exit => close(&mut o, stack, clock),
@@ -428,6 +438,90 @@ fn deep(depth: usize) -> Vec<Event> {
         op: Op::Exit,
     }));
     out
+}
+
+/// Recursion through one call site of a deep stack, on two threads at
+/// once: each level calls a helper (func 2, from line 2) and then itself
+/// (from line 1), so recursion begins (and the feed starts counting open
+/// calls by site) under calls already open, and a call from line 2 has no
+/// call from its line open below it however deep the stack.
+fn deep_with_helpers(depth: usize) -> Vec<Event> {
+    let mut one = Vec::new();
+    let mut step = |dt, op| one.push((dt, op));
+    step(1, Op::Enter { func: 1, line: 7 });
+    for _ in 0..depth {
+        step(1, Op::Enter { func: 2, line: 2 });
+        step(2, Op::Exit);
+        step(1, Op::Enter { func: 0, line: 1 });
+    }
+    for _ in 0..depth {
+        step(3, Op::Exit);
+        step(1, Op::Enter { func: 2, line: 2 });
+        step(1, Op::Exit);
+    }
+    step(1, Op::Exit);
+    // Thread 1 starts a few events later, so the two interleave.
+    let mut out = Vec::new();
+    for i in 0..one.len() + 3 {
+        for (thread, at) in [(0, Some(i)), (1, i.checked_sub(3))] {
+            if let Some((dt, op)) = at.and_then(|k| one.get(k)).cloned() {
+                out.push(Event { thread, dt, op });
+            }
+        }
+    }
+    out
+}
+
+/// model.md § Intervals' example of recursion at one call site, number by
+/// number: MAIN calls F from line 5, F calls itself twice from line 20.
+#[test]
+fn a_call_site_counts_recursion_through_it_once() {
+    let ev = |dt, op| Event { thread: 0, dt, op };
+    let enter = |func, line| Op::Enter { func, line };
+    // Quarter milliseconds: MAIN 0–17, F 1–16, 3–14, 5–13.
+    let evs = [
+        ev(0, enter(0, 1)),
+        ev(4, enter(1, 5)),
+        ev(8, enter(1, 20)),
+        ev(8, enter(1, 20)),
+        ev(32, Op::Exit),
+        ev(4, Op::Exit),
+        ev(8, Op::Exit),
+        ev(4, Op::Exit),
+    ];
+    let o = trace_oracle(&evs, 1);
+    let (main, f) = (name(0), name(1));
+    let site = &o.sites[&(f.clone(), 20)];
+    // Two calls; 11 ms, the outer one's span (5–13 lies within 3–14), not
+    // 19: no more than F's 15 ms in all.
+    assert_eq!((site.hits, site.ms), (2, 11.0));
+    assert_eq!(o.sites[&(main.clone(), 5)].ms, 15.0);
+    assert_eq!((o.funcs[&f].calls, o.funcs[&f].inclusive), (3, 15.0));
+    assert_eq!(o.edges[&(f.clone(), f.clone())].ms, 11.0);
+    assert_eq!(o.edges[&(f.clone(), f.clone())].calls, 2);
+    for stacks in [true, false] {
+        let p = trace_profile(&evs, 1, 2, stacks);
+        if let Err(e) = agree(&p, &o, true, stacks) {
+            panic!("stacks {stacks}: {e}");
+        }
+    }
+}
+
+#[test]
+fn deep_recursion_through_one_site_on_two_threads_agrees_with_the_oracle() {
+    for depth in [1, 2, 40, 600] {
+        let evs = deep_with_helpers(depth);
+        let o = trace_oracle(&evs, 2);
+        // Each thread: depth − 1 calls down, depth − 1 back up.
+        let helper = o.sites.get(&(name(0), 2)).map_or(0, |s| s.hits);
+        assert_eq!(helper, 4 * (depth as u64 - 1), "every call counted");
+        for stacks in [true, false] {
+            let p = trace_profile(&evs, 2, 3, stacks);
+            if let Err(e) = agree(&p, &o, true, stacks) {
+                panic!("depth {depth}, stacks {stacks}: {e}");
+            }
+        }
+    }
 }
 
 proptest! {

@@ -1,7 +1,8 @@
 //! Properties of every loader over generated input (issue 8):
 //! - a generated valid file loads without a warning, and its numbers hold
 //!   together (exclusive sums within the session, inclusive ≥ exclusive,
-//!   stacks of known functions, percents within 0–100);
+//!   stacks of known functions, percents within 0–100, no call site
+//!   above its callee's inclusive time);
 //! - the same file cut at any byte never panics, every warning's place is
 //!   inside what is left, and a cut binary file always says so;
 //! - a trace or BR log loaded without its stacks (what a report of
@@ -26,14 +27,25 @@ const EPS: f64 = 1e-6;
 const THREADS: u8 = 12;
 
 /// A call tree per thread as a flat list of (thread, op, name index),
-/// every call returned; times advance on each event.
+/// every call returned; times advance on each event. A call's line is
+/// its callee's (`10 + name`), so a call of the function on top of the
+/// stack (or of the one below it), made again further up, is recursion
+/// through one call site (model.md § Intervals): a third of the calls
+/// are such, or it would be rare among twelve names.
 fn calls() -> impl Strategy<Value = Vec<(u8, bool, usize)>> {
     let names = TRACE_NAMES.len();
-    prop::collection::vec((1u8..=THREADS, any::<bool>(), 0usize..names), 1..60).prop_map(|steps| {
+    let step = (1u8..=THREADS, any::<bool>(), 0usize..names, 0u8..6);
+    prop::collection::vec(step, 1..60).prop_map(|steps| {
         let mut stacks: Vec<Vec<usize>> = vec![Vec::new(); usize::from(THREADS)];
         let mut out = Vec::new();
-        for (thread, call, name) in steps {
+        for (thread, call, name, again) in steps {
             let stack = &mut stacks[usize::from(thread) - 1];
+            // 0: the top again (F → F); 1: the one below it (F → G → F).
+            let again = match again {
+                0 | 1 => stack.len().checked_sub(1 + usize::from(again)),
+                _ => None,
+            };
+            let name = again.map_or(name, |k| stack[k]);
             match stack.pop() {
                 Some(top) if !call => out.push((thread, false, top)),
                 popped => {
@@ -473,6 +485,18 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
     let n = p.functions().len();
     for s in p.stack_ids() {
         prop_assert!(p.frames(s).iter().all(|f| f.index() < n));
+    }
+    // A trace's call site holds no more than what it called (model.md §
+    // Intervals: recursion through it counted once).
+    for l in p.lines() {
+        let (Some(called), Some(ms)) = (l.called, l.time_ms) else {
+            continue;
+        };
+        let callee = p.function_ids().find(|&f| p.function(f).name == called);
+        let bound = callee.and_then(|f| p.function(f).time.elapsed_inclusive);
+        if let Some(bound) = bound {
+            prop_assert!(ms <= bound + EPS, "line {} holds {ms} > {bound}", l.line);
+        }
     }
     Ok(())
 }

@@ -63,6 +63,7 @@ const LOADS: &[&str] = &[
     "unfiltered-dbf",
     "two-threads",
     "recursion",
+    "recursion-site",
     "break",
     "no-time",
     "no-line",
@@ -154,6 +155,83 @@ fn the_hand_example_of_model_md() {
     assert_eq!(r["meta"]["threads"], 1);
 }
 
+/// model.md § Intervals: a call made while another from the same site is
+/// open on its thread adds nothing to the line. `recursion-site.prf` is
+/// model.md's example on thread 1 (F calls itself twice from line 20),
+/// and on thread 2, at the same time, MAIN calls F from line 5 and F
+/// itself once from line 20: the two threads' calls from one line each
+/// count (another thread's open call is not below them).
+#[test]
+fn recursion_through_one_call_site_counts_once() {
+    let r = json_in(&prepare("recursion-site", ""), "recursion-site.prf");
+    let function = |name: &str| {
+        let f = r["functions"].as_array().unwrap().iter();
+        let f = f.clone().find(|f| f["name"] == name).unwrap().clone();
+        (f["calls"].as_u64(), f["elapsed_inclusive_ms"].as_f64())
+    };
+    assert_eq!(function("F"), (Some(5), Some(21.0)));
+    assert_eq!(function("MAIN"), (Some(2), Some(26.0)));
+    let line = |file: &str, line: u64| {
+        let l = r["lines"].as_array().unwrap().iter();
+        let l = l.clone().find(|l| l["file"] == file && l["line"] == line);
+        let l = l.unwrap().clone();
+        (
+            l["hits"].as_u64(),
+            l["time_ms"].as_f64(),
+            l["called"].clone(),
+        )
+    };
+    // Every call counts; the time of thread 1's 5–13 (within 3–14) and of
+    // nothing else is left out: 11 + 3, not 11 + 8 + 3 = 22 (more than
+    // F's 21 in all).
+    assert_eq!(line("F", 20), (Some(3), Some(14.0), "F".into()));
+    // Open at once on two threads (1–16 and 4–10): both count.
+    assert_eq!(line("MAIN", 5), (Some(2), Some(21.0), "F".into()));
+    assert_eq!(line("(top level)", 1), (Some(2), Some(26.0), "MAIN".into()));
+    // As the call graph's edge F → F counts them.
+    let edge = r["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["caller"]["name"] == "F" && e["callee"]["name"] == "F");
+    let edge = edge.unwrap();
+    assert_eq!(
+        (
+            edge["calls"].as_u64(),
+            edge["elapsed_inclusive_ms"].as_f64()
+        ),
+        (Some(3), Some(14.0))
+    );
+}
+
+/// No line of any fixture holds more than the inclusive time of the one
+/// function it called.
+#[test]
+fn no_call_site_holds_more_than_its_callee() {
+    let dir = prepare("site-bound", "");
+    for name in LOADS {
+        let r = json_in(&dir, &format!("{name}.prf"));
+        let inclusive = |callee: &str| {
+            r["functions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["name"] == callee)
+                .and_then(|f| f["elapsed_inclusive_ms"].as_f64())
+        };
+        for l in r["lines"].as_array().unwrap() {
+            let (Some(callee), Some(ms)) = (l["called"].as_str(), l["time_ms"].as_f64()) else {
+                continue;
+            };
+            if callee.contains(", ") {
+                continue;
+            }
+            let bound = inclusive(callee).unwrap();
+            assert!(ms <= bound, "{name}: {l} holds {ms} > {callee}'s {bound}");
+        }
+    }
+}
+
 #[test]
 fn every_spec_warning_is_produced_at_its_place() {
     let dir = prepare("warnings", "");
@@ -183,6 +261,7 @@ fn every_spec_warning_is_produced_at_its_place() {
         ("unfiltered-dbf", &[]),
         ("two-threads", &[]),
         ("recursion", &[]),
+        ("recursion-site", &[]),
         ("with-header", &[]),
     ];
     for (name, expected) in cases {

@@ -587,3 +587,102 @@ fn events_show_at_the_depth_of_their_call() {
     let want = [0, 1, 1, 2, 1, 1, 2, 0, 0, 0, 1, 0];
     assert_eq!(depths, want.map(Some));
 }
+
+/// model.md § Intervals' example of recursion at one call site (MAIN calls
+/// F from line 5, F itself twice from line 20), with a second thread doing
+/// the same at once: the line (F, 20) holds each thread's outermost call
+/// from it (11 + 3 ms), not the inner ones again, and counts every call.
+/// The same through the fast engine (whole and in chunks of a line), the
+/// reference loader, without stacks, unfiltered (`I`/`O` around the
+/// calls), from a table, and with one thread chosen.
+#[test]
+fn recursion_through_one_call_site_counts_once_in_every_engine() {
+    // (thread, ms, op, call, line)
+    let rows: [(u8, u8, &str, &str, u32); 14] = [
+        (1, 0, "i", "MAIN", 1),
+        (1, 1, "i", "F", 5),
+        (2, 2, "i", "MAIN", 1),
+        (1, 3, "i", "F", 20),
+        (2, 4, "i", "F", 5),
+        (1, 5, "i", "F", 20),
+        (2, 6, "i", "F", 20),
+        (2, 9, "o", "F", 0),
+        (2, 10, "o", "F", 0),
+        (2, 11, "o", "MAIN", 0),
+        (1, 13, "o", "F", 0),
+        (1, 14, "o", "F", 0),
+        (1, 16, "o", "F", 0),
+        (1, 17, "o", "MAIN", 0),
+    ];
+    let text = |unfiltered: bool| {
+        let mut out = String::new();
+        for &(t, ms, op, call, line) in &rows {
+            let mut ops = vec![op];
+            if unfiltered && call == "F" {
+                ops = if op == "i" {
+                    vec!["i", "I"]
+                } else {
+                    vec!["O", "o"]
+                };
+            }
+            for op in ops {
+                out.push_str(&format!("{t},{ms},\"{op}\",\"{call}\",{line}\n"));
+            }
+        }
+        out.into_bytes()
+    };
+    let table = {
+        let mut desc = String::from(
+            "field THREAD N 3\nfield TIME N 8 2\nfield OP C 1\nfield CALL C 12\nfield LINE N 5\n",
+        );
+        for &(t, ms, op, call, line) in &rows {
+            desc.push_str(&format!("row {t} {ms} {op} {call} {line}\n"));
+        }
+        profx_fixtures::dbf::compile(&desc).expect("compiles")
+    };
+    let site = |p: &Profile, file: &str, line: u32| {
+        let l = p
+            .lines()
+            .iter()
+            .find(|l| p.name(l.file) == file && l.line == line);
+        let l = l.expect("the line");
+        (l.hits, l.time_ms)
+    };
+    let opts = |f: fn(&mut LoadOptions)| {
+        let mut o = LoadOptions {
+            format: Some("xpp".into()),
+            ..Default::default()
+        };
+        f(&mut o);
+        o
+    };
+    let ways: [(&str, LoadOptions); 4] = [
+        ("fast", opts(|_| {})),
+        (
+            "chunks",
+            opts(|o| (o.chunk_bytes, o.workers) = (Some(1), Some(3))),
+        ),
+        ("reference", opts(|o| o.reference = true)),
+        ("no stacks", opts(|o| o.stacks = crate::KeepStacks::Skipped)),
+    ];
+    for (bytes, what) in [
+        (text(false), "filtered"),
+        (text(true), "unfiltered"),
+        (table, "table"),
+    ] {
+        for (how, o) in &ways {
+            let input = Input::owned("T.PRF", bytes.clone());
+            let p = load_inputs(&[input], o).expect("loads");
+            let at = format!("{what}, {how}");
+            assert!(p.warnings().is_empty(), "{at}: {:?}", warnings(&p));
+            assert_eq!(site(&p, "F", 20), (Some(3), Some(14.0)), "{at}");
+            assert_eq!(site(&p, "MAIN", 5), (Some(2), Some(21.0)), "{at}");
+            assert_eq!(times(&p, "F"), (Some(5), Some(21.0), Some(21.0)), "{at}");
+        }
+        // Thread 1 alone: model.md's example.
+        let o = opts(|o| o.threads = Some(vec![1]));
+        let p = load_inputs(&[Input::owned("T.PRF", bytes.clone())], &o).expect("loads");
+        assert_eq!(site(&p, "F", 20), (Some(2), Some(11.0)), "{what}, thread 1");
+        assert_eq!(times(&p, "F"), (Some(3), Some(15.0), Some(15.0)), "{what}");
+    }
+}

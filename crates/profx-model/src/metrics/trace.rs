@@ -16,6 +16,15 @@
 //! then touches a few cache lines an event, not the wide rows the panes
 //! read. `finish_trace` adds them to the rows once.
 //!
+//! A call site's line gets a call's span only where no call from the same
+//! line is open below it on its thread (model.md § Intervals: "a line's
+//! time counts such a call once", as an edge does). Two calls from one
+//! line, open at once on one thread, need the line's caller open twice:
+//! so while no function is open twice on a thread (most of a trace), a
+//! call needs no look; while one is, the thread counts its open calls by
+//! line (`ThreadTrace::by_site`), made from its stack when recursion
+//! begins and emptied when it ends.
+//!
 //! A load that keeps no stacks (`ProfileBuilder::skip_stacks`) makes no
 //! path: a call is recursive when its thread has a call of its function
 //! open (a count per function), and its function, its line and the
@@ -73,6 +82,9 @@ pub struct TraceFrame {
     /// Whether `func` is also below it, when the trace keeps no paths
     /// (with paths, the path knows).
     recursive: bool,
+    /// Whether a call from the same site was open below it when it was
+    /// made: its span is then already in its line's time.
+    site_nested: bool,
 }
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
@@ -90,6 +102,14 @@ struct ThreadTrace {
     /// recursive (a new path's flag, or each call's when the trace keeps
     /// no paths), without a walk down the stack.
     open: Vec<u32>,
+    /// How many of `frames` are of a function also open below them.
+    inner: u32,
+    /// While `inner` > 0: how many of `frames` were made from each site
+    /// (by line row), so a call knows in one lookup whether one from its
+    /// site is open, where a walk down a deep recursion's stack would cost
+    /// its depth a call. Empty (and not kept) while `inner` is 0: then no
+    /// two open calls share a site, and a call costs no lookup.
+    by_site: FxHashMap<u32, u32>,
 }
 
 /// The trace feed between `trace_begin` and `finish`: each thread's clock and
@@ -126,20 +146,77 @@ const SMALL_IDS: u64 = 4096;
 const NO_THREAD: u32 = u32::MAX;
 
 impl ThreadTrace {
-    /// Counts a call of `func` as open; whether one already was.
+    /// Counts a call of `func` from `site` as open; whether a call of
+    /// `func` already was, and whether one from `site` already was.
+    /// `site` is a line of the top frame's function (or of the top level
+    /// on an empty stack): two calls from it open at once then need that
+    /// function open twice.
     #[inline(always)]
-    fn enter(&mut self, func: FuncId) -> bool {
+    fn enter(&mut self, func: FuncId, site: LineId) -> (bool, bool) {
         let i = func.index();
         if self.open.len() <= i {
             self.open.resize(i + 1, 0);
         }
         self.open[i] += 1;
-        self.open[i] > 1
+        let inner = self.open[i] > 1;
+        if inner {
+            self.inner += 1;
+            if self.inner == 1 {
+                self.count_sites();
+            }
+        }
+        let site_nested = self.inner > 0 && site != NO_SITE && {
+            let n = self.by_site.entry(site.0).or_insert(0);
+            *n += 1;
+            *n > 1
+        };
+        (inner, site_nested)
     }
 
-    fn leave(&mut self, func: FuncId) {
-        if let Some(n) = self.open.get_mut(func.index()) {
-            *n = n.saturating_sub(1);
+    /// Recursion begins: the open calls by site, from the stack (the call
+    /// being made is not on it yet).
+    #[cold]
+    #[inline(never)]
+    fn count_sites(&mut self) {
+        for f in &self.frames {
+            if f.site != NO_SITE {
+                *self.by_site.entry(f.site.0).or_insert(0) += 1;
+            }
+        }
+    }
+
+    /// Counts the call `frame` (just popped) as closed.
+    #[inline(always)]
+    fn leave(&mut self, frame: &TraceFrame) {
+        let Some(n) = self.open.get_mut(frame.func.index()) else {
+            return;
+        };
+        let inner = *n > 1;
+        *n = n.saturating_sub(1);
+        if self.inner == 0 {
+            return;
+        }
+        self.leave_site(frame.site, inner);
+    }
+
+    /// While recursion lasts: the call from `site` is closed; the last
+    /// recursive call closed ends it, and the counts by site go.
+    #[cold]
+    #[inline(never)]
+    fn leave_site(&mut self, site: LineId, inner: bool) {
+        if site != NO_SITE
+            && let Some(n) = self.by_site.get_mut(&site.0)
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.by_site.remove(&site.0);
+            }
+        }
+        if inner {
+            self.inner -= 1;
+            if self.inner == 0 {
+                self.by_site.clear();
+            }
         }
     }
 }
@@ -253,6 +330,8 @@ impl ProfileBuilder {
                 calls: 0,
                 outside_ms: 0.0,
                 open: Vec::new(),
+                inner: 0,
+                by_site: FxHashMap::default(),
             });
             ThreadIx(st.threads.len() - 1)
         });
@@ -324,7 +403,9 @@ impl ProfileBuilder {
         self.warn(place(), WarningKind::TimeBackwards, msg);
     }
 
-    /// Enters `func` on `thread` (one call), made from line `site` if known.
+    /// Enters `func` on `thread` (one call), made from line `site` if known:
+    /// a line of the function of the thread's top frame, or of the top
+    /// level when its stack is empty (`trace_site`), as a call site is.
     #[inline(always)]
     pub fn trace_enter(&mut self, thread: ThreadIx, func: FuncId, flags: u8, site: Option<LineId>) {
         let paths = self.trace_state.as_ref().is_some_and(|st| st.paths);
@@ -345,7 +426,8 @@ impl ProfileBuilder {
         st.accs.prefetch_path(path);
         // Counted with paths too: a new path asks whether its function is
         // open already (`new_trace_path`).
-        let inner = th.enter(func);
+        let site = site.unwrap_or(NO_SITE);
+        let (inner, site_nested) = th.enter(func, site);
         th.calls += 1;
         let recursive = !paths && inner;
         th.frames.push(TraceFrame {
@@ -353,10 +435,11 @@ impl ProfileBuilder {
             flags,
             path,
             pushed_at: th.clock.unwrap_or(0.0),
-            site: site.unwrap_or(NO_SITE),
+            site,
             self_ms: 0.0,
             last_child: NO_CHILD,
             recursive,
+            site_nested,
         });
         st.mark(thread, func, true);
     }
@@ -430,13 +513,14 @@ impl ProfileBuilder {
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
         let clock = th.clock;
-        th.leave(frame.func);
+        th.leave(&frame);
         st.mark(thread, frame.func, false);
         st.accs.pop(Pop {
             path: frame.path,
             func: frame.func,
             recursive: frame.recursive,
             site: frame.site,
+            site_nested: frame.site_nested,
             span: clock.unwrap_or(0.0) - frame.pushed_at,
             self_ms: frame.self_ms,
         });
@@ -952,6 +1036,51 @@ mod tests {
             assert_eq!(p.warnings().len(), 1);
             assert_eq!(p.warnings()[0].place, Place::Line(4));
             assert_eq!(p.warnings()[0].kind, WarningKind::TimeBackwards);
+        }
+    }
+
+    /// A call made while one from its site is open on its thread adds its
+    /// span to the line once (model.md § Intervals), with paths or
+    /// without, even where recursion began under the outer call (the
+    /// counts by site are then made from the stack); every call counts.
+    #[test]
+    fn a_call_site_counts_a_call_within_one_of_its_own_once() {
+        use crate::testing::{builder, new_function};
+        for paths in [true, false] {
+            let mut b = builder(paths);
+            let (f, g) = (new_function(&mut b, "F"), new_function(&mut b, "G"));
+            let top = b.intern("(top level)");
+            b.trace_begin(TraceTime::Timed);
+            let t = b.trace_thread(1);
+            let enter = |b: &mut ProfileBuilder, ms: f64, caller, line, func| {
+                b.trace_time(t, ms, || Place::Line(1));
+                let site = b.trace_site(caller, line, top);
+                b.trace_enter(t, func, 0, Some(site));
+                site
+            };
+            enter(&mut b, 0.0, None, 1, f);
+            let outer = enter(&mut b, 1.0, Some(f), 20, f);
+            enter(&mut b, 2.0, Some(f), 4, g);
+            enter(&mut b, 3.0, Some(g), 3, f);
+            let inner = enter(&mut b, 4.0, Some(f), 20, f);
+            assert_eq!(outer, inner, "one site");
+            for ms in [6.0, 7.0, 8.0, 10.0, 11.0] {
+                b.trace_time(t, ms, || Place::Line(1));
+                b.trace_exit(t);
+            }
+            // Again after the recursion ended: counted afresh.
+            enter(&mut b, 12.0, None, 1, f);
+            enter(&mut b, 13.0, Some(f), 20, f);
+            for ms in [15.0, 16.0] {
+                b.trace_time(t, ms, || Place::Line(1));
+                b.trace_exit(t);
+            }
+            let p = b.finish();
+            let line = p.line(outer);
+            assert_eq!(line.hits, Some(3), "paths {paths}");
+            // 1–10 and 13–15, not 4–6 again.
+            assert_eq!(line.time_ms, Some(11.0), "paths {paths}");
+            assert_eq!(p.function(f).time.elapsed_inclusive, Some(15.0));
         }
     }
 

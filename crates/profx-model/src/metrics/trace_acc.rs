@@ -131,6 +131,9 @@ pub(super) struct Pop {
     /// `NO_SITE` when the call's line is not known: an `Option` would
     /// make a pop 40 bytes, not 32.
     pub site: LineId,
+    /// Whether a call from the same site was open below it on its
+    /// thread: the line counts the call but not its span again.
+    pub site_nested: bool,
     /// Clock at the pop − clock at the push.
     pub span: f64,
     /// Time the activation spent on top of the stack.
@@ -169,6 +172,7 @@ const NO_POP: Pop = Pop {
     func: FuncId(u32::MAX),
     recursive: false,
     site: NO_SITE,
+    site_nested: false,
     span: 0.0,
     self_ms: 0.0,
 };
@@ -263,7 +267,8 @@ impl Accs {
 
     /// Adds a pop to its path (if kept), its function (its time on the
     /// stack only where it is not also below: recursion once) and its
-    /// call line.
+    /// call line (its span only where no call from the line was open
+    /// below it: recursion once at a call site).
     #[inline(always)]
     fn add(&mut self, pop: Pop) {
         let timed = self.timed;
@@ -302,7 +307,7 @@ impl Accs {
         if pop.site != NO_SITE {
             let line = self.line(pop.site);
             line.calls = line.calls.saturating_add(1);
-            if timed {
+            if timed && !pop.site_nested {
                 line.ms += pop.span;
             }
             let f = pop.func.0;
@@ -422,6 +427,7 @@ mod tests {
             func: FuncId(func),
             recursive: false,
             site: LineId(0),
+            site_nested: false,
             span,
             self_ms: span / 2.0,
         }
