@@ -224,10 +224,9 @@ impl Answer {
             };
         }
         let target = super::Target(name.clone());
-        let mut applied = 0;
         let mut named = super::resolve(self.events(), &target).is_ok();
-        for l in self.levels.iter().skip(1).filter(|l| l.left_out.is_none()) {
-            applied += 1;
+        let applied = self.levels.iter().skip(1).filter(|l| l.left_out.is_none());
+        for (k, l) in applied.enumerate() {
             let here = super::resolve(&l.profile, &target).is_ok();
             if named
                 && !here
@@ -235,7 +234,7 @@ impl Answer {
             {
                 return QueryError::RemovedBy {
                     name: name.clone(),
-                    step: applied,
+                    step: k + 1,
                     label: by.label(),
                     did: by.did(),
                 };
