@@ -477,8 +477,8 @@ fn flame_graph() {
     both_sizes("flame-merged", demo, &[pane_key(4), Down, Char('x')]);
     // f on FNREADITEM from Functions: its callers above, its callees below.
     both_sizes("flame-sandwich", demo, &[Rows(2), Char('f')]);
-    // ↑ twice: the heaviest caller of FNREADITEM selected.
-    both_sizes("flame-sandwich-caller", demo, &[Rows(2), Char('f'), Up, Up]);
+    // ↑: the heaviest caller of FNREADITEM selected.
+    both_sizes("flame-sandwich-caller", demo, &[Rows(2), Char('f'), Up]);
     // 300 columns: the same frames, each wider; the widths still add up.
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
     act(&mut app, &[pane_key(4), Down]);
