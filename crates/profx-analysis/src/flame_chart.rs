@@ -285,7 +285,9 @@ pub enum Row {
 /// cell it lies in. A cell claimed by one call is that call's box; a cell
 /// claimed by several is a `…` (several calls here), and such cells side by
 /// side are one `…` block. A call at least a cell wide always keeps a cell
-/// of its own, even where calls too thin to see share it. A run of calls
+/// of its own, even where calls too thin to see share it, and keeps its
+/// first cell where they show in the cell before it too (so its width
+/// stays true). A run of calls
 /// inside one cell is skipped over by a binary search, never visited call
 /// by call: a frame costs the cells it fills.
 pub fn blocks(c: &Chart, level: &[u32], (from, to): (f64, f64), width: u16) -> Vec<Block> {
@@ -334,24 +336,28 @@ struct RowMaker {
 
 impl RowMaker {
     /// Adds the cells `[x0, x1)` of a call (`None`: several calls) to the
-    /// row, whose last block may already hold `x0` (a call before it lay
-    /// inside that cell): the shared cell becomes a `…`, unless one of the
-    /// two is at least a cell wide (`wide`) and has no other cell, when it
-    /// keeps it.
+    /// row, whose last block may already hold `x0` (calls before it lay
+    /// inside that cell). The shared cell goes to the new call when it is
+    /// at least a cell wide (`wide`) and either has no other cell or the
+    /// calls before it show in the cell before too; otherwise it is a `…`
+    /// (several calls), or stays the last block's when that is the one
+    /// cell of a call a cell wide.
     fn claim(&mut self, node: Option<u32>, (x0, x1): (u16, u16), wide: bool) {
         let out = &mut self.out;
-        let shared = out.last().is_some_and(|b| x0 < b.x + b.width);
+        let last = out.last().copied();
+        let shared = last.is_some_and(|b| x0 < b.x + b.width);
         let mut x = x0;
         if shared && self.locked {
             x = x0 + 1;
-        } else if shared {
-            if let Some(last) = out.last_mut() {
-                last.width -= 1;
+        } else if let Some(b) = last.filter(|_| shared) {
+            let shown_before = b.node.is_none() && b.width >= 2;
+            if let Some(l) = out.last_mut() {
+                l.width -= 1;
             }
             if out.last().is_some_and(|b| b.width == 0) {
                 out.pop();
             }
-            if !(wide && x1 == x0 + 1) {
+            if !(wide && (x1 == x0 + 1 || shown_before)) {
                 push_several(out, x0);
                 self.locked = false;
                 x = x0 + 1;

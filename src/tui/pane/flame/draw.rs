@@ -242,15 +242,15 @@ fn is_several(b: &flame_view::Block) -> bool {
 }
 
 /// A block's text in `w` cells: `▏` and the name cut to what is left (a
-/// cell less when `tight`); none where only its `…` would fit, which
+/// cell less when `tight`); none where the cut keeps only `…`, which
 /// would read as a `…` of thin frames.
 fn label(name: &str, w: usize, tight: bool, cut: Cut) -> String {
     let room = w.saturating_sub(1 + usize::from(tight));
-    let text = match name.width() <= room || room >= 2 {
-        true => fit_cut(name, room, cut).text,
-        false => String::new(),
-    };
-    format!("▏{text}")
+    let text = fit_cut(name, room, cut).text;
+    match text.chars().all(|c| c == '…') {
+        true => "▏".into(),
+        false => format!("▏{text}"),
+    }
 }
 
 /// A `…` of `w` cells: every cell says several frames (or calls) are

@@ -357,32 +357,40 @@ impl FlamePane {
     /// call paths: the time order, and how the graph is drawn.
     fn anywhere(&mut self, intent: &Intent, cx: &Ctx) -> Option<Effect> {
         let mut look = cx.flame;
+        let sandwich = self.sandwich.is_some();
+        let key = || key_for(intent, Place::Flame);
         let words = match intent {
             Intent::TimeOrder => return Some(self.toggle_chart(cx)),
             Intent::ChildOrder => {
+                let key = key();
                 look.order = match look.order {
                     Order::ByName => Order::Heaviest,
                     Order::Heaviest => Order::ByName,
                 };
                 match look.order {
-                    Order::Heaviest => "each frame's children heaviest first (left heavy)",
-                    Order::ByName => "each frame's children by name",
+                    Order::Heaviest => {
+                        format!("children heaviest first (left heavy) · {key}: by name")
+                    }
+                    Order::ByName => format!("children by name · {key}: heaviest first"),
                 }
             }
             Intent::Flip => {
+                let key = key();
                 look.flame = !look.flame;
-                match (look.flame, self.sandwich.is_some()) {
-                    (true, false) => "a flame graph: the roots at the bottom",
-                    (false, false) => "an icicle: the roots on top",
-                    (true, true) => "the roots at the bottom once the sandwich is left",
-                    (false, true) => "the roots on top once the sandwich is left",
-                }
+                let (now, other) = match look.flame {
+                    true => ("a flame graph, roots at the bottom", "an icicle"),
+                    false => ("an icicle, roots on top", "a flame graph"),
+                };
+                let when = if sandwich {
+                    " once the sandwich is left"
+                } else {
+                    ""
+                };
+                format!("{now}{when} · {key}: {other}")
             }
             _ => return None,
         };
-        let key = key_for(intent, Place::Flame);
-        let again = format!("{words} · {key} again turns it back, for the rest of the run");
-        Some(Effect::Look(look, again))
+        Some(Effect::Look(look, words))
     }
 
     /// Enter: the frame becomes the full width, its ancestors kept above
