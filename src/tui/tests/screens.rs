@@ -485,7 +485,8 @@ fn flame_graph() {
     insta::assert_snapshot!("flame-300x30", text(&render(&app)));
 }
 
-/// Under NO_COLOR the frames carry no colour, and each starts with `▏`.
+/// Under NO_COLOR the frames carry no colour, each starts with `▏` and
+/// is underlined across its width.
 #[test]
 fn flame_without_colour_shows_boundaries() {
     let mut app = crate::tui::App::new(
@@ -501,6 +502,10 @@ fn flame_without_colour_shows_boundaries() {
     for cell in buf.content() {
         assert_eq!(cell.bg, ratatui::style::Color::Reset, "no colour");
     }
+    // (main) spans the width: underlined to its last cell, so where a
+    // frame ends shows without colour.
+    let right = buf.area.width - 2;
+    assert!(buf[(right, 3)].modifier.contains(Modifier::UNDERLINED));
 }
 
 /// The flame chart of a two-thread run: whole, then zoomed on the
