@@ -100,6 +100,9 @@ pub struct App {
     /// A large profile's first view being ordered on a thread, while the
     /// first frame shows its first rows.
     opening: Option<Opening>,
+    /// How the flame graph is drawn (`s`, `^`), kept for the rest of the
+    /// run, whichever Flame pane a query or a tab makes.
+    flame: pane::flame::Look,
 }
 
 impl App {
@@ -143,6 +146,7 @@ impl App {
             export_base: PathBuf::from(crate::demo::NAME),
             export_job: None,
             opening: None,
+            flame: Default::default(),
         };
         let first = match threads {
             true => Opening::start(&profile, &prepared, usize::from(size.height)),
@@ -197,7 +201,8 @@ impl App {
     /// What a pane reads: the profile of the answer `reads` names, and the
     /// answer itself.
     fn cx_of(&self, reads: Reads) -> Ctx<'_> {
-        cx_of(&self.query, reads, self.opening.as_ref(), self.size)
+        let at = (self.opening.as_ref(), self.size, self.flame);
+        cx_of(&self.query, reads, at)
     }
 
     /// The pane on screen, to change, and what it reads.
@@ -212,7 +217,8 @@ impl App {
     /// The history, what panes read (`cx`), and the mode, borrowed apart.
     fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
         let reads = self.history.last().map_or(Reads::Paths, Pane::reads);
-        let cx = cx_of(&self.query, reads, self.opening.as_ref(), self.size);
+        let at = (self.opening.as_ref(), self.size, self.flame);
+        let cx = cx_of(&self.query, reads, at);
         (&mut self.history, cx, &mut self.mode)
     }
 
@@ -340,6 +346,10 @@ impl App {
             Effect::Say(msg) => self.status = Some(msg),
             Effect::Open(step) => self.open(step),
             Effect::Back => self.back(),
+            Effect::Look(look, msg) => {
+                self.flame = look;
+                self.status = Some(msg);
+            }
             Effect::Ignored => self.global(intent),
         }
     }
@@ -545,8 +555,14 @@ impl App {
     }
 }
 
-/// What a pane reading `reads` of `q`'s answer reads.
-fn cx_of<'a>(q: &'a Queried, reads: Reads, opening: Option<&'a Opening>, size: Rect) -> Ctx<'a> {
+/// What a pane reading `reads` of `q`'s answer reads, with the app's
+/// state every pane reads: the first view's order, the window's size, the
+/// flame graph's look.
+fn cx_of<'a>(
+    q: &'a Queried,
+    reads: Reads,
+    (opening, size, flame): (Option<&'a Opening>, Rect, pane::flame::Look),
+) -> Ctx<'a> {
     Ctx {
         profile: q.answer().profile(reads),
         prepared: q.prepared(reads),
@@ -554,5 +570,6 @@ fn cx_of<'a>(q: &'a Queried, reads: Reads, opening: Option<&'a Opening>, size: R
         // The first view's order on a thread is the loaded profile's.
         opening: opening.filter(|_| reads == Reads::Paths),
         size,
+        flame,
     }
 }

@@ -54,6 +54,12 @@ pub enum Intent {
     ZoomOut,
     /// Flame: the calls in time order ⇄ the flame graph.
     TimeOrder,
+    /// Flame: each frame's children by name ⇄ heaviest first (kept for
+    /// the rest of the run).
+    ChildOrder,
+    /// Flame: the icicle (roots on top) ⇄ a flame graph (roots at the
+    /// bottom), kept for the rest of the run.
+    Flip,
     /// The selected function at every place it is called in the call tree.
     ShowInTree,
     /// The selected function's sandwich in the Flame pane (in a sandwich:
@@ -164,6 +170,9 @@ pub enum Why {
     NodeStepsInChart,
     /// The time order exports on the command line.
     ChartExport,
+    /// The time order draws calls as they ran: ordering and turning are
+    /// the flame graph's.
+    ChartLook,
     /// A packet's events keep their trace order.
     EventsOrder,
     /// Info has nothing to search.
@@ -213,6 +222,13 @@ impl std::fmt::Display for Why {
             Why::ChartExport => write!(
                 f,
                 "the calls in time order export for speedscope or Chrome: profx export --to speedscope"
+            ),
+            Why::ChartLook => write!(
+                f,
+                "time order draws the calls as they ran: {} and {} order and turn the flame graph ({})",
+                key(&Intent::ChildOrder, Place::Flame),
+                key(&Intent::Flip, Place::Flame),
+                key(&Intent::TimeOrder, Place::Chart)
             ),
             Why::EventsOrder => write!(f, "events keep their trace order"),
             Why::InfoSearch => write!(f, "Info has nothing to search"),

@@ -348,6 +348,9 @@ fn warm(answer: &Answer, tab: View, size: Rect) -> Option<Warm> {
         answer,
         opening: None,
         size,
+        // A Flame pane keeps no look of its own: it reads the app's from
+        // the `Ctx` of each key and frame, not from this one.
+        flame: Default::default(),
     };
     let pane = Box::new(Pane::root(tab, &cx));
     Some(Warm { prepared, pane })

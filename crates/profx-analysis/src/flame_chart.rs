@@ -10,7 +10,10 @@
 //! of calls that do not overlap, in time order, so a window of time is
 //! found in a level by binary search and a frame costs the cells it fills:
 //! a run of calls thinner than a cell is one `…` cell, skipped over by a
-//! second search, never visited call by call.
+//! second search, never visited call by call. No call is left out: every
+//! cell a call covers is drawn, as its box or as a `…` where several calls
+//! share it, and a call a cell wide or more always has a cell of its own,
+//! so a busy thread never reads as a stalled one.
 
 use super::flame_view::Block;
 use profx_model::FuncId;
@@ -274,61 +277,148 @@ pub enum Row {
 }
 
 /// The blocks of one level within the window `[from, to)` on `width`
-/// cells. A call covers `[round(start), round(end))` of the window's
-/// cells, cut to what the calls before it left free; one covering no cell
-/// is drawn as a `…` cell that stands for every call ending within it, and
-/// such cells side by side as one `…` block.
+/// cells, so that every cell a call covers is drawn and no call is lost.
+///
+/// A call claims the cells `[round(start), round(end))` of the window
+/// (the same rounding for every call, so back-to-back calls share their
+/// boundaries and never overlap); one that rounds to no cell claims the
+/// cell it lies in. A cell claimed by one call is that call's box; a cell
+/// claimed by several is a `…` (several calls here), and such cells side by
+/// side are one `…` block. A call at least a cell wide always keeps a cell
+/// of its own, even where calls too thin to see share it, and keeps its
+/// first cell where they show in the cell before it too (so its width
+/// stays true). A run of calls
+/// inside one cell is skipped over by a binary search, never visited call
+/// by call: a frame costs the cells it fills.
 pub fn blocks(c: &Chart, level: &[u32], (from, to): (f64, f64), width: u16) -> Vec<Block> {
-    let mut out = Vec::new();
+    let mut row = RowMaker::default();
     if width == 0 {
-        return out;
+        return row.out;
     }
     let w = f64::from(width);
     let scale = w / (to - from).max(f64::MIN_POSITIVE);
     let cells = |t: f64| ((t - from) * scale).round().clamp(0.0, w) as u16;
     let end = |k: &u32| c.call(*k).end;
-    // Calls that end before the window are left of it.
-    let mut i = level.partition_point(|k| end(k) < from);
-    let mut free = 0u16;
+    let mut i = level.partition_point(|&k| left_of(c.call(k), from));
     while let Some(&id) = level.get(i) {
         let call = c.call(id);
-        if call.start > to {
+        if right_of(call, to) {
             break;
         }
-        let x0 = cells(call.start).max(free);
-        let x1 = cells(call.end);
-        if x0 >= width {
-            break;
-        }
+        let (x0, x1) = (cells(call.start), cells(call.end));
         if x1 > x0 {
-            out.push(Block {
-                node: Some(id),
-                x: x0,
-                width: x1 - x0,
-                outside: false,
-            });
-            free = x1;
+            // What shows of it in the window, in cells.
+            let shown = (call.end.min(to) - call.start.max(from)) * scale;
+            row.claim(Some(id), (x0, x1), shown >= 1.0);
             i += 1;
             continue;
         }
-        // Thin cells side by side are one `…` run: one block to draw, not
-        // one a cell.
-        match out.last_mut() {
-            Some(b) if b.node.is_none() && b.x + b.width == x0 => b.width += 1,
-            _ => out.push(Block {
-                node: None,
-                x: x0,
-                width: 1,
+        // Inside cell x0, and with it every later call that ends before
+        // the next cell (ends are in order within a level). The window's
+        // last half cell rounds past the last cell: it is drawn in it.
+        let next = level.partition_point(|k| cells(end(k)) <= x0).max(i + 1);
+        let alone = next == i + 1;
+        let x = x0.min(width - 1);
+        row.claim(alone.then_some(id), (x, x + 1), false);
+        i = next;
+    }
+    row.out
+}
+
+/// A row of blocks as it is made, left to right.
+#[derive(Default)]
+struct RowMaker {
+    out: Vec<Block>,
+    /// The last block is the one cell of a call at least a cell wide: it
+    /// is never shared.
+    locked: bool,
+}
+
+impl RowMaker {
+    /// Adds the cells `[x0, x1)` of a call (`None`: several calls) to the
+    /// row, whose last block may already hold `x0` (calls before it lay
+    /// inside that cell). The shared cell goes to the new call when it is
+    /// at least a cell wide (`wide`) and either has no other cell or the
+    /// calls before it show in the cell before too; otherwise it is a `…`
+    /// (several calls), or stays the last block's when that is the one
+    /// cell of a call a cell wide.
+    fn claim(&mut self, node: Option<u32>, (x0, x1): (u16, u16), wide: bool) {
+        let out = &mut self.out;
+        let last = out.last().copied();
+        let shared = last.is_some_and(|b| x0 < b.x + b.width);
+        let mut x = x0;
+        if shared && self.locked {
+            x = x0 + 1;
+        } else if let Some(b) = last.filter(|_| shared) {
+            let shown_before = b.node.is_none() && b.width >= 2;
+            if let Some(l) = out.last_mut() {
+                l.width -= 1;
+            }
+            if out.last().is_some_and(|b| b.width == 0) {
+                out.pop();
+            }
+            if !(wide && (x1 == x0 + 1 || shown_before)) {
+                push_several(out, x0);
+                self.locked = false;
+                x = x0 + 1;
+            }
+        }
+        if x1 <= x {
+            return;
+        }
+        match node {
+            Some(_) => out.push(Block {
+                node,
+                x,
+                width: x1 - x,
                 outside: false,
             }),
+            None => push_several(out, x),
         }
-        free = x0 + 1;
-        // Every call ending before the next cell's first instant is in
-        // this `…`; ends are in order within a level.
-        let next = from + (f64::from(free) - 0.5) / scale;
-        i = level.partition_point(|k| end(k) < next).max(i + 1);
+        self.locked = node.is_some() && wide && x1 - x == 1;
     }
-    out
+}
+
+/// A `…` cell at `x`, joined to a `…` block just before it.
+fn push_several(out: &mut Vec<Block>, x: u16) {
+    match out.last_mut() {
+        Some(b) if b.node.is_none() && b.x + b.width == x => b.width += 1,
+        _ => out.push(Block {
+            node: None,
+            x,
+            width: 1,
+            outside: false,
+        }),
+    }
+}
+
+/// Whether a call lies left of a window starting at `from`: it ends
+/// before it, or at its first instant after starting earlier (a call of no
+/// duration at that instant is in it). Within a level this holds for a
+/// run of calls from the first, so a binary search finds where it ends.
+fn left_of(call: &Call, from: f64) -> bool {
+    call.end < from || (call.end == from && call.start < from)
+}
+
+/// Whether a call lies right of a window ending at `to`: it starts after
+/// it, or at its last instant and goes on past it.
+fn right_of(call: &Call, to: f64) -> bool {
+    call.start > to || (call.start == to && call.end > to)
+}
+
+/// The cell a call is in on a row of `width` cells showing `window`: its
+/// first, where it is drawn, or the one it lies in when it is thinner than
+/// a cell (drawn there as a `…` or under a wider call); `None` when it is
+/// outside the window.
+pub fn cell_of(c: &Chart, id: u32, (from, to): (f64, f64), width: u16) -> Option<u16> {
+    let call = c.call(id);
+    if width == 0 || left_of(call, from) || right_of(call, to) {
+        return None;
+    }
+    let w = f64::from(width);
+    let scale = w / (to - from).max(f64::MIN_POSITIVE);
+    let x = ((call.start - from) * scale).round().clamp(0.0, w) as u16;
+    Some(x.min(width - 1))
 }
 
 /// The call drawn at column `x` of a row's blocks.
@@ -491,6 +581,56 @@ mod tests {
         assert_eq!(reveal(&c, 1, (0.0, 10.0)), (0.0, 10.0));
     }
 
+    /// A busy caller: calls of a few microseconds between calls a little
+    /// wider than a cell (the real trace's `CUSTOMER:LOAD` among
+    /// thousands of small ones). Each wider call keeps a box of its own,
+    /// and every cell from the first call to the last is drawn.
+    #[test]
+    fn a_busy_row_leaves_no_cell_blank_and_no_wide_call_out() {
+        let mut steps = vec![(Some(0), 0.0)];
+        let mut at = 0.0;
+        let mut wide = Vec::new();
+        for i in 0..40 {
+            for _ in 0..50 {
+                steps.push((Some(1), at));
+                at += 0.001;
+                steps.push((None, at));
+            }
+            if i % 3 == 0 {
+                wide.push(steps.iter().filter(|s| s.0.is_some()).count());
+                steps.push((Some(2), at));
+                at += 1.2;
+                steps.push((None, at));
+            }
+        }
+        steps.push((None, at));
+        let c = Chart::from_timeline(&timeline(&steps));
+        // A cell a millisecond.
+        let width = at.round() as u16;
+        let row = blocks(&c, c.level(0, 1), (0.0, at), width);
+        let mut x = 0;
+        for b in &row {
+            assert_eq!(b.x, x, "a blank cell at {x}: {row:?}");
+            x += b.width;
+        }
+        assert_eq!(x, width);
+        for id in wide {
+            assert!(
+                row.iter().any(|b| b.node == Some(id as u32)),
+                "call {id} has no box: {row:?}"
+            );
+        }
+        // A thin call selected is found in the `…` it is drawn in (the
+        // first after the first wide call: cell 1 holds it and 149 more).
+        let x = cell_of(&c, 52, (0.0, at), width).expect("in the window");
+        assert_eq!(x, 1);
+        assert_eq!(call_at(&row, x), None);
+        assert!(
+            row.iter()
+                .any(|b| b.node.is_none() && b.x <= x && x < b.x + b.width)
+        );
+    }
+
     /// Random well-nested runs: (Some(function) opens, None closes, gap).
     fn runs() -> impl Strategy<Value = Vec<(Option<usize>, u8)>> {
         prop::collection::vec((prop::option::of(0usize..4), 0u8..4), 1..120)
@@ -531,13 +671,18 @@ mod tests {
                     prop_assert!(b.x + b.width <= width);
                     free = b.x + b.width;
                 }
+                let covered = |x: u16| row.iter().any(|b| b.x <= x && x < b.x + b.width);
                 for &id in level {
                     let call = c.call(id);
-                    let (a, b) = ((call.start - window.0) * scale, (call.end - window.0) * scale);
-                    // Two whole cells inside the window: nothing before it
-                    // can have taken both.
-                    if a >= 0.0 && b <= f64::from(width) && b - a >= 3.0 {
+                    let shown = (call.end.min(window.1) - call.start.max(window.0)) * scale;
+                    // A cell wide in the window: a box of its own.
+                    if shown >= 1.0 {
                         prop_assert!(row.iter().any(|blk| blk.node == Some(id)), "call {} lost", id);
+                    }
+                    // Every call in the window is drawn where it is: its
+                    // cell is a box or a `…`, never blank.
+                    if let Some(x) = cell_of(&c, id, window, width) {
+                        prop_assert!(covered(x), "call {} at {} not drawn: {:?}", id, x, row);
                     }
                 }
             }

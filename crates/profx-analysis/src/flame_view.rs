@@ -10,7 +10,11 @@
 //! rounded as any node's), so what is too thin to see alone still shows
 //! and the widths still add up. Children are laid out by name, as inferno's
 //! `flamegraph` lays out folded stacks, so the widths can be compared with
-//! it directly.
+//! it directly; or heaviest first (speedscope's "left heavy"), so the
+//! biggest callee of each frame is always at its left and the thin ones
+//! gather at its right into one `…`. Zoomed on a node, its ancestors stay
+//! drawn above it, each the full width, as speedscope and Firefox keep
+//! them: where it sits stays in sight.
 //!
 //! Only nodes at least a cell wide are visited: a frame costs the cells it
 //! fills, not the size of the tree.
@@ -34,12 +38,26 @@ pub struct Icicle {
     kids_start: Vec<u32>,
     kids: Vec<u32>,
     roots: Vec<u32>,
+    /// `kids` and `roots` heaviest first (ties by name), made once the
+    /// weights are summed.
+    heavy_kids: Vec<u32>,
+    heavy_roots: Vec<u32>,
     /// Weight drawn beside the roots as `(outside)` (a trace's time with
     /// no call open), in the whole tree only.
     pub outside: f64,
 }
 
 const NO: u32 = u32::MAX;
+
+/// How the children of a frame are laid out from left to right.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// By name, as inferno's `flamegraph` draws folded stacks.
+    #[default]
+    ByName,
+    /// Heaviest first, ties by name (speedscope's "left heavy").
+    Heaviest,
+}
 
 /// Grows an icicle a node at a time, merging a node into its sibling of
 /// the same function.
@@ -157,6 +175,7 @@ impl Icicle {
         }
         let mut t = g.finish(p);
         t.add_up();
+        t.order_heavy();
         t
     }
 
@@ -195,7 +214,24 @@ impl Icicle {
                 up = cct.parent_of(p, q);
             }
         }
-        (g.finish(p), cut)
+        let mut t = g.finish(p);
+        t.order_heavy();
+        (t, cut)
+    }
+
+    /// Orders every node's children (and the roots) heaviest first, ties
+    /// kept in their order by name.
+    fn order_heavy(&mut self) {
+        let w = &self.weight;
+        let by_weight = |a: &u32, b: &u32| w[*b as usize].total_cmp(&w[*a as usize]);
+        let mut kids = self.kids.clone();
+        for pair in self.kids_start.windows(2) {
+            kids[pair[0] as usize..pair[1] as usize].sort_by(by_weight);
+        }
+        let mut roots = self.roots.clone();
+        roots.sort_by(by_weight);
+        self.heavy_kids = kids;
+        self.heavy_roots = roots;
     }
 
     /// Turns own weights into totals (children come after parents).
@@ -226,10 +262,27 @@ impl Icicle {
 
     /// A node's children, by name.
     pub fn kids(&self, id: u32) -> &[u32] {
+        self.kids_in(id, Order::ByName)
+    }
+
+    /// A node's children in `order`.
+    pub fn kids_in(&self, id: u32, order: Order) -> &[u32] {
         let i = id as usize;
+        let all = match order {
+            Order::ByName => &self.kids,
+            Order::Heaviest => &self.heavy_kids,
+        };
         match (self.kids_start.get(i), self.kids_start.get(i + 1)) {
-            (Some(&a), Some(&b)) => &self.kids[a as usize..b as usize],
+            (Some(&a), Some(&b)) => all.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
+        }
+    }
+
+    /// The root nodes in `order`.
+    pub fn roots_in(&self, order: Order) -> &[u32] {
+        match order {
+            Order::ByName => &self.roots,
+            Order::Heaviest => &self.heavy_roots,
         }
     }
 
@@ -286,13 +339,36 @@ pub fn span(t: &Icicle, zoom: Option<u32>) -> f64 {
     }
 }
 
-/// Lays out `rows` rows of `width` cells: the zoomed node (or the roots)
-/// on the first, each next row their children.
-pub fn layout(t: &Icicle, zoom: Option<u32>, width: u16, rows: usize) -> Layout {
+/// Lays out `rows` rows of `width` cells, children in `order`: the roots
+/// on the first, each next row their children; zoomed, the zoomed node's
+/// ancestors first (each the full width: they hold at least its weight),
+/// then the zoomed node as the full width and its children below it.
+pub fn layout(t: &Icicle, zoom: Option<u32>, order: Order, width: u16, rows: usize) -> Layout {
     let total = span(t, zoom);
     let mut out = Layout::default();
     if total <= 0.0 || width == 0 {
         return out;
+    }
+    if let Some(z) = zoom {
+        let mut above = Vec::new();
+        let mut at = t.parent(z);
+        while let Some(a) = at {
+            above.push(a);
+            at = t.parent(a);
+        }
+        out.rows = above
+            .iter()
+            .rev()
+            .take(rows)
+            .map(|&a| {
+                vec![Block {
+                    node: Some(a),
+                    x: 0,
+                    width,
+                    outside: false,
+                }]
+            })
+            .collect();
     }
     let cells = |at: f64| {
         ((at / total) * f64::from(width))
@@ -304,7 +380,7 @@ pub fn layout(t: &Icicle, zoom: Option<u32>, width: u16, rows: usize) -> Layout 
         Some(z) => vec![(z, 0.0, 0)],
         None => {
             let mut at = 0.0;
-            t.roots()
+            t.roots_in(order)
                 .iter()
                 .map(|&r| {
                     let start = at;
@@ -348,7 +424,7 @@ pub fn layout(t: &Icicle, zoom: Option<u32>, width: u16, rows: usize) -> Layout 
                     outside: false,
                 });
                 let mut at = start;
-                for &c in t.kids(n) {
+                for &c in t.kids_in(n, order) {
                     next.push((c, at, here));
                     at += t.weight(c);
                 }
@@ -439,7 +515,7 @@ mod tests {
             let p = trace(&ops);
             let ix = TreeIndex::build(&p);
             let t = Icicle::whole(&p, &ix, &|_| false);
-            let l = layout(&t, None, width, 1000);
+            let l = layout(&t, None, Order::ByName, width, 1000);
             for (r, row) in l.rows.iter().enumerate() {
                 let mut end = 0;
                 for b in row {
@@ -608,24 +684,31 @@ mod tests {
         let p = trace(&ops);
         let ix = TreeIndex::build(&p);
         let t = Icicle::whole(&p, &ix, &|_| false);
-        let l = layout(&t, None, 80, 10);
+        let l = layout(&t, None, Order::ByName, 80, 10);
         assert_eq!(l.rows[0].len(), 1);
         assert_eq!(l.rows[0][0].width, 80);
         // f2 alone (0.25 of 201 ms) is thinner than a cell: not drawn.
         assert_eq!(l.rows[1].len(), 1, "{:?}", l.rows[1]);
-        let thin = t.kids(l.rows[0][0].node.unwrap())[1];
-        let z = layout(&t, Some(thin), 80, 10);
-        assert_eq!(
-            z.rows[0],
+        let root = l.rows[0][0].node.unwrap();
+        let thin = t.kids(root)[1];
+        let z = layout(&t, Some(thin), Order::ByName, 80, 10);
+        let full = |n| {
             vec![Block {
-                node: Some(thin),
+                node: Some(n),
                 x: 0,
                 width: 80,
                 outside: false,
             }]
+        };
+        // Its caller stays above it, the full width.
+        assert_eq!(z.rows[0], full(root));
+        assert_eq!(z.rows[1], full(thin));
+        assert_eq!(node_at(&z, 1, 40), Some(thin));
+        assert_eq!(find(&z, thin).map(|f| f.0), Some(1));
+        assert_eq!(
+            layout(&t, Some(thin), Order::ByName, 80, 1).rows,
+            [full(root)]
         );
-        assert_eq!(node_at(&z, 0, 40), Some(thin));
-        assert_eq!(find(&z, thin).map(|f| f.0), Some(0));
         // Many thin siblings together: a `…` block.
         let mut ops = vec![(Some(0), 0), (Some(1), 0), (None, 200)];
         for f in 2..60 {
@@ -634,11 +717,71 @@ mod tests {
         ops.push((None, 0));
         let p = trace(&ops);
         let ix = TreeIndex::build(&p);
-        let l = layout(&Icicle::whole(&p, &ix, &|_| false), None, 80, 10);
+        let l = layout(
+            &Icicle::whole(&p, &ix, &|_| false),
+            None,
+            Order::ByName,
+            80,
+            10,
+        );
         assert!(
             l.rows[1].iter().any(|b| b.node.is_none()),
             "{:?}",
             l.rows[1]
         );
+    }
+
+    /// Heaviest first: each row's frames from the heaviest, ties by name,
+    /// the frames as wide as by name; the thin ones one `…` at the right.
+    #[test]
+    fn heaviest_first() {
+        // f0 > f1 (2 ms), f2 (9 ms), f3 (5 ms), and 30 thin f4.. calls.
+        let mut ops = vec![(Some(0), 0)];
+        for (f, ms) in [(1, 2), (2, 9), (3, 5)] {
+            ops.extend([(Some(f), 0), (None, ms)]);
+        }
+        for f in 4..34 {
+            ops.extend([(Some(f), 0), (None, 0)]);
+        }
+        ops.push((None, 0));
+        let p = trace(&ops);
+        let ix = TreeIndex::build(&p);
+        let t = Icicle::whole(&p, &ix, &|_| false);
+        let names = |order| -> Vec<String> {
+            let l = layout(&t, None, order, 60, 3);
+            l.rows[1]
+                .iter()
+                .map(|b| {
+                    b.node
+                        .map_or("…".into(), |n| t.func(n).name(&p).to_string())
+                })
+                .collect()
+        };
+        assert_eq!(names(Order::Heaviest), ["f2", "f3", "f1", "…"]);
+        // By name the thin ones fall between (f10…f19 after f1).
+        assert_eq!(names(Order::ByName), ["f1", "…", "f2", "…", "f3", "…"]);
+        let widths = |order| -> Vec<u16> {
+            let mut w: Vec<u16> = layout(&t, None, order, 60, 3).rows[1]
+                .iter()
+                .filter(|b| b.node.is_some())
+                .map(|b| b.width)
+                .collect();
+            w.sort_unstable();
+            w
+        };
+        // The same frames, as wide within the rounding of where they sit.
+        let (a, b) = (widths(Order::Heaviest), widths(Order::ByName));
+        assert_eq!(a.len(), b.len());
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| x.abs_diff(*y) <= 1),
+            "{a:?} {b:?}"
+        );
+        let root = t.roots()[0];
+        let heavy: Vec<f64> = t
+            .kids_in(root, Order::Heaviest)
+            .iter()
+            .map(|&k| t.weight(k))
+            .collect();
+        assert!(heavy.windows(2).all(|w| w[0] >= w[1]), "{heavy:?}");
     }
 }

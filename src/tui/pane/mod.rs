@@ -83,6 +83,8 @@ pub struct Ctx<'a> {
     pub opening: Option<&'a Opening>,
     /// The terminal's size.
     pub size: Rect,
+    /// How the flame graph is drawn, as the app keeps it for the run.
+    pub flame: flame::Look,
 }
 
 impl<'a> Ctx<'a> {
@@ -100,6 +102,8 @@ impl<'a> Ctx<'a> {
             prepared,
             opening: None,
             size,
+            // The threads list draws no flame.
+            flame: flame::Look::default(),
         }
     }
 
@@ -193,6 +197,10 @@ pub enum Effect {
     Open(Step),
     /// The pane has nothing to take back: the app goes back a step.
     Back,
+    /// A way of drawing the flame graph for the app to keep for the rest
+    /// of the run (every Flame pane reads it from `Ctx::flame`), with
+    /// words for the status line.
+    Look(flame::Look, String),
 }
 
 /// What `e` writes of a pane (`Pane::exported`).

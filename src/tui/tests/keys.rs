@@ -189,7 +189,7 @@ fn keys_that_do_nothing_here_say_where_they_work() {
         (&[pane_key(5), Enter], Char('s'), "trace order"),
         (&[pane_key(5), Enter], Char('>'), "call node"),
         (&[pane_key(0)], Char('M'), "call node"),
-        (&[pane_key(4)], Char('s'), "nothing to sort"),
+        (&[pane_key(6)], Char('s'), "nothing to sort"),
         (&[pane_key(6)], Char('/'), "nothing to search"),
         (&[pane_key(6)], Char('n'), "nothing to search"),
         (&[pane_key(6)], Char('e'), "no table"),

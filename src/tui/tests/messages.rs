@@ -73,6 +73,7 @@ fn every_why_names_bound_keys() {
         Why::NodeSteps,
         Why::NodeStepsInChart,
         Why::ChartExport,
+        Why::ChartLook,
         Why::EventsOrder,
         Why::InfoSearch,
         Why::InfoExport,

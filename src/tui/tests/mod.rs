@@ -2,6 +2,7 @@
 //! (update.rs) and whole screens rendered into ratatui's `TestBackend`
 //! and compared with reviewed insta snapshots (screens.rs).
 
+mod flame;
 mod keys;
 mod messages;
 mod query_keys;
@@ -42,6 +43,74 @@ pub(crate) fn fixture_timed(rel: &str) -> Profile {
         ..LoadOptions::default()
     };
     crate::load::load_paths(&[path], &opts).expect("the fixture loads")
+}
+
+/// A busy trace, as a slow legacy program's (issue 64): on thread 1,
+/// `MAIN` loads 25 customers (each `CUSTOMER:LOAD` 150 ms, a little wider
+/// than a cell at 80 columns, reading 300 fields of 0.4 ms) with 1,000
+/// checks of 0.05 ms after each, then rounds 50,000 times (0.08 ms each:
+/// thousands of calls a column), then waits a second with no call open
+/// (a stall); thread 2's worker fetches three times. Its calls are kept in
+/// time order, as the app loads a trace.
+pub(crate) fn busy_trace() -> Profile {
+    use crate::model::metrics::TraceTime;
+    use crate::model::testing::new_function;
+    let mut b = crate::model::ProfileBuilder::new("xpp");
+    b.record_timeline();
+    let names = [
+        "MAIN",
+        "CUSTOMER:LOAD",
+        "CUSTOMER:GETFIELD",
+        "ORDERS:VALIDATEPADR",
+        "REPORT():ROUND",
+        "WORKER",
+        "FETCH",
+    ];
+    let f: Vec<_> = names.iter().map(|n| new_function(&mut b, n)).collect();
+    b.trace_begin(TraceTime::Timed);
+    let (one, two) = (b.trace_thread(1), b.trace_thread(2));
+    let place = || crate::model::Place::Line(1);
+    let mut at = 0.0;
+    let call = |b: &mut crate::model::ProfileBuilder, func, ms: f64, at: &mut f64| {
+        b.trace_time(one, *at, place);
+        b.trace_enter(one, func, 0, None);
+        *at += ms;
+        b.trace_time(one, *at, place);
+        b.trace_exit(one);
+    };
+    b.trace_time(one, at, place);
+    b.trace_enter(one, f[0], 0, None);
+    for _ in 0..25 {
+        b.trace_time(one, at, place);
+        b.trace_enter(one, f[1], 0, None);
+        for _ in 0..300 {
+            call(&mut b, f[2], 0.4, &mut at);
+        }
+        at += 30.0;
+        b.trace_time(one, at, place);
+        b.trace_exit(one);
+        for _ in 0..1_000 {
+            call(&mut b, f[3], 0.05, &mut at);
+        }
+    }
+    for _ in 0..50_000 {
+        call(&mut b, f[4], 0.08, &mut at);
+    }
+    at += 1_000.0;
+    b.trace_time(one, at, place);
+    b.trace_exit(one);
+    b.trace_time(two, 200.0, place);
+    b.trace_enter(two, f[5], 0, None);
+    for k in 0..3 {
+        b.trace_time(two, 400.0 + 2_000.0 * f64::from(k), place);
+        b.trace_enter(two, f[6], 0, None);
+        b.trace_time(two, 1_400.0 + 2_000.0 * f64::from(k), place);
+        b.trace_exit(two);
+    }
+    b.trace_time(two, 8_000.0, place);
+    b.trace_exit(two);
+    b.trace_close_open();
+    b.finish()
 }
 
 /// A PLIST profile whose names hold escape sequences, control characters,

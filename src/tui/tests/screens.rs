@@ -488,15 +488,16 @@ fn flame_graph() {
     both_sizes("flame-merged", demo, &[pane_key(4), Down, Char('x')]);
     // f on FNREADITEM from Functions: its callers above, its callees below.
     both_sizes("flame-sandwich", demo, &[Rows(2), Char('f')]);
-    // ↑ twice: the heaviest caller of FNREADITEM selected.
-    both_sizes("flame-sandwich-caller", demo, &[Rows(2), Char('f'), Up, Up]);
+    // ↑: the heaviest caller of FNREADITEM selected.
+    both_sizes("flame-sandwich-caller", demo, &[Rows(2), Char('f'), Up]);
     // 300 columns: the same frames, each wider; the widths still add up.
     let mut app = app_of(fixture("xpp/two-threads.prf"), "two-threads.prf", 300, 30);
     act(&mut app, &[pane_key(4), Down]);
     insta::assert_snapshot!("flame-300x30", text(&render(&app)));
 }
 
-/// Under NO_COLOR the frames carry no colour, and each starts with `▏`.
+/// Under NO_COLOR the frames carry no colour, each starts with `▏` and
+/// is underlined across its width.
 #[test]
 fn flame_without_colour_shows_boundaries() {
     let mut app = crate::tui::App::new(
@@ -512,6 +513,10 @@ fn flame_without_colour_shows_boundaries() {
     for cell in buf.content() {
         assert_eq!(cell.bg, ratatui::style::Color::Reset, "no colour");
     }
+    // (main) spans the width: underlined to its last cell, so where a
+    // frame ends shows without colour.
+    let right = buf.area.width - 2;
+    assert!(buf[(right, 3)].modifier.contains(Modifier::UNDERLINED));
 }
 
 /// The flame chart of a two-thread run: whole, then zoomed on the
@@ -523,6 +528,108 @@ fn flame_chart() {
         "flame-chart-zoomed",
         run_trace,
         &[pane_key(4), Char('t'), Down, Left, Enter, Down],
+    );
+}
+
+/// The sizes issue 64's walk is made at.
+const WALK: [(u16, u16); 3] = [(80, 24), (120, 35), (200, 60)];
+
+/// Snapshots a screen at the walk's three sizes, after the same actions.
+fn walk_sizes(name: &str, make: &dyn Fn(u16, u16) -> App, actions: &[Press]) {
+    for (w, h) in WALK {
+        let mut app = make(w, h);
+        act(&mut app, actions);
+        insta::assert_snapshot!(format!("{name}-{w}x{h}"), text(&render(&app)));
+    }
+}
+
+/// The time order leaves out no call (issue 64): on a busy thread every
+/// cell from `MAIN`'s first callee to its last is drawn, a box or a `…`
+/// (several calls), each customer's load a box of its own, the 50,000
+/// rounds a run of `…`, and only the stall after them is blank; the
+/// fixtures' runs likewise.
+#[test]
+fn time_order_leaves_out_no_call() {
+    for (w, h) in WALK {
+        let mut app = super::app_of(super::busy_trace(), "busy.prf", w, h);
+        act(&mut app, &[pane_key(4), Char('t')]);
+        let buf = render(&app);
+        insta::assert_snapshot!(format!("chart-busy-{w}x{h}"), text(&buf));
+        // MAIN's callees: the row under MAIN's (the band's title first),
+        // busy for 9 of its 10 seconds.
+        let area = app.flame().chart.area(&app.cx());
+        let y = area.y + 2;
+        let busy = (f64::from(area.width) * 0.89) as u16;
+        for x in area.x..area.x + busy {
+            let cell = &buf[(x, y)];
+            assert!(cell.bg != ratatui::style::Color::Reset, "{w}: blank at {x}");
+        }
+        let stall = area.x + area.width - 2;
+        assert_eq!(
+            buf[(stall, y)].bg,
+            ratatui::style::Color::Reset,
+            "the stall"
+        );
+    }
+    walk_sizes("chart-orders-run", &run_trace, &[pane_key(4), Char('t')]);
+    walk_sizes("chart-two-threads", &xpp_timed, &[pane_key(4), Char('t')]);
+}
+
+/// A trace of a few megabytes as the generator writes real programs'
+/// (long names, eight threads): in time order every band's rows are
+/// drawn across the run, none reduced to one `…` column.
+#[test]
+fn time_order_of_a_generated_trace() {
+    use crate::fixture_gen::large::{self, Format, Shape, Spec};
+    let bytes = large::bytes(Spec {
+        kind: Format::Deldbe,
+        bytes: 3 << 20,
+        names: 300,
+        shape: Shape::Real,
+    });
+    let make = |w, h| {
+        let input = crate::load::Input::owned("large.prf", bytes.clone());
+        let opts = crate::load::LoadOptions {
+            timeline: true,
+            ..Default::default()
+        };
+        let p = crate::load::load_inputs(&[input], &opts).expect("the generated trace loads");
+        super::app_of(p, "large.prf", w, h)
+    };
+    walk_sizes("chart-generated", &make, &[pane_key(4), Char('t')]);
+}
+
+/// Flame labels (issue 64): every frame and every `…` starts with `▏`, so
+/// no label runs into the next (`FNREADITEM` beside `FNTAX`), the same
+/// with colour and without; names are cut as the tables cut them.
+#[test]
+fn flame_boundaries_with_and_without_colour() {
+    for colour in [true, false] {
+        let make = move |w, h| {
+            let size = ratatui::layout::Rect::new(0, 0, w, h);
+            App::new(super::demo_profile(), "orders.prof (demo)", size, colour)
+        };
+        let name = match colour {
+            true => "flame-boundaries",
+            false => "flame-boundaries-no-colour",
+        };
+        walk_sizes(name, &make, &[pane_key(4), Down, Char('x')]);
+    }
+}
+
+/// `s` and `^` (issue 64): children heaviest first, in a flame graph (the
+/// roots at the bottom); zoomed on a frame, its ancestors above it.
+#[test]
+fn flame_heaviest_first_upside_and_zoomed() {
+    walk_sizes(
+        "flame-heavy-flipped",
+        &demo,
+        &[pane_key(4), Char('s'), Char('^')],
+    );
+    walk_sizes(
+        "flame-zoomed-ancestors",
+        &demo,
+        &[pane_key(4), Down, Down, Enter],
     );
 }
 

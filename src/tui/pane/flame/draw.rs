@@ -1,19 +1,24 @@
 //! The Flame pane: the icicle `analysis::flame_view` lays out, a row a
-//! depth, each frame labelled where its name fits, coloured by a stable
-//! hash of its name (the same function, the same colour, in every run).
-//! Under `NO_COLOR` each frame starts with `▏`, so the boundaries show
-//! without colour. The last line says what the selected frame holds.
+//! depth (roots on top, or at the bottom as a flame graph), each frame
+//! labelled where its name fits, cut as the tables cut names (the method
+//! kept, the namespace lost first), coloured by a stable hash of its name
+//! (the same function, the same colour, in every run). Every frame and
+//! every `…` of frames too thin to draw starts with `▏`, so no label runs
+//! into the next, with colour or without: two neighbours of one colour
+//! still show their boundary. A `…` fills every cell it stands for, so a
+//! busy span never reads as an empty one. The last line says what the
+//! selected frame holds.
 
 use crate::analysis::calltree::Unit;
 use crate::analysis::columns::Value;
-use crate::analysis::flame_chart::Chart;
+use crate::analysis::flame_chart::{self, Chart};
 use crate::analysis::flame_view::{self, Icicle};
 use crate::analysis::search::Query;
 use crate::model::Profile;
 use crate::model::metrics::pct;
 use crate::report::fmt::cell;
 use crate::text::visible;
-use crate::tui::fit::{Cut, fit, fit_cut, full_name, put};
+use crate::tui::fit::{Cut, fit, fit_cut, fit_name, full_name, put};
 use crate::tui::intent::Intent;
 use crate::tui::keymap::{Place, key_for};
 use crate::tui::pane::flame::ChartLine;
@@ -88,25 +93,47 @@ fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) 
     let layout = f.layout(cx);
     let caller = f.caller_selected().map(|(_, n)| n);
     let selected = f.selected_in(&layout).filter(|_| caller.is_none());
-    let rows = layout.rows.iter().skip(f.top);
-    for (i, row) in rows.enumerate().take(usize::from(area.height)) {
-        let at = (area.x, area.y + i as u16);
-        draw_row(buf, &d, &|n| t.func(n), row, at, selected);
-    }
-    // The sandwich's upper half: the callers, inverted (the function at
-    // the bottom, its callers above it).
-    if let (Some(up), Some(callers)) = (f.callers_area(cx), f.callers.as_deref()) {
-        let l = flame_view::layout(callers, None, up.width, usize::from(up.height));
-        for (i, row) in l.rows.iter().enumerate().take(usize::from(up.height)) {
-            let at = (up.x, up.bottom() - 1 - i as u16);
-            draw_row(buf, &d, &|n| callers.func(n), row, at, caller);
+    for (i, row) in layout.rows.iter().enumerate() {
+        if let Some(y) = f.screen_row(cx, i) {
+            draw_row(buf, &d, &|n| t.func(n), row, (area.x, y), selected);
         }
     }
+    sandwich_top(buf, f, cx, &d, caller);
     let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
     match f.caller_selected() {
         Some((callers, n)) => caller_status(buf, line, cx, &callers, n, theme),
         None => status(buf, line, f, cx, selected, theme),
     }
+}
+
+/// The sandwich's upper half: the callers, inverted (the function's
+/// callers on the row above the divider, theirs above them), then the
+/// divider; the function itself is drawn once, below it.
+fn sandwich_top(buf: &mut Buffer, f: &FlamePane, cx: &Ctx, d: &Draw, caller: Option<u32>) {
+    let (Some(up), Some(callers), Some(layout), Some(line)) = (
+        f.callers_area(cx),
+        f.callers.as_deref(),
+        f.callers_layout(cx),
+        f.divider(cx),
+    ) else {
+        return;
+    };
+    let rows = layout.rows.iter().enumerate().skip(1);
+    for (i, row) in rows.take(usize::from(up.height)) {
+        let at = (up.x, up.bottom() - i as u16);
+        draw_row(buf, d, &|n| callers.func(n), row, at, caller);
+    }
+    let name = callers
+        .roots()
+        .first()
+        .map(|&n| visible(callers.func(n).name(d.p)).into_owned())
+        .unwrap_or_default();
+    let width = usize::from(line.width);
+    let name = fit_name(&name, width / 2);
+    let mut text = format!("── ▲ its callers ── ▼ {name} and its callees ");
+    let room = width.saturating_sub(text.width());
+    text.push_str(&"─".repeat(room));
+    buf.set_stringn(line.x, line.y, fit(&text, width).0, width, d.theme.dim());
 }
 
 /// A caller selected in a sandwich: how much of the function's time came
@@ -156,7 +183,8 @@ fn amount_of(cx: &Ctx, w: f64) -> String {
 }
 
 /// One row of blocks: each frame in its colour with its name where it
-/// fits, `…` for frames too thin, `(outside)` for time with no call open.
+/// fits, `…` in every cell of frames too thin to draw, `(outside)` for
+/// time with no call open; each block's first cell a `▏`.
 fn draw_row(
     buf: &mut Buffer,
     d: &Draw,
@@ -166,42 +194,93 @@ fn draw_row(
     selected: Option<u32>,
 ) {
     let (p, query, theme) = (d.p, d.query, d.theme);
-    for b in row {
-        let x = x0 + b.x;
+    for (i, b) in row.iter().enumerate() {
         let w = usize::from(b.width);
-        let (label, mut style) = match b.node {
-            None if b.outside => (crate::analysis::flame::OUTSIDE.to_string(), theme.dim()),
-            None => ("…".to_string(), theme.dim()),
+        // A one-cell `…` right after has no `▏` of its own: the label
+        // stops a cell short of it, so a blank parts them.
+        let tight = row
+            .get(i + 1)
+            .is_some_and(|n| n.x == b.x + b.width && is_several(n) && n.width == 1);
+        // Without colour a frame is underlined across its width: where it
+        // ends shows, and a gap after it reads as a gap.
+        let plain = Style::default().add_modifier(Modifier::UNDERLINED);
+        let (text, style) = match b.node {
+            None if b.outside => (
+                label(crate::analysis::flame::OUTSIDE, w, tight, Cut::End),
+                match theme.color {
+                    true => theme.dim(),
+                    false => plain,
+                },
+            ),
+            None => (several(w), several_style(theme)),
             Some(n) => {
                 let name = visible(func(n).name(p)).into_owned();
                 let style = match theme.color {
                     true => Style::default().bg(colour(&name)).fg(Color::Black),
-                    false => Style::default(),
+                    false => plain,
                 };
                 let style = match query.is_some_and(|q| q.is_match(&name)) {
                     true => style.patch(theme.matched()),
                     false => style,
                 };
-                (name, style)
+                (label(&name, w, tight, Cut::Name), style)
             }
         };
-        if b.node.is_some() && b.node == selected {
-            // Reversed, a coloured frame would show as text on black and
-            // lose its width: the selection is white, its width kept.
-            style = match theme.color {
-                true => style
-                    .bg(Color::White)
-                    .fg(Color::Black)
-                    .add_modifier(Modifier::BOLD),
-                false => style.add_modifier(Modifier::REVERSED | Modifier::BOLD),
-            };
-        }
-        let text = match (theme.color, b.node) {
-            (false, Some(_)) => format!("▏{}", fit(&label, w.saturating_sub(1)).0),
-            _ => fit(&label, w).0,
+        let style = match b.node.is_some() && b.node == selected {
+            true => chosen(style, theme),
+            false => style,
         };
+        let x = x0 + b.x;
         buf.set_style(Rect::new(x, y, b.width, 1), style);
         buf.set_stringn(x, y, text, w, style);
+    }
+}
+
+/// Whether a block stands for several frames or calls (a `…`).
+fn is_several(b: &flame_view::Block) -> bool {
+    b.node.is_none() && !b.outside
+}
+
+/// A block's text in `w` cells: `▏` and the name cut to what is left (a
+/// cell less when `tight`); none where the cut keeps only `…`, which
+/// would read as a `…` of thin frames.
+fn label(name: &str, w: usize, tight: bool, cut: Cut) -> String {
+    let room = w.saturating_sub(1 + usize::from(tight));
+    let text = fit_cut(name, room, cut).text;
+    match text.chars().all(|c| c == '…') {
+        true => "▏".into(),
+        false => format!("▏{text}"),
+    }
+}
+
+/// A `…` of `w` cells: every cell says several frames (or calls) are
+/// there, after the `▏` that parts it from the frame before.
+fn several(w: usize) -> String {
+    match w {
+        0 | 1 => "…".into(),
+        _ => format!("▏{}", "…".repeat(w - 1)),
+    }
+}
+
+/// A `…`'s style: a grey box beside the coloured frames; plain without
+/// colour (its `…` in every cell says what it is).
+fn several_style(theme: Theme) -> Style {
+    match theme.color {
+        true => Style::default().bg(Color::Indexed(250)).fg(Color::Black),
+        false => Style::default(),
+    }
+}
+
+/// The selected frame's style over its own: reversed, a coloured frame
+/// would show as text on black and lose its width, so with colour the
+/// selection is white, its width kept.
+fn chosen(style: Style, theme: Theme) -> Style {
+    match theme.color {
+        true => style
+            .bg(Color::White)
+            .fg(Color::Black)
+            .add_modifier(Modifier::BOLD),
+        false => style.add_modifier(Modifier::REVERSED | Modifier::BOLD),
     }
 }
 
@@ -283,7 +362,8 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
     };
     let area = st.area(cx);
     let selected = st.selected_call();
-    for (i, line) in st.lines(cx).iter().enumerate() {
+    let lines = st.lines(cx);
+    for (i, line) in lines.iter().enumerate() {
         let y = area.y + i as u16;
         match line {
             ChartLine::Band(b) => {
@@ -291,16 +371,13 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
                 let w = usize::from(area.width);
                 buf.set_stringn(area.x, y, fit(&text, w).0, w, theme.header_row());
             }
-            ChartLine::Calls(row) => draw_row(
-                buf,
-                d,
-                &|n| crate::analysis::cct::Label::Func(c.call(n).func),
-                row,
-                (area.x, y),
-                selected,
-            ),
+            ChartLine::Calls(row) => {
+                let label = |n| crate::analysis::cct::Label::Func(c.call(n).func);
+                draw_row(buf, d, &label, row, (area.x, y), selected);
+            }
         }
     }
+    thin_selection(buf, area, f, &lines, d.theme);
     let line = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
     let Some(id) = selected else {
         return;
@@ -325,6 +402,30 @@ fn chart(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, d: &Draw) {
         w,
         theme.key(),
     );
+}
+
+/// The selected call, when it has no box of its own (thinner than a
+/// cell: in a `…`, or under a wider call's cell): its cell is drawn as
+/// selected, so the selection is always in sight.
+fn thin_selection(buf: &mut Buffer, area: Rect, f: &FlamePane, lines: &[ChartLine], theme: Theme) {
+    let st = &f.chart;
+    let (Some(c), Some(id)) = (st.chart.as_deref(), st.selected_call()) else {
+        return;
+    };
+    let Some(i) = c.row_of(id).checked_sub(st.top) else {
+        return;
+    };
+    let Some(ChartLine::Calls(row)) = lines.get(i) else {
+        return;
+    };
+    if row.iter().any(|b| b.node == Some(id)) {
+        return;
+    }
+    if let Some(x) = flame_chart::cell_of(c, id, st.window(), area.width) {
+        let cell = &mut buf[(area.x + x, area.y + i as u16)];
+        let style = chosen(cell.style(), theme);
+        cell.set_style(style);
+    }
 }
 
 /// "── thread 7 · 1,204 calls ──".

@@ -2,7 +2,10 @@
 //! frames, zooming, the sandwich of a function, the search's
 //! share), or with `t` the trace's calls in time order (chart.rs). The
 //! geometry is `analysis::flame_view`'s; this file decides which tree is
-//! drawn, which frame is selected and which is the full width.
+//! drawn, which frame is selected and which is the full width. How the
+//! graph is drawn (`s`: children by name or heaviest first, `^`: roots on
+//! top or at the bottom) is the app's to keep for the run (`Look`, read
+//! from `Ctx::flame`): a new query's pane draws as the last one did.
 
 mod chart;
 mod draw;
@@ -10,7 +13,7 @@ mod draw;
 pub(crate) use chart::{ChartLine, ChartState};
 
 use super::{Ctx, Effect, Search, inner};
-use crate::analysis::flame_view::{self, Icicle, Layout};
+use crate::analysis::flame_view::{self, Icicle, Layout, Order};
 use crate::model::FuncId;
 use crate::text::visible;
 use crate::tui::intent::Intent;
@@ -32,6 +35,17 @@ pub enum Side {
     Callees,
     /// Who called it (above, upside down).
     Callers,
+}
+
+/// How the flame graph is drawn, kept by the app for the rest of the run
+/// (not saved): `s` and `^` change it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Each frame's children by name, or heaviest first.
+    pub order: Order,
+    /// A flame graph, its roots at the bottom; else an icicle, roots on
+    /// top.
+    pub flame: bool,
 }
 
 /// The pane's two drawings.
@@ -113,35 +127,73 @@ impl FlamePane {
     }
 
     /// Where the frames are drawn: the pane's inside less its status line;
-    /// in a sandwich, the lower part (the callers take the upper).
+    /// in a sandwich, the lower part, below the divider (the function and
+    /// its callees; the callers take the upper).
     pub fn area(&self, cx: &Ctx) -> Rect {
         let all = drawn(cx);
         match self.sandwich {
             Some(_) => {
-                let up = all.height / 2;
-                Rect::new(all.x, all.y + up, all.width, all.height - up)
+                let below = callers_rows(all) + 1;
+                let h = all.height.saturating_sub(below);
+                Rect::new(all.x, all.y + below, all.width, h)
             }
             None => all,
         }
     }
 
-    /// In a sandwich, where the callers are drawn (above the callees).
+    /// In a sandwich, where the callers are drawn (above the divider).
     pub fn callers_area(&self, cx: &Ctx) -> Option<Rect> {
         self.sandwich?;
         let all = drawn(cx);
-        Some(Rect::new(all.x, all.y, all.width, all.height / 2))
+        Some(Rect::new(all.x, all.y, all.width, callers_rows(all)))
     }
 
-    /// The frames on screen: the layout from the zoomed frame down, as
-    /// many rows as are scrolled off plus those that fit.
+    /// In a sandwich, the line between the callers and the function.
+    pub fn divider(&self, cx: &Ctx) -> Option<Rect> {
+        let up = self.callers_area(cx)?;
+        Some(Rect::new(up.x, up.bottom(), up.width, 1))
+    }
+
+    /// Whether the roots are drawn at the bottom: a flame graph, as the
+    /// app's look asks (a sandwich keeps its callers above the function
+    /// and its callees below).
+    pub fn flipped(&self, cx: &Ctx) -> bool {
+        cx.flame.flame && self.sandwich.is_none()
+    }
+
+    /// The screen row of the layout's row `row` (`None`: scrolled off).
+    pub fn screen_row(&self, cx: &Ctx, row: usize) -> Option<u16> {
+        let area = self.area(cx);
+        let i = u16::try_from(row.checked_sub(self.top)?).ok()?;
+        (i < area.height).then(|| match self.flipped(cx) {
+            true => area.bottom() - 1 - i,
+            false => area.y + i,
+        })
+    }
+
+    /// The layout's row drawn at screen row `y` (inside the area).
+    fn row_at(&self, cx: &Ctx, y: u16) -> usize {
+        let area = self.area(cx);
+        self.top
+            + usize::from(match self.flipped(cx) {
+                true => area.bottom() - 1 - y,
+                false => y - area.y,
+            })
+    }
+
+    /// The frames on screen: the layout from the roots (zoomed: the
+    /// zoomed frame's ancestors, then it) down, as many rows as are
+    /// scrolled off plus those that fit.
     pub fn layout(&self, cx: &Ctx) -> Layout {
         let area = self.area(cx);
-        flame_view::layout(
-            &self.tree,
-            self.zoom.last().copied(),
-            area.width,
-            self.top + usize::from(area.height),
-        )
+        self.layout_rows(cx, self.top + usize::from(area.height))
+    }
+
+    /// The layout's first `rows` rows.
+    fn layout_rows(&self, cx: &Ctx, rows: usize) -> Layout {
+        let width = self.area(cx).width;
+        let zoom = self.zoom.last().copied();
+        flame_view::layout(&self.tree, zoom, cx.flame.order, width, rows)
     }
 
     /// The selected frame in a layout: the one chosen, or the first of
@@ -174,26 +226,49 @@ impl FlamePane {
     }
 
     /// In a sandwich with the selection on the callers' side: their tree
-    /// and the selected node.
+    /// and the selected caller.
     pub fn caller_selected(&self) -> Option<(Arc<Icicle>, u32)> {
         if self.side != Side::Callers {
             return None;
         }
         let callers = self.callers.clone()?;
-        let n = self.caller.or_else(|| callers.roots().first().copied())?;
-        Some((callers, n))
+        Some((callers, self.caller?))
     }
 
-    /// The callers' layout, as drawn (the function on the first row).
+    /// The callers' layout: the function on its first row (drawn once,
+    /// below the divider, as the callees' root: this row is not drawn),
+    /// its callers on the rows above it.
     pub fn callers_layout(&self, cx: &Ctx) -> Option<Layout> {
         let up = self.callers_area(cx)?;
         let callers = self.callers.as_deref()?;
+        let rows = usize::from(up.height) + 1;
         Some(flame_view::layout(
             callers,
             None,
+            cx.flame.order,
             up.width,
-            usize::from(up.height),
+            rows,
         ))
+    }
+
+    /// ↑ from the function in a sandwich: its heaviest caller drawn.
+    fn enter_callers(&mut self, cx: &Ctx) -> Effect {
+        let (Some(callers), Some(layout)) = (self.callers.clone(), self.callers_layout(cx)) else {
+            return Effect::Done;
+        };
+        let Some(f) = callers.roots().first().copied() else {
+            return Effect::Done;
+        };
+        if let Some(n) = heaviest_drawn(&callers, &layout, f, cx.flame.order) {
+            self.side = Side::Callers;
+            self.caller = Some(n);
+            return Effect::Done;
+        }
+        let name = visible(callers.func(f).name(cx.profile)).into_owned();
+        Effect::Say(match callers.kids(f).is_empty() {
+            true => format!("nothing calls {name}: its call paths start with it"),
+            false => format!("{name}'s callers are each too thin to draw here"),
+        })
     }
 
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
@@ -214,52 +289,24 @@ impl FlamePane {
             return Effect::Ignored;
         };
         let next = match intent {
-            Intent::Move(n) if *n < 0 => {
-                let top = self.zoom.last().copied();
-                let up = self.tree.parent(sel).filter(|_| Some(sel) != top);
-                if up.is_none() && self.sandwich.is_some() && self.zoom.is_empty() {
+            // ↑ and ↓ follow the screen: towards the roots is up in an
+            // icicle, down in a flame graph.
+            Intent::Move(n) if (*n < 0) != self.flipped(cx) => {
+                let up = self.tree.parent(sel);
+                if up.is_none() && self.sandwich.is_some() {
                     // Above the function: its callers.
-                    self.side = Side::Callers;
-                    return Effect::Done;
+                    return self.enter_callers(cx);
                 }
                 up
             }
-            Intent::Move(_) => heaviest_drawn(&self.tree, &layout, sel),
+            Intent::Move(_) => heaviest_drawn(&self.tree, &layout, sel, cx.flame.order),
             Intent::Beside(d) | Intent::Wheel { rows: d, .. } => beside(&layout, sel, *d),
-            Intent::Click { x, y } => {
-                if self.click_caller(*x, *y, cx) {
-                    return Effect::Done;
-                }
-                let area = self.area(cx);
-                if !area.contains(Position::new(*x, *y)) {
-                    return Effect::Ignored;
-                }
-                let row = self.top + usize::from(y - area.y);
-                flame_view::node_at(&layout, row, x - area.x)
-            }
+            Intent::Click { x, y } => return self.click(*x, *y, &layout, cx),
             Intent::First => {
                 self.top = 0;
                 first_frame(&layout)
             }
-            Intent::Zoom => return self.zoom_in(sel, cx),
-            Intent::ZoomOut if self.zoom.is_empty() => return Effect::Back,
-            Intent::ZoomOut => {
-                self.zoom.pop();
-                self.top = 0;
-                return Effect::Done;
-            }
-            Intent::NextMatch => return self.step_match(&layout, sel, 1, cx),
-            Intent::PrevMatch => return self.step_match(&layout, sel, -1, cx),
-            // In a sandwich, `f` leaves it, whichever frame is selected.
-            Intent::Sandwich if self.sandwich.is_some() => return self.sandwich(None, cx),
-            Intent::Sandwich => {
-                return match self.tree.func(sel).func() {
-                    Some(f) => self.sandwich(Some(f), cx),
-                    None => Effect::Say("that frame is no function: no sandwich".into()),
-                };
-            }
-            Intent::PageUp | Intent::PageDown | Intent::Last => return Effect::Done,
-            _ => return Effect::Ignored,
+            _ => return self.graph_command(intent, sel, &layout, cx),
         };
         if let Some(n) = next {
             self.select(n, cx);
@@ -267,44 +314,132 @@ impl FlamePane {
         Effect::Done
     }
 
-    /// The intents taken alike on either side of a sandwich, and without
-    /// call paths: the time order.
-    fn anywhere(&mut self, intent: &Intent, cx: &Ctx) -> Option<Effect> {
+    /// The flame graph's keys that do more than move the selection.
+    fn graph_command(&mut self, intent: &Intent, sel: u32, layout: &Layout, cx: &Ctx) -> Effect {
         match intent {
-            Intent::TimeOrder => Some(self.toggle_chart(cx)),
-            _ => None,
+            Intent::Zoom => self.zoom_in(sel, cx),
+            Intent::ZoomOut if self.zoom.is_empty() => Effect::Back,
+            Intent::ZoomOut => {
+                self.zoom.pop();
+                self.keep_drawn(sel, cx);
+                Effect::Done
+            }
+            Intent::NextMatch => self.step_match(layout, sel, 1, cx),
+            Intent::PrevMatch => self.step_match(layout, sel, -1, cx),
+            // In a sandwich, `f` leaves it, whichever frame is selected.
+            Intent::Sandwich if self.sandwich.is_some() => self.sandwich(None, cx),
+            Intent::Sandwich => match self.tree.func(sel).func() {
+                Some(f) => self.sandwich(Some(f), cx),
+                None => Effect::Say("that frame is no function: no sandwich".into()),
+            },
+            Intent::PageUp | Intent::PageDown | Intent::Last => Effect::Done,
+            _ => Effect::Ignored,
         }
     }
 
+    /// A click: a caller in a sandwich, or a frame below it.
+    fn click(&mut self, x: u16, y: u16, layout: &Layout, cx: &Ctx) -> Effect {
+        if self.click_caller(x, y, cx) {
+            return Effect::Done;
+        }
+        let area = self.area(cx);
+        if !area.contains(Position::new(x, y)) {
+            return Effect::Ignored;
+        }
+        let row = self.row_at(cx, y);
+        if let Some(n) = flame_view::node_at(layout, row, x - area.x) {
+            self.select(n, cx);
+        }
+        Effect::Done
+    }
+
+    /// The intents taken alike on either side of a sandwich, and without
+    /// call paths: the time order, and how the graph is drawn.
+    fn anywhere(&mut self, intent: &Intent, cx: &Ctx) -> Option<Effect> {
+        let mut look = cx.flame;
+        let sandwich = self.sandwich.is_some();
+        let key = || key_for(intent, Place::Flame);
+        let words = match intent {
+            Intent::TimeOrder => return Some(self.toggle_chart(cx)),
+            Intent::ChildOrder => {
+                let key = key();
+                look.order = match look.order {
+                    Order::ByName => Order::Heaviest,
+                    Order::Heaviest => Order::ByName,
+                };
+                match look.order {
+                    Order::Heaviest => {
+                        format!("children heaviest first (left heavy) · {key}: by name")
+                    }
+                    Order::ByName => format!("children by name · {key}: heaviest first"),
+                }
+            }
+            Intent::Flip => {
+                let key = key();
+                look.flame = !look.flame;
+                let (now, other) = match look.flame {
+                    true => ("a flame graph, roots at the bottom", "an icicle"),
+                    false => ("an icicle, roots on top", "a flame graph"),
+                };
+                let when = if sandwich {
+                    " once the sandwich is left"
+                } else {
+                    ""
+                };
+                format!("{now}{when} · {key}: {other}")
+            }
+            _ => return None,
+        };
+        Some(Effect::Look(look, words))
+    }
+
+    /// Enter: the frame becomes the full width, its ancestors kept above
+    /// it, scrolled so that it and some of them show.
     fn zoom_in(&mut self, sel: u32, cx: &Ctx) -> Effect {
         if self.zoom.last() != Some(&sel) {
             self.zoom.push(sel);
-            self.top = 0;
         }
+        let rows = usize::from(self.area(cx).height).max(1);
+        self.top = (self.tree.depth(sel) - 1).saturating_sub(rows / 2);
+        self.select(sel, cx);
         let name = visible(self.tree.func(sel).name(cx.profile)).into_owned();
         let out = key_for(&Intent::ZoomOut, Place::Flame);
         Effect::Say(format!("zoomed on {name} · {out} zooms out"))
     }
 
+    /// After a zoom out, the selection on a frame drawn: `sel`, or its
+    /// nearest ancestor drawn (a frame too thin for the wider span).
+    fn keep_drawn(&mut self, sel: u32, cx: &Ctx) {
+        self.top = 0;
+        let layout = self.layout_rows(cx, self.tree.depth(sel));
+        let mut at = Some(sel);
+        while let Some(n) = at {
+            if flame_view::find(&layout, n).is_some() {
+                self.select(n, cx);
+                return;
+            }
+            at = self.tree.parent(n);
+        }
+        self.selected = None;
+    }
+
     /// An intent with the selection on a sandwich's callers' side (drawn
-    /// upside down): ↑ to the heaviest caller drawn, ↓ back towards the
-    /// function and past it to its callees, ← → along the row; Enter makes
-    /// the sandwich of the selected caller, `f` leaves the sandwich, Esc
-    /// goes back to the callees.
+    /// upside down above the divider): ↑ to the heaviest caller drawn, ↓
+    /// back towards the function and past the divider to it, ← → along
+    /// the row; Enter makes the sandwich of the selected caller, `f`
+    /// leaves the sandwich, Esc goes back to the function.
     fn callers_update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
         let (Some((callers, sel)), Some(layout)) =
             (self.caller_selected(), self.callers_layout(cx))
         else {
             return Effect::Ignored;
         };
+        let order = cx.flame.order;
         let next = match intent {
-            Intent::Move(n) if *n < 0 => heaviest_drawn(&callers, &layout, sel),
-            Intent::Move(_) => match callers.parent(sel) {
+            Intent::Move(n) if *n < 0 => heaviest_drawn(&callers, &layout, sel, order),
+            Intent::Move(_) => match callers.parent(sel).filter(|&q| callers.parent(q).is_some()) {
                 Some(q) => Some(q),
-                None => {
-                    self.side = Side::Callees;
-                    return Effect::Done;
-                }
+                None => return self.leave_callers(),
             },
             Intent::Beside(d) | Intent::Wheel { rows: d, .. } => beside(&layout, sel, *d),
             Intent::Click { x, y } => {
@@ -314,7 +449,10 @@ impl FlamePane {
                 }
                 return Effect::Done;
             }
-            Intent::First => callers.roots().first().copied(),
+            Intent::First => {
+                let f = callers.roots().first().copied();
+                f.and_then(|f| heaviest_drawn(&callers, &layout, f, order))
+            }
             Intent::Sandwich => return self.sandwich(None, cx),
             Intent::Zoom => {
                 let Some(f) = callers.func(sel).func() else {
@@ -325,16 +463,20 @@ impl FlamePane {
                 }
                 return Effect::Done;
             }
-            Intent::ZoomOut => {
-                self.side = Side::Callees;
-                return Effect::Done;
-            }
+            Intent::ZoomOut => return self.leave_callers(),
             Intent::PageUp | Intent::PageDown | Intent::Last => return Effect::Done,
             _ => return Effect::Ignored,
         };
         if let Some(n) = next {
             self.caller = Some(n);
         }
+        Effect::Done
+    }
+
+    /// From the callers' side back to the function, below the divider.
+    fn leave_callers(&mut self) -> Effect {
+        self.side = Side::Callees;
+        self.selected = self.tree.roots().first().copied();
         Effect::Done
     }
 
@@ -350,7 +492,9 @@ impl FlamePane {
         let Some(layout) = self.callers_layout(cx) else {
             return false;
         };
-        let row = usize::from(up.bottom() - 1 - y);
+        // The function's own row is not drawn: the row above the divider
+        // is its callers'.
+        let row = usize::from(up.bottom() - 1 - y) + 1;
         if let Some(n) = flame_view::node_at(&layout, row, x - up.x) {
             self.side = Side::Callers;
             self.caller = Some(n);
@@ -380,16 +524,16 @@ impl FlamePane {
         })
     }
 
-    /// Selects a frame and scrolls so its row shows.
+    /// Selects a frame and scrolls so its row shows (a frame's row is its
+    /// depth: zoomed, its ancestors are drawn above it too).
     fn select(&mut self, n: u32, cx: &Ctx) {
-        let top_depth = self.zoom.last().map_or(1, |&z| self.tree.depth(z));
-        let depth = self.tree.depth(n).saturating_sub(top_depth);
+        let row = self.tree.depth(n) - 1;
         let rows = usize::from(self.area(cx).height).max(1);
         self.selected = Some(n);
-        if depth < self.top {
-            self.top = depth;
-        } else if depth >= self.top + rows {
-            self.top = depth + 1 - rows;
+        if row < self.top {
+            self.top = row;
+        } else if row >= self.top + rows {
+            self.top = row + 1 - rows;
         }
     }
 
@@ -522,13 +666,23 @@ fn beside(layout: &Layout, sel: u32, d: isize) -> Option<u32> {
     nodes.get(at.saturating_add_signed(d.signum())).copied()
 }
 
-/// The heaviest of `n`'s children that the layout draws.
-fn heaviest_drawn(t: &Icicle, layout: &Layout, n: u32) -> Option<u32> {
-    t.kids(n)
+/// The heaviest of `n`'s children that the layout draws (of equals, the
+/// first drawn).
+fn heaviest_drawn(t: &Icicle, layout: &Layout, n: u32, order: Order) -> Option<u32> {
+    t.kids_in(n, order)
         .iter()
-        .filter(|&&c| flame_view::find(layout, c).is_some())
-        .max_by(|&&a, &&b| t.weight(a).total_cmp(&t.weight(b)))
         .copied()
+        .filter(|&c| flame_view::find(layout, c).is_some())
+        .reduce(|best, c| match t.weight(c) > t.weight(best) {
+            true => c,
+            false => best,
+        })
+}
+
+/// How many rows a sandwich's callers take: half of what is left by the
+/// divider.
+fn callers_rows(all: Rect) -> u16 {
+    all.height.saturating_sub(1) / 2
 }
 
 /// The first frame of a layout's top row.
