@@ -289,7 +289,11 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
             also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
             also(&[ch('l')], Intent::Explain(Why::LinesFromFunctions)),
-            also(&[ch('*'), ch('p'), ch('i')], Intent::Explain(Why::TreeKeys)),
+            also(&[ch('D')], Intent::Explain(Why::ModulesFromFunctions)),
+            also(
+                &[ch('*'), ch('p'), ch('i'), ch('E'), ch('-')],
+                Intent::Explain(Why::TreeKeys),
+            ),
         ],
         notes: &[(
             "mouse",
@@ -379,6 +383,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "the function's lines",
                 ("l", "lines", Always, Pane),
             ),
+            bind(
+                &[ch('D')],
+                Intent::Modules,
+                "D",
+                "the modules: each one's exclusive and inclusive time and calls",
+            ),
         ],
         notes: &[],
     },
@@ -402,6 +412,13 @@ pub(super) const SECTIONS: &[Section] = &[
                 "open everything under the row",
                 ("*", "all", Always, Pane),
             ),
+            bind(
+                &[ch('E')],
+                Intent::OpenEvery,
+                "E  -",
+                "open every row of the tree (a huge tree: as many levels as a million rows hold) / close every row",
+            ),
+            also(&[ch('-')], Intent::CloseEvery),
             bind_hint(
                 &[ch('p')],
                 Intent::HotPath,

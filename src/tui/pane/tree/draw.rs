@@ -1,6 +1,8 @@
 //! The Call tree pane: the rows on screen of the view's `CallTree`, each
 //! indented by its depth with ▸ (closed) or ▾ (open), then total and self
-//! weight with their percents, a bar, and the calls or samples. Numbers are
+//! weight with their percents, a bar, the total's share of the parent's
+//! (`Parent%`: which callee of a heavy caller matters, where a share of
+//! the session shrinks with depth), and the calls or samples. Numbers are
 //! written by `report::fmt::cell`, as every table's are.
 //!
 //! A path deeper than a third of the name column would push the names off
@@ -38,6 +40,7 @@ enum What {
     SelfW,
     SelfPct,
     Share,
+    ParentPct,
     Count,
 }
 
@@ -72,6 +75,7 @@ fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values
         Direction::TopDown => vec![
             col(total, Some(TreeCol::Total), What::Total),
             col("Total%", None, What::TotalPct),
+            col("Parent%", None, What::ParentPct),
             col(self_w, Some(TreeCol::SelfW), What::SelfW),
             col("Self%", None, What::SelfPct),
         ],
@@ -79,6 +83,7 @@ fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values
             col(self_w, Some(TreeCol::Total), What::Total),
             col("Self%", None, What::TotalPct),
             col("Of func%", None, What::Share),
+            col("Parent%", None, What::ParentPct),
         ],
     };
     if scale != Scale::Count {
@@ -89,6 +94,7 @@ fn columns(t: &CallTree, count_head: &'static str, scale: Scale, shown: &[Values
         self_w: Some(t.index().total),
         count: None,
         share: Some(100.0),
+        parent_pct: Some(100.0),
     };
     for c in &mut cols {
         let widest = shown
@@ -301,6 +307,7 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> Str
         What::TotalPct => cell(Value::Pct(t.percent(v.total))),
         What::SelfPct => cell(Value::Pct(t.percent(v.self_w))),
         What::Share => cell(Value::Pct(v.share)),
+        What::ParentPct => cell(Value::Pct(v.parent_pct)),
         What::Count => cell(Value::Count(v.count)),
         What::Bar => {
             let pct = t.percent(v.total).unwrap_or(0.0).clamp(0.0, 100.0);
