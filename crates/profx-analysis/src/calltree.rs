@@ -1337,6 +1337,48 @@ mod tests {
         assert_eq!(t.percent(v.total), None);
     }
 
+    /// Opening every row shows every node (both ways round), each row's
+    /// share of its parent being its total over its parent's; closing
+    /// every row leaves the roots. A budget of rows opens whole levels
+    /// only, as many as fit.
+    #[test]
+    fn open_every_and_close_every() {
+        // f0 > f1 > f2 > f3, and f0 > f4, twice.
+        let mut ops = Vec::new();
+        for _ in 0..2 {
+            ops.extend([Some(0), Some(1), Some(2), Some(3), None, None, None]);
+            ops.extend([Some(4), None, None]);
+        }
+        let p = trace(&ops);
+        let mut t = CallTree::new(&p, Arc::new(TreeIndex::build(&p)));
+        let all = t.open_every(&p, OPEN_EVERY_ROWS);
+        assert!(all.whole);
+        assert_eq!((all.rows, all.levels), (p.nodes().len(), 3));
+        for r in &t.rows {
+            let v = t.values(&p, r.id);
+            match t.parent(&p, r.id) {
+                None => assert_eq!(v.parent_pct, None, "a root has no parent"),
+                Some(q) => {
+                    let want = pct(v.total, t.values(&p, q).total);
+                    assert_eq!(v.parent_pct, want);
+                }
+            }
+        }
+        t.close_every(&p);
+        assert!(t.rows.iter().all(|r| r.depth == 0));
+        // Roots 1, then 2 children, then 1, then 1: a budget of 4 rows
+        // holds two levels, not the third's row.
+        let cut = t.open_every(&p, 4);
+        assert_eq!((cut.rows, cut.levels, cut.whole), (4, 2, false));
+        t.invert(&p);
+        let up = t.open_every(&p, OPEN_EVERY_ROWS);
+        assert!(up.whole && up.rows > t.children(&p, None).len());
+        for r in t.rows.iter().filter(|r| r.depth == 1) {
+            let v = t.values(&p, r.id);
+            assert_eq!(v.parent_pct, v.share, "under a root, of func is of parent");
+        }
+    }
+
     /// Opening a node with many children and closing it again leaves the
     /// rows as they were; the selection's id survives a change of order.
     #[test]
