@@ -24,6 +24,8 @@ pub enum Place {
     /// events, in trace order, are `Events`).
     Tables,
     Functions,
+    /// The Modules table, a step from Functions.
+    Modules,
     Stacks,
     Lines,
     /// A packet's events, in trace order.
@@ -390,6 +392,19 @@ pub(super) const SECTIONS: &[Section] = &[
                 "the modules: each one's exclusive and inclusive time and calls",
             ),
         ],
+        notes: &[],
+    },
+    Section {
+        title: "Modules (D from Functions)",
+        place: Place::Modules,
+        listed: true,
+        bindings: &[bind_hint(
+            &[code(Enter)],
+            Intent::Open,
+            "Enter",
+            "the module's functions",
+            ("⏎", "functions", Always, Pane),
+        )],
         notes: &[],
     },
     Section {

@@ -50,7 +50,8 @@ pub fn module_rows(p: &Profile) -> Vec<ModuleRow> {
     ids.sort_unstable_by_key(|&m| (p.name_rank(m), m));
     ids.dedup();
     // Each function's module as a place in `rows`.
-    let place = |m: NameId| ids.binary_search_by_key(&(p.name_rank(m), m), |&x| (p.name_rank(x), x));
+    let place =
+        |m: NameId| ids.binary_search_by_key(&(p.name_rank(m), m), |&x| (p.name_rank(x), x));
     let of: Vec<usize> = p
         .functions()
         .iter()

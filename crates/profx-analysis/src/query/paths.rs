@@ -142,7 +142,8 @@ fn node(p: &Profile, path: &[Target]) -> Result<Vec<Vec<FuncId>>, QueryError> {
 }
 
 /// What `each_path` hands a path to: it may rewrite the frames in place.
-pub(crate) type EachPath<'a> = dyn FnMut(&mut Vec<Frame>, PathNumbers) -> Result<(), QueryError> + 'a;
+pub(crate) type EachPath<'a> =
+    dyn FnMut(&mut Vec<Frame>, PathNumbers) -> Result<(), QueryError> + 'a;
 
 /// Hands `each` every call path of `p` with the numbers it holds, in one
 /// reused buffer (a profile has millions; none is kept): its stacks, each

@@ -309,7 +309,8 @@ pub fn listed(p: &Profile, table: Table, opts: &TableOptions) -> Result<Vec<usiz
             let rows = module_rows(p);
             let cols: Vec<ModuleColumn> = present_columns(p, rows.all.iter().copied());
             let (listed, _) = ordered(p, &rows, &cols, opts)?;
-            let at = |m: crate::modules::ModuleRow| rows.all.iter().position(|r| r.module == m.module);
+            let at =
+                |m: crate::modules::ModuleRow| rows.all.iter().position(|r| r.module == m.module);
             Ok(listed.into_iter().filter_map(at).collect())
         }
         Table::Packets => Ok(Vec::new()),
