@@ -289,22 +289,14 @@ columns!(
 columns!(
     /// The Modules table's columns (`modules::module_rows`), in display
     /// order, named as the Functions table's are: a module's number means
-    /// for its functions together what the function's means for one.
+    /// for its functions together what the function's means for one. The
+    /// times come first, inclusive beside exclusive, then the samples: at
+    /// 80 columns the numbers the view is for are on screen.
     ModuleColumn for ModuleRow, |p, m| {
     /// The module's name.
     Module "module" "Module" Text => Value::Text(module_name(p, m)),
-    /// Its functions.
-    Functions "functions" "Functions" Number => Value::Count(Some(m.functions)),
     /// Entries into its functions.
     Calls "calls" "Calls" Number => Value::Count(m.calls),
-    /// Samples with one of its functions on top of the stack.
-    HitsSelf "hits_self" "Self hits" Number => Value::Count(m.hits_self),
-    /// Self hits, in % of the samples.
-    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(metrics::pct(m.hits_self.map(|h| h as f64), samples(p))),
-    /// Samples with one of its functions anywhere on the stack, once.
-    HitsTotal "hits_total" "Total hits" Number => Value::Count(m.hits_total),
-    /// Total hits, in % of the samples.
-    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(metrics::pct(m.hits_total.map(|h| h as f64), samples(p))),
     /// Time with one of its functions anywhere on the stack, once, ms.
     ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(m.inclusive_ms),
     /// Inclusive time, in % of the session's.
@@ -313,6 +305,16 @@ columns!(
     ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(m.exclusive_ms),
     /// Exclusive time, in % of the session's.
     ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(metrics::pct(m.exclusive_ms, p.totals.elapsed_inclusive_ms)),
+    /// Samples with one of its functions anywhere on the stack, once.
+    HitsTotal "hits_total" "Total hits" Number => Value::Count(m.hits_total),
+    /// Total hits, in % of the samples.
+    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(metrics::pct(m.hits_total.map(|h| h as f64), samples(p))),
+    /// Samples with one of its functions on top of the stack.
+    HitsSelf "hits_self" "Self hits" Number => Value::Count(m.hits_self),
+    /// Self hits, in % of the samples.
+    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(metrics::pct(m.hits_self.map(|h| h as f64), samples(p))),
+    /// Its functions.
+    Functions "functions" "Functions" Number => Value::Count(Some(m.functions)),
 });
 
 /// A module's name as its row shows it: the functions a format files

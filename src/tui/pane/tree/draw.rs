@@ -133,6 +133,11 @@ fn layout(
         scale = Scale::S;
         cols = columns(t, count_head, scale, shown);
     }
+    // Still no room for the names: the share of the parent, which the
+    // totals beside it give too, gives way before them.
+    if name_w(&cols) < NAME_ROOM {
+        cols.retain(|c| c.what != What::ParentPct);
+    }
     if width >= 110 {
         let bar = NumCol {
             head: "",
@@ -253,6 +258,11 @@ fn headings(
     let head = match t.direction {
         Direction::TopDown => "Function (callees below)",
         Direction::BottomUp => "Function (callers below)",
+    };
+    // A narrow name column says what it holds whole, not a cut phrase.
+    let head = match head.width() > usize::from(name_w) {
+        true => "Function",
+        false => head,
     };
     let style = |sorted: bool| match sorted {
         true => theme.sorted_header(),
