@@ -244,9 +244,9 @@ const UP_BUDGET: usize = 4_000_000;
 /// A search opens the paths to this many of its matches, the heaviest.
 pub const OPEN_FOR: usize = 1000;
 
-/// The most rows opening every row shows (`open_every`): 8 MB of rows, a
-/// few tens of milliseconds to make; a larger tree opens as many whole
-/// levels as fit.
+/// The most rows opening every row shows (`open_every`): 8 MB of rows and
+/// one walk of them, whatever the tree holds; a larger tree opens as many
+/// whole levels as fit.
 pub const OPEN_EVERY_ROWS: usize = 1_000_000;
 
 /// What opening every row did.
