@@ -2450,3 +2450,101 @@ proptest! {
         }
     }
 }
+
+// Issue 64: the Modules view. A module's inclusive time is the time any
+// of its functions is on the stack, once: what `--collapse-module M`
+// leaves as the inclusive time of M (model.md § Modules).
+
+/// Each module's row of `p` against its functions and against the
+/// profile `--collapse-module M` makes; how many modules it compared
+/// with a collapse.
+fn module_rows_agree(p: &std::sync::Arc<Profile>) -> Result<usize, TestCaseError> {
+    use profx::analysis::modules::module_rows;
+    use profx::analysis::query::{Answer, Policy, Step};
+    use profx::model::HitsCount;
+    let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0),
+        (a, b) => a == b,
+    };
+    let samples = p.hits_count() == HitsCount::Samples;
+    let mut compared = 0;
+    for m in module_rows(p) {
+        let name = p.name(m.module);
+        let funcs: Vec<_> = p
+            .function_ids()
+            .filter(|&f| p.function_module(f) == name)
+            .collect();
+        prop_assert_eq!(m.functions as usize, funcs.len(), "{}", name);
+        let excl = funcs
+            .iter()
+            .filter_map(|&f| p.function(f).time.elapsed_exclusive)
+            .reduce(|a, b| a + b);
+        prop_assert!(
+            close(m.exclusive_ms, excl),
+            "{}: {:?} vs {:?}",
+            name,
+            m.exclusive_ms,
+            excl
+        );
+        if p.stacks().is_empty() {
+            prop_assert!(
+                m.inclusive_ms.is_none() && m.hits_total.is_none(),
+                "{}",
+                name
+            );
+            continue;
+        }
+        // `(no module)`: no collapse names it.
+        if name.is_empty() {
+            continue;
+        }
+        let step = Step::CollapseModule(name.to_string());
+        let a = Answer::whole(std::sync::Arc::clone(p))
+            .push(step, Policy::Script, &profx::model::Watch::NONE)
+            .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+        let q = &a.levels()[1].profile;
+        let collapsed = q
+            .function_ids()
+            .find(|&f| q.function_name(f) == name && q.function_module(f) == name);
+        let Some(f) = collapsed else {
+            // No path holds it: it was never on the stack.
+            prop_assert!(m.inclusive_ms.is_none_or(|t| t == 0.0), "{}", name);
+            continue;
+        };
+        let row = q.function(f);
+        prop_assert!(
+            close(m.inclusive_ms, row.time.elapsed_inclusive),
+            "{}: {:?} vs the collapse's {:?}",
+            name,
+            m.inclusive_ms,
+            row.time.elapsed_inclusive
+        );
+        if samples {
+            prop_assert_eq!(m.hits_total, row.hits_total, "{}", name);
+        }
+        compared += 1;
+    }
+    Ok(compared)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Issue 64: on generated profiles of every format with modules
+    /// (timed and sampled BR logs, PLIST stacks and summaries, VS
+    /// reports), a module's inclusive time (and samples) is the inclusive
+    /// time of M after `--collapse-module M`, its exclusive time its
+    /// functions' summed; without call paths it has no inclusive time.
+    #[test]
+    fn a_modules_inclusive_time_is_its_collapse(
+        events in calls(), s in samples(), f in funcs(),
+        rows in call_tree_rows(), edges in stated_edges(),
+    ) {
+        let mut compared = 0;
+        for (bytes, format) in every_format(&events, &s, &f, &rows, &edges) {
+            let p = std::sync::Arc::new(load(&bytes, format).map_err(TestCaseError::fail)?);
+            compared += module_rows_agree(&p)?;
+        }
+        prop_assert!(compared > 0, "some module was collapsed");
+    }
+}

@@ -255,3 +255,75 @@ fn the_threads_view_is_a_table_of_the_threads() {
     let none = table(&["--demo", "--view", "threads"]);
     assert!(none.starts_with("# threads: none"), "{none}");
 }
+
+/// A number as the table writes it (`1,234.567`, `—`).
+fn number(cell: &str) -> Option<f64> {
+    cell.replace(',', "").parse().ok()
+}
+
+/// `--view modules`: a row a module, heaviest first by inclusive time;
+/// a module's exclusive time is its functions' summed, its inclusive time
+/// the `--collapse-module M` profile's inclusive time of M (model.md §
+/// Modules); `--json` is the whole model as for every table view; a trace
+/// whose functions name no module says it has none.
+#[test]
+fn the_modules_view_is_a_table_of_the_modules() {
+    let out = table(&["--demo", "--view", "modules"]);
+    let mut lines = out.lines();
+    let first = lines.next().expect("a heading");
+    assert!(
+        first.starts_with("# modules: 3 of 3 · sorted by elapsed_inclusive_ms desc · % of"),
+        "{out}"
+    );
+    assert!(
+        lines.next().is_some_and(|h| h.starts_with("Module")),
+        "{out}"
+    );
+    let json = report_json("--demo", &[]);
+    let functions = json["functions"].as_array().unwrap();
+    let shown = rows(&out);
+    assert_eq!(shown.len(), 3, "{out}");
+    let mut last = f64::INFINITY;
+    for row in &shown {
+        // Module, Incl ms, Incl %, Excl ms, Excl %, … , Functions: the demo
+        // (a BR log) records no calls.
+        let (module, n) = (row[0], row.len());
+        let (incl, excl) = (number(row[1]).unwrap(), number(row[3]).unwrap());
+        assert!(incl <= last, "heaviest first: {out}");
+        last = incl;
+        let of: Vec<&serde_json::Value> =
+            functions.iter().filter(|f| f["module"] == module).collect();
+        assert_eq!(
+            row[n - 1],
+            of.len().to_string(),
+            "{module}'s functions: {out}"
+        );
+        let sum: f64 = of
+            .iter()
+            .map(|f| f["elapsed_exclusive_ms"].as_f64().unwrap())
+            .sum();
+        assert!((excl - sum).abs() < 5e-4, "{module}: {excl} vs {sum}");
+        let collapsed = report_json("--demo", &["--collapse-module", module]);
+        let m = collapsed["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == module && f["module"] == module)
+            .expect("the collapsed module");
+        let want = m["elapsed_inclusive_ms"].as_f64().unwrap();
+        assert!((incl - want).abs() < 5e-4, "{module}: {incl} vs {want}");
+    }
+    insta::assert_snapshot!("table-demo-modules", out);
+    let whole = table(&["--demo", "--json"]);
+    assert_eq!(table(&["--demo", "--view", "modules", "--json"]), whole);
+    let top = table(&[
+        "--demo", "--view", "modules", "--sort", "module", "--top", "1",
+    ]);
+    assert_eq!(rows(&top).len(), 1, "{top}");
+    assert!(
+        top.starts_with("# modules: 1 of 3 · sorted by module asc"),
+        "{top}"
+    );
+    let none = table(&["tests/fixtures/xpp/orders-run.prf", "--view", "modules"]);
+    assert!(none.starts_with("# modules: none"), "{none}");
+}

@@ -135,3 +135,40 @@ fn options_that_do_not_go_with_the_views_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `parent_pct`: a node's total over its parent's, `null` at a root, both
+/// ways round; the text's `Parent%` column prints the same shares.
+#[test]
+fn each_node_states_its_share_of_its_parent() {
+    for invert in [false, true] {
+        let mut args = vec![TRACE, "--view", "tree", "--json"];
+        if invert {
+            args.push("--invert");
+        }
+        let doc = json(&args);
+        let nodes = doc["nodes"].as_array().expect("nodes");
+        let total = |id: &Value| {
+            nodes
+                .iter()
+                .find(|n| &n["id"] == id)
+                .and_then(|n| n["total"].as_f64())
+                .expect("a parent")
+        };
+        let mut shares = 0;
+        for n in nodes {
+            let share = &n["parent_pct"];
+            if n["parent"].is_null() {
+                assert!(share.is_null(), "a root has no parent: {n}");
+                continue;
+            }
+            let want = 100.0 * n["total"].as_f64().unwrap() / total(&n["parent"]);
+            let got = share.as_f64().expect("a share");
+            assert!((got - want).abs() < 1e-9, "{n}: {got} vs {want}");
+            shares += 1;
+        }
+        assert!(shares >= 2, "{doc}");
+    }
+    let text = run(&[TRACE, "--view", "tree"]);
+    let head = text.lines().nth(1).expect("a heading");
+    assert!(head.starts_with("Total%  Parent%"), "{head}");
+}

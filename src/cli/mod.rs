@@ -265,7 +265,7 @@ fn table_is_empty(p: &profx::model::Profile, t: Table) -> bool {
         Table::Functions => p.functions().is_empty(),
         Table::Lines => p.lines().is_empty(),
         Table::Stacks => p.stacks().is_empty(),
-        Table::Packets | Table::Threads => false,
+        Table::Packets | Table::Threads | Table::Modules => false,
     }
 }
 

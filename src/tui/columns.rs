@@ -6,9 +6,10 @@
 
 use super::derived::Prepared;
 use crate::analysis::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, ThreadColumn, Value, ValueKind,
-    compare,
+    Column, FuncColumn, LineColumn, ModuleColumn, PacketColumn, StackColumn, ThreadColumn, Value,
+    ValueKind, compare,
 };
+use crate::analysis::modules::ModuleRow;
 use crate::analysis::query::ThreadRow;
 use crate::analysis::resort::TieOrder;
 use crate::analysis::sort::{DefaultOrder, sort_by};
@@ -27,11 +28,13 @@ pub enum Col {
     S(StackColumn),
     P(PacketColumn),
     T(ThreadColumn),
+    M(ModuleColumn),
 }
 
 /// What a table's cells are read from: the profile, and the rows made
 /// from it once that are no field of it (the threads list's: a thread's
-/// heaviest function is a walk of the calls in time order).
+/// heaviest function is a walk of the calls in time order; the modules':
+/// a module's inclusive time is a walk of the call paths).
 #[derive(Clone, Copy)]
 pub struct Src<'a> {
     pub p: &'a Profile,
@@ -50,6 +53,15 @@ impl<'a> Src<'a> {
 
     fn thread(self, row: u32) -> Option<ThreadRow> {
         self.threads().get(row as usize).copied()
+    }
+
+    /// The Modules table's rows, made at the first ask.
+    pub fn modules(self) -> &'a [ModuleRow] {
+        self.prepared.module_rows(self.p)
+    }
+
+    fn module(self, row: u32) -> Option<ModuleRow> {
+        self.modules().get(row as usize).copied()
     }
 }
 
@@ -76,6 +88,7 @@ impl Col {
             Col::S(c) => c.header_in(p),
             Col::P(c) => c.header_in(p),
             Col::T(c) => c.header_in(p),
+            Col::M(c) => c.header_in(p),
         }
     }
 
@@ -90,6 +103,10 @@ impl Col {
                 Some(t) => c.value(p, t),
                 None => Value::Count(None),
             },
+            Col::M(c) => match src.module(row) {
+                Some(m) => c.value(p, m),
+                None => Value::Count(None),
+            },
         }
     }
 
@@ -100,6 +117,7 @@ impl Col {
             Col::S(c) => c.value_kind(),
             Col::P(c) => c.value_kind(),
             Col::T(c) => c.value_kind(),
+            Col::M(c) => c.value_kind(),
         };
         kind == ValueKind::Number
     }
@@ -118,9 +136,10 @@ pub(super) fn cut(col: Col) -> crate::tui::fit::Cut {
         | Col::L(LineColumn::Function)
         | Col::S(StackColumn::Leaf)
         | Col::T(ThreadColumn::Heaviest) => Cut::Name,
-        Col::F(FuncColumn::Module) | Col::L(LineColumn::File) | Col::P(PacketColumn::Source) => {
-            Cut::Middle
-        }
+        Col::F(FuncColumn::Module)
+        | Col::L(LineColumn::File)
+        | Col::P(PacketColumn::Source)
+        | Col::M(ModuleColumn::Module) => Cut::Middle,
         _ => Cut::End,
     }
 }
@@ -160,23 +179,30 @@ pub(super) fn present_columns(src: Src, kind: Table) -> Vec<Col> {
         Table::Stacks => keep(p, p.stack_ids().collect(), Col::S),
         Table::Packets => keep(p, p.packet_ids().collect(), Col::P),
         Table::Threads => keep(p, src.threads().to_vec(), Col::T),
+        Table::Modules => keep(p, src.modules().to_vec(), Col::M),
     }
 }
 
 /// How many rows of a kind the profile has.
-pub(super) fn row_count(p: &Profile, kind: Table) -> usize {
+pub(super) fn row_count(src: Src, kind: Table) -> usize {
+    let p = src.p;
     match kind {
         Table::Functions => p.functions().len(),
         Table::Lines => p.lines().len(),
         Table::Stacks => p.stacks().len(),
         Table::Packets => p.packets().len(),
         Table::Threads => p.threads().len(),
+        Table::Modules => src.modules().len(),
     }
 }
 
-/// Every row of a kind in its canonical order (report-json.md).
-pub(super) fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
-    crate::analysis::sort::canonical_rows(p, table)
+/// Every row of a kind in its canonical order (report-json.md); the
+/// modules' made once (`Src::modules`), in the order of their names.
+pub(super) fn canonical_rows(src: Src, table: Table) -> Vec<u32> {
+    match table {
+        Table::Modules => (0..src.modules().len() as u32).collect(),
+        _ => crate::analysis::sort::canonical_rows(src.p, table),
+    }
 }
 
 /// The order a pane opens in (`analysis::sort::default_sort`, which
@@ -211,19 +237,23 @@ pub(super) fn default_sort(kind: Table, cols: &[Col]) -> Option<(Col, bool)> {
             |c| if let Col::T(c) = c { Some(c) } else { None },
             Col::T,
         ),
+        Table::Modules => of(
+            cols,
+            |c| if let Col::M(c) = c { Some(c) } else { None },
+            Col::M,
+        ),
         Table::Packets => Some((Col::P(PacketColumn::Index), false)),
     }
 }
 
 /// The tie order of a kind's rows, from its canonical order (`None` for
-/// packets, whose ties are text, and threads, a handful).
+/// packets, whose ties are text, and threads and modules, a handful).
 pub(super) fn tie_order(p: &Profile, kind: Table, canonical: &[u32]) -> Option<TieOrder> {
-    let n = row_count(p, kind);
     match kind {
-        Table::Functions => TieOrder::new::<FuncColumn>(p, canonical, n),
-        Table::Lines => TieOrder::new::<LineColumn>(p, canonical, n),
-        Table::Stacks => TieOrder::new::<StackColumn>(p, canonical, n),
-        Table::Packets | Table::Threads => None,
+        Table::Functions => TieOrder::new::<FuncColumn>(p, canonical, p.functions().len()),
+        Table::Lines => TieOrder::new::<LineColumn>(p, canonical, p.lines().len()),
+        Table::Stacks => TieOrder::new::<StackColumn>(p, canonical, p.stacks().len()),
+        Table::Packets | Table::Threads | Table::Modules => None,
     }
 }
 
@@ -242,7 +272,7 @@ pub(super) fn sort(
         Col::F(c) => t.sort(p, rows, c, descending),
         Col::L(c) => t.sort(p, rows, c, descending),
         Col::S(c) => t.sort(p, rows, c, descending),
-        Col::P(_) | Col::T(_) => None,
+        Col::P(_) | Col::T(_) | Col::M(_) => None,
     });
     if let Some(sorted) = fast {
         *rows = sorted;
@@ -255,6 +285,14 @@ pub(super) fn sort(
         Col::P(c) => sort_ids(p, rows, c, descending),
         Col::T(c) => {
             let all = src.threads();
+            let row = |r: &u32| all.get(*r as usize).copied();
+            rows.sort_by(|a, b| match (row(a), row(b)) {
+                (Some(x), Some(y)) => compare(p, c, x, y, descending),
+                (x, y) => x.is_none().cmp(&y.is_none()),
+            });
+        }
+        Col::M(c) => {
+            let all = src.modules();
             let row = |r: &u32| all.get(*r as usize).copied();
             rows.sort_by(|a, b| match (row(a), row(b)) {
                 (Some(x), Some(y)) => compare(p, c, x, y, descending),
@@ -279,7 +317,7 @@ where
 
 /// The column a search matches in, and the row's text there: a function's
 /// name, a line's function (its file when it has none), a stack's leaf, a
-/// packet's source, a thread's heaviest function.
+/// packet's source, a thread's heaviest function, a module's name.
 pub(super) fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
     match kind {
         Table::Functions => Col::F(FuncColumn::Name),
@@ -288,13 +326,14 @@ pub(super) fn search_column(kind: Table, p: &Profile, row: u32) -> Col {
         Table::Stacks => Col::S(StackColumn::Leaf),
         Table::Packets => Col::P(PacketColumn::Source),
         Table::Threads => Col::T(ThreadColumn::Heaviest),
+        Table::Modules => Col::M(ModuleColumn::Module),
     }
 }
 
 /// The name whose text is the row's search text, where it is one: every
-/// kind's but a packet's (its source is its own string) and a thread's (a
-/// handful, matched one by one). A search matches names once each, then
-/// picks the rows by these.
+/// kind's but a packet's (its source is its own string), a thread's and a
+/// module's (a handful, matched one by one). A search matches names once
+/// each, then picks the rows by these.
 pub(super) fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> {
     match kind {
         Table::Functions => Some(p.function(fid(row)).name),
@@ -303,19 +342,20 @@ pub(super) fn search_name(kind: Table, p: &Profile, row: u32) -> Option<NameId> 
             Some(line.function.map_or(line.file, |f| p.function(f).name))
         }
         Table::Stacks => Some(p.function(p.stack_leaf(sid(row))).name),
-        Table::Packets | Table::Threads => None,
+        Table::Packets | Table::Threads | Table::Modules => None,
     }
 }
 
 /// Every row's `search_name`, by row id; `None` for a kind whose rows
 /// have none.
 pub(super) fn search_names(p: &Profile, kind: Table) -> Option<Vec<NameId>> {
-    if matches!(kind, Table::Packets | Table::Threads) {
-        return None;
-    }
-    (0..row_count(p, kind) as u32)
-        .map(|r| search_name(kind, p, r))
-        .collect()
+    let n = match kind {
+        Table::Packets | Table::Threads | Table::Modules => return None,
+        Table::Functions => p.functions().len(),
+        Table::Lines => p.lines().len(),
+        Table::Stacks => p.stacks().len(),
+    };
+    (0..n as u32).map(|r| search_name(kind, p, r)).collect()
 }
 
 /// The text a search matches: what the cell shows, escapes included, so
@@ -331,7 +371,7 @@ pub(super) fn search_text(kind: Table, src: Src<'_>, row: u32) -> std::borrow::C
 /// one long name cannot push every number off the screen). Rows are read
 /// in the model's order, which is the order they lie in memory.
 pub(super) fn column_widths(src: Src, kind: Table, cols: &[Col]) -> Vec<u16> {
-    column_widths_of(src, kind, cols, 0..row_count(src.p, kind) as u32)
+    column_widths_of(src, kind, cols, 0..row_count(src, kind) as u32)
 }
 
 /// `column_widths` over some rows only (the first frame's).
@@ -395,6 +435,7 @@ fn text_cap(kind: Table, c: Col) -> usize {
     match (kind, c) {
         (Table::Functions, Col::F(FuncColumn::Name)) => 48,
         (Table::Stacks, Col::S(StackColumn::Leaf)) => 40,
+        (Table::Modules, Col::M(ModuleColumn::Module)) => 48,
         _ => 28,
     }
 }
@@ -412,15 +453,16 @@ mod tests {
         let trace = crate::tui::tests::fixture("xpp/orders-run.prf");
         let lines = crate::tui::tests::fixture("plist/line-counting.txt");
         let mut named = 0;
-        let prepared = Prepared::default();
         for p in [&plist, &trace, &lines] {
+            // What is derived is one profile's.
+            let prepared = Prepared::default();
             let src = Src::new(p, &prepared);
             for kind in Table::ALL {
-                for r in 0..row_count(p, kind) as u32 {
+                for r in 0..row_count(src, kind) as u32 {
                     let Some(n) = search_name(kind, p, r) else {
                         assert!(
-                            matches!(kind, Table::Packets | Table::Threads),
-                            "only a packet and a thread have no search name"
+                            matches!(kind, Table::Packets | Table::Threads | Table::Modules),
+                            "only a packet, a thread and a module have no search name"
                         );
                         continue;
                     };
@@ -432,7 +474,7 @@ mod tests {
                     named += 1;
                 }
                 let by_row = search_names(p, kind);
-                let named = !matches!(kind, Table::Packets | Table::Threads);
+                let named = !matches!(kind, Table::Packets | Table::Threads | Table::Modules);
                 assert_eq!(by_row.is_some(), named);
             }
         }
@@ -461,12 +503,12 @@ mod tests {
             b.line_summary(l, Some(1), None);
         }
         let p = b.finish();
-        let base = canonical_rows(&p, Table::Lines);
+        let prepared = Prepared::default();
+        let src = Src::new(&p, &prepared);
+        let base = canonical_rows(src, Table::Lines);
         let ties = tie_order(&p, Table::Lines, &base).expect("files are interned");
         let function = LineColumn::Function;
         assert!(ties.sort(&p, &base, function, false).is_none(), "no rank");
-        let prepared = Prepared::default();
-        let src = Src::new(&p, &prepared);
         for col in present_columns(src, Table::Lines) {
             for descending in [false, true] {
                 let (mut with, mut without) = (base.clone(), base.clone());

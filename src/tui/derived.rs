@@ -7,6 +7,7 @@
 use super::columns::{self, Col, Src};
 use crate::analysis::callgraph::{CallGraph, Edge, Lists};
 use crate::analysis::calltree::TreeIndex;
+use crate::analysis::modules::ModuleRow;
 use crate::analysis::query::ThreadRow;
 use crate::analysis::resort::TieOrder;
 use crate::analysis::view::Table;
@@ -29,11 +30,10 @@ impl TableColumns {
     /// A large pane's widths are measured on a second core while its rows
     /// are ordered (neither needs the other); a small one's on this thread.
     pub fn new(src: Src, k: Table) -> TableColumns {
-        let p = src.p;
         let cols = columns::present_columns(src, k);
-        let (canonical, widths) = if columns::row_count(p, k) < LARGE {
+        let (canonical, widths) = if columns::row_count(src, k) < LARGE {
             (
-                columns::canonical_rows(p, k),
+                columns::canonical_rows(src, k),
                 columns::column_widths(src, k, &cols),
             )
         } else {
@@ -41,7 +41,7 @@ impl TableColumns {
                 let widths = std::thread::Builder::new()
                     .spawn_scoped(s, || columns::column_widths(src, k, &cols))
                     .ok();
-                let canonical = columns::canonical_rows(p, k);
+                let canonical = columns::canonical_rows(src, k);
                 let widths = match widths.map(|w| w.join()) {
                     Some(Ok(widths)) => widths,
                     Some(Err(panic)) => std::panic::resume_unwind(panic),
@@ -95,6 +95,9 @@ pub struct Prepared {
     /// (a thread's heaviest function is a walk of every call in time
     /// order) or given by whoever made them (`with_threads`).
     threads: OnceLock<Vec<ThreadRow>>,
+    /// The Modules table's rows, made when it is first opened (a module's
+    /// inclusive time is a walk of every call path).
+    modules: OnceLock<Vec<ModuleRow>>,
 }
 
 /// A whole table's order: its kind and its sort.
@@ -139,6 +142,12 @@ impl Prepared {
     pub fn thread_rows(&self, p: &Profile) -> &[ThreadRow] {
         self.threads
             .get_or_init(|| crate::analysis::query::thread_rows(p))
+    }
+
+    /// The Modules table's rows of `p` (`analysis::modules::module_rows`).
+    pub fn module_rows(&self, p: &Profile) -> &[ModuleRow] {
+        self.modules
+            .get_or_init(|| crate::analysis::modules::module_rows(p))
     }
 
     /// Whether a table's columns are made (not waiting for a thread).
@@ -370,10 +379,10 @@ mod tests {
         for k in Table::ALL {
             let pane = TableColumns::new(src, k);
             let cols = columns::present_columns(src, k);
-            assert_eq!(pane.canonical, columns::canonical_rows(&p, k), "{k:?}");
+            assert_eq!(pane.canonical, columns::canonical_rows(src, k), "{k:?}");
             assert_eq!(pane.widths, columns::column_widths(src, k, &cols), "{k:?}");
             assert_eq!(pane.cols, cols, "{k:?}");
         }
-        assert!(columns::row_count(&p, Table::Stacks) >= LARGE);
+        assert!(columns::row_count(src, Table::Stacks) >= LARGE);
     }
 }

@@ -1,8 +1,11 @@
 //! The jump-to-function finder (`g`, Ctrl-P): every function ranked by a
-//! fuzzy query as it is typed; Enter goes to the chosen one.
+//! fuzzy query as it is typed, each with its inclusive time (the column
+//! the Functions table opens sorted by), so that of 207 functions named
+//! alike the heavy one is picked; Enter goes to the chosen one.
 
 use super::intent::Intent;
 use super::pane::{Ctx, step};
+use crate::analysis::columns::FuncColumn;
 use crate::analysis::search::Query;
 use crate::analysis::view::Table;
 use crate::model::FuncId;
@@ -14,6 +17,11 @@ pub struct Finder {
     /// Function ids, best first.
     pub results: Vec<u32>,
     pub cursor: usize,
+    /// The number shown beside each hit: the column the Functions table
+    /// opens sorted by (inclusive time, else total hits, else calls), so
+    /// the finder weighs hits as the table does; none where the profile
+    /// has none of them.
+    pub weight: Option<FuncColumn>,
 }
 
 /// What an intent in the finder asks of the app.
@@ -27,10 +35,16 @@ pub enum Done {
 
 impl Finder {
     pub fn new(cx: &Ctx) -> Finder {
+        let cols = &cx.columns(Table::Functions).cols;
+        let weight = match crate::tui::columns::default_sort(Table::Functions, cols) {
+            Some((crate::tui::columns::Col::F(c), _)) => Some(c),
+            _ => None,
+        };
         let mut f = Finder {
             input: String::new(),
             results: Vec::new(),
             cursor: 0,
+            weight,
         };
         f.rank(cx);
         f

@@ -42,6 +42,13 @@ pub enum Intent {
     CloseRow,
     /// Call tree: open every row under the selected one.
     OpenAll,
+    /// Call tree: open every row of the tree (perf report's expand all).
+    OpenEvery,
+    /// Call tree: close every row (perf report's collapse all).
+    CloseEvery,
+    /// Functions: the modules, each one's exclusive and inclusive time
+    /// and calls (a step of the Functions tab's trail).
+    Modules,
     /// Call tree: open the heaviest path from the selected row.
     HotPath,
     /// Call tree: top-down ⇄ bottom-up.
@@ -161,6 +168,8 @@ pub enum Why {
     CallersInFunctions,
     /// A function's lines open from the Functions pane.
     LinesFromFunctions,
+    /// The modules open from the Functions pane.
+    ModulesFromFunctions,
     /// Opening rows and turning the tree over are the Call tree's.
     TreeKeys,
     /// A call node's steps need a call node: the Call tree's or the flame
@@ -200,9 +209,17 @@ impl std::fmt::Display for Why {
                 "{} shows a function's lines: select one in Functions",
                 key(&Intent::ShowLines, Place::Functions)
             ),
+            Why::ModulesFromFunctions => write!(
+                f,
+                "{} shows the modules from Functions ({})",
+                key(&Intent::Modules, Place::Functions),
+                pane_key(View::Table(crate::analysis::view::Table::Functions))
+            ),
             Why::TreeKeys => write!(
                 f,
-                "{}, {} and {} open and turn over the Call tree ({tree})",
+                "{}, {}, {}, {} and {} open, close and turn over the Call tree ({tree})",
+                key(&Intent::OpenEvery, Place::Tree),
+                key(&Intent::CloseEvery, Place::Tree),
                 key(&Intent::OpenAll, Place::Tree),
                 key(&Intent::HotPath, Place::Tree),
                 key(&Intent::Invert, Place::Tree),

@@ -24,6 +24,8 @@ pub enum Place {
     /// events, in trace order, are `Events`).
     Tables,
     Functions,
+    /// The Modules table, a step from Functions.
+    Modules,
     Stacks,
     Lines,
     /// A packet's events, in trace order.
@@ -289,7 +291,11 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
             also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
             also(&[ch('l')], Intent::Explain(Why::LinesFromFunctions)),
-            also(&[ch('*'), ch('p'), ch('i')], Intent::Explain(Why::TreeKeys)),
+            also(&[ch('D')], Intent::Explain(Why::ModulesFromFunctions)),
+            also(
+                &[ch('*'), ch('p'), ch('i'), ch('E'), ch('-')],
+                Intent::Explain(Why::TreeKeys),
+            ),
         ],
         notes: &[(
             "mouse",
@@ -379,7 +385,26 @@ pub(super) const SECTIONS: &[Section] = &[
                 "the function's lines",
                 ("l", "lines", Always, Pane),
             ),
+            bind(
+                &[ch('D')],
+                Intent::Modules,
+                "D",
+                "the modules: each one's exclusive and inclusive time and calls",
+            ),
         ],
+        notes: &[],
+    },
+    Section {
+        title: "Modules (D from Functions)",
+        place: Place::Modules,
+        listed: true,
+        bindings: &[bind_hint(
+            &[code(Enter)],
+            Intent::Open,
+            "Enter",
+            "the module's functions",
+            ("⏎", "functions", Always, Pane),
+        )],
         notes: &[],
     },
     Section {
@@ -402,6 +427,13 @@ pub(super) const SECTIONS: &[Section] = &[
                 "open everything under the row",
                 ("*", "all", Always, Pane),
             ),
+            bind(
+                &[ch('E')],
+                Intent::OpenEvery,
+                "E  -",
+                "open every row of the tree (a huge tree: as many levels as a million rows hold) / close every row",
+            ),
+            also(&[ch('-')], Intent::CloseEvery),
             bind_hint(
                 &[ch('p')],
                 Intent::HotPath,

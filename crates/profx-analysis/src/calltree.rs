@@ -205,8 +205,14 @@ pub struct Values {
     /// stacks the row stands for.
     pub count: Option<u64>,
     /// Bottom-up: the share of the root function's self weight, in
-    /// percent; top-down: the share of the parent's total.
+    /// percent; top-down: absent.
     pub share: Option<f64>,
+    /// The row's total as a percent of its parent row's total (hotspot's
+    /// and KCachegrind's "% of parent"): top-down, of the caller's weight
+    /// under it; bottom-up, of the callee row's weight it came through.
+    /// Absent at a root, which has no parent, and under a parent that
+    /// weighs nothing.
+    pub parent_pct: Option<f64>,
 }
 
 /// A bottom-up row: a function, the caller chain above it, and the tree
@@ -237,6 +243,23 @@ const UP_BUDGET: usize = 4_000_000;
 
 /// A search opens the paths to this many of its matches, the heaviest.
 pub const OPEN_FOR: usize = 1000;
+
+/// The most rows opening every row shows (`open_every`): 8 MB of rows and
+/// one walk of them, whatever the tree holds; a larger tree opens as many
+/// whole levels as fit.
+pub const OPEN_EVERY_ROWS: usize = 1_000_000;
+
+/// What opening every row did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The rows shown now.
+    pub rows: usize,
+    /// The levels opened below the roots.
+    pub levels: u32,
+    /// Whether every row is open (false: the budget stopped it a level
+    /// short of the tree's depth).
+    pub whole: bool,
+}
 
 /// The state of one Call tree view: direction, order, what is open, what
 /// matched a search, and the rows that shows.
@@ -339,7 +362,7 @@ impl CallTree {
                     }
                     _ => ix.cct.count(p, id),
                 };
-                let share = ix
+                let parent_pct = ix
                     .cct
                     .parent_of(p, id)
                     .and_then(|q| pct(total, Some(ix.cct.total(q))));
@@ -350,7 +373,8 @@ impl CallTree {
                     total,
                     self_w,
                     count,
-                    share,
+                    share: None,
+                    parent_pct,
                 }
             }
         }
@@ -512,6 +536,10 @@ impl CallTree {
             _ => self.ups[root as usize].values.total,
         };
         let share = pct(total, root_total);
+        let parent_pct = match parent {
+            NO_ROW => None,
+            q => pct(total, self.ups[q as usize].values.total),
+        };
         let cct = &self.index.cct;
         let has_callers = pairs
             .iter()
@@ -527,6 +555,7 @@ impl CallTree {
                 self_w: total,
                 count,
                 share,
+                parent_pct,
             },
             has_callers,
             kids: None,
@@ -677,6 +706,76 @@ impl CallTree {
             }
         }
         self.rebuild(p);
+    }
+
+    /// Opens every row (perf report's expand all), a whole level at a
+    /// time from the roots, while the rows shown stay within `budget`:
+    /// a tree of millions of nodes opens as deep as that many rows reach,
+    /// so the list of rows (8 bytes a row) and the set of open rows stay
+    /// bounded whatever the tree holds. What was open before is replaced;
+    /// a search's paths too (clearing the search then opens nothing back).
+    pub fn open_every(&mut self, p: &Profile, budget: usize) -> Opened {
+        let mut frontier = self.children(p, None);
+        let mut shown = frontier.len();
+        let mut open = FxHashSet::default();
+        let mut levels = 0;
+        let whole = loop {
+            let parents: Vec<u32> = frontier
+                .iter()
+                .copied()
+                .filter(|&id| self.has_children(id))
+                .collect();
+            if parents.is_empty() {
+                break true;
+            }
+            let more: usize = match self.direction {
+                // Counted from the index's lists before any is copied: a
+                // level past the budget costs one pass over its parents.
+                Direction::TopDown => parents
+                    .iter()
+                    .map(|&id| self.index.children().of(Some(NodeId::from_raw(id))).len())
+                    .sum(),
+                // Bottom-up rows are made when asked for (`up_kids`,
+                // kept by `UP_BUDGET`): making a level is counting it.
+                Direction::BottomUp => parents.iter().map(|&id| self.up_kids(p, id).len()).sum(),
+            };
+            if shown + more > budget || self.over_budget() {
+                break false;
+            }
+            let mut next = Vec::with_capacity(more);
+            for &id in &parents {
+                open.insert(id);
+                next.extend(self.children(p, Some(id)));
+            }
+            shown += more;
+            levels += 1;
+            frontier = next;
+        };
+        self.open = open;
+        self.open_before = None;
+        self.rebuild(p);
+        Opened {
+            rows: self.rows.len(),
+            levels,
+            whole,
+        }
+    }
+
+    /// Closes every row: the roots alone are shown. A search's marks stay;
+    /// what it had opened is closed too.
+    pub fn close_every(&mut self, p: &Profile) {
+        self.open.clear();
+        self.open_before = None;
+        self.rebuild(p);
+    }
+
+    /// The root row above row id `id` (itself at a root).
+    pub fn root_of(&self, p: &Profile, id: u32) -> u32 {
+        let mut at = id;
+        while let Some(q) = self.parent(p, at) {
+            at = q;
+        }
+        at
     }
 
     /// Opens the heaviest path from the row at `i` (VS's hot path): the
@@ -1236,6 +1335,48 @@ mod tests {
         let v = t.values(&p, t.rows[0].id);
         assert_eq!(v.total, Some(0.0));
         assert_eq!(t.percent(v.total), None);
+    }
+
+    /// Opening every row shows every node (both ways round), each row's
+    /// share of its parent being its total over its parent's; closing
+    /// every row leaves the roots. A budget of rows opens whole levels
+    /// only, as many as fit.
+    #[test]
+    fn open_every_and_close_every() {
+        // f0 > f1 > f2 > f3, and f0 > f4, twice.
+        let mut ops = Vec::new();
+        for _ in 0..2 {
+            ops.extend([Some(0), Some(1), Some(2), Some(3), None, None, None]);
+            ops.extend([Some(4), None, None]);
+        }
+        let p = trace(&ops);
+        let mut t = CallTree::new(&p, Arc::new(TreeIndex::build(&p)));
+        let all = t.open_every(&p, OPEN_EVERY_ROWS);
+        assert!(all.whole);
+        assert_eq!((all.rows, all.levels), (p.nodes().len(), 3));
+        for r in &t.rows {
+            let v = t.values(&p, r.id);
+            match t.parent(&p, r.id) {
+                None => assert_eq!(v.parent_pct, None, "a root has no parent"),
+                Some(q) => {
+                    let want = pct(v.total, t.values(&p, q).total);
+                    assert_eq!(v.parent_pct, want);
+                }
+            }
+        }
+        t.close_every(&p);
+        assert!(t.rows.iter().all(|r| r.depth == 0));
+        // Roots 1, then 2 children, then 1, then 1: a budget of 4 rows
+        // holds two levels, not the third's row.
+        let cut = t.open_every(&p, 4);
+        assert_eq!((cut.rows, cut.levels, cut.whole), (4, 2, false));
+        t.invert(&p);
+        let up = t.open_every(&p, OPEN_EVERY_ROWS);
+        assert!(up.whole && up.rows > t.children(&p, None).len());
+        for r in t.rows.iter().filter(|r| r.depth == 1) {
+            let v = t.values(&p, r.id);
+            assert_eq!(v.parent_pct, v.share, "under a root, of func is of parent");
+        }
     }
 
     /// Opening a node with many children and closing it again leaves the

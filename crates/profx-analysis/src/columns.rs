@@ -5,6 +5,7 @@
 //! column means the same number everywhere. Values come straight from the
 //! model (percents included), never recomputed here.
 
+use crate::modules::{ModuleRow, NO_MODULE};
 use crate::query::ThreadRow;
 use profx_model::{FuncId, HitsWord, LineFile, LineId, PacketId, PctOf, Profile, StackId, metrics};
 use std::borrow::Cow;
@@ -334,6 +335,51 @@ columns!(
     Heaviest "heaviest" "Heaviest function" Text => Value::Text(t.heaviest.map_or("", |h| p.function_name(h.0))),
 });
 
+columns!(
+    /// The Modules table's columns (`modules::module_rows`), in display
+    /// order, named as the Functions table's are: a module's number means
+    /// for its functions together what the function's means for one. The
+    /// times come first, inclusive beside exclusive, then the samples: at
+    /// 80 columns the numbers the view is for are on screen.
+    ModuleColumn for ModuleRow, |p, m| {
+    /// The module's name.
+    Module "module" "Module" Text => Value::Text(module_name(p, m)),
+    /// Entries into its functions.
+    Calls "calls" "Calls" Number => Value::Count(m.calls),
+    /// Time with one of its functions anywhere on the stack, once, ms.
+    ElapsedIncl "elapsed_inclusive_ms" "Incl ms" Number => Value::Ms(m.inclusive_ms),
+    /// Inclusive time, in % of the session's.
+    ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(metrics::pct(m.inclusive_ms, p.totals.elapsed_inclusive_ms)),
+    /// Time with one of its functions on top of the stack, ms.
+    ElapsedExcl "elapsed_exclusive_ms" "Excl ms" Number => Value::Ms(m.exclusive_ms),
+    /// Exclusive time, in % of the session's.
+    ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(metrics::pct(m.exclusive_ms, p.totals.elapsed_inclusive_ms)),
+    /// Samples with one of its functions anywhere on the stack, once.
+    HitsTotal "hits_total" "Total hits" Number => Value::Count(m.hits_total),
+    /// Total hits, in % of the samples.
+    HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(metrics::pct(m.hits_total.map(|h| h as f64), samples(p))),
+    /// Samples with one of its functions on top of the stack.
+    HitsSelf "hits_self" "Self hits" Number => Value::Count(m.hits_self),
+    /// Self hits, in % of the samples.
+    HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(metrics::pct(m.hits_self.map(|h| h as f64), samples(p))),
+    /// Its functions.
+    Functions "functions" "Functions" Number => Value::Count(Some(m.functions)),
+});
+
+/// A module's name as its row shows it: the functions a format files
+/// under no module are `(no module)`.
+fn module_name(p: &Profile, m: ModuleRow) -> &str {
+    match p.name(m.module) {
+        "" => NO_MODULE,
+        name => name,
+    }
+}
+
+/// The session's samples, what hit percents are of.
+fn samples(p: &Profile) -> Option<f64> {
+    p.totals.samples.map(|n| n as f64)
+}
+
 macro_rules! impl_column {
     ($name:ident, $row:ty, $tie:ident, $ranks:ident, $possible:ident) => {
         impl Column for $name {
@@ -387,6 +433,17 @@ impl_column!(LineColumn, LineId, line_tie, line_ranks, any_row);
 impl_column!(StackColumn, StackId, stack_tie, stack_ranks, any_row);
 impl_column!(PacketColumn, PacketId, packet_tie, packet_ranks, any_row);
 impl_column!(ThreadColumn, ThreadRow, thread_tie, thread_ranks, any_row);
+impl_column!(ModuleColumn, ModuleRow, module_tie, module_ranks, any_row);
+
+/// Modules tie by name (a handful; their text is compared).
+fn module_tie(p: &Profile, m: ModuleRow) -> (&str, &str) {
+    (module_name(p, m), "")
+}
+
+/// A few hundred modules at most sort by their values and text.
+fn module_ranks(_: ModuleColumn, _: &Profile, _: ModuleRow) -> (Option<u32>, Option<u64>) {
+    (None, None)
+}
 
 /// Threads tie in the trace's order, which a stable sort keeps.
 fn thread_tie(_: &Profile, _: ThreadRow) -> (&'static str, &'static str) {

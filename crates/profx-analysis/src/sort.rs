@@ -2,7 +2,7 @@
 //! the one a table opens in.
 
 use super::columns::{
-    Column, FuncColumn, LineColumn, StackColumn, ThreadColumn, ValueKind, compare,
+    Column, FuncColumn, LineColumn, ModuleColumn, StackColumn, ThreadColumn, ValueKind, compare,
 };
 use super::view::Table;
 use profx_model::{FuncId, LineId, Profile, StackId};
@@ -35,6 +35,18 @@ impl DefaultOrder for LineColumn {
 /// The busiest thread first, as the threads list opens.
 impl DefaultOrder for ThreadColumn {
     const OPENS_BY: &'static [Self] = &[ThreadColumn::BusyMs, ThreadColumn::Events];
+}
+
+/// The heaviest module first, as Functions opens: by inclusive time,
+/// else (no call paths) exclusive time, else samples, else calls.
+impl DefaultOrder for ModuleColumn {
+    const OPENS_BY: &'static [Self] = &[
+        ModuleColumn::ElapsedIncl,
+        ModuleColumn::ElapsedExcl,
+        ModuleColumn::HitsTotal,
+        ModuleColumn::HitsSelf,
+        ModuleColumn::Calls,
+    ];
 }
 
 impl DefaultOrder for StackColumn {
@@ -145,7 +157,8 @@ fn desc<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
 }
 
 /// Every row of a table as its index, in canonical order (packets keep
-/// their input order, threads the order they first appear in).
+/// their input order, threads the order they first appear in, modules
+/// their names' order).
 pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
     fn indices<T: profx_model::ids::RowId>(ids: Vec<T>) -> Vec<u32> {
         ids.into_iter().map(|r| r.index() as u32).collect()
@@ -156,6 +169,8 @@ pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
         Table::Stacks => indices(canonical_stacks(p)),
         Table::Packets => (0..p.packets().len() as u32).collect(),
         Table::Threads => (0..p.threads().len() as u32).collect(),
+        // Made in the order of their names (`module_rows`).
+        Table::Modules => (0..crate::modules::module_rows(p).len() as u32).collect(),
     }
 }
 

@@ -21,16 +21,20 @@ pub enum Table {
     /// A trace's threads: each one's span, busy time, events, calls and
     /// heaviest function (`query::thread_rows`).
     Threads,
+    /// Every module with its functions' exclusive time, its inclusive time
+    /// and calls (`modules::module_rows`).
+    Modules,
 }
 
 impl Table {
     /// Every table, in the order the panes and `--view`'s values list them.
-    pub const ALL: [Table; 5] = [
+    pub const ALL: [Table; 6] = [
         Table::Functions,
         Table::Lines,
         Table::Stacks,
         Table::Packets,
         Table::Threads,
+        Table::Modules,
     ];
 
     /// The table's name as `--view` takes it and a count of its rows says
@@ -42,6 +46,7 @@ impl Table {
             Table::Stacks => "stacks",
             Table::Packets => "packets",
             Table::Threads => "threads",
+            Table::Modules => "modules",
         }
     }
 
@@ -95,12 +100,13 @@ impl View {
 
 /// The views `profx report --view` prints, in the order its help lists
 /// them.
-const REPORTED: [View; 9] = [
+const REPORTED: [View; 10] = [
     View::Table(Table::Functions),
     View::Table(Table::Lines),
     View::Table(Table::Stacks),
     View::Table(Table::Packets),
     View::Table(Table::Threads),
+    View::Table(Table::Modules),
     View::Info,
     View::Tree,
     View::Callers,
@@ -152,6 +158,7 @@ mod tests {
                 "stacks",
                 "packets",
                 "threads",
+                "modules",
                 "info",
                 "tree",
                 "callers",

@@ -48,7 +48,11 @@ impl App {
         }
         args.extend(self.query.query().to_args());
         // The Flame pane draws the call tree's paths: the tree prints them.
+        // The modules are a step of the Functions tab with a view of
+        // their own.
+        let modules = self.pane().as_table().map(|t| t.table) == Some(Table::Modules);
         let view = match self.tab() {
+            _ if modules => Some(View::Table(Table::Modules)),
             View::Table(Table::Functions) => None,
             View::Flame | View::Callers | View::Callees => Some(View::Tree),
             v => Some(v),

@@ -25,7 +25,7 @@ use crate::analysis::calltree::TreeIndex;
 use crate::analysis::query::Reads;
 use crate::analysis::search::Query;
 use crate::analysis::view::{Table, View};
-use crate::model::{FuncId, PacketId, Profile};
+use crate::model::{FuncId, NameId, PacketId, Profile};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::sync::Arc;
@@ -56,6 +56,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Table(Table::Stacks) => "Stacks",
         View::Table(Table::Packets) => "Trace",
         View::Table(Table::Threads) => "Threads",
+        View::Table(Table::Modules) => "Modules",
         View::Tree | View::Callers | View::Callees => "Call tree",
         View::Flame => "Flame",
         View::Info => "Info",
@@ -231,13 +232,19 @@ pub enum Step {
     /// The function at every place of the call tree.
     Tree(FuncId),
     Events(PacketId),
+    /// The modules (`D`), a step of the Functions tab's trail.
+    Modules,
+    /// The functions of one module (its name).
+    ModuleFunctions(NameId),
 }
 
 impl Step {
     /// The tab the step's pane belongs to.
     pub fn tab(self) -> View {
         match self {
-            Step::Function(_) => View::Table(Table::Functions),
+            Step::Function(_) | Step::Modules | Step::ModuleFunctions(_) => {
+                View::Table(Table::Functions)
+            }
             Step::Stacks(_) => View::Table(Table::Stacks),
             Step::Lines(_) => View::Table(Table::Lines),
             Step::Tree(_) => View::Tree,
@@ -308,12 +315,19 @@ impl Pane {
             Step::Lines(f) => Pane::Table(TablePane::new(Table::Lines, Within::Function(f), cx)),
             Step::Events(k) => Pane::Table(TablePane::new(Table::Packets, Within::Packet(k), cx)),
             Step::Tree(f) => Pane::Tree(TreePane::new(Some(f), cx)),
+            Step::Modules => Pane::Table(TablePane::new(Table::Modules, Within::All, cx)),
+            Step::ModuleFunctions(m) => {
+                Pane::Table(TablePane::new(Table::Functions, Within::Module(m), cx))
+            }
         }
     }
 
     /// The tab the pane is under.
     pub fn tab(&self) -> View {
         match self {
+            // The modules are a step of the Functions tab's trail, not
+            // a tab of their own.
+            Pane::Table(t) if t.table == Table::Modules => View::Table(Table::Functions),
             Pane::Table(t) => View::Table(t.table),
             Pane::Tree(_) => View::Tree,
             Pane::Flame(_) => View::Flame,

@@ -1,10 +1,11 @@
 //! Boxes drawn over the panes: the key list and the function finder.
 
 use super::theme::Theme;
+use crate::analysis::columns::Column;
 use crate::analysis::search::Query;
 use crate::model::FuncId;
 use crate::model::Profile;
-use crate::report::fmt::grouped;
+use crate::report::fmt::{cell, grouped};
 use crate::text::visible;
 use crate::tui::finder::Finder;
 use crate::tui::fit::{Cut, fit_cut, fit_step, highlighted};
@@ -15,6 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
+use unicode_width::UnicodeWidthStr;
 
 /// A box of at most `w`×`h` in the middle of `area`.
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -96,13 +98,22 @@ pub(super) fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
 }
 
 pub(super) fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, theme: Theme) {
-    let box_area = centered(area, 70, area.height.saturating_sub(4));
+    // A wide window gives the names (and the numbers) room.
+    let box_area = centered(
+        area,
+        (area.width * 2 / 3).max(84),
+        area.height.saturating_sub(4),
+    );
     Clear.render(box_area, buf);
-    let title = format!(
+    let mut title = format!(
         " Jump to function · {} of {} ",
         grouped(f.results.len() as u64),
         grouped(p.functions().len() as u64)
     );
+    // What the number beside each hit is, as the Functions table heads it.
+    if let Some(c) = f.weight {
+        title.push_str(&format!("· {} ", c.header_in(p)));
+    }
     Block::bordered()
         .title(Span::styled(title, theme.title()))
         .render(box_area, buf);
@@ -113,51 +124,66 @@ pub(super) fn finder(buf: &mut Buffer, area: Rect, p: &Profile, f: &Finder, them
         Span::styled("█", theme.dim()),
     ]);
     buf.set_line(inner.x + 1, inner.y, &prompt, inner.width.saturating_sub(1));
-    let q = Query::parse(&f.input);
     let rows = usize::from(inner.height.saturating_sub(1));
     let first = (f.cursor + 1).saturating_sub(rows);
-    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
-        let Some(&id) = f.results.get(first + i) else {
-            break;
-        };
-        let func = FuncId::from_index(id as usize);
+    let shown: Vec<FuncId> = f.results[first.min(f.results.len())..]
+        .iter()
+        .take(rows)
+        .map(|&id| FuncId::from_index(id as usize))
+        .collect();
+    let weight = |func: FuncId| f.weight.map(|c| cell(c.value(p, func)));
+    // As wide as the widest number shown: no digit is ever cut.
+    let num_w = shown
+        .iter()
+        .filter_map(|&func| weight(func))
+        .map(|w| w.width())
+        .max()
+        .unwrap_or(0) as u16;
+    let text_w = inner.width.saturating_sub(num_w + 4);
+    let q = Query::parse(&f.input);
+    for ((i, &func), y) in shown.iter().enumerate().zip(inner.y + 1..inner.bottom()) {
         let style = if first + i == f.cursor {
             theme.selected(true)
         } else {
             theme.base()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
-        let name = visible(p.function_name(func)).into_owned();
-        let module = visible(p.function_module(func)).into_owned();
-        let name_w = usize::from(inner.width.saturating_sub(2)) * 2 / 3;
-        // The name keeps its end (the method), as in the tables.
-        let shown = fit_cut(&name, name_w, Cut::Name);
-        let pos: Vec<usize> = q
-            .matches(&name)
-            .map(|m| {
-                m.positions
-                    .into_iter()
-                    .filter_map(|i| shown.position(i))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let line = Line::from(highlighted(&shown.text, &pos, style, theme.matched()));
-        buf.set_line(inner.x + 1, y, &line, name_w as u16);
-        let mx = inner.x + 2 + name_w as u16;
-        let module = fit_cut(
-            &module,
-            usize::from(inner.right().saturating_sub(mx)),
-            Cut::Middle,
-        )
-        .text;
-        buf.set_stringn(
-            mx,
-            y,
-            module,
-            usize::from(inner.right().saturating_sub(mx)),
-            style.patch(theme.dim()),
-        );
+        hit(buf, (inner.x + 1, y, text_w), (p, func, &q), (style, theme));
+        if let Some(w) = weight(func) {
+            let x = inner.right().saturating_sub(1 + w.width() as u16);
+            buf.set_stringn(x, y, w, usize::from(num_w), style);
+        }
     }
+}
+
+/// A finder's hit in `w` columns at (x, y): its name (the method kept,
+/// the query's matches highlighted), then its module.
+fn hit(
+    buf: &mut Buffer,
+    (x, y, w): (u16, u16, u16),
+    (p, func, q): (&Profile, FuncId, &Query),
+    (style, theme): (ratatui::style::Style, Theme),
+) {
+    let name = visible(p.function_name(func)).into_owned();
+    let module = visible(p.function_module(func)).into_owned();
+    let name_w = usize::from(w.saturating_sub(1)) * 2 / 3;
+    // The name keeps its end (the method), as in the tables.
+    let shown = fit_cut(&name, name_w, Cut::Name);
+    let pos: Vec<usize> = q
+        .matches(&name)
+        .map(|m| {
+            m.positions
+                .into_iter()
+                .filter_map(|i| shown.position(i))
+                .collect()
+        })
+        .unwrap_or_default();
+    let line = Line::from(highlighted(&shown.text, &pos, style, theme.matched()));
+    buf.set_line(x, y, &line, name_w as u16);
+    let mx = x + 1 + name_w as u16;
+    let room = usize::from((x + w).saturating_sub(mx));
+    let module = fit_cut(&module, room, Cut::Middle).text;
+    buf.set_stringn(mx, y, module, room, style.patch(theme.dim()));
 }
 
 /// The `.` menu: every transform with its key and what it would do to

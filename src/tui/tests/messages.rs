@@ -69,6 +69,7 @@ fn every_why_names_bound_keys() {
         Why::NoSort,
         Why::CallersInFunctions,
         Why::LinesFromFunctions,
+        Why::ModulesFromFunctions,
         Why::TreeKeys,
         Why::NodeSteps,
         Why::NodeStepsInChart,
@@ -84,7 +85,11 @@ fn every_why_names_bound_keys() {
     }
     assert_eq!(
         Why::TreeKeys.to_string(),
-        "*, p and i open and turn over the Call tree (4)"
+        "E, -, *, p and i open, close and turn over the Call tree (4)"
+    );
+    assert_eq!(
+        Why::ModulesFromFunctions.to_string(),
+        "D shows the modules from Functions (1)"
     );
     assert_eq!(
         Why::NodeSteps.to_string(),

@@ -230,6 +230,10 @@ pub(crate) enum Scope {
     Packets,
     Events(crate::model::PacketId),
     Info,
+    /// The modules (`D` from Functions).
+    Modules,
+    /// One module's functions (its name).
+    ModuleFunctions(crate::model::NameId),
 }
 
 /// The seven panes by their number keys.
@@ -248,7 +252,9 @@ impl App {
         match self.pane() {
             Pane::Table(t) => match (t.table, t.within) {
                 (_, Within::Packet(k)) => Scope::Events(k),
+                (Table::Functions, Within::Module(m)) => Scope::ModuleFunctions(m),
                 (Table::Functions, _) => Scope::Functions,
+                (Table::Modules, _) => Scope::Modules,
                 (Table::Lines, w) => Scope::Lines(t.about().filter(|_| w != Within::All)),
                 (Table::Stacks, _) => Scope::Stacks(t.about()),
                 (Table::Packets, _) => Scope::Packets,

@@ -357,7 +357,7 @@ fn shown(app: &App) -> Option<Named> {
                     .function?
             }
             (Focus::Table, _, Table::Stacks) => *t.frames(&cx).last()?,
-            (Focus::Table, _, Table::Packets | Table::Threads) => return None,
+            (Focus::Table, _, Table::Packets | Table::Threads | Table::Modules) => return None,
             (Focus::Callers(i), ..) => t.callers(&cx).get(i)?.func()?,
             (Focus::Callees(i), ..) => t.callees(&cx).get(i)?.func()?,
             (Focus::Frames(i), ..) => *t.frames(&cx).get(i)?,

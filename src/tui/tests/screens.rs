@@ -16,7 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 use unicode_width::UnicodeWidthStr;
 
-fn render(app: &App) -> Buffer {
+pub(super) fn render(app: &App) -> Buffer {
     let mut t =
         Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("a test terminal");
     t.draw(|f| draw(f, app)).expect("draws");
@@ -25,7 +25,7 @@ fn render(app: &App) -> Buffer {
 
 /// The screen as text, one line a row; a wide character's second cell is
 /// not repeated.
-fn text(buf: &Buffer) -> String {
+pub(super) fn text(buf: &Buffer) -> String {
     let mut out = String::new();
     for y in 0..buf.area.height {
         let mut skip = 0;
@@ -436,6 +436,44 @@ fn call_tree_in_ticks() {
         app_of(p, "command-line-call-tree.csv", w, h)
     }
     both_sizes("tree-ticks", ticks, &[pane_key(3), Char('*')]);
+}
+
+/// Snapshots a screen at 80×24 and at 200×60 (a wide window), after the
+/// same actions.
+fn narrow_and_wide(name: &str, make: fn(u16, u16) -> App, actions: &[Press]) {
+    for (w, h) in [(80, 24), (200, 60)] {
+        let mut app = make(w, h);
+        act(&mut app, actions);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("{name}-{w}x{h}"), screen);
+    }
+}
+
+/// `E`: every row of the tree open, each row's share of its parent in
+/// `Parent%`; on the demo and on a VS call tree.
+#[test]
+fn call_tree_every_row_with_parent_shares() {
+    narrow_and_wide("tree-every-row", demo, &[pane_key(3), Char('E'), Rows(3)]);
+    narrow_and_wide("tree-every-row-vs", vs_tree, &[pane_key(3), Char('E')]);
+}
+
+/// `D` from Functions: the modules, heaviest first by inclusive time;
+/// a PLIST profile's (summaries: no inclusive time without call paths).
+#[test]
+fn modules_view() {
+    narrow_and_wide("modules", demo, &[Char('D')]);
+    narrow_and_wide("modules-plist", plist, &[Char('D')]);
+}
+
+/// The finder with each hit's inclusive time, narrow and wide.
+#[test]
+fn finder_weighs_its_hits() {
+    for (w, h) in [(80, 24), (200, 60)] {
+        let mut app = demo(w, h);
+        app.press(Char('g'));
+        typed(&mut app, "fn");
+        insta::assert_snapshot!(format!("finder-weighed-{w}x{h}"), text(&render(&app)));
+    }
 }
 
 /// Bottom-up: functions by self time, the first one's callers open.

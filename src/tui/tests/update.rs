@@ -1646,3 +1646,165 @@ fn a_steps_notes_show_in_the_footer() {
     let said = app.status.clone().unwrap_or_default();
     assert!(said.contains(&note[0]), "{said}");
 }
+
+/// `E` opens every row of the tree, the selection kept on its row; `-`
+/// closes every row, the selection on the root above it; neither is the
+/// query's `C`. Elsewhere both say they are the Call tree's.
+#[test]
+fn e_opens_every_row_and_minus_closes_every_row() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(3), Down, Down]);
+    let name = selected_name(&app);
+    let rows = |app: &App| app.tree().tree.rows.len();
+    run(&mut app, &[Char('E')]);
+    assert_eq!(rows(&app), app.profile().nodes().len(), "every node a row");
+    assert_eq!(selected_name(&app), name, "the selection stays on its row");
+    assert!(
+        app.status.is_none(),
+        "a small tree opens whole: {:?}",
+        app.status
+    );
+    assert!(app.query.is_whole(), "no step of the query");
+    run(&mut app, &[Char('-')]);
+    let t = &app.tree().tree;
+    assert!(t.rows.iter().all(|r| r.depth == 0), "only the roots");
+    assert_eq!(rows(&app), 1);
+    assert_eq!(selected_name(&app), "(main)", "on the root above the row");
+    // Bottom-up too: every caller of every function.
+    run(&mut app, &[Char('i'), Char('E')]);
+    assert!(app.tree().tree.rows.iter().any(|r| r.depth > 1));
+    run(&mut app, &[Char('-')]);
+    assert!(app.tree().tree.rows.iter().all(|r| r.depth == 0));
+    run(&mut app, &[pane_key(0), Char('E')]);
+    let said = app.status.clone().expect("E says where it works");
+    assert!(said.contains("E") && said.contains("Call tree"), "{said}");
+    run(&mut app, &[Char('-')]);
+    assert!(app.status.is_some(), "- says where it works");
+}
+
+/// A row's `Parent%` is its total over its parent's; a root has none.
+#[test]
+fn the_tree_gives_each_row_its_share_of_its_parent() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[pane_key(3), Char('E')]);
+    let (p, t) = (app.profile().clone(), &app.tree().tree);
+    let mut under_a_parent = 0;
+    for r in &t.rows {
+        let v = t.values(&p, r.id);
+        match t.parent(&p, r.id) {
+            None => assert_eq!(v.parent_pct, None),
+            Some(q) => {
+                let of = t.values(&p, q).total.expect("a weight");
+                let want = 100.0 * v.total.expect("a weight") / of;
+                assert!((v.parent_pct.expect("a share") - want).abs() < 1e-9);
+                under_a_parent += 1;
+            }
+        }
+    }
+    assert!(under_a_parent > 5);
+}
+
+/// `D` from Functions opens the modules as a step of the Functions tab
+/// (Backspace returns); they sort, search by name and export as every
+/// table; `Enter` lists a module's functions; `Y` copies the report that
+/// prints them.
+#[test]
+fn d_opens_the_modules_from_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = demo(120, 40);
+    app.export_base = dir.path().join("orders.prof");
+    run(&mut app, &[Down, Char('D')]);
+    assert_eq!(app.scope(), Scope::Modules);
+    assert_eq!(app.tab(), tabs::FUNCTIONS, "a step of Functions, no tab");
+    assert_eq!(app.history.len(), 2);
+    let p = app.profile().clone();
+    let rows = crate::analysis::modules::module_rows(&p);
+    assert_eq!(app.table().rows.len(), rows.len());
+    // Heaviest first by inclusive time, as the report lists them.
+    let opts = crate::report::table::TableOptions::default();
+    let listed = crate::report::table::listed(&p, Table::Modules, &opts).expect("modules");
+    let shown: Vec<usize> = (0..app.table().rows.len())
+        .map(|i| app.table().rows.get(i).unwrap() as usize)
+        .collect();
+    assert_eq!(shown, listed);
+    let before = app.table().sort;
+    run(&mut app, &[Char('s')]);
+    assert_ne!(app.table().sort, before, "s sorts by the next column");
+    run(&mut app, &[Char('/')]);
+    type_text(&mut app, "FNSLIB");
+    run(&mut app, &[Enter]);
+    assert_eq!(app.table().rows.len(), 1, "the search matches module names");
+    run(&mut app, &[Char('e')]);
+    let csv = dir.path().join("orders.prof.modules.csv");
+    assert_eq!(csv_first_column(&csv), ["LIB\\FNSLIB.BR"]);
+    run(&mut app, &[Char('Y')]);
+    assert!(
+        app.clipboard
+            .as_deref()
+            .unwrap()
+            .ends_with("--view modules")
+    );
+    run(&mut app, &[Enter]);
+    let m = rows
+        .iter()
+        .find(|r| p.name(r.module) == "LIB\\FNSLIB.BR")
+        .expect("the module");
+    assert_eq!(app.scope(), Scope::ModuleFunctions(m.module));
+    assert_eq!(app.table().rows.len() as u64, m.functions);
+    for i in 0..app.table().rows.len() {
+        let f = FuncId::from_index(app.table().rows.get(i).unwrap() as usize);
+        assert_eq!(p.function_module(f), "LIB\\FNSLIB.BR");
+    }
+    assert!(
+        app.pane().has_detail(),
+        "a module's functions keep the butterfly"
+    );
+    run(&mut app, &[Backspace, Backspace]);
+    assert_eq!(app.scope(), Scope::Functions);
+    assert_eq!(app.history.len(), 1);
+    run(&mut app, &[pane_key(3), Char('D')]);
+    let said = app.status.clone().expect("D says where it works");
+    assert!(
+        said.starts_with("D shows the modules from Functions"),
+        "{said}"
+    );
+}
+
+/// A profile whose functions name no module (an Xbase++ trace) has no
+/// Modules view: `D` says so and opens nothing.
+#[test]
+fn d_on_a_profile_without_modules_says_so() {
+    let mut app = app_of(fixture("xpp/orders-run.prf"), "orders-run.prf", 120, 40);
+    run(&mut app, &[Char('D')]);
+    assert_eq!(app.scope(), Scope::Functions);
+    let said = app.status.clone().expect("an answer");
+    assert!(said.starts_with("no modules"), "{said}");
+}
+
+/// The finder shows each hit's inclusive time, the column the Functions
+/// table opens sorted by, and hits that match alike come heaviest first.
+#[test]
+fn the_finder_weighs_each_hit() {
+    let mut app = demo(120, 40);
+    run(&mut app, &[Char('g')]);
+    type_text(&mut app, "FNREAD");
+    let Mode::Finder(f) = &app.mode else {
+        panic!("finder open")
+    };
+    assert_eq!(f.weight, Some(FuncColumn::ElapsedIncl));
+    let p = app.profile().clone();
+    let incl = |id: u32| {
+        p.function(FuncId::from_index(id as usize))
+            .time
+            .elapsed_inclusive
+            .unwrap_or(0.0)
+    };
+    assert_eq!(f.results.len(), 2);
+    assert!(incl(f.results[0]) >= incl(f.results[1]), "heaviest first");
+    let screen = super::screens::text(&super::screens::render(&app));
+    let heavy = crate::report::fmt::cell(crate::analysis::columns::Value::Ms(Some(incl(
+        f.results[0],
+    ))));
+    assert!(screen.contains(&heavy), "{heavy} on screen:\n{screen}");
+    assert!(screen.contains("Incl ms"), "the title says what it is");
+}

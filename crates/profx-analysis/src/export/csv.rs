@@ -16,8 +16,10 @@
 //!   running it.
 
 use crate::columns::{
-    Column, FuncColumn, LineColumn, PacketColumn, StackColumn, ThreadColumn, Value, present_columns,
+    Column, FuncColumn, LineColumn, ModuleColumn, PacketColumn, StackColumn, ThreadColumn, Value,
+    present_columns,
 };
+use crate::modules::module_rows;
 use crate::query::thread_rows;
 use crate::sort::canonical_rows;
 use crate::view::Table;
@@ -51,6 +53,11 @@ pub fn write_rows(
             let all = thread_rows(p);
             let mut each = rows.filter_map(|r| all.get(r as usize).copied());
             write_table::<ThreadColumn>(p, all.iter().copied(), &mut each, None, &mut w)?
+        }
+        Table::Modules => {
+            let all = module_rows(p);
+            let mut each = rows.filter_map(|r| all.get(r as usize).copied());
+            write_table::<ModuleColumn>(p, all.iter().copied(), &mut each, None, &mut w)?
         }
     };
     w.flush()?;

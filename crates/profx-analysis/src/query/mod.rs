@@ -22,6 +22,8 @@ mod threads;
 pub use answer::{Answer, EventFunc, Level, Policy, Reads, Removed};
 pub use names::{Target, closest_names, resolve, spelling};
 pub use paths::Dropped;
+pub(crate) use paths::each_path;
+pub(crate) use rewrite::Frame;
 pub use threads::{ThreadRow, thread_rows};
 
 use profx_model::{Profile, Watch};

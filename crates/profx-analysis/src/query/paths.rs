@@ -146,13 +146,14 @@ fn node(p: &Profile, path: &[Target]) -> Result<Vec<FuncSet>, QueryError> {
 }
 
 /// What `each_path` hands a path to: it may rewrite the frames in place.
-type EachPath<'a> = dyn FnMut(&mut Vec<Frame>, PathNumbers) -> Result<(), QueryError> + 'a;
+pub(crate) type EachPath<'a> =
+    dyn FnMut(&mut Vec<Frame>, PathNumbers) -> Result<(), QueryError> + 'a;
 
 /// Hands `each` every call path of `p` with the numbers it holds, in one
 /// reused buffer (a profile has millions; none is kept): its stacks, each
 /// function's own value no stack holds (`[(no call path), F]`), each
 /// node's unlisted time (`[.., N, (unlisted)]`). Stops at `each`'s error.
-fn each_path(p: &Profile, each: &mut EachPath<'_>) -> Result<(), QueryError> {
+pub(crate) fn each_path(p: &Profile, each: &mut EachPath<'_>) -> Result<(), QueryError> {
     let samples = p.hits_count() == HitsCount::Samples;
     let mut held_ms = vec![0.0f64; p.functions().len()];
     let mut held_hits = vec![0u64; p.functions().len()];

@@ -14,7 +14,8 @@
 
 use super::fmt::{cell, percent_basis};
 use crate::columns::{
-    Column, FuncColumn, LineColumn, StackColumn, ThreadColumn, Value, ValueKind, present_columns,
+    Column, FuncColumn, LineColumn, ModuleColumn, StackColumn, ThreadColumn, Value, ValueKind,
+    present_columns,
 };
 #[cfg(any(test, feature = "testing"))]
 use crate::query::ThreadRow;
@@ -130,6 +131,18 @@ pub fn write(
             visible(&p.format)
         )?,
         Table::Threads => rows_table(p, thread_rows(p), opts, |_, _| None, &mut out)?,
+        Table::Modules => {
+            let rows = module_rows(p);
+            match rows.all.is_empty() {
+                true => writeln!(
+                    out,
+                    "# modules: none{} (this {} profile's functions name no module)",
+                    query_note(opts.query.as_deref()),
+                    visible(&p.format)
+                )?,
+                false => rows_table(p, rows, opts, |_, _| None, &mut out)?,
+            }
+        }
     }
     out.flush()?;
     Ok(())
@@ -145,6 +158,7 @@ pub fn column_keys(table: Table) -> Vec<&'static str> {
         Table::Lines => keys::<LineColumn>(),
         Table::Stacks => keys::<StackColumn>(),
         Table::Threads => keys::<ThreadColumn>(),
+        Table::Modules => keys::<ModuleColumn>(),
         Table::Packets => Vec::new(),
     }
 }
@@ -191,6 +205,19 @@ fn thread_rows(p: &Profile) -> Rows<ThreadColumn> {
     let first = all.clone();
     Rows {
         table: Table::Threads,
+        all,
+        first: Box::new(move |_, n| first.iter().take(n).copied().collect()),
+        first_by: None,
+    }
+}
+
+/// Every module, in the order of their names (`modules::module_rows`,
+/// the app's rows).
+fn module_rows(p: &Profile) -> Rows<ModuleColumn> {
+    let all = crate::modules::module_rows(p);
+    let first = all.clone();
+    Rows {
+        table: Table::Modules,
         all,
         first: Box::new(move |_, n| first.iter().take(n).copied().collect()),
         first_by: None,
@@ -276,6 +303,14 @@ pub fn listed(p: &Profile, table: Table, opts: &TableOptions) -> Result<Vec<usiz
             let cols: Vec<ThreadColumn> = present_columns(p, rows.all.iter().copied());
             let (listed, _) = ordered(p, &rows, &cols, opts)?;
             let at = |t: ThreadRow| rows.all.iter().position(|r| r.info.id == t.info.id);
+            Ok(listed.into_iter().filter_map(at).collect())
+        }
+        Table::Modules => {
+            let rows = module_rows(p);
+            let cols: Vec<ModuleColumn> = present_columns(p, rows.all.iter().copied());
+            let (listed, _) = ordered(p, &rows, &cols, opts)?;
+            let at =
+                |m: crate::modules::ModuleRow| rows.all.iter().position(|r| r.module == m.module);
             Ok(listed.into_iter().filter_map(at).collect())
         }
         Table::Packets => Ok(Vec::new()),

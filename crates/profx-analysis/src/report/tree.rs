@@ -4,8 +4,9 @@
 //! `analysis::callgraph` lists), so a script and the app agree.
 //!
 //! The tree is printed indented as `perf report --stdio` prints its call
-//! graph: each row's share of the session, its total, self and count, and
-//! its name under its parent's, children heaviest first. `--invert` turns
+//! graph: each row's share of the session and of its parent (hotspot's
+//! "% of parent"), its total, self and count, and its name under its
+//! parent's, children heaviest first. `--invert` turns
 //! it bottom-up; `--depth N` keeps N levels; `--min-pct P` leaves out rows
 //! (and what is under them) holding less than P % of the session.
 
@@ -46,6 +47,8 @@ struct Row {
     self_w: Option<f64>,
     count: Option<u64>,
     pct: Option<f64>,
+    /// Its total's share of its parent's (`calltree::Values::parent_pct`).
+    parent_pct: Option<f64>,
 }
 
 /// The rows the options keep, in the app's order (children by total,
@@ -88,6 +91,7 @@ fn rows(p: &Profile, opts: &TreeOptions) -> (Arc<TreeIndex>, Vec<Row>, bool) {
             self_w: v.self_w,
             count: v.count,
             pct: t.percent(v.total),
+            parent_pct: v.parent_pct,
         });
         if opts.depth.is_some_and(|d| depth + 1 >= d) || !t.has_children(rid) {
             continue;
@@ -132,6 +136,7 @@ pub fn write_text(
     let count_head = count_heading(p);
     let head = [
         "Total%".to_string(),
+        "Parent%".to_string(),
         format!("Total {}", index.cct.weigh.name(p)),
         format!("Self {}", index.cct.weigh.name(p)),
         count_head.to_string(),
@@ -141,6 +146,7 @@ pub fn write_text(
     let cells = |r: &Row| {
         [
             cell(Value::Pct(r.pct)),
+            cell(Value::Pct(r.parent_pct)),
             weight(r.total),
             weight(r.self_w),
             cell(Value::Count(r.count)),
@@ -252,6 +258,9 @@ struct NodeJson<'a> {
     #[serde(rename = "self")]
     self_w: Option<f64>,
     calls: Option<u64>,
+    /// The node's total as a percent of its parent's, unrounded; `null`
+    /// at a root (report-json.md § Trees and edges).
+    parent_pct: Option<f64>,
 }
 
 /// The tree as JSON (report-json.md § Trees and edges).
@@ -279,6 +288,7 @@ pub fn write_json(
                 total: p.at_resolution(r.total),
                 self_w: p.at_resolution(r.self_w),
                 calls: r.count.filter(|_| calls),
+                parent_pct: r.parent_pct,
             })
             .collect(),
     };

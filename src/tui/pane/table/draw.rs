@@ -100,6 +100,7 @@ fn empty_reason(t: &TablePane, cx: &Ctx) -> String {
         Table::Stacks => "stacks",
         Table::Packets => "rows",
         Table::Threads => "threads",
+        Table::Modules => "modules",
     };
     if t.total > 0 {
         let place = match t.table {

@@ -34,6 +34,8 @@ pub enum Within {
     Function(FuncId),
     /// The packets table within one packet: its events, in input order.
     Packet(PacketId),
+    /// The Functions table within one module (its name): its functions.
+    Module(NameId),
 }
 
 /// The rows a table shows, in order: all `n` rows in input order (events,
@@ -183,6 +185,7 @@ impl TablePane {
             (_, Table::Stacks, _) => &[Stacks, Tables, Everywhere],
             (_, Table::Packets, _) => &[Trace, Tables, Everywhere],
             (_, Table::Threads, _) => &[Threads],
+            (_, Table::Modules, _) => &[Modules, Tables, Everywhere],
         }
     }
 
@@ -256,6 +259,7 @@ impl TablePane {
             Intent::Open => return self.open(cx),
             Intent::CallersCallees => return self.cycle_lists(cx),
             Intent::ShowLines => return self.show_lines(cx),
+            Intent::Modules => return self.modules(cx),
             Intent::NextMatch | Intent::PrevMatch if self.search.query.is_none() => {
                 let slash = key_in(&Intent::Search, self.places());
                 return Effect::Say(format!("no search: {slash} to start one"));
@@ -350,9 +354,22 @@ impl TablePane {
         }
     }
 
-    /// Whether the split lists callers and callees (the Functions table).
+    /// Whether the split lists callers and callees (the Functions table,
+    /// all of it or a module's).
     fn has_lists(&self) -> bool {
-        (self.table, self.within) == (Table::Functions, Within::All)
+        self.table == Table::Functions && matches!(self.within, Within::All | Within::Module(_))
+    }
+
+    /// `D`: the modules, a step of the Functions tab's trail; a profile
+    /// whose functions name no module says so.
+    fn modules(&self, cx: &Ctx) -> Effect {
+        match cx.src().modules().is_empty() {
+            true => Effect::Say(format!(
+                "no modules: this {} profile's functions name none",
+                cx.profile.format
+            )),
+            false => Effect::Open(Step::Modules),
+        }
     }
 
     /// The function whose callers and callees the split lists.
@@ -447,12 +464,16 @@ impl TablePane {
             (Table::Packets, Within::All) => {
                 Effect::Open(Step::Events(PacketId::from_index(row as usize)))
             }
-            (Table::Functions, Within::All) if p.stacks().is_empty() => {
+            (Table::Functions, Within::All | Within::Module(_)) if p.stacks().is_empty() => {
                 Effect::Say(format!("no stacks: this {} profile has none", p.format))
             }
-            (Table::Functions, Within::All) => {
+            (Table::Functions, Within::All | Within::Module(_)) => {
                 Effect::Open(Step::Stacks(FuncId::from_index(row as usize)))
             }
+            (Table::Modules, _) => match cx.src().modules().get(row as usize) {
+                Some(m) => Effect::Open(Step::ModuleFunctions(m.module)),
+                None => Effect::Say("no row selected".into()),
+            },
             (Table::Stacks, _) => {
                 let frames = self.frames(cx);
                 let at = self
@@ -696,6 +717,11 @@ impl TablePane {
         match (self.table, self.within) {
             (_, Within::Packet(k)) => Rows::All(p.packet(k).events.len()),
             (Table::Lines, Within::Function(f)) => Rows::List(lines_of(p, f, canonical())),
+            (_, Within::Module(m)) => {
+                let mut rows = canonical();
+                rows.retain(|&f| p.function(FuncId::from_index(f as usize)).module == m);
+                Rows::List(rows)
+            }
             (Table::Stacks, Within::Function(f)) => {
                 let mut rows = canonical();
                 let on = crate::analysis::tree::through(p, f);
@@ -734,6 +760,19 @@ impl TablePane {
     pub fn step_name(&self, cx: &Ctx) -> String {
         let p = cx.profile;
         match (self.table, self.within) {
+            (Table::Functions, Within::Module(m)) => {
+                let name = match p.name(m) {
+                    "" => crate::analysis::modules::NO_MODULE,
+                    name => name,
+                };
+                let name = super::super::fit::fit_cut(
+                    &crate::text::visible(name),
+                    28,
+                    super::super::fit::Cut::Middle,
+                )
+                .text;
+                format!("functions of {name}")
+            }
             (Table::Functions, _) => "Functions".into(),
             (Table::Lines, Within::Function(f)) => format!("lines of {}", short_name(p, f)),
             (Table::Lines, _) => "Lines".into(),
@@ -749,6 +788,7 @@ impl TablePane {
             }
             (Table::Packets, _) => "Trace".into(),
             (Table::Threads, _) => "Threads".into(),
+            (Table::Modules, _) => "Modules".into(),
         }
     }
 
@@ -835,7 +875,7 @@ fn matching(
     names: Option<SearchNames>,
 ) -> Vec<u32> {
     let p = src.p;
-    let total = columns::row_count(p, table);
+    let total = columns::row_count(src, table);
     let names = names.filter(|n| n.by_row.len() == total && rows.len() >= total / 64);
     let Some(SearchNames { by_row, scan }) = names else {
         search::retain_rows(&mut rows, |r| {

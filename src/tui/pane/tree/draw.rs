@@ -1,6 +1,8 @@
 //! The Call tree pane: the rows on screen of the view's `CallTree`, each
 //! indented by its depth with ▸ (closed) or ▾ (open), then total and self
-//! weight with their percents, a bar, and the calls or samples. Numbers are
+//! weight with their percents, a bar, the total's share of the parent's
+//! (`Parent%`: which callee of a heavy caller matters, where a share of
+//! the session shrinks with depth), and the calls or samples. Numbers are
 //! written by `report::fmt::cell`, as every table's are.
 //!
 //! A path deeper than a third of the name column would push the names off
@@ -38,6 +40,7 @@ enum What {
     SelfW,
     SelfPct,
     Share,
+    ParentPct,
     Count,
 }
 
@@ -80,6 +83,7 @@ fn columns(
         Direction::TopDown => vec![
             col(total, Some(TreeCol::Total), What::Total),
             col("Total%", None, What::TotalPct),
+            col("Parent%", None, What::ParentPct),
             col(self_w, Some(TreeCol::SelfW), What::SelfW),
             col("Self%", None, What::SelfPct),
         ],
@@ -87,6 +91,7 @@ fn columns(
             col(self_w, Some(TreeCol::Total), What::Total),
             col("Self%", None, What::TotalPct),
             col("Of func%", None, What::Share),
+            col("Parent%", None, What::ParentPct),
         ],
     };
     if scale != Scale::Count {
@@ -97,6 +102,7 @@ fn columns(
         self_w: Some(t.index().total),
         count: None,
         share: Some(100.0),
+        parent_pct: Some(100.0),
     };
     for c in &mut cols {
         let widest = shown
@@ -134,6 +140,11 @@ fn layout(
     if scale == Scale::Ms && name_w(&cols) < NAME_ROOM {
         scale = Scale::S;
         cols = columns((t, unit), count_head, scale, shown);
+    }
+    // Still no room for the names: the share of the parent, which the
+    // totals beside it give too, gives way before them.
+    if name_w(&cols) < NAME_ROOM {
+        cols.retain(|c| c.what != What::ParentPct);
     }
     if width >= 110 {
         let bar = NumCol {
@@ -257,6 +268,11 @@ fn headings(
         Direction::TopDown => "Function (callees below)",
         Direction::BottomUp => "Function (callers below)",
     };
+    // A narrow name column says what it holds whole, not a cut phrase.
+    let head = match head.width() > usize::from(name_w) {
+        true => "Function",
+        false => head,
+    };
     let style = |sorted: bool| match sorted {
         true => theme.sorted_header(),
         false => theme.header_row(),
@@ -310,6 +326,7 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> Str
         What::TotalPct => cell(Value::Pct(t.percent(v.total))),
         What::SelfPct => cell(Value::Pct(t.percent(v.self_w))),
         What::Share => cell(Value::Pct(v.share)),
+        What::ParentPct => cell(Value::Pct(v.parent_pct)),
         What::Count => cell(Value::Count(v.count)),
         What::Bar => {
             let pct = t.percent(v.total).unwrap_or(0.0).clamp(0.0, 100.0);

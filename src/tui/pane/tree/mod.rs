@@ -5,7 +5,7 @@
 mod draw;
 
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
-use crate::analysis::calltree::{CallTree, Direction, TreeCol, Unit};
+use crate::analysis::calltree::{CallTree, Direction, OPEN_EVERY_ROWS, TreeCol, Unit};
 use crate::model::{FuncId, Profile};
 use crate::tui::intent::Intent;
 use crate::tui::keymap::{Place, key_for, node_keys};
@@ -91,6 +91,8 @@ impl TreePane {
             Intent::OpenRow => self.expand(cx.profile),
             Intent::CloseRow => self.collapse(cx.profile),
             Intent::OpenAll => return self.expand_all(cx.profile),
+            Intent::OpenEvery => return self.open_every(cx.profile),
+            Intent::CloseEvery => self.close_every(cx.profile),
             Intent::HotPath => self.op(cx.profile, |p, t, c| Some(t.hot_path(p, c))),
             Intent::Invert => self.invert(cx),
             Intent::SortNext => self.step_sort(cx.profile, 1),
@@ -189,6 +191,36 @@ impl TreePane {
             ),
             false => Effect::Done,
         }
+    }
+
+    /// `E`: every row open, the selection kept on its row; a tree too
+    /// large for `OPEN_EVERY_ROWS` rows opens as many whole levels as fit,
+    /// and says so.
+    fn open_every(&mut self, p: &Profile) -> Effect {
+        let mut opened = None;
+        self.op(p, |p, t, c| {
+            let id = t.rows.get(c)?.id;
+            opened = Some(t.open_every(p, OPEN_EVERY_ROWS));
+            t.position(id)
+        });
+        match opened {
+            Some(o) if !o.whole => Effect::Say(format!(
+                "opened {} of the tree: {} rows, the most shown at once · {} opens a row's subtree",
+                crate::report::fmt::counted(u64::from(o.levels), "levels"),
+                crate::report::fmt::grouped(o.rows as u64),
+                key_for(&Intent::OpenAll, Place::Tree),
+            )),
+            _ => Effect::Done,
+        }
+    }
+
+    /// `-`: every row closed, the selection on its root.
+    fn close_every(&mut self, p: &Profile) {
+        self.op(p, |p, t, c| {
+            let root = t.root_of(p, t.rows.get(c)?.id);
+            t.close_every(p);
+            t.position(root)
+        });
     }
 
     /// Top-down ⇄ bottom-up, the selection kept on its function.
