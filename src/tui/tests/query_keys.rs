@@ -690,52 +690,8 @@ fn check(app: &App, b: &Before, intent: &Intent, said: &str, tally: &mut Tally) 
                 tally.same_function += 1;
             }
         }
-        Intent::Transform(op) => {
-            let Some(n) = &b.shown else {
-                return assert!(steps(app) == b.steps || op.on_node(), "{what}");
-            };
-            if steps(app) == b.steps {
-                assert!(!said.is_empty(), "{what}: refused without a word");
-                return;
-            }
-            assert_eq!(steps(app), b.steps + 1, "{what}");
-            let step = app.query.steps().last().expect("a step").clone();
-            let (kind, operand) = step.operand();
-            match (&step, kind) {
-                (Step::CollapseModule(m), _) => assert_eq!(m, &n.1, "{what}: {step:?}"),
-                (_, "path") => {
-                    let last = operand.rsplit(';').next().unwrap_or_default();
-                    assert!(spells(last, n), "{what}: {step:?} ends at {n:?}");
-                }
-                _ => assert!(spells(&operand, n), "{what}: {step:?} names {n:?}"),
-            }
-            tally.same_function += 1;
-        }
-        Intent::Transforms => {
-            let Mode::Menu(_) = app.mode else {
-                panic!("{what}: the menu opens")
-            };
-            let merge = app
-                .menu_entries()
-                .into_iter()
-                .find(|e| e.op == Op::Merge)
-                .expect("merge is in the menu");
-            match (&b.shown, b.kept) {
-                (Some(n), true) => {
-                    let operand = merge.text.strip_prefix("merge ").unwrap_or_default();
-                    assert!(spells(operand, n), "{what}: menu {:?} on {n:?}", merge.text);
-                    tally.same_function += 1;
-                }
-                (Some(n), false) => {
-                    let why = merge.why_not.unwrap_or_default();
-                    assert!(
-                        why.contains(&format!("{}: ", n.0)) && why.contains(" by step "),
-                        "{what}: {why:?}"
-                    );
-                }
-                (None, _) => {}
-            }
-        }
+        Intent::Transform(op) => check_step(app, b, *op, said, tally),
+        Intent::Transforms => check_menu(app, b, tally),
         Intent::Copy => {
             if let (Some(n), Some(text)) = (&b.shown, &app.clipboard) {
                 let last = text.rsplit(" > ").next().unwrap_or_default();
@@ -751,6 +707,60 @@ fn check(app: &App, b: &Before, intent: &Intent, said: &str, tally: &mut Tally) 
         }
         Intent::Export => check_export(app, what, said, tally),
         _ => {}
+    }
+}
+
+/// A step key on a row: the step names the row's function (or its module,
+/// or a path ending at it), or is refused with a word.
+fn check_step(app: &App, b: &Before, op: Op, said: &str, tally: &mut Tally) {
+    let what = &b.what;
+    let Some(n) = &b.shown else {
+        return assert!(steps(app) == b.steps || op.on_node(), "{what}");
+    };
+    if steps(app) == b.steps {
+        assert!(!said.is_empty(), "{what}: refused without a word");
+        return;
+    }
+    assert_eq!(steps(app), b.steps + 1, "{what}");
+    let step = app.query.steps().last().expect("a step").clone();
+    let (kind, operand) = step.operand();
+    match (&step, kind) {
+        (Step::CollapseModule(m), _) => assert_eq!(m, &n.1, "{what}: {step:?}"),
+        (_, "path") => {
+            let last = operand.rsplit(';').next().unwrap_or_default();
+            assert!(spells(last, n), "{what}: {step:?} ends at {n:?}");
+        }
+        _ => assert!(spells(&operand, n), "{what}: {step:?} names {n:?}"),
+    }
+    tally.same_function += 1;
+}
+
+/// `.` on a row: the menu's merge names the row's function, or says which
+/// step removed it.
+fn check_menu(app: &App, b: &Before, tally: &mut Tally) {
+    let what = &b.what;
+    let Mode::Menu(_) = app.mode else {
+        panic!("{what}: the menu opens")
+    };
+    let merge = app
+        .menu_entries()
+        .into_iter()
+        .find(|e| e.op == Op::Merge)
+        .expect("merge is in the menu");
+    match (&b.shown, b.kept) {
+        (Some(n), true) => {
+            let operand = merge.text.strip_prefix("merge ").unwrap_or_default();
+            assert!(spells(operand, n), "{what}: menu {:?} on {n:?}", merge.text);
+            tally.same_function += 1;
+        }
+        (Some(n), false) => {
+            let why = merge.why_not.unwrap_or_default();
+            assert!(
+                why.contains(&format!("{}: ", n.0)) && why.contains(" by step "),
+                "{what}: {why:?}"
+            );
+        }
+        (None, _) => {}
     }
 }
 
