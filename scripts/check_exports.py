@@ -94,8 +94,11 @@ def check_folded(profx, inferno, src, report, out):
     t = report["totals"]
     funcs = report["functions"]
     if any(f["elapsed_exclusive_ms"] is not None for f in funcs):
-        want = 1000 * (own(report, "elapsed_exclusive_ms", "self_ms")
-                       + unlisted(report) + num(t["outside_ms"]))
+        # Folded weights are microseconds of a profile in ms, and ticks of
+        # one in ticks (issue 63: `meta.time_unit`).
+        scale = 1 if report["meta"].get("time_unit") == "ticks" else 1000
+        want = scale * (own(report, "elapsed_exclusive_ms", "self_ms")
+                        + unlisted(report) + num(t["outside_ms"]))
     elif t["samples"] is not None:
         want = t["samples"]
     else:
