@@ -334,11 +334,13 @@ impl QueryJob {
     }
 }
 
-/// The root pane of `tab` on the answer's profile, made ahead; none for
-/// the loaded profile (its own is kept).
+/// The root pane of `tab` on the answer's paths' profile, made ahead;
+/// none for a tab reading the events (what is made ahead serves the paths'
+/// profile: `Queried::set` gives it to the last level) or for the loaded
+/// profile (its own is kept).
 fn warm(answer: &Answer, tab: View, size: Rect) -> Option<Warm> {
-    let profile = answer.for_view(tab);
-    if Arc::ptr_eq(profile, answer.loaded()) {
+    let profile = answer.paths();
+    if Reads::of_view(tab) != Reads::Paths || Arc::ptr_eq(profile, answer.loaded()) {
         return None;
     }
     let prepared = Arc::new(Prepared::default());
@@ -386,5 +388,27 @@ mod tests {
         assert!(Arc::ptr_eq(q.prepared(Reads::Paths), &q.loaded_prepared));
         assert!(q.pop().is_none(), "the thread choice is never popped");
         assert!(!q.clear(), "nothing to clear");
+    }
+
+    /// What a job makes ahead serves the paths' profile alone: a tab that
+    /// reads the events (the Trace pane) gets nothing made ahead once the
+    /// thread choice's profile and the paths' differ.
+    #[test]
+    fn only_a_tab_of_the_paths_is_made_ahead() {
+        use crate::analysis::view::Table;
+        let p = Arc::new(crate::tui::tests::fixture_timed("xpp/two-threads.prf"));
+        let a = Answer::whole(p)
+            .rethread(Some(vec![1]), Policy::App, &Watch::NONE)
+            .expect("thread 1")
+            .push(
+                Step::Merge(Target("WAITFOR".into())),
+                Policy::App,
+                &Watch::NONE,
+            )
+            .expect("merge");
+        assert!(!Arc::ptr_eq(a.events(), a.paths()));
+        let size = Rect::new(0, 0, 80, 24);
+        assert!(warm(&a, View::Table(Table::Packets), size).is_none());
+        assert!(warm(&a, View::Table(Table::Functions), size).is_some());
     }
 }

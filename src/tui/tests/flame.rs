@@ -3,22 +3,12 @@
 //! the rest of the run; zooming keeping the ancestors; the time order's
 //! selection always in sight, and its `s` and `^` saying where they work.
 
-use super::Press::{self, *};
+use super::Press::*;
 use super::{app_of, busy_trace, demo, pane_key};
+use super::{run, selected_name};
 use crate::analysis::flame_view::Order;
 use crate::tui::app::App;
 use crate::tui::intent::Intent;
-
-fn run(app: &mut App, actions: &[Press]) {
-    for a in actions.iter().cloned() {
-        app.press(a);
-    }
-}
-
-fn selected_name(app: &App) -> String {
-    let f = app.selected_function().expect("a function is selected");
-    app.profile().function_name(f).to_string()
-}
 
 /// The names of a layout row's frames, left to right (`…` for thin ones).
 fn row_names(app: &App, row: usize) -> Vec<String> {

@@ -3,17 +3,12 @@
 //! do nothing, and the cursor kept on screen whatever happened.
 
 use super::Press::{self, *};
+use super::run;
 use super::{Scope, app_of, demo, fixture, pane_key};
 use crate::tui::app::{App, Mode};
 use crate::tui::keymap::{self, Place};
 use crate::tui::pane::Focus;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-
-fn run(app: &mut App, keys: &[Press]) {
-    for k in keys.iter().cloned() {
-        app.press(k);
-    }
-}
 
 /// Down until the selection has a function.
 fn to_a_function(app: &mut App) {

@@ -171,6 +171,19 @@ pub(crate) enum Press {
     Do(crate::tui::intent::Intent),
 }
 
+/// Presses each of `actions`, in order.
+pub(crate) fn run(app: &mut App, actions: &[Press]) {
+    for a in actions.iter().cloned() {
+        app.press(a);
+    }
+}
+
+/// The name of the function the selection is on.
+pub(crate) fn selected_name(app: &App) -> String {
+    let f = app.selected_function().expect("a function is selected");
+    app.profile().function_name(f).to_string()
+}
+
 /// The key of each pane's number, from 0.
 pub(crate) fn pane_key(i: usize) -> Press {
     Press::Char(char::from(b'1' + i as u8))

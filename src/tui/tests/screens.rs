@@ -4,6 +4,7 @@
 //! hostile names, and a window that is too small.
 
 use super::Press::{self, *};
+use super::run as act;
 use super::{app_of, demo, fixture, hostile};
 use super::{pane_key, tabs};
 use crate::tui::app::{App, Mode};
@@ -41,12 +42,6 @@ pub(super) fn text(buf: &Buffer) -> String {
         out.push('\n');
     }
     out
-}
-
-fn act(app: &mut App, actions: &[Press]) {
-    for a in actions.iter().cloned() {
-        app.press(a);
-    }
 }
 
 fn typed(app: &mut App, s: &str) {

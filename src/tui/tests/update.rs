@@ -1,9 +1,10 @@
 //! `App::update`, one action at a time, on the demo profile (and an
 //! Xbase++ trace for the events).
 
-use super::Press::{self, *};
+use super::Press::*;
 use super::{Scope, pane_key, tabs};
 use super::{app_of, demo, demo_profile, fixture};
+use super::{run, selected_name};
 use crate::analysis::columns::FuncColumn;
 use crate::analysis::view::Table;
 use crate::model::FuncId;
@@ -14,17 +15,6 @@ use crate::tui::layout;
 use crate::tui::pane;
 use crate::tui::pane::Focus;
 use std::sync::Arc;
-
-fn run(app: &mut App, actions: &[Press]) {
-    for a in actions.iter().cloned() {
-        app.press(a);
-    }
-}
-
-fn selected_name(app: &App) -> String {
-    let f = app.selected_function().expect("a function is selected");
-    app.profile().function_name(f).to_string()
-}
 
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {

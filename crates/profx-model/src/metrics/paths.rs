@@ -138,10 +138,18 @@ impl ProfileBuilder {
         }
         self.settle_for_paths();
         let samples = self.hits_count_is(HitsCount::Samples);
+        // Frames a step made: their calls are not known (`calls_not_known`).
+        let made = match samples {
+            true => Vec::new(),
+            false => std::mem::take(&mut self.paths.made),
+        };
         let mut seen = vec![usize::MAX; self.functions.len()];
         let mut frames = Vec::new();
         for i in 0..self.stacks.len() {
             self.frames_of(StackId::from_index(i), &mut frames);
+            if frames.last().is_some_and(|l| made.contains(l)) {
+                self.stacks[i].hits = None;
+            }
             let s = &self.stacks[i];
             let n = PathNumbers {
                 self_ms: s.self_ms,
@@ -179,29 +187,11 @@ impl ProfileBuilder {
         if self.paths.child_times {
             self.path_child_times();
         }
-        if !samples {
-            self.made_calls_unknown(&mut frames);
-        }
-        if self.paths.ns {
-            self.path_times_in_ms();
-        }
-    }
-
-    /// The calls of the frames a step made (`calls_not_known`), and of the
-    /// stacks ending in them, absent.
-    fn made_calls_unknown(&mut self, frames: &mut Vec<FuncId>) {
-        let made = std::mem::take(&mut self.paths.made);
-        if made.is_empty() {
-            return;
-        }
         for &f in &made {
             self.functions[f.index()].calls = None;
         }
-        for i in 0..self.stacks.len() {
-            self.frames_of(StackId::from_index(i), frames);
-            if frames.last().is_some_and(|l| made.contains(l)) {
-                self.stacks[i].hits = None;
-            }
+        if self.paths.ns {
+            self.path_times_in_ms();
         }
     }
 
