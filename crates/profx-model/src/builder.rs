@@ -91,6 +91,10 @@ pub struct ProfileBuilder {
     /// none said, or past u32; 4 bytes a stack, a PLIST listing's millions
     /// included). These formats load one source.
     stack_lines: Vec<u32>,
+    /// How many of the file's rows summed into each stack (by stack id; 0
+    /// or absent: one), so a stack listed twice is allowed the rounding of
+    /// each of its rows (`graph::check_stated`).
+    stack_rows: Vec<u32>,
     /// Warnings of the profile a query started from, kept as they were
     /// (already through their budget).
     carried: Vec<Warning>,
@@ -137,6 +141,7 @@ impl ProfileBuilder {
             tree_rule: Default::default(),
             stated_edges: Vec::new(),
             stack_lines: Vec::new(),
+            stack_rows: Vec::new(),
             carried: Vec::new(),
             threads: Vec::new(),
             replay: None,
@@ -179,15 +184,19 @@ impl ProfileBuilder {
     }
 
     /// The line of a stack's row, for the warnings about stated trees (a
-    /// stack listed twice keeps its first).
+    /// stack listed twice keeps its first, and counts its rows: each
+    /// row's numbers carry the file's rounding).
     pub fn stack_line(&mut self, id: StackId, line: u64) {
         if self.stack_lines.len() <= id.index() {
             self.stack_lines.resize(id.index() + 1, 0);
+            self.stack_rows.resize(id.index() + 1, 0);
         }
         let at = &mut self.stack_lines[id.index()];
         if *at == 0 {
             *at = u32::try_from(line).unwrap_or(0);
         }
+        let rows = &mut self.stack_rows[id.index()];
+        *rows = rows.saturating_add(1);
     }
 
     /// Registers an input; warnings from now on point into it.
@@ -836,13 +845,15 @@ impl ProfileBuilder {
                 let &line = lines.get(s.index()).filter(|&&l| l > 0)?;
                 Some((source, Place::Line(u64::from(line))))
             };
+            let counts = &self.stack_rows;
+            let rows = |s: StackId| counts.get(s.index()).copied().unwrap_or(0).max(1);
             super::graph::check_stated(
                 &self.tree.nodes,
                 &self.stacks,
                 &self.functions,
                 (self.stated_rounding, self.facts.time_unit, self.tree_rule),
                 &name,
-                &place,
+                (&place, &rows),
             )
         };
         self.apply_tree_rule(&stated);
