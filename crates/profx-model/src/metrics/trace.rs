@@ -81,8 +81,9 @@ pub struct TraceFrame {
     /// The last call this frame made (callee, path): a loop calling the
     /// same function finds its path without a hash lookup.
     last_child: (FuncId, StackId),
-    /// Whether `func` is also below it, when the trace keeps no paths
-    /// (with paths, the path knows).
+    /// Whether `func` is also below it: its function's inclusive time
+    /// reads it when the trace keeps no paths (with paths, the path
+    /// knows), and a call it makes, whether its site may be open below.
     recursive: bool,
     /// Whether a call from the same site was open below it when it was
     /// made: its span is then already in its line's time.
@@ -162,21 +163,19 @@ impl ThreadTrace {
     /// stack), as a call site is.
     #[inline(always)]
     fn enter(&mut self, func: FuncId, site: LineId) -> (bool, bool, bool) {
-        // Asked before the call is counted: F → F from F's line makes F
-        // open twice only once pushed.
-        let caller = self.frames.last().map(|top| top.func.index());
-        let twice = caller
-            .and_then(|c| self.open.get(c))
-            .filter(|o| o.n > 1 && site != NO_SITE);
-        let (site_nested, by_site) = match twice {
-            Some(&o) => (self.site_open(o, site), true),
-            None => (false, false),
+        // The caller is on top: open twice when it is also below. Asked
+        // before the call is counted (F → F makes F open twice only once
+        // pushed), of the top frame, which the call has just read.
+        let (site_nested, by_site) = match self.frames.last() {
+            Some(top) if top.recursive => self.site_open(top.func, site),
+            _ => (false, false),
         };
         let i = func.index();
         if self.open.len() <= i {
             self.open.resize(i + 1, Open::default());
         }
-        let depth = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
+        // A stack of 2³² calls would take 160 GiB of frames first.
+        let depth = self.frames.len() as u32;
         let o = &mut self.open[i];
         if o.n == 0 {
             o.lowest = depth;
@@ -185,16 +184,20 @@ impl ThreadTrace {
         (o.n > 1, site_nested, by_site)
     }
 
-    /// A call from `site` by a caller open twice or more (`caller`):
-    /// counted in `by_site`; whether one from `site` was open already.
-    /// Open ones are those counted, and the call the caller's lowest
-    /// activation made, which was made while the caller was open once.
+    /// A call from `site` by `caller`, open twice or more: whether one
+    /// from `site` was open already, and whether it went into `by_site`.
+    /// Open ones are those counted there, and the call the caller's
+    /// lowest activation made, which was made while the caller was open
+    /// once. Out of line: the event loop's code stays small.
     #[inline(never)]
-    fn site_open(&mut self, caller: Open, site: LineId) -> bool {
+    fn site_open(&mut self, caller: FuncId, site: LineId) -> (bool, bool) {
+        let Some(&caller) = self.open.get(caller.index()).filter(|_| site != NO_SITE) else {
+            return (false, false);
+        };
         let n = self.by_site.entry(site.0).or_insert(0);
         *n += 1;
         let lowest_call = self.frames.get(caller.lowest as usize + 1);
-        *n > 1 || lowest_call.is_some_and(|f| f.site == site)
+        (*n > 1 || lowest_call.is_some_and(|f| f.site == site), true)
     }
 
     /// Counts the call `frame` (just popped) as closed.
@@ -425,9 +428,8 @@ impl ProfileBuilder {
         // Counted with paths too: a new path asks whether its function is
         // open already (`new_trace_path`).
         let site = site.unwrap_or(NO_SITE);
-        let (inner, site_nested, by_site) = th.enter(func, site);
+        let (recursive, site_nested, by_site) = th.enter(func, site);
         th.calls += 1;
-        let recursive = !paths && inner;
         th.frames.push(TraceFrame {
             func,
             flags,
