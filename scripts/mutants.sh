@@ -55,7 +55,7 @@ MUTANTS=(
   "crates/profx-model/src/metrics/paths.rs|                if std::mem::replace(&mut seen[f.index()], i) != i {|                if std::mem::replace(&mut seen[f.index()], i) != usize::MAX {|--test properties each_transform"
   "crates/profx-load/src/xpp/rules.rs|            && !chosen.contains(&r.thread)|            && chosen.contains(&r.thread)|--test properties one_thread"
   "crates/profx-model/src/metrics/trace_acc.rs|            if timed && !pop.site_nested {|            if timed {|--test oracle"
-  "crates/profx-model/src/metrics/trace.rs|        *n > 1 \|\| lowest_call.is_some_and(\|f\| f.site == site)|        *n > 1|--test oracle"
+  "crates/profx-model/src/metrics/trace.rs|        (*n > 1 \|\| lowest_call.is_some_and(\|f\| f.site == site), true)|        (*n > 1, true)|--test oracle"
 )
 
 only=("$@")
