@@ -78,7 +78,7 @@ MUTANTS=(
   "crates/profx-analysis/src/query/paths.rs|        (true, true) => Some(QueryError::LeavesNothing { step: step.label() }),|        (true, true) => None,|-p profx-analysis query::"
   "crates/profx-analysis/src/query/paths.rs|            (_, Some(Frame::Unlisted)) => b.add_unlisted(&out, n.self_ms.unwrap_or(0.0)),|            (_, Some(Frame::Unlisted)) => { b.add_path(&out, n); }|--test properties each_transform"
   "crates/profx-model/src/metrics/trace_acc.rs|            if timed && !pop.site_nested {|            if timed {|--test oracle"
-  "crates/profx-model/src/metrics/trace.rs|        for f in &self.frames {|        for f in &self.frames[self.frames.len()..] {|--test oracle"
+  "crates/profx-model/src/metrics/trace.rs|        (*n > 1 \|\| lowest_call.is_some_and(\|f\| f.site == site), true)|        (*n > 1, true)|--test oracle"
 )
 
 only=("$@")

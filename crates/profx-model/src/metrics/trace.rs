@@ -17,13 +17,15 @@
 //! read. `finish_trace` adds them to the rows once.
 //!
 //! A call site's line gets a call's span only where no call from the same
-//! line is open below it on its thread (model.md § Intervals: "a line's
-//! time counts such a call once", as an edge does). Two calls from one
-//! line, open at once on one thread, need the line's caller open twice:
-//! so while no function is open twice on a thread (most of a trace), a
-//! call needs no look; while one is, the thread counts its open calls by
-//! line (`ThreadTrace::by_site`), made from its stack when recursion
-//! begins and emptied when it ends.
+//! line is open below it on its thread (model.md § Intervals: recursion
+//! counted once at a call site, as an edge counts it). Two calls from one
+//! line of C, open at once on one thread, need C open twice: so a call
+//! whose caller is open once (most calls, even under a recursive root)
+//! needs no look. A call by a caller open twice or more looks in its
+//! thread's count of such calls by site (`ThreadTrace::by_site`) and at
+//! the one call it may have missed: the call the lowest open C made,
+//! made while C was open once. A walk down the stack instead would cost
+//! a deep recursion's depth at every call.
 //!
 //! A load that keeps no stacks (`ProfileBuilder::skip_stacks`) makes no
 //! path: a call is recursive when its thread has a call of its function
@@ -79,12 +81,16 @@ pub struct TraceFrame {
     /// The last call this frame made (callee, path): a loop calling the
     /// same function finds its path without a hash lookup.
     last_child: (FuncId, StackId),
-    /// Whether `func` is also below it, when the trace keeps no paths
-    /// (with paths, the path knows).
+    /// Whether `func` is also below it: its function's inclusive time
+    /// reads it when the trace keeps no paths (with paths, the path
+    /// knows), and a call it makes, whether its site may be open below.
     recursive: bool,
     /// Whether a call from the same site was open below it when it was
     /// made: its span is then already in its line's time.
     site_nested: bool,
+    /// Whether it is counted in its thread's `by_site` (its caller was
+    /// open twice or more when it was made).
+    by_site: bool,
 }
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
@@ -100,16 +106,20 @@ struct ThreadTrace {
     outside_ms: f64,
     /// How many of `frames` each function has, by id: whether a call is
     /// recursive (a new path's flag, or each call's when the trace keeps
-    /// no paths), without a walk down the stack.
-    open: Vec<u32>,
-    /// How many of `frames` are of a function also open below them.
-    inner: u32,
-    /// While `inner` > 0: how many of `frames` were made from each site
-    /// (by line row), so a call knows in one lookup whether one from its
-    /// site is open, where a walk down a deep recursion's stack would cost
-    /// its depth a call. Empty (and not kept) while `inner` is 0: then no
-    /// two open calls share a site, and a call costs no lookup.
+    /// no paths), without a walk down the stack; and where its lowest one
+    /// is.
+    open: Vec<Open>,
+    /// How many of `frames` made by a caller then open twice or more came
+    /// from each site (by line row); none at 0.
     by_site: FxHashMap<u32, u32>,
+}
+
+/// A function's open calls on a thread.
+#[derive(Clone, Copy, Debug, Default)]
+struct Open {
+    n: u32,
+    /// The index in `frames` of the lowest (when `n` > 0).
+    lowest: u32,
 }
 
 /// The trace feed between `trace_begin` and `finish`: each thread's clock and
@@ -146,76 +156,68 @@ const SMALL_IDS: u64 = 4096;
 const NO_THREAD: u32 = u32::MAX;
 
 impl ThreadTrace {
-    /// Counts a call of `func` from `site` as open; whether a call of
-    /// `func` already was, and whether one from `site` already was.
-    /// `site` is a line of the top frame's function (or of the top level
-    /// on an empty stack): two calls from it open at once then need that
-    /// function open twice.
+    /// Counts a call of `func` from `site` as open, before it is pushed;
+    /// whether a call of `func` already was, whether one from `site`
+    /// already was, and whether it went into `by_site`. `site` is a line
+    /// of the top frame's function (or of the top level on an empty
+    /// stack), as a call site is.
     #[inline(always)]
-    fn enter(&mut self, func: FuncId, site: LineId) -> (bool, bool) {
+    fn enter(&mut self, func: FuncId, site: LineId) -> (bool, bool, bool) {
+        // The caller is on top: open twice when it is also below. Asked
+        // before the call is counted (F → F makes F open twice only once
+        // pushed), of the top frame, which the call has just read.
+        let (site_nested, by_site) = match self.frames.last() {
+            Some(top) if top.recursive => self.site_open(top.func, site),
+            _ => (false, false),
+        };
         let i = func.index();
         if self.open.len() <= i {
-            self.open.resize(i + 1, 0);
+            self.open.resize(i + 1, Open::default());
         }
-        self.open[i] += 1;
-        let inner = self.open[i] > 1;
-        if inner {
-            self.inner += 1;
-            if self.inner == 1 {
-                self.count_sites();
-            }
+        // A stack of 2³² calls would take 160 GiB of frames first.
+        let depth = self.frames.len() as u32;
+        let o = &mut self.open[i];
+        if o.n == 0 {
+            o.lowest = depth;
         }
-        let site_nested = self.inner > 0 && site != NO_SITE && {
-            let n = self.by_site.entry(site.0).or_insert(0);
-            *n += 1;
-            *n > 1
-        };
-        (inner, site_nested)
+        o.n += 1;
+        (o.n > 1, site_nested, by_site)
     }
 
-    /// Recursion begins: the open calls by site, from the stack (the call
-    /// being made is not on it yet).
-    #[cold]
+    /// A call from `site` by `caller`, open twice or more: whether one
+    /// from `site` was open already, and whether it went into `by_site`.
+    /// Open ones are those counted there, and the call the caller's
+    /// lowest activation made, which was made while the caller was open
+    /// once. Out of line: the event loop's code stays small.
     #[inline(never)]
-    fn count_sites(&mut self) {
-        for f in &self.frames {
-            if f.site != NO_SITE {
-                *self.by_site.entry(f.site.0).or_insert(0) += 1;
-            }
-        }
+    fn site_open(&mut self, caller: FuncId, site: LineId) -> (bool, bool) {
+        let Some(&caller) = self.open.get(caller.index()).filter(|_| site != NO_SITE) else {
+            return (false, false);
+        };
+        let n = self.by_site.entry(site.0).or_insert(0);
+        *n += 1;
+        let lowest_call = self.frames.get(caller.lowest as usize + 1);
+        (*n > 1 || lowest_call.is_some_and(|f| f.site == site), true)
     }
 
     /// Counts the call `frame` (just popped) as closed.
     #[inline(always)]
     fn leave(&mut self, frame: &TraceFrame) {
-        let Some(n) = self.open.get_mut(frame.func.index()) else {
-            return;
-        };
-        let inner = *n > 1;
-        *n = n.saturating_sub(1);
-        if self.inner == 0 {
-            return;
+        if let Some(o) = self.open.get_mut(frame.func.index()) {
+            o.n = o.n.saturating_sub(1);
         }
-        self.leave_site(frame.site, inner);
+        if frame.by_site {
+            self.leave_site(frame.site);
+        }
     }
 
-    /// While recursion lasts: the call from `site` is closed; the last
-    /// recursive call closed ends it, and the counts by site go.
     #[cold]
     #[inline(never)]
-    fn leave_site(&mut self, site: LineId, inner: bool) {
-        if site != NO_SITE
-            && let Some(n) = self.by_site.get_mut(&site.0)
-        {
+    fn leave_site(&mut self, site: LineId) {
+        if let Some(n) = self.by_site.get_mut(&site.0) {
             *n -= 1;
             if *n == 0 {
                 self.by_site.remove(&site.0);
-            }
-        }
-        if inner {
-            self.inner -= 1;
-            if self.inner == 0 {
-                self.by_site.clear();
             }
         }
     }
@@ -330,7 +332,6 @@ impl ProfileBuilder {
                 calls: 0,
                 outside_ms: 0.0,
                 open: Vec::new(),
-                inner: 0,
                 by_site: FxHashMap::default(),
             });
             ThreadIx(st.threads.len() - 1)
@@ -427,9 +428,8 @@ impl ProfileBuilder {
         // Counted with paths too: a new path asks whether its function is
         // open already (`new_trace_path`).
         let site = site.unwrap_or(NO_SITE);
-        let (inner, site_nested) = th.enter(func, site);
+        let (recursive, site_nested, by_site) = th.enter(func, site);
         th.calls += 1;
-        let recursive = !paths && inner;
         th.frames.push(TraceFrame {
             func,
             flags,
@@ -440,6 +440,7 @@ impl ProfileBuilder {
             last_child: NO_CHILD,
             recursive,
             site_nested,
+            by_site,
         });
         st.mark(thread, func, true);
     }
@@ -620,7 +621,7 @@ impl ProfileBuilder {
         let th = st.threads.get(thread.0)?;
         // The thread's count of open calls by function: no walk down the
         // stack, which made a chain of depth n cost n² steps.
-        let recursive = th.open.get(func.index()).is_some_and(|&n| n > 0);
+        let recursive = th.open.get(func.index()).is_some_and(|o| o.n > 0);
         // (parent, func) was neither in the parent's row nor in `children`
         // (nor in `roots`): this trace made no such path. The tree may
         // hold it all the same, from stacks made before the trace.
@@ -1041,8 +1042,9 @@ mod tests {
 
     /// A call made while one from its site is open on its thread adds its
     /// span to the line once (model.md § Intervals), with paths or
-    /// without, even where recursion began under the outer call (the
-    /// counts by site are then made from the stack); every call counts.
+    /// without, even where the outer call was made while its caller was
+    /// open once (so it is not among the calls counted by site); every
+    /// call counts.
     #[test]
     fn a_call_site_counts_a_call_within_one_of_its_own_once() {
         use crate::testing::{builder, new_function};
