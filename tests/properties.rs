@@ -963,6 +963,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
             target: profx::export::Target::Folded,
             weight: None,
             query: None,
+            range: None,
         };
         profx::export::write(p, &req, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let text = String::from_utf8(out).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -2166,6 +2167,7 @@ fn run_script(
     let q = Query {
         threads,
         steps: steps.iter().map(query_step).collect(),
+        ..Query::default()
     };
     Answer::run(p, &q, Policy::Script, &profx::model::Watch::NONE)
 }
@@ -2427,7 +2429,7 @@ proptest! {
         ];
         for (step, only_apart) in steps {
             let label = step.label();
-            let q = Query { threads: None, steps: vec![step] };
+            let q = Query { steps: vec![step], ..Query::default() };
             let a = Answer::run(&p, &q, Policy::Script, &profx::model::Watch::NONE)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let after = a.paths();

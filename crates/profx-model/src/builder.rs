@@ -78,6 +78,8 @@ pub struct ProfileBuilder {
     pub(crate) paths: metrics::PathState,
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
+    /// The stretch of a trace its numbers are cut to (`cut_to`).
+    pub(crate) trace_range: crate::TimeRange,
     pub(crate) timeline: Option<super::timeline::Timeline>,
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
@@ -133,6 +135,7 @@ impl ProfileBuilder {
             trace_state: None,
             paths: Default::default(),
             timeline_wanted: false,
+            trace_range: crate::TimeRange::ALL,
             timeline: None,
             stacks_wanted: true,
             hits_count: Default::default(),

@@ -39,6 +39,6 @@ pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Replay, Stack, TOP_LEVEL,
-    ThreadInfo, Totals, Watch,
+    ThreadInfo, TimeRange, Totals, Watch,
 };
 pub use warning::{Place, Warning, WarningKind};

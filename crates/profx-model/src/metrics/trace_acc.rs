@@ -138,6 +138,9 @@ pub(super) struct Pop {
     pub span: f64,
     /// Time the activation spent on top of the stack.
     pub self_ms: f64,
+    /// Whether it was entered inside the feed's range: only then a call
+    /// of its path, function and line.
+    pub counted: bool,
 }
 
 #[derive(Debug)]
@@ -175,6 +178,7 @@ const NO_POP: Pop = Pop {
     site_nested: false,
     span: 0.0,
     self_ms: 0.0,
+    counted: false,
 };
 
 impl Accs {
@@ -274,9 +278,10 @@ impl Accs {
         let timed = self.timed;
         // Whether this call's line may be new among its callee's lines.
         let mut new_site = true;
+        let counted = pop.counted;
         let recursive = match self.paths.get_mut(pop.path.index()) {
             Some(path) => {
-                path.calls += 1;
+                path.calls += u64::from(counted);
                 if timed {
                     path.self_ms += pop.self_ms;
                     path.on_stack_ms += pop.span;
@@ -288,9 +293,11 @@ impl Accs {
             None => pop.recursive,
         };
         let func = slot(&mut self.funcs, pop.func.index());
-        func.calls += 1;
+        func.calls += u64::from(counted);
         if timed {
-            if func.calls == 1 {
+            if !counted {
+                // Entered before the range: its time in it, not a call.
+            } else if func.calls == 1 {
                 (func.min_span, func.max_span) = (pop.span, pop.span);
                 (func.min_self, func.max_self) = (pop.self_ms, pop.self_ms);
             } else {
@@ -306,7 +313,7 @@ impl Accs {
         }
         if pop.site != NO_SITE {
             let line = self.line(pop.site);
-            line.calls = line.calls.saturating_add(1);
+            line.calls = line.calls.saturating_add(u32::from(counted));
             if timed && !pop.site_nested {
                 line.ms += pop.span;
             }
@@ -430,6 +437,7 @@ mod tests {
             site_nested: false,
             span,
             self_ms: span / 2.0,
+            counted: true,
         }
     }
 
