@@ -869,7 +869,8 @@ impl ProfileBuilder {
         }
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         let stack_times = self.stacks.iter().any(|s| s.self_ms.is_some());
-        Profile {
+        let range = (self.trace_range != crate::TimeRange::ALL).then_some(self.trace_range);
+        let profile = Profile {
             format: self.format,
             sources: self.sources,
             meta: self.meta,
@@ -898,6 +899,11 @@ impl ProfileBuilder {
             threads: self.threads,
             replay: self.replay,
             stated_rounding: self.stated_rounding,
+            range,
+        };
+        match range {
+            Some(_) => profile.keep_ran(),
+            None => profile,
         }
     }
 }

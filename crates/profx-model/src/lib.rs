@@ -23,6 +23,7 @@ mod name_index;
 pub mod par_sort;
 mod probe;
 mod profile;
+mod ran;
 mod stack_index;
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]

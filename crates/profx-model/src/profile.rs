@@ -262,6 +262,8 @@ pub struct Profile {
     pub(crate) threads: Vec<ThreadInfo>,
     /// The way back to the input's events, for a query choosing threads.
     pub(crate) replay: Option<std::sync::Arc<dyn Replay>>,
+    /// The time range a trace's numbers were cut to (`ProfileBuilder::cut_to`).
+    pub(crate) range: Option<TimeRange>,
 }
 
 /// One thread of a trace, as the trace feed saw it (model.md § Queries).
@@ -415,7 +417,13 @@ impl Profile {
         self.names.shares_table(&other.names)
     }
 
-    /// The way back to the input's events, where the loader gave one.
+    /// The time range a trace's numbers are cut to, as the feed was given
+    /// it (model.md § Time ranges); `None` for the whole run.
+    pub fn range(&self) -> Option<TimeRange> {
+        self.range
+    }
+
+    /// The way back to the input, for a query that selects events.
     pub fn replay(&self) -> Option<&std::sync::Arc<dyn Replay>> {
         self.replay.as_ref()
     }
