@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 mod ask;
 mod copy;
+mod range;
 mod search;
 pub(in crate::tui) use ask::dropped_words;
 

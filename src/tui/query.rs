@@ -10,7 +10,7 @@ use super::derived::Prepared;
 use super::pane::{Ctx, Pane};
 use crate::analysis::query::{self, Answer, Dropped, Policy, QueryError, Reads, Step, ThreadRow};
 use crate::analysis::view::View;
-use crate::model::{Profile, Watch};
+use crate::model::{Profile, TimeRange, Watch};
 use ratatui::layout::Rect;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,8 +26,10 @@ pub(crate) const SHOW_AFTER: Duration = Duration::from_millis(250);
 /// so popping a step costs nothing.
 pub struct Queried {
     answer: Answer,
-    /// What the panes derive from each level's profile, by level.
-    prepared: Vec<Arc<Prepared>>,
+    /// What the panes derive from each profile the answer holds (its
+    /// events', each level's and those kept under its ranges: `Answer::
+    /// held`), by profile.
+    prepared: Vec<(Arc<Profile>, Arc<Prepared>)>,
     /// What the panes derived from the loaded profile, kept for when it
     /// is shown again.
     loaded_prepared: Arc<Prepared>,
@@ -39,8 +41,8 @@ pub struct Queried {
 impl Queried {
     pub(super) fn new(loaded: Arc<Profile>, prepared: Arc<Prepared>) -> Queried {
         Queried {
+            prepared: vec![(Arc::clone(&loaded), Arc::clone(&prepared))],
             answer: Answer::whole(loaded),
-            prepared: vec![Arc::clone(&prepared)],
             loaded_prepared: prepared,
             thread_rows: std::sync::OnceLock::new(),
         }
@@ -63,48 +65,34 @@ impl Queried {
 
     /// What the panes derive from the profile `reads` names.
     pub(super) fn prepared(&self, reads: Reads) -> &Arc<Prepared> {
-        match reads {
-            Reads::Events => &self.prepared[0],
-            Reads::Paths => &self.prepared[self.prepared.len() - 1],
-        }
+        let p = self.answer.profile(reads);
+        self.prepared
+            .iter()
+            .find(|(q, _)| Arc::ptr_eq(q, p))
+            .map_or(&self.loaded_prepared, |(_, made)| made)
     }
 
     /// Takes `answer` as the query's: what the panes derived from a
-    /// profile it keeps is kept, `made` serves its paths' profile where
-    /// that is new.
+    /// profile it keeps is kept (a left-out step's profile is the one
+    /// before it, and so are its panes'), `made` serves its paths' profile
+    /// where that is new.
     pub(super) fn set(&mut self, answer: Answer, made: Option<Arc<Prepared>>) {
-        let old: Vec<(Arc<Profile>, Arc<Prepared>)> = self
-            .answer
-            .levels()
-            .iter()
-            .map(|l| Arc::clone(&l.profile))
-            .zip(self.prepared.iter().cloned())
-            .collect();
-        let n = answer.levels().len();
         let mut made = made;
-        self.prepared = answer
-            .levels()
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                if Arc::ptr_eq(&l.profile, answer.loaded()) {
-                    return Arc::clone(&self.loaded_prepared);
-                }
-                if let Some((_, p)) = old.iter().find(|(q, _)| Arc::ptr_eq(q, &l.profile)) {
-                    return Arc::clone(p);
-                }
-                match i + 1 == n {
-                    true => made.take().unwrap_or_default(),
-                    false => Arc::default(),
-                }
-            })
-            .collect();
-        // A left-out step's profile is the one before it: so are its panes'.
-        for i in 1..n {
-            if Arc::ptr_eq(&answer.levels()[i].profile, &answer.levels()[i - 1].profile) {
-                self.prepared[i] = Arc::clone(&self.prepared[i - 1]);
+        let mut next: Vec<(Arc<Profile>, Arc<Prepared>)> = Vec::new();
+        for p in answer.held() {
+            if next.iter().any(|(q, _)| Arc::ptr_eq(q, p)) {
+                continue;
             }
+            let kept = self.prepared.iter().find(|(q, _)| Arc::ptr_eq(q, p));
+            let prepared = match kept {
+                _ if Arc::ptr_eq(p, answer.loaded()) => Arc::clone(&self.loaded_prepared),
+                Some((_, old)) => Arc::clone(old),
+                None if Arc::ptr_eq(p, answer.paths()) => made.take().unwrap_or_default(),
+                None => Arc::default(),
+            };
+            next.push((Arc::clone(p), prepared));
         }
+        self.prepared = next;
         self.answer = answer;
     }
 
@@ -151,11 +139,12 @@ impl Queried {
     }
 
     /// The breadcrumbs: the threads (where the profile has threads to
-    /// choose), then each step's label; names pass through
+    /// choose), the range, then each step's label; names pass through
     /// `text::visible`.
     pub fn crumbs(&self) -> Vec<String> {
         self.thread_crumb()
             .into_iter()
+            .chain(self.answer.range().map(query::range_label))
             .chain(
                 self.steps()
                     .map(|s| crate::text::visible(&s.label()).into_owned()),
@@ -174,12 +163,21 @@ impl Queried {
         self.answer.dropped()
     }
 
-    /// Takes the last step off (one left out too), with why it was left
-    /// out; `None` when there is none.
-    pub(super) fn pop(&mut self) -> Option<(Step, Option<String>)> {
+    /// Takes the last thing asked off: a step (one left out too, with
+    /// why it was left out), or a range asked after every step (instant:
+    /// the levels from before it were kept); `None` when there is none.
+    pub(super) fn pop(&mut self) -> Option<Popped> {
+        if self.answer.last_asked_is_range() {
+            let range = self.answer.range()?;
+            // No step was asked since: the levels from before it come back
+            // as they were, nothing is run.
+            let back = self.answer.out_of_range(Policy::App, &Watch::NONE)?.ok()?;
+            self.set(back, None);
+            return Some(Popped::Range(range));
+        }
         let (answer, step, why) = self.answer.pop()?;
         self.set(answer, None);
-        Some((step, why))
+        Some(Popped::Step(step, why))
     }
 
     /// Back to the loaded profile; false when it was shown already.
@@ -190,6 +188,14 @@ impl Queried {
         self.set(Answer::whole(Arc::clone(self.loaded())), None);
         true
     }
+}
+
+/// What `u` took off.
+pub(super) enum Popped {
+    /// A step, and why it had been left out, if it had.
+    Step(Step, Option<String>),
+    /// A range.
+    Range(TimeRange),
 }
 
 /// A thread choice as the breadcrumbs say it: `all threads`, `thread 2`,
@@ -205,6 +211,11 @@ pub(super) enum Ask {
     Push(Step),
     /// Another thread choice, the steps applied again after it.
     Threads(Option<Vec<u64>>),
+    /// A range, nested in the one in effect, the steps applied again
+    /// after it.
+    Range(TimeRange),
+    /// The innermost range taken off, the steps asked since applied again.
+    OutOfRange,
 }
 
 /// What a job makes ahead for the answer's first frame, on its own
@@ -253,6 +264,8 @@ impl QueryJob {
         let what = match &ask {
             Ask::Push(s) => crate::text::visible(&s.label()).into_owned(),
             Ask::Threads(ids) => threads_label(ids.as_deref()),
+            Ask::Range(r) => query::range_label(*r),
+            Ask::OutOfRange => "out of the range".to_string(),
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let read: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
@@ -271,6 +284,11 @@ impl QueryJob {
             let next = match &ask {
                 Ask::Push(step) => answer.push(step.clone(), Policy::App, &watch)?,
                 Ask::Threads(ids) => answer.rethread(ids.clone(), Policy::App, &watch)?,
+                Ask::Range(r) => answer.in_range(*r, Policy::App, &watch)?,
+                Ask::OutOfRange => match answer.out_of_range(Policy::App, &watch) {
+                    Some(back) => back?,
+                    None => answer.clone(),
+                },
             };
             let warm = warm(&next, tab, size);
             Ok((ask, next, warm))
@@ -380,7 +398,7 @@ mod tests {
         assert!(!Arc::ptr_eq(q.answer().paths(), &p));
         assert!(Arc::ptr_eq(q.prepared(Reads::Paths), &made));
         assert!(Arc::ptr_eq(q.answer().events(), &p), "events untouched");
-        assert!(q.pop().is_some());
+        assert!(matches!(q.pop(), Some(Popped::Step(..))));
         assert!(
             Arc::ptr_eq(q.answer().paths(), &p),
             "the loaded profile itself"

@@ -8,7 +8,7 @@ use super::super::intent::{Intent, Op};
 use super::super::keymap::{Place, key_for};
 use super::super::menu::{Chosen, Entry};
 use super::super::pane::Pane;
-use super::super::query::{Answered, Ask, QueryJob};
+use super::super::query::{Answered, Ask, Popped, QueryJob};
 use super::super::threads::{Picked, ThreadsList};
 use super::{App, Mode};
 use crate::analysis::query::{QueryError, Reads, Step as QueryStep, spelling};
@@ -162,11 +162,20 @@ impl App {
         }
     }
 
-    /// `u`: the query's last step off (instant: its profile was kept).
+    /// `u`: the last thing asked off, a step or a range (instant: the
+    /// profiles before it were kept).
     pub(super) fn pop_step(&mut self) {
         let before = self.before();
         match self.query.pop() {
-            Some((step, left_out)) => {
+            Some(Popped::Range(range)) => {
+                self.query_changed_to(before, None);
+                self.status = Some(format!(
+                    "undone: {} · {}",
+                    crate::analysis::query::range_label(range),
+                    self.range_now()
+                ));
+            }
+            Some(Popped::Step(step, left_out)) => {
                 self.query_changed_to(before, None);
                 let label = crate::text::visible(&step.label()).into_owned();
                 self.status = Some(match left_out {
@@ -310,6 +319,12 @@ impl App {
                 self.query.set(answer, made);
                 self.query_changed_to(before, pane);
                 self.threads_words(threads.is_none())
+            }
+            Ask::Range(_) | Ask::OutOfRange => {
+                let before = self.before();
+                self.query.set(answer, made);
+                self.query_changed_to(before, pane);
+                self.range_words()
             }
         };
         self.status = Some(said);

@@ -6,6 +6,7 @@ mod flame;
 mod keys;
 mod messages;
 mod query_keys;
+mod range;
 mod screens;
 mod update;
 

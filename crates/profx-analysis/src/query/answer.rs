@@ -131,6 +131,13 @@ pub struct Ranged {
     before: Vec<Arc<Level>>,
 }
 
+impl Ranged {
+    /// The levels it keeps from before it was committed.
+    pub fn before(&self) -> &[Arc<Level>] {
+        &self.before
+    }
+}
+
 /// The answer to a query: the events' profile (the thread choice's), the
 /// ranges committed (nested: the innermost counts), its levels (the base,
 /// then each step's), and the mapping from the events' functions to the
@@ -318,6 +325,13 @@ impl Answer {
         self.ranges
             .last()
             .is_some_and(|r| self.levels.len() == r.before.len())
+    }
+
+    /// Every profile the answer holds: the events', those kept under its
+    /// ranges, and each level's (one may appear more than once).
+    pub fn held(&self) -> impl Iterator<Item = &Arc<Profile>> {
+        let kept = self.ranges.iter().flat_map(|r| r.before.iter());
+        std::iter::once(&self.events).chain(kept.chain(self.levels.iter()).map(|l| &l.profile))
     }
 
     /// The ranges committed, outermost first.
