@@ -110,6 +110,13 @@ pub enum TreeRule {
     NodesAreFunctions,
 }
 
+/// Where each stack's row is (source and place, when the loader said),
+/// and how many of the file's rows summed into it.
+pub(crate) type StackFacts<'a> = (
+    &'a dyn Fn(StackId) -> Option<(usize, Place)>,
+    &'a dyn Fn(StackId) -> u32,
+);
+
 /// The rules above, over the finished tree. `place` says where a stack's
 /// row is, when the loader said. Every sum is made in an order the node
 /// ids do not set (children's totals sorted by value), and the warnings
@@ -121,10 +128,7 @@ pub(crate) fn check_stated(
     functions: &[Function],
     (rounding, unit, rule): (f64, super::TimeUnit, TreeRule),
     name: &dyn Fn(FuncId) -> String,
-    (place, rows): (
-        &dyn Fn(StackId) -> Option<(usize, Place)>,
-        &dyn Fn(StackId) -> u32,
-    ),
+    (place, rows): StackFacts<'_>,
 ) -> Stated {
     let mut out = Stated::default();
     // Each node's root, made once a warning needs it: a path is named by

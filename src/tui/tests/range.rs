@@ -101,3 +101,15 @@ fn a_profile_without_times_says_ranges_need_them() {
     assert!(status.contains("needs a trace's times"), "{status}");
     assert!(app.query.is_whole());
 }
+
+/// The time order opens on the range, and zooms out to the whole run.
+#[test]
+fn the_time_order_opens_on_the_range() {
+    let mut app = two_threads();
+    app.ask_range(3.0, 11.0);
+    app.settle_query();
+    run(&mut app, &[Press::Char('5'), Press::Char('t')]);
+    assert_eq!(app.flame().chart.window(), (3.0, 11.0));
+    run(&mut app, &[Press::Esc]);
+    assert_eq!(app.flame().chart.window(), (0.0, 13.0));
+}

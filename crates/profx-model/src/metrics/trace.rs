@@ -469,10 +469,10 @@ impl ProfileBuilder {
             site,
             self_ms: 0.0,
             last_child: NO_CHILD,
-            bits: u8::from(recursive) * TraceFrame::RECURSIVE
-                | u8::from(site_nested) * TraceFrame::SITE_NESTED
-                | u8::from(by_site) * TraceFrame::BY_SITE
-                | u8::from(counted) * TraceFrame::COUNTED,
+            bits: (u8::from(recursive) * TraceFrame::RECURSIVE)
+                | (u8::from(site_nested) * TraceFrame::SITE_NESTED)
+                | (u8::from(by_site) * TraceFrame::BY_SITE)
+                | (u8::from(counted) * TraceFrame::COUNTED),
         });
         st.mark(thread, func, true);
     }

@@ -128,6 +128,11 @@ impl FlamePane {
         };
         if self.chart.chart.is_none() {
             self.chart.chart = Some(Arc::new(Chart::from_timeline(tl)));
+            // It opens on the query's range (tui.md § Time ranges): the
+            // calls as they ran there, `Esc` zooming out to the whole run.
+            if let Some(r) = cx.answer.range() {
+                self.chart.windows.push((r.from_ms, r.until_ms));
+            }
         }
         self.mode = FlameMode::Chart;
         let t = key_for(&Intent::TimeOrder, Place::Chart);
