@@ -887,7 +887,7 @@ fn digits_names_and_what_a_line_called_at_80_columns() {
         "the tree in seconds, every digit:\n{s}"
     );
     assert!(
-        s.contains("…cer.Program.Main…"),
+        s.contains("…Program.Main(…)"),
         "the class and method kept:\n{s}"
     );
     assert!(

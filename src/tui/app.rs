@@ -247,7 +247,7 @@ impl App {
 
     /// Where the header, the pane, its split and the footer fall on screen.
     pub fn areas(&self) -> Areas {
-        layout::areas(self.size, self.pane().has_detail())
+        layout::areas(self.size, self.pane().split())
     }
 
     /// Whether the first view's order is still being made on a thread.

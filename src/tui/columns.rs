@@ -367,17 +367,17 @@ pub(super) fn search_text(kind: Table, src: Src<'_>, row: u32) -> std::borrow::C
     }
 }
 
-/// Widest cell of each column over all rows of the kind (names capped so
-/// one long name cannot push every number off the screen). Rows are read
-/// in the model's order, which is the order they lie in memory.
+/// Widest cell of each column over all rows of the kind, whole: a text
+/// column starts narrower (`start_width`) and takes the room the others
+/// leave up to this (`layout::place_columns`). Rows are read in the
+/// model's order, which is the order they lie in memory.
 pub(super) fn column_widths(src: Src, kind: Table, cols: &[Col]) -> Vec<u16> {
-    column_widths_of(src, kind, cols, 0..row_count(src, kind) as u32)
+    column_widths_of(src, cols, 0..row_count(src, kind) as u32)
 }
 
 /// `column_widths` over some rows only (the first frame's).
 pub(super) fn column_widths_of(
     src: Src,
-    kind: Table,
     cols: &[Col],
     rows: impl Iterator<Item = u32> + Clone,
 ) -> Vec<u16> {
@@ -395,7 +395,6 @@ pub(super) fn column_widths_of(
                     })
                     .max()
                     .unwrap_or(0)
-                    .min(text_cap(kind, c))
             };
             u16::try_from(head.max(widest)).unwrap_or(u16::MAX)
         })
@@ -431,13 +430,20 @@ fn text_width(v: Value<'_>) -> usize {
     }
 }
 
-fn text_cap(kind: Table, c: Col) -> usize {
-    match (kind, c) {
-        (Table::Functions, Col::F(FuncColumn::Name)) => 48,
-        (Table::Stacks, Col::S(StackColumn::Leaf)) => 40,
-        (Table::Modules, Col::M(ModuleColumn::Module)) => 48,
-        _ => 28,
+/// The width a column starts at, its widest cell `widest` wide: a number
+/// its widest (a number never loses a digit), a text at most its cap
+/// (and its heading), so one long name cannot push every number off the
+/// screen; the room left then widens it again.
+pub(super) fn start_width(c: Col, widest: u16) -> u16 {
+    if c.is_number() {
+        return widest;
     }
+    let cap = match c {
+        Col::F(FuncColumn::Name) | Col::M(ModuleColumn::Module) => 48,
+        Col::S(StackColumn::Leaf) => 40,
+        _ => 28,
+    };
+    widest.min(cap)
 }
 
 #[cfg(test)]

@@ -321,7 +321,7 @@ impl Opening {
             .name("profx-open".into())
             .spawn(job)
             .ok()?;
-        let widths = columns::column_widths_of(src, Table::Functions, &cols, first.iter().copied());
+        let widths = columns::column_widths_of(src, &cols, first.iter().copied());
         let pane = TableColumns {
             cols,
             widths,

@@ -3,7 +3,7 @@
 //! hit-test mouse clicks against the very same ones, so a click always
 //! lands on what was drawn there.
 
-use super::columns::Col;
+use super::columns::{Col, start_width};
 use super::pane::TABS;
 use crate::analysis::view::View;
 use ratatui::layout::Rect;
@@ -33,18 +33,24 @@ pub(super) fn too_small(size: Rect) -> bool {
 }
 
 /// Where everything sits in a window of `size`, for a pane with a detail
-/// split under its table or without.
-pub(super) fn areas(size: Rect, detail: bool) -> Areas {
+/// split under a table of `Some(rows)` or without (`None`): the split has
+/// a quarter of the window (5 to 12 lines), and every line the table's
+/// rows leave empty besides.
+pub(super) fn areas(size: Rect, split: Option<usize>) -> Areas {
     let line = |y: u16| Rect::new(size.x, y, size.width, 1);
     let header = line(size.y);
     let crumbs = line(size.y + 1);
     let footer = line(size.bottom().saturating_sub(1));
     let body_top = size.y + 2;
     let body_h = size.height.saturating_sub(3);
-    let detail_h = if detail {
-        (size.height / 4 + 1).clamp(5, 12).min(body_h / 2)
-    } else {
-        0
+    let detail_h = match split {
+        None => 0,
+        Some(rows) => {
+            let least = (size.height / 4 + 1).clamp(5, 12).min(body_h / 2);
+            // The rows, a line at least, their headings and the borders.
+            let table = u16::try_from(rows.max(1)).map_or(u16::MAX, |r| r.saturating_add(3));
+            least.max(body_h.saturating_sub(table))
+        }
     };
     let table = Rect::new(size.x, body_top, size.width, body_h - detail_h);
     let detail =
@@ -119,25 +125,31 @@ pub(super) fn place_columns(
         return Vec::new();
     }
     let avail = inner.width.saturating_sub(MARKER);
+    let start = |i: usize| start_width(cols[i], widths[i]);
     // The name starts at up to 24 columns and grows into what the others leave.
-    let first_min = widths[0].clamp(4, 24).min(avail);
+    let first_min = start(0).clamp(4, 24).min(avail);
     let mut chosen = vec![(0usize, first_min)];
     let mut used = first_min;
     let from = 1 + hscroll.min(cols.len() - 1);
-    for (i, &w) in widths.iter().enumerate().skip(from) {
+    for i in from..cols.len() {
+        let w = start(i);
         if used + w + SPACING > avail {
             break;
         }
         chosen.push((i, w));
         used += w + SPACING;
     }
-    // Give the name what it needs of what is left, then the rest to the
-    // last column if it is text; otherwise it stays at the right, so the
-    // numbers stay beside the names on a wide screen.
-    let spare = avail - used;
-    let grow = spare.min(widths[0].saturating_sub(first_min));
-    chosen[0].1 += grow;
-    let spare = spare - grow;
+    // What is left widens the text columns up to their widest cells, the
+    // name first: a name (a trace's `Called`) is cut only where the window
+    // has no room for it. The rest goes to the last column if it is text;
+    // otherwise it stays at the right, so the numbers stay beside the
+    // names on a wide screen.
+    let mut spare = avail - used;
+    for (i, w) in &mut chosen {
+        let grow = spare.min(widths[*i].saturating_sub(*w));
+        *w += grow;
+        spare -= grow;
+    }
     if let Some(last) = chosen
         .last_mut()
         .filter(|(i, _)| *i > 0 && !cols[*i].is_number())
@@ -197,11 +209,59 @@ mod tests {
 
     #[test]
     fn areas_fill_the_window() {
-        let a = areas(Rect::new(0, 0, 80, 24), true);
+        let a = areas(Rect::new(0, 0, 80, 24), Some(100));
         let d = a.detail.expect("functions have a split");
         assert_eq!(a.table.y, 2);
         assert_eq!(d.bottom(), a.footer.y);
         assert_eq!(a.footer.y, 23);
         assert!(table_rows(a.table) >= 8);
+    }
+
+    /// The split takes the lines a short table leaves empty, never less
+    /// than its quarter of the window.
+    #[test]
+    fn the_split_takes_the_rows_the_table_does_not_need() {
+        let size = Rect::new(0, 0, 120, 35);
+        let long = areas(size, Some(1000));
+        let short = areas(size, Some(10));
+        let none = areas(size, Some(0));
+        let height = |a: Areas| a.detail.map_or(0, |d| d.height);
+        assert_eq!(height(long), 9);
+        assert_eq!(table_rows(short.table), 10);
+        assert_eq!(height(short), 32 - 13);
+        assert_eq!(table_rows(none.table), 1);
+        assert_eq!(areas(size, None).detail, None);
+        for a in [long, short, none] {
+            assert_eq!(a.table.height + height(a), 32);
+        }
+    }
+
+    /// Room left over widens a text column up to its widest cell, the name
+    /// first; numbers stay beside the names.
+    #[test]
+    fn text_columns_take_the_room_before_they_are_cut() {
+        use crate::analysis::columns::LineColumn;
+        let cols = [
+            Col::F(FuncColumn::Name),
+            Col::F(FuncColumn::Calls),
+            Col::F(FuncColumn::HitsSelf),
+        ];
+        let inner = Rect::new(1, 0, 198, 10);
+        let placed = place_columns(inner, &cols, &[120, 8, 8], 0);
+        assert_eq!(placed[0].width, 120, "whole, past its cap of 48");
+        let placed = place_columns(inner, &cols, &[30, 8, 8], 0);
+        assert_eq!((placed[0].width, placed[1].x), (30, 2 + 31));
+        // A trace's lines: the caller first, then what it called.
+        let cols = [
+            Col::L(LineColumn::File),
+            Col::L(LineColumn::Line),
+            Col::L(LineColumn::Called),
+            Col::L(LineColumn::Hits),
+        ];
+        let placed = place_columns(inner, &cols, &[12, 5, 90, 6], 0);
+        let widths: Vec<u16> = placed.iter().map(|p| p.width).collect();
+        assert_eq!(widths, [12, 5, 90, 6]);
+        let narrow = place_columns(Rect::new(1, 0, 78, 10), &cols, &[12, 5, 90, 6], 0);
+        assert_eq!(narrow[2].width, 77 - 12 - 5 - 6 - 3, "cut to the room");
     }
 }

@@ -270,7 +270,7 @@ impl ThreadsList {
     /// query's thread crumb) and what the keys do on its frame.
     pub fn render(&self, buf: &mut Buffer, showing: &str, theme: Theme) {
         let cx = self.cx();
-        let area = cx.areas(false).table;
+        let area = cx.areas().table;
         Clear.render(area, buf);
         let rows = self.rows();
         let ticked = |row: u32| {

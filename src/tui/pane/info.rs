@@ -69,7 +69,7 @@ impl InfoPane {
 
     /// Lines shown at once.
     fn page(&self, cx: &Ctx) -> usize {
-        layout::list_rows(cx.areas(false).table).max(1)
+        layout::list_rows(cx.areas().table).max(1)
     }
 
     pub fn keep_visible(&mut self, cx: &Ctx) {
@@ -79,7 +79,7 @@ impl InfoPane {
 
     /// A click on a line selects it.
     fn click(&mut self, x: u16, y: u16, cx: &Ctx) -> Effect {
-        let body = inner(cx.areas(false).table);
+        let body = inner(cx.areas().table);
         if !body.contains(ratatui::layout::Position::new(x, y)) {
             return Effect::Ignored;
         }

@@ -169,9 +169,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Where everything sits for a pane with a detail split or without.
-    pub fn areas(&self, detail: bool) -> Areas {
-        layout::areas(self.size, detail)
+    /// Where everything sits for a pane without a split under its table
+    /// (a table with one says its rows: `TablePane::areas`).
+    pub fn areas(&self) -> Areas {
+        layout::areas(self.size, None)
     }
 
     /// A status for a profile without call paths.
@@ -500,6 +501,15 @@ impl Pane {
     /// Whether the pane has a split under its table.
     pub fn has_detail(&self) -> bool {
         matches!(self, Pane::Table(t) if t.has_detail())
+    }
+
+    /// The rows of a table with a split under it, whose height they set
+    /// (`layout::areas`); `None` for a pane without one.
+    pub fn split(&self) -> Option<usize> {
+        match self {
+            Pane::Table(t) => t.split(),
+            _ => None,
+        }
     }
 
     /// The keyboard is in the split under the table.

@@ -418,6 +418,7 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         })
         .collect();
     let mut spans = vec![Span::styled("│ ", theme.dim())];
+    let trail = trail_fit(trail, usize::from(area.width).saturating_sub(2));
     for (i, step) in trail.iter().enumerate() {
         if i > 0 {
             spans.push(Span::styled(" › ", theme.dim()));
@@ -429,6 +430,28 @@ fn crumbs(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
         ));
     }
     put(buf, area, &Line::from(spans));
+}
+
+/// The trail's steps in `width`: the first ones give way to one `…`;
+/// where the last step alone is left, it is cut with `…` (never at the
+/// screen's edge).
+fn trail_fit(trail: Vec<String>, width: usize) -> Vec<String> {
+    let line =
+        |t: &[String]| t.iter().map(|s| s.width()).sum::<usize>() + 3 * t.len().saturating_sub(1);
+    if line(&trail) <= width {
+        return trail;
+    }
+    let n = trail.len();
+    for keep in (1..n).rev() {
+        let mut shown = vec!["…".to_string()];
+        shown.extend_from_slice(&trail[n - keep..]);
+        if line(&shown) <= width {
+            return shown;
+        }
+    }
+    // Where the user is, alone, whole if it fits at all.
+    let last = trail.last().map_or("", String::as_str);
+    vec![fit_cut(last, width, Cut::End).text]
 }
 
 use super::pane::short_name;
@@ -533,6 +556,23 @@ fn search_prompt(
 mod tests {
     use super::*;
     use unicode_width::UnicodeWidthStr;
+
+    /// The trail's first steps give way to `…`, then the last is cut with
+    /// `…`: never at the screen's edge.
+    #[test]
+    fn the_trail_is_cut_with_an_ellipsis() {
+        let trail = |steps: &[&str]| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let steps = trail(&["Functions", "function FNPRICE", "Stacks"]);
+        assert_eq!(trail_fit(steps.clone(), 80), steps);
+        assert_eq!(
+            trail_fit(steps.clone(), 30),
+            trail(&["…", "function FNPRICE", "Stacks"])
+        );
+        assert_eq!(trail_fit(steps.clone(), 12), trail(&["…", "Stacks"]));
+        assert_eq!(trail_fit(steps.clone(), 9), trail(&["Stacks"]));
+        assert_eq!(trail_fit(steps, 5), trail(&["Stac…"]));
+        assert_eq!(trail_fit(trail(&["Functions"]), 6), trail(&["Funct…"]));
+    }
 
     /// The header leaves facts out whole: no number loses its unit; the
     /// facts that must show stay, the input's name giving way.

@@ -919,3 +919,225 @@ fn time_order_says_the_steps_are_not_drawn() {
     let screen = text(&render(&app));
     assert!(screen.contains("steps not drawn"), "{screen}");
 }
+
+/// Names that a cut would make read the same (issue 64): three
+/// `IPrimitive.Intersect`s of a ray tracer (an interface's and two
+/// classes' implementations of it, whose names end alike), two C++
+/// overloads and two instances of a template; called from `main` so the
+/// Call tree lists them as siblings.
+fn alike_names(w: u16, h: u16) -> App {
+    let intersect = "IPrimitive.Intersect(class Raytracer.Ray&,bool&)";
+    let mesh = "geometry::shapes::Mesh<std::vector<float>>::intersect";
+    let names = [
+        ("main", 1.0, None),
+        (
+            "Raytracer.Raytracer.Tracer.TraceRay(class Raytracer.Ray)",
+            2.0,
+            Some(0),
+        ),
+        (&*format!("Raytracer.Primitives.{intersect}"), 3.0, Some(1)),
+        (
+            &*format!("Raytracer.Primitives.Sphere.Raytracer.Primitives.{intersect}"),
+            20.0,
+            Some(2),
+        ),
+        (
+            &*format!("Raytracer.Primitives.Box.Raytracer.Primitives.{intersect}"),
+            10.0,
+            Some(2),
+        ),
+        ("ns::Foo<int>::bar(int)", 6.0, Some(0)),
+        ("ns::Foo<int>::bar(double)", 5.0, Some(0)),
+        (&*format!("{mesh}(const Ray<float>&, Hit&)"), 4.0, Some(0)),
+        (&*format!("{mesh}(const Ray<double>&, Hit&)"), 3.5, Some(0)),
+    ]
+    .map(|(n, ms, parent)| (n.to_string(), ms, parent));
+    let mut b = crate::model::ProfileBuilder::new("plist");
+    let module = b.intern("");
+    let mut nodes = Vec::new();
+    let mut funcs = Vec::new();
+    for (name, ms, parent) in &names {
+        let name = b.intern(name);
+        let f = b.function(name, module);
+        let node = b.node(parent.map(|i: usize| nodes[i]), f);
+        let s = b.stack_at(node);
+        b.stack_summary(s, Some(1), Some(*ms), None);
+        nodes.push(node);
+        funcs.push(f);
+    }
+    // A function's inclusive time: its own and its callees'.
+    fn incl(names: &[(String, f64, Option<usize>)], i: usize) -> f64 {
+        let below = (0..names.len()).filter(|&j| names[j].2 == Some(i));
+        names[i].1 + below.map(|j| incl(names, j)).sum::<f64>()
+    }
+    for (i, &f) in funcs.iter().enumerate() {
+        let time = crate::model::TimeValues {
+            elapsed_inclusive: Some(incl(&names, i)),
+            elapsed_exclusive: Some(names[i].1),
+            ..Default::default()
+        };
+        let summary = crate::model::FuncSummary {
+            calls: Some(1),
+            time,
+            ..Default::default()
+        };
+        b.summary(f, summary);
+    }
+    b.totals_mut().elapsed_inclusive_ms = Some(incl(&names, 0));
+    app_of(b.finish(), "alike-names", w, h)
+}
+
+/// The names of a pane's rows on screen, as drawn: each row's text from
+/// its marks to its first number.
+fn row_names(app: &App, screen: &str) -> Vec<String> {
+    let table = app.areas().table;
+    let number = |t: &str| t.chars().all(|c| c.is_ascii_digit() || ",.—%█".contains(c));
+    screen
+        .lines()
+        .skip(usize::from(table.y) + 2)
+        .take(usize::from(table.height.saturating_sub(3)))
+        .map(|line| {
+            let words = line.trim_matches(|c| c == '│' || c == ' ');
+            let words = words.trim_start_matches(['▶', '▾', '▸', ' ']);
+            let name: Vec<&str> = words
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .take_while(|w| !number(w))
+                .collect();
+            name.join(" ")
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+/// No two rows on screen read the same: each full name differs.
+fn assert_told_apart(app: &App, screen: &str, rows: usize) {
+    let names = row_names(app, screen);
+    assert_eq!(names.len(), rows, "{screen}");
+    for (i, a) in names.iter().enumerate() {
+        assert!(!names[..i].contains(a), "{a:?} twice:\n{screen}");
+    }
+}
+
+/// Names cut at the walk's sizes lose their template arguments, their
+/// parameters, their namespaces; where two would still read the same,
+/// each keeps what tells it apart: in the Functions table, in the Call
+/// tree (siblings), every row open.
+#[test]
+fn names_that_would_read_the_same_are_told_apart() {
+    for (w, h) in WALK {
+        let mut app = alike_names(w, h);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("alike-functions-{w}x{h}"), screen);
+        assert_told_apart(&app, &screen, 9);
+        act(&mut app, &[pane_key(3), Char('E')]);
+        let screen = text(&render(&app));
+        insta::assert_snapshot!(format!("alike-tree-{w}x{h}"), screen);
+        assert_told_apart(&app, &screen, 9);
+    }
+    // At 80 columns the three `Intersect`s keep their class or their start.
+    let app = alike_names(80, 24);
+    let screen = text(&render(&app));
+    for told in ["Sphere.…", "Box.…", "Raytracer.…IPrimitive"] {
+        assert!(screen.contains(told), "{told}:\n{screen}");
+    }
+}
+
+/// A wide window gives the names its room: the Functions table's names of
+/// a real VS call tree whole at 200 columns, the Call tree's numbers
+/// beside its names, not across the screen.
+#[test]
+fn a_wide_window_gives_the_names_room() {
+    let longest = "Raytracer.Primitives.Sphere.Raytracer.Primitives.IPrimitive.Intersect(class Raytracer.Ray&,bool&)";
+    walk_sizes("functions-wide-names", &vs_tree, &[]);
+    let app = vs_tree(200, 60);
+    let screen = text(&render(&app));
+    assert!(screen.contains(longest), "{screen}");
+    walk_sizes("tree-wide-names", &vs_tree, &[pane_key(3), Char('E')]);
+    let app = {
+        let mut app = vs_tree(200, 60);
+        act(&mut app, &[pane_key(3), Char('E')]);
+        app
+    };
+    let screen = text(&render(&app));
+    let row = screen
+        .lines()
+        .find(|l| l.contains(longest))
+        .expect("the longest name whole");
+    // The name's end is a few columns from its total.
+    let end = row.find(longest).map_or(0, |at| at + longest.len());
+    let gap = row[end..].chars().take_while(|&c| c == ' ').count();
+    assert!(
+        gap < 16,
+        "{gap} columns between the name and its numbers:\n{row}"
+    );
+}
+
+/// A trace whose lines call functions of long names: the Lines pane's
+/// `Called` takes the room a wide window has; the events' ops say what
+/// they are on the frame.
+fn long_calls(w: u16, h: u16) -> App {
+    let trace = [
+        r#"1,0.0,"i","MAIN",1"#,
+        r#"1,1.0,"i","PRICING:CALCULATEDISCOUNTFORCUSTOMERORDER",20"#,
+        r#"1,3.0,"o","PRICING:CALCULATEDISCOUNTFORCUSTOMERORDER""#,
+        r#"1,4.0,"i","INVENTORY:RESERVESTOCKFORPENDINGORDERLINES",20"#,
+        r#"1,9.0,"o","INVENTORY:RESERVESTOCKFORPENDINGORDERLINES""#,
+        r#"1,10.0,"i","SHIPPING:SCHEDULEDELIVERYWITHPREFERREDCARRIER",20"#,
+        r#"1,11.0,"o","SHIPPING:SCHEDULEDELIVERYWITHPREFERREDCARRIER""#,
+        r#"1,12.0,"i","BILLING:WRITEINVOICEANDPOSTTOGENERALLEDGER",70"#,
+        r#"1,15.0,"o","BILLING:WRITEINVOICEANDPOSTTOGENERALLEDGER""#,
+        r#"1,16.0,"o","MAIN""#,
+    ]
+    .join("\n");
+    let input = crate::load::Input::owned("long-calls.prf", trace.into_bytes());
+    let opts = crate::load::LoadOptions::default();
+    let p = crate::load::load_inputs(&[input], &opts).expect("the trace loads");
+    app_of(p, "long-calls.prf", w, h)
+}
+
+#[test]
+fn a_traces_calls_take_the_room_and_its_ops_are_named() {
+    walk_sizes("lines-long-calls", &long_calls, &[pane_key(1)]);
+    let mut app = long_calls(200, 60);
+    act(&mut app, &[pane_key(1)]);
+    let screen = text(&render(&app));
+    for name in [
+        "PRICING:CALCULATEDISCOUNTFORCUSTOMERORDER",
+        "INVENTORY:RESERVESTOCKFORPENDINGORDERLINES",
+        "SHIPPING:SCHEDULEDELIVERYWITHPREFERREDCARRIER",
+    ] {
+        let row = screen
+            .lines()
+            .find(|l| l.contains("MAIN ") && l.contains(" 20 "));
+        assert!(
+            row.is_some_and(|r| r.contains(name)),
+            "{name} whole:\n{screen}"
+        );
+    }
+    walk_sizes(
+        "events-long-calls",
+        &long_calls,
+        &[pane_key(5), Enter, Down],
+    );
+    let mut app = long_calls(80, 24);
+    act(&mut app, &[pane_key(5), Enter]);
+    let screen = text(&render(&app));
+    assert!(screen.contains(" Op "), "{screen}");
+    assert!(
+        screen.contains("Op: i about to enter · I entered · O about to return · o returned"),
+        "{screen}"
+    );
+}
+
+/// At 120×35 a short table leaves its empty rows to the split under it:
+/// the butterfly shows every caller and callee of `(main)`'s callee.
+#[test]
+fn a_short_table_gives_its_rows_to_the_split() {
+    let app = alike_names(120, 35);
+    let a = app.areas();
+    assert_eq!(crate::tui::layout::table_rows(a.table), 9);
+    let screen = text(&render(&app));
+    assert!(!screen.contains("more"), "nothing left out:\n{screen}");
+    walk_sizes("split-of-a-short-table", &demo, &[Down]);
+}

@@ -651,7 +651,7 @@ impl FlamePane {
 
 /// The pane's inside less its status line.
 fn drawn(cx: &Ctx) -> Rect {
-    let i = inner(cx.areas(false).table);
+    let i = inner(cx.areas().table);
     Rect::new(i.x, i.y, i.width, i.height.saturating_sub(1))
 }
 

@@ -7,7 +7,7 @@ use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::Profile;
 use crate::report::fmt::cell;
-use crate::tui::fit::{fit, fit_name_module, fname, full_name, shared_module};
+use crate::tui::fit::{fit, fit_names_modules, fname, full_name, shared_module};
 use crate::tui::layout;
 use crate::tui::pane::{Ctx, Focus, TablePane, inner};
 use crate::tui::render::theme::Theme;
@@ -192,8 +192,11 @@ fn edges(
         let w = usize::from(area.width.saturating_sub(4));
         buf.set_stringn(area.x + 2, area.bottom() - 1, text, w, theme.dim());
     }
+    let names = shown_names(p, &list[first.min(list.len())..], rows, name_w);
     for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
-        let Some(e) = list.get(first + i) else { break };
+        let (Some(e), Some(name)) = (list.get(first + i), names.get(i)) else {
+            break;
+        };
         let selected = focused == Some(first + i);
         let style = if selected {
             theme.selected(true)
@@ -202,15 +205,29 @@ fn edges(
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         let row = numbers(time(e), count(e), share(e));
-        let (label, module) = who_label(p, e.who);
         let name_style = match e.who {
             Who::Func(_) => style,
             _ => theme.on(style, theme.dim()),
         };
-        let name = fit_name_module(&label, module.as_deref(), usize::from(name_w));
         buf.set_stringn(inner.x + 1, y, name, usize::from(name_w), name_style);
         buf.set_stringn(nx, y, row, usize::from(numbers_w), style);
     }
+}
+
+/// The names of the first `rows` of `list`, each with its module where
+/// another module's function shares it, cut together so no two read the
+/// same (`fit_names_modules`).
+fn shown_names(p: &Profile, list: &[Edge], rows: usize, name_w: u16) -> Vec<String> {
+    let labels: Vec<(String, Option<String>)> = list
+        .iter()
+        .take(rows)
+        .map(|e| who_label(p, e.who))
+        .collect();
+    let names: Vec<(&str, Option<&str>, usize)> = labels
+        .iter()
+        .map(|(label, module)| (label.as_str(), module.as_deref(), usize::from(name_w)))
+        .collect();
+    fit_names_modules(&names)
 }
 
 /// What the bottom edge says: rows below the last shown, and columns the

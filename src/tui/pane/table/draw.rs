@@ -10,7 +10,8 @@ use crate::report::fmt::{cell, grouped, percent_basis};
 use crate::text::visible;
 use crate::tui::columns;
 use crate::tui::fit::{
-    Cut, fit_cut, fit_name_module, fname, full_name, highlighted, put, with_name,
+    Cut, Fitted, fit_cut, fit_names, fname, frame_title, full_name, highlighted, module_suffix,
+    put, with_name,
 };
 use crate::tui::intent::Intent;
 use crate::tui::keymap::{Place, key_for};
@@ -63,6 +64,11 @@ pub(super) fn framed(
     extra: &Extra,
 ) {
     let (title, bottom) = titles(t, cx);
+    // A title too long for the frame is cut with `…`, not at the corner.
+    let (title, bottom) = (
+        frame_title(&title, area.width),
+        frame_title(&bottom, area.width),
+    );
     let right = |left: &str, wordings: &[String]| {
         Line::from(Span::styled(
             beside(left, wordings, area.width),
@@ -141,7 +147,11 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     };
     title.push_str(&format!(" · filter: {filter} "));
     let Some(table) = t.columns_of() else {
-        return (title, String::new());
+        let legend = match t.within {
+            Within::Packet(k) => ops_legend(t, cx, k),
+            _ => None,
+        };
+        return (title, legend.unwrap_or_default());
     };
     let mut bottom = String::new();
     let placed = t.placed(cx);
@@ -185,7 +195,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
     if !sides.is_empty() {
         bottom.push_str(&format!("─ columns: {} ", sides.join(", ")));
     }
-    let frame = usize::from(cx.areas(t.has_detail()).table.width.saturating_sub(4));
+    let frame = usize::from(t.areas(cx).table.width.saturating_sub(4));
     (title, with_name(&whole_name, bottom, frame))
 }
 
@@ -203,10 +213,12 @@ fn rows_table(
     let area = layout::columns_area(stacks, inner);
     let placed = layout::place_columns(area, &pane.cols, &pane.widths, v.hscroll);
     let path_x = headings(buf, inner, (v, cx), &placed, theme);
-    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
-        let Some(row) = v.rows.get(v.offset + i) else {
-            break;
-        };
+    let shown: Vec<u32> = (0..inner.height.saturating_sub(1) as usize)
+        .map_while(|i| v.rows.get(v.offset + i))
+        .collect();
+    let cells = visible_cells(&shown, (v, cx), &placed);
+    for (i, (&row, cells)) in shown.iter().zip(cells).enumerate() {
+        let y = inner.y + 1 + i as u16;
         let selected = v.offset + i == v.cursor;
         let base = row_style(selected, v.focus == Focus::Table, theme);
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
@@ -216,7 +228,7 @@ fn rows_table(
             (false, false) => "",
         };
         buf.set_stringn(inner.x, y, mark, usize::from(MARKER), base);
-        row_cells(buf, (y, row, base), (v, cx), &placed, theme);
+        row_cells(buf, (y, row, base), (v, cx), (&placed, cells), theme);
         if let Some(path_x) = path_x {
             let width = inner.right() - path_x;
             let id = StackId::from_index(row as usize);
@@ -263,32 +275,93 @@ fn headings(
     with_path.then_some(path_x)
 }
 
+/// A cell as drawn: its whole text, what is shown of it, and the module
+/// written after it (a stack's leaf whose name another module's function
+/// shares).
+struct Shown {
+    text: String,
+    fitted: Fitted,
+    module: Option<String>,
+}
+
+/// The cells of the rows on screen, in the columns placed: a name column's
+/// (`Cut::Name`) cut together, so no two rows read the same where their
+/// names differ (`fit_names`); the others each alone.
+fn visible_cells(
+    shown: &[u32],
+    (v, cx): (&TablePane, &Ctx),
+    placed: &[layout::Placed],
+) -> Vec<Vec<Shown>> {
+    let (p, src) = (cx.profile, cx.src());
+    let cols = &cx.columns(v.table).cols;
+    let mut rows: Vec<Vec<Shown>> = shown.iter().map(|_| Vec::new()).collect();
+    for at in placed {
+        let col = cols[at.col];
+        let width = usize::from(at.width);
+        let cut = columns::cut(col);
+        let mut cells: Vec<(String, Option<String>, usize)> = shown
+            .iter()
+            .map(|&row| {
+                let text = cell(col.value(src, row));
+                match columns::shared_module(col, p, row) {
+                    // A module after the text takes its room first.
+                    Some(m) => {
+                        let (suffix, room) = module_suffix(text.width(), &m, width);
+                        (text, Some(suffix), room)
+                    }
+                    None => (text, None, width),
+                }
+            })
+            .collect();
+        let fitted = match cut {
+            Cut::Name => {
+                let names: Vec<(&str, usize)> = cells
+                    .iter()
+                    .map(|(t, _, room)| (t.as_str(), *room))
+                    .collect();
+                fit_names(&names)
+            }
+            _ => cells
+                .iter()
+                .map(|(t, _, room)| fit_cut(t, *room, cut))
+                .collect(),
+        };
+        for ((row, (text, module, _)), fitted) in rows.iter_mut().zip(cells.drain(..)).zip(fitted) {
+            row.push(Shown {
+                text,
+                fitted,
+                module,
+            });
+        }
+    }
+    rows
+}
+
 /// One row's cells in the columns placed, the search's matches lit.
 fn row_cells(
     buf: &mut Buffer,
     (y, row, base): (u16, u32, Style),
     (v, cx): (&TablePane, &Ctx),
-    placed: &[layout::Placed],
+    (placed, cells): (&[layout::Placed], Vec<Shown>),
     theme: Theme,
 ) {
-    let (p, src) = (cx.profile, cx.src());
+    let p = cx.profile;
     let pane = cx.columns(v.table);
     let search_col = columns::search_column(v.table, p, row);
-    for at in placed {
+    for (at, shown) in placed.iter().zip(cells) {
         let col = pane.cols[at.col];
-        let text = cell(col.value(src, row));
         let positions = match (&v.search.query, col == search_col) {
-            (Some(q), true) => q.matches(&text).map(|m| m.positions).unwrap_or_default(),
+            (Some(q), true) => q
+                .matches(&shown.text)
+                .map(|m| m.positions)
+                .unwrap_or_default(),
             _ => Vec::new(),
         };
-        // A stack's leaf whose name another module's function shares
-        // carries its module, as the butterfly's and the tree's do.
-        let module = columns::shared_module(col, p, row);
-        let how = (col.is_number(), columns::cut(col), module.as_deref());
+        let how = (col.is_number(), shown.module);
         draw_cell(
             buf,
             (at.x, y, at.width),
-            &text,
+            &shown.fitted,
             how,
             &positions,
             base,
@@ -305,25 +378,17 @@ fn row_style(selected: bool, focused: bool, theme: Theme) -> Style {
     }
 }
 
-/// Writes one cell: numbers right-aligned, text cut with `…` where `cut`
-/// says, matched characters highlighted.
+/// Writes one cell as fitted: numbers right-aligned, the module after the
+/// text dim, matched characters highlighted.
 fn draw_cell(
     buf: &mut Buffer,
     (x, y, width): (u16, u16, u16),
-    text: &str,
-    (number, cut, module): (bool, Cut, Option<&str>),
+    fitted: &Fitted,
+    (number, suffix): (bool, Option<String>),
     positions: &[usize],
     base: Style,
     theme: Theme,
 ) {
-    // A module after the text takes its room first (`fit_name_module`).
-    let suffix = module.map(|m| {
-        let whole = fit_name_module(text, Some(m), usize::from(width));
-        let at = whole.rfind(" [").unwrap_or(whole.len());
-        whole[at..].to_string()
-    });
-    let room = usize::from(width).saturating_sub(suffix.as_deref().map_or(0, str::width));
-    let fitted = fit_cut(text, room, cut);
     let positions: Vec<usize> = positions
         .iter()
         .filter_map(|&i| fitted.position(i))
@@ -427,9 +492,10 @@ fn event_widths(n: usize, inner: Rect) -> [u16; 6] {
 fn events(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, k: PacketId, theme: Theme) {
     let source = &cx.profile.packet(k).events;
     let widths = event_widths(source.len(), inner);
-    // The op column's heading names its codes; `?` says what they mean.
+    // The op column holds the trace's own letters; the frame's foot says
+    // what they mean (`ops_legend`).
     let time = format!("Time {}", cx.profile.time_unit_name());
-    let heads = ["#", "Thread", &time, "Op iIOo", "Call", "Line", "Params"];
+    let heads = ["#", "Thread", &time, "Op", "Call", "Line", "Params"];
     let mut xs = Vec::new();
     let mut x = inner.x + MARKER;
     for w in widths {
@@ -437,64 +503,98 @@ fn events(buf: &mut Buffer, inner: Rect, v: &TablePane, cx: &Ctx, k: PacketId, t
         x += w + SPACING;
     }
     xs.push(x);
-    for (i, h) in heads.iter().enumerate() {
-        let numeric = matches!(i, 0 | 1 | 2 | 5);
-        let w = widths
-            .get(i)
+    let width = |c: usize| {
+        widths
+            .get(c)
             .copied()
-            .unwrap_or(inner.right().saturating_sub(xs[i]));
-        let hx = if numeric {
-            xs[i] + w - h.width() as u16
-        } else {
-            xs[i]
+            .unwrap_or(inner.right().saturating_sub(xs[c]))
+    };
+    for (i, h) in heads.iter().enumerate() {
+        let w = width(i);
+        let hx = match matches!(i, 0 | 1 | 2 | 5) {
+            true => xs[i] + w - h.width() as u16,
+            false => xs[i],
         };
         buf.set_stringn(hx, inner.y, h, usize::from(w), theme.header_row());
     }
-    for (i, y) in (inner.y + 1..inner.bottom()).enumerate() {
-        let Some(index) = v.rows.get(v.offset + i) else {
-            break;
-        };
+    let rows = event_rows(v, cx, k, inner, usize::from(widths[4]));
+    for (i, (cells, call, indent)) in rows.into_iter().enumerate() {
+        let y = inner.y + 1 + i as u16;
         let selected = v.offset + i == v.cursor;
         let base = row_style(selected, true, theme);
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
         if selected {
             buf.set_stringn(inner.x, y, "▶", 1, base);
         }
-        let index = index as usize;
-        let e = source.get(index);
-        let depth = source.depth(index).unwrap_or(0) as usize;
-        let cells = event_cells(cx.profile, index, e.as_ref(), depth);
         for (c, text) in cells.iter().enumerate() {
-            let w = widths
-                .get(c)
-                .copied()
-                .unwrap_or(inner.right().saturating_sub(xs[c]));
+            let at = (xs[c], y, width(c));
             let numeric = matches!(c, 0 | 1 | 2 | 5);
-            let positions = match (&v.search.query, c) {
-                (Some(q), 4) => {
-                    let name = text.trim_start();
-                    let pad = text.chars().count() - name.chars().count();
-                    q.matches(name)
-                        .map(|m| m.positions.iter().map(|p| p + pad).collect())
-                        .unwrap_or_default()
-                }
-                _ => Vec::new(),
+            if c != 4 {
+                let fitted = fit_cut(text, usize::from(at.2), Cut::End);
+                draw_cell(buf, at, &fitted, (numeric, None), &[], base, theme);
+                continue;
+            }
+            let positions: Vec<usize> = match &v.search.query {
+                Some(q) => q.matches(text).map(|m| m.positions).unwrap_or_default(),
+                None => Vec::new(),
             };
-            // The call keeps its end (the function), anything else its start.
-            let cut = if c == 4 { Cut::Name } else { Cut::End };
-            let how = (numeric, cut, None);
-            draw_cell(buf, (xs[c], y, w), text, how, &positions, base, theme);
+            let positions: Vec<usize> = positions
+                .iter()
+                .filter_map(|&i| call.position(i))
+                .map(|i| i + indent)
+                .collect();
+            let mut line = vec![Span::styled(" ".repeat(indent), base)];
+            line.extend(highlighted(&call.text, &positions, base, theme.matched()));
+            buf.set_line(at.0, y, &Line::from(line), at.2);
         }
     }
 }
 
+/// The events on screen: each one's cells, its call cut (the calls cut
+/// together, so no two read the same where their functions differ), and
+/// the call's indent (its depth, at most half the column).
+fn event_rows(
+    v: &TablePane,
+    cx: &Ctx,
+    k: PacketId,
+    inner: Rect,
+    call_w: usize,
+) -> Vec<([String; 7], Fitted, usize)> {
+    let source = &cx.profile.packet(k).events;
+    let rows: Vec<([String; 7], usize)> = (0..usize::from(inner.height.saturating_sub(1)))
+        .map_while(|i| v.rows.get(v.offset + i))
+        .map(|index| {
+            let index = index as usize;
+            let e = source.get(index);
+            let depth = source.depth(index).unwrap_or(0) as usize;
+            let indent = (2 * depth).min(call_w / 2);
+            (event_cells(cx.profile, index, e.as_ref()), indent)
+        })
+        .collect();
+    let names: Vec<(&str, usize)> = rows
+        .iter()
+        .map(|(cells, indent)| (cells[4].as_str(), call_w - indent))
+        .collect();
+    let calls = fit_names(&names);
+    rows.into_iter()
+        .zip(calls)
+        .map(|((cells, indent), call)| (cells, call, indent))
+        .collect()
+}
+
+/// What a trace's ops mean (formats.md § xpp), for the frame's foot, when
+/// the events on screen have them.
+fn ops_legend(t: &TablePane, cx: &Ctx, k: PacketId) -> Option<String> {
+    let source = &cx.profile.packet(k).events;
+    let has_ops = (0..t.page(cx))
+        .map_while(|i| t.rows.get(t.offset + i))
+        .filter_map(|index| source.get(index as usize))
+        .any(|e| matches!(e.op.as_str(), "i" | "I" | "O" | "o"));
+    has_ops.then(|| " Op: i about to enter · I entered · O about to return · o returned ".into())
+}
+
 /// The cells of one event; an event that no longer decodes says so.
-fn event_cells(
-    p: &crate::model::Profile,
-    index: usize,
-    e: Option<&Event>,
-    depth: usize,
-) -> [String; 7] {
+fn event_cells(p: &crate::model::Profile, index: usize, e: Option<&Event>) -> [String; 7] {
     let n = grouped(index as u64);
     let Some(e) = e else {
         return [
@@ -513,7 +613,7 @@ fn event_cells(
         cell(Value::Count(e.thread)),
         cell(Value::Ms(e.time_ms)),
         visible(&e.op).into_owned(),
-        format!("{}{call}", "  ".repeat(depth.min(40))),
+        call,
         cell(Value::Ordinal(e.line.map(u64::from))),
         e.params
             .as_deref()

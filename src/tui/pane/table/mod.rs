@@ -195,6 +195,17 @@ impl TablePane {
         !self.is_events() && matches!(self.table, Table::Functions | Table::Stacks)
     }
 
+    /// The rows under which the split is, when the table has one: the
+    /// split takes the lines they leave empty (`layout::areas`).
+    pub fn split(&self) -> Option<usize> {
+        self.has_detail().then(|| self.rows.len())
+    }
+
+    /// Where the table, its split and the rest sit.
+    pub fn areas(&self, cx: &Ctx) -> layout::Areas {
+        layout::areas(cx.size, self.split())
+    }
+
     /// The selected row, as its index in the table.
     pub fn selected(&self) -> Option<u32> {
         self.rows.get(self.cursor)
@@ -278,7 +289,7 @@ impl TablePane {
 
     /// Rows the table shows at once.
     pub fn page(&self, cx: &Ctx) -> usize {
-        layout::table_rows(cx.areas(self.has_detail()).table).max(1)
+        layout::table_rows(self.areas(cx).table).max(1)
     }
 
     fn move_by(&mut self, n: isize, cx: &Ctx) {
@@ -544,7 +555,7 @@ impl TablePane {
         };
         let pane = cx.columns(t);
         let stacks = self.table == Table::Stacks;
-        let area = layout::columns_area(stacks, inner(cx.areas(self.has_detail()).table));
+        let area = layout::columns_area(stacks, inner(self.areas(cx).table));
         layout::place_columns(area, &pane.cols, &pane.widths, self.hscroll)
     }
 
@@ -558,7 +569,7 @@ impl TablePane {
 
     fn click(&mut self, x: u16, y: u16, cx: &Ctx) -> Effect {
         let at = Position::new(x, y);
-        let a = cx.areas(self.has_detail());
+        let a = self.areas(cx);
         if a.table.contains(at) {
             self.click_table(x, y, a.table, cx);
         } else if let Some(d) = a.detail.filter(|d| d.contains(at)) {
@@ -622,10 +633,7 @@ impl TablePane {
 
     fn wheel(&mut self, x: u16, y: u16, rows: isize, cx: &Ctx) {
         let at = Position::new(x, y);
-        let in_detail = cx
-            .areas(self.has_detail())
-            .detail
-            .is_some_and(|d| d.contains(at));
+        let in_detail = self.areas(cx).detail.is_some_and(|d| d.contains(at));
         if in_detail == (self.focus != Focus::Table) {
             self.move_by(rows, cx);
         } else if !in_detail {

@@ -14,7 +14,9 @@ use crate::analysis::columns::Value;
 use crate::model::{Profile, TimeUnit};
 use crate::report::fmt::cell;
 use crate::text::visible;
-use crate::tui::fit::{fit, fit_name_module, full_name, put, shared_module, with_name};
+use crate::tui::fit::{
+    fit, fit_names_modules, frame_title, full_name, put, shared_module, with_name,
+};
 use crate::tui::layout::{MARKER, SPACING};
 use crate::tui::pane::{Ctx, TreePane, inner};
 use crate::tui::render::theme::Theme;
@@ -119,9 +121,9 @@ fn columns(
     cols
 }
 
-/// The columns for the rows shown, and the name column's width: in
-/// milliseconds while the names keep `NAME_ROOM`, else in seconds; a bar
-/// where the screen is wide.
+/// The columns for the rows shown, and the room they leave the name
+/// column: in milliseconds while the names keep `NAME_ROOM`, else in
+/// seconds; a bar where the screen is wide.
 fn layout(
     (t, unit): (&CallTree, TimeUnit),
     count_head: &'static str,
@@ -162,6 +164,7 @@ fn layout(
 /// The pane: its bordered block, titled, and the rows on screen.
 pub(crate) fn pane(buf: &mut Buffer, area: Rect, v: &TreePane, cx: &Ctx, theme: Theme) {
     let (title, mut bottom) = titles(cx, v);
+    let title = frame_title(&title, area.width);
     Block::bordered()
         .title(Line::from(Span::styled(title, theme.title())))
         .render(area, buf);
@@ -213,11 +216,13 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         .collect();
     let values: Vec<Values> = shown.iter().map(|r| r.3).collect();
     let unit = p.time_unit().unwrap_or_default();
-    let (cols, name_w, scale) = layout((t, unit), count_head, inner.width, &values);
+    let (cols, room, scale) = layout((t, unit), count_head, inner.width, &values);
+    let rows: Vec<(u32, u32)> = shown.iter().map(|r| (r.1, r.2)).collect();
+    let (labels, name_w) = row_labels(p, t, &rows, room);
     let mut whole = None;
     let name_x = inner.x + MARKER;
     headings(buf, (inner, name_w), t, &cols, theme);
-    for ((at, id, depth, values), y) in shown.iter().zip(first..) {
+    for (((at, id, _, values), label), y) in shown.iter().zip(labels).zip(first..) {
         let selected = *at == v.cursor;
         let base = match selected {
             true => theme.selected(true),
@@ -227,7 +232,6 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         if selected {
             buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
         }
-        let label = row_label(p, t, (*id, *depth), name_w);
         if selected && label.contains('…') {
             whole = Some(full_name(p, t.label(p, *id)));
         }
@@ -264,10 +268,7 @@ fn headings(
     theme: Theme,
 ) {
     let name_x = inner.x + MARKER;
-    let head = match t.direction {
-        Direction::TopDown => "Function (callees below)",
-        Direction::BottomUp => "Function (callers below)",
-    };
+    let head = heading(t.direction);
     // A narrow name column says what it holds whole, not a cut phrase.
     let head = match head.width() > usize::from(name_w) {
         true => "Function",
@@ -289,9 +290,63 @@ fn headings(
     }
 }
 
-/// Indent, ▸/▾ and the name, cut to `name_w` keeping its end (the
-/// method); a name another module's function shares carries its module.
-fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
+/// The name column's heading, by the tree's direction.
+fn heading(direction: Direction) -> &'static str {
+    match direction {
+        Direction::TopDown => "Function (callees below)",
+        Direction::BottomUp => "Function (callers below)",
+    }
+}
+
+/// The labels of the rows `(id, depth)` on screen (indent, ▸/▾, the name,
+/// and a name another module's function shares its module), and the name
+/// column's width: the widest label's (its heading's at least), `room` at
+/// most, so on a wide screen the numbers sit beside the names, not across
+/// it. Names wider are cut keeping their method, together (`fit_names`),
+/// so no two rows read the same where their names differ.
+fn row_labels(p: &Profile, t: &CallTree, rows: &[(u32, u32)], room: u16) -> (Vec<String>, u16) {
+    let parts: Vec<(String, Option<String>)> = rows
+        .iter()
+        .map(|&(id, _)| {
+            let label = t.label(p, id);
+            let module = label.func().and_then(|f| shared_module(p, f));
+            (
+                visible(label.name(p)).into_owned(),
+                module.map(|m| m.into_owned()),
+            )
+        })
+        .collect();
+    let widest = rows
+        .iter()
+        .zip(&parts)
+        .map(|(&(_, depth), (name, module))| {
+            let module = module.as_ref().map_or(0, |m| m.width() + 3);
+            2 * depth as usize + 2 + name.width() + module
+        })
+        .max()
+        .unwrap_or(0)
+        .max(heading(t.direction).width());
+    let name_w = u16::try_from(widest).map_or(room, |w| w.min(room));
+    let leads: Vec<String> = rows.iter().map(|&row| row_lead(t, row, name_w)).collect();
+    let names: Vec<(&str, Option<&str>, usize)> = leads
+        .iter()
+        .zip(&parts)
+        .map(|(lead, (name, module))| {
+            let room = usize::from(name_w).saturating_sub(lead.width());
+            (name.as_str(), module.as_deref(), room)
+        })
+        .collect();
+    let labels = fit_names_modules(&names)
+        .into_iter()
+        .zip(&leads)
+        .map(|(name, lead)| format!("{lead}{name}"))
+        .collect();
+    (labels, name_w)
+}
+
+/// A row's indent and ▸/▾ in a name column `name_w` wide: past a third of
+/// it, the indent stops growing and says the depth (`1204›`).
+fn row_lead(t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
     let cap = usize::from(name_w / 3);
     let indent = depth as usize * 2;
     let lead = if indent <= cap {
@@ -305,13 +360,7 @@ fn row_label(p: &Profile, t: &CallTree, (id, depth): (u32, u32), name_w: u16) ->
         (true, false) => "▸ ",
         (false, _) => "  ",
     };
-    let label = t.label(p, id);
-    let name = visible(label.name(p));
-    let module = label.func().and_then(|f| shared_module(p, f));
-    let lead = format!("{lead}{mark}");
-    let room = usize::from(name_w).saturating_sub(lead.width());
-    let (lead, _) = fit(&lead, usize::from(name_w));
-    format!("{lead}{}", fit_name_module(&name, module.as_deref(), room))
+    fit(&format!("{lead}{mark}"), usize::from(name_w)).0
 }
 
 fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> String {

@@ -128,7 +128,7 @@ impl TreePane {
 
     /// Rows the pane shows at once.
     pub fn page(&self, cx: &Ctx) -> usize {
-        layout::table_rows(cx.areas(false).table).max(1)
+        layout::table_rows(cx.areas().table).max(1)
     }
 
     fn move_by(&mut self, n: isize) {
@@ -317,7 +317,7 @@ impl TreePane {
     }
 
     fn click(&mut self, x: u16, y: u16, cx: &Ctx) -> Effect {
-        let table = cx.areas(false).table;
+        let table = cx.areas().table;
         if !table.contains(Position::new(x, y)) {
             return Effect::Ignored;
         }
