@@ -286,7 +286,9 @@ impl QueryArgs {
             Step::CollapseSubtree(t(v))
         });
         steps.sort_by_key(|s| s.0);
+        // In id order, as profx lists threads everywhere; once each.
         let mut threads = self.threads.clone();
+        threads.sort_unstable();
         threads.dedup();
         Query {
             threads: (!threads.is_empty()).then_some(threads),
