@@ -50,7 +50,8 @@ fn a_tables_heading_groups_its_counts() {
     );
     let info = ok(&["report", &file, "--view", "info"]);
     assert!(
-        info.lines().any(|l| l == format!("{:<16} 1,234", "functions")),
+        info.lines()
+            .any(|l| l == format!("{:<16} 1,234", "functions")),
         "{info}"
     );
     let r = report_json(&file, &[]);
@@ -77,7 +78,10 @@ fn info_groups_meta_counts_and_aligns_long_keys() {
     );
     assert!(info.contains("\n# warnings: 5\n"), "{info}");
     let r = report_json(&file, &[]);
-    assert_eq!(r["meta"]["total_hits"], 16359081, "--json keeps plain numbers");
+    assert_eq!(
+        r["meta"]["total_hits"], 16359081,
+        "--json keeps plain numbers"
+    );
 }
 
 #[test]
@@ -103,7 +107,10 @@ fn one_row_is_a_row() {
         "{callers}"
     );
     let tree = ok(&["report", trace, "--view", "tree", "--depth", "1"]);
-    assert!(tree.starts_with("# call tree · top-down · 2 rows · "), "{tree}");
+    assert!(
+        tree.starts_with("# call tree · top-down · 2 rows · "),
+        "{tree}"
+    );
     let one = ok(&[
         "report", trace, "--view", "tree", "--depth", "1", "--focus", "MAIN",
     ]);

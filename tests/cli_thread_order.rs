@@ -114,7 +114,10 @@ fn chrome_numbers_the_threads_by_id() {
 
 #[test]
 fn a_thread_choice_is_said_in_id_order() {
-    let r = report_json(TRACE, &["--thread", "10", "--thread", "2", "--thread", "10"]);
+    let r = report_json(
+        TRACE,
+        &["--thread", "10", "--thread", "2", "--thread", "10"],
+    );
     assert_eq!(r["query"]["threads"], serde_json::json!([2, 10]));
     assert_eq!(ids(&r["threads"]), [2, 10]);
     let o = profx(&["report", TRACE, "--thread", "5"]);

@@ -42,7 +42,10 @@ fn the_set_up_commands_come_first_as_they_are() {
     );
     let first_fence = line_of("```", 0);
     assert!(
-        README.lines().take(first_fence).all(|l| l.is_empty() || l.starts_with("# ")),
+        README
+            .lines()
+            .take(first_fence)
+            .all(|l| l.is_empty() || l.starts_with("# ")),
         "only the title before them"
     );
 }
@@ -61,15 +64,13 @@ fn the_first_screen_says_how_to_open_a_profile_get_help_and_print_a_report() {
 
 #[test]
 fn developer_material_is_below_the_first_screen() {
-    let screen: String = README
-        .lines()
-        .take(SCREEN)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let screen: String = README.lines().take(SCREEN).collect::<Vec<_>>().join("\n");
     for dev in ["CONTRIBUTING", "tmux", "optimized across crates"] {
         assert!(!screen.contains(dev), "{dev:?} on the first screen");
     }
-    let developing = README.find("\n## Developing").expect("a Developing section");
+    let developing = README
+        .find("\n## Developing")
+        .expect("a Developing section");
     assert!(
         README[developing..].contains("tmux"),
         "what the tests need is said there"

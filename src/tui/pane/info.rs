@@ -191,6 +191,9 @@ mod tests {
         assert_eq!(value("total_hits").as_deref(), Some("16,359,081"));
         assert_eq!(value("functions").as_deref(), Some("1,234"));
         assert!(p.warnings().len() >= 1000);
-        assert!(head.iter().any(|l| l.starts_with("warnings: 1,0")), "{head:#?}");
+        assert!(
+            head.iter().any(|l| l.starts_with("warnings: 1,0")),
+            "{head:#?}"
+        );
     }
 }

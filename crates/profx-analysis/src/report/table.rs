@@ -24,8 +24,8 @@ use crate::sort::{
     sort_by,
 };
 use crate::view::Table;
-use profx_model::text::visible;
 use profx_model::Profile;
+use profx_model::text::visible;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use unicode_width::UnicodeWidthStr;
@@ -495,11 +495,7 @@ pub fn info(p: &Profile, events: &Profile, query: Option<&str>) -> String {
     for (k, v) in totals {
         let _ = writeln!(out, "{k:<w$} {v}");
     }
-    let _ = writeln!(
-        out,
-        "\n# warnings: {}",
-        grouped(p.warnings().len() as u64)
-    );
+    let _ = writeln!(out, "\n# warnings: {}", grouped(p.warnings().len() as u64));
     for w in p.warnings() {
         let _ = writeln!(
             out,
