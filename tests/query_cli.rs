@@ -437,10 +437,16 @@ fn states(view: &str, line: &str, words: &str) -> bool {
     match view {
         "info" => line.lines().nth(1) == Some(&format!("query    {words}")),
         "packets" => line.starts_with("# packets: ") && line.ends_with(&format!(" · {words}")),
+        // `1 row`, `2 rows` (issue 64).
         "tree" => {
-            line.starts_with("# call tree · ") && line.contains(&format!(" rows · {words} · "))
+            line.starts_with("# call tree · ")
+                && [" rows", " row"]
+                    .iter()
+                    .any(|n| line.contains(&format!("{n} · {words} · ")))
         }
-        "callers" | "callees" => line.contains(&format!(" rows · {words} · shares of ")),
+        "callers" | "callees" => [" rows", " row"]
+            .iter()
+            .any(|n| line.contains(&format!("{n} · {words} · shares of "))),
         _ => {
             let rest = line.split_once(" of ").map_or("", |r| r.1);
             let after_count = rest.split_once(" · ").map_or("", |r| r.1);

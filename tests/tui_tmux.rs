@@ -922,3 +922,92 @@ fn digits_names_and_what_a_line_called_at_80_columns() {
     let s = trace.wait_for_line("SAME-TTY");
     assert_terminal_given_back(&trace, &s);
 }
+
+/// A trace of two threads, thread 2 first, 1,500 calls of FETCH on each:
+/// 6,004 events, 3,000 calls, numbers that show whether they are grouped.
+fn walk_trace(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut lines = vec!["2,0.0,\"i\",\"WORKER\",1".to_string()];
+    lines.push("1,1.0,\"i\",\"MAIN\",1".into());
+    let mut t = 2;
+    for _ in 0..1500 {
+        for (thread, line) in [(2, 12), (1, 30)] {
+            lines.push(format!("{thread},{t}.0,\"i\",\"FETCH\",{line}"));
+            lines.push(format!("{thread},{}.0,\"o\",\"FETCH\"", t + 1));
+            t += 2;
+        }
+    }
+    lines.push(format!("1,{t}.0,\"o\",\"MAIN\""));
+    lines.push(format!("2,{}.0,\"o\",\"WORKER\"", t + 1));
+    let path = dir.join("walk.prf");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("writes the trace");
+    path
+}
+
+/// Issue 64's walk, as a new user takes it at `width`×`height`: open a
+/// trace, every pane from 1 to 7 (each its title, its counts grouped),
+/// the help, the `.` menu, quit, and the terminal given back.
+fn a_new_users_walk(width: u16, height: u16) {
+    let folder = scratch(&format!("walk-{width}"));
+    let dir = folder.path();
+    walk_trace(dir);
+    let t = Tmux::start(&format!("walk-{width}"), width, height);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("cd {} && {bin} walk.prf", dir.display()));
+    let s = t.wait_for("Functions 3/3");
+    assert!(s.contains("12,004.000 ms"), "the header's total:\n{s}");
+    assert!(s.contains("3,000"), "FETCH's calls, grouped:\n{s}");
+    // Each pane by its number, its title and a count of its own.
+    for (key, title, count) in [
+        ("2", "┌ Lines 3/3", "1,500"),
+        ("3", "┌ Stacks 4/4", "1,500"),
+        ("4", "┌ Call tree · top-down · 4 rows", "1,500"),
+        ("5", "┌ Flame", "6,001.000 ms"),
+        ("6", "┌ Trace 1/1", "6,004"),
+        ("7", "┌ Info ", "6,004"),
+        ("1", "┌ Functions 3/3", "3,000"),
+    ] {
+        t.keys(&[key]);
+        let s = t.wait_for(title);
+        let s = if s.contains(count) {
+            s
+        } else {
+            t.wait_for(count)
+        };
+        for plain in ["6004", "3000", "1500"] {
+            assert!(!s.contains(plain), "{plain} ungrouped in pane {key}:\n{s}");
+        }
+        if key == "7" {
+            let events = s.lines().find(|l| l.contains("events"));
+            assert!(
+                events.is_some_and(|l| l.contains("6,004")),
+                "Info's events:\n{s}"
+            );
+        }
+    }
+    t.keys(&["?"]);
+    t.wait_for("this help (Esc closes it)");
+    t.keys(&["Escape"]);
+    t.wait_until("the help closed", |s| {
+        !s.contains("this help (Esc closes it)")
+    });
+    t.keys(&["."]);
+    let s = t.wait_for("Transform the query");
+    assert!(s.contains("merge WORKER"), "{s}");
+    t.keys(&["."]);
+    t.wait_until("the menu closed", |s| !s.contains("Transform the query"));
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert!(!s.contains("panicked"), "{s}");
+    assert_terminal_given_back(&t, &s);
+}
+
+#[test]
+fn a_new_users_walk_at_80_columns() {
+    a_new_users_walk(80, 24);
+}
+
+#[test]
+fn a_new_users_walk_at_200_columns() {
+    a_new_users_walk(200, 60);
+}

@@ -307,7 +307,9 @@ impl QueryArgs {
             Step::CollapseSubtree(t(v))
         });
         steps.sort_by_key(|s| s.0);
+        // In id order, as profx lists threads everywhere; once each.
         let mut threads = self.threads.clone();
+        threads.sort_unstable();
         threads.dedup();
         let range =
             (self.from.is_some() || self.until.is_some()).then(|| profx::model::TimeRange {

@@ -445,7 +445,7 @@ fn module_ranks(_: ModuleColumn, _: &Profile, _: ModuleRow) -> (Option<u32>, Opt
     (None, None)
 }
 
-/// Threads tie in the trace's order, which a stable sort keeps.
+/// Threads tie in id order (`query::by_id`), which a stable sort keeps.
 fn thread_tie(_: &Profile, _: ThreadRow) -> (&'static str, &'static str) {
     ("", "")
 }

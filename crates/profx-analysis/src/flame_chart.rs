@@ -89,11 +89,9 @@ impl Chart {
     /// with nothing open (which the trace feed never writes) is left out.
     pub fn from_timeline(tl: &Timeline) -> Chart {
         let threads = tl.threads.len();
-        // Bands in ascending order of the file's thread ids, as a reader
-        // looks for thread 1 above thread 2 (the timeline lists threads as
-        // they first appear).
-        let mut by_id: Vec<usize> = (0..threads).collect();
-        by_id.sort_by_key(|&t| tl.threads[t].id);
+        // Bands in id order, as profx lists threads everywhere (the
+        // timeline lists them as they first appear).
+        let by_id = crate::query::by_id(tl.threads.iter().map(|t| t.id));
         let mut band_of = vec![0u32; threads];
         for (b, &t) in by_id.iter().enumerate() {
             band_of[t] = b as u32;

@@ -157,8 +157,8 @@ fn desc<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
 }
 
 /// Every row of a table as its index, in canonical order (packets keep
-/// their input order, threads the order they first appear in, modules
-/// their names' order).
+/// their input order, threads their ids' order (`query::thread_rows`),
+/// modules their names' order).
 pub fn canonical_rows(p: &Profile, table: Table) -> Vec<u32> {
     fn indices<T: profx_model::ids::RowId>(ids: Vec<T>) -> Vec<u32> {
         ids.into_iter().map(|r| r.index() as u32).collect()

@@ -113,11 +113,7 @@ fn head_lines(p: &Profile, events: &Profile) -> Vec<String> {
         .unwrap_or(0)
         + 2;
     for (k, v) in &p.meta {
-        out.push(format!(
-            "  {:<width$}{}",
-            visible(k),
-            visible(&v.to_string())
-        ));
+        out.push(format!("  {:<width$}{}", visible(k), fmt::meta_value(v)));
     }
     out.push(String::new());
     out.push("totals".into());
@@ -125,7 +121,10 @@ fn head_lines(p: &Profile, events: &Profile) -> Vec<String> {
         out.push(format!("  {k:<width$}{v}"));
     }
     out.push(String::new());
-    out.push(format!("warnings: {}", p.warnings().len()));
+    out.push(format!(
+        "warnings: {}",
+        fmt::grouped(p.warnings().len() as u64)
+    ));
     out
 }
 
@@ -162,5 +161,39 @@ fn draw(buf: &mut Buffer, area: Rect, i: &InfoPane, cx: &Ctx, theme: Theme) {
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         let (shown, _) = fit(&text, usize::from(inner.width.saturating_sub(1)));
         buf.set_stringn(inner.x + 1, y, shown, usize::from(inner.width - 1), style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head_lines;
+    use crate::model::testing::new_function;
+    use crate::model::{MetaValue, Place, ProfileBuilder, WarningKind};
+
+    /// Issue 64: a count in Info is grouped as everywhere a person reads
+    /// one (`3,010`), meta's counts too; the same words `--view info` has.
+    #[test]
+    fn info_groups_every_count() {
+        let mut b = ProfileBuilder::new("test");
+        b.set_meta("total_hits", MetaValue::Int(16_359_081));
+        for i in 0..1234 {
+            new_function(&mut b, &format!("f{i}"));
+        }
+        for i in 0..1001 {
+            b.warn(Place::Line(i), WarningKind::NotARecord, "not a record");
+        }
+        let p = b.finish();
+        let head = head_lines(&p, &p);
+        let value = |key: &str| {
+            let line = head.iter().find(|l| l.starts_with(&format!("  {key} ")));
+            line.map(|l| l.split_whitespace().last().unwrap_or("").to_string())
+        };
+        assert_eq!(value("total_hits").as_deref(), Some("16,359,081"));
+        assert_eq!(value("functions").as_deref(), Some("1,234"));
+        assert!(p.warnings().len() >= 1000);
+        assert!(
+            head.iter().any(|l| l.starts_with("warnings: 1,0")),
+            "{head:#?}"
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! chrome://tracing open): one `B` (begin) and one `E` (end) event per call,
 //! per thread, with timestamps in microseconds.
 //!
-//! Threads are numbered 1, 2, … in the order the trace first shows them,
-//! and named `thread <id>` after the file's own id, which may not fit a
-//! JSON number exactly. An untimed trace has only an order: each event's
+//! Threads are numbered 1, 2, … in id order (as profx lists threads
+//! everywhere), and named `thread <id>` after the file's own id, which may
+//! not fit a JSON number exactly. An untimed trace has only an order: each event's
 //! position stands in for its time.
 
 use super::json::{number, string};
@@ -40,18 +40,20 @@ pub(super) fn write(
     )?;
     string(out, &profile_name(p, query))?;
     out.write_all(b"}}")?;
-    for (t, span) in tl.threads.iter().enumerate() {
+    let order = crate::query::by_id(tl.threads.iter().map(|s| s.id));
+    for (t, &i) in order.iter().enumerate() {
         write!(
             out,
             ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":{},\"args\":{{\"name\":\"thread {}\"}}}}",
             t + 1,
-            span.id
+            tl.threads[i].id
         )?;
     }
     // Grouped by thread so each thread's events read in order even where
     // a tool does not sort them.
-    for (t, group) in by_thread(tl).iter().enumerate() {
-        for &k in group {
+    let groups = by_thread(tl);
+    for (t, &i) in order.iter().enumerate() {
+        for &k in &groups[i] {
             let m = &tl.marks[k as usize];
             out.write_all(b",\n{\"name\":")?;
             string(out, p.function_name(m.func()))?;

@@ -1,7 +1,8 @@
 //! speedscope's file format (`https://www.speedscope.app/file-format-schema.json`,
 //! a copy in `tests/fixtures/speedscope/`).
 //!
-//! - A trace becomes one *evented* profile per thread: the open and close
+//! - A trace becomes one *evented* profile per thread, in id order (the
+//!   first, which speedscope opens, the lowest id): the open and close
 //!   of every call at its real time, from the load's timeline, so
 //!   speedscope's time-order view shows the execution as it happened.
 //! - Everything else (samples, summaries, or a trace exported with an
@@ -89,8 +90,12 @@ pub(super) fn write_evented(
         false => "none",
     };
     let order = by_thread(tl);
-    for (t, span) in tl.threads.iter().enumerate() {
-        if t > 0 {
+    for (k, t) in crate::query::by_id(tl.threads.iter().map(|s| s.id))
+        .into_iter()
+        .enumerate()
+    {
+        let span = &tl.threads[t];
+        if k > 0 {
             out.write_all(b",")?;
         }
         out.write_all(b"{\"type\":\"evented\",\"name\":")?;

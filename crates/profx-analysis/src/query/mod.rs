@@ -24,7 +24,7 @@ pub use names::{Target, closest_names, resolve, spelling};
 pub use paths::Dropped;
 pub(crate) use paths::each_path;
 pub(crate) use rewrite::Frame;
-pub use threads::{ThreadRow, thread_rows};
+pub use threads::{ThreadRow, by_id, thread_rows, threads_by_id};
 
 use profx_model::TimeRange;
 use profx_model::{Profile, Watch};
@@ -400,10 +400,10 @@ pub struct Asked {
     pub dropped: Dropped,
 }
 
-/// The thread ids a trace records, in their first event's order; empty for
-/// a profile with one implicit thread.
+/// The thread ids a trace records, in id order (`by_id`); empty for a
+/// profile with one implicit thread.
 pub fn thread_ids(p: &Profile) -> Vec<u64> {
-    p.threads().iter().map(|t| t.id).collect()
+    threads_by_id(p).iter().map(|t| t.id).collect()
 }
 
 /// Chooses `ids` of `p`'s threads: the profile of a trace holding only

@@ -19,14 +19,37 @@ pub struct ThreadRow {
     pub heaviest: Option<(FuncId, f64)>,
 }
 
-/// The threads list of `p`, in the order the threads first appear.
+/// The order threads are listed in wherever profx lists them (`--json`'s
+/// `threads`, the threads table's canonical order, every export, the
+/// Flame pane's bands): ascending by the id the trace gives them, as a
+/// reader looks for thread 1 above thread 2, whichever ran first. The
+/// positions in `ids` (the trace's first-met order, which the model and
+/// the time order index by) in that order.
+pub fn by_id(ids: impl IntoIterator<Item = u64>) -> Vec<usize> {
+    let ids: Vec<u64> = ids.into_iter().collect();
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by_key(|&i| ids[i]);
+    order
+}
+
+/// `p`'s threads in id order (`by_id`).
+pub fn threads_by_id(p: &Profile) -> Vec<ThreadInfo> {
+    let all = p.threads();
+    by_id(all.iter().map(|t| t.id))
+        .into_iter()
+        .map(|i| all[i])
+        .collect()
+}
+
+/// The threads list of `p`, in id order (`by_id`).
 pub fn thread_rows(p: &Profile) -> Vec<ThreadRow> {
     let heaviest = heaviest(p);
-    p.threads()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ThreadRow {
-            info: *t,
+    let all = p.threads();
+    // The time order's threads are the model's, first met first.
+    by_id(all.iter().map(|t| t.id))
+        .into_iter()
+        .map(|i| ThreadRow {
+            info: all[i],
             heaviest: heaviest.get(i).copied().flatten(),
         })
         .collect()

@@ -3,7 +3,7 @@
 
 use crate::columns::Value;
 use profx_model::text::visible;
-use profx_model::{Profile, TimeUnit};
+use profx_model::{MetaValue, Profile, TimeUnit};
 use std::fmt::Write;
 
 /// A cell: times to the microsecond, percents to two places, absent as `—`,
@@ -78,7 +78,21 @@ pub fn time_unit_said(p: &Profile) -> String {
     }
 }
 
-/// `3010` as `3,010`, for counts in running text.
+/// A meta value as Info (the pane and `--view info`) shows it: a whole
+/// number, a count (`total_hits`), grouped as every count shown to a
+/// person; text made safe for a terminal. `--json` keeps plain numbers.
+pub fn meta_value(v: &MetaValue) -> String {
+    match v {
+        MetaValue::Text(s) => visible(s).into_owned(),
+        MetaValue::Int(n) if *n < 0 => format!("-{}", grouped(n.unsigned_abs())),
+        MetaValue::Int(n) => grouped(n.unsigned_abs()),
+        MetaValue::Float(x) => x.to_string(),
+    }
+}
+
+/// `3010` as `3,010`: every count shown to a person (the app, the
+/// tables' headings, notes and messages) is written by this, or by
+/// `counted` with its noun; `--json` and CSV keep plain numbers.
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -228,6 +242,16 @@ mod tests {
         assert_eq!(counted(1, "packets"), "1 packet");
         assert_eq!(counted(0, "packets"), "0 packets");
         assert_eq!(counted(9_111_070, "events"), "9,111,070 events");
+    }
+
+    #[test]
+    fn meta_counts_are_grouped_and_text_kept() {
+        assert_eq!(meta_value(&MetaValue::Int(16_359_081)), "16,359,081");
+        assert_eq!(meta_value(&MetaValue::Int(522)), "522");
+        assert_eq!(meta_value(&MetaValue::Int(-1234)), "-1,234");
+        assert_eq!(meta_value(&MetaValue::Float(43.8)), "43.8");
+        let text = MetaValue::Text("1998 Nov 26\u{1b}".into());
+        assert_eq!(meta_value(&text), "1998 Nov 26\\x1b");
     }
 
     #[test]

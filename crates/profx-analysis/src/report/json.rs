@@ -257,8 +257,7 @@ fn write_parts(
         sources: &p.sources,
         meta: meta_of(p),
         query: query_json(asked, p),
-        threads: events
-            .threads()
+        threads: crate::query::threads_by_id(events)
             .iter()
             .map(|t| ThreadJson {
                 id: t.id,

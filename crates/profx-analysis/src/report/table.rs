@@ -12,7 +12,7 @@
 //! it is needed: ten million rows cost the memory of their ids, not of
 //! their text.
 
-use super::fmt::{cell, percent_basis};
+use super::fmt::{cell, grouped, percent_basis};
 use crate::columns::{
     Column, FuncColumn, LineColumn, ModuleColumn, StackColumn, ThreadColumn, Value, ValueKind,
     present_columns,
@@ -24,8 +24,8 @@ use crate::sort::{
     sort_by,
 };
 use crate::view::Table;
+use profx_model::Profile;
 use profx_model::text::visible;
-use profx_model::{MetaValue, Profile};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use unicode_width::UnicodeWidthStr;
@@ -198,7 +198,7 @@ fn line_rows(p: &Profile) -> Rows<LineColumn> {
     }
 }
 
-/// A trace's threads, in the order they first appear: their heaviest
+/// A trace's threads, in id order (`query::by_id`): their heaviest
 /// functions are a walk of the time order, made once for the table.
 fn thread_rows(p: &Profile) -> Rows<ThreadColumn> {
     let all = crate::query::thread_rows(p);
@@ -380,8 +380,9 @@ fn rows_table<C: DefaultOrder>(
     };
     writeln!(
         out,
-        "# {view}: {} of {total}{} · {order}{note}",
-        rows.len(),
+        "# {view}: {} of {}{} · {order}{note}",
+        grouped(rows.len() as u64),
+        grouped(total as u64),
         query_note(opts.query.as_deref()),
     )?;
     out.write_all(line(&header, &widths, &kinds).as_bytes())?;
@@ -452,7 +453,7 @@ fn packets(p: &Profile, query: Option<&str>) -> String {
         grid.push(vec![
             i.to_string(),
             visible(&pk.source).into_owned(),
-            pk.events.len().to_string(),
+            cell(Value::Count(Some(pk.events.len() as u64))),
             ms(pk.first_ms),
             ms(pk.last_ms),
         ]);
@@ -460,7 +461,7 @@ fn packets(p: &Profile, query: Option<&str>) -> String {
     use ValueKind::{Number as N, Text as T};
     format!(
         "# packets: {}{q}\n{}",
-        p.packets().len(),
+        grouped(p.packets().len() as u64),
         align(&grid, &[N, T, N, N, N])
     )
 }
@@ -476,27 +477,25 @@ pub fn info(p: &Profile, events: &Profile, query: Option<&str>) -> String {
         let _ = writeln!(out, "source   {}", visible(s));
     }
     out.push_str("\n# meta\n");
-    for (k, v) in &p.meta {
-        let v = match v {
-            MetaValue::Text(s) => visible(s).into_owned(),
-            MetaValue::Int(n) => n.to_string(),
-            MetaValue::Float(x) => x.to_string(),
-        };
-        let _ = writeln!(out, "{k:<16} {v}");
-    }
-    out.push_str("\n# totals\n");
     let totals = super::fmt::totals(p, events);
-    // `application ticks` is longer than the keys' usual 16 columns.
-    let w = totals
-        .iter()
-        .map(|(k, _)| k.len())
+    // One column for meta's values and the totals', after the longest key
+    // (`overhead_calculated`, `application ticks`), 16 at least.
+    let keys = p.meta.keys().map(|k| visible(k).width());
+    let w = keys
+        .chain(totals.iter().map(|(k, _)| k.width()))
         .max()
         .unwrap_or(0)
         .max(16);
+    for (k, v) in &p.meta {
+        let k = visible(k);
+        let pad = " ".repeat(w.saturating_sub(k.width()));
+        let _ = writeln!(out, "{k}{pad} {}", super::fmt::meta_value(v));
+    }
+    out.push_str("\n# totals\n");
     for (k, v) in totals {
         let _ = writeln!(out, "{k:<w$} {v}");
     }
-    let _ = writeln!(out, "\n# warnings: {}", p.warnings().len());
+    let _ = writeln!(out, "\n# warnings: {}", grouped(p.warnings().len() as u64));
     for w in p.warnings() {
         let _ = writeln!(
             out,

@@ -164,9 +164,9 @@ pub fn write_text(
     };
     writeln!(
         out,
-        "# call tree · {} · {} rows{q} · children by total, heaviest first · percents of {of}{}",
+        "# call tree · {} · {}{q} · children by total, heaviest first · percents of {of}{}",
         if opts.invert { "bottom-up" } else { "top-down" },
-        rows.len(),
+        super::fmt::counted(rows.len() as u64, "rows"),
         if cut {
             " · cut short: the callers of millions of nodes (--depth prints fewer levels)"
         } else {
@@ -371,8 +371,8 @@ pub fn write_edges_text(
         };
         writeln!(
             out,
-            "# {what} of {name} · {} rows{q} · shares of {}{overlap}",
-            list.len(),
+            "# {what} of {name} · {}{q} · shares of {}{overlap}",
+            super::fmt::counted(list.len() as u64, "rows"),
             share_name(p)
         )?;
         let head = [
