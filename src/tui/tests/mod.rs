@@ -7,6 +7,7 @@ mod keys;
 mod messages;
 mod query_keys;
 mod screens;
+mod small;
 mod update;
 
 use super::App;
