@@ -315,11 +315,12 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
     // loaded machine shows: each overlay is seen gone before a key follows.
     t.keys(&["Escape"]);
     t.wait_until("the finder closed", |s| !s.contains("Jump to function"));
+    // The help opens at the pane's keys (Functions').
     t.keys(&["?"]);
-    t.wait_for("this help (Esc closes it)");
+    t.wait_for("into callers, then callees, then back");
     t.keys(&["Escape"]);
     t.wait_until("the help closed", |s| {
-        !s.contains("this help (Esc closes it)")
+        !s.contains("into callers, then callees, then back")
     });
     t.keys(&["q"]);
     t.wait_for_shell();

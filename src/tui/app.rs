@@ -313,8 +313,9 @@ impl App {
         }
         if !matches!(intent, Intent::Resize { .. } | Intent::Tick) {
             // A message too long for the status line is shown whole in a
-            // box; the key after it closes the box and does nothing else,
-            // so a result is never gone before it was read.
+            // box, which the next key closes. After an export's result
+            // that key does nothing else, so a file written is never gone
+            // unread; after any other message it acts as well.
             let boxed = self.status_boxed() && self.notice;
             self.status = None;
             self.notice = false;
@@ -360,7 +361,7 @@ impl App {
         let at = pane::tab_index(self.tab());
         match intent {
             Intent::Quit => self.quit = true,
-            Intent::Help => self.mode = Mode::Help(0),
+            Intent::Help => self.mode = Mode::Help(self.help_at()),
             Intent::NextPane => self.switch_tab(TABS[(at + 1) % n]),
             Intent::PrevPane => self.switch_tab(TABS[(at + n - 1) % n]),
             Intent::GoPane(i) if i < n => self.switch_tab(TABS[i]),
@@ -500,12 +501,26 @@ impl App {
         }
     }
 
+    /// Where `?` opens the help: at the keys of the pane on screen (its
+    /// most particular place the help lists), else at its top.
+    fn help_at(&self) -> usize {
+        let width = super::help::box_width(self.size.width);
+        let at = self
+            .pane()
+            .places()
+            .iter()
+            .filter(|&&p| p != Place::Everywhere)
+            .find_map(|&p| super::help::section_line(p, width))
+            .unwrap_or(0);
+        at.min(super::help::max_scroll(self.size))
+    }
+
     fn help(&mut self, intent: Intent) {
+        let max = super::help::max_scroll(self.size);
         let Mode::Help(scroll) = &mut self.mode else {
             return;
         };
-        let max = super::help::wrapped_line_count(super::help::box_width(self.size.width))
-            .saturating_sub(1);
+        *scroll = (*scroll).min(max);
         match intent {
             Intent::Move(n) => *scroll = scroll.saturating_add_signed(n).min(max),
             Intent::PageDown => *scroll = (*scroll + 10).min(max),
@@ -536,7 +551,8 @@ impl App {
         }
     }
 
-    /// The footer's hints for where the keyboard is.
+    /// The footer's hints for where the keyboard is, those that work
+    /// there, as many as the footer's line holds.
     pub fn hints(&self) -> Vec<(&'static str, &'static str)> {
         use super::keymap::hints;
         let mut places: Vec<Place> = match self.mode {
@@ -547,12 +563,51 @@ impl App {
             Mode::Normal if self.pane().in_lists() => vec![Place::Lists],
             Mode::Normal => self.pane().places().to_vec(),
         };
-        if self.mode == Mode::Normal {
+        let normal = self.mode == Mode::Normal;
+        if normal {
             places.insert(0, Place::Query);
         }
         let searching = self.pane().search().is_some_and(|s| s.query.is_some());
         let queried = !self.query.is_whole();
-        hints(&places, searching, self.history.len() > 1, queried)
+        let flags = (searching, self.history.len() > 1, queried);
+        let works = |i: &Intent| !normal || self.offers(i);
+        hints(&places, flags, &works, usize::from(self.size.width))
+    }
+
+    /// Whether `intent` does something in the pane on screen, rather than
+    /// only say "no …": the footer offers no key that cannot act here
+    /// (`⏎ stacks` on a profile without stacks, `t time` where no calls
+    /// are kept in time order, a table's keys on a table of no rows).
+    fn offers(&self, intent: &Intent) -> bool {
+        use Intent::*;
+        if matches!(intent, Transforms | Find | Help | Quit | Back | PopStep) {
+            return true;
+        }
+        let cx = self.cx();
+        let p = cx.profile;
+        let paths = !p.nodes().is_empty();
+        let pane = self.pane();
+        match (pane, intent) {
+            (_, ShowInTree | Sandwich) => paths,
+            (Pane::Table(t), _) if t.total == 0 => false,
+            (Pane::Table(_), _) if pane.in_lists() => true,
+            (Pane::Table(t), Open) => match t.table {
+                Table::Functions => !p.stacks().is_empty(),
+                Table::Modules | Table::Stacks | Table::Threads => true,
+                Table::Packets if !t.is_events() => true,
+                // A line's or an event's function, or the step that
+                // removed it (which the key names).
+                _ => pane.function(&cx).is_some() || pane.removed(&cx).is_some(),
+            },
+            (Pane::Table(_), ShowLines) => !p.lines().is_empty(),
+            (Pane::Flame(f), _) if f.in_chart() => true,
+            (Pane::Tree(_) | Pane::Flame(_), _) if !paths => false,
+            (Pane::Flame(_), TimeOrder) => {
+                let events = self.query.answer().profile(Reads::TIME_ORDER);
+                events.timeline().is_some()
+            }
+            _ => true,
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The `?` overlay's measures: its box, its lines (the keymap's rows,
-//! `keymap::help_rows`), wrapped to the box.
+//! `keymap::help_rows`), wrapped to the box, and where a pane's keys are
+//! among them (the help opens there).
 
-use super::keymap::help_rows;
+use super::keymap::{Place, help_rows};
+use ratatui::layout::Rect;
 
 /// Lines the help shows: a heading and a blank line a section, a line a key
 /// (more for a key whose text is wrapped, as it is on a narrow screen).
@@ -67,6 +69,35 @@ pub(super) fn wrapped_line_count(box_width: u16) -> usize {
             .flat_map(|(_, keys)| keys.iter())
             .map(|(_, what)| wrap(what, w).len() - 1)
             .sum::<usize>()
+}
+
+/// The line of the help, in a box `box_width` wide, that `place`'s
+/// section begins on (its heading); `None` for a place it does not list.
+pub(super) fn section_line(place: Place, box_width: u16) -> Option<usize> {
+    let title = super::keymap::section(place).filter(|s| s.listed)?.title;
+    let w = text_width(box_width);
+    let mut at = 0;
+    for (section, keys) in help_rows() {
+        if section == title {
+            return Some(at);
+        }
+        // Its heading, its keys' lines, the blank line after it.
+        at += 2 + keys
+            .iter()
+            .map(|(_, what)| wrap(what, w).len())
+            .sum::<usize>();
+    }
+    None
+}
+
+/// The furthest the help scrolls in a window of `size`: its last line at
+/// the bottom of its box (as `overlay::help` places the box).
+pub(super) fn max_scroll(size: Rect) -> usize {
+    let lines = wrapped_line_count(box_width(size.width));
+    let height = (lines as u16)
+        .saturating_add(2)
+        .min(size.height.saturating_sub(2));
+    lines.saturating_sub(usize::from(height.saturating_sub(2)))
 }
 
 #[cfg(test)]

@@ -721,7 +721,10 @@ pub(super) const SECTIONS: &[Section] = &[
                 Intent::Explain(Why::EventsOrder),
             ),
         ],
-        notes: &[],
+        notes: &[(
+            "Op column",
+            "its letters, not keys: i about to enter a function (the call), I entered, O about to return, o returned",
+        )],
     },
     Section {
         title: "Trace",
@@ -734,10 +737,7 @@ pub(super) const SECTIONS: &[Section] = &[
             "a packet's events",
             ("⏎", "events", Always, Pane),
         )],
-        notes: &[(
-            "i I O o",
-            "the ops: about to enter, entered, about to return, returned",
-        )],
+        notes: &[],
     },
     Section {
         title: "Query (every pane)",
@@ -1010,7 +1010,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 &[],
                 Intent::Input(' '),
                 "text",
-                "fuzzy; 'exact ^start end$ !not; space = and",
+                "fuzzy; 'exact ^start end$ !not; space = and; a | b = or",
                 ("type", "to rank functions", Always, Pane),
             ),
             bind_hint(
@@ -1179,14 +1179,15 @@ fn mouse(m: &MouseEvent) -> Option<Intent> {
     }
 }
 
-/// The footer's hints at `places`: the general places' first, the
-/// particular's next, `Everywhere`'s last (so `?` and `q` always end
-/// the line), each place's in its order, one per intent.
+/// The footer's hints at `places` that fit in `width` columns: the
+/// general places' first, the particular's next, `Everywhere`'s last (so
+/// `?` and `q` always end the line), each place's in its order, one per
+/// key; a binding `works` says can only answer "no …" here is not offered.
 pub(super) fn hints(
     places: &[Place],
-    searching: bool,
-    drilled: bool,
-    queried: bool,
+    (searching, drilled, queried): (bool, bool, bool),
+    works: &dyn Fn(&Intent) -> bool,
+    width: usize,
 ) -> Vec<(&'static str, &'static str)> {
     let shown = |w: When| match w {
         Always => true,
@@ -1196,7 +1197,7 @@ pub(super) fn hints(
     };
     let (everywhere, own): (Vec<Place>, Vec<Place>) =
         places.iter().partition(|&&p| p == Place::Everywhere);
-    let mut out: Vec<(&'static str, &'static str, At)> = Vec::new();
+    let mut out: Vec<(&'static str, &'static str, At, &'static Intent)> = Vec::new();
     // The general places' hints first, each particular one's after them;
     // a particular place's word for a key replaces a general one's.
     for place in own.iter().rev().chain(everywhere.iter()) {
@@ -1205,15 +1206,39 @@ pub(super) fn hints(
             let Some((k, w, _, at)) = b.hint.filter(|h| shown(h.2)) else {
                 continue;
             };
+            let hint = (k, w, at, &b.intent);
             match out.iter_mut().find(|(ok, ..)| *ok == k) {
-                Some(seen) => *seen = (k, w, at),
-                None => out.push((k, w, at)),
+                Some(seen) => *seen = hint,
+                None => out.push(hint),
             }
         }
     }
+    // The key goes to the particular binding: where that one does
+    // nothing, the key is not offered at all.
+    out.retain(|h| works(h.3));
     // Stable: within a position, in the order the places gave them.
     out.sort_by_key(|h| h.2);
-    out.into_iter().map(|(k, w, _)| (k, w)).collect()
+    while footer_width(&out) > width {
+        let Some(i) = out.iter().rposition(|h| h.2 == Pane).or_else(|| {
+            // Then the rest but the query's menu, the help and quitting,
+            // which always show (a new user meets the transforms).
+            out.iter()
+                .rposition(|h| !matches!(h.2, Help | Quit) && *h.3 != Intent::Transforms)
+        }) else {
+            break;
+        };
+        out.remove(i);
+    }
+    out.into_iter().map(|(k, w, ..)| (k, w)).collect()
+}
+
+/// Columns the footer's hints take: a space, then each key, a space, its
+/// word and two spaces.
+fn footer_width(hints: &[(&str, &str, At, &Intent)]) -> usize {
+    1 + hints
+        .iter()
+        .map(|(k, w, ..)| k.chars().count() + w.chars().count() + 3)
+        .sum::<usize>()
 }
 
 /// The keys of an intent as the help names them (the `.` menu's column).
@@ -1325,6 +1350,8 @@ pub(super) fn readme_table() -> String {
     let mut out = String::from("| where | keys | what |\n|---|---|---|\n");
     for (section, keys) in help_rows() {
         for (k, what) in keys {
+            // A `|` in a cell would end it.
+            let what = what.replace('|', "\\|");
             out.push_str(&format!("| {section} | `{k}` | {what} |\n"));
         }
     }
@@ -1472,6 +1499,43 @@ mod tests {
                 s.title
             );
         }
+    }
+
+    /// Hints that do not fit leave the pane's own keys out first, the last
+    /// first; the query's menu, the help and quitting always stay; a key
+    /// whose binding here does not work is not offered, not even with a
+    /// more general place's word.
+    #[test]
+    fn hints_give_way_the_panes_own_last_first() {
+        let places = [
+            Place::Query,
+            Place::Functions,
+            Place::Tables,
+            Place::Everywhere,
+        ];
+        let flags = (false, false, false);
+        let all = hints(&places, flags, &|_| true, 500);
+        let fit = hints(&places, flags, &|_| true, 80);
+        let left: Vec<_> = all.iter().filter(|h| !fit.contains(h)).collect();
+        assert_eq!(
+            left,
+            [
+                &("t", "in tree"),
+                &("c", "callers/callees"),
+                &("l", "lines")
+            ]
+        );
+        let width = |h: &[(&str, &str)]| {
+            1 + h
+                .iter()
+                .map(|(k, w)| k.chars().count() + w.chars().count() + 3)
+                .sum::<usize>()
+        };
+        assert!(width(&fit) <= 80, "{fit:?}");
+        let narrow = hints(&places, flags, &|_| true, 10);
+        assert_eq!(narrow, [(".", "transform"), ("?", "help"), ("q", "quit")]);
+        let no_open = hints(&places, flags, &|i| *i != Intent::Open, 500);
+        assert!(!no_open.iter().any(|h| h.0 == "⏎"), "{no_open:?}");
     }
 
     /// The README's key table is the help's rows, all of them and no

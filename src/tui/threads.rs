@@ -59,8 +59,10 @@ pub enum Picked {
     Quit,
     /// Show these threads (`None`: all, merged).
     Threads(Option<Vec<u64>>),
-    /// A message for the status line (an export's result, a key's why).
+    /// A message for the status line (a key's why).
     Say(String),
+    /// An export's result, which a key must not erase unseen.
+    Exported(String),
 }
 
 /// What the list's table reads: the loaded profile and its own
@@ -92,12 +94,16 @@ impl ThreadsList {
         if rows.is_empty() {
             return None;
         }
+        // No choice made (every thread shown): every thread ticked.
+        let chosen = match chosen {
+            Some(ids) => ids.to_vec(),
+            None => rows.iter().map(|r| r.info.id).collect(),
+        };
         let prepared = Arc::new(Prepared::with_threads(rows));
         let loaded = Answer::whole(Arc::clone(loaded));
         // Opens on its first row: the busiest thread, the table's order.
         let table = TablePane::new(Table::Threads, Within::All, &cx(&loaded, &prepared, size));
         let table = Box::new(table);
-        let chosen = chosen.map(<[u64]>::to_vec).unwrap_or_default();
         Some(ThreadsList {
             loaded,
             prepared,
@@ -149,7 +155,7 @@ impl ThreadsList {
             Intent::Cancel | Intent::Threads => return Picked::Close,
             Intent::Quit => return Picked::Quit,
             Intent::Search => self.searching = true,
-            Intent::Export => return Picked::Say(super::export::threads(self)),
+            Intent::Export => return Picked::Exported(super::export::threads(self)),
             Intent::Resize { width, height } => self.size = Rect::new(0, 0, *width, *height),
             other => {
                 let cx = cx(&self.loaded, &self.prepared, self.size);
@@ -334,26 +340,67 @@ mod tests {
         assert!(ThreadsList::of(&p, thread_rows(&p), None, size).is_none());
     }
 
+    /// Every thread shown (no choice made) opens every thread ticked;
+    /// Space unticks one, and Enter shows those still chosen; with the
+    /// ticks as they opened, Enter shows the thread under the cursor.
     #[test]
     fn enter_shows_the_thread_under_the_cursor_or_those_chosen() {
         let mut l = two();
+        let ids: Vec<u64> = l.rows().iter().map(|r| r.info.id).collect();
+        assert_eq!(l.chosen, ids, "all shown: all ticked");
         let first = l.current().expect("a row").info.id;
         assert_eq!(
             l.update(&Intent::Accept),
             Picked::Threads(Some(vec![first]))
         );
         l.update(&Intent::Toggle);
+        let second = l.current().expect("a row").info.id;
+        assert_eq!(l.chosen, [second], "Space unticks the first");
+        assert_eq!(
+            l.update(&Intent::Accept),
+            Picked::Threads(Some(vec![second])),
+            "the one still chosen"
+        );
+        l.update(&Intent::First);
         l.update(&Intent::Toggle);
-        assert_eq!(l.chosen.len(), 2);
+        assert_eq!(l.chosen.len(), 2, "Space ticks it again");
+        assert_eq!(
+            l.update(&Intent::Accept),
+            Picked::Threads(Some(vec![second])),
+            "as opened: the cursor's"
+        );
+        l.update(&Intent::Toggle);
+        l.update(&Intent::First);
+        l.update(&Intent::Toggle);
+        assert!(l.chosen.is_empty(), "none chosen");
+        let at = l.current().expect("a row").info.id;
+        assert_eq!(
+            l.update(&Intent::Accept),
+            Picked::Threads(Some(vec![at])),
+            "none chosen: the cursor's"
+        );
+        assert_eq!(l.update(&Intent::AllThreads), Picked::Threads(None));
+    }
+
+    /// A thread choice shown opens the list with those threads ticked;
+    /// choosing the others too is every thread, merged.
+    #[test]
+    fn a_choice_shown_opens_ticked() {
+        let p = Arc::new(crate::tui::tests::fixture_timed("xpp/two-threads.prf"));
+        let rows = thread_rows(&p);
+        let (one, other) = (rows[0].info.id, rows[1].info.id);
+        let size = Rect::new(0, 0, 100, 30);
+        let mut l = ThreadsList::of(&p, rows, Some(&[one]), size).expect("a list");
+        assert_eq!(l.chosen, [one]);
+        while l.current().map(|r| r.info.id) != Some(other) {
+            l.update(&Intent::Move(1));
+        }
+        l.update(&Intent::Toggle);
         assert_eq!(
             l.update(&Intent::Accept),
             Picked::Threads(None),
             "both: all"
         );
-        l.update(&Intent::First);
-        l.update(&Intent::Toggle);
-        assert_eq!(l.chosen.len(), 1, "Space again unchooses");
-        assert_eq!(l.update(&Intent::AllThreads), Picked::Threads(None));
     }
 
     #[test]

@@ -275,8 +275,9 @@ columns!(
     Hits "hits" "Hits" Number => Value::Count(p.line(l).hits),
     /// Time of those samples or calls, in the profile's time unit.
     Time "time_ms" "Time" Time => Value::Ms(p.line(l).time_ms),
-    /// The time in % of the session's, else the hits in % of the samples.
-    Pct "pct" "%" Number => Value::Pct(metrics::line_pct(p.line(l), &p.totals)),
+    /// The line's share of its function's time, else of the session's
+    /// (`metrics::line_pct`).
+    Pct "pct" "%" Number => Value::Pct(line_pct(p, l)),
 });
 
 columns!(
@@ -515,6 +516,12 @@ fn func_ranks(col: FuncColumn, p: &Profile, f: FuncId) -> (Option<u32>, Option<u
         _ => None,
     };
     (text, Some(u64::from(name) << 32 | u64::from(module)))
+}
+
+/// A line's `%`, by the model's rule, of the line's own function.
+fn line_pct(p: &Profile, l: LineId) -> Option<f64> {
+    let line = p.line(l);
+    metrics::line_pct(line, line.function.map(|f| p.function(f)), &p.totals)
 }
 
 fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u64>) {

@@ -46,7 +46,7 @@ impl App {
         let Some(f) = self.query_function() else {
             return Err(match self.pane().removed(&self.cx()) {
                 Some(r) => super::super::pane::removed_words(&r),
-                None => format!("{}: select a function first", op.words()),
+                None => SELECT_FIRST.into(),
             });
         };
         let t = spelling(p, f);
@@ -70,7 +70,7 @@ impl App {
             // Node steps returned above (`on_node`); a new one not placed
             // there says so rather than stopping the app.
             Op::MergeNode | Op::FocusNode => {
-                return Err(format!("{}: select a call node", op.words()));
+                return Err("select a call node".into());
             }
         })
     }
@@ -79,11 +79,19 @@ impl App {
     pub(super) fn transform(&mut self, op: Op) {
         match self.step_of(op) {
             Ok(step) => self.ask(Ask::Push(step)),
-            Err(why) if why.starts_with(NEEDS_PATHS) => {
-                self.status = Some(format!("{}: {why}", op.words()))
+            // A why that does not name the transform is said after it.
+            Err(why) if why.starts_with(NEEDS_PATHS) || why == SELECT_FIRST => {
+                self.status = Some(format!("{}: {why}", self.op_words(op)))
             }
             Err(why) => self.status = Some(why),
         }
+    }
+
+    /// What a transform is called, in the profile's own word for what its
+    /// hits count: a trace's `d` drops calls, a sampled log's samples.
+    pub fn op_words(&self, op: Op) -> String {
+        let hits = self.profile().hits_count().name();
+        op.words().replace("samples", hits)
     }
 
     /// The `.` menu's rows: each transform, its key, what it would do to
@@ -100,7 +108,7 @@ impl App {
                         Some(step),
                         None,
                     ),
-                    Err(why) => (op.words().to_string(), None, Some(why)),
+                    Err(why) => (self.op_words(op), None, Some(why)),
                 };
                 Entry {
                     op,
@@ -150,7 +158,8 @@ impl App {
             Picked::Stay => {}
             Picked::Close => self.mode = Mode::Normal,
             Picked::Quit => self.quit = true,
-            Picked::Say(why) => (self.status, self.notice) = (Some(why), true),
+            Picked::Say(why) => self.status = Some(why),
+            Picked::Exported(said) => (self.status, self.notice) = (Some(said), true),
             Picked::Threads(ids) => {
                 self.mode = Mode::Normal;
                 if ids.as_deref() == self.query.threads() {
@@ -294,7 +303,6 @@ impl App {
             Ok(done) => done,
             Err(e) => {
                 self.status = Some(crate::text::visible(&e.to_string()).into_owned());
-                self.notice = true;
                 return;
             }
         };
@@ -328,7 +336,6 @@ impl App {
             }
         };
         self.status = Some(said);
-        self.notice = true;
     }
 
     /// What a step pushed says: its label, what it dropped and its notes
@@ -415,6 +422,9 @@ impl App {
 /// Why a transform that rewrites call paths cannot run on a profile
 /// without any.
 const NEEDS_PATHS: &str = "needs call paths";
+
+/// Why a function's transform cannot run with no function selected.
+const SELECT_FIRST: &str = "select a function first";
 
 /// What a step dropped, in words: `dropped 786.262 ms (33.64%)` (of
 /// `chosen`'s total, the threads chosen, in its time unit), then its

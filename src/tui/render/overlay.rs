@@ -76,10 +76,13 @@ pub(super) fn help(buf: &mut Buffer, area: Rect, scroll: usize, theme: Theme) {
     let box_area = centered(area, crate::tui::help::BOX_WIDTH, lines.len() as u16 + 2);
     let rows = usize::from(box_area.height.saturating_sub(2));
     let scroll = scroll.min(lines.len().saturating_sub(rows));
-    let more = if scroll + rows < lines.len() {
-        " · ↓ more"
-    } else {
-        ""
+    // It opens where the pane's keys are: the title says there is more
+    // above as it says there is more below.
+    let more = match (scroll > 0, scroll + rows < lines.len()) {
+        (true, true) => " · ↑↓ more",
+        (true, false) => " · ↑ more",
+        (false, true) => " · ↓ more",
+        (false, false) => "",
     };
     Clear.render(box_area, buf);
     Block::bordered()

@@ -8,6 +8,7 @@ mod messages;
 mod query_keys;
 mod range;
 mod screens;
+mod small;
 mod update;
 
 use super::App;

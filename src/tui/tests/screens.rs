@@ -769,7 +769,8 @@ fn query_menu() {
     both_sizes("query-menu", demo, &[pane_key(3), Down, Down, Char('.')]);
 }
 
-/// The threads list of a two-thread trace, the first row chosen; then
+/// The threads list of a two-thread trace, the first row unticked (all
+/// open ticked while all are shown); then
 /// the thread shown, its breadcrumb in the header.
 #[test]
 fn threads_list() {

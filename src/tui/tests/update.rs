@@ -427,7 +427,9 @@ fn the_finder_closes_on_esc_without_moving() {
 fn help_opens_and_closes() {
     let mut app = demo(80, 24);
     app.press(Char('?'));
-    assert_eq!(app.mode, Mode::Help(0));
+    // At the Functions pane's keys (help.rs: `section_line`).
+    let at = crate::tui::help::section_line(crate::tui::keymap::Place::Functions, 76);
+    assert_eq!(app.mode, Mode::Help(at.expect("Functions is listed")));
     app.press(Down);
     assert_eq!(app.cursor(), 0, "keys do not reach the pane under help");
     app.press(Esc);
@@ -1586,13 +1588,6 @@ fn the_menu_dims_what_needs_call_paths() {
     }
 }
 
-/// The key that closes a message too long for the footer, if one shows.
-fn close_box(app: &mut App) {
-    if app.status_boxed() {
-        run(app, &[Esc]);
-    }
-}
-
 /// A step left out of a thread choice stays in the query: the footer
 /// and the header say so, and choosing every thread applies it again;
 /// `u` takes it off like any step.
@@ -1608,7 +1603,6 @@ fn a_step_left_out_comes_back_with_the_threads() {
     let said = app.status.clone().unwrap_or_default();
     assert!(said.contains("merge WORKER left out"), "{said}");
     assert_eq!(app.query.left_out().len(), 1);
-    close_box(&mut app);
     run(&mut app, &[Char('H'), Char('a')]);
     assert_eq!(
         app.query.crumbs(),
@@ -1618,7 +1612,6 @@ fn a_step_left_out_comes_back_with_the_threads() {
     );
     assert!(app.query.left_out().is_empty());
     run(&mut app, &[Char('H'), Home, Enter]);
-    close_box(&mut app);
     run(&mut app, &[Char('u')]);
     let said = app.status.clone().unwrap_or_default();
     assert!(said.contains("undone: merge WORKER"), "{said}");

@@ -23,15 +23,37 @@ pub fn cell(v: Value<'_>) -> String {
     }
 }
 
-/// What the percent columns are out of (tui.md: "percent columns say what
-/// they are out of"); empty when the profile has no session total.
-pub fn percent_basis(p: &Profile) -> String {
+/// What the percent columns among `keys` (a table's columns, by their
+/// `--json` keys) are out of (tui.md: "percent columns say what they are
+/// out of"): the session's time, the application's, the samples, a line's
+/// function; empty where none of them is a column (the stacks, the
+/// packets, a listing's lines have no percent to say the basis of).
+pub fn percent_basis(p: &Profile, keys: &[&str]) -> String {
+    let t = &p.totals;
+    let pct = |stem: &str| {
+        keys.iter()
+            .any(|k| k.starts_with(stem) && k.ends_with("_pct"))
+    };
+    let session = t
+        .elapsed_inclusive_ms
+        .map(|x| format!("session {}", grouped_time(p, x)));
+    let samples = t.samples.map(|n| format!("{} samples", grouped(n)));
     let mut parts = Vec::new();
-    if let Some(t) = p.totals.elapsed_inclusive_ms {
-        parts.push(format!("% of session {}", grouped_time(p, t)));
+    if let Some(s) = session.as_ref().filter(|_| pct("elapsed_")) {
+        parts.push(format!("% of {s}"));
     }
-    if let Some(n) = p.totals.samples {
-        parts.push(format!("hit % of {} samples", grouped(n)));
+    if let Some(a) = t.application_inclusive_ms.filter(|_| pct("application_")) {
+        parts.push(format!("app % of {}", grouped_time(p, a)));
+    }
+    if let Some(s) = samples.as_ref().filter(|_| pct("hits_")) {
+        parts.push(format!("hit % of {s}"));
+    }
+    // A line's percent is of its function (model.md § The four time values).
+    if keys.contains(&"pct") {
+        parts.push(match session.or(samples) {
+            Some(whole) => format!("% of the line's function (no function: of {whole})"),
+            None => "% of the line's function".into(),
+        });
     }
     parts.join(" · ")
 }
@@ -207,6 +229,25 @@ mod tests {
         assert_eq!(grouped_exact(10633.0625), "10,633.0625");
         assert_eq!(grouped_exact(-0.5), "-0.500");
         assert_eq!(grouped_exact(123456789.1), "123,456,789.100");
+    }
+
+    /// The basis names only the percents among the keys: a time's, the
+    /// application's, a hit's, a line's (of its function); none for a
+    /// table without percents.
+    #[test]
+    fn the_basis_names_the_percents_shown() {
+        let mut b = profx_model::ProfileBuilder::new("test");
+        b.totals_mut().elapsed_inclusive_ms = Some(1234.5);
+        let p = b.finish();
+        assert_eq!(percent_basis(&p, &["name", "depth", "self_ms"]), "");
+        assert_eq!(
+            percent_basis(&p, &["elapsed_inclusive_ms", "elapsed_inclusive_pct"]),
+            "% of session 1,234.500 ms"
+        );
+        assert_eq!(
+            percent_basis(&p, &["time_ms", "pct"]),
+            "% of the line's function (no function: of session 1,234.500 ms)"
+        );
     }
 
     /// A line number names a line: `2011`, as an editor shows it; a count

@@ -373,11 +373,9 @@ fn rows_table<C: DefaultOrder>(
             *w = (*w).max(c.width());
         }
     }
-    // What percents are out of; a thread has no share of the session.
-    let note = match table {
-        Table::Threads => String::new(),
-        _ => session_note(p),
-    };
+    // What the percents shown are out of (a thread's columns have none).
+    let keys: Vec<&str> = cols.iter().map(|c| c.key()).collect();
+    let note = session_note(p, &keys);
     writeln!(
         out,
         "# {view}: {} of {}{} · {order}{note}",
@@ -414,9 +412,9 @@ pub(super) fn line(row: &[String], widths: &[usize], kinds: &[ValueKind]) -> Str
     line
 }
 
-/// What percents are out of.
-fn session_note(p: &Profile) -> String {
-    let basis = percent_basis(p);
+/// What the percents among `keys` (the columns shown) are out of.
+fn session_note(p: &Profile, keys: &[&str]) -> String {
+    let basis = percent_basis(p, keys);
     if basis.is_empty() {
         basis
     } else {

@@ -246,15 +246,23 @@ pub fn avg_per_call(f: &Function) -> Option<f64> {
     }
 }
 
-/// A line's percent: its time against the session's elapsed time, or, for
-/// a line with no time, its hits against the samples of a sampled profile.
-pub fn line_pct(line: &Line, totals: &Totals) -> Option<f64> {
+/// A line's percent, its share of its function's time (`function`, the
+/// line's, where it has one): its time against the function's elapsed
+/// inclusive time, or, for a line with no time, its hits against the
+/// function's samples. So a function's lines say where its time went: a
+/// trace's call sites hold the callees' time called from there, shares of
+/// the caller's inclusive time as the butterfly's callees are. A line of
+/// no function (a trace's top level, a listing's line) is a share of the
+/// session: its time against the session's elapsed time, its hits against
+/// the samples.
+pub fn line_pct(line: &Line, function: Option<&Function>, totals: &Totals) -> Option<f64> {
+    let (time, samples) = match function {
+        Some(f) => (f.time.elapsed_inclusive, f.hits_total),
+        None => (totals.elapsed_inclusive_ms, totals.samples),
+    };
     match line.time_ms {
-        Some(t) => pct(Some(t), totals.elapsed_inclusive_ms),
-        None => pct(
-            line.hits.map(|h| h as f64),
-            totals.samples.map(|n| n as f64),
-        ),
+        Some(t) => pct(Some(t), time),
+        None => pct(line.hits.map(|h| h as f64), samples.map(|n| n as f64)),
     }
 }
 
@@ -286,6 +294,49 @@ mod tests {
         assert_eq!(pct(Some(1.0), Some(0.0)), None);
         assert_eq!(pct(Some(0.0), Some(35.0)), Some(0.0));
         assert_eq!(pct(Some(f64::MAX), Some(1e-300)), None);
+    }
+
+    /// A line's percent is of its function's time (its samples, for a
+    /// line without time); a line of no function, of the session's.
+    #[test]
+    fn a_lines_percent_is_of_its_function() {
+        let f = Function {
+            hits_total: Some(40),
+            time: TimeValues {
+                elapsed_inclusive: Some(20.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let totals = Totals {
+            elapsed_inclusive_ms: Some(200.0),
+            samples: Some(400),
+            ..Default::default()
+        };
+        let line = |hits, time_ms| Line {
+            file: Default::default(),
+            line: 1,
+            function: None,
+            top_level: false,
+            hits,
+            time_ms,
+            called: None,
+        };
+        assert_eq!(
+            line_pct(&line(None, Some(5.0)), Some(&f), &totals),
+            Some(25.0)
+        );
+        assert_eq!(
+            line_pct(&line(Some(10), None), Some(&f), &totals),
+            Some(25.0)
+        );
+        assert_eq!(line_pct(&line(None, Some(5.0)), None, &totals), Some(2.5));
+        assert_eq!(line_pct(&line(Some(10), None), None, &totals), Some(2.5));
+        let moved = Function::default();
+        assert_eq!(
+            line_pct(&line(None, Some(5.0)), Some(&moved), &totals),
+            None
+        );
     }
 
     #[test]

@@ -310,3 +310,51 @@ fn frames(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
         );
     }
 }
+
+/// What the table's percent columns are out of, as its frame says: only
+/// the percents it has columns for (none for the stacks or the packets),
+/// the same words `report`'s heading gives; a function's lines (`l`), of
+/// that function's time, named with its figure.
+pub(super) fn percent_basis(t: &TablePane, cx: &Ctx) -> String {
+    use crate::analysis::columns::Column;
+    use crate::tui::columns::Col;
+    let Some(table) = t.columns_of() else {
+        return String::new();
+    };
+    let p = cx.profile.as_ref();
+    let keys: Vec<&str> = cx
+        .columns(table)
+        .cols
+        .iter()
+        .map(|&c| match c {
+            Col::F(c) => c.key(),
+            Col::L(c) => c.key(),
+            Col::S(c) => c.key(),
+            Col::P(c) => c.key(),
+            Col::T(c) => c.key(),
+            Col::M(c) => c.key(),
+        })
+        .collect();
+    let function = match t.within {
+        crate::tui::pane::Within::Function(f) if t.table == Table::Lines => Some(f),
+        _ => None,
+    };
+    // Lines that carry no function are the module's, each a share of the
+    // session (model.md § The four time values).
+    let of_it = |r: u32| {
+        p.line(crate::model::LineId::from_index(r as usize))
+            .function
+    };
+    match function.filter(|&f| keys.contains(&"pct") && t.rows.get(0).and_then(of_it) == Some(f)) {
+        Some(f) => {
+            let func = p.function(f);
+            let whole = match (func.time.elapsed_inclusive, func.hits_total) {
+                (Some(ms), _) => crate::report::fmt::grouped_time(p, ms),
+                (None, Some(n)) => format!("{} samples", crate::report::fmt::grouped(n)),
+                (None, None) => return String::new(),
+            };
+            format!("% of {}'s {whole}", full_name(p, Label::Func(f)))
+        }
+        None => crate::report::fmt::percent_basis(p, &keys),
+    }
+}

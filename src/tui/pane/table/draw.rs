@@ -6,7 +6,7 @@
 use crate::analysis::columns::Value;
 use crate::analysis::view::Table;
 use crate::model::{Event, PacketId, StackId};
-use crate::report::fmt::{cell, grouped, percent_basis};
+use crate::report::fmt::{cell, grouped};
 use crate::text::visible;
 use crate::tui::columns;
 use crate::tui::fit::{
@@ -174,11 +174,7 @@ fn titles(t: &TablePane, cx: &Ctx) -> (String, String) {
         }
     }
     let whole_name = std::mem::take(&mut bottom);
-    // The threads list has no percents to say the basis of.
-    let basis = match table {
-        Table::Threads => String::new(),
-        _ => percent_basis(p),
-    };
+    let basis = super::detail::percent_basis(t, cx);
     if !basis.is_empty() {
         bottom.push_str(&format!(" {basis} "));
     }
