@@ -267,7 +267,10 @@ fn frames(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
         Focus::Frames(i) => Some(i),
         _ => None,
     };
-    let title = format!(" Frames, root to leaf ({}) ", frames.len());
+    let title = format!(
+        " Frames, root to leaf ({}) ",
+        crate::report::fmt::grouped(frames.len() as u64)
+    );
     Block::bordered()
         .title(Span::styled(title, theme.title()))
         .render(area, buf);
