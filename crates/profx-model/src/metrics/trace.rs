@@ -38,6 +38,7 @@
 //! costs measurably more. Making a path, rare after the first events,
 //! stays out of line.
 
+use super::durations::Durations;
 use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::ProfileBuilder;
@@ -320,6 +321,7 @@ impl ProfileBuilder {
             && let Some(th) = st.threads.get_mut(ix as usize)
         {
             th.events += 1;
+            st.accs.durations.event();
             return ThreadIx(ix as usize);
         }
         let ix = *st.thread_index.entry(id).or_insert_with(|| {
@@ -338,6 +340,7 @@ impl ProfileBuilder {
         });
         if let Some(th) = st.threads.get_mut(ix.0) {
             th.events += 1;
+            st.accs.durations.event();
         }
         if id < SMALL_IDS {
             let at = id as usize;
@@ -442,6 +445,7 @@ impl ProfileBuilder {
             site_nested,
             by_site,
         });
+        st.accs.durations.enter(thread.0);
         st.mark(thread, func, true);
     }
 
@@ -516,6 +520,7 @@ impl ProfileBuilder {
         let clock = th.clock;
         th.leave(&frame);
         st.mark(thread, frame.func, false);
+        let entered = st.accs.durations.exit(thread.0);
         st.accs.pop(Pop {
             path: frame.path,
             func: frame.func,
@@ -524,6 +529,7 @@ impl ProfileBuilder {
             site_nested: frame.site_nested,
             span: clock.unwrap_or(0.0) - frame.pushed_at,
             self_ms: frame.self_ms,
+            entered,
         });
         Some(frame)
     }
@@ -670,6 +676,7 @@ impl ProfileBuilder {
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
         st.accs.flush();
+        self.durations = std::mem::replace(&mut st.accs.durations, Durations::new(false)).finish();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         for (i, acc) in called(&st.accs.funcs, |a| a.calls) {

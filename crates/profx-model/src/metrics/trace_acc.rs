@@ -14,6 +14,7 @@
 //! cache. The queue is first in, first out, so every sum gets its terms in
 //! the same order as without it: the numbers are the same to the bit.
 
+use super::durations::Durations;
 use crate::ids::{FuncId, LineId, StackId};
 use profx_sys::prefetch::prefetch;
 
@@ -138,6 +139,8 @@ pub(super) struct Pop {
     pub span: f64,
     /// Time the activation spent on top of the stack.
     pub self_ms: f64,
+    /// The event the call began at (`durations.rs`).
+    pub entered: u64,
 }
 
 #[derive(Debug)]
@@ -146,6 +149,8 @@ pub(super) struct Accs {
     paths: Segments<PathAcc>,
     pub funcs: Vec<FuncAcc>,
     pub lines: Vec<SiteAcc>,
+    /// Each call's durations, for their percentiles.
+    pub durations: Durations,
     /// (line, function) for the calls a line made to another function
     /// than its first (`a(b())` calls two), pushed as met and sorted and
     /// deduplicated once they pile up: a push where a lookup would cost
@@ -175,6 +180,7 @@ const NO_POP: Pop = Pop {
     site_nested: false,
     span: 0.0,
     self_ms: 0.0,
+    entered: super::durations::NO_EVENT,
 };
 
 impl Accs {
@@ -184,6 +190,7 @@ impl Accs {
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
+            durations: Durations::new(timed),
             more_callees: Vec::new(),
             dedup_at: 1 << 20,
             waiting: [NO_POP; WAITING],
@@ -299,6 +306,8 @@ impl Accs {
                 func.min_self = func.min_self.min(pop.self_ms);
                 func.max_self = func.max_self.max(pop.self_ms);
             }
+            self.durations
+                .call(pop.func, pop.span, pop.self_ms, pop.entered);
             func.exclusive_ms += pop.self_ms;
             if !recursive {
                 func.inclusive_ms += pop.span;
@@ -430,6 +439,7 @@ mod tests {
             site_nested: false,
             span,
             self_ms: span / 2.0,
+            entered: 0,
         }
     }
 

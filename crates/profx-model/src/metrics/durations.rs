@@ -1,0 +1,785 @@
+//! The distribution of each function's call durations (model.md §
+//! Per-call statistics): the median, 90th and 99th percentile of its
+//! calls' inclusive and exclusive times, by nearest rank, a histogram of
+//! the inclusive ones, and where its slowest call begins in the trace.
+//!
+//! The trace feed gives every call to [`Durations::call`] where the call
+//! is counted to its function (`trace_acc.rs`, `Accs::add`): whatever
+//! keeps a call out of its function's count keeps it out of here too.
+//!
+//! A percentile needs every call's value, so each call's two durations
+//! are kept until the trace ends, then summarised and freed. They are
+//! kept as whole **steps** of the trace's clock in four bytes each (a
+//! `u32`), with the function's number: 12 bytes a call, appended to a log
+//! in segments (growing never copies it; a pop writes where the last one
+//! did, not into its function's own array). A step is 10^-d ms, d the
+//! fewest decimals that hold every duration so far: a whole-ms clock
+//! (Xbase++'s) keeps d = 0 and its values exact, and 2³² steps of a ms
+//! are 49 days. A duration that is no whole number of steps refines the
+//! step (every value kept so far multiplied, up to a nanosecond); one
+//! that no step up to that holds in four bytes (finer, longer, or a sum of
+//! intervals whose binary noise no longer rounds to a step) turns the
+//! whole log into `f64`s, once: no digit is lost, a call then costs 20
+//! bytes. `f32` was not taken: its 24 bits lose a whole-ms clock's digits
+//! past 4.6 hours, silently.
+//!
+//! A value within a millionth of a step of a whole number of steps is
+//! that number (`ON_STEP`): the binary noise of subtracting two clock
+//! readings (`1520.25 - 1519.1` is `1.1500000000000909`) stays below it
+//! on any clock of a few decimals, and a digit of a clock down to a
+//! nanosecond does not (it refines the step). So a percentile is written
+//! at the clock's own decimals, never with binary noise; a whole-ms
+//! clock's values, sums of whole numbers, have none.
+
+use crate::ids::{FuncId, PacketId};
+use crate::profile::Profile;
+use std::cmp::Ordering;
+
+/// How many decimals of a ms a step may have: a nanosecond.
+const MAX_DECIMALS: u32 = 6;
+
+/// How far from a whole number of steps a value may be, in steps, and
+/// still be that number (the binary noise of a clock reading's difference).
+const ON_STEP: f64 = 1e-6;
+
+/// Calls a segment of the log holds.
+const SEGMENT: usize = 1 << 16;
+
+/// The percentiles a function's calls are summarised by: p, in %.
+pub const PERCENTS: [u32; 3] = [50, 90, 99];
+
+/// No event position known (a call entered before the feed counted
+/// events).
+pub(super) const NO_EVENT: u64 = u64::MAX;
+
+/// The index of the `p`th percentile of `n` sorted values by nearest
+/// rank: `ceil(p/100 × n) − 1`, in integers (`0.99 × 100` is no whole
+/// number in binary). `n` > 0.
+pub fn nearest_rank(p: u32, n: usize) -> usize {
+    let rank = (u128::from(p) * n as u128).div_ceil(100);
+    (rank as usize).saturating_sub(1).min(n.saturating_sub(1))
+}
+
+/// One call: its function and its two durations.
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    func: u32,
+    incl: T,
+    excl: T,
+}
+
+/// A log of calls in fixed segments, freed a segment at a time as it is
+/// read.
+#[derive(Debug)]
+struct Segments<T> {
+    segs: Vec<Vec<T>>,
+}
+
+impl<T> Default for Segments<T> {
+    fn default() -> Self {
+        Segments { segs: Vec::new() }
+    }
+}
+
+impl<T> Segments<T> {
+    #[inline(always)]
+    fn push(&mut self, e: T) {
+        match self.segs.last_mut() {
+            Some(s) if s.len() < SEGMENT => s.push(e),
+            _ => self.grow(e),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, e: T) {
+        let mut s = Vec::with_capacity(SEGMENT);
+        s.push(e);
+        self.segs.push(s);
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.segs.iter_mut().flat_map(|s| s.iter_mut())
+    }
+}
+
+/// The calls kept so far: whole steps while they fit, else `f64`s.
+#[derive(Debug)]
+enum Log {
+    Steps {
+        /// A step is 10^-decimals ms.
+        decimals: u32,
+        /// The largest value kept, in steps: whether a finer step still
+        /// fits four bytes.
+        max: u32,
+        calls: Segments<Entry<u32>>,
+    },
+    Exact(Segments<Entry<f64>>),
+}
+
+/// `v` ms in whole steps of 10^-decimals ms, if it is one and fits.
+#[inline(always)]
+fn in_steps(v: f64, decimals: u32) -> Option<u32> {
+    let x = v * 10f64.powi(decimals as i32);
+    let k = x.round();
+    ((x - k).abs() <= ON_STEP && (0.0..=f64::from(u32::MAX)).contains(&k)).then_some(k as u32)
+}
+
+/// A function's calls so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct Called {
+    calls: u64,
+    /// The longest inclusive time so far, and where that call began.
+    max: f64,
+    slowest: u64,
+}
+
+/// The feed's side: every call's durations while the trace is read, and
+/// each thread's open calls' first events (where `w` lands).
+#[derive(Debug)]
+pub(super) struct Durations {
+    timed: bool,
+    log: Log,
+    funcs: Vec<Called>,
+    /// Events seen so far: the next event's position in the trace's
+    /// packets, counted across them in input order.
+    events: u64,
+    /// Each thread's open calls' first events, as its frames (by thread
+    /// index): kept apart from the frames, which stay 40 bytes.
+    open: Vec<Vec<u64>>,
+}
+
+impl Durations {
+    /// Keeps nothing for an untimed trace, which has no durations.
+    pub(super) fn new(timed: bool) -> Durations {
+        Durations {
+            timed,
+            log: Log::Steps {
+                decimals: 0,
+                max: 0,
+                calls: Segments::default(),
+            },
+            funcs: Vec::new(),
+            events: 0,
+            open: Vec::new(),
+        }
+    }
+
+    /// An event of the trace arrived (one of its packets' events).
+    #[inline(always)]
+    pub(super) fn event(&mut self) {
+        self.events += 1;
+    }
+
+    /// A call opened on `thread` at the event just counted.
+    #[inline(always)]
+    pub(super) fn enter(&mut self, thread: usize) {
+        if !self.timed {
+            return;
+        }
+        if self.open.len() <= thread {
+            self.open.resize_with(thread + 1, Vec::new);
+        }
+        let at = self.events.checked_sub(1).unwrap_or(NO_EVENT);
+        self.open[thread].push(at);
+    }
+
+    /// The top call of `thread` closed: the event it began at.
+    #[inline(always)]
+    pub(super) fn exit(&mut self, thread: usize) -> u64 {
+        self.open
+            .get_mut(thread)
+            .and_then(Vec::pop)
+            .unwrap_or(NO_EVENT)
+    }
+
+    /// One call of `func`, counted to it: its span (`incl`), its own time
+    /// on top of the stack (`excl`), and the event it began at.
+    #[inline(always)]
+    pub(super) fn call(&mut self, func: FuncId, incl: f64, excl: f64, began: u64) {
+        let i = func.index();
+        if self.funcs.len() <= i {
+            self.funcs.resize(i + 1, Called::default());
+        }
+        let f = &mut self.funcs[i];
+        f.calls += 1;
+        // The first of equal longest calls: the earliest to look at.
+        if f.calls == 1 || incl > f.max {
+            (f.max, f.slowest) = (incl, began);
+        }
+        let func = func.index() as u32;
+        match &mut self.log {
+            Log::Steps {
+                decimals,
+                max,
+                calls,
+            } => match (in_steps(incl, *decimals), in_steps(excl, *decimals)) {
+                (Some(i), Some(e)) => {
+                    *max = (*max).max(i).max(e);
+                    calls.push(Entry {
+                        func,
+                        incl: i,
+                        excl: e,
+                    });
+                }
+                _ => self.off_step(func, incl, excl),
+            },
+            Log::Exact(calls) => calls.push(Entry { func, incl, excl }),
+        }
+    }
+
+    /// A call no whole number of the present steps holds: a finer step
+    /// where one holds it and every value kept, else `f64`s from now on.
+    #[cold]
+    #[inline(never)]
+    fn off_step(&mut self, func: u32, incl: f64, excl: f64) {
+        if let Log::Steps {
+            decimals,
+            max,
+            calls,
+        } = &mut self.log
+        {
+            for finer in *decimals + 1..=MAX_DECIMALS {
+                let by = 10u64.pow(finer - *decimals);
+                let fits = u64::from(*max) * by <= u64::from(u32::MAX);
+                if let (true, Some(i), Some(e)) =
+                    (fits, in_steps(incl, finer), in_steps(excl, finer))
+                {
+                    for c in calls.iter_mut() {
+                        // Within u32: `max` times `by` is.
+                        c.incl = (u64::from(c.incl) * by) as u32;
+                        c.excl = (u64::from(c.excl) * by) as u32;
+                    }
+                    (*decimals, *max) = (finer, ((u64::from(*max) * by) as u32).max(i).max(e));
+                    calls.push(Entry {
+                        func,
+                        incl: i,
+                        excl: e,
+                    });
+                    return;
+                }
+            }
+        }
+        self.to_exact();
+        if let Log::Exact(calls) = &mut self.log {
+            calls.push(Entry { func, incl, excl });
+        }
+    }
+
+    /// The log as `f64`s, a segment at a time.
+    fn to_exact(&mut self) {
+        let Log::Steps {
+            decimals, calls, ..
+        } = &mut self.log
+        else {
+            return;
+        };
+        let scale = 10f64.powi(*decimals as i32);
+        let mut exact = Segments::default();
+        for seg in std::mem::take(&mut calls.segs) {
+            for c in seg {
+                exact.push(Entry {
+                    func: c.func,
+                    incl: f64::from(c.incl) / scale,
+                    excl: f64::from(c.excl) / scale,
+                });
+            }
+        }
+        self.log = Log::Exact(exact);
+    }
+
+    /// Each function's summary; every call's values freed on the way.
+    pub(super) fn finish(self) -> DurationTable {
+        let Durations { log, funcs, .. } = self;
+        let mut table = DurationTable::default();
+        if funcs.iter().all(|f| f.calls == 0) {
+            return table;
+        }
+        match log {
+            Log::Steps {
+                decimals, calls, ..
+            } => {
+                let scale = 10f64.powi(decimals as i32);
+                let grouped = group(calls, &funcs, 0u32);
+                summarise(&mut table, &funcs, grouped, u32::cmp, |k| {
+                    f64::from(k) / scale
+                });
+            }
+            Log::Exact(calls) => {
+                let grouped = group(calls, &funcs, 0f64);
+                summarise(&mut table, &funcs, grouped, f64::total_cmp, |v| v);
+            }
+        }
+        table
+    }
+}
+
+/// The calls' values by function, each function's together, in function
+/// order: read from the log a segment at a time, each freed once read.
+/// The grouped array's pages are written as the log's are freed, so the
+/// two together hold little more than the log did.
+fn group<T: Copy>(calls: Segments<Entry<T>>, funcs: &[Called], zero: T) -> Vec<[T; 2]> {
+    let mut at: Vec<usize> = Vec::with_capacity(funcs.len());
+    let mut n = 0usize;
+    for f in funcs {
+        at.push(n);
+        n += f.calls as usize;
+    }
+    let mut grouped = vec![[zero; 2]; n];
+    for seg in calls.segs {
+        for c in &seg {
+            let slot = &mut at[c.func as usize];
+            grouped[*slot] = [c.incl, c.excl];
+            *slot += 1;
+        }
+    }
+    grouped
+}
+
+/// Each function's percentiles and histogram from its grouped calls.
+fn summarise<T: Copy>(
+    table: &mut DurationTable,
+    funcs: &[Called],
+    mut grouped: Vec<[T; 2]>,
+    cmp: impl Fn(&T, &T) -> Ordering,
+    ms: impl Fn(T) -> f64,
+) {
+    table.rows = vec![Row::default(); funcs.len()];
+    let mut start = 0usize;
+    for (i, f) in funcs.iter().enumerate() {
+        let n = f.calls as usize;
+        if n == 0 {
+            continue;
+        }
+        let calls = &mut grouped[start..start + n];
+        start += n;
+        table.rows[i] = Row {
+            calls: f.calls,
+            incl: percentiles(calls, 0, &cmp).map(&ms),
+            excl: percentiles(calls, 1, &cmp).map(&ms),
+            slowest: f.slowest,
+            ..Row::default()
+        };
+        histogram(table, i, calls.iter().map(|c| ms(c[0])));
+    }
+}
+
+/// The values at [`PERCENTS`] of column `c` of `calls`, by nearest rank:
+/// selected in place, the largest first, each within what the one before
+/// left below it.
+fn percentiles<T: Copy>(
+    calls: &mut [[T; 2]],
+    c: usize,
+    cmp: &impl Fn(&T, &T) -> Ordering,
+) -> [T; 3] {
+    let n = calls.len();
+    let mut out = [calls[0][c]; 3];
+    let mut below = n;
+    for (k, &p) in PERCENTS.iter().enumerate().rev() {
+        let i = nearest_rank(p, n);
+        if i < below {
+            calls[..below].select_nth_unstable_by(i, |a, b| cmp(&a[c], &b[c]));
+            below = i;
+        }
+        out[k] = calls[i][c];
+    }
+    out
+}
+
+/// Adds a function's histogram of inclusive times to the table: calls of
+/// no time, then by powers of two of the time unit, from the first bucket
+/// holding a call to the last.
+fn histogram(table: &mut DurationTable, f: usize, values: impl Iterator<Item = f64> + Clone) {
+    let bucket = |v: f64| -> Option<i32> {
+        if !(v > 0.0 && v.is_finite()) {
+            return None;
+        }
+        let mut e = v.log2().floor() as i32;
+        // log2 may round across a power of two; the bounds are exact.
+        while 2f64.powi(e) > v {
+            e -= 1;
+        }
+        while 2f64.powi(e + 1) <= v {
+            e += 1;
+        }
+        Some(e)
+    };
+    let (lo, hi) = values
+        .clone()
+        .filter_map(bucket)
+        .fold((i32::MAX, i32::MIN), |(lo, hi), e| (lo.min(e), hi.max(e)));
+    let len = if lo <= hi { (hi - lo + 1) as usize } else { 0 };
+    let at = table.hist.len();
+    table.hist.resize(at + 1 + len, 0);
+    for v in values {
+        match bucket(v) {
+            Some(e) => table.hist[at + 1 + (e - lo) as usize] += 1,
+            None => table.hist[at] += 1,
+        }
+    }
+    let row = &mut table.rows[f];
+    row.hist_at = at;
+    row.hist_len = len as u16;
+    row.first_exp = if len > 0 { lo as i16 } else { 0 };
+}
+
+/// A function's summary as the profile keeps it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Row {
+    calls: u64,
+    incl: [f64; 3],
+    excl: [f64; 3],
+    slowest: u64,
+    /// Its histogram in `DurationTable::hist`: the calls of no time at
+    /// `hist_at`, then `hist_len` buckets from 2^first_exp.
+    hist_at: usize,
+    hist_len: u16,
+    first_exp: i16,
+}
+
+/// Every function's summary, by function id; empty where the profile has
+/// none (every format but a timed trace, and a query's step).
+#[derive(Debug, Default)]
+pub(crate) struct DurationTable {
+    rows: Vec<Row>,
+    hist: Vec<u64>,
+}
+
+/// The median, 90th and 99th percentile of a function's calls' times
+/// (nearest rank), in the profile's time unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Percentiles {
+    /// The median.
+    pub p50: f64,
+    /// The 90th percentile.
+    pub p90: f64,
+    /// The 99th percentile.
+    pub p99: f64,
+}
+
+impl Percentiles {
+    fn of(v: [f64; 3]) -> Percentiles {
+        Percentiles {
+            p50: v[0],
+            p90: v[1],
+            p99: v[2],
+        }
+    }
+
+    /// The three, in [`PERCENTS`]'s order.
+    pub fn all(&self) -> [f64; 3] {
+        [self.p50, self.p90, self.p99]
+    }
+}
+
+/// How a function's calls' inclusive times fall: how many took no time,
+/// then how many in each power of two of the time unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Histogram<'a> {
+    /// Calls whose span is 0 (on a whole-ms clock, under a ms).
+    pub zero: u64,
+    /// `counts[i]` is the calls of at least 2^(first_exp + i) and under
+    /// twice that.
+    pub first_exp: i32,
+    /// Calls by bucket, from the first that holds one to the last.
+    pub counts: &'a [u64],
+}
+
+/// The distribution of one function's calls' durations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CallDurations<'a> {
+    /// How many calls it summarises (the function's calls).
+    pub calls: u64,
+    /// Each call's span, from its entry to its exit.
+    pub inclusive: Percentiles,
+    /// Each call's own time on top of the stack.
+    pub exclusive: Percentiles,
+    /// Where its slowest call (the longest span; the first of equal ones)
+    /// begins among the trace's events, counted across its packets in
+    /// input order (`Profile::event_at`); `None` where not known.
+    pub slowest_event: Option<u64>,
+    /// Its calls' spans by powers of two.
+    pub histogram: Histogram<'a>,
+}
+
+impl Profile {
+    /// The distribution of `f`'s calls' durations: for a timed trace's
+    /// functions with calls; absent elsewhere, and after a query's step
+    /// (a rewrite does not know which call a path's time was).
+    pub fn call_durations(&self, f: FuncId) -> Option<CallDurations<'_>> {
+        let t = &self.durations;
+        let r = t.rows.get(f.index()).filter(|r| r.calls > 0)?;
+        let hist = t
+            .hist
+            .get(r.hist_at..r.hist_at + 1 + usize::from(r.hist_len))?;
+        Some(CallDurations {
+            calls: r.calls,
+            inclusive: Percentiles::of(r.incl),
+            exclusive: Percentiles::of(r.excl),
+            slowest_event: (r.slowest != NO_EVENT).then_some(r.slowest),
+            histogram: Histogram {
+                zero: hist[0],
+                first_exp: i32::from(r.first_exp),
+                counts: &hist[1..],
+            },
+        })
+    }
+
+    /// Whether some function has durations ([`Profile::call_durations`]).
+    pub fn has_call_durations(&self) -> bool {
+        !self.durations.rows.is_empty()
+    }
+
+    /// The packet and index of the trace's event at `position`, counted
+    /// across its packets in input order (`CallDurations::slowest_event`).
+    pub fn event_at(&self, position: u64) -> Option<(PacketId, usize)> {
+        let mut left = usize::try_from(position).ok()?;
+        for k in self.packet_ids() {
+            let n = self.packet(k).events.len();
+            if left < n {
+                return Some((k, left));
+            }
+            left -= n;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The percentile the plain way: sort, then `sorted[ceil(p/100 × n) − 1]`.
+    fn by_sort(values: &[u32], p: u32) -> u32 {
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let rank = ((f64::from(p) / 100.0) * v.len() as f64).ceil() as usize;
+        v[rank - 1]
+    }
+
+    /// A feed of `calls` (function, incl, excl) and its table.
+    fn fed(calls: &[(u32, f64, f64)]) -> DurationTable {
+        let mut d = Durations::new(true);
+        for (i, &(f, incl, excl)) in calls.iter().enumerate() {
+            d.call(FuncId(f), incl, excl, i as u64);
+        }
+        d.finish()
+    }
+
+    fn row(t: &DurationTable, f: usize) -> Row {
+        t.rows[f]
+    }
+
+    #[test]
+    fn nearest_rank_at_its_edges() {
+        // n = 1: every percentile is the one value.
+        assert_eq!(PERCENTS.map(|p| nearest_rank(p, 1)), [0, 0, 0]);
+        // n = 2: ceil(1.0) = 1, ceil(1.8) = 2, ceil(1.98) = 2.
+        assert_eq!(PERCENTS.map(|p| nearest_rank(p, 2)), [0, 1, 1]);
+        // n = 100: exactly the 50th, 90th and 99th values.
+        assert_eq!(PERCENTS.map(|p| nearest_rank(p, 100)), [49, 89, 98]);
+        assert_eq!(PERCENTS.map(|p| nearest_rank(p, 101)), [50, 90, 99]);
+        assert_eq!(nearest_rank(100, 7), 6);
+    }
+
+    #[test]
+    fn percentiles_are_the_sorted_values_at_nearest_rank() {
+        // A fixed pseudo-random sequence, with repeats, over sizes that
+        // cross the ranks' edges.
+        let mut x = 12345u64;
+        for n in [1usize, 2, 3, 10, 99, 100, 101, 1000, 4321] {
+            let values: Vec<u32> = (0..n)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((x >> 33) % 500) as u32
+                })
+                .collect();
+            let calls: Vec<(u32, f64, f64)> = values
+                .iter()
+                .map(|&v| (0, f64::from(v), f64::from(v / 3)))
+                .collect();
+            let t = fed(&calls);
+            let r = row(&t, 0);
+            let excl: Vec<u32> = values.iter().map(|v| v / 3).collect();
+            for (k, &p) in PERCENTS.iter().enumerate() {
+                assert_eq!(r.incl[k], f64::from(by_sort(&values, p)), "n {n} p{p}");
+                assert_eq!(r.excl[k], f64::from(by_sort(&excl, p)), "n {n} p{p} excl");
+            }
+            assert_eq!(r.calls, n as u64);
+        }
+    }
+
+    #[test]
+    fn each_function_gets_its_own_calls_and_slowest() {
+        let t = fed(&[
+            (2, 5.0, 1.0),
+            (0, 1.0, 1.0),
+            (2, 9.0, 2.0),
+            (2, 9.0, 3.0),
+            (0, 3.0, 0.0),
+        ]);
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(row(&t, 1).calls, 0);
+        assert_eq!((row(&t, 0).incl, row(&t, 0).slowest), ([1.0, 3.0, 3.0], 4));
+        // The first of the two longest.
+        assert_eq!((row(&t, 2).incl, row(&t, 2).slowest), ([9.0, 9.0, 9.0], 2));
+        assert_eq!(row(&t, 2).excl, [2.0, 3.0, 3.0]);
+    }
+
+    /// A clock with decimals: the step refines, the values kept are
+    /// multiplied, and every value comes back at the clock's decimals
+    /// (no binary noise of the subtraction).
+    #[test]
+    fn a_finer_clock_refines_the_step_without_losing_a_digit() {
+        let noisy = 1520.25 - 1519.1;
+        assert_ne!(noisy, 1.15);
+        let t = fed(&[(0, 4.0, 1.0), (0, noisy, 0.5), (0, 0.125, 0.125)]);
+        assert_eq!(row(&t, 0).incl, [1.15, 4.0, 4.0]);
+        assert_eq!(row(&t, 0).excl, [0.5, 1.0, 1.0]);
+        let mut d = Durations::new(true);
+        d.call(FuncId(0), 7.0, 7.0, 0);
+        d.call(FuncId(0), 0.001, 0.0, 1);
+        assert!(matches!(d.log, Log::Steps { decimals: 3, .. }));
+    }
+
+    /// What four bytes of any step up to a ns cannot hold turns the log
+    /// into f64s: every value as it came.
+    #[test]
+    fn what_no_step_holds_is_kept_exactly() {
+        let long = 5e9; // 58 days of ms
+        let fine = 1.0 / 3.0;
+        let t = fed(&[
+            (0, 2.0, 2.0),
+            (0, long, 1.0),
+            (1, fine, fine),
+            (1, 0.5, 0.25),
+        ]);
+        assert_eq!(row(&t, 0).incl, [2.0, long, long]);
+        assert_eq!(row(&t, 1).incl, [fine, 0.5, 0.5]);
+        assert_eq!(row(&t, 1).excl, [0.25, fine, fine]);
+        // A step fine enough for one value but not for those kept: exact.
+        let t = fed(&[(0, 4e6, 1.0), (0, 0.0001, 0.0)]);
+        assert_eq!(row(&t, 0).incl, [0.0001, 4e6, 4e6]);
+    }
+
+    #[test]
+    fn a_histogram_buckets_by_powers_of_two() {
+        let t = fed(&[
+            (0, 0.0, 0.0),
+            (0, 1.0, 0.0),
+            (0, 3.0, 0.0),
+            (0, 2.0, 0.0),
+            (0, 40.0, 0.0),
+            (0, 0.5, 0.0),
+        ]);
+        let r = row(&t, 0);
+        let h = &t.hist[r.hist_at..r.hist_at + 1 + usize::from(r.hist_len)];
+        // 0 | [0.5,1) [1,2) [2,4) [4,8) [8,16) [16,32) [32,64)
+        assert_eq!(r.first_exp, -1);
+        assert_eq!(h, [1, 1, 1, 2, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn an_untimed_feed_or_no_call_keeps_nothing() {
+        let mut d = Durations::new(false);
+        d.event();
+        d.enter(0);
+        assert_eq!(d.exit(0), NO_EVENT);
+        assert!(d.finish().rows.is_empty());
+        assert!(Durations::new(true).finish().rows.is_empty());
+    }
+
+    #[test]
+    fn a_call_begins_at_the_event_it_was_entered_at() {
+        let mut d = Durations::new(true);
+        d.event();
+        d.enter(1); // event 0 on thread 1
+        d.event();
+        d.event();
+        d.enter(1); // event 2
+        assert_eq!((d.exit(1), d.exit(1), d.exit(1)), (2, 0, NO_EVENT));
+        assert_eq!(d.exit(7), NO_EVENT);
+    }
+
+    /// A's calls of `trace.rs`'s shortest-and-longest example: spans 40
+    /// (from event 0), 20 (event 1) and 1 (event 6); own times 19, 20
+    /// and 1. Each event asks for its thread, as a loader's do.
+    #[test]
+    fn the_trace_feed_gives_each_call_where_it_counts_it() {
+        use crate::ProfileBuilder;
+        use crate::metrics::TraceTime;
+        use crate::warning::Place;
+        for timed in [TraceTime::Timed, TraceTime::Untimed] {
+            let mut b = ProfileBuilder::new("test");
+            let m = b.intern("");
+            let (na, nb) = (b.intern("A"), b.intern("B"));
+            let (a, bb) = (b.function(na, m), b.function(nb, m));
+            b.trace_begin(timed);
+            let events = [
+                (0.0, Some(a)),
+                (10.0, Some(a)),
+                (30.0, None),
+                (32.0, Some(bb)),
+                (33.0, None),
+                (40.0, None),
+                (50.0, Some(a)),
+                (51.0, None),
+            ];
+            for (t, e) in events {
+                let th = b.trace_thread(1);
+                b.trace_time(th, t, || Place::Line(1));
+                match e {
+                    Some(f) => b.trace_enter(th, f, 0, None),
+                    None => drop(b.trace_exit(th)),
+                }
+            }
+            let p = b.finish();
+            if timed == TraceTime::Untimed {
+                assert!(p.call_durations(a).is_none() && !p.has_call_durations());
+                continue;
+            }
+            let d = p.call_durations(a).expect("A's calls");
+            assert_eq!(d.calls, 3);
+            assert_eq!(d.inclusive.all(), [20.0, 40.0, 40.0]);
+            assert_eq!(d.exclusive.all(), [19.0, 20.0, 20.0]);
+            assert_eq!(d.slowest_event, Some(0));
+            assert_eq!(d.histogram.counts.iter().sum::<u64>(), 3);
+            let e = p.call_durations(bb).expect("B's call");
+            assert_eq!((e.slowest_event, e.inclusive.p99), (Some(3), 1.0));
+        }
+    }
+
+    /// A position counts events across packets, in input order.
+    #[test]
+    fn an_event_position_finds_its_packet() {
+        use crate::profile::{Event, EventSource, Packet};
+        #[derive(Debug)]
+        struct N(usize);
+        impl EventSource for N {
+            fn len(&self) -> usize {
+                self.0
+            }
+            fn get(&self, _: usize) -> Option<Event> {
+                None
+            }
+        }
+        let mut b = crate::ProfileBuilder::new("test");
+        for n in [3, 0, 2] {
+            b.add_packet(Packet {
+                source: "t".into(),
+                first_ms: None,
+                last_ms: None,
+                events: Box::new(N(n)),
+            });
+        }
+        let p = b.finish();
+        let at = |i| p.event_at(i).map(|(k, j)| (k.index(), j));
+        assert_eq!(
+            (at(0), at(2), at(3), at(4)),
+            (Some((0, 0)), Some((0, 2)), Some((2, 0)), Some((2, 1)))
+        );
+        assert_eq!(at(5), None);
+    }
+}
