@@ -353,15 +353,27 @@ fn summarise<T: Copy>(
         }
         let calls = &mut grouped[start..start + n];
         start += n;
+        let ((a, b), (c, d)) = (extremes(calls, 0, &cmp), extremes(calls, 1, &cmp));
         table.rows[i] = Row {
             calls: f.calls,
             incl: percentiles(calls, 0, &cmp).map(&ms),
             excl: percentiles(calls, 1, &cmp).map(&ms),
+            extremes: [a, b, c, d].map(&ms),
             slowest: f.slowest,
             ..Row::default()
         };
         histogram(table, i, calls.iter().map(|c| ms(c[0])));
     }
+}
+
+/// The least and the greatest value of column `c` of `calls`.
+fn extremes<T: Copy>(calls: &[[T; 2]], c: usize, cmp: &impl Fn(&T, &T) -> Ordering) -> (T, T) {
+    let first = calls[0][c];
+    calls.iter().fold((first, first), |(lo, hi), v| {
+        let v = v[c];
+        let lo = if cmp(&v, &lo).is_lt() { v } else { lo };
+        (lo, if cmp(&v, &hi).is_gt() { v } else { hi })
+    })
 }
 
 /// The values at [`PERCENTS`] of column `c` of `calls`, by nearest rank:
@@ -429,6 +441,9 @@ struct Row {
     calls: u64,
     incl: [f64; 3],
     excl: [f64; 3],
+    /// The shortest and longest call, inclusive then exclusive: from the
+    /// same values as the percentiles, so none is ever above the longest.
+    extremes: [f64; 4],
     slowest: u64,
     /// Its histogram in `DurationTable::hist`: the calls of no time at
     /// `hist_at`, then `hist_len` buckets from 2^first_exp.
@@ -455,6 +470,22 @@ pub struct Percentiles {
     pub p90: f64,
     /// The 99th percentile.
     pub p99: f64,
+}
+
+impl DurationTable {
+    /// Function `f`'s shortest and longest call (model.md § Per-call
+    /// statistics); absent without calls.
+    pub(super) fn per_call(&self, f: usize) -> super::PerCall {
+        match self.rows.get(f).filter(|r| r.calls > 0) {
+            Some(r) => super::PerCall {
+                min_inclusive: Some(r.extremes[0]),
+                max_inclusive: Some(r.extremes[1]),
+                min_exclusive: Some(r.extremes[2]),
+                max_exclusive: Some(r.extremes[3]),
+            },
+            None => super::PerCall::default(),
+        }
+    }
 }
 
 impl Percentiles {
@@ -638,6 +669,11 @@ mod tests {
         let t = fed(&[(0, 4.0, 1.0), (0, noisy, 0.5), (0, 0.125, 0.125)]);
         assert_eq!(row(&t, 0).incl, [1.15, 4.0, 4.0]);
         assert_eq!(row(&t, 0).excl, [0.5, 1.0, 1.0]);
+        // The shortest and longest are of the same values: none above p99.
+        let pc = t.per_call(0);
+        assert_eq!((pc.min_inclusive, pc.max_inclusive), (Some(0.125), Some(4.0)));
+        assert_eq!((pc.min_exclusive, pc.max_exclusive), (Some(0.125), Some(1.0)));
+        assert!(t.per_call(1).is_absent());
         let mut d = Durations::new(true);
         d.call(FuncId(0), 7.0, 7.0, 0);
         d.call(FuncId(0), 0.001, 0.0, 1);

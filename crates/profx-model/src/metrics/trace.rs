@@ -685,12 +685,9 @@ impl ProfileBuilder {
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
             if timed {
-                let one = super::PerCall {
-                    min_inclusive: Some(acc.min_span),
-                    max_inclusive: Some(acc.max_span),
-                    min_exclusive: Some(acc.min_self),
-                    max_exclusive: Some(acc.max_self),
-                };
+                // The shortest and longest of the values the percentiles
+                // are of (`durations.rs`).
+                let one = self.durations.per_call(i);
                 self.per_call(FuncId::from_index(i), one);
             }
         }

@@ -88,12 +88,6 @@ pub(super) struct FuncAcc {
     pub calls: u64,
     pub inclusive_ms: f64,
     pub exclusive_ms: f64,
-    /// The shortest and longest single call: its span, and its own time
-    /// on top of the stack (meaningful once `calls` > 0).
-    pub min_span: f64,
-    pub max_span: f64,
-    pub min_self: f64,
-    pub max_self: f64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -297,15 +291,7 @@ impl Accs {
         let func = slot(&mut self.funcs, pop.func.index());
         func.calls += 1;
         if timed {
-            if func.calls == 1 {
-                (func.min_span, func.max_span) = (pop.span, pop.span);
-                (func.min_self, func.max_self) = (pop.self_ms, pop.self_ms);
-            } else {
-                func.min_span = func.min_span.min(pop.span);
-                func.max_span = func.max_span.max(pop.span);
-                func.min_self = func.min_self.min(pop.self_ms);
-                func.max_self = func.max_self.max(pop.self_ms);
-            }
+            // Its shortest, longest and percentiles are of what this keeps.
             self.durations
                 .call(pop.func, pop.span, pop.self_ms, pop.entered);
             func.exclusive_ms += pop.self_ms;
