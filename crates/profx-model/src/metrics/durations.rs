@@ -671,8 +671,14 @@ mod tests {
         assert_eq!(row(&t, 0).excl, [0.5, 1.0, 1.0]);
         // The shortest and longest are of the same values: none above p99.
         let pc = t.per_call(0);
-        assert_eq!((pc.min_inclusive, pc.max_inclusive), (Some(0.125), Some(4.0)));
-        assert_eq!((pc.min_exclusive, pc.max_exclusive), (Some(0.125), Some(1.0)));
+        assert_eq!(
+            (pc.min_inclusive, pc.max_inclusive),
+            (Some(0.125), Some(4.0))
+        );
+        assert_eq!(
+            (pc.min_exclusive, pc.max_exclusive),
+            (Some(0.125), Some(1.0))
+        );
         assert!(t.per_call(1).is_absent());
         let mut d = Durations::new(true);
         d.call(FuncId(0), 7.0, 7.0, 0);
