@@ -260,14 +260,14 @@ impl Durations {
                 }
             }
         }
-        self.to_exact();
+        self.make_exact();
         if let Log::Exact(calls) = &mut self.log {
             calls.push(Entry { func, incl, excl });
         }
     }
 
     /// The log as `f64`s, a segment at a time.
-    fn to_exact(&mut self) {
+    fn make_exact(&mut self) {
         let Log::Steps {
             decimals, calls, ..
         } = &mut self.log
