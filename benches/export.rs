@@ -45,6 +45,7 @@ fn export(c: &mut Criterion) {
             target,
             weight: None,
             query: None,
+            range: None,
         };
         group.bench_function(label, |b| {
             b.iter(|| write(black_box(p), &req, &mut std::io::sink()).expect("writes"))

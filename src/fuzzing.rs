@@ -144,19 +144,35 @@ pub fn check_queries(
     let mut queries: Vec<Query> = steps
         .iter()
         .map(|s| Query {
-            threads: None,
             steps: vec![s.clone()],
+            ..Query::default()
         })
         .collect();
     queries.push(Query {
-        threads: None,
         steps: steps.clone(),
+        ..Query::default()
     });
     if let Some(&t) = thread_ids(p).first() {
         for steps in [Vec::new(), steps.iter().take(1).cloned().collect()] {
             queries.push(Query {
                 threads: Some(vec![t]),
                 steps,
+                ..Query::default()
+            });
+        }
+    }
+    // The middle of the run, alone and under the first step.
+    if let Some(run) = Answer::whole(p.clone()).run_span() {
+        let span = run.until_ms - run.from_ms;
+        let range = crate::model::TimeRange {
+            from_ms: run.from_ms + span / 4.0,
+            until_ms: run.until_ms - span / 4.0,
+        };
+        for steps in [Vec::new(), steps.iter().take(1).cloned().collect()] {
+            queries.push(Query {
+                range: Some(range),
+                steps,
+                ..Query::default()
             });
         }
     }
@@ -206,6 +222,7 @@ pub fn check_exports(p: &Profile) {
             target,
             weight: None,
             query: None,
+            range: None,
         };
         if write(p, &req, &mut out).is_err() {
             continue;

@@ -15,7 +15,7 @@
 
 use profx::analysis::callgraph::CallGraph;
 use profx::model::metrics::{Sample, TraceTime};
-use profx::model::{FuncId, Place, Profile, ProfileBuilder};
+use profx::model::{FuncId, Place, Profile, ProfileBuilder, TimeRange};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -112,37 +112,53 @@ fn name(f: usize) -> String {
 }
 
 fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
+    trace_oracle_in(events, threads, TimeRange::ALL)
+}
+
+/// How much of [a, b) lies in `r`.
+fn overlap(a: f64, b: f64, r: TimeRange) -> f64 {
+    (b.min(r.until_ms) - a.max(r.from_ms)).max(0.0)
+}
+
+/// The oracle for the part of the run in `r` (model.md § Time ranges):
+/// every interval counts its overlap with `r`, a call counts where it
+/// began inside `r`, and what has neither a call nor time there is not in
+/// the profile.
+fn trace_oracle_in(events: &[Event], threads: usize, r: TimeRange) -> Oracle {
     let mut o = Oracle::default();
     let mut stacks: Vec<Vec<Call>> = (0..threads).map(|_| Vec::new()).collect();
     let mut clocks: Vec<Option<(f64, f64)>> = vec![None; threads];
     let close = |o: &mut Oracle, stack: &mut Vec<Call>, clock: f64| {
         let Some(c) = stack.pop() else { return };
         let f = name(c.func);
-        let span = clock - c.began;
+        let span = overlap(c.began, clock, r);
+        let counted = u64::from(r.from_ms <= c.began && c.began < r.until_ms);
         let recursive = stack.iter().any(|below| below.func == c.func);
         let mut path: Vec<String> = stack.iter().map(|b| name(b.func)).collect();
         path.push(f.clone());
         let e = o.funcs.entry(f.clone()).or_default();
-        e.calls += 1;
+        e.calls += counted;
         e.exclusive += c.own;
         if !recursive {
             e.inclusive += span;
         }
-        min_max(&mut e.span, span);
-        min_max(&mut e.own, c.own);
+        if counted == 1 {
+            min_max(&mut e.span, span);
+            min_max(&mut e.own, c.own);
+        }
         let p = o.paths.entry(path).or_default();
-        p.hits += 1;
+        p.hits += counted;
         p.self_ms += c.own;
         p.child_ms += span - c.own;
         let s = o.sites.entry(c.site.clone()).or_default();
-        s.hits += 1;
+        s.hits += counted;
         if c.outer_site {
             s.ms += span;
         }
         s.called.insert(f.clone());
         if let Some(caller) = stack.last() {
             let edge = o.edges.entry((name(caller.func), f)).or_default();
-            edge.calls += 1;
+            edge.calls += counted;
             if c.outer_edge {
                 edge.ms += span;
             }
@@ -163,8 +179,8 @@ fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
                 let t = now + f64::from(ev.dt) * 0.25;
                 if t >= now {
                     match stack.last_mut() {
-                        Some(top) => top.own += t - now,
-                        None => o.outside += t - now,
+                        Some(top) => top.own += overlap(now, t, r),
+                        None => o.outside += overlap(now, t, r),
                     }
                     clocks[th] = Some((first, t));
                     t
@@ -202,15 +218,35 @@ fn trace_oracle(events: &[Event], threads: usize) -> Oracle {
             close(&mut o, stack, clock);
         }
         if let Some((first, last)) = clocks[th] {
-            o.session += last - first;
+            o.session += overlap(first, last, r);
         }
     }
+    // What had neither a call nor time in the range is not in it.
+    o.funcs
+        .retain(|_, f| f.calls > 0 || f.inclusive != 0.0 || f.exclusive != 0.0);
+    o.paths
+        .retain(|_, p| p.hits > 0 || p.self_ms != 0.0 || p.child_ms != 0.0);
+    o.sites.retain(|_, s| s.hits > 0 || s.ms != 0.0);
+    o.edges.retain(|_, e| e.calls > 0 || e.ms != 0.0);
     o
 }
 
 /// The same events through the builder's trace feed, as a loader feeds it.
 fn trace_profile(events: &[Event], threads: usize, funcs: usize, stacks: bool) -> Profile {
+    trace_profile_in(events, (threads, funcs), stacks, None)
+}
+
+/// `trace_profile`, its numbers cut to `range` where one is given.
+fn trace_profile_in(
+    events: &[Event],
+    (threads, funcs): (usize, usize),
+    stacks: bool,
+    range: Option<TimeRange>,
+) -> Profile {
     let mut b = ProfileBuilder::new("oracle");
+    if let Some(r) = range {
+        b.cut_to(r);
+    }
     if !stacks {
         b.skip_stacks();
     }
@@ -314,10 +350,21 @@ fn agree(p: &Profile, o: &Oracle, trace: bool, stacks: bool) -> Result<(), TestC
         if trace {
             prop_assert_eq!(got.calls, Some(want.calls), "{}", what);
             let per = p.per_call(f);
-            let (lo, hi) = want.span.unwrap_or_default();
-            prop_assert!(close_opt(per.min_inclusive, lo) && close_opt(per.max_inclusive, hi));
-            let (lo, hi) = want.own.unwrap_or_default();
-            prop_assert!(close_opt(per.min_exclusive, lo) && close_opt(per.max_exclusive, hi));
+            // A function with no call entered in a range has no single call.
+            let extremes = |lo: Option<f64>, hi: Option<f64>, want: Option<(f64, f64)>| match want {
+                Some((a, b)) => close_opt(lo, a) && close_opt(hi, b),
+                None => lo.is_none() && hi.is_none(),
+            };
+            prop_assert!(
+                extremes(per.min_inclusive, per.max_inclusive, want.span),
+                "{}",
+                what
+            );
+            prop_assert!(
+                extremes(per.min_exclusive, per.max_exclusive, want.own),
+                "{}",
+                what
+            );
         } else {
             prop_assert_eq!(got.hits_self, Some(want.hits_self), "{}", what);
             prop_assert_eq!(got.hits_total, Some(want.hits_total), "{}", what);
@@ -539,6 +586,97 @@ proptest! {
         agree(&trace_profile(&evs, threads, funcs, true), &o, true, true)?;
         // Without stacks, the same functions, lines and totals.
         agree(&trace_profile(&evs, threads, funcs, false), &o, true, false)?;
+    }
+}
+
+/// A range of a generated trace's run: edges on an eighth of a ms, so
+/// some fall on events (a quarter of a ms apart) and some between them;
+/// the end now and then past every event.
+fn ranges() -> impl Strategy<Value = TimeRange> {
+    (0..1600u32, 1..1600u32, any::<bool>()).prop_map(|(from, len, to_end)| TimeRange {
+        from_ms: f64::from(from) * 0.125,
+        until_ms: match to_end {
+            true => f64::INFINITY,
+            false => f64::from(from + len) * 0.125,
+        },
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Issue 65: a trace cut to a range gives every function, path, line,
+    /// total and edge the oracle's reading of the range gives: intervals
+    /// cut at its edges, a call counted where it was entered inside it,
+    /// and nothing of what neither ran nor was called there.
+    #[test]
+    fn a_range_agrees_with_the_oracle(
+        (threads, funcs, evs) in (1..6usize, 1..5usize)
+            .prop_flat_map(|(t, f)| (Just(t), Just(f), events(t, f))),
+        range in ranges(),
+    ) {
+        let o = trace_oracle_in(&evs, threads, range);
+        agree(&trace_profile_in(&evs, (threads, funcs), true, Some(range)), &o, true, true)?;
+        agree(&trace_profile_in(&evs, (threads, funcs), false, Some(range)), &o, true, false)?;
+    }
+
+    /// Issue 65: two ranges that cut the run at one time add up to the
+    /// whole run: the session, the time with no call open, each function's
+    /// calls and own time, each path's calls and own time.
+    #[test]
+    fn ranges_that_cut_the_run_add_up_to_it(
+        (threads, funcs, evs) in (1..6usize, 1..5usize)
+            .prop_flat_map(|(t, f)| (Just(t), Just(f), events(t, f))),
+        cut in 0..1600u32,
+    ) {
+        let at = f64::from(cut) * 0.125;
+        let whole = trace_profile(&evs, threads, funcs, true);
+        let parts = [
+            TimeRange { from_ms: f64::NEG_INFINITY, until_ms: at },
+            TimeRange { from_ms: at, until_ms: f64::INFINITY },
+        ]
+        .map(|r| trace_profile_in(&evs, (threads, funcs), true, Some(r)));
+        let sum = |get: &dyn Fn(&Profile) -> Option<f64>| parts.iter().filter_map(get).sum::<f64>();
+        let total = |got: f64, want: Option<f64>| close(got, want.unwrap_or(0.0));
+        prop_assert!(total(sum(&|p| p.totals.elapsed_inclusive_ms), whole.totals.elapsed_inclusive_ms));
+        prop_assert!(total(sum(&|p| p.totals.outside_ms), whole.totals.outside_ms));
+        for f in whole.function_ids() {
+            let n = whole.function_name(f);
+            let of = |p: &Profile| function_of(p, n).map(|g| p.function(g).clone());
+            let calls: u64 = parts.iter().filter_map(of).filter_map(|g| g.calls).sum();
+            prop_assert_eq!(calls, whole.function(f).calls.unwrap_or(0), "{}", n);
+            let own = sum(&|p| of(p).and_then(|g| g.time.elapsed_exclusive));
+            prop_assert!(total(own, whole.function(f).time.elapsed_exclusive), "{}", n);
+        }
+        for s in whole.stack_ids() {
+            let path = path_of(&whole, s);
+            let of = |p: &Profile| p.stack_ids().find(|&t| path_of(p, t) == path).map(|t| p.stack(t).clone());
+            let hits: u64 = parts.iter().filter_map(of).filter_map(|t| t.hits).sum();
+            prop_assert_eq!(hits, whole.stack(s).hits.unwrap_or(0), "{:?}", path);
+            let own = sum(&|p| of(p).and_then(|t| t.self_ms));
+            prop_assert!(total(own, whole.stack(s).self_ms), "{:?}", path);
+        }
+    }
+}
+
+/// A range over the whole run is the whole profile, number for number.
+#[test]
+fn a_range_over_the_whole_run_is_the_whole_profile() {
+    let evs = deep_with_helpers(40);
+    let whole = trace_profile(&evs, 2, 3, true);
+    let o = trace_oracle(&evs, 2);
+    for r in [
+        TimeRange {
+            from_ms: 0.0,
+            until_ms: f64::INFINITY,
+        },
+        TimeRange::ALL,
+    ] {
+        let p = trace_profile_in(&evs, (2, 3), true, Some(r));
+        if let Err(e) = agree(&p, &o, true, true) {
+            panic!("{r:?}: {e}");
+        }
+        assert_eq!(p.functions(), whole.functions());
     }
 }
 

@@ -963,6 +963,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
             target: profx::export::Target::Folded,
             weight: None,
             query: None,
+            range: None,
         };
         profx::export::write(p, &req, &mut out).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let text = String::from_utf8(out).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -2166,6 +2167,7 @@ fn run_script(
     let q = Query {
         threads,
         steps: steps.iter().map(query_step).collect(),
+        ..Query::default()
     };
     Answer::run(p, &q, Policy::Script, &profx::model::Watch::NONE)
 }
@@ -2251,6 +2253,56 @@ proptest! {
         got["query"]["threads"] = serde_json::Value::Null;
         prop_assert_eq!(got, want, "{}", what);
         answers_plain(&only, &alone, &plain, &what)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Issue 65: a thread choice, a range, then steps answers as the same
+    /// range and steps on a trace holding only that thread's records: the
+    /// whole `--json` (the query's threads aside), or the same refusal.
+    #[test]
+    fn a_thread_and_a_range_then_steps_is_them_on_the_threads_records(
+        events in calls(), thread in 0usize..THREADS as usize,
+        (at, len) in (0u32..1000, 1u32..1200),
+        picks in prop::collection::vec((0usize..64, 0usize..1000), 0..=3),
+    ) {
+        use profx::analysis::query::{Answer, Policy, Query};
+        use std::sync::Arc;
+        let all = Arc::new(load(&deldbe(&events), "xpp").map_err(TestCaseError::fail)?);
+        let ids = profx::analysis::query::thread_ids(&all);
+        let t = ids[thread % ids.len()];
+        let alone = Arc::new(load(&one_thread(&events, t as u8), "xpp").map_err(TestCaseError::fail)?);
+        let Some(run) = Answer::whole(alone.clone()).run_span() else {
+            return Ok(());
+        };
+        let span = run.until_ms - run.from_ms;
+        let from = run.from_ms + span * f64::from(at) / 1000.0;
+        let range = profx::model::TimeRange { from_ms: from, until_ms: from + span * f64::from(len) / 1000.0 };
+        let plain = plain_stack(&alone, &picks);
+        let steps: Vec<_> = plain.steps.iter().map(query_step).collect();
+        let what = format!("thread {t} {range:?} {steps:?}");
+        let ask = |p: &Arc<Profile>, threads: Option<Vec<u64>>| {
+            let q = Query { threads, range: Some(range), steps: steps.clone() };
+            Answer::run(p, &q, Policy::Script, &profx::model::Watch::NONE)
+        };
+        let json = |a: &Answer| -> serde_json::Value {
+            let mut out = Vec::new();
+            profx::report::json::write_answer(a, &mut out).expect("written");
+            serde_json::from_slice(&out).expect("valid JSON")
+        };
+        match (ask(&all, Some(vec![t])), ask(&alone, None)) {
+            (Ok(chosen), Ok(only)) => {
+                let (mut got, want) = (json(&chosen), json(&only));
+                prop_assert_eq!(&got["query"]["threads"], &serde_json::json!([t]), "{}", what);
+                prop_assert!(got["query"]["range"].is_object(), "{}", what);
+                got["query"]["threads"] = serde_json::Value::Null;
+                prop_assert_eq!(got, want, "{}", what);
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string(), "{}", what),
+            (a, b) => prop_assert!(false, "{}: {:?} against {:?}", what, a.err(), b.err()),
+        }
     }
 }
 
@@ -2427,7 +2479,7 @@ proptest! {
         ];
         for (step, only_apart) in steps {
             let label = step.label();
-            let q = Query { threads: None, steps: vec![step] };
+            let q = Query { steps: vec![step], ..Query::default() };
             let a = Answer::run(&p, &q, Policy::Script, &profx::model::Watch::NONE)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let after = a.paths();

@@ -470,6 +470,29 @@ fn call_durations_are_nearest_rank_percentiles_of_each_call() {
     );
     let one: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(named(&one, "WORKER")["p50_elapsed_inclusive_ms"], 59.0);
+    // A range: the calls entered in it (READITEM's at 40 and 52 ms).
+    let o = profx_in(
+        &dir,
+        &[
+            "report",
+            "orders-run.prf",
+            "--json",
+            "--from",
+            "40",
+            "--until",
+            "70",
+        ],
+    );
+    let ranged: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let read = named(&ranged, "READITEM");
+    assert_eq!(
+        (
+            read["calls"].clone(),
+            read["p50_elapsed_inclusive_ms"].clone()
+        ),
+        (2.into(), 11.0.into())
+    );
+    assert_eq!(read["p99_elapsed_inclusive_ms"], 12.0);
     // A transform: absent, as min and max are.
     let o = profx_in(
         &dir,

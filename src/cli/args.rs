@@ -217,6 +217,27 @@ pub struct QueryArgs {
     /// repeat for several. Default: all threads, merged.
     #[arg(long = "thread", value_name = "ID", help_heading = "Query")]
     pub threads: Vec<u64>,
+    /// Only the stretch of a trace's run from this time on, in ms of the
+    /// trace's own clock (as the Trace pane shows times): every interval
+    /// is cut at the range's edges, and a call counts when it was entered
+    /// inside it. Alone: to the run's end.
+    #[arg(
+        long = "from",
+        value_name = "MS",
+        help_heading = "Query",
+        allow_negative_numbers = true
+    )]
+    pub from: Option<f64>,
+    /// Only the stretch of a trace's run before this time, in ms (with
+    /// `--from`, or alone: from the run's start). A range ending at or past
+    /// the run's last event covers it whole.
+    #[arg(
+        long = "until",
+        value_name = "MS",
+        help_heading = "Query",
+        allow_negative_numbers = true
+    )]
+    pub until: Option<f64>,
     /// Merge function F: it leaves every call path, its time goes to its caller.
     #[arg(long, value_name = "F", help_heading = "Query")]
     pub merge: Vec<String>,
@@ -288,8 +309,14 @@ impl QueryArgs {
         steps.sort_by_key(|s| s.0);
         let mut threads = self.threads.clone();
         threads.dedup();
+        let range =
+            (self.from.is_some() || self.until.is_some()).then(|| profx::model::TimeRange {
+                from_ms: self.from.unwrap_or(f64::NEG_INFINITY),
+                until_ms: self.until.unwrap_or(f64::INFINITY),
+            });
         Query {
             threads: (!threads.is_empty()).then_some(threads),
+            range,
             steps: steps.into_iter().map(|s| s.1).collect(),
         }
     }

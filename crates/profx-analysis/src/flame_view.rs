@@ -582,6 +582,7 @@ mod tests {
                 target: Target::Folded,
                 weight: None,
                 query: None,
+                range: None,
             };
             export::write(&p, &req, &mut out).expect("writes");
             // Each path prefix's weight, frames by name (the export writes

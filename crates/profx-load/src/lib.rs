@@ -239,6 +239,13 @@ pub struct LoadOptions {
     /// left out, as if the file did not hold them (`Rules`); `None` for
     /// all. Other formats have one implicit thread and ignore it.
     pub threads: Option<Vec<u64>>,
+    /// The stretch of a trace a query chose (model.md § Time ranges): every
+    /// record still runs through the rules (the stacks it leaves open at
+    /// the range's start are the range's), but intervals are cut at its
+    /// edges and a call counts only when entered inside it; `None`: the
+    /// whole run. Formats without a trace's times ignore it (the query
+    /// refuses a range there first).
+    pub range: Option<profx_model::TimeRange>,
     /// `--clock-mhz`: the processor clock, in MHz, that turns a profile's
     /// ticks into milliseconds (ms = ticks / (MHz × 1000)) as they are read;
     /// the profile's unit is then ms. A profile not in ticks fails the
@@ -367,6 +374,9 @@ fn load_one(
     b.begin_source(first.name());
     if opts.timeline {
         b.record_timeline();
+    }
+    if let Some(range) = opts.range {
+        b.cut_to(range);
     }
     if opts.stacks == KeepStacks::Skipped {
         b.skip_stacks();

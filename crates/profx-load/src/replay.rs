@@ -3,9 +3,14 @@
 //! loader and so the same rules engine (`xpp/rules.rs`), with only those
 //! threads' records let through. Its events are the chosen threads', its
 //! session their span: exactly a trace holding only their events.
+//!
+//! A time range replays every record of those threads (the calls open at
+//! its start are the range's stack), its numbers cut to the range
+//! (`ProfileBuilder::cut_to`). Its profile keeps no events of its own: what
+//! happened in time is the thread choice's to show (`Reads::Events`).
 
 use crate::{Input, LoadError, LoadOptions, Loader, load_one};
-use profx_model::{Profile, Replay, Watch};
+use profx_model::{Profile, Replay, TimeRange, Watch};
 
 /// A loaded input, its loader and the options it was loaded with.
 pub(crate) struct FromInput {
@@ -37,12 +42,23 @@ impl Replay for FromInput {
     /// The load is watched (`Loader::load_watched`): `watch` is asked from
     /// every thread that reads, at least every `Watch::EVERY` bytes, and
     /// a stop ends them all before this returns `Err("cancelled")`.
-    fn threads(&self, ids: &[u64], watch: &Watch<'_>) -> Result<Profile, String> {
+    fn select(
+        &self,
+        threads: Option<&[u64]>,
+        range: Option<TimeRange>,
+        watch: &Watch<'_>,
+    ) -> Result<Profile, String> {
         if watch.cancelled() {
             return Err(LoadError::Cancelled.to_string());
         }
         let opts = LoadOptions {
-            threads: Some(ids.to_vec()),
+            threads: threads.map(<[u64]>::to_vec),
+            range,
+            events: match range {
+                Some(_) => crate::KeepEvents::Counted,
+                None => self.opts.events,
+            },
+            timeline: range.is_none() && self.opts.timeline,
             // The input loaded once; its first load's warnings were the
             // user's to see. A replay is not stopped by them again.
             strict: false,

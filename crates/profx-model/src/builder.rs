@@ -80,6 +80,8 @@ pub struct ProfileBuilder {
     pub(crate) paths: metrics::PathState,
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
+    /// The stretch of a trace its numbers are cut to (`cut_to`).
+    pub(crate) trace_range: crate::TimeRange,
     pub(crate) timeline: Option<super::timeline::Timeline>,
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
@@ -136,6 +138,7 @@ impl ProfileBuilder {
             trace_state: None,
             paths: Default::default(),
             timeline_wanted: false,
+            trace_range: crate::TimeRange::ALL,
             timeline: None,
             stacks_wanted: true,
             hits_count: Default::default(),
@@ -869,7 +872,8 @@ impl ProfileBuilder {
         }
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         let stack_times = self.stacks.iter().any(|s| s.self_ms.is_some());
-        Profile {
+        let range = (self.trace_range != crate::TimeRange::ALL).then_some(self.trace_range);
+        let profile = Profile {
             format: self.format,
             sources: self.sources,
             meta: self.meta,
@@ -899,6 +903,11 @@ impl ProfileBuilder {
             threads: self.threads,
             replay: self.replay,
             stated_rounding: self.stated_rounding,
+            range,
+        };
+        match range {
+            Some(_) => profile.keep_ran(),
+            None => profile,
         }
     }
 }

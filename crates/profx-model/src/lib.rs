@@ -23,6 +23,7 @@ mod name_index;
 pub mod par_sort;
 mod probe;
 mod profile;
+mod ran;
 mod stack_index;
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
@@ -39,6 +40,6 @@ pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};
 pub use profile::{
     Event, EventSource, Function, Line, MetaValue, Node, Packet, Profile, Replay, Stack, TOP_LEVEL,
-    ThreadInfo, Totals, Watch,
+    ThreadInfo, TimeRange, Totals, Watch,
 };
 pub use warning::{Place, Warning, WarningKind};

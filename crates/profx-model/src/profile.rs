@@ -265,6 +265,8 @@ pub struct Profile {
     pub(crate) threads: Vec<ThreadInfo>,
     /// The way back to the input's events, for a query choosing threads.
     pub(crate) replay: Option<std::sync::Arc<dyn Replay>>,
+    /// The time range a trace's numbers were cut to (`ProfileBuilder::cut_to`).
+    pub(crate) range: Option<TimeRange>,
 }
 
 /// One thread of a trace, as the trace feed saw it (model.md § Queries).
@@ -288,11 +290,57 @@ pub struct ThreadInfo {
 /// format's rules: the loader gives one (profx-load implements it), and a
 /// query choosing threads calls it. The model names the question only.
 pub trait Replay: Send + Sync + std::fmt::Debug {
-    /// The profile of a trace holding only these threads' events. `watch`
-    /// is asked to stop at least every [`Watch::EVERY`] bytes of input and
-    /// told how far the replay has read; a replay it stops returns an
-    /// error.
-    fn threads(&self, ids: &[u64], watch: &Watch<'_>) -> Result<Profile, String>;
+    /// The profile of a trace holding only these threads' events (`None`:
+    /// every thread), its numbers cut to `range` when one is given
+    /// (model.md § Time ranges). `watch` is asked to stop at least every
+    /// [`Watch::EVERY`] bytes of input and told how far the replay has
+    /// read; a replay it stops returns an error.
+    fn select(
+        &self,
+        threads: Option<&[u64]>,
+        range: Option<TimeRange>,
+        watch: &Watch<'_>,
+    ) -> Result<Profile, String>;
+
+    /// The profile of a trace holding only these threads' events.
+    fn threads(&self, ids: &[u64], watch: &Watch<'_>) -> Result<Profile, String> {
+        self.select(Some(ids), None, watch)
+    }
+}
+
+/// A stretch of a trace's run, `[from_ms, until_ms)` in the trace's own
+/// clock (model.md § Time ranges): every interval is cut at its edges, and
+/// a call counts when its entry lies in it. An `until_ms` of infinity
+/// reaches past the run's last event, so calls entered at that last
+/// instant count too.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeRange {
+    /// Its start, inside it.
+    pub from_ms: f64,
+    /// Its end, outside it (infinity: past the run's last event).
+    pub until_ms: f64,
+}
+
+impl TimeRange {
+    /// Everything: the feed's range when none is asked.
+    pub const ALL: TimeRange = TimeRange {
+        from_ms: f64::NEG_INFINITY,
+        until_ms: f64::INFINITY,
+    };
+
+    /// `t` held to the range: the clock an interval is measured on, so an
+    /// interval's length is its part inside the range.
+    #[inline(always)]
+    pub fn cut(&self, t: f64) -> f64 {
+        t.max(self.from_ms).min(self.until_ms)
+    }
+
+    /// Whether an event at `t` lies in the range (a call entered then
+    /// counts).
+    #[inline(always)]
+    pub fn holds(&self, t: f64) -> bool {
+        self.from_ms <= t && t < self.until_ms
+    }
 }
 
 /// What a long piece of work (a thread choice's replay, a query's step)
@@ -372,7 +420,13 @@ impl Profile {
         self.names.shares_table(&other.names)
     }
 
-    /// The way back to the input's events, where the loader gave one.
+    /// The time range a trace's numbers are cut to, as the feed was given
+    /// it (model.md § Time ranges); `None` for the whole run.
+    pub fn range(&self) -> Option<TimeRange> {
+        self.range
+    }
+
+    /// The way back to the input, for a query that selects events.
     pub fn replay(&self) -> Option<&std::sync::Arc<dyn Replay>> {
         self.replay.as_ref()
     }

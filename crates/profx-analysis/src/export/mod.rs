@@ -51,7 +51,7 @@ impl Target {
 
 /// An export: its target and, for folded stacks and sampled speedscope
 /// profiles, the weight (`None`: `Weight::default_for` the profile).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// The format to write.
     pub target: Target,
@@ -62,6 +62,10 @@ pub struct Request {
     /// it; folded stacks and CSV have no place for it (the command says it
     /// on stderr). `None` for the whole profile.
     pub query: Option<String>,
+    /// The query's range (`Answer::range`): the Chrome trace, drawn from
+    /// the events' time order, writes the calls that overlap it, cut at
+    /// its edges (every other target reads the range's own profile).
+    pub range: Option<profx_model::TimeRange>,
 }
 
 impl Target {
@@ -179,9 +183,10 @@ pub fn write(p: &Profile, req: &Request, out: &mut dyn Write) -> Result<Summary,
             }
             _ => speedscope::write_sampled(p, weight, req.query.as_deref(), out)?,
         },
-        Target::Chrome => match p.timeline() {
-            Some(tl) => chrome::write(p, tl, req.query.as_deref(), out)?,
-            None => {
+        Target::Chrome => match (p.timeline(), req.range) {
+            (Some(tl), Some(range)) => chrome::write(p, &tl.cut(range), req.query.as_deref(), out)?,
+            (Some(tl), None) => chrome::write(p, tl, req.query.as_deref(), out)?,
+            (None, _) => {
                 return Err(ExportError::NotATrace {
                     format: p.format.clone(),
                 });

@@ -4,8 +4,11 @@
 //!
 //! An answer holds two profiles: the **events'** (the thread choice's:
 //! its packets, events, time order and threads, which no transform
-//! changes) and the **paths'** (after every step: functions, lines,
-//! stacks, the tree, the flame, the butterfly). Which one a view reads is
+//! changes) and the **paths'** (after the range and every step:
+//! functions, lines, stacks, the tree, the flame, the butterfly). A time
+//! range sits between them: like the thread choice it selects events (a
+//! replay that cuts every interval at its edges), and every step applies
+//! after it (model.md § Time ranges). Which one a view reads is
 //! said once, by [`Reads`]. A function of the events' profile is an
 //! [`EventFunc`], a type of its own: it becomes a function of the paths'
 //! profile only through [`Answer::to_paths`], the one mapping (by name
@@ -18,7 +21,7 @@
 use super::paths::Dropped;
 use super::{Query, QueryError, Step, choose_threads};
 use crate::view::{Table, View};
-use profx_model::{FuncId, PacketId, Profile, Watch};
+use profx_model::{FuncId, PacketId, Profile, TimeRange, Watch};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -64,11 +67,11 @@ impl Reads {
     pub const TIME_ORDER: Reads = Reads::Events;
 }
 
-/// One profile of the answer: the thread choice's (the first), or a
-/// step's.
+/// One profile of the answer: the base (the thread choice's, or its
+/// innermost range's), or a step's.
 #[derive(Debug)]
 pub struct Level {
-    /// The step that gave it; `None` for the thread choice.
+    /// The step that gave it; `None` for the base.
     pub step: Option<Step>,
     /// The profile the views read at this level.
     pub profile: Arc<Profile>,
@@ -113,13 +116,31 @@ impl std::fmt::Display for Removed {
     }
 }
 
-/// The answer to a query: its levels (the thread choice's profile, then
-/// each step's), and the mapping from the first to the last, made once.
-/// Cloning shares every profile.
+/// A range committed: the stretch as stated (cut to the run), what the
+/// feed was given, and the levels from before it, kept so that taking it
+/// off is instant.
+#[derive(Debug)]
+pub struct Ranged {
+    /// The range cut to the run: what every output states. (The replay
+    /// is given it reaching past the run's last event when it ends there,
+    /// so calls entered at that last instant count.)
+    pub range: TimeRange,
+    /// Why the range stated is not the range asked, if it is not.
+    pub note: Option<String>,
+    /// The levels before it was committed (their base, then their steps).
+    before: Vec<Arc<Level>>,
+}
+
+/// The answer to a query: the events' profile (the thread choice's), the
+/// ranges committed (nested: the innermost counts), its levels (the base,
+/// then each step's), and the mapping from the events' functions to the
+/// last level's, made once. Cloning shares every profile.
 #[derive(Clone, Debug)]
 pub struct Answer {
     loaded: Arc<Profile>,
     threads: Option<Vec<u64>>,
+    events: Arc<Profile>,
+    ranges: Vec<Arc<Ranged>>,
     levels: Vec<Arc<Level>>,
     map: Arc<OnceLock<Vec<u32>>>,
 }
@@ -139,10 +160,25 @@ impl Answer {
         Answer::of(loaded, None, vec![Arc::new(first)])
     }
 
+    /// The answer of a thread choice whose profile is the first level's.
     fn of(loaded: Arc<Profile>, threads: Option<Vec<u64>>, levels: Vec<Arc<Level>>) -> Answer {
         Answer {
+            events: Arc::clone(&levels[0].profile),
             loaded,
             threads,
+            ranges: Vec::new(),
+            levels,
+            map: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// This answer with other levels (its thread choice and ranges kept).
+    fn with_levels(&self, levels: Vec<Arc<Level>>) -> Answer {
+        Answer {
+            loaded: Arc::clone(&self.loaded),
+            threads: self.threads.clone(),
+            events: Arc::clone(&self.events),
+            ranges: self.ranges.clone(),
             levels,
             map: Arc::new(OnceLock::new()),
         }
@@ -165,6 +201,9 @@ impl Answer {
             left_out: None,
         };
         let mut answer = Answer::of(Arc::clone(loaded), q.threads.clone(), vec![Arc::new(first)]);
+        if let Some(range) = q.range {
+            answer = answer.in_range(range, policy, watch)?;
+        }
         for step in &q.steps {
             answer = match (answer.push(step.clone(), policy, watch), policy) {
                 (Ok(next), _) => next,
@@ -224,7 +263,7 @@ impl Answer {
             };
         }
         let target = super::Target(name.clone());
-        let mut named = super::resolve(self.events(), &target).is_ok();
+        let mut named = super::resolve(&self.levels[0].profile, &target).is_ok();
         let applied = self.levels.iter().skip(1).filter(|l| l.left_out.is_none());
         for (k, l) in applied.enumerate() {
             let here = super::resolve(&l.profile, &target).is_ok();
@@ -258,24 +297,142 @@ impl Answer {
     fn with_level(&self, level: Level) -> Answer {
         let mut levels = self.levels.clone();
         levels.push(Arc::new(level));
-        Answer::of(Arc::clone(&self.loaded), self.threads.clone(), levels)
+        self.with_levels(levels)
     }
 
     /// This answer without its last step (one left out too), with that
-    /// step and why it was left out; `None` when it has no step.
+    /// step and why it was left out; `None` when it has no step, or when
+    /// the last thing asked was a range (`last_asked_is_range`).
     pub fn pop(&self) -> Option<(Answer, Step, Option<String>)> {
+        if self.last_asked_is_range() {
+            return None;
+        }
         let (last, rest) = self.levels.split_last()?;
         let step = last.step.clone()?;
-        let answer = Answer::of(
-            Arc::clone(&self.loaded),
-            self.threads.clone(),
-            rest.to_vec(),
-        );
-        Some((answer, step, last.left_out.clone()))
+        Some((self.with_levels(rest.to_vec()), step, last.left_out.clone()))
     }
 
-    /// The query with another thread choice and every step asked (those
-    /// left out too), run again by `policy`.
+    /// Whether the last thing asked was a range: no step was asked since
+    /// the innermost range was committed.
+    pub fn last_asked_is_range(&self) -> bool {
+        self.ranges
+            .last()
+            .is_some_and(|r| self.levels.len() == r.before.len())
+    }
+
+    /// The ranges committed, outermost first.
+    pub fn ranges(&self) -> &[Arc<Ranged>] {
+        &self.ranges
+    }
+
+    /// The range every number is cut to, as stated (cut to the run).
+    pub fn range(&self) -> Option<TimeRange> {
+        self.ranges.last().map(|r| r.range)
+    }
+
+    /// The run the events' profile covers, first to last event of its
+    /// threads (the threads chosen); `None` without a trace's times.
+    pub fn run_span(&self) -> Option<TimeRange> {
+        run_span(&self.events)
+    }
+
+    /// This answer cut to `asked` (inside the innermost range already
+    /// committed: ranges nest), every step asked applied again on it by
+    /// `policy`, as a new thread choice applies them.
+    pub fn in_range(
+        &self,
+        asked: TimeRange,
+        policy: Policy,
+        watch: &Watch<'_>,
+    ) -> Result<Answer, QueryError> {
+        let within =
+            self.range()
+                .or_else(|| self.run_span())
+                .ok_or_else(|| QueryError::NoTimes {
+                    format: self.events.format.clone(),
+                })?;
+        let run = self.run_span().unwrap_or(within);
+        let (range, feed, note) = cut_range(asked, within, run)?;
+        // A range over the whole run is the whole profile: no replay.
+        let base = if feed.from_ms <= run.from_ms && feed.until_ms == f64::INFINITY {
+            Arc::clone(&self.events)
+        } else {
+            let replay = self
+                .events
+                .replay()
+                .or(self.loaded.replay())
+                .ok_or_else(|| {
+                    QueryError::Replay("this profile keeps no way back to its events".into())
+                })?;
+            match replay.select(self.threads.as_deref(), Some(feed), watch) {
+                Ok(p) => Arc::new(p),
+                Err(_) if watch.cancelled() => return Err(QueryError::Cancelled),
+                Err(why) => return Err(QueryError::Replay(why)),
+            }
+        };
+        let first = Level {
+            step: None,
+            profile: base,
+            dropped: Dropped::default(),
+            left_out: None,
+        };
+        let mut ranges = self.ranges.clone();
+        ranges.push(Arc::new(Ranged {
+            range,
+            note,
+            before: self.levels.clone(),
+        }));
+        let mut answer = Answer {
+            ranges,
+            ..self.with_levels(vec![Arc::new(first)])
+        };
+        answer = answer.reapply(self.asked_steps().cloned(), policy, watch)?;
+        Ok(answer)
+    }
+
+    /// `steps` pushed in order by `policy` (left out, by `Policy::App`,
+    /// where one cannot mean what it says).
+    fn reapply(
+        mut self,
+        steps: impl Iterator<Item = Step>,
+        policy: Policy,
+        watch: &Watch<'_>,
+    ) -> Result<Answer, QueryError> {
+        for step in steps {
+            self = match (self.push(step.clone(), policy, watch), policy) {
+                (Ok(next), _) => next,
+                (Err(QueryError::Cancelled), _) => return Err(QueryError::Cancelled),
+                (Err(e), Policy::Script) => return Err(e),
+                (Err(e), Policy::App) => self.left_out(step, e),
+            };
+        }
+        Ok(self)
+    }
+
+    /// This answer without its innermost range: the levels from before it
+    /// when no step was asked since (instant), else those with the steps
+    /// asked since applied again. `None` when it has no range.
+    pub fn out_of_range(
+        &self,
+        policy: Policy,
+        watch: &Watch<'_>,
+    ) -> Option<Result<Answer, QueryError>> {
+        let (last, outer) = self.ranges.split_last()?;
+        let since: Vec<Step> = self
+            .levels
+            .iter()
+            .skip(last.before.len())
+            .filter_map(|l| l.step.clone())
+            .collect();
+        let back = Answer {
+            ranges: outer.to_vec(),
+            ..self.with_levels(last.before.clone())
+        };
+        Some(back.reapply(since.into_iter(), policy, watch))
+    }
+
+    /// The query with another thread choice, the range and every step
+    /// asked (those left out too), run again by `policy`.
     pub fn rethread(
         &self,
         threads: Option<Vec<u64>>,
@@ -284,6 +441,7 @@ impl Answer {
     ) -> Result<Answer, QueryError> {
         let q = Query {
             threads,
+            range: self.range(),
             steps: self.asked_steps().cloned().collect(),
         };
         Answer::run(&self.loaded, &q, policy, watch)
@@ -296,7 +454,7 @@ impl Answer {
 
     /// The events' profile: the thread choice's.
     pub fn events(&self) -> &Arc<Profile> {
-        &self.levels[0].profile
+        &self.events
     }
 
     /// The paths' profile: the last step's.
@@ -317,7 +475,8 @@ impl Answer {
         self.profile(Reads::of_view(view))
     }
 
-    /// The levels: the thread choice's, then every step asked.
+    /// The levels: the base (the thread choice's, or its innermost
+    /// range's), then every step asked.
     pub fn levels(&self) -> &[Arc<Level>] {
         &self.levels
     }
@@ -329,7 +488,7 @@ impl Answer {
 
     /// Whether it is the whole loaded profile.
     pub fn is_whole(&self) -> bool {
-        self.threads.is_none() && self.levels.len() == 1
+        self.threads.is_none() && self.ranges.is_empty() && self.levels.len() == 1
     }
 
     /// The steps applied, in order (a step left out is not).
@@ -357,6 +516,7 @@ impl Answer {
     pub fn query(&self) -> Query {
         Query {
             threads: self.threads.clone(),
+            range: self.range(),
             steps: self.steps().cloned().collect(),
         }
     }
@@ -364,6 +524,8 @@ impl Answer {
     /// What the steps applied dropped, summed, and their notes.
     pub fn dropped(&self) -> Dropped {
         let mut d = Dropped::default();
+        d.notes
+            .extend(self.ranges.last().and_then(|r| r.note.clone()));
         for l in self.levels.iter().filter(|l| l.left_out.is_none()) {
             d.paths += l.dropped.paths;
             if let Some(ms) = l.dropped.ms {
@@ -478,6 +640,63 @@ impl Answer {
             did: "removed",
         }
     }
+}
+
+/// The first to the last event of `p`'s threads; `None` without times.
+fn run_span(p: &Profile) -> Option<TimeRange> {
+    let threads = p.threads();
+    let first = threads.iter().filter_map(|t| t.first_ms).reduce(f64::min)?;
+    let last = threads.iter().filter_map(|t| t.last_ms).reduce(f64::max)?;
+    Some(TimeRange {
+        from_ms: first,
+        until_ms: last,
+    })
+}
+
+/// `asked` cut to `within` (the run, or the range it nests in): the range
+/// stated, the range the feed is given (past the run's last event when it
+/// reaches it) and a note when the range stated is not the one asked; or
+/// why it selects nothing (model.md § Time ranges).
+fn cut_range(
+    asked: TimeRange,
+    within: TimeRange,
+    run: TimeRange,
+) -> Result<(TimeRange, TimeRange, Option<String>), QueryError> {
+    let refuse = |why| QueryError::RangeOutside { asked, why, run };
+    if asked.from_ms.is_nan() || asked.until_ms.is_nan() {
+        return Err(refuse("not a number"));
+    }
+    if asked.from_ms > asked.until_ms {
+        return Err(refuse("reversed"));
+    }
+    if asked.from_ms == asked.until_ms {
+        return Err(refuse("empty"));
+    }
+    let range = TimeRange {
+        from_ms: asked.from_ms.max(within.from_ms),
+        until_ms: asked.until_ms.min(within.until_ms),
+    };
+    if range.from_ms >= range.until_ms {
+        return Err(refuse("outside the run"));
+    }
+    let cut = |given: f64, to: f64| given.is_finite() && given != to;
+    let note =
+        (cut(asked.from_ms, range.from_ms) || cut(asked.until_ms, range.until_ms)).then(|| {
+            format!(
+                "the range {} was cut to {}, inside the run {}",
+                super::range_label(asked),
+                super::range_label(range),
+                super::range_label(run)
+            )
+        });
+    let feed = TimeRange {
+        until_ms: match range.until_ms >= run.until_ms {
+            true => f64::INFINITY,
+            false => range.until_ms,
+        },
+        ..range
+    };
+    Ok((range, feed, note))
 }
 
 /// Each events' function's id in the paths' profile (`GONE` where it has

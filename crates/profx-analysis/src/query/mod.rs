@@ -26,6 +26,7 @@ pub(crate) use paths::each_path;
 pub(crate) use rewrite::Frame;
 pub use threads::{ThreadRow, thread_rows};
 
+use profx_model::TimeRange;
 use profx_model::{Profile, Watch};
 use std::sync::Arc;
 
@@ -152,20 +153,25 @@ pub fn split_path(s: &str) -> Vec<Target> {
     s.split(';').map(|f| Target(f.to_string())).collect()
 }
 
-/// The whole question: the threads chosen (`None`: all, merged), then the
-/// steps in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The whole question: the threads chosen (`None`: all, merged), the
+/// stretch of their run (`None`: all of it), then the steps in order.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Query {
     /// The thread ids chosen, as the trace records them; `None` for all.
     pub threads: Option<Vec<u64>>,
+    /// The time range (model.md § Time ranges): like the thread choice it
+    /// selects events, before every step. An answer states it cut to the
+    /// run; asked, an edge may be infinite (`--from` or `--until` alone).
+    pub range: Option<TimeRange>,
     /// The transforms, applied in this order after the thread choice.
     pub steps: Vec<Step>,
 }
 
 impl Query {
-    /// Whether it asks the whole profile (no thread choice, no step).
+    /// Whether it asks the whole profile (no thread choice, no range, no
+    /// step).
     pub fn is_whole(&self) -> bool {
-        self.threads.is_none() && self.steps.is_empty()
+        self.threads.is_none() && self.range.is_none() && self.steps.is_empty()
     }
 
     /// The query in words, as every output's first line states it after
@@ -174,11 +180,12 @@ impl Query {
     /// Names pass through `text::visible`.
     pub fn describe(&self) -> Option<String> {
         let threads = self.threads.as_deref().map(threads_label);
+        let range = self.range.map(range_label);
         let steps = self
             .steps
             .iter()
             .map(|s| profx_model::text::visible(&s.label()).into_owned());
-        let words: Vec<String> = threads.into_iter().chain(steps).collect();
+        let words: Vec<String> = threads.into_iter().chain(range).chain(steps).collect();
         (!words.is_empty()).then(|| words.join(" › "))
     }
 
@@ -191,11 +198,37 @@ impl Query {
             out.push("--thread".to_string());
             out.push(id.to_string());
         }
+        // Each edge as the shortest decimal that reads back to the same
+        // number: taken as given, never rounded to the trace's clock.
+        if let Some(r) = self.range {
+            for (flag, ms) in [("--from", r.from_ms), ("--until", r.until_ms)] {
+                if ms.is_finite() {
+                    out.push(flag.to_string());
+                    out.push(ms.to_string());
+                }
+            }
+        }
         for s in &self.steps {
             out.push(s.flag());
             out.push(s.operand().1);
         }
         out
+    }
+}
+
+/// A range in words, each edge with every digit it has (never fewer than
+/// three decimals): `5,336.000–10,633.000 ms`, `… from 12.5 ms`.
+pub fn range_label(r: TimeRange) -> String {
+    use crate::report::fmt::grouped_exact;
+    match (r.from_ms.is_finite(), r.until_ms.is_finite()) {
+        (true, true) => format!(
+            "{}–{} ms",
+            grouped_exact(r.from_ms),
+            grouped_exact(r.until_ms)
+        ),
+        (true, false) => format!("from {} ms", grouped_exact(r.from_ms)),
+        (false, true) => format!("until {} ms", grouped_exact(r.until_ms)),
+        (false, false) => "the whole run".to_string(),
     }
 }
 
@@ -309,6 +342,24 @@ pub enum QueryError {
     NoThreads {
         /// The profile's format.
         format: String,
+    },
+    /// A range asked of a profile without a trace's times.
+    #[error(
+        "a time range needs a trace's times, and this {format} profile has none (summaries, a trace without a time column and a BR log have no clock)"
+    )]
+    NoTimes {
+        /// The profile's format.
+        format: String,
+    },
+    /// A range that is empty, reversed or wholly outside the run.
+    #[error("the range {} is {why}; the run is {} (the trace's own clock, as the Trace pane shows times)", range_label(*.asked), range_label(*.run))]
+    RangeOutside {
+        /// The range as asked.
+        asked: TimeRange,
+        /// Why it selects nothing: `empty`, `reversed`, `outside the run`.
+        why: &'static str,
+        /// The run's first and last event.
+        run: TimeRange,
     },
     /// The replay of the chosen threads failed (the input changed?).
     #[error("replaying the chosen threads failed: {0}")]

@@ -165,6 +165,7 @@ fn asked_sums_its_steps_and_labels_read_as_breadcrumbs() {
             Step::Drop(Target("G".into())),
             Step::Drop(Target("b!DUP".into())),
         ],
+        ..Query::default()
     };
     let answer = script(&p, &q);
     assert_eq!(answer.levels().len(), 3);
@@ -191,6 +192,7 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
     let q = Query {
         threads: None,
         steps: vec![step],
+        ..Query::default()
     };
     let answers = script(&p, &q);
     let answers = answers.levels();
@@ -209,6 +211,7 @@ fn the_app_refuses_a_step_that_changes_nothing_and_a_script_keeps_it() {
     let q = Query {
         threads: None,
         steps: vec![root],
+        ..Query::default()
     };
     let answers = script(&p, &q);
     let answers = answers.levels();
@@ -265,6 +268,7 @@ fn the_app_leaves_out_what_a_script_refuses() {
             Step::Merge(Target("NOPE".into())),
             Step::Drop(Target("G".into())),
         ],
+        ..Query::default()
     };
     let e = Answer::run(&p, &q, Policy::Script, &Watch::NONE).expect_err("NOPE");
     assert!(matches!(e, QueryError::NoFunction { .. }), "{e:?}");
@@ -291,6 +295,7 @@ fn a_query_prints_as_words_and_as_a_command_line() {
             Step::FocusPath(split_path("A;B")),
             Step::CollapseModule("it's".into()),
         ],
+        ..Query::default()
     };
     assert_eq!(
         q.describe().as_deref(),
@@ -389,6 +394,7 @@ fn a_step_keeps_the_threads_rows_and_shares_the_names() {
         let q = Query {
             threads: None,
             steps,
+            ..Query::default()
         };
         let answer = script(&p, &q);
         let answers = answer.levels();

@@ -137,6 +137,29 @@ pub fn grouped_in(x: f64, unit: &str) -> String {
     format!("{} {unit}", grouped_3(x))
 }
 
+/// A number with every digit it has, never fewer than three decimals,
+/// its thousands grouped: `5,336.000`, `12.0625`. For what a person gave
+/// (a range's edges), which a display never rounds.
+pub fn grouped_exact(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let text = format!("{}", x.abs());
+    let (whole, frac) = text.split_once('.').unwrap_or((text.as_str(), ""));
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 4);
+    if x < 0.0 {
+        out.push('-');
+    }
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    let _ = write!(out, ".{frac:0<3}");
+    out
+}
+
 /// A number with three decimals and its thousands grouped: `7,609.424`,
 /// `-1,204.000`. Rounded as `{:.3}` rounds, then grouped, so a carry
 /// (`999.9996` → `1,000.000`) is grouped too.
@@ -162,6 +185,15 @@ pub fn grouped_3(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A range's edge keeps every digit it was given, and three at least.
+    #[test]
+    fn an_exact_number_keeps_its_digits() {
+        assert_eq!(grouped_exact(5336.0), "5,336.000");
+        assert_eq!(grouped_exact(10633.0625), "10,633.0625");
+        assert_eq!(grouped_exact(-0.5), "-0.500");
+        assert_eq!(grouped_exact(123456789.1), "123,456,789.100");
+    }
 
     /// A line number names a line: `2011`, as an editor shows it; a count
     /// of 2,011 calls is grouped.

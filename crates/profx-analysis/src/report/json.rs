@@ -178,9 +178,17 @@ pub fn render(p: &Profile) -> String {
 #[derive(Serialize)]
 struct QueryJson {
     threads: Option<Vec<u64>>,
+    /// The innermost range, cut to the run; `null` for the whole run.
+    range: Option<RangeJson>,
     steps: Vec<serde_json::Value>,
     dropped: DroppedJson,
     notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct RangeJson {
+    from_ms: f64,
+    to_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -213,6 +221,10 @@ fn query_json(q: &crate::query::Asked, p: &Profile) -> QueryJson {
         .collect();
     QueryJson {
         threads: q.query.threads.clone(),
+        range: q.query.range.map(|r| RangeJson {
+            from_ms: r.from_ms,
+            to_ms: r.until_ms,
+        }),
         steps,
         dropped: DroppedJson {
             paths: q.dropped.paths,

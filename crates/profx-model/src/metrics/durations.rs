@@ -473,6 +473,17 @@ pub struct Percentiles {
 }
 
 impl DurationTable {
+    /// The rows of the functions `keep` keeps, by their new ids (a range's
+    /// profile dropping the functions that did not run in it).
+    pub(crate) fn keep(&mut self, keep: &[bool]) {
+        let rows = std::mem::take(&mut self.rows);
+        self.rows = rows
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, r)| keep.get(i).copied().unwrap_or(false).then_some(r))
+            .collect();
+    }
+
     /// Function `f`'s shortest and longest call (model.md § Per-call
     /// statistics); absent without calls.
     pub(super) fn per_call(&self, f: usize) -> super::PerCall {
@@ -791,6 +802,40 @@ mod tests {
             let e = p.call_durations(bb).expect("B's call");
             assert_eq!((e.slowest_event, e.inclusive.p99), (Some(3), 1.0));
         }
+    }
+
+    /// A range counts the calls entered in it (`trace_acc.rs`, where the
+    /// call is counted): A ran before it, B's first call inside it and
+    /// its second ends past it (its span cut there); A's row goes with A
+    /// (`Profile::keep_ran`), B's follows B's new id.
+    #[test]
+    fn a_range_keeps_the_calls_entered_in_it() {
+        use crate::metrics::TraceTime;
+        use crate::{ProfileBuilder, TimeRange, warning::Place};
+        let mut b = ProfileBuilder::new("test");
+        b.cut_to(TimeRange {
+            from_ms: 10.0,
+            until_ms: 30.0,
+        });
+        let m = b.intern("");
+        let (na, nb) = (b.intern("A"), b.intern("B"));
+        let (a, bb) = (b.function(na, m), b.function(nb, m));
+        b.trace_begin(TraceTime::Timed);
+        let calls = [(a, 0.0, 5.0), (bb, 12.0, 15.0), (bb, 20.0, 40.0)];
+        for (f, from, to) in calls {
+            let th = b.trace_thread(1);
+            b.trace_time(th, from, || Place::Line(1));
+            b.trace_enter(th, f, 0, None);
+            let th = b.trace_thread(1);
+            b.trace_time(th, to, || Place::Line(1));
+            b.trace_exit(th);
+        }
+        let p = b.finish();
+        assert_eq!(p.functions().len(), 1, "A did not run in the range");
+        let d = p.call_durations(FuncId(0)).expect("B's calls");
+        assert_eq!((d.calls, d.inclusive.all()), (2, [3.0, 10.0, 10.0]));
+        assert_eq!(d.slowest_event, Some(4));
+        assert_eq!(p.per_call(FuncId(0)).max_inclusive, Some(10.0));
     }
 
     /// A position counts events across packets, in input order.

@@ -42,6 +42,7 @@ use super::durations::Durations;
 use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::ProfileBuilder;
+use crate::TimeRange;
 use crate::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use crate::metrics::{add_count, add_opt};
 use crate::timeline::{Mark, ThreadSpan, Timeline};
@@ -82,16 +83,31 @@ pub struct TraceFrame {
     /// The last call this frame made (callee, path): a loop calling the
     /// same function finds its path without a hash lookup.
     last_child: (FuncId, StackId),
-    /// Whether `func` is also below it: its function's inclusive time
-    /// reads it when the trace keeps no paths (with paths, the path
-    /// knows), and a call it makes, whether its site may be open below.
-    recursive: bool,
-    /// Whether a call from the same site was open below it when it was
-    /// made: its span is then already in its line's time.
-    site_nested: bool,
-    /// Whether it is counted in its thread's `by_site` (its caller was
-    /// open twice or more when it was made).
-    by_site: bool,
+    /// `RECURSIVE`, `SITE_NESTED`, `BY_SITE` and `COUNTED`, in one byte so
+    /// an open call stays 40 bytes.
+    bits: u8,
+}
+
+impl TraceFrame {
+    /// `func` is also below it: its function's inclusive time reads it
+    /// when the trace keeps no paths (with paths, the path knows), and a
+    /// call it makes, whether its site may be open below.
+    const RECURSIVE: u8 = 1;
+    /// A call from the same site was open below it when it was made: its
+    /// span is then already in its line's time.
+    const SITE_NESTED: u8 = 2;
+    /// It is counted in its thread's `by_site` (its caller was open twice
+    /// or more when it was made).
+    const BY_SITE: u8 = 4;
+    /// It was entered inside the feed's range (model.md § Time ranges):
+    /// only then it counts as a call; its time inside the range counts
+    /// either way.
+    const COUNTED: u8 = 8;
+
+    #[inline(always)]
+    fn is(&self, bit: u8) -> bool {
+        self.bits & bit != 0
+    }
 }
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
@@ -149,6 +165,9 @@ pub struct TraceState {
     outside_ms: f64,
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
+    /// The stretch of the run the numbers are cut to (`TimeRange::ALL`
+    /// when none was asked: then every cut is the time itself, to the bit).
+    range: TimeRange,
     /// The tree had no node when the trace began (`trace_owns_tree`).
     owns_tree: bool,
 }
@@ -168,7 +187,7 @@ impl ThreadTrace {
         // before the call is counted (F → F makes F open twice only once
         // pushed), of the top frame, which the call has just read.
         let (site_nested, by_site) = match self.frames.last() {
-            Some(top) if top.recursive => self.site_open(top.func, site),
+            Some(top) if top.is(TraceFrame::RECURSIVE) => self.site_open(top.func, site),
             _ => (false, false),
         };
         let i = func.index();
@@ -207,7 +226,7 @@ impl ThreadTrace {
         if let Some(o) = self.open.get_mut(frame.func.index()) {
             o.n = o.n.saturating_sub(1);
         }
-        if frame.by_site {
+        if frame.is(TraceFrame::BY_SITE) {
             self.leave_site(frame.site);
         }
     }
@@ -239,17 +258,19 @@ impl TraceState {
         marks.extend(Mark::new(thread, func, open, at));
     }
 
-    /// Each thread as the threads list shows it.
+    /// Each thread as the threads list shows it (its span cut to the
+    /// range).
     fn thread_infos(&self) -> Vec<crate::ThreadInfo> {
         let timed = self.time == TraceTime::Timed;
+        let cut = |t: Option<f64>| t.filter(|_| timed).map(|t| self.range.cut(t));
         self.threads
             .iter()
             .map(|th| crate::ThreadInfo {
                 id: th.id,
-                first_ms: th.first.filter(|_| timed),
-                last_ms: th.clock.filter(|_| timed),
-                busy_ms: match (timed, th.first, th.clock) {
-                    (true, Some(a), Some(b)) => Some(b - a - th.outside_ms),
+                first_ms: cut(th.first),
+                last_ms: cut(th.clock),
+                busy_ms: match (cut(th.first), cut(th.clock)) {
+                    (Some(a), Some(b)) => Some(b - a - th.outside_ms),
                     _ => None,
                 },
                 events: th.events,
@@ -307,7 +328,15 @@ impl ProfileBuilder {
             accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
             marks: self.timeline_wanted.then(Vec::new),
+            range: self.trace_range,
         });
+    }
+
+    /// Cuts the trace's numbers to `range` (model.md § Time ranges): every
+    /// interval is measured on the clock held to the range, and a call
+    /// counts only when entered inside it. Call before the loader starts.
+    pub fn cut_to(&mut self, range: TimeRange) {
+        self.trace_range = range;
     }
 
     /// The trace thread with this id, added on first sight. Before
@@ -386,7 +415,7 @@ impl ProfileBuilder {
             return;
         }
         th.clock = Some(t);
-        let d = t - clock;
+        let d = st.range.cut(t) - st.range.cut(clock);
         match th.frames.last_mut() {
             None => {
                 st.outside_ms += d;
@@ -432,18 +461,21 @@ impl ProfileBuilder {
         // open already (`new_trace_path`).
         let site = site.unwrap_or(NO_SITE);
         let (recursive, site_nested, by_site) = th.enter(func, site);
-        th.calls += 1;
+        let clock = th.clock.unwrap_or(0.0);
+        let counted = st.range.holds(clock);
+        th.calls += u64::from(counted);
         th.frames.push(TraceFrame {
             func,
             flags,
             path,
-            pushed_at: th.clock.unwrap_or(0.0),
+            pushed_at: st.range.cut(clock),
             site,
             self_ms: 0.0,
             last_child: NO_CHILD,
-            recursive,
-            site_nested,
-            by_site,
+            bits: u8::from(recursive) * TraceFrame::RECURSIVE
+                | u8::from(site_nested) * TraceFrame::SITE_NESTED
+                | u8::from(by_site) * TraceFrame::BY_SITE
+                | u8::from(counted) * TraceFrame::COUNTED,
         });
         st.accs.durations.enter(thread.0);
         st.mark(thread, func, true);
@@ -524,12 +556,13 @@ impl ProfileBuilder {
         st.accs.pop(Pop {
             path: frame.path,
             func: frame.func,
-            recursive: frame.recursive,
+            recursive: frame.is(TraceFrame::RECURSIVE),
             site: frame.site,
-            site_nested: frame.site_nested,
-            span: clock.unwrap_or(0.0) - frame.pushed_at,
+            site_nested: frame.is(TraceFrame::SITE_NESTED),
+            span: st.range.cut(clock.unwrap_or(0.0)) - frame.pushed_at,
             self_ms: frame.self_ms,
             entered,
+            counted: frame.is(TraceFrame::COUNTED),
         });
         Some(frame)
     }
@@ -679,12 +712,17 @@ impl ProfileBuilder {
         self.durations = std::mem::replace(&mut st.accs.durations, Durations::new(false)).finish();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
-        for (i, acc) in called(&st.accs.funcs, |a| a.calls) {
+        // A function or line with no call entered in the range may still
+        // have had time in it (a call entered before it).
+        let funcs = st.accs.funcs.iter().enumerate();
+        let ran =
+            funcs.filter(|(_, a)| a.calls > 0 || a.inclusive_ms != 0.0 || a.exclusive_ms != 0.0);
+        for (i, acc) in ran {
             let f = &mut self.functions[i];
             f.calls = add_count(f.calls, Some(acc.calls));
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
-            if timed {
+            if timed && acc.calls > 0 {
                 // The shortest and longest of the values the percentiles
                 // are of (`durations.rs`).
                 let one = self.durations.per_call(i);
@@ -693,7 +731,8 @@ impl ProfileBuilder {
         }
         let more = st.accs.take_more_callees();
         let mut more = more.as_slice();
-        for (i, acc) in called(&st.accs.lines, |a| u64::from(a.calls)) {
+        let lines = st.accs.lines.iter().enumerate();
+        for (i, acc) in lines.filter(|(_, a)| a.calls > 0 || a.ms != 0.0) {
             let id = LineId::from_index(i);
             self.line_summary(id, Some(u64::from(acc.calls)), ms(acc.ms));
             // The others, sorted by line: this line's lead the rest.
@@ -731,10 +770,11 @@ impl ProfileBuilder {
         if !timed {
             return;
         }
+        let cut = |t: Option<f64>| st.range.cut(t.unwrap_or(0.0));
         let session: f64 = st
             .threads
             .iter()
-            .map(|th| th.clock.unwrap_or(0.0) - th.first.unwrap_or(0.0))
+            .map(|th| cut(th.clock) - cut(th.first))
             .sum();
         self.totals.elapsed_inclusive_ms = Some(session);
         self.totals.outside_ms = Some(st.outside_ms);
@@ -766,11 +806,6 @@ impl ProfileBuilder {
         }
         Some(self.intern(&text))
     }
-}
-
-/// The rows a trace called, with their indexes.
-fn called<T>(rows: &[T], calls: impl Fn(&T) -> u64) -> impl Iterator<Item = (usize, &T)> {
-    rows.iter().enumerate().filter(move |(_, a)| calls(a) > 0)
 }
 
 #[cfg(test)]

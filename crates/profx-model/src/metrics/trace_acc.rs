@@ -135,6 +135,9 @@ pub(super) struct Pop {
     pub self_ms: f64,
     /// The event the call began at (`durations.rs`).
     pub entered: u64,
+    /// Whether it was entered inside the feed's range: only then a call
+    /// of its path, function and line.
+    pub counted: bool,
 }
 
 #[derive(Debug)]
@@ -175,6 +178,7 @@ const NO_POP: Pop = Pop {
     span: 0.0,
     self_ms: 0.0,
     entered: super::durations::NO_EVENT,
+    counted: false,
 };
 
 impl Accs {
@@ -275,9 +279,10 @@ impl Accs {
         let timed = self.timed;
         // Whether this call's line may be new among its callee's lines.
         let mut new_site = true;
+        let counted = pop.counted;
         let recursive = match self.paths.get_mut(pop.path.index()) {
             Some(path) => {
-                path.calls += 1;
+                path.calls += u64::from(counted);
                 if timed {
                     path.self_ms += pop.self_ms;
                     path.on_stack_ms += pop.span;
@@ -289,11 +294,14 @@ impl Accs {
             None => pop.recursive,
         };
         let func = slot(&mut self.funcs, pop.func.index());
-        func.calls += 1;
+        func.calls += u64::from(counted);
         if timed {
-            // Its shortest, longest and percentiles are of what this keeps.
-            self.durations
-                .call(pop.func, pop.span, pop.self_ms, pop.entered);
+            // Its shortest, longest and percentiles are of what this keeps:
+            // a call entered before the range is none of its calls.
+            if counted {
+                self.durations
+                    .call(pop.func, pop.span, pop.self_ms, pop.entered);
+            }
             func.exclusive_ms += pop.self_ms;
             if !recursive {
                 func.inclusive_ms += pop.span;
@@ -301,7 +309,7 @@ impl Accs {
         }
         if pop.site != NO_SITE {
             let line = self.line(pop.site);
-            line.calls = line.calls.saturating_add(1);
+            line.calls = line.calls.saturating_add(u32::from(counted));
             if timed && !pop.site_nested {
                 line.ms += pop.span;
             }
@@ -426,6 +434,7 @@ mod tests {
             span,
             self_ms: span / 2.0,
             entered: 0,
+            counted: true,
         }
     }
 

@@ -277,24 +277,26 @@ fn bound(e: i32) -> String {
 }
 
 /// `w`: the Trace pane on the first event of the slowest call of `f` (a
-/// function of the paths' profile), found in the events' profile by its
-/// name and module: a transform changes no event, so its calls are there
-/// whatever the query's steps.
+/// function of the paths' profile). The calls are the answer's base's
+/// (the thread choice's, or its innermost range's: a transform changes no
+/// call), its function found there by name and module; a call's position
+/// counts the chosen threads' events, as the events' profile's packets
+/// hold them.
 pub(super) fn slowest_call(f: Option<FuncId>, cx: &Ctx) -> Effect {
     let Some(f) = f else {
         return Effect::Say("no function selected".into());
     };
     let (paths, events) = (cx.answer.paths(), cx.answer.events());
-    let g = match Arc::ptr_eq(paths, events) {
+    let base = cx.answer.levels().first().map_or(events, |l| &l.profile);
+    let g = match Arc::ptr_eq(paths, base) {
         true => Some(f),
         false => {
             let key = (paths.function_name(f), paths.function_module(f));
-            events
-                .function_ids()
-                .find(|&g| (events.function_name(g), events.function_module(g)) == key)
+            base.function_ids()
+                .find(|&g| (base.function_name(g), base.function_module(g)) == key)
         }
     };
-    let d = g.and_then(|g| events.call_durations(g));
+    let d = g.and_then(|g| base.call_durations(g));
     let at = d
         .and_then(|d| d.slowest_event)
         .and_then(|at| events.event_at(at));
@@ -308,7 +310,7 @@ pub(super) fn slowest_call(f: Option<FuncId>, cx: &Ctx) -> Effect {
             "no trace events: this {} profile has none",
             events.format
         )),
-        (None, _) if !events.has_call_durations() => Effect::Say(format!(
+        (None, _) if !base.has_call_durations() => Effect::Say(format!(
             "no call durations: this {} profile records none (a timed trace's calls give them)",
             events.format
         )),
