@@ -14,14 +14,16 @@
 //! in segments (growing never copies it; a pop writes where the last one
 //! did, not into its function's own array). A step is 10^-d ms, d the
 //! fewest decimals that hold every duration so far: a whole-ms clock
-//! (Xbase++'s) keeps d = 0 and its values exact, and 2³² steps of a ms
-//! are 49 days. A duration that is no whole number of steps refines the
-//! step (every value kept so far multiplied, up to a nanosecond); one
-//! that no step up to that holds in four bytes (finer, longer, or a sum of
-//! intervals whose binary noise no longer rounds to a step) turns the
-//! whole log into `f64`s, once: no digit is lost, a call then costs 20
-//! bytes. `f32` was not taken: its 24 bits lose a whole-ms clock's digits
-//! past 4.6 hours, silently.
+//! (Xbase++'s) keeps d = 0, and 2³¹ steps of a ms are 24 days. A duration
+//! that is no whole number of steps refines the step (every value kept
+//! multiplied, down to a nanosecond). One that no step holds below 2³¹
+//! (a clock finer than a ns, a span longer than 2³¹ steps, a sum of so
+//! many intervals that its binary noise no longer rounds to a step) is
+//! kept exactly, an `f64` in a list of its own, its four bytes the index
+//! with the top bit set: no digit is lost, and such values, rare, cost 8
+//! bytes more each. (Past 2³¹ of them, which no trace gives, the whole
+//! log turns into `f64`s.) `f32` was not taken: its 24 bits lose a
+//! whole-ms clock's digits past 4.6 hours, silently.
 //!
 //! A value within a millionth of a step of a whole number of steps is
 //! that number (`ON_STEP`): the binary noise of subtracting two clock
@@ -49,7 +51,7 @@ const SEGMENT: usize = 1 << 16;
 pub const PERCENTS: [u32; 3] = [50, 90, 99];
 
 /// No event position known (a call entered before the feed counted
-/// events).
+/// events, or past 2³² − 1 of them).
 pub(super) const NO_EVENT: u64 = u64::MAX;
 
 /// The index of the `p`th percentile of `n` sorted values by nearest
@@ -103,26 +105,107 @@ impl<T> Segments<T> {
     }
 }
 
-/// The calls kept so far: whole steps while they fit, else `f64`s.
+/// The calls kept so far: four-byte values while the exceptions' list
+/// has room (always, in practice), else `f64`s.
 #[derive(Debug)]
 enum Log {
-    Steps {
-        /// A step is 10^-decimals ms.
-        decimals: u32,
-        /// The largest value kept, in steps: whether a finer step still
-        /// fits four bytes.
-        max: u32,
-        calls: Segments<Entry<u32>>,
-    },
+    Steps(Steps),
     Exact(Segments<Entry<f64>>),
 }
 
-/// `v` ms in whole steps of 10^-decimals ms, if it is one and fits.
+/// Values of four bytes: a whole number of steps of 10^-decimals ms below
+/// `EXCEPTION`, or, with that bit set, the index of an exact value in
+/// `exact`.
+#[derive(Debug, Default)]
+struct Steps {
+    decimals: u32,
+    calls: Segments<Entry<u32>>,
+    exact: Vec<f64>,
+}
+
+/// The bit of a four-byte value that makes it an index into the exact
+/// values.
+const EXCEPTION: u32 = 1 << 31;
+
+/// `v` ms in whole steps of 10^-decimals ms, if it is one and fits below
+/// `EXCEPTION`.
 #[inline(always)]
 fn in_steps(v: f64, decimals: u32) -> Option<u32> {
     let x = v * 10f64.powi(decimals as i32);
     let k = x.round();
-    ((x - k).abs() <= ON_STEP && (0.0..=f64::from(u32::MAX)).contains(&k)).then_some(k as u32)
+    let fits = (0.0..f64::from(EXCEPTION)).contains(&k);
+    ((x - k).abs() <= ON_STEP && fits).then_some(k as u32)
+}
+
+impl Steps {
+    /// A four-byte value in ms.
+    #[inline(always)]
+    fn ms(&self, v: u32) -> f64 {
+        match v & EXCEPTION {
+            0 => f64::from(v) / 10f64.powi(self.decimals as i32),
+            _ => self.exact[(v & !EXCEPTION) as usize],
+        }
+    }
+
+    /// `v` ms as four bytes: its steps, a finer step's where one holds it
+    /// (every value kept refined to it), else an exception; `None` when
+    /// the exceptions' list is full.
+    #[inline(always)]
+    fn encode(&mut self, v: f64) -> Option<u32> {
+        match in_steps(v, self.decimals) {
+            Some(k) => Some(k),
+            None => self.off_step(v),
+        }
+    }
+
+    /// A call's two values: the inclusive again where the exclusive made
+    /// the step finer.
+    #[inline(always)]
+    fn encode_both(&mut self, incl: f64, excl: f64) -> (Option<u32>, Option<u32>) {
+        let before = self.decimals;
+        let (i, e) = (self.encode(incl), self.encode(excl));
+        match i {
+            Some(k) if self.decimals != before && k & EXCEPTION == 0 => (self.encode(incl), e),
+            _ => (i, e),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn off_step(&mut self, v: f64) -> Option<u32> {
+        let finer = (self.decimals + 1..=MAX_DECIMALS).find(|&d| in_steps(v, d).is_some());
+        let Some(finer) = finer else {
+            return self.exception(v);
+        };
+        let by = 10u64.pow(finer - self.decimals);
+        let scale = 10f64.powi(self.decimals as i32);
+        let mut calls = std::mem::take(&mut self.calls);
+        for c in calls.iter_mut() {
+            for k in [&mut c.incl, &mut c.excl] {
+                if *k & EXCEPTION != 0 {
+                    continue;
+                }
+                let more = u64::from(*k) * by;
+                *k = match u32::try_from(more).ok().filter(|&m| m < EXCEPTION) {
+                    Some(m) => m,
+                    // Too long for the finer step: exactly what it was.
+                    None => self.exception(f64::from(*k) / scale)?,
+                };
+            }
+        }
+        self.calls = calls;
+        self.decimals = finer;
+        in_steps(v, finer)
+    }
+
+    /// `v` kept exactly, its index marked; `None` once 2³¹ are kept.
+    fn exception(&mut self, v: f64) -> Option<u32> {
+        let i = u32::try_from(self.exact.len())
+            .ok()
+            .filter(|&i| i < EXCEPTION)?;
+        self.exact.push(v);
+        Some(EXCEPTION | i)
+    }
 }
 
 /// A function's calls so far.
@@ -145,8 +228,10 @@ pub(super) struct Durations {
     /// packets, counted across them in input order.
     events: u64,
     /// Each thread's open calls' first events, as its frames (by thread
-    /// index): kept apart from the frames, which stay 40 bytes.
-    open: Vec<Vec<u64>>,
+    /// index): kept apart from the frames, which stay 40 bytes, and in four
+    /// bytes each (a trace of calls never returned holds one a call; past
+    /// 2³² − 1 events a call's position is not known).
+    open: Vec<Vec<u32>>,
 }
 
 impl Durations {
@@ -154,11 +239,7 @@ impl Durations {
     pub(super) fn new(timed: bool) -> Durations {
         Durations {
             timed,
-            log: Log::Steps {
-                decimals: 0,
-                max: 0,
-                calls: Segments::default(),
-            },
+            log: Log::Steps(Steps::default()),
             funcs: Vec::new(),
             events: 0,
             open: Vec::new(),
@@ -180,17 +261,20 @@ impl Durations {
         if self.open.len() <= thread {
             self.open.resize_with(thread + 1, Vec::new);
         }
-        let at = self.events.checked_sub(1).unwrap_or(NO_EVENT);
-        self.open[thread].push(at);
+        let at = self
+            .events
+            .checked_sub(1)
+            .and_then(|e| u32::try_from(e).ok());
+        self.open[thread].push(at.unwrap_or(u32::MAX));
     }
 
     /// The top call of `thread` closed: the event it began at.
     #[inline(always)]
     pub(super) fn exit(&mut self, thread: usize) -> u64 {
-        self.open
-            .get_mut(thread)
-            .and_then(Vec::pop)
-            .unwrap_or(NO_EVENT)
+        match self.open.get_mut(thread).and_then(Vec::pop) {
+            Some(at) if at != u32::MAX => u64::from(at),
+            _ => NO_EVENT,
+        }
     }
 
     /// One call of `func`, counted to it: its span (`incl`), its own time
@@ -208,80 +292,42 @@ impl Durations {
             (f.max, f.slowest) = (incl, began);
         }
         let func = func.index() as u32;
-        match &mut self.log {
-            Log::Steps {
-                decimals,
-                max,
-                calls,
-            } => match (in_steps(incl, *decimals), in_steps(excl, *decimals)) {
-                (Some(i), Some(e)) => {
-                    *max = (*max).max(i).max(e);
-                    calls.push(Entry {
-                        func,
-                        incl: i,
-                        excl: e,
-                    });
+        let kept = match &mut self.log {
+            Log::Steps(steps) => match steps.encode_both(incl, excl) {
+                (Some(incl), Some(excl)) => {
+                    steps.calls.push(Entry { func, incl, excl });
+                    true
                 }
-                _ => self.off_step(func, incl, excl),
+                _ => false,
             },
-            Log::Exact(calls) => calls.push(Entry { func, incl, excl }),
-        }
-    }
-
-    /// A call no whole number of the present steps holds: a finer step
-    /// where one holds it and every value kept, else `f64`s from now on.
-    #[cold]
-    #[inline(never)]
-    fn off_step(&mut self, func: u32, incl: f64, excl: f64) {
-        if let Log::Steps {
-            decimals,
-            max,
-            calls,
-        } = &mut self.log
-        {
-            for finer in *decimals + 1..=MAX_DECIMALS {
-                let by = 10u64.pow(finer - *decimals);
-                let fits = u64::from(*max) * by <= u64::from(u32::MAX);
-                if let (true, Some(i), Some(e)) =
-                    (fits, in_steps(incl, finer), in_steps(excl, finer))
-                {
-                    for c in calls.iter_mut() {
-                        // Within u32: `max` times `by` is.
-                        c.incl = (u64::from(c.incl) * by) as u32;
-                        c.excl = (u64::from(c.excl) * by) as u32;
-                    }
-                    (*decimals, *max) = (finer, ((u64::from(*max) * by) as u32).max(i).max(e));
-                    calls.push(Entry {
-                        func,
-                        incl: i,
-                        excl: e,
-                    });
-                    return;
-                }
+            Log::Exact(calls) => {
+                calls.push(Entry { func, incl, excl });
+                true
+            }
+        };
+        if !kept {
+            self.make_exact();
+            if let Log::Exact(calls) = &mut self.log {
+                calls.push(Entry { func, incl, excl });
             }
         }
-        self.make_exact();
-        if let Log::Exact(calls) = &mut self.log {
-            calls.push(Entry { func, incl, excl });
-        }
     }
 
-    /// The log as `f64`s, a segment at a time.
+    /// The log as `f64`s, a segment at a time: past 2³¹ exceptions, which
+    /// no trace of this world gives.
+    #[cold]
+    #[inline(never)]
     fn make_exact(&mut self) {
-        let Log::Steps {
-            decimals, calls, ..
-        } = &mut self.log
-        else {
+        let Log::Steps(steps) = &mut self.log else {
             return;
         };
-        let scale = 10f64.powi(*decimals as i32);
         let mut exact = Segments::default();
-        for seg in std::mem::take(&mut calls.segs) {
+        for seg in std::mem::take(&mut steps.calls.segs) {
             for c in seg {
                 exact.push(Entry {
                     func: c.func,
-                    incl: f64::from(c.incl) / scale,
-                    excl: f64::from(c.excl) / scale,
+                    incl: steps.ms(c.incl),
+                    excl: steps.ms(c.excl),
                 });
             }
         }
@@ -296,14 +342,12 @@ impl Durations {
             return table;
         }
         match log {
-            Log::Steps {
-                decimals, calls, ..
-            } => {
-                let scale = 10f64.powi(decimals as i32);
+            Log::Steps(mut steps) => {
+                let calls = std::mem::take(&mut steps.calls);
                 let grouped = group(calls, &funcs, 0u32);
-                summarise(&mut table, &funcs, grouped, u32::cmp, |k| {
-                    f64::from(k) / scale
-                });
+                let ms = |v: u32| steps.ms(v);
+                let cmp = |a: &u32, b: &u32| ms(*a).total_cmp(&ms(*b));
+                summarise(&mut table, &funcs, grouped, cmp, ms);
             }
             Log::Exact(calls) => {
                 let grouped = group(calls, &funcs, 0f64);
@@ -694,27 +738,49 @@ mod tests {
         let mut d = Durations::new(true);
         d.call(FuncId(0), 7.0, 7.0, 0);
         d.call(FuncId(0), 0.001, 0.0, 1);
-        assert!(matches!(d.log, Log::Steps { decimals: 3, .. }));
+        assert!(matches!(&d.log, Log::Steps(s) if s.decimals == 3 && s.exact.is_empty()));
     }
 
-    /// What four bytes of any step up to a ns cannot hold turns the log
-    /// into f64s: every value as it came.
+    /// What no step up to a ns holds below 2³¹ steps is kept exactly, as
+    /// an exception: every value as it came, the others still in steps.
     #[test]
     fn what_no_step_holds_is_kept_exactly() {
         let long = 5e9; // 58 days of ms
         let fine = 1.0 / 3.0;
-        let t = fed(&[
+        let calls = [
             (0, 2.0, 2.0),
             (0, long, 1.0),
             (1, fine, fine),
             (1, 0.5, 0.25),
-        ]);
+        ];
+        let mut d = Durations::new(true);
+        for (i, &(f, incl, excl)) in calls.iter().enumerate() {
+            d.call(FuncId(f), incl, excl, i as u64);
+        }
+        let kept = |s: &Steps| s.decimals == 2 && s.exact == [long, fine, fine];
+        assert!(matches!(&d.log, Log::Steps(s) if kept(s)));
+        let t = d.finish();
         assert_eq!(row(&t, 0).incl, [2.0, long, long]);
         assert_eq!(row(&t, 1).incl, [fine, 0.5, 0.5]);
         assert_eq!(row(&t, 1).excl, [0.25, fine, fine]);
-        // A step fine enough for one value but not for those kept: exact.
+        // A finer step that the values kept outgrow: they become exact.
         let t = fed(&[(0, 4e6, 1.0), (0, 0.0001, 0.0)]);
         assert_eq!(row(&t, 0).incl, [0.0001, 4e6, 4e6]);
+        assert_eq!(row(&t, 0).excl, [0.0, 1.0, 1.0]);
+    }
+
+    /// The last resort, past 2³¹ exceptions: every value as an f64.
+    #[test]
+    fn a_log_made_exact_keeps_every_value() {
+        let mut d = Durations::new(true);
+        d.call(FuncId(0), 1.5, 0.25, 0);
+        d.call(FuncId(0), 1.0 / 3.0, 0.0, 1);
+        d.make_exact();
+        d.call(FuncId(0), 7.0, 2.0, 2);
+        assert!(matches!(d.log, Log::Exact(_)));
+        let t = d.finish();
+        assert_eq!(row(&t, 0).incl, [1.5, 7.0, 7.0]);
+        assert_eq!(row(&t, 0).excl, [0.25, 2.0, 2.0]);
     }
 
     #[test]
