@@ -35,7 +35,6 @@
 
 use crate::ids::{FuncId, PacketId};
 use crate::profile::Profile;
-use std::cmp::Ordering;
 
 /// How many decimals of a ms a step may have: a nanosecond.
 const MAX_DECIMALS: u32 = 6;
@@ -116,9 +115,11 @@ enum Log {
 /// Values of four bytes: a whole number of steps of 10^-decimals ms below
 /// `EXCEPTION`, or, with that bit set, the index of an exact value in
 /// `exact`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Steps {
     decimals: u32,
+    /// 10^decimals: the steps a ms holds.
+    scale: f64,
     calls: Segments<Entry<u32>>,
     exact: Vec<f64>,
 }
@@ -127,22 +128,35 @@ struct Steps {
 /// values.
 const EXCEPTION: u32 = 1 << 31;
 
-/// `v` ms in whole steps of 10^-decimals ms, if it is one and fits below
+/// `v` ms in whole steps of 1/scale ms, if it is one and fits below
 /// `EXCEPTION`.
 #[inline(always)]
-fn in_steps(v: f64, decimals: u32) -> Option<u32> {
-    let x = v * 10f64.powi(decimals as i32);
+fn in_steps(v: f64, scale: f64) -> Option<u32> {
+    let x = v * scale;
     let k = x.round();
     let fits = (0.0..f64::from(EXCEPTION)).contains(&k);
     ((x - k).abs() <= ON_STEP && fits).then_some(k as u32)
 }
 
+/// 10^d: the steps a ms holds.
+fn scale(d: u32) -> f64 {
+    10f64.powi(d as i32)
+}
+
 impl Steps {
+    fn new() -> Steps {
+        Steps {
+            decimals: 0,
+            scale: 1.0,
+            calls: Segments::default(),
+            exact: Vec::new(),
+        }
+    }
+
     /// A four-byte value in ms.
-    #[inline(always)]
     fn ms(&self, v: u32) -> f64 {
         match v & EXCEPTION {
-            0 => f64::from(v) / 10f64.powi(self.decimals as i32),
+            0 => f64::from(v) / self.scale,
             _ => self.exact[(v & !EXCEPTION) as usize],
         }
     }
@@ -152,7 +166,7 @@ impl Steps {
     /// the exceptions' list is full.
     #[inline(always)]
     fn encode(&mut self, v: f64) -> Option<u32> {
-        match in_steps(v, self.decimals) {
+        match in_steps(v, self.scale) {
             Some(k) => Some(k),
             None => self.off_step(v),
         }
@@ -173,13 +187,24 @@ impl Steps {
     #[cold]
     #[inline(never)]
     fn off_step(&mut self, v: f64) -> Option<u32> {
-        let finer = (self.decimals + 1..=MAX_DECIMALS).find(|&d| in_steps(v, d).is_some());
+        let finer = (self.decimals + 1..=MAX_DECIMALS).find(|&d| in_steps(v, scale(d)).is_some());
         let Some(finer) = finer else {
             return self.exception(v);
         };
         let by = 10u64.pow(finer - self.decimals);
-        let scale = 10f64.powi(self.decimals as i32);
+        // A value kept that the finer step cannot hold below `EXCEPTION`
+        // becomes an exception: counted first, so that none is lost when
+        // the list has no room for them all.
+        let too_long = |k: u32| k & EXCEPTION == 0 && u64::from(k) * by >= u64::from(EXCEPTION);
         let mut calls = std::mem::take(&mut self.calls);
+        let more: usize = calls
+            .iter_mut()
+            .map(|c| usize::from(too_long(c.incl)) + usize::from(too_long(c.excl)))
+            .sum();
+        if more >= (EXCEPTION as usize).saturating_sub(self.exact.len()) {
+            self.calls = calls;
+            return None;
+        }
         for c in calls.iter_mut() {
             for k in [&mut c.incl, &mut c.excl] {
                 if *k & EXCEPTION != 0 {
@@ -188,14 +213,16 @@ impl Steps {
                 let more = u64::from(*k) * by;
                 *k = match u32::try_from(more).ok().filter(|&m| m < EXCEPTION) {
                     Some(m) => m,
-                    // Too long for the finer step: exactly what it was.
-                    None => self.exception(f64::from(*k) / scale)?,
+                    // Exactly what it was: the room was counted above.
+                    None => self
+                        .exception(f64::from(*k) / self.scale)
+                        .unwrap_or(EXCEPTION),
                 };
             }
         }
         self.calls = calls;
-        self.decimals = finer;
-        in_steps(v, finer)
+        (self.decimals, self.scale) = (finer, scale(finer));
+        in_steps(v, self.scale)
     }
 
     /// `v` kept exactly, its index marked; `None` once 2³¹ are kept.
@@ -239,7 +266,7 @@ impl Durations {
     pub(super) fn new(timed: bool) -> Durations {
         Durations {
             timed,
-            log: Log::Steps(Steps::default()),
+            log: Log::Steps(Steps::new()),
             funcs: Vec::new(),
             events: 0,
             open: Vec::new(),
@@ -345,13 +372,15 @@ impl Durations {
             Log::Steps(mut steps) => {
                 let calls = std::mem::take(&mut steps.calls);
                 let grouped = group(calls, &funcs, 0u32);
-                let ms = |v: u32| steps.ms(v);
-                let cmp = |a: &u32, b: &u32| ms(*a).total_cmp(&ms(*b));
-                summarise(&mut table, &funcs, grouped, cmp, ms);
+                let (scale, exact) = (steps.scale, &steps.exact);
+                summarise(&mut table, &funcs, &grouped, |v: u32| match v & EXCEPTION {
+                    0 => f64::from(v) / scale,
+                    _ => exact[(v & !EXCEPTION) as usize],
+                });
             }
             Log::Exact(calls) => {
                 let grouped = group(calls, &funcs, 0f64);
-                summarise(&mut table, &funcs, grouped, f64::total_cmp, |v| v);
+                summarise(&mut table, &funcs, &grouped, |v| v);
             }
         }
         table
@@ -380,94 +409,96 @@ fn group<T: Copy>(calls: Segments<Entry<T>>, funcs: &[Called], zero: T) -> Vec<[
     grouped
 }
 
-/// Each function's percentiles and histogram from its grouped calls.
+/// Each function's percentiles, extremes and histogram from its grouped
+/// calls: each column's values in ms copied once into a scratch list as
+/// long as the function's calls (the log is freed by then), selected
+/// there.
 fn summarise<T: Copy>(
     table: &mut DurationTable,
     funcs: &[Called],
-    mut grouped: Vec<[T; 2]>,
-    cmp: impl Fn(&T, &T) -> Ordering,
+    grouped: &[[T; 2]],
     ms: impl Fn(T) -> f64,
 ) {
     table.rows = vec![Row::default(); funcs.len()];
+    let mut scratch: Vec<f64> = Vec::new();
     let mut start = 0usize;
     for (i, f) in funcs.iter().enumerate() {
         let n = f.calls as usize;
         if n == 0 {
             continue;
         }
-        let calls = &mut grouped[start..start + n];
+        let calls = &grouped[start..start + n];
         start += n;
-        let ((a, b), (c, d)) = (extremes(calls, 0, &cmp), extremes(calls, 1, &cmp));
-        table.rows[i] = Row {
+        let mut row = Row {
             calls: f.calls,
-            incl: percentiles(calls, 0, &cmp).map(&ms),
-            excl: percentiles(calls, 1, &cmp).map(&ms),
-            extremes: [a, b, c, d].map(&ms),
             slowest: f.slowest,
             ..Row::default()
         };
-        histogram(table, i, calls.iter().map(|c| ms(c[0])));
+        for c in [1, 0] {
+            scratch.clear();
+            scratch.extend(calls.iter().map(|x| ms(x[c])));
+            let (lo, hi) = extremes(&scratch);
+            let at = percentiles(&mut scratch);
+            match c {
+                0 => (row.incl, row.extremes[0], row.extremes[1]) = (at, lo, hi),
+                _ => (row.excl, row.extremes[2], row.extremes[3]) = (at, lo, hi),
+            }
+        }
+        table.rows[i] = row;
+        // The inclusive values, in some order: a histogram needs none.
+        histogram(table, i, &scratch);
     }
 }
 
-/// The least and the greatest value of column `c` of `calls`.
-fn extremes<T: Copy>(calls: &[[T; 2]], c: usize, cmp: &impl Fn(&T, &T) -> Ordering) -> (T, T) {
-    let first = calls[0][c];
-    calls.iter().fold((first, first), |(lo, hi), v| {
-        let v = v[c];
-        let lo = if cmp(&v, &lo).is_lt() { v } else { lo };
-        (lo, if cmp(&v, &hi).is_gt() { v } else { hi })
+/// The least and the greatest of `v` (non-empty).
+fn extremes(v: &[f64]) -> (f64, f64) {
+    v.iter().fold((v[0], v[0]), |(lo, hi), &x| {
+        let lo = if x.total_cmp(&lo).is_lt() { x } else { lo };
+        (lo, if x.total_cmp(&hi).is_gt() { x } else { hi })
     })
 }
 
-/// The values at [`PERCENTS`] of column `c` of `calls`, by nearest rank:
-/// selected in place, the largest first, each within what the one before
-/// left below it.
-fn percentiles<T: Copy>(
-    calls: &mut [[T; 2]],
-    c: usize,
-    cmp: &impl Fn(&T, &T) -> Ordering,
-) -> [T; 3] {
-    let n = calls.len();
-    let mut out = [calls[0][c]; 3];
-    let mut below = n;
-    for (k, &p) in PERCENTS.iter().enumerate().rev() {
+/// The values of `v` (non-empty) at [`PERCENTS`], by nearest rank:
+/// selected in place, each in what the one before left above it.
+fn percentiles(v: &mut [f64]) -> [f64; 3] {
+    let n = v.len();
+    let mut out = [0.0; 3];
+    let mut from = 0;
+    for (k, &p) in PERCENTS.iter().enumerate() {
         let i = nearest_rank(p, n);
-        if i < below {
-            calls[..below].select_nth_unstable_by(i, |a, b| cmp(&a[c], &b[c]));
-            below = i;
+        if i >= from {
+            v[from..].select_nth_unstable_by(i - from, f64::total_cmp);
+            from = i + 1;
         }
-        out[k] = calls[i][c];
+        out[k] = v[i];
     }
     out
+}
+
+/// floor(log2(v)) for a positive finite `v`, from its bits: exact where
+/// `log2` may round across a power of two.
+fn exponent(v: f64) -> i32 {
+    let bits = v.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    match biased {
+        0 => -1074 + 63 - (bits & ((1 << 52) - 1)).leading_zeros() as i32,
+        _ => biased - 1023,
+    }
 }
 
 /// Adds a function's histogram of inclusive times to the table: calls of
 /// no time, then by powers of two of the time unit, from the first bucket
 /// holding a call to the last.
-fn histogram(table: &mut DurationTable, f: usize, values: impl Iterator<Item = f64> + Clone) {
-    let bucket = |v: f64| -> Option<i32> {
-        if !(v > 0.0 && v.is_finite()) {
-            return None;
-        }
-        let mut e = v.log2().floor() as i32;
-        // log2 may round across a power of two; the bounds are exact.
-        while 2f64.powi(e) > v {
-            e -= 1;
-        }
-        while 2f64.powi(e + 1) <= v {
-            e += 1;
-        }
-        Some(e)
-    };
+fn histogram(table: &mut DurationTable, f: usize, values: &[f64]) {
+    let bucket = |v: f64| (v > 0.0 && v.is_finite()).then(|| exponent(v));
     let (lo, hi) = values
-        .clone()
-        .filter_map(bucket)
+        .iter()
+        .filter_map(|&v| bucket(v))
         .fold((i32::MAX, i32::MIN), |(lo, hi), e| (lo.min(e), hi.max(e)));
     let len = if lo <= hi { (hi - lo + 1) as usize } else { 0 };
     let at = table.hist.len();
     table.hist.resize(at + 1 + len, 0);
-    for v in values {
+    for &v in values {
         match bucket(v) {
             Some(e) => table.hist[at + 1 + (e - lo) as usize] += 1,
             None => table.hist[at] += 1,
@@ -781,6 +812,22 @@ mod tests {
         let t = d.finish();
         assert_eq!(row(&t, 0).incl, [1.5, 7.0, 7.0]);
         assert_eq!(row(&t, 0).excl, [0.25, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn an_exponent_is_floor_log2_to_the_bit() {
+        for e in -1021..1024 {
+            let v = 2f64.powi(e);
+            assert_eq!(exponent(v), e, "2^{e}");
+            assert_eq!(exponent(v * 1.5), e, "1.5 × 2^{e}");
+            let below = f64::from_bits(v.to_bits() - 1);
+            assert_eq!(exponent(below), e - 1, "below 2^{e}");
+        }
+        // Below the normal numbers: by the mantissa's highest bit.
+        assert_eq!(exponent(f64::from_bits(1)), -1074);
+        assert_eq!(exponent(f64::from_bits(3 << 50)), -1023);
+        assert_eq!(exponent(3.0), 1);
+        assert_eq!(exponent(f64::MAX), 1023);
     }
 
     #[test]
