@@ -133,9 +133,13 @@ const EXCEPTION: u32 = 1 << 31;
 #[inline(always)]
 fn in_steps(v: f64, scale: f64) -> Option<u32> {
     let x = v * scale;
-    let k = x.round();
-    let fits = (0.0..f64::from(EXCEPTION)).contains(&k);
-    ((x - k).abs() <= ON_STEP && fits).then_some(k as u32)
+    // Rounded half up by `as` (which truncates the non-negative sum):
+    // `f64::round` is a library call here, at every call of the trace.
+    if !(x > -0.5 && x < f64::from(EXCEPTION) - 0.5) {
+        return None;
+    }
+    let k = (x + 0.5) as u32;
+    ((x - f64::from(k)).abs() <= ON_STEP).then_some(k)
 }
 
 /// 10^d: the steps a ms holds.
@@ -235,13 +239,13 @@ impl Steps {
     }
 }
 
-/// A function's calls so far.
+/// A function's calls, as the feed counted them (`Accs::add`, in the
+/// function's row, where the call is counted): how many, and where its
+/// slowest began.
 #[derive(Clone, Copy, Debug, Default)]
-struct Called {
-    calls: u64,
-    /// The longest inclusive time so far, and where that call began.
-    max: f64,
-    slowest: u64,
+pub(super) struct Called {
+    pub calls: u64,
+    pub slowest: u64,
 }
 
 /// The feed's side: every call's durations while the trace is read, and
@@ -250,7 +254,6 @@ struct Called {
 pub(super) struct Durations {
     timed: bool,
     log: Log,
-    funcs: Vec<Called>,
     /// Events seen so far: the next event's position in the trace's
     /// packets, counted across them in input order.
     events: u64,
@@ -267,7 +270,6 @@ impl Durations {
         Durations {
             timed,
             log: Log::Steps(Steps::new()),
-            funcs: Vec::new(),
             events: 0,
             open: Vec::new(),
         }
@@ -304,20 +306,10 @@ impl Durations {
         }
     }
 
-    /// One call of `func`, counted to it: its span (`incl`), its own time
-    /// on top of the stack (`excl`), and the event it began at.
+    /// One call of `func`, counted to it: its span (`incl`) and its own
+    /// time on top of the stack (`excl`).
     #[inline(always)]
-    pub(super) fn call(&mut self, func: FuncId, incl: f64, excl: f64, began: u64) {
-        let i = func.index();
-        if self.funcs.len() <= i {
-            self.funcs.resize(i + 1, Called::default());
-        }
-        let f = &mut self.funcs[i];
-        f.calls += 1;
-        // The first of equal longest calls: the earliest to look at.
-        if f.calls == 1 || incl > f.max {
-            (f.max, f.slowest) = (incl, began);
-        }
+    pub(super) fn call(&mut self, func: FuncId, incl: f64, excl: f64) {
         let func = func.index() as u32;
         let kept = match &mut self.log {
             Log::Steps(steps) => match steps.encode_both(incl, excl) {
@@ -361,11 +353,13 @@ impl Durations {
         self.log = Log::Exact(exact);
     }
 
-    /// Each function's summary; every call's values freed on the way.
-    pub(super) fn finish(self) -> DurationTable {
-        let Durations { log, funcs, .. } = self;
+    /// Each function's summary, `funcs` its calls as counted (each one
+    /// given to `call` when the trace is timed); every call's values freed
+    /// on the way.
+    pub(super) fn finish(self, funcs: &[Called]) -> DurationTable {
+        let Durations { log, timed, .. } = self;
         let mut table = DurationTable::default();
-        if funcs.iter().all(|f| f.calls == 0) {
+        if !timed || funcs.iter().all(|f| f.calls == 0) {
             return table;
         }
         match log {
@@ -674,11 +668,46 @@ mod tests {
         v[rank - 1]
     }
 
-    /// A feed of `calls` (function, incl, excl) and its table.
+    /// The feed as `Accs::add` drives it: each call counted to its
+    /// function (with its slowest so far) and given to the log.
+    struct Feed {
+        d: Durations,
+        funcs: Vec<(Called, f64)>,
+    }
+
+    impl Feed {
+        fn new() -> Feed {
+            Feed {
+                d: Durations::new(true),
+                funcs: Vec::new(),
+            }
+        }
+
+        fn call(&mut self, f: u32, incl: f64, excl: f64, began: u64) {
+            let i = f as usize;
+            if self.funcs.len() <= i {
+                self.funcs.resize(i + 1, Default::default());
+            }
+            let (c, longest) = &mut self.funcs[i];
+            c.calls += 1;
+            if c.calls == 1 || incl > *longest {
+                (*longest, c.slowest) = (incl, began);
+            }
+            self.d.call(FuncId(f), incl, excl);
+        }
+
+        fn finish(self) -> DurationTable {
+            let called: Vec<Called> = self.funcs.iter().map(|f| f.0).collect();
+            self.d.finish(&called)
+        }
+    }
+
+    /// A feed of `calls` (function, incl, excl), each beginning at the
+    /// event of its place in the list, and its table.
     fn fed(calls: &[(u32, f64, f64)]) -> DurationTable {
-        let mut d = Durations::new(true);
+        let mut d = Feed::new();
         for (i, &(f, incl, excl)) in calls.iter().enumerate() {
-            d.call(FuncId(f), incl, excl, i as u64);
+            d.call(f, incl, excl, i as u64);
         }
         d.finish()
     }
@@ -766,10 +795,10 @@ mod tests {
             (Some(0.125), Some(1.0))
         );
         assert!(t.per_call(1).is_absent());
-        let mut d = Durations::new(true);
-        d.call(FuncId(0), 7.0, 7.0, 0);
-        d.call(FuncId(0), 0.001, 0.0, 1);
-        assert!(matches!(&d.log, Log::Steps(s) if s.decimals == 3 && s.exact.is_empty()));
+        let mut d = Feed::new();
+        d.call(0, 7.0, 7.0, 0);
+        d.call(0, 0.001, 0.0, 1);
+        assert!(matches!(&d.d.log, Log::Steps(s) if s.decimals == 3 && s.exact.is_empty()));
     }
 
     /// What no step up to a ns holds below 2³¹ steps is kept exactly, as
@@ -784,12 +813,12 @@ mod tests {
             (1, fine, fine),
             (1, 0.5, 0.25),
         ];
-        let mut d = Durations::new(true);
+        let mut d = Feed::new();
         for (i, &(f, incl, excl)) in calls.iter().enumerate() {
-            d.call(FuncId(f), incl, excl, i as u64);
+            d.call(f, incl, excl, i as u64);
         }
         let kept = |s: &Steps| s.decimals == 2 && s.exact == [long, fine, fine];
-        assert!(matches!(&d.log, Log::Steps(s) if kept(s)));
+        assert!(matches!(&d.d.log, Log::Steps(s) if kept(s)));
         let t = d.finish();
         assert_eq!(row(&t, 0).incl, [2.0, long, long]);
         assert_eq!(row(&t, 1).incl, [fine, 0.5, 0.5]);
@@ -803,12 +832,12 @@ mod tests {
     /// The last resort, past 2³¹ exceptions: every value as an f64.
     #[test]
     fn a_log_made_exact_keeps_every_value() {
-        let mut d = Durations::new(true);
-        d.call(FuncId(0), 1.5, 0.25, 0);
-        d.call(FuncId(0), 1.0 / 3.0, 0.0, 1);
-        d.make_exact();
-        d.call(FuncId(0), 7.0, 2.0, 2);
-        assert!(matches!(d.log, Log::Exact(_)));
+        let mut d = Feed::new();
+        d.call(0, 1.5, 0.25, 0);
+        d.call(0, 1.0 / 3.0, 0.0, 1);
+        d.d.make_exact();
+        d.call(0, 7.0, 2.0, 2);
+        assert!(matches!(d.d.log, Log::Exact(_)));
         let t = d.finish();
         assert_eq!(row(&t, 0).incl, [1.5, 7.0, 7.0]);
         assert_eq!(row(&t, 0).excl, [0.25, 2.0, 2.0]);
@@ -853,8 +882,12 @@ mod tests {
         d.event();
         d.enter(0);
         assert_eq!(d.exit(0), NO_EVENT);
-        assert!(d.finish().rows.is_empty());
-        assert!(Durations::new(true).finish().rows.is_empty());
+        let one = [Called {
+            calls: 1,
+            slowest: 0,
+        }];
+        assert!(d.finish(&one).rows.is_empty(), "untimed");
+        assert!(Durations::new(true).finish(&[]).rows.is_empty());
     }
 
     #[test]

@@ -38,7 +38,6 @@
 //! costs measurably more. Making a path, rare after the first events,
 //! stays out of line.
 
-use super::durations::Durations;
 use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::ProfileBuilder;
@@ -709,7 +708,7 @@ impl ProfileBuilder {
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
         st.accs.flush();
-        self.durations = std::mem::replace(&mut st.accs.durations, Durations::new(false)).finish();
+        self.durations = st.accs.finish_durations();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         // A function or line with no call entered in the range may still

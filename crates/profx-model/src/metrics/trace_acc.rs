@@ -14,7 +14,7 @@
 //! cache. The queue is first in, first out, so every sum gets its terms in
 //! the same order as without it: the numbers are the same to the bit.
 
-use super::durations::Durations;
+use super::durations::{Called, DurationTable, Durations};
 use crate::ids::{FuncId, LineId, StackId};
 use profx_sys::prefetch::prefetch;
 
@@ -88,6 +88,10 @@ pub(super) struct FuncAcc {
     pub calls: u64,
     pub inclusive_ms: f64,
     pub exclusive_ms: f64,
+    /// The longest span of its calls, and the event that call began at
+    /// (`durations.rs`: where `w` goes), meaningful once `calls` > 0.
+    pub longest: f64,
+    pub slowest: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -299,8 +303,11 @@ impl Accs {
             // Its shortest, longest and percentiles are of what this keeps:
             // a call entered before the range is none of its calls.
             if counted {
-                self.durations
-                    .call(pop.func, pop.span, pop.self_ms, pop.entered);
+                // The first of equal longest calls: the earliest to see.
+                if func.calls == 1 || pop.span > func.longest {
+                    (func.longest, func.slowest) = (pop.span, pop.entered);
+                }
+                self.durations.call(pop.func, pop.span, pop.self_ms);
             }
             func.exclusive_ms += pop.self_ms;
             if !recursive {
@@ -335,6 +342,20 @@ impl Accs {
         self.more_callees.sort_unstable();
         self.more_callees.dedup();
         self.dedup_at = (self.more_callees.len() * 2).max(1 << 20);
+    }
+
+    /// Each function's calls' durations summarised, the values kept for
+    /// them freed (`durations.rs`); once every pop is added.
+    pub(super) fn finish_durations(&mut self) -> DurationTable {
+        let called: Vec<Called> = self
+            .funcs
+            .iter()
+            .map(|f| Called {
+                calls: f.calls,
+                slowest: f.slowest,
+            })
+            .collect();
+        std::mem::replace(&mut self.durations, Durations::new(false)).finish(&called)
     }
 
     /// The other functions each line called, by line, in line order.
