@@ -35,6 +35,7 @@
 
 use crate::ids::{FuncId, PacketId};
 use crate::profile::Profile;
+use std::cmp::Ordering;
 
 /// How many decimals of a ms a step may have: a nanosecond.
 const MAX_DECIMALS: u32 = 6;
@@ -365,16 +366,22 @@ impl Durations {
         match log {
             Log::Steps(mut steps) => {
                 let calls = std::mem::take(&mut steps.calls);
-                let grouped = group(calls, &funcs, 0u32);
+                let grouped = group(calls, funcs, 0u32);
                 let (scale, exact) = (steps.scale, &steps.exact);
-                summarise(&mut table, &funcs, &grouped, |v: u32| match v & EXCEPTION {
+                let ms = |v: u32| match v & EXCEPTION {
                     0 => f64::from(v) / scale,
                     _ => exact[(v & !EXCEPTION) as usize],
-                });
+                };
+                // Steps compare as numbers; an exception by its value.
+                let cmp = |a: &u32, b: &u32| match (a | b) & EXCEPTION {
+                    0 => a.cmp(b),
+                    _ => ms(*a).total_cmp(&ms(*b)),
+                };
+                summarise(&mut table, funcs, &grouped, (cmp, ms));
             }
             Log::Exact(calls) => {
-                let grouped = group(calls, &funcs, 0f64);
-                summarise(&mut table, &funcs, &grouped, |v| v);
+                let grouped = group(calls, funcs, 0f64);
+                summarise(&mut table, funcs, &grouped, (f64::total_cmp, |v| v));
             }
         }
         table
@@ -404,64 +411,86 @@ fn group<T: Copy>(calls: Segments<Entry<T>>, funcs: &[Called], zero: T) -> Vec<[
 }
 
 /// Each function's percentiles, extremes and histogram from its grouped
-/// calls: each column's values in ms copied once into a scratch list as
-/// long as the function's calls (the log is freed by then), selected
-/// there.
-fn summarise<T: Copy>(
+/// calls, on every core: a function at a time, each column's values
+/// copied into a scratch list as long as the function's calls (four
+/// bytes a value: with the grouped calls, no more than the log held) and
+/// selected there. `cmp` orders values as `ms` does, which gives them in
+/// ms.
+fn summarise<T, C, M>(
     table: &mut DurationTable,
     funcs: &[Called],
     grouped: &[[T; 2]],
-    ms: impl Fn(T) -> f64,
-) {
-    table.rows = vec![Row::default(); funcs.len()];
-    let mut scratch: Vec<f64> = Vec::new();
-    let mut start = 0usize;
-    for (i, f) in funcs.iter().enumerate() {
-        let n = f.calls as usize;
-        if n == 0 {
-            continue;
-        }
-        let calls = &grouped[start..start + n];
-        start += n;
+    (cmp, ms): (C, M),
+) where
+    T: Copy + Send + Sync,
+    C: Fn(&T, &T) -> Ordering + Sync,
+    M: Fn(T) -> f64 + Sync,
+{
+    use rayon::prelude::*;
+    let mut starts = Vec::with_capacity(funcs.len());
+    let mut at = 0usize;
+    for f in funcs {
+        starts.push(at);
+        at += f.calls as usize;
+    }
+    let one = |(scratch, buckets): &mut (Vec<T>, Buckets), i: usize| {
+        let f = funcs[i];
+        let calls = &grouped[starts[i]..starts[i] + f.calls as usize];
         let mut row = Row {
             calls: f.calls,
             slowest: f.slowest,
             ..Row::default()
         };
+        if calls.is_empty() {
+            return (row, Vec::new());
+        }
+        let mut hist = Vec::new();
         for c in [1, 0] {
             scratch.clear();
-            scratch.extend(calls.iter().map(|x| ms(x[c])));
-            let (lo, hi) = extremes(&scratch);
-            let at = percentiles(&mut scratch);
+            scratch.extend(calls.iter().map(|x| x[c]));
+            let (lo, hi) = extremes(scratch, &cmp);
+            if c == 0 {
+                (hist, row.first_exp) = buckets.count(scratch.iter().map(|&v| ms(v)));
+            }
+            let at = percentiles(scratch, &cmp).map(&ms);
             match c {
-                0 => (row.incl, row.extremes[0], row.extremes[1]) = (at, lo, hi),
-                _ => (row.excl, row.extremes[2], row.extremes[3]) = (at, lo, hi),
+                0 => (row.incl, row.extremes[0], row.extremes[1]) = (at, ms(lo), ms(hi)),
+                _ => (row.excl, row.extremes[2], row.extremes[3]) = (at, ms(lo), ms(hi)),
             }
         }
-        table.rows[i] = row;
-        // The inclusive values, in some order: a histogram needs none.
-        histogram(table, i, &scratch);
+        (row, hist)
+    };
+    let rows: Vec<(Row, Vec<u64>)> = (0..funcs.len())
+        .into_par_iter()
+        .map_init(|| (Vec::new(), Buckets::new()), one)
+        .collect();
+    table.rows = Vec::with_capacity(rows.len());
+    for (mut row, hist) in rows {
+        row.hist_at = table.hist.len();
+        row.hist_len = hist.len().saturating_sub(1) as u16;
+        table.hist.extend(hist);
+        table.rows.push(row);
     }
 }
 
-/// The least and the greatest of `v` (non-empty).
-fn extremes(v: &[f64]) -> (f64, f64) {
-    v.iter().fold((v[0], v[0]), |(lo, hi), &x| {
-        let lo = if x.total_cmp(&lo).is_lt() { x } else { lo };
-        (lo, if x.total_cmp(&hi).is_gt() { x } else { hi })
+/// The least and the greatest of `v` (non-empty) in the order `cmp`.
+fn extremes<T: Copy>(v: &[T], cmp: &impl Fn(&T, &T) -> Ordering) -> (T, T) {
+    v.iter().fold((v[0], v[0]), |(lo, hi), x| {
+        let lo = if cmp(x, &lo).is_lt() { *x } else { lo };
+        (lo, if cmp(x, &hi).is_gt() { *x } else { hi })
     })
 }
 
 /// The values of `v` (non-empty) at [`PERCENTS`], by nearest rank:
 /// selected in place, each in what the one before left above it.
-fn percentiles(v: &mut [f64]) -> [f64; 3] {
+fn percentiles<T: Copy>(v: &mut [T], cmp: &impl Fn(&T, &T) -> Ordering) -> [T; 3] {
     let n = v.len();
-    let mut out = [0.0; 3];
+    let mut out = [v[0]; 3];
     let mut from = 0;
     for (k, &p) in PERCENTS.iter().enumerate() {
         let i = nearest_rank(p, n);
         if i >= from {
-            v[from..].select_nth_unstable_by(i - from, f64::total_cmp);
+            v[from..].select_nth_unstable_by(i - from, cmp);
             from = i + 1;
         }
         out[k] = v[i];
@@ -480,28 +509,41 @@ fn exponent(v: f64) -> i32 {
     }
 }
 
-/// Adds a function's histogram of inclusive times to the table: calls of
-/// no time, then by powers of two of the time unit, from the first bucket
-/// holding a call to the last.
-fn histogram(table: &mut DurationTable, f: usize, values: &[f64]) {
-    let bucket = |v: f64| (v > 0.0 && v.is_finite()).then(|| exponent(v));
-    let (lo, hi) = values
-        .iter()
-        .filter_map(|&v| bucket(v))
-        .fold((i32::MAX, i32::MIN), |(lo, hi), e| (lo.min(e), hi.max(e)));
-    let len = if lo <= hi { (hi - lo + 1) as usize } else { 0 };
-    let at = table.hist.len();
-    table.hist.resize(at + 1 + len, 0);
-    for &v in values {
-        match bucket(v) {
-            Some(e) => table.hist[at + 1 + (e - lo) as usize] += 1,
-            None => table.hist[at] += 1,
-        }
+/// A count for every power of two a float can be in, reused function
+/// after function (only the buckets used are cleared).
+struct Buckets(Vec<u64>);
+
+impl Buckets {
+    /// Where 2^-1074, a float's least power of two, is counted.
+    const LEAST: i32 = -1074;
+
+    fn new() -> Buckets {
+        Buckets(vec![0; 2100])
     }
-    let row = &mut table.rows[f];
-    row.hist_at = at;
-    row.hist_len = len as u16;
-    row.first_exp = if len > 0 { lo as i16 } else { 0 };
+
+    /// A histogram of `values`: the count of no time (or no finite time)
+    /// first, then by powers of two from the first that holds one to the
+    /// last; and that first power.
+    fn count(&mut self, values: impl Iterator<Item = f64>) -> (Vec<u64>, i16) {
+        let (mut zero, mut lo, mut hi) = (0, i32::MAX, i32::MIN);
+        for v in values {
+            if !(v > 0.0 && v.is_finite()) {
+                zero += 1;
+                continue;
+            }
+            let e = exponent(v);
+            (lo, hi) = (lo.min(e), hi.max(e));
+            self.0[(e - Self::LEAST) as usize] += 1;
+        }
+        let mut hist = vec![zero];
+        if lo <= hi {
+            let used = &mut self.0[(lo - Self::LEAST) as usize..=(hi - Self::LEAST) as usize];
+            hist.extend_from_slice(used);
+            used.fill(0);
+            return (hist, lo as i16);
+        }
+        (hist, 0)
+    }
 }
 
 /// A function's summary as the profile keeps it.
