@@ -383,3 +383,131 @@ fn a_traces_lines_table_says_caller_and_calls() {
     assert!(heading.contains(" Calls "), "{heading}");
     assert!(!heading.contains("Hits"), "{heading}");
 }
+
+/// Issue 65: each function's calls' durations, p50/p90/p99 by nearest
+/// rank, against the plain way: the fixture's calls paired on each
+/// thread's stack, their spans and own times sorted, `sorted[ceil(p/100 ×
+/// n) − 1]`. A thread choice recomputes them; a transform leaves them
+/// `null`, as it leaves min and max.
+#[test]
+fn call_durations_are_nearest_rank_percentiles_of_each_call() {
+    let dir = prepare("durations", "");
+    let text = std::fs::read_to_string(dir.join("orders-run.prf")).unwrap();
+    // (thread, time, op, call) of each record, then each call's span and
+    // own time by function, a stack a thread.
+    let mut stacks: std::collections::HashMap<&str, (f64, Vec<(&str, f64, f64)>)> =
+        Default::default();
+    let mut calls: std::collections::BTreeMap<&str, (Vec<f64>, Vec<f64>)> = Default::default();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(',').collect();
+        let (thread, t, op, call) = (f[0], f[1].parse::<f64>().unwrap(), f[2], f[3]);
+        let (clock, stack) = stacks.entry(thread).or_insert((t, Vec::new()));
+        if let Some(top) = stack.last_mut() {
+            top.2 += t - *clock;
+        }
+        *clock = t;
+        if op == "\"i\"" {
+            stack.push((call, t, 0.0));
+        } else {
+            let (name, at, own) = stack.pop().unwrap();
+            assert_eq!(name, call);
+            let c = calls.entry(name.trim_matches('"')).or_default();
+            c.0.push(t - at);
+            c.1.push(own);
+        }
+    }
+    let rank = |v: &[f64], p: f64| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[((p / 100.0) * v.len() as f64).ceil() as usize - 1]
+    };
+    let r = json_in(&dir, "orders-run.prf");
+    let functions = r["functions"].as_array().unwrap();
+    assert_eq!(functions.len(), calls.len());
+    for f in functions {
+        let (incl, excl) = &calls[f["name"].as_str().unwrap()];
+        for p in [50.0, 90.0, 99.0] {
+            let key = |side| format!("p{p}_elapsed_{side}_ms");
+            assert_eq!(
+                f[key("inclusive")],
+                rank(incl, p),
+                "{} {}",
+                f["name"],
+                key("inclusive")
+            );
+            assert_eq!(
+                f[key("exclusive")],
+                rank(excl, p),
+                "{} {}",
+                f["name"],
+                key("exclusive")
+            );
+        }
+    }
+    let named = |r: &serde_json::Value, name: &str| {
+        r["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    // READITEM's six calls: 7 to 12 ms, each 2 ms its own.
+    let read = named(&r, "READITEM");
+    assert_eq!(
+        (
+            read["p50_elapsed_inclusive_ms"].clone(),
+            read["p90_elapsed_inclusive_ms"].clone()
+        ),
+        (9.0.into(), 12.0.into())
+    );
+    assert_eq!(read["p99_elapsed_exclusive_ms"], 2.0);
+    // One thread: its calls only (WORKER 5 to 64).
+    let o = profx_in(
+        &dir,
+        &["report", "orders-run.prf", "--json", "--thread", "2"],
+    );
+    let one: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(named(&one, "WORKER")["p50_elapsed_inclusive_ms"], 59.0);
+    // A range: the calls entered in it (READITEM's at 40 and 52 ms).
+    let o = profx_in(
+        &dir,
+        &[
+            "report",
+            "orders-run.prf",
+            "--json",
+            "--from",
+            "40",
+            "--until",
+            "70",
+        ],
+    );
+    let ranged: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let read = named(&ranged, "READITEM");
+    assert_eq!(
+        (
+            read["calls"].clone(),
+            read["p50_elapsed_inclusive_ms"].clone()
+        ),
+        (2.into(), 11.0.into())
+    );
+    assert_eq!(read["p99_elapsed_inclusive_ms"], 12.0);
+    // A transform: absent, as min and max are.
+    let o = profx_in(
+        &dir,
+        &["report", "orders-run.prf", "--json", "--merge", "ROUND"],
+    );
+    let merged: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for f in merged["functions"].as_array().unwrap() {
+        for key in [
+            "p50_elapsed_inclusive_ms",
+            "p99_elapsed_exclusive_ms",
+            "max_elapsed_inclusive_ms",
+        ] {
+            assert!(f[key].is_null(), "{} {key}", f["name"]);
+        }
+    }
+    // An untimed trace has none: the key is there, `null`.
+    assert!(named(&json_in(&dir, "no-time.prf"), "MAIN")["p50_elapsed_inclusive_ms"].is_null());
+}

@@ -89,8 +89,14 @@ pub enum Intent {
     AllThreads,
     /// Drill down from the selected row (or caller, callee, frame).
     Open,
-    /// Functions: the keyboard into the callers, the callees, and back.
+    /// Functions: the keyboard into the callers, the callees, the calls'
+    /// durations (a trace's), and back.
     CallersCallees,
+    /// Functions: the Trace pane on the first event of the function's
+    /// slowest call.
+    SlowestCall,
+    /// A packet's events: from a call to its return, or back.
+    Partner,
     /// Functions: the selected function's lines.
     ShowLines,
     /// Leave the detail split, or go back one step in the history.
@@ -188,6 +194,10 @@ pub enum Why {
     InfoSearch,
     /// Info is no table.
     InfoExport,
+    /// A function's slowest call is found from Functions.
+    SlowestFromFunctions,
+    /// A call's return (and back) is found among a packet's events.
+    PartnerInEvents,
 }
 
 impl std::fmt::Display for Why {
@@ -250,6 +260,18 @@ impl std::fmt::Display for Why {
             Why::EventsOrder => write!(f, "events keep their trace order"),
             Why::InfoSearch => write!(f, "Info has nothing to search"),
             Why::InfoExport => write!(f, "Info is no table: profx report --view info prints it"),
+            Why::SlowestFromFunctions => write!(
+                f,
+                "{} shows a function's slowest call: select one in Functions",
+                key(&Intent::SlowestCall, Place::Functions)
+            ),
+            Why::PartnerInEvents => write!(
+                f,
+                "{} goes from a call to its return among a packet's events (Trace {}, {})",
+                key(&Intent::Partner, Place::Events),
+                pane_key(View::Table(crate::analysis::view::Table::Packets)),
+                key(&Intent::Open, Place::Trace)
+            ),
         }
     }
 }

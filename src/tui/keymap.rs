@@ -292,6 +292,8 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
             also(&[ch('l')], Intent::Explain(Why::LinesFromFunctions)),
             also(&[ch('D')], Intent::Explain(Why::ModulesFromFunctions)),
+            also(&[ch('w')], Intent::Explain(Why::SlowestFromFunctions)),
+            also(&[ch('%')], Intent::Explain(Why::PartnerInEvents)),
             also(
                 &[ch('*'), ch('p'), ch('i'), ch('E'), ch('-')],
                 Intent::Explain(Why::TreeKeys),
@@ -375,7 +377,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 &[ch('c')],
                 Intent::CallersCallees,
                 "c",
-                "into callers, then callees, then back",
+                "into callers, then callees, then (a trace) the calls' durations, then back",
                 ("c", "callers/callees", Always, Pane),
             ),
             bind_hint(
@@ -390,6 +392,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 Intent::Modules,
                 "D",
                 "the modules: each one's exclusive and inclusive time and calls",
+            ),
+            bind(
+                &[ch('w')],
+                Intent::SlowestCall,
+                "w",
+                "the function's slowest call (a trace's), in the Trace pane",
             ),
         ],
         notes: &[],
@@ -709,6 +717,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "Enter",
                 "the event's function",
                 ("⏎", "function", Always, Pane),
+            ),
+            bind(
+                &[ch('%')],
+                Intent::Partner,
+                "%",
+                "from a call to its return, or a return to its call",
             ),
             bind(
                 &[ch('e')],
@@ -1416,7 +1430,11 @@ mod tests {
             press(n, FUNCTIONS, KeyCode::Char('3'), none),
             Some(Intent::GoPane(2))
         );
-        assert_eq!(press(n, FUNCTIONS, KeyCode::Char('w'), none), None);
+        assert_eq!(
+            press(n, FUNCTIONS, KeyCode::Char('w'), none),
+            Some(Intent::SlowestCall)
+        );
+        assert_eq!(press(n, FUNCTIONS, KeyCode::Char('W'), none), None);
     }
 
     #[test]

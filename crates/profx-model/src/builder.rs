@@ -49,6 +49,8 @@ pub struct ProfileBuilder {
     pub(crate) functions: Vec<Function>,
     stated_pct: FxHashMap<FuncId, super::Percents>,
     per_call: Vec<metrics::PerCall>,
+    /// A trace's calls' durations, summarised (`finish_trace`).
+    pub(crate) durations: metrics::DurationTable,
     line_index: FxHashMap<(NameId, u32), LineId>,
     /// Rows below this are in `line_index`; those after it were made by
     /// `line_unindexed` (a trace's call sites, which the trace feed finds
@@ -118,6 +120,7 @@ impl ProfileBuilder {
             functions: Vec::new(),
             stated_pct: FxHashMap::default(),
             per_call: Vec::new(),
+            durations: Default::default(),
             line_index: FxHashMap::default(),
             lines_indexed: 0,
             lines: Vec::new(),
@@ -880,6 +883,7 @@ impl ProfileBuilder {
             measured,
             stated_pct: self.stated_pct,
             per_call: self.per_call,
+            durations: self.durations,
             shared_names: self.func_index.shared_names(),
             lines: self.lines,
             stacks: self.stacks,

@@ -238,6 +238,9 @@ pub struct Profile {
     /// Each function's shortest and longest call, by function id; empty
     /// when the format has none (most summaries), so they cost nothing.
     pub(crate) per_call: Vec<super::metrics::PerCall>,
+    /// Each function's calls' durations (a timed trace's), by function
+    /// id; empty elsewhere.
+    pub(crate) durations: super::metrics::DurationTable,
     /// Names that two or more functions share (of different modules).
     pub(crate) shared_names: rustc_hash::FxHashSet<NameId>,
     pub(crate) lines: Vec<Line>,

@@ -75,6 +75,7 @@ impl Profile {
             .enumerate()
             .filter_map(|(i, c)| keep_func.get(i).copied().unwrap_or(false).then_some(c))
             .collect();
+        self.durations.keep(&keep_func);
         let pct = std::mem::take(&mut self.stated_pct);
         self.stated_pct = pct
             .into_iter()

@@ -233,6 +233,8 @@ pub enum Step {
     /// The function at every place of the call tree.
     Tree(FuncId),
     Events(PacketId),
+    /// A packet's events, the cursor on one (`w`, `%`).
+    Event(PacketId, usize),
     /// The modules (`D`), a step of the Functions tab's trail.
     Modules,
     /// The functions of one module (its name).
@@ -249,7 +251,7 @@ impl Step {
             Step::Stacks(_) => View::Table(Table::Stacks),
             Step::Lines(_) => View::Table(Table::Lines),
             Step::Tree(_) => View::Tree,
-            Step::Events(_) => View::Table(Table::Packets),
+            Step::Events(_) | Step::Event(..) => View::Table(Table::Packets),
         }
     }
 }
@@ -315,6 +317,11 @@ impl Pane {
             Step::Stacks(f) => Pane::Table(TablePane::new(Table::Stacks, Within::Function(f), cx)),
             Step::Lines(f) => Pane::Table(TablePane::new(Table::Lines, Within::Function(f), cx)),
             Step::Events(k) => Pane::Table(TablePane::new(Table::Packets, Within::Packet(k), cx)),
+            Step::Event(k, i) => {
+                let mut t = TablePane::new(Table::Packets, Within::Packet(k), cx);
+                t.show(u32::try_from(i).unwrap_or(u32::MAX), cx);
+                Pane::Table(t)
+            }
             Step::Tree(f) => Pane::Tree(TreePane::new(Some(f), cx)),
             Step::Modules => Pane::Table(TablePane::new(Table::Modules, Within::All, cx)),
             Step::ModuleFunctions(m) => {

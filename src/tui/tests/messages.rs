@@ -78,6 +78,8 @@ fn every_why_names_bound_keys() {
         Why::EventsOrder,
         Why::InfoSearch,
         Why::InfoExport,
+        Why::SlowestFromFunctions,
+        Why::PartnerInEvents,
     ];
     for why in all {
         let words = why.to_string();

@@ -2,6 +2,7 @@
 //! (update.rs) and whole screens rendered into ratatui's `TestBackend`
 //! and compared with reviewed insta snapshots (screens.rs).
 
+mod durations;
 mod flame;
 mod keys;
 mod messages;

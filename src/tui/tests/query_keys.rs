@@ -361,6 +361,7 @@ fn shown(app: &App) -> Option<Named> {
             (Focus::Callers(i), ..) => t.callers(&cx).get(i)?.func()?,
             (Focus::Callees(i), ..) => t.callees(&cx).get(i)?.func()?,
             (Focus::Frames(i), ..) => *t.frames(&cx).get(i)?,
+            (Focus::Durations, ..) => FuncId::from_index(t.selected()? as usize),
         },
         Pane::Tree(t) => t.tree.func(p, t.tree.rows.get(t.cursor)?.id)?,
         Pane::Flame(fl) if fl.in_chart() => {

@@ -463,6 +463,9 @@ fn a_step_keeps_no_per_call_statistics() {
     let a = apply(&p, &Step::Merge(Target("C".into())), &|| false).expect("merge");
     let q = &a.profile;
     assert!(q.function_ids().all(|f| q.per_call(f).is_absent()));
+    // Nor their percentiles (issue 65).
+    assert!(p.function_ids().any(|f| p.call_durations(f).is_some()));
+    assert!(q.function_ids().all(|f| q.call_durations(f).is_none()));
 }
 
 /// A focus keeps only the paths through F: the session is what they hold,

@@ -103,6 +103,12 @@ struct Function<'p> {
     max_elapsed_inclusive_ms: Option<f64>,
     min_elapsed_exclusive_ms: Option<f64>,
     max_elapsed_exclusive_ms: Option<f64>,
+    p50_elapsed_inclusive_ms: Option<f64>,
+    p90_elapsed_inclusive_ms: Option<f64>,
+    p99_elapsed_inclusive_ms: Option<f64>,
+    p50_elapsed_exclusive_ms: Option<f64>,
+    p90_elapsed_exclusive_ms: Option<f64>,
+    p99_elapsed_exclusive_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -426,6 +432,12 @@ fn function(p: &Profile, id: FuncId) -> Function<'_> {
     let f = p.function(id);
     let pct = p.percents(id);
     let per_call = p.per_call(id);
+    let durations = p.call_durations(id);
+    let ms = |v: f64| p.at_resolution(Some(v));
+    let incl = durations.map(|d| d.inclusive.all().map(ms));
+    let excl = durations.map(|d| d.exclusive.all().map(ms));
+    let [p50_incl, p90_incl, p99_incl] = incl.unwrap_or_default();
+    let [p50_excl, p90_excl, p99_excl] = excl.unwrap_or_default();
     Function {
         name: p.function_name(id),
         module: p.function_module(id),
@@ -446,6 +458,12 @@ fn function(p: &Profile, id: FuncId) -> Function<'_> {
         max_elapsed_inclusive_ms: p.at_resolution(per_call.max_inclusive),
         min_elapsed_exclusive_ms: p.at_resolution(per_call.min_exclusive),
         max_elapsed_exclusive_ms: p.at_resolution(per_call.max_exclusive),
+        p50_elapsed_inclusive_ms: p50_incl,
+        p90_elapsed_inclusive_ms: p90_incl,
+        p99_elapsed_inclusive_ms: p99_incl,
+        p50_elapsed_exclusive_ms: p50_excl,
+        p90_elapsed_exclusive_ms: p90_excl,
+        p99_elapsed_exclusive_ms: p99_excl,
     }
 }
 

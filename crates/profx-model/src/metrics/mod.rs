@@ -6,8 +6,11 @@
 //! [`finish_totals`] / [`percents`] derive the rest when the profile is
 //! finished. Every pane, `report --json` and test reads these results.
 
+mod durations;
 mod paths;
 mod samples;
+pub(crate) use durations::DurationTable;
+pub use durations::{CallDurations, Histogram, PERCENTS, Percentiles, nearest_rank};
 pub use paths::{PathNumbers, PathState};
 pub use samples::HashedSample;
 pub use samples::{Sample, SampleState};

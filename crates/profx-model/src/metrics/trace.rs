@@ -349,6 +349,7 @@ impl ProfileBuilder {
             && let Some(th) = st.threads.get_mut(ix as usize)
         {
             th.events += 1;
+            st.accs.durations.event();
             return ThreadIx(ix as usize);
         }
         let ix = *st.thread_index.entry(id).or_insert_with(|| {
@@ -367,6 +368,7 @@ impl ProfileBuilder {
         });
         if let Some(th) = st.threads.get_mut(ix.0) {
             th.events += 1;
+            st.accs.durations.event();
         }
         if id < SMALL_IDS {
             let at = id as usize;
@@ -474,6 +476,7 @@ impl ProfileBuilder {
                 | (u8::from(by_site) * TraceFrame::BY_SITE)
                 | (u8::from(counted) * TraceFrame::COUNTED),
         });
+        st.accs.durations.enter(thread.0);
         st.mark(thread, func, true);
     }
 
@@ -548,6 +551,7 @@ impl ProfileBuilder {
         let clock = th.clock;
         th.leave(&frame);
         st.mark(thread, frame.func, false);
+        let entered = st.accs.durations.exit(thread.0);
         st.accs.pop(Pop {
             path: frame.path,
             func: frame.func,
@@ -556,6 +560,7 @@ impl ProfileBuilder {
             site_nested: frame.is(TraceFrame::SITE_NESTED),
             span: st.range.cut(clock.unwrap_or(0.0)) - frame.pushed_at,
             self_ms: frame.self_ms,
+            entered,
             counted: frame.is(TraceFrame::COUNTED),
         });
         Some(frame)
@@ -703,6 +708,7 @@ impl ProfileBuilder {
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
         st.accs.flush();
+        self.durations = st.accs.finish_durations();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
         // A function or line with no call entered in the range may still
@@ -716,12 +722,9 @@ impl ProfileBuilder {
             f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
             f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
             if timed && acc.calls > 0 {
-                let one = super::PerCall {
-                    min_inclusive: Some(acc.min_span),
-                    max_inclusive: Some(acc.max_span),
-                    min_exclusive: Some(acc.min_self),
-                    max_exclusive: Some(acc.max_self),
-                };
+                // The shortest and longest of the values the percentiles
+                // are of (`durations.rs`).
+                let one = self.durations.per_call(i);
                 self.per_call(FuncId::from_index(i), one);
             }
         }

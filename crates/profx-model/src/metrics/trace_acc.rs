@@ -14,6 +14,7 @@
 //! cache. The queue is first in, first out, so every sum gets its terms in
 //! the same order as without it: the numbers are the same to the bit.
 
+use super::durations::{Called, DurationTable, Durations};
 use crate::ids::{FuncId, LineId, StackId};
 use profx_sys::prefetch::prefetch;
 
@@ -87,12 +88,10 @@ pub(super) struct FuncAcc {
     pub calls: u64,
     pub inclusive_ms: f64,
     pub exclusive_ms: f64,
-    /// The shortest and longest single call: its span, and its own time
-    /// on top of the stack (meaningful once `calls` > 0).
-    pub min_span: f64,
-    pub max_span: f64,
-    pub min_self: f64,
-    pub max_self: f64,
+    /// The longest span of its calls, and the event that call began at
+    /// (`durations.rs`: where `w` goes), meaningful once `calls` > 0.
+    pub longest: f64,
+    pub slowest: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -138,6 +137,8 @@ pub(super) struct Pop {
     pub span: f64,
     /// Time the activation spent on top of the stack.
     pub self_ms: f64,
+    /// The event the call began at (`durations.rs`).
+    pub entered: u64,
     /// Whether it was entered inside the feed's range: only then a call
     /// of its path, function and line.
     pub counted: bool,
@@ -149,6 +150,8 @@ pub(super) struct Accs {
     paths: Segments<PathAcc>,
     pub funcs: Vec<FuncAcc>,
     pub lines: Vec<SiteAcc>,
+    /// Each call's durations, for their percentiles.
+    pub durations: Durations,
     /// (line, function) for the calls a line made to another function
     /// than its first (`a(b())` calls two), pushed as met and sorted and
     /// deduplicated once they pile up: a push where a lookup would cost
@@ -178,6 +181,7 @@ const NO_POP: Pop = Pop {
     site_nested: false,
     span: 0.0,
     self_ms: 0.0,
+    entered: super::durations::NO_EVENT,
     counted: false,
 };
 
@@ -188,6 +192,7 @@ impl Accs {
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
+            durations: Durations::new(timed),
             more_callees: Vec::new(),
             dedup_at: 1 << 20,
             waiting: [NO_POP; WAITING],
@@ -295,16 +300,14 @@ impl Accs {
         let func = slot(&mut self.funcs, pop.func.index());
         func.calls += u64::from(counted);
         if timed {
-            if !counted {
-                // Entered before the range: its time in it, not a call.
-            } else if func.calls == 1 {
-                (func.min_span, func.max_span) = (pop.span, pop.span);
-                (func.min_self, func.max_self) = (pop.self_ms, pop.self_ms);
-            } else {
-                func.min_span = func.min_span.min(pop.span);
-                func.max_span = func.max_span.max(pop.span);
-                func.min_self = func.min_self.min(pop.self_ms);
-                func.max_self = func.max_self.max(pop.self_ms);
+            // Its shortest, longest and percentiles are of what this keeps:
+            // a call entered before the range is none of its calls.
+            if counted {
+                // The first of equal longest calls: the earliest to see.
+                if func.calls == 1 || pop.span > func.longest {
+                    (func.longest, func.slowest) = (pop.span, pop.entered);
+                }
+                self.durations.call(pop.func, pop.span, pop.self_ms);
             }
             func.exclusive_ms += pop.self_ms;
             if !recursive {
@@ -339,6 +342,20 @@ impl Accs {
         self.more_callees.sort_unstable();
         self.more_callees.dedup();
         self.dedup_at = (self.more_callees.len() * 2).max(1 << 20);
+    }
+
+    /// Each function's calls' durations summarised, the values kept for
+    /// them freed (`durations.rs`); once every pop is added.
+    pub(super) fn finish_durations(&mut self) -> DurationTable {
+        let called: Vec<Called> = self
+            .funcs
+            .iter()
+            .map(|f| Called {
+                calls: f.calls,
+                slowest: f.slowest,
+            })
+            .collect();
+        std::mem::replace(&mut self.durations, Durations::new(false)).finish(&called)
     }
 
     /// The other functions each line called, by line, in line order.
@@ -437,6 +454,7 @@ mod tests {
             site_nested: false,
             span,
             self_ms: span / 2.0,
+            entered: 0,
             counted: true,
         }
     }

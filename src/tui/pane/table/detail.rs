@@ -19,6 +19,9 @@ use unicode_width::UnicodeWidthStr;
 
 pub(super) fn split(buf: &mut Buffer, area: Rect, t: &TablePane, cx: &Ctx, theme: Theme) {
     match t.table {
+        Table::Functions if t.focus == Focus::Durations => {
+            super::durations::draw(buf, area, t, cx, theme)
+        }
         Table::Functions => callers_callees(buf, area, t, cx, theme),
         Table::Stacks => frames(buf, area, t, cx, theme),
         _ => {}

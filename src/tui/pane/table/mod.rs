@@ -8,6 +8,7 @@
 
 mod detail;
 mod draw;
+mod durations;
 
 pub(in crate::tui) use draw::Extra;
 
@@ -80,6 +81,8 @@ pub enum Focus {
     Callers(usize),
     Callees(usize),
     Frames(usize),
+    /// The selected function's calls' durations (a trace's).
+    Durations,
 }
 
 /// A table pane's state: which rows, their order and filter, the
@@ -177,7 +180,9 @@ impl TablePane {
     pub fn places(&self) -> &'static [Place] {
         use Place::*;
         match (self.focus, self.table, self.within) {
-            (Focus::Callers(_) | Focus::Callees(_), ..) => &[Lists, Functions, Tables, Everywhere],
+            (Focus::Callers(_) | Focus::Callees(_) | Focus::Durations, ..) => {
+                &[Lists, Functions, Tables, Everywhere]
+            }
             (Focus::Frames(_), ..) => &[Lists, Stacks, Tables, Everywhere],
             (_, _, Within::Packet(_)) => &[Events, Everywhere],
             (_, Table::Functions, _) => &[Functions, Tables, Everywhere],
@@ -269,6 +274,8 @@ impl TablePane {
             Intent::Columns(d) => self.scroll_columns(*d, cx),
             Intent::Open => return self.open(cx),
             Intent::CallersCallees => return self.cycle_lists(cx),
+            Intent::SlowestCall => return durations::slowest_call(self.function(cx), cx),
+            Intent::Partner => return self.partner(cx),
             Intent::ShowLines => return self.show_lines(cx),
             Intent::Modules => return self.modules(cx),
             Intent::NextMatch | Intent::PrevMatch if self.search.query.is_none() => {
@@ -297,6 +304,7 @@ impl TablePane {
         match &mut self.focus {
             Focus::Table => self.cursor = step(self.cursor, n, len),
             Focus::Callers(i) | Focus::Callees(i) | Focus::Frames(i) => *i = step(*i, n, len),
+            Focus::Durations => {}
         }
     }
 
@@ -307,6 +315,7 @@ impl TablePane {
             Focus::Callers(_) => self.callers(cx).len(),
             Focus::Callees(_) => self.callees(cx).len(),
             Focus::Frames(_) => self.frames(cx).len(),
+            Focus::Durations => 1,
         }
     }
 
@@ -314,7 +323,7 @@ impl TablePane {
     pub fn keep_visible(&mut self, cx: &Ctx) {
         let len = self.focus_len(cx);
         match &mut self.focus {
-            Focus::Table => {}
+            Focus::Table | Focus::Durations => {}
             Focus::Callers(i) | Focus::Callees(i) | Focus::Frames(i) => {
                 if len == 0 {
                     self.focus = Focus::Table;
@@ -361,7 +370,7 @@ impl TablePane {
             Focus::Callers(i) => self.callers(cx).get(i).and_then(|e| e.func()),
             Focus::Callees(i) => self.callees(cx).get(i).and_then(|e| e.func()),
             Focus::Frames(i) => self.frames(cx).get(i).copied(),
-            Focus::Table => self.row_function(cx),
+            Focus::Table | Focus::Durations => self.row_function(cx),
         }
     }
 
@@ -431,9 +440,12 @@ impl TablePane {
             return Effect::Say(Why::CallersInFunctions.into());
         }
         let (callers, callees) = (!self.callers(cx).is_empty(), !self.callees(cx).is_empty());
+        // A trace's: after a transform too, which says why they are gone.
+        let durations = cx.answer.events().has_call_durations();
         let next = match self.focus {
             Focus::Table if callers => Focus::Callers(0),
             Focus::Table | Focus::Callers(_) if callees => Focus::Callees(0),
+            Focus::Table | Focus::Callers(_) | Focus::Callees(_) if durations => Focus::Durations,
             _ => Focus::Table,
         };
         let none = next == Focus::Table && self.focus == Focus::Table;
@@ -461,6 +473,9 @@ impl TablePane {
     /// Enter: drill down from the row, or go to the split's function.
     fn open(&mut self, cx: &Ctx) -> Effect {
         let p = cx.profile;
+        if self.focus == Focus::Durations {
+            return durations::slowest_call(self.function(cx), cx);
+        }
         if self.focus != Focus::Table {
             return match self.function(cx) {
                 Some(f) => Effect::Open(Step::Function(f)),
@@ -610,6 +625,8 @@ impl TablePane {
         }
         let i = usize::from(y - detail.y - 1);
         let focus = match self.table {
+            // The durations list has no rows to pick.
+            Table::Functions if self.focus == Focus::Durations => return,
             Table::Functions => {
                 // The lists' first line names their columns.
                 let Some(i) = i.checked_sub(1) else { return };
@@ -761,6 +778,26 @@ impl TablePane {
                 names,
             )),
             (_, rows) => rows,
+        }
+    }
+
+    /// `%` on a packet's events: the selected event's partner (a call's
+    /// return, a return's call), in this packet or another's events.
+    fn partner(&mut self, cx: &Ctx) -> Effect {
+        let (Within::Packet(k), Some(i)) = (self.within, self.selected()) else {
+            return Effect::Say(Why::PartnerInEvents.into());
+        };
+        match durations::partner(cx.profile, (k, i as usize)) {
+            Ok((to, j)) if to == k => match self.select(j as u32) {
+                true => Effect::Done,
+                false => Effect::Say(format!(
+                    "its partner, event {}, is not among the events the search shows: {} clears it",
+                    crate::report::fmt::grouped(j as u64),
+                    key_in(&Intent::Cancel, self.places())
+                )),
+            },
+            Ok((to, j)) => Effect::Open(Step::Event(to, j)),
+            Err(why) => Effect::Say(why),
         }
     }
 
