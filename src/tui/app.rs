@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 mod ask;
 mod copy;
+mod range;
 mod search;
 pub(in crate::tui) use ask::dropped_words;
 
@@ -350,6 +351,8 @@ impl App {
                 self.flame = look;
                 self.status = Some(msg);
             }
+            Effect::AskRange(from, until) => self.ask_range(from, until),
+            Effect::BackOutRange => self.back_out_range(),
             Effect::Ignored => self.global(intent),
         }
     }

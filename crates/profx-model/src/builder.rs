@@ -79,6 +79,8 @@ pub struct ProfileBuilder {
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
     pub(crate) timeline: Option<super::timeline::Timeline>,
+    /// A timed trace's threads across the run (`finish_trace`).
+    pub(crate) lanes: Option<super::lanes::Lanes>,
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
     hits_count: super::graph::HitsCount,
@@ -134,6 +136,7 @@ impl ProfileBuilder {
             paths: Default::default(),
             timeline_wanted: false,
             timeline: None,
+            lanes: None,
             stacks_wanted: true,
             hits_count: Default::default(),
             facts: Default::default(),
@@ -887,6 +890,7 @@ impl ProfileBuilder {
                 w
             },
             timeline: self.timeline,
+            lanes: self.lanes,
             hits_count: self.hits_count,
             facts: self.facts,
             stated_edges: self.stated_edges,

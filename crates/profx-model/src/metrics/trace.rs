@@ -148,6 +148,8 @@ pub struct TraceState {
     outside_ms: f64,
     /// Every push and pop, when the load was asked for a timeline.
     marks: Option<Vec<Mark>>,
+    /// Each thread's busy time across the run (`lanes.rs`).
+    lanes: crate::lanes::LaneFeed,
     /// The tree had no node when the trace began (`trace_owns_tree`).
     owns_tree: bool,
 }
@@ -306,6 +308,7 @@ impl ProfileBuilder {
             accs: Accs::new(time == TraceTime::Timed),
             outside_ms: 0.0,
             marks: self.timeline_wanted.then(Vec::new),
+            lanes: Default::default(),
         });
     }
 
@@ -389,7 +392,10 @@ impl ProfileBuilder {
                 st.outside_ms += d;
                 th.outside_ms += d;
             }
-            Some(top) => top.self_ms += d,
+            Some(top) => {
+                top.self_ms += d;
+                st.lanes.add(thread.0, clock, t, top.func);
+            }
         }
     }
 
@@ -669,6 +675,8 @@ impl ProfileBuilder {
         };
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
+        let lanes = std::mem::take(&mut st.lanes);
+        self.lanes = (st.time == TraceTime::Timed).then(|| lanes.finish(st.threads.len()));
         st.accs.flush();
         let timed = st.time == TraceTime::Timed;
         let ms = |x: f64| timed.then_some(x);
