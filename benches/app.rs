@@ -19,6 +19,7 @@ const TREE: usize = 3;
 const FLAME: usize = 4;
 const TRACE: usize = 5;
 const INFO: usize = 6;
+const TIMELINE: usize = 7;
 
 fn app() -> App {
     App::new(profile(ROWS), "generated", Rect::new(0, 0, 160, 48), true)
@@ -56,12 +57,18 @@ fn render(c: &mut Criterion) {
 }
 
 fn events_profile() -> profx::model::Profile {
+    deldbe_profile(32 << 20)
+}
+
+/// A generated DELDBE trace of `bytes`, loaded as the app loads one of
+/// that size (its calls in time order kept up to 64 MiB only).
+fn deldbe_profile(bytes: u64) -> profx::model::Profile {
     use profx::fixture_gen::large::{Format, Spec, write};
     use profx::load::{Input, LoadOptions, load_inputs};
     let mut out = std::io::Cursor::new(Vec::new());
     let spec = Spec {
         kind: Format::Deldbe,
-        bytes: 32 << 20,
+        bytes,
         names: 5000,
         shape: Default::default(),
     };
@@ -267,5 +274,41 @@ fn flame_chart(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, sort, search, call_tree, flame, flame_chart);
+/// The Timeline on a generated DELDBE trace of 256 MiB (4 threads, about
+/// 9 M events; its calls in time order not kept, as the app loads it):
+/// a frame of the whole run and one zoomed in past the lanes' buckets
+/// (busy time only), at 160 columns (issue 65: under 20 ms a frame).
+fn timeline(c: &mut Criterion) {
+    let mut group = c.benchmark_group("timeline");
+    group.sample_size(20);
+    let mut app = App::new(
+        deldbe_profile(256 << 20),
+        "generated",
+        Rect::new(0, 0, 160, 48),
+        true,
+    );
+    app.update(Intent::GoPane(TIMELINE));
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
+    group.bench_function("frame_9m_events", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+    for _ in 0..16 {
+        app.update(Intent::ZoomTime(1));
+    }
+    group.bench_function("frame_9m_events_zoomed", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    render,
+    sort,
+    search,
+    call_tree,
+    flame,
+    flame_chart,
+    timeline
+);
 criterion_main!(benches);

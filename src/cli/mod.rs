@@ -302,7 +302,7 @@ fn graph_view(
         }
         View::Callers => Side::Callers,
         View::Callees => Side::Callees,
-        View::Table(_) | View::Info | View::Flame => {
+        View::Table(_) | View::Info | View::Flame | View::Timeline => {
             if args.function.is_some()
                 || args.invert
                 || args.depth.is_some()

@@ -352,6 +352,8 @@ impl App {
                 self.flame = look;
                 self.status = Some(msg);
             }
+            Effect::AskRange(from, until) => self.ask_range(from, until),
+            Effect::BackOutRange => self.back_out_range(),
             Effect::Ignored => self.global(intent),
         }
     }

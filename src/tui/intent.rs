@@ -61,6 +61,21 @@ pub enum Intent {
     ZoomOut,
     /// Flame: the calls in time order ⇄ the flame graph.
     TimeOrder,
+    /// Timeline: the cursor a cell earlier (negative) or later along the
+    /// run.
+    Cursor(isize),
+    /// Timeline: zoom in (positive) or out, around the cursor.
+    ZoomTime(isize),
+    /// Timeline: the window of time a quarter of its width earlier
+    /// (negative) or later.
+    Pan(isize),
+    /// Timeline: a range's start at the cursor; again, its end.
+    MarkRange,
+    /// Timeline: the range marked asked of the query.
+    CommitRange,
+    /// Timeline: the marks cleared; with none, the query's last range
+    /// backed out.
+    BackOutRange,
     /// Flame: each frame's children by name ⇄ heaviest first (kept for
     /// the rest of the run).
     ChildOrder,
@@ -198,6 +213,8 @@ pub enum Why {
     SlowestFromFunctions,
     /// A call's return (and back) is found among a packet's events.
     PartnerInEvents,
+    /// The Timeline draws time, not rows.
+    TimelineSearch,
 }
 
 impl std::fmt::Display for Why {
@@ -271,6 +288,11 @@ impl std::fmt::Display for Why {
                 key(&Intent::Partner, Place::Events),
                 pane_key(View::Table(crate::analysis::view::Table::Packets)),
                 key(&Intent::Open, Place::Trace)
+            ),
+            Why::TimelineSearch => write!(
+                f,
+                "the Timeline has no rows to search: {} lists the threads, searched by their heaviest functions",
+                key(&Intent::Threads, Place::Query)
             ),
         }
     }

@@ -37,6 +37,8 @@ pub enum Place {
     Flame,
     /// The Flame pane in time order.
     Chart,
+    /// The Timeline: a trace's threads across the run.
+    Timeline,
     /// A list of the split under a table (callers, callees, frames).
     Lists,
     /// An export writing on its own thread: Esc cancels it in any pane.
@@ -53,18 +55,21 @@ pub enum Place {
     Help,
 }
 
-/// A key as the keymap matches it: the code, and whether Ctrl is held
-/// (Shift is in the character; Alt is not told apart).
+/// A key as the keymap matches it: the code, whether Ctrl is held, and
+/// whether Shift is held on a key that is no character (a character has
+/// Shift in it; Alt is not told apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Key {
     pub code: KeyCode,
     pub ctrl: bool,
+    pub shift: bool,
 }
 
 const fn ch(c: char) -> Key {
     Key {
         code: KeyCode::Char(c),
         ctrl: false,
+        shift: false,
     }
 }
 
@@ -72,11 +77,25 @@ const fn ctrl(c: char) -> Key {
     Key {
         code: KeyCode::Char(c),
         ctrl: true,
+        shift: false,
     }
 }
 
 const fn code(code: KeyCode) -> Key {
-    Key { code, ctrl: false }
+    Key {
+        code,
+        ctrl: false,
+        shift: false,
+    }
+}
+
+/// A key that is no character with Shift held (`Shift-←`).
+const fn shift(code: KeyCode) -> Key {
+    Key {
+        code,
+        ctrl: false,
+        shift: true,
+    }
 }
 
 /// Where a hint sits on the footer's line, in this order: the search
@@ -194,8 +213,8 @@ use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, P
 use When::{Always, Drilled, Queried, Searching};
 
 /// The number keys: a pane's number is its place in `pane::TABS`, so a
-/// pane added after the seven takes `8` with no change here (its help
-/// label, "1-7", is the one text to update).
+/// pane added after the eight takes `9` with no change here (its help
+/// label, "1-8", is the one text to update).
 const DIGITS: &[Key] = &[
     ch('1'),
     ch('2'),
@@ -231,7 +250,7 @@ pub(super) const SECTIONS: &[Section] = &[
             bind(
                 &[code(KeyCode::Tab)],
                 Intent::NextPane,
-                "Tab  Shift-Tab  1-7",
+                "Tab  Shift-Tab  1-8",
                 "switch pane",
             ),
             also(&[code(BackTab)], Intent::PrevPane),
@@ -677,6 +696,78 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[ch('s'), ch('^')], Intent::Explain(Why::ChartLook)),
         ],
         notes: &[],
+    },
+    Section {
+        title: "Timeline",
+        place: Place::Timeline,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[code(Left), ch('h')],
+                Intent::Cursor(-1),
+                "← →  h l",
+                "move the cursor along the run, a cell at a time",
+                ("←→", "cursor", Always, Pane),
+            ),
+            also(&[code(Right), ch('l')], Intent::Cursor(1)),
+            bind_hint(
+                &[ch('+'), ch('=')],
+                Intent::ZoomTime(1),
+                "+  -",
+                "zoom in / out around the cursor",
+                ("+-", "zoom", Always, Pane),
+            ),
+            also(&[ch('-')], Intent::ZoomTime(-1)),
+            bind(
+                &[shift(Left)],
+                Intent::Pan(-1),
+                "Shift-←  Shift-→",
+                "pan: the window a quarter of its width earlier / later",
+            ),
+            also(&[shift(Right)], Intent::Pan(1)),
+            bind(
+                &[code(Up), ch('k')],
+                Intent::Move(-1),
+                "↑ ↓  j k",
+                "the thread above / below",
+            ),
+            also(&[code(Down), ch('j')], Intent::Move(1)),
+            bind(
+                &[code(Home)],
+                Intent::First,
+                "Home End",
+                "the cursor to the run's start / end",
+            ),
+            also(&[code(End)], Intent::Last),
+            bind_hint(
+                &[ch('v')],
+                Intent::MarkRange,
+                "v",
+                "mark a range's start at the cursor; again: its end",
+                ("v", "range", Always, Pane),
+            ),
+            bind(
+                &[code(Enter)],
+                Intent::CommitRange,
+                "Enter",
+                "ask the range marked: every pane shows only its time",
+            ),
+            bind(
+                &[code(Esc), code(Backspace)],
+                Intent::BackOutRange,
+                "Esc  Backspace",
+                "clear the marks; none: back out the last range asked",
+            ),
+            also(
+                &[ch('/'), ch('n'), ch('N')],
+                Intent::Explain(Why::TimelineSearch),
+            ),
+            also(&[ch('e')], Intent::Explain(Why::ChartExport)),
+        ],
+        notes: &[(
+            "mouse",
+            "a click puts the cursor there, on its thread; the wheel moves between threads",
+        )],
     },
     Section {
         title: "Lines",
@@ -1134,6 +1225,8 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
     let pressed = Key {
         code: k.code,
         ctrl: k.modifiers.contains(KeyModifiers::CONTROL),
+        shift: k.modifiers.contains(KeyModifiers::SHIFT)
+            && !matches!(k.code, KeyCode::Char(_) | KeyCode::BackTab),
     };
     if pressed == ctrl('c') {
         return Some(Intent::Quit);
@@ -1157,7 +1250,15 @@ fn key(mode: &Mode, places: &[Place], k: &KeyEvent) -> Option<Intent> {
         Mode::Menu(_) => &[Place::Menu, Place::Query],
         Mode::Threads(_) => &[Place::Threads],
     };
-    lookup(places, pressed)
+    // Shift on a key no place binds with it is the key alone (Shift-↑
+    // moves as ↑ does).
+    lookup(places, pressed).or_else(|| {
+        let alone = Key {
+            shift: false,
+            ..pressed
+        };
+        pressed.shift.then(|| lookup(places, alone)).flatten()
+    })
 }
 
 /// The first binding of `key` among the places' sections.
@@ -1334,9 +1435,10 @@ fn key_name(k: Key) -> String {
         KeyCode::PageDown => "PgDn".into(),
         other => format!("{other}"),
     };
-    match k.ctrl {
-        true => format!("Ctrl-{name}"),
-        false => name,
+    match (k.ctrl, k.shift) {
+        (true, _) => format!("Ctrl-{name}"),
+        (false, true) => format!("Shift-{name}"),
+        (false, false) => name,
     }
 }
 

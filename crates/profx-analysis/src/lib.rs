@@ -16,6 +16,7 @@ pub mod columns;
 pub mod flame;
 pub mod flame_chart;
 pub mod flame_view;
+pub mod lanes_view;
 pub mod modules;
 pub mod query;
 pub mod resort;

@@ -67,6 +67,9 @@ pub enum View {
     Tree,
     /// The flame graph; no report prints it.
     Flame,
+    /// A trace's threads across the run, a lane each (`Profile::lanes`);
+    /// no report prints it.
+    Timeline,
     /// One function's callers.
     Callers,
     /// One function's callees.
@@ -81,7 +84,12 @@ impl View {
     pub fn table(self) -> Option<Table> {
         match self {
             View::Table(t) => Some(t),
-            View::Tree | View::Flame | View::Callers | View::Callees | View::Info => None,
+            View::Tree
+            | View::Flame
+            | View::Timeline
+            | View::Callers
+            | View::Callees
+            | View::Info => None,
         }
     }
 
@@ -91,6 +99,7 @@ impl View {
             View::Table(t) => t.name(),
             View::Tree => "tree",
             View::Flame => "flame",
+            View::Timeline => "timeline",
             View::Callers => "callers",
             View::Callees => "callees",
             View::Info => "info",
@@ -114,7 +123,8 @@ const REPORTED: [View; 10] = [
 ];
 
 /// `profx report --view`'s values: every view but the flame graph, which
-/// no report prints (`profx export --to folded` is its export).
+/// no report prints (`profx export --to folded` is its export), and the
+/// Timeline (`--view threads` prints each thread's busy time).
 impl clap::ValueEnum for View {
     fn value_variants<'a>() -> &'a [Self] {
         &REPORTED
@@ -122,7 +132,7 @@ impl clap::ValueEnum for View {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         match self {
-            View::Flame => None,
+            View::Flame | View::Timeline => None,
             view => Some(PossibleValue::new(view.name())),
         }
     }
@@ -169,5 +179,6 @@ mod tests {
             assert_eq!(View::from_str(v.name(), false), Ok(*v));
         }
         assert!(View::from_str("flame", false).is_err());
+        assert!(View::from_str("timeline", false).is_err());
     }
 }

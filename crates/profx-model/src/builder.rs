@@ -83,6 +83,8 @@ pub struct ProfileBuilder {
     /// The stretch of a trace its numbers are cut to (`cut_to`).
     pub(crate) trace_range: crate::TimeRange,
     pub(crate) timeline: Option<super::timeline::Timeline>,
+    /// A timed trace's threads across the run (`finish_trace`).
+    pub(crate) lanes: Option<super::lanes::Lanes>,
     /// Whether the feeds make stacks (`skip_stacks`).
     pub(crate) stacks_wanted: bool,
     hits_count: super::graph::HitsCount,
@@ -140,6 +142,7 @@ impl ProfileBuilder {
             timeline_wanted: false,
             trace_range: crate::TimeRange::ALL,
             timeline: None,
+            lanes: None,
             stacks_wanted: true,
             hits_count: Default::default(),
             facts: Default::default(),
@@ -895,6 +898,7 @@ impl ProfileBuilder {
                 w
             },
             timeline: self.timeline,
+            lanes: self.lanes,
             hits_count: self.hits_count,
             facts: self.facts,
             stated_edges: self.stated_edges,

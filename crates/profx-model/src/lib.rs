@@ -18,6 +18,7 @@ mod func_index;
 pub mod graph;
 pub mod ids;
 pub mod intern;
+pub mod lanes;
 pub mod metrics;
 mod name_index;
 pub mod par_sort;

@@ -251,6 +251,7 @@ pub struct Profile {
     pub(crate) packets: Vec<Packet>,
     pub(crate) warnings: Vec<Warning>,
     pub(crate) timeline: Option<super::timeline::Timeline>,
+    pub(crate) lanes: Option<super::lanes::Lanes>,
     pub(crate) hits_count: super::graph::HitsCount,
     pub(crate) facts: super::Facts,
     pub(crate) stated_edges: Vec<super::graph::StatedEdge>,
@@ -626,6 +627,13 @@ impl Profile {
     /// them (`LoadOptions::timeline`) and the format is a trace.
     pub fn timeline(&self) -> Option<&super::timeline::Timeline> {
         self.timeline.as_ref()
+    }
+
+    /// A timed trace's threads across the run, a lane each in the order
+    /// of `threads` (made while loading, whatever the trace's size);
+    /// `None` for an untimed trace and every other profile.
+    pub fn lanes(&self) -> Option<&super::lanes::Lanes> {
+        self.lanes.as_ref()
     }
 
     /// Every warning of the load: those kept whole in input order, then a

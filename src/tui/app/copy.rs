@@ -49,12 +49,14 @@ impl App {
         args.extend(self.query.query().to_args());
         // The Flame pane draws the call tree's paths: the tree prints them.
         // The modules are a step of the Functions tab with a view of
-        // their own.
+        // their own. The Timeline's lanes are the threads' busy time,
+        // which the threads' view prints.
         let modules = self.pane().as_table().map(|t| t.table) == Some(Table::Modules);
         let view = match self.tab() {
             _ if modules => Some(View::Table(Table::Modules)),
             View::Table(Table::Functions) => None,
             View::Flame | View::Callers | View::Callees => Some(View::Tree),
+            View::Timeline => Some(View::Table(Table::Threads)),
             v => Some(v),
         };
         if let Some(v) = view {

@@ -12,6 +12,7 @@
 pub(super) mod flame;
 pub(super) mod info;
 pub(super) mod table;
+pub(super) mod timeline;
 pub(super) mod tree;
 
 use super::columns::Src;
@@ -32,13 +33,14 @@ use std::sync::Arc;
 
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
+pub(super) use timeline::TimelinePane;
 pub use table::TablePane;
 pub(super) use table::{Extra, Focus, Rows, Within};
 pub use tree::TreePane;
 
-/// The seven panes of the tab line, in the order of their number keys; a
+/// The eight panes of the tab line, in the order of their number keys; a
 /// new pane takes the next number.
-pub const TABS: [View; 7] = [
+pub const TABS: [View; 8] = [
     View::Table(Table::Functions),
     View::Table(Table::Lines),
     View::Table(Table::Stacks),
@@ -46,6 +48,7 @@ pub const TABS: [View; 7] = [
     View::Flame,
     View::Table(Table::Packets),
     View::Info,
+    View::Timeline,
 ];
 
 /// A tab's name on the tab line.
@@ -59,6 +62,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Table(Table::Modules) => "Modules",
         View::Tree | View::Callers | View::Callees => "Call tree",
         View::Flame => "Flame",
+        View::Timeline => "Timeline",
         View::Info => "Info",
     }
 }
@@ -203,6 +207,12 @@ pub enum Effect {
     /// of the run (every Flame pane reads it from `Ctx::flame`), with
     /// words for the status line.
     Look(flame::Look, String),
+    /// A range of the run marked in the Timeline, from and until, for the
+    /// app to ask of the query (`App::ask_range`).
+    AskRange(f64, f64),
+    /// The Timeline's `Esc` with no marks: the query's last range backed
+    /// out (`App::back_out_range`).
+    BackOutRange,
 }
 
 /// What `e` writes of a pane (`Pane::exported`).
@@ -293,6 +303,8 @@ pub enum Pane {
     Flame(FlamePane),
     /// What the file says of itself, and the warnings.
     Info(InfoPane),
+    /// A trace's threads across the run.
+    Timeline(TimelinePane),
 }
 
 impl Pane {
@@ -303,6 +315,7 @@ impl Pane {
             View::Tree | View::Callers | View::Callees => Pane::Tree(TreePane::new(None, cx)),
             View::Flame => Pane::Flame(FlamePane::new(None, cx)),
             View::Info => Pane::Info(InfoPane::new(cx)),
+            View::Timeline => Pane::Timeline(TimelinePane::new(cx)),
         }
     }
 
@@ -340,6 +353,7 @@ impl Pane {
             Pane::Tree(_) => View::Tree,
             Pane::Flame(_) => View::Flame,
             Pane::Info(_) => View::Info,
+            Pane::Timeline(_) => View::Timeline,
         }
     }
 
@@ -351,6 +365,7 @@ impl Pane {
             Pane::Flame(f) if f.in_chart() => &[Place::Chart, Place::Everywhere],
             Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
+            Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],
         }
     }
 
@@ -361,6 +376,7 @@ impl Pane {
             Pane::Tree(t) => t.update(intent, cx),
             Pane::Flame(f) => f.update(intent, cx),
             Pane::Info(i) => i.update(intent, cx),
+            Pane::Timeline(t) => t.update(intent, cx),
         }
     }
 
@@ -371,6 +387,7 @@ impl Pane {
             Pane::Tree(t) => t.render(buf, a, cx, theme),
             Pane::Flame(f) => f.render(buf, a, cx, theme),
             Pane::Info(i) => i.render(buf, a, cx, theme),
+            Pane::Timeline(t) => t.render(buf, a, cx, theme),
         }
     }
 
@@ -381,7 +398,7 @@ impl Pane {
             Pane::Table(t) => Some(&t.search),
             Pane::Tree(t) => Some(&t.search),
             Pane::Flame(f) => Some(&f.search),
-            Pane::Info(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
 
@@ -392,7 +409,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.search_said(cx),
             Pane::Flame(f) => f.search_said(cx),
-            Pane::Table(_) | Pane::Info(_) => None,
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
 
@@ -410,6 +427,7 @@ impl Pane {
             Pane::Table(t) => t.keep_visible(cx),
             Pane::Tree(t) => t.keep_visible(cx),
             Pane::Info(i) => i.keep_visible(cx),
+            Pane::Timeline(t) => t.keep_visible(cx),
             Pane::Flame(_) => {}
         }
     }
@@ -421,7 +439,7 @@ impl Pane {
             Pane::Table(t) => t.set_search(text, narrowing, cx),
             Pane::Tree(t) => t.set_search(text, cx),
             Pane::Flame(f) => f.set_search(text, cx),
-            Pane::Info(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
 
@@ -431,6 +449,7 @@ impl Pane {
             Pane::Table(t) => t.function(cx),
             Pane::Tree(t) => t.function(cx),
             Pane::Flame(f) => f.function(cx),
+            Pane::Timeline(t) => t.function(cx),
             Pane::Info(_) => None,
         }
     }
@@ -464,7 +483,9 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) => Err(super::intent::Why::NodeSteps.into()),
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => {
+                Err(super::intent::Why::NodeSteps.into())
+            }
         }
     }
 
@@ -481,6 +502,7 @@ impl Pane {
         match self {
             Pane::Table(t) => t.removed(cx),
             Pane::Flame(f) => f.removed(cx),
+            Pane::Timeline(t) => t.removed(cx),
             Pane::Tree(_) | Pane::Info(_) => None,
         }
     }
@@ -491,6 +513,7 @@ impl Pane {
             Pane::Table(t) => t.copy_text(cx),
             Pane::Tree(t) => t.copy_text(cx),
             Pane::Flame(f) => f.copy_text(cx),
+            Pane::Timeline(t) => t.copy_text(cx),
             Pane::Info(_) => None,
         }
     }
@@ -502,6 +525,7 @@ impl Pane {
             Pane::Tree(t) => t.step_name(cx),
             Pane::Flame(_) => "Flame".into(),
             Pane::Info(_) => "Info".into(),
+            Pane::Timeline(_) => "Timeline".into(),
         }
     }
 
@@ -574,7 +598,7 @@ impl Pane {
                 drawn: Some((Arc::clone(&f.tree), f.zoom.last().copied())),
                 search: text(&f.search),
             },
-            Pane::Flame(_) | Pane::Info(_) => return None,
+            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) => return None,
         })
     }
 
@@ -598,6 +622,14 @@ impl Pane {
     pub fn as_flame(&self) -> Option<&FlamePane> {
         match self {
             Pane::Flame(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The Timeline, if this is it.
+    pub fn as_timeline(&self) -> Option<&TimelinePane> {
+        match self {
+            Pane::Timeline(t) => Some(t),
             _ => None,
         }
     }

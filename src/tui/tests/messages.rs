@@ -10,12 +10,25 @@ use ratatui::crossterm::event::KeyCode;
 /// The key a message's name for it stands for (`key_for`'s words read
 /// back).
 fn parse(name: &str) -> Key {
-    let key = |code| Key { code, ctrl: false };
+    let key = |code| Key {
+        code,
+        ctrl: false,
+        shift: false,
+    };
     if let Some(c) = name.strip_prefix("Ctrl-") {
         let c = c.chars().next().expect("a letter after Ctrl-");
         return Key {
             code: KeyCode::Char(c.to_ascii_lowercase()),
             ctrl: true,
+            shift: false,
+        };
+    }
+    if let Some(rest) = name.strip_prefix("Shift-")
+        && rest != "Tab"
+    {
+        return Key {
+            shift: true,
+            ..parse(rest)
         };
     }
     match name {

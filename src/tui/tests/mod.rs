@@ -10,6 +10,7 @@ mod query_keys;
 mod range;
 mod screens;
 mod small;
+mod timeline;
 mod update;
 
 use super::App;
@@ -165,6 +166,9 @@ pub(crate) enum Press {
     PageDown,
     TabKey,
     BackTab,
+    /// `←` or `→` with Shift held.
+    ShiftLeft,
+    ShiftRight,
     Char(char),
     Ctrl(char),
     /// Down (or up, negative) this many times.
@@ -211,6 +215,8 @@ impl App {
             Press::PageDown => key(KeyCode::PageDown),
             Press::TabKey => key(KeyCode::Tab),
             Press::BackTab => key(KeyCode::BackTab),
+            Press::ShiftLeft => Event::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT)),
+            Press::ShiftRight => Event::Key(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT)),
             Press::Char(c) => key(KeyCode::Char(c)),
             Press::Ctrl(c) => Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
             Press::Rows(n) => {
@@ -246,13 +252,14 @@ pub(crate) enum Scope {
     Packets,
     Events(crate::model::PacketId),
     Info,
+    Timeline,
     /// The modules (`D` from Functions).
     Modules,
     /// One module's functions (its name).
     ModuleFunctions(crate::model::NameId),
 }
 
-/// The seven panes by their number keys.
+/// The panes by their number keys.
 pub(crate) mod tabs {
     use crate::analysis::view::{Table, View};
     pub(crate) const FUNCTIONS: View = View::Table(Table::Functions);
@@ -279,6 +286,7 @@ impl App {
             Pane::Tree(t) => Scope::Tree(t.about),
             Pane::Flame(_) => Scope::Flame,
             Pane::Info(_) => Scope::Info,
+            Pane::Timeline(_) => Scope::Timeline,
         }
     }
 
@@ -302,7 +310,7 @@ impl App {
             Pane::Table(t) => t.cursor,
             Pane::Tree(t) => t.cursor,
             Pane::Info(i) => i.cursor,
-            Pane::Flame(_) => panic!("the flame pane has no cursor"),
+            Pane::Flame(_) | Pane::Timeline(_) => panic!("a pane of rows"),
         }
     }
 

@@ -372,6 +372,10 @@ fn shown(app: &App) -> Option<Named> {
             Some((callers, n)) => callers.func(n).func()?,
             None => fl.tree.func(fl.selected_in(&fl.layout(&cx))?).func()?,
         },
+        Pane::Timeline(t) => {
+            let g = t.under_cursor(&cx)?.func?;
+            return Some(named(app.query.answer().events(), g));
+        }
         Pane::Info(_) => return None,
     };
     Some(named(p, f))
@@ -431,6 +435,7 @@ fn screen(app: &App) -> String {
                 f.search.text
             ),
             Pane::Info(_) => "info".into(),
+            Pane::Timeline(t) => format!("timeline {:?} {:?}", t.window, t.marks),
         })
         .collect();
     format!(

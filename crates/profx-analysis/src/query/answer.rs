@@ -53,11 +53,11 @@ pub enum Reads {
 
 impl Reads {
     /// The one place that says which profile a view reads: the Trace pane
-    /// (`Table::Packets`) and the threads list (`Table::Threads`) read the
-    /// events; every other view the paths.
+    /// (`Table::Packets`), the threads list (`Table::Threads`) and the
+    /// Timeline read the events; every other view the paths.
     pub fn of_view(view: View) -> Reads {
         match view {
-            View::Table(Table::Packets | Table::Threads) => Reads::Events,
+            View::Table(Table::Packets | Table::Threads) | View::Timeline => Reads::Events,
             _ => Reads::Paths,
         }
     }

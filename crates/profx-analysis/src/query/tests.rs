@@ -318,6 +318,7 @@ fn a_query_prints_as_words_and_as_a_command_line() {
 fn which_profile_a_view_reads_is_said_once() {
     use crate::view::{Table, View};
     assert_eq!(Reads::of_view(View::Table(Table::Packets)), Reads::Events);
+    assert_eq!(Reads::of_view(View::Timeline), Reads::Events);
     for v in [
         View::Table(Table::Functions),
         View::Tree,

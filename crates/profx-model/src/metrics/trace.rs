@@ -167,6 +167,8 @@ pub struct TraceState {
     /// The stretch of the run the numbers are cut to (`TimeRange::ALL`
     /// when none was asked: then every cut is the time itself, to the bit).
     range: TimeRange,
+    /// Each thread's busy time across the run (`lanes.rs`).
+    lanes: crate::lanes::LaneFeed,
     /// The tree had no node when the trace began (`trace_owns_tree`).
     owns_tree: bool,
 }
@@ -328,6 +330,7 @@ impl ProfileBuilder {
             outside_ms: 0.0,
             marks: self.timeline_wanted.then(Vec::new),
             range: self.trace_range,
+            lanes: Default::default(),
         });
     }
 
@@ -420,7 +423,10 @@ impl ProfileBuilder {
                 st.outside_ms += d;
                 th.outside_ms += d;
             }
-            Some(top) => top.self_ms += d,
+            Some(top) => {
+                top.self_ms += d;
+                st.lanes.add(thread.0, clock, t, top.func);
+            }
         }
     }
 
@@ -707,6 +713,8 @@ impl ProfileBuilder {
         };
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
+        let lanes = std::mem::take(&mut st.lanes);
+        self.lanes = (st.time == TraceTime::Timed).then(|| lanes.finish(st.threads.len()));
         st.accs.flush();
         self.durations = st.accs.finish_durations();
         let timed = st.time == TraceTime::Timed;
