@@ -66,6 +66,105 @@ pub enum Command {
     /// Write a profile for other tools: folded stacks (inferno,
     /// flamegraph.pl), speedscope, Chrome trace events (Perfetto), CSV.
     Export(ExportArgs),
+    /// Compare two runs: a table for people, `--json` for scripts,
+    /// `--fail-if` to fail a build on a slowdown (exit 3), `--to folded|csv`
+    /// for other tools. The two may be of different formats.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The run compared against (`-`: standard input).
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+
+    /// The run compared with it (`-`: standard input).
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// Print JSON (report-json.md § Comparison): both sides' queries and
+    /// totals, every function, edge and stack of either run with both
+    /// values and their change.
+    #[arg(long, conflicts_with_all = ["table", "sort", "top", "to"])]
+    pub json: bool,
+
+    /// Print the comparison as a table (what a terminal shows for now: the
+    /// app's comparison view is to come).
+    #[arg(long, conflicts_with = "to")]
+    pub table: bool,
+
+    /// Exit 3 when CONDITION holds, naming it: `incl|self|calls|share(NAME)
+    /// OP BOUND`, or `total OP BOUND`; OP `>`, `>=`, `<`, `<=`; BOUND
+    /// `±N%` (a change in percent of the base value), `±N [ms]` (a change)
+    /// or `N` (the new run's value). `share` is a percent of each run's
+    /// total. Repeat for several: any that holds fails.
+    #[arg(long = "fail-if", value_name = "CONDITION", allow_hyphen_values = true)]
+    pub fail_if: Vec<String>,
+
+    /// The table's order: the largest change of this value first
+    /// (default: incl), or `name`.
+    #[arg(long, value_enum)]
+    pub sort: Option<DiffSort>,
+
+    /// Show only the first N rows of the table.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+
+    /// Write the comparison for other tools instead: `folded`, the two
+    /// columns inferno-diff-folded writes (`stack base new`), for
+    /// inferno-flamegraph's differential graph; `csv`, the function
+    /// comparison.
+    #[arg(long, value_enum, requires = "output")]
+    pub to: Option<DiffTo>,
+
+    /// The output file of `--to`, `-` for standard output. Written
+    /// atomically.
+    #[arg(short = 'o', long = "output", value_name = "OUT", requires = "to")]
+    pub output: Option<PathBuf>,
+
+    /// Replace OUT if it exists.
+    #[arg(long, requires = "to")]
+    pub force: bool,
+
+    /// What a stack's weight counts in `--to folded`, the same for both
+    /// runs. Default: time where both have it, else hits, else calls.
+    #[arg(long, value_enum)]
+    pub weight: Option<WeightArg>,
+
+    #[command(flatten)]
+    pub query: QueryArgs,
+
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffTo {
+    Folded,
+    Csv,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffSort {
+    Incl,
+    #[value(name = "self")]
+    Excl,
+    Calls,
+    Share,
+    Name,
+}
+
+impl From<DiffSort> for profx::analysis::diff::SortBy {
+    fn from(s: DiffSort) -> Self {
+        use profx::analysis::diff::SortBy;
+        match s {
+            DiffSort::Incl => SortBy::Incl,
+            DiffSort::Excl => SortBy::Excl,
+            DiffSort::Calls => SortBy::Calls,
+            DiffSort::Share => SortBy::Share,
+            DiffSort::Name => SortBy::Name,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

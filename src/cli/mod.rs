@@ -1,9 +1,12 @@
-//! Command line: `profx [FILE...]` (the app) and `profx report …`.
+//! Command line: `profx [FILE...]` (the app), `profx report …`, `profx
+//! export …` and `profx diff BASE NEW` (`diff.rs`).
 //!
 //! Exit codes (report-json.md): 0 loaded (warnings or not), 1 the input
-//! could not be loaded, 2 a usage error (clap's own code for bad arguments).
+//! could not be loaded, 2 a usage error (clap's own code for bad
+//! arguments), 3 a `profx diff --fail-if` condition held.
 
 mod args;
+mod diff;
 mod progress;
 
 use anyhow::Context;
@@ -78,6 +81,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(&args, &args.query.query(sub)),
         Some(Command::Export(args)) => export(&args, &args.query.query(sub)),
+        Some(Command::Diff(args)) => diff::diff(&args, &args.query.query(sub)),
         None => explore(&cli.files, &cli.load, cli.timeline),
     }
 }
@@ -406,16 +410,24 @@ fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()>
 /// Inputs up to this size keep a trace's calls in time order in the app.
 const TIMELINE_BYTES: u64 = 64 << 20;
 
-/// Two files mean nothing yet (comparing two runs is to come): a usage
-/// error that says what to do, before any is read.
+/// Two files are no one profile: a usage error that says what to do
+/// (open each, or compare two with `profx diff`), before any is read.
 fn one_file(files: &[PathBuf]) -> anyhow::Result<()> {
     if files.len() > 1 {
         let each: Vec<String> = files
             .iter()
             .map(|f| format!("`profx {}`", visible(&f.to_string_lossy())))
             .collect();
+        let compare = match files {
+            [a, b] => format!(
+                "; `profx diff {} {}` compares two runs",
+                visible(&a.to_string_lossy()),
+                visible(&b.to_string_lossy())
+            ),
+            _ => String::new(),
+        };
         return Err(Usage(format!(
-            "profx reads one profile at a time ({} files given): open each on its own, {}",
+            "profx reads one profile at a time ({} files given): open each on its own, {}{compare}",
             files.len(),
             each.join(", ")
         ))

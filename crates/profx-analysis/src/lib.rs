@@ -12,6 +12,7 @@
 pub mod callgraph;
 pub mod calltree;
 pub mod cct;
+pub mod diff;
 pub mod columns;
 pub mod flame;
 pub mod flame_chart;

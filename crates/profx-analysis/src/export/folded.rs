@@ -22,6 +22,34 @@ use std::io::{self, Write};
 /// Writes every weighted path of `p` as a line of folded stacks, weighed in
 /// `w`; returns what was written (`312 stacks, 4,096 µs`).
 pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> {
+    // Each function's frame text once, not once a frame.
+    let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
+    let mut line = String::new();
+    let (written, lines, unit) = each_line(p, w, &mut |frames, n| {
+        line.clear();
+        match frames {
+            Some(frames) => push_frames(&names, frames, &mut line),
+            None => line.push_str(OUTSIDE),
+        }
+        writeln!(out, "{line} {n}")
+    })?;
+    let stacks = crate::report::fmt::counted(lines as u64, "stacks");
+    Ok(format!(
+        "{stacks}, {} {unit}",
+        crate::report::fmt::grouped(written)
+    ))
+}
+
+/// Every weighted path of `p` with its whole weight in `w` (times rounded
+/// on their running sum), paths weighing 0 left out: `each` is given its
+/// frames (`None`: a trace's time outside any call) and weight. Returns
+/// the weight given, the paths given and the weight's unit. The folded
+/// export and a comparison's (`diff::folded`) weigh paths by this.
+pub(crate) fn each_line(
+    p: &Profile,
+    w: Weight,
+    each: &mut dyn FnMut(Option<&[Label]>, u64) -> io::Result<()>,
+) -> io::Result<(u64, usize, &'static str)> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     let (scale, unit) = match w {
         Weight::Time => written_time(p),
@@ -29,9 +57,6 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
         Weight::Calls => (1.0, "calls"),
     };
     let (mut sum, mut written, mut lines) = (0.0f64, 0u64, 0usize);
-    // Each function's frame text once, not once a frame.
-    let names: Vec<String> = p.function_ids().map(|f| frame_name(p, f)).collect();
-    let mut line = String::new();
     for path in &paths {
         sum += path.weight * scale;
         let n = (sum.round() as u64).saturating_sub(written);
@@ -39,19 +64,11 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
             continue;
         }
         written += n;
-        line.clear();
-        match flame::frames(p, &cct, path.path) {
-            Some(frames) => push_frames(&names, &frames, &mut line),
-            None => line.push_str(OUTSIDE),
-        }
-        writeln!(out, "{line} {n}")?;
+        let frames = flame::frames(p, &cct, path.path);
+        each(frames.as_deref(), n)?;
         lines += 1;
     }
-    let stacks = crate::report::fmt::counted(lines as u64, "stacks");
-    Ok(format!(
-        "{stacks}, {} {unit}",
-        crate::report::fmt::grouped(written)
-    ))
+    Ok((written, lines, unit))
 }
 
 /// The paths of a flame graph as the app shows it (hidden functions left
@@ -128,7 +145,7 @@ fn written_time(p: &Profile) -> (f64, &'static str) {
     }
 }
 
-fn push_frames(names: &[String], frames: &[Label], line: &mut String) {
+pub(crate) fn push_frames(names: &[String], frames: &[Label], line: &mut String) {
     for (i, &l) in frames.iter().enumerate() {
         if i > 0 {
             line.push(';');

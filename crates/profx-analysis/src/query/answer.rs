@@ -32,6 +32,11 @@ use std::sync::{Arc, OnceLock};
 /// | names what the profile lacks, needs paths it has none of | refused when asked; left out (kept, shown, applied again by the next thread choice) when a thread choice re-applies it | a usage error |
 /// | changes no path | refused when asked; left out on a thread choice | applied, its profile the one before, with a note |
 /// | leaves no function | refused when asked; left out on a thread choice | applied, an empty profile, with a note |
+///
+/// `Side` is `Script` for one side of a comparison (`profx diff`, model.md
+/// § Comparisons): a step naming a function, path or module this side
+/// lacks is left out of it (the other side may have it), every other
+/// failure is `Script`'s error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// A person at the app: a step that means nothing is not worth a
@@ -39,6 +44,26 @@ pub enum Policy {
     App,
     /// A command line: the query means what it says, or is an error.
     Script,
+    /// One side of a comparison: a step naming what this side lacks is
+    /// left out of it, with why; otherwise `Script`.
+    Side,
+}
+
+impl Policy {
+    /// Whether a step failing with `e` is left out rather than an error.
+    fn leaves_out(self, e: &QueryError) -> bool {
+        match self {
+            Policy::App => true,
+            Policy::Script => false,
+            Policy::Side => matches!(
+                e,
+                QueryError::NoFunction { .. }
+                    | QueryError::NoModule { .. }
+                    | QueryError::NoPath { .. }
+                    | QueryError::RemovedBy { .. }
+            ),
+        }
+    }
 }
 
 /// Which of an answer's profiles a view reads.
@@ -211,15 +236,7 @@ impl Answer {
         if let Some(range) = q.range {
             answer = answer.in_range(range, policy, watch)?;
         }
-        for step in &q.steps {
-            answer = match (answer.push(step.clone(), policy, watch), policy) {
-                (Ok(next), _) => next,
-                (Err(QueryError::Cancelled), _) => return Err(QueryError::Cancelled),
-                (Err(e), Policy::Script) => return Err(e),
-                (Err(e), Policy::App) => answer.left_out(step.clone(), e),
-            };
-        }
-        Ok(answer)
+        answer.reapply(q.steps.iter().cloned(), policy, watch)
     }
 
     /// This answer with `step` applied after its steps. A step that cannot
@@ -405,7 +422,8 @@ impl Answer {
     }
 
     /// `steps` pushed in order by `policy` (left out, by `Policy::App`,
-    /// where one cannot mean what it says).
+    /// where one cannot mean what it says; by `Policy::Side`, where one
+    /// names what the profile lacks).
     fn reapply(
         mut self,
         steps: impl Iterator<Item = Step>,
@@ -413,11 +431,11 @@ impl Answer {
         watch: &Watch<'_>,
     ) -> Result<Answer, QueryError> {
         for step in steps {
-            self = match (self.push(step.clone(), policy, watch), policy) {
-                (Ok(next), _) => next,
-                (Err(QueryError::Cancelled), _) => return Err(QueryError::Cancelled),
-                (Err(e), Policy::Script) => return Err(e),
-                (Err(e), Policy::App) => self.left_out(step, e),
+            self = match self.push(step.clone(), policy, watch) {
+                Ok(next) => next,
+                Err(QueryError::Cancelled) => return Err(QueryError::Cancelled),
+                Err(e) if policy.leaves_out(&e) => self.left_out(step, e),
+                Err(e) => return Err(e),
             };
         }
         Ok(self)

@@ -70,7 +70,7 @@ enum Meta<'p> {
 }
 
 #[derive(Serialize)]
-struct Totals {
+pub(crate) struct Totals {
     elapsed_inclusive_ms: Option<f64>,
     application_inclusive_ms: Option<f64>,
     outside_ms: Option<f64>,
@@ -83,32 +83,32 @@ struct Totals {
 }
 
 #[derive(Serialize)]
-struct Function<'p> {
-    name: &'p str,
-    module: &'p str,
-    calls: Option<u64>,
-    hits_self: Option<u64>,
-    hits_total: Option<u64>,
-    elapsed_inclusive_ms: Option<f64>,
-    elapsed_exclusive_ms: Option<f64>,
-    application_inclusive_ms: Option<f64>,
-    application_exclusive_ms: Option<f64>,
-    elapsed_inclusive_pct: Option<f64>,
-    elapsed_exclusive_pct: Option<f64>,
-    application_inclusive_pct: Option<f64>,
-    application_exclusive_pct: Option<f64>,
-    hits_self_pct: Option<f64>,
-    hits_total_pct: Option<f64>,
-    min_elapsed_inclusive_ms: Option<f64>,
-    max_elapsed_inclusive_ms: Option<f64>,
-    min_elapsed_exclusive_ms: Option<f64>,
-    max_elapsed_exclusive_ms: Option<f64>,
-    p50_elapsed_inclusive_ms: Option<f64>,
-    p90_elapsed_inclusive_ms: Option<f64>,
-    p99_elapsed_inclusive_ms: Option<f64>,
-    p50_elapsed_exclusive_ms: Option<f64>,
-    p90_elapsed_exclusive_ms: Option<f64>,
-    p99_elapsed_exclusive_ms: Option<f64>,
+pub(crate) struct Function<'p> {
+    pub(crate) name: &'p str,
+    pub(crate) module: &'p str,
+    pub(crate) calls: Option<u64>,
+    pub(crate) hits_self: Option<u64>,
+    pub(crate) hits_total: Option<u64>,
+    pub(crate) elapsed_inclusive_ms: Option<f64>,
+    pub(crate) elapsed_exclusive_ms: Option<f64>,
+    pub(crate) application_inclusive_ms: Option<f64>,
+    pub(crate) application_exclusive_ms: Option<f64>,
+    pub(crate) elapsed_inclusive_pct: Option<f64>,
+    pub(crate) elapsed_exclusive_pct: Option<f64>,
+    pub(crate) application_inclusive_pct: Option<f64>,
+    pub(crate) application_exclusive_pct: Option<f64>,
+    pub(crate) hits_self_pct: Option<f64>,
+    pub(crate) hits_total_pct: Option<f64>,
+    pub(crate) min_elapsed_inclusive_ms: Option<f64>,
+    pub(crate) max_elapsed_inclusive_ms: Option<f64>,
+    pub(crate) min_elapsed_exclusive_ms: Option<f64>,
+    pub(crate) max_elapsed_exclusive_ms: Option<f64>,
+    pub(crate) p50_elapsed_inclusive_ms: Option<f64>,
+    pub(crate) p90_elapsed_inclusive_ms: Option<f64>,
+    pub(crate) p99_elapsed_inclusive_ms: Option<f64>,
+    pub(crate) p50_elapsed_exclusive_ms: Option<f64>,
+    pub(crate) p90_elapsed_exclusive_ms: Option<f64>,
+    pub(crate) p99_elapsed_exclusive_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -124,26 +124,26 @@ struct Line<'p> {
 }
 
 #[derive(Serialize)]
-struct Frame<'p> {
+pub(crate) struct Frame<'p> {
     name: &'p str,
     module: &'p str,
 }
 
 #[derive(Serialize)]
-struct Stack<'p> {
-    frames: Vec<Frame<'p>>,
-    hits: Option<u64>,
-    self_ms: Option<f64>,
-    child_ms: Option<f64>,
+pub(crate) struct Stack<'p> {
+    pub(crate) frames: Vec<Frame<'p>>,
+    pub(crate) hits: Option<u64>,
+    pub(crate) self_ms: Option<f64>,
+    pub(crate) child_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
-struct Edge<'p> {
-    caller: Frame<'p>,
-    callee: Frame<'p>,
-    calls: Option<u64>,
-    hits: Option<u64>,
-    elapsed_inclusive_ms: Option<f64>,
+pub(crate) struct Edge<'p> {
+    pub(crate) caller: Frame<'p>,
+    pub(crate) callee: Frame<'p>,
+    pub(crate) calls: Option<u64>,
+    pub(crate) hits: Option<u64>,
+    pub(crate) elapsed_inclusive_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -176,7 +176,7 @@ pub fn render(p: &Profile) -> String {
 
 /// The query a report answers (`"query"`), with what its steps dropped.
 #[derive(Serialize)]
-struct QueryJson {
+pub(crate) struct QueryJson {
     threads: Option<Vec<u64>>,
     /// The innermost range, cut to the run; `null` for the whole run.
     range: Option<RangeJson>,
@@ -209,7 +209,7 @@ struct ThreadJson {
     calls: u64,
 }
 
-fn query_json(q: &crate::query::Asked, p: &Profile) -> QueryJson {
+pub(crate) fn query_json(q: &crate::query::Asked, p: &Profile) -> QueryJson {
     let steps = q
         .query
         .steps
@@ -274,11 +274,7 @@ fn write_parts(
                 calls: t.calls,
             })
             .collect(),
-        totals: Totals {
-            packets: events.packets().len(),
-            events: events.event_count(),
-            ..totals(p)
-        },
+        totals: answer_totals(p, events),
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
         lines: Rows::new(canonical_lines(p).into_iter().map(|l| line(p, l))),
         stacks: Rows::new(canonical_stacks(p).into_iter().map(|s| stack(p, s))),
@@ -413,6 +409,16 @@ fn meta(v: &MetaValue) -> Meta<'_> {
     }
 }
 
+/// The totals of an answer's paths' profile `p`, its packets and events
+/// the events' profile's (a transform changes no event).
+pub(crate) fn answer_totals(p: &Profile, events: &Profile) -> Totals {
+    Totals {
+        packets: events.packets().len(),
+        events: events.event_count(),
+        ..totals(p)
+    }
+}
+
 fn totals(p: &Profile) -> Totals {
     let t = &p.totals;
     Totals {
@@ -428,7 +434,7 @@ fn totals(p: &Profile) -> Totals {
     }
 }
 
-fn function(p: &Profile, id: FuncId) -> Function<'_> {
+pub(crate) fn function(p: &Profile, id: FuncId) -> Function<'_> {
     let f = p.function(id);
     let pct = p.percents(id);
     let per_call = p.per_call(id);
@@ -479,7 +485,7 @@ fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
     }
 }
 
-fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
+pub(crate) fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
     let s = p.stack(id);
     Stack {
         frames: p.frames(id).iter().map(|&f| frame(p, f)).collect(),
@@ -489,14 +495,14 @@ fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
     }
 }
 
-fn frame(p: &Profile, f: FuncId) -> Frame<'_> {
+pub(crate) fn frame(p: &Profile, f: FuncId) -> Frame<'_> {
     Frame {
         name: p.function_name(f),
         module: p.function_module(f),
     }
 }
 
-fn edge<'p>(p: &'p Profile, e: &crate::callgraph::GraphEdge) -> Edge<'p> {
+pub(crate) fn edge<'p>(p: &'p Profile, e: &crate::callgraph::GraphEdge) -> Edge<'p> {
     Edge {
         caller: frame(p, e.caller),
         callee: frame(p, e.callee),
