@@ -93,7 +93,7 @@ impl TimelinePane {
     /// Where the axis and the lanes are drawn: the pane's inside less its
     /// status line.
     pub fn area(cx: &Ctx) -> Rect {
-        let i = inner(cx.areas(false).table);
+        let i = inner(cx.areas().table);
         Rect::new(i.x, i.y, i.width, i.height.saturating_sub(1))
     }
 
