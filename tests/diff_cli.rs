@@ -189,7 +189,10 @@ fn swapping_base_and_new_swaps_every_value_and_negates_every_change() {
             assert_eq!(s["status"], flip, "{}: {r}", p.name);
             assert_eq!(s["paired_by"], r["paired_by"], "{}: {r}", p.name);
             assert_eq!((&s["base"], &s["new"]), (&r["new"], &r["base"]));
-            let (d, e) = (r["delta"].as_object().unwrap(), s["delta"].as_object().unwrap());
+            let (d, e) = (
+                r["delta"].as_object().unwrap(),
+                s["delta"].as_object().unwrap(),
+            );
             assert_eq!(
                 d.keys().collect::<Vec<_>>(),
                 e.keys().collect::<Vec<_>>(),
@@ -200,7 +203,10 @@ fn swapping_base_and_new_swaps_every_value_and_negates_every_change() {
                 assert_eq!(f(x), -f(&e[m]), "{}: {m} of {r}", p.name);
             }
         }
-        for (what, name) in [("edges", edge_key as fn(&Value) -> String), ("stacks", stack_key)] {
+        for (what, name) in [
+            ("edges", edge_key as fn(&Value) -> String),
+            ("stacks", stack_key),
+        ] {
             let other: BTreeMap<String, &Value> =
                 rows(&ba, what).iter().map(|r| (name(r), r)).collect();
             assert_eq!(other.len(), rows(&ab, what).len(), "{} {what}", p.name);
@@ -267,10 +273,16 @@ fn each_sides_values_are_report_jsons_for_it() {
             let text = |v: &[&Value]| serde_json::to_string(v).unwrap();
             assert_eq!(text(&mine), text(&theirs));
             let values = |r: &Value, keys: &[&str]| -> Value {
-                keys.iter().map(|&k| (k.to_string(), r[k].clone())).collect()
+                keys.iter()
+                    .map(|&k| (k.to_string(), r[k].clone()))
+                    .collect()
             };
             for (what, keys, name) in [
-                ("edges", &["calls", "hits", "elapsed_inclusive_ms"][..], edge_key as fn(&Value) -> String),
+                (
+                    "edges",
+                    &["calls", "hits", "elapsed_inclusive_ms"][..],
+                    edge_key as fn(&Value) -> String,
+                ),
                 ("stacks", &["hits", "self_ms", "child_ms"][..], stack_key),
             ] {
                 let mine: BTreeSet<(String, String)> = rows(&doc, what)
@@ -283,7 +295,10 @@ fn each_sides_values_are_report_jsons_for_it() {
                     .map(|r| (name(r), values(r, keys).to_string()))
                     .collect();
                 // Frames are named by the new run where modules differ.
-                if !rows(&doc, "functions").iter().any(|r| r["paired_by"] == "name") {
+                if !rows(&doc, "functions")
+                    .iter()
+                    .any(|r| r["paired_by"] == "name")
+                {
                     assert_eq!(mine, theirs, "{file} {q:?}: {what}");
                 }
                 assert_eq!(mine.len(), theirs.len(), "{file} {q:?}: {what}");
@@ -339,35 +354,62 @@ fn row<'v>(doc: &'v Value, name: &str) -> &'v Value {
 
 #[test]
 fn functions_paired_by_name_alone_are_marked() {
-    let (base, new) = (format!("{DIR}/plist/base.txt"), format!("{DIR}/plist/new.txt"));
+    let (base, new) = (
+        format!("{DIR}/plist/base.txt"),
+        format!("{DIR}/plist/new.txt"),
+    );
     let doc = diff_json(&base, &new, &[]);
     let r = row(&doc, "ApplyDiscount(struct Order *, double)");
     assert_eq!(r["status"], "both");
     assert_eq!(r["paired_by"], "name");
     assert_eq!(
         (&r["base_module"], &r["new_module"], &r["module"]),
-        (&"pricing.obj".into(), &"discount.obj".into(), &"discount.obj".into())
+        (
+            &"pricing.obj".into(),
+            &"discount.obj".into(),
+            &"discount.obj".into()
+        )
     );
     assert_eq!(f(&r["delta"]["elapsed_inclusive_ms"]), 196.88);
-    assert!(rows(&doc, "notes")[0].as_str().unwrap().contains("1 function paired by name"));
+    assert!(
+        rows(&doc, "notes")[0]
+            .as_str()
+            .unwrap()
+            .contains("1 function paired by name")
+    );
     let o = run(&base, &new, &[]);
     let text = stdout(&o);
-    assert!(text.contains("pricing.obj → discount.obj · by name"), "{text}");
-    assert!(text.contains("# note: 1 function paired by name alone"), "{text}");
+    assert!(
+        text.contains("pricing.obj → discount.obj · by name"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# note: 1 function paired by name alone"),
+        "{text}"
+    );
     // A listing names no module for `main` where the `/T` file does.
     let listing = format!("{DIR}/plist/new-listing.txt");
     let doc = diff_json(&new, &listing, &[]);
     let main = row(&doc, "main");
-    assert_eq!((&main["paired_by"], &main["new_module"]), (&"name".into(), &"".into()));
+    assert_eq!(
+        (&main["paired_by"], &main["new_module"]),
+        (&"name".into(), &"".into())
+    );
 }
 
 /// A function of one run is marked new or gone and compares against 0.
 #[test]
 fn functions_of_one_run_are_new_or_gone_against_0() {
-    let (base, new) = (format!("{DIR}/plist/base.txt"), format!("{DIR}/plist/new.txt"));
+    let (base, new) = (
+        format!("{DIR}/plist/base.txt"),
+        format!("{DIR}/plist/new.txt"),
+    );
     let doc = diff_json(&base, &new, &[]);
     let v = row(&doc, "ValidateOrder(struct Order *)");
-    assert_eq!((&v["status"], &v["base"], &v["base_module"]), (&"new".into(), &Value::Null, &Value::Null));
+    assert_eq!(
+        (&v["status"], &v["base"], &v["base_module"]),
+        (&"new".into(), &Value::Null, &Value::Null)
+    );
     assert_eq!(f(&v["delta"]["elapsed_inclusive_ms"]), 412.5);
     assert_eq!(v["delta"]["calls"], 3010);
     assert!(v["ratio"]["calls"].is_null());
@@ -385,8 +427,21 @@ fn functions_of_one_run_are_new_or_gone_against_0() {
 fn pairs_of_every_format_compare() {
     let dir = scratch("diff", "formats");
     let want: &[(&str, &[(&str, &str, f64)])] = &[
-        ("plist", &[("LookupTariff(int, const char *)", "elapsed_inclusive_ms", 590.3)]),
-        ("br", &[("FNTAX", "elapsed_inclusive_ms", 1.0), ("FNROUND", "hits_total", 1.0)]),
+        (
+            "plist",
+            &[(
+                "LookupTariff(int, const char *)",
+                "elapsed_inclusive_ms",
+                590.3,
+            )],
+        ),
+        (
+            "br",
+            &[
+                ("FNTAX", "elapsed_inclusive_ms", 1.0),
+                ("FNROUND", "hits_total", 1.0),
+            ],
+        ),
         (
             "xpp",
             &[
@@ -415,7 +470,11 @@ fn pairs_of_every_format_compare() {
         }
         let text = stdout(&run(&p.base, &p.new, &[]));
         assert!(text.starts_with("# comparison: "), "{text}");
-        assert_eq!(table_rows(&text).len(), rows(&doc, "functions").len(), "{text}");
+        assert_eq!(
+            table_rows(&text).len(),
+            rows(&doc, "functions").len(),
+            "{text}"
+        );
     }
     // The same run written two ways: every function's times agree (the
     // call tree counts a recursive call's row among the calls).
@@ -424,7 +483,11 @@ fn pairs_of_every_format_compare() {
         let doc = diff_json(&p.base, &p.new, &[]);
         for r in rows(&doc, "functions") {
             assert_eq!(r["status"], "both", "{name}: {r}");
-            for m in ["elapsed_inclusive_ms", "elapsed_exclusive_ms", "application_inclusive_ms"] {
+            for m in [
+                "elapsed_inclusive_ms",
+                "elapsed_exclusive_ms",
+                "application_inclusive_ms",
+            ] {
                 assert_eq!(f(&r["delta"][m]), 0.0, "{name}: {m} of {r}");
             }
         }
@@ -447,8 +510,16 @@ fn folded_lines(text: &str) -> Vec<(String, u64, u64)> {
     text.lines()
         .map(|l| {
             let mut it = l.rsplitn(3, ' ');
-            let new = it.next().unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{l}"));
-            let base = it.next().unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{l}"));
+            let new = it
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("{l}"));
+            let base = it
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("{l}"));
             (it.next().unwrap().to_string(), base, new)
         })
         .collect()
@@ -466,7 +537,9 @@ fn the_folded_export_is_stack_base_new_and_inferno_draws_it() {
         assert!(lines.iter().all(|l| l.1 + l.2 > 0), "{}: {text}", p.name);
         let by_name = {
             let doc = diff_json(&p.base, &p.new, &[]);
-            rows(&doc, "functions").iter().any(|r| r["paired_by"] == "name")
+            rows(&doc, "functions")
+                .iter()
+                .any(|r| r["paired_by"] == "name")
         };
         // Each column is that run's own folded export.
         for (k, file) in [&p.base, &p.new].into_iter().enumerate() {
@@ -508,13 +581,24 @@ fn the_folded_export_is_stack_base_new_and_inferno_draws_it() {
         &["--to", "folded", "-o", out.to_str().unwrap()],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("profx: wrote 10 stacks"), "{}", stderr(&o));
-    assert!(std::fs::read_to_string(&out).unwrap().contains("WORKER;FETCH;PARSE 19000 0\n"));
+    assert!(
+        stderr(&o).contains("profx: wrote 10 stacks"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("WORKER;FETCH;PARSE 19000 0\n")
+    );
 }
 
 #[test]
 fn the_csv_export_compares_functions() {
-    let (base, new) = (format!("{DIR}/plist/base.txt"), format!("{DIR}/plist/new.txt"));
+    let (base, new) = (
+        format!("{DIR}/plist/base.txt"),
+        format!("{DIR}/plist/new.txt"),
+    );
     let o = run(&base, &new, &["--to", "csv", "-o", "-"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let mut r = csv::Reader::from_reader(&o.stdout[..]);
@@ -522,8 +606,15 @@ fn the_csv_export_compares_functions() {
     assert_eq!(
         head[..9],
         [
-            "name", "module", "status", "paired_by", "base_module", "new_module", "base_calls",
-            "new_calls", "delta_calls"
+            "name",
+            "module",
+            "status",
+            "paired_by",
+            "base_module",
+            "new_module",
+            "base_calls",
+            "new_calls",
+            "delta_calls"
         ]
     );
     let records: Vec<Vec<String>> = r
@@ -547,9 +638,16 @@ fn fail_if_exits_3_naming_each_condition_that_held() {
     let slower = "incl(LookupTariff(int, const char *)) > +10%";
     let o = run(PLIST_BASE, PLIST_NEW, &["--fail-if", slower]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains(&format!("profx: --fail-if {slower}: held:")), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("profx: --fail-if {slower}: held:")),
+        "{}",
+        stderr(&o)
+    );
     assert!(stderr(&o).contains("+590.3 ms (+20.01%)"), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("# comparison: "), "the table is printed too");
+    assert!(
+        stdout(&o).starts_with("# comparison: "),
+        "the table is printed too"
+    );
     let o = run(
         PLIST_BASE,
         PLIST_NEW,
@@ -575,8 +673,14 @@ fn fail_if_exits_3_naming_each_condition_that_held() {
     let err = stderr(&o);
     assert!(err.contains("--fail-if total < -4%: held"), "{err}");
     assert!(!err.contains("self(main)"), "{err}");
-    assert!(err.contains("calls(ValidateOrder(struct Order *)) >= 3000: held"), "{err}");
-    assert!(err.contains("share(LookupTariff(int, const char *)) > +10: held"), "{err}");
+    assert!(
+        err.contains("calls(ValidateOrder(struct Order *)) >= 3000: held"),
+        "{err}"
+    );
+    assert!(
+        err.contains("share(LookupTariff(int, const char *)) > +10: held"),
+        "{err}"
+    );
     // --json lists every condition, its values and whether it held.
     let o = run(
         PLIST_BASE,
@@ -586,21 +690,39 @@ fn fail_if_exits_3_naming_each_condition_that_held() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     let c = rows(&doc, "conditions");
-    assert_eq!((c.len(), &c[0]["condition"], &c[0]["held"]), (2, &slower.into(), &true.into()));
-    assert_eq!((&c[1]["held"], &c[1]["values"][0]["metric"]), (&false.into(), &"total_ms".into()));
+    assert_eq!(
+        (c.len(), &c[0]["condition"], &c[0]["held"]),
+        (2, &slower.into(), &true.into())
+    );
+    assert_eq!(
+        (&c[1]["held"], &c[1]["values"][0]["metric"]),
+        (&false.into(), &"total_ms".into())
+    );
     let v = &c[0]["values"][0];
-    assert_eq!((f(&v["base"]), f(&v["new"]), f(&v["delta"])), (2950.7, 3541.0, 590.3));
+    assert_eq!(
+        (f(&v["base"]), f(&v["new"]), f(&v["delta"])),
+        (2950.7, 3541.0, 590.3)
+    );
 }
 
 #[test]
 fn a_bad_condition_is_a_usage_error_and_an_unreadable_side_is_named() {
-    for bad in ["incl(F) = 1", "incl(F) > 10 furlongs", "mean(F) > 1", "incl(LookupTarif) > 1"] {
+    for bad in [
+        "incl(F) = 1",
+        "incl(F) > 10 furlongs",
+        "mean(F) > 1",
+        "incl(LookupTarif) > 1",
+    ] {
         let o = run(PLIST_BASE, PLIST_NEW, &["--fail-if", bad]);
         assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
         assert!(stderr(&o).contains("--fail-if"), "{}", stderr(&o));
         assert!(o.stdout.is_empty(), "nothing is shown as a comparison");
     }
-    let o = run(PLIST_BASE, PLIST_NEW, &["--fail-if", "incl(LookupTarif) > 1"]);
+    let o = run(
+        PLIST_BASE,
+        PLIST_NEW,
+        &["--fail-if", "incl(LookupTarif) > 1"],
+    );
     assert!(stderr(&o).contains("the closest are \"LookupTariff(int, const char *)\""));
     // A bad condition is refused before any side is read.
     let o = run("no-such-file", PLIST_NEW, &["--fail-if", "incl(F) ="]);
@@ -633,14 +755,24 @@ fn the_query_applies_to_each_side() {
     assert_eq!(doc["base"]["query"]["steps"][0]["op"], "drop");
     assert_eq!(doc["new"]["query"]["steps"], serde_json::json!([]));
     let notes = doc["new"]["query"]["notes"].to_string();
-    assert!(notes.contains("step 1 (drop PARSE) is left out of this side"), "{notes}");
+    assert!(
+        notes.contains("step 1 (drop PARSE) is left out of this side"),
+        "{notes}"
+    );
     assert!(rows(&doc, "functions").iter().all(|r| r["name"] != "PARSE"));
     let text = stdout(&run(&base, &new, &["--drop", "PARSE"]));
-    assert!(text.contains("# new note: step 1 (drop PARSE) is left out"), "{text}");
+    assert!(
+        text.contains("# new note: step 1 (drop PARSE) is left out"),
+        "{text}"
+    );
     // Neither has it: a usage error.
     let o = run(&base, &new, &["--drop", "NOPE"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("names what neither side has"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("names what neither side has"),
+        "{}",
+        stderr(&o)
+    );
     // A thread, looked up on each side.
     let doc = diff_json(&base, &new, &["--thread", "2"]);
     for side in ["base", "new"] {
@@ -649,7 +781,11 @@ fn the_query_applies_to_each_side() {
     assert!(rows(&doc, "functions").iter().all(|r| r["name"] != "MAIN"));
     let o = run(&base, PLIST_NEW, &["--thread", "2"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).starts_with("profx: error: new: "), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("profx: error: new: "),
+        "{}",
+        stderr(&o)
+    );
     // A range, each side in its own clock.
     let doc = diff_json(&base, &new, &["--from", "10", "--until", "60"]);
     for side in ["base", "new"] {
@@ -658,15 +794,31 @@ fn the_query_applies_to_each_side() {
     }
     let o = run(PLIST_BASE, &new, &["--from", "10"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).starts_with("profx: error: base: a time range"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("profx: error: base: a time range"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn runs_with_no_function_in_common_compare_saying_so() {
-    let (base, new) = (format!("{DIR}/xpp/base.prf"), format!("{DIR}/vs-csv/base.csv"));
+    let (base, new) = (
+        format!("{DIR}/xpp/base.prf"),
+        format!("{DIR}/vs-csv/base.csv"),
+    );
     let doc = diff_json(&base, &new, &[]);
-    assert!(rows(&doc, "functions").iter().all(|r| r["status"] != "both"));
-    assert!(doc["notes"][0].as_str().unwrap().contains("no function in common"));
+    assert!(
+        rows(&doc, "functions")
+            .iter()
+            .all(|r| r["status"] != "both")
+    );
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("no function in common")
+    );
     let o = run(&base, &new, &[]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("# note: the two runs have no function in common"));
@@ -680,7 +832,10 @@ fn sides_in_different_units_need_the_clock() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--clock-mhz"), "{}", stderr(&o));
     let doc = diff_json(ticks, &ms, &["--clock-mhz", "2400"]);
-    assert_eq!((&doc["base"]["time_unit"], &doc["new"]["time_unit"]), (&"ms".into(), &"ms".into()));
+    assert_eq!(
+        (&doc["base"]["time_unit"], &doc["new"]["time_unit"]),
+        (&"ms".into(), &"ms".into())
+    );
     assert_eq!(f(&doc["base"]["totals"]["elapsed_inclusive_ms"]), 2000.0);
     // A clock for runs with no ticks means nothing.
     let o = run(&ms, &ms, &["--clock-mhz", "2400"]);
@@ -697,12 +852,21 @@ fn without_a_terminal_the_table_is_printed() {
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[1].starts_with("# base: tests/fixtures/diff/xpp/base.prf (xpp, ms) · the whole profile"));
+    assert!(
+        lines[1]
+            .starts_with("# base: tests/fixtures/diff/xpp/base.prf (xpp, ms) · the whole profile")
+    );
     assert!(lines[2].contains("· Δ +10.000 ms (×1.067)"), "{text}");
-    let first: Vec<&str> = table_rows(&text).iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    let first: Vec<&str> = table_rows(&text)
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert_eq!(first[..2], ["DECODE", "PARSE"], "{text}");
     let top = stdout(&run(&base, &new, &["--sort", "name", "--top", "2"]));
-    let first: Vec<&str> = table_rows(&top).iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    let first: Vec<&str> = table_rows(&top)
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert_eq!(first, ["DECODE", "FETCH"], "{top}");
 }
 
@@ -715,7 +879,13 @@ fn options_that_do_not_go_together_are_usage_errors() {
         &["--json", "--table"],
         &["--to", "folded"],
         &["-o", "x.folded"],
-        &["--to", "folded", "-o", "tests/fixtures/diff/xpp/new.prf", "--force"],
+        &[
+            "--to",
+            "folded",
+            "-o",
+            "tests/fixtures/diff/xpp/new.prf",
+            "--force",
+        ],
     ] {
         let o = run(&base, &new, args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

@@ -317,10 +317,10 @@ fn nothing_a_name_holds_reaches_the_terminal_raw() {
     t.wait_until("the finder closed", |s| !s.contains("Jump to function"));
     // The help opens at the pane's keys (Functions').
     t.keys(&["?"]);
-    t.wait_for("into callers, then callees, then back");
+    t.wait_for("into callers, then callees");
     t.keys(&["Escape"]);
     t.wait_until("the help closed", |s| {
-        !s.contains("into callers, then callees, then back")
+        !s.contains("into callers, then callees")
     });
     t.keys(&["q"]);
     t.wait_for_shell();
@@ -796,6 +796,61 @@ fn a_query_walked_transform_undo_threads() {
     assert_terminal_given_back(&t, &s);
 }
 
+/// A time range walked (issue 65): `v` on a call among a packet's events
+/// asks its span, every pane follows (the crumbs, the header's total, the
+/// Functions' calls), `u` takes it off; on the Timeline `v`, `v`, `Enter`
+/// asks a range marked by the cursor and `Esc` backs out of it.
+#[test]
+fn a_range_walked_from_the_events_and_the_timeline() {
+    let t = Tmux::start("range", 140, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    run_and_report(&t, &format!("{bin} {}", fixture("xpp/two-threads.prf")));
+    t.wait_for("Functions 4/4");
+    t.wait_for("24.000 ms summed over 2 threads");
+    // WAITFOR's return, the packet's sixth event: its call's span.
+    t.keys(&["6", "Enter"]);
+    t.wait_for("WAITFOR");
+    t.keys(&["Down", "Down", "Down", "Down", "Down", "v"]);
+    t.wait_for("all threads › 2.000–10.000 ms");
+    t.wait_for("16.000 ms summed over 2 threads");
+    t.keys(&["1"]);
+    let s = t.wait_for("Functions 4/4");
+    let main = s
+        .lines()
+        .find(|l| l.contains("MAIN"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        main.contains(" 0 "),
+        "MAIN's one call entered before 2 ms:\n{s}"
+    );
+    t.keys(&["u"]);
+    t.wait_for("undone: 2.000–10.000 ms");
+    t.wait_for("24.000 ms summed over 2 threads");
+    // The Timeline: a range marked by the cursor, asked, backed out.
+    t.keys(&["8"]);
+    t.wait_for("thread 1");
+    t.keys(&["Right", "Right", "Right", "Right", "v"]);
+    t.wait_for("range from");
+    t.keys(&[
+        "Right", "Right", "Right", "Right", "Right", "Right", "Right", "Right", "v",
+    ]);
+    t.wait_for("Enter asks it");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("all threads › ");
+    assert!(
+        !s.contains("24.000 ms summed"),
+        "the range cut the total:\n{s}"
+    );
+    t.keys(&["Escape"]);
+    t.wait_for("the whole run");
+    t.wait_for("24.000 ms summed over 2 threads");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+}
+
 /// The Flame pane's time order on a two-thread run, as a new user reads
 /// it: `t`, down to the longest call, along the row, zoom on one order,
 /// the worker's band, back to the graph, quit.
@@ -986,11 +1041,9 @@ fn a_new_users_walk(width: u16, height: u16) {
         }
     }
     t.keys(&["?"]);
-    t.wait_for("this help (Esc closes it)");
+    t.wait_for("Keys · Esc closes");
     t.keys(&["Escape"]);
-    t.wait_until("the help closed", |s| {
-        !s.contains("this help (Esc closes it)")
-    });
+    t.wait_until("the help closed", |s| !s.contains("Keys · Esc closes"));
     t.keys(&["."]);
     let s = t.wait_for("Transform the query");
     assert!(s.contains("merge WORKER"), "{s}");

@@ -74,7 +74,11 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
     let mut held = false;
     for o in outcomes.iter().filter(|o| o.held) {
         held = true;
-        eprintln!("profx: --fail-if {}: {}", visible(&o.condition), said(&c, o));
+        eprintln!(
+            "profx: --fail-if {}: {}",
+            visible(&o.condition),
+            said(&c, o)
+        );
     }
     Ok(ExitCode::from(if held { HELD } else { 0 }))
 }

@@ -215,6 +215,9 @@ pub enum Why {
     PartnerInEvents,
     /// The Timeline draws time, not rows.
     TimelineSearch,
+    /// A call's span is taken where calls are: a packet's events, the time
+    /// order, the Timeline's marks.
+    CallSpan,
 }
 
 impl std::fmt::Display for Why {
@@ -294,6 +297,15 @@ impl std::fmt::Display for Why {
                 "the Timeline has no rows to search: {} lists the threads, searched by their heaviest functions",
                 key(&Intent::Threads, Place::Query)
             ),
+            Why::CallSpan => write!(
+                f,
+                "no call here: {} takes a call's span among a packet's events (Trace {}, {}), in the time order (Flame {}) or marked on the Timeline ({})",
+                key(&Intent::Transform(Op::Range), Place::Query),
+                pane_key(View::Table(crate::analysis::view::Table::Packets)),
+                key(&Intent::Open, Place::Trace),
+                key(&Intent::TimeOrder, Place::Flame),
+                key(&Intent::MarkRange, Place::Timeline)
+            ),
         }
     }
 }
@@ -328,11 +340,16 @@ pub enum Op {
     CollapseDirectRecursion,
     /// `z`: collapse the function's subtree.
     CollapseSubtree,
+    /// `v`: only the selected call's time, as the query's range (a call of
+    /// a packet's events or of the time order). Not a transform: it sits
+    /// with the thread choice and applies before every step (model.md §
+    /// Time ranges), but the menu offers it beside them.
+    Range,
 }
 
 impl Op {
     /// Every transform, in the `.` menu's order.
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 10] = [
         Op::Merge,
         Op::MergeNode,
         Op::Focus,
@@ -342,6 +359,7 @@ impl Op {
         Op::CollapseRecursion,
         Op::CollapseDirectRecursion,
         Op::CollapseSubtree,
+        Op::Range,
     ];
 
     /// Whether it takes a call node (a path), not a function.
@@ -364,6 +382,7 @@ impl Op {
             Op::CollapseRecursion => Step::CollapseRecursion(t()),
             Op::CollapseDirectRecursion => Step::CollapseDirectRecursion(t()),
             Op::CollapseSubtree => Step::CollapseSubtree(t()),
+            Op::Range => return false,
         };
         step.needs_paths()
     }
@@ -380,6 +399,7 @@ impl Op {
             Op::CollapseRecursion => "collapse recursion of",
             Op::CollapseDirectRecursion => "collapse direct recursion of",
             Op::CollapseSubtree => "collapse subtree of",
+            Op::Range => "only the call's time, a range:",
         }
     }
 }

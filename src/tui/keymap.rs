@@ -903,6 +903,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "z",
                 "collapse the function's subtree: its callees' time joins it",
             ),
+            bind(
+                &[ch('v')],
+                Intent::Transform(Op::Range),
+                "v",
+                "only the selected call's time in every pane: its span as the range (a packet's events, the time order)",
+            ),
             bind_hint(
                 &[ch('u')],
                 Intent::PopStep,

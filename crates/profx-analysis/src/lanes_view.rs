@@ -90,10 +90,12 @@ fn heaviest(tops: &[(FuncId, f64)]) -> Option<FuncId> {
     tops.iter()
         .filter(|t| t.1 > 1e-12 * t.1.abs().max(1.0))
         .copied()
-        .reduce(|best, t| match t.1 > best.1 || (t.1 == best.1 && t.0 < best.0) {
-            true => t,
-            false => best,
-        })
+        .reduce(
+            |best, t| match t.1 > best.1 || (t.1 == best.1 && t.0 < best.0) {
+                true => t,
+                false => best,
+            },
+        )
         .map(|t| t.0)
 }
 
@@ -134,6 +136,9 @@ mod tests {
         // The same cells as the lane's, where its buckets are as narrow.
         let lane = p.lanes().unwrap().lane(0).unwrap();
         let from_lane = lane.cells((0.0, 10.0), 2);
-        assert_eq!(from_lane.iter().map(|c| c.func).collect::<Vec<_>>(), [Some(fb), Some(fa)]);
+        assert_eq!(
+            from_lane.iter().map(|c| c.func).collect::<Vec<_>>(),
+            [Some(fb), Some(fa)]
+        );
     }
 }

@@ -12,8 +12,8 @@
 pub mod callgraph;
 pub mod calltree;
 pub mod cct;
-pub mod diff;
 pub mod columns;
+pub mod diff;
 pub mod flame;
 pub mod flame_chart;
 pub mod flame_view;

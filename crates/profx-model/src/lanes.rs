@@ -137,8 +137,8 @@ impl Lane {
             let a = from + dx * i as f64;
             let b = a + dx;
             let first = ((a - self.origin) / self.width).floor().max(0.0) as usize;
-            let last = (((b - self.origin) / self.width).ceil().max(0.0) as usize)
-                .min(self.buckets.len());
+            let last =
+                (((b - self.origin) / self.width).ceil().max(0.0) as usize).min(self.buckets.len());
             tops.clear();
             for k in first..last {
                 let start = self.origin + self.width * k as f64;
@@ -414,7 +414,11 @@ impl Growing {
         let (first, last) = (index(from).max(self.open), index(to).max(self.open));
         for k in first..=last {
             let lo = if k == first { from } else { o + w * k as f64 };
-            let hi = if k == last { to } else { o + w * (k + 1) as f64 };
+            let hi = if k == last {
+                to
+            } else {
+                o + w * (k + 1) as f64
+            };
             if hi > lo {
                 self.open_at(k);
                 self.busy += hi - lo;
@@ -456,7 +460,9 @@ impl Growing {
     fn double(&mut self, budget: &mut usize) {
         let b = &mut self.lane.buckets;
         if self.open % 2 == 1
-            && let Some(partner) = b.get(self.open - 1).filter(|p| p.func != NO_FUNC && p.top > 0.0)
+            && let Some(partner) = b
+                .get(self.open - 1)
+                .filter(|p| p.func != NO_FUNC && p.top > 0.0)
         {
             let (func, top) = (partner.func, f64::from(partner.top));
             self.tops.add(func, top, budget);
@@ -560,7 +566,9 @@ mod tests {
         let mut depth = [0usize; 3];
         let mut seed = 12345u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             seed >> 33
         };
         for _ in 0..20_000 {
@@ -585,11 +593,20 @@ mod tests {
             let lane = lanes.lane(i).unwrap();
             let busy = th.busy_ms.unwrap();
             assert!(busy > 0.0);
-            assert!(close(lane.busy(), busy), "thread {}: {} against {busy}", th.id, lane.busy());
+            assert!(
+                close(lane.busy(), busy),
+                "thread {}: {} against {busy}",
+                th.id,
+                lane.busy()
+            );
             // Cells over the lane's buckets, each cut anywhere, hold it all.
             let end = lane.origin() + lane.width() * lane.buckets().len() as f64;
             assert!(end >= th.last_ms.unwrap() && lane.origin() >= th.first_ms.unwrap());
-            let cells: f64 = lane.cells((lane.origin(), end), 97).iter().map(|c| c.busy).sum();
+            let cells: f64 = lane
+                .cells((lane.origin(), end), 97)
+                .iter()
+                .map(|c| c.busy)
+                .sum();
             assert!(close(cells, busy), "cells {cells} against {busy}");
         }
     }

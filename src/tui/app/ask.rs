@@ -72,11 +72,19 @@ impl App {
             Op::MergeNode | Op::FocusNode => {
                 return Err("select a call node".into());
             }
+            // A range is asked by `transform`, never made a step.
+            Op::Range => return Err("a range is no step of the paths".into()),
         })
     }
 
     /// A transform of the query on the selection, run on a thread.
     pub(super) fn transform(&mut self, op: Op) {
+        if op == Op::Range {
+            return match self.pane().call_span(&self.cx()) {
+                Ok((from, until)) => self.ask_range(from, until),
+                Err(why) => self.status = Some(why),
+            };
+        }
         match self.step_of(op) {
             Ok(step) => self.ask(Ask::Push(step)),
             // A why that does not name the transform is said after it.
@@ -103,6 +111,7 @@ impl App {
                 let key = super::super::keymap::label_of(Place::Query, &Intent::Transform(op))
                     .unwrap_or("");
                 let (text, step, why_not) = match self.step_of(op) {
+                    _ if op == Op::Range => self.range_entry(),
                     Ok(step) => (
                         crate::text::visible(&step.label()).into_owned(),
                         Some(step),

@@ -4,7 +4,7 @@
 //! is a replay of the chosen threads' records, run on the query's thread
 //! with its progress and cancel, as a thread choice is (`Ask::Range`).
 
-use super::super::intent::Intent;
+use super::super::intent::{Intent, Op};
 use super::super::keymap::{Place, key_for};
 use super::super::query::Ask;
 use super::App;
@@ -38,6 +38,24 @@ impl App {
             return;
         }
         self.ask(Ask::OutOfRange);
+    }
+
+    /// The `.` menu's row of `v`: the selected call's span as it would be
+    /// asked, or why the selection has none (dimmed).
+    pub(super) fn range_entry(
+        &self,
+    ) -> (String, Option<crate::analysis::query::Step>, Option<String>) {
+        let words = Op::Range.words();
+        match self.pane().call_span(&self.cx()) {
+            Ok((from, until)) => {
+                let r = TimeRange {
+                    from_ms: from,
+                    until_ms: until,
+                };
+                (format!("{words} {}", range_label(r)), None, None)
+            }
+            Err(why) => (words.trim_end_matches(':').to_string(), None, Some(why)),
+        }
     }
 
     /// The range in effect in words: `range 5,336.000–10,633.000 ms`, or

@@ -33,9 +33,9 @@ use std::sync::Arc;
 
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
-pub(super) use timeline::TimelinePane;
 pub use table::TablePane;
 pub(super) use table::{Extra, Focus, Rows, Within};
+pub(super) use timeline::TimelinePane;
 pub use tree::TreePane;
 
 /// The eight panes of the tab line, in the order of their number keys; a
@@ -485,6 +485,19 @@ impl Pane {
             Pane::Flame(f) => f.node_path(cx),
             Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => {
                 Err(super::intent::Why::NodeSteps.into())
+            }
+        }
+    }
+
+    /// The selected call's span, from its entry to its return (`v`, the
+    /// range of a call): a packet's event and its partner, or a call of
+    /// the time order; why there is none elsewhere.
+    pub fn call_span(&self, cx: &Ctx) -> Result<(f64, f64), String> {
+        match self {
+            Pane::Table(t) => t.call_span(cx),
+            Pane::Flame(f) if f.in_chart() => f.chart.call_span(),
+            Pane::Flame(_) | Pane::Tree(_) | Pane::Info(_) | Pane::Timeline(_) => {
+                Err(super::intent::Why::CallSpan.into())
             }
         }
     }

@@ -148,7 +148,8 @@ struct Fact {
 /// give way to the crumbs, in the order shown.
 struct QueryFacts {
     format: String,
-    /// The thread choice's crumb (none: one implicit thread).
+    /// The thread choice's crumb and the range's (none: one implicit
+    /// thread and the whole run).
     thread: Option<String>,
     steps: Vec<crate::analysis::query::Step>,
     /// The total, and what it is summed over (which gives way).
@@ -201,7 +202,7 @@ fn query_facts(app: &App) -> QueryFacts {
     }
     QueryFacts {
         format: p.format.clone(),
-        thread: q.thread_crumb(),
+        thread: q.selection_crumb(),
         steps: q.steps().cloned().collect(),
         total,
         others,

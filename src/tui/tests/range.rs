@@ -113,3 +113,51 @@ fn the_time_order_opens_on_the_range() {
     run(&mut app, &[Press::Esc]);
     assert_eq!(app.flame().chart.window(), (0.0, 13.0));
 }
+
+/// `v` on a call among a packet's events asks its span (its entry to its
+/// return, from a return as from its call); on the time order, the
+/// selected call's; the `.` menu offers it, dimmed with why elsewhere.
+#[test]
+fn v_on_a_call_asks_its_span_and_the_menu_offers_it() {
+    let mut app = two_threads();
+    // Functions: no call here; the menu's row says where calls are.
+    let entry = |app: &crate::tui::App| {
+        let entries = app.menu_entries();
+        let e = entries
+            .iter()
+            .find(|e| e.op == crate::tui::intent::Op::Range);
+        let e = e.expect("the menu has a range row");
+        (e.key, e.text.clone(), e.why_not.clone())
+    };
+    let (key, _, why) = entry(&app);
+    assert_eq!(key, "v");
+    let why = why.expect("dimmed in Functions");
+    assert!(why.contains("packet's events"), "{why}");
+    run(&mut app, &[Press::Char('v')]);
+    assert_eq!(app.status.as_deref(), Some(why.as_str()));
+    assert!(app.query.is_whole());
+    // The events: WAITFOR's return (event 5, at 10 ms) spans its call's
+    // entry at 2 ms.
+    run(&mut app, &[Press::Char('6'), Press::Enter]);
+    for _ in 0..5 {
+        app.press(Press::Down);
+    }
+    let (_, text, why) = entry(&app);
+    assert_eq!(why, None);
+    assert!(text.ends_with("2.000–10.000 ms"), "{text}");
+    run(&mut app, &[Press::Char('v')]);
+    app.settle_query();
+    assert_eq!(app.query.crumbs(), ["all threads", "2.000–10.000 ms"]);
+    assert_eq!(calls_of(&app, "WAITFOR"), Some(1));
+    assert_eq!(calls_of(&app, "MAIN"), Some(0));
+    run(&mut app, &[Press::Char('u')]);
+    assert!(app.query.is_whole());
+    // The time order: the first call selected is MAIN's, 0–13 ms.
+    run(
+        &mut app,
+        &[Press::Char('5'), Press::Char('t'), Press::Char('v')],
+    );
+    app.settle_query();
+    let r = app.query.answer().range().expect("MAIN's span");
+    assert_eq!((r.from_ms, r.until_ms), (0.0, 13.0));
+}

@@ -40,12 +40,7 @@ fn screen(app: &App) -> String {
 #[test]
 fn the_timeline_draws_a_lane_a_thread() {
     for (w, h) in [(80, 24), (120, 35)] {
-        let app = on_timeline(
-            fixture_timed("xpp/orders-run.prf"),
-            "orders-run.prf",
-            w,
-            h,
-        );
+        let app = on_timeline(fixture_timed("xpp/orders-run.prf"), "orders-run.prf", w, h);
         insta::assert_snapshot!(format!("timeline-orders-{w}x{h}"), screen(&app));
         let app = on_timeline(busy_trace(), "busy.prf", w, h);
         insta::assert_snapshot!(format!("timeline-busy-{w}x{h}"), screen(&app));
@@ -107,8 +102,15 @@ fn plus_and_minus_zoom_around_the_cursor() {
     app.press(Char('+'));
     let t = timeline(&app);
     assert!(((t.window.1 - t.window.0) - (b - a) / 2.0).abs() < 1e-6);
-    assert_eq!(t.cell_of(t.cursor, &app.cx()), before, "the cursor stays put");
-    assert!(screen(&app).contains("(-: out)"), "the title says the window");
+    assert_eq!(
+        t.cell_of(t.cursor, &app.cx()),
+        before,
+        "the cursor stays put"
+    );
+    assert!(
+        screen(&app).contains("(-: out)"),
+        "the title says the window"
+    );
     app.press(Char('='));
     app.press(Char('-'));
     app.press(Char('-'));
@@ -131,7 +133,11 @@ fn shift_arrows_pan_the_window() {
     assert!(t.cursor >= t.window.0 && t.cursor <= t.window.1);
     app.press(ShiftLeft);
     app.press(ShiftLeft);
-    assert_eq!(timeline(&app).window.0, timeline(&app).run.0, "not before the run");
+    assert_eq!(
+        timeline(&app).window.0,
+        timeline(&app).run.0,
+        "not before the run"
+    );
     for _ in 0..20 {
         app.press(ShiftRight);
     }
@@ -178,15 +184,27 @@ fn v_v_enter_asks_the_range() {
     // Built in memory, this trace keeps no way back to its events: the
     // range is refused with the reason, and the marks are spent.
     app.press(Enter);
-    assert!(said(&app).contains("no way back to its events"), "{}", said(&app));
+    assert!(
+        said(&app).contains("no way back to its events"),
+        "{}",
+        said(&app)
+    );
     assert_eq!(timeline(&app).marks, (None, None));
     // Marks cleared by Esc; with none, Esc backs out a range.
     run(&mut app, &[Char('v'), Esc]);
     assert_eq!(said(&app), "the range's marks are cleared");
     app.press(Esc);
-    assert!(said(&app).starts_with("no range to back out of"), "{}", said(&app));
+    assert!(
+        said(&app).starts_with("no range to back out of"),
+        "{}",
+        said(&app)
+    );
     app.press(Enter);
-    assert!(said(&app).starts_with("no range marked: v marks"), "{}", said(&app));
+    assert!(
+        said(&app).starts_with("no range marked: v marks"),
+        "{}",
+        said(&app)
+    );
 }
 
 /// On a trace read from a file, the marks become the query's range: every
@@ -202,7 +220,10 @@ fn a_range_marked_on_the_timeline_is_the_querys_and_esc_backs_it_out() {
     );
     run(&mut app, &[pane_key(TIMELINE)]);
     run(&mut app, &[Right, Right, Right, Char('v')]);
-    run(&mut app, &[Right, Right, Right, Right, Right, Right, Char('v')]);
+    run(
+        &mut app,
+        &[Right, Right, Right, Right, Right, Right, Char('v')],
+    );
     let (a, b) = timeline(&app).marks;
     let (a, b) = (a.unwrap(), b.unwrap());
     app.press(Enter);
@@ -235,7 +256,10 @@ fn zoomed_past_the_lanes_the_calls_name_the_cells() {
     assert!(t.chart.is_some(), "the calls are read");
     let u = t.under_cursor(&kept.cx()).expect("a lane");
     assert!(u.exact);
-    assert_eq!(u.func.map(|f| p.function_name(f)), Some("CUSTOMER:GETFIELD"));
+    assert_eq!(
+        u.func.map(|f| p.function_name(f)),
+        Some("CUSTOMER:GETFIELD")
+    );
     assert!(!screen(&kept).contains("busy time only"));
     let mut bare = on_timeline(fixture("xpp/orders-run.prf"), "orders-run.prf", 80, 24);
     for _ in 0..14 {

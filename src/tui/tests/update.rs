@@ -1407,7 +1407,7 @@ fn the_menu_applies_a_transform() {
     move_to(&mut app, "FNPRICE");
     run(&mut app, &[Char('.')]);
     let entries = app.menu_entries();
-    assert_eq!(entries.len(), 9);
+    assert_eq!(entries.len(), 10);
     assert_eq!(entries[0].key, "m  x");
     assert_eq!(entries[0].text, "merge FNPRICE");
     assert!(entries[1].why_not.is_some(), "no call node in a table");
@@ -1580,6 +1580,10 @@ fn the_menu_dims_what_needs_call_paths() {
     for e in app.menu_entries() {
         match e.op {
             Op::Merge | Op::Drop => assert_eq!(e.why_not, None, "{:?}", e.op),
+            Op::Range => {
+                let why = e.why_not.unwrap_or_default();
+                assert!(why.contains("takes a call's span"), "{why}");
+            }
             op => {
                 let why = e.why_not.unwrap_or_default();
                 assert!(why.contains("needs call paths"), "{op:?}: {why}");

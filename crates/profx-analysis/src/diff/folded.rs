@@ -49,7 +49,11 @@ pub fn write_folded(c: &Comparison, w: Weight, out: &mut dyn Write) -> io::Resul
             .function_ids()
             .map(|f| {
                 let r = &c.rows()[rows.of(f) as usize];
-                let named = if r.new.is_some() { Which::New } else { Which::Base };
+                let named = if r.new.is_some() {
+                    Which::New
+                } else {
+                    Which::Base
+                };
                 match r.func(named) {
                     Some(g) => frame_name(c.profile(named), g),
                     None => frame_name(p, f),

@@ -210,8 +210,11 @@ pub fn parse_condition(text: &str) -> Result<Condition, GateError> {
         text: text.to_string(),
         why,
     };
-    let total = preceded(multispace0, tag::<&str, &str, nom::error::Error<&str>>("total"))
-        .parse(text);
+    let total = preceded(
+        multispace0,
+        tag::<&str, &str, nom::error::Error<&str>>("total"),
+    )
+    .parse(text);
     let (what, (op, bound)) = if let Ok((rest, _)) = total
         && let Ok((_, t)) = tail(rest)
     {
@@ -376,7 +379,13 @@ impl Condition {
         }
     }
 
-    fn compare(&self, who: Option<(String, Option<String>)>, key: &str, b: Num, n: Num) -> Compared {
+    fn compare(
+        &self,
+        who: Option<(String, Option<String>)>,
+        key: &str,
+        b: Num,
+        n: Num,
+    ) -> Compared {
         let d = delta(b, n).get();
         let change_pct = match b.get() {
             0.0 => None,
@@ -463,7 +472,11 @@ mod tests {
     fn the_grammar_reads_each_form() {
         assert_eq!(
             parsed("incl(F) > +10%"),
-            (What::Of(Kind::Incl, "F".into()), Op::Gt, Bound::Relative(10.0))
+            (
+                What::Of(Kind::Incl, "F".into()),
+                Op::Gt,
+                Bound::Relative(10.0)
+            )
         );
         assert_eq!(
             parsed("self(F)>=-2.5 ms"),
@@ -475,7 +488,11 @@ mod tests {
         );
         assert_eq!(
             parsed("calls(F) < 1000"),
-            (What::Of(Kind::Calls, "F".into()), Op::Lt, Bound::Value(1000.0, None))
+            (
+                What::Of(Kind::Calls, "F".into()),
+                Op::Lt,
+                Bound::Value(1000.0, None)
+            )
         );
         assert_eq!(
             parsed("  share(m.obj!F) <= +1.5"),

@@ -72,8 +72,7 @@ impl Row {
     /// Its name (both sides have the same).
     pub fn name<'c>(&self, c: &'c Comparison) -> &'c str {
         let w = self.named_by();
-        self.func(w)
-            .map_or("", |f| c.profile(w).function_name(f))
+        self.func(w).map_or("", |f| c.profile(w).function_name(f))
     }
 
     /// Its module: the new run's, else the base's.

@@ -99,7 +99,11 @@ fn functions_pair_by_name_and_module_then_by_a_name_left_to_one_each() {
             (s("main"), "both", Some("name+module"), s(""), s("")),
         ]
     );
-    assert!(c.notes().iter().any(|n| n.contains("1 function paired by name")));
+    assert!(
+        c.notes()
+            .iter()
+            .any(|n| n.contains("1 function paired by name"))
+    );
 }
 
 /// A change of a time is the decimal difference of the two values as
@@ -155,7 +159,10 @@ fn itself_changes_nothing_and_a_swap_negates_every_change() {
     }
     // G is gone: 10 µs of samples against 0, whose ratio is 0.
     let g = row(&ab, "G");
-    assert_eq!(ab.delta(g, Metric::ElapsedInclusiveMs), Some(Delta::Real(-0.01)));
+    assert_eq!(
+        ab.delta(g, Metric::ElapsedInclusiveMs),
+        Some(Delta::Real(-0.01))
+    );
     assert_eq!(ab.ratio(g, Metric::ElapsedInclusiveMs), Some(0.0));
     assert_eq!(ab.delta(g, Metric::HitsTotal), Some(Delta::Count(-1)));
     // No extreme of a single call is compared against a run without it.
@@ -230,9 +237,15 @@ fn conditions_hold_as_stated() {
     assert!(held("share(F) < 34"));
     assert!(held("total > +100%"));
     // A sampled run counts no calls.
-    let e = parse_condition("calls(F) > 1").unwrap().ask(&c).unwrap_err();
+    let e = parse_condition("calls(F) > 1")
+        .unwrap()
+        .ask(&c)
+        .unwrap_err();
     assert!(e.why.contains("has no calls"), "{e}");
-    let e = parse_condition("incl(NOPE) > 1").unwrap().ask(&c).unwrap_err();
+    let e = parse_condition("incl(NOPE) > 1")
+        .unwrap()
+        .ask(&c)
+        .unwrap_err();
     assert!(e.why.contains("no function of either run"), "{e}");
     let e = parse_condition("incl(F) > +1 calls")
         .unwrap()

@@ -76,6 +76,15 @@ impl ChartState {
         self.selected.or_else(|| c.first_from(0, self.window().0))
     }
 
+    /// The selected call's span (`v`): from its entry to its return, on
+    /// the trace's clock.
+    pub fn call_span(&self) -> Result<(f64, f64), String> {
+        let c = self.chart.as_deref().ok_or("no calls in time order")?;
+        let id = self.selected_call().ok_or("no call is selected")?;
+        let call = c.call(id);
+        Ok((call.start, call.end))
+    }
+
     /// The selected call's function.
     pub fn function(&self) -> Option<FuncId> {
         let c = self.chart.as_deref()?;

@@ -781,6 +781,22 @@ impl TablePane {
         }
     }
 
+    /// `v` on a packet's events: the span of the selected call, from the
+    /// event that opens it to the one that closes it (its partner, as `%`
+    /// finds it); a return's span is its call's.
+    pub fn call_span(&self, cx: &Ctx) -> Result<(f64, f64), String> {
+        let (Within::Packet(k), Some(i)) = (self.within, self.selected()) else {
+            return Err(Why::CallSpan.into());
+        };
+        let p = cx.profile;
+        let (to, j) = durations::partner(p, (k, i as usize))?;
+        let time = |k, i: usize| p.packet(k).events.get(i).and_then(|e| e.time_ms);
+        match (time(k, i as usize), time(to, j)) {
+            (Some(a), Some(b)) => Ok((a.min(b), a.max(b))),
+            _ => Err("this trace records no times: a range needs a trace's times".into()),
+        }
+    }
+
     /// `%` on a packet's events: the selected event's partner (a call's
     /// return, a return's call), in this packet or another's events.
     fn partner(&mut self, cx: &Ctx) -> Effect {

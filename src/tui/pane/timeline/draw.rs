@@ -48,7 +48,13 @@ pub(crate) fn pane(buf: &mut Buffer, area: Rect, t: &TimelinePane, cx: &Ctx, the
         return;
     }
     let lanes = TimelinePane::area(cx);
-    axis(buf, Rect::new(lanes.x, lanes.y, lanes.width, 1), t, cx, theme);
+    axis(
+        buf,
+        Rect::new(lanes.x, lanes.y, lanes.width, 1),
+        t,
+        cx,
+        theme,
+    );
     let shown = TimelinePane::shown(cx);
     let mut bottom_row = lanes.y + 1;
     for (i, &th) in t.order.iter().enumerate().skip(t.top).take(shown) {
@@ -56,7 +62,15 @@ pub(crate) fn pane(buf: &mut Buffer, area: Rect, t: &TimelinePane, cx: &Ctx, the
         if y + 1 >= lanes.bottom() {
             break;
         }
-        lane_title(buf, Rect::new(lanes.x, y, lanes.width, 1), t, i, th, cx, theme);
+        lane_title(
+            buf,
+            Rect::new(lanes.x, y, lanes.width, 1),
+            t,
+            i,
+            th,
+            cx,
+            theme,
+        );
         let cells = lane_cells(t, cx.profile, th, cx, usize::from(lanes.width));
         cells_row(buf, (lanes.x, y + 1), &cells, t.cell(cx), cx.profile, theme);
         bottom_row = y + LANE_ROWS;
@@ -101,7 +115,14 @@ fn shade(busy: f64) -> usize {
 }
 
 /// One lane's cells at `(x, y)`: shaded, then labelled.
-fn cells_row(buf: &mut Buffer, (x, y): (u16, u16), cells: &[Cell], dx: f64, p: &Profile, theme: Theme) {
+fn cells_row(
+    buf: &mut Buffer,
+    (x, y): (u16, u16),
+    cells: &[Cell],
+    dx: f64,
+    p: &Profile,
+    theme: Theme,
+) {
     for (i, c) in cells.iter().enumerate() {
         let level = shade(c.busy / dx);
         let cell = &mut buf[(x + i as u16, y)];
@@ -127,7 +148,9 @@ fn cells_row(buf: &mut Buffer, (x, y): (u16, u16), cells: &[Cell], dx: f64, p: &
         if let Some(text) = label(&name, run) {
             let at = Rect::new(x + i as u16, y, run as u16, 1);
             let style = match theme.color {
-                true => Style::default().fg(Color::White).add_modifier(Modifier::BOLD),
+                true => Style::default()
+                    .fg(Color::White)
+                    .add_modifier(Modifier::BOLD),
                 // Without colour a label is underlined across its run:
                 // where the function's stretch ends shows.
                 false => Style::default().add_modifier(Modifier::UNDERLINED),
@@ -227,7 +250,11 @@ fn cursor(buf: &mut Buffer, t: &TimelinePane, cx: &Ctx, (top, bottom): (u16, u16
 fn status(buf: &mut Buffer, line: Rect, t: &TimelinePane, cx: &Ctx, theme: Theme) {
     let p = cx.profile;
     let mut parts = vec![grouped_time(p, t.cursor)];
-    let id = t.order.get(t.lane).and_then(|&th| p.threads().get(th)).map(|i| i.id);
+    let id = t
+        .order
+        .get(t.lane)
+        .and_then(|&th| p.threads().get(th))
+        .map(|i| i.id);
     if let (Some(id), Some(u)) = (id, t.under_cursor(cx)) {
         parts.push(format!("thread {id}: {}", running(p, &u)));
     }
@@ -289,7 +316,9 @@ fn titles(t: &TimelinePane, cx: &Ctx) -> (String, String) {
     }
     let busy_only = p.timeline().is_none() && t.order.iter().any(|&th| t.past(p, th, cx));
     if busy_only {
-        title.push_str("· busy time only: the calls in time order are not kept (profx --timeline FILE) ");
+        title.push_str(
+            "· busy time only: the calls in time order are not kept (profx --timeline FILE) ",
+        );
     }
     let width = grouped_time(p, t.window.1 - t.window.0);
     (title, format!(" the full width: {width} "))

@@ -219,7 +219,11 @@ impl TimelinePane {
             }
             Intent::PageUp | Intent::PageDown => {
                 let page = Self::shown(cx) as isize;
-                let d = if *intent == Intent::PageUp { -page } else { page };
+                let d = if *intent == Intent::PageUp {
+                    -page
+                } else {
+                    page
+                };
                 self.lane = super::step(self.lane, d, self.order.len());
             }
             Intent::Click { x, y } => return self.click(*x, *y, cx),
