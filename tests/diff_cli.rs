@@ -422,11 +422,14 @@ fn functions_of_one_run_are_new_or_gone_against_0() {
     assert!(text.contains("store.obj · gone"), "{text}");
 }
 
+/// A function's change: its name, the metric, by how much.
+type Change<'a> = (&'a str, &'a str, f64);
+
 /// What each pair's runs differ by, as the fixtures were made.
 #[test]
 fn pairs_of_every_format_compare() {
     let dir = scratch("diff", "formats");
-    let want: &[(&str, &[(&str, &str, f64)])] = &[
+    let want: &[(&str, &[Change])] = &[
         (
             "plist",
             &[(

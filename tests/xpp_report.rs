@@ -395,8 +395,9 @@ fn call_durations_are_nearest_rank_percentiles_of_each_call() {
     let text = std::fs::read_to_string(dir.join("orders-run.prf")).unwrap();
     // (thread, time, op, call) of each record, then each call's span and
     // own time by function, a stack a thread.
-    let mut stacks: std::collections::HashMap<&str, (f64, Vec<(&str, f64, f64)>)> =
-        Default::default();
+    // A thread's clock, and its open calls: (function, entered, child time).
+    type Thread<'a> = (f64, Vec<(&'a str, f64, f64)>);
+    let mut stacks: std::collections::HashMap<&str, Thread> = Default::default();
     let mut calls: std::collections::BTreeMap<&str, (Vec<f64>, Vec<f64>)> = Default::default();
     for line in text.lines() {
         let f: Vec<&str> = line.split(',').collect();

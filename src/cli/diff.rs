@@ -196,7 +196,7 @@ fn write_export(
     c: &Comparison,
     args: &DiffArgs,
     to: DiffTo,
-    out: &PathBuf,
+    out: &std::path::Path,
 ) -> anyhow::Result<std::io::Result<()>> {
     let weight = match to {
         DiffTo::Folded => Some(

@@ -944,7 +944,7 @@ mod tests {
             "x",
         ];
         for width in 0..60 {
-            let names: Vec<(&str, usize)> = all.iter().map(|n| (n.as_ref(), width)).collect();
+            let names: Vec<(&str, usize)> = all.iter().map(|n| (*n, width)).collect();
             for f in fit_names(&names) {
                 assert!(f.text.width() <= width, "{width}: {:?}", f.text);
             }

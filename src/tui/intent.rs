@@ -280,6 +280,22 @@ impl std::fmt::Display for Why {
             Why::EventsOrder => write!(f, "events keep their trace order"),
             Why::InfoSearch => write!(f, "Info has nothing to search"),
             Why::InfoExport => write!(f, "Info is no table: profx report --view info prints it"),
+            Why::SlowestFromFunctions
+            | Why::PartnerInEvents
+            | Why::TimelineSearch
+            | Why::CallSpan => self.of_calls(f),
+        }
+    }
+}
+
+impl Why {
+    /// The whys of a trace's calls and their times, apart: `fmt` stays
+    /// short enough to read.
+    fn of_calls(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::keymap::{Place, key_for, pane_key};
+        use crate::analysis::view::View;
+        let key = key_for;
+        match self {
             Why::SlowestFromFunctions => write!(
                 f,
                 "{} shows a function's slowest call: select one in Functions",
@@ -306,6 +322,7 @@ impl std::fmt::Display for Why {
                 key(&Intent::TimeOrder, Place::Flame),
                 key(&Intent::MarkRange, Place::Timeline)
             ),
+            _ => Ok(()),
         }
     }
 }

@@ -21,7 +21,7 @@ pub fn cells(c: &Chart, band: usize, (from, to): (f64, f64), n: usize) -> Vec<Ce
     let Some(b) = c.bands.get(band) else {
         return out;
     };
-    if n == 0 || !(to > from) {
+    if n == 0 || to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
         return out;
     }
     let dx = (to - from) / n as f64;

@@ -128,7 +128,10 @@ impl Lane {
     /// it) and the function with the most time on top in it.
     pub fn cells(&self, (from, to): (f64, f64), n: usize) -> Vec<Cell> {
         let mut out = vec![Cell::default(); n];
-        if n == 0 || !(to > from) || self.buckets.is_empty() {
+        if n == 0
+            || to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater)
+            || self.buckets.is_empty()
+        {
             return out;
         }
         let dx = (to - from) / n as f64;
@@ -352,7 +355,7 @@ impl LaneFeed {
     /// busy time, and none of a lane's).
     #[inline(always)]
     pub(crate) fn add(&mut self, thread: usize, from: f64, to: f64, func: FuncId) {
-        if !(to > from) {
+        if to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
             return;
         }
         let budget = &mut self.budget;

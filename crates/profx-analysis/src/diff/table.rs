@@ -264,7 +264,7 @@ pub(crate) fn signed(d: Delta) -> String {
         Delta::Count(0) => "0".into(),
         Delta::Count(n) if n > 0 => format!("+{}", grouped(n.unsigned_abs() as u64)),
         Delta::Count(n) => format!("-{}", grouped(n.unsigned_abs() as u64)),
-        Delta::Real(x) if x == 0.0 => "0.000".into(),
+        Delta::Real(0.0) => "0.000".into(),
         Delta::Real(x) if x > 0.0 => format!("+{}", grouped_3(x)),
         Delta::Real(x) => format!("-{}", grouped_3(-x)),
     }

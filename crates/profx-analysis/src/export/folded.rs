@@ -40,6 +40,10 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
     ))
 }
 
+/// What `each_line` gives each path: its frames (`None`: a trace's time
+/// outside any call) and its weight.
+pub(crate) type EachLine<'a> = dyn FnMut(Option<&[Label]>, u64) -> io::Result<()> + 'a;
+
 /// Every weighted path of `p` with its whole weight in `w` (times rounded
 /// on their running sum), paths weighing 0 left out: `each` is given its
 /// frames (`None`: a trace's time outside any call) and weight. Returns
@@ -48,7 +52,7 @@ pub fn write(p: &Profile, w: Weight, out: &mut dyn Write) -> io::Result<String> 
 pub(crate) fn each_line(
     p: &Profile,
     w: Weight,
-    each: &mut dyn FnMut(Option<&[Label]>, u64) -> io::Result<()>,
+    each: &mut EachLine,
 ) -> io::Result<(u64, usize, &'static str)> {
     let (cct, paths) = flame::weighted_paths(p, w).map_err(io::Error::other)?;
     let (scale, unit) = match w {
