@@ -18,6 +18,7 @@
 //! run on a thread of their own (`QueryJob`) while keys work: any key
 //! cancels a step still running.
 
+use super::compare::Compared;
 use super::derived::{Opening, Prepared};
 use super::finder::Finder;
 use super::intent::Intent;
@@ -27,6 +28,7 @@ use super::menu::Menu;
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
 use super::query::{Queried, QueryJob};
 use super::threads::ThreadsList;
+use crate::analysis::diff::Which;
 use crate::analysis::query::Reads;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
@@ -104,6 +106,9 @@ pub struct App {
     /// How the flame graph is drawn (`s`, `^`), kept for the rest of the
     /// run, whichever Flame pane a query or a tab makes.
     flame: pane::flame::Look,
+    /// Two runs compared (`profx diff`): the query is then NEW's answer,
+    /// and the Functions tab the comparison's.
+    pub(super) compared: Option<Arc<Compared>>,
 }
 
 impl App {
@@ -127,7 +132,10 @@ impl App {
     }
 
     fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
-        let profile = Arc::new(profile);
+        App::on(Arc::new(profile), title, size, color, threads)
+    }
+
+    fn on(profile: Arc<Profile>, title: &str, size: Rect, color: bool, threads: bool) -> App {
         let prepared = Arc::new(Prepared::default());
         let mut app = App {
             query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
@@ -148,6 +156,7 @@ impl App {
             export_job: None,
             opening: None,
             flame: Default::default(),
+            compared: None,
         };
         let first = match threads {
             true => Opening::start(&profile, &prepared, usize::from(size.height)),
@@ -171,6 +180,37 @@ impl App {
             prepared.start_graph(&profile);
         }
         app
+    }
+
+    /// The app on a comparison of two runs (`profx diff BASE NEW`): the
+    /// query is NEW's answer (every pane that is not compared reads NEW's
+    /// run), the Functions tab the comparison's.
+    pub fn comparing(compared: Compared, size: Rect, color: bool) -> App {
+        let new = compared.comparison().side(Which::New).clone();
+        let title = compared.title();
+        // No first view ordered on a thread: the comparison's is made.
+        let mut app = App::on(Arc::clone(new.loaded()), &title, size, color, false);
+        app.query.set(new, None);
+        app.compared = Some(Arc::new(compared));
+        app.history = vec![app.root_pane(View::Table(Table::Functions))];
+        app.prepared().start_graph(app.profile());
+        app
+    }
+
+    /// The comparison shown, if the app shows one.
+    pub fn compared(&self) -> Option<&Compared> {
+        self.compared.as_deref()
+    }
+
+    /// A tab's root pane: the comparison's Functions pane in a
+    /// comparison, else the tab's own on the query's answer.
+    pub(super) fn root_pane(&self, tab: View) -> Pane {
+        match &self.compared {
+            Some(c) if tab == View::Table(Table::Functions) => {
+                Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
+            }
+            _ => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
+        }
     }
 
     /// The paths' profile: what every pane but the Trace pane reads.
@@ -460,7 +500,7 @@ impl App {
             self.saved[slot] = Some(trail);
             self.history = match self.saved[pane::tab_index(tab)].take() {
                 Some(t) => t,
-                None => vec![Pane::root(tab, &self.cx_of(Reads::of_view(tab)))],
+                None => vec![self.root_pane(tab)],
             };
         }
         self.split().0.to_rows();

@@ -112,6 +112,9 @@ pub enum Intent {
     SlowestCall,
     /// A packet's events: from a call to its return, or back.
     Partner,
+    /// A comparison's tables: absolute values ⇄ shares of each run's
+    /// total (tui.md § Comparisons).
+    Shares,
     /// Functions: the selected function's lines.
     ShowLines,
     /// Leave the detail split, or go back one step in the history.

@@ -26,6 +26,8 @@ pub enum Place {
     Functions,
     /// The Modules table, a step from Functions.
     Modules,
+    /// The Functions pane of a comparison of two runs.
+    Compare,
     Stacks,
     Lines,
     /// A packet's events, in trace order.
@@ -1152,6 +1154,46 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[code(End)], Intent::Last),
         ],
         notes: &[],
+    },
+    Section {
+        title: "Functions compared (profx diff)",
+        place: Place::Compare,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('%')],
+                Intent::Shares,
+                "%",
+                "absolute values ⇄ shares of each run's total",
+                ("%", "shares", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('s')],
+                Intent::SortNext,
+                "s  S",
+                "sort by the next / previous column (a change: the largest first)",
+                ("s", "sort", Always, Pane),
+            ),
+            also(&[ch('S')], Intent::SortPrev),
+            bind_hint(
+                &[ch('r')],
+                Intent::Reverse,
+                "r",
+                "reverse the sort",
+                ("r", "reverse", Always, Pane),
+            ),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Columns(-1),
+                "← →  h",
+                "scroll the columns after the name",
+            ),
+            also(&[code(Right)], Intent::Columns(1)),
+        ],
+        notes: &[(
+            "colours",
+            "a change is signed (+ more, - less): slower red, faster blue",
+        )],
     },
     Section {
         title: "Help",

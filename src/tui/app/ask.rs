@@ -405,8 +405,8 @@ impl App {
         self.saved = Default::default();
         self.forward.clear();
         let mut root = match made {
-            Some(pane) => pane,
-            None => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
+            Some(pane) if self.compared.is_none() => pane,
+            _ => self.root_pane(tab),
         };
         // The same function, found by the new answer's one mapping.
         if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {

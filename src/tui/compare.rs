@@ -1,0 +1,68 @@
+//! A comparison of two runs in the app (`profx diff BASE NEW` on a
+//! terminal; tui.md § Comparisons). The app holds it whole: the
+//! `Comparison` analysis makes of the query's two answers (each side by
+//! `Policy::Side`, the one runner's), and the names the header gives the
+//! two inputs. The app's query is NEW's answer, so every pane that is not
+//! compared reads NEW's run, and says so.
+
+use crate::analysis::diff::{Comparison, Which};
+use crate::text::visible;
+
+/// The app's comparison: what `profx diff --json` compares, and how the
+/// header names its two sides.
+pub struct Compared {
+    comparison: Comparison,
+    /// Each side's input as a person calls it (its file name), base first.
+    names: [String; 2],
+}
+
+impl std::fmt::Debug for Compared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compared")
+            .field("names", &self.names)
+            .finish()
+    }
+}
+
+impl Compared {
+    /// The comparison `c` of the inputs named `names` (base, new).
+    pub fn new(comparison: Comparison, names: [String; 2]) -> Compared {
+        Compared { comparison, names }
+    }
+
+    /// What is compared.
+    pub fn comparison(&self) -> &Comparison {
+        &self.comparison
+    }
+
+    /// A side's input, as the header names it.
+    pub fn name(&self, w: Which) -> &str {
+        match w {
+            Which::Base => &self.names[0],
+            Which::New => &self.names[1],
+        }
+    }
+
+    /// The header's title: `base.txt (plist) → new.prf (xpp)`.
+    pub fn title(&self) -> String {
+        let side = |w: Which| {
+            let format = &self.comparison.profile(w).format;
+            format!("{} ({})", visible(self.name(w)), visible(format))
+        };
+        format!("{} → {}", side(Which::Base), side(Which::New))
+    }
+
+    /// How many functions are in both runs, new and gone, for the header.
+    pub fn counts(&self) -> String {
+        use crate::report::fmt::{counted, grouped};
+        let rows = self.comparison.rows();
+        let n = |s: &str| rows.iter().filter(|r| r.status() == s).count() as u64;
+        format!(
+            "{}: {} in both, {} new, {} gone",
+            counted(rows.len() as u64, "functions"),
+            grouped(n("both")),
+            grouped(n("new")),
+            grouped(n("gone"))
+        )
+    }
+}

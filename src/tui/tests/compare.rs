@@ -1,0 +1,236 @@
+//! The app on a comparison of two runs (`profx diff BASE NEW` on a
+//! terminal; tui.md § Comparisons), on the pairs of `tests/fixtures/diff/`:
+//! the Functions pane lists the comparison's rows with its very cells (the
+//! numbers `profx diff --json` writes), a run compared with itself shows
+//! no change, `%` shows shares, and the screens at 80×24 and 120×35.
+
+use super::Press::{self, *};
+use super::run as act;
+use super::screens::{render, text};
+use crate::analysis::diff::{self, Comparison, Which};
+use crate::analysis::query::{Query, Step, Target};
+use crate::model::{Profile, Watch};
+use crate::tui::app::App;
+use crate::tui::compare::Compared;
+use crate::tui::pane::{Pane, compare::Col, compare::Shown};
+use ratatui::layout::Rect;
+use std::sync::Arc;
+
+fn load(rel: &str) -> Arc<Profile> {
+    Arc::new(super::fixture(&format!("diff/{rel}")))
+}
+
+/// The comparison of two fixtures under `q`, as `profx diff` makes it.
+pub(crate) fn comparison(base: &str, new: &str, q: &Query) -> Comparison {
+    let sides = diff::answer_sides(&load(base), &load(new), q, &Watch::NONE).expect("answers");
+    Comparison::new(sides).expect("comparable")
+}
+
+pub(crate) fn app_on(base: &str, new: &str, w: u16, h: u16) -> App {
+    app_with(base, new, &Query::default(), w, h)
+}
+
+fn app_with(base: &str, new: &str, q: &Query, w: u16, h: u16) -> App {
+    let name = |rel: &str| rel.rsplit('/').next().unwrap_or(rel).to_string();
+    let c = Compared::new(comparison(base, new, q), [name(base), name(new)]);
+    App::comparing(c, Rect::new(0, 0, w, h), true)
+}
+
+/// The pairs of runs of one format each, and one across formats.
+const PAIRS: [(&str, &str); 4] = [
+    ("plist/base.txt", "plist/new.txt"),
+    ("xpp/base.prf", "xpp/new.prf"),
+    ("vs-csv/base.csv", "vs-csv/new.csv"),
+    ("plist/base.txt", "plist/new-listing.txt"),
+];
+
+fn compare_pane(app: &App) -> &crate::tui::pane::ComparePane {
+    match app.pane() {
+        Pane::Compare(p) => p,
+        other => panic!("not the comparison's pane: {other:?}"),
+    }
+}
+
+/// The pane's cells of row `i` of the comparison, by column.
+fn cells(app: &App, i: usize) -> Vec<(Col, String)> {
+    let p = compare_pane(app);
+    let r = &p.comparison().rows()[i];
+    p.cols().iter().map(|&c| (c, p.cell(r, c))).collect()
+}
+
+#[test]
+fn the_functions_pane_lists_the_comparisons_rows_in_the_tables_order() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 120, 35);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let table = diff::ordered(&c, &diff::TableOptions::default());
+        assert_eq!(p.order, table, "{base} → {new}: the table's order");
+        assert_eq!(p.comparison().rows(), c.rows());
+    }
+}
+
+/// Every value the pane shows is `profx diff --json`'s: each side's
+/// value, the change and the ratio, as the comparison holds them.
+#[test]
+fn the_panes_values_are_the_comparisons() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 120, 35);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let Some(m) = c.measure() else { continue };
+        for (i, r) in c.rows().iter().enumerate() {
+            for (col, shown) in cells(&app, i) {
+                let want = match col {
+                    crate::tui::pane::compare::Col::Side(w, k) => {
+                        let metric = p.metric(k).expect("a metric");
+                        diff::value_cell(&c, w, r, metric)
+                    }
+                    crate::tui::pane::compare::Col::Change(k) => {
+                        diff::change_cell(&c, r, p.metric(k).expect("a metric"))
+                    }
+                    _ => continue,
+                };
+                assert_eq!(shown, want, "{base} → {new} row {i} {col:?}");
+            }
+            // The numbers themselves: the inclusive change is new − base.
+            let (b, n) = (
+                c.value(Which::Base, r, m.incl()),
+                c.value(Which::New, r, m.incl()),
+            );
+            if let (Some(b), Some(n)) = (b, n) {
+                let d = c.delta(r, m.incl()).expect("a change").get();
+                assert!((d - (n.get() - b.get())).abs() < 1e-6, "{base} row {i}");
+                let shown = cells(&app, i)
+                    .into_iter()
+                    .find(|(col, _)| *col == Col::Change(crate::tui::pane::compare::Kind::Incl))
+                    .expect("the change's column")
+                    .1;
+                assert_eq!(shown, diff::signed(c.delta(r, m.incl()).expect("a change")));
+            }
+        }
+    }
+}
+
+/// A run compared with itself: no row new or gone, every change `0`.
+#[test]
+fn a_run_compared_with_itself_shows_no_change() {
+    for rel in ["plist/base.txt", "xpp/new.prf", "vs-csv/base.csv"] {
+        let mut app = app_on(rel, rel, 120, 35);
+        for shares in [false, true] {
+            if shares {
+                app.press(Char('%'));
+            }
+            let p = compare_pane(&app);
+            for i in 0..p.comparison().rows().len() {
+                assert_eq!(p.comparison().rows()[i].status(), "both");
+                for (col, cell) in cells(&app, i) {
+                    match col {
+                        Col::Change(_) => assert!(
+                            cell == "0" || cell == "0.000" || cell == "0.00",
+                            "{rel} row {i} {col:?}: {cell}"
+                        ),
+                        Col::ChangePct(_) => {
+                            assert!(cell == "0.00%" || cell == "—", "{rel} row {i}: {cell}")
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let screen = text(&render(&app));
+            let rows = screen.lines().skip(3).filter(|l| l.starts_with('│'));
+            assert!(
+                rows.clone().all(|l| !l.contains('+')),
+                "{rel}: no change is signed:\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn percent_shows_each_runs_shares_and_back() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    assert_eq!(compare_pane(&app).shown, Shown::Values);
+    app.press(Char('%'));
+    assert_eq!(compare_pane(&app).shown, Shown::Shares);
+    let screen = text(&render(&app));
+    assert!(screen.contains("shares of each run's total"), "{screen}");
+    assert!(screen.contains("Base incl %"), "{screen}");
+    app.press(Char('%'));
+    assert_eq!(compare_pane(&app).shown, Shown::Values);
+}
+
+#[test]
+fn sorting_by_another_column_and_back() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    let first = compare_pane(&app).order.clone();
+    app.press(Char('r'));
+    let mut reversed = first.clone();
+    reversed.reverse();
+    assert_eq!(compare_pane(&app).order, reversed);
+    app.press(Char('s'));
+    app.press(Char('S'));
+    assert_eq!(
+        compare_pane(&app).order,
+        first,
+        "the same column, not reversed"
+    );
+}
+
+#[test]
+fn the_panes_not_compared_show_news_run_and_say_so() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    let new = load("xpp/new.prf");
+    assert_eq!(app.profile().functions().len(), new.functions().len());
+    for (tab, says) in [('6', "NEW's events only"), ('7', "NEW's run only")] {
+        app.press(Char(tab));
+        let screen = text(&render(&app));
+        assert!(screen.contains(says), "tab {tab}:\n{screen}");
+    }
+    app.press(Char('1'));
+    assert!(matches!(app.pane(), Pane::Compare(_)));
+}
+
+#[test]
+fn the_header_names_both_sides_and_the_query_once() {
+    let q = Query {
+        steps: vec![Step::Drop(Target("main".into()))],
+        ..Query::default()
+    };
+    let app = app_with("plist/base.txt", "plist/new.txt", &q, 120, 35);
+    let screen = text(&render(&app));
+    let header = screen.lines().next().unwrap_or_default();
+    assert!(
+        header.contains("base.txt (plist) → new.txt (plist)"),
+        "{header}"
+    );
+    assert!(header.contains("comparison"), "{header}");
+    assert_eq!(header.matches("drop main").count(), 1, "{header}");
+}
+
+fn snap(name: &str, base: &str, new: &str, actions: &[Press]) {
+    for (w, h) in [(80, 24), (120, 35)] {
+        let mut app = app_on(base, new, w, h);
+        act(&mut app, actions);
+        insta::assert_snapshot!(format!("{name}-{w}x{h}"), text(&render(&app)));
+    }
+}
+
+#[test]
+fn screens() {
+    snap("compare-plist", "plist/base.txt", "plist/new.txt", &[]);
+    snap("compare-xpp", "xpp/base.prf", "xpp/new.prf", &[]);
+    snap(
+        "compare-shares",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Char('%')],
+    );
+    snap(
+        "compare-across",
+        "plist/base.txt",
+        "plist/new-listing.txt",
+        &[Down],
+    );
+    snap("compare-trace", "xpp/base.prf", "xpp/new.prf", &[Char('6')]);
+}
