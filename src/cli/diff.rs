@@ -44,7 +44,7 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
         .map_err(|e| Usage(e.to_string()))?;
     let c = Comparison::new(sides).map_err(|e| Usage(e.to_string()))?;
     if app {
-        return explore(c, args);
+        return explore(c, args, q);
     }
     let outcomes = conditions
         .iter()
@@ -88,13 +88,14 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
 }
 
 /// The comparison in the app, the header naming each side by its file.
-fn explore(c: Comparison, args: &DiffArgs) -> anyhow::Result<ExitCode> {
+fn explore(c: Comparison, args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
     let name = |f: &PathBuf| {
         f.file_name()
             .map_or_else(|| f.to_string_lossy(), |n| n.to_string_lossy())
             .into_owned()
     };
-    let compared = profx::tui::Compared::new(c, [name(&args.base), name(&args.new)]);
+    let names = [name(&args.base), name(&args.new)];
+    let compared = profx::tui::Compared::new(c, names, q.clone());
     profx::tui::run_comparison(compared, &args.new).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }

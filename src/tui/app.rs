@@ -37,6 +37,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod ask;
+mod compare;
 mod copy;
 mod range;
 mod search;

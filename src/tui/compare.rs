@@ -6,6 +6,7 @@
 //! compared reads NEW's run, and says so.
 
 use crate::analysis::diff::{Comparison, Which};
+use crate::analysis::query::Query;
 use crate::text::visible;
 
 /// The app's comparison: what `profx diff --json` compares, and how the
@@ -14,6 +15,9 @@ pub struct Compared {
     comparison: Comparison,
     /// Each side's input as a person calls it (its file name), base first.
     names: [String; 2],
+    /// The query both sides answer, as asked (a step left out of one side
+    /// is in it: the other side took it).
+    query: Query,
 }
 
 impl std::fmt::Debug for Compared {
@@ -25,9 +29,44 @@ impl std::fmt::Debug for Compared {
 }
 
 impl Compared {
-    /// The comparison `c` of the inputs named `names` (base, new).
-    pub fn new(comparison: Comparison, names: [String; 2]) -> Compared {
-        Compared { comparison, names }
+    /// The comparison of the inputs named `names` (base, new), both
+    /// sides answers to `query`.
+    pub fn new(comparison: Comparison, names: [String; 2], query: Query) -> Compared {
+        Compared {
+            comparison,
+            names,
+            query,
+        }
+    }
+
+    /// The query both sides answer.
+    pub fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// The same inputs compared under another query.
+    pub fn with(&self, comparison: Comparison, query: Query) -> Compared {
+        Compared::new(comparison, self.names.clone(), query)
+    }
+
+    /// What a side left out of the query (a step naming what that side
+    /// lacks), in words: `left out of base: merge F (no function F)`.
+    pub fn left_out(&self) -> Vec<String> {
+        Which::BOTH
+            .iter()
+            .flat_map(|&w| {
+                self.comparison
+                    .side(w)
+                    .left_out_steps()
+                    .map(move |(s, why)| {
+                        format!(
+                            "left out of {w}: {} ({})",
+                            visible(&s.label()),
+                            visible(why)
+                        )
+                    })
+            })
+            .collect()
     }
 
     /// What is compared.

@@ -174,6 +174,9 @@ impl App {
     /// `u`: the last thing asked off, a step or a range (instant: the
     /// profiles before it were kept).
     pub(super) fn pop_step(&mut self) {
+        if self.compared.is_some() {
+            return self.compare_pop();
+        }
         let before = self.before();
         match self.query.pop() {
             Some(Popped::Range(range)) => {
@@ -202,6 +205,9 @@ impl App {
 
     /// `U`: the loaded profile again.
     pub(super) fn clear_query(&mut self) {
+        if self.compared.is_some() {
+            return self.compare_clear();
+        }
         let before = self.before();
         match self.query.clear() {
             true => {
@@ -216,6 +222,9 @@ impl App {
     /// and waited for first (a thread choice stops within a look at every
     /// 4 MiB of input): two never run at once.
     pub(super) fn ask(&mut self, ask: Ask) {
+        if self.compared.is_some() {
+            return self.compare_ask(ask);
+        }
         if let Some(job) = self.query_job.take() {
             self.stopping = Some(job.cancel());
         }

@@ -114,10 +114,13 @@ fn header_parts(app: &App, width: usize) -> (String, Vec<String>) {
 /// functions each run has of the other's, which gives way first.
 fn compared_facts(app: &App, c: &super::compare::Compared) -> Vec<(String, bool)> {
     let mut facts = vec![("comparison".to_string(), true)];
-    let crumbs = app.query.crumbs();
+    let q = c.query();
+    let thread = app.query.thread_crumb().filter(|_| q.threads.is_none());
+    let crumbs: Vec<String> = thread.into_iter().chain(q.describe()).collect();
     if !crumbs.is_empty() {
         facts.push((crumbs.join(" › "), true));
     }
+    facts.extend(c.left_out().into_iter().map(|l| (l, false)));
     facts.push((c.counts(), false));
     facts
 }

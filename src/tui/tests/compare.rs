@@ -32,7 +32,7 @@ pub(crate) fn app_on(base: &str, new: &str, w: u16, h: u16) -> App {
 
 fn app_with(base: &str, new: &str, q: &Query, w: u16, h: u16) -> App {
     let name = |rel: &str| rel.rsplit('/').next().unwrap_or(rel).to_string();
-    let c = Compared::new(comparison(base, new, q), [name(base), name(new)]);
+    let c = Compared::new(comparison(base, new, q), [name(base), name(new)], q.clone());
     App::comparing(c, Rect::new(0, 0, w, h), true)
 }
 
@@ -233,4 +233,97 @@ fn screens() {
         &[Down],
     );
     snap("compare-trace", "xpp/base.prf", "xpp/new.prf", &[Char('6')]);
+}
+
+/// Puts the cursor on the row of the function named `name`.
+fn select(app: &mut App, name: &str) {
+    let p = compare_pane(app);
+    let c = p.comparison();
+    let at = p
+        .order
+        .iter()
+        .position(|&i| c.rows()[i].name(c).starts_with(name))
+        .expect("a row of that name");
+    let up = -(p.cursor as isize);
+    act(app, &[Rows(up), Rows(at as isize)]);
+}
+
+/// The pane's rows and cells are those of a comparison made afresh
+/// under the app's query.
+fn same_as_fresh(app: &App, base: &str, new: &str) {
+    let q = app.compared().expect("a comparison").query().clone();
+    let fresh = comparison(base, new, &q);
+    let p = compare_pane(app);
+    assert_eq!(p.comparison().rows(), fresh.rows(), "{q:?}");
+    let order = diff::ordered(&fresh, &diff::TableOptions::default());
+    assert_eq!(p.order, order, "{q:?}");
+    for (i, r) in fresh.rows().iter().enumerate() {
+        let m = fresh.measure().expect("a measure").incl();
+        let shown = cells(app, i);
+        let want = diff::change_cell(&fresh, r, m);
+        assert!(shown.iter().any(|(_, s)| *s == want), "{q:?} row {i}");
+    }
+}
+
+#[test]
+fn a_step_u_and_capital_u_act_on_both_runs() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    let whole = compare_pane(&app).order.clone();
+    select(&mut app, "LookupTariff");
+    app.press(Char('d'));
+    let q = app.compared().expect("a comparison").query().clone();
+    assert_eq!(q.steps.len(), 1, "{:?}", app.status);
+    assert!(q.steps[0].label().contains("LookupTariff"), "{q:?}");
+    same_as_fresh(&app, base, new);
+    let screen = text(&render(&app));
+    let header = screen.lines().next().unwrap_or_default();
+    assert_eq!(header.matches("drop LookupTariff").count(), 1, "{header}");
+    assert!(!compare_pane(&app).order.is_empty());
+    app.press(Char('u'));
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    assert_eq!(compare_pane(&app).order, whole);
+    select(&mut app, "main");
+    app.press(Char('m'));
+    assert_eq!(app.compared().expect("a comparison").query().steps.len(), 1);
+    same_as_fresh(&app, base, new);
+    app.press(Char('U'));
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    same_as_fresh(&app, base, new);
+}
+
+/// A step on a function of NEW's run only is left out of BASE, which
+/// says so; the comparison goes on.
+#[test]
+fn a_step_one_side_lacks_is_left_out_of_it_with_a_note() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    select(&mut app, "ValidateOrder");
+    app.press(Char('d'));
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("left out of base"), "{status}");
+    same_as_fresh(&app, base, new);
+    let c = app.compared().expect("a comparison");
+    assert!(c.comparison().side(Which::Base).left_out_steps().count() == 1);
+    assert!(c.comparison().side(Which::New).left_out_steps().count() == 0);
+}
+
+#[test]
+fn the_shares_and_the_sort_stay_across_a_step() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    act(&mut app, &[Char('%'), Char('s')]);
+    let look = compare_pane(&app).look();
+    select(&mut app, "main");
+    app.press(Char('m'));
+    assert_eq!(compare_pane(&app).look(), look);
+}
+
+#[test]
+fn step_screens() {
+    snap(
+        "compare-step",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Rows(3), Char('d')],
+    );
 }

@@ -16,11 +16,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 use unicode_width::UnicodeWidthStr;
 
-/// The name's room before the value columns take theirs: a quarter of
-/// the pane, within these (at most the widest name).
+/// The name's room before the value columns take theirs: a sixth of the
+/// pane, within these (at most the widest name), so an 80-column window
+/// shows both values, the change and its percent.
 const NAME_LEAST: (usize, usize) = (12, 32);
-/// The module and status column at most (a module path cut in its middle).
-const STATUS_MOST: usize = 22;
+/// The module and status column's room: a fifth of the pane within these
+/// (a module path cut in its middle).
+const STATUS_ROOM: (usize, usize) = (10, 24);
 
 pub(super) fn pane(buf: &mut Buffer, area: Rect, p: &ComparePane, theme: Theme) {
     let (title, legend) = (
@@ -73,8 +75,8 @@ fn legend() -> String {
 /// fit whole (no digit is ever cut); the name takes what they leave.
 fn layout(p: &ComparePane, width: usize) -> Vec<(Col, usize)> {
     let w = p.widths();
-    let status = w[1].min(STATUS_MOST);
-    let mut name = w[0].min((width / 4).clamp(NAME_LEAST.0, NAME_LEAST.1));
+    let status = w[1].min((width / 5).clamp(STATUS_ROOM.0, STATUS_ROOM.1));
+    let mut name = w[0].min((width / 6).clamp(NAME_LEAST.0, NAME_LEAST.1));
     let mut used = 1 + name + 1 + status;
     let mut out = Vec::new();
     for (k, &col) in p.cols().iter().enumerate().skip(2 + p.first) {

@@ -113,6 +113,23 @@ impl ComparePane {
         pane
     }
 
+    /// How the pane shows its rows (values or shares, the sort), to keep
+    /// on the comparison a new query makes.
+    pub fn look(&self) -> (Shown, usize, bool) {
+        (self.shown, self.sort, self.reversed)
+    }
+
+    /// Shows the rows as `look` says (a column the comparison lacks: the
+    /// default sort kept).
+    pub fn set_look(&mut self, (shown, sort, reversed): (Shown, usize, bool)) {
+        self.shown = shown;
+        if sort < self.cols.len() {
+            (self.sort, self.reversed) = (sort, reversed);
+        }
+        self.cursor = 0;
+        self.reorder();
+    }
+
     /// The comparison shown.
     pub fn comparison(&self) -> &Comparison {
         self.compared.comparison()

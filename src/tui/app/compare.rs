@@ -1,0 +1,118 @@
+//! The query of a comparison (tui.md § Comparisons): a step, a thread
+//! choice or a range, `u` and `U`, asked of both runs at once. Each side
+//! answers the same `Query` by the one runner's `Policy::Side`
+//! (`diff::answer_sides`), so a step naming what one side lacks is left
+//! out of that side with a note; the app's own answer stays NEW's.
+
+use super::super::intent::Intent;
+use super::super::keymap::{Place, key_for};
+use super::super::query::Ask;
+use super::App;
+use crate::analysis::diff::{self, Comparison, Which};
+use crate::analysis::query::Query;
+use crate::model::Watch;
+use std::sync::Arc;
+
+impl App {
+    /// What `ask` asks, of both sides of the comparison.
+    pub(super) fn compare_ask(&mut self, ask: Ask) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let mut q = c.query().clone();
+        let said = match ask {
+            Ask::Push(step) => {
+                let label = crate::text::visible(&step.label()).into_owned();
+                q.steps.push(step);
+                label
+            }
+            Ask::Threads(ids) => {
+                q.threads = ids;
+                super::super::query::threads_label(q.threads.as_deref())
+            }
+            Ask::Range(r) => {
+                q.range = Some(r);
+                format!("range {}", crate::analysis::query::range_label(r))
+            }
+            Ask::OutOfRange => {
+                q.range = None;
+                "the whole run".into()
+            }
+        };
+        let undo = key_for(&Intent::PopStep, Place::Query);
+        self.compare_on(q, format!("{said} (both runs) · {undo} undoes it"));
+    }
+
+    /// `u` in a comparison: the last step off both sides, else the range,
+    /// else the thread choice.
+    pub(super) fn compare_pop(&mut self) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let mut q = c.query().clone();
+        let undone = match q.steps.pop() {
+            Some(step) => crate::text::visible(&step.label()).into_owned(),
+            None if q.range.is_some() => {
+                q.range = None;
+                "the range".into()
+            }
+            None if q.threads.is_some() => {
+                q.threads = None;
+                "the thread choice".into()
+            }
+            None => {
+                self.status = Some("no query step to undo".into());
+                return;
+            }
+        };
+        self.compare_on(q, format!("undone: {undone} (both runs)"));
+    }
+
+    /// `U` in a comparison: both whole runs again.
+    pub(super) fn compare_clear(&mut self) {
+        let whole = self.compared.as_ref().is_some_and(|c| c.query().is_whole());
+        match whole {
+            true => self.status = Some("the whole runs are shown already".into()),
+            false => self.compare_on(Query::default(), "both whole runs again".into()),
+        }
+    }
+
+    /// Both sides' answers to `q`, compared, in place of the comparison
+    /// shown (the Functions tab keeps its look), and `said` on the status
+    /// line with what a side left out; why not where a side cannot take
+    /// it (the comparison shown stays).
+    fn compare_on(&mut self, q: Query, said: String) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let loaded = Which::BOTH.map(|w| Arc::clone(c.comparison().side(w).loaded()));
+        let compared =
+            diff::answer_sides(&loaded[0], &loaded[1], &q, &Watch::NONE).and_then(Comparison::new);
+        let comparison = match compared {
+            Ok(comparison) => comparison,
+            Err(e) => {
+                self.status = Some(crate::text::visible(&e.to_string()).into_owned());
+                self.notice = true;
+                return;
+            }
+        };
+        let next = Arc::new(c.with(comparison, q));
+        let before = self.before();
+        let look = self.history.first().and_then(|p| match p {
+            super::super::pane::Pane::Compare(p) => Some(p.look()),
+            _ => None,
+        });
+        self.query
+            .set(next.comparison().side(Which::New).clone(), None);
+        self.compared = Some(Arc::clone(&next));
+        self.query_changed_to(before, None);
+        if let (Some(look), Some(super::super::pane::Pane::Compare(p))) =
+            (look, self.history.first_mut())
+        {
+            p.set_look(look);
+        }
+        let mut words = vec![said];
+        words.extend(next.left_out());
+        self.status = Some(words.join(" · "));
+    }
+}
