@@ -210,8 +210,17 @@ impl App {
             Some(c) if tab == View::Table(Table::Functions) => {
                 Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
             }
-            _ => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
+            _ => self.against(Pane::root(tab, &self.cx_of(Reads::of_view(tab)))),
         }
+    }
+
+    /// A pane of the comparison shown, if any: a Call tree pane then shows
+    /// BASE's totals beside NEW's.
+    fn against(&self, mut pane: Pane) -> Pane {
+        if let (Some(c), Pane::Tree(t)) = (&self.compared, &mut pane) {
+            t.against = Some(c.tree_base());
+        }
+        pane
     }
 
     /// The paths' profile: what every pane but the Trace pane reads.
@@ -469,6 +478,7 @@ impl App {
     /// profile's: the Trace pane's cross by the answer's mapping).
     fn open(&mut self, step: Step) {
         let pane = Pane::step(step, &self.cx_of(Reads::of_view(step.tab())));
+        let pane = self.against(pane);
         self.history.push(pane);
         self.forward.clear();
     }

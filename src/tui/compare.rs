@@ -5,9 +5,10 @@
 //! two inputs. The app's query is NEW's answer, so every pane that is not
 //! compared reads NEW's run, and says so.
 
-use crate::analysis::diff::{Comparison, Which};
+use crate::analysis::diff::{Comparison, TreeBase, Which};
 use crate::analysis::query::Query;
 use crate::text::visible;
+use std::sync::{Arc, OnceLock};
 
 /// The app's comparison: what `profx diff --json` compares, and how the
 /// header names its two sides.
@@ -18,6 +19,8 @@ pub struct Compared {
     /// The query both sides answer, as asked (a step left out of one side
     /// is in it: the other side took it).
     query: Query,
+    /// BASE's call tree, made when a Call tree pane first asks for it.
+    tree: OnceLock<Arc<TreeBase>>,
 }
 
 impl std::fmt::Debug for Compared {
@@ -36,7 +39,17 @@ impl Compared {
             comparison,
             names,
             query,
+            tree: OnceLock::new(),
         }
+    }
+
+    /// BASE's call tree, whose totals the Call tree pane shows beside
+    /// NEW's (nodes paired by their path of names).
+    pub fn tree_base(&self) -> Arc<TreeBase> {
+        let made = self
+            .tree
+            .get_or_init(|| Arc::new(TreeBase::of(&self.comparison)));
+        Arc::clone(made)
     }
 
     /// The query both sides answer.

@@ -60,7 +60,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
 /// In a comparison, a pane that is not compared shows NEW's run alone,
 /// and says so at the right of its frame's foot.
 fn news_run(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
-    if app.compared().is_none() || matches!(app.pane(), Pane::Compare(_)) {
+    let compared = match app.pane() {
+        Pane::Compare(_) => true,
+        Pane::Tree(t) => t.tree.direction == crate::analysis::calltree::Direction::TopDown,
+        _ => false,
+    };
+    if app.compared().is_none() || compared {
         return;
     }
     let says = match app.tab() {

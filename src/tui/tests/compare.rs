@@ -327,3 +327,89 @@ fn step_screens() {
         &[Rows(3), Char('d')],
     );
 }
+
+/// The Call tree's rows on screen: (name, its cells), read from the
+/// screen's table under the headings.
+fn tree_rows(app: &App) -> (Vec<String>, Vec<Vec<String>>) {
+    let screen = text(&render(app));
+    let lines: Vec<&str> = screen.lines().collect();
+    let head: Vec<String> = lines[3].split_whitespace().map(String::from).collect();
+    let rows = lines[4..]
+        .iter()
+        .take_while(|l| l.starts_with('│') && !l.trim_matches(['│', ' ']).is_empty())
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    (head, rows)
+}
+
+#[test]
+fn the_call_tree_shows_bases_total_and_the_change_per_node() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('4'));
+    let t = app.tree();
+    assert!(t.against.is_some(), "the Call tree is compared");
+    let base = crate::tui::tests::fixture("diff/xpp/base.prf");
+    let base_ix = crate::analysis::calltree::TreeIndex::build(&base);
+    let cx = app.cx();
+    let p = cx.profile.as_ref();
+    let against = t.against.as_ref().expect("BASE's tree");
+    for r in t.tree.rows.iter().take(20) {
+        let mut names = vec![t.tree.label(p, r.id).name(p).to_string()];
+        let mut at = r.id;
+        while let Some(up) = t.tree.parent(p, at) {
+            names.push(t.tree.label(p, up).name(p).to_string());
+            at = up;
+        }
+        names.reverse();
+        // BASE's node at that path, found the plain way.
+        let mut node = None;
+        for n in &names {
+            node = base_ix
+                .children()
+                .of(node)
+                .iter()
+                .copied()
+                .find(|&k| base_ix.label(&base, k).name(&base) == n);
+            if node.is_none() {
+                break;
+            }
+        }
+        let want = node.map(|n| base_ix.weight(n));
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(against.total_at(&refs), want, "{names:?}");
+    }
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Base ms") && screen.contains("Δ ms"),
+        "{screen}"
+    );
+    assert!(!screen.contains("NEW's run only"), "{screen}");
+}
+
+#[test]
+fn a_call_tree_compared_with_itself_shows_no_change() {
+    let mut app = app_on("xpp/new.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let (head, rows) = tree_rows(&app);
+    assert!(head.contains(&"Base".to_string()), "{head:?}");
+    assert!(!rows.is_empty());
+    for r in &rows {
+        // Total, BASE's total and the change follow the name.
+        let at = r
+            .iter()
+            .position(|c| c.contains('.') && c.chars().any(|d| d.is_ascii_digit()))
+            .expect("a total");
+        assert_eq!(r[at], r[at + 1], "{r:?}");
+        assert_eq!(r[at + 2], "0.000", "{r:?}");
+    }
+}
+
+#[test]
+fn tree_screens() {
+    snap(
+        "compare-tree",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('4'), Char('E')],
+    );
+}

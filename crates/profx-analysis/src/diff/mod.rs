@@ -17,6 +17,7 @@ mod gate;
 mod json;
 mod pair;
 mod table;
+mod tree;
 
 pub use csv::write_csv;
 pub use folded::{weight_of, write_folded};
@@ -27,6 +28,7 @@ pub use table::{
     SortBy, TableOptions, change_cell, change_pct_cell, ordered, signed, status_cell, value_cell,
     write_table,
 };
+pub use tree::{TreeBase, tree_delta};
 
 use crate::query::{Answer, Policy, Query, QueryError};
 use crate::report::json as report;
