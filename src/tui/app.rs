@@ -215,10 +215,13 @@ impl App {
     }
 
     /// A pane of the comparison shown, if any: a Call tree pane then shows
-    /// BASE's totals beside NEW's.
+    /// BASE's totals beside NEW's, a Flame pane colours each frame by its
+    /// change.
     fn against(&self, mut pane: Pane) -> Pane {
-        if let (Some(c), Pane::Tree(t)) = (&self.compared, &mut pane) {
-            t.against = Some(c.tree_base());
+        match (&self.compared, &mut pane) {
+            (Some(c), Pane::Tree(t)) => t.against = Some(c.tree_base()),
+            (Some(c), Pane::Flame(f)) => f.against = Some(c.tree_base()),
+            _ => {}
         }
         pane
     }

@@ -63,6 +63,7 @@ fn news_run(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
     let compared = match app.pane() {
         Pane::Compare(_) => true,
         Pane::Tree(t) => t.tree.direction == crate::analysis::calltree::Direction::TopDown,
+        Pane::Flame(f) => f.sandwich.is_none() && !f.in_chart(),
         _ => false,
     };
     if app.compared().is_none() || compared {

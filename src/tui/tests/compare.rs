@@ -413,3 +413,59 @@ fn tree_screens() {
         &[Char('4'), Char('E')],
     );
 }
+
+/// The background of the first cell showing `name` on screen.
+fn bg_of(buf: &ratatui::buffer::Buffer, name: &str) -> Option<ratatui::style::Color> {
+    let screen = text(buf);
+    for (y, line) in screen.lines().enumerate() {
+        if let Some(at) = line.find(name) {
+            let x = line[..at].chars().count() as u16;
+            return buf[(x, y as u16)].bg.into();
+        }
+    }
+    None
+}
+
+#[test]
+fn the_flame_graph_colours_each_frame_by_its_change_and_says_it() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('5'));
+    let buf = render(&app);
+    let screen = text(&buf);
+    // DECODE is NEW's only: the deepest red; READITEM did not change.
+    assert_eq!(bg_of(&buf, "DECODE"), Some(Color::Indexed(196)), "{screen}");
+    assert_eq!(
+        bg_of(&buf, "READITEM"),
+        Some(Color::Indexed(252)),
+        "{screen}"
+    );
+    let saveorder = bg_of(&buf, "SAVEORDER");
+    assert!(
+        matches!(saveorder, Some(Color::Indexed(210 | 203 | 217 | 224))),
+        "{saveorder:?}"
+    );
+    assert!(screen.contains("red more than BASE"), "{screen}");
+    // The selected frame (MAIN, 91 → 101 ms) says its change signed.
+    assert!(screen.contains("Δ +10.000 ms vs BASE"), "{screen}");
+    assert!(!screen.contains("NEW's run only"), "{screen}");
+}
+
+#[test]
+fn a_flame_graph_compared_with_itself_is_grey() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/new.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('5'));
+    let buf = render(&app);
+    let coloured = buf.content().iter().any(|c| match c.bg {
+        Color::Indexed(i) => [224, 217, 210, 203, 196, 189, 153, 111, 75, 33].contains(&i),
+        _ => false,
+    });
+    assert!(!coloured, "{}", text(&buf));
+    assert!(text(&buf).contains("Δ 0.000 ms vs BASE"), "{}", text(&buf));
+}
+
+#[test]
+fn flame_screens() {
+    snap("compare-flame", "xpp/base.prf", "xpp/new.prf", &[Char('5')]);
+}

@@ -8,6 +8,7 @@
 //! from `Ctx::flame`): a new query's pane draws as the last one did.
 
 mod chart;
+mod differential;
 mod draw;
 
 pub(crate) use chart::{ChartLine, ChartState};
@@ -81,6 +82,8 @@ pub struct FlamePane {
     pub mode: FlameMode,
     pub chart: ChartState,
     pub search: Search,
+    /// In a comparison, BASE's tree: each frame is coloured by its change.
+    pub against: Option<Arc<crate::analysis::diff::TreeBase>>,
 }
 
 impl FlamePane {
