@@ -1161,6 +1161,22 @@ pub(super) const SECTIONS: &[Section] = &[
         listed: true,
         bindings: &[
             bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "search the names: keep the rows that match; step through them",
+                ("/", "search", Always, Lead),
+            ),
+            also(&[ch('n')], Intent::NextMatch),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the function in NEW's Functions table (its callers and callees)",
+                ("⏎", "in NEW", Always, Pane),
+            ),
+            bind_hint(
                 &[ch('%')],
                 Intent::Shares,
                 "%",

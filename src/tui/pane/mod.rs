@@ -406,7 +406,8 @@ impl Pane {
             Pane::Table(t) => Some(&t.search),
             Pane::Tree(t) => Some(&t.search),
             Pane::Flame(f) => Some(&f.search),
-            Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => None,
+            Pane::Compare(c) => Some(&c.search),
+            Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
 
@@ -448,7 +449,8 @@ impl Pane {
             Pane::Table(t) => t.set_search(text, narrowing, cx),
             Pane::Tree(t) => t.set_search(text, cx),
             Pane::Flame(f) => f.set_search(text, cx),
-            Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => None,
+            Pane::Compare(c) => c.set_search(text),
+            Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
 

@@ -469,3 +469,38 @@ fn a_flame_graph_compared_with_itself_is_grey() {
 fn flame_screens() {
     snap("compare-flame", "xpp/base.prf", "xpp/new.prf", &[Char('5')]);
 }
+
+#[test]
+fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    act(
+        &mut app,
+        &[
+            Char('/'),
+            Char('O'),
+            Char('r'),
+            Char('d'),
+            Char('e'),
+            Char('r'),
+        ],
+    );
+    let p = compare_pane(&app);
+    let c = p.comparison();
+    let names: Vec<&str> = p.order.iter().map(|&i| c.rows()[i].name(c)).collect();
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.contains("Order")),
+        "{names:?}"
+    );
+    assert!(names.len() < c.rows().len());
+    act(&mut app, &[Enter]);
+    select(&mut app, "PriceOrder");
+    act(&mut app, &[Enter]);
+    assert_eq!(super::selected_name(&app), "PriceOrder(struct Order *)");
+    assert!(matches!(app.pane(), Pane::Table(_)));
+    assert!(text(&render(&app)).contains("NEW's run only"));
+    act(&mut app, &[Backspace]);
+    assert!(matches!(app.pane(), Pane::Compare(_)));
+    // Esc at the start clears the search: every row again.
+    act(&mut app, &[Esc]);
+    assert_eq!(compare_pane(&app).order.len(), 9);
+}

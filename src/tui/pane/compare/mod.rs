@@ -7,7 +7,7 @@
 
 mod draw;
 
-use super::{Ctx, Effect};
+use super::{Ctx, Effect, Search, Step};
 use crate::analysis::diff::{self, Comparison, Measure, Metric, Row, SortBy, Which};
 use crate::model::FuncId;
 use crate::tui::compare::Compared;
@@ -76,6 +76,8 @@ pub struct ComparePane {
     cols: Vec<Col>,
     /// Each column's widest cell (its heading's included), over every row.
     widths: Vec<usize>,
+    /// The search over the names (`/`): the rows shown are those matching.
+    pub search: Search,
 }
 
 impl std::fmt::Debug for ComparePane {
@@ -108,6 +110,7 @@ impl ComparePane {
             first: 0,
             cols,
             widths: Vec::new(),
+            search: Search::default(),
         };
         pane.reorder();
         pane
@@ -204,6 +207,11 @@ impl ComparePane {
         if self.reversed {
             self.order.reverse();
         }
+        if let Some(q) = &self.search.query {
+            let c = self.compared.comparison();
+            let name = |i: usize| crate::text::visible(c.rows()[i].name(c)).into_owned();
+            self.order.retain(|&i| q.is_match(&name(i)));
+        }
         let rows = self.comparison().rows();
         self.widths = self
             .cols
@@ -251,9 +259,47 @@ impl ComparePane {
                 self.first = super::step(self.first, *d, values);
             }
             Intent::Shares => return self.toggle_shares(),
+            Intent::Open => return self.open(),
+            Intent::NextMatch | Intent::PrevMatch if self.search.query.is_some() => {
+                let d = if *intent == Intent::NextMatch { 1 } else { -1 };
+                self.cursor = super::step_wrap(self.cursor, d, len);
+            }
             _ => return Effect::Ignored,
         }
         Effect::Done
+    }
+
+    /// `Enter`: the function in NEW's Functions table (its callers and
+    /// callees); a function gone from NEW's run says so.
+    fn open(&mut self) -> Effect {
+        let Some(r) = self
+            .selected()
+            .and_then(|i| self.comparison().rows().get(i))
+        else {
+            return Effect::Done;
+        };
+        match r.new {
+            Some(f) => Effect::Open(Step::Function(f)),
+            None => Effect::Say(format!(
+                "{} is gone from NEW's run: its numbers are BASE's, in this table",
+                crate::text::visible(r.name(self.comparison()))
+            )),
+        }
+    }
+
+    /// A new search text: the rows whose name matches, in the sort's
+    /// order; what it kept, for the status line.
+    pub fn set_search(&mut self, text: &str) -> Option<String> {
+        self.search.set(text);
+        self.cursor = 0;
+        self.offset = 0;
+        self.reorder();
+        let all = self.comparison().rows().len() as u64;
+        let kept = crate::report::fmt::grouped(self.order.len() as u64);
+        Some(format!(
+            "{kept} of {}",
+            crate::report::fmt::counted(all, "functions")
+        ))
     }
 
     fn toggle_shares(&mut self) -> Effect {
