@@ -2,7 +2,8 @@
 //! user would: tmux runs a shell, the test types into it and reads the
 //! screen, waiting for text (never a fixed sleep). The comparison opens in
 //! the app, sorts, shows shares, takes a step on both runs and undoes it,
-//! shows the Call tree and the flame graph compared and NEW's Trace pane,
+//! shows the Call tree and the flame graph compared (BASE's widths too)
+//! and NEW's Trace pane,
 //! quits, and leaves the shell usable.
 //!
 //! Needs tmux (`.ci/run` installs it).
@@ -154,7 +155,13 @@ fn a_comparison_walked() {
 
     // The flame graph: the selected frame's change, signed.
     t.keys(&["5"]);
-    t.wait_for("Δ +10.000 ms vs BASE");
+    t.wait_for("Δ +10.000 ms NEW vs BASE");
+    // b: BASE's widths (PARSE, gone from NEW, is drawn), and back.
+    t.keys(&["b"]);
+    let s = t.wait_for("BASE's widths, red more in NEW");
+    assert!(s.contains("PARSE"), "{s}");
+    t.keys(&["b"]);
+    t.wait_for("NEW's widths, red more than BASE");
 
     // The Trace pane is NEW's, and says so.
     t.keys(&["6"]);

@@ -110,6 +110,8 @@ pub struct App {
     /// Two runs compared (`profx diff`): the query is then NEW's answer,
     /// and the Functions tab the comparison's.
     pub(super) compared: Option<Arc<Compared>>,
+    /// In a comparison, the Flame pane draws BASE's widths (`b`).
+    pub(super) flame_base: bool,
 }
 
 impl App {
@@ -158,6 +160,7 @@ impl App {
             opening: None,
             flame: Default::default(),
             compared: None,
+            flame_base: false,
         };
         let first = match threads {
             true => Opening::start(&profile, &prepared, usize::from(size.height)),
@@ -210,6 +213,11 @@ impl App {
             Some(c) if tab == View::Table(Table::Functions) => {
                 Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
             }
+            Some(c) if tab == View::Flame && self.flame_base => {
+                let mut f = pane::FlamePane::new(None, &base_cx(c, (self.size, self.flame)));
+                (f.against, f.base_drawn) = (Some(c.tree_new()), true);
+                Pane::Flame(f)
+            }
             _ => self.against(Pane::root(tab, &self.cx_of(Reads::of_view(tab)))),
         }
     }
@@ -248,8 +256,17 @@ impl App {
 
     /// What the pane on screen reads.
     pub fn cx(&self) -> Ctx<'_> {
+        if let Some(c) = self.compared.as_deref().filter(|_| self.base_drawn()) {
+            return base_cx(c, (self.size, self.flame));
+        }
         // The history is empty only while a tab is being switched or made.
         self.cx_of(self.history.last().map_or(Reads::Paths, Pane::reads))
+    }
+
+    /// Whether the pane on screen is a comparison's flame graph drawn
+    /// with BASE's widths: it reads BASE's profile.
+    fn base_drawn(&self) -> bool {
+        self.flame_base && matches!(self.history.last(), Some(Pane::Flame(_)))
     }
 
     /// What a pane reads: the profile of the answer `reads` names, and the
@@ -271,8 +288,12 @@ impl App {
     /// The history, what panes read (`cx`), and the mode, borrowed apart.
     fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
         let reads = self.history.last().map_or(Reads::Paths, Pane::reads);
+        let base = self.base_drawn();
         let at = (self.opening.as_ref(), self.size, self.flame);
-        let cx = cx_of(&self.query, reads, at);
+        let cx = match self.compared.as_deref() {
+            Some(c) if base => base_cx(c, (self.size, self.flame)),
+            _ => cx_of(&self.query, reads, at),
+        };
         (&mut self.history, cx, &mut self.mode)
     }
 
@@ -412,6 +433,9 @@ impl App {
     }
 
     fn global(&mut self, intent: Intent) {
+        if self.base_drawn() && self.on_news_function(&intent) {
+            return;
+        }
         let n = TABS.len();
         let at = pane::tab_index(self.tab());
         match intent {
@@ -448,6 +472,7 @@ impl App {
             Intent::ClearQuery => self.clear_query(),
             Intent::Transforms => self.mode = Mode::Menu(Menu::default()),
             Intent::Threads => self.open_threads(),
+            Intent::BaseWidths => self.base_widths(),
             _ => {}
         }
     }
@@ -506,7 +531,18 @@ impl App {
         self.forward.clear();
         let mut trail = std::mem::take(&mut self.history);
         let slot = pane::tab_index(trail[0].tab());
-        if slot == pane::tab_index(tab) {
+        if self.flame_base && slot != pane::tab_index(tab) {
+            // BASE's widths are the Flame pane's on screen only: every
+            // other pane, and the flame graph come back to, is NEW's.
+            self.flame_base = false;
+            trail.clear();
+        }
+        if trail.is_empty() {
+            self.history = match self.saved[pane::tab_index(tab)].take() {
+                Some(t) => t,
+                None => vec![self.root_pane(tab)],
+            };
+        } else if slot == pane::tab_index(tab) {
             // The tab of the trail's root: back to the root.
             trail.truncate(1);
             self.history = trail;
@@ -664,6 +700,19 @@ impl App {
             }
             _ => true,
         }
+    }
+}
+
+/// What a comparison's flame graph drawn with BASE's widths reads:
+/// BASE's answer and profile.
+fn base_cx(c: &Compared, (size, flame): (Rect, pane::flame::Look)) -> Ctx<'_> {
+    Ctx {
+        profile: c.comparison().profile(Which::Base),
+        prepared: c.base_prepared(),
+        answer: c.comparison().side(Which::Base),
+        opening: None,
+        size,
+        flame,
     }
 }
 

@@ -5,6 +5,7 @@
 //! two inputs. The app's query is NEW's answer, so every pane that is not
 //! compared reads NEW's run, and says so.
 
+use super::derived::Prepared;
 use crate::analysis::diff::{Comparison, TreeBase, Which};
 use crate::analysis::query::Query;
 use crate::text::visible;
@@ -21,6 +22,10 @@ pub struct Compared {
     query: Query,
     /// BASE's call tree, made when a Call tree pane first asks for it.
     tree: OnceLock<Arc<TreeBase>>,
+    /// NEW's, for the flame graph drawn with BASE's widths (`b`).
+    new_tree: OnceLock<Arc<TreeBase>>,
+    /// What the panes derive from BASE's profile (its flame graph).
+    base_prepared: OnceLock<Arc<Prepared>>,
 }
 
 impl std::fmt::Debug for Compared {
@@ -40,7 +45,23 @@ impl Compared {
             names,
             query,
             tree: OnceLock::new(),
+            new_tree: OnceLock::new(),
+            base_prepared: OnceLock::new(),
         }
+    }
+
+    /// NEW's call tree, whose totals BASE's flame graph is coloured
+    /// against (`b`).
+    pub fn tree_new(&self) -> Arc<TreeBase> {
+        let made = self
+            .new_tree
+            .get_or_init(|| Arc::new(TreeBase::of_side(&self.comparison, Which::New)));
+        Arc::clone(made)
+    }
+
+    /// What the panes derive from BASE's profile.
+    pub(super) fn base_prepared(&self) -> &Arc<Prepared> {
+        self.base_prepared.get_or_init(Arc::default)
     }
 
     /// BASE's call tree, whose totals the Call tree pane shows beside

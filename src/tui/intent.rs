@@ -115,6 +115,8 @@ pub enum Intent {
     /// A comparison's tables: absolute values ⇄ shares of each run's
     /// total (tui.md § Comparisons).
     Shares,
+    /// A comparison's flame graph: BASE's widths ⇄ NEW's.
+    BaseWidths,
     /// Functions: the selected function's lines.
     ShowLines,
     /// Leave the detail split, or go back one step in the history.

@@ -28,6 +28,8 @@ pub enum Place {
     Modules,
     /// The Functions pane of a comparison of two runs.
     Compare,
+    /// The Flame pane of a comparison.
+    FlameCompared,
     Stacks,
     Lines,
     /// A packet's events, in trace order.
@@ -1210,6 +1212,19 @@ pub(super) const SECTIONS: &[Section] = &[
             "colours",
             "a change is signed (+ more, - less): slower red, faster blue",
         )],
+    },
+    Section {
+        title: "Flame compared (profx diff)",
+        place: Place::FlameCompared,
+        listed: true,
+        bindings: &[bind_hint(
+            &[ch('b')],
+            Intent::BaseWidths,
+            "b",
+            "BASE's widths ⇄ NEW's (each frame coloured by its change)",
+            ("b", "base", Always, Pane),
+        )],
+        notes: &[],
     },
     Section {
         title: "Help",

@@ -6,6 +6,7 @@
 
 use super::super::intent::Intent;
 use super::super::keymap::{Place, key_for};
+use super::super::pane::Pane;
 use super::super::query::Ask;
 use super::App;
 use crate::analysis::diff::{self, Comparison, Which};
@@ -114,5 +115,47 @@ impl App {
         let mut words = vec![said];
         words.extend(next.left_out());
         self.status = Some(words.join(" · "));
+    }
+}
+
+impl App {
+    /// `b` in a comparison's flame graph: BASE's widths ⇄ NEW's, each
+    /// frame coloured by its change either way.
+    pub(super) fn base_widths(&mut self) {
+        let b = key_for(&Intent::BaseWidths, Place::FlameCompared);
+        if self.compared.is_none() || !matches!(self.pane(), Pane::Flame(_)) {
+            self.status = Some(format!(
+                "{b} draws BASE's widths in a comparison's flame graph (profx diff BASE NEW)"
+            ));
+            return;
+        }
+        self.flame_base = !self.flame_base;
+        self.history = vec![self.root_pane(crate::analysis::view::View::Flame)];
+        self.forward.clear();
+        self.status = Some(match self.flame_base {
+            true => format!("BASE's widths, coloured by NEW's change · {b}: NEW's"),
+            false => format!("NEW's widths, coloured by the change from BASE · {b}: BASE's"),
+        });
+    }
+
+    /// With BASE's widths drawn, a key that acts on a function of the
+    /// query (NEW's run: a step, the tree, a sandwich) says how to get
+    /// back to NEW's frames instead; true when it did.
+    pub(super) fn on_news_function(&mut self, intent: &Intent) -> bool {
+        let acts = matches!(
+            intent,
+            Intent::Transform(_)
+                | Intent::Transforms
+                | Intent::ShowInTree
+                | Intent::Sandwich
+                | Intent::Open
+        );
+        if acts {
+            let b = key_for(&Intent::BaseWidths, Place::FlameCompared);
+            self.status = Some(format!(
+                "BASE's frames are drawn: {b} draws NEW's, which this key acts on"
+            ));
+        }
+        acts
     }
 }

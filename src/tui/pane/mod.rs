@@ -368,6 +368,9 @@ impl Pane {
             Pane::Table(t) => t.places(),
             Pane::Tree(_) => &[Place::Tree, Place::Everywhere],
             Pane::Flame(f) if f.in_chart() => &[Place::Chart, Place::Everywhere],
+            Pane::Flame(f) if f.against.is_some() => {
+                &[Place::FlameCompared, Place::Flame, Place::Everywhere]
+            }
             Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
             Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],

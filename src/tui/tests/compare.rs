@@ -447,7 +447,7 @@ fn the_flame_graph_colours_each_frame_by_its_change_and_says_it() {
     );
     assert!(screen.contains("red more than BASE"), "{screen}");
     // The selected frame (MAIN, 91 → 101 ms) says its change signed.
-    assert!(screen.contains("Δ +10.000 ms vs BASE"), "{screen}");
+    assert!(screen.contains("Δ +10.000 ms NEW vs BASE"), "{screen}");
     assert!(!screen.contains("NEW's run only"), "{screen}");
 }
 
@@ -462,7 +462,11 @@ fn a_flame_graph_compared_with_itself_is_grey() {
         _ => false,
     });
     assert!(!coloured, "{}", text(&buf));
-    assert!(text(&buf).contains("Δ 0.000 ms vs BASE"), "{}", text(&buf));
+    assert!(
+        text(&buf).contains("Δ 0.000 ms NEW vs BASE"),
+        "{}",
+        text(&buf)
+    );
 }
 
 #[test]
@@ -503,4 +507,35 @@ fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
     // Esc at the start clears the search: every row again.
     act(&mut app, &[Esc]);
     assert_eq!(compare_pane(&app).order.len(), 9);
+}
+
+#[test]
+fn b_draws_bases_widths_and_back() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('5'), Char('b')]);
+    let buf = render(&app);
+    let screen = text(&buf);
+    assert!(screen.contains("BASE's widths"), "{screen}");
+    assert!(
+        screen.contains("PARSE") && !screen.contains("DECODE"),
+        "{screen}"
+    );
+    // PARSE is BASE's only: gone from NEW, the deepest blue.
+    assert_eq!(bg_of(&buf, "PARSE"), Some(Color::Indexed(33)), "{screen}");
+    assert!(screen.contains("Δ +10.000 ms NEW vs BASE"), "{screen}");
+    // A key acting on NEW's functions says how to get back to them.
+    act(&mut app, &[Char('d')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("BASE's frames are drawn"), "{said}");
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    act(&mut app, &[Char('b')]);
+    assert!(text(&render(&app)).contains("DECODE"));
+    // Another tab and back: NEW's widths again.
+    act(&mut app, &[Char('b'), Char('1'), Char('5')]);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("NEW's widths") && screen.contains("DECODE"),
+        "{screen}"
+    );
 }

@@ -19,7 +19,13 @@ pub struct TreeBase {
 impl TreeBase {
     /// BASE's tree of the comparison (made once: O(BASE's nodes)).
     pub fn of(c: &Comparison) -> TreeBase {
-        let profile = Arc::clone(c.profile(Which::Base));
+        TreeBase::of_side(c, Which::Base)
+    }
+
+    /// Side `w`'s tree of the comparison: NEW's, to find BASE's paths in
+    /// where BASE's widths are drawn.
+    pub fn of_side(c: &Comparison, w: Which) -> TreeBase {
+        let profile = Arc::clone(c.profile(w));
         let index = TreeIndex::build(&profile);
         TreeBase { profile, index }
     }

@@ -20,29 +20,33 @@ const SAME: f64 = 0.005;
 
 /// What the frames of a comparison's flame graph are coloured by.
 pub(super) struct Change<'a> {
-    base: &'a TreeBase,
+    /// The other run's tree: BASE's, or NEW's where BASE's frames are
+    /// drawn.
+    other: &'a TreeBase,
     t: &'a Icicle,
     p: &'a Profile,
+    base_drawn: bool,
 }
 
 /// The change colouring of `f`'s frames, in a comparison's whole flame
 /// graph (a sandwich's frames are NEW's alone).
 pub(super) fn of<'a>(f: &'a FlamePane, cx: &Ctx<'a>) -> Option<Change<'a>> {
-    let base = f.against.as_deref()?;
+    let other = f.against.as_deref()?;
     if f.sandwich.is_some() || f.in_chart() {
         return None;
     }
     Some(Change {
-        base,
+        other,
         t: &f.tree,
         p: cx.profile.as_ref(),
+        base_drawn: f.base_drawn,
     })
 }
 
 impl Change<'_> {
-    /// BASE's weight at frame `n`'s path of names (0 where BASE has no
-    /// such path), and NEW's.
-    fn weights(&self, n: u32) -> (Option<f64>, f64) {
+    /// BASE's and NEW's weights at frame `n`'s path of names (`None` for
+    /// the run without such a path).
+    fn weights(&self, n: u32) -> (Option<f64>, Option<f64>) {
         let (t, p) = (self.t, self.p);
         let mut names = vec![t.func(n).name(p)];
         let mut at = n;
@@ -51,14 +55,18 @@ impl Change<'_> {
             at = up;
         }
         names.reverse();
-        (self.base.total_at(&names), t.weight(n))
+        let (other, this) = (self.other.total_at(&names), Some(t.weight(n)));
+        match self.base_drawn {
+            true => (this, other),
+            false => (other, this),
+        }
     }
 
     /// Frame `n`'s colours: black on red where NEW spends more, on blue
     /// where it spends less, on grey where the same.
     pub(super) fn style(&self, n: u32) -> Style {
         let (base, new) = self.weights(n);
-        let base = base.unwrap_or(0.0);
+        let (base, new) = (base.unwrap_or(0.0), new.unwrap_or(0.0));
         let size = (new - base) / new.max(base).max(f64::MIN_POSITIVE);
         let step = ((size.abs() * REDS.len() as f64).ceil() as usize).clamp(1, REDS.len()) - 1;
         let bg = match size {
@@ -69,18 +77,19 @@ impl Change<'_> {
         Style::default().bg(bg).fg(Color::Black)
     }
 
-    /// Frame `n`'s change in words, signed: `Δ +10.000 ms vs BASE`, or
-    /// `new in NEW`.
+    /// Frame `n`'s change in words, signed: `Δ +10.000 ms NEW vs BASE`,
+    /// or `not in BASE`.
     pub(super) fn said(&self, n: u32, unit: Unit) -> String {
         let (base, new) = self.weights(n);
-        let d = diff::tree_delta(base, new, unit == Unit::Count);
+        let d = diff::tree_delta(base, new.unwrap_or(0.0), unit == Unit::Count);
         let unit = match unit {
             Unit::Ms => format!(" {}", self.p.time_unit_name()),
             Unit::Count => String::new(),
         };
-        match base {
-            Some(_) => format!("Δ {}{unit} vs BASE", diff::signed(d)),
-            None => "not in BASE".into(),
+        match (base, new) {
+            (Some(_), Some(_)) => format!("Δ {}{unit} NEW vs BASE", diff::signed(d)),
+            (None, _) => "not in BASE".into(),
+            (_, None) => "not in NEW".into(),
         }
     }
 }

@@ -356,9 +356,10 @@ fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
         Unit::Ms => crate::report::fmt::grouped_time(p, total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };
-    let legend = match super::differential::of(st, cx) {
-        Some(_) => "· NEW's widths, red more than BASE, blue less ",
-        None => "",
+    let legend = match (super::differential::of(st, cx), st.base_drawn) {
+        (Some(_), false) => "· NEW's widths, red more than BASE, blue less ",
+        (Some(_), true) => "· BASE's widths, red more in NEW, blue less ",
+        (None, _) => "",
     };
     (title, format!(" the full width: {of} {legend}"))
 }
