@@ -83,6 +83,25 @@ impl Compared {
         Compared::new(comparison, self.names.clone(), query)
     }
 
+    /// The command line that prints the comparison's table (`Y`): `profx
+    /// diff BASE NEW --table` and the query both sides answer, each
+    /// argument shell-quoted.
+    pub fn command_line(&self) -> String {
+        let mut args = vec!["profx".to_string(), "diff".to_string()];
+        for w in Which::BOTH {
+            let p = self.comparison.profile(w);
+            args.push(
+                p.sources
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| self.name(w).into()),
+            );
+        }
+        args.push("--table".into());
+        args.extend(self.query.to_args());
+        crate::analysis::query::shell_words(&args)
+    }
+
     /// What a side left out of the query (a step naming what that side
     /// lacks), in words: `left out of base: merge F (no function F)`.
     pub fn left_out(&self) -> Vec<String> {

@@ -539,3 +539,16 @@ fn b_draws_bases_widths_and_back() {
         "{screen}"
     );
 }
+
+#[test]
+fn capital_y_copies_the_diff_command_of_the_comparison() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "main");
+    act(&mut app, &[Char('m'), Char('Y')]);
+    assert_eq!(
+        app.clipboard.as_deref(),
+        Some(
+            "profx diff tests/fixtures/diff/plist/base.txt tests/fixtures/diff/plist/new.txt --table --merge main"
+        )
+    );
+}
