@@ -77,7 +77,7 @@ impl App {
 
     /// A transform of the query on the selection, run on a thread.
     pub(super) fn transform(&mut self, op: Op) {
-        match self.step_of(op) {
+        match self.gone_step(op).unwrap_or_else(|| self.step_of(op)) {
             Ok(step) => self.ask(Ask::Push(step)),
             // A why that does not name the transform is said after it.
             Err(why) if why.starts_with(NEEDS_PATHS) || why == SELECT_FIRST => {

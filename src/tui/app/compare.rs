@@ -4,13 +4,13 @@
 //! (`diff::answer_sides`), so a step naming what one side lacks is left
 //! out of that side with a note; the app's own answer stays NEW's.
 
-use super::super::intent::Intent;
+use super::super::intent::{Intent, Op};
 use super::super::keymap::{Place, key_for};
 use super::super::pane::Pane;
 use super::super::query::Ask;
 use super::App;
 use crate::analysis::diff::{self, Comparison, Which};
-use crate::analysis::query::Query;
+use crate::analysis::query::{Query, Step as QueryStep};
 use crate::model::Watch;
 use std::sync::Arc;
 
@@ -157,5 +157,37 @@ impl App {
             ));
         }
         acts
+    }
+}
+
+impl App {
+    /// The step `op` makes of a comparison's row gone from NEW's run: its
+    /// function is BASE's (the query names it as BASE spells it, and the
+    /// step is left out of NEW, which lacks it); `None` for any other
+    /// selection, which the usual way takes.
+    pub(super) fn gone_step(&self, op: Op) -> Option<Result<QueryStep, String>> {
+        use crate::analysis::query::spelling;
+        let Pane::Compare(p) = self.pane() else {
+            return None;
+        };
+        let c = p.comparison();
+        let r = c.rows().get(p.selected()?)?;
+        let f = r.base.filter(|_| r.new.is_none())?;
+        let base = c.profile(Which::Base);
+        let t = spelling(base, f);
+        Some(Ok(match op {
+            Op::Merge => QueryStep::Merge(t),
+            Op::Focus => QueryStep::Focus(t),
+            Op::Drop => QueryStep::Drop(t),
+            Op::CollapseRecursion => QueryStep::CollapseRecursion(t),
+            Op::CollapseDirectRecursion => QueryStep::CollapseDirectRecursion(t),
+            Op::CollapseSubtree => QueryStep::CollapseSubtree(t),
+            Op::CollapseModule => match base.function_module(f) {
+                "" => return Some(Err(format!("{} has no module to collapse", t.0))),
+                m => QueryStep::CollapseModule(m.to_string()),
+            },
+            // A call node's step is the Call tree's or the flame graph's.
+            _ => return Some(Err(super::super::intent::Why::NodeSteps.into())),
+        }))
     }
 }

@@ -552,3 +552,19 @@ fn capital_y_copies_the_diff_command_of_the_comparison() {
         )
     );
 }
+
+/// A step on a function gone from NEW is BASE's, and is left out of NEW.
+#[test]
+fn a_step_on_a_function_gone_from_new_applies_to_base() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    select(&mut app, "WriteInvoice");
+    act(&mut app, &[Char('d')]);
+    let c = app.compared().expect("a comparison");
+    assert_eq!(c.query().steps.len(), 1, "{:?}", app.status);
+    assert_eq!(c.comparison().side(Which::New).left_out_steps().count(), 1);
+    assert_eq!(c.comparison().side(Which::Base).left_out_steps().count(), 0);
+    same_as_fresh(&app, base, new);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("left out of new"), "{said}");
+}
