@@ -846,7 +846,7 @@ fn sides_in_different_units_need_the_clock() {
 }
 
 /// Without a terminal (as here) the table is printed, sorted by the
-/// largest change; nothing says the app's view is to come.
+/// largest change, and nothing on stderr (a terminal opens the app).
 #[test]
 fn without_a_terminal_the_table_is_printed() {
     let (base, new) = (format!("{DIR}/xpp/base.prf"), format!("{DIR}/xpp/new.prf"));

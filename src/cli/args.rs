@@ -88,8 +88,8 @@ pub struct DiffArgs {
     #[arg(long, conflicts_with_all = ["table", "sort", "top", "to"])]
     pub json: bool,
 
-    /// Print the comparison as a table (what a terminal shows for now: the
-    /// app's comparison view is to come).
+    /// Print the comparison as a table (on a terminal, without it or
+    /// `--json`, `--to` or `--fail-if`, the comparison opens in the app).
     #[arg(long, conflicts_with = "to")]
     pub table: bool,
 

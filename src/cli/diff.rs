@@ -30,10 +30,22 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
         .collect::<Result<Vec<Condition>, _>>()
         .map_err(|e| Usage(e.to_string()))?;
     check_args(args)?;
-    let [base, new] = load_sides(args)?;
+    // A person at a terminal who asked for no text sees the comparison in
+    // the app; with `--fail-if`, or standard output not a terminal, it is
+    // printed.
+    let asked_for_text = args.json || args.table || args.to.is_some() || !conditions.is_empty();
+    let app = !asked_for_text && std::io::stdout().is_terminal();
+    if app && let Some(why) = super::no_app_here(&[args.base.clone(), args.new.clone()]) {
+        eprintln!("profx: {why}; `profx diff --table` prints the comparison as text");
+        return Ok(ExitCode::from(2));
+    }
+    let [base, new] = load_sides(args, app)?;
     let sides = diff::answer_sides(&base, &new, q, &profx::model::Watch::NONE)
         .map_err(|e| Usage(e.to_string()))?;
     let c = Comparison::new(sides).map_err(|e| Usage(e.to_string()))?;
+    if app {
+        return explore(c, args, q);
+    }
     let outcomes = conditions
         .iter()
         .map(|cond| cond.ask(&c))
@@ -46,14 +58,6 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
             diff::write_json(&c, &outcomes, &mut stdout)
         }
         _ => {
-            // No app view of a comparison yet: a person at a terminal sees
-            // the table, and is told the view is to come.
-            let asked_for_text = args.table || !args.fail_if.is_empty();
-            if !asked_for_text && std::io::stdout().is_terminal() {
-                eprintln!(
-                    "profx: the app's comparison view is to come; this is `profx diff --table`"
-                );
-            }
             let opts = diff::TableOptions {
                 sort: args.sort.map(Into::into).unwrap_or_default(),
                 top: args.top,
@@ -81,6 +85,19 @@ pub fn diff(args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::from(if held { HELD } else { 0 }))
+}
+
+/// The comparison in the app, the header naming each side by its file.
+fn explore(c: Comparison, args: &DiffArgs, q: &Query) -> anyhow::Result<ExitCode> {
+    let name = |f: &PathBuf| {
+        f.file_name()
+            .map_or_else(|| f.to_string_lossy(), |n| n.to_string_lossy())
+            .into_owned()
+    };
+    let names = [name(&args.base), name(&args.new)];
+    let compared = profx::tui::Compared::new(c, names, q.clone());
+    profx::tui::run_comparison(compared, &args.new).context("running the terminal app")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What a condition that held compared, for stderr: each value it held
@@ -144,16 +161,25 @@ fn check_args(args: &DiffArgs) -> anyhow::Result<()> {
 
 /// Both sides loaded, each on its own thread; a side that cannot be read
 /// is named. `--clock-mhz` turns the side (or sides) in ticks into ms; a
-/// comparison with no side in ticks refuses it, as `report` does.
-fn load_sides(args: &DiffArgs) -> anyhow::Result<[Arc<Profile>; 2]> {
+/// comparison with no side in ticks refuses it, as `report` does. For the
+/// app (`app`), each side keeps its events (the Trace pane shows NEW's),
+/// and a small trace its calls in time order, as `profx FILE` loads it.
+fn load_sides(args: &DiffArgs, app: bool) -> anyhow::Result<[Arc<Profile>; 2]> {
     let open = |f: &PathBuf, w: Which| Input::open(f).with_context(|| w.to_string());
     let inputs = [open(&args.base, Which::Base)?, open(&args.new, Which::New)?];
     // Stacks kept: the comparison pairs them; a report's event count only.
-    let opts = LoadOptions {
-        events: KeepEvents::Counted,
-        stacks: KeepStacks::Kept,
-        clock_mhz: None,
-        ..load_options(&args.load)
+    let opts = match app {
+        true => LoadOptions {
+            clock_mhz: None,
+            timeline: inputs.iter().map(Input::len).sum::<u64>() <= super::TIMELINE_BYTES,
+            ..load_options(&args.load)
+        },
+        false => LoadOptions {
+            events: KeepEvents::Counted,
+            stacks: KeepStacks::Kept,
+            clock_mhz: None,
+            ..load_options(&args.load)
+        },
     };
     let one = |input: &Input, w: Which, opts: &LoadOptions| {
         load::load_inputs(std::slice::from_ref(input), opts)

@@ -143,7 +143,7 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
 /// Why the app cannot run on this terminal, if it cannot: a terminal that
 /// cannot move the cursor, or no terminal to read keys from (standard
 /// input is read as a file, and no `/dev/tty`).
-fn no_app_here(files: &[PathBuf]) -> Option<String> {
+pub(super) fn no_app_here(files: &[PathBuf]) -> Option<String> {
     if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
         return Some("TERM=dumb: this terminal cannot show the app".into());
     }
@@ -408,7 +408,7 @@ fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()>
 }
 
 /// Inputs up to this size keep a trace's calls in time order in the app.
-const TIMELINE_BYTES: u64 = 64 << 20;
+pub(super) const TIMELINE_BYTES: u64 = 64 << 20;
 
 /// Two files are no one profile: a usage error that says what to do
 /// (open each, or compare two with `profx diff`), before any is read.

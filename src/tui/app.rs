@@ -18,6 +18,7 @@
 //! run on a thread of their own (`QueryJob`) while keys work: any key
 //! cancels a step still running.
 
+use super::compare::Compared;
 use super::derived::{Opening, Prepared};
 use super::finder::Finder;
 use super::intent::Intent;
@@ -27,6 +28,7 @@ use super::menu::Menu;
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
 use super::query::{Queried, QueryJob};
 use super::threads::ThreadsList;
+use crate::analysis::diff::Which;
 use crate::analysis::query::Reads;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
@@ -35,6 +37,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod ask;
+mod compare;
 mod copy;
 mod range;
 mod search;
@@ -104,6 +107,11 @@ pub struct App {
     /// How the flame graph is drawn (`s`, `^`), kept for the rest of the
     /// run, whichever Flame pane a query or a tab makes.
     flame: pane::flame::Look,
+    /// Two runs compared (`profx diff`): the query is then NEW's answer,
+    /// and the Functions tab the comparison's.
+    pub(super) compared: Option<Arc<Compared>>,
+    /// In a comparison, the Flame pane draws BASE's widths (`b`).
+    pub(super) flame_base: bool,
 }
 
 impl App {
@@ -127,7 +135,10 @@ impl App {
     }
 
     fn with_threads(profile: Profile, title: &str, size: Rect, color: bool, threads: bool) -> App {
-        let profile = Arc::new(profile);
+        App::on(Arc::new(profile), title, size, color, threads)
+    }
+
+    fn on(profile: Arc<Profile>, title: &str, size: Rect, color: bool, threads: bool) -> App {
         let prepared = Arc::new(Prepared::default());
         let mut app = App {
             query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
@@ -148,6 +159,8 @@ impl App {
             export_job: None,
             opening: None,
             flame: Default::default(),
+            compared: None,
+            flame_base: false,
         };
         let first = match threads {
             true => Opening::start(&profile, &prepared, usize::from(size.height)),
@@ -173,6 +186,54 @@ impl App {
         app
     }
 
+    /// The app on a comparison of two runs (`profx diff BASE NEW`): the
+    /// query is NEW's answer (every pane that is not compared reads NEW's
+    /// run), the Functions tab the comparison's.
+    pub fn comparing(compared: Compared, size: Rect, color: bool) -> App {
+        let new = compared.comparison().side(Which::New).clone();
+        let title = compared.title();
+        // No first view ordered on a thread: the comparison's is made.
+        let mut app = App::on(Arc::clone(new.loaded()), &title, size, color, false);
+        app.query.set(new, None);
+        app.compared = Some(Arc::new(compared));
+        app.history = vec![app.root_pane(View::Table(Table::Functions))];
+        app.prepared().start_graph(app.profile());
+        app
+    }
+
+    /// The comparison shown, if the app shows one.
+    pub fn compared(&self) -> Option<&Compared> {
+        self.compared.as_deref()
+    }
+
+    /// A tab's root pane: the comparison's Functions pane in a
+    /// comparison, else the tab's own on the query's answer.
+    pub(super) fn root_pane(&self, tab: View) -> Pane {
+        match &self.compared {
+            Some(c) if tab == View::Table(Table::Functions) => {
+                Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
+            }
+            Some(c) if tab == View::Flame && self.flame_base => {
+                let mut f = pane::FlamePane::new(None, &base_cx(c, (self.size, self.flame)));
+                (f.against, f.base_drawn) = (Some(c.tree_new()), true);
+                Pane::Flame(f)
+            }
+            _ => self.against(Pane::root(tab, &self.cx_of(Reads::of_view(tab)))),
+        }
+    }
+
+    /// A pane of the comparison shown, if any: a Call tree pane then shows
+    /// BASE's totals beside NEW's, a Flame pane colours each frame by its
+    /// change.
+    fn against(&self, mut pane: Pane) -> Pane {
+        match (&self.compared, &mut pane) {
+            (Some(c), Pane::Tree(t)) => t.against = Some(c.tree_base()),
+            (Some(c), Pane::Flame(f)) => f.against = Some(c.tree_base()),
+            _ => {}
+        }
+        pane
+    }
+
     /// The paths' profile: what every pane but the Trace pane reads.
     pub fn profile(&self) -> &Arc<Profile> {
         self.query.answer().paths()
@@ -195,8 +256,17 @@ impl App {
 
     /// What the pane on screen reads.
     pub fn cx(&self) -> Ctx<'_> {
+        if let Some(c) = self.compared.as_deref().filter(|_| self.base_drawn()) {
+            return base_cx(c, (self.size, self.flame));
+        }
         // The history is empty only while a tab is being switched or made.
         self.cx_of(self.history.last().map_or(Reads::Paths, Pane::reads))
+    }
+
+    /// Whether the pane on screen is a comparison's flame graph drawn
+    /// with BASE's widths: it reads BASE's profile.
+    fn base_drawn(&self) -> bool {
+        self.flame_base && matches!(self.history.last(), Some(Pane::Flame(_)))
     }
 
     /// What a pane reads: the profile of the answer `reads` names, and the
@@ -218,8 +288,12 @@ impl App {
     /// The history, what panes read (`cx`), and the mode, borrowed apart.
     fn parts_mut(&mut self) -> (&mut Vec<Pane>, Ctx<'_>, &mut Mode) {
         let reads = self.history.last().map_or(Reads::Paths, Pane::reads);
+        let base = self.base_drawn();
         let at = (self.opening.as_ref(), self.size, self.flame);
-        let cx = cx_of(&self.query, reads, at);
+        let cx = match self.compared.as_deref() {
+            Some(c) if base => base_cx(c, (self.size, self.flame)),
+            _ => cx_of(&self.query, reads, at),
+        };
         (&mut self.history, cx, &mut self.mode)
     }
 
@@ -359,6 +433,9 @@ impl App {
     }
 
     fn global(&mut self, intent: Intent) {
+        if self.base_drawn() && self.on_news_function(&intent) {
+            return;
+        }
         let n = TABS.len();
         let at = pane::tab_index(self.tab());
         match intent {
@@ -395,6 +472,7 @@ impl App {
             Intent::ClearQuery => self.clear_query(),
             Intent::Transforms => self.mode = Mode::Menu(Menu::default()),
             Intent::Threads => self.open_threads(),
+            Intent::BaseWidths => self.base_widths(),
             _ => {}
         }
     }
@@ -428,6 +506,7 @@ impl App {
     /// profile's: the Trace pane's cross by the answer's mapping).
     fn open(&mut self, step: Step) {
         let pane = Pane::step(step, &self.cx_of(Reads::of_view(step.tab())));
+        let pane = self.against(pane);
         self.history.push(pane);
         self.forward.clear();
     }
@@ -452,7 +531,18 @@ impl App {
         self.forward.clear();
         let mut trail = std::mem::take(&mut self.history);
         let slot = pane::tab_index(trail[0].tab());
-        if slot == pane::tab_index(tab) {
+        if self.flame_base && slot != pane::tab_index(tab) {
+            // BASE's widths are the Flame pane's on screen only: every
+            // other pane, and the flame graph come back to, is NEW's.
+            self.flame_base = false;
+            trail.clear();
+        }
+        if trail.is_empty() {
+            self.history = match self.saved[pane::tab_index(tab)].take() {
+                Some(t) => t,
+                None => vec![self.root_pane(tab)],
+            };
+        } else if slot == pane::tab_index(tab) {
             // The tab of the trail's root: back to the root.
             trail.truncate(1);
             self.history = trail;
@@ -460,7 +550,7 @@ impl App {
             self.saved[slot] = Some(trail);
             self.history = match self.saved[pane::tab_index(tab)].take() {
                 Some(t) => t,
-                None => vec![Pane::root(tab, &self.cx_of(Reads::of_view(tab)))],
+                None => vec![self.root_pane(tab)],
             };
         }
         self.split().0.to_rows();
@@ -610,6 +700,19 @@ impl App {
             }
             _ => true,
         }
+    }
+}
+
+/// What a comparison's flame graph drawn with BASE's widths reads:
+/// BASE's answer and profile.
+fn base_cx(c: &Compared, (size, flame): (Rect, pane::flame::Look)) -> Ctx<'_> {
+    Ctx {
+        profile: c.comparison().profile(Which::Base),
+        prepared: c.base_prepared(),
+        answer: c.comparison().side(Which::Base),
+        opening: None,
+        size,
+        flame,
     }
 }
 

@@ -112,6 +112,11 @@ pub enum Intent {
     SlowestCall,
     /// A packet's events: from a call to its return, or back.
     Partner,
+    /// A comparison's tables: absolute values ⇄ shares of each run's
+    /// total (tui.md § Comparisons).
+    Shares,
+    /// A comparison's flame graph: BASE's widths ⇄ NEW's.
+    BaseWidths,
     /// Functions: the selected function's lines.
     ShowLines,
     /// Leave the detail split, or go back one step in the history.

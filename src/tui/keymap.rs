@@ -26,6 +26,10 @@ pub enum Place {
     Functions,
     /// The Modules table, a step from Functions.
     Modules,
+    /// The Functions pane of a comparison of two runs.
+    Compare,
+    /// The Flame pane of a comparison.
+    FlameCompared,
     Stacks,
     Lines,
     /// A packet's events, in trace order.
@@ -1157,6 +1161,75 @@ pub(super) const SECTIONS: &[Section] = &[
             also(&[code(Home)], Intent::First),
             also(&[code(End)], Intent::Last),
         ],
+        notes: &[],
+    },
+    Section {
+        title: "Functions compared (profx diff)",
+        place: Place::Compare,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('/')],
+                Intent::Search,
+                "/  n  N",
+                "search the names: keep the rows that match; step through them",
+                ("/", "search", Always, Lead),
+            ),
+            also(&[ch('n')], Intent::NextMatch),
+            also(&[ch('N')], Intent::PrevMatch),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the function in NEW's Functions table (its callers and callees)",
+                ("⏎", "in NEW", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('%')],
+                Intent::Shares,
+                "%",
+                "absolute values ⇄ shares of each run's total",
+                ("%", "shares", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('s')],
+                Intent::SortNext,
+                "s  S",
+                "sort by the next / previous column (a change: the largest first)",
+                ("s", "sort", Always, Pane),
+            ),
+            also(&[ch('S')], Intent::SortPrev),
+            bind_hint(
+                &[ch('r')],
+                Intent::Reverse,
+                "r",
+                "reverse the sort",
+                ("r", "reverse", Always, Pane),
+            ),
+            bind(
+                &[code(Left), ch('h')],
+                Intent::Columns(-1),
+                "← →  h",
+                "scroll the columns after the name",
+            ),
+            also(&[code(Right)], Intent::Columns(1)),
+        ],
+        notes: &[(
+            "colours",
+            "a change is signed (+ more, - less): slower red, faster blue",
+        )],
+    },
+    Section {
+        title: "Flame compared (profx diff)",
+        place: Place::FlameCompared,
+        listed: true,
+        bindings: &[bind_hint(
+            &[ch('b')],
+            Intent::BaseWidths,
+            "b",
+            "BASE's widths ⇄ NEW's (each frame coloured by its change)",
+            ("b", "base", Always, Pane),
+        )],
         notes: &[],
     },
     Section {

@@ -12,6 +12,7 @@
 
 mod app;
 mod columns;
+mod compare;
 mod derived;
 mod export;
 mod finder;
@@ -31,9 +32,10 @@ mod threads;
 // examples) reaches: the app, its keys' intents, a frame, the panes it
 // inspects. The rest is the app's own.
 pub use app::App;
+pub use compare::Compared;
 pub use pane::{Ctx, Pane, TABS, TablePane, TreePane};
 pub use render::draw;
-pub use term::run;
+pub use term::{run, run_comparison};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -4,6 +4,7 @@
 //! message is printed, so the message is readable and the shell usable).
 
 use super::app::App;
+use super::compare::Compared;
 use super::{keymap, render};
 use crate::model::Profile;
 use ratatui::backend::CrosstermBackend;
@@ -34,6 +35,28 @@ pub(super) fn bounded(width: u16, height: u16) -> (u16, u16) {
 /// Runs the app on the terminal until the user quits; `input` is where the
 /// profile came from (`e` exports beside it).
 pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
+    let input = input.to_path_buf();
+    in_terminal(move |area, color| {
+        let mut app = App::new(profile, title, area, color);
+        app.export_base = input;
+        app
+    })
+}
+
+/// Runs the app on a comparison of two runs (`profx diff BASE NEW`);
+/// `new` is NEW's input (`e` exports beside it).
+pub fn run_comparison(compared: Compared, new: &Path) -> io::Result<()> {
+    let new = new.to_path_buf();
+    in_terminal(move |area, color| {
+        let mut app = App::comparing(compared, area, color);
+        app.export_base = new;
+        app
+    })
+}
+
+/// The terminal taken over, the app `make` makes for its size run on it
+/// until the user quits, and the terminal given back.
+fn in_terminal(make: impl FnOnce(Rect, bool) -> App) -> io::Result<()> {
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     install_panic_hook();
     let _guard = Guard::enter()?;
@@ -44,8 +67,7 @@ pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
         viewport: Viewport::Fixed(area),
     };
     let mut terminal = Terminal::with_options(CrosstermBackend::new(io::stdout()), options)?;
-    let mut app = App::new(profile, title, area, color);
-    app.export_base = input.to_path_buf();
+    let mut app = make(area, color);
     event_loop(&mut terminal, &mut app)
 }
 

@@ -85,7 +85,7 @@ impl App {
                 Err(why) => self.status = Some(why),
             };
         }
-        match self.step_of(op) {
+        match self.gone_step(op).unwrap_or_else(|| self.step_of(op)) {
             Ok(step) => self.ask(Ask::Push(step)),
             // A why that does not name the transform is said after it.
             Err(why) if why.starts_with(NEEDS_PATHS) || why == SELECT_FIRST => {
@@ -183,6 +183,9 @@ impl App {
     /// `u`: the last thing asked off, a step or a range (instant: the
     /// profiles before it were kept).
     pub(super) fn pop_step(&mut self) {
+        if self.compared.is_some() {
+            return self.compare_pop();
+        }
         let before = self.before();
         match self.query.pop() {
             Some(Popped::Range(range)) => {
@@ -211,6 +214,9 @@ impl App {
 
     /// `U`: the loaded profile again.
     pub(super) fn clear_query(&mut self) {
+        if self.compared.is_some() {
+            return self.compare_clear();
+        }
         let before = self.before();
         match self.query.clear() {
             true => {
@@ -225,6 +231,9 @@ impl App {
     /// and waited for first (a thread choice stops within a look at every
     /// 4 MiB of input): two never run at once.
     pub(super) fn ask(&mut self, ask: Ask) {
+        if self.compared.is_some() {
+            return self.compare_ask(ask);
+        }
         if let Some(job) = self.query_job.take() {
             self.stopping = Some(job.cancel());
         }
@@ -414,8 +423,8 @@ impl App {
         self.saved = Default::default();
         self.forward.clear();
         let mut root = match made {
-            Some(pane) => pane,
-            None => Pane::root(tab, &self.cx_of(Reads::of_view(tab))),
+            Some(pane) if self.compared.is_none() => pane,
+            _ => self.root_pane(tab),
         };
         // The same function, found by the new answer's one mapping.
         if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {

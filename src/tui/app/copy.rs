@@ -40,6 +40,9 @@ impl App {
     /// The command line `Y` copies (`copy_command`).
     pub fn command_line(&self) -> String {
         use crate::analysis::view::View;
+        if let (Some(c), super::Pane::Compare(_)) = (self.compared.as_deref(), self.pane()) {
+            return c.command_line();
+        }
         let mut args = vec!["profx".to_string(), "report".to_string()];
         let input = self.export_base.to_string_lossy().into_owned();
         match input == crate::demo::NAME {

@@ -9,6 +9,7 @@
 //! here, a variant of `Pane` (with its tab in `TABS`, or reached from
 //! another pane by an `Effect::Open`), and its keys in `keymap.rs`.
 
+pub(super) mod compare;
 pub(super) mod flame;
 pub(super) mod info;
 pub(super) mod table;
@@ -31,6 +32,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::sync::Arc;
 
+pub(super) use compare::ComparePane;
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
 pub use table::TablePane;
@@ -305,6 +307,8 @@ pub enum Pane {
     Info(InfoPane),
     /// A trace's threads across the run.
     Timeline(TimelinePane),
+    /// A comparison's functions (the Functions tab of `profx diff`).
+    Compare(ComparePane),
 }
 
 impl Pane {
@@ -354,6 +358,7 @@ impl Pane {
             Pane::Flame(_) => View::Flame,
             Pane::Info(_) => View::Info,
             Pane::Timeline(_) => View::Timeline,
+            Pane::Compare(_) => View::Table(Table::Functions),
         }
     }
 
@@ -363,9 +368,13 @@ impl Pane {
             Pane::Table(t) => t.places(),
             Pane::Tree(_) => &[Place::Tree, Place::Everywhere],
             Pane::Flame(f) if f.in_chart() => &[Place::Chart, Place::Everywhere],
+            Pane::Flame(f) if f.against.is_some() => {
+                &[Place::FlameCompared, Place::Flame, Place::Everywhere]
+            }
             Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
             Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],
+            Pane::Compare(_) => &[Place::Compare, Place::Everywhere],
         }
     }
 
@@ -377,6 +386,7 @@ impl Pane {
             Pane::Flame(f) => f.update(intent, cx),
             Pane::Info(i) => i.update(intent, cx),
             Pane::Timeline(t) => t.update(intent, cx),
+            Pane::Compare(c) => c.update(intent, cx),
         }
     }
 
@@ -388,6 +398,7 @@ impl Pane {
             Pane::Flame(f) => f.render(buf, a, cx, theme),
             Pane::Info(i) => i.render(buf, a, cx, theme),
             Pane::Timeline(t) => t.render(buf, a, cx, theme),
+            Pane::Compare(c) => c.render(buf, a, cx, theme),
         }
     }
 
@@ -398,6 +409,7 @@ impl Pane {
             Pane::Table(t) => Some(&t.search),
             Pane::Tree(t) => Some(&t.search),
             Pane::Flame(f) => Some(&f.search),
+            Pane::Compare(c) => Some(&c.search),
             Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
@@ -409,7 +421,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.search_said(cx),
             Pane::Flame(f) => f.search_said(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => None,
         }
     }
 
@@ -428,6 +440,7 @@ impl Pane {
             Pane::Tree(t) => t.keep_visible(cx),
             Pane::Info(i) => i.keep_visible(cx),
             Pane::Timeline(t) => t.keep_visible(cx),
+            Pane::Compare(c) => c.keep_visible(cx),
             Pane::Flame(_) => {}
         }
     }
@@ -439,6 +452,7 @@ impl Pane {
             Pane::Table(t) => t.set_search(text, narrowing, cx),
             Pane::Tree(t) => t.set_search(text, cx),
             Pane::Flame(f) => f.set_search(text, cx),
+            Pane::Compare(c) => c.set_search(text),
             Pane::Info(_) | Pane::Timeline(_) => None,
         }
     }
@@ -450,6 +464,7 @@ impl Pane {
             Pane::Tree(t) => t.function(cx),
             Pane::Flame(f) => f.function(cx),
             Pane::Timeline(t) => t.function(cx),
+            Pane::Compare(c) => c.function(cx),
             Pane::Info(_) => None,
         }
     }
@@ -471,6 +486,7 @@ impl Pane {
         let (cursor, offset) = match self {
             Pane::Table(t) if t.focus == Focus::Table => (t.cursor, t.offset),
             Pane::Tree(t) => (t.cursor, t.offset),
+            Pane::Compare(c) => (c.cursor, c.offset),
             _ => return None,
         };
         let y = table.y + 2 + u16::try_from(cursor.checked_sub(offset)?).ok()?;
@@ -483,7 +499,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => {
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => {
                 Err(super::intent::Why::NodeSteps.into())
             }
         }
@@ -516,7 +532,7 @@ impl Pane {
             Pane::Table(t) => t.removed(cx),
             Pane::Flame(f) => f.removed(cx),
             Pane::Timeline(t) => t.removed(cx),
-            Pane::Tree(_) | Pane::Info(_) => None,
+            Pane::Tree(_) | Pane::Info(_) | Pane::Compare(_) => None,
         }
     }
 
@@ -527,6 +543,7 @@ impl Pane {
             Pane::Tree(t) => t.copy_text(cx),
             Pane::Flame(f) => f.copy_text(cx),
             Pane::Timeline(t) => t.copy_text(cx),
+            Pane::Compare(c) => c.copy_text(),
             Pane::Info(_) => None,
         }
     }
@@ -539,6 +556,7 @@ impl Pane {
             Pane::Flame(_) => "Flame".into(),
             Pane::Info(_) => "Info".into(),
             Pane::Timeline(_) => "Timeline".into(),
+            Pane::Compare(_) => "Functions compared".into(),
         }
     }
 
@@ -611,7 +629,7 @@ impl Pane {
                 drawn: Some((Arc::clone(&f.tree), f.zoom.last().copied())),
                 search: text(&f.search),
             },
-            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) => return None,
+            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => return None,
         })
     }
 

@@ -14,7 +14,7 @@ use super::intent::Intent;
 use super::keymap::{self, Place, key_for};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::pane::{Pane, Within};
-use crate::analysis::view::Table;
+use crate::analysis::view::{Table, View};
 use crate::model::FuncId;
 use crate::report::fmt::{grouped, grouped_time};
 use crate::text::visible;
@@ -40,6 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     header(buf, a.header, app, theme);
     crumbs(buf, a.crumbs, app, theme);
     app.pane().render(buf, &a, &app.cx(), theme);
+    news_run(buf, a.table, app, theme);
     footer(buf, a.footer, app, theme);
     match &app.mode {
         Mode::Help(scroll) => overlay::help(buf, area, *scroll, theme),
@@ -54,6 +55,30 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     if let Some(msg) = app.status.as_deref().filter(|_| app.status_boxed()) {
         overlay::message(buf, area, a.footer, msg, theme);
     }
+}
+
+/// In a comparison, a pane that is not compared shows NEW's run alone,
+/// and says so at the right of its frame's foot.
+fn news_run(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
+    let compared = match app.pane() {
+        Pane::Compare(_) => true,
+        Pane::Tree(t) => t.tree.direction == crate::analysis::calltree::Direction::TopDown,
+        Pane::Flame(f) => f.sandwich.is_none() && !f.in_chart(),
+        _ => false,
+    };
+    if app.compared().is_none() || compared {
+        return;
+    }
+    let says = match app.tab() {
+        View::Table(Table::Packets) | View::Timeline => " NEW's events only ",
+        _ => " NEW's run only ",
+    };
+    let w = says.width() as u16;
+    if area.width < w + 4 || area.height < 2 {
+        return;
+    }
+    let at = Rect::new(area.right() - w - 2, area.bottom() - 1, w, 1);
+    put(buf, at, &Line::from(Span::styled(says, theme.title())));
 }
 
 fn too_small(frame: &mut Frame<'_>, area: Rect) {
@@ -81,10 +106,29 @@ fn header(buf: &mut Buffer, area: Rect, app: &App, theme: Theme) {
 /// The header's title and facts in `width` columns.
 fn header_parts(app: &App, width: usize) -> (String, Vec<String>) {
     let title = visible(&app.title);
+    if let Some(c) = app.compared() {
+        return header_fit(&title, compared_facts(app, c), width);
+    }
     match app.query.is_whole() {
         true => header_fit(&title, header_facts(app), width),
         false => query_header_fit(&title, &query_facts(app), width),
     }
+}
+
+/// A comparison's facts (its title is `BASE (format) → NEW (format)`):
+/// that it is one, the query both sides answer (once), and how many
+/// functions each run has of the other's, which gives way first.
+fn compared_facts(app: &App, c: &super::compare::Compared) -> Vec<(String, bool)> {
+    let mut facts = vec![("comparison".to_string(), true)];
+    let q = c.query();
+    let thread = app.query.thread_crumb().filter(|_| q.threads.is_none());
+    let crumbs: Vec<String> = thread.into_iter().chain(q.describe()).collect();
+    if !crumbs.is_empty() {
+        facts.push((crumbs.join(" › "), true));
+    }
+    facts.extend(c.left_out().into_iter().map(|l| (l, false)));
+    facts.push((c.counts(), false));
+    facts
 }
 
 /// The facts the header shows in the app's window: what a step's answer

@@ -118,6 +118,17 @@ impl Theme {
         )
     }
 
+    /// A change for the worse in a comparison (more time, samples or
+    /// calls); the change's sign says it without colour.
+    pub fn slower(self) -> Style {
+        self.pick(Style::default().fg(Color::Red), Style::default())
+    }
+
+    /// A change for the better in a comparison.
+    pub fn faster(self) -> Style {
+        self.pick(Style::default().fg(Color::Blue), Style::default())
+    }
+
     pub fn bar(self) -> Style {
         self.pick(Style::default().fg(Color::Green), Style::default())
     }

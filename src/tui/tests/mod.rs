@@ -2,6 +2,7 @@
 //! (update.rs) and whole screens rendered into ratatui's `TestBackend`
 //! and compared with reviewed insta snapshots (screens.rs).
 
+mod compare;
 mod durations;
 mod flame;
 mod keys;
@@ -257,6 +258,8 @@ pub(crate) enum Scope {
     Modules,
     /// One module's functions (its name).
     ModuleFunctions(crate::model::NameId),
+    /// A comparison's functions.
+    Compared,
 }
 
 /// The panes by their number keys.
@@ -287,6 +290,7 @@ impl App {
             Pane::Flame(_) => Scope::Flame,
             Pane::Info(_) => Scope::Info,
             Pane::Timeline(_) => Scope::Timeline,
+            Pane::Compare(_) => Scope::Compared,
         }
     }
 
@@ -310,6 +314,7 @@ impl App {
             Pane::Table(t) => t.cursor,
             Pane::Tree(t) => t.cursor,
             Pane::Info(i) => i.cursor,
+            Pane::Compare(c) => c.cursor,
             Pane::Flame(_) | Pane::Timeline(_) => panic!("a pane of rows"),
         }
     }

@@ -376,6 +376,7 @@ fn shown(app: &App) -> Option<Named> {
             let g = t.under_cursor(&cx)?.func?;
             return Some(named(app.query.answer().events(), g));
         }
+        Pane::Compare(c) => c.function(&cx)?,
         Pane::Info(_) => return None,
     };
     Some(named(p, f))
@@ -436,6 +437,7 @@ fn screen(app: &App) -> String {
             ),
             Pane::Info(_) => "info".into(),
             Pane::Timeline(t) => format!("timeline {:?} {:?}", t.window, t.marks),
+            Pane::Compare(c) => format!("compare {:?} {}", c.shown, c.sort),
         })
         .collect();
     format!(

@@ -17,13 +17,18 @@ mod gate;
 mod json;
 mod pair;
 mod table;
+mod tree;
 
 pub use csv::write_csv;
 pub use folded::{weight_of, write_folded};
 pub use gate::{Compared, Condition, GateError, Outcome, parse_condition};
 pub use json::write_json;
 pub use pair::{PairedBy, Row, SideRows};
-pub use table::{SortBy, TableOptions, ordered, write_table};
+pub use table::{
+    SortBy, TableOptions, change_cell, change_pct_cell, ordered, signed, status_cell, value_cell,
+    write_table,
+};
+pub use tree::{TreeBase, tree_delta};
 
 use crate::query::{Answer, Policy, Query, QueryError};
 use crate::report::json as report;
@@ -281,6 +286,11 @@ impl Metric {
         }
     }
 
+    /// Whether it is a percent (`…_pct`: of its run's total).
+    pub fn is_pct(self) -> bool {
+        self.key().ends_with("_pct")
+    }
+
     /// Whether it is a time (`…_ms`: in the profile's unit).
     pub fn is_time(self) -> bool {
         self.key().ends_with("_ms")
@@ -351,6 +361,16 @@ impl Measure {
         match self {
             Measure::Time => Some(Metric::ElapsedExclusiveMs),
             Measure::Hits => Some(Metric::HitsSelf),
+            Measure::Calls => None,
+        }
+    }
+
+    /// The exclusive value's share of its run's total: the session's
+    /// time or the samples; calls have none.
+    pub fn excl_share(self) -> Option<Metric> {
+        match self {
+            Measure::Time => Some(Metric::ElapsedExclusivePct),
+            Measure::Hits => Some(Metric::HitsSelfPct),
             Measure::Calls => None,
         }
     }

@@ -213,13 +213,40 @@ fn side_line(c: &Comparison, w: Which) -> String {
     line
 }
 
-fn line(c: &Comparison, r: &Row, m: Measure) -> [String; 7] {
-    let incl = m.incl();
-    let value = |w: Which| match c.value(w, r, incl) {
+/// Row `r`'s value of `m` on side `w` as the table writes it: a count
+/// grouped, a time to three decimals, a percent to two; `—` where the
+/// side has none. The app's comparison shows the same cells.
+pub fn value_cell(c: &Comparison, w: Which, r: &Row, m: Metric) -> String {
+    match c.value(w, r, m) {
         Some(Num::Count(n)) => cell(Value::Count(Some(n))),
+        Some(Num::Real(x)) if m.is_pct() => cell(Value::Pct(Some(x))),
         Some(Num::Real(x)) => cell(Value::Ms(Some(x))),
         None => cell(Value::Ms(None)),
-    };
+    }
+}
+
+/// Row `r`'s change of `m`, new − base, signed (`+12.000`, `-3`; a
+/// percent's in points, `+1.25`); `—` where a side has none.
+pub fn change_cell(c: &Comparison, r: &Row, m: Metric) -> String {
+    match c.delta(r, m) {
+        Some(Delta::Real(x)) if m.is_pct() => signed_pct(x),
+        Some(d) => signed(d),
+        None => "—".into(),
+    }
+}
+
+/// Row `r`'s change of `m` in percent of its base value, signed
+/// (`+25.00%`, `-100.00%` for a function gone); `—` where the base is 0
+/// (a function new to the run) or a side has none.
+pub fn change_pct_cell(c: &Comparison, r: &Row, m: Metric) -> String {
+    c.ratio(r, m).map_or("—".into(), |q| {
+        format!("{}%", signed_pct((q - 1.0) * 100.0))
+    })
+}
+
+fn line(c: &Comparison, r: &Row, m: Measure) -> [String; 7] {
+    let incl = m.incl();
+    let value = |w: Which| value_cell(c, w, r, incl);
     let share = m
         .share()
         .and_then(|s| c.delta(r, s))
@@ -229,7 +256,7 @@ fn line(c: &Comparison, r: &Row, m: Measure) -> [String; 7] {
         });
     [
         visible(r.name(c)).into_owned(),
-        status(c, r),
+        status_cell(c, r),
         value(Which::Base),
         value(Which::New),
         c.delta(r, incl).map_or("—".to_string(), signed),
@@ -238,9 +265,9 @@ fn line(c: &Comparison, r: &Row, m: Measure) -> [String; 7] {
     ]
 }
 
-/// Module and status: `m.obj`, `m.obj · new`, `m.obj · gone`, `(none) →
+/// Module and status as the table writes them: `m.obj`, `m.obj · new`, `m.obj · gone`, `(none) →
 /// m.obj · by name`.
-fn status(c: &Comparison, r: &Row) -> String {
+pub fn status_cell(c: &Comparison, r: &Row) -> String {
     let shown = |m: &str| match m {
         "" => "(none)".to_string(),
         m => visible(m).into_owned(),
@@ -259,7 +286,7 @@ fn status(c: &Comparison, r: &Row) -> String {
 
 /// A change with its sign: `+12.500`, `-3`, `0` (a change of nothing has
 /// no direction).
-pub(crate) fn signed(d: Delta) -> String {
+pub fn signed(d: Delta) -> String {
     match d {
         Delta::Count(0) => "0".into(),
         Delta::Count(n) if n > 0 => format!("+{}", grouped(n.unsigned_abs() as u64)),

@@ -60,6 +60,8 @@ struct Draw<'a> {
     p: &'a Profile,
     query: Option<&'a Query>,
     theme: Theme,
+    /// In a comparison, each frame's colour by its change.
+    change: Option<super::differential::Change<'a>>,
 }
 
 fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) {
@@ -84,6 +86,7 @@ fn frames(buf: &mut Buffer, inner: Rect, f: &FlamePane, cx: &Ctx, theme: Theme) 
         p,
         query: f.search.query.as_ref(),
         theme,
+        change: super::differential::of(f, cx),
     };
     if f.in_chart() {
         return chart(buf, inner, f, cx, &d);
@@ -215,9 +218,10 @@ fn draw_row(
             None => (several(w), several_style(theme)),
             Some(n) => {
                 let name = visible(func(n).name(p)).into_owned();
-                let style = match theme.color {
-                    true => Style::default().bg(colour(&name)).fg(Color::Black),
-                    false => plain,
+                let style = match (theme.color, &d.change) {
+                    (true, Some(change)) => change.style(n),
+                    (true, None) => Style::default().bg(colour(&name)).fg(Color::Black),
+                    (false, _) => plain,
                 };
                 let style = match query.is_some_and(|q| q.is_match(&name)) {
                     true => style.patch(theme.matched()),
@@ -311,6 +315,9 @@ fn status(
     if let Some(q) = t.parent(n) {
         parts.push(format!("{}% of its caller", pct(w, t.weight(q))));
     }
+    if let Some(change) = super::differential::of(f, cx) {
+        parts.insert(1, change.said(n, cx.tree_index().unit()));
+    }
     let width = usize::from(line.width);
     let text = status_line(&full_name(p, t.func(n)), &parts, width);
     buf.set_stringn(line.x, line.y, text, width, theme.key());
@@ -349,7 +356,12 @@ fn titles(st: &FlamePane, cx: &Ctx) -> (String, String) {
         Unit::Ms => crate::report::fmt::grouped_time(p, total),
         Unit::Count => crate::report::fmt::grouped(total as u64),
     };
-    (title, format!(" the full width: {of} "))
+    let legend = match (super::differential::of(st, cx), st.base_drawn) {
+        (Some(_), false) => "· NEW's widths, red more than BASE, blue less ",
+        (Some(_), true) => "· BASE's widths, red more in NEW, blue less ",
+        (None, _) => "",
+    };
+    (title, format!(" the full width: {of} {legend}"))
 }
 
 /// The flame chart: each band's title, then its calls a depth a row, the

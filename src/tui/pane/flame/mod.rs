@@ -8,6 +8,7 @@
 //! from `Ctx::flame`): a new query's pane draws as the last one did.
 
 mod chart;
+mod differential;
 mod draw;
 
 pub(crate) use chart::{ChartLine, ChartState};
@@ -81,6 +82,11 @@ pub struct FlamePane {
     pub mode: FlameMode,
     pub chart: ChartState,
     pub search: Search,
+    /// In a comparison, the other run's tree (BASE's; NEW's where BASE's
+    /// widths are drawn): each frame is coloured by its change.
+    pub against: Option<Arc<crate::analysis::diff::TreeBase>>,
+    /// In a comparison, the frames are BASE's (`b`), not NEW's.
+    pub base_drawn: bool,
 }
 
 impl FlamePane {

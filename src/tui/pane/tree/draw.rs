@@ -37,6 +37,10 @@ struct NumCol {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum What {
     Total,
+    /// In a comparison, BASE's total at the row's path of names.
+    BaseTotal,
+    /// In a comparison, the total's change, NEW − BASE, signed.
+    Change,
     TotalPct,
     Bar,
     SelfW,
@@ -57,6 +61,15 @@ enum Scale {
     Count,
 }
 
+/// A row's numbers: the tree's, and in a comparison BASE's total at its
+/// path (`None` outside a comparison, `Some(None)` where BASE has no
+/// such path).
+#[derive(Clone, Copy)]
+struct Nums {
+    v: Values,
+    base: Option<Option<f64>>,
+}
+
 /// The narrowest the name column is left before the weights change unit.
 const NAME_ROOM: u16 = 16;
 
@@ -66,7 +79,7 @@ fn columns(
     (t, unit): (&CallTree, TimeUnit),
     count_head: &'static str,
     scale: Scale,
-    shown: &[Values],
+    shown: &[Nums],
 ) -> Vec<NumCol> {
     let col = |head: &str, sort, what| NumCol {
         head: head.to_string(),
@@ -99,12 +112,31 @@ fn columns(
     if scale != Scale::Count {
         cols.push(col(count_head, Some(TreeCol::Count), What::Count));
     }
-    let whole = Values {
-        total: Some(t.index().total),
-        self_w: Some(t.index().total),
-        count: None,
-        share: Some(100.0),
-        parent_pct: Some(100.0),
+    let compared = shown.first().is_some_and(|n| n.base.is_some());
+    if compared && t.direction == Direction::TopDown {
+        let (base, change) = match scale {
+            Scale::Ms => (
+                format!("Base {}", unit.name()),
+                format!("Δ {}", unit.name()),
+            ),
+            Scale::S => (
+                format!("Base {}", unit.thousand_name()),
+                format!("Δ {}", unit.thousand_name()),
+            ),
+            Scale::Count => ("Base".to_string(), "Δ".to_string()),
+        };
+        cols.insert(1, col(&base, None, What::BaseTotal));
+        cols.insert(2, col(&change, None, What::Change));
+    }
+    let whole = Nums {
+        v: Values {
+            total: Some(t.index().total),
+            self_w: Some(t.index().total),
+            count: None,
+            share: Some(100.0),
+            parent_pct: Some(100.0),
+        },
+        base: None,
     };
     for c in &mut cols {
         let widest = shown
@@ -128,7 +160,7 @@ fn layout(
     (t, unit): (&CallTree, TimeUnit),
     count_head: &'static str,
     width: u16,
-    shown: &[Values],
+    shown: &[Nums],
 ) -> (Vec<NumCol>, u16, Scale) {
     let name_w = |cols: &[NumCol]| {
         let numbers: u16 = cols.iter().map(|c| c.width + SPACING).sum();
@@ -138,10 +170,23 @@ fn layout(
         Unit::Ms => Scale::Ms,
         Unit::Count => Scale::Count,
     };
+    // In a comparison, the shares give way to the names before a digit
+    // of BASE's total or the change does: they read with the total.
+    let give_way = |cols: &mut Vec<NumCol>| {
+        if cols.iter().any(|c| c.what == What::Change) {
+            for what in [What::ParentPct, What::SelfPct, What::TotalPct] {
+                if name_w(cols) < NAME_ROOM {
+                    cols.retain(|c| c.what != what);
+                }
+            }
+        }
+    };
     let mut cols = columns((t, unit), count_head, scale, shown);
+    give_way(&mut cols);
     if scale == Scale::Ms && name_w(&cols) < NAME_ROOM {
         scale = Scale::S;
         cols = columns((t, unit), count_head, scale, shown);
+        give_way(&mut cols);
     }
     // Still no room for the names: the share of the parent, which the
     // totals beside it give too, gives way before them.
@@ -155,7 +200,13 @@ fn layout(
             sort: None,
             what: What::Bar,
         };
-        cols.insert(2, bar);
+        // After the total's percent (in a comparison, after BASE's total
+        // and the change, which read with the total).
+        let at = cols
+            .iter()
+            .position(|c| c.what == What::TotalPct)
+            .map_or(2, |i| i + 1);
+        cols.insert(at.min(cols.len()), bar);
     }
     let w = name_w(&cols);
     (cols, w, scale)
@@ -206,15 +257,20 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         "Calls"
     };
     let first = inner.y + 1;
-    let shown: Vec<(usize, u32, u32, Values)> = (first..inner.bottom())
+    let shown: Vec<(usize, u32, u32, Nums)> = (first..inner.bottom())
         .enumerate()
         .map_while(|(i, _)| {
             let at = v.offset + i;
             let r = t.rows.get(at)?;
-            Some((at, r.id, r.depth, t.values(p, r.id)))
+            let base = v.against.as_ref().map(|b| base_total(b, p, t, r.id));
+            let nums = Nums {
+                v: t.values(p, r.id),
+                base,
+            };
+            Some((at, r.id, r.depth, nums))
         })
         .collect();
-    let values: Vec<Values> = shown.iter().map(|r| r.3).collect();
+    let values: Vec<Nums> = shown.iter().map(|r| r.3).collect();
     let unit = p.time_unit().unwrap_or_default();
     let (cols, room, scale) = layout((t, unit), count_head, inner.width, &values);
     let rows: Vec<(u32, u32)> = shown.iter().map(|r| (r.1, r.2)).collect();
@@ -248,6 +304,8 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
             let tx = x + c.width.saturating_sub(text.width() as u16);
             let style = match c.what {
                 What::Bar => theme.on(base, theme.bar()),
+                What::Change if text.starts_with('+') => theme.on(base, theme.slower()),
+                What::Change if text.starts_with('-') => theme.on(base, theme.faster()),
                 _ => base,
             };
             let tx = if matches!(c.what, What::Bar) { x } else { tx };
@@ -363,7 +421,12 @@ fn row_lead(t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
     fit(&format!("{lead}{mark}"), usize::from(name_w)).0
 }
 
-fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> String {
+fn number(t: &CallTree, what: What, n: &Nums, width: u16, scale: Scale) -> String {
+    let v = &n.v;
+    let scaled = |x: f64| match scale {
+        Scale::S => x / 1000.0,
+        _ => x,
+    };
     let weight = |x: Option<f64>| match scale {
         Scale::Ms => cell(Value::Ms(x)),
         Scale::S => cell(Value::Ms(x.map(|t| t / 1000.0))),
@@ -371,6 +434,13 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> Str
     };
     match what {
         What::Total => weight(v.total),
+        What::BaseTotal => weight(n.base.flatten()),
+        What::Change => {
+            let new = scaled(v.total.unwrap_or(0.0));
+            let base = n.base.flatten().map(scaled);
+            let d = crate::analysis::diff::tree_delta(base, new, scale == Scale::Count);
+            crate::analysis::diff::signed(d)
+        }
         What::SelfW => weight(v.self_w),
         What::TotalPct => cell(Value::Pct(t.percent(v.total))),
         What::SelfPct => cell(Value::Pct(t.percent(v.self_w))),
@@ -383,6 +453,27 @@ fn number(t: &CallTree, what: What, v: &Values, width: u16, scale: Scale) -> Str
             "█".repeat(cells)
         }
     }
+}
+
+/// BASE's total at the path of names of row `id` of NEW's tree
+/// (top-down: a bottom-up row has no path of its own).
+fn base_total(
+    b: &crate::analysis::diff::TreeBase,
+    p: &Profile,
+    t: &CallTree,
+    id: u32,
+) -> Option<f64> {
+    if t.direction != Direction::TopDown {
+        return None;
+    }
+    let mut names = vec![t.label(p, id).name(p)];
+    let mut at = id;
+    while let Some(up) = t.parent(p, at) {
+        names.push(t.label(p, up).name(p));
+        at = up;
+    }
+    names.reverse();
+    b.total_at(&names)
 }
 
 /// "Call tree · top-down · 1,204 rows · sort: total ▼ · search: x" (the
@@ -413,5 +504,9 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
         Unit::Ms => crate::report::fmt::grouped_time(cx.profile, t.index().total),
         Unit::Count => crate::report::fmt::grouped(t.index().total as u64),
     };
-    (title, format!(" % of {of} "))
+    let legend = match v.against.is_some() && t.direction == Direction::TopDown {
+        true => " · Base, Δ: BASE's total at the same path, NEW − BASE ",
+        false => " ",
+    };
+    (title, format!(" % of {of}{legend}"))
 }

@@ -27,6 +27,9 @@ pub struct TreePane {
     pub cursor: usize,
     /// The first row on screen.
     pub offset: usize,
+    /// In a comparison, BASE's tree: each row shows BASE's total at its
+    /// path of names and the change.
+    pub against: Option<std::sync::Arc<crate::analysis::diff::TreeBase>>,
 }
 
 impl TreePane {
@@ -55,6 +58,7 @@ impl TreePane {
             search: Search::default(),
             cursor,
             offset: 0,
+            against: None,
         };
         pane.keep_visible(cx);
         pane

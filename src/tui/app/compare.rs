@@ -1,0 +1,193 @@
+//! The query of a comparison (tui.md § Comparisons): a step, a thread
+//! choice or a range, `u` and `U`, asked of both runs at once. Each side
+//! answers the same `Query` by the one runner's `Policy::Side`
+//! (`diff::answer_sides`), so a step naming what one side lacks is left
+//! out of that side with a note; the app's own answer stays NEW's.
+
+use super::super::intent::{Intent, Op};
+use super::super::keymap::{Place, key_for};
+use super::super::pane::Pane;
+use super::super::query::Ask;
+use super::App;
+use crate::analysis::diff::{self, Comparison, Which};
+use crate::analysis::query::{Query, Step as QueryStep};
+use crate::model::Watch;
+use std::sync::Arc;
+
+impl App {
+    /// What `ask` asks, of both sides of the comparison.
+    pub(super) fn compare_ask(&mut self, ask: Ask) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let mut q = c.query().clone();
+        let said = match ask {
+            Ask::Push(step) => {
+                let label = crate::text::visible(&step.label()).into_owned();
+                q.steps.push(step);
+                label
+            }
+            Ask::Threads(ids) => {
+                q.threads = ids;
+                super::super::query::threads_label(q.threads.as_deref())
+            }
+            Ask::Range(r) => {
+                q.range = Some(r);
+                format!("range {}", crate::analysis::query::range_label(r))
+            }
+            Ask::OutOfRange => {
+                q.range = None;
+                "the whole run".into()
+            }
+        };
+        let undo = key_for(&Intent::PopStep, Place::Query);
+        self.compare_on(q, format!("{said} (both runs) · {undo} undoes it"));
+    }
+
+    /// `u` in a comparison: the last step off both sides, else the range,
+    /// else the thread choice.
+    pub(super) fn compare_pop(&mut self) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let mut q = c.query().clone();
+        let undone = match q.steps.pop() {
+            Some(step) => crate::text::visible(&step.label()).into_owned(),
+            None if q.range.is_some() => {
+                q.range = None;
+                "the range".into()
+            }
+            None if q.threads.is_some() => {
+                q.threads = None;
+                "the thread choice".into()
+            }
+            None => {
+                self.status = Some("no query step to undo".into());
+                return;
+            }
+        };
+        self.compare_on(q, format!("undone: {undone} (both runs)"));
+    }
+
+    /// `U` in a comparison: both whole runs again.
+    pub(super) fn compare_clear(&mut self) {
+        let whole = self.compared.as_ref().is_some_and(|c| c.query().is_whole());
+        match whole {
+            true => self.status = Some("the whole runs are shown already".into()),
+            false => self.compare_on(Query::default(), "both whole runs again".into()),
+        }
+    }
+
+    /// Both sides' answers to `q`, compared, in place of the comparison
+    /// shown (the Functions tab keeps its look), and `said` on the status
+    /// line with what a side left out; why not where a side cannot take
+    /// it (the comparison shown stays).
+    fn compare_on(&mut self, q: Query, said: String) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
+        let loaded = Which::BOTH.map(|w| Arc::clone(c.comparison().side(w).loaded()));
+        let compared =
+            diff::answer_sides(&loaded[0], &loaded[1], &q, &Watch::NONE).and_then(Comparison::new);
+        let comparison = match compared {
+            Ok(comparison) => comparison,
+            Err(e) => {
+                self.status = Some(crate::text::visible(&e.to_string()).into_owned());
+                self.notice = true;
+                return;
+            }
+        };
+        let next = Arc::new(c.with(comparison, q));
+        let before = self.before();
+        let look = self.history.first().and_then(|p| match p {
+            super::super::pane::Pane::Compare(p) => Some(p.look()),
+            _ => None,
+        });
+        self.query
+            .set(next.comparison().side(Which::New).clone(), None);
+        self.compared = Some(Arc::clone(&next));
+        self.query_changed_to(before, None);
+        if let (Some(look), Some(super::super::pane::Pane::Compare(p))) =
+            (look, self.history.first_mut())
+        {
+            p.set_look(look);
+        }
+        let mut words = vec![said];
+        words.extend(next.left_out());
+        self.status = Some(words.join(" · "));
+    }
+}
+
+impl App {
+    /// `b` in a comparison's flame graph: BASE's widths ⇄ NEW's, each
+    /// frame coloured by its change either way.
+    pub(super) fn base_widths(&mut self) {
+        let b = key_for(&Intent::BaseWidths, Place::FlameCompared);
+        if self.compared.is_none() || !matches!(self.pane(), Pane::Flame(_)) {
+            self.status = Some(format!(
+                "{b} draws BASE's widths in a comparison's flame graph (profx diff BASE NEW)"
+            ));
+            return;
+        }
+        self.flame_base = !self.flame_base;
+        self.history = vec![self.root_pane(crate::analysis::view::View::Flame)];
+        self.forward.clear();
+        self.status = Some(match self.flame_base {
+            true => format!("BASE's widths, coloured by NEW's change · {b}: NEW's"),
+            false => format!("NEW's widths, coloured by the change from BASE · {b}: BASE's"),
+        });
+    }
+
+    /// With BASE's widths drawn, a key that acts on a function of the
+    /// query (NEW's run: a step, the tree, a sandwich) says how to get
+    /// back to NEW's frames instead; true when it did.
+    pub(super) fn on_news_function(&mut self, intent: &Intent) -> bool {
+        let acts = matches!(
+            intent,
+            Intent::Transform(_)
+                | Intent::Transforms
+                | Intent::ShowInTree
+                | Intent::Sandwich
+                | Intent::Open
+        );
+        if acts {
+            let b = key_for(&Intent::BaseWidths, Place::FlameCompared);
+            self.status = Some(format!(
+                "BASE's frames are drawn: {b} draws NEW's, which this key acts on"
+            ));
+        }
+        acts
+    }
+}
+
+impl App {
+    /// The step `op` makes of a comparison's row gone from NEW's run: its
+    /// function is BASE's (the query names it as BASE spells it, and the
+    /// step is left out of NEW, which lacks it); `None` for any other
+    /// selection, which the usual way takes.
+    pub(super) fn gone_step(&self, op: Op) -> Option<Result<QueryStep, String>> {
+        use crate::analysis::query::spelling;
+        let Pane::Compare(p) = self.pane() else {
+            return None;
+        };
+        let c = p.comparison();
+        let r = c.rows().get(p.selected()?)?;
+        let f = r.base.filter(|_| r.new.is_none())?;
+        let base = c.profile(Which::Base);
+        let t = spelling(base, f);
+        Some(Ok(match op {
+            Op::Merge => QueryStep::Merge(t),
+            Op::Focus => QueryStep::Focus(t),
+            Op::Drop => QueryStep::Drop(t),
+            Op::CollapseRecursion => QueryStep::CollapseRecursion(t),
+            Op::CollapseDirectRecursion => QueryStep::CollapseDirectRecursion(t),
+            Op::CollapseSubtree => QueryStep::CollapseSubtree(t),
+            Op::CollapseModule => match base.function_module(f) {
+                "" => return Some(Err(format!("{} has no module to collapse", t.0))),
+                m => QueryStep::CollapseModule(m.to_string()),
+            },
+            // A call node's step is the Call tree's or the flame graph's.
+            _ => return Some(Err(super::super::intent::Why::NodeSteps.into())),
+        }))
+    }
+}

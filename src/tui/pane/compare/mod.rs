@@ -1,0 +1,429 @@
+//! The Functions pane of a comparison (tui.md § Comparisons): one row a
+//! function of either run, the rows and values `profx diff --table`
+//! prints (`analysis::diff`'s cells, read, never computed here), ordered
+//! by the largest change of the inclusive value. `%` shows each run's
+//! shares of its own total instead of absolute values; its drawing is
+//! `draw.rs`.
+
+mod draw;
+
+use super::{Ctx, Effect, Search, Step};
+use crate::analysis::diff::{self, Comparison, Measure, Metric, Row, SortBy, Which};
+use crate::model::FuncId;
+use crate::tui::compare::Compared;
+use crate::tui::intent::Intent;
+use crate::tui::layout::{self, Areas};
+use crate::tui::render::theme::Theme;
+use ratatui::buffer::Buffer;
+use std::sync::Arc;
+
+/// What the value columns show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Each run's values (times, samples, calls).
+    Values,
+    /// Each run's shares of its own total (runs of different length
+    /// compare by share); calls, which no run totals, stay counts.
+    Shares,
+}
+
+/// Which value a group of columns is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Incl,
+    Excl,
+    Calls,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Incl => "incl",
+            Kind::Excl => "self",
+            Kind::Calls => "calls",
+        }
+    }
+}
+
+/// A column of the pane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Col {
+    Name,
+    /// Module and status (`new`, `gone`, `by name`), as the table says.
+    Status,
+    /// One run's value.
+    Side(Which, Kind),
+    /// The change, new − base, signed.
+    Change(Kind),
+    /// The change in percent of the base value, signed.
+    ChangePct(Kind),
+}
+
+/// The Functions pane of a comparison.
+pub struct ComparePane {
+    compared: Arc<Compared>,
+    pub shown: Shown,
+    /// The column sorted by, its place in `cols`.
+    pub sort: usize,
+    /// The sort turned over (`r`).
+    pub reversed: bool,
+    /// The rows, as indices of the comparison's rows, in the order shown.
+    pub order: Vec<usize>,
+    pub cursor: usize,
+    pub offset: usize,
+    /// The first value column shown after the name and the module.
+    pub first: usize,
+    cols: Vec<Col>,
+    /// Each column's widest cell (its heading's included), over every row.
+    widths: Vec<usize>,
+    /// The search over the names (`/`): the rows shown are those matching.
+    pub search: Search,
+}
+
+impl std::fmt::Debug for ComparePane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComparePane")
+            .field("shown", &self.shown)
+            .field("sort", &self.sort)
+            .field("cursor", &self.cursor)
+            .finish()
+    }
+}
+
+impl ComparePane {
+    /// The pane on `compared`, sorted by the largest change of the
+    /// inclusive value, as `profx diff --table` is.
+    pub fn new(compared: Arc<Compared>) -> ComparePane {
+        let cols = cols(compared.comparison());
+        let sort = cols
+            .iter()
+            .position(|&c| c == Col::Change(Kind::Incl))
+            .unwrap_or(0);
+        let mut pane = ComparePane {
+            compared,
+            shown: Shown::Values,
+            sort,
+            reversed: false,
+            order: Vec::new(),
+            cursor: 0,
+            offset: 0,
+            first: 0,
+            cols,
+            widths: Vec::new(),
+            search: Search::default(),
+        };
+        pane.reorder();
+        pane
+    }
+
+    /// How the pane shows its rows (values or shares, the sort), to keep
+    /// on the comparison a new query makes.
+    pub fn look(&self) -> (Shown, usize, bool) {
+        (self.shown, self.sort, self.reversed)
+    }
+
+    /// Shows the rows as `look` says (a column the comparison lacks: the
+    /// default sort kept).
+    pub fn set_look(&mut self, (shown, sort, reversed): (Shown, usize, bool)) {
+        self.shown = shown;
+        if sort < self.cols.len() {
+            (self.sort, self.reversed) = (sort, reversed);
+        }
+        self.cursor = 0;
+        self.reorder();
+    }
+
+    /// The comparison shown.
+    pub fn comparison(&self) -> &Comparison {
+        self.compared.comparison()
+    }
+
+    /// The columns, the name and the module first.
+    pub fn cols(&self) -> &[Col] {
+        &self.cols
+    }
+
+    /// The row under the cursor, as an index of the comparison's rows.
+    pub fn selected(&self) -> Option<usize> {
+        self.order.get(self.cursor).copied()
+    }
+
+    /// The metric a kind of column shows as the pane is now.
+    pub fn metric(&self, k: Kind) -> Option<Metric> {
+        metric(self.comparison().measure()?, k, self.shown)
+    }
+
+    /// A cell, as `profx diff --table` writes it.
+    pub fn cell(&self, r: &Row, col: Col) -> String {
+        let c = self.comparison();
+        let m = |k: Kind| self.metric(k);
+        match col {
+            Col::Name => crate::text::visible(r.name(c)).into_owned(),
+            Col::Status => diff::status_cell(c, r),
+            Col::Side(w, k) => m(k).map_or("—".into(), |m| diff::value_cell(c, w, r, m)),
+            Col::Change(k) => m(k).map_or("—".into(), |m| diff::change_cell(c, r, m)),
+            Col::ChangePct(k) => m(k).map_or("—".into(), |m| diff::change_pct_cell(c, r, m)),
+        }
+    }
+
+    /// A column's heading: `Base incl ms`, `Δ incl ms`, `Δ% incl`; with
+    /// shares, `Base incl %` and `Δ incl pts`.
+    pub fn heading(&self, col: Col) -> String {
+        let c = self.comparison();
+        let unit = |k: Kind| match (k, self.shown, c.measure()) {
+            (Kind::Calls, _, _) | (_, _, Some(Measure::Calls)) => "",
+            (_, Shown::Shares, _) => " %",
+            (_, Shown::Values, Some(Measure::Hits)) => " hits",
+            (_, Shown::Values, _) => match c.time_unit() {
+                Some(u) => match u.name() {
+                    "ms" => " ms",
+                    _ => " ticks",
+                },
+                None => " ms",
+            },
+        };
+        match col {
+            Col::Name => "Name".into(),
+            Col::Status => "Module · status".into(),
+            Col::Side(w, k) => {
+                let side = match w {
+                    Which::Base => "Base",
+                    Which::New => "New",
+                };
+                format!("{side} {}{}", k.word(), unit(k))
+            }
+            Col::Change(k) => match (unit(k), k) {
+                (" %", _) => format!("Δ {} pts", k.word()),
+                (u, _) => format!("Δ {}{u}", k.word()),
+            },
+            Col::ChangePct(k) => format!("Δ% {}", k.word()),
+        }
+    }
+
+    /// The rows in the order of the sort, and every column's width.
+    fn reorder(&mut self) {
+        let at = self.selected();
+        self.order = order(self, self.cols[self.sort]);
+        if self.reversed {
+            self.order.reverse();
+        }
+        if let Some(q) = &self.search.query {
+            let c = self.compared.comparison();
+            let name = |i: usize| crate::text::visible(c.rows()[i].name(c)).into_owned();
+            self.order.retain(|&i| q.is_match(&name(i)));
+        }
+        let rows = self.comparison().rows();
+        self.widths = self
+            .cols
+            .iter()
+            .map(|&col| {
+                use unicode_width::UnicodeWidthStr;
+                let widest = rows.iter().map(|r| self.cell(r, col).width()).max();
+                widest.unwrap_or(0).max(self.heading(col).width())
+            })
+            .collect();
+        // The cursor stays on its function.
+        if let Some(at) = at {
+            self.cursor = self.order.iter().position(|&i| i == at).unwrap_or(0);
+        }
+    }
+
+    /// Each column's widest cell.
+    pub fn widths(&self) -> &[usize] {
+        &self.widths
+    }
+
+    /// Takes an intent meant for the pane.
+    pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        let len = self.order.len();
+        let page = layout::table_rows(cx.areas().table).max(1) as isize;
+        let n = self.cols.len();
+        match intent {
+            Intent::Move(d) => self.cursor = super::step(self.cursor, *d, len),
+            Intent::PageDown => self.cursor = super::step(self.cursor, page, len),
+            Intent::PageUp => self.cursor = super::step(self.cursor, -page, len),
+            Intent::First => self.cursor = 0,
+            Intent::Last => self.cursor = len.saturating_sub(1),
+            Intent::SortNext | Intent::SortPrev if n > 0 => {
+                let d = if *intent == Intent::SortNext { 1 } else { -1 };
+                self.sort = super::step_wrap(self.sort, d, n);
+                self.reversed = false;
+                self.reorder();
+            }
+            Intent::Reverse => {
+                self.reversed = !self.reversed;
+                self.reorder();
+            }
+            Intent::Columns(d) => {
+                let values = n.saturating_sub(2);
+                self.first = super::step(self.first, *d, values);
+            }
+            Intent::Shares => return self.toggle_shares(),
+            Intent::Open => return self.open(),
+            Intent::NextMatch | Intent::PrevMatch if self.search.query.is_some() => {
+                let d = if *intent == Intent::NextMatch { 1 } else { -1 };
+                self.cursor = super::step_wrap(self.cursor, d, len);
+            }
+            _ => return Effect::Ignored,
+        }
+        Effect::Done
+    }
+
+    /// `Enter`: the function in NEW's Functions table (its callers and
+    /// callees); a function gone from NEW's run says so.
+    fn open(&mut self) -> Effect {
+        let Some(r) = self
+            .selected()
+            .and_then(|i| self.comparison().rows().get(i))
+        else {
+            return Effect::Done;
+        };
+        match r.new {
+            Some(f) => Effect::Open(Step::Function(f)),
+            None => Effect::Say(format!(
+                "{} is gone from NEW's run: its numbers are BASE's, in this table",
+                crate::text::visible(r.name(self.comparison()))
+            )),
+        }
+    }
+
+    /// A new search text: the rows whose name matches, in the sort's
+    /// order; what it kept, for the status line.
+    pub fn set_search(&mut self, text: &str) -> Option<String> {
+        self.search.set(text);
+        self.cursor = 0;
+        self.offset = 0;
+        self.reorder();
+        let all = self.comparison().rows().len() as u64;
+        let kept = crate::report::fmt::grouped(self.order.len() as u64);
+        Some(format!(
+            "{kept} of {}",
+            crate::report::fmt::counted(all, "functions")
+        ))
+    }
+
+    fn toggle_shares(&mut self) -> Effect {
+        let shares = self.comparison().measure().and_then(Measure::share);
+        if shares.is_none() {
+            return Effect::Say(
+                "no shares: the two runs compare by calls, which neither totals".into(),
+            );
+        }
+        self.shown = match self.shown {
+            Shown::Values => Shown::Shares,
+            Shown::Shares => Shown::Values,
+        };
+        self.reorder();
+        Effect::Say(match self.shown {
+            Shown::Shares => "shares of each run's total (a change: in points)".into(),
+            Shown::Values => "absolute values".into(),
+        })
+    }
+
+    /// Keeps the cursor on a row and its row on screen.
+    pub fn keep_visible(&mut self, cx: &Ctx) {
+        let shown = layout::table_rows(cx.areas().table);
+        super::keep_visible(&mut self.cursor, &mut self.offset, self.order.len(), shown);
+    }
+
+    /// The selected function in NEW's run (the app's query's answer):
+    /// `None` for a function gone from it.
+    pub fn function(&self, _cx: &Ctx) -> Option<FuncId> {
+        let i = self.selected()?;
+        self.comparison().rows().get(i)?.new
+    }
+
+    /// What `y` copies: the selected function's name.
+    pub fn copy_text(&self) -> Option<String> {
+        let r = self.comparison().rows().get(self.selected()?)?;
+        Some(r.name(self.comparison()).to_string())
+    }
+
+    /// Draws the pane.
+    pub fn render(&self, buf: &mut Buffer, a: &Areas, _cx: &Ctx, theme: Theme) {
+        draw::pane(buf, a.table, self, theme);
+    }
+}
+
+/// The columns of a comparison: the name, the module and status, then for
+/// the inclusive value, the exclusive one and the calls (where the runs
+/// record them) both runs' values, the change and the change in percent.
+fn cols(c: &Comparison) -> Vec<Col> {
+    let mut out = vec![Col::Name, Col::Status];
+    let Some(m) = c.measure() else {
+        return out;
+    };
+    let calls = Which::BOTH.iter().any(|&w| c.records(w, Metric::Calls));
+    let kinds = [
+        Some(Kind::Incl),
+        m.excl().map(|_| Kind::Excl),
+        (m != Measure::Calls && calls).then_some(Kind::Calls),
+    ];
+    for k in kinds.into_iter().flatten() {
+        out.extend([
+            Col::Side(Which::Base, k),
+            Col::Side(Which::New, k),
+            Col::Change(k),
+            Col::ChangePct(k),
+        ]);
+    }
+    out
+}
+
+/// The metric a kind of column shows: the measure's value, or its share
+/// of the run's total (calls stay counts: no run totals them).
+fn metric(m: Measure, k: Kind, shown: Shown) -> Option<Metric> {
+    match (k, shown) {
+        (Kind::Incl, Shown::Values) => Some(m.incl()),
+        (Kind::Incl, Shown::Shares) => m.share().or(Some(m.incl())),
+        (Kind::Excl, Shown::Values) => m.excl(),
+        (Kind::Excl, Shown::Shares) => m.excl_share().or(m.excl()),
+        (Kind::Calls, _) => Some(Metric::Calls),
+    }
+}
+
+/// The rows ordered by `col`: a change by its size, largest first (the
+/// table's own order, `diff::ordered`, where the table sorts by it), a
+/// value largest first, the name and module in canonical order; rows
+/// without a value last, ties in canonical order.
+fn order(p: &ComparePane, col: Col) -> Vec<usize> {
+    let c = p.comparison();
+    let all = || {
+        diff::ordered(
+            c,
+            &diff::TableOptions {
+                sort: SortBy::Name,
+                top: None,
+            },
+        )
+    };
+    let by = |sort: SortBy| diff::ordered(c, &diff::TableOptions { sort, top: None });
+    let values = p.shown == Shown::Values;
+    match col {
+        Col::Name => all(),
+        Col::Change(Kind::Incl) if values => by(SortBy::Incl),
+        Col::Change(Kind::Excl) if values => by(SortBy::Excl),
+        Col::Change(Kind::Calls) => by(SortBy::Calls),
+        Col::Change(Kind::Incl) => by(SortBy::Share),
+        Col::Status => {
+            let mut order = all();
+            let text: Vec<String> = c.rows().iter().map(|r| diff::status_cell(c, r)).collect();
+            order.sort_by(|&a, &b| text[a].cmp(&text[b]));
+            order
+        }
+        _ => {
+            let key = |r: &Row| -> Option<f64> {
+                match col {
+                    Col::Side(w, k) => Some(c.value(w, r, p.metric(k)?)?.get()),
+                    Col::Change(k) => Some(c.delta(r, p.metric(k)?)?.get().abs()),
+                    Col::ChangePct(k) => Some((c.ratio(r, p.metric(k)?)? - 1.0).abs()),
+                    Col::Name | Col::Status => None,
+                }
+            };
+            let size: Vec<f64> = c.rows().iter().map(|r| key(r).unwrap_or(-1.0)).collect();
+            let mut order = all();
+            order.sort_by(|&a, &b| size[b].total_cmp(&size[a]));
+            order
+        }
+    }
+}

@@ -1,0 +1,570 @@
+//! The app on a comparison of two runs (`profx diff BASE NEW` on a
+//! terminal; tui.md § Comparisons), on the pairs of `tests/fixtures/diff/`:
+//! the Functions pane lists the comparison's rows with its very cells (the
+//! numbers `profx diff --json` writes), a run compared with itself shows
+//! no change, `%` shows shares, and the screens at 80×24 and 120×35.
+
+use super::Press::{self, *};
+use super::run as act;
+use super::screens::{render, text};
+use crate::analysis::diff::{self, Comparison, Which};
+use crate::analysis::query::{Query, Step, Target};
+use crate::model::{Profile, Watch};
+use crate::tui::app::App;
+use crate::tui::compare::Compared;
+use crate::tui::pane::{Pane, compare::Col, compare::Shown};
+use ratatui::layout::Rect;
+use std::sync::Arc;
+
+fn load(rel: &str) -> Arc<Profile> {
+    Arc::new(super::fixture(&format!("diff/{rel}")))
+}
+
+/// The comparison of two fixtures under `q`, as `profx diff` makes it.
+pub(crate) fn comparison(base: &str, new: &str, q: &Query) -> Comparison {
+    let sides = diff::answer_sides(&load(base), &load(new), q, &Watch::NONE).expect("answers");
+    Comparison::new(sides).expect("comparable")
+}
+
+pub(crate) fn app_on(base: &str, new: &str, w: u16, h: u16) -> App {
+    app_with(base, new, &Query::default(), w, h)
+}
+
+fn app_with(base: &str, new: &str, q: &Query, w: u16, h: u16) -> App {
+    let name = |rel: &str| rel.rsplit('/').next().unwrap_or(rel).to_string();
+    let c = Compared::new(comparison(base, new, q), [name(base), name(new)], q.clone());
+    App::comparing(c, Rect::new(0, 0, w, h), true)
+}
+
+/// The pairs of runs of one format each, and one across formats.
+const PAIRS: [(&str, &str); 4] = [
+    ("plist/base.txt", "plist/new.txt"),
+    ("xpp/base.prf", "xpp/new.prf"),
+    ("vs-csv/base.csv", "vs-csv/new.csv"),
+    ("plist/base.txt", "plist/new-listing.txt"),
+];
+
+fn compare_pane(app: &App) -> &crate::tui::pane::ComparePane {
+    match app.pane() {
+        Pane::Compare(p) => p,
+        other => panic!("not the comparison's pane: {other:?}"),
+    }
+}
+
+/// The pane's cells of row `i` of the comparison, by column.
+fn cells(app: &App, i: usize) -> Vec<(Col, String)> {
+    let p = compare_pane(app);
+    let r = &p.comparison().rows()[i];
+    p.cols().iter().map(|&c| (c, p.cell(r, c))).collect()
+}
+
+#[test]
+fn the_functions_pane_lists_the_comparisons_rows_in_the_tables_order() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 120, 35);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let table = diff::ordered(&c, &diff::TableOptions::default());
+        assert_eq!(p.order, table, "{base} → {new}: the table's order");
+        assert_eq!(p.comparison().rows(), c.rows());
+    }
+}
+
+/// Every value the pane shows is `profx diff --json`'s: each side's
+/// value, the change and the ratio, as the comparison holds them.
+#[test]
+fn the_panes_values_are_the_comparisons() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 120, 35);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let Some(m) = c.measure() else { continue };
+        for (i, r) in c.rows().iter().enumerate() {
+            for (col, shown) in cells(&app, i) {
+                let want = match col {
+                    crate::tui::pane::compare::Col::Side(w, k) => {
+                        let metric = p.metric(k).expect("a metric");
+                        diff::value_cell(&c, w, r, metric)
+                    }
+                    crate::tui::pane::compare::Col::Change(k) => {
+                        diff::change_cell(&c, r, p.metric(k).expect("a metric"))
+                    }
+                    _ => continue,
+                };
+                assert_eq!(shown, want, "{base} → {new} row {i} {col:?}");
+            }
+            // The numbers themselves: the inclusive change is new − base.
+            let (b, n) = (
+                c.value(Which::Base, r, m.incl()),
+                c.value(Which::New, r, m.incl()),
+            );
+            if let (Some(b), Some(n)) = (b, n) {
+                let d = c.delta(r, m.incl()).expect("a change").get();
+                assert!((d - (n.get() - b.get())).abs() < 1e-6, "{base} row {i}");
+                let shown = cells(&app, i)
+                    .into_iter()
+                    .find(|(col, _)| *col == Col::Change(crate::tui::pane::compare::Kind::Incl))
+                    .expect("the change's column")
+                    .1;
+                assert_eq!(shown, diff::signed(c.delta(r, m.incl()).expect("a change")));
+            }
+        }
+    }
+}
+
+/// A run compared with itself: no row new or gone, every change `0`.
+#[test]
+fn a_run_compared_with_itself_shows_no_change() {
+    for rel in ["plist/base.txt", "xpp/new.prf", "vs-csv/base.csv"] {
+        let mut app = app_on(rel, rel, 120, 35);
+        for shares in [false, true] {
+            if shares {
+                app.press(Char('%'));
+            }
+            let p = compare_pane(&app);
+            for i in 0..p.comparison().rows().len() {
+                assert_eq!(p.comparison().rows()[i].status(), "both");
+                for (col, cell) in cells(&app, i) {
+                    match col {
+                        Col::Change(_) => assert!(
+                            cell == "0" || cell == "0.000" || cell == "0.00",
+                            "{rel} row {i} {col:?}: {cell}"
+                        ),
+                        Col::ChangePct(_) => {
+                            assert!(cell == "0.00%" || cell == "—", "{rel} row {i}: {cell}")
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let screen = text(&render(&app));
+            let rows = screen.lines().skip(3).filter(|l| l.starts_with('│'));
+            assert!(
+                rows.clone().all(|l| !l.contains('+')),
+                "{rel}: no change is signed:\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn percent_shows_each_runs_shares_and_back() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    assert_eq!(compare_pane(&app).shown, Shown::Values);
+    app.press(Char('%'));
+    assert_eq!(compare_pane(&app).shown, Shown::Shares);
+    let screen = text(&render(&app));
+    assert!(screen.contains("shares of each run's total"), "{screen}");
+    assert!(screen.contains("Base incl %"), "{screen}");
+    app.press(Char('%'));
+    assert_eq!(compare_pane(&app).shown, Shown::Values);
+}
+
+#[test]
+fn sorting_by_another_column_and_back() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    let first = compare_pane(&app).order.clone();
+    app.press(Char('r'));
+    let mut reversed = first.clone();
+    reversed.reverse();
+    assert_eq!(compare_pane(&app).order, reversed);
+    app.press(Char('s'));
+    app.press(Char('S'));
+    assert_eq!(
+        compare_pane(&app).order,
+        first,
+        "the same column, not reversed"
+    );
+}
+
+#[test]
+fn the_panes_not_compared_show_news_run_and_say_so() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    let new = load("xpp/new.prf");
+    assert_eq!(app.profile().functions().len(), new.functions().len());
+    for (tab, says) in [('6', "NEW's events only"), ('7', "NEW's run only")] {
+        app.press(Char(tab));
+        let screen = text(&render(&app));
+        assert!(screen.contains(says), "tab {tab}:\n{screen}");
+    }
+    app.press(Char('1'));
+    assert!(matches!(app.pane(), Pane::Compare(_)));
+}
+
+#[test]
+fn the_header_names_both_sides_and_the_query_once() {
+    let q = Query {
+        steps: vec![Step::Drop(Target("main".into()))],
+        ..Query::default()
+    };
+    let app = app_with("plist/base.txt", "plist/new.txt", &q, 120, 35);
+    let screen = text(&render(&app));
+    let header = screen.lines().next().unwrap_or_default();
+    assert!(
+        header.contains("base.txt (plist) → new.txt (plist)"),
+        "{header}"
+    );
+    assert!(header.contains("comparison"), "{header}");
+    assert_eq!(header.matches("drop main").count(), 1, "{header}");
+}
+
+fn snap(name: &str, base: &str, new: &str, actions: &[Press]) {
+    for (w, h) in [(80, 24), (120, 35)] {
+        let mut app = app_on(base, new, w, h);
+        act(&mut app, actions);
+        insta::assert_snapshot!(format!("{name}-{w}x{h}"), text(&render(&app)));
+    }
+}
+
+#[test]
+fn screens() {
+    snap("compare-plist", "plist/base.txt", "plist/new.txt", &[]);
+    snap("compare-xpp", "xpp/base.prf", "xpp/new.prf", &[]);
+    snap(
+        "compare-shares",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Char('%')],
+    );
+    snap(
+        "compare-across",
+        "plist/base.txt",
+        "plist/new-listing.txt",
+        &[Down],
+    );
+    snap("compare-trace", "xpp/base.prf", "xpp/new.prf", &[Char('6')]);
+}
+
+/// Puts the cursor on the row of the function named `name`.
+fn select(app: &mut App, name: &str) {
+    let p = compare_pane(app);
+    let c = p.comparison();
+    let at = p
+        .order
+        .iter()
+        .position(|&i| c.rows()[i].name(c).starts_with(name))
+        .expect("a row of that name");
+    let up = -(p.cursor as isize);
+    act(app, &[Rows(up), Rows(at as isize)]);
+}
+
+/// The pane's rows and cells are those of a comparison made afresh
+/// under the app's query.
+fn same_as_fresh(app: &App, base: &str, new: &str) {
+    let q = app.compared().expect("a comparison").query().clone();
+    let fresh = comparison(base, new, &q);
+    let p = compare_pane(app);
+    assert_eq!(p.comparison().rows(), fresh.rows(), "{q:?}");
+    let order = diff::ordered(&fresh, &diff::TableOptions::default());
+    assert_eq!(p.order, order, "{q:?}");
+    for (i, r) in fresh.rows().iter().enumerate() {
+        let m = fresh.measure().expect("a measure").incl();
+        let shown = cells(app, i);
+        let want = diff::change_cell(&fresh, r, m);
+        assert!(shown.iter().any(|(_, s)| *s == want), "{q:?} row {i}");
+    }
+}
+
+#[test]
+fn a_step_u_and_capital_u_act_on_both_runs() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    let whole = compare_pane(&app).order.clone();
+    select(&mut app, "LookupTariff");
+    app.press(Char('d'));
+    let q = app.compared().expect("a comparison").query().clone();
+    assert_eq!(q.steps.len(), 1, "{:?}", app.status);
+    assert!(q.steps[0].label().contains("LookupTariff"), "{q:?}");
+    same_as_fresh(&app, base, new);
+    let screen = text(&render(&app));
+    let header = screen.lines().next().unwrap_or_default();
+    assert_eq!(header.matches("drop LookupTariff").count(), 1, "{header}");
+    assert!(!compare_pane(&app).order.is_empty());
+    app.press(Char('u'));
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    assert_eq!(compare_pane(&app).order, whole);
+    select(&mut app, "main");
+    app.press(Char('m'));
+    assert_eq!(app.compared().expect("a comparison").query().steps.len(), 1);
+    same_as_fresh(&app, base, new);
+    app.press(Char('U'));
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    same_as_fresh(&app, base, new);
+}
+
+/// A step on a function of NEW's run only is left out of BASE, which
+/// says so; the comparison goes on.
+#[test]
+fn a_step_one_side_lacks_is_left_out_of_it_with_a_note() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    select(&mut app, "ValidateOrder");
+    app.press(Char('d'));
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("left out of base"), "{status}");
+    same_as_fresh(&app, base, new);
+    let c = app.compared().expect("a comparison");
+    assert!(c.comparison().side(Which::Base).left_out_steps().count() == 1);
+    assert!(c.comparison().side(Which::New).left_out_steps().count() == 0);
+}
+
+#[test]
+fn the_shares_and_the_sort_stay_across_a_step() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    act(&mut app, &[Char('%'), Char('s')]);
+    let look = compare_pane(&app).look();
+    select(&mut app, "main");
+    app.press(Char('m'));
+    assert_eq!(compare_pane(&app).look(), look);
+}
+
+#[test]
+fn step_screens() {
+    snap(
+        "compare-step",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Rows(3), Char('d')],
+    );
+}
+
+/// The Call tree's rows on screen: (name, its cells), read from the
+/// screen's table under the headings.
+fn tree_rows(app: &App) -> (Vec<String>, Vec<Vec<String>>) {
+    let screen = text(&render(app));
+    let lines: Vec<&str> = screen.lines().collect();
+    let head: Vec<String> = lines[3].split_whitespace().map(String::from).collect();
+    let rows = lines[4..]
+        .iter()
+        .take_while(|l| l.starts_with('│') && !l.trim_matches(['│', ' ']).is_empty())
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    (head, rows)
+}
+
+#[test]
+fn the_call_tree_shows_bases_total_and_the_change_per_node() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('4'));
+    let t = app.tree();
+    assert!(t.against.is_some(), "the Call tree is compared");
+    let base = crate::tui::tests::fixture("diff/xpp/base.prf");
+    let base_ix = crate::analysis::calltree::TreeIndex::build(&base);
+    let cx = app.cx();
+    let p = cx.profile.as_ref();
+    let against = t.against.as_ref().expect("BASE's tree");
+    for r in t.tree.rows.iter().take(20) {
+        let mut names = vec![t.tree.label(p, r.id).name(p).to_string()];
+        let mut at = r.id;
+        while let Some(up) = t.tree.parent(p, at) {
+            names.push(t.tree.label(p, up).name(p).to_string());
+            at = up;
+        }
+        names.reverse();
+        // BASE's node at that path, found the plain way.
+        let mut node = None;
+        for n in &names {
+            node = base_ix
+                .children()
+                .of(node)
+                .iter()
+                .copied()
+                .find(|&k| base_ix.label(&base, k).name(&base) == n);
+            if node.is_none() {
+                break;
+            }
+        }
+        let want = node.map(|n| base_ix.weight(n));
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(against.total_at(&refs), want, "{names:?}");
+    }
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Base ms") && screen.contains("Δ ms"),
+        "{screen}"
+    );
+    assert!(!screen.contains("NEW's run only"), "{screen}");
+}
+
+#[test]
+fn a_call_tree_compared_with_itself_shows_no_change() {
+    let mut app = app_on("xpp/new.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let (head, rows) = tree_rows(&app);
+    assert!(head.contains(&"Base".to_string()), "{head:?}");
+    assert!(!rows.is_empty());
+    for r in &rows {
+        // Total, BASE's total and the change follow the name.
+        let at = r
+            .iter()
+            .position(|c| c.contains('.') && c.chars().any(|d| d.is_ascii_digit()))
+            .expect("a total");
+        assert_eq!(r[at], r[at + 1], "{r:?}");
+        assert_eq!(r[at + 2], "0.000", "{r:?}");
+    }
+}
+
+#[test]
+fn tree_screens() {
+    snap(
+        "compare-tree",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('4'), Char('E')],
+    );
+}
+
+/// The background of the first cell showing `name` on screen.
+fn bg_of(buf: &ratatui::buffer::Buffer, name: &str) -> Option<ratatui::style::Color> {
+    let screen = text(buf);
+    for (y, line) in screen.lines().enumerate() {
+        if let Some(at) = line.find(name) {
+            let x = line[..at].chars().count() as u16;
+            return buf[(x, y as u16)].bg.into();
+        }
+    }
+    None
+}
+
+#[test]
+fn the_flame_graph_colours_each_frame_by_its_change_and_says_it() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('5'));
+    let buf = render(&app);
+    let screen = text(&buf);
+    // DECODE is NEW's only: the deepest red; READITEM did not change.
+    assert_eq!(bg_of(&buf, "DECODE"), Some(Color::Indexed(196)), "{screen}");
+    assert_eq!(
+        bg_of(&buf, "READITEM"),
+        Some(Color::Indexed(252)),
+        "{screen}"
+    );
+    let saveorder = bg_of(&buf, "SAVEORDER");
+    assert!(
+        matches!(saveorder, Some(Color::Indexed(210 | 203 | 217 | 224))),
+        "{saveorder:?}"
+    );
+    assert!(screen.contains("red more than BASE"), "{screen}");
+    // The selected frame (MAIN, 91 → 101 ms) says its change signed.
+    assert!(screen.contains("Δ +10.000 ms NEW vs BASE"), "{screen}");
+    assert!(!screen.contains("NEW's run only"), "{screen}");
+}
+
+#[test]
+fn a_flame_graph_compared_with_itself_is_grey() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/new.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('5'));
+    let buf = render(&app);
+    let coloured = buf.content().iter().any(|c| match c.bg {
+        Color::Indexed(i) => [224, 217, 210, 203, 196, 189, 153, 111, 75, 33].contains(&i),
+        _ => false,
+    });
+    assert!(!coloured, "{}", text(&buf));
+    assert!(
+        text(&buf).contains("Δ 0.000 ms NEW vs BASE"),
+        "{}",
+        text(&buf)
+    );
+}
+
+#[test]
+fn flame_screens() {
+    snap("compare-flame", "xpp/base.prf", "xpp/new.prf", &[Char('5')]);
+}
+
+#[test]
+fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    act(
+        &mut app,
+        &[
+            Char('/'),
+            Char('O'),
+            Char('r'),
+            Char('d'),
+            Char('e'),
+            Char('r'),
+        ],
+    );
+    let p = compare_pane(&app);
+    let c = p.comparison();
+    let names: Vec<&str> = p.order.iter().map(|&i| c.rows()[i].name(c)).collect();
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.contains("Order")),
+        "{names:?}"
+    );
+    assert!(names.len() < c.rows().len());
+    act(&mut app, &[Enter]);
+    select(&mut app, "PriceOrder");
+    act(&mut app, &[Enter]);
+    assert_eq!(super::selected_name(&app), "PriceOrder(struct Order *)");
+    assert!(matches!(app.pane(), Pane::Table(_)));
+    assert!(text(&render(&app)).contains("NEW's run only"));
+    act(&mut app, &[Backspace]);
+    assert!(matches!(app.pane(), Pane::Compare(_)));
+    // Esc at the start clears the search: every row again.
+    act(&mut app, &[Esc]);
+    assert_eq!(compare_pane(&app).order.len(), 9);
+}
+
+#[test]
+fn b_draws_bases_widths_and_back() {
+    use ratatui::style::Color;
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('5'), Char('b')]);
+    let buf = render(&app);
+    let screen = text(&buf);
+    assert!(screen.contains("BASE's widths"), "{screen}");
+    assert!(
+        screen.contains("PARSE") && !screen.contains("DECODE"),
+        "{screen}"
+    );
+    // PARSE is BASE's only: gone from NEW, the deepest blue.
+    assert_eq!(bg_of(&buf, "PARSE"), Some(Color::Indexed(33)), "{screen}");
+    assert!(screen.contains("Δ +10.000 ms NEW vs BASE"), "{screen}");
+    // A key acting on NEW's functions says how to get back to them.
+    act(&mut app, &[Char('d')]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("BASE's frames are drawn"), "{said}");
+    assert!(app.compared().expect("a comparison").query().is_whole());
+    act(&mut app, &[Char('b')]);
+    assert!(text(&render(&app)).contains("DECODE"));
+    // Another tab and back: NEW's widths again.
+    act(&mut app, &[Char('b'), Char('1'), Char('5')]);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("NEW's widths") && screen.contains("DECODE"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn capital_y_copies_the_diff_command_of_the_comparison() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "main");
+    act(&mut app, &[Char('m'), Char('Y')]);
+    assert_eq!(
+        app.clipboard.as_deref(),
+        Some(
+            "profx diff tests/fixtures/diff/plist/base.txt tests/fixtures/diff/plist/new.txt --table --merge main"
+        )
+    );
+}
+
+/// A step on a function gone from NEW is BASE's, and is left out of NEW.
+#[test]
+fn a_step_on_a_function_gone_from_new_applies_to_base() {
+    let (base, new) = ("plist/base.txt", "plist/new.txt");
+    let mut app = app_on(base, new, 120, 35);
+    select(&mut app, "WriteInvoice");
+    act(&mut app, &[Char('d')]);
+    let c = app.compared().expect("a comparison");
+    assert_eq!(c.query().steps.len(), 1, "{:?}", app.status);
+    assert_eq!(c.comparison().side(Which::New).left_out_steps().count(), 1);
+    assert_eq!(c.comparison().side(Which::Base).left_out_steps().count(), 0);
+    same_as_fresh(&app, base, new);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("left out of new"), "{said}");
+}
