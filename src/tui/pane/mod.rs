@@ -512,9 +512,11 @@ impl Pane {
         match self {
             Pane::Table(t) => t.call_span(cx),
             Pane::Flame(f) if f.in_chart() => f.chart.call_span(),
-            Pane::Flame(_) | Pane::Tree(_) | Pane::Info(_) | Pane::Timeline(_) => {
-                Err(super::intent::Why::CallSpan.into())
-            }
+            Pane::Flame(_)
+            | Pane::Tree(_)
+            | Pane::Info(_)
+            | Pane::Timeline(_)
+            | Pane::Compare(_) => Err(super::intent::Why::CallSpan.into()),
         }
     }
 
