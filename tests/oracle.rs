@@ -224,10 +224,35 @@ fn trace_oracle_in(events: &[Event], threads: usize, r: TimeRange) -> Oracle {
     // What had neither a call nor time in the range is not in it.
     o.funcs
         .retain(|_, f| f.calls > 0 || f.inclusive != 0.0 || f.exclusive != 0.0);
-    o.paths
-        .retain(|_, p| p.hits > 0 || p.self_ms != 0.0 || p.child_ms != 0.0);
+    // A path kept keeps every path above it (a tree has no path without
+    // its callers), even one with no call entered and no time in the
+    // range: a call entered at the run's last instant under calls whose
+    // clock went backwards holds a hit and nothing else.
+    // Each path kept marks its callers up to the first already marked
+    // (whose own callers are then marked too): every path once, however
+    // deep the recursion.
+    let mut kept: std::collections::BTreeSet<Vec<String>> = Default::default();
+    let held = o
+        .paths
+        .iter()
+        .filter(|(_, p)| p.hits > 0 || p.self_ms != 0.0 || p.child_ms != 0.0);
+    for (path, _) in held {
+        let mut n = path.len();
+        while n > 0 && kept.insert(path[..n].to_vec()) {
+            n -= 1;
+        }
+    }
+    o.paths.retain(|path, _| kept.contains(path));
     o.sites.retain(|_, s| s.hits > 0 || s.ms != 0.0);
-    o.edges.retain(|_, e| e.calls > 0 || e.ms != 0.0);
+    // The call graph's edges are the kept paths' (model.md § The call
+    // graph): a caller and callee on a kept path stay, with what they hold.
+    let on_paths: std::collections::BTreeSet<(String, String)> = kept
+        .iter()
+        .filter(|path| path.len() > 1)
+        .map(|path| (path[path.len() - 2].clone(), path[path.len() - 1].clone()))
+        .collect();
+    o.edges
+        .retain(|key, e| e.calls > 0 || e.ms != 0.0 || on_paths.contains(key));
     o
 }
 
