@@ -474,10 +474,8 @@ fn chart_titles(f: &FlamePane, cx: &Ctx) -> (String, String) {
     let mut title = format!(" Flame · time order ({t}: graph) ");
     // The calls are the chosen threads' events as they ran: a transform
     // of the query changes no event, so none is drawn here.
-    if !std::sync::Arc::ptr_eq(
-        cx.profile,
-        cx.answer.profile(crate::analysis::query::Reads::TIME_ORDER),
-    ) {
+    // A range is no step: the chart opens on it instead.
+    if cx.answer.steps().next().is_some() {
         title.push_str("· as run: the query's steps not drawn ");
     }
     if (from, to) != (c.start, c.end) {

@@ -311,7 +311,8 @@ fn titles(t: &TimelinePane, cx: &Ctx) -> (String, String) {
     }
     // The lanes are the chosen threads' events as they ran: a transform
     // of the query changes no event, so none is drawn here.
-    if !std::sync::Arc::ptr_eq(cx.answer.paths(), cx.answer.events()) {
+    // A range is no step: it selects events, as the thread choice does.
+    if cx.answer.steps().next().is_some() {
         title.push_str("· as it ran: the query's steps not drawn ");
     }
     let busy_only = p.timeline().is_none() && t.order.iter().any(|&th| t.past(p, th, cx));

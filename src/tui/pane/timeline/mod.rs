@@ -307,6 +307,10 @@ impl TimelinePane {
     /// `v`: a range's start at the cursor; again, its end (a third time,
     /// a new start).
     fn mark(&mut self, cx: &Ctx) -> Effect {
+        // A mark is the time the status line shows (to the thousandth of
+        // the trace's unit): a range is asked with the edges a person read,
+        // not a cell's position to the last bit.
+        self.cursor = (self.cursor * 1000.0).round() / 1000.0;
         let p = cx.profile;
         let t = |x: f64| crate::report::fmt::grouped_time(p, x);
         let v = key_for(&Intent::MarkRange, Place::Timeline);
