@@ -28,7 +28,7 @@ use super::menu::Menu;
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
 use super::query::{Queried, QueryJob};
 use super::threads::ThreadsList;
-use crate::analysis::diff::Which;
+use crate::analysis::diff::{Of, Which};
 use crate::analysis::query::Reads;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
@@ -212,6 +212,12 @@ impl App {
         match &self.compared {
             Some(c) if tab == View::Table(Table::Functions) => {
                 Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
+            }
+            Some(c) if tab == View::Table(Table::Stacks) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Stacks))
+            }
+            Some(c) if tab == View::Table(Table::Lines) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Lines))
             }
             Some(c) if tab == View::Flame && self.flame_base => {
                 let mut f = pane::FlamePane::new(None, &base_cx(c, (self.size, self.flame)));

@@ -170,6 +170,9 @@ impl App {
         let Pane::Compare(p) = self.pane() else {
             return None;
         };
+        if p.pairs().is_some() {
+            return None;
+        }
         let c = p.comparison();
         let r = c.rows().get(p.selected()?)?;
         let f = r.base.filter(|_| r.new.is_none())?;
