@@ -682,3 +682,22 @@ fn stacks_and_lines_screens() {
         &[Char('2')],
     );
 }
+
+#[test]
+fn enter_on_a_compared_stack_opens_its_leaf_in_news_functions() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('3'));
+    let p = compare_pane(&app);
+    let i = p.selected().expect("a row");
+    let pairs = p.pairs().expect("the stacks");
+    let both = pairs.row(i, Which::New).is_some();
+    let leaf = p.cell_at(i, Col::Name);
+    let leaf = leaf.rsplit(" → ").next().unwrap_or_default().to_string();
+    app.press(Enter);
+    let screen = text(&render(&app));
+    match both {
+        true => assert!(!matches!(app.pane(), Pane::Compare(_)), "{screen}"),
+        false => assert!(screen.contains("has no function in NEW's run"), "{screen}"),
+    }
+    assert!(screen.contains(&leaf), "{leaf}:\n{screen}");
+}

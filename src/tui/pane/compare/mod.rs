@@ -365,7 +365,13 @@ impl ComparePane {
     /// callees); a function gone from NEW's run says so.
     fn open(&mut self) -> Effect {
         if self.pairs.is_some() {
-            return Effect::Ignored;
+            let Some(i) = self.selected() else {
+                return Effect::Done;
+            };
+            return match self.pair_function(i) {
+                Some(f) => Effect::Open(Step::Function(f)),
+                None => Effect::Say(format!("{} has no function in NEW's run", self.name_at(i))),
+            };
         }
         let Some(r) = self
             .selected()
@@ -438,10 +444,16 @@ impl ComparePane {
     /// `None` for a function gone from it.
     pub fn function(&self, _cx: &Ctx) -> Option<FuncId> {
         let i = self.selected()?;
-        let Some(p) = &self.pairs else {
-            return self.comparison().rows().get(i)?.new;
-        };
-        // A stack's leaf, a line's function, in NEW's run.
+        match &self.pairs {
+            None => self.comparison().rows().get(i)?.new,
+            Some(_) => self.pair_function(i),
+        }
+    }
+
+    /// Pair `i`'s function in NEW's run: a stack's leaf, a line's
+    /// function.
+    fn pair_function(&self, i: usize) -> Option<FuncId> {
+        let p = self.pairs.as_ref()?;
         let k = p.row(i, Which::New)?;
         let new = self.comparison().profile(Which::New);
         match p.of() {
