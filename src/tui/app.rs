@@ -67,6 +67,8 @@ pub struct App {
     pub query: Queried,
     /// A step of the query running on its own thread.
     pub(super) query_job: Option<QueryJob>,
+    /// A comparison's query running on both sides (`app/compare.rs`).
+    pub(super) compare_job: Option<compare::CompareJob>,
     /// A step cancelled and still ending: the next waits for it, so two
     /// never run at once.
     pub(super) stopping: Option<QueryJob>,
@@ -143,6 +145,7 @@ impl App {
         let mut app = App {
             query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
             query_job: None,
+            compare_job: None,
             stopping: None,
             title: title.to_string(),
             history: Vec::new(),
@@ -389,6 +392,9 @@ impl App {
             return;
         }
         if self.query_job.is_some() && self.query_intent(&intent) {
+            return;
+        }
+        if self.compare_job.is_some() && self.compare_intent(&intent) {
             return;
         }
         if !matches!(intent, Intent::Resize { .. } | Intent::Tick) {

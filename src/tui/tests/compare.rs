@@ -701,3 +701,27 @@ fn enter_on_a_compared_stack_opens_its_leaf_in_news_functions() {
     }
     assert!(screen.contains(&leaf), "{leaf}:\n{screen}");
 }
+
+/// A step in a comparison runs on a thread, as a single run's does: the
+/// footer says so and any key cancels it, the comparison left as it was.
+#[test]
+fn a_key_cancels_a_comparisons_step() {
+    use crate::tui::intent::Intent;
+    let q = Query {
+        steps: vec![Step::Drop(Target("main".into()))],
+        ..Query::default()
+    };
+    let mut app = app_with("plist/base.txt", "plist/new.txt", &q, 120, 35);
+    app.update(Intent::PopStep);
+    assert!(app.querying(), "both sides are answered on a thread");
+    app.update(Intent::First);
+    assert!(!app.querying());
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("cancelled"), "{status}");
+    let shown = app.compared().map(|c| c.query().steps.len());
+    assert_eq!(shown, Some(1), "the comparison as it was");
+    // Asked again and waited for, it is taken.
+    app.update(Intent::PopStep);
+    app.settle_query();
+    assert_eq!(app.compared().map(|c| c.query().steps.len()), Some(0));
+}
