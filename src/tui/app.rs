@@ -28,7 +28,7 @@ use super::menu::Menu;
 use super::pane::{self, Ctx, Effect, Pane, Step, TABS, TablePane, Within};
 use super::query::{Queried, QueryJob};
 use super::threads::ThreadsList;
-use crate::analysis::diff::Which;
+use crate::analysis::diff::{Of, Which};
 use crate::analysis::query::Reads;
 use crate::analysis::view::{Table, View};
 use crate::model::{FuncId, Profile};
@@ -67,6 +67,8 @@ pub struct App {
     pub query: Queried,
     /// A step of the query running on its own thread.
     pub(super) query_job: Option<QueryJob>,
+    /// A comparison's query running on both sides (`app/compare.rs`).
+    pub(super) compare_job: Option<compare::CompareJob>,
     /// A step cancelled and still ending: the next waits for it, so two
     /// never run at once.
     pub(super) stopping: Option<QueryJob>,
@@ -143,6 +145,7 @@ impl App {
         let mut app = App {
             query: Queried::new(Arc::clone(&profile), Arc::clone(&prepared)),
             query_job: None,
+            compare_job: None,
             stopping: None,
             title: title.to_string(),
             history: Vec::new(),
@@ -212,6 +215,12 @@ impl App {
         match &self.compared {
             Some(c) if tab == View::Table(Table::Functions) => {
                 Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
+            }
+            Some(c) if tab == View::Table(Table::Stacks) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Stacks))
+            }
+            Some(c) if tab == View::Table(Table::Lines) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Lines))
             }
             Some(c) if tab == View::Flame && self.flame_base => {
                 let mut f = pane::FlamePane::new(None, &base_cx(c, (self.size, self.flame)));
@@ -383,6 +392,9 @@ impl App {
             return;
         }
         if self.query_job.is_some() && self.query_intent(&intent) {
+            return;
+        }
+        if self.compare_job.is_some() && self.compare_intent(&intent) {
             return;
         }
         if !matches!(intent, Intent::Resize { .. } | Intent::Tick) {

@@ -290,19 +290,25 @@ impl App {
         if let Some(job) = self.query_job.take() {
             self.query_done(job.join());
         }
+        self.settle_compare();
     }
 
     /// Whether a query step is running.
     pub fn querying(&self) -> bool {
-        self.query_job.is_some()
+        self.query_job.is_some() || self.compare_job.is_some()
     }
 
     /// "⠹ thread 2… read 96 of 256 MiB (37%) · any key cancels", once a
     /// step has run a quarter of a second; how much of the input a thread
     /// choice has read, once it says.
     pub fn query_progress(&self) -> Option<String> {
-        let job = self.query_job.as_ref().filter(|j| j.shown())?;
         const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        if let Some(job) = &self.compare_job {
+            let shown = job.started.elapsed() >= super::super::query::SHOW_AFTER;
+            let at = (job.started.elapsed().as_millis() / 100) as usize % SPIN.len();
+            return shown.then(|| format!("{} {}… · any key cancels", SPIN[at], job.what));
+        }
+        let job = self.query_job.as_ref().filter(|j| j.shown())?;
         let at = (job.started.elapsed().as_millis() / 100) as usize % SPIN.len();
         let read = job.read().map_or(String::new(), |(done, of)| {
             let mib = |b: u64| b as f64 / f64::from(1 << 20);

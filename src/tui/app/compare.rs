@@ -2,7 +2,9 @@
 //! choice or a range, `u` and `U`, asked of both runs at once. Each side
 //! answers the same `Query` by the one runner's `Policy::Side`
 //! (`diff::answer_sides`), so a step naming what one side lacks is left
-//! out of that side with a note; the app's own answer stays NEW's.
+//! out of that side with a note; the app's own answer stays NEW's. Both
+//! sides are answered on a thread of their own (`CompareJob`), as a single
+//! run's step is: the footer says so, any key cancels it.
 
 use super::super::intent::{Intent, Op};
 use super::super::keymap::{Place, key_for};
@@ -13,6 +15,65 @@ use crate::analysis::diff::{self, Comparison, Which};
 use crate::analysis::query::{Query, Step as QueryStep};
 use crate::model::Watch;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Both sides' answers to a comparison's query, running.
+pub(in crate::tui) struct CompareJob {
+    /// What it does, for the footer and the status line.
+    pub what: String,
+    pub started: Instant,
+    query: Query,
+    cancel: Arc<AtomicBool>,
+    handle: JoinHandle<Result<Comparison, diff::DiffError>>,
+}
+
+impl std::fmt::Debug for CompareJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompareJob")
+            .field("what", &self.what)
+            .finish()
+    }
+}
+
+impl CompareJob {
+    pub(in crate::tui) fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Asks it to stop; its answer is never read (its thread ends at the
+    /// runner's next look at the flag).
+    pub(in crate::tui) fn cancel(self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    fn join(self) -> (Query, String, Result<Comparison, diff::DiffError>) {
+        let done = self.handle.join().unwrap_or_else(|_| {
+            Err(diff::DiffError::Side {
+                side: Which::New,
+                error: crate::analysis::query::QueryError::Replay(
+                    "the comparison's thread stopped".into(),
+                ),
+            })
+        });
+        (self.query, self.what, done)
+    }
+}
+
+/// Both sides' answers to `q`, compared.
+fn compare(
+    loaded: &[Arc<crate::model::Profile>; 2],
+    q: &Query,
+    stop: &AtomicBool,
+) -> Result<Comparison, diff::DiffError> {
+    let cancel = || stop.load(Ordering::Relaxed);
+    let watch = Watch {
+        cancel: &cancel,
+        progress: &|_, _| {},
+    };
+    diff::answer_sides(&loaded[0], &loaded[1], q, &watch).and_then(Comparison::new)
+}
 
 impl App {
     /// What `ask` asks, of both sides of the comparison.
@@ -86,11 +147,92 @@ impl App {
         let Some(c) = self.compared.clone() else {
             return;
         };
+        if let Some(job) = self.compare_job.take() {
+            job.cancel();
+        }
         let loaded = Which::BOTH.map(|w| Arc::clone(c.comparison().side(w).loaded()));
-        let compared =
-            diff::answer_sides(&loaded[0], &loaded[1], &q, &Watch::NONE).and_then(Comparison::new);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (flag, asked) = (Arc::clone(&cancel), q.clone());
+        let spawned = std::thread::Builder::new()
+            .name("profx-compare".into())
+            .spawn(move || compare(&loaded, &asked, &flag));
+        match spawned {
+            Ok(handle) => {
+                self.compare_job = Some(CompareJob {
+                    what: said,
+                    started: Instant::now(),
+                    query: q,
+                    cancel,
+                    handle,
+                })
+            }
+            Err(_) => {
+                let loaded = Which::BOTH.map(|w| Arc::clone(c.comparison().side(w).loaded()));
+                let done = compare(&loaded, &q, &AtomicBool::new(false));
+                self.compare_done(q, said, done);
+            }
+        }
+    }
+
+    /// An intent while both sides are answered: the end taken at a tick,
+    /// a key or a click cancels it and does nothing else (q quits). True
+    /// when the intent is used up.
+    pub(super) fn compare_intent(&mut self, intent: &Intent) -> bool {
+        let Some(job) = self.compare_job.take() else {
+            return false;
+        };
+        match intent {
+            Intent::Tick if job.is_finished() => {
+                let (q, said, done) = job.join();
+                self.compare_done(q, said, done);
+                true
+            }
+            Intent::Tick => {
+                self.compare_job = Some(job);
+                true
+            }
+            Intent::Resize { .. } => {
+                self.compare_job = Some(job);
+                false
+            }
+            Intent::Quit => {
+                job.cancel();
+                false
+            }
+            _ => {
+                self.status = Some(format!("{}: cancelled (both runs as they were)", job.what));
+                self.notice = false;
+                job.cancel();
+                true
+            }
+        }
+    }
+
+    /// Waits for both sides' answers, and takes them.
+    pub(super) fn settle_compare(&mut self) {
+        if let Some(job) = self.compare_job.take() {
+            let (q, said, done) = job.join();
+            self.compare_done(q, said, done);
+        }
+    }
+
+    /// Both sides' answers taken: the comparison shown replaced, or why
+    /// not (the comparison shown stays).
+    fn compare_done(
+        &mut self,
+        q: Query,
+        said: String,
+        compared: Result<Comparison, diff::DiffError>,
+    ) {
+        let Some(c) = self.compared.clone() else {
+            return;
+        };
         let comparison = match compared {
             Ok(comparison) => comparison,
+            Err(diff::DiffError::Side {
+                error: crate::analysis::query::QueryError::Cancelled,
+                ..
+            }) => return,
             Err(e) => {
                 self.status = Some(crate::text::visible(&e.to_string()).into_owned());
                 self.notice = true;
@@ -170,6 +312,9 @@ impl App {
         let Pane::Compare(p) = self.pane() else {
             return None;
         };
+        if p.pairs().is_some() {
+            return None;
+        }
         let c = p.comparison();
         let r = c.rows().get(p.selected()?)?;
         let f = r.base.filter(|_| r.new.is_none())?;

@@ -358,7 +358,7 @@ impl Pane {
             Pane::Flame(_) => View::Flame,
             Pane::Info(_) => View::Info,
             Pane::Timeline(_) => View::Timeline,
-            Pane::Compare(_) => View::Table(Table::Functions),
+            Pane::Compare(c) => c.tab(),
         }
     }
 
@@ -558,7 +558,11 @@ impl Pane {
             Pane::Flame(_) => "Flame".into(),
             Pane::Info(_) => "Info".into(),
             Pane::Timeline(_) => "Timeline".into(),
-            Pane::Compare(_) => "Functions compared".into(),
+            Pane::Compare(c) => match c.noun() {
+                "stacks" => "Stacks compared".into(),
+                "lines" => "Lines compared".into(),
+                _ => "Functions compared".into(),
+            },
         }
     }
 

@@ -568,3 +568,160 @@ fn a_step_on_a_function_gone_from_new_applies_to_base() {
     let said = app.status.clone().unwrap_or_default();
     assert!(said.contains("left out of new"), "{said}");
 }
+
+/// The Stacks (`3`) and Lines (`2`) tabs of a comparison, issue 66.
+const PAIR_TABS: [(char, diff::Of); 2] = [('3', diff::Of::Stacks), ('2', diff::Of::Lines)];
+
+/// Every cell of the pairs pane is the comparison's `Pairs`' own, rows in
+/// its order (the largest change first).
+#[test]
+fn the_stacks_and_lines_panes_values_are_the_comparisons() {
+    for (base, new) in PAIRS {
+        for (tab, of) in PAIR_TABS {
+            let mut app = app_on(base, new, 120, 35);
+            app.press(Char(tab));
+            let p = compare_pane(&app);
+            let c = comparison(base, new, &Query::default());
+            let pairs = c.pairs(of);
+            assert_eq!(p.pairs().map(diff::Pairs::of), Some(of));
+            assert_eq!(p.order, pairs.ordered(&c, false), "{base} {of:?}");
+            for i in 0..pairs.len() {
+                for &col in p.cols() {
+                    let want = match col {
+                        Col::Name => pairs.name(&c, i),
+                        Col::Status => pairs.status(i).to_string(),
+                        Col::Side(w, _) => pairs.value_cell(&c, w, i, false),
+                        Col::Change(_) => pairs.change_cell(&c, i, false),
+                        Col::ChangePct(_) => pairs.change_pct_cell(&c, i, false),
+                    };
+                    assert_eq!(p.cell_at(i, col), want, "{base} {of:?} {i} {col:?}");
+                }
+                if let (Some(b), Some(n), Some(d)) = (
+                    pairs.value(&c, Which::Base, i, false),
+                    pairs.value(&c, Which::New, i, false),
+                    pairs.delta(&c, i, false),
+                ) {
+                    assert!((d.get() - (n.get() - b.get())).abs() < 1e-6);
+                }
+            }
+        }
+    }
+}
+
+/// A run compared with itself: every stack and line in both, no change.
+#[test]
+fn stacks_and_lines_of_a_run_compared_with_itself_show_no_change() {
+    for rel in ["plist/base.txt", "xpp/new.prf", "vs-csv/base.csv"] {
+        for (tab, of) in PAIR_TABS {
+            let mut app = app_on(rel, rel, 120, 35);
+            app.press(Char(tab));
+            for shares in [false, true] {
+                if shares {
+                    app.press(Char('%'));
+                }
+                let p = compare_pane(&app);
+                let n = p.pairs().map_or(0, diff::Pairs::len);
+                for i in 0..n {
+                    assert_eq!(p.cell_at(i, Col::Status), "both", "{rel} {of:?} {i}");
+                    for &col in p.cols() {
+                        let cell = p.cell_at(i, col);
+                        match col {
+                            Col::Change(_) => assert!(
+                                ["0", "0.000", "0.00"].contains(&cell.as_str()),
+                                "{rel} {of:?} {i}: {cell}"
+                            ),
+                            Col::ChangePct(_) => {
+                                assert!(cell == "0.00%" || cell == "—", "{rel} {of:?} {i}: {cell}")
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn percent_in_the_stacks_comparison_shows_shares() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    app.press(Char('3'));
+    app.press(Char('%'));
+    assert_eq!(compare_pane(&app).shown, Shown::Shares);
+    let screen = text(&render(&app));
+    assert!(screen.contains("Stacks compared"), "{screen}");
+    assert!(screen.contains("shares of each run's total"), "{screen}");
+    app.press(Char('1'));
+    assert_eq!(compare_pane(&app).pairs().map(diff::Pairs::of), None);
+}
+
+#[test]
+fn stacks_and_lines_screens() {
+    snap(
+        "compare-stacks",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Char('3')],
+    );
+    snap(
+        "compare-stacks-shares",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('3'), Char('%')],
+    );
+    snap(
+        "compare-lines",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Char('2')],
+    );
+    snap(
+        "compare-lines-xpp",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('2')],
+    );
+}
+
+#[test]
+fn enter_on_a_compared_stack_opens_its_leaf_in_news_functions() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    app.press(Char('3'));
+    let p = compare_pane(&app);
+    let i = p.selected().expect("a row");
+    let pairs = p.pairs().expect("the stacks");
+    let both = pairs.row(i, Which::New).is_some();
+    let leaf = p.cell_at(i, Col::Name);
+    let leaf = leaf.rsplit(" → ").next().unwrap_or_default().to_string();
+    app.press(Enter);
+    let screen = text(&render(&app));
+    match both {
+        true => assert!(!matches!(app.pane(), Pane::Compare(_)), "{screen}"),
+        false => assert!(screen.contains("has no function in NEW's run"), "{screen}"),
+    }
+    assert!(screen.contains(&leaf), "{leaf}:\n{screen}");
+}
+
+/// A step in a comparison runs on a thread, as a single run's does: the
+/// footer says so and any key cancels it, the comparison left as it was.
+#[test]
+fn a_key_cancels_a_comparisons_step() {
+    use crate::tui::intent::Intent;
+    let q = Query {
+        steps: vec![Step::Drop(Target("main".into()))],
+        ..Query::default()
+    };
+    let mut app = app_with("plist/base.txt", "plist/new.txt", &q, 120, 35);
+    app.update(Intent::PopStep);
+    assert!(app.querying(), "both sides are answered on a thread");
+    app.update(Intent::First);
+    assert!(!app.querying());
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("cancelled"), "{status}");
+    let shown = app.compared().map(|c| c.query().steps.len());
+    assert_eq!(shown, Some(1), "the comparison as it was");
+    // Asked again and waited for, it is taken.
+    app.update(Intent::PopStep);
+    app.settle_query();
+    assert_eq!(app.compared().map(|c| c.query().steps.len()), Some(0));
+}

@@ -16,6 +16,7 @@ mod folded;
 mod gate;
 mod json;
 mod pair;
+mod rows;
 mod table;
 mod tree;
 
@@ -24,6 +25,7 @@ pub use folded::{weight_of, write_folded};
 pub use gate::{Compared, Condition, GateError, Outcome, parse_condition};
 pub use json::write_json;
 pub use pair::{PairedBy, Row, SideRows};
+pub use rows::{Of, Pairs};
 pub use table::{
     SortBy, TableOptions, change_cell, change_pct_cell, ordered, signed, status_cell, value_cell,
     write_table,

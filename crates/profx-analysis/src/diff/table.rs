@@ -298,7 +298,7 @@ pub fn signed(d: Delta) -> String {
 }
 
 /// A change of a percent, in points with two decimals, signed.
-fn signed_pct(x: f64) -> String {
+pub(crate) fn signed_pct(x: f64) -> String {
     match x {
         0.0 => "0.00".into(),
         x if x > 0.0 => format!("+{x:.2}"),

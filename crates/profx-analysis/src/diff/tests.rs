@@ -262,3 +262,67 @@ fn runs_with_no_function_in_common_say_so() {
     assert_eq!(statuses, ["gone", "new"]);
     assert!(c.notes()[0].contains("no function in common"));
 }
+
+/// A sampled run whose samples fall on lines: each `(function, file,
+/// line, µs)` one sample.
+fn on_lines(samples: &[(&str, &str, u32, u64)]) -> Arc<Profile> {
+    let mut b = ProfileBuilder::new("test");
+    for &(f, file, line, us) in samples {
+        let (n, m) = (b.intern(f), b.intern(""));
+        let id = b.function(n, m);
+        let file = b.intern(file);
+        let l = b.line(file, line, Some(id));
+        b.add_sample(Sample {
+            frames: &[id],
+            time_ns: Some(us * 1000),
+            line: Some(l),
+        });
+    }
+    Arc::new(b.finish())
+}
+
+#[test]
+fn lines_pair_by_file_and_line() {
+    let base = on_lines(&[("a", "x.prg", 10, 100), ("a", "x.prg", 12, 50)]);
+    let new = on_lines(&[("a", "x.prg", 10, 300), ("b", "y.prg", 3, 20)]);
+    let c = whole(&base, &new);
+    let pairs = c.pairs(Of::Lines);
+    let named: Vec<(String, &str)> = (0..pairs.len())
+        .map(|i| (pairs.name(&c, i), pairs.status(i)))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("x.prg:10".to_string(), "both"),
+            ("x.prg:12".to_string(), "gone"),
+            ("y.prg:3".to_string(), "new"),
+        ]
+    );
+    // x.prg:10 went from 0.1 ms to 0.3 ms; x.prg:12 is gone (0 in NEW).
+    assert_eq!(pairs.change_cell(&c, 0, false), "+0.200");
+    assert_eq!(pairs.change_cell(&c, 1, false), "-0.050");
+    assert_eq!(pairs.change_pct_cell(&c, 1, false), "-100.00%");
+    assert_eq!(pairs.change_pct_cell(&c, 2, false), "—");
+    assert_eq!(pairs.ordered(&c, false), [0, 1, 2]);
+    // Compared with itself: every line in both, no change.
+    let same = whole(&base, &base);
+    let p = same.pairs(Of::Lines);
+    for i in 0..p.len() {
+        assert_eq!(p.status(i), "both");
+        assert_eq!(p.delta(&same, i, false).map(Delta::get), Some(0.0));
+        assert_eq!(p.delta(&same, i, true).map(Delta::get), Some(0.0));
+    }
+}
+
+#[test]
+fn stacks_pair_by_their_path_as_json_does() {
+    let base = run(&[(&["main", "a"], 100), (&["main", "b"], 50)]);
+    let new = run(&[(&["main", "a"], 250)]);
+    let c = whole(&base, &new);
+    let pairs = c.pairs(Of::Stacks);
+    assert_eq!(pairs.len(), pair::stacks(&c).len());
+    let names: Vec<String> = (0..pairs.len()).map(|i| pairs.name(&c, i)).collect();
+    assert_eq!(names, ["main → a", "main → b"]);
+    assert_eq!(pairs.status(1), "gone");
+    assert_eq!(pairs.change_cell(&c, 0, false), "+0.150");
+}

@@ -35,30 +35,39 @@ pub(super) fn pane(buf: &mut Buffer, area: Rect, p: &ComparePane, theme: Theme) 
         .render(area, buf);
     let inner = inner(area);
     if p.order.is_empty() {
-        put(buf, inner, &Line::from(" No functions in either run."));
+        put(
+            buf,
+            inner,
+            &Line::from(format!(" No {} in either run.", p.noun())),
+        );
         return;
     }
     let shown = layout(p, usize::from(inner.width));
     let row = |y: u16| Rect::new(inner.x, y, inner.width, 1);
     put(buf, row(inner.y), &headings(p, &shown, theme));
     let rows = usize::from(inner.height.saturating_sub(1));
-    let all = p.comparison().rows();
     for (k, &i) in p.order.iter().enumerate().skip(p.offset).take(rows) {
         let y = inner.y + 1 + (k - p.offset) as u16;
         let selected = k == p.cursor;
-        put(buf, row(y), &line(p, &all[i], &shown, selected, theme));
+        put(buf, row(y), &line(p, i, &shown, selected, theme));
     }
 }
 
-/// " Functions compared 12 · sort: Δ incl ms ▼ · absolute values ".
+/// " Functions compared 12 · sort: Δ incl ms ▼ · absolute values " (or
+/// Stacks, Lines).
 fn title(p: &ComparePane) -> String {
     let arrow = if p.reversed { "▲" } else { "▼" };
     let values = match p.shown {
         Shown::Values => "absolute values",
         Shown::Shares => "shares of each run's total",
     };
+    let what = match p.noun() {
+        "stacks" => "Stacks",
+        "lines" => "Lines",
+        _ => "Functions",
+    };
     format!(
-        " Functions compared {} · sort: {} {arrow} · {values} ",
+        " {what} compared {} · sort: {} {arrow} · {values} ",
         crate::report::fmt::grouped(p.order.len() as u64),
         p.heading(p.cols()[p.sort]),
     )
@@ -124,7 +133,7 @@ fn headings<'a>(p: &ComparePane, shown: &[(Col, usize)], theme: Theme) -> Line<'
 
 fn line<'a>(
     p: &ComparePane,
-    r: &crate::analysis::diff::Row,
+    i: usize,
     shown: &[(Col, usize)],
     selected: bool,
     theme: Theme,
@@ -139,7 +148,7 @@ fn line<'a>(
         if k > 0 {
             spans.push(Span::styled(" ", base));
         }
-        let text = p.cell(r, col);
+        let text = p.cell_at(i, col);
         spans.push(Span::styled(
             padded(&text, col, width),
             style_of(&text, col, base, theme),

@@ -3,12 +3,14 @@
 //! prints (`analysis::diff`'s cells, read, never computed here), ordered
 //! by the largest change of the inclusive value. `%` shows each run's
 //! shares of its own total instead of absolute values; its drawing is
-//! `draw.rs`.
+//! `draw.rs`. The same pane shows the Stacks and Lines tabs of a
+//! comparison: the comparison's pairs of stacks (by path) or lines (by
+//! (file, line)), their cells `analysis::diff::Pairs`'s.
 
 mod draw;
 
 use super::{Ctx, Effect, Search, Step};
-use crate::analysis::diff::{self, Comparison, Measure, Metric, Row, SortBy, Which};
+use crate::analysis::diff::{self, Comparison, Measure, Metric, Of, Pairs, Row, SortBy, Which};
 use crate::model::FuncId;
 use crate::tui::compare::Compared;
 use crate::tui::intent::Intent;
@@ -33,6 +35,8 @@ pub enum Kind {
     Incl,
     Excl,
     Calls,
+    /// A line's one value (its time or hits).
+    Value,
 }
 
 impl Kind {
@@ -41,6 +45,7 @@ impl Kind {
             Kind::Incl => "incl",
             Kind::Excl => "self",
             Kind::Calls => "calls",
+            Kind::Value => "",
         }
     }
 }
@@ -78,6 +83,8 @@ pub struct ComparePane {
     widths: Vec<usize>,
     /// The search over the names (`/`): the rows shown are those matching.
     pub search: Search,
+    /// The stacks or lines compared; `None`: the functions.
+    pairs: Option<Pairs>,
 }
 
 impl std::fmt::Debug for ComparePane {
@@ -94,10 +101,24 @@ impl ComparePane {
     /// The pane on `compared`, sorted by the largest change of the
     /// inclusive value, as `profx diff --table` is.
     pub fn new(compared: Arc<Compared>) -> ComparePane {
-        let cols = cols(compared.comparison());
+        ComparePane::made(compared, None)
+    }
+
+    /// The pane of the comparison's stacks or lines, sorted by the
+    /// largest change.
+    pub fn of(compared: Arc<Compared>, of: Of) -> ComparePane {
+        let pairs = compared.comparison().pairs(of);
+        ComparePane::made(compared, Some(pairs))
+    }
+
+    fn made(compared: Arc<Compared>, pairs: Option<Pairs>) -> ComparePane {
+        let cols = match &pairs {
+            None => cols(compared.comparison()),
+            Some(p) => pair_cols(p),
+        };
         let sort = cols
             .iter()
-            .position(|&c| c == Col::Change(Kind::Incl))
+            .position(|c| matches!(c, Col::Change(_)))
             .unwrap_or(0);
         let mut pane = ComparePane {
             compared,
@@ -111,6 +132,7 @@ impl ComparePane {
             cols,
             widths: Vec::new(),
             search: Search::default(),
+            pairs,
         };
         pane.reorder();
         pane
@@ -125,7 +147,9 @@ impl ComparePane {
     /// Shows the rows as `look` says (a column the comparison lacks: the
     /// default sort kept).
     pub fn set_look(&mut self, (shown, sort, reversed): (Shown, usize, bool)) {
-        self.shown = shown;
+        let c = self.compared.comparison();
+        let no_shares = self.pairs.as_ref().is_some_and(|p| !p.has_shares(c));
+        self.shown = if no_shares { Shown::Values } else { shown };
         if sort < self.cols.len() {
             (self.sort, self.reversed) = (sort, reversed);
         }
@@ -136,6 +160,61 @@ impl ComparePane {
     /// The comparison shown.
     pub fn comparison(&self) -> &Comparison {
         self.compared.comparison()
+    }
+
+    /// The stacks or lines compared; `None` where the pane compares the
+    /// functions.
+    pub fn pairs(&self) -> Option<&Pairs> {
+        self.pairs.as_ref()
+    }
+
+    /// What the pane's rows are, for its title and its count.
+    pub fn noun(&self) -> &'static str {
+        match self.pairs.as_ref().map(Pairs::of) {
+            None => "functions",
+            Some(Of::Stacks) => "stacks",
+            Some(Of::Lines) => "lines",
+        }
+    }
+
+    /// The tab the pane is under.
+    pub fn tab(&self) -> crate::analysis::view::View {
+        use crate::analysis::view::{Table, View};
+        View::Table(match self.pairs.as_ref().map(Pairs::of) {
+            None => Table::Functions,
+            Some(Of::Stacks) => Table::Stacks,
+            Some(Of::Lines) => Table::Lines,
+        })
+    }
+
+    /// How many rows the comparison has (whatever the search keeps).
+    fn all(&self) -> usize {
+        match &self.pairs {
+            None => self.comparison().rows().len(),
+            Some(p) => p.len(),
+        }
+    }
+
+    /// Row `i`'s cell (`i`: an index of the comparison's rows, or of its
+    /// pairs).
+    pub fn cell_at(&self, i: usize, col: Col) -> String {
+        let c = self.comparison();
+        let Some(p) = &self.pairs else {
+            return c.rows().get(i).map_or(String::new(), |r| self.cell(r, col));
+        };
+        let shares = self.shown == Shown::Shares;
+        match col {
+            Col::Name => p.name(c, i),
+            Col::Status => p.status(i).into(),
+            Col::Side(w, _) => p.value_cell(c, w, i, shares),
+            Col::Change(_) => p.change_cell(c, i, shares),
+            Col::ChangePct(_) => p.change_pct_cell(c, i, shares),
+        }
+    }
+
+    /// Row `i`'s name, as a search reads it.
+    fn name_at(&self, i: usize) -> String {
+        self.cell_at(i, Col::Name)
     }
 
     /// The columns, the name and the module first.
@@ -170,7 +249,10 @@ impl ComparePane {
     /// shares, `Base incl %` and `Δ incl pts`.
     pub fn heading(&self, col: Col) -> String {
         let c = self.comparison();
+        let pairs_time = self.pairs.as_ref().map(|p| p.is_time());
         let unit = |k: Kind| match (k, self.shown, c.measure()) {
+            (_, Shown::Values, _) if pairs_time == Some(Some(false)) => " hits",
+            (_, _, _) if pairs_time == Some(None) => "",
             (Kind::Calls, _, _) | (_, _, Some(Measure::Calls)) => "",
             (_, Shown::Shares, _) => " %",
             (_, Shown::Values, Some(Measure::Hits)) => " hits",
@@ -182,21 +264,30 @@ impl ComparePane {
                 None => " ms",
             },
         };
+        let word = |k: Kind| match k.word() {
+            "" => String::new(),
+            w => format!(" {w}"),
+        };
         match col {
-            Col::Name => "Name".into(),
+            Col::Name => match self.pairs.as_ref().map(Pairs::of) {
+                None => "Name".into(),
+                Some(Of::Stacks) => "Stack".into(),
+                Some(Of::Lines) => "Line".into(),
+            },
+            Col::Status if self.pairs.is_some() => "Status".into(),
             Col::Status => "Module · status".into(),
             Col::Side(w, k) => {
                 let side = match w {
                     Which::Base => "Base",
                     Which::New => "New",
                 };
-                format!("{side} {}{}", k.word(), unit(k))
+                format!("{side}{}{}", word(k), unit(k))
             }
             Col::Change(k) => match (unit(k), k) {
-                (" %", _) => format!("Δ {} pts", k.word()),
-                (u, _) => format!("Δ {}{u}", k.word()),
+                (" %", _) => format!("Δ{} pts", word(k)),
+                (u, _) => format!("Δ{}{u}", word(k)),
             },
-            Col::ChangePct(k) => format!("Δ% {}", k.word()),
+            Col::ChangePct(k) => format!("Δ%{}", word(k)),
         }
     }
 
@@ -208,17 +299,18 @@ impl ComparePane {
             self.order.reverse();
         }
         if let Some(q) = &self.search.query {
-            let c = self.compared.comparison();
-            let name = |i: usize| crate::text::visible(c.rows()[i].name(c)).into_owned();
-            self.order.retain(|&i| q.is_match(&name(i)));
+            let keep: Vec<usize> = (self.order.iter().copied())
+                .filter(|&i| q.is_match(&self.name_at(i)))
+                .collect();
+            self.order = keep;
         }
-        let rows = self.comparison().rows();
+        let all = self.all();
         self.widths = self
             .cols
             .iter()
             .map(|&col| {
                 use unicode_width::UnicodeWidthStr;
-                let widest = rows.iter().map(|r| self.cell(r, col).width()).max();
+                let widest = (0..all).map(|i| self.cell_at(i, col).width()).max();
                 widest.unwrap_or(0).max(self.heading(col).width())
             })
             .collect();
@@ -272,6 +364,15 @@ impl ComparePane {
     /// `Enter`: the function in NEW's Functions table (its callers and
     /// callees); a function gone from NEW's run says so.
     fn open(&mut self) -> Effect {
+        if self.pairs.is_some() {
+            let Some(i) = self.selected() else {
+                return Effect::Done;
+            };
+            return match self.pair_function(i) {
+                Some(f) => Effect::Open(Step::Function(f)),
+                None => Effect::Say(format!("{} has no function in NEW's run", self.name_at(i))),
+            };
+        }
         let Some(r) = self
             .selected()
             .and_then(|i| self.comparison().rows().get(i))
@@ -294,15 +395,28 @@ impl ComparePane {
         self.cursor = 0;
         self.offset = 0;
         self.reorder();
-        let all = self.comparison().rows().len() as u64;
+        let all = self.all() as u64;
         let kept = crate::report::fmt::grouped(self.order.len() as u64);
         Some(format!(
             "{kept} of {}",
-            crate::report::fmt::counted(all, "functions")
+            crate::report::fmt::counted(all, self.noun())
         ))
     }
 
     fn toggle_shares(&mut self) -> Effect {
+        if let Some(p) = self
+            .pairs
+            .as_ref()
+            .filter(|p| !p.has_shares(self.comparison()))
+        {
+            let what = match p.is_time() {
+                Some(true) => "times",
+                _ => "counts",
+            };
+            return Effect::Say(format!(
+                "no shares: the two runs do not both total these {what}"
+            ));
+        }
         let shares = self.comparison().measure().and_then(Measure::share);
         if shares.is_none() {
             return Effect::Say(
@@ -330,12 +444,34 @@ impl ComparePane {
     /// `None` for a function gone from it.
     pub fn function(&self, _cx: &Ctx) -> Option<FuncId> {
         let i = self.selected()?;
-        self.comparison().rows().get(i)?.new
+        match &self.pairs {
+            None => self.comparison().rows().get(i)?.new,
+            Some(_) => self.pair_function(i),
+        }
+    }
+
+    /// Pair `i`'s function in NEW's run: a stack's leaf, a line's
+    /// function.
+    fn pair_function(&self, i: usize) -> Option<FuncId> {
+        let p = self.pairs.as_ref()?;
+        let k = p.row(i, Which::New)?;
+        let new = self.comparison().profile(Which::New);
+        match p.of() {
+            Of::Stacks => new
+                .frames(crate::model::StackId::from_index(k))
+                .last()
+                .copied(),
+            Of::Lines => new.line(crate::model::LineId::from_index(k)).function,
+        }
     }
 
     /// What `y` copies: the selected function's name.
     pub fn copy_text(&self) -> Option<String> {
-        let r = self.comparison().rows().get(self.selected()?)?;
+        let i = self.selected()?;
+        if self.pairs.is_some() {
+            return Some(self.name_at(i));
+        }
+        let r = self.comparison().rows().get(i)?;
         Some(r.name(self.comparison()).to_string())
     }
 
@@ -370,6 +506,25 @@ fn cols(c: &Comparison) -> Vec<Col> {
     out
 }
 
+/// The columns of a comparison's stacks or lines: the frames or the line,
+/// the status, both runs' values, the change and the change in percent.
+fn pair_cols(p: &Pairs) -> Vec<Col> {
+    let mut out = vec![Col::Name, Col::Status];
+    if p.is_time().is_some() {
+        let k = match p.of() {
+            Of::Stacks => Kind::Excl,
+            Of::Lines => Kind::Value,
+        };
+        out.extend([
+            Col::Side(Which::Base, k),
+            Col::Side(Which::New, k),
+            Col::Change(k),
+            Col::ChangePct(k),
+        ]);
+    }
+    out
+}
+
 /// The metric a kind of column shows: the measure's value, or its share
 /// of the run's total (calls stay counts: no run totals them).
 fn metric(m: Measure, k: Kind, shown: Shown) -> Option<Metric> {
@@ -379,6 +534,7 @@ fn metric(m: Measure, k: Kind, shown: Shown) -> Option<Metric> {
         (Kind::Excl, Shown::Values) => m.excl(),
         (Kind::Excl, Shown::Shares) => m.excl_share().or(m.excl()),
         (Kind::Calls, _) => Some(Metric::Calls),
+        (Kind::Value, _) => None,
     }
 }
 
@@ -387,6 +543,9 @@ fn metric(m: Measure, k: Kind, shown: Shown) -> Option<Metric> {
 /// value largest first, the name and module in canonical order; rows
 /// without a value last, ties in canonical order.
 fn order(p: &ComparePane, col: Col) -> Vec<usize> {
+    if let Some(pairs) = &p.pairs {
+        return pair_order(p, pairs, col);
+    }
     let c = p.comparison();
     let all = || {
         diff::ordered(
@@ -426,4 +585,33 @@ fn order(p: &ComparePane, col: Col) -> Vec<usize> {
             order
         }
     }
+}
+
+/// The pairs ordered by `col`: a change by its size, largest first
+/// (`Pairs::ordered`), a value largest first, the name in canonical order
+/// (a line's number as a number), the status as text; ties in canonical
+/// order.
+fn pair_order(p: &ComparePane, pairs: &Pairs, col: Col) -> Vec<usize> {
+    let c = p.comparison();
+    let shares = p.shown == Shown::Shares;
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    match col {
+        Col::Change(_) => return pairs.ordered(c, shares),
+        Col::Name => {}
+        Col::Status => {
+            let text: Vec<String> = order.iter().map(|&i| p.cell_at(i, col)).collect();
+            order.sort_by(|&a, &b| text[a].cmp(&text[b]));
+        }
+        Col::Side(..) | Col::ChangePct(_) => {
+            let key = |i: usize| -> Option<f64> {
+                match col {
+                    Col::Side(w, _) => Some(pairs.value(c, w, i, shares)?.get()),
+                    _ => Some((pairs.ratio(c, i, shares)? - 1.0).abs()),
+                }
+            };
+            let size: Vec<f64> = order.iter().map(|&i| key(i).unwrap_or(-1.0)).collect();
+            order.sort_by(|&a, &b| size[b].total_cmp(&size[a]));
+        }
+    }
+    order
 }
