@@ -64,6 +64,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Flame => "Flame",
         View::Timeline => "Timeline",
         View::Info => "Info",
+        View::Source => "Source",
     }
 }
 
@@ -312,6 +313,9 @@ impl Pane {
     pub fn root(tab: View, cx: &Ctx) -> Pane {
         match tab {
             View::Table(t) => Pane::Table(TablePane::new(t, Within::All, cx)),
+            // A source view is a step of a tab, never a tab's root: its
+            // lines' tab stands for it.
+            View::Source => Pane::Table(TablePane::new(Table::Lines, Within::All, cx)),
             View::Tree | View::Callers | View::Callees => Pane::Tree(TreePane::new(None, cx)),
             View::Flame => Pane::Flame(FlamePane::new(None, cx)),
             View::Info => Pane::Info(InfoPane::new(cx)),
