@@ -221,3 +221,20 @@ fn a_br_program_is_matched_by_its_line_numbers() {
     );
     assert!(got.contains(&(None, Some("! a comment line without a number".into()), None)));
 }
+
+#[test]
+fn a_vs_report_marks_each_functions_first_line_with_its_totals() {
+    let csv = format!("{DIR}/vs/function-summary.csv");
+    let doc = json(&[&csv]);
+    let f = file(&doc, "main.cpp");
+    let got = lines(f);
+    assert_eq!(got[2], line(3, "int main() {", Some(10)));
+    assert_eq!(got[8], line(9, "int Translate(const char* s) {", Some(8)));
+    assert_eq!(f["lines"][2]["function_begins"], "main");
+    // Never as Lines; on the function in --json.
+    let all = common::report_json(&csv, &[]);
+    assert_eq!(all["lines"], serde_json::json!([]));
+    let main = &all["functions"][0];
+    assert_eq!(main["source_file"], r"D:\work\pig\src\main.cpp");
+    assert_eq!(main["source_line"], 3);
+}
