@@ -136,6 +136,8 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
     let input = files
         .first()
         .map_or(PathBuf::from(profx::demo::NAME), Clone::clone);
+    let folders = source_folders(files.first().map(PathBuf::as_path), load_args);
+    profx::tui::use_source_folders(folders);
     profx::tui::run(profile, &title, &input).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }

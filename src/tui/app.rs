@@ -38,6 +38,7 @@ mod ask;
 mod copy;
 mod range;
 mod search;
+mod source;
 pub(in crate::tui) use ask::dropped_words;
 
 /// What the keyboard is talking to.
@@ -395,6 +396,7 @@ impl App {
             Intent::ClearQuery => self.clear_query(),
             Intent::Transforms => self.mode = Mode::Menu(Menu::default()),
             Intent::Threads => self.open_threads(),
+            Intent::OpenSource => self.open_source(),
             _ => {}
         }
     }

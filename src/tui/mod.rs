@@ -31,6 +31,7 @@ mod threads;
 // examples) reaches: the app, its keys' intents, a frame, the panes it
 // inspects. The rest is the app's own.
 pub use app::App;
+pub use pane::source::use_source_folders;
 pub use pane::{Ctx, Pane, TABS, TablePane, TreePane};
 pub use render::draw;
 pub use term::run;

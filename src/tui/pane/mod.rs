@@ -34,6 +34,8 @@ use std::sync::Arc;
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
 pub use table::TablePane;
+pub(super) mod source;
+pub(super) use source::SourcePane;
 pub(super) use table::{Extra, Focus, Rows, Within};
 pub(super) use timeline::TimelinePane;
 pub use tree::TreePane;
@@ -306,6 +308,8 @@ pub enum Pane {
     Info(InfoPane),
     /// A trace's threads across the run.
     Timeline(TimelinePane),
+    /// A source file with each line's cost (`o`), a step of any tab.
+    Source(SourcePane),
 }
 
 impl Pane {
@@ -358,6 +362,7 @@ impl Pane {
             Pane::Flame(_) => View::Flame,
             Pane::Info(_) => View::Info,
             Pane::Timeline(_) => View::Timeline,
+            Pane::Source(s) => s.tab,
         }
     }
 
@@ -370,6 +375,7 @@ impl Pane {
             Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
             Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],
+            Pane::Source(_) => &[Place::Source, Place::Everywhere],
         }
     }
 
@@ -381,6 +387,7 @@ impl Pane {
             Pane::Flame(f) => f.update(intent, cx),
             Pane::Info(i) => i.update(intent, cx),
             Pane::Timeline(t) => t.update(intent, cx),
+            Pane::Source(s) => s.update(intent, cx),
         }
     }
 
@@ -392,6 +399,7 @@ impl Pane {
             Pane::Flame(f) => f.render(buf, a, cx, theme),
             Pane::Info(i) => i.render(buf, a, cx, theme),
             Pane::Timeline(t) => t.render(buf, a, cx, theme),
+            Pane::Source(s) => s.render(buf, a, cx, theme),
         }
     }
 
@@ -402,7 +410,7 @@ impl Pane {
             Pane::Table(t) => Some(&t.search),
             Pane::Tree(t) => Some(&t.search),
             Pane::Flame(f) => Some(&f.search),
-            Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => None,
         }
     }
 
@@ -413,7 +421,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.search_said(cx),
             Pane::Flame(f) => f.search_said(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => None,
         }
     }
 
@@ -432,6 +440,7 @@ impl Pane {
             Pane::Tree(t) => t.keep_visible(cx),
             Pane::Info(i) => i.keep_visible(cx),
             Pane::Timeline(t) => t.keep_visible(cx),
+            Pane::Source(s) => s.keep_visible(cx),
             Pane::Flame(_) => {}
         }
     }
@@ -443,7 +452,7 @@ impl Pane {
             Pane::Table(t) => t.set_search(text, narrowing, cx),
             Pane::Tree(t) => t.set_search(text, cx),
             Pane::Flame(f) => f.set_search(text, cx),
-            Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => None,
         }
     }
 
@@ -454,6 +463,7 @@ impl Pane {
             Pane::Tree(t) => t.function(cx),
             Pane::Flame(f) => f.function(cx),
             Pane::Timeline(t) => t.function(cx),
+            Pane::Source(s) => s.function,
             Pane::Info(_) => None,
         }
     }
@@ -487,7 +497,7 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) => {
+            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => {
                 Err(super::intent::Why::NodeSteps.into())
             }
         }
@@ -500,9 +510,11 @@ impl Pane {
         match self {
             Pane::Table(t) => t.call_span(cx),
             Pane::Flame(f) if f.in_chart() => f.chart.call_span(),
-            Pane::Flame(_) | Pane::Tree(_) | Pane::Info(_) | Pane::Timeline(_) => {
-                Err(super::intent::Why::CallSpan.into())
-            }
+            Pane::Flame(_)
+            | Pane::Tree(_)
+            | Pane::Info(_)
+            | Pane::Timeline(_)
+            | Pane::Source(_) => Err(super::intent::Why::CallSpan.into()),
         }
     }
 
@@ -520,7 +532,7 @@ impl Pane {
             Pane::Table(t) => t.removed(cx),
             Pane::Flame(f) => f.removed(cx),
             Pane::Timeline(t) => t.removed(cx),
-            Pane::Tree(_) | Pane::Info(_) => None,
+            Pane::Tree(_) | Pane::Info(_) | Pane::Source(_) => None,
         }
     }
 
@@ -531,6 +543,7 @@ impl Pane {
             Pane::Tree(t) => t.copy_text(cx),
             Pane::Flame(f) => f.copy_text(cx),
             Pane::Timeline(t) => t.copy_text(cx),
+            Pane::Source(s) => s.function.map(|f| cx.profile.function_name(f).to_string()),
             Pane::Info(_) => None,
         }
     }
@@ -543,6 +556,7 @@ impl Pane {
             Pane::Flame(_) => "Flame".into(),
             Pane::Info(_) => "Info".into(),
             Pane::Timeline(_) => "Timeline".into(),
+            Pane::Source(s) => s.step_name(),
         }
     }
 
@@ -615,7 +629,7 @@ impl Pane {
                 drawn: Some((Arc::clone(&f.tree), f.zoom.last().copied())),
                 search: text(&f.search),
             },
-            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) => return None,
+            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => return None,
         })
     }
 

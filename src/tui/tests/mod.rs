@@ -257,6 +257,8 @@ pub(crate) enum Scope {
     Modules,
     /// One module's functions (its name).
     ModuleFunctions(crate::model::NameId),
+    /// A source view (`o`).
+    Source,
 }
 
 /// The panes by their number keys.
@@ -287,6 +289,7 @@ impl App {
             Pane::Flame(_) => Scope::Flame,
             Pane::Info(_) => Scope::Info,
             Pane::Timeline(_) => Scope::Timeline,
+            Pane::Source(_) => Scope::Source,
         }
     }
 
@@ -310,6 +313,7 @@ impl App {
             Pane::Table(t) => t.cursor,
             Pane::Tree(t) => t.cursor,
             Pane::Info(i) => i.cursor,
+            Pane::Source(s) => s.cursor,
             Pane::Flame(_) | Pane::Timeline(_) => panic!("a pane of rows"),
         }
     }

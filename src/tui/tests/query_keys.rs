@@ -376,6 +376,7 @@ fn shown(app: &App) -> Option<Named> {
             let g = t.under_cursor(&cx)?.func?;
             return Some(named(app.query.answer().events(), g));
         }
+        Pane::Source(s) => s.function?,
         Pane::Info(_) => return None,
     };
     Some(named(p, f))
@@ -435,6 +436,7 @@ fn screen(app: &App) -> String {
                 f.search.text
             ),
             Pane::Info(_) => "info".into(),
+            Pane::Source(s) => format!("source {}", s.file.path),
             Pane::Timeline(t) => format!("timeline {:?} {:?}", t.window, t.marks),
         })
         .collect();

@@ -217,6 +217,47 @@ pub fn files(
     }
 }
 
+/// The one file `name` names (as a line's `file` does: an Xbase++
+/// trace's caller), found, read and given every line's cost, for a
+/// source view; `None` where no line of the profile is in it.
+pub fn file_named(
+    p: &Profile,
+    loaded: &Profile,
+    folders: &SourceFolders,
+    name: &str,
+) -> Option<SourceFile> {
+    let mut costs = costs(p, loaded, None);
+    match p.facts().line_file {
+        LineFile::Source => {
+            let lines = costs.remove(name)?;
+            Some(one_file(p, loaded, folders, name.to_string(), &lines))
+        }
+        LineFile::Caller => callers(folders, costs)
+            .into_iter()
+            .find(|f| f.functions.iter().any(|c| c == name)),
+    }
+}
+
+/// Where function `f` of `p` is in its source: where the file says it
+/// begins (a VS report's), else its costliest line; as a line's `file`
+/// and number.
+pub fn where_is(p: &Profile, loaded: &Profile, f: FuncId) -> Option<(String, u32)> {
+    let key = (p.function_name(f), p.function_module(f));
+    let start = loaded
+        .function_ids()
+        .find(|&lf| (loaded.function_name(lf), loaded.function_module(lf)) == key)
+        .and_then(|lf| loaded.function_start(lf));
+    if let Some((file, line)) = start {
+        return Some((file.to_string(), line));
+    }
+    let weight = |l: &profx_model::Line| l.time_ms.unwrap_or(l.hits.unwrap_or(0) as f64);
+    p.lines()
+        .iter()
+        .filter(|l| l.function == Some(f))
+        .max_by(|a, b| weight(a).total_cmp(&weight(b)))
+        .map(|l| (p.name(l.file).to_string(), l.line))
+}
+
 /// One named file: found, read, its lines given their costs.
 fn one_file(
     p: &Profile,
