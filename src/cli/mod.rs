@@ -136,8 +136,10 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
     let input = files
         .first()
         .map_or(PathBuf::from(profx::demo::NAME), Clone::clone);
-    let folders = source_folders(files.first().map(PathBuf::as_path), load_args);
-    profx::tui::use_source_folders(folders);
+    // Said now, on the terminal the app gives back; the app looks in
+    // the profile's own folder first itself.
+    let _ = source_folders(None, load_args);
+    profx::tui::use_source_folders(load_args.source.clone(), load_args.source_map.clone());
     profx::tui::run(profile, &title, &input).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -604,6 +604,7 @@ impl App {
                 _ => pane.function(&cx).is_some() || pane.removed(&cx).is_some(),
             },
             (Pane::Table(_), ShowLines) => !p.lines().is_empty(),
+            (Pane::Source(s), Open) => s.function.is_some(),
             (Pane::Flame(f), _) if f.in_chart() => true,
             (Pane::Tree(_) | Pane::Flame(_), _) if !paths => false,
             (Pane::Flame(_), TimeOrder) => {

@@ -50,8 +50,8 @@ impl App {
             };
             (file, at, Some(f))
         };
-        let folders = crate::tui::pane::source::folders();
-        let Some(sf) = source::file_named(p, loaded, folders, &file) else {
+        let folders = crate::tui::pane::source::folders(loaded);
+        let Some(sf) = source::file_named(p, loaded, &folders, &file) else {
             let shown = crate::text::visible(&file).into_owned();
             return Err(format!("{key}: no counted line is in {shown}"));
         };

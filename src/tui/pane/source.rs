@@ -23,17 +23,33 @@ use std::sync::OnceLock;
 /// How many of the costliest lines are marked.
 const MARKED: usize = 5;
 
-static FOLDERS: OnceLock<SourceFolders> = OnceLock::new();
+/// `--source` and `--source-map`, as the command line gave them.
+type Options = (
+    Vec<std::path::PathBuf>,
+    Vec<crate::analysis::source::SourceMap>,
+);
 
-/// The source folders the app looks in (`--source`, `--source-map` and
-/// the profile's own directory), set once before it runs.
-pub fn use_source_folders(folders: SourceFolders) {
-    let _ = FOLDERS.set(folders);
+static OPTIONS: OnceLock<Options> = OnceLock::new();
+
+/// The source folders (`--source`) and prefix rewrites (`--source-map`)
+/// the app looks in, set once before it runs.
+pub fn use_source_folders(
+    folders: Vec<std::path::PathBuf>,
+    maps: Vec<crate::analysis::source::SourceMap>,
+) {
+    let _ = OPTIONS.set((folders, maps));
 }
 
-/// The source folders set, or none.
-pub(crate) fn folders() -> &'static SourceFolders {
-    FOLDERS.get_or_init(SourceFolders::default)
+/// The places a source view of `p` looks in: the directory of the
+/// profile's first input first, then the options'.
+pub(crate) fn folders(p: &crate::model::Profile) -> SourceFolders {
+    let (folders, maps) = OPTIONS.get_or_init(Options::default);
+    let dir = p.sources.first().filter(|s| s.as_str() != "-").map(|s| {
+        std::path::Path::new(s)
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+    });
+    SourceFolders::new(dir, folders, maps)
 }
 
 /// One file on screen, its cursor and what is marked.
@@ -171,7 +187,8 @@ fn head_lines(f: &SourceFile) -> Vec<String> {
             .map(|p| crate::text::visible(&p.display().to_string()).into_owned())
             .collect();
         out.push(format!("not found: looked in {}", places.join(", ")));
-        out.push(crate::report::source::ADD_A_PLACE.to_string());
+        out.push("add a place: --source DIR (a source folder)".into());
+        out.push("         or: --source-map FROM=TO (a path's prefix rewritten)".into());
     }
     out.extend(f.notes.iter().map(|n| crate::text::visible(n).into_owned()));
     out

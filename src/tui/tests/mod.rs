@@ -10,6 +10,7 @@ mod query_keys;
 mod range;
 mod screens;
 mod small;
+mod source;
 mod timeline;
 mod update;
 
