@@ -305,7 +305,7 @@ pub(super) const SECTIONS: &[Section] = &[
                 &[ch('o')],
                 Intent::OpenSource,
                 "o",
-                "the source of the selected line or function, each line's cost in the margin",
+                "the source of the selected line or function (found in the source folders, Info lists them), each line's cost in the margin",
             ),
             bind(
                 &[ch('y')],
