@@ -301,8 +301,54 @@ fn timeline(c: &mut Criterion) {
     group.finish();
 }
 
+/// A PLIST line-counting profile naming every tenth line of a 100,000-line
+/// `big.c` beside it, in `dir`.
+fn big_source(dir: &std::path::Path) -> profx::model::Profile {
+    const LINES: u32 = 100_000;
+    let mut text: String = (1..=LINES)
+        .map(|n| format!("\tint v{n} = {n}; /* line {n} */\n"))
+        .collect();
+    std::fs::write(dir.join("big.c"), std::mem::take(&mut text)).expect("writes big.c");
+    text.push_str("0\t1.10\tMicrosoft PLIST\n1\t321\tProfile: Line counting, sorted by line\n");
+    for n in (1..=LINES).step_by(10) {
+        text.push_str(&format!(
+            "7\tbig.exe\tC:\\src\\big.c\t{n}\t{}\n",
+            n % 97 + 1
+        ));
+    }
+    let path = dir.join("big-lines.txt");
+    std::fs::write(&path, text).expect("writes the profile");
+    let path = path.to_string_lossy().into_owned();
+    profx::load::load_paths(&[path], &Default::default()).expect("the profile loads")
+}
+
+/// The source view (issue 67) of a 100,000-line file, scrolled to its
+/// middle: opening it (`o`, the file read and every line given its cost)
+/// and one frame (only the rows on screen are drawn: under 20 ms).
+fn source_view(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let p = big_source(dir.path());
+    let mut app = App::new(p, "big-lines.txt", Rect::new(0, 0, 160, 48), true);
+    app.update(Intent::GoPane(1));
+    c.bench_function("source/open_100k_lines", |b| {
+        b.iter(|| {
+            app.update(Intent::OpenSource);
+            app.update(Intent::Back);
+        })
+    });
+    app.update(Intent::OpenSource);
+    for _ in 0..1_000 {
+        app.update(Intent::PageDown);
+    }
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("a test terminal");
+    c.bench_function("source/render_100k_lines", |b| {
+        b.iter(|| term.draw(|f| draw(f, &app)).map(|_| ()))
+    });
+}
+
 criterion_group!(
     benches,
+    source_view,
     render,
     sort,
     search,

@@ -1065,3 +1065,53 @@ fn a_new_users_walk_at_80_columns() {
 fn a_new_users_walk_at_200_columns() {
     a_new_users_walk(200, 60);
 }
+
+/// The source view (issue 67) as a new user finds it: the Lines pane's
+/// footer offers `o`; `o` opens the line's file found under the profile's
+/// folder, its cost in the margin; `}` steps to a costly line; a file not
+/// found says where it looked and which option adds a place; `Backspace`
+/// leaves; a `--source-map` finds a renamed tree.
+#[test]
+fn the_source_view_walked() {
+    let t = Tmux::start("source", 100, 30);
+    let profile = fixture("source/plist/line-counting.txt");
+    run_and_report(&t, &format!("{} {profile}", env!("CARGO_BIN_EXE_profx")));
+    t.wait_for("Functions");
+    t.keys(&["2"]);
+    let s = t.wait_for("o source");
+    assert!(s.contains("Lines 6/6"), "{s}");
+    t.keys(&["o"]);
+    let s = t.wait_for("Source · C:\\code\\ProfTest\\ProfTest.cpp");
+    assert!(s.contains("found at "), "{s}");
+    assert!(s.contains("604   50.1%      7      x += i;"), "{s}");
+    assert!(s.contains("{} costly line"), "{s}");
+    t.keys(&["{"]);
+    t.wait_for("Lines › source ProfTest.cpp");
+    t.keys(&["BSpace"]);
+    t.wait_for("Lines 6/6");
+    t.keys(&["Down", "Down", "Down", "o"]);
+    let s = t.wait_for("Source · C:\\code\\ProfTest\\Missing.cpp");
+    assert!(s.contains("not found: looked in "), "{s}");
+    assert!(s.contains("add a place: --source DIR"), "{s}");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+    let s = t.wait_for_line("SAME-TTY");
+    assert_terminal_given_back(&t, &s);
+    t.wait_for_shell();
+    t.keys(&["C-l"]);
+    let renamed = fixture("source/renamed/util-lines.txt");
+    let tree = fixture("source/renamed-tree/app");
+    run_and_report(
+        &t,
+        &format!(
+            "{} {renamed} --source-map 'C:\\build\\app={tree}'",
+            env!("CARGO_BIN_EXE_profx")
+        ),
+    );
+    t.wait_for("Functions");
+    t.keys(&["2", "o"]);
+    let s = t.wait_for("Source · C:\\build\\app\\lib\\util.c");
+    assert!(s.contains("7   70.0%      2    int s = n * 2;"), "{s}");
+    t.keys(&["q"]);
+    t.wait_for("EXIT=0");
+}

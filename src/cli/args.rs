@@ -57,6 +57,18 @@ pub struct LoadArgs {
     /// ms = ticks / (N × 1000). A profile not in ticks refuses it.
     #[arg(long, value_name = "N", value_parser = clock_mhz)]
     pub clock_mhz: Option<f64>,
+
+    /// A source folder: where the source files the profile names are
+    /// looked for (after the profile's own directory), by file name and
+    /// then by ever longer tails of their path. Repeat for several.
+    #[arg(long = "source", value_name = "DIR")]
+    pub source: Vec<PathBuf>,
+
+    /// Rewrite a source path's prefix before looking for it, e.g.
+    /// `C:\proj=/home/me/proj` (either slash matches either). Repeat for
+    /// several.
+    #[arg(long = "source-map", value_name = "FROM=TO", value_parser = source_map)]
+    pub source_map: Vec<profx::analysis::source::SourceMap>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -265,12 +277,14 @@ pub struct ReportArgs {
 
     /// Which pane the table shows; `tree` the call tree (as `perf report
     /// --stdio`), `callers` / `callees` one function's edges (with
-    /// `--function`).
+    /// `--function`), `source` the source files with each line's cost (as
+    /// `pprof list`; `--source DIR` and `--source-map` say where they are).
     #[arg(long, value_enum, default_value_t = View::Table(Table::Functions))]
     pub view: View,
 
-    /// The function `--view callers|callees` is about: its exact name
-    /// (every function of that name), or MODULE!NAME for one of them.
+    /// The function `--view callers|callees` is about (`--view source`:
+    /// only its lines): its exact name (every function of that name), or
+    /// MODULE!NAME for one of them.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
 
@@ -441,6 +455,12 @@ impl ReportArgs {
         args.load = load.clone();
         args
     }
+}
+
+/// `--source-map FROM=TO`.
+fn source_map(text: &str) -> Result<profx::analysis::source::SourceMap, String> {
+    profx::analysis::source::SourceMap::parse(text)
+        .ok_or_else(|| format!("{text:?} is no FROM=TO: a path prefix, `=`, what it becomes here"))
 }
 
 /// A percent from 0 to 100 (`--min-pct`): no NaN, no infinity.

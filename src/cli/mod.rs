@@ -136,6 +136,10 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
     let input = files
         .first()
         .map_or(PathBuf::from(profx::demo::NAME), Clone::clone);
+    // Said now, on the terminal the app gives back; the app looks in
+    // the profile's own folder first itself.
+    let _ = source_folders(None, load_args);
+    profx::tui::use_source_folders(load_args.source.clone(), load_args.source_map.clone());
     profx::tui::run(profile, &title, &input).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -207,7 +211,9 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     let label = answered.label();
     let profile = answered.for_view(args.view);
     let mut stdout = std::io::stdout().lock();
-    let written = if let Some(written) = graph_view(profile, args, label.as_deref(), &mut stdout)? {
+    let written = if args.view == View::Source {
+        source_view(&answered, args, label.as_deref(), &mut stdout)?
+    } else if let Some(written) = graph_view(profile, args, label.as_deref(), &mut stdout)? {
         written
     } else if args.json {
         // Streamed: a report of ten million rows is never held as text.
@@ -306,7 +312,7 @@ fn graph_view(
         }
         View::Callers => Side::Callers,
         View::Callees => Side::Callees,
-        View::Table(_) | View::Info | View::Flame | View::Timeline => {
+        View::Table(_) | View::Info | View::Flame | View::Timeline | View::Source => {
             if args.function.is_some()
                 || args.invert
                 || args.depth.is_some()
@@ -331,6 +337,61 @@ fn graph_view(
         true => tree::write_edges_json(p, &funcs, side, label, out),
         false => tree::write_edges_text(p, &funcs, side, label, out),
     }))
+}
+
+/// The source folders of the options: the profile's own directory first
+/// (none for the demo or standard input), then each `--source`; a
+/// `--source` folder that is not there is said on stderr, never a load
+/// warning (the profile is not at fault).
+pub(crate) fn source_folders(
+    file: Option<&std::path::Path>,
+    load: &LoadArgs,
+) -> profx::analysis::source::SourceFolders {
+    use profx::analysis::source::SourceFolders;
+    for missing in SourceFolders::missing(&load.source) {
+        eprintln!(
+            "profx: source folder {} does not exist (--source); not looked in",
+            visible(&missing.to_string_lossy())
+        );
+    }
+    let dir = file
+        .filter(|f| f.as_os_str() != "-")
+        .map(|f| f.parent().unwrap_or(std::path::Path::new("")));
+    SourceFolders::new(dir, &load.source, &load.source_map)
+}
+
+/// `--view source`: the files the lines name, each line with its cost.
+fn source_view(
+    answered: &query::Answer,
+    args: &ReportArgs,
+    label: Option<&str>,
+    out: &mut dyn Write,
+) -> anyhow::Result<std::io::Result<()>> {
+    use profx::report::source;
+    if args.invert || args.depth.is_some() || args.min_pct.is_some() {
+        return Err(Usage("--invert, --depth and --min-pct go with --view tree".into()).into());
+    }
+    if args.sort.is_some() || args.top.is_some() || args.reverse {
+        return Err(Usage("--sort, --top and --reverse order a table".into()).into());
+    }
+    let p = answered.for_view(View::Source);
+    let funcs = match &args.function {
+        Some(name) => {
+            Some(profx::report::tree::functions_named(p, name).map_err(|e| Usage(e.to_string()))?)
+        }
+        None => None,
+    };
+    let folders = source_folders(args.files.first().map(PathBuf::as_path), &args.load);
+    let files = profx::analysis::source::files(p, answered.loaded(), &folders, funcs.as_deref());
+    if files.is_empty()
+        && let Some(why) = profx::analysis::source::why_no_source(answered.loaded())
+    {
+        eprintln!("profx: no source view: {why}");
+    }
+    Ok(match args.json {
+        true => source::write_json(&files, out),
+        false => source::write_text(p, &files, label, out),
+    })
 }
 
 fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {

@@ -41,6 +41,7 @@ mod compare;
 mod copy;
 mod range;
 mod search;
+mod source;
 pub(in crate::tui) use ask::dropped_words;
 
 /// What the keyboard is talking to.
@@ -485,6 +486,7 @@ impl App {
             Intent::Transforms => self.mode = Mode::Menu(Menu::default()),
             Intent::Threads => self.open_threads(),
             Intent::BaseWidths => self.base_widths(),
+            Intent::OpenSource => self.open_source(),
             _ => {}
         }
     }
@@ -704,6 +706,7 @@ impl App {
                 _ => pane.function(&cx).is_some() || pane.removed(&cx).is_some(),
             },
             (Pane::Table(_), ShowLines) => !p.lines().is_empty(),
+            (Pane::Source(s), Open) => s.function.is_some(),
             (Pane::Flame(f), _) if f.in_chart() => true,
             (Pane::Tree(_) | Pane::Flame(_), _) if !paths => false,
             (Pane::Flame(_), TimeOrder) => {

@@ -104,6 +104,11 @@ pub enum Intent {
     AllThreads,
     /// Drill down from the selected row (or caller, callee, frame).
     Open,
+    /// The source of the selected line or function, its cost in the
+    /// margin (a step of the tab's trail).
+    OpenSource,
+    /// Source view: the costly line before (negative) or after.
+    CostlyLine(isize),
     /// Functions: the keyboard into the callers, the callees, the calls'
     /// durations (a trace's), and back.
     CallersCallees,

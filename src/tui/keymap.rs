@@ -35,6 +35,8 @@ pub enum Place {
     /// A packet's events, in trace order.
     Events,
     Info,
+    /// The source view (`o`).
+    Source,
     /// The packets of a trace.
     Trace,
     Tree,
@@ -302,6 +304,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 Intent::Sandwich,
                 "f",
                 "the selected function's sandwich in the Flame pane",
+            ),
+            bind(
+                &[ch('o')],
+                Intent::OpenSource,
+                "o",
+                "the source of the selected line or function (found in the source folders, Info lists them), each line's cost in the margin",
             ),
             bind(
                 &[ch('y')],
@@ -777,13 +785,40 @@ pub(super) const SECTIONS: &[Section] = &[
         title: "Lines",
         place: Place::Lines,
         listed: true,
-        bindings: &[bind_hint(
-            &[code(Enter)],
-            Intent::Open,
-            "Enter",
-            "the line's function",
-            ("⏎", "function", Always, Pane),
-        )],
+        bindings: &[
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the line's function",
+                ("⏎", "function", Always, Pane),
+            ),
+            also_hint(&[], Intent::OpenSource, ("o", "source", Always, Pane)),
+        ],
+        notes: &[],
+    },
+    Section {
+        title: "Source (o)",
+        place: Place::Source,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[ch('}')],
+                Intent::CostlyLine(1),
+                "{  }",
+                "the costly line before / after",
+                ("{}", "costly line", Always, Pane),
+            ),
+            also(&[ch('{')], Intent::CostlyLine(-1)),
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "go to the function",
+                ("⏎", "function", Always, Pane),
+            ),
+            also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),
+        ],
         notes: &[],
     },
     Section {

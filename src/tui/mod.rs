@@ -33,6 +33,7 @@ mod threads;
 // inspects. The rest is the app's own.
 pub use app::App;
 pub use compare::Compared;
+pub use pane::source::use_source_folders;
 pub use pane::{Ctx, Pane, TABS, TablePane, TreePane};
 pub use render::draw;
 pub use term::{run, run_comparison};

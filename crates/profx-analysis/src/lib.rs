@@ -23,6 +23,7 @@ pub mod query;
 pub mod resort;
 pub mod search;
 pub mod sort;
+pub mod source;
 pub mod tree;
 pub mod view;
 

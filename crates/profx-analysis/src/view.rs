@@ -76,6 +76,9 @@ pub enum View {
     Callees,
     /// The format, sources, meta, totals and warnings.
     Info,
+    /// The source files the lines name, each line with its cost
+    /// (`source::files`).
+    Source,
 }
 
 impl View {
@@ -89,7 +92,8 @@ impl View {
             | View::Timeline
             | View::Callers
             | View::Callees
-            | View::Info => None,
+            | View::Info
+            | View::Source => None,
         }
     }
 
@@ -103,13 +107,14 @@ impl View {
             View::Callers => "callers",
             View::Callees => "callees",
             View::Info => "info",
+            View::Source => "source",
         }
     }
 }
 
 /// The views `profx report --view` prints, in the order its help lists
 /// them.
-const REPORTED: [View; 10] = [
+const REPORTED: [View; 11] = [
     View::Table(Table::Functions),
     View::Table(Table::Lines),
     View::Table(Table::Stacks),
@@ -120,6 +125,7 @@ const REPORTED: [View; 10] = [
     View::Tree,
     View::Callers,
     View::Callees,
+    View::Source,
 ];
 
 /// `profx report --view`'s values: every view but the flame graph, which
@@ -172,7 +178,8 @@ mod tests {
                 "info",
                 "tree",
                 "callers",
-                "callees"
+                "callees",
+                "source"
             ]
         );
         for v in View::value_variants() {

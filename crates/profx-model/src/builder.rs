@@ -107,6 +107,8 @@ pub struct ProfileBuilder {
     /// The trace's threads (`finish_trace`).
     pub(crate) threads: Vec<super::ThreadInfo>,
     replay: Option<std::sync::Arc<dyn super::Replay>>,
+    /// A listing's line texts and where functions begin.
+    pub(crate) source: super::source::SourceFacts,
 }
 
 impl ProfileBuilder {
@@ -154,6 +156,7 @@ impl ProfileBuilder {
             carried: Vec::new(),
             threads: Vec::new(),
             replay: None,
+            source: Default::default(),
         }
     }
 
@@ -906,6 +909,7 @@ impl ProfileBuilder {
             stack_times,
             threads: self.threads,
             replay: self.replay,
+            source: self.source,
             stated_rounding: self.stated_rounding,
             range,
         };

@@ -14,6 +14,17 @@ pub enum LineFile {
     Caller,
 }
 
+/// How a line's number finds its text in a source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineNumbers {
+    /// The number is the line's place in the file, counted from 1.
+    #[default]
+    Position,
+    /// The number is written at the start of the line's text (a Business
+    /// Rules! program's `00120 LET X=1`): the line is found by it.
+    Stated,
+}
+
 /// What a format's own viewer calls a function's and a line's hits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HitsWord {
@@ -69,4 +80,6 @@ pub struct Facts {
     /// The unit of the profile's times (where it has any:
     /// `Profile::time_unit`).
     pub time_unit: TimeUnit,
+    /// How a line's number finds its text in a source file.
+    pub line_numbers: LineNumbers,
 }

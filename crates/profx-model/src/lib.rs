@@ -25,6 +25,7 @@ pub mod par_sort;
 mod probe;
 mod profile;
 mod ran;
+pub mod source;
 mod stack_index;
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
@@ -35,7 +36,7 @@ mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
-pub use facts::{Facts, HitsWord, LineFile, TimeUnit};
+pub use facts::{Facts, HitsWord, LineFile, LineNumbers, TimeUnit};
 pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};
 pub use metrics::{PctOf, PerCall, Percents, TimeValues};

@@ -268,6 +268,8 @@ pub struct Profile {
     pub(crate) replay: Option<std::sync::Arc<dyn Replay>>,
     /// The time range a trace's numbers were cut to (`ProfileBuilder::cut_to`).
     pub(crate) range: Option<TimeRange>,
+    /// A listing's line texts and where functions begin (`source.rs`).
+    pub(crate) source: super::source::SourceFacts,
 }
 
 /// One thread of a trace, as the trace feed saw it (model.md § Queries).

@@ -26,8 +26,17 @@ pub struct InfoPane {
 
 impl InfoPane {
     pub fn new(cx: &Ctx) -> InfoPane {
+        let mut head = head_lines(cx.profile, cx.answer.profile(Reads::Events));
+        // Where `o` looks for source files, after the inputs they are
+        // named beside ("sources" already names the inputs).
+        let folders = super::source::folders(cx.answer.loaded());
+        let at = 1 + cx.profile.sources.len();
+        for (i, f) in folders.folders().iter().enumerate() {
+            let shown = visible(&f.display().to_string()).into_owned();
+            head.insert(at + i, format!("source folder   {shown}"));
+        }
         InfoPane {
-            head: head_lines(cx.profile, cx.answer.profile(Reads::Events)),
+            head,
             cursor: 0,
             offset: 0,
         }

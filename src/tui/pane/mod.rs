@@ -36,6 +36,8 @@ pub(super) use compare::ComparePane;
 pub(super) use flame::FlamePane;
 pub(super) use info::InfoPane;
 pub use table::TablePane;
+pub(super) mod source;
+pub(super) use source::SourcePane;
 pub(super) use table::{Extra, Focus, Rows, Within};
 pub(super) use timeline::TimelinePane;
 pub use tree::TreePane;
@@ -66,6 +68,7 @@ pub(super) fn tab_title(tab: View) -> &'static str {
         View::Flame => "Flame",
         View::Timeline => "Timeline",
         View::Info => "Info",
+        View::Source => "Source",
     }
 }
 
@@ -309,6 +312,8 @@ pub enum Pane {
     Timeline(TimelinePane),
     /// A comparison's functions (the Functions tab of `profx diff`).
     Compare(ComparePane),
+    /// A source file with each line's cost (`o`), a step of any tab.
+    Source(SourcePane),
 }
 
 impl Pane {
@@ -316,6 +321,9 @@ impl Pane {
     pub fn root(tab: View, cx: &Ctx) -> Pane {
         match tab {
             View::Table(t) => Pane::Table(TablePane::new(t, Within::All, cx)),
+            // A source view is a step of a tab, never a tab's root: its
+            // lines' tab stands for it.
+            View::Source => Pane::Table(TablePane::new(Table::Lines, Within::All, cx)),
             View::Tree | View::Callers | View::Callees => Pane::Tree(TreePane::new(None, cx)),
             View::Flame => Pane::Flame(FlamePane::new(None, cx)),
             View::Info => Pane::Info(InfoPane::new(cx)),
@@ -359,6 +367,7 @@ impl Pane {
             Pane::Info(_) => View::Info,
             Pane::Timeline(_) => View::Timeline,
             Pane::Compare(c) => c.tab(),
+            Pane::Source(s) => s.tab,
         }
     }
 
@@ -375,6 +384,7 @@ impl Pane {
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
             Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],
             Pane::Compare(_) => &[Place::Compare, Place::Everywhere],
+            Pane::Source(_) => &[Place::Source, Place::Everywhere],
         }
     }
 
@@ -387,6 +397,7 @@ impl Pane {
             Pane::Info(i) => i.update(intent, cx),
             Pane::Timeline(t) => t.update(intent, cx),
             Pane::Compare(c) => c.update(intent, cx),
+            Pane::Source(s) => s.update(intent, cx),
         }
     }
 
@@ -399,6 +410,7 @@ impl Pane {
             Pane::Info(i) => i.render(buf, a, cx, theme),
             Pane::Timeline(t) => t.render(buf, a, cx, theme),
             Pane::Compare(c) => c.render(buf, a, cx, theme),
+            Pane::Source(s) => s.render(buf, a, cx, theme),
         }
     }
 
@@ -410,7 +422,7 @@ impl Pane {
             Pane::Tree(t) => Some(&t.search),
             Pane::Flame(f) => Some(&f.search),
             Pane::Compare(c) => Some(&c.search),
-            Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => None,
         }
     }
 
@@ -421,7 +433,11 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.search_said(cx),
             Pane::Flame(f) => f.search_said(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => None,
+            Pane::Table(_)
+            | Pane::Info(_)
+            | Pane::Timeline(_)
+            | Pane::Compare(_)
+            | Pane::Source(_) => None,
         }
     }
 
@@ -441,6 +457,7 @@ impl Pane {
             Pane::Info(i) => i.keep_visible(cx),
             Pane::Timeline(t) => t.keep_visible(cx),
             Pane::Compare(c) => c.keep_visible(cx),
+            Pane::Source(s) => s.keep_visible(cx),
             Pane::Flame(_) => {}
         }
     }
@@ -453,7 +470,7 @@ impl Pane {
             Pane::Tree(t) => t.set_search(text, cx),
             Pane::Flame(f) => f.set_search(text, cx),
             Pane::Compare(c) => c.set_search(text),
-            Pane::Info(_) | Pane::Timeline(_) => None,
+            Pane::Info(_) | Pane::Timeline(_) | Pane::Source(_) => None,
         }
     }
 
@@ -465,6 +482,7 @@ impl Pane {
             Pane::Flame(f) => f.function(cx),
             Pane::Timeline(t) => t.function(cx),
             Pane::Compare(c) => c.function(cx),
+            Pane::Source(s) => s.function,
             Pane::Info(_) => None,
         }
     }
@@ -499,9 +517,11 @@ impl Pane {
         match self {
             Pane::Tree(t) => t.node_path(cx),
             Pane::Flame(f) => f.node_path(cx),
-            Pane::Table(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => {
-                Err(super::intent::Why::NodeSteps.into())
-            }
+            Pane::Table(_)
+            | Pane::Info(_)
+            | Pane::Timeline(_)
+            | Pane::Compare(_)
+            | Pane::Source(_) => Err(super::intent::Why::NodeSteps.into()),
         }
     }
 
@@ -516,7 +536,8 @@ impl Pane {
             | Pane::Tree(_)
             | Pane::Info(_)
             | Pane::Timeline(_)
-            | Pane::Compare(_) => Err(super::intent::Why::CallSpan.into()),
+            | Pane::Compare(_)
+            | Pane::Source(_) => Err(super::intent::Why::CallSpan.into()),
         }
     }
 
@@ -534,7 +555,7 @@ impl Pane {
             Pane::Table(t) => t.removed(cx),
             Pane::Flame(f) => f.removed(cx),
             Pane::Timeline(t) => t.removed(cx),
-            Pane::Tree(_) | Pane::Info(_) | Pane::Compare(_) => None,
+            Pane::Tree(_) | Pane::Info(_) | Pane::Compare(_) | Pane::Source(_) => None,
         }
     }
 
@@ -546,6 +567,7 @@ impl Pane {
             Pane::Flame(f) => f.copy_text(cx),
             Pane::Timeline(t) => t.copy_text(cx),
             Pane::Compare(c) => c.copy_text(),
+            Pane::Source(s) => s.function.map(|f| cx.profile.function_name(f).to_string()),
             Pane::Info(_) => None,
         }
     }
@@ -563,6 +585,7 @@ impl Pane {
                 "lines" => "Lines compared".into(),
                 _ => "Functions compared".into(),
             },
+            Pane::Source(s) => s.step_name(),
         }
     }
 
@@ -635,7 +658,11 @@ impl Pane {
                 drawn: Some((Arc::clone(&f.tree), f.zoom.last().copied())),
                 search: text(&f.search),
             },
-            Pane::Flame(_) | Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) => return None,
+            Pane::Flame(_)
+            | Pane::Info(_)
+            | Pane::Timeline(_)
+            | Pane::Compare(_)
+            | Pane::Source(_) => return None,
         })
     }
 

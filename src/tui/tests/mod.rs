@@ -11,6 +11,7 @@ mod query_keys;
 mod range;
 mod screens;
 mod small;
+mod source;
 mod timeline;
 mod update;
 
@@ -260,6 +261,8 @@ pub(crate) enum Scope {
     ModuleFunctions(crate::model::NameId),
     /// A comparison's functions.
     Compared,
+    /// A source view (`o`).
+    Source,
 }
 
 /// The panes by their number keys.
@@ -291,6 +294,7 @@ impl App {
             Pane::Info(_) => Scope::Info,
             Pane::Timeline(_) => Scope::Timeline,
             Pane::Compare(_) => Scope::Compared,
+            Pane::Source(_) => Scope::Source,
         }
     }
 
@@ -315,6 +319,7 @@ impl App {
             Pane::Tree(t) => t.cursor,
             Pane::Info(i) => i.cursor,
             Pane::Compare(c) => c.cursor,
+            Pane::Source(s) => s.cursor,
             Pane::Flame(_) | Pane::Timeline(_) => panic!("a pane of rows"),
         }
     }

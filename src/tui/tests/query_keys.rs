@@ -377,6 +377,7 @@ fn shown(app: &App) -> Option<Named> {
             return Some(named(app.query.answer().events(), g));
         }
         Pane::Compare(c) => c.function(&cx)?,
+        Pane::Source(s) => s.function?,
         Pane::Info(_) => return None,
     };
     Some(named(p, f))
@@ -436,6 +437,7 @@ fn screen(app: &App) -> String {
                 f.search.text
             ),
             Pane::Info(_) => "info".into(),
+            Pane::Source(s) => format!("source {}", s.file.path),
             Pane::Timeline(t) => format!("timeline {:?} {:?}", t.window, t.marks),
             Pane::Compare(c) => format!("compare {:?} {}", c.shown, c.sort),
         })

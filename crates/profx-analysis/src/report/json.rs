@@ -109,6 +109,12 @@ pub(crate) struct Function<'p> {
     pub(crate) p50_elapsed_exclusive_ms: Option<f64>,
     pub(crate) p90_elapsed_exclusive_ms: Option<f64>,
     pub(crate) p99_elapsed_exclusive_ms: Option<f64>,
+    /// Where the function begins, where the file says (a VS report's
+    /// `Source File` and `Function Line Number`); absent elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) source_file: Option<&'p str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) source_line: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -470,6 +476,8 @@ pub(crate) fn function(p: &Profile, id: FuncId) -> Function<'_> {
         p50_elapsed_exclusive_ms: p50_excl,
         p90_elapsed_exclusive_ms: p90_excl,
         p99_elapsed_exclusive_ms: p99_excl,
+        source_file: p.function_start(id).map(|s| s.0),
+        source_line: p.function_start(id).map(|s| s.1),
     }
 }
 

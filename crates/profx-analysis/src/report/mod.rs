@@ -4,5 +4,6 @@
 
 pub mod fmt;
 pub mod json;
+pub mod source;
 pub mod table;
 pub mod tree;

@@ -93,6 +93,11 @@ impl Loader for Br {
     ) -> Result<(), LoadError> {
         // Every stack of a log is a sample's (model.md § Samples).
         b.hits_count(profx_model::HitsCount::Samples);
+        // A program's lines are numbered in its text (formats.md § br).
+        b.state_facts(profx_model::Facts {
+            line_numbers: profx_model::LineNumbers::Stated,
+            ..profx_model::Facts::default()
+        });
         if opts.reference {
             return reference::load(input, opts, b);
         }

@@ -242,6 +242,9 @@ struct Reader<'b> {
     /// Where the `Source` heading starts in a line listing: a coverage mark
     /// stands left of it, source text at or right of it.
     source_col: Option<usize>,
+    /// Where the `Source` heading of a line listing stands: a row's text
+    /// starts there (either kind), as the listing aligned it.
+    text_col: Option<usize>,
     session: Option<f64>,
     outside: Option<f64>,
     rows: u64,
@@ -265,6 +268,7 @@ pub(super) fn load(
         lines_seen: FxHashMap::default(),
         block: String::new(),
         source_col: None,
+        text_col: None,
         session: None,
         outside: None,
         rows: 0,
@@ -437,8 +441,10 @@ impl Reader<'_> {
             }
         };
         self.rows += 1;
-        let Some(hits) = hits else { return Row::Read };
         let file = self.b.intern(&self.block);
+        let source = self.source_text(text, after, hits.is_some());
+        self.b.line_text(file, number, source);
+        let Some(hits) = hits else { return Row::Read };
         let id = self.b.line(file, number, None);
         let first = *self.lines_seen.entry(id).or_insert(n);
         if first != n {
@@ -447,6 +453,26 @@ impl Reader<'_> {
         }
         self.b.line_summary(id, Some(hits), None);
         Row::Read
+    }
+
+    /// A line row's source text: what stands under the `Source` heading,
+    /// else what follows its numbers or mark (`after` is the row past its
+    /// `N:`), so a source view shows the line as the listing printed it.
+    fn source_text<'t>(&self, row: &'t str, after: &'t str, counted: bool) -> &'t str {
+        let prefix = row.len() - after.len();
+        if let Some(rest) = self.text_col.and_then(|c| row.get(c..)) {
+            let before = &row[..row.len() - rest.len()];
+            // Numbers reaching into the column: the row is not aligned.
+            if before.len() >= prefix && (before.len() == prefix || before.ends_with(' ')) {
+                return rest.trim_end();
+            }
+        }
+        let numbers = match (counted, self.kind) {
+            (false, _) => 0,
+            (true, ListingKind::LineCounting) => 2,
+            (true, _) => 1,
+        };
+        words(after, numbers).map_or("", |(_, rest)| rest)
     }
 
     /// Program and module statistics; true when `t` is one.
@@ -566,6 +592,9 @@ impl Reader<'_> {
             .all(|w| WORDS.contains(&w.to_ascii_lowercase().as_str()));
         if all && self.kind == ListingKind::LineCoverage {
             self.source_col = text.find("Source").or(self.source_col);
+        }
+        if all {
+            self.text_col = text.find("Source").or(self.text_col);
         }
         all
     }

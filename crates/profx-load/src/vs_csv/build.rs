@@ -321,7 +321,12 @@ struct Assembler<'b> {
 impl Assembler<'_> {
     fn func(&mut self, r: &Row) -> FuncId {
         let (name, module) = (self.b.intern(&r.name), self.b.intern(&r.module));
-        self.b.function(name, module)
+        let f = self.b.function(name, module);
+        if let Some((file, line)) = &r.start {
+            let file = self.b.intern(file);
+            self.b.function_start(f, file, *line);
+        }
+        f
     }
 
     /// Adds a row to a function; `inclusive` false where an ancestor is the

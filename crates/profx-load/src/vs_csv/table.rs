@@ -39,6 +39,9 @@ pub(super) struct Columns {
     pub root: Option<usize>,
     pub name: Option<usize>,
     pub module: Option<usize>,
+    /// `Source File` and `Function Line Number`: where a function begins.
+    pub source_file: Option<usize>,
+    pub source_line: Option<usize>,
     pub calls: Option<usize>,
     pub values: [ValueCols; 4],
     /// Inclusive samples, exclusive samples, and their percents.
@@ -63,6 +66,8 @@ impl Columns {
         c.root = at("root function name");
         c.name = at("function name").or_else(|| at("name"));
         c.module = at("module name");
+        c.source_file = at("source file");
+        c.source_line = at("function line number");
         c.calls = at("number of calls");
         for (v, x) in c.values.iter_mut().zip(VALUES) {
             v.time = at(&format!("{x} time"));
@@ -136,6 +141,9 @@ pub(super) struct Row {
     pub root: Option<String>,
     pub name: String,
     pub module: String,
+    /// Where the function begins, where the report says (a file and a
+    /// line above 0).
+    pub start: Option<(String, u32)>,
     pub calls: Option<u64>,
     /// Per value: time, percent, average, minimum, maximum (`TIME` …).
     pub values: [[Option<f64>; 5]; 4],
@@ -154,6 +162,14 @@ impl Row {
             }
         }
     }
+}
+
+/// A function's `Source File` and `Function Line Number`, where both say
+/// something: VS writes `""` and `0` for a function of no known source.
+fn start(file: &str, line: &str) -> Option<(String, u32)> {
+    let file = file.trim();
+    let line = line.trim().parse::<u32>().ok().filter(|&l| l > 0)?;
+    (!file.is_empty()).then(|| (file.to_string(), line))
 }
 
 /// A row's level alone, to skip a bad row's subtree even when the rest of
@@ -221,6 +237,7 @@ pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, P
         line,
         name: name.to_string(),
         module: get(cols.module).trim().to_string(),
+        start: start(get(cols.source_file), get(cols.source_line)),
         root: cols
             .root
             .map(|_| get(cols.root).trim().to_string())
