@@ -1115,3 +1115,68 @@ fn the_source_view_walked() {
     t.keys(&["q"]);
     t.wait_for("EXIT=0");
 }
+
+/// `profx diff BASE NEW` walked as a new user would (issue 66): the
+/// comparison opens in the app, sorts, shows shares, takes a step on both
+/// runs and undoes it, shows the Call tree and the flame graph compared
+/// (BASE's widths too) and NEW's Trace pane, quits, and leaves the shell
+/// usable.
+#[test]
+fn a_comparison_walked() {
+    let t = Tmux::start("diff-walk", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_profx");
+    let (base, new) = (fixture("diff/xpp/base.prf"), fixture("diff/xpp/new.prf"));
+    t.type_text(&format!("{bin} diff {base} {new}"));
+    t.keys(&["Enter"]);
+
+    // Open: the comparison, largest change of inclusive time first.
+    let s = t.wait_for("Functions compared 10");
+    assert!(s.contains("base.prf (xpp) → new.prf (xpp)"), "{s}");
+    assert!(s.contains("sort: Δ incl ms ▼"), "{s}");
+    assert!(s.contains("▶DECODE"), "{s}");
+    assert!(s.contains("+19.000"), "the change is signed:\n{s}");
+    assert!(s.contains("+ slower (red)"), "the legend:\n{s}");
+
+    // Shares of each run's total, and back.
+    t.keys(&["%"]);
+    t.wait_for("shares of each run's total ─");
+    t.keys(&["%"]);
+    t.wait_for("absolute values ─");
+
+    // A step on both runs: drop the selected DECODE (NEW's only), which
+    // is left out of BASE, said; u undoes it.
+    t.keys(&["d"]);
+    let s = t.wait_for("drop DECODE");
+    assert!(s.contains("Functions compared 9"), "{s}");
+    t.keys(&["u"]);
+    t.wait_for("Functions compared 10");
+
+    // The Call tree compared: BASE's total beside NEW's, the change.
+    t.keys(&["4"]);
+    let s = t.wait_for("Base ms");
+    assert!(s.contains("Δ ms") && s.contains("+10.000"), "{s}");
+
+    // The flame graph: the selected frame's change, signed.
+    t.keys(&["5"]);
+    t.wait_for("Δ +10.000 ms NEW vs BASE");
+    // b: BASE's widths (PARSE, gone from NEW, is drawn), and back.
+    t.keys(&["b"]);
+    let s = t.wait_for("BASE's widths, red more in NEW");
+    assert!(s.contains("PARSE"), "{s}");
+    t.keys(&["b"]);
+    t.wait_for("NEW's widths, red more than BASE");
+
+    // The Trace pane is NEW's, and says so.
+    t.keys(&["6"]);
+    t.wait_for("NEW's events only");
+
+    t.keys(&["q"]);
+    t.wait_for_shell();
+    t.type_text("echo ok-$((40+2))");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("ok-42");
+    assert!(
+        !s.contains("Functions compared"),
+        "the app's screen is gone:\n{s}"
+    );
+}
