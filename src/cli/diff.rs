@@ -145,18 +145,7 @@ fn check_args(args: &DiffArgs) -> anyhow::Result<()> {
     let Some(out) = &args.output else {
         return Ok(());
     };
-    if out.as_os_str() != "-" {
-        let inputs: Vec<String> = [&args.base, &args.new]
-            .iter()
-            .map(|f| f.to_string_lossy().into_owned())
-            .collect();
-        export::atomic::refuse_input(out, &inputs)?;
-        if !args.force && out.exists() && std::fs::metadata(out).is_ok_and(|m| m.is_file()) {
-            let path = out.display().to_string();
-            return Err(export::ExportError::Exists { path }.into());
-        }
-    }
-    Ok(())
+    super::refuse_output(out, &[args.base.clone(), args.new.clone()], args.force)
 }
 
 /// Both sides loaded, each on its own thread; a side that cannot be read

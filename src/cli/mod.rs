@@ -453,14 +453,23 @@ fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()>
     if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome) {
         return Err(Usage("--weight goes with --to folded or --to speedscope".into()).into());
     }
-    let out = &args.output;
+    refuse_output(&args.output, files, args.force)
+}
+
+/// An export's output refused before the load: one of the inputs, or (not
+/// standard output) a file that exists without `--force`.
+pub(super) fn refuse_output(
+    out: &std::path::Path,
+    files: &[PathBuf],
+    force: bool,
+) -> anyhow::Result<()> {
     if out.as_os_str() != "-" {
         let inputs: Vec<String> = files
             .iter()
             .map(|f| f.to_string_lossy().into_owned())
             .collect();
         export::atomic::refuse_input(out, &inputs)?;
-        if !args.force && out.exists() && std::fs::metadata(out).is_ok_and(|m| m.is_file()) {
+        if !force && out.exists() && std::fs::metadata(out).is_ok_and(|m| m.is_file()) {
             let path = out.display().to_string();
             return Err(export::ExportError::Exists { path }.into());
         }

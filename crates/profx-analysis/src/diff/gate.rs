@@ -333,7 +333,7 @@ impl Condition {
                     return Err(refuse(format!(
                         "no function of either run is named {:?}{}",
                         profx_model::text::visible(name),
-                        closest_words(&closest)
+                        crate::query::closest_words(&closest)
                     )));
                 }
                 let mut out = Vec::new();
@@ -443,20 +443,6 @@ fn side_values(c: &Comparison, r: &Row, m: Metric) -> Result<(Num, Num), String>
         })
     };
     Ok((one(Which::Base)?, one(Which::New)?))
-}
-
-fn closest_words(closest: &[String]) -> String {
-    match closest {
-        [] => String::new(),
-        names => format!(
-            "; the closest are {}",
-            names
-                .iter()
-                .map(|n| format!("{:?}", profx_model::text::visible(n)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 #[cfg(test)]

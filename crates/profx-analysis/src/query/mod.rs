@@ -369,7 +369,9 @@ pub enum QueryError {
     Cancelled,
 }
 
-fn closest_words(closest: &[String]) -> String {
+/// `; the closest are "A", "B"`, or nothing: a usage error's hint, the
+/// query's and a `--fail-if` condition's alike.
+pub(crate) fn closest_words(closest: &[String]) -> String {
     match closest {
         [] => String::new(),
         names => format!(
