@@ -192,6 +192,13 @@ pub(super) fn build(parsed: Vec<Parsed>, cols: &Columns, half_digit: f64, b: &mu
         hits: [r.samples[0], r.samples[1]].map(|s| s.map(|x| x.round() as u64)),
     };
     for r in &rows {
+        if let Some(text) = &r.start_unread {
+            let msg = format!(
+                "function line number {:?} is no line number; the function's start left out",
+                profx_model::text::visible(text)
+            );
+            b.warn(Place::Line(r.line), WarningKind::NotANumber, msg);
+        }
         for (why, derived) in impossible(r, &values_of(r)) {
             // A call tree's stack derives its child time from this pair
             // (`Assembler::stack_values`), which would be negative.

@@ -144,6 +144,10 @@ pub(super) struct Row {
     /// Where the function begins, where the report says (a file and a
     /// line above 0).
     pub start: Option<(String, u32)>,
+    /// A `Function Line Number` that is no line number (not blank, not
+    /// VS's `0`), as written: warned about where the rows are built, the
+    /// row kept without its start.
+    pub start_unread: Option<String>,
     pub calls: Option<u64>,
     /// Per value: time, percent, average, minimum, maximum (`TIME` …).
     pub values: [[Option<f64>; 5]; 4],
@@ -170,6 +174,12 @@ fn start(file: &str, line: &str) -> Option<(String, u32)> {
     let file = file.trim();
     let line = line.trim().parse::<u32>().ok().filter(|&l| l > 0)?;
     (!file.is_empty()).then(|| (file.to_string(), line))
+}
+
+/// A `Function Line Number` that is neither blank nor a whole number.
+fn unread_line(line: &str) -> Option<String> {
+    let t = line.trim();
+    (!t.is_empty() && t.parse::<u32>().is_err()).then(|| t.to_string())
 }
 
 /// A row's level alone, to skip a bad row's subtree even when the rest of
@@ -238,6 +248,7 @@ pub(super) fn row(line: u64, fields: &[String], cols: &Columns) -> Result<Row, P
         name: name.to_string(),
         module: get(cols.module).trim().to_string(),
         start: start(get(cols.source_file), get(cols.source_line)),
+        start_unread: unread_line(get(cols.source_line)),
         root: cols
             .root
             .map(|_| get(cols.root).trim().to_string())

@@ -388,3 +388,22 @@ fn clock_mhz_on_a_profile_not_in_ticks_is_refused() {
     let err = load_with(samples, &opts).expect_err("no times");
     assert!(err.to_string().contains("has no times"), "{err}");
 }
+
+/// A `Function Line Number` that is no line number is warned about at its
+/// row, which is kept without its start; VS's `0` for no known source is
+/// no defect.
+#[test]
+fn a_function_line_number_that_is_no_number_is_warned_about() {
+    let p = load(
+        "Function Name,Inclusive Samples,Exclusive Samples,Source File,Function Line Number,Module Name\n\
+         \"main\",10,2,\"C:\\src\\main.c\",12,\"p.exe\"\n\
+         \"f\",8,8,\"C:\\src\\f.c\",twelve,\"p.exe\"\n\
+         \"g\",1,1,\"\",0,\"p.exe\"\n",
+    );
+    assert_eq!(kinds(&p), [(Place::Line(3), WarningKind::NotANumber)]);
+    assert_eq!(
+        warnings(&p)[0].1,
+        "function line number \"twelve\" is no line number; the function's start left out"
+    );
+    assert_eq!(function(&p, "f").hits_total, Some(8), "the row is kept");
+}
