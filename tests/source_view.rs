@@ -237,4 +237,10 @@ fn a_vs_report_marks_each_functions_first_line_with_its_totals() {
     let main = &all["functions"][0];
     assert_eq!(main["source_file"], r"D:\work\pig\src\main.cpp");
     assert_eq!(main["source_line"], 3);
+    // A query's profile states them as the loaded one did.
+    let dropped = common::report_json(&csv, &["--drop", "main"]);
+    let translate = &dropped["functions"][0];
+    assert_eq!(translate["name"], "Translate");
+    assert_eq!(translate["source_file"], r"D:\work\pig\src\main.cpp");
+    assert_eq!(translate["source_line"], 9);
 }

@@ -30,6 +30,20 @@ impl super::ProfileBuilder {
     pub fn function_start(&mut self, f: FuncId, file: NameId, line: u32) {
         self.source.starts.entry(f).or_insert((file, line));
     }
+
+    /// Keeps what `from` says of its source, its functions renumbered by
+    /// `new` (`None`: the function left): a query's rebuilt profile states
+    /// what the loaded one did. The names are `from`'s, shared.
+    pub fn carry_source(&mut self, from: &super::Profile, new: impl Fn(FuncId) -> Option<FuncId>) {
+        for (&key, text) in &from.source.texts {
+            self.source.texts.entry(key).or_insert_with(|| text.clone());
+        }
+        for (&f, &start) in &from.source.starts {
+            if let Some(g) = new(f) {
+                self.source.starts.entry(g).or_insert(start);
+            }
+        }
+    }
 }
 
 impl super::Profile {

@@ -328,6 +328,7 @@ fn rewrite_paths(
         b.calls_not_known(m);
     }
     copy_lines(p, &mut b, &ids.new, &touched, changed);
+    b.carry_source(p, |f| ids.new.get(f.index()).copied().flatten());
     if let Rule::Focus(_) | Rule::FocusNode(_) = rule {
         // A focus asks about the paths through F alone: time outside any
         // call, or in no path, is not through F either. What is kept is
@@ -513,6 +514,7 @@ fn functions_only(p: &Profile, rule: &Rule) -> (Profile, Dropped, bool) {
     }
     let untouched = vec![false; p.functions().len()];
     copy_lines(p, &mut b, &new, &untouched, false);
+    b.carry_source(p, |f| new.get(f.index()).copied().flatten());
     let app_ms: f64 = set
         .ids()
         .filter_map(|f| p.function(f).time.application_exclusive)
