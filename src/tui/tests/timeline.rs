@@ -232,6 +232,8 @@ fn a_range_marked_on_the_timeline_is_the_querys_and_esc_backs_it_out() {
     assert_eq!(crumbs.len(), 2, "{crumbs:?}");
     let r = app.query.answer().range().expect("a range in effect");
     assert_eq!((r.from_ms, r.until_ms), (a.min(b), a.max(b)));
+    // The Timeline opens on it, as the time order does.
+    assert_eq!(timeline(&app).window, (r.from_ms, r.until_ms));
     let whole = app.query.loaded().totals.elapsed_inclusive_ms.unwrap();
     let cut = app.profile().totals.elapsed_inclusive_ms.unwrap();
     assert!(cut < whole, "{cut} of {whole}");

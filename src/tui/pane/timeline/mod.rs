@@ -72,11 +72,20 @@ impl TimelinePane {
         let (a, b) = (first.unwrap_or(0.0), last.unwrap_or(0.0));
         // A run of one instant still has a width to draw.
         let run = (a, if b > a { b } else { a + 1.0 });
+        // It opens on the query's range, as the time order does (tui.md §
+        // Time ranges): the stretch every pane reads, `-` zooming out to
+        // the whole run.
+        let window = cx
+            .answer
+            .range()
+            .map(|r| (r.from_ms.max(run.0), r.until_ms.min(run.1)))
+            .filter(|(from, until)| from < until)
+            .unwrap_or(run);
         TimelinePane {
             order,
             run,
-            window: run,
-            cursor: run.0,
+            window,
+            cursor: window.0,
             ..TimelinePane::default()
         }
     }
