@@ -6,14 +6,19 @@
 //! sides are answered on a thread of their own (`CompareJob`), as a single
 //! run's step is: the footer says so, any key cancels it.
 
+use super::super::compare::Compared;
 use super::super::intent::{Intent, Op};
 use super::super::keymap::{Place, key_for};
-use super::super::pane::Pane;
+use super::super::pane::{self, Ctx, Pane};
 use super::super::query::Ask;
 use super::App;
+use crate::analysis::diff::Of;
 use crate::analysis::diff::{self, Comparison, Which};
+use crate::analysis::query::Reads;
 use crate::analysis::query::{Query, Step as QueryStep};
+use crate::analysis::view::{Table, View};
 use crate::model::Watch;
+use ratatui::layout::Rect;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -334,5 +339,83 @@ impl App {
             // A call node's step is the Call tree's or the flame graph's.
             _ => return Some(Err(super::super::intent::Why::NodeSteps.into())),
         }))
+    }
+}
+
+// The app on a comparison: built, its tabs' root panes, what BASE's
+// flame graph reads (moved here from app.rs: the comparison is this
+// module's concern, not the event loop's).
+impl App {
+    /// The app on a comparison of two runs (`profx diff BASE NEW`): the
+    /// query is NEW's answer (every pane that is not compared reads NEW's
+    /// run), the Functions tab the comparison's.
+    pub fn comparing(compared: Compared, size: Rect, color: bool) -> App {
+        let new = compared.comparison().side(Which::New).clone();
+        let title = compared.title();
+        // No first view ordered on a thread: the comparison's is made.
+        let mut app = App::on(Arc::clone(new.loaded()), &title, size, color, false);
+        app.query.set(new, None);
+        app.compared = Some(Arc::new(compared));
+        app.history = vec![app.root_pane(View::Table(Table::Functions))];
+        app.prepared().start_graph(app.profile());
+        app
+    }
+
+    /// The comparison shown, if the app shows one.
+    pub fn compared(&self) -> Option<&Compared> {
+        self.compared.as_deref()
+    }
+
+    /// A tab's root pane: the comparison's Functions pane in a
+    /// comparison, else the tab's own on the query's answer.
+    pub(super) fn root_pane(&self, tab: View) -> Pane {
+        match &self.compared {
+            Some(c) if tab == View::Table(Table::Functions) => {
+                Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
+            }
+            Some(c) if tab == View::Table(Table::Stacks) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Stacks))
+            }
+            Some(c) if tab == View::Table(Table::Lines) => {
+                Pane::Compare(pane::ComparePane::of(Arc::clone(c), Of::Lines))
+            }
+            Some(c) if tab == View::Flame && self.flame_base => {
+                let mut f = pane::FlamePane::new(None, &base_cx(c, (self.size, self.flame)));
+                (f.against, f.base_drawn) = (Some(c.tree_new()), true);
+                Pane::Flame(f)
+            }
+            _ => self.against(Pane::root(tab, &self.cx_of(Reads::of_view(tab)))),
+        }
+    }
+
+    /// A pane of the comparison shown, if any: a Call tree pane then shows
+    /// BASE's totals beside NEW's, a Flame pane colours each frame by its
+    /// change.
+    pub(super) fn against(&self, mut pane: Pane) -> Pane {
+        match (&self.compared, &mut pane) {
+            (Some(c), Pane::Tree(t)) => t.against = Some(c.tree_base()),
+            (Some(c), Pane::Flame(f)) => f.against = Some(c.tree_base()),
+            _ => {}
+        }
+        pane
+    }
+
+    /// Whether the pane on screen is a comparison's flame graph drawn
+    /// with BASE's widths: it reads BASE's profile.
+    pub(super) fn base_drawn(&self) -> bool {
+        self.flame_base && matches!(self.history.last(), Some(Pane::Flame(_)))
+    }
+}
+
+/// What a comparison's flame graph drawn with BASE's widths reads:
+/// BASE's answer and profile.
+pub(super) fn base_cx(c: &Compared, (size, flame): (Rect, pane::flame::Look)) -> Ctx<'_> {
+    Ctx {
+        profile: c.comparison().profile(Which::Base),
+        prepared: c.base_prepared(),
+        answer: c.comparison().side(Which::Base),
+        opening: None,
+        size,
+        flame,
     }
 }
