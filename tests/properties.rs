@@ -1834,6 +1834,16 @@ fn plain_apply(paths: &[PlainPath], step: &Plain, samples: bool) -> (Vec<PlainPa
             true => path.hits,
             false => path.hits.map(|_| 0),
         };
+        // A `(no call path)` path left holding nothing is not kept
+        // (model.md § Transforms).
+        let nothing = path.ms.unwrap_or(0.0) == 0.0 && hits.unwrap_or(0) == 0;
+        if frames
+            .first()
+            .is_some_and(|f| f.1.is_none() && f.0 == "(no call path)")
+            && nothing
+        {
+            continue;
+        }
         out.push(PlainPath {
             frames,
             ms: path.ms,

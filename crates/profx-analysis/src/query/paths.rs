@@ -212,6 +212,11 @@ pub(crate) fn each_path(p: &Profile, each: &mut EachPath<'_>) -> Result<(), Quer
     Ok(())
 }
 
+/// Whether a path's numbers are all zero or absent.
+fn carries_nothing(n: PathNumbers) -> bool {
+    n.self_ms.unwrap_or(0.0) == 0.0 && n.hits.unwrap_or(0) == 0
+}
+
 /// The new profile's function for an old one, made on first sight.
 struct Ids<'a> {
     p: &'a Profile,
@@ -299,6 +304,26 @@ fn rewrite_paths(
             mark(&mut touched, old_leaf);
             mark(&mut touched, new_leaf);
         }
+        if !frames
+            .iter()
+            .any(|f| matches!(f, Frame::Func(_) | Frame::Module))
+        {
+            drop_path(&mut dropped, n);
+            return Ok(());
+        }
+        if calls && !leaf_survived {
+            // The path's entries were calls of the frame that left it: its
+            // new leaf was not called again.
+            n.hits = n.hits.map(|_| 0);
+        }
+        if frames.first() == Some(&Frame::NoCallPath) && carries_nothing(n) {
+            // A function's own value no stack holds, left with neither time
+            // nor calls (its calls went with the frame that left): nothing
+            // for the next step to find, so not kept now either (model.md §
+            // Transforms), lest a function live on in one step's profile
+            // through a path the next step cannot see.
+            return Ok(());
+        }
         out.clear();
         for &f in frames.iter() {
             if let Some(id) = ids.of(&mut b, f) {
@@ -309,11 +334,6 @@ fn rewrite_paths(
             drop_path(&mut dropped, n);
             return Ok(());
         };
-        if calls && !leaf_survived {
-            // The path's entries were calls of the frame that left it: its
-            // new leaf was not called again.
-            n.hits = n.hits.map(|_| 0);
-        }
         kept_ms += n.self_ms.unwrap_or(0.0);
         match (frames.first(), frames.last()) {
             (_, Some(Frame::Unlisted)) => b.add_unlisted(&out, n.self_ms.unwrap_or(0.0)),
