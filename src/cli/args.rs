@@ -266,6 +266,19 @@ pub struct ReportArgs {
     #[arg(long, conflicts_with = "files")]
     pub demo: bool,
 
+    /// Follow a trace while the program writes it (Xbase++ `.PRF`, DELDBE
+    /// or DBF, with its packets): print a refreshed table each second new
+    /// records came (like `top -b`), and the final report when following
+    /// stops (`--until-idle`, or Ctrl-C, which prints nothing more).
+    #[arg(long, conflicts_with = "demo")]
+    pub follow: bool,
+
+    /// With `--follow`: stop once no byte has come for SECS seconds of
+    /// wall-clock time, then print the final report. Not a range's
+    /// `--until`, which is a time in the trace.
+    #[arg(long, value_name = "SECS", requires = "follow", value_parser = seconds)]
+    pub until_idle: Option<f64>,
+
     /// Print JSON (report-json.md, schema 1): the whole model, or with
     /// `--view tree|callers|callees` that view's document.
     #[arg(long, conflicts_with_all = ["table", "sort", "top", "reverse"])]
@@ -464,6 +477,13 @@ fn source_map(text: &str) -> Result<profx::analysis::source::SourceMap, String> 
 }
 
 /// A percent from 0 to 100 (`--min-pct`): no NaN, no infinity.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!("{text:?} is not a number of seconds (0 or more)")),
+    }
+}
+
 fn percent(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),

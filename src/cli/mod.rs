@@ -7,6 +7,7 @@
 
 mod args;
 mod diff;
+mod follow;
 mod progress;
 
 use anyhow::Context;
@@ -57,10 +58,11 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         err.downcast_ref::<export::ExportError>(),
         Some(IsInput { .. } | NotAFile { .. } | Weight(_))
     );
-    // `--clock-mhz` on a profile not in ticks asks what the file cannot take.
+    // `--clock-mhz` on a profile not in ticks, or `--follow` on one that
+    // cannot grow, asks what the file cannot take.
     let refused_flag = matches!(
         err.downcast_ref::<LoadError>(),
-        Some(LoadError::ClockMhz { .. })
+        Some(LoadError::ClockMhz { .. } | LoadError::NotFollowable { .. })
     );
     if err.downcast_ref::<table::NoSortColumn>().is_some()
         || err.downcast_ref::<Usage>().is_some()
@@ -187,7 +189,16 @@ fn ask(
 
 fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
     one_file(&args.files)?;
+    if args.follow {
+        return follow::report(args, q);
+    }
     let inputs = open_inputs(&args.files, args.demo)?;
+    let profile = load::load_inputs(&inputs, &report_load_options(args, q))?;
+    report_on(profile, args, q)
+}
+
+/// How `report` loads for what it shows.
+fn report_load_options(args: &ReportArgs, q: &profx::analysis::query::Query) -> LoadOptions {
     // A report shows how many events a trace has, never one of them; a
     // table of functions or lines shows no stack (and its numbers are the
     // same without them: `KeepStacks`).
@@ -195,7 +206,7 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     let shows_stacks = args.json
         || !q.steps.is_empty()
         || !matches!(args.view, View::Table(Table::Functions | Table::Lines));
-    let opts = LoadOptions {
+    LoadOptions {
         events: KeepEvents::Counted,
         stacks: if shows_stacks {
             KeepStacks::Kept
@@ -205,8 +216,16 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         // The threads' heaviest functions are read from the calls in time order.
         timeline: args.view == View::Table(Table::Threads),
         ..load_options(&args.load)
-    };
-    let profile = load::load_inputs(&inputs, &opts)?;
+    }
+}
+
+/// The report `args` ask of `profile`, with the query `q`, on standard
+/// output.
+fn report_on(
+    profile: profx::model::Profile,
+    args: &ReportArgs,
+    q: &profx::analysis::query::Query,
+) -> anyhow::Result<ExitCode> {
     let answered = ask(profile, q)?;
     let label = answered.label();
     let profile = answered.for_view(args.view);

@@ -12,6 +12,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod br;
+pub mod follow;
 mod input;
 mod names;
 mod parallel;
@@ -169,6 +170,17 @@ pub enum LoadError {
     /// Whoever waited for the load stopped it (`Loader::load_watched`).
     #[error("cancelled")]
     Cancelled,
+    /// `--follow` on a profile that cannot grow: only traces are written
+    /// while the program runs.
+    #[error(
+        "{path}: a {format} profile cannot be followed: it is written once, when the run ends; --follow reads Xbase++ traces (.PRF, DELDBE or DBF) as they are written"
+    )]
+    NotFollowable {
+        /// The input, as it was named.
+        path: String,
+        /// The format it is.
+        format: String,
+    },
     /// `--clock-mhz` given for a profile whose times are not in ticks: a
     /// usage error (the command line asks what the file cannot take).
     #[error("{path}: --clock-mhz turns processor ticks into ms, and {why}")]
@@ -251,6 +263,16 @@ pub struct LoadOptions {
     /// the profile's unit is then ms. A profile not in ticks fails the
     /// load ([`LoadError::ClockMhz`]). `None`: times as the file states them.
     pub clock_mhz: Option<f64>,
+    /// A followed trace's numbered packets, as profx kept their bytes
+    /// (`follow.rs`): read instead of the files beside the first piece, so
+    /// that a packet moved away keeps its numbers and a file rewritten
+    /// while read never faults a mapping. `None`: the files on disk.
+    pub packets: Option<Vec<Input>>,
+    /// The trace is still being written (`follow.rs`): calls open at its
+    /// end are not yet returned, so they are counted (meta `open_calls`)
+    /// rather than warned about, and a DBF header's record count, which
+    /// the writer rewrites, is not compared.
+    pub live: bool,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The

@@ -13,12 +13,11 @@ use std::sync::Arc;
 
 /// Reads each piece in turn with `read` (each but the first a source of
 /// its own), given where its records start, then checks the records of
-/// them all (`counted`). An error from `read` (a stopped load) ends it.
+/// them all (`counted`; not the header's count while `growing`). An error from `read` (a stopped load) ends it.
 pub(super) fn each_piece(
     b: &mut ProfileBuilder,
     pieces: &[Input],
-    header: &Header,
-    first_has_header: bool,
+    (header, first_has_header, growing): (&Header, bool, bool),
     mut read: impl FnMut(&mut ProfileBuilder, &Input, usize) -> Result<dbf::Walk, LoadError>,
 ) -> Result<(), LoadError> {
     let (mut live, mut present) = (0, 0);
@@ -39,7 +38,7 @@ pub(super) fn each_piece(
         b,
         pieces,
         header,
-        first_has_header,
+        (first_has_header, growing),
         (header_source, live, present),
     )
 }
@@ -52,10 +51,12 @@ fn counted(
     b: &mut ProfileBuilder,
     pieces: &[Input],
     header: &Header,
-    first_has_header: bool,
+    (first_has_header, growing): (bool, bool),
     (header_source, live, present): (usize, u64, u64),
 ) -> Result<(), LoadError> {
-    if first_has_header && u64::from(header.declared) != present {
+    // A header packet still being written is rewritten as records come:
+    // its count is compared once following stops (`follow.rs`).
+    if first_has_header && !growing && u64::from(header.declared) != present {
         let n = header.declared;
         let of = match pieces.len() {
             1 => format!("{present} are present"),

@@ -23,10 +23,12 @@ mod events;
 mod fast;
 mod foxdbe;
 mod index;
-mod packets;
+pub(crate) mod packets;
 mod reference;
 mod row;
 mod rules;
+
+pub(crate) use rules::OPEN_CALLS;
 
 use super::split::{MAX_LINE, numbered_lines};
 use super::watch::Watched;
@@ -110,7 +112,7 @@ fn load(
     let bytes = input.bytes();
     let dbf_header = dbf::header(bytes, Some(bytes.len()));
     if let Ok(header) = &dbf_header {
-        let pieces = with_siblings(input, b);
+        let pieces = with_siblings(input, opts, b);
         return fast::foxdbe::load(&pieces, (header, true), opts, watched, b);
     }
     // A numbered packet that is not delimited text holds DBF records only.
@@ -132,17 +134,43 @@ fn load(
         let pieces = std::slice::from_ref(input);
         return fast::foxdbe::load(pieces, (&header, false), opts, watched, b);
     }
-    fast::delimited::load(&with_siblings(input, b), opts, watched, b)
+    fast::delimited::load(&with_siblings(input, opts, b), opts, watched, b)
 }
 
 /// The input and, unless it is itself a numbered packet, its numbered
-/// siblings; a missing or unreadable packet is a warning naming it.
-fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
+/// siblings (a followed trace's own copies of them, `LoadOptions::
+/// packets`, where it gives them); a missing or unreadable packet is a
+/// warning naming it.
+fn with_siblings(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> Vec<Input> {
     let mut pieces = vec![input.clone()];
     if packets::split_numbered(input.name()).is_some() {
         return pieces;
     }
+    if let Some(kept) = &opts.packets {
+        let numbered: Vec<(u64, String)> = kept
+            .iter()
+            .filter_map(|p| Some((packets::split_numbered(p.name())?.1, p.name().to_string())))
+            .collect();
+        warn_missing(packets::missing(input.name(), &numbered), b);
+        pieces.extend(kept.iter().cloned());
+        return pieces;
+    }
     let (found, missing) = packets::siblings(input.name());
+    warn_missing(missing, b);
+    for path in found {
+        match Input::open(&path) {
+            Ok(piece) => pieces.push(piece),
+            Err(e) => {
+                let why = format!("packet not read: {e}");
+                b.warn(Place::File(path), WarningKind::UnreadablePacket, why);
+            }
+        }
+    }
+    pieces
+}
+
+/// A warning for each run of missing packets.
+fn warn_missing(missing: Vec<packets::Missing>, b: &mut ProfileBuilder) {
     for run in missing {
         if run.count == 1 {
             let why = "packet missing; its events are not in the trace";
@@ -158,16 +186,13 @@ fn with_siblings(input: &Input, b: &mut ProfileBuilder) -> Vec<Input> {
             b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
         }
     }
-    for path in found {
-        match Input::open(&path) {
-            Ok(piece) => pieces.push(piece),
-            Err(e) => {
-                let why = format!("packet not read: {e}");
-                b.warn(Place::File(path), WarningKind::UnreadablePacket, why);
-            }
-        }
-    }
-    pieces
+}
+
+/// A DBF trace's header length and record length, where `bytes` begin
+/// with a header (a followed trace cuts its records by them).
+pub(crate) fn dbf_layout(bytes: &[u8]) -> Option<(usize, usize)> {
+    let h = dbf::header(bytes, None).ok()?;
+    Some((h.header_len, h.record_len))
 }
 
 /// The DBF header a records-only packet needs, from its `NAME.PRF`.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// `NAME.PRF.000123` → (`NAME.PRF`, 123).
-pub(super) fn split_numbered(path: &str) -> Option<(&str, u64)> {
+pub(crate) fn split_numbered(path: &str) -> Option<(&str, u64)> {
     let (base, number) = path.rsplit_once('.')?;
     let ok = !number.is_empty() && number.len() <= 9 && number.bytes().all(|b| b.is_ascii_digit());
     let base_has_ext = Path::new(base).extension().is_some();
@@ -24,34 +24,58 @@ pub(super) struct Missing {
 /// numbers missing between 1 and the largest. Runs, not names: one stray
 /// `NAME.PRF.999999999` must not make a billion names.
 pub(super) fn siblings(path: &str) -> (Vec<String>, Vec<Missing>) {
+    let found = numbered_beside(path);
+    let names: Vec<String> = found.iter().map(|f| f.1.clone()).collect();
+    (names, missing(path, &found))
+}
+
+/// The numbered packets of `path` in its folder, as (number, path), in
+/// numeric order, one a number (a followed trace looks for new ones).
+pub(crate) fn numbered_beside(path: &str) -> Vec<(u64, String)> {
     let p = Path::new(path);
     let (Some(name), dir) = (p.file_name().and_then(|n| n.to_str()), p.parent()) else {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     };
     let dir = dir
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     };
-    let mut found: Vec<(u64, String, usize)> = entries
+    let mut found: Vec<(u64, String)> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter_map(|n| {
             let (base, number) = split_numbered(&n)?;
-            let width = n.len() - base.len() - 1;
-            (base == name).then_some((number, n, width))
+            (base == name).then(|| (number, p.with_file_name(&n).to_string_lossy().into_owned()))
         })
         .collect();
     found.sort();
     found.dedup_by_key(|f| f.0);
-    let width = found.first().map_or(6, |f| f.2);
-    let in_dir = |n: &str| p.with_file_name(n).to_string_lossy().into_owned();
-    let named = |n: u64| in_dir(&format!("{name}.{n:0width$}"));
-    let mut missing = Vec::new();
+    found
+}
+
+/// The runs of numbers missing between 1 and the largest of `found` (the
+/// numbered packets of `path`, in numeric order), named as the first
+/// found is (its width of digits; six where none is).
+pub(super) fn missing(path: &str, found: &[(u64, String)]) -> Vec<Missing> {
+    let p = Path::new(path);
+    let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
+        return Vec::new();
+    };
+    let width = found
+        .first()
+        .and_then(|f| split_numbered(&f.1).map(|(base, _)| f.1.len() - base.len() - 1))
+        .unwrap_or(6);
+    let named = |n: u64| {
+        p.with_file_name(format!("{name}.{n:0width$}"))
+            .to_string_lossy()
+            .into_owned()
+    };
+    let mut out = Vec::new();
     let mut expected = 1;
-    for &(n, ..) in &found {
+    for &(n, _) in found {
         if n > expected {
-            missing.push(Missing {
+            out.push(Missing {
                 first: named(expected),
                 last: named(n - 1),
                 count: n - expected,
@@ -59,7 +83,7 @@ pub(super) fn siblings(path: &str) -> (Vec<String>, Vec<Missing>) {
         }
         expected = expected.max(n + 1);
     }
-    (found.iter().map(|f| in_dir(&f.1)).collect(), missing)
+    out
 }
 
 #[cfg(test)]

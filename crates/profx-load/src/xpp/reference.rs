@@ -44,7 +44,7 @@ pub(super) fn load(
     let bytes = input.bytes();
     match dbf::header(bytes, Some(bytes.len())) {
         Ok(header) => {
-            let pieces = with_siblings(input, b);
+            let pieces = with_siblings(input, opts, b);
             return load_dbf(&pieces, (&header, true), (opts, watched), b);
         }
         Err(why) if packets::split_numbered(input.name()).is_none() && looks_like_dbf(bytes) => {
@@ -64,7 +64,7 @@ pub(super) fn load(
         let pieces = std::slice::from_ref(input);
         return load_dbf(pieces, (&header, false), (opts, watched), b);
     }
-    load_deldbe(&with_siblings(input, b), (opts, watched), b)
+    load_deldbe(&with_siblings(input, opts, b), (opts, watched), b)
 }
 
 /// DELDBE pieces: each line a record; a first line of field names sets the
@@ -133,7 +133,7 @@ fn load_deldbe(
             "no trace record in the file".into(),
         ));
     };
-    calls.finish(b, pieces[0].name());
+    calls.finish(b, pieces[0].name(), opts.live);
     Ok(())
 }
 
@@ -150,35 +150,40 @@ fn load_dbf(
     let first = &pieces[0];
     let map = column_map(first, header, opts)?;
     let mut calls = Calls::new(b, map.has(Col::Time), opts.threads.as_deref());
-    each_piece(b, pieces, header, first_has_header, |b, piece, start| {
-        let decoder = Decoder::Dbf(map.clone(), header.record_len);
-        let mut packet = PacketOf::new(piece, decoder, opts);
-        let mut look_at = 0;
-        let walk = dbf::walk(piece.bytes(), start, header.record_len, |at, record| {
-            if at >= look_at {
-                if !watched.read(at) {
-                    return ControlFlow::Break(());
-                }
-                look_at = at + STEP;
-            }
-            let place = Place::Offset(at as u64);
-            match map.row(record) {
-                Ok(row) => {
-                    if let Some(step) = calls.event(b, &row, place) {
-                        packet.event(at as u64, step, row.time);
+    each_piece(
+        b,
+        pieces,
+        (header, first_has_header, opts.live),
+        |b, piece, start| {
+            let decoder = Decoder::Dbf(map.clone(), header.record_len);
+            let mut packet = PacketOf::new(piece, decoder, opts);
+            let mut look_at = 0;
+            let walk = dbf::walk(piece.bytes(), start, header.record_len, |at, record| {
+                if at >= look_at {
+                    if !watched.read(at) {
+                        return ControlFlow::Break(());
                     }
+                    look_at = at + STEP;
                 }
-                Err(why) => skipped(b, place, &why, "skipped"),
-            }
-            ControlFlow::Continue(())
-        });
-        watched.check()?;
-        warn_about(b, &walk, header.record_len);
-        b.add_packet(packet.done());
-        watched.piece_read(piece.len());
-        Ok(walk)
-    })?;
-    calls.finish(b, first.name());
+                let place = Place::Offset(at as u64);
+                match map.row(record) {
+                    Ok(row) => {
+                        if let Some(step) = calls.event(b, &row, place) {
+                            packet.event(at as u64, step, row.time);
+                        }
+                    }
+                    Err(why) => skipped(b, place, &why, "skipped"),
+                }
+                ControlFlow::Continue(())
+            });
+            watched.check()?;
+            warn_about(b, &walk, header.record_len);
+            b.add_packet(packet.done());
+            watched.piece_read(piece.len());
+            Ok(walk)
+        },
+    )?;
+    calls.finish(b, first.name(), opts.live);
     Ok(())
 }
 
@@ -253,7 +258,7 @@ impl Calls {
     }
 
     /// Closes the calls still open (`Rules::finish`).
-    fn finish(self, b: &mut ProfileBuilder, source: &str) {
-        self.rules.finish(b, source);
+    fn finish(self, b: &mut ProfileBuilder, source: &str, live: bool) {
+        self.rules.finish(b, source, live);
     }
 }

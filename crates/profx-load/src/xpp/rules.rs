@@ -97,6 +97,10 @@ const PUSHED_BY_I: u8 = 1;
 const ENTERED: u8 = 2;
 const NO_FUNCTION: u32 = u32::MAX;
 
+/// The meta key a followed trace's profile states its calls still open
+/// under (`Rules::finish`).
+pub(crate) const OPEN_CALLS: &str = "open_calls";
+
 /// Each thread's open calls, as the builder's trace feed keeps them (its
 /// frames, with the flags below), and the functions met so far.
 pub(super) struct Rules {
@@ -299,10 +303,17 @@ impl Rules {
     }
 
     /// Closes calls still open at each thread's last event (one warning for
-    /// the file) and records the thread count.
-    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str) {
+    /// the file) and records the thread count. A trace still being written
+    /// (`live`, `follow.rs`) has calls open that are not yet returned, not
+    /// calls that never will: they are closed at their thread's last event
+    /// all the same (their time so far) but counted under the profile's
+    /// `open_calls`, never warned about.
+    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str, live: bool) {
         let open = b.trace_close_open();
-        if open > 0 {
+        if live {
+            let n = i64::try_from(open).unwrap_or(i64::MAX);
+            b.set_meta(OPEN_CALLS, profx_model::MetaValue::Int(n));
+        } else if open > 0 {
             let msg = format!(
                 "{open} call(s) still open at the end of the trace; closed at their thread's last event"
             );

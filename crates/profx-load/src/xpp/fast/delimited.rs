@@ -51,7 +51,7 @@ pub(crate) fn load(
             "no trace record in the file".into(),
         ));
     };
-    replay.finish(b, first.name());
+    replay.finish(b, first.name(), opts.live);
     Ok(())
 }
 

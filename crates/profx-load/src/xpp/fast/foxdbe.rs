@@ -32,21 +32,26 @@ pub(crate) fn load(
     let map = column_map(first, header, opts)?;
     let mut replay = Replay::new(b, map.has(Col::Time), opts.threads.as_deref());
     let shape = DbfShape::of(&map);
-    each_piece(b, pieces, header, first_has_header, |b, piece, start| {
-        let records = Records {
-            start,
-            len: header.record_len,
-            chunk: parallel::chunk_bytes(opts, watched),
-            events: opts.events,
-            parsers: parallel::parsers(opts),
-            shape: shape.as_ref(),
-        };
-        let walk = load_piece(piece, &records, &map, (&mut replay, watched), b);
-        watched.check()?;
-        watched.piece_read(piece.len());
-        Ok(walk)
-    })?;
-    replay.finish(b, first.name());
+    each_piece(
+        b,
+        pieces,
+        (header, first_has_header, opts.live),
+        |b, piece, start| {
+            let records = Records {
+                start,
+                len: header.record_len,
+                chunk: parallel::chunk_bytes(opts, watched),
+                events: opts.events,
+                parsers: parallel::parsers(opts),
+                shape: shape.as_ref(),
+            };
+            let walk = load_piece(piece, &records, &map, (&mut replay, watched), b);
+            watched.check()?;
+            watched.piece_read(piece.len());
+            Ok(walk)
+        },
+    )?;
+    replay.finish(b, first.name(), opts.live);
     Ok(())
 }
 

@@ -66,7 +66,7 @@ impl Replay {
     }
 
     /// Closes the calls still open (`Rules::finish`).
-    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str) {
-        self.rules.finish(b, source);
+    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str, live: bool) {
+        self.rules.finish(b, source, live);
     }
 }

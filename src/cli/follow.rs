@@ -1,0 +1,102 @@
+//! `profx report FILE --follow`: a trace read while the program writes it
+//! (formats.md § Following a trace), for terminals without the app and for
+//! scripts. Each second that brought records prints the report of the
+//! trace so far, headed by a line saying it is live (as `top -b` prints
+//! its screens one after another); `--until-idle SECS` stops once no byte
+//! has come for that long and prints the final report, read as a load of
+//! the final files reads them. `--json` prints that final report only,
+//! so it needs `--until-idle`.
+
+use super::args::ReportArgs;
+use super::{Usage, report_load_options, report_on};
+use profx::load::follow::{Follower, OPEN_CALLS, Readiness};
+use profx::model::MetaValue;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// How often the files are looked at.
+const LOOK_EVERY: Duration = Duration::from_millis(200);
+
+/// How often a refreshed table is printed, at most.
+const PRINT_EVERY: Duration = Duration::from_secs(1);
+
+pub(super) fn report(
+    args: &ReportArgs,
+    q: &profx::analysis::query::Query,
+) -> anyhow::Result<ExitCode> {
+    if args.json && args.until_idle.is_none() {
+        return Err(Usage(
+            "--json with --follow prints one report, at the end: it needs --until-idle SECS".into(),
+        )
+        .into());
+    }
+    let path = args.files[0].to_string_lossy().into_owned();
+    let mut follower = Follower::new(&path, &report_load_options(args, q))?;
+    let idle = args.until_idle.map(Duration::from_secs_f64);
+    let started = Instant::now();
+    let mut printed: Option<Instant> = None;
+    let mut unprinted = false;
+    let mut waiting_said: Option<String> = None;
+    loop {
+        unprinted |= follower.poll()? > 0;
+        match follower.readiness()? {
+            Readiness::Waiting(why) => {
+                if waiting_said.as_ref() != Some(&why) {
+                    eprintln!("profx: following {}: waiting: {why}", visible(&path));
+                    waiting_said = Some(why);
+                }
+            }
+            Readiness::Ready => {
+                let due = printed.is_none_or(|t| t.elapsed() >= PRINT_EVERY);
+                if unprinted && due && !args.json {
+                    print_live(&follower, &path, args, q)?;
+                    printed = Some(Instant::now());
+                    unprinted = false;
+                }
+            }
+        }
+        let since = follower.last_data().unwrap_or(started);
+        if idle.is_some_and(|idle| since.elapsed() >= idle) {
+            break;
+        }
+        std::thread::sleep(LOOK_EVERY);
+    }
+    report_on(follower.finish()?, args, q)
+}
+
+/// The report of the trace so far, headed by what is live about it.
+fn print_live(
+    follower: &Follower,
+    path: &str,
+    args: &ReportArgs,
+    q: &profx::analysis::query::Query,
+) -> anyhow::Result<()> {
+    let Ok(profile) = follower.profile() else {
+        // Whole records that hold no trace record yet (a header alone):
+        // the next poll will tell.
+        return Ok(());
+    };
+    let open = match profile.meta.get(OPEN_CALLS) {
+        Some(MetaValue::Int(n)) => *n,
+        _ => 0,
+    };
+    let events = profx::report::fmt::grouped(profile.event_count() as u64);
+    let bytes = profx::report::fmt::grouped(follower.bytes_seen());
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "# following {} · live · {events} events · {bytes} bytes · {open} calls open (their time so far)",
+            visible(path)
+        )?;
+        out.flush()?;
+    }
+    report_on(profile, args, q)?;
+    println!();
+    Ok(())
+}
+
+fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    profx::text::visible(s)
+}
