@@ -212,3 +212,56 @@ fn report_follow_refuses_what_it_cannot_follow() {
     let o = common::profx(&["report", plist, "--follow", "--format", "plist"]);
     assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
 }
+
+/// The writer script grows a packeted trace, lines and records cut
+/// anywhere, while `report --follow --until-idle --json` follows it from
+/// before its first file exists: the report is a fresh load's, byte for
+/// byte.
+#[test]
+fn report_follow_of_a_running_writer_equals_a_fresh_load() {
+    for format in ["deldbe", "dbf"] {
+        let dir = common::scratch("follow", format);
+        let path = dir.join("T.PRF");
+        let path_s = path.to_string_lossy().into_owned();
+        let follower = std::process::Command::new(env!("CARGO_BIN_EXE_profx"))
+            .args([
+                "report",
+                &path_s,
+                "--follow",
+                "--until-idle",
+                "1.5",
+                "--json",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("profx runs");
+        let writer = std::process::Command::new("python3")
+            .args(["scripts/grow_trace.py", &path_s, "--format", format])
+            .args([
+                "--events",
+                "12000",
+                "--packet-every",
+                "5000",
+                "--flush-every",
+                "250",
+            ])
+            .args(["--cut", "--rate", "20000"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("the writer runs");
+        assert!(writer.success());
+        let followed = follower.wait_with_output().expect("profx ends");
+        assert_eq!(
+            followed.status.code(),
+            Some(0),
+            "{}",
+            common::stderr(&followed)
+        );
+        let fresh = common::profx(&["report", &path_s, "--json"]);
+        assert!(
+            followed.stdout == fresh.stdout,
+            "{format}: the followed report is not a fresh load's"
+        );
+    }
+}

@@ -60,7 +60,7 @@ struct Piece {
     /// Its packet number; 0 for the file given.
     number: u64,
     bytes: Vec<u8>,
-    /// The file went away after it was read: its bytes are kept.
+    /// The file is not there (yet, or any more: its bytes are kept).
     gone: bool,
 }
 
@@ -74,9 +74,9 @@ pub enum Readiness {
 }
 
 impl Follower {
-    /// Starts following `path` (nothing read yet: `poll` reads). A format
-    /// named that cannot grow, or a path that is no regular file, is
-    /// refused at once.
+    /// Starts following `path` (nothing read yet: `poll` reads; a file not
+    /// there yet is waited for). A format named that cannot grow, or a
+    /// path that is no regular file, is refused at once.
     pub fn new(path: &str, opts: &LoadOptions) -> Result<Follower, LoadError> {
         if let Some(format) = opts.format.as_deref()
             && format != FOLLOWED
@@ -84,11 +84,16 @@ impl Follower {
             crate::by_name(format)?;
             return Err(not_followable(path, format));
         }
-        let meta = std::fs::metadata(path).map_err(|error| LoadError::Io {
-            path: path.to_string(),
-            error,
-        })?;
-        if !meta.is_file() {
+        // A file not there yet is waited for, as `tail -F` does: the
+        // program may not have started writing it.
+        let meta = match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            other => Some(other.map_err(|error| LoadError::Io {
+                path: path.to_string(),
+                error,
+            })?),
+        };
+        if let Some(meta) = meta.filter(|m| !m.is_file()) {
             let what = profx_sys::fs::kind_of(&meta.file_type());
             return Err(LoadError::NotAFile {
                 path: path.to_string(),
@@ -102,7 +107,7 @@ impl Follower {
                 name: path.to_string(),
                 number: 0,
                 bytes: Vec::new(),
-                gone: false,
+                gone: true,
             }],
             last_data: None,
         })
@@ -130,7 +135,7 @@ impl Follower {
         for (i, piece) in self.pieces.iter_mut().enumerate() {
             match read_more(piece, i == 0) {
                 Ok(n) => came += n,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && i > 0 => piece.gone = true,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => piece.gone = true,
                 Err(error) => {
                     return Err(LoadError::Io {
                         path: piece.name.clone(),
@@ -163,7 +168,11 @@ impl Follower {
     /// Whether the trace can be read yet, or why not; an error where what
     /// is there is a profile that cannot grow.
     pub fn readiness(&self) -> Result<Readiness, LoadError> {
-        let bytes = &self.pieces[0].bytes;
+        let first = &self.pieces[0];
+        let bytes = &first.bytes;
+        if bytes.is_empty() && first.gone {
+            return Ok(Readiness::Waiting("no such file yet".into()));
+        }
         if bytes.is_empty() {
             return Ok(Readiness::Waiting("the file is empty".into()));
         }
@@ -223,6 +232,12 @@ impl Follower {
     }
 
     fn load(&self, live: bool) -> Result<Profile, LoadError> {
+        if self.pieces[0].gone && self.pieces[0].bytes.is_empty() {
+            return Err(LoadError::Io {
+                path: self.path.clone(),
+                error: std::io::ErrorKind::NotFound.into(),
+            });
+        }
         let layout = Layout::of(&self.pieces[0].bytes);
         let mut inputs = self.pieces.iter().enumerate().map(|(i, p)| {
             let end = match live {
