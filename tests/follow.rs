@@ -64,18 +64,18 @@ fn appending_at_every_byte_boundary_gives_the_whole_files_model() {
             std::fs::write(&path, &whole[..cut]).expect("written");
             let mut f = follower(&path);
             f.poll().expect("read");
-            if f.readiness().expect("a trace") == Readiness::Ready {
-                if let Ok(live) = f.profile() {
-                    let cut_warned = live.warnings().iter().any(|w| {
-                        matches!(
-                            w.kind,
-                            WarningKind::TruncatedRecord
-                                | WarningKind::Unclosed
-                                | WarningKind::CountMismatch
-                        )
-                    });
-                    assert!(!cut_warned, "{kind:?} cut at {cut}: {:?}", live.warnings());
-                }
+            if f.readiness().expect("a trace") == Readiness::Ready
+                && let Ok(live) = f.profile()
+            {
+                let cut_warned = live.warnings().iter().any(|w| {
+                    matches!(
+                        w.kind,
+                        WarningKind::TruncatedRecord
+                            | WarningKind::Unclosed
+                            | WarningKind::CountMismatch
+                    )
+                });
+                assert!(!cut_warned, "{kind:?} cut at {cut}: {:?}", live.warnings());
             }
             append(&path, &whole[cut..]);
             f.poll().expect("read");

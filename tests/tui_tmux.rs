@@ -1180,3 +1180,40 @@ fn a_comparison_walked() {
         "the app's screen is gone:\n{s}"
     );
 }
+
+/// Issue 68: `profx --follow` on a trace the writer script has not
+/// started yet: it waits, goes live as records come (the sort chosen kept
+/// while numbers change), and `L` stops following with the trace read
+/// whole.
+#[test]
+fn a_trace_followed_while_it_is_written() {
+    let t = Tmux::start("follow", 120, 30);
+    let dir = scratch("follow-trace");
+    let trace = dir.path().join("T.PRF");
+    let trace_s = trace.to_string_lossy().into_owned();
+    let bin = env!("CARGO_BIN_EXE_profx");
+    t.type_text(&format!("{bin} --follow {trace_s}"));
+    t.keys(&["Enter"]);
+    t.wait_for("● live, waiting: no such file yet");
+    let mut writer = Command::new("python3")
+        .args(["scripts/grow_trace.py", &trace_s, "--format", "deldbe"])
+        .args(["--seconds", "4", "--rate", "3000", "--packet-every", "4000"])
+        .args(["--flush-every", "200", "--cut"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the writer runs");
+    let s = t.wait_for("Functions 40/40");
+    assert!(s.contains("● live"), "{s}");
+    // A sort chosen while the numbers change stays chosen.
+    t.keys(&["s"]);
+    let sorted = t.wait_for("sort: Calls ▼");
+    assert!(sorted.contains("● live"), "{sorted}");
+    assert!(writer.wait().expect("the writer ends").success());
+    t.keys(&["L"]);
+    let s = t.wait_for("stopped following: the trace read whole");
+    assert!(s.contains("not following (L goes on)"), "{s}");
+    assert!(s.contains("sort: Calls ▼"), "{s}");
+    t.keys(&["q"]);
+    t.wait_for_shell();
+}

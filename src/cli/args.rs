@@ -28,6 +28,12 @@ pub struct Cli {
     #[arg(long)]
     pub timeline: bool,
 
+    /// Follow a trace while the program writes it (Xbase++ `.PRF`, DELDBE
+    /// or DBF, with its packets): the numbers change as records come, the
+    /// header says it is live; `L` stops (and reads it whole) and goes on.
+    #[arg(long)]
+    pub follow: bool,
+
     #[command(flatten)]
     pub load: LoadArgs,
 }

@@ -100,3 +100,40 @@ fn print_live(
 fn visible(s: &str) -> std::borrow::Cow<'_, str> {
     profx::text::visible(s)
 }
+
+/// `profx --follow FILE`: the app on the trace so far (an empty one while
+/// the file is not there, empty or too short to tell), following it.
+pub(super) fn explore(
+    files: &[std::path::PathBuf],
+    load_args: &super::LoadArgs,
+) -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    super::one_file(files)?;
+    let Some(file) = files.first() else {
+        return Err(Usage("--follow needs the trace to follow".into()).into());
+    };
+    if let Some(why) = super::no_app_here(files) {
+        eprintln!(
+            "profx: {why}; `profx report {} --follow` prints the same numbers as text",
+            visible(&file.to_string_lossy())
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let path = file.to_string_lossy().into_owned();
+    // The app's load: time order kept, as for any trace it opens small.
+    let opts = profx::load::LoadOptions {
+        timeline: true,
+        ..super::load_options(load_args)
+    };
+    let mut follower = Follower::new(&path, &opts)?;
+    follower.poll()?;
+    let now = match follower.readiness()? {
+        Readiness::Ready => follower.profile().ok(),
+        Readiness::Waiting(_) => None,
+    };
+    let profile = now.unwrap_or_else(|| profx::model::ProfileBuilder::new("xpp").finish());
+    profx::tui::use_source_folders(load_args.source.clone(), load_args.source_map.clone());
+    profx::tui::run_following(profile, &super::title_of(files), file, follower)
+        .context("running the terminal app")?;
+    Ok(ExitCode::SUCCESS)
+}

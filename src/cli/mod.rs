@@ -84,6 +84,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
         Some(Command::Report(args)) => report(&args, &args.query.query(sub)),
         Some(Command::Export(args)) => export(&args, &args.query.query(sub)),
         Some(Command::Diff(args)) => diff::diff(&args, &args.query.query(sub)),
+        None if cli.follow => follow::explore(&cli.files, &cli.load),
         None => explore(&cli.files, &cli.load, cli.timeline),
     }
 }
@@ -110,20 +111,9 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
         );
         return Ok(ExitCode::from(2));
     }
-    let title = if demo {
-        format!("{} (demo)", profx::demo::NAME)
-    } else {
-        // The header names the files as a person calls them; Info lists
-        // the paths in full.
-        let names: Vec<String> = files
-            .iter()
-            .map(|f| {
-                f.file_name()
-                    .map_or_else(|| f.to_string_lossy(), |n| n.to_string_lossy())
-                    .into_owned()
-            })
-            .collect();
-        names.join(" ")
+    let title = match demo {
+        true => format!("{} (demo)", profx::demo::NAME),
+        false => title_of(files),
     };
     let inputs = open_inputs(files, demo)?;
     // The Flame pane's time order reads the trace's calls in time order: a
@@ -144,6 +134,20 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
     profx::tui::use_source_folders(load_args.source.clone(), load_args.source_map.clone());
     profx::tui::run(profile, &title, &input).context("running the terminal app")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The header's name for the files: as a person calls them (Info lists
+/// the paths in full).
+fn title_of(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_name()
+                .map_or_else(|| f.to_string_lossy(), |n| n.to_string_lossy())
+                .into_owned()
+        })
+        .collect();
+    names.join(" ")
 }
 
 /// Why the app cannot run on this terminal, if it cannot: a terminal that

@@ -39,6 +39,7 @@ use std::sync::Arc;
 mod ask;
 mod compare;
 mod copy;
+mod follow;
 mod range;
 mod search;
 mod source;
@@ -115,6 +116,8 @@ pub struct App {
     pub(super) compared: Option<Arc<Compared>>,
     /// In a comparison, the Flame pane draws BASE's widths (`b`).
     pub(super) flame_base: bool,
+    /// A trace followed as it is written (`--follow`, `L`).
+    pub(super) follow: Option<follow::Follow>,
 }
 
 impl App {
@@ -165,6 +168,7 @@ impl App {
             flame: Default::default(),
             compared: None,
             flame_base: false,
+            follow: None,
         };
         let first = match threads {
             true => Opening::start(&profile, &prepared, usize::from(size.height)),
@@ -427,6 +431,7 @@ impl App {
             Intent::Threads => self.open_threads(),
             Intent::BaseWidths => self.base_widths(),
             Intent::OpenSource => self.open_source(),
+            Intent::Follow => self.toggle_follow(),
             _ => {}
         }
     }

@@ -122,6 +122,9 @@ pub enum Intent {
     Shares,
     /// A comparison's flame graph: BASE's widths ⇄ NEW's.
     BaseWidths,
+    /// Follow the trace as the program writes it, or stop following
+    /// (tui.md § Following a trace).
+    Follow,
     /// Functions: the selected function's lines.
     ShowLines,
     /// Leave the detail split, or go back one step in the history.

@@ -317,6 +317,12 @@ pub(super) const SECTIONS: &[Section] = &[
                 "y",
                 "copy the selected name (tree, flame: its path) to the clipboard",
             ),
+            bind(
+                &[ch('L')],
+                Intent::Follow,
+                "L",
+                "follow the trace as the program writes it; again: stop, and read it whole",
+            ),
             // What a key does where it does something, said where it does
             // nothing; a place that binds the key comes first.
             also(&[ch('s'), ch('S'), ch('r')], Intent::Explain(Why::NoSort)),

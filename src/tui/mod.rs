@@ -17,6 +17,7 @@ mod derived;
 mod export;
 mod finder;
 mod fit;
+mod follow;
 mod help;
 pub mod intent;
 mod keymap;
@@ -36,7 +37,7 @@ pub use compare::Compared;
 pub use pane::source::use_source_folders;
 pub use pane::{Ctx, Pane, TABS, TablePane, TreePane};
 pub use render::draw;
-pub use term::{run, run_comparison};
+pub use term::{run, run_comparison, run_following};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -43,6 +43,23 @@ pub fn run(profile: Profile, title: &str, input: &Path) -> io::Result<()> {
     })
 }
 
+/// Runs the app on a trace followed as it is written (`profx --follow`):
+/// `profile` is what `follower` has read so far (empty while it waits).
+pub fn run_following(
+    profile: Profile,
+    title: &str,
+    input: &Path,
+    follower: crate::load::follow::Follower,
+) -> io::Result<()> {
+    let input = input.to_path_buf();
+    in_terminal(move |area, color| {
+        let mut app = App::new(profile, title, area, color);
+        app.export_base = input;
+        app.follow_with(follower);
+        app
+    })
+}
+
 /// Runs the app on a comparison of two runs (`profx diff BASE NEW`);
 /// `new` is NEW's input (`e` exports beside it).
 pub fn run_comparison(compared: Compared, new: &Path) -> io::Result<()> {
@@ -83,16 +100,24 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
     loop {
         // No timer, but while an export writes on its thread (its progress
         // is drawn ten times a second until it ends), while the first view
-        // is ordered on one (its whole order is drawn once made), or while
-        // a query step runs on one (its end is taken within 50 ms of it,
-        // and after a quarter of a second the footer says it runs).
+        // is ordered on one (its whole order is drawn once made), while a
+        // query step runs on one (its end is taken within 50 ms of it,
+        // and after a quarter of a second the footer says it runs), or
+        // while a trace is followed.
         let wait = match app.querying() {
             true => Duration::from_millis(50),
             false => Duration::from_millis(100),
         };
-        if (app.exporting() || app.opening() || app.querying()) && !event::poll(wait)? {
-            app.update(super::intent::Intent::Tick);
-            terminal.draw(|f| render::draw(f, app))?;
+        // A trace followed: its thread's answers are looked for as often,
+        // and drawn only when one came (`App::follow_tick`).
+        let busy = app.exporting() || app.opening() || app.querying();
+        if (busy || app.following()) && !event::poll(wait)? {
+            if busy {
+                app.update(super::intent::Intent::Tick);
+            }
+            if app.follow_tick() || busy {
+                terminal.draw(|f| render::draw(f, app))?;
+            }
             continue;
         }
         let mut changed = handle(terminal, app, &event::read()?)?;

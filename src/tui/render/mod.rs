@@ -142,6 +142,10 @@ pub(crate) fn header_shows(app: &App) -> Vec<String> {
 fn header_facts(app: &App) -> Vec<(String, bool)> {
     let p = app.profile();
     let mut facts = vec![(p.format.clone(), true)];
+    let live = live_fact(app, false);
+    if let Some((live, _)) = &live {
+        facts.push((live.clone(), true));
+    }
     if let Some(mode) = p.meta.get("mode") {
         facts.push((visible(&mode.to_string()).into_owned(), false));
     }
@@ -163,7 +167,44 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
     facts.extend(sandwich_fact(app).map(|f| (f, true)));
+    facts.extend(live.and_then(|l| l.1).map(|d| (d, false)));
     facts
+}
+
+/// A followed trace's state (tui.md § Following a trace): that it is
+/// live (or stopped, or what it waits for), which always shows, and its
+/// details, which give way: the event rate, when the last data came (UTC,
+/// so the header needs no redraw to stay true), the calls still open, and
+/// with a query, that each update runs it again.
+fn live_fact(app: &App, queried: bool) -> Option<(String, Option<String>)> {
+    let (on, facts) = app.follow_state()?;
+    let key = keymap::key_for(&super::intent::Intent::Follow, keymap::Place::Everywhere);
+    if !on {
+        return Some((format!("not following ({key} goes on)"), None));
+    }
+    let live = match &facts.waiting {
+        Some(why) => format!("● live, waiting: {why}"),
+        None => "● live".to_string(),
+    };
+    let mut said = Vec::new();
+    if let Some(rate) = facts.rate {
+        said.push(format!("{} ev/s", grouped(rate.round() as u64)));
+    }
+    if let Some(at) = facts.last_data {
+        let secs = at
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
+        said.push(format!("last data {h:02}:{m:02}:{s:02} UTC"));
+    }
+    if facts.open > 0 {
+        let open = crate::report::fmt::counted(facts.open as u64, "calls");
+        said.push(format!("{open} open"));
+    }
+    if queried {
+        said.push("updates rerun the query".into());
+    }
+    Some((live, (!said.is_empty()).then(|| said.join(" · "))))
 }
 
 fn warnings_fact(app: &App) -> Option<String> {
@@ -225,6 +266,12 @@ fn query_facts(app: &App) -> QueryFacts {
     }
     if let Some(w) = warnings_fact(app) {
         fact(w, 5);
+    }
+    if let Some((live, details)) = live_fact(app, true) {
+        fact(live, 0);
+        if let Some(d) = details {
+            fact(d, 9);
+        }
     }
     if let Some(f) = sandwich_fact(app) {
         fact(f, 4);

@@ -672,7 +672,7 @@ impl TablePane {
     /// selected row selected when it is still shown; `narrowing` when the
     /// new query is known to keep a subset of the rows shown (a search
     /// narrowing as it is typed), which are then the only rows filtered.
-    fn refresh(&mut self, narrowing: bool, cx: &Ctx) {
+    pub(in crate::tui) fn refresh(&mut self, narrowing: bool, cx: &Ctx) {
         let key = self.selected();
         if !self
             .sorted

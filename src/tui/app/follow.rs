@@ -1,0 +1,205 @@
+//! The app on a trace followed as it is written (tui.md § Following a
+//! trace): the follow thread's answers swapped in while the user keeps
+//! their place, `L` to stop (the final read, calls still open closed with
+//! their warning) and to go on.
+
+use super::{App, Mode};
+use crate::analysis::query::Answer;
+use crate::load::follow::Follower;
+use crate::tui::derived::Prepared;
+use crate::tui::follow::{Facts, Following, Live, Update};
+use crate::tui::intent::Intent;
+use crate::tui::keymap::{Place, key_for};
+use crate::tui::pane::Pane;
+use crate::tui::query::Queried;
+use std::sync::Arc;
+
+/// A trace followed: the thread following it, or the follower it handed
+/// back when stopped (`L` goes on from there).
+pub(in crate::tui) struct Follow {
+    job: Option<Following>,
+    idle: Option<Follower>,
+    pub(in crate::tui) facts: Facts,
+    /// An answer that came while a prompt was open: swapped in once it
+    /// closes (a search being typed is never reset under the user).
+    pending: Option<Box<Live>>,
+}
+
+impl App {
+    /// Starts following with `follower` (`profx --follow FILE`).
+    pub fn follow_with(&mut self, follower: Follower) {
+        self.follow = Some(Follow {
+            job: Some(Following::start(follower, self.query.query())),
+            idle: None,
+            facts: Facts::default(),
+            pending: None,
+        });
+    }
+
+    /// Whether a trace is being followed now.
+    pub fn following(&self) -> bool {
+        self.follow.as_ref().is_some_and(|f| f.job.is_some())
+    }
+
+    /// What the header says of following: `None` when nothing was.
+    pub(in crate::tui) fn follow_state(&self) -> Option<(bool, &Facts)> {
+        let f = self.follow.as_ref()?;
+        Some((f.job.is_some(), &f.facts))
+    }
+
+    /// `L`: stop following (the final read), go on, or start on the input.
+    pub(super) fn toggle_follow(&mut self) {
+        let key = key_for(&Intent::Follow, Place::Everywhere);
+        if self.compared.is_some() {
+            self.status = Some("a comparison is of two finished runs: nothing to follow".into());
+            return;
+        }
+        let Some(f) = self.follow.as_mut() else {
+            return self.start_following(&key);
+        };
+        if let Some(job) = f.job.take() {
+            f.idle = job.stop();
+            f.pending = None;
+            return self.stop_following(&key);
+        }
+        if let Some(follower) = f.idle.take() {
+            f.job = Some(Following::start(follower, self.query.query()));
+            self.status = Some(format!("following again · {key} stops"));
+        }
+    }
+
+    /// `L` on a profile opened without `--follow`: its input followed, if
+    /// it is a trace.
+    fn start_following(&mut self, key: &str) {
+        let p = self.query.loaded();
+        if p.format != crate::load::follow::FOLLOWED || p.sources.len() != 1 {
+            self.status = Some(format!(
+                "{key} follows a trace as the program writes it: this {} profile was written once, at the end of its run",
+                p.format
+            ));
+            return;
+        }
+        let path = p.sources[0].clone();
+        match Follower::new(&path, &Default::default()) {
+            Ok(follower) => {
+                self.follow_with(follower);
+                self.status = Some(format!(
+                    "following {} · {key} stops",
+                    crate::text::visible(&path)
+                ));
+            }
+            Err(e) => self.status = Some(crate::text::visible(&e.to_string()).into_owned()),
+        }
+    }
+
+    /// The follower's last read, every byte as a load of the final files
+    /// reads it, answered and swapped in.
+    fn stop_following(&mut self, key: &str) {
+        let Some(follower) = self.follow.as_ref().and_then(|f| f.idle.as_ref()) else {
+            return;
+        };
+        let q = self.query.query();
+        let done = follower.finish().map_err(|e| e.to_string()).and_then(|p| {
+            let loaded = Arc::new(p);
+            let policy = crate::analysis::query::Policy::App;
+            Answer::run(&loaded, &q, policy, &crate::model::Watch::NONE).map_err(|e| e.to_string())
+        });
+        match done {
+            Ok(answer) => {
+                self.take_answer(answer);
+                let open = self.follow.as_mut().map_or(0, |f| {
+                    let open = f.facts.open;
+                    f.facts = Facts::default();
+                    open
+                });
+                let closed = match open {
+                    0 => String::new(),
+                    n => format!(
+                        " ({} still open closed at their thread's last event, with a warning)",
+                        crate::report::fmt::counted(n as u64, "calls")
+                    ),
+                };
+                self.status = Some(format!(
+                    "stopped following: the trace read whole{closed} · {key} goes on"
+                ));
+            }
+            Err(e) => {
+                self.status = Some(format!("stopped following: {}", crate::text::visible(&e)))
+            }
+        }
+    }
+
+    /// What came from the follow thread since the last look, taken; true
+    /// when the screen changes. The query the thread answers is kept the
+    /// app's own.
+    pub fn follow_tick(&mut self) -> bool {
+        let q = self.query.query();
+        let prompt = !matches!(self.mode, Mode::Normal | Mode::Help(_));
+        let Some(f) = self.follow.as_mut() else {
+            return false;
+        };
+        let Some(job) = &f.job else {
+            return false;
+        };
+        job.set_query(q.clone());
+        let mut changed = false;
+        for u in job.updates() {
+            changed = true;
+            match u {
+                Update::Live(live) => f.pending = Some(live),
+                Update::Waiting(why) => f.facts.waiting = Some(why),
+                Update::Failed(why) => self.status = Some(crate::text::visible(&why).into_owned()),
+            }
+        }
+        if prompt || self.querying() {
+            return changed;
+        }
+        let Some(f) = self.follow.as_mut() else {
+            return changed;
+        };
+        let Some(live) = f.pending.take() else {
+            return changed;
+        };
+        // An answer to a query the user has changed since is not theirs:
+        // the next (within a second of new records) is.
+        if live.query != q {
+            return changed;
+        }
+        f.facts = live.facts;
+        self.take_answer(live.answer);
+        true
+    }
+
+    /// `answer` (on a new loaded profile) in place of the query's: the tab
+    /// on screen at its root, on the same function (by name and module),
+    /// a table in the same sort and search.
+    fn take_answer(&mut self, answer: Answer) {
+        let before = self.before();
+        let look = match self.history.first() {
+            Some(Pane::Table(t)) => Some((t.table, t.sort, t.search.text.clone())),
+            _ => None,
+        };
+        let loaded = Arc::clone(answer.loaded());
+        self.query = Queried::new(loaded, Arc::new(Prepared::default()));
+        self.query.set(answer, None);
+        self.query_changed_to(before.clone(), None);
+        let Some((table, sort, text)) = look else {
+            return;
+        };
+        let (pane, cx) = self.split();
+        if let Pane::Table(t) = pane
+            && t.table == table
+        {
+            t.sort = sort;
+            t.refresh(false, &cx);
+            if !text.is_empty() {
+                t.set_search(&text, false, &cx);
+            }
+        }
+        let (old, was) = before;
+        if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {
+            let (pane, cx) = self.split();
+            pane.show_function(g, &cx);
+        }
+    }
+}

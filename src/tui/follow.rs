@@ -1,0 +1,185 @@
+//! A trace followed in the app (`profx --follow FILE`, `L`; tui.md §
+//! Following a trace): a thread of its own looks at the files five times
+//! a second (`load::follow::Follower`), and once a second that brought
+//! records it makes the profile of the trace so far and runs the app's
+//! query on it (the one runner, `Policy::App`), so the app only swaps the
+//! answer in. Stopping (`L` again) hands the follower back, whose final
+//! read closes the calls still open, with their warning.
+
+use crate::analysis::query::{Answer, Policy, Query};
+use crate::load::follow::{Follower, OPEN_CALLS, Readiness};
+use crate::model::{MetaValue, Profile, Watch};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
+
+/// How often the files are looked at.
+const LOOK_EVERY: Duration = Duration::from_millis(200);
+
+/// How often a new answer is made, at most: an update costs a load of the
+/// trace so far (formats.md § Following a trace).
+const ANSWER_EVERY: Duration = Duration::from_secs(1);
+
+/// What the follow thread tells the app.
+pub(super) enum Update {
+    /// The trace so far and the query's answer on it.
+    Live(Box<Live>),
+    /// Nothing to show yet, and why ("the file is empty").
+    Waiting(String),
+    /// A look at the files failed (what was read is kept).
+    Failed(String),
+}
+
+/// The trace so far, answered.
+pub(super) struct Live {
+    pub(super) answer: Answer,
+    /// The query it answers: one the user has changed since is not shown.
+    pub(super) query: Query,
+    pub(super) facts: Facts,
+}
+
+/// What the header says of a followed trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Facts {
+    /// Events a second, between the last two answers.
+    pub(super) rate: Option<f64>,
+    /// When the last byte came (wall clock).
+    pub(super) last_data: Option<SystemTime>,
+    /// Calls not yet returned (their time so far).
+    pub(super) open: i64,
+    /// Why nothing is shown yet.
+    pub(super) waiting: Option<String>,
+}
+
+/// The follow thread, running.
+pub(super) struct Following {
+    stop: Arc<AtomicBool>,
+    query: Arc<Mutex<Query>>,
+    rx: Receiver<Update>,
+    handle: Option<JoinHandle<Follower>>,
+}
+
+impl std::fmt::Debug for Following {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Following").finish()
+    }
+}
+
+impl Following {
+    /// Follows with `follower`, answering `query`.
+    pub(super) fn start(follower: Follower, query: Query) -> Following {
+        let stop = Arc::new(AtomicBool::new(false));
+        let query = Arc::new(Mutex::new(query));
+        let (tx, rx) = channel();
+        let (s, q) = (Arc::clone(&stop), Arc::clone(&query));
+        let handle = std::thread::Builder::new()
+            .name("profx-follow".into())
+            .spawn(move || run(follower, &s, &q, &|u| tx.send(u).is_ok()))
+            .ok();
+        Following {
+            stop,
+            query,
+            rx,
+            handle,
+        }
+    }
+
+    /// The query the next answers are of.
+    pub(super) fn set_query(&self, q: Query) {
+        if let Ok(mut held) = self.query.lock() {
+            *held = q;
+        }
+    }
+
+    /// Every update since the last call, oldest first.
+    pub(super) fn updates(&self) -> Vec<Update> {
+        self.rx.try_iter().collect()
+    }
+
+    /// Stops following; the follower and all it read, once its thread has
+    /// ended (within a look at the files).
+    pub(super) fn stop(mut self) -> Option<Follower> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle.take()?.join().ok()
+    }
+}
+
+/// The thread: looks, and answers once a second that brought records.
+fn run(
+    mut follower: Follower,
+    stop: &AtomicBool,
+    query: &Mutex<Query>,
+    send: &dyn Fn(Update) -> bool,
+) -> Follower {
+    let mut fresh = false;
+    let mut answered: Option<(Instant, usize)> = None;
+    let mut said: Option<String> = None;
+    while !stop.load(Ordering::Relaxed) {
+        match follower.poll() {
+            Ok(n) => fresh |= n > 0,
+            Err(e) => {
+                let _ = send(Update::Failed(e.to_string()));
+            }
+        }
+        let due = answered.is_none_or(|(at, _)| at.elapsed() >= ANSWER_EVERY);
+        match follower.readiness() {
+            Ok(Readiness::Waiting(why)) if said.as_ref() != Some(&why) => {
+                said = Some(why.clone());
+                if !send(Update::Waiting(why)) {
+                    break;
+                }
+            }
+            Ok(Readiness::Ready) if fresh && due => {
+                let q = query.lock().map(|q| q.clone()).unwrap_or_default();
+                if let Some(live) = answer(&follower, q, answered) {
+                    answered = Some((Instant::now(), live.answer.events().event_count()));
+                    fresh = false;
+                    if !send(Update::Live(Box::new(live))) {
+                        break;
+                    }
+                }
+            }
+            Err(e) => {
+                let _ = send(Update::Failed(e.to_string()));
+            }
+            Ok(_) => {}
+        }
+        std::thread::sleep(LOOK_EVERY);
+    }
+    follower
+}
+
+/// The trace so far answered; `before`: when the last answer was made and
+/// how many events it had, for the rate.
+fn answer(follower: &Follower, query: Query, before: Option<(Instant, usize)>) -> Option<Live> {
+    let loaded = Arc::new(follower.profile().ok()?);
+    let answer = Answer::run(&loaded, &query, Policy::App, &Watch::NONE).ok()?;
+    let events = loaded.event_count();
+    let rate = before.map(|(at, n)| {
+        let secs = at.elapsed().as_secs_f64().max(1e-3);
+        events.saturating_sub(n) as f64 / secs
+    });
+    let last_data = follower
+        .last_data()
+        .map(|at| SystemTime::now() - at.elapsed());
+    Some(Live {
+        answer,
+        query,
+        facts: Facts {
+            rate,
+            last_data,
+            open: open_calls(&loaded),
+            waiting: None,
+        },
+    })
+}
+
+/// The calls a live profile says are still open.
+pub(super) fn open_calls(p: &Profile) -> i64 {
+    match p.meta.get(OPEN_CALLS) {
+        Some(MetaValue::Int(n)) => *n,
+        _ => 0,
+    }
+}
