@@ -1,7 +1,8 @@
 //! `profx report FILE --follow`: a trace read while the program writes it
 //! (formats.md § Following a trace), for terminals without the app and for
-//! scripts. Each second that brought records prints the report of the
-//! trace so far, headed by a line saying it is live (as `top -b` prints
+//! scripts. Each second that brought records (less often where an update
+//! costs over a tenth of a second: `next_update_after`) prints the report
+//! of the trace so far, headed by a line saying it is live (as `top -b` prints
 //! its screens one after another); `--until-idle SECS` stops once no byte
 //! has come for that long and prints the final report, read as a load of
 //! the final files reads them. `--json` prints that final report only,
@@ -9,7 +10,7 @@
 
 use super::args::ReportArgs;
 use super::{Usage, report_load_options, report_on};
-use profx::load::follow::{Follower, OPEN_CALLS, Readiness};
+use profx::load::follow::{Follower, OPEN_CALLS, Readiness, next_update_after};
 use profx::model::MetaValue;
 use std::io::Write;
 use std::process::ExitCode;
@@ -17,9 +18,6 @@ use std::time::{Duration, Instant};
 
 /// How often the files are looked at.
 const LOOK_EVERY: Duration = Duration::from_millis(200);
-
-/// How often a refreshed table is printed, at most.
-const PRINT_EVERY: Duration = Duration::from_secs(1);
 
 pub(super) fn report(
     args: &ReportArgs,
@@ -35,7 +33,8 @@ pub(super) fn report(
     let mut follower = Follower::new(&path, &report_load_options(args, q))?;
     let idle = args.until_idle.map(Duration::from_secs_f64);
     let started = Instant::now();
-    let mut printed: Option<Instant> = None;
+    // When the next table may be printed (`next_update_after`).
+    let mut next: Option<Instant> = None;
     let mut unprinted = false;
     let mut waiting_said: Option<String> = None;
     loop {
@@ -48,10 +47,11 @@ pub(super) fn report(
                 }
             }
             Readiness::Ready => {
-                let due = printed.is_none_or(|t| t.elapsed() >= PRINT_EVERY);
+                let due = next.is_none_or(|t| Instant::now() >= t);
                 if unprinted && due && !args.json {
+                    let start = Instant::now();
                     print_live(&follower, &path, args, q)?;
-                    printed = Some(Instant::now());
+                    next = Some(start + next_update_after(start.elapsed()));
                     unprinted = false;
                 }
             }

@@ -1,13 +1,15 @@
 //! A trace followed in the app (`profx --follow FILE`, `L`; tui.md §
 //! Following a trace): a thread of its own looks at the files five times
 //! a second (`load::follow::Follower`), and once a second that brought
-//! records it makes the profile of the trace so far and runs the app's
+//! records (less often for a trace whose update costs over a tenth of a
+//! second: `next_update_after`) it makes the profile of the trace so far
+//! and runs the app's
 //! query on it (the one runner, `Policy::App`), so the app only swaps the
 //! answer in. Stopping (`L` again) hands the follower back, whose final
 //! read closes the calls still open, with their warning.
 
 use crate::analysis::query::{Answer, Policy, Query};
-use crate::load::follow::{Follower, OPEN_CALLS, Readiness};
+use crate::load::follow::{Follower, OPEN_CALLS, Readiness, next_update_after};
 use crate::model::{MetaValue, Profile, Watch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
@@ -17,10 +19,6 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// How often the files are looked at.
 const LOOK_EVERY: Duration = Duration::from_millis(200);
-
-/// How often a new answer is made, at most: an update costs a load of the
-/// trace so far (formats.md § Following a trace).
-const ANSWER_EVERY: Duration = Duration::from_secs(1);
 
 /// What the follow thread tells the app.
 pub(super) enum Update {
@@ -114,7 +112,10 @@ fn run(
     send: &dyn Fn(Update) -> bool,
 ) -> Follower {
     let mut fresh = false;
+    // When the last answer was made and its events, and when the next may
+    // be (an update costs a load of the trace so far: `next_update_after`).
     let mut answered: Option<(Instant, usize)> = None;
+    let mut next: Option<Instant> = None;
     let mut said: Option<String> = None;
     while !stop.load(Ordering::Relaxed) {
         match follower.poll() {
@@ -123,7 +124,7 @@ fn run(
                 let _ = send(Update::Failed(e.to_string()));
             }
         }
-        let due = answered.is_none_or(|(at, _)| at.elapsed() >= ANSWER_EVERY);
+        let due = next.is_none_or(|t| Instant::now() >= t);
         match follower.readiness() {
             Ok(Readiness::Waiting(why)) if said.as_ref() != Some(&why) => {
                 said = Some(why.clone());
@@ -133,7 +134,9 @@ fn run(
             }
             Ok(Readiness::Ready) if fresh && due => {
                 let q = query.lock().map(|q| q.clone()).unwrap_or_default();
+                let start = Instant::now();
                 if let Some(live) = answer(&follower, q, answered) {
+                    next = Some(start + next_update_after(start.elapsed()));
                     answered = Some((Instant::now(), live.answer.events().event_count()));
                     fresh = false;
                     if !send(Update::Live(Box::new(live))) {

@@ -37,6 +37,15 @@ pub const FOLLOWED: &str = "xpp";
 /// under.
 pub const OPEN_CALLS: &str = crate::xpp::OPEN_CALLS;
 
+/// How long to wait after an update that took `cost` before making the
+/// next: a second, or ten times what the last cost where that is longer,
+/// so that following never takes more than a tenth of a core however
+/// large the trace grows (an update reads the whole trace so far); the
+/// updates of a large trace come less often instead.
+pub fn next_update_after(cost: std::time::Duration) -> std::time::Duration {
+    (cost * 10).max(std::time::Duration::from_secs(1))
+}
+
 /// A header packet's bytes read again on every poll: the DBF writer
 /// rewrites its record count (and nothing else) as records are added.
 const HEAD: usize = 4096;
