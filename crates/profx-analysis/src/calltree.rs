@@ -655,6 +655,53 @@ impl CallTree {
         true
     }
 
+    /// Row `id`'s path of function names, root first: how a row is found
+    /// again in another profile of the same run (a followed trace's next
+    /// update: `reopen`, `find_path`).
+    pub fn path_of(&self, p: &Profile, id: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut at = Some(id);
+        while let Some(i) = at {
+            out.push(self.label(p, i).name(p).to_string());
+            at = self.parent(p, i);
+        }
+        out.reverse();
+        out
+    }
+
+    /// The open rows shown, as paths of names, shallowest first.
+    pub fn open_paths(&self, p: &Profile) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = (self.rows.iter())
+            .filter(|r| self.open.contains(&r.id))
+            .map(|r| self.path_of(p, r.id))
+            .collect();
+        out.sort_by_key(Vec::len);
+        out
+    }
+
+    /// The row at a path of names (root first), where the tree has one:
+    /// the first child of each name, as differential flame graphs pair
+    /// frames.
+    pub fn find_path(&mut self, p: &Profile, path: &[String]) -> Option<u32> {
+        let mut at: Option<u32> = None;
+        for name in path {
+            let kids = self.children(p, at);
+            at = Some(*kids.iter().find(|&&k| self.label(p, k).name(p) == name)?);
+        }
+        at
+    }
+
+    /// Opens exactly the rows at `paths` (shallowest first, as
+    /// `open_paths` gives them) that this tree has, every other closed.
+    pub fn reopen(&mut self, p: &Profile, paths: &[Vec<String>]) {
+        self.close_every(p);
+        for path in paths {
+            if let Some(i) = self.find_path(p, path).and_then(|id| self.position(id)) {
+                self.expand(p, i);
+            }
+        }
+    }
+
     /// Closes the row at `i`; false when it was not open.
     pub fn collapse(&mut self, i: usize) -> bool {
         let Some(r) = self.rows.get(i).copied() else {

@@ -306,6 +306,32 @@ impl Icicle {
     pub fn depth(&self, id: u32) -> usize {
         self.depth.get(id as usize).copied().unwrap_or(1) as usize
     }
+
+    /// Node `id`'s path of names, root first: how a frame is found again
+    /// in another profile of the same run (a followed trace's next update).
+    pub fn path_of(&self, p: &Profile, id: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut at = (id < self.len() as u32).then_some(id);
+        while let Some(i) = at {
+            out.push(self.func(i).name(p).to_string());
+            at = self.parent(i);
+        }
+        out.reverse();
+        out
+    }
+
+    /// The node at a path of names (root first), where there is one.
+    pub fn find_path(&self, p: &Profile, path: &[String]) -> Option<u32> {
+        let mut at: Option<u32> = None;
+        for name in path {
+            let kids = match at {
+                Some(id) => self.kids(id),
+                None => self.roots(),
+            };
+            at = Some(*kids.iter().find(|&&k| self.func(k).name(p) == name)?);
+        }
+        at
+    }
 }
 
 /// One block of a row: a node, or `None` for a `…` of nodes too thin to

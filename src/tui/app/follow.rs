@@ -4,6 +4,7 @@
 //! their warning) and to go on.
 
 use super::{App, Mode};
+use crate::analysis::calltree::Direction;
 use crate::analysis::query::Answer;
 use crate::load::follow::Follower;
 use crate::tui::derived::Prepared;
@@ -170,36 +171,122 @@ impl App {
         true
     }
 
+    /// A followed trace's update, as the follow thread's would be taken.
+    #[cfg(test)]
+    pub(crate) fn take_followed(&mut self, answer: Answer) {
+        self.take_answer(answer);
+    }
+
     /// `answer` (on a new loaded profile) in place of the query's: the tab
     /// on screen at its root, on the same function (by name and module),
-    /// a table in the same sort and search.
+    /// a table in the same sort and search, a tree with the same rows open
+    /// and the cursor on the same row, a flame graph zoomed to the same
+    /// frame (rows and frames by their path of names).
     fn take_answer(&mut self, answer: Answer) {
         let before = self.before();
-        let look = match self.history.first() {
-            Some(Pane::Table(t)) => Some((t.table, t.sort, t.search.text.clone())),
-            _ => None,
-        };
+        let place = Spot::of(self);
         let loaded = Arc::clone(answer.loaded());
         self.query = Queried::new(loaded, Arc::new(Prepared::default()));
         self.query.set(answer, None);
         self.query_changed_to(before.clone(), None);
-        let Some((table, sort, text)) = look else {
-            return;
-        };
-        let (pane, cx) = self.split();
-        if let Pane::Table(t) = pane
-            && t.table == table
-        {
-            t.sort = sort;
-            t.refresh(false, &cx);
-            if !text.is_empty() {
-                t.set_search(&text, false, &cx);
-            }
-        }
         let (old, was) = before;
-        if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {
-            let (pane, cx) = self.split();
-            pane.show_function(g, &cx);
+        let again = was.and_then(|f| self.query.answer().carried(&old, f));
+        let (pane, cx) = self.split();
+        place.put(pane, again, &cx);
+        pane.keep_visible(&cx);
+    }
+}
+
+/// Where the user was in the tab's root pane, by identities another
+/// profile of the same run has too.
+enum Spot {
+    Table {
+        table: crate::analysis::view::Table,
+        sort: Option<(crate::tui::columns::Col, bool)>,
+        search: String,
+    },
+    Tree {
+        bottom_up: bool,
+        sort: (crate::analysis::calltree::TreeCol, bool),
+        open: Vec<Vec<String>>,
+        at: Option<Vec<String>>,
+    },
+    Flame {
+        zoom: Vec<Vec<String>>,
+        selected: Option<Vec<String>>,
+    },
+    Other,
+}
+
+impl Spot {
+    fn of(app: &App) -> Spot {
+        let cx = app.cx();
+        let p = cx.profile;
+        match app.history.first() {
+            Some(Pane::Table(t)) => Spot::Table {
+                table: t.table,
+                sort: t.sort,
+                search: t.search.text.clone(),
+            },
+            Some(Pane::Tree(t)) => Spot::Tree {
+                bottom_up: t.tree.direction == Direction::BottomUp,
+                sort: t.tree.sort,
+                open: t.tree.open_paths(p),
+                at: (t.tree.rows.get(t.cursor)).map(|r| t.tree.path_of(p, r.id)),
+            },
+            Some(Pane::Flame(f)) if f.sandwich.is_none() => Spot::Flame {
+                zoom: f.zoom.iter().map(|&z| f.tree.path_of(p, z)).collect(),
+                selected: f.selected.map(|s| f.tree.path_of(p, s)),
+            },
+            _ => Spot::Other,
+        }
+    }
+
+    /// Puts the spot back in `pane` (the tab's new root), its function
+    /// `again` (the selection's, found by name and module) shown.
+    fn put(self, pane: &mut Pane, again: Option<crate::model::FuncId>, cx: &crate::tui::Ctx) {
+        let p = cx.profile;
+        let table = matches!(self, Spot::Table { .. });
+        match (self, &mut *pane) {
+            (
+                Spot::Table {
+                    table,
+                    sort,
+                    search,
+                },
+                Pane::Table(t),
+            ) if t.table == table => {
+                t.sort = sort;
+                t.refresh(false, cx);
+                if !search.is_empty() {
+                    t.set_search(&search, false, cx);
+                }
+            }
+            (
+                Spot::Tree {
+                    bottom_up,
+                    sort,
+                    open,
+                    at,
+                },
+                Pane::Tree(t),
+            ) => {
+                if bottom_up != (t.tree.direction == Direction::BottomUp) {
+                    t.tree.invert(p);
+                }
+                t.tree.sort_by(p, sort.0, sort.1);
+                t.tree.reopen(p, &open);
+                let found = at.and_then(|path| t.tree.find_path(p, &path));
+                t.cursor = found.and_then(|id| t.tree.position(id)).unwrap_or(0);
+            }
+            (Spot::Flame { zoom, selected }, Pane::Flame(f)) => {
+                f.zoom = zoom.iter().map_while(|z| f.tree.find_path(p, z)).collect();
+                f.selected = selected.and_then(|s| f.tree.find_path(p, &s));
+            }
+            _ => {}
+        }
+        if let (true, Some(g)) = (table, again) {
+            pane.show_function(g, cx);
         }
     }
 }

@@ -5,6 +5,7 @@
 mod compare;
 mod durations;
 mod flame;
+mod follow;
 mod keys;
 mod messages;
 mod query_keys;
