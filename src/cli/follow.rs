@@ -62,7 +62,7 @@ pub(super) fn report(
         }
         std::thread::sleep(LOOK_EVERY);
     }
-    report_on(follower.finish()?, args, q)
+    report_on(follower.finish()?, args, q, true)
 }
 
 /// The report of the trace so far, headed by what is live about it.
@@ -92,7 +92,7 @@ fn print_live(
         )?;
         out.flush()?;
     }
-    report_on(profile, args, q)?;
+    report_on(profile, args, q, false)?;
     println!();
     Ok(())
 }

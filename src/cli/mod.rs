@@ -198,7 +198,7 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     }
     let inputs = open_inputs(&args.files, args.demo)?;
     let profile = load::load_inputs(&inputs, &report_load_options(args, q))?;
-    report_on(profile, args, q)
+    report_on(profile, args, q, true)
 }
 
 /// How `report` loads for what it shows.
@@ -224,11 +224,13 @@ fn report_load_options(args: &ReportArgs, q: &profx::analysis::query::Query) -> 
 }
 
 /// The report `args` ask of `profile`, with the query `q`, on standard
-/// output.
+/// output; `last`: the process ends after it (a followed trace's live
+/// reports are not the last).
 fn report_on(
     profile: profx::model::Profile,
     args: &ReportArgs,
     q: &profx::analysis::query::Query,
+    last: bool,
 ) -> anyhow::Result<ExitCode> {
     let answered = ask(profile, q)?;
     let label = answered.label();
@@ -281,7 +283,9 @@ fn report_on(
     // The process ends once the report is out, and the kernel takes its
     // memory back whole: freeing a large profile row by row first would
     // only add to the report's time.
-    std::mem::forget(answered);
+    if last {
+        std::mem::forget(answered);
+    }
     // A closed pipe (`| head`) is the reader's choice, not an error.
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
