@@ -4,6 +4,7 @@
 //! byte what `report --json` gives for that side with the same query),
 //! rows streamed as they are made.
 
+use super::butterfly::EdgeValues;
 use super::pair::{self, Paired};
 use super::{Comparison, Delta, Metric, Outcome, Row, Which};
 use crate::report::json::{self as report, SafeWriter};
@@ -146,13 +147,6 @@ struct Edge<'c> {
     status: &'static str,
     base: Option<EdgeValues>,
     new: Option<EdgeValues>,
-}
-
-#[derive(Serialize)]
-struct EdgeValues {
-    calls: Option<u64>,
-    hits: Option<u64>,
-    elapsed_inclusive_ms: Option<f64>,
 }
 
 /// The side a pair of edges or stacks is named from: the new run's, else
