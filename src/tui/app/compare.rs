@@ -321,7 +321,7 @@ impl App {
             return None;
         }
         let c = p.comparison();
-        let r = c.rows().get(p.selected()?)?;
+        let r = c.rows().get(p.focused_row()?)?;
         let f = r.base.filter(|_| r.new.is_none())?;
         let base = c.profile(Which::Base);
         let t = spelling(base, f);

@@ -12,7 +12,7 @@ use crate::analysis::query::{Query, Step, Target};
 use crate::model::{Profile, Watch};
 use crate::tui::app::App;
 use crate::tui::compare::Compared;
-use crate::tui::pane::{Pane, compare::Col, compare::Shown};
+use crate::tui::pane::{Pane, compare::Col, compare::Focus, compare::Shown};
 use ratatui::layout::Rect;
 use std::sync::Arc;
 
@@ -475,7 +475,7 @@ fn flame_screens() {
 }
 
 #[test]
-fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
+fn a_search_keeps_the_rows_that_match_and_enter_walks_the_callers() {
     let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
     act(
         &mut app,
@@ -498,15 +498,101 @@ fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
     assert!(names.len() < c.rows().len());
     act(&mut app, &[Enter]);
     select(&mut app, "PriceOrder");
+    // Enter: into its callers compared; Enter on one: its row.
     act(&mut app, &[Enter]);
-    assert_eq!(super::selected_name(&app), "PriceOrder(struct Order *)");
-    assert!(matches!(app.pane(), Pane::Table(_)));
-    assert!(text(&render(&app)).contains("NEW's run only"));
+    let p = compare_pane(&app);
+    assert_eq!(p.focus, Focus::Callers(0));
+    assert!(app.pane().in_lists());
+    let caller = p.focused_link().expect("a caller").row;
+    let name = |app: &App, row: usize| {
+        let c = compare_pane(app).comparison();
+        c.rows()[row].name(c).to_string()
+    };
+    assert_eq!(name(&app, caller), "ProcessOrders(struct Batch *)");
+    act(&mut app, &[Enter]);
+    let p = compare_pane(&app);
+    assert_eq!(p.selected(), Some(caller), "the table on the caller");
+    assert!(p.order.contains(&caller));
+    // Backspace walks back, then leaves the list.
     act(&mut app, &[Backspace]);
+    let p = compare_pane(&app);
+    assert_eq!(
+        name(&app, p.selected().unwrap()),
+        "PriceOrder(struct Order *)"
+    );
+    assert_eq!(p.focus, Focus::Callers(0));
+    act(&mut app, &[Backspace]);
+    assert_eq!(compare_pane(&app).focus, Focus::Table);
     assert!(matches!(app.pane(), Pane::Compare(_)));
-    // Esc at the start clears the search: every row again.
-    act(&mut app, &[Esc]);
-    assert_eq!(compare_pane(&app).order.len(), 9);
+}
+
+/// The split's cells are the comparison's butterfly's (`Neighbours`),
+/// each link's change new − base of `--json`'s edges' values.
+#[test]
+fn the_butterfly_compared_is_the_comparisons() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 160, 40);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let n = diff::Neighbours::of(&c);
+        let Some(m) = c.measure() else { continue };
+        for row in 0..c.rows().len() {
+            let b = n.butterfly(&c, row, false);
+            for l in b.callers.iter().chain(&b.callees) {
+                let v = |w: Which| {
+                    l.edges[w as usize].map_or(Some(0.0), |e| match m {
+                        diff::Measure::Time => e.elapsed_inclusive_ms,
+                        diff::Measure::Hits => e.hits.map(|h| h as f64),
+                        diff::Measure::Calls => e.calls.map(|h| h as f64),
+                    })
+                };
+                if let (Some(x), Some(y), Some(d)) = (v(Which::Base), v(Which::New), b.delta(&c, l))
+                {
+                    assert!((d.get() - (y - x)).abs() < 1e-6, "{base} row {row}");
+                }
+            }
+        }
+        // The screen shows the selected row's, the largest change first.
+        let b = p.butterfly().expect("the functions' butterfly");
+        let screen = text(&render(&app));
+        for l in b.callers.iter().chain(&b.callees).take(3) {
+            assert!(screen.contains(&b.change_cell(&c, l)), "{base}:\n{screen}");
+        }
+    }
+}
+
+/// A function gone from NEW shows BASE's callers against nothing; `%`
+/// turns the butterfly's values into shares too.
+#[test]
+fn a_gone_functions_butterfly_is_bases_and_percent_shows_shares() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "WriteInvoice");
+    let screen = text(&render(&app));
+    assert!(screen.contains("Callers of WriteInvoice"), "{screen}");
+    assert!(screen.contains("gone"), "{screen}");
+    assert!(screen.contains("-1,373.400"), "{screen}");
+    act(&mut app, &[Char('%')]);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Base %") && screen.contains("Δ pts"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn butterfly_screens() {
+    snap(
+        "compare-butterfly",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Rows(2), Enter],
+    );
+    snap(
+        "compare-butterfly-shares",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('%'), Char('c'), Char('c')],
+    );
 }
 
 #[test]
