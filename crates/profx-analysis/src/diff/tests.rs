@@ -5,7 +5,7 @@
 use super::*;
 use crate::query::Step;
 use profx_model::metrics::Sample;
-use profx_model::{FuncId, ProfileBuilder};
+use profx_model::{FuncId, NodeId, ProfileBuilder};
 
 /// A sampled run: each `(frames, µs)` a sample, a frame `NAME` or
 /// `MODULE!NAME`.
@@ -431,4 +431,67 @@ fn a_swapped_butterfly_negates_every_change_and_gone_keeps_its_edges() {
     let l = &g.callers[0];
     assert_eq!(l.edges[0].and_then(|e| e.elapsed_inclusive_ms), Some(0.03));
     assert_eq!(l.edges[1].and_then(|e| e.hits), Some(1));
+}
+
+/// Every path of `other`'s tree that `tree` lacks, as names root first:
+/// the gone children found at each of `other`'s nodes, walked whole.
+fn gone_paths(tree: &TreeBase, other: &Profile) -> Vec<Vec<String>> {
+    let ix = crate::calltree::TreeIndex::build(other);
+    let mut out = Vec::new();
+    let mut todo: Vec<(Option<NodeId>, Vec<String>)> = vec![(None, Vec::new())];
+    while let Some((at, path)) = todo.pop() {
+        let kids = ix.children().of(at);
+        let names: Vec<&str> = kids
+            .iter()
+            .map(|&k| ix.label(other, k).name(other))
+            .collect();
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let here = match at {
+            None => None,
+            Some(_) => match tree.node_at(&refs) {
+                Some(n) => Some(n),
+                None => continue,
+            },
+        };
+        for g in tree.gone_children(here, &names) {
+            let mut p = path.clone();
+            p.push(tree.name(g).to_string());
+            out.push(p);
+        }
+        for (&k, name) in kids.iter().zip(&names) {
+            let mut p = path.clone();
+            p.push(name.to_string());
+            todo.push((Some(k), p));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A tree compared with itself has no path of one side only; BASE's
+/// paths NEW lacks are found under the node where they would be, and
+/// swapped, they are NEW's paths BASE lacks.
+#[test]
+fn a_trees_gone_paths_are_bases_only() {
+    let base = run(&[
+        (&["main", "F", "G"], 30),
+        (&["main", "OLD", "G"], 10),
+        (&["main", "F", "X"], 4),
+    ]);
+    let new = run(&[(&["main", "F", "G"], 10), (&["main", "H"], 25)]);
+    let same = whole(&base, &base);
+    assert!(gone_paths(&TreeBase::of(&same), &base).is_empty());
+    let c = whole(&base, &new);
+    let gone = gone_paths(&TreeBase::of(&c), &new);
+    assert_eq!(gone, [vec!["main", "F", "X"], vec!["main", "OLD"]]);
+    let old = TreeBase::of(&c)
+        .node_at(&["main", "OLD"])
+        .expect("BASE's node");
+    let b = TreeBase::of(&c);
+    assert_eq!(b.weight(old), 0.01);
+    assert_eq!(b.children(Some(old)).len(), 1, "OLD → G, gone too");
+    assert_eq!(tree_delta(Some(b.weight(old)), 0.0, false).get(), -0.01);
+    let swapped = whole(&new, &base);
+    let newer = gone_paths(&TreeBase::of(&swapped), &base);
+    assert_eq!(newer, [vec!["main", "H"]]);
 }
