@@ -12,6 +12,7 @@ use crate::analysis::query::{Query, Step, Target};
 use crate::model::{Profile, Watch};
 use crate::tui::app::App;
 use crate::tui::compare::Compared;
+use crate::tui::pane::tree::Shown as TreeRow;
 use crate::tui::pane::{Pane, compare::Col, compare::Focus, compare::Shown};
 use ratatui::layout::Rect;
 use std::sync::Arc;
@@ -402,6 +403,55 @@ fn a_call_tree_compared_with_itself_shows_no_change() {
         assert_eq!(r[at], r[at + 1], "{r:?}");
         assert_eq!(r[at + 2], "0.000", "{r:?}");
     }
+    let t = app.tree();
+    assert!((0..t.len()).all(|i| matches!(t.shown(i), Some(TreeRow::New(_)))));
+}
+
+/// A path only BASE has is a row under the node where it would be:
+/// NEW's total none, BASE's its own, the change negative; `Enter` says it
+/// is BASE's only, `y` copies its path, a step names BASE's function and
+/// is left out of NEW.
+#[test]
+fn the_compared_call_tree_shows_bases_only_paths() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let t = app.tree();
+    let gone: Vec<usize> = (0..t.len())
+        .filter(|&i| matches!(t.shown(i), Some(TreeRow::Gone { .. })))
+        .collect();
+    assert_eq!(gone.len(), 1, "PARSE, under WORKER > FETCH");
+    let at = gone[0];
+    let (_, rows) = tree_rows(&app);
+    let row = &rows[at];
+    assert_eq!(&row[1..6], ["PARSE", "·", "gone", "—", "19.000"], "{row:?}");
+    assert_eq!(row[6], "-19.000", "{row:?}");
+    let up = -(app.tree().cursor as isize);
+    act(&mut app, &[Rows(up), Rows(at as isize)]);
+    act(&mut app, &[Enter]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("PARSE is gone from NEW"), "{said}");
+    act(&mut app, &[Char('y')]);
+    assert_eq!(app.clipboard.as_deref(), Some("WORKER > FETCH > PARSE"));
+    act(&mut app, &[Char('d')]);
+    let c = app.compared().expect("a comparison");
+    assert_eq!(c.query().steps.len(), 1, "{:?}", app.status);
+    assert!(c.query().steps[0].label().contains("PARSE"));
+    assert_eq!(c.comparison().side(Which::New).left_out_steps().count(), 1);
+}
+
+/// Swapped, the paths only NEW has are the gone rows, and the rows only
+/// the new run has are none.
+#[test]
+fn a_call_tree_swapped_lists_the_other_sides_paths() {
+    let mut app = app_on("xpp/new.prf", "xpp/base.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let (_, rows) = tree_rows(&app);
+    let gone: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.contains(&"gone".to_string()))
+        .collect();
+    assert_eq!(gone.len(), 1, "{rows:?}");
+    assert_eq!(gone[0][1], "DECODE");
 }
 
 #[test]
@@ -810,4 +860,59 @@ fn a_key_cancels_a_comparisons_step() {
     app.update(Intent::PopStep);
     app.settle_query();
     assert_eq!(app.compared().map(|c| c.query().steps.len()), Some(0));
+}
+
+/// A gone row with children of BASE's opens on them (all gone) and
+/// closes again; `←` on a child goes to its gone parent.
+#[test]
+fn a_gone_row_opens_on_bases_children() {
+    // BASE: main > OLD > {A, B}; NEW: main > KEEP.
+    let run = |paths: &[&[&str]]| {
+        let mut b = crate::model::ProfileBuilder::new("test");
+        let m = b.intern("");
+        let mut funcs: Vec<(String, crate::model::FuncId)> = Vec::new();
+        for path in paths {
+            let ids: Vec<_> = path
+                .iter()
+                .map(|&f| match funcs.iter().find(|(n, _)| n == f) {
+                    Some(&(_, id)) => id,
+                    None => {
+                        let n = b.intern(f);
+                        let id = b.function(n, m);
+                        funcs.push((f.to_string(), id));
+                        id
+                    }
+                })
+                .collect();
+            let s = b.stack(&ids);
+            b.stack_summary(s, Some(1), Some(10.0), None);
+        }
+        Arc::new(b.finish())
+    };
+    let base = run(&[&["main", "OLD", "A"], &["main", "OLD", "B"]]);
+    let new = run(&[&["main", "KEEP"]]);
+    let q = Query::default();
+    let sides = diff::answer_sides(&base, &new, &q, &Watch::NONE).expect("answers");
+    let c = Comparison::new(sides).expect("comparable");
+    let c = Compared::new(c, ["base".into(), "new".into()], q);
+    let mut app = App::comparing(c, Rect::new(0, 0, 120, 35), true);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let t = app.tree();
+    let b = t.against.clone().expect("compared");
+    let Some(at) = (0..t.len()).find(|&i| {
+        matches!(t.shown(i), Some(TreeRow::Gone { node, .. }) if b.has_children(node))
+    }) else {
+        panic!("no gone row with children:\n{}", text(&render(&app)));
+    };
+    let before = t.len();
+    let up = -(t.cursor as isize);
+    act(&mut app, &[Rows(up), Rows(at as isize), Right]);
+    let t = app.tree();
+    assert!(t.len() > before, "opened");
+    assert!(matches!(t.shown(at + 1), Some(TreeRow::Gone { .. })));
+    insta::assert_snapshot!("compare-tree-gone-open", text(&render(&app)));
+    act(&mut app, &[Right, Left]);
+    assert_eq!(app.tree().cursor, at, "← from its child: the gone row");
+    act(&mut app, &[Left]);
+    assert_eq!(app.tree().len(), before, "closed");
 }
