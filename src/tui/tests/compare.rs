@@ -404,7 +404,7 @@ fn a_call_tree_compared_with_itself_shows_no_change() {
         assert_eq!(r[at + 2], "0.000", "{r:?}");
     }
     let t = app.tree();
-    assert!((0..t.len()).all(|i| matches!(t.shown(i), Some(TreeRow::New(_)))));
+    assert!((0..t.rows_shown()).all(|i| matches!(t.shown(i), Some(TreeRow::New(_)))));
 }
 
 /// A path only BASE has is a row under the node where it would be:
@@ -416,7 +416,7 @@ fn the_compared_call_tree_shows_bases_only_paths() {
     let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
     act(&mut app, &[Char('4'), Char('E')]);
     let t = app.tree();
-    let gone: Vec<usize> = (0..t.len())
+    let gone: Vec<usize> = (0..t.rows_shown())
         .filter(|&i| matches!(t.shown(i), Some(TreeRow::Gone { .. })))
         .collect();
     assert_eq!(gone.len(), 1, "PARSE, under WORKER > FETCH");
@@ -899,20 +899,20 @@ fn a_gone_row_opens_on_bases_children() {
     act(&mut app, &[Char('4'), Char('E')]);
     let t = app.tree();
     let b = t.against.clone().expect("compared");
-    let Some(at) = (0..t.len()).find(|&i| {
-        matches!(t.shown(i), Some(TreeRow::Gone { node, .. }) if b.has_children(node))
-    }) else {
+    let Some(at) = (0..t.rows_shown())
+        .find(|&i| matches!(t.shown(i), Some(TreeRow::Gone { node, .. }) if b.has_children(node)))
+    else {
         panic!("no gone row with children:\n{}", text(&render(&app)));
     };
-    let before = t.len();
+    let before = t.rows_shown();
     let up = -(t.cursor as isize);
     act(&mut app, &[Rows(up), Rows(at as isize), Right]);
     let t = app.tree();
-    assert!(t.len() > before, "opened");
+    assert!(t.rows_shown() > before, "opened");
     assert!(matches!(t.shown(at + 1), Some(TreeRow::Gone { .. })));
     insta::assert_snapshot!("compare-tree-gone-open", text(&render(&app)));
     act(&mut app, &[Right, Left]);
     assert_eq!(app.tree().cursor, at, "← from its child: the gone row");
     act(&mut app, &[Left]);
-    assert_eq!(app.tree().len(), before, "closed");
+    assert_eq!(app.tree().rows_shown(), before, "closed");
 }

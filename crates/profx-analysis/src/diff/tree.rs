@@ -11,7 +11,7 @@ use super::{Comparison, Delta, Num, Which};
 use crate::calltree::TreeIndex;
 use profx_model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::{Arc, OnceLock};
 
 /// BASE's call tree, to find a path of NEW's in.
@@ -135,9 +135,7 @@ impl TreeBase {
 }
 
 fn hash(name: &str) -> u64 {
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    name.hash(&mut h);
-    h.finish()
+    rustc_hash::FxBuildHasher.hash_one(name)
 }
 
 /// A node's change, NEW's total − BASE's (0 where BASE has no such

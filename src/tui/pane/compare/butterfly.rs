@@ -274,7 +274,7 @@ fn fitting(width: u16, widths: [usize; 4], status: usize) -> [bool; 4] {
     let mut room = usize::from(width).saturating_sub(3 + 10 + status);
     let mut shown = [false; 4];
     for k in [2, 3, 1, 0] {
-        if widths[k] + 1 <= room {
+        if widths[k] < room {
             room -= widths[k] + 1;
             shown[k] = true;
         }

@@ -531,7 +531,7 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
     let mut title = format!(
         " {} · {dir} · {} · sort: {col} {} ",
         v.step_name(cx),
-        crate::report::fmt::counted(v.len() as u64, "rows"),
+        crate::report::fmt::counted(v.rows_shown() as u64, "rows"),
         if t.sort.1 { "▼" } else { "▲" }
     );
     if !v.search.text.is_empty() {

@@ -56,7 +56,7 @@ impl TreePane {
     }
 
     /// How many rows are shown.
-    pub fn len(&self) -> usize {
+    pub fn rows_shown(&self) -> usize {
         match self.gone.rows.is_empty() {
             true => self.tree.rows.len(),
             false => self.gone.rows.len(),

@@ -145,13 +145,13 @@ impl TreePane {
     }
 
     fn move_by(&mut self, n: isize) {
-        self.cursor = super::step(self.cursor, n, self.len());
+        self.cursor = super::step(self.cursor, n, self.rows_shown());
     }
 
     /// Scrolls so that the selection is on screen.
     pub fn keep_visible(&mut self, cx: &Ctx) {
         let shown = self.page(cx);
-        let len = self.len();
+        let len = self.rows_shown();
         keep_visible(&mut self.cursor, &mut self.offset, len, shown);
     }
 
@@ -170,7 +170,7 @@ impl TreePane {
         if to.is_some() || !on_gone {
             self.cursor = self.shown_at(to.unwrap_or(at));
         }
-        self.cursor = self.cursor.min(self.len().saturating_sub(1));
+        self.cursor = self.cursor.min(self.rows_shown().saturating_sub(1));
     }
 
     /// Opens the row, or moves into it when it is open.
@@ -342,7 +342,7 @@ impl TreePane {
         let body = inner(table);
         if y > body.y && y < body.bottom() {
             let i = self.offset + usize::from(y - body.y - 1);
-            if i < self.len() {
+            if i < self.rows_shown() {
                 self.cursor = i;
             }
         }
