@@ -915,4 +915,12 @@ fn a_gone_row_opens_on_bases_children() {
     assert_eq!(app.tree().cursor, at, "← from its child: the gone row");
     act(&mut app, &[Left]);
     assert_eq!(app.tree().rows_shown(), before, "closed");
+    // → on a leaf of BASE's does nothing.
+    act(&mut app, &[Right, Right]);
+    let leaf = app.tree().cursor;
+    act(&mut app, &[Right]);
+    assert_eq!(app.tree().cursor, leaf);
+    // - closes every row, the gone ones too.
+    act(&mut app, &[Char('-'), Char('E')]);
+    assert_eq!(app.tree().rows_shown(), before);
 }

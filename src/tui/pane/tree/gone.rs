@@ -150,11 +150,16 @@ impl TreePane {
         };
         let b = self.comparing()?;
         let name = crate::text::visible(b.name(node)).into_owned();
+        let kids = b.has_children(node);
         match intent {
-            Intent::OpenRow if b.has_children(node) && !self.gone.open.contains(&node.raw()) => {
-                self.gone.open.insert(node.raw());
+            // Opened, or, open already, into its first child.
+            Intent::OpenRow if kids => {
+                if !self.gone.open.insert(node.raw()) {
+                    self.cursor += 1;
+                }
             }
-            Intent::OpenRow if b.has_children(node) => self.cursor += 1,
+            // A leaf of BASE's: nothing to open.
+            Intent::OpenRow => {}
             Intent::CloseRow if self.gone.open.remove(&node.raw()) => {}
             Intent::CloseRow => self.cursor = self.parent_row(self.cursor),
             Intent::OpenAll => self.open_gone_subtree(&b, node),
@@ -240,6 +245,11 @@ impl TreePane {
         }
         names.reverse();
         names
+    }
+
+    /// Every gone row closed (`-`).
+    pub(super) fn close_gone(&mut self) {
+        self.gone.open.clear();
     }
 
     /// Whether a gone row is open.

@@ -105,7 +105,10 @@ impl TreePane {
             Intent::CloseRow => self.collapse(cx.profile),
             Intent::OpenAll => return self.expand_all(cx.profile),
             Intent::OpenEvery => return self.open_every(cx.profile),
-            Intent::CloseEvery => self.close_every(cx.profile),
+            Intent::CloseEvery => {
+                self.close_gone();
+                self.close_every(cx.profile)
+            }
             Intent::HotPath => self.op(cx.profile, |p, t, c| Some(t.hot_path(p, c))),
             Intent::Invert => self.invert(cx),
             Intent::SortNext => self.step_sort(cx.profile, 1),
