@@ -495,3 +495,12 @@ fn a_trees_gone_paths_are_bases_only() {
     let newer = gone_paths(&TreeBase::of(&swapped), &base);
     assert_eq!(newer, [vec!["main", "H"]]);
 }
+
+/// A node's totals that differ by a float sum's noise do not change.
+#[test]
+fn a_trees_change_within_a_sums_noise_is_none() {
+    let d = tree_delta(Some(983.6000000000001), 983.6, false);
+    assert_eq!(d, Delta::Real(0.0));
+    assert_eq!(signed(d), "0.000");
+    assert_eq!(tree_delta(Some(1.0), 0.999, false), Delta::Real(-0.001));
+}

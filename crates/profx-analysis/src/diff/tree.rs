@@ -141,10 +141,14 @@ fn hash(name: &str) -> u64 {
 /// A node's change, NEW's total − BASE's (0 where BASE has no such
 /// path), as `diff::delta` makes a change: a count's exactly, a time's
 /// to the decimals the two are written with.
+/// Two totals summed in different orders that differ by no more than a
+/// float sum's noise (983.6 against 983.6000000000001) do not change:
+/// never `-0.000`.
 pub fn tree_delta(base: Option<f64>, new: f64, counts: bool) -> Delta {
     let b = base.unwrap_or(0.0);
     match counts {
         true => super::delta(Num::Count(b as u64), Num::Count(new as u64)),
+        false if (new - b).abs() <= profx_model::graph::noise(b.max(new)) => Delta::Real(0.0),
         false => super::delta(Num::Real(b), Num::Real(new)),
     }
 }
