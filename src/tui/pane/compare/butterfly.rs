@@ -206,6 +206,10 @@ pub(super) fn draw(buf: &mut Buffer, area: Rect, p: &ComparePane, theme: Theme) 
         ),
     ];
     for (area, what, list, focused, who) in lists {
+        // The name cut as a name is (its method kept), the rest whole.
+        let room = usize::from(area.width.saturating_sub(4));
+        let rest = format!(" {what} of , compared ").width();
+        let name = fit_cut(&name, room.saturating_sub(rest), Cut::Name).text;
         let title = format!(" {what} of {name}, compared ");
         let shown = ListShown {
             list,
