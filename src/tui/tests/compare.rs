@@ -924,3 +924,29 @@ fn a_gone_row_opens_on_bases_children() {
     act(&mut app, &[Char('-'), Char('E')]);
     assert_eq!(app.tree().rows_shown(), before);
 }
+
+/// A click on a callee of the compared butterfly puts the keyboard on
+/// it; one on a row of the table, back on the table at that row; the
+/// wheel over the split moves in its list.
+#[test]
+fn clicks_pick_a_neighbour_of_the_butterfly_or_a_row() {
+    use crate::tui::intent::Intent;
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "PriceOrder");
+    let d = app.areas().detail.expect("the butterfly's split");
+    let (x, y) = (d.x + d.width * 3 / 4, d.y + 3);
+    act(&mut app, &[Do(Intent::Click { x, y })]);
+    assert_eq!(compare_pane(&app).focus, Focus::Callees(1));
+    act(&mut app, &[Do(Intent::Wheel { x, y, rows: -1 })]);
+    assert_eq!(compare_pane(&app).focus, Focus::Callees(0));
+    let t = app.areas().table;
+    act(
+        &mut app,
+        &[Do(Intent::Click {
+            x: t.x + 3,
+            y: t.y + 2,
+        })],
+    );
+    let p = compare_pane(&app);
+    assert_eq!((p.focus, p.cursor), (Focus::Table, 0));
+}

@@ -78,6 +78,9 @@ impl ComparePane {
         if *intent == Intent::CallersCallees {
             return Some(self.cycle_lists());
         }
+        if let Some(effect) = self.mouse(intent, cx) {
+            return Some(effect);
+        }
         if self.focus == Focus::Table {
             return None;
         }
@@ -100,6 +103,53 @@ impl ComparePane {
             _ => return None,
         };
         Some(Effect::Done)
+    }
+
+    /// A click: a row of the table, or a caller or callee of the split
+    /// (the keyboard then there); the wheel scrolls what it is over.
+    pub(super) fn mouse(&mut self, intent: &Intent, cx: &Ctx) -> Option<Effect> {
+        let (x, y, rows) = match *intent {
+            Intent::Click { x, y } => (x, y, 0),
+            Intent::Wheel { x, y, rows } => (x, y, rows),
+            _ => return None,
+        };
+        let at = ratatui::layout::Position::new(x, y);
+        let a = self.areas(cx);
+        let in_detail = a.detail.filter(|d| d.contains(at));
+        if rows != 0 {
+            if in_detail.is_none() {
+                self.focus = Focus::Table;
+            }
+            return Some(self.update(&Intent::Move(rows), cx));
+        }
+        if a.table.contains(at) && y >= a.table.y + 2 && y + 1 < a.table.bottom() {
+            let i = self.offset + usize::from(y - a.table.y - 2);
+            if i < self.order.len() {
+                (self.cursor, self.focus) = (i, Focus::Table);
+            }
+        } else if let Some(d) = in_detail.filter(|d| y > d.y + 1 && y + 1 < d.bottom()) {
+            self.click_list(x, usize::from(y - d.y - 2), d);
+        }
+        Some(Effect::Done)
+    }
+
+    /// A click on row `i` of a list on screen (under its heading line).
+    fn click_list(&mut self, x: u16, i: usize, detail: Rect) {
+        let Some(b) = self.butterfly() else { return };
+        let (left, _) = layout::detail_halves(detail);
+        let rows = layout::list_rows(detail).saturating_sub(1);
+        let first = |f: Option<usize>| f.map_or(0, |i| (i + 1).saturating_sub(rows));
+        self.focus = match (x < left.right(), self.focus) {
+            (true, Focus::Callers(f)) if first(Some(f)) + i < b.callers.len() => {
+                Focus::Callers(first(Some(f)) + i)
+            }
+            (true, _) if i < b.callers.len() => Focus::Callers(i),
+            (false, Focus::Callees(f)) if first(Some(f)) + i < b.callees.len() => {
+                Focus::Callees(first(Some(f)) + i)
+            }
+            (false, _) if i < b.callees.len() => Focus::Callees(i),
+            _ => self.focus,
+        };
     }
 
     fn detail(&self, cx: &Ctx) -> Rect {
