@@ -134,7 +134,7 @@ fn a_run_compared_with_itself_or_a_copy_shows_no_difference() {
                     assert!(x.is_null() || f(x) == 1.0, "{file}: {m} of {r}");
                 }
             }
-            for key in ["edges", "stacks"] {
+            for key in ["edges", "stacks", "lines"] {
                 for r in rows(&doc, key) {
                     assert_eq!(r["status"], "both", "{file}: {r}");
                     assert_eq!(r["base"], r["new"], "{file}: {r}");
@@ -206,6 +206,7 @@ fn swapping_base_and_new_swaps_every_value_and_negates_every_change() {
         for (what, name) in [
             ("edges", edge_key as fn(&Value) -> String),
             ("stacks", stack_key),
+            ("lines", line_key),
         ] {
             let other: BTreeMap<String, &Value> =
                 rows(&ba, what).iter().map(|r| (name(r), r)).collect();
@@ -220,6 +221,10 @@ fn swapping_base_and_new_swaps_every_value_and_negates_every_change() {
 
 fn edge_key(e: &Value) -> String {
     format!("{} > {}", e["caller"]["name"], e["callee"]["name"])
+}
+
+fn line_key(l: &Value) -> String {
+    format!("{}:{}", l["file"], l["line"])
 }
 
 fn stack_key(s: &Value) -> String {
@@ -284,6 +289,7 @@ fn each_sides_values_are_report_jsons_for_it() {
                     edge_key as fn(&Value) -> String,
                 ),
                 ("stacks", &["hits", "self_ms", "child_ms"][..], stack_key),
+                ("lines", &["function", "hits", "time_ms"][..], line_key),
             ] {
                 let mine: BTreeSet<(String, String)> = rows(&doc, what)
                     .iter()

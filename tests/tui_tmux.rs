@@ -1151,10 +1151,25 @@ fn a_comparison_walked() {
     t.keys(&["u"]);
     t.wait_for("Functions compared 10");
 
-    // The Call tree compared: BASE's total beside NEW's, the change.
+    // The butterfly compared: Enter goes into DECODE's callers (FETCH,
+    // NEW's edge only); Enter on FETCH walks to it, Backspace back.
+    t.keys(&["Enter"]);
+    let s = t.wait_for("Callers of DECODE");
+    assert!(s.contains("FETCH") && s.contains("new"), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for("Callers of FETCH");
+    t.keys(&["BSpace"]);
+    t.wait_for("Callers of DECODE");
+    t.keys(&["BSpace"]);
+
+    // The Call tree compared: BASE's total beside NEW's, the change, and
+    // PARSE, the path only BASE has, as a gone row.
     t.keys(&["4"]);
     let s = t.wait_for("Base ms");
     assert!(s.contains("Δ ms") && s.contains("+10.000"), "{s}");
+    t.keys(&["E"]);
+    let s = t.wait_for("PARSE · gone");
+    assert!(s.contains("-19.000"), "{s}");
 
     // The flame graph: the selected frame's change, signed.
     t.keys(&["5"]);

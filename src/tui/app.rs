@@ -652,6 +652,7 @@ impl App {
             },
             (Pane::Table(_), ShowLines) => !p.lines().is_empty(),
             (Pane::Source(s), Open) => s.function.is_some(),
+            (Pane::Compare(c), CallersCallees) => c.pairs().is_none(),
             (Pane::Flame(f), _) if f.in_chart() => true,
             (Pane::Tree(_) | Pane::Flame(_), _) if !paths => false,
             (Pane::Flame(_), TimeOrder) => {

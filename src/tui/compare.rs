@@ -6,7 +6,7 @@
 //! compared reads NEW's run, and says so.
 
 use super::derived::Prepared;
-use crate::analysis::diff::{Comparison, TreeBase, Which};
+use crate::analysis::diff::{Comparison, Neighbours, TreeBase, Which};
 use crate::analysis::query::Query;
 use crate::text::visible;
 use std::sync::{Arc, OnceLock};
@@ -26,6 +26,9 @@ pub struct Compared {
     new_tree: OnceLock<Arc<TreeBase>>,
     /// What the panes derive from BASE's profile (its flame graph).
     base_prepared: OnceLock<Arc<Prepared>>,
+    /// Both runs' edges paired, made when the compared butterfly first
+    /// asks for them.
+    neighbours: OnceLock<Neighbours>,
 }
 
 impl std::fmt::Debug for Compared {
@@ -47,7 +50,15 @@ impl Compared {
             tree: OnceLock::new(),
             new_tree: OnceLock::new(),
             base_prepared: OnceLock::new(),
+            neighbours: OnceLock::new(),
         }
+    }
+
+    /// Both runs' edges paired by the functions' rows: every compared
+    /// butterfly is read from them (made once: O(both runs' nodes)).
+    pub fn neighbours(&self) -> &Neighbours {
+        self.neighbours
+            .get_or_init(|| Neighbours::of(&self.comparison))
     }
 
     /// NEW's call tree, whose totals BASE's flame graph is coloured

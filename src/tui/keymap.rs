@@ -28,6 +28,8 @@ pub enum Place {
     Modules,
     /// The Functions pane of a comparison of two runs.
     Compare,
+    /// The Stacks and Lines panes of a comparison (before `Compare`).
+    ComparePairs,
     /// The Flame pane of a comparison.
     FlameCompared,
     Stacks,
@@ -1222,8 +1224,15 @@ pub(super) const SECTIONS: &[Section] = &[
                 &[code(Enter)],
                 Intent::Open,
                 "Enter",
-                "the function in NEW's Functions table (its callers and callees)",
-                ("⏎", "in NEW", Always, Pane),
+                "into the function's callers and callees compared (a stack's or line's: NEW's function)",
+                ("⏎", "callers", Always, Pane),
+            ),
+            bind_hint(
+                &[ch('c')],
+                Intent::CallersCallees,
+                "c",
+                "into callers, then callees, then back (Enter on one goes to it, Backspace back)",
+                ("c", "callers/callees", Always, Pane),
             ),
             bind_hint(
                 &[ch('%')],
@@ -1259,6 +1268,22 @@ pub(super) const SECTIONS: &[Section] = &[
             "colours",
             "a change is signed (+ more, - less): slower red, faster blue",
         )],
+    },
+    Section {
+        title: "Stacks and lines compared (profx diff)",
+        place: Place::ComparePairs,
+        listed: true,
+        bindings: &[
+            bind_hint(
+                &[code(Enter)],
+                Intent::Open,
+                "Enter",
+                "the stack's leaf or the line's function in NEW's Functions table",
+                ("⏎", "in NEW", Always, Pane),
+            ),
+            also(&[ch('c')], Intent::Explain(Why::CallersInFunctions)),
+        ],
+        notes: &[],
     },
     Section {
         title: "Flame compared (profx diff)",

@@ -314,16 +314,18 @@ impl App {
     /// selection, which the usual way takes.
     pub(super) fn gone_step(&self, op: Op) -> Option<Result<QueryStep, String>> {
         use crate::analysis::query::spelling;
-        let Pane::Compare(p) = self.pane() else {
-            return None;
+        let compared = self.compared.as_ref()?;
+        let f = match self.pane() {
+            Pane::Compare(p) if p.pairs().is_none() => {
+                let c = p.comparison();
+                let r = c.rows().get(p.focused_row()?)?;
+                r.base.filter(|_| r.new.is_none())?
+            }
+            // A path only BASE has, in the compared Call tree.
+            Pane::Tree(t) => t.gone_function()?,
+            _ => return None,
         };
-        if p.pairs().is_some() {
-            return None;
-        }
-        let c = p.comparison();
-        let r = c.rows().get(p.selected()?)?;
-        let f = r.base.filter(|_| r.new.is_none())?;
-        let base = c.profile(Which::Base);
+        let base = compared.comparison().profile(Which::Base);
         let t = spelling(base, f);
         Some(Ok(match op {
             Op::Merge => QueryStep::Merge(t),
@@ -393,7 +395,10 @@ impl App {
     /// change.
     pub(super) fn against(&self, mut pane: Pane) -> Pane {
         match (&self.compared, &mut pane) {
-            (Some(c), Pane::Tree(t)) => t.against = Some(c.tree_base()),
+            (Some(c), Pane::Tree(t)) => {
+                let cx = self.cx_of(Reads::of_view(View::Tree));
+                t.set_against(c.tree_base(), cx.profile);
+            }
             (Some(c), Pane::Flame(f)) => f.against = Some(c.tree_base()),
             _ => {}
         }

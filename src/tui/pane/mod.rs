@@ -383,6 +383,10 @@ impl Pane {
             Pane::Flame(_) => &[Place::Flame, Place::Everywhere],
             Pane::Info(_) => &[Place::Info, Place::Everywhere],
             Pane::Timeline(_) => &[Place::Timeline, Place::Everywhere],
+            Pane::Compare(c) if c.in_lists() => &[Place::Lists, Place::Compare, Place::Everywhere],
+            Pane::Compare(c) if c.pairs().is_some() => {
+                &[Place::ComparePairs, Place::Compare, Place::Everywhere]
+            }
             Pane::Compare(_) => &[Place::Compare, Place::Everywhere],
             Pane::Source(_) => &[Place::Source, Place::Everywhere],
         }
@@ -591,7 +595,11 @@ impl Pane {
 
     /// Whether the pane has a split under its table.
     pub fn has_detail(&self) -> bool {
-        matches!(self, Pane::Table(t) if t.has_detail())
+        match self {
+            Pane::Table(t) => t.has_detail(),
+            Pane::Compare(c) => c.split().is_some(),
+            _ => false,
+        }
     }
 
     /// The rows of a table with a split under it, whose height they set
@@ -599,13 +607,18 @@ impl Pane {
     pub fn split(&self) -> Option<usize> {
         match self {
             Pane::Table(t) => t.split(),
+            Pane::Compare(c) => c.split(),
             _ => None,
         }
     }
 
     /// The keyboard is in the split under the table.
     pub fn in_lists(&self) -> bool {
-        matches!(self, Pane::Table(t) if t.focus != Focus::Table)
+        match self {
+            Pane::Table(t) => t.focus != Focus::Table,
+            Pane::Compare(c) => c.in_lists(),
+            _ => false,
+        }
     }
 
     /// The table, if this pane is one.

@@ -12,7 +12,8 @@ use crate::analysis::query::{Query, Step, Target};
 use crate::model::{Profile, Watch};
 use crate::tui::app::App;
 use crate::tui::compare::Compared;
-use crate::tui::pane::{Pane, compare::Col, compare::Shown};
+use crate::tui::pane::tree::Shown as TreeRow;
+use crate::tui::pane::{Pane, compare::Col, compare::Focus, compare::Shown};
 use ratatui::layout::Rect;
 use std::sync::Arc;
 
@@ -402,6 +403,55 @@ fn a_call_tree_compared_with_itself_shows_no_change() {
         assert_eq!(r[at], r[at + 1], "{r:?}");
         assert_eq!(r[at + 2], "0.000", "{r:?}");
     }
+    let t = app.tree();
+    assert!((0..t.rows_shown()).all(|i| matches!(t.shown(i), Some(TreeRow::New(_)))));
+}
+
+/// A path only BASE has is a row under the node where it would be:
+/// NEW's total none, BASE's its own, the change negative; `Enter` says it
+/// is BASE's only, `y` copies its path, a step names BASE's function and
+/// is left out of NEW.
+#[test]
+fn the_compared_call_tree_shows_bases_only_paths() {
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let t = app.tree();
+    let gone: Vec<usize> = (0..t.rows_shown())
+        .filter(|&i| matches!(t.shown(i), Some(TreeRow::Gone { .. })))
+        .collect();
+    assert_eq!(gone.len(), 1, "PARSE, under WORKER > FETCH");
+    let at = gone[0];
+    let (_, rows) = tree_rows(&app);
+    let row = &rows[at];
+    assert_eq!(&row[1..6], ["PARSE", "·", "gone", "—", "19.000"], "{row:?}");
+    assert_eq!(row[6], "-19.000", "{row:?}");
+    let up = -(app.tree().cursor as isize);
+    act(&mut app, &[Rows(up), Rows(at as isize)]);
+    act(&mut app, &[Enter]);
+    let said = app.status.clone().unwrap_or_default();
+    assert!(said.contains("PARSE is gone from NEW"), "{said}");
+    act(&mut app, &[Char('y')]);
+    assert_eq!(app.clipboard.as_deref(), Some("WORKER > FETCH > PARSE"));
+    act(&mut app, &[Char('d')]);
+    let c = app.compared().expect("a comparison");
+    assert_eq!(c.query().steps.len(), 1, "{:?}", app.status);
+    assert!(c.query().steps[0].label().contains("PARSE"));
+    assert_eq!(c.comparison().side(Which::New).left_out_steps().count(), 1);
+}
+
+/// Swapped, the paths only NEW has are the gone rows, and the rows only
+/// the new run has are none.
+#[test]
+fn a_call_tree_swapped_lists_the_other_sides_paths() {
+    let mut app = app_on("xpp/new.prf", "xpp/base.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let (_, rows) = tree_rows(&app);
+    let gone: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.contains(&"gone".to_string()))
+        .collect();
+    assert_eq!(gone.len(), 1, "{rows:?}");
+    assert_eq!(gone[0][1], "DECODE");
 }
 
 #[test]
@@ -475,7 +525,7 @@ fn flame_screens() {
 }
 
 #[test]
-fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
+fn a_search_keeps_the_rows_that_match_and_enter_walks_the_callers() {
     let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
     act(
         &mut app,
@@ -498,15 +548,101 @@ fn a_search_keeps_the_rows_that_match_and_enter_opens_news_function() {
     assert!(names.len() < c.rows().len());
     act(&mut app, &[Enter]);
     select(&mut app, "PriceOrder");
+    // Enter: into its callers compared; Enter on one: its row.
     act(&mut app, &[Enter]);
-    assert_eq!(super::selected_name(&app), "PriceOrder(struct Order *)");
-    assert!(matches!(app.pane(), Pane::Table(_)));
-    assert!(text(&render(&app)).contains("NEW's run only"));
+    let p = compare_pane(&app);
+    assert_eq!(p.focus, Focus::Callers(0));
+    assert!(app.pane().in_lists());
+    let caller = p.focused_link().expect("a caller").row;
+    let name = |app: &App, row: usize| {
+        let c = compare_pane(app).comparison();
+        c.rows()[row].name(c).to_string()
+    };
+    assert_eq!(name(&app, caller), "ProcessOrders(struct Batch *)");
+    act(&mut app, &[Enter]);
+    let p = compare_pane(&app);
+    assert_eq!(p.selected(), Some(caller), "the table on the caller");
+    assert!(p.order.contains(&caller));
+    // Backspace walks back, then leaves the list.
     act(&mut app, &[Backspace]);
+    let p = compare_pane(&app);
+    assert_eq!(
+        name(&app, p.selected().unwrap()),
+        "PriceOrder(struct Order *)"
+    );
+    assert_eq!(p.focus, Focus::Callers(0));
+    act(&mut app, &[Backspace]);
+    assert_eq!(compare_pane(&app).focus, Focus::Table);
     assert!(matches!(app.pane(), Pane::Compare(_)));
-    // Esc at the start clears the search: every row again.
-    act(&mut app, &[Esc]);
-    assert_eq!(compare_pane(&app).order.len(), 9);
+}
+
+/// The split's cells are the comparison's butterfly's (`Neighbours`),
+/// each link's change new − base of `--json`'s edges' values.
+#[test]
+fn the_butterfly_compared_is_the_comparisons() {
+    for (base, new) in PAIRS {
+        let app = app_on(base, new, 160, 40);
+        let p = compare_pane(&app);
+        let c = comparison(base, new, &Query::default());
+        let n = diff::Neighbours::of(&c);
+        let Some(m) = c.measure() else { continue };
+        for row in 0..c.rows().len() {
+            let b = n.butterfly(&c, row, false);
+            for l in b.callers.iter().chain(&b.callees) {
+                let v = |w: Which| {
+                    l.edges[w as usize].map_or(Some(0.0), |e| match m {
+                        diff::Measure::Time => e.elapsed_inclusive_ms,
+                        diff::Measure::Hits => e.hits.map(|h| h as f64),
+                        diff::Measure::Calls => e.calls.map(|h| h as f64),
+                    })
+                };
+                if let (Some(x), Some(y), Some(d)) = (v(Which::Base), v(Which::New), b.delta(&c, l))
+                {
+                    assert!((d.get() - (y - x)).abs() < 1e-6, "{base} row {row}");
+                }
+            }
+        }
+        // The screen shows the selected row's, the largest change first.
+        let b = p.butterfly().expect("the functions' butterfly");
+        let screen = text(&render(&app));
+        for l in b.callers.iter().chain(&b.callees).take(3) {
+            assert!(screen.contains(&b.change_cell(&c, l)), "{base}:\n{screen}");
+        }
+    }
+}
+
+/// A function gone from NEW shows BASE's callers against nothing; `%`
+/// turns the butterfly's values into shares too.
+#[test]
+fn a_gone_functions_butterfly_is_bases_and_percent_shows_shares() {
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "WriteInvoice");
+    let screen = text(&render(&app));
+    assert!(screen.contains("Callers of WriteInvoice"), "{screen}");
+    assert!(screen.contains("gone"), "{screen}");
+    assert!(screen.contains("-1,373.400"), "{screen}");
+    act(&mut app, &[Char('%')]);
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Base %") && screen.contains("Δ pts"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn butterfly_screens() {
+    snap(
+        "compare-butterfly",
+        "plist/base.txt",
+        "plist/new.txt",
+        &[Rows(2), Enter],
+    );
+    snap(
+        "compare-butterfly-shares",
+        "xpp/base.prf",
+        "xpp/new.prf",
+        &[Char('%'), Char('c'), Char('c')],
+    );
 }
 
 #[test]
@@ -724,4 +860,93 @@ fn a_key_cancels_a_comparisons_step() {
     app.update(Intent::PopStep);
     app.settle_query();
     assert_eq!(app.compared().map(|c| c.query().steps.len()), Some(0));
+}
+
+/// A gone row with children of BASE's opens on them (all gone) and
+/// closes again; `←` on a child goes to its gone parent.
+#[test]
+fn a_gone_row_opens_on_bases_children() {
+    // BASE: main > OLD > {A, B}; NEW: main > KEEP.
+    let run = |paths: &[&[&str]]| {
+        let mut b = crate::model::ProfileBuilder::new("test");
+        let m = b.intern("");
+        let mut funcs: Vec<(String, crate::model::FuncId)> = Vec::new();
+        for path in paths {
+            let ids: Vec<_> = path
+                .iter()
+                .map(|&f| match funcs.iter().find(|(n, _)| n == f) {
+                    Some(&(_, id)) => id,
+                    None => {
+                        let n = b.intern(f);
+                        let id = b.function(n, m);
+                        funcs.push((f.to_string(), id));
+                        id
+                    }
+                })
+                .collect();
+            let s = b.stack(&ids);
+            b.stack_summary(s, Some(1), Some(10.0), None);
+        }
+        Arc::new(b.finish())
+    };
+    let base = run(&[&["main", "OLD", "A"], &["main", "OLD", "B"]]);
+    let new = run(&[&["main", "KEEP"]]);
+    let q = Query::default();
+    let sides = diff::answer_sides(&base, &new, &q, &Watch::NONE).expect("answers");
+    let c = Comparison::new(sides).expect("comparable");
+    let c = Compared::new(c, ["base".into(), "new".into()], q);
+    let mut app = App::comparing(c, Rect::new(0, 0, 120, 35), true);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let t = app.tree();
+    let b = t.against.clone().expect("compared");
+    let Some(at) = (0..t.rows_shown())
+        .find(|&i| matches!(t.shown(i), Some(TreeRow::Gone { node, .. }) if b.has_children(node)))
+    else {
+        panic!("no gone row with children:\n{}", text(&render(&app)));
+    };
+    let before = t.rows_shown();
+    let up = -(t.cursor as isize);
+    act(&mut app, &[Rows(up), Rows(at as isize), Right]);
+    let t = app.tree();
+    assert!(t.rows_shown() > before, "opened");
+    assert!(matches!(t.shown(at + 1), Some(TreeRow::Gone { .. })));
+    insta::assert_snapshot!("compare-tree-gone-open", text(&render(&app)));
+    act(&mut app, &[Right, Left]);
+    assert_eq!(app.tree().cursor, at, "← from its child: the gone row");
+    act(&mut app, &[Left]);
+    assert_eq!(app.tree().rows_shown(), before, "closed");
+    // → on a leaf of BASE's does nothing.
+    act(&mut app, &[Right, Right]);
+    let leaf = app.tree().cursor;
+    act(&mut app, &[Right]);
+    assert_eq!(app.tree().cursor, leaf);
+    // - closes every row, the gone ones too.
+    act(&mut app, &[Char('-'), Char('E')]);
+    assert_eq!(app.tree().rows_shown(), before);
+}
+
+/// A click on a callee of the compared butterfly puts the keyboard on
+/// it; one on a row of the table, back on the table at that row; the
+/// wheel over the split moves in its list.
+#[test]
+fn clicks_pick_a_neighbour_of_the_butterfly_or_a_row() {
+    use crate::tui::intent::Intent;
+    let mut app = app_on("plist/base.txt", "plist/new.txt", 120, 35);
+    select(&mut app, "PriceOrder");
+    let d = app.areas().detail.expect("the butterfly's split");
+    let (x, y) = (d.x + d.width * 3 / 4, d.y + 3);
+    act(&mut app, &[Do(Intent::Click { x, y })]);
+    assert_eq!(compare_pane(&app).focus, Focus::Callees(1));
+    act(&mut app, &[Do(Intent::Wheel { x, y, rows: -1 })]);
+    assert_eq!(compare_pane(&app).focus, Focus::Callees(0));
+    let t = app.areas().table;
+    act(
+        &mut app,
+        &[Do(Intent::Click {
+            x: t.x + 3,
+            y: t.y + 2,
+        })],
+    );
+    let p = compare_pane(&app);
+    assert_eq!((p.focus, p.cursor), (Focus::Table, 0));
 }

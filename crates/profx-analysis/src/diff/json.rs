@@ -1,9 +1,11 @@
 //! `profx diff BASE NEW --json` (report-json.md § Comparison): both sides'
-//! queries and totals, then every function, edge and stack of either run,
+//! queries and totals, then every function, edge, stack and line of either
+//! run,
 //! each side's values written by `report --json`'s own rows (so byte for
 //! byte what `report --json` gives for that side with the same query),
 //! rows streamed as they are made.
 
+use super::butterfly::EdgeValues;
 use super::pair::{self, Paired};
 use super::{Comparison, Delta, Metric, Outcome, Row, Which};
 use crate::report::json::{self as report, SafeWriter};
@@ -18,6 +20,7 @@ use std::io::{self, Write};
 pub fn write_json(c: &Comparison, conditions: &[Outcome], out: &mut dyn Write) -> io::Result<()> {
     let (edges, each) = pair::edges(c);
     let stacks = pair::stacks(c);
+    let lines = super::rows::lines(c);
     let doc = Doc {
         schema: report::SCHEMA,
         base: side(c, Which::Base),
@@ -28,6 +31,7 @@ pub fn write_json(c: &Comparison, conditions: &[Outcome], out: &mut dyn Write) -
         functions: Seq::new(c.rows().iter().map(|r| function(c, r))),
         edges: Seq::new(edges.iter().map(|e| edge(c, e, &each))),
         stacks: Seq::new(stacks.iter().map(|s| stack(c, s))),
+        lines: Seq::new(lines.iter().map(|l| line(c, l))),
     };
     let mut safe = SafeWriter::new(io::BufWriter::with_capacity(1 << 16, out));
     doc.serialize(&mut serde_json::Serializer::pretty(&mut safe))
@@ -38,11 +42,12 @@ pub fn write_json(c: &Comparison, conditions: &[Outcome], out: &mut dyn Write) -
 
 #[derive(Serialize)]
 #[serde(bound = "")]
-struct Doc<'c, F, E, S>
+struct Doc<'c, F, E, S, L>
 where
     F: Iterator<Item: Serialize>,
     E: Iterator<Item: Serialize>,
     S: Iterator<Item: Serialize>,
+    L: Iterator<Item: Serialize>,
 {
     schema: u32,
     base: Side<'c>,
@@ -53,6 +58,7 @@ where
     functions: Seq<F>,
     edges: Seq<E>,
     stacks: Seq<S>,
+    lines: Seq<L>,
 }
 
 /// A JSON array written from an iterator as it goes (once).
@@ -148,13 +154,6 @@ struct Edge<'c> {
     new: Option<EdgeValues>,
 }
 
-#[derive(Serialize)]
-struct EdgeValues {
-    calls: Option<u64>,
-    hits: Option<u64>,
-    elapsed_inclusive_ms: Option<f64>,
-}
-
 /// The side a pair of edges or stacks is named from: the new run's, else
 /// the base's.
 fn named_by(p: &Paired) -> (Which, usize) {
@@ -224,6 +223,50 @@ fn stack<'c>(c: &'c Comparison, s: &Paired) -> Stack<'c> {
     Stack {
         frames: row(w).map(|r| r.frames).unwrap_or_default(),
         status: pair::status(s),
+        base: values(Which::Base),
+        new: values(Which::New),
+    }
+}
+
+#[derive(Serialize)]
+struct Line<'c> {
+    file: &'c str,
+    line: u32,
+    status: &'static str,
+    base: Option<LineValues<'c>>,
+    new: Option<LineValues<'c>>,
+}
+
+#[derive(Serialize)]
+struct LineValues<'c> {
+    function: Option<&'c str>,
+    hits: Option<u64>,
+    time_ms: Option<f64>,
+}
+
+/// A pair of lines by (file, line): each side's function, hits and time
+/// as `report --json`'s `lines` give them.
+fn line<'c>(c: &'c Comparison, l: &Paired) -> Line<'c> {
+    let row = |w: Which| {
+        let i = l[w as usize]?;
+        Some(report::line(
+            c.profile(w),
+            profx_model::LineId::from_index(i),
+        ))
+    };
+    let values = |w: Which| {
+        row(w).map(|r| LineValues {
+            function: r.function,
+            hits: r.hits,
+            time_ms: r.time_ms,
+        })
+    };
+    let (w, _) = named_by(l);
+    let named = row(w);
+    Line {
+        file: named.as_ref().map_or("", |r| r.file),
+        line: named.as_ref().map_or(0, |r| r.line),
+        status: pair::status(l),
         base: values(Which::Base),
         new: values(Which::New),
     }

@@ -11,6 +11,7 @@
 //! the differential folded stacks and the CSV (`folded.rs`, `csv.rs`), and
 //! the conditions that gate a build (`gate.rs`).
 
+mod butterfly;
 mod csv;
 mod folded;
 mod gate;
@@ -20,6 +21,7 @@ mod rows;
 mod table;
 mod tree;
 
+pub use butterfly::{Butterfly, EdgeValues, Link, Neighbours};
 pub use csv::write_csv;
 pub use folded::{weight_of, write_folded};
 pub use gate::{Compared, Condition, GateError, Outcome, parse_condition};

@@ -67,7 +67,7 @@ impl Comparison {
 }
 
 /// The two runs' lines paired by (file, line), in that order.
-fn lines(c: &Comparison) -> Vec<Paired> {
+pub(crate) fn lines(c: &Comparison) -> Vec<Paired> {
     let mut keyed: FxHashMap<(&str, u32), Paired> = FxHashMap::default();
     for w in Which::BOTH {
         let p = c.profile(w);

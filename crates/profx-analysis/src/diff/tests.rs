@@ -5,7 +5,7 @@
 use super::*;
 use crate::query::Step;
 use profx_model::metrics::Sample;
-use profx_model::{FuncId, ProfileBuilder};
+use profx_model::{FuncId, NodeId, ProfileBuilder};
 
 /// A sampled run: each `(frames, µs)` a sample, a frame `NAME` or
 /// `MODULE!NAME`.
@@ -325,4 +325,182 @@ fn stacks_pair_by_their_path_as_json_does() {
     assert_eq!(names, ["main → a", "main → b"]);
     assert_eq!(pairs.status(1), "gone");
     assert_eq!(pairs.change_cell(&c, 0, false), "+0.150");
+}
+
+/// Each link of a butterfly compared as (neighbour's name, status, change).
+fn links(c: &Comparison, b: &Butterfly, callers: bool) -> Vec<(String, &'static str, Option<f64>)> {
+    let list = if callers { &b.callers } else { &b.callees };
+    list.iter()
+        .map(|l| {
+            let name = c.rows()[l.row].name(c).to_string();
+            (name, l.status(), b.delta(c, l).map(|d| d.get()))
+        })
+        .collect()
+}
+
+/// A run compared with itself: every function's neighbours in both runs,
+/// every change 0, in values and in shares.
+#[test]
+fn a_butterfly_compared_with_itself_changes_nothing() {
+    let base = run(&[
+        (&["main", "F", "G"], 30),
+        (&["main", "G"], 10),
+        (&["main", "F", "F"], 5),
+    ]);
+    let c = whole(&base, &base);
+    let n = Neighbours::of(&c);
+    assert!(!n.is_empty());
+    for row in 0..c.rows().len() {
+        for shares in [false, true] {
+            let b = n.butterfly(&c, row, shares);
+            for callers in [true, false] {
+                for (name, status, d) in links(&c, &b, callers) {
+                    assert_eq!(status, "both", "{name}");
+                    assert_eq!(d, Some(0.0), "{name} shares: {shares}");
+                }
+            }
+        }
+    }
+    // F's callers: main and F itself (F calls F), no change: in
+    // canonical order.
+    let f = c.rows_named("F")[0];
+    let b = n.butterfly(&c, f, false);
+    let names: Vec<String> = links(&c, &b, true).into_iter().map(|l| l.0).collect();
+    assert_eq!(names, ["F", "main"]);
+}
+
+/// Swapped, every link's change is negated and new is gone; a function
+/// gone from NEW keeps its callers and callees, BASE's against nothing;
+/// the lists are by the largest absolute change.
+#[test]
+fn a_swapped_butterfly_negates_every_change_and_gone_keeps_its_edges() {
+    let base = run(&[
+        (&["main", "F", "G"], 30),
+        (&["main", "OLD", "G"], 10),
+        (&["main", "F"], 4),
+    ]);
+    let new = run(&[
+        (&["main", "F", "G"], 10),
+        (&["main", "F", "H"], 25),
+        (&["main", "G"], 5),
+    ]);
+    let (ab, ba) = (whole(&base, &new), whole(&new, &base));
+    let (nab, nba) = (Neighbours::of(&ab), Neighbours::of(&ba));
+    for row in 0..ab.rows().len() {
+        let name = ab.rows()[row].name(&ab);
+        let other = ba.rows_named(name)[0];
+        for callers in [true, false] {
+            let mut x = links(&ab, &nab.butterfly(&ab, row, false), callers);
+            let mut y = links(&ba, &nba.butterfly(&ba, other, false), callers);
+            x.sort_by(|a, b| a.0.cmp(&b.0));
+            y.sort_by(|a, b| a.0.cmp(&b.0));
+            assert_eq!(x.len(), y.len(), "{name}");
+            for (l, m) in x.iter().zip(&y) {
+                assert_eq!(l.0, m.0);
+                let flipped = match l.1 {
+                    "new" => "gone",
+                    "gone" => "new",
+                    both => both,
+                };
+                assert_eq!(m.1, flipped, "{name} → {}", l.0);
+                assert_eq!(l.2.map(|d| -d), m.2, "{name} → {}", l.0);
+            }
+        }
+    }
+    // G's callers: F (30 → 10 µs), OLD (gone: 10 → 0), main (new: 0 → 5).
+    let g = nab.butterfly(&ab, ab.rows_named("G")[0], false);
+    assert_eq!(
+        links(&ab, &g, true),
+        [
+            ("F".to_string(), "both", Some(-0.02)),
+            ("OLD".to_string(), "gone", Some(-0.01)),
+            ("main".to_string(), "new", Some(0.005)),
+        ]
+    );
+    // OLD is gone from NEW: its caller and callee are BASE's.
+    let old = nab.butterfly(&ab, ab.rows_named("OLD")[0], false);
+    assert_eq!(
+        links(&ab, &old, true),
+        [("main".into(), "gone", Some(-0.01))]
+    );
+    assert_eq!(links(&ab, &old, false), [("G".into(), "gone", Some(-0.01))]);
+    let cell = |l: &Link| old.change_cell(&ab, l);
+    assert_eq!(cell(&old.callees[0]), "-0.010");
+    assert_eq!(old.change_pct_cell(&ab, &old.callees[0]), "-100.00%");
+    // The values are `--json`'s edges'.
+    let l = &g.callers[0];
+    assert_eq!(l.edges[0].and_then(|e| e.elapsed_inclusive_ms), Some(0.03));
+    assert_eq!(l.edges[1].and_then(|e| e.hits), Some(1));
+}
+
+/// Every path of `other`'s tree that `tree` lacks, as names root first:
+/// the gone children found at each of `other`'s nodes, walked whole.
+fn gone_paths(tree: &TreeBase, other: &Profile) -> Vec<Vec<String>> {
+    let ix = crate::calltree::TreeIndex::build(other);
+    let mut out = Vec::new();
+    let mut todo: Vec<(Option<NodeId>, Vec<String>)> = vec![(None, Vec::new())];
+    while let Some((at, path)) = todo.pop() {
+        let kids = ix.children().of(at);
+        let names: Vec<&str> = kids
+            .iter()
+            .map(|&k| ix.label(other, k).name(other))
+            .collect();
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let here = match at {
+            None => None,
+            Some(_) => match tree.node_at(&refs) {
+                Some(n) => Some(n),
+                None => continue,
+            },
+        };
+        for g in tree.gone_children(here, &names) {
+            let mut p = path.clone();
+            p.push(tree.name(g).to_string());
+            out.push(p);
+        }
+        for (&k, name) in kids.iter().zip(&names) {
+            let mut p = path.clone();
+            p.push(name.to_string());
+            todo.push((Some(k), p));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A tree compared with itself has no path of one side only; BASE's
+/// paths NEW lacks are found under the node where they would be, and
+/// swapped, they are NEW's paths BASE lacks.
+#[test]
+fn a_trees_gone_paths_are_bases_only() {
+    let base = run(&[
+        (&["main", "F", "G"], 30),
+        (&["main", "OLD", "G"], 10),
+        (&["main", "F", "X"], 4),
+    ]);
+    let new = run(&[(&["main", "F", "G"], 10), (&["main", "H"], 25)]);
+    let same = whole(&base, &base);
+    assert!(gone_paths(&TreeBase::of(&same), &base).is_empty());
+    let c = whole(&base, &new);
+    let gone = gone_paths(&TreeBase::of(&c), &new);
+    assert_eq!(gone, [vec!["main", "F", "X"], vec!["main", "OLD"]]);
+    let old = TreeBase::of(&c)
+        .node_at(&["main", "OLD"])
+        .expect("BASE's node");
+    let b = TreeBase::of(&c);
+    assert_eq!(b.weight(old), 0.01);
+    assert_eq!(b.children(Some(old)).len(), 1, "OLD → G, gone too");
+    assert_eq!(tree_delta(Some(b.weight(old)), 0.0, false).get(), -0.01);
+    let swapped = whole(&new, &base);
+    let newer = gone_paths(&TreeBase::of(&swapped), &base);
+    assert_eq!(newer, [vec!["main", "H"]]);
+}
+
+/// A node's totals that differ by a float sum's noise do not change.
+#[test]
+fn a_trees_change_within_a_sums_noise_is_none() {
+    let d = tree_delta(Some(983.6000000000001), 983.6, false);
+    assert_eq!(d, Delta::Real(0.0));
+    assert_eq!(signed(d), "0.000");
+    assert_eq!(tree_delta(Some(1.0), 0.999, false), Delta::Real(-0.001));
 }

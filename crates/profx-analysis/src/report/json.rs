@@ -118,15 +118,15 @@ pub(crate) struct Function<'p> {
 }
 
 #[derive(Serialize)]
-struct Line<'p> {
-    file: &'p str,
-    line: u32,
-    function: Option<&'p str>,
+pub(crate) struct Line<'p> {
+    pub(crate) file: &'p str,
+    pub(crate) line: u32,
+    pub(crate) function: Option<&'p str>,
     /// A trace's line: what was called there (report-json.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     called: Option<&'p str>,
-    hits: Option<u64>,
-    time_ms: Option<f64>,
+    pub(crate) hits: Option<u64>,
+    pub(crate) time_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -481,7 +481,7 @@ pub(crate) fn function(p: &Profile, id: FuncId) -> Function<'_> {
     }
 }
 
-fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
+pub(crate) fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
     let l = p.line(id);
     Line {
         file: p.name(l.file),

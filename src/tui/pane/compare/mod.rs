@@ -5,9 +5,14 @@
 //! shares of its own total instead of absolute values; its drawing is
 //! `draw.rs`. The same pane shows the Stacks and Lines tabs of a
 //! comparison: the comparison's pairs of stacks (by path) or lines (by
-//! (file, line)), their cells `analysis::diff::Pairs`'s.
+//! (file, line)), their cells `analysis::diff::Pairs`'s. Under the
+//! compared Functions, the selected function's butterfly compared
+//! (`butterfly.rs`).
 
+mod butterfly;
 mod draw;
+
+pub(in crate::tui) use butterfly::Focus;
 
 use super::{Ctx, Effect, Search, Step};
 use crate::analysis::diff::{self, Comparison, Measure, Metric, Of, Pairs, Row, SortBy, Which};
@@ -85,6 +90,11 @@ pub struct ComparePane {
     pub search: Search,
     /// The stacks or lines compared; `None`: the functions.
     pairs: Option<Pairs>,
+    /// Where the keyboard is: the table or a list of the butterfly.
+    pub focus: Focus,
+    /// The rows `Enter` on a caller or callee came from, and where the
+    /// keyboard was: `Backspace` walks back.
+    trail: Vec<(usize, Focus)>,
 }
 
 impl std::fmt::Debug for ComparePane {
@@ -133,6 +143,8 @@ impl ComparePane {
             widths: Vec::new(),
             search: Search::default(),
             pairs,
+            focus: Focus::Table,
+            trail: Vec::new(),
         };
         pane.reorder();
         pane
@@ -325,10 +337,24 @@ impl ComparePane {
         &self.widths
     }
 
+    /// The rows under which the compared butterfly is (the functions'
+    /// pane): the split takes the lines they leave empty.
+    pub fn split(&self) -> Option<usize> {
+        self.pairs.is_none().then_some(self.order.len())
+    }
+
+    /// Where the table and its split sit.
+    pub fn areas(&self, cx: &Ctx) -> Areas {
+        layout::areas(cx.size, self.split())
+    }
+
     /// Takes an intent meant for the pane.
     pub fn update(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        if let Some(effect) = self.lists_intent(intent, cx) {
+            return effect;
+        }
         let len = self.order.len();
-        let page = layout::table_rows(cx.areas().table).max(1) as isize;
+        let page = layout::table_rows(self.areas(cx).table).max(1) as isize;
         let n = self.cols.len();
         match intent {
             Intent::Move(d) => self.cursor = super::step(self.cursor, *d, len),
@@ -361,30 +387,19 @@ impl ComparePane {
         Effect::Done
     }
 
-    /// `Enter`: the function in NEW's Functions table (its callers and
-    /// callees); a function gone from NEW's run says so.
+    /// `Enter`: on a function, into its butterfly compared; on a stack or
+    /// a line, its function in NEW's Functions table (one gone from NEW's
+    /// run says so).
     fn open(&mut self) -> Effect {
-        if self.pairs.is_some() {
-            let Some(i) = self.selected() else {
-                return Effect::Done;
-            };
-            return match self.pair_function(i) {
-                Some(f) => Effect::Open(Step::Function(f)),
-                None => Effect::Say(format!("{} has no function in NEW's run", self.name_at(i))),
-            };
+        if self.pairs.is_none() {
+            return self.cycle_lists();
         }
-        let Some(r) = self
-            .selected()
-            .and_then(|i| self.comparison().rows().get(i))
-        else {
+        let Some(i) = self.selected() else {
             return Effect::Done;
         };
-        match r.new {
+        match self.pair_function(i) {
             Some(f) => Effect::Open(Step::Function(f)),
-            None => Effect::Say(format!(
-                "{} is gone from NEW's run: its numbers are BASE's, in this table",
-                crate::text::visible(r.name(self.comparison()))
-            )),
+            None => Effect::Say(format!("{} has no function in NEW's run", self.name_at(i))),
         }
     }
 
@@ -394,6 +409,7 @@ impl ComparePane {
         self.search.set(text);
         self.cursor = 0;
         self.offset = 0;
+        (self.focus, self.trail) = (Focus::Table, Vec::new());
         self.reorder();
         let all = self.all() as u64;
         let kept = crate::report::fmt::grouped(self.order.len() as u64);
@@ -436,14 +452,15 @@ impl ComparePane {
 
     /// Keeps the cursor on a row and its row on screen.
     pub fn keep_visible(&mut self, cx: &Ctx) {
-        let shown = layout::table_rows(cx.areas().table);
+        let shown = layout::table_rows(self.areas(cx).table);
         super::keep_visible(&mut self.cursor, &mut self.offset, self.order.len(), shown);
     }
 
-    /// The selected function in NEW's run (the app's query's answer):
+    /// The function the keyboard is on in NEW's run (the app's query's
+    /// answer): the table's, or the butterfly's caller's or callee's;
     /// `None` for a function gone from it.
     pub fn function(&self, _cx: &Ctx) -> Option<FuncId> {
-        let i = self.selected()?;
+        let i = self.focused_row()?;
         match &self.pairs {
             None => self.comparison().rows().get(i)?.new,
             Some(_) => self.pair_function(i),
@@ -465,9 +482,9 @@ impl ComparePane {
         }
     }
 
-    /// What `y` copies: the selected function's name.
+    /// What `y` copies: the name of the function the keyboard is on.
     pub fn copy_text(&self) -> Option<String> {
-        let i = self.selected()?;
+        let i = self.focused_row()?;
         if self.pairs.is_some() {
             return Some(self.name_at(i));
         }
@@ -478,6 +495,9 @@ impl ComparePane {
     /// Draws the pane.
     pub fn render(&self, buf: &mut Buffer, a: &Areas, _cx: &Ctx, theme: Theme) {
         draw::pane(buf, a.table, self, theme);
+        if let Some(d) = a.detail {
+            butterfly::draw(buf, d, self, theme);
+        }
     }
 }
 

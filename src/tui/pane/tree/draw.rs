@@ -18,6 +18,7 @@ use crate::tui::fit::{
     fit, fit_names_modules, frame_title, full_name, put, shared_module, with_name,
 };
 use crate::tui::layout::{MARKER, SPACING};
+use crate::tui::pane::tree::Shown;
 use crate::tui::pane::{Ctx, TreePane, inner};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -257,29 +258,19 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         "Calls"
     };
     let first = inner.y + 1;
-    let shown: Vec<(usize, u32, u32, Nums)> = (first..inner.bottom())
-        .enumerate()
-        .map_while(|(i, _)| {
-            let at = v.offset + i;
-            let r = t.rows.get(at)?;
-            let base = v.against.as_ref().map(|b| base_total(b, p, t, r.id));
-            let nums = Nums {
-                v: t.values(p, r.id),
-                base,
-            };
-            Some((at, r.id, r.depth, nums))
-        })
+    let rows_on: usize = (first..inner.bottom()).len();
+    let shown: Vec<Drawn> = (v.offset..v.offset + rows_on)
+        .map_while(|at| drawn(v, p, at))
         .collect();
-    let values: Vec<Nums> = shown.iter().map(|r| r.3).collect();
+    let values: Vec<Nums> = shown.iter().map(|r| r.nums).collect();
     let unit = p.time_unit().unwrap_or_default();
     let (cols, room, scale) = layout((t, unit), count_head, inner.width, &values);
-    let rows: Vec<(u32, u32)> = shown.iter().map(|r| (r.1, r.2)).collect();
-    let (labels, name_w) = row_labels(p, t, &rows, room);
+    let (labels, name_w) = row_labels(t, &shown, room);
     let mut whole = None;
     let name_x = inner.x + MARKER;
     headings(buf, (inner, name_w), t, &cols, theme);
-    for (((at, id, _, values), label), y) in shown.iter().zip(labels).zip(first..) {
-        let selected = *at == v.cursor;
+    for ((d, label), y) in shown.iter().zip(labels).zip(first..) {
+        let selected = d.at == v.cursor;
         let base = match selected {
             true => theme.selected(true),
             false => theme.base(),
@@ -289,18 +280,17 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
             buf.set_stringn(inner.x, y, "▶", usize::from(MARKER), base);
         }
         if selected && label.contains('…') {
-            whole = Some(full_name(p, t.label(p, *id)));
+            whole = Some(d.full.clone());
         }
-        let style = if t.marked.contains(id) {
-            theme.on(base, theme.matched())
-        } else {
-            base
+        let style = match d.id.is_some_and(|id| t.marked.contains(&id)) {
+            true => theme.on(base, theme.matched()),
+            false => base,
         };
         buf.set_stringn(name_x, y, &label, usize::from(name_w), style);
         let mut x = name_x + name_w;
         for c in &cols {
             x += SPACING;
-            let text = number(t, c.what, values, c.width, scale);
+            let text = number(t, c.what, &d.nums, c.width, scale);
             let tx = x + c.width.saturating_sub(text.width() as u16);
             let style = match c.what {
                 What::Bar => theme.on(base, theme.bar()),
@@ -314,6 +304,65 @@ fn rows(buf: &mut Buffer, inner: Rect, v: &TreePane, cx: &Ctx, theme: Theme) -> 
         }
     }
     whole
+}
+
+/// A row on screen as it is drawn: NEW's row, or a path only BASE has.
+struct Drawn {
+    /// Its place on screen.
+    at: usize,
+    /// NEW's row id; none for a gone row.
+    id: Option<u32>,
+    depth: u32,
+    nums: Nums,
+    name: String,
+    /// Its module, where another module's function shares its name.
+    module: Option<String>,
+    /// (has children, open).
+    mark: (bool, bool),
+    /// The name and module whole, for the frame when the row cuts it.
+    full: String,
+}
+
+/// Row `at` on screen, to be drawn.
+fn drawn(v: &TreePane, p: &Profile, at: usize) -> Option<Drawn> {
+    let t = v.tree.as_ref();
+    match v.shown(at)? {
+        Shown::New(k) => {
+            let r = t.rows.get(k)?;
+            let label = t.label(p, r.id);
+            let module = label.func().and_then(|f| shared_module(p, f));
+            Some(Drawn {
+                at,
+                id: Some(r.id),
+                depth: r.depth,
+                nums: Nums {
+                    v: t.values(p, r.id),
+                    base: v.against.as_ref().map(|b| base_total(b, p, t, r.id)),
+                },
+                name: visible(label.name(p)).into_owned(),
+                module: module.map(|m| m.into_owned()),
+                mark: (t.has_children(r.id), t.is_open(r.id)),
+                full: full_name(p, label),
+            })
+        }
+        Shown::Gone { node, depth } => {
+            let b = v.against.as_ref()?;
+            let name = format!("{} · gone", visible(b.name(node)));
+            Some(Drawn {
+                at,
+                id: None,
+                depth,
+                nums: Nums {
+                    v: Values::default(),
+                    base: Some(Some(b.weight(node))),
+                },
+                full: name.clone(),
+                name,
+                module: None,
+                mark: (b.has_children(node), v.gone_open(node)),
+            })
+        }
+    }
 }
 
 /// The headings: the name's (its direction) and each number column's,
@@ -356,42 +405,30 @@ fn heading(direction: Direction) -> &'static str {
     }
 }
 
-/// The labels of the rows `(id, depth)` on screen (indent, ▸/▾, the name,
+/// The labels of the rows on screen (indent, ▸/▾, the name,
 /// and a name another module's function shares its module), and the name
 /// column's width: the widest label's (its heading's at least), `room` at
 /// most, so on a wide screen the numbers sit beside the names, not across
 /// it. Names wider are cut keeping their method, together (`fit_names`),
 /// so no two rows read the same where their names differ.
-fn row_labels(p: &Profile, t: &CallTree, rows: &[(u32, u32)], room: u16) -> (Vec<String>, u16) {
-    let parts: Vec<(String, Option<String>)> = rows
-        .iter()
-        .map(|&(id, _)| {
-            let label = t.label(p, id);
-            let module = label.func().and_then(|f| shared_module(p, f));
-            (
-                visible(label.name(p)).into_owned(),
-                module.map(|m| m.into_owned()),
-            )
-        })
-        .collect();
+fn row_labels(t: &CallTree, rows: &[Drawn], room: u16) -> (Vec<String>, u16) {
     let widest = rows
         .iter()
-        .zip(&parts)
-        .map(|(&(_, depth), (name, module))| {
-            let module = module.as_ref().map_or(0, |m| m.width() + 3);
-            2 * depth as usize + 2 + name.width() + module
+        .map(|d| {
+            let module = d.module.as_ref().map_or(0, |m| m.width() + 3);
+            2 * d.depth as usize + 2 + d.name.width() + module
         })
         .max()
         .unwrap_or(0)
         .max(heading(t.direction).width());
     let name_w = u16::try_from(widest).map_or(room, |w| w.min(room));
-    let leads: Vec<String> = rows.iter().map(|&row| row_lead(t, row, name_w)).collect();
+    let leads: Vec<String> = rows.iter().map(|d| row_lead(d, name_w)).collect();
     let names: Vec<(&str, Option<&str>, usize)> = leads
         .iter()
-        .zip(&parts)
-        .map(|(lead, (name, module))| {
+        .zip(rows)
+        .map(|(lead, d)| {
             let room = usize::from(name_w).saturating_sub(lead.width());
-            (name.as_str(), module.as_deref(), room)
+            (d.name.as_str(), d.module.as_deref(), room)
         })
         .collect();
     let labels = fit_names_modules(&names)
@@ -404,8 +441,8 @@ fn row_labels(p: &Profile, t: &CallTree, rows: &[(u32, u32)], room: u16) -> (Vec
 
 /// A row's indent and ▸/▾ in a name column `name_w` wide: past a third of
 /// it, the indent stops growing and says the depth (`1204›`).
-fn row_lead(t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
-    let cap = usize::from(name_w / 3);
+fn row_lead(d: &Drawn, name_w: u16) -> String {
+    let (depth, cap) = (d.depth, usize::from(name_w / 3));
     let indent = depth as usize * 2;
     let lead = if indent <= cap {
         " ".repeat(indent)
@@ -413,7 +450,7 @@ fn row_lead(t: &CallTree, (id, depth): (u32, u32), name_w: u16) -> String {
         let tag = format!("{depth}› ");
         format!("{}{tag}", " ".repeat(cap.saturating_sub(tag.width())))
     };
-    let mark = match (t.has_children(id), t.is_open(id)) {
+    let mark = match d.mark {
         (true, true) => "▾ ",
         (true, false) => "▸ ",
         (false, _) => "  ",
@@ -494,7 +531,7 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
     let mut title = format!(
         " {} · {dir} · {} · sort: {col} {} ",
         v.step_name(cx),
-        crate::report::fmt::counted(t.rows.len() as u64, "rows"),
+        crate::report::fmt::counted(v.rows_shown() as u64, "rows"),
         if t.sort.1 { "▼" } else { "▲" }
     );
     if !v.search.text.is_empty() {
@@ -505,7 +542,7 @@ fn titles(cx: &Ctx, v: &TreePane) -> (String, String) {
         Unit::Count => crate::report::fmt::grouped(t.index().total as u64),
     };
     let legend = match v.against.is_some() && t.direction == Direction::TopDown {
-        true => " · Base, Δ: BASE's total at the same path, NEW − BASE ",
+        true => " · Base: BASE at the path · Δ NEW − BASE · gone: BASE only ",
         false => " ",
     };
     (title, format!(" % of {of}{legend}"))

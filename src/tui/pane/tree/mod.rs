@@ -3,6 +3,9 @@
 //! that marks the matching functions' rows and opens the paths to them.
 
 mod draw;
+mod gone;
+
+pub(in crate::tui) use gone::Shown;
 
 use super::{Ctx, Effect, Search, Step, inner, keep_visible, step_wrap};
 use crate::analysis::calltree::{CallTree, Direction, OPEN_EVERY_ROWS, TreeCol, Unit};
@@ -30,6 +33,8 @@ pub struct TreePane {
     /// In a comparison, BASE's tree: each row shows BASE's total at its
     /// path of names and the change.
     pub against: Option<std::sync::Arc<crate::analysis::diff::TreeBase>>,
+    /// In a comparison, the rows shown: NEW's and the paths only BASE has.
+    pub gone: gone::Gone,
 }
 
 impl TreePane {
@@ -59,6 +64,7 @@ impl TreePane {
             cursor,
             offset: 0,
             against: None,
+            gone: gone::Gone::default(),
         };
         pane.keep_visible(cx);
         pane
@@ -85,6 +91,9 @@ impl TreePane {
     }
 
     fn take(&mut self, intent: &Intent, cx: &Ctx) -> Effect {
+        if let Some(effect) = self.gone_intent(intent, cx.profile) {
+            return effect;
+        }
         let page = self.page(cx) as isize;
         match intent {
             Intent::Move(n) => self.move_by(*n),
@@ -96,7 +105,10 @@ impl TreePane {
             Intent::CloseRow => self.collapse(cx.profile),
             Intent::OpenAll => return self.expand_all(cx.profile),
             Intent::OpenEvery => return self.open_every(cx.profile),
-            Intent::CloseEvery => self.close_every(cx.profile),
+            Intent::CloseEvery => {
+                self.close_gone();
+                self.close_every(cx.profile)
+            }
             Intent::HotPath => self.op(cx.profile, |p, t, c| Some(t.hot_path(p, c))),
             Intent::Invert => self.invert(cx),
             Intent::SortNext => self.step_sort(cx.profile, 1),
@@ -136,27 +148,32 @@ impl TreePane {
     }
 
     fn move_by(&mut self, n: isize) {
-        self.cursor = super::step(self.cursor, n, self.tree.rows.len());
+        self.cursor = super::step(self.cursor, n, self.rows_shown());
     }
 
     /// Scrolls so that the selection is on screen.
     pub fn keep_visible(&mut self, cx: &Ctx) {
         let shown = self.page(cx);
-        let len = self.tree.rows.len();
+        let len = self.rows_shown();
         keep_visible(&mut self.cursor, &mut self.offset, len, shown);
     }
 
-    /// Runs `op` on the tree with the cursor's row, then puts the cursor
-    /// on the row `op` names (or leaves it where it was).
+    /// Runs `op` on the tree with the cursor's row (NEW's: a gone row's
+    /// is the row it hangs under), then puts the cursor on the row `op`
+    /// names (or leaves it where it was), the rows compared listed again.
     fn op(
         &mut self,
         p: &Profile,
         op: impl FnOnce(&Profile, &mut CallTree, usize) -> Option<usize>,
     ) {
-        if let Some(at) = op(p, &mut self.tree, self.cursor) {
-            self.cursor = at;
+        let on_gone = matches!(self.shown(self.cursor), Some(Shown::Gone { .. }));
+        let at = self.tree_at(self.cursor);
+        let to = op(p, &mut self.tree, at);
+        self.relist(p);
+        if to.is_some() || !on_gone {
+            self.cursor = self.shown_at(to.unwrap_or(at));
         }
-        self.cursor = self.cursor.min(self.tree.rows.len().saturating_sub(1));
+        self.cursor = self.cursor.min(self.rows_shown().saturating_sub(1));
     }
 
     /// Opens the row, or moves into it when it is open.
@@ -328,7 +345,7 @@ impl TreePane {
         let body = inner(table);
         if y > body.y && y < body.bottom() {
             let i = self.offset + usize::from(y - body.y - 1);
-            if i < self.tree.rows.len() {
+            if i < self.rows_shown() {
                 self.cursor = i;
             }
         }
@@ -337,8 +354,10 @@ impl TreePane {
 
     /// The selected row's function.
     pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
-        let r = self.tree.rows.get(self.cursor)?;
-        self.tree.func(cx.profile, r.id)
+        let Shown::New(k) = self.shown(self.cursor)? else {
+            return None;
+        };
+        self.tree.func(cx.profile, self.tree.rows.get(k)?.id)
     }
 
     /// The selected row's call path, outermost first, for `M` and `>`:
@@ -348,8 +367,11 @@ impl TreePane {
             let i = key_for(&Intent::Invert, Place::Tree);
             return Err(format!("{} top-down: {i} turns the tree back", node_keys()));
         }
+        if let Some(why) = self.gone_path() {
+            return Err(why);
+        }
         let (p, t) = (cx.profile.as_ref(), &self.tree);
-        let Some(row) = t.rows.get(self.cursor) else {
+        let Some(row) = t.rows.get(self.tree_at(self.cursor)) else {
             return Err("no row is selected".into());
         };
         let mut at = Some(row.id);
@@ -370,8 +392,11 @@ impl TreePane {
 
     /// The selected row's path, root first.
     pub fn copy_text(&self, cx: &Ctx) -> Option<String> {
+        if let Some(Shown::Gone { .. }) = self.shown(self.cursor) {
+            return Some(self.path_names(cx.profile, self.cursor).join(super::JOIN));
+        }
         let (p, t) = (cx.profile.as_ref(), &self.tree);
-        let mut at = Some(t.rows.get(self.cursor)?.id);
+        let mut at = Some(t.rows.get(self.tree_at(self.cursor))?.id);
         let mut names = Vec::new();
         while let Some(id) = at {
             names.push(t.label(p, id).name(p).to_string());
