@@ -75,6 +75,13 @@ pub struct LoadArgs {
     /// several.
     #[arg(long = "source-map", value_name = "FROM=TO", value_parser = source_map)]
     pub source_map: Vec<profx::analysis::source::SourceMap>,
+
+    /// The most memory a load may need (e.g. 8G, 512M). A load estimated to
+    /// need more is refused before it starts (docs/large-inputs.md says
+    /// what each format needs); without it, the limit is what the machine
+    /// has available.
+    #[arg(long, value_name = "SIZE", value_parser = profx::load::memory::parse_size)]
+    pub max_memory: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]

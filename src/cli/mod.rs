@@ -124,6 +124,7 @@ fn explore(files: &[PathBuf], load_args: &LoadArgs, timeline: bool) -> anyhow::R
         timeline: timeline || small,
         ..load_options(load_args)
     };
+    check_memory(&inputs, load_args, load::memory::Use::App)?;
     let profile = progress::while_loading(&inputs, || load::load_inputs(&inputs, &opts))?;
     let input = files
         .first()
@@ -197,7 +198,9 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         return follow::report(args, q);
     }
     let inputs = open_inputs(&args.files, args.demo)?;
-    let profile = load::load_inputs(&inputs, &report_load_options(args, q))?;
+    let opts = report_load_options(args, q);
+    check_memory(&inputs, &args.load, load::memory::Use::Report)?;
+    let profile = load::load_inputs(&inputs, &opts)?;
     report_on(profile, args, q, true)
 }
 
@@ -425,6 +428,7 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     let files: Vec<PathBuf> = args.file.iter().cloned().collect();
     check_export_args(args, &files)?;
     let inputs = open_inputs(&files, args.demo)?;
+    check_memory(&inputs, &args.load, load::memory::Use::Report)?;
     let target = args.target();
     let profile = progress::while_loading(&inputs, || {
         let mut opts = load_options(&args.load);
@@ -531,6 +535,16 @@ fn one_file(files: &[PathBuf]) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Refuses a load that would need more memory than `--max-memory`, or
+/// than the machine has (`load::memory::check`).
+fn check_memory(
+    inputs: &[Input],
+    args: &LoadArgs,
+    use_: load::memory::Use,
+) -> Result<(), LoadError> {
+    load::memory::check(inputs, args.format.as_deref(), use_, args.max_memory)
 }
 
 fn open_inputs(files: &[PathBuf], demo: bool) -> Result<Vec<Input>, LoadError> {

@@ -14,6 +14,7 @@
 mod br;
 pub mod follow;
 mod input;
+pub mod memory;
 mod names;
 mod parallel;
 mod plist;
@@ -170,6 +171,29 @@ pub enum LoadError {
     /// Whoever waited for the load stopped it (`Loader::load_watched`).
     #[error("cancelled")]
     Cancelled,
+    /// A load that would need more memory than the machine has, or than
+    /// `--max-memory` allows (`memory::check`), refused before it starts.
+    #[error(
+        "{path}: loading this {format} profile{} needs about {need} of memory ({how}; docs/large-inputs.md), more than the {limit} {}; --max-memory SIZE sets the limit (e.g. --max-memory 64G, if you know the machine can)",
+        if *app { " in the app" } else { "" },
+        if *machine { "this machine has available" } else { "--max-memory allows" }
+    )]
+    Memory {
+        /// The input, as it was named.
+        path: String,
+        /// Its format.
+        format: &'static str,
+        /// For the app (else a report or an export).
+        app: bool,
+        /// What it would need, written.
+        need: String,
+        /// How that was estimated.
+        how: String,
+        /// The limit, written.
+        limit: String,
+        /// The limit is the machine's (else `--max-memory`'s).
+        machine: bool,
+    },
     /// `--follow` on a profile that cannot grow: only traces are written
     /// while the program runs.
     #[error(
