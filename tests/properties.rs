@@ -1133,7 +1133,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
     for f in p.function_ids() {
         prop_assert_eq!(
             CallGraph::neighbours(p, f),
-            g.lists(f),
+            g.lists(p, f),
             "{}",
             p.function_name(f)
         );
@@ -1417,6 +1417,18 @@ fn plain_numbers(
             .collect();
         if funcs.is_empty() {
             dropped += path.ms.unwrap_or(0.0);
+            continue;
+        }
+        // A `(no call path)` path left holding nothing is not kept
+        // (model.md § Transforms).
+        let kept_hits = match leaf_survived || samples {
+            true => path.hits.unwrap_or(0),
+            false => 0,
+        };
+        let pathless = frames
+            .first()
+            .is_some_and(|f| f.1.is_none() && f.0 == "(no call path)");
+        if pathless && path.ms.unwrap_or(0.0) == 0.0 && kept_hits == 0 {
             continue;
         }
         let ms = path.ms.unwrap_or(0.0);
@@ -2405,7 +2417,7 @@ fn one_figure_each(p: &Profile) -> Result<(), TestCaseError> {
             "{name}: callers {into} + roots {} against {incl}",
             roots[i]
         );
-        let lists = g.lists(f);
+        let lists = g.lists(&p, f);
         let row = |list: &[profx::analysis::callgraph::Edge], who: Who| {
             list.iter().find(|e| e.who == who).and_then(|e| e.time_ms)
         };

@@ -107,16 +107,51 @@ impl Edge {
     }
 }
 
-/// Every edge, and each function's callers and callees.
+/// Every edge once, and each function's callers and callees as ranges of
+/// indices into them (compressed sparse rows, issue 69: an edge was kept
+/// three times, as an edge and as a row of both its functions' lists).
+/// A function's butterfly (its edges as rows, with `(root)`, `(self)`
+/// and `(unlisted)`, shares and order) is made when first asked and kept:
+/// a person visits a few functions of millions.
 #[derive(Debug, Default)]
 pub struct CallGraph {
     /// In report-json.md's order: caller's (name, module), then callee's.
     edges: Vec<GraphEdge>,
-    callers: Vec<Vec<Edge>>,
-    callees: Vec<Vec<Edge>>,
+    /// `caller_edges[caller_at[f]..caller_at[f + 1]]`: the edges into `f`.
+    caller_at: Vec<u32>,
+    caller_edges: Vec<u32>,
+    /// The same for the edges out of `f`.
+    callee_at: Vec<u32>,
+    callee_edges: Vec<u32>,
     /// Functions with a node below another of their own (recursion,
     /// direct or through others), by id.
     recursive: Vec<bool>,
+    /// Each function's butterfly, once asked.
+    made: Vec<std::sync::OnceLock<Box<(Vec<Edge>, Vec<Edge>)>>>,
+}
+
+/// Compressed sparse rows of `edges` by the function `key` gives: each
+/// function's start in the index list, and the list.
+fn rows_by(
+    n: usize,
+    edges: &[GraphEdge],
+    key: impl Fn(&GraphEdge) -> FuncId,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut at = vec![0u32; n + 1];
+    for e in edges {
+        at[key(e).index() + 1] += 1;
+    }
+    for i in 0..n {
+        at[i + 1] += at[i];
+    }
+    let mut next = at.clone();
+    let mut list = vec![0u32; edges.len()];
+    for (i, e) in edges.iter().enumerate() {
+        let slot = &mut next[key(e).index()];
+        list[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    (at, list)
 }
 
 /// One function's butterfly: its callers and callees, and whether it
@@ -396,23 +431,43 @@ impl CallGraph {
         let (edges, recursive) = edges_of(p, &cct);
         drop(cct);
         let n = p.functions().len();
-        let mut g = CallGraph {
-            callers: vec![Vec::new(); n],
-            callees: vec![Vec::new(); n],
+        let (caller_at, caller_edges) = rows_by(n, &edges, |e| e.callee);
+        let (callee_at, callee_edges) = rows_by(n, &edges, |e| e.caller);
+        CallGraph {
+            edges,
+            caller_at,
+            caller_edges,
+            callee_at,
+            callee_edges,
             recursive,
-            edges: Vec::new(),
+            made: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// `f`'s butterfly rows, made from its edges when first asked (`p`:
+    /// the profile the graph is of).
+    fn made(&self, p: &Profile, f: FuncId) -> &(Vec<Edge>, Vec<Edge>) {
+        static NONE: (Vec<Edge>, Vec<Edge>) = (Vec::new(), Vec::new());
+        let Some(cell) = self.made.get(f.index()) else {
+            return &NONE;
         };
-        for e in &edges {
-            g.callees[e.caller.index()].push(row(Who::Func(e.callee), e.values));
-            g.callers[e.callee.index()].push(row(Who::Func(e.caller), e.values));
-        }
-        let weigh = Weigh::of(p);
-        for f in p.function_ids() {
-            let (callers, callees) = (&mut g.callers[f.index()], &mut g.callees[f.index()]);
-            complete(p, f, weigh, callers, callees);
-        }
-        g.edges = edges;
-        g
+        cell.get_or_init(|| {
+            let i = f.index();
+            let side = |at: &[u32], list: &[u32], other: fn(&GraphEdge) -> FuncId| -> Vec<Edge> {
+                let range = at[i] as usize..at[i + 1] as usize;
+                list[range]
+                    .iter()
+                    .map(|&k| {
+                        let e = &self.edges[k as usize];
+                        row(Who::Func(other(e)), e.values)
+                    })
+                    .collect()
+            };
+            let mut callers = side(&self.caller_at, &self.caller_edges, |e| e.caller);
+            let mut callees = side(&self.callee_at, &self.callee_edges, |e| e.callee);
+            complete(p, f, Weigh::of(p), &mut callers, &mut callees);
+            Box::new((callers, callees))
+        })
     }
 
     /// `f`'s butterfly alone, equal to `build`'s: the nodes at and below
@@ -457,14 +512,15 @@ impl CallGraph {
         &self.edges
     }
 
-    /// Who calls `f`, heaviest first, with `(root)` for calls from none.
-    pub fn callers(&self, f: FuncId) -> &[Edge] {
-        &self.callers[f.index()]
+    /// Who calls `f`, heaviest first, with `(root)` for calls from none
+    /// (`p`: the profile the graph is of).
+    pub fn callers(&self, p: &Profile, f: FuncId) -> &[Edge] {
+        &self.made(p, f).0
     }
 
     /// Whom `f` calls, heaviest first, with `(self)` and `(unlisted)`.
-    pub fn callees(&self, f: FuncId) -> &[Edge] {
-        &self.callees[f.index()]
+    pub fn callees(&self, p: &Profile, f: FuncId) -> &[Edge] {
+        &self.made(p, f).1
     }
 
     /// Whether `f` has a node below another of its own (directly or
@@ -475,10 +531,10 @@ impl CallGraph {
     }
 
     /// `f`'s butterfly, as `neighbours` gives it.
-    pub fn lists(&self, f: FuncId) -> Lists {
+    pub fn lists(&self, p: &Profile, f: FuncId) -> Lists {
         Lists {
-            callers: self.callers(f).to_vec(),
-            callees: self.callees(f).to_vec(),
+            callers: self.callers(p, f).to_vec(),
+            callees: self.callees(p, f).to_vec(),
             recursive: self.recursive(f),
         }
     }
@@ -661,12 +717,12 @@ mod tests {
         assert_eq!(edge(&g, main, a).calls, Some(3));
         assert_eq!(edge(&g, main, a).elapsed_inclusive_ms, Some(32.0));
         assert_eq!(edge(&g, a, c).calls, Some(30));
-        let callers: Vec<_> = g.callers(c).iter().map(|e| (e.who, e.calls)).collect();
+        let callers: Vec<_> = g.callers(&p, c).iter().map(|e| (e.who, e.calls)).collect();
         assert_eq!(
             callers,
             [(Who::Func(a), Some(30)), (Who::Func(bb), Some(10))]
         );
-        assert!(g.callers(main).iter().all(|e| e.who == Who::Root));
+        assert!(g.callers(&p, main).iter().all(|e| e.who == Who::Root));
     }
 
     /// A recursive pair's time is its outermost node's: once.
@@ -745,9 +801,9 @@ mod tests {
         let p = profx_fixtures::large::profile(300);
         let g = CallGraph::build(&p);
         for f in p.function_ids() {
-            assert_eq!(CallGraph::neighbours(&p, f), g.lists(f), "{f:?}");
+            assert_eq!(CallGraph::neighbours(&p, f), g.lists(&p, f), "{f:?}");
         }
-        assert!(p.function_ids().any(|f| !g.callers(f).is_empty()));
+        assert!(p.function_ids().any(|f| !g.callers(&p, f).is_empty()));
     }
 
     /// Callers of equal weight and name are ordered by module, in the graph
@@ -764,8 +820,11 @@ mod tests {
         }
         let p = b.finish();
         let g = CallGraph::build(&p);
-        let order: Vec<Option<FuncId>> = g.callers(callee).iter().map(|e| e.func()).collect();
+        let order: Vec<Option<FuncId>> = g.callers(&p, callee).iter().map(|e| e.func()).collect();
         assert_eq!(order, [Some(callers[1]), Some(callers[0])]);
-        assert_eq!(CallGraph::neighbours(&p, callee).callers, g.callers(callee));
+        assert_eq!(
+            CallGraph::neighbours(&p, callee).callers,
+            g.callers(&p, callee)
+        );
     }
 }

@@ -152,7 +152,14 @@ impl<'a> Ctx<'a> {
             return o.neighbours(f);
         }
         Some(match self.prepared.graph_made() {
-            Some(g) => (g.callers(f).into(), g.callees(f).into(), g.recursive(f)),
+            Some(g) => {
+                let p = self.profile;
+                (
+                    g.callers(p, f).into(),
+                    g.callees(p, f).into(),
+                    g.recursive(f),
+                )
+            }
             None => {
                 let l = CallGraph::neighbours(self.profile, f);
                 (l.callers.into(), l.callees.into(), l.recursive)

@@ -286,7 +286,9 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
     app.press(Char('c'));
     assert_eq!(app.table().focus, Focus::Callees(0));
     app.press(Enter);
-    let callee = app.graph().callees(price)[0].func().expect("a function");
+    let callee = app.graph().callees(app.profile(), price)[0]
+        .func()
+        .expect("a function");
     assert_eq!(app.selected_function(), Some(callee));
     app.press(Backspace);
     app.press(Char('c'));
@@ -301,7 +303,12 @@ fn callers_and_callees_take_the_keyboard_in_turn() {
 fn shares_of_callers_add_up_to_100() {
     let app = demo(80, 24);
     let f = func(&app, "FNROUND");
-    let total: f64 = app.graph().callers(f).iter().filter_map(|e| e.share).sum();
+    let total: f64 = app
+        .graph()
+        .callers(app.profile(), f)
+        .iter()
+        .filter_map(|e| e.share)
+        .sum();
     assert!((total - 100.0).abs() < 1e-9);
 }
 

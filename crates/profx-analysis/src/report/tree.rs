@@ -325,10 +325,10 @@ pub fn functions_named(p: &Profile, name: &str) -> Result<Vec<FuncId>, NoSuchFun
     crate::query::resolve(p, &crate::query::Target(name.to_string())).map_err(NoSuchFunction)
 }
 
-fn side_rows(g: &CallGraph, f: FuncId, side: Side) -> &[Edge] {
+fn side_rows<'g>(g: &'g CallGraph, p: &Profile, f: FuncId, side: Side) -> &'g [Edge] {
     match side {
-        Side::Callers => g.callers(f),
-        Side::Callees => g.callees(f),
+        Side::Callers => g.callers(p, f),
+        Side::Callees => g.callees(p, f),
     }
 }
 
@@ -356,7 +356,7 @@ pub fn write_edges_text(
         if k > 0 {
             writeln!(out)?;
         }
-        let list = side_rows(&g, f, side);
+        let list = side_rows(&g, p, f, side);
         let what = match side {
             Side::Callers => "callers",
             Side::Callees => "callees",
@@ -498,7 +498,7 @@ pub fn write_edges_json(
                     hits_total: func.hits_total,
                     elapsed_inclusive_ms: p.at_resolution(func.time.elapsed_inclusive),
                     recursive: g.recursive(f),
-                    rows: side_rows(&g, f, side)
+                    rows: side_rows(&g, p, f, side)
                         .iter()
                         .map(|e| EdgeJson {
                             name: e.who.name(p),

@@ -402,13 +402,13 @@ impl TablePane {
     /// at each question.
     pub fn callers<'a>(&self, cx: &Ctx<'a>) -> &'a [Edge] {
         self.split_function(cx)
-            .map_or(&[], |f| cx.graph().callers(f))
+            .map_or(&[], |f| cx.graph().callers(cx.profile, f))
     }
 
     /// The split's function's callees (the call graph's edges).
     pub fn callees<'a>(&self, cx: &Ctx<'a>) -> &'a [Edge] {
         self.split_function(cx)
-            .map_or(&[], |f| cx.graph().callees(f))
+            .map_or(&[], |f| cx.graph().callees(cx.profile, f))
     }
 
     /// The selected stack's frames, root first.
