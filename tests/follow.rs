@@ -183,6 +183,7 @@ fn report_follow_until_idle_ends_with_the_final_report() {
     assert!(text.starts_with("# following "), "{text}");
     let plain = common::stdout(&common::profx(&["report", file]));
     assert!(text.ends_with(&plain), "{text}\n---\n{plain}");
+    assert!(text.contains("# final: "), "{text}");
     let o = common::profx(&["report", file, "--follow", "--until-idle", "0.3", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let want = common::profx(&["report", file, "--json"]);

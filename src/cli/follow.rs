@@ -62,7 +62,15 @@ pub(super) fn report(
         }
         std::thread::sleep(LOOK_EVERY);
     }
-    report_on(follower.finish()?, args, q, true)
+    let done = follower.finish()?;
+    if !args.json {
+        println!(
+            "# final: {} read whole, no byte for {} s",
+            visible(&path),
+            args.until_idle.unwrap_or_default()
+        );
+    }
+    report_on(done, args, q, true)
 }
 
 /// The report of the trace so far, headed by what is live about it.
@@ -83,11 +91,18 @@ fn print_live(
     };
     let events = profx::report::fmt::grouped(profile.event_count() as u64);
     let bytes = profx::report::fmt::grouped(follower.bytes_seen());
+    let open = match open {
+        0 => String::new(),
+        n => format!(
+            " · {} open (their time so far)",
+            profx::report::fmt::counted(n as u64, "calls")
+        ),
+    };
     {
         let mut out = std::io::stdout().lock();
         writeln!(
             out,
-            "# following {} · live · {events} events · {bytes} bytes · {open} calls open (their time so far)",
+            "# following {} · live · {events} events · {bytes} bytes{open}",
             visible(path)
         )?;
         out.flush()?;

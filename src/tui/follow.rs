@@ -28,6 +28,8 @@ pub(super) enum Update {
     Waiting(String),
     /// A look at the files failed (what was read is kept).
     Failed(String),
+    /// What is there cannot be followed (another format): following ends.
+    Refused(String),
 }
 
 /// The trace so far, answered.
@@ -145,7 +147,8 @@ fn run(
                 }
             }
             Err(e) => {
-                let _ = send(Update::Failed(e.to_string()));
+                let _ = send(Update::Refused(e.to_string()));
+                break;
             }
             Ok(_) => {}
         }

@@ -244,7 +244,10 @@ impl Follower {
         if self.pieces[0].gone && self.pieces[0].bytes.is_empty() {
             return Err(LoadError::Io {
                 path: self.path.clone(),
-                error: std::io::ErrorKind::NotFound.into(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such file: it never appeared while followed",
+                ),
             });
         }
         let layout = Layout::of(&self.pieces[0].bytes);

@@ -45,6 +45,10 @@ impl App {
     /// What the header says of following: `None` when nothing was.
     pub(in crate::tui) fn follow_state(&self) -> Option<(bool, &Facts)> {
         let f = self.follow.as_ref()?;
+        if f.job.is_none() && f.idle.is_none() {
+            // Refused (not a trace): there is nothing to go on with.
+            return None;
+        }
         Some((f.job.is_some(), &f.facts))
     }
 
@@ -63,9 +67,12 @@ impl App {
             f.pending = None;
             return self.stop_following(&key);
         }
-        if let Some(follower) = f.idle.take() {
-            f.job = Some(Following::start(follower, self.query.query()));
-            self.status = Some(format!("following again · {key} stops"));
+        match f.idle.take() {
+            Some(follower) => {
+                f.job = Some(Following::start(follower, self.query.query()));
+                self.status = Some(format!("following again · {key} stops"));
+            }
+            None => self.start_following(&key),
         }
     }
 
@@ -107,17 +114,20 @@ impl App {
         });
         match done {
             Ok(answer) => {
+                let unclosed = answer
+                    .loaded()
+                    .warnings()
+                    .iter()
+                    .any(|w| w.kind == crate::model::WarningKind::Unclosed);
                 self.take_answer(answer);
-                let open = self.follow.as_mut().map_or(0, |f| {
-                    let open = f.facts.open;
+                if let Some(f) = self.follow.as_mut() {
                     f.facts = Facts::default();
-                    open
-                });
-                let closed = match open {
-                    0 => String::new(),
-                    n => format!(
-                        " ({} still open closed at their thread's last event, with a warning)",
-                        crate::report::fmt::counted(n as u64, "calls")
+                }
+                let info = crate::tui::keymap::pane_key(crate::analysis::view::View::Info);
+                let closed = match unclosed {
+                    false => String::new(),
+                    true => format!(
+                        " (calls still open closed at their thread's last event: a warning, in Info, {info})"
                     ),
                 };
                 self.status = Some(format!(
@@ -150,6 +160,16 @@ impl App {
                 Update::Live(live) => f.pending = Some(live),
                 Update::Waiting(why) => f.facts.waiting = Some(why),
                 Update::Failed(why) => self.status = Some(crate::text::visible(&why).into_owned()),
+                Update::Refused(why) => {
+                    // Nothing this follower reads can be shown: it stops.
+                    self.status = Some(crate::text::visible(&why).into_owned());
+                    if let Some(job) = f.job.take() {
+                        f.idle = None;
+                        drop(job.stop());
+                    }
+                    f.facts = Facts::default();
+                    return true;
+                }
             }
         }
         if prompt || self.querying() {
@@ -185,6 +205,9 @@ impl App {
     fn take_answer(&mut self, answer: Answer) {
         let before = self.before();
         let place = Spot::of(self);
+        // The tab's root: an update shows it, not the tab of a pane drilled
+        // down to from it (the Stacks of a function shown from Functions).
+        self.history.truncate(1);
         let loaded = Arc::clone(answer.loaded());
         self.query = Queried::new(loaded, Arc::new(Prepared::default()));
         self.query.set(answer, None);
@@ -275,6 +298,9 @@ impl Spot {
                     t.tree.invert(p);
                 }
                 t.tree.sort_by(p, sort.0, sort.1);
+                // The function shown was marked, its places opened: the
+                // rows the user had open are what is open.
+                t.tree.unmark(p);
                 t.tree.reopen(p, &open);
                 let found = at.and_then(|path| t.tree.find_path(p, &path));
                 t.cursor = found.and_then(|id| t.tree.position(id)).unwrap_or(0);

@@ -142,9 +142,11 @@ pub(crate) fn header_shows(app: &App) -> Vec<String> {
 fn header_facts(app: &App) -> Vec<(String, bool)> {
     let p = app.profile();
     let mut facts = vec![(p.format.clone(), true)];
-    let live = live_fact(app, false);
-    if let Some((live, _)) = &live {
-        facts.push((live.clone(), true));
+    // A followed trace's state right after the format, its details next:
+    // the facts after them give way first.
+    if let Some((live, details)) = live_fact(app, false) {
+        facts.push((live, true));
+        facts.extend(details.map(|d| (d, false)));
     }
     if let Some(mode) = p.meta.get("mode") {
         facts.push((visible(&mode.to_string()).into_owned(), false));
@@ -167,7 +169,6 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
     // What the Flame pane leaves out, said everywhere (pprof's -hide and
     // speedscope's sandwich change what a flame graph shows).
     facts.extend(sandwich_fact(app).map(|f| (f, true)));
-    facts.extend(live.and_then(|l| l.1).map(|d| (d, false)));
     facts
 }
 
@@ -270,7 +271,7 @@ fn query_facts(app: &App) -> QueryFacts {
     if let Some((live, details)) = live_fact(app, true) {
         fact(live, 0);
         if let Some(d) = details {
-            fact(d, 9);
+            fact(d, 6);
         }
     }
     if let Some(f) = sandwich_fact(app) {

@@ -323,11 +323,18 @@ fn cells(p: &ComparePane, b: &Butterfly, l: &Link) -> [String; 4] {
 
 /// Which of the four value columns fit beside a name of at least 10
 /// columns, each with its width: the change and its percent first, then
-/// NEW's value, then BASE's (never a digit cut: a column goes whole).
-fn fitting(width: u16, widths: [usize; 4], status: usize) -> [bool; 4] {
+/// the value of the run the rows are more of (`base`: more rows gone
+/// than new, as a function gone from NEW has), then the other's, which
+/// gives way first (tui.md § Comparisons); never a digit cut: a column
+/// goes whole.
+fn fitting(width: u16, widths: [usize; 4], status: usize, base: bool) -> [bool; 4] {
     let mut room = usize::from(width).saturating_sub(3 + 10 + status);
     let mut shown = [false; 4];
-    for k in [2, 3, 1, 0] {
+    let order = match base {
+        true => [2, 3, 0, 1],
+        false => [2, 3, 1, 0],
+    };
+    for k in order {
         if widths[k] < room {
             room -= widths[k] + 1;
             shown[k] = true;
@@ -436,7 +443,8 @@ impl Cols {
             true => 5,
             false => 0,
         };
-        let shown = fitting(width, widths, status);
+        let count = |what: &str| visible.iter().filter(|l| l.status() == what).count();
+        let shown = fitting(width, widths, status, count("gone") > count("new"));
         Cols {
             widths,
             shown,
