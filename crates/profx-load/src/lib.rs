@@ -251,6 +251,10 @@ pub struct LoadOptions {
     /// the profile's unit is then ms. A profile not in ticks fails the
     /// load ([`LoadError::ClockMhz`]). `None`: times as the file states them.
     pub clock_mhz: Option<f64>,
+    /// Where a trace's calls go, one by one as they close (the parquet
+    /// export's `calls` table): the first load of these options takes it,
+    /// a query's replay of the input never does.
+    pub calls: profx_model::CallFeed,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The
@@ -380,6 +384,9 @@ fn load_one(
     }
     if opts.stacks == KeepStacks::Skipped {
         b.skip_stacks();
+    }
+    if let Some(sink) = opts.calls.take() {
+        b.feed_calls(sink);
     }
     match watch {
         Some(watch) => {

@@ -118,7 +118,7 @@ pub(crate) struct Function<'p> {
 }
 
 #[derive(Serialize)]
-struct Line<'p> {
+pub(crate) struct Line<'p> {
     file: &'p str,
     line: u32,
     function: Option<&'p str>,
@@ -206,7 +206,7 @@ struct DroppedJson {
 
 /// A trace's thread (`"threads"`).
 #[derive(Serialize)]
-struct ThreadJson {
+pub(crate) struct ThreadJson {
     id: u64,
     first_ms: Option<f64>,
     last_ms: Option<f64>,
@@ -271,14 +271,7 @@ fn write_parts(
         query: query_json(asked, p),
         threads: crate::query::threads_by_id(events)
             .iter()
-            .map(|t| ThreadJson {
-                id: t.id,
-                first_ms: t.first_ms,
-                last_ms: t.last_ms,
-                busy_ms: t.busy_ms,
-                events: t.events,
-                calls: t.calls,
-            })
+            .map(thread)
             .collect(),
         totals: answer_totals(p, events),
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
@@ -481,7 +474,19 @@ pub(crate) fn function(p: &Profile, id: FuncId) -> Function<'_> {
     }
 }
 
-fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
+/// A thread's row (`"threads"`).
+pub(crate) fn thread(t: &profx_model::ThreadInfo) -> ThreadJson {
+    ThreadJson {
+        id: t.id,
+        first_ms: t.first_ms,
+        last_ms: t.last_ms,
+        busy_ms: t.busy_ms,
+        events: t.events,
+        calls: t.calls,
+    }
+}
+
+pub(crate) fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
     let l = p.line(id);
     Line {
         file: p.name(l.file),
