@@ -249,13 +249,10 @@ impl Tables {
         let threads = answer.threads();
         let range = answer.range();
         let timed = loaded.time_unit().is_some();
-        let ms = |x: f64| {
-            if timed {
-                loaded.at_resolution(Some(x))
-            } else {
-                None
-            }
-        };
+        let at = |x: f64| loaded.at_resolution(Some(x)).filter(|_| timed);
+        // A duration as the function's percentiles, minimum and maximum
+        // hold it (`Profile::call_time`).
+        let ms = |x: f64| at(loaded.call_time(x));
         let functions = loaded.functions().len();
         let mut written = 0;
         let file = &mut self.files[k];
@@ -275,7 +272,7 @@ impl Tables {
                 Cell::Int(i64::try_from(c.thread).ok()),
                 Cell::Text(Some(loaded.function_name(c.func))),
                 Cell::Text(Some(loaded.function_module(c.func))),
-                Cell::Float(ms(c.start)),
+                Cell::Float(at(c.start)),
                 Cell::Float(ms(c.inclusive)),
                 Cell::Float(ms(c.exclusive)),
                 Cell::Int(Some(i64::from(c.depth))),
