@@ -2,8 +2,9 @@
 //! export …` and `profx diff BASE NEW` (`diff.rs`).
 //!
 //! Exit codes (report-json.md): 0 loaded (warnings or not), 1 the input
-//! could not be loaded, 2 a usage error (clap's own code for bad
-//! arguments), 3 a `profx diff --fail-if` condition held.
+//! could not be loaded (`--to parquet`: a run was left out, the others
+//! written), 2 a usage error (clap's own code for bad arguments), 3 a
+//! `profx diff --fail-if` condition held.
 
 mod args;
 mod diff;

@@ -131,8 +131,8 @@ pub(crate) struct Line<'p> {
 
 #[derive(Serialize)]
 pub(crate) struct Frame<'p> {
-    name: &'p str,
-    module: &'p str,
+    pub(crate) name: &'p str,
+    pub(crate) module: &'p str,
 }
 
 #[derive(Serialize)]

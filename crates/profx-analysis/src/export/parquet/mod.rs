@@ -16,10 +16,12 @@ use crate::query::{Answer, Reads};
 use crate::report::json;
 use crate::sort::{canonical_functions, canonical_lines, canonical_stacks};
 use parquet::basic::Compression;
+use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 use schema::{Batch, Cell, TABLES, TableSpec};
 use std::fs::File;
 use std::io::BufWriter;
@@ -49,13 +51,6 @@ struct TableFile {
     temp: tempfile::NamedTempFile<File>,
     batch: Batch,
     rows: u64,
-}
-
-/// What one run added.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Added {
-    /// Its `calls` rows.
-    pub calls: u64,
 }
 
 fn parquet_error(path: &Path, error: impl std::fmt::Display) -> ExportError {
@@ -127,163 +122,14 @@ impl Tables {
         self.next_run
     }
 
-    /// Writes one run's rows: `answer` is the query's answer on its
-    /// loaded profile, `calls` its trace's calls (`None` for no trace, or
-    /// a load that kept none). Each table's rows of a run are one row
-    /// group (or more, `GROUP_ROWS` rows each).
-    pub fn add(
-        &mut self,
-        run_id: i64,
-        answer: &Answer,
-        calls: Option<Spilled>,
-    ) -> Result<Added, ExportError> {
-        let paths = answer.profile(Reads::Paths);
-        let events = answer.profile(Reads::Events);
-        let mut added = Added::default();
-        let mut calls = calls;
-        for k in 0..self.files.len() {
-            let name = self.files[k].spec.name;
-            match name {
-                "runs" => self.run_row(k, run_id, answer)?,
-                "functions" => {
-                    let rows = canonical_functions(paths);
-                    self.json_rows(
-                        k,
-                        run_id,
-                        rows.into_iter().map(|f| json::function(paths, f)),
-                    )?;
-                }
-                "edges" => {
-                    let edges = crate::callgraph::edges(paths);
-                    self.json_rows(k, run_id, edges.iter().map(|e| json::edge(paths, e)))?;
-                }
-                "stacks" => {
-                    let rows = canonical_stacks(paths);
-                    self.json_rows(k, run_id, rows.into_iter().map(|s| json::stack(paths, s)))?;
-                }
-                "lines" => {
-                    let rows = canonical_lines(paths);
-                    self.json_rows(k, run_id, rows.into_iter().map(|l| json::line(paths, l)))?;
-                }
-                "threads" => {
-                    let rows = crate::query::threads_by_id(events);
-                    self.json_rows(k, run_id, rows.iter().map(json::thread))?;
-                }
-                _ => {
-                    if let Some(spilled) = calls.take() {
-                        added.calls = self.call_rows(k, run_id, answer, spilled)?;
-                    }
-                    break;
-                }
-            }
-        }
-        for k in 0..self.files.len() {
-            self.files[k].flush()?;
-        }
-        self.next_run = self.next_run.max(run_id + 1);
-        Ok(added)
-    }
-
-    fn json_rows<T: serde::Serialize>(
-        &mut self,
-        k: usize,
-        run_id: i64,
-        rows: impl Iterator<Item = T>,
-    ) -> Result<(), ExportError> {
-        let file = &mut self.files[k];
-        for row in rows {
-            let value = serde_json::to_value(row).map_err(std::io::Error::other)?;
-            file.batch
-                .push_json(run_id, &value)
-                .map_err(|e| parquet_error(&self.dir, e))?;
-            file.full()?;
-        }
-        Ok(())
-    }
-
-    fn run_row(&mut self, k: usize, run_id: i64, answer: &Answer) -> Result<(), ExportError> {
-        let paths = answer.profile(Reads::Paths);
-        let events = answer.profile(Reads::Events);
-        let totals = serde_json::to_value(json::answer_totals(paths, events))
-            .map_err(std::io::Error::other)?;
-        let query = serde_json::to_string(&json::query_json(&answer.asked(), paths))
-            .map_err(std::io::Error::other)?;
-        let t = |key: &str| totals[key].as_f64();
-        let n = |key: &str| totals[key].as_u64().and_then(|n| i64::try_from(n).ok());
-        let count = |n: usize| i64::try_from(n).ok();
-        let cells = [
-            Cell::Int(Some(run_id)),
-            Cell::Texts(&paths.sources),
-            Cell::Text(Some(&paths.format)),
-            Cell::Text(paths.time_unit().map(|u| u.name())),
-            Cell::Text(Some(&query)),
-            Cell::Int(count(paths.warnings().len())),
-            Cell::Float(t("elapsed_inclusive_ms")),
-            Cell::Float(t("application_inclusive_ms")),
-            Cell::Float(t("outside_ms")),
-            Cell::Int(n("samples")),
-            Cell::Int(n("functions")),
-            Cell::Int(n("lines")),
-            Cell::Int(n("stacks")),
-            Cell::Int(n("packets")),
-            Cell::Int(n("events")),
-        ];
-        let file = &mut self.files[k];
-        file.batch
-            .push_cells(&cells)
-            .map_err(|e| parquet_error(&self.dir, e))?;
-        Ok(())
-    }
-
-    /// The trace's calls the query keeps: those of its threads, entered
-    /// inside its range (a call counts where it was entered, model.md §
-    /// Time ranges); transforms rewrite call paths, not calls.
-    fn call_rows(
-        &mut self,
-        k: usize,
-        run_id: i64,
-        answer: &Answer,
-        spilled: Spilled,
-    ) -> Result<u64, ExportError> {
-        let loaded = answer.loaded();
-        let threads = answer.threads();
-        let range = answer.range();
-        let timed = loaded.time_unit().is_some();
-        let at = |x: f64| loaded.at_resolution(Some(x)).filter(|_| timed);
-        // A duration as the function's percentiles, minimum and maximum
-        // hold it (`Profile::call_time`).
-        let ms = |x: f64| at(loaded.call_time(x));
-        let functions = loaded.functions().len();
-        let mut written = 0;
-        let file = &mut self.files[k];
-        for call in spilled.rows().map_err(|e| io_error(&self.dir, e))? {
-            let c = call.map_err(|e| io_error(&self.dir, e))?;
-            if threads.is_some_and(|t| !t.contains(&c.thread))
-                || range.is_some_and(|r| !r.holds(c.start))
-            {
-                continue;
-            }
-            if c.func.index() >= functions {
-                let why = format!("a call of function {} of {functions}", c.func.raw());
-                return Err(parquet_error(&self.dir, why));
-            }
-            let cells = [
-                Cell::Int(Some(run_id)),
-                Cell::Int(i64::try_from(c.thread).ok()),
-                Cell::Text(Some(loaded.function_name(c.func))),
-                Cell::Text(Some(loaded.function_module(c.func))),
-                Cell::Float(at(c.start)),
-                Cell::Float(ms(c.inclusive)),
-                Cell::Float(ms(c.exclusive)),
-                Cell::Int(Some(i64::from(c.depth))),
-            ];
-            file.batch
-                .push_cells(&cells)
-                .map_err(|e| parquet_error(&self.dir, e))?;
-            file.full()?;
-            written += 1;
-        }
-        Ok(written)
+    /// Writes one table's rows of a run as a row group of its file.
+    pub fn write(&mut self, piece: Piece) -> Result<(), ExportError> {
+        let file = self
+            .files
+            .get_mut(piece.table)
+            .ok_or_else(|| parquet_error(&self.dir, "a piece of no table"))?;
+        file.batch = piece.batch;
+        file.flush()
     }
 
     /// Closes every table and renames each into place; what was written,
@@ -304,6 +150,243 @@ impl Tables {
             what: said.join(", "),
         })
     }
+}
+
+/// One table's rows of one run, made on the run's own thread and written
+/// by the one writer (`Tables::write`) as a row group.
+#[derive(Debug)]
+pub struct Piece {
+    /// The table's place in `TABLES`.
+    table: usize,
+    batch: Batch,
+}
+
+/// Makes one run's rows, table by table, and hands each table's to `emit`
+/// (a trace's calls `GROUP_ROWS` at a time): `answer` is the query's
+/// answer on the run's loaded profile, `calls` its trace's calls. Stops
+/// when `emit` says the writer has (`Ok(false)`). How many calls it gave.
+pub fn run_rows(
+    run_id: i64,
+    answer: &Answer,
+    calls: Option<Spilled>,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> Result<Option<u64>, ExportError> {
+    let paths = answer.profile(Reads::Paths);
+    let events = answer.profile(Reads::Events);
+    let mut calls = calls;
+    let mut n_calls = 0;
+    for (table, spec) in TABLES.iter().enumerate() {
+        let mut batch = Batch::new(*spec);
+        match spec.name {
+            "runs" => run_row(&mut batch, run_id, answer)?,
+            "functions" => {
+                let rows = canonical_functions(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    rows.into_iter().map(|f| json::function(paths, f)),
+                )?;
+            }
+            "edges" => {
+                let edges = crate::callgraph::edges(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    edges.iter().map(|e| json::edge(paths, e)),
+                )?;
+            }
+            "stacks" => stack_rows(&mut batch, run_id, paths)?,
+            "lines" => {
+                let rows = canonical_lines(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    rows.into_iter().map(|l| json::line(paths, l)),
+                )?;
+            }
+            "threads" => {
+                let rows = crate::query::threads_by_id(events);
+                json_rows(&mut batch, run_id, rows.iter().map(json::thread))?;
+            }
+            _ => {
+                if let Some(spilled) = calls.take() {
+                    match call_rows(table, batch, run_id, answer, spilled, emit)? {
+                        Some(n) => n_calls = n,
+                        None => return Ok(None),
+                    }
+                }
+                continue;
+            }
+        }
+        if batch.rows() > 0 && !emit(Piece { table, batch }) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(n_calls))
+}
+
+fn table_error(table: &str, error: impl std::fmt::Display) -> ExportError {
+    ExportError::Parquet {
+        path: format!("{table}.parquet"),
+        error: error.to_string(),
+    }
+}
+
+/// Adds `rows`, `--json` rows, to `batch`, each through its JSON value:
+/// a column is its key's value (a run's rows are below `GROUP_ROWS` but
+/// in a file stating tens of millions of functions, which the load would
+/// not hold either).
+fn json_rows<T: serde::Serialize>(
+    batch: &mut Batch,
+    run_id: i64,
+    rows: impl Iterator<Item = T>,
+) -> Result<(), ExportError> {
+    for row in rows {
+        let value = serde_json::to_value(row).map_err(std::io::Error::other)?;
+        batch
+            .push_json(run_id, &value)
+            .map_err(|e| table_error("", e))?;
+    }
+    Ok(())
+}
+
+/// `--json`'s stacks: its numbers (`json::stack`), and its frames' names
+/// made Parquet values once a function (a run has tens of thousands of
+/// stacks, each of tens of frames, over a few hundred functions).
+fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
+    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; p.functions().len()];
+    let mut frames: Vec<[ByteArray; 2]> = Vec::new();
+    for s in canonical_stacks(p) {
+        let row = json::stack(p, s);
+        frames.clear();
+        for f in p.frames(s) {
+            let slot = names
+                .get_mut(f.index())
+                .ok_or_else(|| table_error("stacks", "a frame of no function"))?;
+            let pair = slot.get_or_insert_with(|| {
+                let frame = json::frame(p, f);
+                [bytes(frame.name), bytes(frame.module)]
+            });
+            frames.push(pair.clone());
+        }
+        let count = |n: Option<u64>| n.and_then(|n| i64::try_from(n).ok());
+        let cells = [
+            Cell::Int(Some(run_id)),
+            Cell::Frames(&frames),
+            Cell::Int(count(row.hits)),
+            Cell::Float(row.self_ms),
+            Cell::Float(row.child_ms),
+        ];
+        batch
+            .push_cells(&cells)
+            .map_err(|e| table_error("stacks", e))?;
+    }
+    Ok(())
+}
+
+fn bytes(s: &str) -> ByteArray {
+    ByteArray::from(s.as_bytes().to_vec())
+}
+
+fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), ExportError> {
+    let paths = answer.profile(Reads::Paths);
+    let events = answer.profile(Reads::Events);
+    let totals =
+        serde_json::to_value(json::answer_totals(paths, events)).map_err(std::io::Error::other)?;
+    let query = serde_json::to_string(&json::query_json(&answer.asked(), paths))
+        .map_err(std::io::Error::other)?;
+    let t = |key: &str| totals[key].as_f64();
+    let n = |key: &str| totals[key].as_u64().and_then(|n| i64::try_from(n).ok());
+    let count = |n: usize| i64::try_from(n).ok();
+    let cells = [
+        Cell::Int(Some(run_id)),
+        Cell::Texts(&paths.sources),
+        Cell::Text(Some(&paths.format)),
+        Cell::Text(paths.time_unit().map(|u| u.name())),
+        Cell::Text(Some(&query)),
+        Cell::Int(count(paths.warnings().len())),
+        Cell::Float(t("elapsed_inclusive_ms")),
+        Cell::Float(t("application_inclusive_ms")),
+        Cell::Float(t("outside_ms")),
+        Cell::Int(n("samples")),
+        Cell::Int(n("functions")),
+        Cell::Int(n("lines")),
+        Cell::Int(n("stacks")),
+        Cell::Int(n("packets")),
+        Cell::Int(n("events")),
+    ];
+    batch.push_cells(&cells).map_err(|e| table_error("runs", e))
+}
+
+/// The trace's calls the query keeps: those of its threads, entered
+/// inside its range (a call counts where it was entered, model.md § Time
+/// ranges); transforms rewrite call paths, not calls. Handed to `emit`
+/// `GROUP_ROWS` at a time, so a trace of any size holds one group's
+/// rows; `None` when `emit` says the writer has stopped.
+fn call_rows(
+    table: usize,
+    mut batch: Batch,
+    run_id: i64,
+    answer: &Answer,
+    spilled: Spilled,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> Result<Option<u64>, ExportError> {
+    let loaded = answer.loaded();
+    let threads = answer.threads();
+    let range = answer.range();
+    let timed = loaded.time_unit().is_some();
+    let at = |x: f64| loaded.at_resolution(Some(x)).filter(|_| timed);
+    // A duration as the function's percentiles, minimum and maximum hold
+    // it (`Profile::call_time`).
+    let ms = |x: f64| at(loaded.call_time(x));
+    let functions = loaded.functions().len();
+    // Each function's name and module made Parquet values once, shared by
+    // its calls' rows.
+    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; functions];
+    let mut written = 0;
+    let spill_error = |e| table_error("calls", e);
+    for call in spilled.rows().map_err(spill_error)? {
+        let c = call.map_err(spill_error)?;
+        if threads.is_some_and(|t| !t.contains(&c.thread))
+            || range.is_some_and(|r| !r.holds(c.start))
+        {
+            continue;
+        }
+        let Some(slot) = names.get_mut(c.func.index()) else {
+            let why = format!("a call of function {} of {functions}", c.func.raw());
+            return Err(table_error("calls", why));
+        };
+        let [name, module] = slot.get_or_insert_with(|| {
+            [
+                bytes(loaded.function_name(c.func)),
+                bytes(loaded.function_module(c.func)),
+            ]
+        });
+        let cells = [
+            Cell::Int(Some(run_id)),
+            Cell::Int(i64::try_from(c.thread).ok()),
+            Cell::Bytes(name),
+            Cell::Bytes(module),
+            Cell::Float(at(c.start)),
+            Cell::Float(ms(c.inclusive)),
+            Cell::Float(ms(c.exclusive)),
+            Cell::Int(Some(i64::from(c.depth))),
+        ];
+        batch
+            .push_cells(&cells)
+            .map_err(|e| table_error("calls", e))?;
+        written += 1;
+        if batch.rows() >= GROUP_ROWS {
+            let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
+            if !emit(Piece { table, batch: full }) {
+                return Ok(None);
+            }
+        }
+    }
+    if batch.rows() > 0 && !emit(Piece { table, batch }) {
+        return Ok(None);
+    }
+    Ok(Some(written))
 }
 
 impl TableFile {
@@ -328,8 +411,19 @@ impl TableFile {
         let message = spec.message_type();
         let parsed = parquet::schema::parser::parse_message_type(&message)
             .map_err(|e| parquet_error(dir, e))?;
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
+            // Statistics and dictionaries cost a comparison or a hash a
+            // value, on every column of every call: kept where they pay,
+            // `run_id`'s chunk bounds (a reader skips other runs' groups
+            // by them) and dictionaries of names, which repeat.
+            .set_statistics_enabled(EnabledStatistics::None)
+            .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
+            .set_dictionary_enabled(false);
+        for path in schema::text_leaves(&spec) {
+            props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
+        }
+        let props = props
             .set_created_by(format!("profx {}", env!("CARGO_PKG_VERSION")))
             .set_key_value_metadata(Some(vec![
                 KeyValue::new("schema".into(), schema::SCHEMA.to_string()),
@@ -353,14 +447,6 @@ impl TableFile {
 
     fn path(&self) -> &Path {
         self.temp.path()
-    }
-
-    /// Writes the rows waiting as a row group once there are `GROUP_ROWS`.
-    fn full(&mut self) -> Result<(), ExportError> {
-        match self.batch.rows() >= GROUP_ROWS {
-            true => self.flush(),
-            false => Ok(()),
-        }
     }
 
     /// Writes the rows waiting as a row group.

@@ -235,6 +235,31 @@ impl TableSpec {
     }
 }
 
+/// The paths of a table's string leaves (a frame's name and module, a
+/// list's items included).
+pub fn text_leaves(spec: &TableSpec) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for c in spec.columns {
+        let n = c.name.to_string();
+        let path = |rest: &[&str]| {
+            let mut p = vec![n.clone()];
+            p.extend(rest.iter().map(|s| s.to_string()));
+            p
+        };
+        match c.kind {
+            Kind::Text => out.push(path(&[])),
+            Kind::Texts => out.push(path(&["list", "element"])),
+            Kind::Frame => out.extend([path(&["name"]), path(&["module"])]),
+            Kind::Frames => out.extend([
+                path(&["list", "element", "name"]),
+                path(&["list", "element", "module"]),
+            ]),
+            Kind::Int | Kind::Float => {}
+        }
+    }
+    out
+}
+
 /// A value of a leaf column.
 #[derive(Debug)]
 enum Values {
@@ -286,8 +311,13 @@ pub enum Cell<'a> {
     Float(Option<f64>),
     /// A string, or null.
     Text(Option<&'a str>),
+    /// A string already made a Parquet value: a name repeated on many rows
+    /// (a trace's calls) shares its bytes.
+    Bytes(&'a ByteArray),
     /// A list of strings.
     Texts(&'a [String]),
+    /// A list of functions, each its name and module made Parquet values.
+    Frames(&'a [[ByteArray; 2]]),
 }
 
 /// Why a row does not fit its table: a column's key missing from the row
@@ -418,7 +448,9 @@ impl Batch {
                 (Kind::Int, Cell::Int(v)) => v.is_some() || c.nullable,
                 (Kind::Float, Cell::Float(v)) => v.is_some() || c.nullable,
                 (Kind::Text, Cell::Text(v)) => v.is_some() || c.nullable,
+                (Kind::Text, Cell::Bytes(_)) => true,
                 (Kind::Texts, Cell::Texts(_)) => true,
+                (Kind::Frames, Cell::Frames(_)) => true,
                 _ => false,
             };
             if !fits {
@@ -430,7 +462,13 @@ impl Batch {
                 Cell::Int(v) => push_scalar(&mut leaves[0], Scalar::Int(v)),
                 Cell::Float(v) => push_scalar(&mut leaves[0], Scalar::Float(v)),
                 Cell::Text(v) => push_scalar(&mut leaves[0], Scalar::Text(v)),
+                Cell::Bytes(v) => push_bytes(&mut leaves[0], v),
                 Cell::Texts(v) => push_list(&mut leaves[0], v.iter().map(String::as_str)),
+                Cell::Frames(v) => {
+                    for (k, leaf) in leaves.iter_mut().enumerate() {
+                        push_byte_list(leaf, v.iter().map(|pair| &pair[k]));
+                    }
+                }
             }
         }
         self.rows += 1;
@@ -499,6 +537,15 @@ fn push_scalar(leaf: &mut Leaf, v: Scalar<'_>) {
     }
 }
 
+fn push_bytes(leaf: &mut Leaf, v: &ByteArray) {
+    if let Values::Bytes(out) = &mut leaf.values {
+        out.push(v.clone());
+        if leaf.nullable {
+            leaf.defs.push(1);
+        }
+    }
+}
+
 /// A list's items: each a value at definition level 1, the first at
 /// repetition level 0 (a new row); an empty list one level-0 entry.
 fn push_list<'a>(leaf: &mut Leaf, items: impl Iterator<Item = &'a str>) {
@@ -508,6 +555,24 @@ fn push_list<'a>(leaf: &mut Leaf, items: impl Iterator<Item = &'a str>) {
     let mut any = false;
     for item in items {
         out.push(ByteArray::from(item.as_bytes().to_vec()));
+        leaf.defs.push(1);
+        leaf.reps.push(i16::from(any));
+        any = true;
+    }
+    if !any {
+        leaf.defs.push(0);
+        leaf.reps.push(0);
+    }
+}
+
+/// `push_list`, of values already made.
+fn push_byte_list<'a>(leaf: &mut Leaf, items: impl Iterator<Item = &'a ByteArray>) {
+    let Values::Bytes(out) = &mut leaf.values else {
+        return;
+    };
+    let mut any = false;
+    for item in items {
+        out.push(item.clone());
         leaf.defs.push(1);
         leaf.reps.push(i16::from(any));
         any = true;
