@@ -37,7 +37,10 @@ pub trait CallSink: Send {
 /// first load that takes it feeds it, so a query's replay of the same
 /// input (which clones the options) never feeds it twice.
 #[derive(Clone, Default)]
-pub struct CallFeed(Option<Arc<Mutex<Option<Box<dyn CallSink>>>>>);
+pub struct CallFeed(Option<Arc<Waiting>>);
+
+/// The sink until a load takes it.
+type Waiting = Mutex<Option<Box<dyn CallSink>>>;
 
 impl std::fmt::Debug for CallFeed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
