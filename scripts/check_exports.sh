@@ -2,7 +2,8 @@
 # Exports checked by the real tools (issue 9): inferno-flamegraph renders the
 # folded stacks, speedscope's published schema validates the speedscope
 # file, DuckDB reads every CSV view with the report's rows and totals, and
-# a trace's Chrome events nest. The inputs are written outside the
+# a trace's Chrome events nest. Issue 70: DuckDB reads the Parquet tables of
+# many runs, every value the report's (scripts/check_parquet.py). The inputs are written outside the
 # repository: generated files of every format (examples/gen_large), the
 # demo log and the real files of tests/fixtures/real/.
 #
@@ -42,3 +43,27 @@ cp tests/fixtures/real/cdex_lame_function_timing.txt "$WORK/lame.txt"
     tests/fixtures/speedscope/file-format-schema.json "$WORK/out" \
     "$WORK/trace.prf" "$WORK/trace.dbf" "$WORK/samples.br" "$WORK/listing.txt" \
     "$WORK/orders.prof" "$WORK/calltree.csv" "$WORK/callercallee.csv" "$WORK/lame.txt"
+
+# Issue 70: the same inputs and every fixture that loads, as runs in two
+# sets (before/, after/: the README's query compares them), exported to
+# Parquet tables and read back by DuckDB. Run from the runs' folder: the
+# inputs' names as given are the runs' `sources`.
+ROOT=$PWD
+PQ="$WORK/parquet"
+rm -rf "$PQ"
+mkdir -p "$PQ/before" "$PQ/after"
+cp tests/fixtures/diff/xpp/base.prf tests/fixtures/diff/plist/base.txt \
+    tests/fixtures/diff/vs-csv/base.csv "$WORK/trace.prf" "$WORK/listing.txt" \
+    "$WORK/callercallee.csv" "$PQ/before/"
+cp tests/fixtures/diff/xpp/new.prf tests/fixtures/diff/plist/new.txt \
+    tests/fixtures/diff/vs-csv/new.csv "$WORK/trace.dbf" "$WORK/samples.br" \
+    "$WORK/orders.prof" "$WORK/calltree.csv" "$WORK/lame.txt" "$PQ/after/"
+for format in plist xpp vs-csv; do
+    cp -r "tests/fixtures/$format" "$PQ/after/$format"
+done
+(
+    cd "$PQ"
+    "$WORK/venv/bin/python" "$ROOT/scripts/check_parquet.py" "$ROOT/$PROFX" out \
+        before/* after/*.* after/plist/*.txt after/xpp/*.prf after/vs-csv/*.csv \
+        after/xpp/packeted-deldbe/D.PRF
+)

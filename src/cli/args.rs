@@ -89,7 +89,8 @@ pub enum Command {
     /// Load profiles and print them: `--json` for scripts, `--table` for people.
     Report(ReportArgs),
     /// Write a profile for other tools: folded stacks (inferno,
-    /// flamegraph.pl), speedscope, Chrome trace events (Perfetto), CSV.
+    /// flamegraph.pl), speedscope, Chrome trace events (Perfetto), CSV;
+    /// many runs as Parquet tables (DuckDB, Spark).
     Export(ExportArgs),
     /// Compare two runs: a table for people, `--json` for scripts,
     /// `--fail-if` to fail a build on a slowdown (exit 3), `--to folded|csv`
@@ -194,12 +195,13 @@ impl From<DiffSort> for profx::analysis::diff::SortBy {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The profile file (the format is detected from its content).
+    /// The profile file (the format is detected from its content); with
+    /// `--to parquet`, any number of them, each a run, of any formats.
     #[arg(required_unless_present = "demo", value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    pub files: Vec<PathBuf>,
 
     /// Export the demo profile built into profx instead of a file.
-    #[arg(long, conflicts_with = "file")]
+    #[arg(long, conflicts_with = "files")]
     pub demo: bool,
 
     /// What to write.
@@ -207,13 +209,21 @@ pub struct ExportArgs {
     pub to: ToArg,
 
     /// The output file, `-` for standard output. Written atomically (a
-    /// temporary file renamed into place).
+    /// temporary file renamed into place). With `--to parquet`, a folder
+    /// of tables, one file each (docs/spec/parquet.md), which must not
+    /// exist unless `--append` is given.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
 
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+
+    /// `--to parquet`: add the runs to the tables already in the folder
+    /// (new run ids, files `<table>-N.parquet`); a folder of another
+    /// schema is refused, saying what differs.
+    #[arg(long)]
+    pub append: bool,
 
     /// Which pane `--to csv` writes (default: functions).
     #[arg(long, value_enum)]
@@ -238,6 +248,8 @@ pub enum ToArg {
     Speedscope,
     Chrome,
     Csv,
+    /// Tables of many runs for DuckDB, Spark, Polars, pandas: a folder.
+    Parquet,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -257,13 +269,24 @@ impl From<WeightArg> for Weight {
     }
 }
 
+impl ToArg {
+    /// As `--to` takes it.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
+}
+
 impl ExportArgs {
-    pub fn target(&self) -> Target {
+    /// The one stream to write; `None` for `--to parquet`, a folder.
+    pub fn target(&self) -> Option<Target> {
         match self.to {
-            ToArg::Folded => Target::Folded,
-            ToArg::Speedscope => Target::Speedscope,
-            ToArg::Chrome => Target::Chrome,
-            ToArg::Csv => Target::Csv(self.view.unwrap_or(Table::Functions)),
+            ToArg::Folded => Some(Target::Folded),
+            ToArg::Speedscope => Some(Target::Speedscope),
+            ToArg::Chrome => Some(Target::Chrome),
+            ToArg::Csv => Some(Target::Csv(self.view.unwrap_or(Table::Functions))),
+            ToArg::Parquet => None,
         }
     }
 }

@@ -2,12 +2,14 @@
 //! export …` and `profx diff BASE NEW` (`diff.rs`).
 //!
 //! Exit codes (report-json.md): 0 loaded (warnings or not), 1 the input
-//! could not be loaded, 2 a usage error (clap's own code for bad
-//! arguments), 3 a `profx diff --fail-if` condition held.
+//! could not be loaded (`--to parquet`: a run was left out, the others
+//! written), 2 a usage error (clap's own code for bad arguments), 3 a
+//! `profx diff --fail-if` condition held.
 
 mod args;
 mod diff;
 mod follow;
+mod parquet;
 mod progress;
 
 use anyhow::Context;
@@ -52,11 +54,18 @@ struct Usage(String);
 /// column the view lacks or this profile has no values in, options that do not go together, an output that
 /// is the input or no regular file) are 2.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    use export::ExportError::{IsInput, NotAFile, Weight};
+    use export::ExportError::{DirExists, IsInput, NotADir, NotAFile, SchemaDiffers, Weight};
     // A weight the profile does not record is a flag it cannot take.
     let refused_output = matches!(
         err.downcast_ref::<export::ExportError>(),
-        Some(IsInput { .. } | NotAFile { .. } | Weight(_))
+        Some(
+            IsInput { .. }
+                | NotAFile { .. }
+                | Weight(_)
+                | DirExists { .. }
+                | NotADir { .. }
+                | SchemaDiffers { .. }
+        )
     );
     // `--clock-mhz` on a profile not in ticks, or `--follow` on one that
     // cannot grow, asks what the file cannot take.
@@ -425,11 +434,13 @@ fn source_view(
 }
 
 fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Result<ExitCode> {
-    let files: Vec<PathBuf> = args.file.iter().cloned().collect();
-    check_export_args(args, &files)?;
-    let inputs = open_inputs(&files, args.demo)?;
+    let Some(target) = args.target() else {
+        return parquet::export(args, q);
+    };
+    let files = &args.files;
+    check_export_args(args, files)?;
+    let inputs = open_inputs(files, args.demo)?;
     check_memory(&inputs, &args.load, load::memory::Use::Report)?;
-    let target = args.target();
     let profile = progress::while_loading(&inputs, || {
         let mut opts = load_options(&args.load);
         opts.timeline = target.needs_timeline();
@@ -478,10 +489,21 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
 /// file, an output that exists without `--force` (checked again when the
 /// file is written).
 fn check_export_args(args: &ExportArgs, files: &[PathBuf]) -> anyhow::Result<()> {
+    if files.len() > 1 {
+        return Err(Usage(format!(
+            "--to {} writes one profile ({} files given): export each on its own, or give them all to --to parquet -o DIR (a run each)",
+            args.to.name(),
+            files.len()
+        ))
+        .into());
+    }
+    if args.append {
+        return Err(Usage("--append goes with --to parquet".into()).into());
+    }
     if args.view.is_some() && args.to != ToArg::Csv {
         return Err(Usage("--view goes with --to csv".into()).into());
     }
-    if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome) {
+    if args.weight.is_some() && matches!(args.to, ToArg::Csv | ToArg::Chrome | ToArg::Parquet) {
         return Err(Usage("--weight goes with --to folded or --to speedscope".into()).into());
     }
     refuse_output(&args.output, files, args.force)

@@ -297,6 +297,10 @@ pub struct LoadOptions {
     /// rather than warned about, and a DBF header's record count, which
     /// the writer rewrites, is not compared.
     pub live: bool,
+    /// Where a trace's calls go, one by one as they close (the parquet
+    /// export's `calls` table): the first load of these options takes it,
+    /// a query's replay of the input never does.
+    pub calls: profx_model::CallFeed,
 }
 
 /// Whether a trace's call paths and a log's samples make stacks. The
@@ -426,6 +430,9 @@ fn load_one(
     }
     if opts.stacks == KeepStacks::Skipped {
         b.skip_stacks();
+    }
+    if let Some(sink) = opts.calls.take() {
+        b.feed_calls(sink);
     }
     match watch {
         Some(watch) => {

@@ -80,6 +80,8 @@ pub struct ProfileBuilder {
     pub(crate) paths: metrics::PathState,
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
+    /// Where the trace feed hands each call (`feed_calls`).
+    pub(crate) call_sink: Option<super::calls::Sink>,
     /// The stretch of a trace its numbers are cut to (`cut_to`).
     pub(crate) trace_range: crate::TimeRange,
     pub(crate) timeline: Option<super::timeline::Timeline>,
@@ -142,6 +144,7 @@ impl ProfileBuilder {
             trace_state: None,
             paths: Default::default(),
             timeline_wanted: false,
+            call_sink: None,
             trace_range: crate::TimeRange::ALL,
             timeline: None,
             lanes: None,
@@ -716,6 +719,13 @@ impl ProfileBuilder {
     /// would make it negative (the loader warned there).
     pub fn forget_stack_child(&mut self, id: StackId) {
         self.stacks[id.index()].child_ms = None;
+    }
+
+    /// Hands each call the trace feed counts to `sink` as it closes, and
+    /// tells it when the trace ends (`calls.rs`); call before the loader
+    /// starts.
+    pub fn feed_calls(&mut self, sink: Box<dyn super::CallSink>) {
+        self.call_sink = Some(super::calls::Sink(sink));
     }
 
     /// Asks the trace feed to keep every push and pop with its time (for

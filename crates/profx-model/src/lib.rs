@@ -13,6 +13,7 @@
 
 pub mod budget;
 mod builder;
+pub mod calls;
 pub mod facts;
 mod func_index;
 pub mod graph;
@@ -36,6 +37,7 @@ mod tree;
 mod warning;
 
 pub use builder::{FuncSummary, ProfileBuilder};
+pub use calls::{Call, CallFeed, CallSink};
 pub use facts::{Facts, HitsWord, LineFile, LineNumbers, TimeUnit};
 pub use graph::{HitsCount, StatedEdge};
 pub use ids::{FuncId, LineId, NameId, NodeId, PacketId, StackId};

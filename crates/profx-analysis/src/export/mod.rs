@@ -9,13 +9,16 @@
 //!   sampled otherwise;
 //! - `chrome`: Chrome trace-event JSON (Perfetto, chrome://tracing), traces
 //!   only;
-//! - `csv`: a pane as a table (Excel, DuckDB, pandas).
+//! - `csv`: a pane as a table (Excel, DuckDB, pandas);
+//! - `parquet`: many runs as tables (DuckDB, Spark), a folder of them
+//!   (`parquet/`, not a `Target`: it writes no one stream).
 
 pub mod atomic;
 mod chrome;
 pub mod csv;
 pub mod folded;
 mod json;
+pub mod parquet;
 mod speedscope;
 
 use crate::flame::{self, NoSuchWeight, Weight};
@@ -147,6 +150,37 @@ pub enum ExportError {
     /// An I/O error while the export's data was written.
     #[error(transparent)]
     Io(#[from] io::Error),
+    /// The Parquet writer or reader failed (`--to parquet`).
+    #[error("{path}: {error}")]
+    Parquet {
+        /// The file or folder.
+        path: String,
+        /// What failed, in the Parquet library's words.
+        error: String,
+    },
+    /// `--to parquet`'s folder exists and `--append` was not given.
+    #[error("{path} exists; add --append to add these runs to its tables, or give a new folder")]
+    DirExists {
+        /// The folder, as given.
+        path: String,
+    },
+    /// `--to parquet`'s output exists and is no folder.
+    #[error("{path} {what}; --to parquet writes a folder of tables")]
+    NotADir {
+        /// The output, as given.
+        path: String,
+        /// What it is instead.
+        what: &'static str,
+    },
+    /// `--append` to a folder whose tables are not of the schema written
+    /// now.
+    #[error("{path} holds tables of another schema, left as they are: {what}")]
+    SchemaDiffers {
+        /// The folder, as given.
+        path: String,
+        /// What differs, table by table.
+        what: String,
+    },
 }
 
 impl From<::csv::Error> for ExportError {

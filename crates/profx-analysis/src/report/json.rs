@@ -131,8 +131,8 @@ pub(crate) struct Line<'p> {
 
 #[derive(Serialize)]
 pub(crate) struct Frame<'p> {
-    name: &'p str,
-    module: &'p str,
+    pub(crate) name: &'p str,
+    pub(crate) module: &'p str,
 }
 
 #[derive(Serialize)]
@@ -206,7 +206,7 @@ struct DroppedJson {
 
 /// A trace's thread (`"threads"`).
 #[derive(Serialize)]
-struct ThreadJson {
+pub(crate) struct ThreadJson {
     id: u64,
     first_ms: Option<f64>,
     last_ms: Option<f64>,
@@ -271,14 +271,7 @@ fn write_parts(
         query: query_json(asked, p),
         threads: crate::query::threads_by_id(events)
             .iter()
-            .map(|t| ThreadJson {
-                id: t.id,
-                first_ms: t.first_ms,
-                last_ms: t.last_ms,
-                busy_ms: t.busy_ms,
-                events: t.events,
-                calls: t.calls,
-            })
+            .map(thread)
             .collect(),
         totals: answer_totals(p, events),
         functions: Rows::new(canonical_functions(p).into_iter().map(|f| function(p, f))),
@@ -478,6 +471,18 @@ pub(crate) fn function(p: &Profile, id: FuncId) -> Function<'_> {
         p99_elapsed_exclusive_ms: p99_excl,
         source_file: p.function_start(id).map(|s| s.0),
         source_line: p.function_start(id).map(|s| s.1),
+    }
+}
+
+/// A thread's row (`"threads"`).
+pub(crate) fn thread(t: &profx_model::ThreadInfo) -> ThreadJson {
+    ThreadJson {
+        id: t.id,
+        first_ms: t.first_ms,
+        last_ms: t.last_ms,
+        busy_ms: t.busy_ms,
+        events: t.events,
+        calls: t.calls,
     }
 }
 

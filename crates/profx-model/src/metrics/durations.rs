@@ -368,6 +368,7 @@ impl Durations {
                 let calls = std::mem::take(&mut steps.calls);
                 let grouped = group(calls, funcs, 0u32);
                 let (scale, exact) = (steps.scale, &steps.exact);
+                table.scale = Some(scale);
                 let ms = |v: u32| match v & EXCEPTION {
                     0 => f64::from(v) / scale,
                     _ => exact[(v & !EXCEPTION) as usize],
@@ -569,6 +570,9 @@ struct Row {
 pub(crate) struct DurationTable {
     rows: Vec<Row>,
     hist: Vec<u64>,
+    /// The steps a ms held when the trace ended (`Steps::scale`); `None`
+    /// where the values were kept exactly.
+    scale: Option<f64>,
 }
 
 /// The median, 90th and 99th percentile of a function's calls' times
@@ -676,6 +680,22 @@ impl Profile {
                 counts: &hist[1..],
             },
         })
+    }
+
+    /// A call's duration `v` as its function's durations hold it: the
+    /// whole steps of the trace's clock where it is on one (its binary
+    /// noise gone, as in the percentiles), else exactly `v`. Per-call rows
+    /// written elsewhere (the `calls` table) so equal the minimum, maximum
+    /// and percentiles to the bit.
+    pub fn call_time(&self, v: f64) -> f64 {
+        match self
+            .durations
+            .scale
+            .and_then(|s| Some((in_steps(v, s)?, s)))
+        {
+            Some((k, scale)) => f64::from(k) / scale,
+            None => v,
+        }
     }
 
     /// Whether some function has durations ([`Profile::call_durations`]).

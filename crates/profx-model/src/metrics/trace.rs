@@ -171,6 +171,8 @@ pub struct TraceState {
     lanes: crate::lanes::LaneFeed,
     /// The tree had no node when the trace began (`trace_owns_tree`).
     owns_tree: bool,
+    /// Where each counted call goes as it closes (`calls.rs`).
+    calls: Option<crate::calls::Sink>,
 }
 
 const SMALL_IDS: u64 = 4096;
@@ -331,6 +333,7 @@ impl ProfileBuilder {
             marks: self.timeline_wanted.then(Vec::new),
             range: self.trace_range,
             lanes: Default::default(),
+            calls: self.call_sink.take(),
         });
     }
 
@@ -555,9 +558,24 @@ impl ProfileBuilder {
         let th = st.threads.get_mut(thread.0)?;
         let frame = th.frames.pop()?;
         let clock = th.clock;
+        // Calls left open below it; a stack of 2³² calls would take 160
+        // GiB of frames first.
+        let (id, depth) = (th.id, th.frames.len() as u32);
         th.leave(&frame);
         st.mark(thread, frame.func, false);
         let entered = st.accs.durations.exit(thread.0);
+        if let Some(sink) = st.calls.as_mut()
+            && frame.is(TraceFrame::COUNTED)
+        {
+            sink.0.call(&crate::Call {
+                thread: id,
+                func: frame.func,
+                start: frame.pushed_at,
+                inclusive: st.range.cut(clock.unwrap_or(0.0)) - frame.pushed_at,
+                exclusive: frame.self_ms,
+                depth,
+            });
+        }
         st.accs.pop(Pop {
             path: frame.path,
             func: frame.func,
@@ -711,6 +729,9 @@ impl ProfileBuilder {
         let Some(mut st) = self.trace_state.take() else {
             return;
         };
+        if let Some(sink) = st.calls.as_mut() {
+            sink.0.done();
+        }
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
         let lanes = std::mem::take(&mut st.lanes);

@@ -1,0 +1,662 @@
+//! `profx export FILE… --to parquet -o DIR` (issue 70, docs/spec/parquet.md):
+//! many runs as tables DuckDB, Spark, Polars and pandas read, one file a
+//! table (`DIR/<table>.parquet`; `--append` adds `<table>-N.parquet`).
+//!
+//! A run's rows are the rows `report --json` writes of it
+//! (`report/json.rs`'s row functions, the same query answer), so every
+//! number in a table is the number `--json` gives. Each file is written to
+//! a temporary file in DIR, renamed into place once every run is in: a
+//! failed export leaves DIR as it was.
+
+pub mod calls;
+pub mod schema;
+
+use super::ExportError;
+use crate::query::{Answer, Reads};
+use crate::report::json;
+use crate::sort::{canonical_functions, canonical_lines, canonical_stacks};
+use parquet::basic::Compression;
+use parquet::data_type::ByteArray;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
+use schema::{Batch, Cell, TABLES, TableSpec};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use calls::{CallSpill, Spilled};
+
+/// Rows a row group holds at most: a run's rows are one group, a run with
+/// more several.
+pub const GROUP_ROWS: usize = 1 << 20;
+
+/// The tables being written into a folder.
+pub struct Tables {
+    dir: PathBuf,
+    /// `""` for a new folder, `-N` for an append.
+    suffix: String,
+    files: Vec<TableFile>,
+    next_run: i64,
+    /// Whether `create` made the folder (`abandon` removes it then).
+    created: bool,
+}
+
+struct TableFile {
+    spec: TableSpec,
+    writer: SerializedFileWriter<BufWriter<File>>,
+    temp: tempfile::NamedTempFile<File>,
+    batch: Batch,
+    rows: u64,
+}
+
+fn parquet_error(path: &Path, error: impl std::fmt::Display) -> ExportError {
+    ExportError::Parquet {
+        path: path.display().to_string(),
+        error: error.to_string(),
+    }
+}
+
+fn io_error(path: &Path, error: std::io::Error) -> ExportError {
+    ExportError::Write {
+        path: path.display().to_string(),
+        error,
+    }
+}
+
+impl Tables {
+    /// Starts the tables in `dir`: a new folder, or with `append` one that
+    /// holds tables of the same schema (a folder without any is made or
+    /// filled as a new one). Refuses an existing folder without `append`,
+    /// and a folder of another schema, saying what differs.
+    pub fn create(dir: &Path, append: bool) -> Result<Tables, ExportError> {
+        let shown = dir.display().to_string();
+        let mut created = false;
+        let existing = match std::fs::metadata(dir) {
+            Ok(m) if !m.is_dir() => {
+                return Err(ExportError::NotADir {
+                    path: shown,
+                    what: profx_sys::fs::kind_of(&m.file_type()),
+                });
+            }
+            Ok(_) if !append => return Err(ExportError::DirExists { path: shown }),
+            Ok(_) => Existing::read(dir)?,
+            Err(_) => {
+                std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+                created = true;
+                Existing::default()
+            }
+        };
+        existing.same_schema(dir)?;
+        let suffix = existing.free_suffix(dir);
+        let mut files = Vec::new();
+        for spec in TABLES {
+            files.push(TableFile::new(dir, spec)?);
+        }
+        Ok(Tables {
+            dir: dir.to_path_buf(),
+            suffix,
+            files,
+            next_run: existing.last_run + 1,
+            created,
+        })
+    }
+
+    /// Writes nothing (no run could be read): the temporary files go, and
+    /// the folder too if `create` made it.
+    pub fn abandon(self) {
+        let (dir, created) = (self.dir.clone(), self.created);
+        drop(self);
+        if created {
+            // Only an empty folder is removed: whatever else came there
+            // meanwhile is not this export's.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+
+    /// The run id the first run written gets; the others follow it.
+    pub fn first_run_id(&self) -> i64 {
+        self.next_run
+    }
+
+    /// Writes one table's rows of a run as a row group of its file.
+    pub fn write(&mut self, piece: Piece) -> Result<(), ExportError> {
+        let file = self
+            .files
+            .get_mut(piece.table)
+            .ok_or_else(|| parquet_error(&self.dir, "a piece of no table"))?;
+        file.batch = piece.batch;
+        file.flush()
+    }
+
+    /// Closes every table and renames each into place; what was written,
+    /// in words.
+    pub fn finish(self) -> Result<super::Summary, ExportError> {
+        let mut said = Vec::new();
+        let mut done = Vec::new();
+        for file in self.files {
+            let name = format!("{}{}.parquet", file.spec.name, self.suffix);
+            said.push(format!("{} {}", file.rows, file.spec.name));
+            done.push((file.close()?, self.dir.join(name)));
+        }
+        for (temp, path) in done {
+            temp.persist_noclobber(&path)
+                .map_err(|e| io_error(&path, e.error))?;
+        }
+        Ok(super::Summary {
+            what: said.join(", "),
+        })
+    }
+}
+
+/// One table's rows of one run, made on the run's own thread and written
+/// by the one writer (`Tables::write`) as a row group.
+#[derive(Debug)]
+pub struct Piece {
+    /// The table's place in `TABLES`.
+    table: usize,
+    batch: Batch,
+}
+
+/// Makes one run's rows, table by table, and hands each table's to `emit`
+/// (a trace's calls `GROUP_ROWS` at a time): `answer` is the query's
+/// answer on the run's loaded profile, `calls` its trace's calls. Stops
+/// when `emit` says the writer has (`Ok(false)`). How many calls it gave.
+pub fn run_rows(
+    run_id: i64,
+    answer: &Answer,
+    calls: Option<Spilled>,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> Result<Option<u64>, ExportError> {
+    let paths = answer.profile(Reads::Paths);
+    let events = answer.profile(Reads::Events);
+    let mut calls = calls;
+    let mut n_calls = 0;
+    for (table, spec) in TABLES.iter().enumerate() {
+        let mut batch = Batch::new(*spec);
+        match spec.name {
+            "runs" => run_row(&mut batch, run_id, answer)?,
+            "functions" => {
+                let rows = canonical_functions(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    rows.into_iter().map(|f| json::function(paths, f)),
+                )?;
+            }
+            "edges" => {
+                let edges = crate::callgraph::edges(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    edges.iter().map(|e| json::edge(paths, e)),
+                )?;
+            }
+            "stacks" => stack_rows(&mut batch, run_id, paths)?,
+            "lines" => {
+                let rows = canonical_lines(paths);
+                json_rows(
+                    &mut batch,
+                    run_id,
+                    rows.into_iter().map(|l| json::line(paths, l)),
+                )?;
+            }
+            "threads" => {
+                let rows = crate::query::threads_by_id(events);
+                json_rows(&mut batch, run_id, rows.iter().map(json::thread))?;
+            }
+            _ => {
+                if let Some(spilled) = calls.take() {
+                    match call_rows(table, batch, run_id, answer, spilled, emit)? {
+                        Some(n) => n_calls = n,
+                        None => return Ok(None),
+                    }
+                }
+                continue;
+            }
+        }
+        if batch.rows() > 0 && !emit(Piece { table, batch }) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(n_calls))
+}
+
+fn table_error(table: &str, error: impl std::fmt::Display) -> ExportError {
+    ExportError::Parquet {
+        path: format!("{table}.parquet"),
+        error: error.to_string(),
+    }
+}
+
+/// Adds `rows`, `--json` rows, to `batch`, each through its JSON value:
+/// a column is its key's value (a run's rows are below `GROUP_ROWS` but
+/// in a file stating tens of millions of functions, which the load would
+/// not hold either).
+fn json_rows<T: serde::Serialize>(
+    batch: &mut Batch,
+    run_id: i64,
+    rows: impl Iterator<Item = T>,
+) -> Result<(), ExportError> {
+    for row in rows {
+        let value = serde_json::to_value(row).map_err(std::io::Error::other)?;
+        batch
+            .push_json(run_id, &value)
+            .map_err(|e| table_error("", e))?;
+    }
+    Ok(())
+}
+
+/// `--json`'s stacks: its numbers (`json::stack`), and its frames' names
+/// made Parquet values once a function (a run has tens of thousands of
+/// stacks, each of tens of frames, over a few hundred functions).
+fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
+    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; p.functions().len()];
+    let mut frames: Vec<[ByteArray; 2]> = Vec::new();
+    for s in canonical_stacks(p) {
+        let row = json::stack(p, s);
+        frames.clear();
+        for f in p.frames(s) {
+            let slot = names
+                .get_mut(f.index())
+                .ok_or_else(|| table_error("stacks", "a frame of no function"))?;
+            let pair = slot.get_or_insert_with(|| {
+                let frame = json::frame(p, f);
+                [bytes(frame.name), bytes(frame.module)]
+            });
+            frames.push(pair.clone());
+        }
+        let count = |n: Option<u64>| n.and_then(|n| i64::try_from(n).ok());
+        let cells = [
+            Cell::Int(Some(run_id)),
+            Cell::Frames(&frames),
+            Cell::Int(count(row.hits)),
+            Cell::Float(row.self_ms),
+            Cell::Float(row.child_ms),
+        ];
+        batch
+            .push_cells(&cells)
+            .map_err(|e| table_error("stacks", e))?;
+    }
+    Ok(())
+}
+
+fn bytes(s: &str) -> ByteArray {
+    ByteArray::from(s.as_bytes().to_vec())
+}
+
+fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), ExportError> {
+    let paths = answer.profile(Reads::Paths);
+    let events = answer.profile(Reads::Events);
+    let totals =
+        serde_json::to_value(json::answer_totals(paths, events)).map_err(std::io::Error::other)?;
+    let query = serde_json::to_string(&json::query_json(&answer.asked(), paths))
+        .map_err(std::io::Error::other)?;
+    let t = |key: &str| totals[key].as_f64();
+    let n = |key: &str| totals[key].as_u64().and_then(|n| i64::try_from(n).ok());
+    let count = |n: usize| i64::try_from(n).ok();
+    let cells = [
+        Cell::Int(Some(run_id)),
+        Cell::Texts(&paths.sources),
+        Cell::Text(Some(&paths.format)),
+        Cell::Text(paths.time_unit().map(|u| u.name())),
+        Cell::Text(Some(&query)),
+        Cell::Int(count(paths.warnings().len())),
+        Cell::Float(t("elapsed_inclusive_ms")),
+        Cell::Float(t("application_inclusive_ms")),
+        Cell::Float(t("outside_ms")),
+        Cell::Int(n("samples")),
+        Cell::Int(n("functions")),
+        Cell::Int(n("lines")),
+        Cell::Int(n("stacks")),
+        Cell::Int(n("packets")),
+        Cell::Int(n("events")),
+    ];
+    batch.push_cells(&cells).map_err(|e| table_error("runs", e))
+}
+
+/// The trace's calls the query keeps: those of its threads, entered
+/// inside its range (a call counts where it was entered, model.md § Time
+/// ranges); transforms rewrite call paths, not calls. Handed to `emit`
+/// `GROUP_ROWS` at a time, so a trace of any size holds one group's
+/// rows; `None` when `emit` says the writer has stopped.
+fn call_rows(
+    table: usize,
+    mut batch: Batch,
+    run_id: i64,
+    answer: &Answer,
+    spilled: Spilled,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> Result<Option<u64>, ExportError> {
+    let loaded = answer.loaded();
+    let threads = answer.threads();
+    let range = answer.range();
+    let timed = loaded.time_unit().is_some();
+    let at = |x: f64| loaded.at_resolution(Some(x)).filter(|_| timed);
+    // A duration as the function's percentiles, minimum and maximum hold
+    // it (`Profile::call_time`).
+    let ms = |x: f64| at(loaded.call_time(x));
+    let functions = loaded.functions().len();
+    // Each function's name and module made Parquet values once, shared by
+    // its calls' rows.
+    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; functions];
+    let mut written = 0;
+    let spill_error = |e| table_error("calls", e);
+    for call in spilled.rows().map_err(spill_error)? {
+        let c = call.map_err(spill_error)?;
+        if threads.is_some_and(|t| !t.contains(&c.thread))
+            || range.is_some_and(|r| !r.holds(c.start))
+        {
+            continue;
+        }
+        let Some(slot) = names.get_mut(c.func.index()) else {
+            let why = format!("a call of function {} of {functions}", c.func.raw());
+            return Err(table_error("calls", why));
+        };
+        let [name, module] = slot.get_or_insert_with(|| {
+            [
+                bytes(loaded.function_name(c.func)),
+                bytes(loaded.function_module(c.func)),
+            ]
+        });
+        let cells = [
+            Cell::Int(Some(run_id)),
+            Cell::Int(i64::try_from(c.thread).ok()),
+            Cell::Bytes(name),
+            Cell::Bytes(module),
+            Cell::Float(at(c.start)),
+            Cell::Float(ms(c.inclusive)),
+            Cell::Float(ms(c.exclusive)),
+            Cell::Int(Some(i64::from(c.depth))),
+        ];
+        batch
+            .push_cells(&cells)
+            .map_err(|e| table_error("calls", e))?;
+        written += 1;
+        if batch.rows() >= GROUP_ROWS {
+            let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
+            if !emit(Piece { table, batch: full }) {
+                return Ok(None);
+            }
+        }
+    }
+    if batch.rows() > 0 && !emit(Piece { table, batch }) {
+        return Ok(None);
+    }
+    Ok(Some(written))
+}
+
+impl TableFile {
+    fn new(dir: &Path, spec: TableSpec) -> Result<TableFile, ExportError> {
+        // Readable as any new file once renamed (the umask's permissions,
+        // not a temporary's 0600): the tables are for other tools.
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{}-", spec.name))
+            .suffix(".parquet.tmp")
+            .make_in(dir, |path| {
+                let mut o = std::fs::OpenOptions::new();
+                o.read(true).write(true).create_new(true);
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    o.mode(0o666);
+                }
+                o.open(path)
+            })
+            .map_err(|e| io_error(dir, e))?;
+        let out = temp.as_file().try_clone().map_err(|e| io_error(dir, e))?;
+        let message = spec.message_type();
+        let parsed = parquet::schema::parser::parse_message_type(&message)
+            .map_err(|e| parquet_error(dir, e))?;
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            // Statistics and dictionaries cost a comparison or a hash a
+            // value, on every column of every call: kept where they pay,
+            // `run_id`'s chunk bounds (a reader skips other runs' groups
+            // by them) and dictionaries of names, which repeat.
+            .set_statistics_enabled(EnabledStatistics::None)
+            .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
+            .set_dictionary_enabled(false);
+        for path in schema::text_leaves(&spec) {
+            props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
+        }
+        let props = props
+            .set_created_by(format!("profx {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new("schema".into(), schema::SCHEMA.to_string()),
+                KeyValue::new("table".into(), spec.name.to_string()),
+            ]))
+            .build();
+        let writer = SerializedFileWriter::new(
+            BufWriter::with_capacity(1 << 16, out),
+            Arc::new(parsed),
+            Arc::new(props),
+        )
+        .map_err(|e| parquet_error(dir, e))?;
+        Ok(TableFile {
+            spec,
+            writer,
+            temp,
+            batch: Batch::new(spec),
+            rows: 0,
+        })
+    }
+
+    fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Writes the rows waiting as a row group.
+    fn flush(&mut self) -> Result<(), ExportError> {
+        if self.batch.rows() == 0 {
+            return Ok(());
+        }
+        let path = self.path().to_path_buf();
+        let rows = self.batch.rows() as u64;
+        let mut group = self
+            .writer
+            .next_row_group()
+            .map_err(|e| parquet_error(&path, e))?;
+        self.batch
+            .write(&mut group)
+            .map_err(|e| parquet_error(&path, e))?;
+        group.close().map_err(|e| parquet_error(&path, e))?;
+        self.rows += rows;
+        Ok(())
+    }
+
+    fn close(mut self) -> Result<tempfile::NamedTempFile, ExportError> {
+        self.flush()?;
+        let path = self.path().to_path_buf();
+        let out = self
+            .writer
+            .into_inner()
+            .map_err(|e| parquet_error(&path, e))?;
+        let file = out
+            .into_inner()
+            .map_err(|e| io_error(&path, e.into_error()))?;
+        file.sync_all().map_err(|e| io_error(&path, e))?;
+        Ok(self.temp)
+    }
+}
+
+/// The tables a folder holds already: each table's files, and the
+/// largest run id of its `runs` files.
+#[derive(Debug, Default)]
+struct Existing {
+    /// (table, its files), for the tables with files.
+    files: Vec<(TableSpec, Vec<PathBuf>)>,
+    last_run: i64,
+}
+
+impl Existing {
+    fn read(dir: &Path) -> Result<Existing, ExportError> {
+        let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, e))?;
+        let mut names: Vec<String> = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| io_error(dir, e))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        let mut out = Existing::default();
+        for spec in TABLES {
+            let mine: Vec<PathBuf> = names
+                .iter()
+                .filter(|n| is_file_of(n, spec.name))
+                .map(|n| dir.join(n))
+                .collect();
+            if !mine.is_empty() {
+                out.files.push((spec, mine));
+            }
+        }
+        if let Some((_, runs)) = out.files.iter().find(|(s, _)| s.name == "runs") {
+            for path in runs {
+                out.last_run = out.last_run.max(last_run_id(path)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Refuses a folder whose tables are not the ones written now: a table
+    /// missing, a column missing, added or of another type, another
+    /// `schema` version.
+    fn same_schema(&self, dir: &Path) -> Result<(), ExportError> {
+        if self.files.is_empty() {
+            return Ok(());
+        }
+        let mut differs = Vec::new();
+        for spec in TABLES {
+            let Some((_, paths)) = self.files.iter().find(|(s, _)| s.name == spec.name) else {
+                differs.push(format!(
+                    "{}: no {}*.parquet in the folder",
+                    spec.name, spec.name
+                ));
+                continue;
+            };
+            let want = parquet::schema::parser::parse_message_type(&spec.message_type())
+                .map_err(|e| parquet_error(dir, e))?;
+            let want = schema::describe(&parquet::schema::types::SchemaDescriptor::new(Arc::new(
+                want,
+            )));
+            for path in paths {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let name = name.unwrap_or_default();
+                let reader = open(path)?;
+                let meta = reader.metadata().file_metadata();
+                let version = meta
+                    .key_value_metadata()
+                    .and_then(|kv| kv.iter().find(|k| k.key == "schema"))
+                    .and_then(|k| k.value.clone());
+                if version.as_deref() != Some(&schema::SCHEMA.to_string()) {
+                    differs.push(format!(
+                        "{name}: schema {} (this profx writes {})",
+                        version.as_deref().unwrap_or("not stated"),
+                        schema::SCHEMA
+                    ));
+                }
+                let have = schema::describe(meta.schema_descr());
+                for c in want.iter().filter(|c| !have.contains(c)) {
+                    differs.push(format!("{name}: has no column {c}"));
+                }
+                for c in have.iter().filter(|c| !want.contains(c)) {
+                    differs.push(format!(
+                        "{name}: has column {c}, which this profx does not write"
+                    ));
+                }
+            }
+        }
+        match differs.is_empty() {
+            true => Ok(()),
+            false => Err(ExportError::SchemaDiffers {
+                path: dir.display().to_string(),
+                what: differs.join("; "),
+            }),
+        }
+    }
+
+    /// `-N`, the smallest N ≥ 1 no table's file has yet (`""` for a
+    /// folder without tables).
+    fn free_suffix(&self, dir: &Path) -> String {
+        if self.files.is_empty() {
+            return String::new();
+        }
+        let taken = |n: u64| {
+            TABLES
+                .iter()
+                .any(|t| dir.join(format!("{}-{n}.parquet", t.name)).exists())
+        };
+        let n = (1..).find(|&n| !taken(n)).unwrap_or(u64::MAX);
+        format!("-{n}")
+    }
+}
+
+/// Whether `file` is one of `table`'s files: `<table>.parquet` or
+/// `<table>-N.parquet`.
+fn is_file_of(file: &str, table: &str) -> bool {
+    let Some(rest) = file.strip_prefix(table) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_suffix(".parquet") else {
+        return false;
+    };
+    rest.is_empty()
+        || rest
+            .strip_prefix('-')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn open(path: &Path) -> Result<SerializedFileReader<File>, ExportError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    SerializedFileReader::new(file).map_err(|e| parquet_error(path, e))
+}
+
+/// The largest `run_id` of a `runs` file (0 for none).
+fn last_run_id(path: &Path) -> Result<i64, ExportError> {
+    use parquet::record::RowAccessor;
+    let reader = open(path)?;
+    let rows = reader
+        .get_row_iter(None)
+        .map_err(|e| parquet_error(path, e))?;
+    let mut last = 0;
+    for row in rows {
+        let row = row.map_err(|e| parquet_error(path, e))?;
+        last = last.max(row.get_long(0).map_err(|e| parquet_error(path, e))?);
+    }
+    Ok(last)
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables")
+            .field("dir", &self.dir)
+            .field("suffix", &self.suffix)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tables_files_are_its_name_and_a_number() {
+        assert!(is_file_of("runs.parquet", "runs"));
+        assert!(is_file_of("runs-12.parquet", "runs"));
+        assert!(!is_file_of("runs-.parquet", "runs"));
+        assert!(!is_file_of("runs-x.parquet", "runs"));
+        assert!(!is_file_of("runsx.parquet", "runs"));
+        assert!(!is_file_of("functions.parquet", "runs"));
+    }
+
+    /// Every table's message type parses.
+    #[test]
+    fn every_schema_parses() {
+        for t in TABLES {
+            parquet::schema::parser::parse_message_type(&t.message_type())
+                .unwrap_or_else(|e| panic!("{}: {e}", t.name));
+        }
+    }
+}
