@@ -2417,7 +2417,7 @@ fn one_figure_each(p: &Profile) -> Result<(), TestCaseError> {
             "{name}: callers {into} + roots {} against {incl}",
             roots[i]
         );
-        let lists = g.lists(&p, f);
+        let lists = g.lists(p, f);
         let row = |list: &[profx::analysis::callgraph::Edge], who: Who| {
             list.iter().find(|e| e.who == who).and_then(|e| e.time_ms)
         };

@@ -127,8 +127,11 @@ pub struct CallGraph {
     /// direct or through others), by id.
     recursive: Vec<bool>,
     /// Each function's butterfly, once asked.
-    made: Vec<std::sync::OnceLock<Box<(Vec<Edge>, Vec<Edge>)>>>,
+    made: Vec<std::sync::OnceLock<Box<Sides>>>,
 }
+
+/// A function's callers and callees, as rows.
+type Sides = (Vec<Edge>, Vec<Edge>);
 
 /// Compressed sparse rows of `edges` by the function `key` gives: each
 /// function's start in the index list, and the list.
@@ -446,8 +449,8 @@ impl CallGraph {
 
     /// `f`'s butterfly rows, made from its edges when first asked (`p`:
     /// the profile the graph is of).
-    fn made(&self, p: &Profile, f: FuncId) -> &(Vec<Edge>, Vec<Edge>) {
-        static NONE: (Vec<Edge>, Vec<Edge>) = (Vec::new(), Vec::new());
+    fn made(&self, p: &Profile, f: FuncId) -> &Sides {
+        static NONE: Sides = (Vec::new(), Vec::new());
         let Some(cell) = self.made.get(f.index()) else {
             return &NONE;
         };
