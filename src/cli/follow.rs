@@ -146,7 +146,13 @@ pub(super) fn explore(
         Readiness::Ready => follower.profile().ok(),
         Readiness::Waiting(_) => None,
     };
-    let profile = now.unwrap_or_else(|| profx::model::ProfileBuilder::new("xpp").finish());
+    let profile = now.unwrap_or_else(|| {
+        let mut b = profx::model::ProfileBuilder::new("xpp");
+        let why = "no trace record yet: the header says what following waits for";
+        let waiting = profx::model::MetaValue::Text(why.into());
+        b.set_meta(profx::report::fmt::WAITING, waiting);
+        b.finish()
+    });
     profx::tui::use_source_folders(load_args.source.clone(), load_args.source_map.clone());
     profx::tui::run_following(profile, &super::title_of(files), file, follower)
         .context("running the terminal app")?;

@@ -141,12 +141,21 @@ pub fn counted(n: u64, plural: &str) -> String {
 /// only row was damaged does record them); else that the format records
 /// none (issue 63: never the second where the first is true).
 pub fn empty_because(p: &profx_model::Profile, what: &str) -> String {
+    // A followed trace with no record yet (`profx --follow`'s first
+    // profile) says what it waits for.
+    if let Some(profx_model::MetaValue::Text(why)) = p.meta.get(WAITING) {
+        return why.clone();
+    }
     let row = what.strip_suffix('s').unwrap_or(what);
     match p.warnings().len() as u64 {
         0 => format!("this {} profile does not record {what}", p.format),
         n => format!("every {row} row was skipped: {}", counted(n, "warnings")),
     }
 }
+
+/// The meta key of a profile that stands for a followed trace with no
+/// record yet: why there are no rows.
+pub const WAITING: &str = "waiting";
 
 /// What a command that prints a view says on stderr when the load gave
 /// warnings: how many, and where they are listed (the numbers of a
