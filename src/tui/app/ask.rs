@@ -423,6 +423,9 @@ impl App {
         made: Option<Pane>,
     ) {
         let (old, was) = before;
+        // Where the user was in the tab's root (a table's sort and search,
+        // the tree's open rows, the flame's zoom), put back by identity.
+        let spot = super::follow::Spot::of(self, old.paths());
         self.prepared().start_graph(self.profile());
         self.opening = None;
         let tab = self.tab();
@@ -433,10 +436,15 @@ impl App {
             _ => self.root_pane(tab),
         };
         // The same function, found by the new answer's one mapping.
-        if let Some(g) = was.and_then(|f| self.query.answer().carried(&old, f)) {
+        let again = was.and_then(|f| self.query.answer().carried(&old, f));
+        if let Some(g) = again {
             root.show_function(g, &self.cx_of(Reads::Paths));
         }
         self.history = vec![root];
+        if self.compared.is_none() {
+            let (pane, cx) = self.split();
+            spot.put(pane, again, &cx);
+        }
         if matches!(self.mode, Mode::Finder(_) | Mode::Search) {
             self.mode = Mode::Normal;
         }

@@ -204,25 +204,21 @@ impl App {
     /// frame (rows and frames by their path of names).
     fn take_answer(&mut self, answer: Answer) {
         let before = self.before();
-        let place = Spot::of(self);
         // The tab's root: an update shows it, not the tab of a pane drilled
         // down to from it (the Stacks of a function shown from Functions).
         self.history.truncate(1);
         let loaded = Arc::clone(answer.loaded());
         self.query = Queried::new(loaded, Arc::new(Prepared::default()));
         self.query.set(answer, None);
-        self.query_changed_to(before.clone(), None);
-        let (old, was) = before;
-        let again = was.and_then(|f| self.query.answer().carried(&old, f));
+        self.query_changed_to(before, None);
         let (pane, cx) = self.split();
-        place.put(pane, again, &cx);
         pane.keep_visible(&cx);
     }
 }
 
 /// Where the user was in the tab's root pane, by identities another
 /// profile of the same run has too.
-enum Spot {
+pub(super) enum Spot {
     Table {
         table: crate::analysis::view::Table,
         sort: Option<(crate::tui::columns::Col, bool)>,
@@ -242,9 +238,9 @@ enum Spot {
 }
 
 impl Spot {
-    fn of(app: &App) -> Spot {
-        let cx = app.cx();
-        let p = cx.profile;
+    /// The spot in `app`'s tab root, whose panes were made of `p` (the
+    /// paths' profile of the answer before the query changed).
+    pub(super) fn of(app: &App, p: &crate::model::Profile) -> Spot {
         match app.history.first() {
             Some(Pane::Table(t)) => Spot::Table {
                 table: t.table,
@@ -267,7 +263,12 @@ impl Spot {
 
     /// Puts the spot back in `pane` (the tab's new root), its function
     /// `again` (the selection's, found by name and module) shown.
-    fn put(self, pane: &mut Pane, again: Option<crate::model::FuncId>, cx: &crate::tui::Ctx) {
+    pub(super) fn put(
+        self,
+        pane: &mut Pane,
+        again: Option<crate::model::FuncId>,
+        cx: &crate::tui::Ctx,
+    ) {
         let p = cx.profile;
         let table = matches!(self, Spot::Table { .. });
         match (self, &mut *pane) {
