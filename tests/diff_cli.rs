@@ -902,3 +902,22 @@ fn options_that_do_not_go_together_are_usage_errors() {
     let o = profx(&["diff", "-", "-"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// A share that held is written as the tables write percents, two
+/// decimals, never a float's every digit.
+#[test]
+fn a_share_that_held_is_written_with_two_decimals() {
+    let o = common::profx(&[
+        "diff",
+        "tests/fixtures/diff/xpp/base.prf",
+        "tests/fixtures/diff/xpp/new.prf",
+        "--fail-if",
+        "share(DECODE) > +1%",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", common::stderr(&o));
+    let err = common::stderr(&o);
+    assert!(
+        err.contains("base 0.00 %, new 11.88 %, change +11.88 %"),
+        "{err}"
+    );
+}

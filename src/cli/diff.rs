@@ -123,9 +123,23 @@ fn said(c: &Comparison, o: &Outcome) -> String {
             let change = v
                 .change_pct
                 .map_or(String::new(), |p| format!(" ({p:+.2}%)"));
+            // A share is written as the tables write percents (two
+            // decimals); times and counts as `--json` states them.
+            let (base, new, delta) = match v.metric.ends_with("_pct") {
+                true => (
+                    format!("{:.2}", v.base),
+                    format!("{:.2}", v.new),
+                    format!("{:+.2}", v.delta),
+                ),
+                false => (
+                    v.base.to_string(),
+                    v.new.to_string(),
+                    format!("{:+}", v.delta),
+                ),
+            };
             format!(
-                "{who}{} base {}{u}, new {}{u}, change {:+}{u}{change}",
-                v.metric, v.base, v.new, v.delta
+                "{who}{} base {base}{u}, new {new}{u}, change {delta}{u}{change}",
+                v.metric
             )
         })
         .collect();
