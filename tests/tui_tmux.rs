@@ -1081,7 +1081,14 @@ fn the_source_view_walked() {
     let s = t.wait_for("o source");
     assert!(s.contains("Lines 6/6"), "{s}");
     t.keys(&["o"]);
-    let s = t.wait_for("Source · C:\\code\\ProfTest\\ProfTest.cpp");
+    t.wait_for("Source · C:\\code\\ProfTest\\ProfTest.cpp");
+    // The footer is drawn last: once it names the source view's keys, the
+    // frame is whole (a capture can land mid-frame).
+    let s = t.wait_for("costly line");
+    assert!(
+        s.contains("Source · C:\\code\\ProfTest\\ProfTest.cpp"),
+        "{s}"
+    );
     assert!(s.contains("found at "), "{s}");
     assert!(s.contains("604   50.1%      7      x += i;"), "{s}");
     assert!(s.contains("{} costly line"), "{s}");
