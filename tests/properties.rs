@@ -122,6 +122,11 @@ fn deldbe_rows<'a>(events: impl Iterator<Item = (usize, &'a (u8, bool, usize))>)
 }
 
 fn dbf_trace(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    dbf_trace_deleting(events, usize::MAX)
+}
+
+/// `dbf_trace` with every `nth` record after the first flagged deleted.
+fn dbf_trace_deleting(events: &[(u8, bool, usize)], nth: usize) -> Vec<u8> {
     let mut desc = String::from(
         "field THREAD N 4\nfield TIME N 12 3\nfield OP C 1\nfield CALL C 210\nfield LINE N 6\n",
     );
@@ -131,7 +136,12 @@ fn dbf_trace(events: &[(u8, bool, usize)]) -> Vec<u8> {
         let name = quoted(TRACE_NAMES[name]);
         // Times of three decimals, as the TIME field holds them.
         let ms = i * 37 % 1000;
-        desc += &format!("row {thread} {i}.{ms:03} {op} \"{name}\" {line}\n");
+        let row = if i > 0 && i % nth == 0 {
+            "deleted"
+        } else {
+            "row"
+        };
+        desc += &format!("{row} {thread} {i}.{ms:03} {op} \"{name}\" {line}\n");
     }
     dbf::compile(&desc).expect("the description compiles")
 }
@@ -395,6 +405,106 @@ fn same_as_reference(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// A followed trace grown by a writer: `bytes` cut into pieces (the file
+/// given, then numbered packets at the `packets` cuts; a DBF's header
+/// packet keeps its header, the others hold records only) and written a
+/// `steps` piece at a time. At every step the follower's read, which goes
+/// on from the last (`xpp/resume.rs`), makes the profile a load of the
+/// same whole records makes (`Follower::loaded`): events, warnings and
+/// every number. `late` writes the last packet before the one before it.
+fn followed_reads_on_as_a_load(
+    bytes: &[u8],
+    (packets, steps): (&[usize], &[usize]),
+    (late, flipped): (bool, bool),
+) -> Result<(), TestCaseError> {
+    use profx::load::follow::{Follower, Readiness};
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let base = dir.path().join("T.PRF");
+    let base_name = base.to_string_lossy().into_owned();
+    let n = bytes.len();
+    let mut bounds: Vec<usize> = packets.iter().map(|&c| c % n).filter(|&c| c > 0).collect();
+    bounds.extend([0, n]);
+    bounds.sort_unstable();
+    bounds.dedup();
+    let pieces: Vec<(String, &[u8])> = bounds
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| match i {
+            0 => (base_name.clone(), &bytes[w[0]..w[1]]),
+            _ => (format!("{base_name}.{i:06}"), &bytes[w[0]..w[1]]),
+        })
+        .collect();
+    // The writer's pieces of writing: each piece of the trace cut at the
+    // steps that fall in it.
+    let mut writes: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (k, (_, piece)) in pieces.iter().enumerate() {
+        let mut cuts: Vec<usize> = steps.iter().map(|&c| c % (piece.len() + 1)).collect();
+        cuts.extend([0, piece.len()]);
+        cuts.sort_unstable();
+        cuts.dedup();
+        writes.extend(cuts.windows(2).map(|w| (k, w[0]..w[1])));
+    }
+    if late && pieces.len() > 2 {
+        // The last packet appears, whole, before the one before it is begun.
+        let last = pieces.len() - 1;
+        let (at, _) = writes
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.0 == last - 1)
+            .expect("written");
+        let moved: Vec<_> = writes.iter().filter(|w| w.0 == last).cloned().collect();
+        writes.retain(|w| w.0 != last);
+        writes.splice(at..at, moved);
+    }
+    let mut f = Follower::new(&base_name, &LoadOptions::default()).expect("followed");
+    let show = |p: Result<Profile, profx::load::LoadError>| {
+        p.map(|p| profx::report::json::render(&p) + &streams(&p))
+            .map_err(|e| e.to_string())
+    };
+    for (step, (k, range)) in writes.into_iter().enumerate() {
+        let (name, piece) = &pieces[k];
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(name)
+            .expect("appendable");
+        std::io::Write::write_all(&mut file, &piece[range]).expect("written");
+        drop(file);
+        f.poll().expect("read");
+        if !matches!(f.readiness(), Ok(Readiness::Ready)) {
+            continue;
+        }
+        let (got, want) = (show(f.profile()), show(f.loaded()));
+        // Whole records of a trace read as it was written are read on from
+        // the last update, never loaded whole.
+        prop_assert!(
+            flipped || got.is_err() || f.reads_on(),
+            "step {step}: loaded whole\n{}",
+            String::from_utf8_lossy(bytes)
+        );
+        if got != want {
+            let (g, w) = (format!("{got:?}"), format!("{want:?}"));
+            let at = g.split("\\n").zip(w.split("\\n")).find(|(a, b)| a != b);
+            return Err(TestCaseError::fail(format!(
+                "step {step} (piece {k}): the read on and the load differ at {at:?}\n{}",
+                String::from_utf8_lossy(bytes)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A DELDBE trace headed by a line of field names, with blank lines and
+/// CRLF ends here and there.
+fn deldbe_headed(events: &[(u8, bool, usize)]) -> Vec<u8> {
+    let mut out = b"\r\n\"THREAD\",\"TIME\",\"OP\",\"CALL\",\"LINE\"\r\n".to_vec();
+    for (i, line) in deldbe(events).split(|&b| b == b'\n').enumerate() {
+        out.extend_from_slice(line);
+        out.extend_from_slice(if i % 3 == 1 { b"\r\n\n" } else { b"\n" });
+    }
+    out
 }
 
 /// What `--json` leaves out: every packet's events one by one (thread,
@@ -705,6 +815,36 @@ proptest! {
             same_as_reference(&bytes, format)?;
             same_as_reference(&bytes[..at % bytes.len()], format)?;
             same_as_reference(&flipped(&bytes, &flips), format)?;
+        }
+    }
+}
+
+proptest! {
+    // Each case writes files and loads at every step: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A followed trace's update reads on from the last; at every step of
+    /// a writer growing it (DELDBE with and without a header line, DBF;
+    /// in packets, one now and then out of order; cut anywhere; bytes
+    /// flipped) its profile is a load's of the same whole records.
+    #[test]
+    fn a_followed_trace_read_on_is_a_load_of_what_came(
+        events in calls(),
+        packets in prop::collection::vec(any::<usize>(), 0..3),
+        steps in prop::collection::vec(any::<usize>(), 0..5),
+        flips in prop::collection::vec((any::<usize>(), any::<u8>()), 1..3),
+        late in any::<bool>(),
+    ) {
+        for bytes in [
+            deldbe(&events),
+            deldbe_headed(&events),
+            deldbe_params(&events),
+            dbf_trace(&events),
+            dbf_trace_deleting(&events, 4),
+        ] {
+            followed_reads_on_as_a_load(&bytes, (&packets, &steps), (late, false))?;
+            let bytes = flipped(&bytes, &flips);
+            followed_reads_on_as_a_load(&bytes, (&packets, &steps), (late, true))?;
         }
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn report(
                 let due = next.is_none_or(|t| Instant::now() >= t);
                 if unprinted && due && !args.json {
                     let start = Instant::now();
-                    print_live(&follower, &path, args, q)?;
+                    print_live(&mut follower, &path, args, q)?;
                     next = Some(start + next_update_after(start.elapsed()));
                     unprinted = false;
                 }
@@ -75,7 +75,7 @@ pub(super) fn report(
 
 /// The report of the trace so far, headed by what is live about it.
 fn print_live(
-    follower: &Follower,
+    follower: &mut Follower,
     path: &str,
     args: &ReportArgs,
     q: &profx::analysis::query::Query,

@@ -137,7 +137,7 @@ fn run(
             Ok(Readiness::Ready) if fresh && due => {
                 let q = query.lock().map(|q| q.clone()).unwrap_or_default();
                 let start = Instant::now();
-                if let Some(live) = answer(&follower, q, answered) {
+                if let Some(live) = answer(&mut follower, q, answered) {
                     next = Some(start + next_update_after(start.elapsed()));
                     answered = Some((Instant::now(), live.answer.events().event_count()));
                     fresh = false;
@@ -159,7 +159,7 @@ fn run(
 
 /// The trace so far answered; `before`: when the last answer was made and
 /// how many events it had, for the rate.
-fn answer(follower: &Follower, query: Query, before: Option<(Instant, usize)>) -> Option<Live> {
+fn answer(follower: &mut Follower, query: Query, before: Option<(Instant, usize)>) -> Option<Live> {
     let loaded = Arc::new(follower.profile().ok()?);
     let answer = Answer::run(&loaded, &query, Policy::App, &Watch::NONE).ok()?;
     let events = loaded.event_count();

@@ -17,13 +17,21 @@
 //! (rewritten as records come) is not compared. [`Follower::finish`] reads
 //! every byte as a load of the final files would, warnings included.
 //!
-//! Each profile is made by the format's fast engine from the bytes kept:
-//! an update costs a load of the trace so far, not of the new data alone
-//! (what the issue asks of a resumable engine is not done; see
-//! BENCHMARKS.md § Following). Its numbers equal a fresh load of the same
-//! bytes by construction: it is one.
+//! An update reads on from where the last stopped (`xpp/resume.rs`: the
+//! trace's rules keep each thread's open calls, and a clone of the
+//! builder is finished while the read goes on), so its reading costs the
+//! records that came, not the trace so far; finishing the clone costs
+//! the model (functions, paths, lines, and the per-call tables a trace
+//! keeps: durations, lanes), not the bytes. Where the bytes change what
+//! was read (a packet came out of order, a file was written anew) the
+//! read starts again from the bytes kept. A trace only a load reads (a
+//! numbered packet followed on its own, a range asked for) is loaded
+//! whole on each update. Either way the profile is the one a load of the
+//! same whole records makes, the trace live ([`Follower::loaded`]); a
+//! property test holds the two together.
 
 use crate::xpp::packets;
+use crate::xpp::resume::{Piece as Cut, Resume};
 use crate::{Detection, Input, LoadError, LoadOptions, Loader};
 use profx_model::Profile;
 use std::io::{Read, Seek, SeekFrom};
@@ -60,6 +68,11 @@ pub struct Follower {
     pieces: Vec<Piece>,
     /// When a byte last came.
     last_data: Option<Instant>,
+    /// The records read so far, to read on from; `None` before the first
+    /// update, or for a trace only a load reads.
+    resume: Option<Resume>,
+    /// How many times the read started again from the bytes kept.
+    restarts: u64,
 }
 
 /// One file of the trace and what of it was read.
@@ -119,6 +132,8 @@ impl Follower {
                 gone: true,
             }],
             last_data: None,
+            resume: None,
+            restarts: 0,
         })
     }
 
@@ -228,9 +243,64 @@ impl Follower {
         }
     }
 
-    /// The profile of the whole records read so far, the trace still live.
-    pub fn profile(&self) -> Result<Profile, LoadError> {
+    /// The profile of the whole records read so far, the trace still live,
+    /// read on from the last update's records where the trace allows.
+    pub fn profile(&mut self) -> Result<Profile, LoadError> {
+        self.there()?;
+        let opts = self.live_opts();
+        let layout = Layout::of(&self.pieces[0].bytes);
+        let cut: Vec<Cut<'_>> = (self.pieces.iter().enumerate())
+            .map(|(i, p)| {
+                (
+                    p.name.as_str(),
+                    &p.bytes[..layout.complete(&p.bytes, i == 0)],
+                )
+            })
+            .collect();
+        let fed = match &mut self.resume {
+            Some(resume) => resume.feed(&cut).is_ok(),
+            None => false,
+        };
+        if !fed {
+            if self.resume.is_some() {
+                self.restarts += 1;
+            }
+            self.resume = Resume::new(&cut, &opts)?;
+            if let Some(resume) = &mut self.resume
+                && resume.feed(&cut).is_err()
+            {
+                // A read begun on these very bytes has nothing to differ
+                // from; were it to, a load is what the trace gets.
+                self.resume = None;
+            }
+        }
+        match &mut self.resume {
+            Some(resume) => resume.profile(&cut),
+            None => {
+                drop(cut);
+                self.load(true)
+            }
+        }
+    }
+
+    /// The same profile as [`Follower::profile`], made by a load of the
+    /// whole records kept: what every update cost before the read could go
+    /// on, and what the property tests hold the read to.
+    pub fn loaded(&self) -> Result<Profile, LoadError> {
         self.load(true)
+    }
+
+    /// Whether the last update read on from the one before (a trace only
+    /// a load reads is loaded whole on each).
+    pub fn reads_on(&self) -> bool {
+        self.resume.is_some()
+    }
+
+    /// How many times the read started again from the bytes kept (a
+    /// packet came out of order, a file was written anew), rather than
+    /// reading on.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
     }
 
     /// The profile of every byte read, as a load of the final files gives
@@ -240,7 +310,8 @@ impl Follower {
         self.load(false)
     }
 
-    fn load(&self, live: bool) -> Result<Profile, LoadError> {
+    /// An error where the file given never appeared.
+    fn there(&self) -> Result<(), LoadError> {
         if self.pieces[0].gone && self.pieces[0].bytes.is_empty() {
             return Err(LoadError::Io {
                 path: self.path.clone(),
@@ -250,6 +321,20 @@ impl Follower {
                 ),
             });
         }
+        Ok(())
+    }
+
+    /// The options a live read is made with.
+    fn live_opts(&self) -> LoadOptions {
+        LoadOptions {
+            format: Some(FOLLOWED.into()),
+            live: true,
+            ..self.opts.clone()
+        }
+    }
+
+    fn load(&self, live: bool) -> Result<Profile, LoadError> {
+        self.there()?;
         let layout = Layout::of(&self.pieces[0].bytes);
         let mut inputs = self.pieces.iter().enumerate().map(|(i, p)| {
             let end = match live {

@@ -420,20 +420,7 @@ fn load_one(
     opts: &LoadOptions,
     watch: Option<&Watch<'_>>,
 ) -> Result<Profile, LoadError> {
-    let mut b = ProfileBuilder::new(loader.name());
-    b.begin_source(first.name());
-    if opts.timeline {
-        b.record_timeline();
-    }
-    if let Some(range) = opts.range {
-        b.cut_to(range);
-    }
-    if opts.stacks == KeepStacks::Skipped {
-        b.skip_stacks();
-    }
-    if let Some(sink) = opts.calls.take() {
-        b.feed_calls(sink);
-    }
+    let mut b = builder_for(first.name(), loader, opts);
     match watch {
         Some(watch) => {
             loader.load_watched(first, opts, watch, &mut b)?;
@@ -446,6 +433,40 @@ fn load_one(
         None => loader.load(first, opts, &mut b)?,
     }
     first.mark_read(first.bytes().len());
+    made(b, first, loader, opts)
+}
+
+/// A builder for `loader`'s profile of the input `first` names, as `opts`
+/// asks (a timeline, a range, no stacks, a sink for the calls). A load and
+/// a followed trace's resumable read (`xpp/resume.rs`) start alike.
+pub(crate) fn builder_for(first: &str, loader: &dyn Loader, opts: &LoadOptions) -> ProfileBuilder {
+    let mut b = ProfileBuilder::new(loader.name());
+    b.begin_source(first);
+    if opts.timeline {
+        b.record_timeline();
+    }
+    if let Some(range) = opts.range {
+        b.cut_to(range);
+    }
+    if opts.stacks == KeepStacks::Skipped {
+        b.skip_stacks();
+    }
+    if let Some(sink) = opts.calls.take() {
+        b.feed_calls(sink);
+    }
+    b
+}
+
+/// The profile `b` holds of `first` once read: a trace's keeps the way
+/// back to its events (`replay::FromInput`), for a query choosing
+/// threads; `--clock-mhz` and `--strict` are held to it. A load and a
+/// followed trace's update end alike.
+pub(crate) fn made(
+    mut b: ProfileBuilder,
+    first: &Input,
+    loader: &'static dyn Loader,
+    opts: &LoadOptions,
+) -> Result<Profile, LoadError> {
     if b.trace_thread_count() > 0 {
         b.state_replay(std::sync::Arc::new(replay::FromInput::new(
             first, loader, opts,

@@ -17,14 +17,14 @@ pub const KEPT: usize = 1000;
 
 /// The warnings of one load: the first [`KEPT`] kept whole, the rest counted by
 /// kind.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Budget {
     kept: Vec<Warning>,
     over: FxHashMap<WarningKind, Overflow>,
 }
 
 /// Warnings of one kind past the budget.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Overflow {
     count: u64,
     first: Warning,

@@ -38,7 +38,11 @@ pub struct FuncSummary {
 
 /// A profile being made: rows by identity, the numbers the loader feeds, and
 /// the metric rules applied by [`ProfileBuilder::finish`].
-#[derive(Debug)]
+///
+/// A clone is the profile so far, to be finished while the original goes
+/// on (a followed trace's update, `profx-load`'s `follow.rs`); it hands
+/// its calls to no sink (`feed_calls`), which only the original feeds.
+#[derive(Clone, Debug)]
 pub struct ProfileBuilder {
     format: String,
     sources: Vec<String>,
@@ -218,6 +222,14 @@ impl ProfileBuilder {
     pub fn begin_source(&mut self, name: &str) {
         self.current_source = self.sources.len();
         self.sources.push(name.to_string());
+    }
+
+    /// Warnings point into the input `source` again, one begun before (a
+    /// followed trace reads the bytes each of its pieces gained in turn).
+    pub fn warn_into(&mut self, source: usize) {
+        if source < self.sources.len() {
+            self.current_source = source;
+        }
     }
 
     /// The input warnings now point into.

@@ -70,6 +70,22 @@ impl CallFeed {
 /// The sink inside the trace feed: `Debug` for the feed's own.
 pub(crate) struct Sink(pub(crate) Box<dyn CallSink>);
 
+/// A builder's clone (a followed trace's update, finished while the load
+/// goes on) hands its calls to no sink: each call is the original's to
+/// hand, once.
+impl Clone for Sink {
+    fn clone(&self) -> Self {
+        Sink(Box::new(Nowhere))
+    }
+}
+
+/// A sink that keeps nothing.
+struct Nowhere;
+
+impl CallSink for Nowhere {
+    fn call(&mut self, _: &Call) {}
+}
+
 impl std::fmt::Debug for Sink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Sink")

@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 /// No function has this name yet.
 const NONE: FuncId = FuncId(u32::MAX);
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct FuncIndex {
     /// By name id: the module and id of the name's first function.
     first: Vec<(NameId, FuncId)>,

@@ -205,7 +205,7 @@ impl Lanes {
 /// A lane while the trace feed loads: its buckets, the open one, and each
 /// function's time on top in the open one. What every event reads comes
 /// first, in one cache line.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 #[repr(C)]
 struct Growing {
     started: bool,
@@ -254,7 +254,7 @@ const DENSE: usize = 1 << 22;
 ///
 /// A count is an `f32`: it only picks the heaviest (a bucket's busy time is
 /// summed in `f64`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 #[repr(C)]
 struct Tops {
     /// (time, the mark of the bucket it is of), by function id.
@@ -333,7 +333,7 @@ impl Tops {
 
 /// The lanes as the trace feed makes them (`metrics/trace.rs` calls
 /// [`LaneFeed::add`] for every interval it gives a thread).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct LaneFeed {
     threads: Vec<Growing>,
     /// Counts by function id the threads may still make (`DENSE`).

@@ -162,7 +162,7 @@ pub trait EventSource: Send + Sync + std::fmt::Debug {
 }
 
 /// A piece of the input holding events, in input order.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Packet {
     /// The input file the packet was read from, as given.
     pub source: String,
@@ -173,7 +173,7 @@ pub struct Packet {
     /// where untimed.
     pub last_ms: Option<f64>,
     /// The packet's events, decoded when asked.
-    pub events: Box<dyn EventSource>,
+    pub events: std::sync::Arc<dyn EventSource>,
 }
 
 /// A value of `meta`: the file says either text or a number.

@@ -43,7 +43,7 @@ impl Slot for StackSlot {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct StackIndex {
     slots: Slots<StackSlot>,
 }

@@ -10,7 +10,7 @@ use super::ids::{FuncId, NodeId, StackId};
 use super::probe::{Slot, Slots};
 use super::profile::{NO_NODE, NO_STACK, Node};
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
     /// (parent node or `NO_NODE`, function) → node. Ours, not a hash

@@ -613,7 +613,7 @@ impl<'a, R: ReadAhead<'a>> Rules<'a, R> {
             source: path.to_string(),
             first_ms: timed.then_some(0.0),
             last_ms: total,
-            events: Box::new(events),
+            events: std::sync::Arc::new(events),
         });
         Ok(())
     }

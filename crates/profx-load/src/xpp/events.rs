@@ -20,14 +20,14 @@ pub(super) struct Step {
 }
 
 /// How to decode a record at an offset.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Decoder {
     Deldbe(Layout),
     /// Field map and record length of a DBF table.
     Dbf(Arc<ColMap>, usize),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct TraceEvents {
     input: Input,
     decoder: Decoder,
@@ -46,6 +46,15 @@ impl TraceEvents {
             decoder,
             index: (keep == KeepEvents::Indexed).then(EventIndex::default),
             count: 0,
+        }
+    }
+
+    /// The same events over `input`: a followed piece's bytes as they are
+    /// now, which begin with the bytes the events were read from.
+    pub(super) fn over(&self, input: Input) -> TraceEvents {
+        TraceEvents {
+            input,
+            ..self.clone()
         }
     }
 

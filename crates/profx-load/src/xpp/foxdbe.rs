@@ -47,7 +47,7 @@ pub(super) fn each_piece(
 /// in every piece (a numbered packet opened alone is part of the trace the
 /// count is of), and a trace with no live record refused; the last is (the
 /// header's source, live records, records present).
-fn counted(
+pub(super) fn counted(
     b: &mut ProfileBuilder,
     pieces: &[Input],
     header: &Header,
@@ -96,7 +96,11 @@ pub(super) fn column_map(
 /// Where a packet's records start: after a header of the same layout, if
 /// it has one, else at once.
 pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
-    let bytes = piece.bytes();
+    own_header_of(piece.bytes(), header)
+}
+
+/// Where the records start in a packet's `bytes` (`own_header`).
+pub(super) fn own_header_of(bytes: &[u8], header: &Header) -> usize {
     match dbf::header(bytes, Some(bytes.len())) {
         Ok(h) if h.fields == header.fields && h.record_len == header.record_len => h.header_len,
         _ => 0,
@@ -104,18 +108,33 @@ pub(super) fn own_header(piece: &Input, header: &Header) -> usize {
 }
 
 /// One warning each for deleted records, a trailing partial record and
-/// bytes after the end mark.
-pub(super) fn warn_about(b: &mut ProfileBuilder, w: &dbf::Walk, record_len: usize) {
+/// bytes after the end mark, in the input `source`.
+pub(super) fn warn_about(b: &mut ProfileBuilder, source: usize, w: &dbf::Walk, record_len: usize) {
     if let Some(at) = w.first_deleted {
         let msg = format!("{} deleted record(s) skipped", w.deleted);
-        b.warn(Place::Offset(at as u64), WarningKind::DeletedRecords, msg);
+        b.warn_in(
+            source,
+            Place::Offset(at as u64),
+            WarningKind::DeletedRecords,
+            msg,
+        );
     }
     if let Some((at, size)) = w.partial {
         let msg = format!("trailing partial record ({size} of {record_len} bytes) skipped");
-        b.warn(Place::Offset(at as u64), WarningKind::TruncatedRecord, msg);
+        b.warn_in(
+            source,
+            Place::Offset(at as u64),
+            WarningKind::TruncatedRecord,
+            msg,
+        );
     }
     if let Some((at, after)) = w.end_mark.filter(|&(_, after)| after > 0) {
         let msg = format!("{after} bytes after the end-of-file mark not read");
-        b.warn(Place::Offset(at as u64), WarningKind::TrailingBytes, msg);
+        b.warn_in(
+            source,
+            Place::Offset(at as u64),
+            WarningKind::TrailingBytes,
+            msg,
+        );
     }
 }

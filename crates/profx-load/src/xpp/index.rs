@@ -27,7 +27,7 @@ pub(super) struct Entry {
     pub depth: u8,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Rows {
     Packed(Vec<u32>),
     Wide(Vec<Wide>),
@@ -40,7 +40,7 @@ struct Wide {
     depth: u8,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct EventIndex {
     rows: Rows,
     anchors: Vec<u64>,

@@ -25,6 +25,7 @@ mod foxdbe;
 mod index;
 pub(crate) mod packets;
 mod reference;
+pub(crate) mod resume;
 mod row;
 mod rules;
 
@@ -99,13 +100,7 @@ fn load(
     watched: &Watched<'_>,
     b: &mut ProfileBuilder,
 ) -> Result<(), LoadError> {
-    // A trace files a call's line under its caller, and its hits are
-    // the calls it recorded.
-    b.state_facts(Facts {
-        line_file: LineFile::Caller,
-        hits_word: HitsWord::Calls,
-        ..Facts::default()
-    });
+    state_facts(b);
     if opts.reference {
         return reference::load(input, opts, watched, b);
     }
@@ -137,6 +132,16 @@ fn load(
     fast::delimited::load(&with_siblings(input, opts, b), opts, watched, b)
 }
 
+/// What a trace's numbers are: a call's line is filed under its caller,
+/// and its hits are the calls it recorded.
+fn state_facts(b: &mut ProfileBuilder) {
+    b.state_facts(Facts {
+        line_file: LineFile::Caller,
+        hits_word: HitsWord::Calls,
+        ..Facts::default()
+    });
+}
+
 /// The input and, unless it is itself a numbered packet, its numbered
 /// siblings (a followed trace's own copies of them, `LoadOptions::
 /// packets`, where it gives them); a missing or unreadable packet is a
@@ -151,12 +156,16 @@ fn with_siblings(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> V
             .iter()
             .filter_map(|p| Some((packets::split_numbered(p.name())?.1, p.name().to_string())))
             .collect();
-        warn_missing(packets::missing(input.name(), &numbered), b);
+        warn_missing(
+            packets::missing(input.name(), &numbered),
+            b.current_source(),
+            b,
+        );
         pieces.extend(kept.iter().cloned());
         return pieces;
     }
     let (found, missing) = packets::siblings(input.name());
-    warn_missing(missing, b);
+    warn_missing(missing, b.current_source(), b);
     for path in found {
         match Input::open(&path) {
             Ok(piece) => pieces.push(piece),
@@ -169,12 +178,18 @@ fn with_siblings(input: &Input, opts: &LoadOptions, b: &mut ProfileBuilder) -> V
     pieces
 }
 
-/// A warning for each run of missing packets.
-fn warn_missing(missing: Vec<packets::Missing>, b: &mut ProfileBuilder) {
+/// A warning for each run of missing packets, in the input `source` (the
+/// file given's).
+fn warn_missing(missing: Vec<packets::Missing>, source: usize, b: &mut ProfileBuilder) {
     for run in missing {
         if run.count == 1 {
             let why = "packet missing; its events are not in the trace";
-            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
+            b.warn_in(
+                source,
+                Place::File(run.first),
+                WarningKind::MissingPacket,
+                why,
+            );
         } else {
             let last = std::path::Path::new(&run.last)
                 .file_name()
@@ -183,7 +198,12 @@ fn warn_missing(missing: Vec<packets::Missing>, b: &mut ProfileBuilder) {
                 "{} packets missing, up to {last}; their events are not in the trace",
                 run.count
             );
-            b.warn(Place::File(run.first), WarningKind::MissingPacket, why);
+            b.warn_in(
+                source,
+                Place::File(run.first),
+                WarningKind::MissingPacket,
+                why,
+            );
         }
     }
 }

@@ -16,7 +16,7 @@
 //! per thread, and their times) is in `rules.rs`, which the fast engine
 //! feeds too; this file is how bytes become those records, the plain way.
 
-use super::dbf::{self, Header};
+use super::dbf::{self, ColMap, Header};
 use super::deldbe::{self, Layout, body_start, split};
 use super::events::{Decoder, Step, TraceEvents};
 use super::foxdbe::{column_map, each_piece, warn_about};
@@ -99,29 +99,13 @@ fn load_deldbe(
                 }
                 look_at = offset + STEP as u64;
             }
-            if line.len() > MAX_LINE {
-                let why = super::line_too_long(line.len());
-                skipped(b, Place::Line(n), &why, "line skipped");
-                continue;
-            }
-            let text = decode(line);
-            if text.trim().is_empty() {
-                continue;
-            }
-            let mut fields = Vec::new();
-            split(&text, &mut fields);
-            match deldbe::row(&text, &fields, &layout) {
-                Ok(row) => {
-                    // Whether the trace is timed is the first record's say.
-                    let timed = layout.has_time(&fields);
-                    let c =
-                        calls.get_or_insert_with(|| Calls::new(b, timed, opts.threads.as_deref()));
-                    if let Some(step) = c.event(b, &row, Place::Line(n)) {
-                        packet.event(offset, step, row.time);
-                    }
-                }
-                Err(why) => skipped(b, Place::Line(n), &why, "line skipped"),
-            }
+            deldbe_line(
+                b,
+                (line, n, offset),
+                &layout,
+                opts,
+                (&mut calls, &mut packet),
+            );
         }
         b.add_packet(packet.done());
         watched.piece_read(piece.len());
@@ -135,6 +119,44 @@ fn load_deldbe(
     };
     calls.finish(b, pieces[0].name(), opts.live);
     Ok(())
+}
+
+/// One DELDBE line (its bytes, number and offset in its piece), read
+/// with `layout`: a record fed to the rules (made with the first, which
+/// says whether the trace is timed) and its event to the piece's packet;
+/// a blank line nothing; any other a warning. Whether it made anything.
+/// A followed trace's resumable read (`resume.rs`) reads its lines here
+/// too.
+pub(super) fn deldbe_line(
+    b: &mut ProfileBuilder,
+    (line, n, offset): (&[u8], u64, u64),
+    layout: &Layout,
+    opts: &LoadOptions,
+    (calls, packet): (&mut Option<Calls>, &mut PacketOf),
+) -> bool {
+    if line.len() > MAX_LINE {
+        let why = super::line_too_long(line.len());
+        skipped(b, Place::Line(n), &why, "line skipped");
+        return true;
+    }
+    let text = decode(line);
+    if text.trim().is_empty() {
+        return false;
+    }
+    let mut fields = Vec::new();
+    split(&text, &mut fields);
+    match deldbe::row(&text, &fields, layout) {
+        Ok(row) => {
+            // Whether the trace is timed is the first record's say.
+            let timed = layout.has_time(&fields);
+            let c = calls.get_or_insert_with(|| Calls::new(b, timed, opts.threads.as_deref()));
+            if let Some(step) = c.event(b, &row, Place::Line(n)) {
+                packet.event(offset, step, row.time);
+            }
+        }
+        Err(why) => skipped(b, Place::Line(n), &why, "line skipped"),
+    }
+    true
 }
 
 /// FOXDBE pieces, read with `header`'s fields (`first_has_header`: the first
@@ -165,19 +187,11 @@ fn load_dbf(
                     }
                     look_at = at + STEP;
                 }
-                let place = Place::Offset(at as u64);
-                match map.row(record) {
-                    Ok(row) => {
-                        if let Some(step) = calls.event(b, &row, place) {
-                            packet.event(at as u64, step, row.time);
-                        }
-                    }
-                    Err(why) => skipped(b, place, &why, "skipped"),
-                }
+                dbf_record(b, (record, at), &map, (&mut calls, &mut packet));
                 ControlFlow::Continue(())
             });
             watched.check()?;
-            warn_about(b, &walk, header.record_len);
+            warn_about(b, b.current_source(), &walk, header.record_len);
             b.add_packet(packet.done());
             watched.piece_read(piece.len());
             Ok(walk)
@@ -185,6 +199,26 @@ fn load_dbf(
     )?;
     calls.finish(b, first.name(), opts.live);
     Ok(())
+}
+
+/// One live DBF record at offset `at` of its piece, read with `map`: fed
+/// to the rules and its event to the piece's packet, or a warning. The
+/// resumable read (`resume.rs`) reads its records here too.
+pub(super) fn dbf_record(
+    b: &mut ProfileBuilder,
+    (record, at): (&[u8], usize),
+    map: &ColMap,
+    (calls, packet): (&mut Calls, &mut PacketOf),
+) {
+    let place = Place::Offset(at as u64);
+    match map.row(record) {
+        Ok(row) => {
+            if let Some(step) = calls.event(b, &row, place) {
+                packet.event(at as u64, step, row.time);
+            }
+        }
+        Err(why) => skipped(b, place, &why, "skipped"),
+    }
 }
 
 fn skipped(b: &mut ProfileBuilder, place: Place, why: &Problem, what: &str) {
@@ -197,7 +231,8 @@ fn skipped(b: &mut ProfileBuilder, place: Place, why: &Problem, what: &str) {
 
 /// A piece's packet: its events as the Trace pane shows them, and the
 /// times of its first and last timed events.
-struct PacketOf {
+#[derive(Debug)]
+pub(super) struct PacketOf {
     source: String,
     events: TraceEvents,
     first_ms: Option<f64>,
@@ -205,7 +240,7 @@ struct PacketOf {
 }
 
 impl PacketOf {
-    fn new(piece: &Input, decoder: Decoder, opts: &LoadOptions) -> Self {
+    pub(super) fn new(piece: &Input, decoder: Decoder, opts: &LoadOptions) -> Self {
         PacketOf {
             source: piece.name().to_string(),
             events: TraceEvents::new(piece.clone(), decoder, opts.events),
@@ -220,24 +255,36 @@ impl PacketOf {
         self.last_ms = time.or(self.last_ms);
     }
 
-    fn done(self) -> Packet {
+    /// The packet so far, its events read back from `input`: the piece's
+    /// bytes as they are now (a followed trace's update, `resume.rs`).
+    pub(super) fn so_far(&self, input: Input) -> Packet {
+        Packet {
+            source: self.source.clone(),
+            first_ms: self.first_ms,
+            last_ms: self.last_ms,
+            events: std::sync::Arc::new(self.events.over(input)),
+        }
+    }
+
+    pub(super) fn done(self) -> Packet {
         Packet {
             source: self.source,
             first_ms: self.first_ms,
             last_ms: self.last_ms,
-            events: Box::new(self.events),
+            events: std::sync::Arc::new(self.events),
         }
     }
 }
 
 /// The rows' records, fed to the trace's rules (`rules.rs`), which both
 /// loaders share.
-struct Calls {
+#[derive(Debug)]
+pub(super) struct Calls {
     rules: Rules,
 }
 
 impl Calls {
-    fn new(b: &mut ProfileBuilder, timed: bool, threads: Option<&[u64]>) -> Calls {
+    pub(super) fn new(b: &mut ProfileBuilder, timed: bool, threads: Option<&[u64]>) -> Calls {
         Calls {
             rules: Rules::new(b, timed, threads),
         }
@@ -258,7 +305,7 @@ impl Calls {
     }
 
     /// Closes the calls still open (`Rules::finish`).
-    fn finish(self, b: &mut ProfileBuilder, source: &str, live: bool) {
+    pub(super) fn finish(&self, b: &mut ProfileBuilder, source: &str, live: bool) {
         self.rules.finish(b, source, live);
     }
 }

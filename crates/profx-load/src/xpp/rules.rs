@@ -103,6 +103,7 @@ pub(crate) const OPEN_CALLS: &str = "open_calls";
 
 /// Each thread's open calls, as the builder's trace feed keeps them (its
 /// frames, with the flags below), and the functions met so far.
+#[derive(Debug)]
 pub(super) struct Rules {
     timed: bool,
     module: NameId,
@@ -308,7 +309,7 @@ impl Rules {
     /// calls that never will: they are closed at their thread's last event
     /// all the same (their time so far) but counted under the profile's
     /// `open_calls`, never warned about.
-    pub(super) fn finish(self, b: &mut ProfileBuilder, source: &str, live: bool) {
+    pub(super) fn finish(&self, b: &mut ProfileBuilder, source: &str, live: bool) {
         let open = b.trace_close_open();
         if live {
             let n = i64::try_from(open).unwrap_or(i64::MAX);

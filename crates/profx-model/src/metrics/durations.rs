@@ -72,7 +72,7 @@ struct Entry<T> {
 
 /// A log of calls in fixed segments, freed a segment at a time as it is
 /// read.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Segments<T> {
     segs: Vec<Vec<T>>,
 }
@@ -107,7 +107,7 @@ impl<T> Segments<T> {
 
 /// The calls kept so far: four-byte values while the exceptions' list
 /// has room (always, in practice), else `f64`s.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Log {
     Steps(Steps),
     Exact(Segments<Entry<f64>>),
@@ -116,7 +116,7 @@ enum Log {
 /// Values of four bytes: a whole number of steps of 10^-decimals ms below
 /// `EXCEPTION`, or, with that bit set, the index of an exact value in
 /// `exact`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Steps {
     decimals: u32,
     /// 10^decimals: the steps a ms holds.
@@ -251,7 +251,7 @@ pub(super) struct Called {
 
 /// The feed's side: every call's durations while the trace is read, and
 /// each thread's open calls' first events (where `w` lands).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Durations {
     timed: bool,
     log: Log,
@@ -566,7 +566,7 @@ struct Row {
 
 /// Every function's summary, by function id; empty where the profile has
 /// none (every format but a timed trace, and a query's step).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct DurationTable {
     rows: Vec<Row>,
     hist: Vec<u64>,
@@ -1066,7 +1066,7 @@ mod tests {
                 source: "t".into(),
                 first_ms: None,
                 last_ms: None,
-                events: Box::new(N(n)),
+                events: std::sync::Arc::new(N(n)),
             });
         }
         let p = b.finish();

@@ -23,7 +23,7 @@ use crate::metrics::{add_count, add_opt};
 use crate::{HitsCount, ProfileBuilder};
 
 /// What the path feed was given beyond the stacks.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PathState {
     fed: bool,
     child_times: bool,

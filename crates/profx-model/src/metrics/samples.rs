@@ -24,7 +24,7 @@ use crate::metrics::{add_count, add_opt};
 
 /// Whether any sample came, so `finish` knows to fold; and, for a
 /// profile without stacks, each function's sums so far.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SampleState {
     fed: bool,
     /// By function, without stacks: plain numbers, not the rows' options,

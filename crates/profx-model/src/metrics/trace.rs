@@ -110,7 +110,7 @@ impl TraceFrame {
 }
 const NO_CHILD: (FuncId, StackId) = (FuncId(u32::MAX), NO_PATH);
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct ThreadTrace {
     id: u64,
     first: Option<f64>,
@@ -140,7 +140,7 @@ struct Open {
 
 /// The trace feed between `trace_begin` and `finish`: each thread's clock and
 /// open calls, and the sums so far.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TraceState {
     time: TraceTime,
     /// Whether the trace's call paths are kept as stacks (`skip_stacks`).

@@ -144,7 +144,7 @@ pub(super) struct Pop {
     pub counted: bool,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Accs {
     timed: bool,
     paths: Segments<PathAcc>,
@@ -369,7 +369,7 @@ impl Accs {
 /// is cache-line aligned, and a `Vec` of an over-aligned type grows by
 /// allocating anew and copying, so at a million paths the old 64 MB and
 /// the new array would both be resident for a moment.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Segments<T> {
     segs: Vec<Box<[T]>>,
     len: usize,

@@ -30,7 +30,7 @@ struct Head {
     len: u32,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Sites {
     /// By calling function.
     heads: Vec<Head>,

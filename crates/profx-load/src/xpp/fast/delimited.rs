@@ -111,7 +111,7 @@ fn load_piece(
         source: piece.name().to_string(),
         first_ms,
         last_ms,
-        events: Box::new(events),
+        events: std::sync::Arc::new(events),
     }
 }
 

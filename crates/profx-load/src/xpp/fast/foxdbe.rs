@@ -108,12 +108,12 @@ fn load_piece(
             (go_on, batch.events)
         },
     );
-    warn_about(b, &walk, record_len);
+    warn_about(b, b.current_source(), &walk, record_len);
     b.add_packet(Packet {
         source: piece.name().to_string(),
         first_ms,
         last_ms,
-        events: Box::new(events),
+        events: std::sync::Arc::new(events),
     });
     walk
 }
