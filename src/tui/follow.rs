@@ -5,7 +5,8 @@
 //! second: `next_update_after`) it makes the profile of the trace so far
 //! and runs the app's
 //! query on it (the one runner, `Policy::App`), so the app only swaps the
-//! answer in. Stopping (`L` again) hands the follower back, whose final
+//! answer in; once an update's spacing passes with no record, it says the
+//! writer is idle, and the rate shown goes. Stopping (`L` again) hands the follower back, whose final
 //! read closes the calls still open, with their warning.
 
 use crate::analysis::query::{Answer, Policy, Query};
@@ -30,6 +31,9 @@ pub(super) enum Update {
     Failed(String),
     /// What is there cannot be followed (another format): following ends.
     Refused(String),
+    /// No record came for an update's spacing since the last update: the
+    /// writer is idle, and the last rate is no longer true.
+    Idle,
 }
 
 /// The trace so far, answered.
@@ -45,6 +49,9 @@ pub(super) struct Live {
 pub(super) struct Facts {
     /// Events a second, between the last two answers.
     pub(super) rate: Option<f64>,
+    /// No record came for an update's spacing since the last answer: the
+    /// header says so in place of the rate.
+    pub(super) idle: bool,
     /// When the last byte came (wall clock).
     pub(super) last_data: Option<SystemTime>,
     /// Calls not yet returned (their time so far).
@@ -116,6 +123,8 @@ fn run(
     let mut fresh = false;
     // When the last answer was made and its events, and when the next may
     // be (an update costs a load of the trace so far: `next_update_after`).
+    // `None` once the writer is idle: the first answer after an idle spell
+    // has no rate, rather than its events spread over the spell.
     let mut answered: Option<(Instant, usize)> = None;
     let mut next: Option<Instant> = None;
     let mut said: Option<String> = None;
@@ -144,6 +153,15 @@ fn run(
                     if !send(Update::Live(Box::new(live))) {
                         break;
                     }
+                }
+            }
+            // The time the next update was due came with nothing new: the
+            // rate the app shows is a writer's that has stopped. Said once,
+            // on this thread's own look, so the app needs no timer.
+            Ok(Readiness::Ready) if due && answered.is_some() => {
+                answered = None;
+                if !send(Update::Idle) {
+                    break;
                 }
             }
             Err(e) => {
@@ -177,6 +195,7 @@ fn answer(follower: &mut Follower, query: Query, before: Option<(Instant, usize)
             rate,
             last_data,
             open: open_calls(&loaded),
+            idle: false,
             waiting: None,
         },
     })

@@ -423,9 +423,9 @@ impl App {
         made: Option<Pane>,
     ) {
         let (old, was) = before;
-        // Where the user was in the tab's root (a table's sort and search,
-        // the tree's open rows, the flame's zoom), put back by identity.
-        let spot = super::follow::Spot::of(self, old.paths());
+        // Where the user was in the tab's root, put back in the new root
+        // by identity: the panes' own to say (`pane/spot.rs`).
+        let spot = self.history.first().map(|root| root.spot(old.paths()));
         self.prepared().start_graph(self.profile());
         self.opening = None;
         let tab = self.tab();
@@ -441,9 +441,9 @@ impl App {
             root.show_function(g, &self.cx_of(Reads::Paths));
         }
         self.history = vec![root];
-        if self.compared.is_none() {
+        if let (None, Some(spot)) = (&self.compared, spot) {
             let (pane, cx) = self.split();
-            spot.put(pane, again, &cx);
+            pane.put_spot(spot, again, &cx);
         }
         if matches!(self.mode, Mode::Finder(_) | Mode::Search) {
             self.mode = Mode::Normal;

@@ -321,6 +321,9 @@ impl App {
                 let r = c.rows().get(p.focused_row()?)?;
                 r.base.filter(|_| r.new.is_none())?
             }
+            // A node step on a path only BASE has is the tree's to refuse
+            // (`TreePane::node_path` says why), not a table's.
+            Pane::Tree(_) if op.on_node() => return None,
             // A path only BASE has, in the compared Call tree.
             Pane::Tree(t) => t.gone_function()?,
             _ => return None,

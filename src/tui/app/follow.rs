@@ -4,14 +4,12 @@
 //! their warning) and to go on.
 
 use super::{App, Mode};
-use crate::analysis::calltree::Direction;
 use crate::analysis::query::Answer;
 use crate::load::follow::Follower;
 use crate::tui::derived::Prepared;
 use crate::tui::follow::{Facts, Following, Live, Update};
 use crate::tui::intent::Intent;
 use crate::tui::keymap::{Place, key_for};
-use crate::tui::pane::Pane;
 use crate::tui::query::Queried;
 use std::sync::Arc;
 
@@ -159,6 +157,13 @@ impl App {
             match u {
                 Update::Live(live) => f.pending = Some(live),
                 Update::Waiting(why) => f.facts.waiting = Some(why),
+                Update::Idle => {
+                    // An answer held for a prompt is older still.
+                    let held = f.pending.as_mut().map(|l| &mut l.facts);
+                    for facts in std::iter::once(&mut f.facts).chain(held) {
+                        (facts.rate, facts.idle) = (None, true);
+                    }
+                }
                 Update::Failed(why) => self.status = Some(crate::text::visible(&why).into_owned()),
                 Update::Refused(why) => {
                     // Nothing this follower reads can be shown: it stops.
@@ -213,107 +218,5 @@ impl App {
         self.query_changed_to(before, None);
         let (pane, cx) = self.split();
         pane.keep_visible(&cx);
-    }
-}
-
-/// Where the user was in the tab's root pane, by identities another
-/// profile of the same run has too.
-pub(super) enum Spot {
-    Table {
-        table: crate::analysis::view::Table,
-        sort: Option<(crate::tui::columns::Col, bool)>,
-        search: String,
-    },
-    Tree {
-        bottom_up: bool,
-        sort: (crate::analysis::calltree::TreeCol, bool),
-        open: Vec<Vec<String>>,
-        at: Option<Vec<String>>,
-    },
-    Flame {
-        zoom: Vec<Vec<String>>,
-        selected: Option<Vec<String>>,
-    },
-    Other,
-}
-
-impl Spot {
-    /// The spot in `app`'s tab root, whose panes were made of `p` (the
-    /// paths' profile of the answer before the query changed).
-    pub(super) fn of(app: &App, p: &crate::model::Profile) -> Spot {
-        match app.history.first() {
-            Some(Pane::Table(t)) => Spot::Table {
-                table: t.table,
-                sort: t.sort,
-                search: t.search.text.clone(),
-            },
-            Some(Pane::Tree(t)) => Spot::Tree {
-                bottom_up: t.tree.direction == Direction::BottomUp,
-                sort: t.tree.sort,
-                open: t.tree.open_paths(p),
-                at: (t.tree.rows.get(t.cursor)).map(|r| t.tree.path_of(p, r.id)),
-            },
-            Some(Pane::Flame(f)) if f.sandwich.is_none() => Spot::Flame {
-                zoom: f.zoom.iter().map(|&z| f.tree.path_of(p, z)).collect(),
-                selected: f.selected.map(|s| f.tree.path_of(p, s)),
-            },
-            _ => Spot::Other,
-        }
-    }
-
-    /// Puts the spot back in `pane` (the tab's new root), its function
-    /// `again` (the selection's, found by name and module) shown.
-    pub(super) fn put(
-        self,
-        pane: &mut Pane,
-        again: Option<crate::model::FuncId>,
-        cx: &crate::tui::Ctx,
-    ) {
-        let p = cx.profile;
-        let table = matches!(self, Spot::Table { .. });
-        match (self, &mut *pane) {
-            (
-                Spot::Table {
-                    table,
-                    sort,
-                    search,
-                },
-                Pane::Table(t),
-            ) if t.table == table => {
-                t.sort = sort;
-                t.refresh(false, cx);
-                if !search.is_empty() {
-                    t.set_search(&search, false, cx);
-                }
-            }
-            (
-                Spot::Tree {
-                    bottom_up,
-                    sort,
-                    open,
-                    at,
-                },
-                Pane::Tree(t),
-            ) => {
-                if bottom_up != (t.tree.direction == Direction::BottomUp) {
-                    t.tree.invert(p);
-                }
-                t.tree.sort_by(p, sort.0, sort.1);
-                // The function shown was marked, its places opened: the
-                // rows the user had open are what is open.
-                t.tree.unmark(p);
-                t.tree.reopen(p, &open);
-                let found = at.and_then(|path| t.tree.find_path(p, &path));
-                t.cursor = found.and_then(|id| t.tree.position(id)).unwrap_or(0);
-            }
-            (Spot::Flame { zoom, selected }, Pane::Flame(f)) => {
-                f.zoom = zoom.iter().map_while(|z| f.tree.find_path(p, z)).collect();
-                f.selected = selected.and_then(|s| f.tree.find_path(p, &s));
-            }
-            _ => {}
-        }
-        if let (true, Some(g)) = (table, again) {
-            pane.show_function(g, cx);
-        }
     }
 }

@@ -12,6 +12,7 @@
 pub(super) mod compare;
 pub(super) mod flame;
 pub(super) mod info;
+mod spot;
 pub(super) mod table;
 pub(super) mod timeline;
 pub(super) mod tree;

@@ -183,9 +183,12 @@ fn live_fact(app: &App, queried: bool) -> Option<(String, Option<String>)> {
     if !on {
         return Some((format!("not following ({key} goes on)"), None));
     }
-    let live = match &facts.waiting {
-        Some(why) => format!("● live, waiting: {why}"),
-        None => "● live".to_string(),
+    // Idle rather than the last rate once no record came for an update's
+    // spacing: a stopped writer's rate would read as events still coming.
+    let live = match (&facts.waiting, facts.idle) {
+        (Some(why), _) => format!("● live, waiting: {why}"),
+        (None, true) => "● live, idle".to_string(),
+        (None, false) => "● live".to_string(),
     };
     let mut said = Vec::new();
     if let Some(rate) = facts.rate {

@@ -439,6 +439,39 @@ fn the_compared_call_tree_shows_bases_only_paths() {
     assert_eq!(c.comparison().side(Which::New).left_out_steps().count(), 1);
 }
 
+/// A node step (`M`, `>`) on a gone row says why it cannot take it: the
+/// path is BASE's alone and a step runs on both runs; the general hint
+/// (select a node in the Call tree) would send the user where they are.
+#[test]
+fn a_node_step_on_a_gone_row_says_the_path_is_bases_only() {
+    use crate::tui::intent::{Intent, Op};
+    use crate::tui::keymap::{Place, key_for};
+    let mut app = app_on("xpp/base.prf", "xpp/new.prf", 120, 35);
+    act(&mut app, &[Char('4'), Char('E')]);
+    let t = app.tree();
+    let at = (0..t.rows_shown())
+        .find(|&i| matches!(t.shown(i), Some(TreeRow::Gone { .. })))
+        .expect("PARSE, gone under WORKER > FETCH");
+    let up = -(app.tree().cursor as isize);
+    act(&mut app, &[Rows(up), Rows(at as isize)]);
+    let general = String::from(crate::tui::intent::Why::NodeSteps);
+    for op in [Op::MergeNode, Op::FocusNode] {
+        let key = key_for(&Intent::Transform(op), Place::Query);
+        let press = Press::Char(key.chars().next().expect("a key"));
+        act(&mut app, &[press]);
+        let said = app.status.clone().unwrap_or_default();
+        assert_ne!(said, general);
+        assert!(
+            said.starts_with("PARSE · gone: only BASE has this path")
+                && said.contains(&format!(" {key} "))
+                && said.contains("both runs"),
+            "{key}: {said}"
+        );
+        let c = app.compared().expect("a comparison");
+        assert!(c.query().steps.is_empty(), "no step: {said}");
+    }
+}
+
 /// Swapped, the paths only NEW has are the gone rows, and the rows only
 /// the new run has are none.
 #[test]

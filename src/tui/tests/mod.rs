@@ -7,6 +7,7 @@ mod durations;
 mod flame;
 mod follow;
 mod keys;
+mod live;
 mod messages;
 mod query_keys;
 mod range;

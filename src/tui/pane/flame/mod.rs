@@ -89,6 +89,14 @@ pub struct FlamePane {
     pub base_drawn: bool,
 }
 
+/// Where the user is in the flame graph, by paths of names another
+/// profile of the run has too (`FlamePane::spot`).
+#[derive(Debug)]
+pub struct Spot {
+    zoom: Vec<Vec<String>>,
+    selected: Option<Vec<String>>,
+}
+
 impl FlamePane {
     pub fn new(sandwich: Option<FuncId>, cx: &Ctx) -> FlamePane {
         let mut pane = FlamePane {
@@ -97,6 +105,23 @@ impl FlamePane {
         };
         pane.build(cx);
         pane
+    }
+
+    /// Where the user is in the whole graph made of `p`: the zooms and the
+    /// selected frame, by path; `None` in a sandwich, which is not kept.
+    pub fn spot(&self, p: &crate::model::Profile) -> Option<Spot> {
+        self.sandwich.is_none().then(|| Spot {
+            zoom: self.zoom.iter().map(|&z| self.tree.path_of(p, z)).collect(),
+            selected: self.selected.map(|s| self.tree.path_of(p, s)),
+        })
+    }
+
+    /// Puts `spot` back in this graph, made of `p`: the zooms down to the
+    /// first whose frame it lacks, the selection where it has its frame.
+    pub fn put_spot(&mut self, spot: Spot, p: &crate::model::Profile) {
+        let t = &self.tree;
+        self.zoom = spot.zoom.iter().map_while(|z| t.find_path(p, z)).collect();
+        self.selected = spot.selected.and_then(|s| t.find_path(p, &s));
     }
 
     /// Draws the frames (or the calls in time order).

@@ -85,6 +85,15 @@ pub enum Focus {
     Durations,
 }
 
+/// Where the user is in a table, kept across a new profile of the run
+/// (`TablePane::spot`).
+#[derive(Debug)]
+pub struct Spot {
+    table: Table,
+    sort: Option<(Col, bool)>,
+    search: String,
+}
+
 /// A table pane's state: which rows, their order and filter, the
 /// selection, the scroll, and where the keyboard is.
 #[derive(Debug)]
@@ -156,6 +165,35 @@ impl TablePane {
         cx.prepared.keep_order((self.table, self.sort), &rows);
         self.sorted = Some((self.sort, Rows::List(rows)));
         self.refresh(false, cx);
+    }
+
+    /// Where the user is in the table, by what another profile of the
+    /// same run has too (the row, by its function, is the app's to carry:
+    /// the answer's mapping finds it).
+    pub fn spot(&self) -> Spot {
+        Spot {
+            table: self.table,
+            sort: self.sort,
+            search: self.search.text.clone(),
+        }
+    }
+
+    /// Puts `spot` back where it is this table's: its sort, then its
+    /// search; `again` (the function the cursor was on, found in this
+    /// profile) selected after both, which may each have moved the cursor.
+    pub fn put_spot(&mut self, spot: Spot, again: Option<FuncId>, cx: &Ctx) {
+        if spot.table == self.table {
+            self.sort = spot.sort;
+            self.refresh(false, cx);
+            if !spot.search.is_empty() {
+                self.set_search(&spot.search, false, cx);
+            }
+        }
+        if let Some(g) = again
+            && (self.table, self.within) == (Table::Functions, Within::All)
+        {
+            self.show(g.index() as u32, cx);
+        }
     }
 
     /// Whether it lists a packet's events (in the input's order).
@@ -672,7 +710,7 @@ impl TablePane {
     /// selected row selected when it is still shown; `narrowing` when the
     /// new query is known to keep a subset of the rows shown (a search
     /// narrowing as it is typed), which are then the only rows filtered.
-    pub(in crate::tui) fn refresh(&mut self, narrowing: bool, cx: &Ctx) {
+    fn refresh(&mut self, narrowing: bool, cx: &Ctx) {
         let key = self.selected();
         if !self
             .sorted

@@ -12,8 +12,8 @@ use super::TreePane;
 use crate::analysis::calltree::{CallTree, Direction};
 use crate::analysis::diff::TreeBase;
 use crate::model::{FuncId, NodeId, Profile};
-use crate::tui::intent::Intent;
-use crate::tui::keymap::node_keys;
+use crate::tui::intent::{Intent, Op};
+use crate::tui::keymap::{Place, key_for};
 use crate::tui::pane::Effect;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -207,15 +207,22 @@ impl TreePane {
         }
     }
 
-    /// What a node step (`M`, `>`) on a gone row says.
+    /// What a node step (`M`, `>`) on a gone row says: a step of a
+    /// comparison runs on both runs, at a path NEW has too, and this one
+    /// is BASE's alone (a step on its function names BASE's instead).
     pub(super) fn gone_path(&self) -> Option<String> {
         let Shown::Gone { node, .. } = self.shown(self.cursor)? else {
             return None;
         };
         let name = crate::text::visible(self.against.as_ref()?.name(node)).into_owned();
+        let merge = key_for(&Intent::Transform(Op::MergeNode), Place::Query);
+        let focus = key_for(&Intent::Transform(Op::FocusNode), Place::Query);
+        let (drop, m) = (
+            key_for(&Intent::Transform(Op::Drop), Place::Query),
+            key_for(&Intent::Transform(Op::Merge), Place::Query),
+        );
         Some(format!(
-            "{name} is a path of BASE's only: {} act on NEW's paths",
-            node_keys()
+            "{name} · gone: only BASE has this path, and {merge} and {focus} step on a call node of both runs ({drop}, {m}, … take BASE's {name})"
         ))
     }
 

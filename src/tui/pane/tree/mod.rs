@@ -37,6 +37,16 @@ pub struct TreePane {
     pub gone: gone::Gone,
 }
 
+/// Where the user is in the Call tree, by paths of names another profile
+/// of the run has too (`TreePane::spot`).
+#[derive(Debug)]
+pub struct Spot {
+    bottom_up: bool,
+    sort: (TreeCol, bool),
+    open: Vec<Vec<String>>,
+    at: Option<Vec<String>>,
+}
+
 impl TreePane {
     /// The tree with its roots open; opened at `about`'s places when given.
     pub fn new(about: Option<FuncId>, cx: &Ctx) -> TreePane {
@@ -68,6 +78,34 @@ impl TreePane {
         };
         pane.keep_visible(cx);
         pane
+    }
+
+    /// Where the user is in the tree made of `p`: its direction and sort,
+    /// every open row and the cursor's row, each by its path of names.
+    pub fn spot(&self, p: &Profile) -> Spot {
+        let t = &self.tree;
+        Spot {
+            bottom_up: t.direction == Direction::BottomUp,
+            sort: t.sort,
+            open: t.open_paths(p),
+            at: t.rows.get(self.cursor).map(|r| t.path_of(p, r.id)),
+        }
+    }
+
+    /// Puts `spot` back in this tree, made of `p`: the paths it still has
+    /// open, the cursor on its row (else on the first).
+    pub fn put_spot(&mut self, spot: Spot, p: &Profile) {
+        let t = &mut self.tree;
+        if spot.bottom_up != (t.direction == Direction::BottomUp) {
+            t.invert(p);
+        }
+        t.sort_by(p, spot.sort.0, spot.sort.1);
+        // The function shown was marked, its places opened: the rows the
+        // user had open are what is open.
+        t.unmark(p);
+        t.reopen(p, &spot.open);
+        let found = spot.at.and_then(|path| t.find_path(p, &path));
+        self.cursor = found.and_then(|id| t.position(id)).unwrap_or(0);
     }
 
     /// Draws the tree's rows on screen.
