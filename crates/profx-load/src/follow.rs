@@ -34,6 +34,7 @@ use crate::xpp::packets;
 use crate::xpp::resume::{Piece as Cut, Resume};
 use crate::{Detection, Input, LoadError, LoadOptions, Loader};
 use profx_model::Profile;
+use profx_sys::grow::Grow;
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Instant;
 
@@ -81,7 +82,13 @@ struct Piece {
     name: String,
     /// Its packet number; 0 for the file given.
     number: u64,
-    bytes: Vec<u8>,
+    /// Every byte read, as it was first read: what a live profile reads,
+    /// shared with it while more is appended.
+    bytes: Grow,
+    /// The file given's first bytes as last read, where they changed
+    /// since: a DBF writer rewrites its record count there as records
+    /// come. Only the last profile (`finish`) reads the count.
+    head: Option<Vec<u8>>,
     /// The file is not there (yet, or any more: its bytes are kept).
     gone: bool,
 }
@@ -128,7 +135,8 @@ impl Follower {
             pieces: vec![Piece {
                 name: path.to_string(),
                 number: 0,
-                bytes: Vec::new(),
+                bytes: Grow::new(),
+                head: None,
                 gone: true,
             }],
             last_data: None,
@@ -148,7 +156,8 @@ impl Follower {
                     let piece = Piece {
                         name,
                         number,
-                        bytes: Vec::new(),
+                        bytes: Grow::new(),
+                        head: None,
                         gone: false,
                     };
                     self.pieces.insert(at + 1, piece);
@@ -158,7 +167,14 @@ impl Follower {
         let mut came = 0;
         for (i, piece) in self.pieces.iter_mut().enumerate() {
             match read_more(piece, i == 0) {
-                Ok(n) => came += n,
+                Ok(Gained::More(n)) => came += n,
+                Ok(Gained::Anew(n)) => {
+                    came += n;
+                    // What the read went on from is gone: it starts again.
+                    if self.resume.take().is_some() {
+                        self.restarts += 1;
+                    }
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => piece.gone = true,
                 Err(error) => {
                     return Err(LoadError::Io {
@@ -193,7 +209,7 @@ impl Follower {
     /// is there is a profile that cannot grow.
     pub fn readiness(&self) -> Result<Readiness, LoadError> {
         let first = &self.pieces[0];
-        let bytes = &first.bytes;
+        let bytes = first.bytes.as_slice();
         if bytes.is_empty() && first.gone {
             return Ok(Readiness::Waiting("no such file yet".into()));
         }
@@ -220,7 +236,7 @@ impl Follower {
                 "too short to recognise yet; --format xpp reads it as a trace".into(),
             )),
             Detection::No => {
-                let input = Input::owned(&self.path, bytes.clone());
+                let input = Input::owned(&self.path, bytes.to_vec());
                 match crate::detect(&input) {
                     Ok(loader) => Err(not_followable(&self.path, loader.name())),
                     Err(e) => Err(e),
@@ -231,12 +247,11 @@ impl Follower {
 
     /// Ready when some whole record is there.
     fn complete_or_wait(&self) -> Readiness {
-        let layout = Layout::of(&self.pieces[0].bytes);
-        let whole = self
-            .pieces
-            .iter()
-            .enumerate()
-            .any(|(i, p)| layout.complete(&p.bytes, i == 0) > layout.start(&p.bytes, i == 0));
+        let layout = Layout::of(self.pieces[0].bytes.as_slice());
+        let whole = self.pieces.iter().enumerate().any(|(i, p)| {
+            let bytes = p.bytes.as_slice();
+            layout.complete(bytes, i == 0) > layout.start(bytes, i == 0)
+        });
         match whole {
             true => Readiness::Ready,
             false => Readiness::Waiting("no whole record yet".into()),
@@ -248,14 +263,9 @@ impl Follower {
     pub fn profile(&mut self) -> Result<Profile, LoadError> {
         self.there()?;
         let opts = self.live_opts();
-        let layout = Layout::of(&self.pieces[0].bytes);
-        let cut: Vec<Cut<'_>> = (self.pieces.iter().enumerate())
-            .map(|(i, p)| {
-                (
-                    p.name.as_str(),
-                    &p.bytes[..layout.complete(&p.bytes, i == 0)],
-                )
-            })
+        let ends = self.ends(true);
+        let cut: Vec<Cut<'_>> = (self.pieces.iter().zip(&ends))
+            .map(|(p, &end)| (p.name.as_str(), &p.bytes.as_slice()[..end]))
             .collect();
         let fed = match &mut self.resume {
             Some(resume) => resume.feed(&cut).is_ok(),
@@ -274,12 +284,9 @@ impl Follower {
                 self.resume = None;
             }
         }
-        match &mut self.resume {
-            Some(resume) => resume.profile(&cut),
-            None => {
-                drop(cut);
-                self.load(true)
-            }
+        match &self.resume {
+            Some(resume) => resume.profile(&self.inputs(&ends)),
+            None => self.load(true),
         }
     }
 
@@ -335,17 +342,18 @@ impl Follower {
 
     fn load(&self, live: bool) -> Result<Profile, LoadError> {
         self.there()?;
-        let layout = Layout::of(&self.pieces[0].bytes);
-        let mut inputs = self.pieces.iter().enumerate().map(|(i, p)| {
-            let end = match live {
-                true => layout.complete(&p.bytes, i == 0),
-                false => p.bytes.len(),
-            };
-            Input::owned(&p.name, p.bytes[..end].to_vec())
-        });
-        let Some(first) = inputs.next() else {
+        let mut inputs = self.inputs(&self.ends(live)).into_iter();
+        let Some(mut first) = inputs.next() else {
             return Err(LoadError::NoInput);
         };
+        // The last load compares a DBF header's record count: as the
+        // writer last wrote it.
+        if let (false, Some(head)) = (live, &self.pieces[0].head) {
+            let mut bytes = first.bytes().to_vec();
+            let n = head.len().min(bytes.len());
+            bytes[..n].copy_from_slice(&head[..n]);
+            first = Input::owned(first.name(), bytes);
+        }
         let opts = LoadOptions {
             format: Some(FOLLOWED.into()),
             packets: Some(inputs.collect()),
@@ -353,6 +361,27 @@ impl Follower {
             ..self.opts.clone()
         };
         crate::load_inputs(&[first], &opts)
+    }
+}
+
+impl Follower {
+    /// Where each piece's bytes end for a profile: at its last whole
+    /// record while `live`, else at its last byte.
+    fn ends(&self, live: bool) -> Vec<usize> {
+        let layout = Layout::of(self.pieces[0].bytes.as_slice());
+        (self.pieces.iter().enumerate())
+            .map(|(i, p)| match live {
+                true => layout.complete(p.bytes.as_slice(), i == 0),
+                false => p.bytes.len(),
+            })
+            .collect()
+    }
+
+    /// Each piece's bytes up to its end in `ends`, shared, not copied.
+    fn inputs(&self, ends: &[usize]) -> Vec<Input> {
+        (self.pieces.iter().zip(ends))
+            .map(|(p, &end)| Input::shared(&p.name, p.bytes.share(end)))
+            .collect()
     }
 }
 
@@ -411,26 +440,60 @@ impl Layout {
     }
 }
 
+/// What a poll read of a piece: bytes it gained, or all of it, written
+/// anew.
+enum Gained {
+    More(u64),
+    Anew(u64),
+}
+
 /// Reads what `piece`'s file gained; `head` for the file given, whose
 /// first bytes (a DBF header's record count) are read again too.
-fn read_more(piece: &mut Piece, head: bool) -> std::io::Result<u64> {
+fn read_more(piece: &mut Piece, head: bool) -> std::io::Result<Gained> {
     let mut file = std::fs::File::open(&piece.name)?;
     let len = file.metadata()?.len();
     let had = piece.bytes.len() as u64;
-    if len < had {
+    let mut anew = len < had;
+    if anew {
         // Written anew from its start: what was read of it no longer is
         // the file.
         piece.bytes.clear();
+        piece.head = None;
     } else if head && had > 0 {
-        let n = HEAD.min(piece.bytes.len());
-        file.read_exact(&mut piece.bytes[..n])?;
+        let mut now = vec![0; HEAD.min(piece.bytes.len())];
+        file.read_exact(&mut now)?;
+        let then = &piece.bytes.as_slice()[..now.len()];
+        if then == now {
+            piece.head = None;
+        } else if rewritten(then, &now) {
+            piece.bytes.clear();
+            piece.head = None;
+            anew = true;
+        } else {
+            piece.head = Some(now);
+        }
     }
     piece.gone = false;
     let had = piece.bytes.len() as u64;
     file.seek(SeekFrom::Start(had))?;
-    let before = piece.bytes.len();
-    file.take(len - had).read_to_end(&mut piece.bytes)?;
-    Ok((piece.bytes.len() - before) as u64)
+    let mut more = Vec::new();
+    file.take(len - had).read_to_end(&mut more)?;
+    piece.bytes.extend(&more);
+    let n = more.len() as u64;
+    Ok(if anew {
+        Gained::Anew(n)
+    } else {
+        Gained::More(n)
+    })
+}
+
+/// Whether a file's first bytes `now`, unlike those read `then`, are
+/// another file's: anything but a DBF header's date and record count
+/// (bytes 1 to 7, which its writer rewrites as records come) changed.
+fn rewritten(then: &[u8], now: &[u8]) -> bool {
+    let dbf = crate::xpp::dbf_layout(then).is_some();
+    let outside = |b: &[u8]| (b.first().copied(), b.get(8..).unwrap_or_default().to_vec());
+    !dbf || outside(then) != outside(now)
 }
 
 fn not_followable(path: &str, format: &str) -> LoadError {

@@ -14,6 +14,8 @@ enum Bytes {
     Mapped(Map),
     Static(&'static [u8]),
     Owned(Vec<u8>),
+    /// A followed file's bytes as they were when shared (`follow.rs`).
+    Shared(profx_sys::grow::Shared),
 }
 
 /// Files smaller than this are read, not mapped: as fast at that size, no
@@ -108,6 +110,16 @@ impl Input {
         }
     }
 
+    /// An input of bytes a followed file had when they were shared: the
+    /// follower goes on appending behind them without copying them.
+    pub fn shared(name: &str, bytes: profx_sys::grow::Shared) -> Input {
+        Input {
+            name: name.to_string(),
+            bytes: Arc::new(Bytes::Shared(bytes)),
+            read: Arc::default(),
+        }
+    }
+
     /// The input's name as the user gave it (a path, `-`, or the demo's).
     pub fn name(&self) -> &str {
         &self.name
@@ -160,6 +172,7 @@ impl Input {
             Bytes::Mapped(m) => m.bytes(),
             Bytes::Static(s) => s,
             Bytes::Owned(v) => v,
+            Bytes::Shared(s) => s,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Everything profx asks of the operating system that Rust cannot check:
-//! memory maps and their advice, the CPU's prefetch hint, the terminal's
+//! memory maps and their advice, bytes shared while they grow, the CPU's prefetch hint, the terminal's
 //! settings, signal handlers and a thread's priority. Every `unsafe` block
 //! of the workspace's crates is here, each with its SAFETY comment; the
 //! other crates forbid `unsafe` and call these safe wrappers.
@@ -10,6 +10,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod fs;
+pub mod grow;
 pub mod map;
 pub mod prefetch;
 pub mod signals;

@@ -102,8 +102,6 @@ struct Read {
     packet: PacketOf,
     /// DBF: what its walk found so far besides live records.
     walk: dbf::Walk,
-    /// Its bytes as the last profile's input, while they are the same.
-    input: Option<Input>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -193,14 +191,8 @@ impl Resume {
     }
 
     /// The profile of every record read, the trace still live, as a load
-    /// of `pieces` (those fed last) makes it.
-    pub(crate) fn profile(&mut self, pieces: &[Piece<'_>]) -> Result<Profile, LoadError> {
-        let inputs: Vec<Input> = self
-            .reads
-            .iter_mut()
-            .zip(pieces)
-            .map(|(r, &(name, bytes))| r.input_of(name, bytes))
-            .collect();
+    /// of `inputs` (the pieces fed last, shared) makes it.
+    pub(crate) fn profile(&self, inputs: &[Input]) -> Result<Profile, LoadError> {
         let Some(first) = inputs.first() else {
             return Err(LoadError::NoInput);
         };
@@ -210,7 +202,7 @@ impl Resume {
             .filter_map(|p| Some((packets::split_numbered(p.name())?.1, p.name().to_string())))
             .collect();
         warn_missing(packets::missing(first.name(), &numbered), 0, &mut b);
-        for (r, input) in self.reads.iter().zip(&inputs) {
+        for (r, input) in self.reads.iter().zip(inputs) {
             b.add_packet(r.packet.so_far(input.clone()));
         }
         match &self.body {
@@ -231,7 +223,7 @@ impl Resume {
                     live += r.walk.live;
                     present += r.walk.live + r.walk.deleted;
                 }
-                counted(&mut b, &inputs, header, (true, true), (0, live, present))?;
+                counted(&mut b, inputs, header, (true, true), (0, live, present))?;
                 calls.finish(&mut b, first.name(), true);
             }
         }
@@ -296,7 +288,6 @@ impl Resume {
                 made: false,
                 packet: PacketOf::new(&Input::owned(name, Vec::new()), decoder, &self.opts),
                 walk: dbf::Walk::default(),
-                input: None,
             });
         }
         Ok(())
@@ -402,26 +393,6 @@ impl Body {
         match self {
             Body::Deldbe { .. } => Decoder::Deldbe(layout.clone()),
             Body::Dbf { header, map, .. } => Decoder::Dbf(map.clone(), header.record_len),
-        }
-    }
-}
-
-impl Read {
-    /// The piece's bytes as an input: the last one made while its bytes
-    /// are the same (a header rewritten in place is not), else a copy.
-    fn input_of(&mut self, name: &str, bytes: &[u8]) -> Input {
-        let head = bytes.len().min(4096);
-        match &self.input {
-            Some(input)
-                if input.bytes().len() == bytes.len() && input.bytes()[..head] == bytes[..head] =>
-            {
-                input.clone()
-            }
-            _ => {
-                let input = Input::owned(name, bytes.to_vec());
-                self.input = Some(input.clone());
-                input
-            }
         }
     }
 }
