@@ -16,9 +16,6 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// How often the files are looked at.
-const LOOK_EVERY: Duration = Duration::from_millis(200);
-
 pub(super) fn report(
     args: &ReportArgs,
     q: &profx::analysis::query::Query,
@@ -60,7 +57,7 @@ pub(super) fn report(
         if idle.is_some_and(|idle| since.elapsed() >= idle) {
             break;
         }
-        std::thread::sleep(LOOK_EVERY);
+        follower.wait();
     }
     let done = follower.finish()?;
     if !args.json {

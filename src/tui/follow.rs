@@ -16,10 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime};
-
-/// How often the files are looked at.
-const LOOK_EVERY: Duration = Duration::from_millis(200);
+use std::time::{Instant, SystemTime};
 
 /// What the follow thread tells the app.
 pub(super) enum Update {
@@ -63,6 +60,8 @@ pub(super) struct Facts {
 /// The follow thread, running.
 pub(super) struct Following {
     stop: Arc<AtomicBool>,
+    /// Ends the thread's wait for a change, so a stop is at once.
+    waker: crate::load::wake::Waker,
     query: Arc<Mutex<Query>>,
     rx: Receiver<Update>,
     handle: Option<JoinHandle<Follower>>,
@@ -81,12 +80,14 @@ impl Following {
         let query = Arc::new(Mutex::new(query));
         let (tx, rx) = channel();
         let (s, q) = (Arc::clone(&stop), Arc::clone(&query));
+        let waker = follower.waker();
         let handle = std::thread::Builder::new()
             .name("profx-follow".into())
             .spawn(move || run(follower, &s, &q, &|u| tx.send(u).is_ok()))
             .ok();
         Following {
             stop,
+            waker,
             query,
             rx,
             handle,
@@ -106,9 +107,10 @@ impl Following {
     }
 
     /// Stops following; the follower and all it read, once its thread has
-    /// ended (within a look at the files).
+    /// ended (at once: its wait for a change is woken).
     pub(super) fn stop(mut self) -> Option<Follower> {
         self.stop.store(true, Ordering::Relaxed);
+        self.waker.wake();
         self.handle.take()?.join().ok()
     }
 }
@@ -170,7 +172,7 @@ fn run(
             }
             Ok(_) => {}
         }
-        std::thread::sleep(LOOK_EVERY);
+        follower.wait();
     }
     follower
 }

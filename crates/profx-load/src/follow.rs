@@ -74,6 +74,8 @@ pub struct Follower {
     resume: Option<Resume>,
     /// How many times the read started again from the bytes kept.
     restarts: u64,
+    /// What says a file of the trace changed.
+    wake: crate::wake::Wake,
 }
 
 /// One file of the trace and what of it was read.
@@ -142,6 +144,7 @@ impl Follower {
             last_data: None,
             resume: None,
             restarts: 0,
+            wake: crate::wake::Wake::new(path),
         })
     }
 
@@ -188,6 +191,17 @@ impl Follower {
             self.last_data = Some(Instant::now());
         }
         Ok(came)
+    }
+
+    /// Waits until a file of the trace may have changed: the file system
+    /// says so, or the next look is due (`wake.rs`).
+    pub fn wait(&self) {
+        self.wake.wait();
+    }
+
+    /// A handle that ends [`Follower::wait`] from another thread.
+    pub fn waker(&self) -> crate::wake::Waker {
+        self.wake.waker()
     }
 
     /// Bytes read so far, in every piece.

@@ -25,6 +25,7 @@ mod split;
 #[cfg(test)]
 mod testing;
 mod vs_csv;
+pub mod wake;
 mod watch;
 mod xpp;
 
