@@ -5,11 +5,14 @@
 
 use super::{App, Mode};
 use crate::analysis::query::Answer;
+use crate::analysis::query::Reads;
 use crate::load::follow::Follower;
+use crate::model::FuncId;
 use crate::tui::derived::Prepared;
 use crate::tui::follow::{Facts, Following, Live, Update};
 use crate::tui::intent::Intent;
 use crate::tui::keymap::{Place, key_for};
+use crate::tui::pane::{Pane, Spot, Step};
 use crate::tui::query::Queried;
 use std::sync::Arc;
 
@@ -206,17 +209,59 @@ impl App {
     /// on screen at its root, on the same function (by name and module),
     /// a table in the same sort and search, a tree with the same rows open
     /// and the cursor on the same row, a flame graph zoomed to the same
-    /// frame (rows and frames by their path of names).
+    /// frame (rows and frames by their path of names); then the panes the
+    /// user had drilled down to from the root, each opened again by the
+    /// step that opened it and put back in its place.
     fn take_answer(&mut self, answer: Answer) {
         let before = self.before();
-        // The tab's root: an update shows it, not the tab of a pane drilled
-        // down to from it (the Stacks of a function shown from Functions).
+        let old = before.0.clone();
+        let trail = self.trail(&old);
+        // The tab's root first: a pane drilled down to is opened again
+        // from it, under the same tab (the Stacks of a function shown
+        // from Functions stay the Functions tab's).
         self.history.truncate(1);
         let loaded = Arc::clone(answer.loaded());
         self.query = Queried::new(loaded, Arc::new(Prepared::default()));
         self.query.set(answer, None);
         self.query_changed_to(before, None);
+        self.retake(&old, trail);
         let (pane, cx) = self.split();
         pane.keep_visible(&cx);
+    }
+
+    /// The panes of the tab's trail after its root, as far as a step
+    /// opens them: each one's step, place and selected function (of
+    /// `old`'s profiles).
+    fn trail(&self, old: &Answer) -> Vec<(Step, Spot, Option<FuncId>)> {
+        (self.history.iter().skip(1))
+            .map_while(|p| {
+                let cx = self.cx_of(p.reads());
+                Some((p.step_of()?, p.spot(old.paths()), p.function(&cx)))
+            })
+            .collect()
+    }
+
+    /// The `trail` taken again on the new answer, each function carried
+    /// from `old` by name and module; it stops at a step the new answer
+    /// has nothing for (a function gone, a packet not there).
+    fn retake(&mut self, old: &Answer, trail: Vec<(Step, Spot, Option<FuncId>)>) {
+        for (step, spot, f) in trail {
+            let now = self.query.answer();
+            let carry = |g| now.carried(old, g);
+            let Some(step) = step.carried(carry) else {
+                break;
+            };
+            let again = f.and_then(carry);
+            let cx = self.cx_of(Reads::of_view(step.tab()));
+            if let Step::Events(k) | Step::Event(k, _) = step
+                && k.index() >= cx.profile.packets().len()
+            {
+                break;
+            }
+            let mut pane = Pane::step(step, &cx);
+            pane.put_spot(spot, again, &cx);
+            let pane = self.against(pane);
+            self.history.push(pane);
+        }
     }
 }

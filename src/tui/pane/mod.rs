@@ -13,6 +13,7 @@ pub(super) mod compare;
 pub(super) mod flame;
 pub(super) mod info;
 mod spot;
+pub(super) use spot::Spot;
 pub(super) mod table;
 pub(super) mod timeline;
 pub(super) mod tree;
@@ -265,6 +266,18 @@ pub enum Step {
 }
 
 impl Step {
+    /// The same step with its function mapped by `f` (to another profile
+    /// of the run); `None` where the function has no counterpart there.
+    pub fn carried(self, f: impl Fn(FuncId) -> Option<FuncId>) -> Option<Step> {
+        Some(match self {
+            Step::Function(g) => Step::Function(f(g)?),
+            Step::Stacks(g) => Step::Stacks(f(g)?),
+            Step::Lines(g) => Step::Lines(f(g)?),
+            Step::Tree(g) => Step::Tree(f(g)?),
+            other => other,
+        })
+    }
+
     /// The tab the step's pane belongs to.
     pub fn tab(self) -> View {
         match self {
@@ -360,6 +373,24 @@ impl Pane {
             Step::ModuleFunctions(m) => {
                 Pane::Table(TablePane::new(Table::Functions, Within::Module(m), cx))
             }
+        }
+    }
+
+    /// The step this pane was opened by (`Pane::step` makes it again), for
+    /// a pane of a tab's trail; `None` for a root, or a pane no step opens
+    /// (a source view, the sandwich).
+    pub fn step_of(&self) -> Option<Step> {
+        match self {
+            Pane::Table(t) => match (t.table, t.within) {
+                (Table::Stacks, Within::Function(f)) => Some(Step::Stacks(f)),
+                (Table::Lines, Within::Function(f)) => Some(Step::Lines(f)),
+                (Table::Packets, Within::Packet(k)) => Some(Step::Events(k)),
+                (Table::Modules, Within::All) => Some(Step::Modules),
+                (Table::Functions, Within::Module(m)) => Some(Step::ModuleFunctions(m)),
+                _ => None,
+            },
+            Pane::Tree(t) => t.about.map(Step::Tree),
+            _ => None,
         }
     }
 

@@ -102,3 +102,41 @@ fn the_flames_zoom_stays() {
     update(&mut app, after);
     assert_eq!(zoomed(&app), (zoom, selected));
 }
+
+/// A pane drilled down to (a function's stacks, opened from Functions)
+/// is opened again on the update: the same function's, under the same
+/// tab, in the same sort; `Backspace` goes back to the Functions root.
+#[test]
+fn a_pane_drilled_down_to_stays() {
+    let (before, after) = before_and_after();
+    let mut app = app_of(before, "T.PRF", 120, 30);
+    run(&mut app, &[Press::Rows(2)]);
+    let name = selected_name(&app);
+    run(&mut app, &[Press::Enter, Press::Char('s')]);
+    let Pane::Table(t) = app.pane() else {
+        panic!("a function's stacks")
+    };
+    let (table, sort) = (t.table, t.sort);
+    let about = |app: &crate::tui::App| match app.pane() {
+        Pane::Table(t) => match t.within {
+            crate::tui::pane::Within::Function(f) => app.profile().function_name(f).to_string(),
+            other => panic!("not one function's: {other:?}"),
+        },
+        _ => panic!("not a table"),
+    };
+    assert_eq!(about(&app), name);
+    let tab = app.pane().tab();
+    update(&mut app, after);
+    let Pane::Table(t) = app.pane() else {
+        panic!("a function's stacks")
+    };
+    assert_eq!((t.table, t.sort), (table, sort));
+    assert_eq!(about(&app), name);
+    assert_eq!(app.pane().tab(), tab);
+    run(&mut app, &[Press::Backspace]);
+    let Pane::Table(t) = app.pane() else {
+        panic!("the Functions table")
+    };
+    assert_eq!(t.table, crate::analysis::view::Table::Functions);
+    assert_eq!(selected_name(&app), name);
+}
