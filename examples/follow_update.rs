@@ -10,7 +10,6 @@
 use profx::fixture_gen::large::{Format, Shape, Spec, bytes};
 use profx::load::LoadOptions;
 use profx::load::follow::Follower;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// New bytes a flush adds: about 10,000 DELDBE events.
@@ -57,11 +56,7 @@ fn measure(kind: Format, size: u64) -> (Duration, Duration, u64) {
     let (mut on, mut whole) = (Vec::new(), Vec::new());
     for _ in 0..5 {
         let end = (at + FLUSH).min(all.len());
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .expect("appendable");
-        file.write_all(&all[at..end]).expect("written");
+        profx::fixture_gen::append(&path, &all[at..end]).expect("written");
         at = end;
         f.poll().expect("read");
         let t = Instant::now();

@@ -9,7 +9,6 @@ use profx::fixture_gen::large::{Format, Shape, Spec, bytes};
 use profx::load::follow::{Follower, OPEN_CALLS, Readiness};
 use profx::load::{LoadOptions, load_paths};
 use profx::model::{MetaValue, Profile, WarningKind};
-use std::io::Write;
 use std::path::Path;
 
 /// A small generated trace of `kind` (the generator keeps 4 KiB for
@@ -37,12 +36,7 @@ fn fresh(path: &Path) -> String {
 }
 
 fn append(path: &Path, bytes: &[u8]) {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .expect("appendable");
-    f.write_all(bytes).expect("written");
+    profx::fixture_gen::append(path, bytes).expect("written");
 }
 
 fn follower(path: &Path) -> Follower {

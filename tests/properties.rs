@@ -465,13 +465,7 @@ fn followed_reads_on_as_a_load(
     };
     for (step, (k, range)) in writes.into_iter().enumerate() {
         let (name, piece) = &pieces[k];
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(name)
-            .expect("appendable");
-        std::io::Write::write_all(&mut file, &piece[range]).expect("written");
-        drop(file);
+        profx::fixture_gen::append(std::path::Path::new(name), &piece[range]).expect("written");
         f.poll().expect("read");
         if !matches!(f.readiness(), Ok(Readiness::Ready)) {
             continue;

@@ -14,6 +14,18 @@ pub mod dbf;
 pub mod demo;
 pub mod large;
 
+/// Appends `bytes` to the file at `path` (made if missing), as a
+/// profiler's writer grows a trace it flushes: the tests and benchmarks
+/// of following one.
+pub fn append(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(bytes)
+}
+
 /// Splits on spaces; a double-quoted token keeps spaces and takes escapes.
 pub(crate) fn tokenize(line: &str) -> Result<Vec<Vec<u8>>, String> {
     let mut tokens = Vec::new();

@@ -34,13 +34,7 @@ fn bursts(n: usize) -> (Vec<u8>, Vec<Vec<u8>>, Vec<u8>) {
 }
 
 fn append(path: &Path, bytes: &[u8]) {
-    use std::io::Write;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .expect("appendable");
-    f.write_all(bytes).expect("written");
+    crate::fixture_gen::append(path, bytes).expect("written");
 }
 
 fn header(app: &App) -> String {
