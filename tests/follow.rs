@@ -260,3 +260,29 @@ fn report_follow_of_a_running_writer_equals_a_fresh_load() {
         );
     }
 }
+
+/// A reader that goes away (`profx report T --follow | head -1`) ends
+/// following quietly, as it ends any report: exit 0, no panic.
+#[test]
+fn report_follow_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_profx"))
+        .args(["report", "tests/fixtures/xpp/two-threads.prf", "--follow"])
+        .args(["--until-idle", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("profx runs");
+    let mut first = [0u8; 12];
+    let mut out = child.stdout.take().expect("its output");
+    out.read_exact(&mut first).expect("the live heading");
+    assert_eq!(&first, b"# following ");
+    drop(out);
+    // The file does not grow: the next write is the final report's, at
+    // --until-idle, after the first table's last line; either write
+    // finds the pipe closed.
+    let o = child.wait_with_output().expect("it ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

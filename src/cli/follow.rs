@@ -47,7 +47,11 @@ pub(super) fn report(
                 let due = next.is_none_or(|t| Instant::now() >= t);
                 if unprinted && due && !args.json {
                     let start = Instant::now();
-                    print_live(&mut follower, &path, args, q)?;
+                    if !print_live(&mut follower, &path, args, q)? {
+                        // The reader went away (`| head -1`): its choice,
+                        // not an error, as for any report.
+                        return Ok(ExitCode::SUCCESS);
+                    }
                     next = Some(start + next_update_after(start.elapsed()));
                     unprinted = false;
                 }
@@ -61,26 +65,30 @@ pub(super) fn report(
     }
     let done = follower.finish()?;
     if !args.json {
-        println!(
-            "# final: {} read whole, no byte for {} s",
+        let heading = format!(
+            "# final: {} read whole, no byte for {} s\n",
             visible(&path),
             args.until_idle.unwrap_or_default()
         );
+        if !written(&heading)? {
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     report_on(done, args, q, true)
 }
 
-/// The report of the trace so far, headed by what is live about it.
+/// The report of the trace so far, headed by what is live about it;
+/// whether its reader is still there (a closed pipe ends following).
 fn print_live(
     follower: &mut Follower,
     path: &str,
     args: &ReportArgs,
     q: &profx::analysis::query::Query,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let Ok(profile) = follower.profile() else {
         // Whole records that hold no trace record yet (a header alone):
         // the next poll will tell.
-        return Ok(());
+        return Ok(true);
     };
     let open = match profile.meta.get(OPEN_CALLS) {
         Some(MetaValue::Int(n)) => *n,
@@ -95,18 +103,26 @@ fn print_live(
             profx::report::fmt::counted(n as u64, "calls")
         ),
     };
-    {
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "# following {} · live · {events} events · {bytes} bytes{open}",
-            visible(path)
-        )?;
-        out.flush()?;
+    let heading = format!(
+        "# following {} · live · {events} events · {bytes} bytes{open}\n",
+        visible(path)
+    );
+    if !written(&heading)? {
+        return Ok(false);
     }
     report_on(profile, args, q, false)?;
-    println!();
-    Ok(())
+    written("\n")
+}
+
+/// Writes `text` to standard output at once; `false` where its reader has
+/// gone (a closed pipe), any other failure an error.
+fn written(text: &str) -> anyhow::Result<bool> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn visible(s: &str) -> std::borrow::Cow<'_, str> {

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// What the follow thread tells the app.
 pub(super) enum Update {
@@ -28,9 +28,9 @@ pub(super) enum Update {
     Failed(String),
     /// What is there cannot be followed (another format): following ends.
     Refused(String),
-    /// No record came for an update's spacing since the last update: the
-    /// writer is idle, and the last rate is no longer true.
-    Idle,
+    /// No byte came for two seconds since the last update: the writer is
+    /// idle, and the last rate is no longer true; when the last byte came.
+    Idle(Option<SystemTime>),
 }
 
 /// The trace so far, answered.
@@ -130,6 +130,8 @@ fn run(
     let mut answered: Option<(Instant, usize)> = None;
     let mut next: Option<Instant> = None;
     let mut said: Option<String> = None;
+    // Whether the header was told the writer is idle since the last answer.
+    let mut idle_said = false;
     while !stop.load(Ordering::Relaxed) {
         match follower.poll() {
             Ok(n) => fresh |= n > 0,
@@ -151,18 +153,19 @@ fn run(
                 if let Some(live) = answer(&mut follower, q, answered) {
                     next = Some(start + next_update_after(start.elapsed()));
                     answered = Some((Instant::now(), live.answer.events().event_count()));
-                    fresh = false;
+                    (fresh, idle_said) = (false, false);
                     if !send(Update::Live(Box::new(live))) {
                         break;
                     }
                 }
             }
-            // The time the next update was due came with nothing new: the
-            // rate the app shows is a writer's that has stopped. Said once,
-            // on this thread's own look, so the app needs no timer.
-            Ok(Readiness::Ready) if due && answered.is_some() => {
-                answered = None;
-                if !send(Update::Idle) {
+            // No byte for `IDLE_AFTER`: the rate the app shows would be a
+            // writer's that has stopped. Said once, on this thread's own
+            // look (which costs nothing, however far off the next update
+            // is), so the app needs no timer.
+            Ok(Readiness::Ready) if !fresh && !idle_said && quiet(&follower) => {
+                (answered, idle_said) = (None, true);
+                if !send(Update::Idle(wall_clock(follower.last_data()))) {
                     break;
                 }
             }
@@ -187,9 +190,7 @@ fn answer(follower: &mut Follower, query: Query, before: Option<(Instant, usize)
         let secs = at.elapsed().as_secs_f64().max(1e-3);
         events.saturating_sub(n) as f64 / secs
     });
-    let last_data = follower
-        .last_data()
-        .map(|at| SystemTime::now() - at.elapsed());
+    let last_data = wall_clock(follower.last_data());
     Some(Live {
         answer,
         query,
@@ -201,6 +202,22 @@ fn answer(follower: &mut Follower, query: Query, before: Option<(Instant, usize)
             waiting: None,
         },
     })
+}
+
+/// How long no byte may come before the writer is said to be idle: longer
+/// than a look's spacing, so a writer flushing every look is never idle.
+const IDLE_AFTER: Duration = Duration::from_secs(2);
+
+/// Whether no byte came for `IDLE_AFTER`.
+fn quiet(follower: &Follower) -> bool {
+    follower
+        .last_data()
+        .is_none_or(|at| at.elapsed() >= IDLE_AFTER)
+}
+
+/// A moment as the wall clock gives it.
+fn wall_clock(at: Option<Instant>) -> Option<SystemTime> {
+    at.map(|at| SystemTime::now() - at.elapsed())
 }
 
 /// The calls a live profile says are still open.

@@ -7,7 +7,8 @@
 //! a change the notifications miss (a writer on another machine of a
 //! network file system) is read all the same, a little later.
 
-use notify::{Event, RecommendedWatcher, RecursiveMode, Watcher};
+use notify::event::ModifyKind;
+use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use std::ffi::OsString;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -61,6 +62,7 @@ impl Wake {
         let send = tx.clone();
         let handler = move |event: notify::Result<Event>| {
             if let Ok(event) = event
+                && changes_bytes(&event.kind)
                 && event.paths.iter().any(|changed| of_trace(changed, &name))
             {
                 let _ = send.send(());
@@ -93,6 +95,19 @@ impl Wake {
     }
 }
 
+/// Whether an event can change what a file holds: made, written,
+/// renamed or removed. Opening, reading and closing a file (the follower's
+/// own looks raise those) and its times and rights changing do not: were
+/// they to wake it, each look would wake the next.
+fn changes_bytes(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any => true,
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        EventKind::Modify(_) => true,
+        EventKind::Access(_) | EventKind::Other => false,
+    }
+}
+
 /// Whether `changed` is the trace's file `name` or one of its packets.
 fn of_trace(changed: &Path, name: &OsString) -> bool {
     let Some(file) = changed.file_name() else {
@@ -106,6 +121,44 @@ fn of_trace(changed: &Path, name: &OsString) -> bool {
 mod tests {
     use super::*;
     use std::time::Instant;
+
+    /// The follower's own looks (an open, a read, a close) never wake it:
+    /// each would wake the next.
+    #[test]
+    fn only_what_changes_bytes_wakes() {
+        use notify::event::{AccessKind, AccessMode, CreateKind, DataChange, MetadataKind};
+        assert!(changes_bytes(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Any
+        ))));
+        assert!(changes_bytes(&EventKind::Create(CreateKind::File)));
+        assert!(!changes_bytes(&EventKind::Access(AccessKind::Open(
+            AccessMode::Read
+        ))));
+        assert!(!changes_bytes(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(!changes_bytes(&EventKind::Modify(ModifyKind::Metadata(
+            MetadataKind::AccessTime
+        ))));
+    }
+
+    /// Reading the trace, as each look does, does not end a wait.
+    #[test]
+    fn a_read_does_not_wake() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let path = dir.path().join("T.PRF");
+        std::fs::write(&path, b"1,0.5,\"i\",\"A\",1\n").expect("written");
+        let wake = Wake::new(&path.to_string_lossy());
+        if !wake.notified() {
+            return;
+        }
+        for _ in 0..5 {
+            std::fs::read(&path).expect("read");
+        }
+        let t = Instant::now();
+        wake.wait();
+        assert!(t.elapsed() >= SAFETY, "reads woke the wait");
+    }
 
     #[test]
     fn the_trace_and_its_packets_are_its_files() {

@@ -160,11 +160,12 @@ impl App {
             match u {
                 Update::Live(live) => f.pending = Some(live),
                 Update::Waiting(why) => f.facts.waiting = Some(why),
-                Update::Idle => {
+                Update::Idle(last_data) => {
                     // An answer held for a prompt is older still.
                     let held = f.pending.as_mut().map(|l| &mut l.facts);
                     for facts in std::iter::once(&mut f.facts).chain(held) {
                         (facts.rate, facts.idle) = (None, true);
+                        facts.last_data = facts.last_data.or(last_data);
                     }
                 }
                 Update::Failed(why) => self.status = Some(crate::text::visible(&why).into_owned()),
