@@ -286,3 +286,27 @@ fn report_follow_into_a_closed_pipe_ends_quietly() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A line the writer had not ended when following stops is read as it
+/// stands, with a warning at it saying so; while live it waits, unread.
+#[test]
+fn a_line_cut_when_following_stops_is_read_with_its_warning() {
+    let dir = common::scratch("follow", "cut-line");
+    let path = dir.join("C.PRF");
+    std::fs::write(&path, "1,10.5,\"i\",\"MAIN\",1\n1,10.7,\"i\",\"FN0").expect("written");
+    let mut f = follower(&path);
+    f.poll().expect("read");
+    let live = f.profile().expect("live");
+    assert!(live.warnings().is_empty(), "{:?}", live.warnings());
+    let done = f.finish().expect("read whole");
+    let cut: Vec<_> = (done.warnings().iter())
+        .filter(|w| w.kind == WarningKind::TruncatedRecord)
+        .collect();
+    assert_eq!(cut.len(), 1, "{:?}", done.warnings());
+    assert_eq!(cut[0].place, profx::model::Place::Line(2));
+    assert!(
+        cut[0].message.contains("still being written"),
+        "{}",
+        cut[0].message
+    );
+}

@@ -328,7 +328,25 @@ impl Follower {
     /// it: a partial record read as it stands, with its warning, calls
     /// still open closed with theirs, a DBF header's count compared.
     pub fn finish(&self) -> Result<Profile, LoadError> {
-        self.load(false)
+        let mut p = self.load(false)?;
+        // A line the writer had not ended when following stopped is read
+        // as it stands; nothing in it says it was cut, so this does.
+        if let Layout::Lines = Layout::of(self.pieces[0].bytes.as_slice()) {
+            for (source, piece) in self.pieces.iter().enumerate() {
+                let bytes = piece.bytes.as_slice();
+                let whole = Layout::Lines.complete(bytes, source == 0);
+                if whole < bytes.len() && !bytes[whole..].iter().all(u8::is_ascii_whitespace) {
+                    let line = bytes[..whole].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+                    p.add_warning(profx_model::Warning {
+                        source,
+                        place: profx_model::Place::Line(line),
+                        kind: profx_model::WarningKind::TruncatedRecord,
+                        message: "the last line was still being written when following stopped (no newline ends it); read as it stands".into(),
+                    });
+                }
+            }
+        }
+        Ok(p)
     }
 
     /// An error where the file given never appeared.

@@ -638,6 +638,14 @@ impl Profile {
         self.lanes.as_ref()
     }
 
+    /// Adds a warning about the profile's inputs found outside its load
+    /// (a followed trace's last line, still being written when following
+    /// stopped), among the others in input order.
+    pub fn add_warning(&mut self, w: Warning) {
+        let at = (self.warnings).partition_point(|x| (x.source, &x.place) <= (w.source, &w.place));
+        self.warnings.insert(at, w);
+    }
+
     /// Every warning of the load: those kept whole in input order, then a
     /// summary per kind past the budget.
     pub fn warnings(&self) -> &[Warning] {
