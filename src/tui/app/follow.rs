@@ -16,6 +16,14 @@ use crate::tui::pane::{Pane, Spot, Step};
 use crate::tui::query::Queried;
 use std::sync::Arc;
 
+/// What an update keeps of a tab the user visited (`take_answer`).
+struct Kept {
+    tab: crate::analysis::view::View,
+    spot: Spot,
+    function: Option<FuncId>,
+    trail: Vec<(Step, Spot, Option<FuncId>)>,
+}
+
 /// A trace followed: the thread following it, or the follower it handed
 /// back when stopped (`L` goes on from there).
 pub(in crate::tui) struct Follow {
@@ -212,11 +220,20 @@ impl App {
     /// and the cursor on the same row, a flame graph zoomed to the same
     /// frame (rows and frames by their path of names); then the panes the
     /// user had drilled down to from the root, each opened again by the
-    /// step that opened it and put back in its place.
+    /// step that opened it and put back in its place; and every other tab
+    /// the user had visited, the same way.
     fn take_answer(&mut self, answer: Answer) {
         let before = self.before();
         let old = before.0.clone();
-        let trail = self.trail(&old);
+        let trail = self.trail(&self.history[1..], &old);
+        // The other tabs' trails, as they were: a change of the query
+        // forgets them (their rows were another profile's).
+        let saved: Vec<(usize, Vec<Pane>)> = (0..self.saved.len())
+            .filter_map(|i| Some((i, self.saved[i].take()?)))
+            .collect();
+        let others: Vec<(usize, Kept)> = (saved.iter())
+            .map(|(i, panes)| (*i, self.kept(panes, &old)))
+            .collect();
         // The tab's root first: a pane drilled down to is opened again
         // from it, under the same tab (the Stacks of a function shown
         // from Functions stay the Functions tab's).
@@ -225,16 +242,48 @@ impl App {
         self.query = Queried::new(loaded, Arc::new(Prepared::default()));
         self.query.set(answer, None);
         self.query_changed_to(before, None);
-        self.retake(&old, trail);
+        let panes = self.retake(&old, trail);
+        self.history.extend(panes);
+        for (i, kept) in others {
+            self.saved[i] = Some(self.remade(&old, kept));
+        }
         let (pane, cx) = self.split();
         pane.keep_visible(&cx);
     }
 
-    /// The panes of the tab's trail after its root, as far as a step
-    /// opens them: each one's step, place and selected function (of
-    /// `old`'s profiles).
-    fn trail(&self, old: &Answer) -> Vec<(Step, Spot, Option<FuncId>)> {
-        (self.history.iter().skip(1))
+    /// What is kept of a tab's trail `panes` (of `old`'s profiles) across
+    /// an update: its root's tab, place and function, and its trail.
+    fn kept(&self, panes: &[Pane], old: &Answer) -> Kept {
+        let root = &panes[0];
+        let cx = self.cx_of(root.reads());
+        Kept {
+            tab: root.tab(),
+            spot: root.spot(old.paths()),
+            function: root.function(&cx),
+            trail: self.trail(&panes[1..], old),
+        }
+    }
+
+    /// A tab's trail made again on the new answer from what was `kept`.
+    fn remade(&self, old: &Answer, kept: Kept) -> Vec<Pane> {
+        let mut root = self.root_pane(kept.tab);
+        let now = self.query.answer();
+        let again = kept.function.and_then(|f| now.carried(old, f));
+        let cx = self.cx_of(root.reads());
+        if let Some(g) = again {
+            root.show_function(g, &cx);
+        }
+        root.put_spot(kept.spot, again, &cx);
+        let mut panes = vec![root];
+        panes.extend(self.retake(old, kept.trail));
+        panes
+    }
+
+    /// The panes of a tab's trail after its root, as far as a step opens
+    /// them: each one's step, place and selected function (of `old`'s
+    /// profiles).
+    fn trail(&self, panes: &[Pane], old: &Answer) -> Vec<(Step, Spot, Option<FuncId>)> {
+        (panes.iter())
             .map_while(|p| {
                 let cx = self.cx_of(p.reads());
                 Some((p.step_of()?, p.spot(old.paths()), p.function(&cx)))
@@ -245,7 +294,8 @@ impl App {
     /// The `trail` taken again on the new answer, each function carried
     /// from `old` by name and module; it stops at a step the new answer
     /// has nothing for (a function gone, a packet not there).
-    fn retake(&mut self, old: &Answer, trail: Vec<(Step, Spot, Option<FuncId>)>) {
+    fn retake(&self, old: &Answer, trail: Vec<(Step, Spot, Option<FuncId>)>) -> Vec<Pane> {
+        let mut panes = Vec::new();
         for (step, spot, f) in trail {
             let now = self.query.answer();
             let carry = |g| now.carried(old, g);
@@ -261,8 +311,8 @@ impl App {
             }
             let mut pane = Pane::step(step, &cx);
             pane.put_spot(spot, again, &cx);
-            let pane = self.against(pane);
-            self.history.push(pane);
+            panes.push(self.against(pane));
         }
+        panes
     }
 }

@@ -140,3 +140,29 @@ fn a_pane_drilled_down_to_stays() {
     assert_eq!(t.table, crate::analysis::view::Table::Functions);
     assert_eq!(selected_name(&app), name);
 }
+
+/// A tab left for another keeps its place across an update, as the tab on
+/// screen does: back on Functions, the same sort and function.
+#[test]
+fn a_tab_left_keeps_its_place() {
+    let (before, after) = before_and_after();
+    let mut app = app_of(before, "T.PRF", 120, 30);
+    run(
+        &mut app,
+        &[Press::Char('s'), Press::Char('s'), Press::Rows(3)],
+    );
+    let name = selected_name(&app);
+    let Pane::Table(t) = app.pane() else {
+        panic!("the Functions table")
+    };
+    let sort = t.sort;
+    run(&mut app, &[super::pane_key(3)]);
+    assert!(matches!(app.pane(), Pane::Tree(_)), "the Call tree");
+    update(&mut app, after);
+    run(&mut app, &[super::pane_key(0)]);
+    let Pane::Table(t) = app.pane() else {
+        panic!("the Functions table")
+    };
+    assert_eq!(t.sort, sort);
+    assert_eq!(selected_name(&app), name);
+}
