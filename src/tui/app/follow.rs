@@ -223,7 +223,11 @@ impl App {
     /// step that opened it and put back in its place; and every other tab
     /// the user had visited, the same way.
     fn take_answer(&mut self, answer: Answer) {
-        let before = self.before();
+        let mut before = self.before();
+        // The root's own row, not a caller or callee its split's list has
+        // the keyboard on: the list's place is the table's to put back.
+        before.1 =
+            (self.history.first()).and_then(|root| root.row_function(&self.cx_of(root.reads())));
         let old = before.0.clone();
         let trail = self.trail(&self.history[1..], &old);
         // The other tabs' trails, as they were: a change of the query

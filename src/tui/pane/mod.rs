@@ -517,6 +517,15 @@ impl Pane {
         }
     }
 
+    /// The function of a table's selected row itself, whichever list of
+    /// its split the keyboard is in; any other pane's selection's.
+    pub fn row_function(&self, cx: &Ctx) -> Option<FuncId> {
+        match self {
+            Pane::Table(t) => t.row_function(cx),
+            other => other.function(cx),
+        }
+    }
+
     /// The function the selection is on (a row's, a caller's, a frame's).
     pub fn function(&self, cx: &Ctx) -> Option<FuncId> {
         match self {

@@ -5,7 +5,7 @@
 //! Call tree its open rows and cursor and the flame graph its zoom, by paths
 //! of names. The app only carries the value from the old root to the new.
 
-use super::{Ctx, Pane, flame, table, tree};
+use super::{Ctx, Pane, flame, table, timeline, tree};
 use crate::model::{FuncId, Profile};
 
 /// Where the user was in a tab's root pane.
@@ -14,6 +14,7 @@ pub enum Spot {
     Table(table::Spot),
     Tree(tree::Spot),
     Flame(flame::Spot),
+    Timeline(timeline::Spot),
     /// A pane whose place is not kept (Info, the Timeline, a sandwich).
     Other,
 }
@@ -25,7 +26,8 @@ impl Pane {
             Pane::Table(t) => Spot::Table(t.spot()),
             Pane::Tree(t) => Spot::Tree(t.spot(p)),
             Pane::Flame(f) => f.spot(p).map_or(Spot::Other, Spot::Flame),
-            Pane::Info(_) | Pane::Timeline(_) | Pane::Compare(_) | Pane::Source(_) => Spot::Other,
+            Pane::Timeline(t) => Spot::Timeline(t.spot(p)),
+            Pane::Info(_) | Pane::Compare(_) | Pane::Source(_) => Spot::Other,
         }
     }
 
@@ -36,8 +38,9 @@ impl Pane {
         let p = cx.profile;
         match (spot, self) {
             (Spot::Table(s), Pane::Table(t)) => t.put_spot(s, again, cx),
-            (Spot::Tree(s), Pane::Tree(t)) => t.put_spot(s, p),
+            (Spot::Tree(s), Pane::Tree(t)) => t.put_spot(s, cx),
             (Spot::Flame(s), Pane::Flame(f)) => f.put_spot(s, p),
+            (Spot::Timeline(s), Pane::Timeline(t)) => t.put_spot(s, p),
             _ => {}
         }
     }

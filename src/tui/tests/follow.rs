@@ -166,3 +166,55 @@ fn a_tab_left_keeps_its_place() {
     assert_eq!(t.sort, sort);
     assert_eq!(selected_name(&app), name);
 }
+
+/// A packet's events with the cursor on the last follow the trace's end
+/// across an update, as `tail -F` does; one elsewhere stays on its event.
+#[test]
+fn the_events_cursor_stays_or_follows_the_end() {
+    let (before, after) = before_and_after();
+    let (_, again) = before_and_after();
+    let total = after.packets()[0].events.len();
+    let mut app = app_of(before, "T.PRF", 120, 30);
+    run(&mut app, &[super::pane_key(5), Press::Enter, Press::End]);
+    let Pane::Table(t) = app.pane() else {
+        panic!("a packet's events")
+    };
+    assert!(t.is_events());
+    update(&mut app, after);
+    let Pane::Table(t) = app.pane() else {
+        panic!("a packet's events")
+    };
+    assert!(t.is_events(), "the events are opened again");
+    assert_eq!(
+        t.selected(),
+        Some(total as u32 - 1),
+        "on the new last event"
+    );
+    run(&mut app, &[Press::Home, Press::Rows(5)]);
+    update(&mut app, again);
+    let Pane::Table(t) = app.pane() else {
+        panic!("a packet's events")
+    };
+    assert_eq!(t.selected(), Some(5), "on the same event");
+}
+
+/// The Timeline zoomed in stays zoomed on the same stretch.
+#[test]
+fn the_timelines_zoom_stays() {
+    let (before, after) = before_and_after();
+    let mut app = app_of(before, "T.PRF", 120, 30);
+    run(
+        &mut app,
+        &[super::pane_key(7), Press::Char('+'), Press::Char('+')],
+    );
+    let Pane::Timeline(t) = app.pane() else {
+        panic!("the Timeline")
+    };
+    let window = t.window;
+    assert!(window != t.run, "zoomed in");
+    update(&mut app, after);
+    let Pane::Timeline(t) = app.pane() else {
+        panic!("the Timeline")
+    };
+    assert_eq!(t.window, window);
+}

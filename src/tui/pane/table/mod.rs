@@ -92,6 +92,12 @@ pub struct Spot {
     table: Table,
     sort: Option<(Col, bool)>,
     search: String,
+    /// Where the keyboard was: the table, or a list of its split.
+    focus: Focus,
+    /// A packet's events: the event the cursor was on (events keep their
+    /// places as a trace grows), or the last, which the cursor follows as
+    /// `tail -F` does.
+    event: Option<(u32, bool)>,
 }
 
 /// A table pane's state: which rows, their order and filter, the
@@ -171,10 +177,13 @@ impl TablePane {
     /// same run has too (the row, by its function, is the app's to carry:
     /// the answer's mapping finds it).
     pub fn spot(&self) -> Spot {
+        let last = self.cursor + 1 >= self.rows.len();
         Spot {
             table: self.table,
             sort: self.sort,
             search: self.search.text.clone(),
+            focus: self.focus,
+            event: (self.selected().filter(|_| self.is_events())).map(|row| (row, last)),
         }
     }
 
@@ -193,6 +202,17 @@ impl TablePane {
             && (self.table, self.within) == (Table::Functions, Within::All)
         {
             self.show(g.index() as u32, cx);
+        }
+        match spot.event {
+            Some((_, true)) if self.is_events() => {
+                self.cursor = self.rows.len().saturating_sub(1);
+                self.keep_visible(cx);
+            }
+            Some((row, false)) if self.is_events() => self.show(row, cx),
+            _ => {}
+        }
+        if spot.table == self.table {
+            self.focus = spot.focus;
         }
     }
 

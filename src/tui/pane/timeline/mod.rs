@@ -35,6 +35,16 @@ const MIN_CELL: f64 = 1e-6;
 /// Screen rows a lane takes: its title, then its cells.
 pub(super) const LANE_ROWS: u16 = 2;
 
+/// Where the user is on the timeline (`TimelinePane::spot`).
+#[derive(Debug)]
+pub struct Spot {
+    /// The stretch shown, when zoomed in: `None` is the whole run.
+    window: Option<(f64, f64)>,
+    cursor: f64,
+    thread: Option<u64>,
+    marks: (Option<f64>, Option<f64>),
+}
+
 /// Where the Timeline is: its lanes (threads, by id), the run and the
 /// window of it on screen, the cursor, the selected lane, the marks of a
 /// range, and the calls in time order once they are read.
@@ -87,6 +97,46 @@ impl TimelinePane {
             window,
             cursor: window.0,
             ..TimelinePane::default()
+        }
+    }
+
+    /// Where the user is on the timeline, kept across a new profile of
+    /// the run (`pane/spot.rs`): the stretch shown (or the whole run,
+    /// which a growing trace lengthens), the cursor, the selected lane's
+    /// thread and the marks.
+    pub fn spot(&self, p: &crate::model::Profile) -> Spot {
+        Spot {
+            window: (self.window != self.run).then_some(self.window),
+            cursor: self.cursor,
+            thread: self
+                .order
+                .get(self.lane)
+                .and_then(|&i| Some(p.threads().get(i)?.id)),
+            marks: self.marks,
+        }
+    }
+
+    /// Puts `spot` back on this timeline, made of `p`: a stretch within
+    /// the run, the lane of the same thread.
+    pub fn put_spot(&mut self, spot: Spot, p: &crate::model::Profile) {
+        if !self.timed() {
+            return;
+        }
+        let (a, b) = self.run;
+        if let Some((from, until)) = spot.window.map(|(f, u)| (f.max(a), u.min(b)))
+            && from < until
+        {
+            self.window = (from, until);
+        }
+        self.cursor = spot.cursor.clamp(a, b);
+        self.marks = spot.marks;
+        let threads = p.threads();
+        if let Some(lane) = (spot.thread).and_then(|id| {
+            self.order
+                .iter()
+                .position(|&i| threads.get(i).map(|t| t.id) == Some(id))
+        }) {
+            self.lane = lane;
         }
     }
 

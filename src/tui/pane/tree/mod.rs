@@ -45,6 +45,7 @@ pub struct Spot {
     sort: (TreeCol, bool),
     open: Vec<Vec<String>>,
     at: Option<Vec<String>>,
+    search: String,
 }
 
 impl TreePane {
@@ -89,12 +90,14 @@ impl TreePane {
             sort: t.sort,
             open: t.open_paths(p),
             at: t.rows.get(self.cursor).map(|r| t.path_of(p, r.id)),
+            search: self.search.text.clone(),
         }
     }
 
-    /// Puts `spot` back in this tree, made of `p`: the paths it still has
-    /// open, the cursor on its row (else on the first).
-    pub fn put_spot(&mut self, spot: Spot, p: &Profile) {
+    /// Puts `spot` back in this tree: the paths it still has open, the
+    /// cursor on its row (else on the first), its search's rows marked.
+    pub fn put_spot(&mut self, spot: Spot, cx: &Ctx) {
+        let p = cx.profile;
         let t = &mut self.tree;
         if spot.bottom_up != (t.direction == Direction::BottomUp) {
             t.invert(p);
@@ -105,6 +108,13 @@ impl TreePane {
         t.unmark(p);
         t.reopen(p, &spot.open);
         let found = spot.at.and_then(|path| t.find_path(p, &path));
+        if !spot.search.is_empty() {
+            self.search.set(&spot.search);
+            if self.search.query.is_some() {
+                let hits = cx.function_hits(&spot.search);
+                t.mark(p, &|f| hits.get(f.index()).copied().unwrap_or(false));
+            }
+        }
         self.cursor = found.and_then(|id| t.position(id)).unwrap_or(0);
     }
 
