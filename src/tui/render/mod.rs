@@ -144,10 +144,16 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
     let mut facts = vec![(p.format.clone(), true)];
     // A followed trace's state right after the format, its details next:
     // the facts after them give way first.
-    if let Some((live, details)) = live_fact(app, false) {
-        facts.push((live, true));
-        facts.extend(details.map(|d| (d, false)));
+    let live = live_fact(app, false);
+    if let Some((live, details)) = &live {
+        facts.push((live.clone(), true));
+        // The details give way last to first: the time of the last data,
+        // which tells whether data still comes, stays longest.
+        facts.extend(details.iter().map(|d| (d.clone(), false)));
     }
+    // Following, the numbers change each second and the details say what
+    // is happening: the totals give way before them.
+    let total_must = !app.follow_state().is_some_and(|(on, _)| on);
     if let Some(mode) = p.meta.get("mode") {
         facts.push((visible(&mode.to_string()).into_owned(), false));
     }
@@ -160,7 +166,7 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
             Some(summed) => format!("{total} {summed}"),
             None => total,
         };
-        facts.push((total, true));
+        facts.push((total, total_must));
         facts.extend(span.map(|span| (span, false)));
     }
     // Values skipped or repaired are said where every pane shows it, not
@@ -177,11 +183,11 @@ fn header_facts(app: &App) -> Vec<(String, bool)> {
 /// details, which give way: the event rate, when the last data came (UTC,
 /// so the header needs no redraw to stay true), the calls still open, and
 /// with a query, that each update runs it again.
-fn live_fact(app: &App, queried: bool) -> Option<(String, Option<String>)> {
+fn live_fact(app: &App, queried: bool) -> Option<(String, Vec<String>)> {
     let (on, facts) = app.follow_state()?;
     let key = keymap::key_for(&super::intent::Intent::Follow, keymap::Place::Everywhere);
     if !on {
-        return Some((format!("not following ({key} goes on)"), None));
+        return Some((format!("not following ({key} goes on)"), Vec::new()));
     }
     // Idle rather than the last rate once no record came for an update's
     // spacing: a stopped writer's rate would read as events still coming.
@@ -191,15 +197,15 @@ fn live_fact(app: &App, queried: bool) -> Option<(String, Option<String>)> {
         (None, false) => "● live".to_string(),
     };
     let mut said = Vec::new();
-    if let Some(rate) = facts.rate {
-        said.push(format!("{} ev/s", grouped(rate.round() as u64)));
-    }
     if let Some(at) = facts.last_data {
         let secs = at
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
         said.push(format!("last data {h:02}:{m:02}:{s:02} UTC"));
+    }
+    if let Some(rate) = facts.rate {
+        said.push(format!("{} ev/s", grouped(rate.round() as u64)));
     }
     if facts.open > 0 {
         let open = crate::report::fmt::counted(facts.open as u64, "calls");
@@ -208,7 +214,7 @@ fn live_fact(app: &App, queried: bool) -> Option<(String, Option<String>)> {
     if queried {
         said.push("updates rerun the query".into());
     }
-    Some((live, (!said.is_empty()).then(|| said.join(" · "))))
+    Some((live, said))
 }
 
 fn warnings_fact(app: &App) -> Option<String> {
@@ -273,8 +279,8 @@ fn query_facts(app: &App) -> QueryFacts {
     }
     if let Some((live, details)) = live_fact(app, true) {
         fact(live, 0);
-        if let Some(d) = details {
-            fact(d, 6);
+        if !details.is_empty() {
+            fact(details.join(" · "), 6);
         }
     }
     if let Some(f) = sandwich_fact(app) {
