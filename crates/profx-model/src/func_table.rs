@@ -461,7 +461,8 @@ mod tests {
         let want: Vec<Function> = changed
             .iter()
             .zip(&keep)
-            .filter_map(|(f, &k)| k.then(|| f.clone()))
+            .filter(|&(_, &k)| k)
+            .map(|(f, _)| f.clone())
             .collect();
         assert!(kept.iter().eq(want.into_iter()));
     }
