@@ -2199,7 +2199,7 @@ fn agrees_with_plain(
 ) -> Result<(), TestCaseError> {
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0);
     let want = plain_rows(paths);
-    let have: std::collections::BTreeMap<(String, String), &profx::model::Function> = q
+    let have: std::collections::BTreeMap<(String, String), profx::model::Function> = q
         .function_ids()
         .map(|f| {
             let key = (
@@ -2219,7 +2219,7 @@ fn agrees_with_plain(
     let samples = p.hits_count() == profx::model::HitsCount::Samples;
     let calls = p.function_ids().any(|f| p.function(f).calls.is_some());
     for (key, w) in &want {
-        let row = have[key];
+        let row = &have[key];
         if p.has_times() {
             let ex = row.time.elapsed_exclusive.unwrap_or(f64::NAN);
             let inc = row.time.elapsed_inclusive.unwrap_or(f64::NAN);

@@ -223,33 +223,33 @@ columns!(
     /// The module it is in.
     Module "module" "Module" Text => Value::Text(p.function_module(f)),
     /// Entries into the function.
-    Calls "calls" "Calls" Number => Value::Count(p.function(f).calls),
+    Calls "calls" "Calls" Number => Value::Count(p.functions().calls(f.index())),
     /// Samples with it on top of the stack.
-    HitsSelf "hits_self" "Self hits" Number => Value::Count(p.function(f).hits_self),
+    HitsSelf "hits_self" "Self hits" Number => Value::Count(p.functions().hits_self(f.index())),
     /// Self hits, in % of the samples.
     HitsSelfPct "hits_self_pct" "Self %" Number => Value::Pct(p.percent(f, PctOf::HitsSelf)),
     /// Samples with it anywhere on the stack.
-    HitsTotal "hits_total" "Total hits" Number => Value::Count(p.function(f).hits_total),
+    HitsTotal "hits_total" "Total hits" Number => Value::Count(p.functions().hits_total(f.index())),
     /// Total hits, in % of the samples.
     HitsTotalPct "hits_total_pct" "Total %" Number => Value::Pct(p.percent(f, PctOf::HitsTotal)),
     /// Elapsed inclusive time, in the profile's time unit.
-    ElapsedIncl "elapsed_inclusive_ms" "Incl" Time => Value::Ms(p.function(f).time.elapsed_inclusive),
+    ElapsedIncl "elapsed_inclusive_ms" "Incl" Time => Value::Ms(p.functions().elapsed_inclusive(f.index())),
     /// Elapsed inclusive time, in % of the session's.
     ElapsedInclPct "elapsed_inclusive_pct" "Incl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedInclusive)),
     /// Elapsed exclusive time, in the profile's time unit.
-    ElapsedExcl "elapsed_exclusive_ms" "Excl" Time => Value::Ms(p.function(f).time.elapsed_exclusive),
+    ElapsedExcl "elapsed_exclusive_ms" "Excl" Time => Value::Ms(p.functions().elapsed_exclusive(f.index())),
     /// Elapsed exclusive time, in % of the session's elapsed time.
     ElapsedExclPct "elapsed_exclusive_pct" "Excl %" Number => Value::Pct(p.percent(f, PctOf::ElapsedExclusive)),
     /// Application inclusive time, in the profile's time unit.
-    AppIncl "application_inclusive_ms" "App incl" Time => Value::Ms(p.function(f).time.application_inclusive),
+    AppIncl "application_inclusive_ms" "App incl" Time => Value::Ms(p.functions().application_inclusive(f.index())),
     /// Application inclusive time, in % of the session's.
     AppInclPct "application_inclusive_pct" "App incl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationInclusive)),
     /// Application exclusive time, in the profile's time unit.
-    AppExcl "application_exclusive_ms" "App excl" Time => Value::Ms(p.function(f).time.application_exclusive),
+    AppExcl "application_exclusive_ms" "App excl" Time => Value::Ms(p.functions().application_exclusive(f.index())),
     /// Application exclusive time, in % of the session's application time.
     AppExclPct "application_exclusive_pct" "App excl %" Number => Value::Pct(p.percent(f, PctOf::ApplicationExclusive)),
     /// Mean inclusive time per call, in the profile's time unit.
-    AvgPerCall "avg_ms" "Avg" Time => Value::Ms(metrics::avg_per_call(p.function(f))),
+    AvgPerCall "avg_ms" "Avg" Time => Value::Ms(metrics::avg_per_call(&p.function(f))),
     /// The shortest call's inclusive time, in the profile's time unit.
     MinIncl "min_elapsed_inclusive_ms" "Min incl" Time => Value::Ms(p.per_call(f).min_inclusive),
     /// The longest call's inclusive time, in the profile's time unit.
@@ -521,7 +521,11 @@ fn func_ranks(col: FuncColumn, p: &Profile, f: FuncId) -> (Option<u32>, Option<u
 /// A line's `%`, by the model's rule, of the line's own function.
 fn line_pct(p: &Profile, l: LineId) -> Option<f64> {
     let line = p.line(l);
-    metrics::line_pct(line, line.function.map(|f| p.function(f)), &p.totals)
+    metrics::line_pct(
+        line,
+        line.function.map(|f| p.function(f)).as_ref(),
+        &p.totals,
+    )
 }
 
 fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u64>) {
@@ -529,7 +533,7 @@ fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u
     let file = p.name_rank(line.file);
     let text = match (col, line.function, line.top_level) {
         (LineColumn::File, ..) => Some(file),
-        (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.function(f).name)),
+        (LineColumn::Function, Some(f), _) => Some(p.name_rank(p.functions().name(f.index()))),
         (LineColumn::Called, ..) => Some(line.called.map_or(0, |n| p.name_rank(n))),
         (LineColumn::Function, None, false) => Some(0),
         // A trace's calls outside any function: the trace feed files them
@@ -545,7 +549,7 @@ fn line_ranks(col: LineColumn, p: &Profile, l: LineId) -> (Option<u32>, Option<u
 }
 
 fn stack_ranks(col: StackColumn, p: &Profile, s: StackId) -> (Option<u32>, Option<u64>) {
-    let leaf = p.name_rank(p.function(p.stack_leaf(s)).name);
+    let leaf = p.name_rank(p.functions().name(p.stack_leaf(s).index()));
     let text = (col == StackColumn::Leaf).then_some(leaf);
     (text, Some(u64::from(leaf) << 32))
 }

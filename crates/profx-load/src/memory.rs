@@ -53,9 +53,9 @@ pub fn need(inputs: &[Input], loader: &dyn Loader, use_: Use) -> Need {
     }
     // Tenths of the file's size.
     let tenths: u64 = match (loader.name(), use_) {
-        // A listing is all rows: 238 bytes a function for a report, about
-        // 1,010 in the app (BENCHMARKS.md, issue 69), against 265 a
-        // function in the file.
+        // A listing is all rows, each a function's name, numbers and
+        // stack, and the app adds every pane's orders and its call graph
+        // (BENCHMARKS.md, issue 69, has what a function costs).
         ("plist", Use::Report) => 10,
         ("plist", Use::App) => 38,
         // Traces and logs keep their events in the file: what grows is

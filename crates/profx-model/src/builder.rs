@@ -12,6 +12,7 @@
 //! this crate's loaders, not part of what a profile is made of.
 
 use super::func_index::FuncIndex;
+use super::func_table::Which;
 use super::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use super::intern::Interner;
 use super::metrics::{self, TimeValues, add_count, add_opt};
@@ -50,7 +51,7 @@ pub struct ProfileBuilder {
     meta: BTreeMap<String, MetaValue>,
     pub(crate) names: Interner,
     func_index: FuncIndex,
-    pub(crate) functions: Vec<Function>,
+    pub(crate) functions: super::func_table::FunctionTable,
     stated_pct: FxHashMap<FuncId, super::Percents>,
     per_call: Vec<metrics::PerCall>,
     /// A trace's calls' durations, summarised (`finish_trace`).
@@ -127,7 +128,7 @@ impl ProfileBuilder {
             meta: BTreeMap::new(),
             names: Interner::default(),
             func_index: FuncIndex::default(),
-            functions: Vec::new(),
+            functions: Default::default(),
             stated_pct: FxHashMap::default(),
             per_call: Vec::new(),
             durations: Default::default(),
@@ -321,12 +322,7 @@ impl ProfileBuilder {
         if let Some(id) = self.func_index.get(name, module) {
             return id;
         }
-        let id = FuncId::from_index(self.functions.len());
-        self.functions.push(Function {
-            name,
-            module,
-            ..Default::default()
-        });
+        let id = FuncId::from_index(self.functions.push(name, module));
         self.func_index.insert(name, module, id);
         id
     }
@@ -337,23 +333,27 @@ impl ProfileBuilder {
     }
 
     /// Function `id`'s row as fed so far.
-    pub fn function_ref(&self, id: FuncId) -> &Function {
-        &self.functions[id.index()]
+    pub fn function_ref(&self, id: FuncId) -> Function {
+        self.functions.get(id.index())
+    }
+
+    /// Function `id`'s name.
+    pub fn function_name_id(&self, id: FuncId) -> NameId {
+        self.functions.name(id.index())
     }
 
     /// Adds a stated summary to `f`. Values add up, so a function listed
     /// twice is merged by sums; the loader decides whether that deserves a
     /// warning.
     pub fn summary(&mut self, f: FuncId, s: FuncSummary) {
-        let func = &mut self.functions[f.index()];
-        func.calls = add_count(func.calls, s.calls);
-        func.hits_self = add_count(func.hits_self, s.hits_self);
-        func.hits_total = add_count(func.hits_total, s.hits_total);
-        let (t, n) = (&mut func.time, s.time);
-        t.elapsed_inclusive = add_opt(t.elapsed_inclusive, n.elapsed_inclusive);
-        t.elapsed_exclusive = add_opt(t.elapsed_exclusive, n.elapsed_exclusive);
-        t.application_inclusive = add_opt(t.application_inclusive, n.application_inclusive);
-        t.application_exclusive = add_opt(t.application_exclusive, n.application_exclusive);
+        let (t, i, n) = (&mut self.functions, f.index(), s.time);
+        t.add_calls(i, s.calls);
+        t.add_hits_self(i, s.hits_self);
+        t.add_hits_total(i, s.hits_total);
+        t.add_time(i, Which::ElapsedInclusive, n.elapsed_inclusive);
+        t.add_time(i, Which::ElapsedExclusive, n.elapsed_exclusive);
+        t.add_time(i, Which::ApplicationInclusive, n.application_inclusive);
+        t.add_time(i, Which::ApplicationExclusive, n.application_exclusive);
     }
 
     /// Adds percents the file states where it has no values to derive them
@@ -780,9 +780,10 @@ impl ProfileBuilder {
             }
         };
         let names = &self.names;
-        for f in &mut self.functions {
-            let name = || crate::text::visible(names.resolve(f.name)).into_owned();
-            let t = &mut f.time;
+        for i in 0..self.functions.len() {
+            let mut t = self.functions.time(i);
+            let before = t;
+            let name = || crate::text::visible(names.resolve(self.functions.name(i))).into_owned();
             for (v, which) in [
                 (&mut t.elapsed_inclusive, "elapsed inclusive"),
                 (&mut t.elapsed_exclusive, "elapsed exclusive"),
@@ -790,6 +791,10 @@ impl ProfileBuilder {
                 (&mut t.application_exclusive, "application exclusive"),
             ] {
                 fix(v, &|| format!("function {:?}: its {which} time", name()));
+            }
+            // Only a value fixed is written back (most are finite).
+            if t != before {
+                self.functions.set_time(i, t);
             }
         }
         for p in &mut self.per_call {
@@ -841,8 +846,10 @@ impl ProfileBuilder {
             (s.self_ms, s.child_ms) = (Some(own), Some(child));
         }
         for &(f, excl, incl) in &stated.functions {
-            let t = &mut self.functions[f.index()].time;
-            (t.elapsed_exclusive, t.elapsed_inclusive) = (Some(excl), Some(incl));
+            self.functions.update(f.index(), |row| {
+                let t = &mut row.time;
+                (t.elapsed_exclusive, t.elapsed_inclusive) = (Some(excl), Some(incl));
+            });
         }
         if !stated.stacks.is_empty() || !stated.functions.is_empty() {
             self.no_infinities();
@@ -873,7 +880,7 @@ impl ProfileBuilder {
             }
         } else {
             let (names, functions) = (&self.names, &self.functions);
-            let name = |f: FuncId| names.resolve(functions[f.index()].name).to_string();
+            let name = |f: FuncId| names.resolve(functions.name(f.index())).to_string();
             let (lines, source) = (&self.stack_lines, self.current_source);
             let place = |s: StackId| {
                 let &line = lines.get(s.index()).filter(|&&l| l > 0)?;

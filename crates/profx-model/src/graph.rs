@@ -13,10 +13,10 @@
 //! are summed from the nodes here too (`TreeRule`, model.md §
 //! Calling-context tree, "One figure per function").
 
+use super::Profile;
 use super::ids::{FuncId, NodeId, StackId};
 use super::profile::{Node, Stack};
 use super::warning::{Place, WarningKind};
-use super::{Function, Profile};
 
 /// What a stack's hits count: the loader says so, never the format's
 /// name. A trace, a VS instrumentation report and a PLIST stack count
@@ -125,7 +125,7 @@ pub(crate) type StackFacts<'a> = (
 pub(crate) fn check_stated(
     nodes: &[Node],
     stacks: &[Stack],
-    functions: &[Function],
+    functions: &crate::FunctionTable,
     (rounding, unit, rule): (f64, super::TimeUnit, TreeRule),
     name: &dyn Fn(FuncId) -> String,
     (place, rows): StackFacts<'_>,
@@ -276,8 +276,8 @@ pub(crate) fn check_stated(
     // A stack holding more self time than its function's stated exclusive.
     for (i, node) in nodes.iter().enumerate() {
         let Some(s) = node.stack() else { continue };
-        let func = &functions[node.func.index()];
-        if let (Some(excl), Some(own)) = (func.time.elapsed_exclusive, stacks[s.index()].self_ms)
+        let excl = functions.elapsed_exclusive(node.func.index());
+        if let (Some(excl), Some(own)) = (excl, stacks[s.index()].self_ms)
             && own - excl > noise(own).max(2.0 * rounding)
         {
             warnings.push((

@@ -229,7 +229,7 @@ pub struct Profile {
     /// The session totals percents are out of.
     pub totals: Totals,
     pub(crate) names: Names,
-    pub(crate) functions: Vec<Function>,
+    pub(crate) functions: super::func_table::FunctionTable,
     /// Which numbers some function has.
     pub(crate) measured: super::metrics::Measured,
     /// Percents a file stated without the values to derive them from
@@ -451,26 +451,38 @@ impl Profile {
         self.names.rank(id)
     }
 
-    /// Every function, in `FuncId` order.
-    pub fn functions(&self) -> &[Function] {
+    /// Every function, in `FuncId` order: rows put together when read
+    /// (`FunctionTable::get`), or one value of each (`FunctionTable::calls`).
+    pub fn functions(&self) -> &super::func_table::FunctionTable {
         &self.functions
     }
 
-    /// Function `id`'s row.
-    pub fn function(&self, id: FuncId) -> &Function {
-        &self.functions[id.index()]
+    /// Function `id`'s row, put together from its columns.
+    pub fn function(&self, id: FuncId) -> Function {
+        self.functions.get(id.index())
     }
 
     /// `id`'s percents of the session totals, worked out when asked: a
     /// stored copy cost 96 bytes a function, the largest part of a
     /// summary's rows.
     pub fn percents(&self, id: FuncId) -> Percents {
-        super::metrics::percents(self.function(id), self.stated(id), &self.totals)
+        super::metrics::percents(&self.function(id), self.stated(id), &self.totals)
     }
 
     /// One of `id`'s percents ([`Profile::percents`]).
     pub fn percent(&self, id: FuncId, of: PctOf) -> Option<f64> {
-        super::metrics::percent(self.function(id), self.stated(id), &self.totals, of)
+        // One column read, not the row: a table sizes a column by every
+        // row's percent.
+        let (t, i) = (&self.functions, id.index());
+        let value = match of {
+            PctOf::ElapsedInclusive => t.elapsed_inclusive(i),
+            PctOf::ElapsedExclusive => t.elapsed_exclusive(i),
+            PctOf::ApplicationInclusive => t.application_inclusive(i),
+            PctOf::ApplicationExclusive => t.application_exclusive(i),
+            PctOf::HitsSelf => t.hits_self(i).map(|n| n as f64),
+            PctOf::HitsTotal => t.hits_total(i).map(|n| n as f64),
+        };
+        super::metrics::percent_of(value, self.stated(id), &self.totals, of)
     }
 
     /// `id`'s shortest and longest single call (`PerCall`), absent where
@@ -482,7 +494,8 @@ impl Profile {
     /// Whether another function has `id`'s name (in another module): then
     /// the name alone does not say which function is meant.
     pub fn name_is_shared(&self, id: FuncId) -> bool {
-        !self.shared_names.is_empty() && self.shared_names.contains(&self.function(id).name)
+        !self.shared_names.is_empty()
+            && self.shared_names.contains(&self.functions.name(id.index()))
     }
 
     /// Whether some function may have per-call numbers.
@@ -516,12 +529,12 @@ impl Profile {
 
     /// Display name of a function.
     pub fn function_name(&self, id: FuncId) -> &str {
-        self.name(self.function(id).name)
+        self.name(self.functions.name(id.index()))
     }
 
     /// The module of a function, `""` where the format names none.
     pub fn function_module(&self, id: FuncId) -> &str {
-        self.name(self.function(id).module)
+        self.name(self.functions.module(id.index()))
     }
 
     /// Every line, in `LineId` order.

@@ -63,12 +63,7 @@ impl Profile {
                 .map(|&g| FuncId::from_raw(g))
         };
 
-        let functions = std::mem::take(&mut self.functions);
-        self.functions = functions
-            .into_iter()
-            .zip(&keep_func)
-            .filter_map(|(f, &keep)| keep.then_some(f))
-            .collect();
+        self.functions = self.functions.kept(&keep_func);
         let per_call = std::mem::take(&mut self.per_call);
         self.per_call = per_call
             .into_iter()

@@ -48,7 +48,7 @@ pub fn kinds(p: &Profile) -> Vec<(Place, WarningKind)> {
 }
 
 /// The function with this name (the first, if several modules share it).
-pub fn function<'p>(p: &'p Profile, name: &str) -> &'p Function {
+pub fn function(p: &Profile, name: &str) -> Function {
     p.function(function_id(p, name))
 }
 

@@ -168,16 +168,18 @@ struct Group {
 
 /// A tag 9 stack. Its frame names are `Rules::frames` from `first` to
 /// the next stack's `first`: frames only ever join the newest stack, and
-/// one list for all of them saves a heap block a stack.
+/// one list for all of them saves a heap block a stack. A listing holds
+/// one a function until its end, so what only the open stack needs (its
+/// declared frames, its line in full) is kept once, in `Rules`.
 struct RawStack {
-    line: u64,
-    owner: FuncId,
-    owner_name: NameId,
-    size: u64,
     hits: u64,
     self_ms: f64,
     child_ms: f64,
     first: usize,
+    /// Its line, as the builder keeps a stack's (0: past `u32`).
+    line: u32,
+    owner: FuncId,
+    owner_name: NameId,
 }
 
 /// Everything the records so far leave for those to come: the engine.
@@ -197,6 +199,9 @@ pub(super) struct Rules {
     /// The stack taking frames: the last of `stacks`, when one is open.
     open: bool,
     stacks: Vec<RawStack>,
+    /// The open stack's declared frames and line.
+    open_size: u64,
+    open_line: u64,
     frames: Vec<NameId>,
     used: u64,
 }
@@ -391,11 +396,11 @@ impl Rules {
         if let Some(g) = &mut self.group {
             g.seen += 1;
         }
+        (self.open_size, self.open_line) = (size, n);
         self.stacks.push(RawStack {
-            line: n,
+            line: u32::try_from(n).unwrap_or(0),
             owner,
             owner_name,
-            size,
             hits,
             self_ms: ms.0,
             child_ms: ms.1,
@@ -412,11 +417,11 @@ impl Rules {
 
     fn frame(&mut self, name: NameId) -> Result<(), Problem> {
         match self.open_stack() {
-            Some(s) if ((self.frames.len() - s.first) as u64) < s.size => {
+            Some(s) if ((self.frames.len() - s.first) as u64) < self.open_size => {
                 self.frames.push(name);
                 Ok(())
             }
-            Some(s) => Err(record::frame_beyond(s.size)),
+            Some(_) => Err(record::frame_beyond(self.open_size)),
             None => Err(record::out_of_place("stack frame with no tag 9 stack open")),
         }
     }
@@ -424,12 +429,12 @@ impl Rules {
     fn close_stack(&mut self, b: &mut ProfileBuilder) {
         let Some(s) = self.open_stack() else { return };
         let have = (self.frames.len() - s.first) as u64;
-        if have < s.size {
+        if have < self.open_size {
             let msg = format!(
                 "stack declares {} frames but {have} follow; kept the {have}",
-                s.size
+                self.open_size
             );
-            b.warn(Place::Line(s.line), WarningKind::CountMismatch, msg);
+            b.warn(Place::Line(self.open_line), WarningKind::CountMismatch, msg);
         }
         self.open = false;
     }
@@ -470,7 +475,11 @@ impl Rules {
             };
             b.summary(id, summary);
         }
-        self.file_stacks(b, timed, frames);
+        // The raw functions are in the builder now: their memory goes
+        // before the stacks are made, the load's largest moment.
+        let by_name = self.functions_by_name(b, frames.names);
+        let owners = std::mem::take(&mut self.funcs).len();
+        self.file_stacks(b, timed, frames, (&by_name, owners));
         if let (true, Some((total, outside))) = (timed, self.session) {
             let totals = b.totals_mut();
             totals.elapsed_inclusive_ms = (total > 0.0).then_some(total);
@@ -481,9 +490,16 @@ impl Rules {
 
     /// Each stack, its frames resolved, oriented and filed with its line
     /// and numbers.
-    fn file_stacks(&mut self, b: &mut ProfileBuilder, timed: bool, names: Frames) {
-        let by_name = self.functions_by_name(b, names.names);
-        let mut fresh = Fresh::new(self.funcs.len());
+    /// `by_name` is `functions_by_name`; `owners`, how many functions
+    /// the records numbered.
+    fn file_stacks(
+        &mut self,
+        b: &mut ProfileBuilder,
+        timed: bool,
+        names: Frames,
+        (by_name, owners): (&[u32], usize),
+    ) {
+        let mut fresh = Fresh::new(owners);
         let (mut frames, mut oriented) = (Vec::new(), Vec::new());
         let stacks = std::mem::take(&mut self.stacks);
         let ends = stacks.iter().skip(1).map(|s| s.first);
@@ -493,12 +509,12 @@ impl Rules {
             orient(&mut oriented, s.owner_name);
             // Resolving makes the functions a frame names that no record
             // lists: a report that keeps no stacks lists them all the same.
-            resolve(b, s, &oriented, (&by_name, names.no_module), &mut frames);
+            resolve(b, s, &oriented, (by_name, names.no_module), &mut frames);
             if !b.keeps_stacks() {
                 continue;
             }
             let id = fresh.stack(b, s.owner, &frames);
-            b.stack_line(id, s.line);
+            b.stack_line(id, u64::from(s.line));
             let t = |x: f64| timed.then_some(x);
             b.stack_summary(id, Some(s.hits), t(s.self_ms), t(s.child_ms));
         }
@@ -510,7 +526,7 @@ impl Rules {
         let mut map = vec![NO_FUNCTION; names];
         for (id, _) in listed(&self.funcs) {
             let index = id.index() as u32;
-            if let Some(slot) = map.get_mut(b.function_ref(id).name.index()) {
+            if let Some(slot) = map.get_mut(b.function_name_id(id).index()) {
                 *slot = if *slot == NO_FUNCTION || *slot == index {
                     index
                 } else {

@@ -47,7 +47,7 @@ fn counting_methods_have_absent_times() {
     for method in ["321", "324", "521", "524"] {
         let text = TIMED.replace("522", method) + "8\t1\n9\t1\t3\t0\t0\n10\twork(int, char)\n";
         let p = load(&text);
-        let f = &p.functions()[0];
+        let f = &p.functions().get(0);
         assert_eq!(f.calls, Some(1), "{method}: counts are kept");
         assert_eq!(f.time.elapsed_inclusive, None, "{method}");
         assert_eq!(p.totals.elapsed_inclusive_ms, None);
@@ -60,7 +60,7 @@ fn counting_methods_have_absent_times() {
 #[test]
 fn duplicate_function_is_merged_with_a_warning_on_the_later_line() {
     let p = load(&format!("{TIMED}6\tP.EXE\tp.obj\t2\t5.0\t6.0\tmain\n"));
-    let main = &p.functions()[0];
+    let main = &p.functions().get(0);
     assert_eq!(main.calls, Some(3));
     assert_eq!(main.time.elapsed_inclusive, Some(96.0));
     assert_eq!(p.functions().len(), 2);
@@ -473,5 +473,8 @@ fn what_needs_the_whole_file_waits_for_the_replay_s_end() {
             replayed(&[counted.as_bytes()], feed)
         );
     }
-    assert_eq!(load(&counted).functions()[0].time.elapsed_inclusive, None);
+    assert_eq!(
+        load(&counted).functions().get(0).time.elapsed_inclusive,
+        None
+    );
 }

@@ -157,6 +157,17 @@ pub fn percent(f: &Function, stated: Option<&Percents>, totals: &Totals, of: Pct
         PctOf::HitsSelf => f.hits_self.map(|n| n as f64),
         PctOf::HitsTotal => f.hits_total.map(|n| n as f64),
     };
+    percent_of(value, stated, totals, of)
+}
+
+/// [`percent`] of the value `of` names, read alone (a column of the
+/// function table, not its whole row).
+pub(crate) fn percent_of(
+    value: Option<f64>,
+    stated: Option<&Percents>,
+    totals: &Totals,
+    of: PctOf,
+) -> Option<f64> {
     pct(value, session_total(totals, of)).or_else(|| stated.and_then(|s| s.get(of)))
 }
 
@@ -196,7 +207,7 @@ pub fn percents(f: &Function, stated: Option<&Percents>, totals: &Totals) -> Per
 /// Sample and trace feeds always state theirs, so this only fills summaries.
 ///
 /// The same one pass finds which numbers some function has ([`Measured`]).
-pub fn finish_totals(totals: &mut Totals, functions: &[Function]) -> Measured {
+pub fn finish_totals(totals: &mut Totals, functions: &crate::FunctionTable) -> Measured {
     let mut m = Measured::default();
     let (mut elapsed, mut application) = (None, None);
     // `total_cmp`'s order, as `Iterator::max_by(f64::total_cmp)` has it.
@@ -374,6 +385,7 @@ mod tests {
         let mut totals = Totals::default();
         let mut functions = [f(Some(3.0)), f(None), f(Some(9.5))];
         functions[1].hits_total = Some(0);
+        let functions: crate::FunctionTable = functions.into_iter().collect();
         let measured = finish_totals(&mut totals, &functions);
         assert_eq!(totals.elapsed_inclusive_ms, Some(9.5));
         assert_eq!(totals.application_inclusive_ms, None);
@@ -388,7 +400,7 @@ mod tests {
             elapsed_inclusive_ms: Some(100.0),
             ..Default::default()
         };
-        finish_totals(&mut stated, &[f(Some(9.5))]);
+        finish_totals(&mut stated, &[f(Some(9.5))].into_iter().collect());
         assert_eq!(stated.elapsed_inclusive_ms, Some(100.0));
     }
 }

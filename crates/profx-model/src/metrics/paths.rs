@@ -18,8 +18,8 @@
 //! nanoseconds turned into milliseconds once at the end, so a query's sum
 //! rounds as the load's does (`samples.rs`).
 
+use crate::func_table::{FunctionTable, Which};
 use crate::ids::{FuncId, NodeId, StackId};
-use crate::metrics::{add_count, add_opt};
 use crate::{HitsCount, ProfileBuilder};
 
 /// What the path feed was given beyond the stacks.
@@ -157,11 +157,11 @@ impl ProfileBuilder {
             };
             for &f in &frames {
                 if std::mem::replace(&mut seen[f.index()], i) != i {
-                    on_path(&mut self.functions[f.index()], n, samples);
+                    on_path(&mut self.functions, f.index(), n, samples);
                 }
             }
             if let Some(&leaf) = frames.last() {
-                at_leaf(&mut self.functions[leaf.index()], n, samples);
+                at_leaf(&mut self.functions, leaf.index(), n, samples);
             }
         }
         let unlisted = std::mem::take(&mut self.paths.unlisted);
@@ -174,21 +174,20 @@ impl ProfileBuilder {
             for &f in &frames {
                 let mark = self.stacks.len() + k;
                 if std::mem::replace(&mut seen[f.index()], mark) != mark {
-                    on_path(&mut self.functions[f.index()], n, samples);
+                    on_path(&mut self.functions, f.index(), n, samples);
                 }
             }
         }
         self.paths.unlisted = unlisted;
         for (f, n) in std::mem::take(&mut self.paths.pathless) {
-            let row = &mut self.functions[f.index()];
-            on_path(row, n, samples);
-            at_leaf(row, n, samples);
+            on_path(&mut self.functions, f.index(), n, samples);
+            at_leaf(&mut self.functions, f.index(), n, samples);
         }
         if self.paths.child_times {
             self.path_child_times();
         }
         for &f in &made {
-            self.functions[f.index()].calls = None;
+            self.functions.set_calls(f.index(), None);
         }
         if self.paths.ns {
             self.path_times_in_ms();
@@ -203,10 +202,13 @@ impl ProfileBuilder {
             ms(&mut s.self_ms);
             ms(&mut s.child_ms);
         }
-        for f in &mut self.functions {
-            ms(&mut f.time.elapsed_inclusive);
-            ms(&mut f.time.elapsed_exclusive);
-        }
+        let ms = |ns: f64| Some(ns / 1e6);
+        self.functions
+            .time_col(Which::ElapsedInclusive)
+            .map_present(ms);
+        self.functions
+            .time_col(Which::ElapsedExclusive)
+            .map_present(ms);
         for u in &mut self.paths.unlisted {
             u.1 /= 1e6;
         }
@@ -258,22 +260,22 @@ impl ProfileBuilder {
 
 /// A function on a path with `n`: its total hits and inclusive time; a
 /// function that is never a leaf still has 0 self, not none.
-fn on_path(f: &mut crate::Function, n: PathNumbers, samples: bool) {
-    f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, n.self_ms);
-    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, n.self_ms.map(|_| 0.0));
+fn on_path(t: &mut FunctionTable, i: usize, n: PathNumbers, samples: bool) {
+    t.add_time(i, Which::ElapsedInclusive, n.self_ms);
+    t.add_time(i, Which::ElapsedExclusive, n.self_ms.map(|_| 0.0));
     if samples {
-        f.hits_total = add_count(f.hits_total, n.hits);
-        f.hits_self = add_count(f.hits_self, n.hits.map(|_| 0));
+        t.add_hits_total(i, n.hits);
+        t.add_hits_self(i, n.hits.map(|_| 0));
     } else {
-        f.calls = add_count(f.calls, n.hits.map(|_| 0));
+        t.add_calls(i, n.hits.map(|_| 0));
     }
 }
 
 /// The leaf of such a path: its self hits (or calls) and exclusive time.
-fn at_leaf(f: &mut crate::Function, n: PathNumbers, samples: bool) {
-    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, n.self_ms);
+fn at_leaf(t: &mut FunctionTable, i: usize, n: PathNumbers, samples: bool) {
+    t.add_time(i, Which::ElapsedExclusive, n.self_ms);
     match samples {
-        true => f.hits_self = add_count(f.hits_self, n.hits),
-        false => f.calls = add_count(f.calls, n.hits),
+        true => t.add_hits_self(i, n.hits),
+        false => t.add_calls(i, n.hits),
     }
 }

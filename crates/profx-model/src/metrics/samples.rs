@@ -19,8 +19,9 @@
 //! not folded from stacks) has the same numbers to the bit.
 
 use crate::ProfileBuilder;
+use crate::func_table::{FunctionTable, Which};
 use crate::ids::{FuncId, LineId, StackId};
-use crate::metrics::{add_count, add_opt};
+use crate::metrics::add_opt;
 
 /// Whether any sample came, so `finish` knows to fold; and, for a
 /// profile without stacks, each function's sums so far.
@@ -206,10 +207,10 @@ impl ProfileBuilder {
                 if std::mem::replace(&mut seen[id.index()], i) == i {
                     continue;
                 }
-                on_stack(&mut self.functions[id.index()], hits, w);
+                on_stack(&mut self.functions, id.index(), hits, w);
             }
             if let Some(&leaf) = frames.last() {
-                at_leaf(&mut self.functions[leaf.index()], hits, w);
+                at_leaf(&mut self.functions, leaf.index(), hits, w);
             }
         }
         self.add_unstacked_sums();
@@ -221,15 +222,16 @@ impl ProfileBuilder {
     /// whole nanoseconds, so one sum equals those of its stacks.
     fn add_unstacked_sums(&mut self) {
         let sums = std::mem::take(&mut self.sample_state.sums);
-        for (f, s) in self.functions.iter_mut().zip(&sums) {
+        let t = &mut self.functions;
+        for (i, s) in sums.iter().enumerate().take(t.len()) {
             if s.hits_total == 0 {
                 continue;
             }
             let w = |ns: f64| s.timed.then_some(ns);
-            f.hits_total = add_count(f.hits_total, Some(s.hits_total));
-            f.hits_self = add_count(f.hits_self, Some(s.hits_self));
-            f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w(s.inclusive_ns));
-            f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w(s.exclusive_ns));
+            t.add_hits_total(i, Some(s.hits_total));
+            t.add_hits_self(i, Some(s.hits_self));
+            t.add_time(i, Which::ElapsedInclusive, w(s.inclusive_ns));
+            t.add_time(i, Which::ElapsedExclusive, w(s.exclusive_ns));
         }
     }
 
@@ -242,26 +244,29 @@ impl ProfileBuilder {
         for l in &mut self.lines {
             ms(&mut l.time_ms);
         }
-        for f in &mut self.functions {
-            ms(&mut f.time.elapsed_inclusive);
-            ms(&mut f.time.elapsed_exclusive);
-        }
+        let ms = |ns: f64| Some(ns / 1e6);
+        self.functions
+            .time_col(Which::ElapsedInclusive)
+            .map_present(ms);
+        self.functions
+            .time_col(Which::ElapsedExclusive)
+            .map_present(ms);
     }
 }
 
 /// A function on a stack with `hits` samples weighing `w`: a function
 /// that is never a leaf still has 0 self hits, not none.
-fn on_stack(f: &mut crate::Function, hits: Option<u64>, w: Option<f64>) {
-    f.hits_total = add_count(f.hits_total, hits);
-    f.hits_self = add_count(f.hits_self, Some(0));
-    f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, w);
-    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w.map(|_| 0.0));
+fn on_stack(t: &mut FunctionTable, i: usize, hits: Option<u64>, w: Option<f64>) {
+    t.add_hits_total(i, hits);
+    t.add_hits_self(i, Some(0));
+    t.add_time(i, Which::ElapsedInclusive, w);
+    t.add_time(i, Which::ElapsedExclusive, w.map(|_| 0.0));
 }
 
 /// The leaf of such a stack.
-fn at_leaf(f: &mut crate::Function, hits: Option<u64>, w: Option<f64>) {
-    f.hits_self = add_count(f.hits_self, hits);
-    f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, w);
+fn at_leaf(t: &mut FunctionTable, i: usize, hits: Option<u64>, w: Option<f64>) {
+    t.add_hits_self(i, hits);
+    t.add_time(i, Which::ElapsedExclusive, w);
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ use super::trace_acc::{Accs, NO_PATH, NO_SITE, Pop};
 use super::trace_sites::Sites;
 use crate::ProfileBuilder;
 use crate::TimeRange;
+use crate::func_table::Which;
 use crate::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use crate::metrics::{add_count, add_opt};
 use crate::timeline::{Mark, ThreadSpan, Timeline};
@@ -538,7 +539,7 @@ impl ProfileBuilder {
     fn new_trace_site(&mut self, caller: Option<FuncId>, line: u32, top_level: NameId) -> LineId {
         // The sites are the rows' only index in a trace (`trace_sites`).
         let id = match caller {
-            Some(f) => self.line_unindexed(self.functions[f.index()].name, line, Some(f)),
+            Some(f) => self.line_unindexed(self.functions.name(f.index()), line, Some(f)),
             None => {
                 let id = self.line_unindexed(top_level, line, None);
                 self.line_at_top_level(id);
@@ -746,10 +747,10 @@ impl ProfileBuilder {
         let ran =
             funcs.filter(|(_, a)| a.calls > 0 || a.inclusive_ms != 0.0 || a.exclusive_ms != 0.0);
         for (i, acc) in ran {
-            let f = &mut self.functions[i];
-            f.calls = add_count(f.calls, Some(acc.calls));
-            f.time.elapsed_inclusive = add_opt(f.time.elapsed_inclusive, ms(acc.inclusive_ms));
-            f.time.elapsed_exclusive = add_opt(f.time.elapsed_exclusive, ms(acc.exclusive_ms));
+            let f = &mut self.functions;
+            f.add_calls(i, Some(acc.calls));
+            f.add_time(i, Which::ElapsedInclusive, ms(acc.inclusive_ms));
+            f.add_time(i, Which::ElapsedExclusive, ms(acc.exclusive_ms));
             if timed && acc.calls > 0 {
                 // The shortest and longest of the values the percentiles
                 // are of (`durations.rs`).
@@ -819,11 +820,11 @@ impl ProfileBuilder {
         }
         let first = FuncId::from_index(first as usize);
         if more.is_empty() {
-            return Some(self.functions[first.index()].name);
+            return Some(self.functions.name(first.index()));
         }
         let mut names: Vec<&str> = std::iter::once(first)
             .chain(more.iter().copied())
-            .map(|f| self.names.resolve(self.functions[f.index()].name))
+            .map(|f| self.names.resolve(self.functions.name(f.index())))
             .collect();
         names.sort_unstable();
         names.dedup();
