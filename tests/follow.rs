@@ -310,3 +310,30 @@ fn a_line_cut_when_following_stops_is_read_with_its_warning() {
         cut[0].message
     );
 }
+
+/// A numbered DBF packet followed on its own (records only; its header is
+/// its NAME.PRF's) is read as its records come, not waited for as a file
+/// too short to recognise, and ends as a load of it alone.
+#[test]
+fn a_dbf_packet_followed_on_its_own_is_read() {
+    let fields =
+        "field THREAD N 4\nfield TIME N 12 3\nfield OP C 1\nfield CALL C 20\nfield LINE N 6\n";
+    let rows =
+        "row 1 1.000 i MAIN 1\nrow 1 2.500 i CALC 7\nrow 1 4.000 o CALC 0\nrow 1 6.000 o MAIN 0\n";
+    let dbf = |extra: &str| {
+        profx::fixture_gen::dbf::compile(&format!("{fields}{extra}{rows}")).expect("compiles")
+    };
+    let dir = common::scratch("follow", "dbf-packet");
+    std::fs::write(dir.join("P.PRF"), dbf("")).expect("written");
+    let packet = dir.join("P.PRF.000001");
+    let records = dbf("noheader\nnoeof\n");
+    std::fs::write(&packet, &records[..records.len() / 2 + 3]).expect("written");
+    let mut f = follower(&packet);
+    f.poll().expect("read");
+    assert_eq!(f.readiness().expect("a trace"), Readiness::Ready);
+    let live = f.profile().expect("live");
+    assert!(live.event_count() > 0, "the whole records so far");
+    append(&packet, &records[records.len() / 2 + 3..]);
+    f.poll().expect("read");
+    assert_eq!(json(&f.finish().expect("read whole")), fresh(&packet));
+}

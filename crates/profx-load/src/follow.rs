@@ -230,7 +230,7 @@ impl Follower {
         if bytes.is_empty() {
             return Ok(Readiness::Waiting("the file is empty".into()));
         }
-        if self.opts.format.is_some() {
+        if self.opts.format.is_some() || self.packet_record_len().is_some() {
             return Ok(self.complete_or_wait());
         }
         let xpp: &dyn Loader = &crate::xpp::Xpp;
@@ -261,7 +261,7 @@ impl Follower {
 
     /// Ready when some whole record is there.
     fn complete_or_wait(&self) -> Readiness {
-        let layout = Layout::of(self.pieces[0].bytes.as_slice());
+        let layout = self.layout();
         let whole = self.pieces.iter().enumerate().any(|(i, p)| {
             let bytes = p.bytes.as_slice();
             layout.complete(bytes, i == 0) > layout.start(bytes, i == 0)
@@ -331,7 +331,7 @@ impl Follower {
         let mut p = self.load(false)?;
         // A line the writer had not ended when following stopped is read
         // as it stands; nothing in it says it was cut, so this does.
-        if let Layout::Lines = Layout::of(self.pieces[0].bytes.as_slice()) {
+        if let Layout::Lines = self.layout() {
             for (source, piece) in self.pieces.iter().enumerate() {
                 let bytes = piece.bytes.as_slice();
                 let whole = Layout::Lines.complete(bytes, source == 0);
@@ -397,10 +397,38 @@ impl Follower {
 }
 
 impl Follower {
+    /// How the trace's records are cut: by the first piece's DBF header,
+    /// by a numbered packet's `NAME.PRF`'s where it holds records only, or
+    /// in lines.
+    fn layout(&self) -> Layout {
+        match self.packet_record_len() {
+            Some(record_len) => Layout::Dbf {
+                header_len: 0,
+                record_len,
+            },
+            None => Layout::of(self.pieces[0].bytes.as_slice()),
+        }
+    }
+
+    /// The record length of a numbered DBF packet followed on its own
+    /// (records only, from its first byte, a record's flag): its header
+    /// is its `NAME.PRF`'s.
+    fn packet_record_len(&self) -> Option<usize> {
+        let (base, _) = packets::split_numbered(&self.path)?;
+        let first = self.pieces[0].bytes.as_slice();
+        if !matches!(first.first(), Some(b' ' | b'*')) {
+            return None;
+        }
+        let mut head = Vec::new();
+        let file = std::fs::File::open(base).ok()?;
+        file.take(HEAD as u64).read_to_end(&mut head).ok()?;
+        crate::xpp::dbf_layout(&head).map(|(_, record_len)| record_len)
+    }
+
     /// Where each piece's bytes end for a profile: at its last whole
     /// record while `live`, else at its last byte.
     fn ends(&self, live: bool) -> Vec<usize> {
-        let layout = Layout::of(self.pieces[0].bytes.as_slice());
+        let layout = self.layout();
         (self.pieces.iter().enumerate())
             .map(|(i, p)| match live {
                 true => layout.complete(p.bytes.as_slice(), i == 0),
