@@ -89,6 +89,11 @@ impl App {
     /// it is a trace.
     fn start_following(&mut self, key: &str) {
         let p = self.query.loaded();
+        if let Some(said) = p.meta.get(crate::report::fmt::WAITING) {
+            // The file turned out to be no trace (`refused`).
+            self.status = Some(format!("{key}: {said}"));
+            return;
+        }
         if p.format != crate::load::follow::FOLLOWED || p.sources.len() != 1 {
             self.status = Some(format!(
                 "{key} follows a trace as the program writes it: this {} profile was written once, at the end of its run",
@@ -185,6 +190,7 @@ impl App {
                         drop(job.stop());
                     }
                     f.facts = Facts::default();
+                    self.refused(&why);
                     return true;
                 }
             }
@@ -206,6 +212,27 @@ impl App {
         f.facts = live.facts;
         self.take_answer(live.answer);
         true
+    }
+
+    /// The profile shown while waiting for a trace, once what came is no
+    /// trace: it says why in every pane, under no format's name (its
+    /// header's format was the trace's the file was expected to be).
+    fn refused(&mut self, why: &str) {
+        if !self
+            .query
+            .loaded()
+            .meta
+            .contains_key(crate::report::fmt::WAITING)
+        {
+            return;
+        }
+        let mut b = crate::model::ProfileBuilder::new("not followed");
+        let said = format!("nothing to show: {}", crate::text::visible(why));
+        b.set_meta(
+            crate::report::fmt::WAITING,
+            crate::model::MetaValue::Text(said),
+        );
+        self.take_answer(Answer::whole(Arc::new(b.finish())));
     }
 
     /// A followed trace's update, as the follow thread's would be taken.

@@ -100,3 +100,26 @@ fn the_rate_gives_way_to_idle_once_the_writer_stops() {
     app.update(Intent::Follow);
     assert!(!app.following());
 }
+
+/// A file that appears under the followed name and is no trace stops
+/// following, and the panes say why rather than what following waits for
+/// (a new user's walk: the waiting text and the trace format stayed).
+#[test]
+fn a_file_that_is_no_trace_is_said_so_in_every_pane() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("late.PRF");
+    let name = path.to_string_lossy().into_owned();
+    let mut b = crate::model::ProfileBuilder::new("xpp");
+    let waiting = crate::model::MetaValue::Text("no trace record yet".into());
+    b.set_meta(crate::report::fmt::WAITING, waiting);
+    let mut app = app_of(b.finish(), "late.PRF", 120, 30);
+    app.follow_with(Follower::new(&name, &LoadOptions::default()).expect("followed"));
+    let csv = std::fs::read("tests/fixtures/vs-csv/call-tree.csv").expect("a CSV fixture");
+    append(&path, &csv);
+    let secs = Duration::from_secs(10);
+    let h = header_once(&mut app, |h| h.contains("not followed"), secs);
+    assert!(h.contains("not followed") && !h.contains("● live"), "{h}");
+    let screen = text(&render(&app));
+    assert!(screen.contains("nothing to show"), "{screen}");
+    assert!(!screen.contains("waits for"), "{screen}");
+}
