@@ -324,6 +324,13 @@ impl FunctionTable {
         }
     }
 
+    /// The elapsed times, summed in ns by a feed that counts in ns, in ms.
+    pub(crate) fn elapsed_ns_to_ms(&mut self) {
+        let ms = |ns: f64| Some(ns / 1e6);
+        self.elapsed_inclusive.map_present(ms);
+        self.elapsed_exclusive.map_present(ms);
+    }
+
     /// The rows `keep` says, in order, their ids renumbered.
     pub(crate) fn kept(&self, keep: &[bool]) -> FunctionTable {
         let pick = |v: &[NameId]| {

@@ -202,13 +202,7 @@ impl ProfileBuilder {
             ms(&mut s.self_ms);
             ms(&mut s.child_ms);
         }
-        let ms = |ns: f64| Some(ns / 1e6);
-        self.functions
-            .time_col(Which::ElapsedInclusive)
-            .map_present(ms);
-        self.functions
-            .time_col(Which::ElapsedExclusive)
-            .map_present(ms);
+        self.functions.elapsed_ns_to_ms();
         for u in &mut self.paths.unlisted {
             u.1 /= 1e6;
         }

@@ -244,13 +244,7 @@ impl ProfileBuilder {
         for l in &mut self.lines {
             ms(&mut l.time_ms);
         }
-        let ms = |ns: f64| Some(ns / 1e6);
-        self.functions
-            .time_col(Which::ElapsedInclusive)
-            .map_present(ms);
-        self.functions
-            .time_col(Which::ElapsedExclusive)
-            .map_present(ms);
+        self.functions.elapsed_ns_to_ms();
     }
 }
 
