@@ -1,13 +1,13 @@
 //! A trace's calls on their way to the `calls` table: the trace feed hands
 //! each one to a [`CallSpill`] as the load goes (`profx_model::CallSink`),
 //! which writes it to an unnamed temporary file, 40 bytes a call; once the
-//! run is loaded and its names known, [`Spilled::rows`] reads them back a
+//! run is loaded and its names known, [`Spilled::blocks`] reads them back a
 //! block at a time. A trace of any size costs a block of memory here, not
 //! its calls.
 
 use profx_model::{Call, CallSink, FuncId};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex};
 
 /// Bytes a call takes in the file: thread, function, depth, start,
@@ -101,9 +101,9 @@ impl Drop for CallSpill {
 
 impl Spilled {
     /// The calls in the order they closed, read back a block at a time;
-    /// an error the spill met, or a file shorter than the calls written,
-    /// is an error here.
-    pub fn rows(self) -> io::Result<impl Iterator<Item = io::Result<Call>>> {
+    /// an error the spill met is an error here, and a file shorter than
+    /// the calls written one when its block is read.
+    pub fn blocks(self) -> io::Result<CallBlocks> {
         let (calls, error) = {
             let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
             (s.calls, s.error.take())
@@ -113,16 +113,55 @@ impl Spilled {
         }
         let mut file = self.file;
         file.seek(SeekFrom::Start(0))?;
-        let mut input = BufReader::with_capacity(1 << 16, file);
-        let mut left = calls;
-        Ok(std::iter::from_fn(move || {
-            if left == 0 {
-                return None;
-            }
-            left -= 1;
-            let mut rec = [0u8; RECORD];
-            Some(input.read_exact(&mut rec).map(|()| decode(&rec)))
-        }))
+        Ok(CallBlocks {
+            input: file,
+            left: calls,
+            bytes: Vec::new(),
+            calls: Vec::new(),
+        })
+    }
+}
+
+/// Calls a block read at a time: one read call and a decoding loop a
+/// block, not a buffered read a call.
+#[derive(Debug)]
+pub struct CallBlocks {
+    input: File,
+    left: u64,
+    bytes: Vec<u8>,
+    calls: Vec<Call>,
+}
+
+/// Calls a block holds.
+const BLOCK: usize = 4096;
+
+impl CallBlocks {
+    /// The calls still to read.
+    pub fn len(&self) -> u64 {
+        self.left
+    }
+
+    /// Whether every call was read.
+    pub fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+
+    /// The next block of calls, `None` once all are read.
+    pub fn next_block(&mut self) -> io::Result<Option<&[Call]>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let n = usize::try_from(self.left).unwrap_or(usize::MAX).min(BLOCK);
+        self.bytes.resize(n * RECORD, 0);
+        self.input.read_exact(&mut self.bytes)?;
+        self.left -= n as u64;
+        self.calls.clear();
+        self.calls.extend(
+            self.bytes
+                .chunks_exact(RECORD)
+                .map(|rec| decode(rec.try_into().unwrap_or(&[0; RECORD]))),
+        );
+        Ok(Some(&self.calls))
     }
 }
 
@@ -155,7 +194,7 @@ mod tests {
     #[test]
     fn calls_come_back_as_they_went() {
         let (mut spill, read) = CallSpill::new().unwrap();
-        let calls: Vec<Call> = (0..1000u32)
+        let calls: Vec<Call> = (0..10_000u32)
             .map(|i| Call {
                 thread: u64::from(i % 3) + 7,
                 func: FuncId::from_raw(i),
@@ -170,7 +209,12 @@ mod tests {
         }
         spill.done();
         drop(spill);
-        let back: Vec<Call> = read.rows().unwrap().map(Result::unwrap).collect();
+        let mut blocks = read.blocks().unwrap();
+        assert_eq!(blocks.len(), 10_000);
+        let mut back = Vec::new();
+        while let Some(b) = blocks.next_block().unwrap() {
+            back.extend_from_slice(b);
+        }
         assert_eq!(back, calls);
     }
 }

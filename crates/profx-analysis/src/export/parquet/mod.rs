@@ -345,41 +345,51 @@ fn call_rows(
     let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; functions];
     let mut written = 0;
     let spill_error = |e| table_error("calls", e);
-    for call in spilled.rows().map_err(spill_error)? {
-        let c = call.map_err(spill_error)?;
-        if threads.is_some_and(|t| !t.contains(&c.thread))
-            || range.is_some_and(|r| !r.holds(c.start))
-        {
-            continue;
-        }
-        let Some(slot) = names.get_mut(c.func.index()) else {
-            let why = format!("a call of function {} of {functions}", c.func.raw());
-            return Err(table_error("calls", why));
-        };
-        let [name, module] = slot.get_or_insert_with(|| {
-            [
-                bytes(loaded.function_name(c.func)),
-                bytes(loaded.function_module(c.func)),
-            ]
-        });
-        let cells = [
-            Cell::Int(Some(run_id)),
-            Cell::Int(i64::try_from(c.thread).ok()),
-            Cell::Bytes(name),
-            Cell::Bytes(module),
-            Cell::Float(at(c.start)),
-            Cell::Float(ms(c.inclusive)),
-            Cell::Float(ms(c.exclusive)),
-            Cell::Int(Some(i64::from(c.depth))),
-        ];
-        batch
-            .push_cells(&cells)
-            .map_err(|e| table_error("calls", e))?;
-        written += 1;
-        if batch.rows() >= GROUP_ROWS {
-            let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
-            if !emit(Piece { table, batch: full }) {
-                return Ok(None);
+    let mut blocks = spilled.blocks().map_err(spill_error)?;
+    let all = usize::try_from(blocks.len()).unwrap_or(usize::MAX);
+    batch.reserve(all.min(GROUP_ROWS));
+    let mut seen = 0;
+    while let Some(block) = blocks.next_block().map_err(spill_error)? {
+        for c in block {
+            seen += 1;
+            if threads.is_some_and(|t| !t.contains(&c.thread))
+                || range.is_some_and(|r| !r.holds(c.start))
+            {
+                continue;
+            }
+            let Some(slot) = names.get_mut(c.func.index()) else {
+                let why = format!("a call of function {} of {functions}", c.func.raw());
+                return Err(table_error("calls", why));
+            };
+            let [name, module] = slot.get_or_insert_with(|| {
+                [
+                    bytes(loaded.function_name(c.func)),
+                    bytes(loaded.function_module(c.func)),
+                ]
+            });
+            let Ok(thread) = i64::try_from(c.thread) else {
+                let why = format!("thread {} is no int64", c.thread);
+                return Err(table_error("calls", why));
+            };
+            batch
+                .push_call(
+                    run_id,
+                    thread,
+                    name,
+                    module,
+                    at(c.start),
+                    ms(c.inclusive),
+                    ms(c.exclusive),
+                    i64::from(c.depth),
+                )
+                .map_err(|e| table_error("calls", e))?;
+            written += 1;
+            if batch.rows() >= GROUP_ROWS {
+                let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
+                if !emit(Piece { table, batch: full }) {
+                    return Ok(None);
+                }
+                batch.reserve(all.saturating_sub(seen).min(GROUP_ROWS));
             }
         }
     }
