@@ -24,8 +24,11 @@ pub const KEPT: usize = 16 << 20;
 /// The sink the load feeds.
 #[derive(Debug)]
 pub struct CallSpill {
-    /// The first calls, up to `KEPT` bytes of them.
-    kept: Vec<Call>,
+    /// The first calls, up to `KEPT` bytes of them, in blocks of `BLOCK`
+    /// (none moved as they grow, each handed back as it is).
+    kept: Vec<Vec<Call>>,
+    /// How many calls `kept` holds.
+    n_kept: usize,
     /// The file the calls after them go to, made when the first one comes.
     out: Option<BufWriter<File>>,
     /// Calls kept or written, told to `state` when the spill is flushed.
@@ -40,7 +43,7 @@ pub struct CallSpill {
 #[derive(Debug, Default)]
 struct State {
     calls: u64,
-    kept: Vec<Call>,
+    kept: Vec<Vec<Call>>,
     file: Option<File>,
     error: Option<io::Error>,
 }
@@ -57,6 +60,7 @@ impl CallSpill {
         let state = Arc::new(Mutex::new(State::default()));
         let spill = CallSpill {
             kept: Vec::new(),
+            n_kept: 0,
             out: None,
             calls: 0,
             state: Arc::clone(&state),
@@ -107,8 +111,16 @@ impl CallSpill {
 
 impl CallSink for CallSpill {
     fn call(&mut self, c: &Call) {
-        if self.out.is_none() && self.kept.len() < KEPT / std::mem::size_of::<Call>() {
-            self.kept.push(*c);
+        if self.out.is_none() && self.n_kept < KEPT / std::mem::size_of::<Call>() {
+            match self.kept.last_mut().filter(|b| b.len() < BLOCK) {
+                Some(block) => block.push(*c),
+                None => {
+                    let mut block = Vec::with_capacity(BLOCK);
+                    block.push(*c);
+                    self.kept.push(block);
+                }
+            }
+            self.n_kept += 1;
             self.calls += 1;
             return;
         }
@@ -150,7 +162,8 @@ impl Spilled {
             }
             (s.calls, std::mem::take(&mut s.kept), s.file.take())
         };
-        let in_file = calls.saturating_sub(kept.len() as u64);
+        let n_kept: usize = kept.iter().map(Vec::len).sum();
+        let in_file = calls.saturating_sub(n_kept as u64);
         let input = match file {
             Some(mut file) => {
                 file.seek(SeekFrom::Start(0))?;
@@ -161,7 +174,8 @@ impl Spilled {
         };
         Ok(CallBlocks {
             kept,
-            kept_given: false,
+            n_kept,
+            next_kept: 0,
             input,
             in_file,
             bytes: Vec::new(),
@@ -170,12 +184,15 @@ impl Spilled {
     }
 }
 
-/// Calls a block at a time: those kept as one block, then the file's, one
-/// read call and a decoding loop a block, not a buffered read a call.
+/// Calls a block at a time: those kept, then the file's, one read call
+/// and a decoding loop a block, not a buffered read a call.
 #[derive(Debug)]
 pub struct CallBlocks {
-    kept: Vec<Call>,
-    kept_given: bool,
+    kept: Vec<Vec<Call>>,
+    /// Calls of the blocks kept not handed out yet.
+    n_kept: usize,
+    /// The next block kept to hand out.
+    next_kept: usize,
     input: Option<File>,
     /// Calls of the file still to read.
     in_file: u64,
@@ -183,14 +200,13 @@ pub struct CallBlocks {
     calls: Vec<Call>,
 }
 
-/// Calls a block of the file holds.
+/// Calls a block holds.
 const BLOCK: usize = 4096;
 
 impl CallBlocks {
     /// The calls still to hand out.
     pub fn len(&self) -> u64 {
-        let kept = if self.kept_given { 0 } else { self.kept.len() };
-        kept as u64 + self.in_file
+        self.n_kept as u64 + self.in_file
     }
 
     /// Whether every call was handed out.
@@ -200,11 +216,10 @@ impl CallBlocks {
 
     /// The next block of calls, `None` once all are handed out.
     pub fn next_block(&mut self) -> io::Result<Option<&[Call]>> {
-        if !self.kept_given {
-            self.kept_given = true;
-            if !self.kept.is_empty() {
-                return Ok(Some(&self.kept));
-            }
+        if let Some(block) = self.kept.get(self.next_kept) {
+            self.next_kept += 1;
+            self.n_kept -= block.len();
+            return Ok(Some(block));
         }
         let Some(input) = self.input.as_mut().filter(|_| self.in_file > 0) else {
             return Ok(None);
