@@ -43,6 +43,7 @@ pub struct Tables {
     next_run: i64,
     /// Whether `create` made the folder (`abandon` removes it then).
     created: bool,
+    syncer: Syncer,
 }
 
 struct TableFile {
@@ -93,8 +94,12 @@ impl Tables {
         existing.same_schema(dir)?;
         let suffix = existing.free_suffix(dir);
         let mut files = Vec::new();
+        let mut handles = Vec::new();
         for spec in TABLES {
-            files.push(TableFile::new(dir, spec)?);
+            let file = TableFile::new(dir, spec)?;
+            let handle = file.temp.as_file().try_clone();
+            handles.push(handle.map_err(|e| io_error(file.path(), e))?);
+            files.push(file);
         }
         Ok(Tables {
             dir: dir.to_path_buf(),
@@ -102,6 +107,7 @@ impl Tables {
             files,
             next_run: existing.last_run + 1,
             created,
+            syncer: Syncer::start(handles),
         })
     }
 
@@ -129,12 +135,16 @@ impl Tables {
             .get_mut(piece.table)
             .ok_or_else(|| parquet_error(&self.dir, "a piece of no table"))?;
         file.batch = piece.batch;
-        file.flush()
+        file.flush()?;
+        let written = self.files.iter().map(|f| f.writer.bytes_written()).sum();
+        self.syncer.written(written);
+        Ok(())
     }
 
     /// Closes every table and renames each into place; what was written,
     /// in words.
-    pub fn finish(self) -> Result<super::Summary, ExportError> {
+    pub fn finish(mut self) -> Result<super::Summary, ExportError> {
+        self.syncer.stop().map_err(|e| io_error(&self.dir, e))?;
         let mut said = Vec::new();
         let mut done = Vec::new();
         for file in self.files {
@@ -149,6 +159,87 @@ impl Tables {
         Ok(super::Summary {
             what: said.join(", "),
         })
+    }
+}
+
+/// Bytes written to the tables between two requests to the disk to take
+/// them.
+const SYNC_EVERY: usize = 32 << 20;
+
+/// Hands the tables' data to the disk while the export goes on, on a
+/// thread of its own, so the `fsync` of each file at the end (before the
+/// renames that make them the tables) finds little left to write rather
+/// than every byte of the export.
+struct Syncer {
+    ask: Option<std::sync::mpsc::SyncSender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The first error a sync met, said by `stop`: a later `fsync` of the
+    /// same open file may not say it again.
+    error: Arc<std::sync::Mutex<Option<std::io::Error>>>,
+    /// Bytes written when it was last asked.
+    asked_at: usize,
+}
+
+impl Syncer {
+    fn start(files: Vec<File>) -> Syncer {
+        let (ask, asked) = std::sync::mpsc::sync_channel::<()>(1);
+        let error = Arc::new(std::sync::Mutex::new(None));
+        let seen = Arc::clone(&error);
+        let thread = std::thread::Builder::new()
+            .name("parquet-sync".into())
+            .spawn(move || {
+                for () in asked {
+                    for f in &files {
+                        if let Err(e) = f.sync_data() {
+                            let mut first = seen.lock().unwrap_or_else(|p| p.into_inner());
+                            first.get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        // Without its thread, the files are synced at the end alone.
+        let (ask, thread) = match thread {
+            Ok(t) => (Some(ask), Some(t)),
+            Err(_) => (None, None),
+        };
+        Syncer {
+            ask,
+            thread,
+            error,
+            asked_at: 0,
+        }
+    }
+
+    /// The tables hold `written` bytes: asks for a sync every
+    /// `SYNC_EVERY`, unless one is waiting already.
+    fn written(&mut self, written: usize) {
+        if written.saturating_sub(self.asked_at) < SYNC_EVERY {
+            return;
+        }
+        if let Some(ask) = &self.ask
+            && ask.try_send(()).is_ok()
+        {
+            self.asked_at = written;
+        }
+    }
+
+    /// Waits for the sync under way; the first error any met.
+    fn stop(&mut self) -> std::io::Result<()> {
+        self.ask = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        let mut first = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        match first.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Syncer {
+    fn drop(&mut self) {
+        let _ = self.stop();
     }
 }
 
@@ -345,41 +436,51 @@ fn call_rows(
     let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; functions];
     let mut written = 0;
     let spill_error = |e| table_error("calls", e);
-    for call in spilled.rows().map_err(spill_error)? {
-        let c = call.map_err(spill_error)?;
-        if threads.is_some_and(|t| !t.contains(&c.thread))
-            || range.is_some_and(|r| !r.holds(c.start))
-        {
-            continue;
-        }
-        let Some(slot) = names.get_mut(c.func.index()) else {
-            let why = format!("a call of function {} of {functions}", c.func.raw());
-            return Err(table_error("calls", why));
-        };
-        let [name, module] = slot.get_or_insert_with(|| {
-            [
-                bytes(loaded.function_name(c.func)),
-                bytes(loaded.function_module(c.func)),
-            ]
-        });
-        let cells = [
-            Cell::Int(Some(run_id)),
-            Cell::Int(i64::try_from(c.thread).ok()),
-            Cell::Bytes(name),
-            Cell::Bytes(module),
-            Cell::Float(at(c.start)),
-            Cell::Float(ms(c.inclusive)),
-            Cell::Float(ms(c.exclusive)),
-            Cell::Int(Some(i64::from(c.depth))),
-        ];
-        batch
-            .push_cells(&cells)
-            .map_err(|e| table_error("calls", e))?;
-        written += 1;
-        if batch.rows() >= GROUP_ROWS {
-            let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
-            if !emit(Piece { table, batch: full }) {
-                return Ok(None);
+    let mut blocks = spilled.blocks().map_err(spill_error)?;
+    let all = usize::try_from(blocks.len()).unwrap_or(usize::MAX);
+    batch.reserve(all.min(GROUP_ROWS));
+    let mut seen = 0;
+    while let Some(block) = blocks.next_block().map_err(spill_error)? {
+        for c in block {
+            seen += 1;
+            if threads.is_some_and(|t| !t.contains(&c.thread))
+                || range.is_some_and(|r| !r.holds(c.start))
+            {
+                continue;
+            }
+            let Some(slot) = names.get_mut(c.func.index()) else {
+                let why = format!("a call of function {} of {functions}", c.func.raw());
+                return Err(table_error("calls", why));
+            };
+            let [name, module] = slot.get_or_insert_with(|| {
+                [
+                    bytes(loaded.function_name(c.func)),
+                    bytes(loaded.function_module(c.func)),
+                ]
+            });
+            let Ok(thread) = i64::try_from(c.thread) else {
+                let why = format!("thread {} is no int64", c.thread);
+                return Err(table_error("calls", why));
+            };
+            batch
+                .push_call(
+                    run_id,
+                    thread,
+                    name,
+                    module,
+                    at(c.start),
+                    ms(c.inclusive),
+                    ms(c.exclusive),
+                    i64::from(c.depth),
+                )
+                .map_err(|e| table_error("calls", e))?;
+            written += 1;
+            if batch.rows() >= GROUP_ROWS {
+                let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
+                if !emit(Piece { table, batch: full }) {
+                    return Ok(None);
+                }
+                batch.reserve(all.saturating_sub(seen).min(GROUP_ROWS));
             }
         }
     }

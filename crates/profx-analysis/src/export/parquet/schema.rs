@@ -475,6 +475,62 @@ impl Batch {
         Ok(())
     }
 
+    /// Room for `rows` more rows of single values (a list's items are
+    /// not counted).
+    pub fn reserve(&mut self, rows: usize) {
+        for leaf in self.leaves.iter_mut().flatten() {
+            match &mut leaf.values {
+                Values::Int(v) => v.reserve(rows),
+                Values::Float(v) => v.reserve(rows),
+                Values::Bytes(v) => v.reserve(rows),
+            }
+            if leaf.nullable || leaf.repeated {
+                leaf.defs.reserve(rows);
+            }
+        }
+    }
+
+    /// Adds a row of the `calls` table ([`CALLS`]' columns, in order).
+    /// Its cells are of their columns' kinds by their types, so none is
+    /// checked as `push_cells` checks them: a trace has millions of
+    /// calls, and the checks cost about as much as the pushes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_call(
+        &mut self,
+        run: i64,
+        thread: i64,
+        name: &ByteArray,
+        module: &ByteArray,
+        start: Option<f64>,
+        inclusive: Option<f64>,
+        exclusive: Option<f64>,
+        depth: i64,
+    ) -> Result<(), Mismatch> {
+        let [
+            run_id,
+            threads,
+            names,
+            modules,
+            starts,
+            inclusives,
+            exclusives,
+            depths,
+        ] = self.leaves.as_mut_slice()
+        else {
+            return Err(self.mismatch(0, "a call's row in another table"));
+        };
+        int(&mut run_id[0], run);
+        int(&mut threads[0], thread);
+        byte_array(&mut names[0], name);
+        byte_array(&mut modules[0], module);
+        float(&mut starts[0], start);
+        float(&mut inclusives[0], inclusive);
+        float(&mut exclusives[0], exclusive);
+        int(&mut depths[0], depth);
+        self.rows += 1;
+        Ok(())
+    }
+
     /// Writes the rows waiting as the row group's columns, in order, and
     /// empties the batch.
     pub fn write<W: Write + Send>(
@@ -543,6 +599,30 @@ fn push_bytes(leaf: &mut Leaf, v: &ByteArray) {
         if leaf.nullable {
             leaf.defs.push(1);
         }
+    }
+}
+
+/// A required integer's value.
+fn int(leaf: &mut Leaf, v: i64) {
+    if let Values::Int(out) = &mut leaf.values {
+        out.push(v);
+    }
+}
+
+/// A required string's value.
+fn byte_array(leaf: &mut Leaf, v: &ByteArray) {
+    if let Values::Bytes(out) = &mut leaf.values {
+        out.push(v.clone());
+    }
+}
+
+/// A nullable float's value or null.
+fn float(leaf: &mut Leaf, v: Option<f64>) {
+    if let Values::Float(out) = &mut leaf.values {
+        if let Some(x) = v {
+            out.push(x);
+        }
+        leaf.defs.push(i16::from(v.is_some()));
     }
 }
 
