@@ -410,6 +410,25 @@ impl App {
     pub(super) fn before(&self) -> (crate::analysis::query::Answer, Option<FuncId>) {
         (self.query.answer().clone(), self.query_function())
     }
+    /// A tab's new `root` put where the user was in the old one: on
+    /// `was` (a function of `old`'s paths), found by the new answer's one
+    /// mapping, and in its `spot` (a comparison's panes keep none).
+    pub(super) fn placed(
+        &self,
+        mut root: Pane,
+        old: &crate::analysis::query::Answer,
+        was: Option<FuncId>,
+        spot: Option<super::super::pane::Spot>,
+    ) -> Pane {
+        let again = was.and_then(|f| self.query.answer().carried(old, f));
+        if let Some(g) = again {
+            root.show_function(g, &self.cx_of(Reads::Paths));
+        }
+        if let (None, Some(spot)) = (&self.compared, spot) {
+            root.put_spot(spot, again, &self.cx_of(root.reads()));
+        }
+        root
+    }
 
     /// Every pane anew on the query's new answer, as after a load: the tab
     /// on screen at its root (on the same function where it is a table of
@@ -431,20 +450,11 @@ impl App {
         let tab = self.tab();
         self.saved = Default::default();
         self.forward.clear();
-        let mut root = match made {
+        let root = match made {
             Some(pane) if self.compared.is_none() => pane,
             _ => self.root_pane(tab),
         };
-        // The same function, found by the new answer's one mapping.
-        let again = was.and_then(|f| self.query.answer().carried(&old, f));
-        if let Some(g) = again {
-            root.show_function(g, &self.cx_of(Reads::Paths));
-        }
-        self.history = vec![root];
-        if let (None, Some(spot)) = (&self.compared, spot) {
-            let (pane, cx) = self.split();
-            pane.put_spot(spot, again, &cx);
-        }
+        self.history = vec![self.placed(root, &old, was, spot)];
         if matches!(self.mode, Mode::Finder(_) | Mode::Search) {
             self.mode = Mode::Normal;
         }

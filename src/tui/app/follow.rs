@@ -297,15 +297,8 @@ impl App {
 
     /// A tab's trail made again on the new answer from what was `kept`.
     fn remade(&self, old: &Answer, kept: Kept) -> Vec<Pane> {
-        let mut root = self.root_pane(kept.tab);
-        let now = self.query.answer();
-        let again = kept.function.and_then(|f| now.carried(old, f));
-        let cx = self.cx_of(root.reads());
-        if let Some(g) = again {
-            root.show_function(g, &cx);
-        }
-        root.put_spot(kept.spot, again, &cx);
-        let mut panes = vec![root];
+        let root = self.root_pane(kept.tab);
+        let mut panes = vec![self.placed(root, old, kept.function, Some(kept.spot))];
         panes.extend(self.retake(old, kept.trail));
         panes
     }
