@@ -3,9 +3,15 @@
 //! frame (`App::new`) and that frame, drawn on a `TestBackend` of the
 //! given size. Prints the three times and the app's share.
 //!
-//! Usage: cargo run --release --example first_frame -- FILE [WIDTHxHEIGHT]
+//! With `--every-pane` it then opens every tab in turn, the Functions
+//! detail's callers and callees counted, a frame drawn on each, and prints
+//! the process's peak resident memory (issue 69: the app's memory after a
+//! visit to every pane).
+//!
+//! Usage: cargo run --release --example first_frame -- FILE [WIDTHxHEIGHT] [--every-pane]
 
 use profx::load::{Input, LoadOptions, load_inputs};
+use profx::tui::intent::Intent;
 use profx::tui::{App, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -14,7 +20,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let every_pane = args.iter().any(|a| a == "--every-pane");
+    args.retain(|a| a != "--every-pane");
     let (Some(path), size) = (args.first(), args.get(1).map(String::as_str)) else {
         eprintln!("usage: first_frame FILE [WIDTHxHEIGHT]");
         return ExitCode::from(2);
@@ -36,7 +44,7 @@ fn main() -> ExitCode {
         }
     };
     let loaded = start.elapsed();
-    let app = App::new(profile, "first frame", Rect::new(0, 0, w, h), true);
+    let mut app = App::new(profile, "first frame", Rect::new(0, 0, w, h), true);
     let made = start.elapsed();
     let Ok(mut term) = Terminal::new(TestBackend::new(w, h));
     if term.draw(|f| draw(f, &app)).is_err() {
@@ -51,7 +59,34 @@ fn main() -> ExitCode {
         ms(drawn - made),
         ms(drawn - loaded)
     );
+    if every_pane {
+        visit_every_pane(&mut app, &mut term);
+    }
     // The app's teardown is not part of the first frame.
     std::mem::forget(app);
     ExitCode::SUCCESS
+}
+
+/// Opens every tab and draws it (each intent waits for what its pane
+/// needs), with the detail's callers and callees counted; then prints the
+/// peak resident memory so far.
+fn visit_every_pane(app: &mut App, term: &mut Terminal<TestBackend>) {
+    while !neighbours_counted(app) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    for i in 0..profx::tui::TABS.len() {
+        app.update(Intent::GoPane(i));
+        let _ = term.draw(|f| draw(f, app));
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status.lines().find(|l| l.starts_with("VmHWM:"));
+    println!("every pane visited: {}", peak.unwrap_or("VmHWM: unknown"));
+}
+
+/// Whether the Functions detail's callers and callees are counted (a
+/// thread counts them for a large profile).
+fn neighbours_counted(app: &App) -> bool {
+    let cx = app.cx();
+    let f = app.pane().as_table().and_then(|t| t.split_function(&cx));
+    f.is_none_or(|f| cx.neighbours(f).is_some())
 }

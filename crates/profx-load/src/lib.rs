@@ -364,16 +364,23 @@ pub fn detect(input: &Input) -> Result<&'static dyn Loader, LoadError> {
 
 /// Offers a loader ever larger heads of the file until it decides.
 pub fn detect_growing<L: Loader + ?Sized>(loader: &L, bytes: &[u8]) -> Detection {
+    detect_heads(bytes, |head, at_eof| loader.detect(head, at_eof))
+}
+
+/// Offers `detect` ever larger heads of `bytes` until it decides: the
+/// whole file only when no head of 256 KiB would do (a test of every byte
+/// of a gigabyte, a NUL's, would read it all before the load begins).
+pub(crate) fn detect_heads(bytes: &[u8], detect: impl Fn(&[u8], bool) -> Detection) -> Detection {
     for size in [512, 8 << 10, 256 << 10] {
         if size >= bytes.len() {
             break;
         }
-        match loader.detect(&bytes[..size], false) {
+        match detect(&bytes[..size], false) {
             Detection::NeedMore => continue,
             decided => return decided,
         }
     }
-    match loader.detect(bytes, true) {
+    match detect(bytes, true) {
         Detection::NeedMore => Detection::No,
         decided => decided,
     }

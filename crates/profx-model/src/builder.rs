@@ -319,7 +319,7 @@ impl ProfileBuilder {
 
     /// The function (name, module), created with every value absent.
     pub fn function(&mut self, name: NameId, module: NameId) -> FuncId {
-        if let Some(id) = self.func_index.get(name, module) {
+        if let Some(id) = self.existing_function(name, module) {
             return id;
         }
         let id = FuncId::from_index(self.functions.push(name, module));
@@ -329,7 +329,9 @@ impl ProfileBuilder {
 
     /// The function (name, module) if it exists already.
     pub fn existing_function(&self, name: NameId, module: NameId) -> Option<FuncId> {
-        self.func_index.get(name, module)
+        let functions = &self.functions;
+        let module_of = |id: FuncId| functions.module(id.index());
+        self.func_index.get(name, module, module_of)
     }
 
     /// Function `id`'s row as fed so far.
@@ -354,6 +356,15 @@ impl ProfileBuilder {
         t.add_time(i, Which::ElapsedExclusive, n.elapsed_exclusive);
         t.add_time(i, Which::ApplicationInclusive, n.application_inclusive);
         t.add_time(i, Which::ApplicationExclusive, n.application_exclusive);
+    }
+
+    /// Makes every function's elapsed times absent. A listing whose
+    /// method is known only at its end (PLIST: a counting method measured
+    /// no time) files its times as they come, rather than holding every
+    /// function's numbers until then, and takes them back here; so only
+    /// a builder of that one listing may call it.
+    pub fn forget_elapsed_times(&mut self) {
+        self.functions.forget_elapsed();
     }
 
     /// Adds percents the file states where it has no values to derive them
@@ -908,18 +919,22 @@ impl ProfileBuilder {
         let measured = metrics::finish_totals(&mut self.totals, &self.functions);
         let stack_times = self.stacks.iter().any(|s| s.self_ms.is_some());
         let range = (self.trace_range != crate::TimeRange::ALL).then_some(self.trace_range);
+        // The lookup tables go before the names are ranked (`freeze`), the
+        // largest thing made at the end of a load of many names.
+        let shared_names = std::mem::take(&mut self.func_index).shared_names();
+        let names = self.names.freeze();
         let profile = Profile {
             format: self.format,
             sources: self.sources,
             meta: self.meta,
             totals: self.totals,
-            names: self.names.freeze(),
+            names,
             functions: self.functions,
             measured,
             stated_pct: self.stated_pct,
             per_call: self.per_call,
             durations: self.durations,
-            shared_names: self.func_index.shared_names(),
+            shared_names,
             lines: self.lines,
             stacks: self.stacks,
             nodes: self.tree.into_nodes(),

@@ -331,6 +331,12 @@ impl FunctionTable {
         self.elapsed_exclusive.map_present(ms);
     }
 
+    /// Every row's elapsed times absent.
+    pub(crate) fn forget_elapsed(&mut self) {
+        self.elapsed_inclusive = Col::default();
+        self.elapsed_exclusive = Col::default();
+    }
+
     /// The rows `keep` says, in order, their ids renumbered.
     pub(crate) fn kept(&self, keep: &[bool]) -> FunctionTable {
         let pick = |v: &[NameId]| {

@@ -25,9 +25,6 @@ pub struct Interner {
     /// Ids by hash (`name_index.rs`), numbered from 0 in this table (the
     /// ids handed out are `first` higher).
     index: NameIndex,
-    /// Ranks worked out ahead of `freeze` ([`Interner::keep_ranks`]), for
-    /// the names there were then.
-    ranks: Vec<u32>,
     /// The frozen names this table extends (a step's input's), if any.
     base: Option<Box<Names>>,
     /// How many names `base` has: the id of this table's first name.
@@ -180,7 +177,6 @@ impl Interner {
         self.text.clear();
         self.starts.clear();
         self.index.clear();
-        self.ranks.clear();
     }
 
     /// The names in number order.
@@ -202,7 +198,6 @@ impl Interner {
             mut text,
             mut starts,
             index,
-            ranks,
             base,
             first: _,
         } = self;
@@ -212,10 +207,9 @@ impl Interner {
         }
         text.shrink_to_fit();
         starts.shrink_to_fit();
-        let ranks = match ranks.len() == starts.len() {
-            true => ranks,
-            false => rank(&text, &starts),
-        };
+        // Ranked only now, with the lookup table gone: ranking's keys are
+        // the largest thing a load of many names makes at its end.
+        let ranks = rank(&text, &starts);
         Names {
             table: Arc::new(Table {
                 text,
@@ -224,21 +218,6 @@ impl Interner {
             }),
             added: Added::default(),
         }
-    }
-
-    /// Each name's place in the byte order of all names (`""` is 0): what
-    /// `freeze` keeps. A loader with a core to spare works them out while
-    /// it finishes its rows, and hands them back with `keep_ranks`. Of a
-    /// loader's table only: a table [`Interner::extending`] others ranks
-    /// the names it adds when it freezes.
-    pub fn ranks(&self) -> Vec<u32> {
-        rank(&self.text, &self.starts)
-    }
-
-    /// Keeps `ranks` (from [`Interner::ranks`]) for `freeze`, which uses
-    /// them if no name came since.
-    pub fn keep_ranks(&mut self, ranks: Vec<u32>) {
-        self.ranks = ranks;
     }
 }
 
@@ -622,28 +601,6 @@ mod tests {
                 proptest::prop_assert_eq!(table.find(t.as_bytes()), one_by_one.find(t.as_bytes()));
             }
         }
-    }
-
-    /// Ranks worked out early are kept while they still cover every name;
-    /// a name interned after them has all ranked again.
-    #[test]
-    fn early_ranks_serve_until_a_name_comes() {
-        let mut i = Interner::default();
-        for s in ["b", "c", "a"] {
-            i.intern(s);
-        }
-        let early = i.ranks();
-        assert_eq!(early, [2, 3, 1]);
-        let mut later = i.clone();
-        i.keep_ranks(early.clone());
-        let names = i.freeze();
-        assert_eq!(
-            (0..3).map(|k| names.rank(NameId(k))).collect::<Vec<_>>(),
-            early
-        );
-        later.keep_ranks(early);
-        later.intern("0");
-        ranks_agree_with_text(later);
     }
 
     #[test]

@@ -77,7 +77,8 @@ impl Loader for Plist {
         if opts.reference {
             return reference::load(input.bytes(), input.name(), b);
         }
-        if records_detect(input.bytes(), true) != Detection::Yes
+        // As detection reads them: the heads only.
+        if crate::detect_heads(input.bytes(), records_detect) != Detection::Yes
             && let Some((start, kind)) = listing::find(input.bytes())
         {
             return listing::load(input.bytes(), start, kind, b).map_err(|reason| {

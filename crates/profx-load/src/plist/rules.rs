@@ -34,10 +34,11 @@
 //!   open or beyond its stack's size, is skipped with a warning.
 //!
 //! At the end ([`Rules::finish`]) the open stack and group close as above;
-//! a file with no usable record fails to load. The functions' summaries
-//! are filed, and the session's totals; counting and coverage methods
-//! (321, 324, 521, 524) write 0 where they measured no time, so their
-//! times are absent, not 0. A frame names a function by name only: it is
+//! a file with no usable record fails to load. The session's totals are
+//! filed (a function's numbers were summed in the builder as each record
+//! came); counting and coverage methods (321, 324, 521, 524) write 0 where
+//! they measured no time, so their times are absent, not 0, and are taken
+//! back here. A frame names a function by name only: it is
 //! the tag 6 function of that name when there is exactly one, else a
 //! function of that name and no module; a stack is stored root first with
 //! its owner as the leaf, whichever way it is listed (`record::orient`).
@@ -47,8 +48,10 @@
 //! file's records fed in several calls, split anywhere (data appended
 //! later included), do what they do fed at once. What needs the whole file
 //! waits for `finish`: the method (it decides whether any time was
-//! measured), the summed functions and the stacks, whose frames may name a
-//! function listed further down, even in a later part. So a replay of
+//! measured) and the stacks, whose frames may name a function listed
+//! further down, even in a later part. A profile that keeps no stacks
+//! holds only the names its stacks call from (`Callers`), to make the
+//! functions they name that no record lists. So a replay of
 //! appended data feeds the new records to the engine that has not
 //! finished, and finishes once (`tests.rs` holds a split replay to the
 //! whole, and a frame resolved by a function appended later).
@@ -149,16 +152,6 @@ impl Frames {
     }
 }
 
-/// Numbers of a tag 6 function, before the method decides whether its
-/// times are measurements.
-#[derive(Default)]
-struct RawFunc {
-    first_line: u64,
-    calls: u64,
-    time: f64,
-    child: f64,
-}
-
 /// The latest tag 8: how many stacks it promised and how many came.
 struct Group {
     line: u64,
@@ -190,9 +183,11 @@ pub(super) struct Rules {
     method: Option<u64>,
     /// Total and outside time (tag 2).
     session: Option<(f64, f64)>,
-    /// By `FuncId` index (ids are dense); `first_line` 0 where the file
-    /// lists no such function.
-    funcs: Vec<RawFunc>,
+    /// The line that first lists each function. Its numbers are the
+    /// builder's as they come (a function is the most numerous record, and
+    /// holding them until the end was a third of a large listing's peak);
+    /// a method of no time takes the times back at the end.
+    first_lines: FirstLines,
     /// The latest tag 6 function and its name: the owner of stacks.
     owner: Option<(FuncId, NameId)>,
     group: Option<Group>,
@@ -203,7 +198,85 @@ pub(super) struct Rules {
     open_size: u64,
     open_line: u64,
     frames: Vec<NameId>,
+    /// Where no stacks are kept: the names frames call from, in the
+    /// order the stacks first name them (`Callers`).
+    callers: Callers,
     used: u64,
+}
+
+/// By `FuncId` index (ids are dense): the line that first lists the
+/// function, 0 where the file lists none. Four bytes a function: a line
+/// past `u32` (a file of billions of lines) is kept aside.
+#[derive(Default)]
+struct FirstLines {
+    near: Vec<u32>,
+    far: rustc_hash::FxHashMap<usize, u64>,
+}
+
+/// `near`'s mark of a line kept in `far`.
+const FAR: u32 = u32::MAX;
+
+impl FirstLines {
+    fn get(&self, id: FuncId) -> u64 {
+        match self.near.get(id.index()) {
+            Some(&FAR) => self.far.get(&id.index()).copied().unwrap_or(0),
+            Some(&n) => u64::from(n),
+            None => 0,
+        }
+    }
+
+    fn set(&mut self, id: FuncId, n: u64) {
+        let i = id.index();
+        if self.near.len() <= i {
+            self.near.resize(i + 1, 0);
+        }
+        self.near[i] = u32::try_from(n).unwrap_or(FAR);
+        if self.near[i] == FAR {
+            self.far.insert(i, n);
+        }
+    }
+
+    /// The functions the file lists.
+    fn listed(&self) -> impl Iterator<Item = FuncId> + '_ {
+        let ids = (0..self.near.len()).map(FuncId::from_index);
+        ids.zip(&self.near)
+            .filter(|&(_, &line)| line != 0)
+            .map(|(id, _)| id)
+    }
+}
+
+/// The caller frames of stacks a profile does not keep, each name once in
+/// the order the stacks first name it (root first). Resolving them at the
+/// end makes the functions no tag 6 record lists, in the order resolving
+/// every stack would, without holding the stacks until then.
+#[derive(Default)]
+struct Callers {
+    /// A bit a name id: named already.
+    seen: Vec<u64>,
+    order: Vec<NameId>,
+    /// The closing stack's names, oriented.
+    oriented: Vec<NameId>,
+}
+
+impl Callers {
+    /// Notes the callers of a stack of `names` (as listed) that `owner`
+    /// owns.
+    fn note(&mut self, names: &[NameId], owner: NameId) {
+        self.oriented.clear();
+        self.oriented.extend_from_slice(names);
+        orient(&mut self.oriented, owner);
+        let callers = self.oriented.split_last().map_or(&[][..], |(_, c)| c);
+        for &name in callers {
+            let (word, bit) = (name.index() / 64, 1 << (name.index() % 64));
+            if self.seen.len() <= word {
+                self.seen.resize(word + 1, 0);
+            }
+            if self.seen[word] & bit == 0 {
+                self.seen[word] |= bit;
+                self.order.push(name);
+            }
+        }
+    }
 }
 
 impl Rules {
@@ -343,18 +416,15 @@ impl Rules {
     ) {
         let name_id = names.id(name);
         let id = b.function(name_id, names.id(module));
-        if self.funcs.len() <= id.index() {
-            self.funcs.resize_with(id.index() + 1, RawFunc::default);
-        }
-        let raw = &mut self.funcs[id.index()];
-        if raw.first_line == 0 {
-            raw.first_line = n;
+        let first_line = self.first_lines.get(id);
+        if first_line == 0 {
+            self.first_lines.set(id, n);
         } else {
             let msg = format!(
                 "function {:?} ({}) listed again after line {}; merged by summing",
                 visible(names.text(b, name)),
                 visible(names.text(b, module)),
-                raw.first_line
+                first_line
             );
             b.warn(Place::Line(n), WarningKind::ListedAgain, msg);
         }
@@ -370,10 +440,19 @@ impl Rules {
                 b.warn(Place::Line(n), WarningKind::ImpossibleValue, msg);
             }
         }
-        let raw = &mut self.funcs[id.index()];
-        raw.calls = raw.calls.saturating_add(calls);
-        raw.time += t;
-        raw.child += child;
+        // Summed in the builder as the record before this change summed
+        // them at the end (from 0, saturating), to the same bits.
+        let time = TimeValues {
+            elapsed_inclusive: Some(child),
+            elapsed_exclusive: Some(t),
+            ..Default::default()
+        };
+        let summary = FuncSummary {
+            calls: Some(calls),
+            time,
+            ..Default::default()
+        };
+        b.summary(id, summary);
         self.owner = Some((id, name_id));
     }
 
@@ -437,6 +516,12 @@ impl Rules {
             b.warn(Place::Line(self.open_line), WarningKind::CountMismatch, msg);
         }
         self.open = false;
+        if !b.keeps_stacks()
+            && let Some(s) = self.stacks.pop()
+        {
+            self.callers.note(&self.frames[s.first..], s.owner_name);
+            self.frames.truncate(s.first);
+        }
     }
 
     fn close_group(&mut self, b: &mut ProfileBuilder) {
@@ -461,25 +546,16 @@ impl Rules {
             return Err(record::nothing_usable(path));
         }
         let timed = record::measures_time(self.method);
-        let measured = |t: f64| timed.then_some(t);
-        for (id, raw) in listed(&self.funcs) {
-            let time = TimeValues {
-                elapsed_inclusive: measured(raw.child),
-                elapsed_exclusive: measured(raw.time),
-                ..Default::default()
-            };
-            let summary = FuncSummary {
-                calls: Some(raw.calls),
-                time,
-                ..Default::default()
-            };
-            b.summary(id, summary);
+        if !timed {
+            b.forget_elapsed_times();
         }
-        // The raw functions are in the builder now: their memory goes
-        // before the stacks are made, the load's largest moment.
         let by_name = self.functions_by_name(b, frames.names);
-        let owners = std::mem::take(&mut self.funcs).len();
+        let owners = std::mem::take(&mut self.first_lines).near.len();
         self.file_stacks(b, timed, frames, (&by_name, owners));
+        let no_module = frames.no_module;
+        for &name in &std::mem::take(&mut self.callers).order {
+            frame_function(b, name, (&by_name, no_module));
+        }
         if let (true, Some((total, outside))) = (timed, self.session) {
             let totals = b.totals_mut();
             totals.elapsed_inclusive_ms = (total > 0.0).then_some(total);
@@ -524,7 +600,7 @@ impl Rules {
     /// `NO_FUNCTION` or `SEVERAL`.
     fn functions_by_name(&self, b: &ProfileBuilder, names: usize) -> Vec<u32> {
         let mut map = vec![NO_FUNCTION; names];
-        for (id, _) in listed(&self.funcs) {
+        for id in self.first_lines.listed() {
             let index = id.index() as u32;
             if let Some(slot) = map.get_mut(b.function_name_id(id).index()) {
                 *slot = if *slot == NO_FUNCTION || *slot == index {
@@ -555,20 +631,24 @@ fn resolve(
     frames.clear();
     let (_, callers) = names.split_last().unwrap_or((&s.owner_name, &[]));
     for &name in callers {
-        let id = match by_name.get(name.index()) {
-            Some(&id) if id < SEVERAL => FuncId::from_index(id as usize),
-            _ => b.function(name, no_module),
-        };
-        frames.push(id);
+        frames.push(frame_function(b, name, (by_name, no_module)));
     }
     frames.push(s.owner);
 }
 
-/// The functions the file lists, with their numbers.
-fn listed(funcs: &[RawFunc]) -> impl Iterator<Item = (FuncId, &RawFunc)> {
-    let ids = (0..funcs.len()).map(FuncId::from_index);
-    ids.zip(funcs).filter(|(_, raw)| raw.first_line != 0)
+/// The function a caller frame of `name` is: the one tag 6 function of
+/// that name, else that name with no module (made on first use).
+fn frame_function(
+    b: &mut ProfileBuilder,
+    name: NameId,
+    (by_name, no_module): (&[u32], NameId),
+) -> FuncId {
+    match by_name.get(name.index()) {
+        Some(&id) if id < SEVERAL => FuncId::from_index(id as usize),
+        _ => b.function(name, no_module),
+    }
 }
+
 
 fn int(n: u64) -> MetaValue {
     i64::try_from(n).map_or_else(|_| MetaValue::Float(n as f64), MetaValue::Int)

@@ -65,24 +65,15 @@ impl Engine {
         b.put_names(table);
     }
 
-    /// The end of the file `path` (`Rules::finish`), while the names, all
-    /// in now, are ranked on another core (filing the stacks looks no name
-    /// up); the ranks are kept in the table for the profile's freeze.
+    /// The end of the file `path` (`Rules::finish`). The names are ranked
+    /// when the profile freezes, once the lookup tables are gone: ranking
+    /// beside the rules' end (on another core) made their memory and the
+    /// ranking's keys together a large listing's peak.
     pub(super) fn finish(self, b: &mut ProfileBuilder, path: &str) -> Result<(), LoadError> {
         let mut table = b.take_names();
         let frames = Frames::of(&mut table);
-        let (done, ranks) = std::thread::scope(|s| {
-            let ranking = s.spawn(|| table.ranks());
-            let done = self.rules.finish(b, path, frames);
-            let ranks = ranking.join();
-            (
-                done,
-                ranks.unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            )
-        });
-        table.keep_ranks(ranks);
         b.put_names(table);
-        done
+        self.rules.finish(b, path, frames)
     }
 }
 
