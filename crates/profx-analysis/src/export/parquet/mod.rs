@@ -341,29 +341,31 @@ fn json_rows<T: serde::Serialize>(
     Ok(())
 }
 
-/// `--json`'s stacks: its numbers (`json::stack`), and its frames' names
-/// made Parquet values once a function (a run has tens of thousands of
-/// stacks, each of tens of frames, over a few hundred functions).
+/// `--json`'s stacks: its numbers (`json::stack_numbers`), and its
+/// frames' names made Parquet values once a function (a run has tens of
+/// thousands of stacks, each of tens of frames, over a few hundred
+/// functions), each path walked into one buffer rather than made a list
+/// of names per stack.
 fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
-    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; p.functions().len()];
-    let mut frames: Vec<[ByteArray; 2]> = Vec::new();
-    for s in canonical_stacks(p) {
-        let row = json::stack(p, s);
-        frames.clear();
-        for f in p.frames(s) {
-            let slot = names
-                .get_mut(f.index())
-                .ok_or_else(|| table_error("stacks", "a frame of no function"))?;
-            let pair = slot.get_or_insert_with(|| {
-                let frame = json::frame(p, f);
-                [bytes(frame.name), bytes(frame.module)]
-            });
-            frames.push(pair.clone());
-        }
+    let names: Vec<[ByteArray; 2]> = p
+        .function_ids()
+        .map(|f| {
+            let frame = json::frame(p, f);
+            [bytes(frame.name), bytes(frame.module)]
+        })
+        .collect();
+    let stacks = canonical_stacks(p);
+    let frames_in_all = stacks.iter().map(|&s| p.stack_depth(s)).sum();
+    batch.reserve(stacks.len());
+    batch.reserve_items(frames_in_all);
+    let mut path = Vec::new();
+    for s in stacks {
+        let row = json::stack_numbers(p, s);
+        p.path_into(p.stack_node(s), &mut path);
         let count = |n: Option<u64>| n.and_then(|n| i64::try_from(n).ok());
         let cells = [
             Cell::Int(Some(run_id)),
-            Cell::Frames(&frames),
+            Cell::Frames(&path, &names),
             Cell::Int(count(row.hits)),
             Cell::Float(row.self_ms),
             Cell::Float(row.child_ms),
