@@ -367,6 +367,11 @@ impl Batch {
         }
     }
 
+    /// The table it is of.
+    pub fn spec(&self) -> TableSpec {
+        self.spec
+    }
+
     /// Rows waiting.
     pub fn rows(&self) -> usize {
         self.rows
