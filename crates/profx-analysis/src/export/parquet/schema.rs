@@ -463,7 +463,12 @@ impl Batch {
                 _ => false,
             };
             if !fits {
-                return Err(self.mismatch(i, format!("{cell:?} is no {}", c.kind.spec_name())));
+                // A path's cell holds every function's names: not said whole.
+                let why = match cell {
+                    Cell::Frames(..) if c.kind == Kind::Frames => "a frame of no function".into(),
+                    _ => format!("{cell:?} is no {}", c.kind.spec_name()),
+                };
+                return Err(self.mismatch(i, why));
             }
         }
         for (leaves, cell) in self.leaves.iter_mut().zip(cells) {
