@@ -38,6 +38,7 @@ pub(super) fn export(args: &ExportArgs, q: &Query) -> anyhow::Result<ExitCode> {
     };
     let tables = Tables::create(dir, args.append)?;
     let first = tables.first_run_id();
+    let spare = tables.spare();
     // Room for a piece from each core while one is written.
     let (tx, rx) = std::sync::mpsc::sync_channel::<Msg>(rayon::current_num_threads().max(1));
     let left_out = AtomicUsize::new(0);
@@ -54,7 +55,7 @@ pub(super) fn export(args: &ExportArgs, q: &Query) -> anyhow::Result<ExitCode> {
                         eprintln!("profx: {}: {note}", shown(file));
                     }
                     let mut emit = |piece| tx.send(Msg::Piece(piece)).is_ok();
-                    let msg = match run_rows(id, &run.answer, Some(run.calls), &mut emit) {
+                    let msg = match run_rows(id, &run.answer, Some(run.calls), &spare, &mut emit) {
                         Ok(Some(_)) => Msg::Done,
                         // The writer stopped on an error, which it returns.
                         Ok(None) => return,

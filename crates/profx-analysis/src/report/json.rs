@@ -499,9 +499,18 @@ pub(crate) fn line(p: &Profile, id: profx_model::LineId) -> Line<'_> {
 }
 
 pub(crate) fn stack(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
-    let s = p.stack(id);
     Stack {
         frames: p.frames(id).iter().map(|&f| frame(p, f)).collect(),
+        ..stack_numbers(p, id)
+    }
+}
+
+/// A stack's row without its frames: for a writer that walks them itself
+/// (`export::parquet`), with the numbers `stack` writes.
+pub(crate) fn stack_numbers(p: &Profile, id: profx_model::StackId) -> Stack<'_> {
+    let s = p.stack(id);
+    Stack {
+        frames: Vec::new(),
         hits: s.hits,
         self_ms: p.at_resolution(s.self_ms),
         child_ms: p.at_resolution(s.child_ms),

@@ -44,13 +44,13 @@ pub struct Tables {
     /// Whether `create` made the folder (`abandon` removes it then).
     created: bool,
     syncer: Syncer,
+    spare: Spare,
 }
 
 struct TableFile {
     spec: TableSpec,
     writer: SerializedFileWriter<BufWriter<File>>,
     temp: tempfile::NamedTempFile<File>,
-    batch: Batch,
     rows: u64,
 }
 
@@ -108,6 +108,7 @@ impl Tables {
             next_run: existing.last_run + 1,
             created,
             syncer: Syncer::start(handles),
+            spare: Spare::default(),
         })
     }
 
@@ -128,14 +129,21 @@ impl Tables {
         self.next_run
     }
 
+    /// Where the rows' makers take their batches (`run_rows`): the ones
+    /// this writer has emptied.
+    pub fn spare(&self) -> Spare {
+        self.spare.clone()
+    }
+
     /// Writes one table's rows of a run as a row group of its file.
     pub fn write(&mut self, piece: Piece) -> Result<(), ExportError> {
         let file = self
             .files
             .get_mut(piece.table)
             .ok_or_else(|| parquet_error(&self.dir, "a piece of no table"))?;
-        file.batch = piece.batch;
-        file.flush()?;
+        let mut batch = piece.batch;
+        file.write_group(&mut batch)?;
+        self.spare.give(batch);
         let written = self.files.iter().map(|f| f.writer.bytes_written()).sum();
         self.syncer.written(written);
         Ok(())
@@ -243,6 +251,42 @@ impl Drop for Syncer {
     }
 }
 
+/// Emptied batches the writer hands back, a few a table: a run's rows go
+/// into columns the runs before it grew, rather than into new memory
+/// (pages the kernel clears again) every run. What is kept is at most a
+/// few batches of the largest run's rows, as many as are in flight.
+#[derive(Clone, Debug, Default)]
+pub struct Spare {
+    kept: Arc<std::sync::Mutex<Vec<Batch>>>,
+}
+
+/// Emptied batches kept a table.
+const SPARE_EACH: usize = 2;
+
+impl Spare {
+    /// An empty batch of `spec`'s rows, one handed back if any is.
+    fn take(&self, spec: TableSpec) -> Batch {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        match kept.iter().position(|b| b.spec().name == spec.name) {
+            Some(i) => kept.swap_remove(i),
+            None => Batch::new(spec),
+        }
+    }
+
+    /// Keeps `batch`, written and so empty, unless enough of its table's
+    /// are kept.
+    fn give(&self, batch: Batch) {
+        if batch.rows() > 0 {
+            return;
+        }
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let name = batch.spec().name;
+        if kept.iter().filter(|b| b.spec().name == name).count() < SPARE_EACH {
+            kept.push(batch);
+        }
+    }
+}
+
 /// One table's rows of one run, made on the run's own thread and written
 /// by the one writer (`Tables::write`) as a row group.
 #[derive(Debug)]
@@ -256,10 +300,12 @@ pub struct Piece {
 /// (a trace's calls `GROUP_ROWS` at a time): `answer` is the query's
 /// answer on the run's loaded profile, `calls` its trace's calls. Stops
 /// when `emit` says the writer has (`Ok(false)`). How many calls it gave.
+/// Its batches are taken from `spare`.
 pub fn run_rows(
     run_id: i64,
     answer: &Answer,
     calls: Option<Spilled>,
+    spare: &Spare,
     emit: &mut dyn FnMut(Piece) -> bool,
 ) -> Result<Option<u64>, ExportError> {
     let paths = answer.profile(Reads::Paths);
@@ -267,7 +313,7 @@ pub fn run_rows(
     let mut calls = calls;
     let mut n_calls = 0;
     for (table, spec) in TABLES.iter().enumerate() {
-        let mut batch = Batch::new(*spec);
+        let mut batch = spare.take(*spec);
         match spec.name {
             "runs" => run_row(&mut batch, run_id, answer)?,
             "functions" => {
@@ -301,7 +347,8 @@ pub fn run_rows(
             }
             _ => {
                 if let Some(spilled) = calls.take() {
-                    match call_rows(table, batch, run_id, answer, spilled, emit)? {
+                    let out = (table, spare);
+                    match call_rows(out, batch, run_id, answer, spilled, emit)? {
                         Some(n) => n_calls = n,
                         None => return Ok(None),
                     }
@@ -341,29 +388,31 @@ fn json_rows<T: serde::Serialize>(
     Ok(())
 }
 
-/// `--json`'s stacks: its numbers (`json::stack`), and its frames' names
-/// made Parquet values once a function (a run has tens of thousands of
-/// stacks, each of tens of frames, over a few hundred functions).
+/// `--json`'s stacks: its numbers (`json::stack_numbers`), and its
+/// frames' names made Parquet values once a function (a run has tens of
+/// thousands of stacks, each of tens of frames, over a few hundred
+/// functions), each path walked into one buffer rather than made a list
+/// of names per stack.
 fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
-    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; p.functions().len()];
-    let mut frames: Vec<[ByteArray; 2]> = Vec::new();
-    for s in canonical_stacks(p) {
-        let row = json::stack(p, s);
-        frames.clear();
-        for f in p.frames(s) {
-            let slot = names
-                .get_mut(f.index())
-                .ok_or_else(|| table_error("stacks", "a frame of no function"))?;
-            let pair = slot.get_or_insert_with(|| {
-                let frame = json::frame(p, f);
-                [bytes(frame.name), bytes(frame.module)]
-            });
-            frames.push(pair.clone());
-        }
+    let names: Vec<[ByteArray; 2]> = p
+        .function_ids()
+        .map(|f| {
+            let frame = json::frame(p, f);
+            [bytes(frame.name), bytes(frame.module)]
+        })
+        .collect();
+    let stacks = canonical_stacks(p);
+    let frames_in_all = stacks.iter().map(|&s| p.stack_depth(s)).sum();
+    batch.reserve(stacks.len());
+    batch.reserve_items(frames_in_all);
+    let mut path = Vec::new();
+    for s in stacks {
+        let row = json::stack_numbers(p, s);
+        p.path_into(p.stack_node(s), &mut path);
         let count = |n: Option<u64>| n.and_then(|n| i64::try_from(n).ok());
         let cells = [
             Cell::Int(Some(run_id)),
-            Cell::Frames(&frames),
+            Cell::Frames(&path, &names),
             Cell::Int(count(row.hits)),
             Cell::Float(row.self_ms),
             Cell::Float(row.child_ms),
@@ -415,7 +464,7 @@ fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), Export
 /// `GROUP_ROWS` at a time, so a trace of any size holds one group's
 /// rows; `None` when `emit` says the writer has stopped.
 fn call_rows(
-    table: usize,
+    (table, spare): (usize, &Spare),
     mut batch: Batch,
     run_id: i64,
     answer: &Answer,
@@ -476,7 +525,7 @@ fn call_rows(
                 .map_err(|e| table_error("calls", e))?;
             written += 1;
             if batch.rows() >= GROUP_ROWS {
-                let full = std::mem::replace(&mut batch, Batch::new(TABLES[table]));
+                let full = std::mem::replace(&mut batch, spare.take(TABLES[table]));
                 if !emit(Piece { table, batch: full }) {
                     return Ok(None);
                 }
@@ -541,7 +590,6 @@ impl TableFile {
             spec,
             writer,
             temp,
-            batch: Batch::new(spec),
             rows: 0,
         })
     }
@@ -550,18 +598,18 @@ impl TableFile {
         self.temp.path()
     }
 
-    /// Writes the rows waiting as a row group.
-    fn flush(&mut self) -> Result<(), ExportError> {
-        if self.batch.rows() == 0 {
+    /// Writes `batch`'s rows as a row group, and empties it.
+    fn write_group(&mut self, batch: &mut Batch) -> Result<(), ExportError> {
+        if batch.rows() == 0 {
             return Ok(());
         }
         let path = self.path().to_path_buf();
-        let rows = self.batch.rows() as u64;
+        let rows = batch.rows() as u64;
         let mut group = self
             .writer
             .next_row_group()
             .map_err(|e| parquet_error(&path, e))?;
-        self.batch
+        batch
             .write(&mut group)
             .map_err(|e| parquet_error(&path, e))?;
         group.close().map_err(|e| parquet_error(&path, e))?;
@@ -569,8 +617,7 @@ impl TableFile {
         Ok(())
     }
 
-    fn close(mut self) -> Result<tempfile::NamedTempFile, ExportError> {
-        self.flush()?;
+    fn close(self) -> Result<tempfile::NamedTempFile, ExportError> {
         let path = self.path().to_path_buf();
         let out = self
             .writer

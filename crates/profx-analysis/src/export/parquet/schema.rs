@@ -10,6 +10,7 @@
 use parquet::basic::Type as Physical;
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::file::writer::SerializedRowGroupWriter;
+use profx_model::FuncId;
 use serde_json::Value;
 use std::io::Write;
 
@@ -316,8 +317,9 @@ pub enum Cell<'a> {
     Bytes(&'a ByteArray),
     /// A list of strings.
     Texts(&'a [String]),
-    /// A list of functions, each its name and module made Parquet values.
-    Frames(&'a [[ByteArray; 2]]),
+    /// A list of functions, root first, and every function's name and
+    /// module made Parquet values, by its index.
+    Frames(&'a [FuncId], &'a [[ByteArray; 2]]),
 }
 
 /// Why a row does not fit its table: a column's key missing from the row
@@ -363,6 +365,11 @@ impl Batch {
             leaves,
             rows: 0,
         }
+    }
+
+    /// The table it is of.
+    pub fn spec(&self) -> TableSpec {
+        self.spec
     }
 
     /// Rows waiting.
@@ -450,11 +457,18 @@ impl Batch {
                 (Kind::Text, Cell::Text(v)) => v.is_some() || c.nullable,
                 (Kind::Text, Cell::Bytes(_)) => true,
                 (Kind::Texts, Cell::Texts(_)) => true,
-                (Kind::Frames, Cell::Frames(_)) => true,
+                (Kind::Frames, Cell::Frames(path, names)) => {
+                    path.iter().all(|f| f.index() < names.len())
+                }
                 _ => false,
             };
             if !fits {
-                return Err(self.mismatch(i, format!("{cell:?} is no {}", c.kind.spec_name())));
+                // A path's cell holds every function's names: not said whole.
+                let why = match cell {
+                    Cell::Frames(..) if c.kind == Kind::Frames => "a frame of no function".into(),
+                    _ => format!("{cell:?} is no {}", c.kind.spec_name()),
+                };
+                return Err(self.mismatch(i, why));
             }
         }
         for (leaves, cell) in self.leaves.iter_mut().zip(cells) {
@@ -464,9 +478,10 @@ impl Batch {
                 Cell::Text(v) => push_scalar(&mut leaves[0], Scalar::Text(v)),
                 Cell::Bytes(v) => push_bytes(&mut leaves[0], v),
                 Cell::Texts(v) => push_list(&mut leaves[0], v.iter().map(String::as_str)),
-                Cell::Frames(v) => {
+                Cell::Frames(path, names) => {
                     for (k, leaf) in leaves.iter_mut().enumerate() {
-                        push_byte_list(leaf, v.iter().map(|pair| &pair[k]));
+                        let items = path.iter().filter_map(|f| names.get(f.index()));
+                        push_byte_list(leaf, items.map(|pair| &pair[k]));
                     }
                 }
             }
@@ -487,6 +502,17 @@ impl Batch {
             if leaf.nullable || leaf.repeated {
                 leaf.defs.reserve(rows);
             }
+        }
+    }
+
+    /// Room for `items` more items of the lists' leaves, over all rows.
+    pub fn reserve_items(&mut self, items: usize) {
+        for leaf in self.leaves.iter_mut().flatten().filter(|l| l.repeated) {
+            if let Values::Bytes(v) = &mut leaf.values {
+                v.reserve(items);
+            }
+            leaf.defs.reserve(items);
+            leaf.reps.reserve(items);
         }
     }
 
