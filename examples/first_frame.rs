@@ -74,13 +74,28 @@ fn visit_every_pane(app: &mut App, term: &mut Terminal<TestBackend>) {
     while !neighbours_counted(app) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    for i in 0..profx::tui::TABS.len() {
+    println!("first frame, its detail counted: {} MB", kib("VmRSS") >> 10);
+    for (i, tab) in profx::tui::TABS.iter().enumerate() {
+        let start = Instant::now();
         app.update(Intent::GoPane(i));
         let _ = term.draw(|f| draw(f, app));
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "{tab:?}: {ms:.0} ms, {} MB, peak {} MB",
+            kib("VmRSS") >> 10,
+            kib("VmHWM") >> 10
+        );
     }
+    println!("every pane visited: peak {} MB", kib("VmHWM") >> 10);
+}
+
+/// A figure of this process's memory from `/proc/self/status`, in KiB (0
+/// where there is none).
+fn kib(key: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let peak = status.lines().find(|l| l.starts_with("VmHWM:"));
-    println!("every pane visited: {}", peak.unwrap_or("VmHWM: unknown"));
+    let line = status.lines().find(|l| l.starts_with(key));
+    let figure = line.and_then(|l| l.split_whitespace().nth(1));
+    figure.and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 /// Whether the Functions detail's callers and callees are counted (a

@@ -655,6 +655,28 @@ impl CallTree {
         true
     }
 
+    /// Opens the roots, first to last, while the rows shown stay within
+    /// `budget`: the tree's first level open, as a new tree pane shows it
+    /// (a tree of one root, the program's entry, shows where its time
+    /// went). The rows are made once at the end: a root opened at a time
+    /// moved every row after it, minutes on a listing of millions of roots.
+    pub fn open_roots(&mut self, p: &Profile, budget: usize) {
+        let roots: Vec<u32> = self.rows.iter().map(|r| r.id).collect();
+        let mut shown = roots.len();
+        for id in roots {
+            if self.open.contains(&id) || !self.has_children(id) {
+                continue;
+            }
+            let kids = self.children(p, Some(id)).len();
+            if shown + kids > budget {
+                break;
+            }
+            shown += kids;
+            self.open.insert(id);
+        }
+        self.rebuild(p);
+    }
+
     /// Row `id`'s path of function names, root first: how a row is found
     /// again in another profile of the same run (a followed trace's next
     /// update: `reopen`, `find_path`).
@@ -1424,6 +1446,42 @@ mod tests {
             let v = t.values(&p, r.id);
             assert_eq!(v.parent_pct, v.share, "under a root, of func is of parent");
         }
+    }
+
+    /// The first level opened at once is every root opened one at a time;
+    /// a budget of rows opens the first roots only, in order.
+    #[test]
+    fn roots_open_at_once_as_one_at_a_time() {
+        let ops = [
+            Some(0),
+            Some(1),
+            None,
+            Some(2),
+            None,
+            None,
+            Some(3),
+            Some(1),
+            None,
+            None,
+            Some(4),
+            None,
+        ];
+        let p = trace(&ops);
+        let index = Arc::new(TreeIndex::build(&p));
+        let mut one_by_one = CallTree::new(&p, index.clone());
+        for i in (0..one_by_one.rows.len()).rev() {
+            one_by_one.expand(&p, i);
+        }
+        let mut at_once = CallTree::new(&p, index.clone());
+        at_once.open_roots(&p, usize::MAX);
+        assert_eq!(at_once.rows, one_by_one.rows);
+        assert_eq!(at_once.rows.len(), 6);
+        let mut first_only = CallTree::new(&p, index);
+        first_only.open_roots(&p, 5);
+        let first = first_only.rows[0].id;
+        let kids = first_only.children(&p, Some(first)).len();
+        assert_eq!(first_only.rows.len(), 3 + kids);
+        assert!(first_only.open.contains(&first));
     }
 
     /// Opening a node with many children and closing it again leaves the

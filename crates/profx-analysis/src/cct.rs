@@ -314,8 +314,10 @@ impl Cct {
 pub fn label_rank(p: &Profile, l: Label) -> u64 {
     match l {
         Label::Func(f) => {
-            let func = p.function(f);
-            let (name, module) = (p.name_rank(func.name), p.name_rank(func.module));
+            // Two columns read, not the row: a sort of siblings calls this
+            // for every comparison.
+            let (t, i) = (p.functions(), f.index());
+            let (name, module) = (p.name_rank(t.name(i)), p.name_rank(t.module(i)));
             // Ranks count from 0 up: a name's rank is below u32::MAX.
             (u64::from(name) << 32) | u64::from(module)
         }

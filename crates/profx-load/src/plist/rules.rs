@@ -649,7 +649,6 @@ fn frame_function(
     }
 }
 
-
 fn int(n: u64) -> MetaValue {
     i64::try_from(n).map_or_else(|_| MetaValue::Float(n as f64), MetaValue::Int)
 }

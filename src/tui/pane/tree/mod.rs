@@ -60,13 +60,8 @@ impl TreePane {
                 cursor = tree.next_marked(tree.rows.len(), 1).unwrap_or(0);
             }
             // The first level open: a tree of one root (the program's
-            // entry) shows where its time went, not one closed row. From
-            // the last root up, so the rows opened shift none still to open.
-            None => {
-                for i in (0..tree.rows.len()).rev() {
-                    tree.expand(p, i);
-                }
-            }
+            // entry) shows where its time went, not one closed row.
+            None => tree.open_roots(p, OPEN_EVERY_ROWS),
         }
         let mut pane = TreePane {
             tree,
