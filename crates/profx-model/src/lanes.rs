@@ -408,6 +408,20 @@ impl LaneFeed {
         g.spread(from, to, func.raw(), budget);
     }
 
+    /// Brings in the count of `func` on the thread at `thread`, which has
+    /// just come on top of its stack: the thread's next interval adds to
+    /// it, after the other threads' events have given the read time.
+    #[inline(always)]
+    pub(crate) fn ahead(&self, thread: usize, func: FuncId) {
+        if let Some(c) = self
+            .threads
+            .get(thread)
+            .and_then(|g| g.tops.dense.get(func.index()))
+        {
+            profx_sys::prefetch::prefetch(c);
+        }
+    }
+
     /// A thread's first busy interval: its lane starts there.
     #[cold]
     #[inline(never)]
