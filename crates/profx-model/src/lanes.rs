@@ -607,6 +607,30 @@ mod tests {
         }
     }
 
+    /// Many more terms than wait at once, in one bucket: each function's
+    /// count is the `f32` sum of its terms in order, and the heaviest of
+    /// equal counts is the lowest id, as when every term was added at once.
+    #[test]
+    fn queued_terms_give_the_counts_and_heaviest_of_direct_ones() {
+        let mut feed = LaneFeed::default();
+        // Buckets a ms wide from here on.
+        feed.add(0, 0.0, 4000.0, f(9));
+        let (mut t, mut sums) = (4000.0, [0f32; 3]);
+        for k in 0..(PENDING * 5 + 3) {
+            let func = [2u32, 1, 0][k % 3];
+            let d = 1e-4 * (1 + k % 7) as f64;
+            feed.add(0, t, t + d, f(func));
+            // The feed's term is the interval's length, as the clock has it.
+            sums[func as usize] += ((t + d) - t) as f32;
+            t += d;
+        }
+        let lanes = feed.finish(1);
+        let b = lanes.lane(0).unwrap().at(4000.0).unwrap();
+        let top = sums.iter().copied().fold(0f32, f32::max);
+        let want = sums.iter().position(|&s| s == top).unwrap() as u32;
+        assert_eq!((b.func(), b.top), (Some(f(want)), top));
+    }
+
     /// A trace's lanes add up to each thread's busy time, whatever the
     /// run's length and the threads' clocks.
     #[test]
