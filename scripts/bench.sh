@@ -7,9 +7,9 @@
 # formats the same load with every stack (`--view info`, what the app and
 # `--json` load) is timed too, on a line of its own.
 #
-# The minimal aggregator (`examples/min_agg.rs`: memchr lines, an FxHashMap
-# count by name, two threads) is timed on the DELDBE and PLIST files too,
-# as issue 40's floor.
+# The minimal aggregator (`examples/min_agg.rs`: memchr lines, or DBF
+# records at their fixed length, an FxHashMap count by name, two threads) is
+# timed on the DELDBE, DBF and PLIST files too, as issues 40's and 69's floor.
 #
 # Usage: scripts/bench.sh [SIZE] [NAMES]    (default 1G 5000; PLIST has one
 # record per name: PLIST_NAMES, default 200000)
@@ -67,7 +67,7 @@ for fmt in deldbe dbf br plist; do
     rss=$(( $(cat "$WORK/rss") / 1024 ))
     w=$(best wc -l "$f")
     extra=""
-    if [ "$fmt" = deldbe ] || [ "$fmt" = plist ]; then
+    if [ "$fmt" != br ]; then
         m=$(best "$MIN" "$fmt" "$f")
         extra="min_agg ${m}s, profx/min_agg $(ratio "$p" "$m") (target <= 2); "
     fi

@@ -254,15 +254,33 @@ const DENSE: usize = 1 << 22;
 ///
 /// A count is an `f32`: it only picks the heaviest (a bucket's busy time is
 /// summed in `f64`).
+///
+/// A thread's counts by id are read at random, and with a few threads they
+/// outgrow the nearer caches: a count read at every event made the replay
+/// wait for memory with the rest of the event behind it. So an event's
+/// time by id waits in a short queue (`pending`), added a batch at a time,
+/// where the reads overlap. Each function's count still gets its terms in
+/// event order, and whether a term goes by id or to the table is decided
+/// when it comes, so the counts are the same to the bit; the heaviest is
+/// the greatest (time, lowest id) of the counts ever seen, whatever the
+/// order they are seen in.
 #[derive(Clone, Debug)]
 #[repr(C)]
 struct Tops {
     /// (time, the mark of the bucket it is of), by function id.
     dense: Vec<(f32, u32)>,
     mark: u32,
+    /// How many of `pending` wait.
+    waiting: u32,
     best: Option<(u32, f64)>,
+    /// Terms by id not yet added: (function, time).
+    pending: [(u32, f32); PENDING],
     spilled: FxHashMap<u32, f64>,
 }
+
+/// How many terms by id wait before they are added: enough reads to
+/// overlap, few enough to stay in the nearest cache.
+const PENDING: usize = 32;
 
 impl Default for Tops {
     fn default() -> Tops {
@@ -270,7 +288,9 @@ impl Default for Tops {
             dense: Vec::new(),
             // Past the mark of a new count: every count starts as none.
             mark: 1,
+            waiting: 0,
             best: None,
+            pending: [(0, 0.0); PENDING],
             spilled: FxHashMap::default(),
         }
     }
@@ -279,14 +299,31 @@ impl Default for Tops {
 impl Tops {
     #[inline(always)]
     fn add(&mut self, func: u32, d: f64, budget: &mut usize) {
-        let mark = self.mark;
-        let Some(c) = self.dense.get_mut(func as usize) else {
+        if func as usize >= self.dense.len() {
             return self.add_past(func, d, budget);
-        };
-        let before = if c.1 == mark { c.0 } else { 0.0 };
-        *c = (before + d as f32, mark);
-        let t = f64::from(c.0);
-        self.consider(func, t);
+        }
+        self.pending[self.waiting as usize] = (func, d as f32);
+        self.waiting += 1;
+        if self.waiting as usize == PENDING {
+            self.drain();
+        }
+    }
+
+    /// Adds the waiting terms by id, oldest first.
+    #[inline(never)]
+    fn drain(&mut self) {
+        let mark = self.mark;
+        let n = std::mem::take(&mut self.waiting) as usize;
+        for k in 0..n {
+            let (func, d) = self.pending[k];
+            let Some(c) = self.dense.get_mut(func as usize) else {
+                continue;
+            };
+            let before = if c.1 == mark { c.0 } else { 0.0 };
+            *c = (before + d, mark);
+            let t = f64::from(c.0);
+            self.consider(func, t);
+        }
     }
 
     /// `func`'s count is now `t`: the heaviest if no other's is more (of
@@ -319,6 +356,7 @@ impl Tops {
 
     /// The heaviest function and its time; every count back to none.
     fn take_heaviest(&mut self) -> Option<(u32, f64)> {
+        self.drain();
         if self.mark == u32::MAX {
             self.dense.iter_mut().for_each(|c| c.1 = 0);
             self.mark = 0;
@@ -368,6 +406,20 @@ impl LaneFeed {
             return;
         }
         g.spread(from, to, func.raw(), budget);
+    }
+
+    /// Brings in the count of `func` on the thread at `thread`, which has
+    /// just come on top of its stack: the thread's next interval adds to
+    /// it, after the other threads' events have given the read time.
+    #[inline(always)]
+    pub(crate) fn ahead(&self, thread: usize, func: FuncId) {
+        if let Some(c) = self
+            .threads
+            .get(thread)
+            .and_then(|g| g.tops.dense.get(func.index()))
+        {
+            profx_sys::prefetch::prefetch(c);
+        }
     }
 
     /// A thread's first busy interval: its lane starts there.
@@ -553,6 +605,30 @@ mod tests {
             assert!(close(b.busy, 0.4));
             assert_eq!(lane.at(3999.5).unwrap().func(), Some(f(9)));
         }
+    }
+
+    /// Many more terms than wait at once, in one bucket: each function's
+    /// count is the `f32` sum of its terms in order, and the heaviest of
+    /// equal counts is the lowest id, as when every term was added at once.
+    #[test]
+    fn queued_terms_give_the_counts_and_heaviest_of_direct_ones() {
+        let mut feed = LaneFeed::default();
+        // Buckets a ms wide from here on.
+        feed.add(0, 0.0, 4000.0, f(9));
+        let (mut t, mut sums) = (4000.0, [0f32; 3]);
+        for k in 0..(PENDING * 5 + 3) {
+            let func = [2u32, 1, 0][k % 3];
+            let d = 1e-4 * (1 + k % 7) as f64;
+            feed.add(0, t, t + d, f(func));
+            // The feed's term is the interval's length, as the clock has it.
+            sums[func as usize] += ((t + d) - t) as f32;
+            t += d;
+        }
+        let lanes = feed.finish(1);
+        let b = lanes.lane(0).unwrap().at(4000.0).unwrap();
+        let top = sums.iter().copied().fold(0f32, f32::max);
+        let want = sums.iter().position(|&s| s == top).unwrap() as u32;
+        assert_eq!((b.func(), b.top), (Some(f(want)), top));
     }
 
     /// A trace's lanes add up to each thread's busy time, whatever the

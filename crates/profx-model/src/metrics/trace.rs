@@ -47,6 +47,7 @@ use crate::ids::{FuncId, LineId, NameId, NodeId, StackId};
 use crate::metrics::{add_count, add_opt};
 use crate::timeline::{Mark, ThreadSpan, Timeline};
 use crate::warning::{Place, WarningKind};
+use profx_sys::prefetch::prefetch;
 use rustc_hash::FxHashMap;
 
 /// Whether the trace records times.
@@ -486,6 +487,7 @@ impl ProfileBuilder {
                 | (u8::from(by_site) * TraceFrame::BY_SITE)
                 | (u8::from(counted) * TraceFrame::COUNTED),
         });
+        st.lanes.ahead(thread.0, func);
         st.accs.durations.enter(thread.0);
         st.mark(thread, func, true);
     }
@@ -563,6 +565,14 @@ impl ProfileBuilder {
         // GiB of frames first.
         let (id, depth) = (th.id, th.frames.len() as u32);
         th.leave(&frame);
+        // The caller is on top again: its lane's count and its open calls'
+        // count (read at its return) are asked for now, not when used.
+        if let Some(top) = th.frames.last() {
+            st.lanes.ahead(thread.0, top.func);
+            if let Some(o) = th.open.get(top.func.index()) {
+                prefetch(o);
+            }
+        }
         st.mark(thread, frame.func, false);
         let entered = st.accs.durations.exit(thread.0);
         if let Some(sink) = st.calls.as_mut()
