@@ -208,7 +208,11 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     }
     let inputs = open_inputs(&args.files, args.demo)?;
     let opts = report_load_options(args, q);
-    check_memory(&inputs, &args.load, load::memory::Use::Report)?;
+    let use_ = match opts.stacks {
+        KeepStacks::Kept => load::memory::Use::Report,
+        KeepStacks::Skipped => load::memory::Use::Table,
+    };
+    check_memory(&inputs, &args.load, use_)?;
     let profile = load::load_inputs(&inputs, &opts)?;
     report_on(profile, args, q, true)
 }

@@ -18,8 +18,12 @@ use crate::{Input, Loader};
 /// the call graph, each pane's rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Use {
-    /// `report` and `export`.
+    /// `report` and `export`, every stack kept (`--json`, the stack views,
+    /// exports).
     Report,
+    /// A `report` of functions or lines, which keeps no stack: a listing
+    /// then holds its rows and names only.
+    Table,
     /// The app.
     App,
 }
@@ -43,7 +47,7 @@ pub fn need(inputs: &[Input], loader: &dyn Loader, use_: Use) -> Need {
         // A record's share of what a trace keeps: its event's index,
         // its call's durations and lanes, its paths and lines.
         let per = match use_ {
-            Use::Report => 24,
+            Use::Report | Use::Table => 24,
             Use::App => 48,
         };
         return Need {
@@ -56,14 +60,15 @@ pub fn need(inputs: &[Input], loader: &dyn Loader, use_: Use) -> Need {
         // A listing is all rows, each a function's name, numbers and
         // stack, and the app adds every pane's orders and its call graph
         // (BENCHMARKS.md, issue 69, has what a function costs).
-        ("plist", Use::Report) => 10,
+        ("plist", Use::Table) => 6,
+        ("plist", Use::Report) => 19,
         ("plist", Use::App) => 38,
         // Traces and logs keep their events in the file: what grows is
         // the profile (paths, lines) and each call's durations.
-        ("xpp" | "br", Use::Report) => 6,
+        ("xpp" | "br", Use::Report | Use::Table) => 6,
         ("xpp" | "br", Use::App) => 10,
         // A VS report is small rows of text, read whole.
-        (_, Use::Report) => 20,
+        (_, Use::Report | Use::Table) => 20,
         (_, Use::App) => 40,
     };
     Need {
@@ -208,6 +213,18 @@ mod tests {
         let lying = need(&[Input::owned("t", b)], &crate::xpp::Xpp, Use::App);
         assert_eq!(honest, lying);
         assert!(honest.bytes < BASE + (1 << 20), "{honest:?}");
+    }
+
+    /// A listing's report that keeps its stacks needs more than its
+    /// table; a trace's keeps its events in the file either way.
+    #[test]
+    fn a_listings_stacks_need_more_than_its_table() {
+        let input = Input::owned("t", vec![b'x'; 10 << 20]);
+        let of = |loader: &dyn Loader, use_| need(std::slice::from_ref(&input), loader, use_);
+        let plist = crate::by_name("plist").unwrap();
+        assert!(of(plist, Use::Report).bytes > of(plist, Use::Table).bytes);
+        let xpp = crate::by_name("xpp").unwrap();
+        assert_eq!(of(xpp, Use::Report), of(xpp, Use::Table));
     }
 
     #[test]
