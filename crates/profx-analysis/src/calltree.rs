@@ -405,6 +405,15 @@ impl CallTree {
 
     /// The children of a row, in the view's order (made when asked, for a
     /// bottom-up row).
+    /// How many children row `id` has: `children`' length, without
+    /// listing or ordering them.
+    fn child_count(&mut self, p: &Profile, id: u32) -> usize {
+        match self.direction {
+            Direction::TopDown => (self.index.children()).of(Some(NodeId::from_raw(id))).len(),
+            Direction::BottomUp => self.up_kids(p, id).len(),
+        }
+    }
+
     fn children(&mut self, p: &Profile, id: Option<u32>) -> Vec<u32> {
         match (self.direction, id) {
             (Direction::TopDown, id) => {
@@ -667,7 +676,7 @@ impl CallTree {
             if self.open.contains(&id) || !self.has_children(id) {
                 continue;
             }
-            let kids = self.children(p, Some(id)).len();
+            let kids = self.child_count(p, id);
             if shown + kids > budget {
                 break;
             }
@@ -1480,6 +1489,7 @@ mod tests {
         first_only.open_roots(&p, 5);
         let first = first_only.rows[0].id;
         let kids = first_only.children(&p, Some(first)).len();
+        assert_eq!(first_only.child_count(&p, first), kids);
         assert_eq!(first_only.rows.len(), 3 + kids);
         assert!(first_only.open.contains(&first));
     }

@@ -26,14 +26,15 @@
 
 use super::listing;
 use super::record;
-use super::rules::{Frames, Interned, Rules};
+use super::rules::{Interned, Rules};
 use crate::{InvalidKind, LoadError};
 use profx_model::{Place, ProfileBuilder};
 
 /// Loads `bytes` (the file `path`) into `b`: a printed listing when the
 /// file holds no `/T` records and has a `Profile:` line, else the records.
 pub(super) fn load(bytes: &[u8], path: &str, b: &mut ProfileBuilder) -> Result<(), LoadError> {
-    let records = super::records_detect(bytes, true) == crate::Detection::Yes;
+    // As the fast engine and detection read them: the heads only.
+    let records = crate::detect_heads(bytes, super::records_detect) == crate::Detection::Yes;
     if !records && let Some((start, kind)) = listing::find(bytes) {
         return listing::load(bytes, start, kind, b).map_err(|reason| LoadError::Invalid {
             path: path.to_string(),
@@ -85,9 +86,6 @@ impl Reader {
 
     /// The end of the file `path` (`Rules::finish`).
     pub(super) fn finish(self, b: &mut ProfileBuilder, path: &str) -> Result<(), LoadError> {
-        let mut table = b.take_names();
-        let frames = Frames::of(&mut table);
-        b.put_names(table);
-        self.rules.finish(b, path, frames)
+        self.rules.finish(b, path)
     }
 }

@@ -61,7 +61,6 @@ use super::stacks::Fresh;
 use crate::LoadError;
 use crate::problem::Problem;
 use crate::split::MAX_LINE;
-use profx_model::intern::Interner;
 use profx_model::text::visible;
 use profx_model::{
     FuncId, FuncSummary, MetaValue, NameId, Place, ProfileBuilder, TimeValues, WarningKind,
@@ -133,22 +132,23 @@ impl Names for Interned {
     }
 }
 
-/// What resolving stack frames at the end needs of the name table, which
-/// the fast engine ranks meanwhile: the id of `""` (the module of a frame
-/// no function of the file matches) and how many names there are.
+/// What resolving stack frames at the end needs of the name table: the id
+/// of `""` (the module of a frame no function of the file matches) and how
+/// many names there are.
 #[derive(Clone, Copy)]
-pub(super) struct Frames {
+struct Frames {
     no_module: NameId,
     names: usize,
 }
 
 impl Frames {
-    /// The table's, once every name is in.
-    pub(super) fn of(table: &mut Interner) -> Frames {
-        Frames {
-            no_module: table.intern(""),
-            names: table.len(),
-        }
+    /// The builder's table's, once every name is in.
+    fn of(b: &mut ProfileBuilder) -> Frames {
+        let no_module = b.intern("");
+        let table = b.take_names();
+        let names = table.len();
+        b.put_names(table);
+        Frames { no_module, names }
     }
 }
 
@@ -533,13 +533,9 @@ impl Rules {
     }
 
     /// The end of the file `path`: what waited for every record (see the
-    /// module's note). `frames` is of the name table with every name in.
-    pub(super) fn finish(
-        mut self,
-        b: &mut ProfileBuilder,
-        path: &str,
-        frames: Frames,
-    ) -> Result<(), LoadError> {
+    /// module's note).
+    pub(super) fn finish(mut self, b: &mut ProfileBuilder, path: &str) -> Result<(), LoadError> {
+        let frames = Frames::of(b);
         self.close_stack(b);
         self.close_group(b);
         if self.used == 0 {

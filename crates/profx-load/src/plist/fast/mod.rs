@@ -8,7 +8,7 @@
 mod bytes;
 mod chunk;
 
-use super::rules::{Frames, Names, Record, Rules};
+use super::rules::{Names, Record, Rules};
 use crate::names::{NameMaps, NewNames, WorkerNames};
 use crate::{Input, LoadError, LoadOptions, parallel};
 use profx_model::intern::Interner;
@@ -70,10 +70,7 @@ impl Engine {
     /// beside the rules' end (on another core) made their memory and the
     /// ranking's keys together a large listing's peak.
     pub(super) fn finish(self, b: &mut ProfileBuilder, path: &str) -> Result<(), LoadError> {
-        let mut table = b.take_names();
-        let frames = Frames::of(&mut table);
-        b.put_names(table);
-        self.rules.finish(b, path, frames)
+        self.rules.finish(b, path)
     }
 }
 
