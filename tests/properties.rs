@@ -1334,10 +1334,44 @@ proptest! {
         rows in call_tree_rows(), edges in stated_edges(),
     ) {
         for (bytes, format) in every_format(&events, &s, &f, &rows, &edges) {
-            let p = load(&bytes, format).map_err(TestCaseError::fail)?;
+            let p = std::sync::Arc::new(load(&bytes, format).map_err(TestCaseError::fail)?);
             views_agree(&p)?;
+            read_in_place_is_grown(&p)?;
         }
     }
+}
+
+/// Issue 69: the Flame pane reads the whole tree in place
+/// (`Icicle::tree`), no copy of it: the same nodes as growing it node by
+/// node (`Icicle::whole`, nothing hidden), with the same parents, depths,
+/// labels, children in both orders and weights, to the bit.
+fn read_in_place_is_grown(p: &std::sync::Arc<Profile>) -> Result<(), TestCaseError> {
+    use profx::analysis::calltree::TreeIndex;
+    use profx::analysis::flame_view::{Icicle, Order};
+    use std::sync::Arc;
+    let index = Arc::new(TreeIndex::build(p));
+    let (read, grown) = (
+        Icicle::tree(p, &index),
+        Icicle::whole(p, &index, &|_| false),
+    );
+    prop_assert_eq!(read.len(), grown.len());
+    prop_assert_eq!(read.outside.to_bits(), grown.outside.to_bits());
+    for order in [Order::ByName, Order::Heaviest] {
+        prop_assert_eq!(read.roots_in(order).to_vec(), grown.roots_in(order).to_vec());
+    }
+    // One past the end too: both answer it as nothing.
+    for id in 0..=read.len() as u32 {
+        prop_assert_eq!(read.parent(id), grown.parent(id), "parent of {}", id);
+        prop_assert_eq!(read.depth(id), grown.depth(id), "depth of {}", id);
+        prop_assert_eq!(read.weight(id).to_bits(), grown.weight(id).to_bits(), "weight of {}", id);
+        for order in [Order::ByName, Order::Heaviest] {
+            prop_assert_eq!(read.kids_in(id, order).to_vec(), grown.kids_in(id, order).to_vec());
+        }
+        if (id as usize) < read.len() {
+            prop_assert_eq!(read.func(id), grown.func(id));
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------

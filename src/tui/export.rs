@@ -142,7 +142,7 @@ impl App {
         let (icicle, zoom) = match drawn {
             Some(drawn) => drawn,
             None => (
-                Arc::new(Icicle::whole(cx.profile, &cx.tree_index(), &|_| false)),
+                Arc::new(Icicle::tree(cx.profile, &cx.tree_index())),
                 None,
             ),
         };

@@ -106,6 +106,12 @@ impl TreeIndex {
         &self.cct.kids
     }
 
+    /// Every node's children by total, heaviest first, ties by name: the
+    /// order the Call tree opens with and the Flame pane's heaviest first.
+    pub fn by_total(&self) -> &Children {
+        &self.by_total
+    }
+
     /// A node's total: its own weight and its children's (`Cct`).
     pub fn weight(&self, n: NodeId) -> f64 {
         self.cct.total(n.raw())

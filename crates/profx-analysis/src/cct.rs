@@ -228,13 +228,13 @@ impl Cct {
             outside: 0.0,
         };
         t.kids = t.children(p, |l| label_rank(p, l));
-        // Children have larger ids than their parents: from the last id,
-        // every child's total is made before its parent's.
         let mut total = t.own.clone();
-        for i in (0..total.len()).rev() {
-            let kids = t.kids.of(Some(NodeId::from_index(i)));
-            total[i] += kids.iter().map(|c| total[c.index()]).sum::<f64>();
-        }
+        let kids = &t.kids;
+        add_up(&mut total, |i| {
+            kids.of(Some(NodeId::from_index(i)))
+                .iter()
+                .map(|c| c.index())
+        });
         t.total = total;
         t.outside = match weigh {
             Weigh::Ms => p.totals.outside_ms.filter(|x| *x > 0.0).unwrap_or(0.0),
@@ -289,6 +289,23 @@ impl Cct {
         self.total[id as usize]
     }
 
+    /// How deep node `id` is: 1 for a root (and for an id past the end).
+    pub fn depth(&self, p: &Profile, id: u32) -> usize {
+        // An added node lies under a model node or `(no call path)`: a
+        // step or two up to a node that knows its depth.
+        let (mut at, mut above) = (id, 0);
+        while (at as usize) < self.len() && !self.is_model(at) {
+            match self.parent_of(p, at) {
+                Some(q) => (at, above) = (q, above + 1),
+                None => return above + 1,
+            }
+        }
+        match self.is_model(at) {
+            true => above + p.node(NodeId::from_raw(at)).depth(),
+            false => above + 1,
+        }
+    }
+
     /// Every node's children, each list in `key`'s order (ties by id).
     pub fn children<K: Ord>(&self, p: &Profile, key: impl Fn(Label) -> K) -> Children {
         Children::from_parents(
@@ -306,6 +323,18 @@ impl Cct {
         p.node(NodeId::from_raw(id))
             .stack()
             .and_then(|s| p.stack(s).hits)
+    }
+}
+
+/// Turns own weights into totals: each node's own weight plus its
+/// children's totals, summed in the order `kids` gives them. Children have
+/// larger ids than their parents: from the last id, every child's total is
+/// made before its parent's. Every tree of the views sums so, so the same
+/// paths give the same bits.
+pub fn add_up<I: Iterator<Item = usize>>(weights: &mut [f64], kids: impl Fn(usize) -> I) {
+    for i in (0..weights.len()).rev() {
+        let below: f64 = kids(i).map(|c| weights[c]).sum();
+        weights[i] += below;
     }
 }
 

@@ -20,17 +20,46 @@
 //! fills, not the size of the tree.
 
 use super::calltree::TreeIndex;
-use super::cct::{Label, label_rank};
-use profx_model::{FuncId, Profile};
+use super::cct::{Label, add_up, label_rank};
+use profx_model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// A tree as the Flame pane draws it: the calling-context tree itself, the
 /// tree with some functions hidden (their weight given to their callers,
 /// as pprof's `-hide` does), or one side of a function's sandwich (what it
 /// called, merged over every place it occurs; who called it, inverted).
 /// Nodes come parents first; each node's children are ordered by name.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// The whole tree is read in place (`Icicle::tree`): its nodes, totals and
+/// both orders are the Call tree's index itself, so the Flame pane costs no
+/// copy of a tree of millions of nodes (issue 69), and its widths are the
+/// tree's totals to the bit. Only a tree that differs from it (a sandwich
+/// side, hidden frames) is grown node by node.
+#[derive(Clone, Debug, Default)]
 pub struct Icicle {
+    shape: Shape,
+    /// Weight drawn beside the roots as `(outside)` (a trace's time with
+    /// no call open), in the whole tree only.
+    pub outside: f64,
+}
+
+#[derive(Clone, Debug)]
+enum Shape {
+    /// A tree of its own, merged node by node.
+    Grown(Grown),
+    /// The calling-context tree, read through the index every view shares.
+    Tree { p: Arc<Profile>, ix: Arc<TreeIndex> },
+}
+
+impl Default for Shape {
+    fn default() -> Shape {
+        Shape::Grown(Grown::default())
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Grown {
     parent: Vec<u32>,
     func: Vec<Label>,
     weight: Vec<f64>,
@@ -42,9 +71,6 @@ pub struct Icicle {
     /// weights are summed.
     heavy_kids: Vec<u32>,
     heavy_roots: Vec<u32>,
-    /// Weight drawn beside the roots as `(outside)` (a trace's time with
-    /// no call open), in the whole tree only.
-    pub outside: f64,
 }
 
 const NO: u32 = u32::MAX;
@@ -59,17 +85,112 @@ pub enum Order {
     Heaviest,
 }
 
+/// A node's children, or the roots: a grown icicle's list, or the tree's
+/// own, read in place.
+#[derive(Clone, Copy, Debug)]
+pub enum Ids<'a> {
+    /// A grown icicle's node ids.
+    Grown(&'a [u32]),
+    /// The calling-context tree's nodes.
+    Tree(&'a [NodeId]),
+}
+
+impl<'a> Ids<'a> {
+    /// How many.
+    pub fn len(self) -> usize {
+        match self {
+            Ids::Grown(s) => s.len(),
+            Ids::Tree(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`th, in order.
+    pub fn get(self, i: usize) -> Option<u32> {
+        match self {
+            Ids::Grown(s) => s.get(i).copied(),
+            Ids::Tree(s) => s.get(i).map(|n| n.raw()),
+        }
+    }
+
+    /// The first, in order.
+    pub fn first(self) -> Option<u32> {
+        self.get(0)
+    }
+
+    /// Each id, in order.
+    pub fn iter(self) -> IdIter<'a> {
+        match self {
+            Ids::Grown(s) => IdIter::Grown(s.iter()),
+            Ids::Tree(s) => IdIter::Tree(s.iter()),
+        }
+    }
+
+    /// The ids as a list of their own.
+    pub fn to_vec(self) -> Vec<u32> {
+        self.iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for Ids<'a> {
+    type Item = u32;
+    type IntoIter = IdIter<'a>;
+    fn into_iter(self) -> IdIter<'a> {
+        self.iter()
+    }
+}
+
+/// The ids of an `Ids`, in order.
+#[derive(Clone, Debug)]
+pub enum IdIter<'a> {
+    /// A grown icicle's.
+    Grown(std::slice::Iter<'a, u32>),
+    /// The tree's.
+    Tree(std::slice::Iter<'a, NodeId>),
+}
+
+impl Iterator for IdIter<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            IdIter::Grown(i) => i.next().copied(),
+            IdIter::Tree(i) => i.next().map(|n| n.raw()),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            IdIter::Grown(i) => i.size_hint(),
+            IdIter::Tree(i) => i.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for IdIter<'_> {
+    fn next_back(&mut self) -> Option<u32> {
+        match self {
+            IdIter::Grown(i) => i.next_back().copied(),
+            IdIter::Tree(i) => i.next_back().map(|n| n.raw()),
+        }
+    }
+}
+
+impl ExactSizeIterator for IdIter<'_> {}
+
 /// Grows an icicle a node at a time, merging a node into its sibling of
 /// the same function.
 struct Grower {
-    t: Icicle,
+    t: Grown,
     index: FxHashMap<(u32, Label), u32>,
 }
 
 impl Grower {
     fn new() -> Grower {
         Grower {
-            t: Icicle::default(),
+            t: Grown::default(),
             index: FxHashMap::default(),
         }
     }
@@ -92,7 +213,7 @@ impl Grower {
     }
 
     /// Orders every node's children by name and freezes the tree.
-    fn finish(mut self, p: &Profile) -> Icicle {
+    fn finish(mut self, p: &Profile) -> Grown {
         let t = &mut self.t;
         let n = t.func.len();
         let slot = |i: usize, parent: &[u32]| match parent[i] {
@@ -125,6 +246,18 @@ impl Grower {
 }
 
 impl Icicle {
+    /// The calling-context tree itself, read in place: what
+    /// `whole(p, ix, &|_| false)` grows, node for node, without a copy.
+    pub fn tree(p: &Arc<Profile>, ix: &Arc<TreeIndex>) -> Icicle {
+        Icicle {
+            outside: ix.outside(),
+            shape: Shape::Tree {
+                p: Arc::clone(p),
+                ix: Arc::clone(ix),
+            },
+        }
+    }
+
     /// The whole tree, `hidden` functions' frames left out: their weight
     /// goes to their caller, and their callees take their place under it
     /// (merged with the caller's own callees of the same function).
@@ -173,10 +306,14 @@ impl Icicle {
                 g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
             }
         }
+        drop(at);
         let mut t = g.finish(p);
         t.add_up();
         t.order_heavy();
-        t
+        Icicle {
+            shape: Shape::Grown(t),
+            outside: 0.0,
+        }
     }
 
     /// Who called `f`, inverted: `f` the root, its callers below it (drawn
@@ -216,9 +353,15 @@ impl Icicle {
         }
         let mut t = g.finish(p);
         t.order_heavy();
+        let t = Icicle {
+            shape: Shape::Grown(t),
+            outside: 0.0,
+        };
         (t, cut)
     }
+}
 
+impl Grown {
     /// Orders every node's children (and the roots) heaviest first, ties
     /// kept in their order by name.
     fn order_heavy(&mut self) {
@@ -234,77 +377,114 @@ impl Icicle {
         self.heavy_roots = roots;
     }
 
-    /// Turns own weights into totals (children come after parents).
+    /// Turns own weights into totals as the calling-context tree does
+    /// (`cct::add_up`), so the whole tree grown and read in place weigh
+    /// the same to the bit.
     fn add_up(&mut self) {
-        for i in (0..self.func.len()).rev() {
-            if let Some(&q) = self.parent.get(i)
-                && q != NO
-            {
-                self.weight[q as usize] += self.weight[i];
-            }
-        }
+        let (start, kids) = (&self.kids_start, &self.kids);
+        add_up(&mut self.weight, |i| {
+            kids[start[i] as usize..start[i + 1] as usize]
+                .iter()
+                .map(|&k| k as usize)
+        });
     }
 
-    /// How many nodes the icicle has.
-    pub fn len(&self) -> usize {
-        self.func.len()
-    }
-
-    /// Whether it has no node.
-    pub fn is_empty(&self) -> bool {
-        self.func.is_empty()
-    }
-
-    /// The root nodes, by name.
-    pub fn roots(&self) -> &[u32] {
-        &self.roots
-    }
-
-    /// A node's children, by name.
-    pub fn kids(&self, id: u32) -> &[u32] {
-        self.kids_in(id, Order::ByName)
-    }
-
-    /// A node's children in `order`.
-    pub fn kids_in(&self, id: u32, order: Order) -> &[u32] {
-        let i = id as usize;
+    fn kids_in(&self, i: usize, order: Order) -> &[u32] {
         let all = match order {
             Order::ByName => &self.kids,
             Order::Heaviest => &self.heavy_kids,
         };
         match (self.kids_start.get(i), self.kids_start.get(i + 1)) {
-            (Some(&a), Some(&b)) => all.get(a as usize..b as usize).unwrap_or(&[]),
+            (Some(&a), Some(&b)) if i < self.func.len() => {
+                all.get(a as usize..b as usize).unwrap_or(&[])
+            }
             _ => &[],
+        }
+    }
+}
+
+impl Icicle {
+    /// How many nodes the icicle has.
+    pub fn len(&self) -> usize {
+        match &self.shape {
+            Shape::Grown(t) => t.func.len(),
+            Shape::Tree { ix, .. } => ix.cct.len(),
+        }
+    }
+
+    /// Whether it has no node.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The root nodes, by name.
+    pub fn roots(&self) -> Ids<'_> {
+        self.roots_in(Order::ByName)
+    }
+
+    /// A node's children, by name.
+    pub fn kids(&self, id: u32) -> Ids<'_> {
+        self.kids_in(id, Order::ByName)
+    }
+
+    /// A node's children in `order`; none for an id past the end.
+    pub fn kids_in(&self, id: u32, order: Order) -> Ids<'_> {
+        match &self.shape {
+            Shape::Grown(t) => Ids::Grown(t.kids_in(id as usize, order)),
+            Shape::Tree { ix, .. } if (id as usize) < ix.cct.len() => {
+                let n = Some(NodeId::from_raw(id));
+                Ids::Tree(match order {
+                    Order::ByName => ix.children().of(n),
+                    Order::Heaviest => ix.by_total().of(n),
+                })
+            }
+            Shape::Tree { .. } => Ids::Tree(&[]),
         }
     }
 
     /// The root nodes in `order`.
-    pub fn roots_in(&self, order: Order) -> &[u32] {
-        match order {
-            Order::ByName => &self.roots,
-            Order::Heaviest => &self.heavy_roots,
+    pub fn roots_in(&self, order: Order) -> Ids<'_> {
+        match (&self.shape, order) {
+            (Shape::Grown(t), Order::ByName) => Ids::Grown(&t.roots),
+            (Shape::Grown(t), Order::Heaviest) => Ids::Grown(&t.heavy_roots),
+            (Shape::Tree { ix, .. }, Order::ByName) => Ids::Tree(ix.children().of(None)),
+            (Shape::Tree { ix, .. }, Order::Heaviest) => Ids::Tree(ix.by_total().of(None)),
         }
     }
 
     /// A node's weight, what its width stands for, in the tree's unit; 0 for an
     /// id past the end.
     pub fn weight(&self, id: u32) -> f64 {
-        self.weight.get(id as usize).copied().unwrap_or(0.0)
+        match &self.shape {
+            Shape::Grown(t) => t.weight.get(id as usize).copied().unwrap_or(0.0),
+            Shape::Tree { ix, .. } if (id as usize) < ix.cct.len() => ix.cct.total(id),
+            Shape::Tree { .. } => 0.0,
+        }
     }
 
     /// What a node is: a function, or one of the views' own nodes.
     pub fn func(&self, id: u32) -> Label {
-        self.func[id as usize]
+        match &self.shape {
+            Shape::Grown(t) => t.func[id as usize],
+            Shape::Tree { p, ix } => ix.cct.label(p, id),
+        }
     }
 
-    /// The node above `id`; `None` for a root.
+    /// The node above `id`; `None` for a root, or an id past the end.
     pub fn parent(&self, id: u32) -> Option<u32> {
-        self.parent.get(id as usize).copied().filter(|&q| q != NO)
+        match &self.shape {
+            Shape::Grown(t) => t.parent.get(id as usize).copied().filter(|&q| q != NO),
+            Shape::Tree { p, ix } if (id as usize) < ix.cct.len() => ix.cct.parent_of(p, id),
+            Shape::Tree { .. } => None,
+        }
     }
 
     /// How deep the node is: 1 for a root.
     pub fn depth(&self, id: u32) -> usize {
-        self.depth.get(id as usize).copied().unwrap_or(1) as usize
+        match &self.shape {
+            Shape::Grown(t) => t.depth.get(id as usize).copied().unwrap_or(1) as usize,
+            Shape::Tree { p, ix } => ix.cct.depth(p, id),
+        }
     }
 
     /// Node `id`'s path of names, root first: how a frame is found again
@@ -328,7 +508,7 @@ impl Icicle {
                 Some(id) => self.kids(id),
                 None => self.roots(),
             };
-            at = Some(*kids.iter().find(|&&k| self.func(k).name(p) == name)?);
+            at = Some(kids.iter().find(|&k| self.func(k).name(p) == name)?);
         }
         at
     }
@@ -361,7 +541,7 @@ pub struct Layout {
 pub fn span(t: &Icicle, zoom: Option<u32>) -> f64 {
     match zoom {
         Some(z) => t.weight(z),
-        None => t.roots().iter().map(|&r| t.weight(r)).sum::<f64>() + t.outside,
+        None => t.roots().iter().map(|r| t.weight(r)).sum::<f64>() + t.outside,
     }
 }
 
@@ -408,7 +588,7 @@ pub fn layout(t: &Icicle, zoom: Option<u32>, order: Order, width: u16, rows: usi
             let mut at = 0.0;
             t.roots_in(order)
                 .iter()
-                .map(|&r| {
+                .map(|r| {
                     let start = at;
                     at += t.weight(r);
                     (r, start, 0)
@@ -450,7 +630,7 @@ pub fn layout(t: &Icicle, zoom: Option<u32>, order: Order, width: u16, rows: usi
                     outside: false,
                 });
                 let mut at = start;
-                for &c in t.kids_in(n, order) {
+                for c in t.kids_in(n, order) {
                     next.push((c, at, here));
                     at += t.weight(c);
                 }
@@ -645,7 +825,7 @@ mod tests {
                     paths[id as usize]
                 );
             }
-            let roots: u64 = t.roots().iter().map(|&r| under[&paths[r as usize]].0).sum();
+            let roots: u64 = t.roots().iter().map(|r| under[&paths[r as usize]].0).sum();
             let outside = under.get(";(outside)").map_or(0, |o| o.0);
             assert!(((span(&t, None) * 1000.0) - (roots + outside) as f64).abs() <= 2.0);
         }
@@ -677,8 +857,8 @@ mod tests {
             span(&whole, None),
             "hiding moves weight, never drops it"
         );
-        let root = hidden.roots()[0];
-        let kids: Vec<Label> = hidden.kids(root).iter().map(|&k| hidden.func(k)).collect();
+        let root = hidden.roots().to_vec()[0];
+        let kids: Vec<Label> = hidden.kids(root).iter().map(|k| hidden.func(k)).collect();
         assert_eq!(
             kids,
             [Label::Func(f(2))],
@@ -689,12 +869,12 @@ mod tests {
         assert!(!cut);
         assert_eq!(callees.roots().len(), 1);
         assert_eq!(callers.roots().len(), 1);
-        let (a, b) = (callees.roots()[0], callers.roots()[0]);
+        let (a, b) = (callees.roots().to_vec()[0], callers.roots().to_vec()[0]);
         assert!((callees.weight(a) - callers.weight(b)).abs() < 1e-9);
         // Callers of f2: f1 (under f0) and f0 directly.
-        let up: Vec<Label> = callers.kids(b).iter().map(|&k| callers.func(k)).collect();
+        let up: Vec<Label> = callers.kids(b).iter().map(|k| callers.func(k)).collect();
         assert_eq!(up, [Label::Func(f(0)), Label::Func(f(1))]);
-        let through: f64 = callers.kids(b).iter().map(|&k| callers.weight(k)).sum();
+        let through: f64 = callers.kids(b).iter().map(|k| callers.weight(k)).sum();
         assert!(
             (through - callers.weight(b)).abs() < 1e-9,
             "every place has a caller here"
@@ -717,7 +897,7 @@ mod tests {
         // f2 alone (0.25 of 201 ms) is thinner than a cell: not drawn.
         assert_eq!(l.rows[1].len(), 1, "{:?}", l.rows[1]);
         let root = l.rows[0][0].node.unwrap();
-        let thin = t.kids(root)[1];
+        let thin = t.kids(root).to_vec()[1];
         let z = layout(&t, Some(thin), Order::ByName, 80, 10);
         let full = |n| {
             vec![Block {
@@ -803,11 +983,11 @@ mod tests {
             a.iter().zip(&b).all(|(x, y)| x.abs_diff(*y) <= 1),
             "{a:?} {b:?}"
         );
-        let root = t.roots()[0];
+        let root = t.roots().to_vec()[0];
         let heavy: Vec<f64> = t
             .kids_in(root, Order::Heaviest)
             .iter()
-            .map(|&k| t.weight(k))
+            .map(|k| t.weight(k))
             .collect();
         assert!(heavy.windows(2).all(|w| w[0] >= w[1]), "{heavy:?}");
     }

@@ -115,8 +115,8 @@ pub fn write_icicle(
         path.truncate(base + depth);
         path.push(t.func(n));
         let kids = t.kids(n);
-        let own = t.weight(n) - kids.iter().map(|&k| t.weight(k)).sum::<f64>();
-        todo.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
+        let own = t.weight(n) - kids.iter().map(|k| t.weight(k)).sum::<f64>();
+        todo.extend(kids.iter().rev().map(|k| (k, depth + 1)));
         if own <= 0.0 || !keep(&path) {
             continue;
         }

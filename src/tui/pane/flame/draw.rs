@@ -129,7 +129,7 @@ fn sandwich_top(buf: &mut Buffer, f: &FlamePane, cx: &Ctx, d: &Draw, caller: Opt
     let name = callers
         .roots()
         .first()
-        .map(|&n| visible(callers.func(n).name(d.p)).into_owned())
+        .map(|n| visible(callers.func(n).name(d.p)).into_owned())
         .unwrap_or_default();
     let width = usize::from(line.width);
     let name = fit_name(&name, width / 2);

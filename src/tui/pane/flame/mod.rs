@@ -145,7 +145,7 @@ impl FlamePane {
                 self.callers_cut = cut;
             }
             None => {
-                self.tree = Arc::new(Icicle::whole(p, &ix, &|_| false));
+                self.tree = Arc::new(Icicle::tree(p, &ix));
                 self.callers = None;
                 self.callers_cut = false;
             }
@@ -287,7 +287,7 @@ impl FlamePane {
         let (Some(callers), Some(layout)) = (self.callers.clone(), self.callers_layout(cx)) else {
             return Effect::Done;
         };
-        let Some(f) = callers.roots().first().copied() else {
+        let Some(f) = callers.roots().first() else {
             return Effect::Done;
         };
         if let Some(n) = heaviest_drawn(&callers, &layout, f, cx.flame.order) {
@@ -481,7 +481,7 @@ impl FlamePane {
                 return Effect::Done;
             }
             Intent::First => {
-                let f = callers.roots().first().copied();
+                let f = callers.roots().first();
                 f.and_then(|f| heaviest_drawn(&callers, &layout, f, order))
             }
             Intent::Sandwich => return self.sandwich(None, cx),
@@ -507,7 +507,7 @@ impl FlamePane {
     /// From the callers' side back to the function, below the divider.
     fn leave_callers(&mut self) -> Effect {
         self.side = Side::Callees;
-        self.selected = self.tree.roots().first().copied();
+        self.selected = self.tree.roots().first();
         Effect::Done
     }
 
@@ -702,7 +702,6 @@ fn beside(layout: &Layout, sel: u32, d: isize) -> Option<u32> {
 fn heaviest_drawn(t: &Icicle, layout: &Layout, n: u32, order: Order) -> Option<u32> {
     t.kids_in(n, order)
         .iter()
-        .copied()
         .filter(|&c| flame_view::find(layout, c).is_some())
         .reduce(|best, c| match t.weight(c) > t.weight(best) {
             true => c,
