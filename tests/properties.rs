@@ -1018,7 +1018,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
         }
     }
     for n in 0..cct.len() as u32 {
-        let own = cct.own(n).unwrap_or(0.0);
+        let own = cct.own(p, n).unwrap_or(0.0);
         prop_assert!(
             close(cct.total(n), own + kids_sum[n as usize]),
             "node {n}: total {} against own {own} + children {}",
@@ -1038,7 +1038,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
     let mut held: HashMap<Label, f64> = HashMap::new();
     for n in 0..cct.len() as u32 {
         if cct.is_model(n) {
-            *held.entry(cct.label(p, n)).or_default() += cct.own(n).unwrap_or(0.0);
+            *held.entry(cct.label(p, n)).or_default() += cct.own(p, n).unwrap_or(0.0);
         }
     }
     for r in &t.rows {
@@ -1105,7 +1105,7 @@ fn views_agree(p: &Profile) -> Result<(), TestCaseError> {
         let weighed = Cct::build_as(p, cct.weigh);
         let mut want: HashMap<String, f64> = HashMap::new();
         for n in 0..weighed.len() as u32 {
-            let own = weighed.own(n).unwrap_or(0.0);
+            let own = weighed.own(p, n).unwrap_or(0.0);
             if own > 0.0 {
                 let frames: Vec<String> = path_of(n)
                     .iter()
@@ -2526,7 +2526,7 @@ fn one_figure_each(p: &Profile) -> Result<(), TestCaseError> {
             }
             _ => continue,
         };
-        own[f.index()] += cct.own(id).unwrap_or(0.0);
+        own[f.index()] += cct.own(p, id).unwrap_or(0.0);
         let mut above = parent;
         let mut outermost = true;
         while let Some(q) = above {

@@ -20,6 +20,7 @@
 
 use super::cct::{Cct, Label, Weigh, label_rank};
 use super::tree::{Children, Subtree};
+use super::sort::total_key;
 use profx_model::metrics::{add_count, add_opt, pct};
 use profx_model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashSet;
@@ -70,13 +71,8 @@ impl TreeIndex {
             Weigh::Calls => None,
         };
         let total = stated.filter(|&t| t > 0.0).unwrap_or(roots);
-        let rank = |n: NodeId| label_rank(p, cct.label(p, n.raw()));
-        let by_total = Arc::new(children.reordered(|a, b| {
-            let (wa, wb) = (cct.total(a.raw()), cct.total(b.raw()));
-            wb.total_cmp(&wa)
-                .then(rank(a).cmp(&rank(b)))
-                .then(a.cmp(&b))
-        }));
+        // Heaviest first; ties stay in the children's order by name.
+        let by_total = Arc::new(children.reordered(|n| !total_key(cct.total(n.raw()))));
         TreeIndex {
             by_total,
             cct,
@@ -119,8 +115,8 @@ impl TreeIndex {
 
     /// A node's own weight: its stack's self time or count; absent for a
     /// path that only leads to others.
-    pub fn own(&self, n: NodeId) -> Option<f64> {
-        self.cct.own(n.raw())
+    pub fn own(&self, p: &Profile, n: NodeId) -> Option<f64> {
+        self.cct.own(p, n.raw())
     }
 
     /// What a node is: a function, or one of the views' own nodes.
@@ -167,25 +163,20 @@ impl TreeCol {
     ];
 }
 
-/// How two siblings compare, each as (sort column's value, name rank, id):
-/// by the value (descending when asked), ties by name then id, both turned
-/// round when the sort is by name descending. A total order, so the rows
-/// come out the same however they were found.
-fn sibling_order(
-    sort: (TreeCol, bool),
-    a: (f64, u64, u32),
-    b: (f64, u64, u32),
-) -> std::cmp::Ordering {
+/// A sibling's place, from (sort column's value, name rank, id): by the
+/// value (descending when asked), ties by name then id, both turned round
+/// when the sort is by name descending. Unique (the id), so the rows come
+/// out the same however they were found.
+fn sibling_key(sort: (TreeCol, bool), (value, rank, id): (f64, u64, u32)) -> (u64, u64, u32) {
     let (col, desc) = sort;
-    let by_value = a.0.total_cmp(&b.0);
-    let by_value = if desc { by_value.reverse() } else { by_value };
-    let by_name = (a.1, a.2).cmp(&(b.1, b.2));
-    let by_name = if col == TreeCol::Name && desc {
-        by_name.reverse()
-    } else {
-        by_name
+    let value = match desc {
+        true => !total_key(value),
+        false => total_key(value),
     };
-    by_value.then(by_name)
+    match col == TreeCol::Name && desc {
+        true => (value, !rank, !id),
+        false => (value, rank, id),
+    }
 }
 
 /// One visible row: a node (top-down) or a bottom-up row, and its depth.
@@ -374,7 +365,7 @@ impl CallTree {
                     .and_then(|q| pct(total, Some(ix.cct.total(q))));
                 // A path that only leads to others (a sampled profile's
                 // callers) has no stack: none of its own weight, 0.
-                let self_w = ix.own(NodeId::from_raw(id)).or(total.map(|_| 0.0));
+                let self_w = ix.own(p, NodeId::from_raw(id)).or(total.map(|_| 0.0));
                 Values {
                     total,
                     self_w,
@@ -458,14 +449,9 @@ impl CallTree {
         }
         let key = |n: NodeId| {
             let rank = self.index.rank(p, self.index.label(p, n));
-            (self.sort_key(p, n.raw()), rank, n.raw())
+            sibling_key(self.sort, (self.sort_key(p, n.raw()), rank, n.raw()))
         };
-        let sort = self.sort;
-        let o = Arc::new(
-            self.index
-                .children()
-                .reordered(|a, b| sibling_order(sort, key(a), key(b))),
-        );
+        let o = Arc::new(self.index.children().reordered(key));
         self.ordered = Some(Arc::clone(&o));
         o
     }
@@ -488,13 +474,13 @@ impl CallTree {
             return;
         }
         let rank = |id: u32| self.index.rank(p, self.label(p, id));
-        let mut keyed: Vec<(f64, u64, u32)> = kids
+        let mut keyed: Vec<((u64, u64, u32), u32)> = kids
             .iter()
-            .map(|&k| (self.sort_key(p, k), rank(k), k))
+            .map(|&k| (sibling_key(self.sort, (self.sort_key(p, k), rank(k), k)), k))
             .collect();
-        keyed.sort_by(|&a, &b| sibling_order(self.sort, a, b));
+        keyed.sort_unstable_by_key(|k| k.0);
         for (slot, k) in kids.iter_mut().zip(keyed) {
-            *slot = k.2;
+            *slot = k.1;
         }
     }
 
@@ -507,7 +493,7 @@ impl CallTree {
         let mut unlisted = Vec::new();
         let cct = &self.index.cct;
         for i in 0..cct.len() as u32 {
-            if cct.own(i).is_none() {
+            if cct.own(p, i).is_none() {
                 continue;
             }
             let n = NodeId::from_raw(i);
@@ -538,7 +524,7 @@ impl CallTree {
     ) -> u32 {
         let (mut total, mut count) = (None, None);
         for &(leaf, _) in &pairs {
-            total = add_opt(total, self.index.own(leaf));
+            total = add_opt(total, self.index.own(p, leaf));
             count = add_count(count, self.index.cct.count(p, leaf.raw()));
         }
         let me = self.ups.len() as u32;
@@ -1340,7 +1326,7 @@ mod tests {
                 let kids: f64 = index.children().of(Some(n)).iter()
                     .map(|&k| index.weight(k)).sum();
                 prop_assert!(total + 1e-9 >= kids, "node {i}: {total} < {kids}");
-                let own = index.own(n).unwrap_or(0.0);
+                let own = index.own(&p, n).unwrap_or(0.0);
                 prop_assert!(close(total, own + kids));
                 let only_root = p.nodes().iter().all(|m| m.func != node.func || m.parent().is_none());
                 if node.parent().is_none() && only_root {

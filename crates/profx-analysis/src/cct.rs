@@ -138,25 +138,32 @@ impl Weigh {
 
 const NO: u32 = u32::MAX;
 
-/// An added node: its parent (`NO` for a root) and what it is.
+/// An added node: its parent (`NO` for a root), what it is and its own
+/// weight.
 #[derive(Clone, Copy, Debug)]
 struct Added {
     parent: u32,
     label: Label,
+    own: f64,
 }
 
 /// The tree the views read: nodes, their own weights and totals.
+///
+/// A model node's own weight is its stack's, read from the profile when
+/// asked, not kept: the tree of a large listing has millions of nodes, and
+/// a copy of every own weight cost 9 bytes a node (issue 69).
 #[derive(Debug)]
 pub struct Cct {
     /// The unit every own weight and total is in.
     pub weigh: Weigh,
     /// The model's nodes: ids below this.
     model: usize,
+    /// The first added nodes, weighed in time only: `p.unlisted()`, read
+    /// from the profile, not copied (a listing states one a node).
+    unlisted: usize,
+    /// The other added nodes: `(no call path)` and its children.
     added: Vec<Added>,
-    own: Vec<f64>,
     total: Vec<f64>,
-    /// Whether a model node has a stack (an own weight, even 0).
-    stacked: Vec<bool>,
     /// Each node's children by name (`label_rank`), ties by id: totals
     /// are summed in this order, so a profile's numbers do not hang on
     /// the order its nodes were made in (the same paths, the same bits).
@@ -175,60 +182,55 @@ impl Cct {
     /// The tree weighed in `weigh` (an export asked for calls, say).
     pub fn build_as(p: &Profile, weigh: Weigh) -> Cct {
         let model = p.nodes().len();
-        let mut own = vec![0.0; model];
-        let mut stacked = vec![false; model];
-        // Each function's weight the stacks ending in it hold.
+        // A model node's own weight; and each function's weight the stacks
+        // ending in it hold.
+        let own = |i: usize, node: &profx_model::Node| match node.stack() {
+            Some(_) => weigh.own(p, NodeId::from_index(i)),
+            None => 0.0,
+        };
         let mut held = vec![0.0; p.functions().len()];
         for (i, node) in p.nodes().iter().enumerate() {
-            if node.stack().is_some() {
-                stacked[i] = true;
-                own[i] = weigh.own(p, NodeId::from_index(i));
-                held[node.func.index()] += own[i];
-            }
+            held[node.func.index()] += own(i, node);
         }
-        let mut added = Vec::new();
-        if weigh == Weigh::Ms {
-            for &(n, ms) in p.unlisted() {
-                added.push(Added {
-                    parent: n.raw(),
-                    label: Label::Unlisted,
-                });
-                own.push(ms);
-            }
-        }
-        let mut rest: Vec<(FuncId, f64)> = Vec::new();
+        let unlisted = match weigh {
+            Weigh::Ms => p.unlisted().len(),
+            _ => 0,
+        };
+        let root = (model + unlisted) as u32;
+        let mut added = vec![Added {
+            parent: NO,
+            label: Label::NoCallPath,
+            own: 0.0,
+        }];
         for f in p.function_ids() {
             if let Some(w) = weigh.untraced(p, f, held[f.index()]) {
-                rest.push((f, w));
-            }
-        }
-        if !rest.is_empty() {
-            let root = (model + added.len()) as u32;
-            added.push(Added {
-                parent: NO,
-                label: Label::NoCallPath,
-            });
-            own.push(0.0);
-            for (f, w) in rest {
                 added.push(Added {
                     parent: root,
                     label: Label::Func(f),
+                    own: w,
                 });
-                own.push(w);
             }
         }
+        drop(held);
+        if added.len() == 1 {
+            added.clear();
+        }
+        added.shrink_to_fit();
+        // Own weights, made totals below: sized once, never moved.
+        let mut total = Vec::with_capacity(model + unlisted + added.len());
+        total.extend(p.nodes().iter().enumerate().map(|(i, n)| own(i, n)));
+        total.extend(p.unlisted()[..unlisted].iter().map(|u| u.1));
+        total.extend(added.iter().map(|a| a.own));
         let mut t = Cct {
             weigh,
             model,
+            unlisted,
             added,
             total: Vec::new(),
-            own,
-            stacked,
             kids: Children::default(),
             outside: 0.0,
         };
         t.kids = t.children(p, |l| label_rank(p, l));
-        let mut total = t.own.clone();
         let kids = &t.kids;
         add_up(&mut total, |i| {
             kids.of(Some(NodeId::from_index(i)))
@@ -245,12 +247,12 @@ impl Cct {
 
     /// How many nodes, the added ones included.
     pub fn len(&self) -> usize {
-        self.own.len()
+        self.model + self.unlisted + self.added.len()
     }
 
     /// Whether the tree has no node.
     pub fn is_empty(&self) -> bool {
-        self.own.is_empty()
+        self.len() == 0
     }
 
     /// Whether `id` is one of the model's nodes.
@@ -262,7 +264,22 @@ impl Cct {
     pub fn parent_of(&self, p: &Profile, id: u32) -> Option<u32> {
         match (id as usize).checked_sub(self.model) {
             None => p.node(NodeId::from_raw(id)).parent().map(|q| q.raw()),
-            Some(k) => Some(self.added[k].parent).filter(|&q| q != NO),
+            Some(k) => Some(self.added(p, k).parent).filter(|&q| q != NO),
+        }
+    }
+
+    /// The `k`th added node.
+    fn added(&self, p: &Profile, k: usize) -> Added {
+        match k.checked_sub(self.unlisted) {
+            None => {
+                let (n, ms) = p.unlisted()[k];
+                Added {
+                    parent: n.raw(),
+                    label: Label::Unlisted,
+                    own: ms,
+                }
+            }
+            Some(k) => self.added[k],
         }
     }
 
@@ -270,17 +287,20 @@ impl Cct {
     pub fn label(&self, p: &Profile, id: u32) -> Label {
         match (id as usize).checked_sub(self.model) {
             None => Label::Func(p.node(NodeId::from_raw(id)).func),
-            Some(k) => self.added[k].label,
+            Some(k) => self.added(p, k).label,
         }
     }
 
     /// The node's own weight; absent for a model node without a stack (a
     /// path that only leads to others) and for `(no call path)`.
-    pub fn own(&self, id: u32) -> Option<f64> {
-        let i = id as usize;
-        match i.checked_sub(self.model) {
-            None => self.stacked[i].then_some(self.own[i]),
-            Some(k) => (self.added[k].label != Label::NoCallPath).then_some(self.own[i]),
+    pub fn own(&self, p: &Profile, id: u32) -> Option<f64> {
+        let n = NodeId::from_raw(id);
+        match (id as usize).checked_sub(self.model) {
+            None => p.node(n).stack().map(|_| self.weigh.own(p, n)),
+            Some(k) => {
+                let a = self.added(p, k);
+                (a.label != Label::NoCallPath).then_some(a.own)
+            }
         }
     }
 

@@ -154,7 +154,7 @@ pub fn weighted_paths(p: &Profile, w: Weight) -> Result<(Cct, Vec<Weighted>), No
         push(
             &mut out,
             Path::Node(n.raw()),
-            cct.own(n.raw()).unwrap_or(0.0),
+            cct.own(p, n.raw()).unwrap_or(0.0),
         );
         todo.extend(kids.of(Some(n)).iter().rev());
     }

@@ -303,7 +303,7 @@ impl Icicle {
             let me = place(&mut g, parent, cct.label(p, id));
             at[i] = me;
             if me != NO {
-                g.t.weight[me as usize] += cct.own(id).unwrap_or(0.0);
+                g.t.weight[me as usize] += cct.own(p, id).unwrap_or(0.0);
             }
         }
         drop(at);
@@ -743,7 +743,7 @@ mod tests {
                             .filter(|c| c.x >= b.x && c.x + c.width <= b.x + b.width)
                             .map(|c| c.width).sum();
                         prop_assert!(kids <= b.width);
-                        let own = ix.own(n).unwrap_or(0.0);
+                        let own = ix.own(&p, n).unwrap_or(0.0);
                         if own == 0.0 && ix.children().of(Some(n)).len() == 1 {
                             prop_assert_eq!(kids, b.width, "one child with all the weight");
                         }

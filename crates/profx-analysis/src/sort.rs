@@ -137,13 +137,18 @@ const ABSENT: u64 = u64::MAX;
 /// An f64 as a u64 in `total_cmp` order, kept clear of both ends so that
 /// a flipped key never reaches `ABSENT`.
 fn ordered(x: f64) -> u64 {
+    total_key(x).clamp(1, ABSENT - 1)
+}
+
+/// An f64 as a u64 that compares as `f64::total_cmp` does: a sort key
+/// made once, where a comparison would read the value again each time.
+pub fn total_key(x: f64) -> u64 {
     let bits = x.to_bits();
-    let key = if bits >> 63 == 1 {
+    if bits >> 63 == 1 {
         !bits
     } else {
         bits | 1 << 63
-    };
-    key.clamp(1, ABSENT - 1)
+    }
 }
 
 /// Descending with absent values last.
