@@ -6,7 +6,8 @@
 //! With `--every-pane` it then opens every tab in turn, the Functions
 //! detail's callers and callees counted, a frame drawn on each, and prints
 //! the process's peak resident memory (issue 69: the app's memory after a
-//! visit to every pane).
+//! visit to every pane), and again once the call graph, made on a thread
+//! of its own, is made.
 //!
 //! Usage: cargo run --release --example first_frame -- FILE [WIDTHxHEIGHT] [--every-pane]
 
@@ -87,6 +88,16 @@ fn visit_every_pane(app: &mut App, term: &mut Terminal<TestBackend>) {
         );
     }
     println!("every pane visited: peak {} MB", kib("VmHWM") >> 10);
+    // The call graph is made on a thread of its own after the first frame:
+    // a large one may still be in the making, its memory not yet counted.
+    let start = Instant::now();
+    let _ = app.cx().graph();
+    println!(
+        "call graph made ({:.0} ms more): {} MB, peak {} MB",
+        start.elapsed().as_secs_f64() * 1e3,
+        kib("VmRSS") >> 10,
+        kib("VmHWM") >> 10
+    );
 }
 
 /// A figure of this process's memory from `/proc/self/status`, in KiB (0

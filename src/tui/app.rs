@@ -179,7 +179,7 @@ impl App {
             // thread.
             Some((opening, rows, sort)) => {
                 let total = profile.functions().len();
-                let rows = pane::Rows::List(rows);
+                let rows = pane::Rows::list(rows);
                 app.opening = Some(opening);
                 TablePane::shown(Table::Functions, Within::All, sort, rows, total)
             }

@@ -108,22 +108,24 @@ const ORDERS_KEPT: usize = 4;
 
 impl Prepared {
     /// A whole table's order made earlier, if it is still kept.
-    pub fn order(&self, key: OrderKey) -> Option<Vec<u32>> {
+    pub fn order(&self, key: OrderKey) -> Option<Arc<Vec<u32>>> {
         let mut kept = self.orders.lock().ok()?;
         let at = kept.iter().position(|(k, _)| *k == key)?;
         let entry = kept.remove(at);
-        let rows = entry.1.as_ref().clone();
+        let rows = Arc::clone(&entry.1);
         kept.push(entry);
         Some(rows)
     }
 
-    pub fn keep_order(&self, key: OrderKey, rows: &[u32]) {
+    /// Keeps a whole table's order for the next view of it: the pane's own
+    /// list, shared, not a copy.
+    pub fn keep_order(&self, key: OrderKey, rows: &Arc<Vec<u32>>) {
         if let Ok(mut kept) = self.orders.lock() {
             kept.retain(|(k, _)| *k != key);
             if kept.len() >= ORDERS_KEPT {
                 kept.remove(0);
             }
-            kept.push((key, Arc::new(rows.to_vec())));
+            kept.push((key, Arc::clone(rows)));
         }
     }
 

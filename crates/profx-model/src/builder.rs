@@ -923,6 +923,15 @@ impl ProfileBuilder {
         // largest thing made at the end of a load of many names.
         let shared_names = std::mem::take(&mut self.func_index).shared_names();
         let names = self.names.freeze();
+        // Tables grown a row at a time hold up to twice their rows: a
+        // profile is read for the rest of the session, so it gives back
+        // what it will never fill (a large table is moved in place).
+        self.functions.shrink_to_fit();
+        self.stacks.shrink_to_fit();
+        let mut nodes = self.tree.into_nodes();
+        nodes.shrink_to_fit();
+        let mut unlisted = stated.unlisted;
+        unlisted.shrink_to_fit();
         let profile = Profile {
             format: self.format,
             sources: self.sources,
@@ -937,7 +946,7 @@ impl ProfileBuilder {
             shared_names,
             lines: self.lines,
             stacks: self.stacks,
-            nodes: self.tree.into_nodes(),
+            nodes,
             packets: self.packets,
             warnings: {
                 let mut w = self.carried;
@@ -949,7 +958,7 @@ impl ProfileBuilder {
             hits_count: self.hits_count,
             facts: self.facts,
             stated_edges: self.stated_edges,
-            unlisted: stated.unlisted,
+            unlisted,
             stack_times,
             threads: self.threads,
             replay: self.replay,

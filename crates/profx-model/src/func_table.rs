@@ -88,6 +88,11 @@ impl<T: Amount> Col<T> {
         }
     }
 
+    fn shrink_to_fit(&mut self) {
+        self.values.shrink_to_fit();
+        self.present.shrink_to_fit();
+    }
+
     /// Applies `f` to every present value.
     pub(crate) fn map_present(&mut self, f: impl Fn(T) -> Option<T>) {
         for i in 0..self.values.len() {
@@ -140,6 +145,19 @@ impl FunctionTable {
     /// How many functions there are.
     pub fn len(&self) -> usize {
         self.names.len()
+    }
+
+    /// Gives back what growing the columns reserved past their length.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.names.shrink_to_fit();
+        self.modules.shrink_to_fit();
+        self.calls.shrink_to_fit();
+        self.hits_self.shrink_to_fit();
+        self.hits_total.shrink_to_fit();
+        self.elapsed_inclusive.shrink_to_fit();
+        self.elapsed_exclusive.shrink_to_fit();
+        self.application_inclusive.shrink_to_fit();
+        self.application_exclusive.shrink_to_fit();
     }
 
     /// Whether there are none.

@@ -25,6 +25,7 @@ use crate::tui::layout::{self, Areas};
 use crate::tui::render::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
+use std::sync::Arc;
 
 /// Which of a table's rows the pane lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,14 +41,22 @@ pub enum Within {
 }
 
 /// The rows a table shows, in order: all `n` rows in input order (events,
-/// which are never copied), or a list of row indices.
+/// which are never copied), or a list of row indices. A list is shared:
+/// the whole order, the rows shown while no search narrows them and the
+/// order kept for the next view of the table are one list, not three
+/// copies of millions of rows (issue 69); a search narrows its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rows {
     All(usize),
-    List(Vec<u32>),
+    List(Arc<Vec<u32>>),
 }
 
 impl Rows {
+    /// A list of row indices.
+    pub fn list(rows: Vec<u32>) -> Rows {
+        Rows::List(Arc::new(rows))
+    }
+
     pub fn len(&self) -> usize {
         match self {
             Rows::All(n) => *n,
@@ -137,7 +146,7 @@ impl TablePane {
             Within::Packet(_) => None,
             _ => columns::default_sort(table, &cx.columns(table).cols),
         };
-        let mut t = TablePane::shown(table, within, sort, Rows::List(Vec::new()), 0);
+        let mut t = TablePane::shown(table, within, sort, Rows::list(Vec::new()), 0);
         t.refresh(false, cx);
         t
     }
@@ -168,6 +177,7 @@ impl TablePane {
 
     /// The whole order of a view opened with its first rows.
     pub fn settle(&mut self, rows: Vec<u32>, cx: &Ctx) {
+        let rows = Arc::new(rows);
         cx.prepared.keep_order((self.table, self.sort), &rows);
         self.sorted = Some((self.sort, Rows::List(rows)));
         self.refresh(false, cx);
@@ -741,21 +751,16 @@ impl TablePane {
             self.sorted = Some((self.sort, base));
         }
         // The rows shown are replaced: narrowing, they are what is
-        // filtered; otherwise their room takes a copy of the sorted rows.
+        // filtered; otherwise they are the sorted rows, shared.
         let shown = std::mem::replace(&mut self.rows, Rows::All(0));
         let Some((_, base)) = &self.sorted else {
             self.rows = shown;
             return;
         };
         let total = base.len();
-        let rows = match (narrowing, shown, base) {
-            (true, shown, _) => shown,
-            (false, Rows::List(mut room), Rows::List(base)) => {
-                room.clear();
-                room.extend_from_slice(base);
-                Rows::List(room)
-            }
-            (false, _, base) => base.clone(),
+        let rows = match narrowing {
+            true => shown,
+            false => base.clone(),
         };
         let names = self
             .search
@@ -780,10 +785,11 @@ impl TablePane {
         }
         let rows = self.base_rows(cx);
         let rows = match (rows, self.sort) {
-            (Rows::List(mut v), Some((col, desc))) => {
+            (Rows::List(v), Some((col, desc))) => {
+                let mut v = Arc::unwrap_or_clone(v);
                 let ties = self.columns_of().and_then(|k| cx.prepared.ties(p, k));
                 columns::sort(cx.src(), &mut v, col, desc, ties);
-                Rows::List(v)
+                Rows::list(v)
             }
             (rows, _) => rows,
         };
@@ -799,19 +805,19 @@ impl TablePane {
         let canonical = || cx.columns(self.table).canonical.clone();
         match (self.table, self.within) {
             (_, Within::Packet(k)) => Rows::All(p.packet(k).events.len()),
-            (Table::Lines, Within::Function(f)) => Rows::List(lines_of(p, f, canonical())),
+            (Table::Lines, Within::Function(f)) => Rows::list(lines_of(p, f, canonical())),
             (_, Within::Module(m)) => {
                 let mut rows = canonical();
                 rows.retain(|&f| p.function(FuncId::from_index(f as usize)).module == m);
-                Rows::List(rows)
+                Rows::list(rows)
             }
             (Table::Stacks, Within::Function(f)) => {
                 let mut rows = canonical();
                 let on = crate::analysis::tree::through(p, f);
                 rows.retain(|&s| on[p.stack_node(StackId::from_index(s as usize)).index()]);
-                Rows::List(rows)
+                Rows::list(rows)
             }
-            _ => Rows::List(canonical()),
+            _ => Rows::list(canonical()),
         }
     }
 
@@ -828,11 +834,11 @@ impl TablePane {
         };
         match (self.within, rows) {
             (Within::Packet(k), rows) => events_matching(src.p, k, q, rows),
-            (_, Rows::List(rows)) => Rows::List(matching(
+            (_, Rows::List(rows)) => Rows::list(matching(
                 src,
                 self.table,
                 (q, &self.search.text),
-                rows,
+                Arc::unwrap_or_clone(rows),
                 names,
             )),
             (_, rows) => rows,
@@ -961,15 +967,16 @@ fn events_matching(p: &Profile, k: PacketId, q: &Query, rows: Rows) -> Rows {
             .is_some_and(|f| matching[f.index()])
     };
     match rows {
-        Rows::All(n) => Rows::List(
+        Rows::All(n) => Rows::list(
             (0..n)
                 .filter_map(|i| u32::try_from(i).ok())
                 .filter(|&i| hit(i))
                 .collect(),
         ),
-        Rows::List(mut rows) => {
+        Rows::List(rows) => {
+            let mut rows = Arc::unwrap_or_clone(rows);
             search::retain_rows(&mut rows, hit);
-            Rows::List(rows)
+            Rows::list(rows)
         }
     }
 }
