@@ -27,6 +27,7 @@ use cols::EdgeCols;
 use profx_model::metrics::{add_count, add_opt};
 use profx_model::{FuncId, HitsCount, NodeId, Profile};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::OnceLock;
 
 /// An edge's values; absent where the profile has none of that kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -129,12 +130,21 @@ pub struct CallGraph {
     /// Functions with a node below another of their own (recursion,
     /// direct or through others), by id.
     recursive: Vec<bool>,
-    /// Each function's butterfly, once asked.
-    made: Vec<std::sync::OnceLock<Box<Sides>>>,
+    /// Each function's butterfly, once asked, in blocks of `BLOCK`
+    /// functions' cells, a block made when one of its functions is first
+    /// asked: a cell for every function cost 16 bytes a function, however
+    /// few are visited.
+    made: Vec<OnceLock<Box<Block>>>,
 }
 
 /// A function's callers and callees, as rows.
 type Sides = (Vec<Edge>, Vec<Edge>);
+
+/// How many functions' butterfly cells are made together.
+const BLOCK: usize = 64;
+
+/// The butterfly cells of `BLOCK` functions, by id.
+type Block = [OnceLock<Box<Sides>>; BLOCK];
 
 /// Compressed sparse rows of edges by one end (`key`: each edge's function
 /// at that end): each function's start in the index list, and the list.
@@ -456,7 +466,7 @@ impl CallGraph {
             callee_at,
             callee_edges,
             recursive,
-            made: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+            made: (0..n.div_ceil(BLOCK)).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -464,24 +474,31 @@ impl CallGraph {
     /// the profile the graph is of).
     fn made(&self, p: &Profile, f: FuncId) -> &Sides {
         static NONE: Sides = (Vec::new(), Vec::new());
-        let Some(cell) = self.made.get(f.index()) else {
+        let i = f.index();
+        // The last block has cells past the last function.
+        let functions = self.caller_at.len().saturating_sub(1);
+        let Some(block) = self.made.get(i / BLOCK).filter(|_| i < functions) else {
             return &NONE;
         };
-        cell.get_or_init(|| {
-            let i = f.index();
-            let side = |at: &[u32], list: &[u32], other: &[FuncId]| -> Vec<Edge> {
-                let range = at[i] as usize..at[i + 1] as usize;
-                list[range]
-                    .iter()
-                    .map(|&k| row(Who::Func(other[k as usize]), self.edges.values(k as usize)))
-                    .collect()
-            };
-            let e = &self.edges;
-            let mut callers = side(&self.caller_at, &self.caller_edges, e.callers());
-            let mut callees = side(&self.callee_at, &self.callee_edges, e.callees());
-            complete(p, f, Weigh::of(p), &mut callers, &mut callees);
-            Box::new((callers, callees))
-        })
+        let block = block.get_or_init(|| Box::new(std::array::from_fn(|_| OnceLock::new())));
+        block[i % BLOCK].get_or_init(|| Box::new(self.sides(p, f)))
+    }
+
+    /// `f`'s butterfly rows, from its edges.
+    fn sides(&self, p: &Profile, f: FuncId) -> Sides {
+        let i = f.index();
+        let side = |at: &[u32], list: &[u32], other: &[FuncId]| -> Vec<Edge> {
+            let range = at[i] as usize..at[i + 1] as usize;
+            list[range]
+                .iter()
+                .map(|&k| row(Who::Func(other[k as usize]), self.edges.values(k as usize)))
+                .collect()
+        };
+        let e = &self.edges;
+        let mut callers = side(&self.caller_at, &self.caller_edges, e.callers());
+        let mut callees = side(&self.callee_at, &self.callee_edges, e.callees());
+        complete(p, f, Weigh::of(p), &mut callers, &mut callees);
+        (callers, callees)
     }
 
     /// `f`'s butterfly alone, equal to `build`'s: the nodes at and below
@@ -834,6 +851,9 @@ mod tests {
             assert_eq!(CallGraph::neighbours(&p, f), g.lists(&p, f), "{f:?}");
         }
         assert!(p.function_ids().any(|f| !g.callers(&p, f).is_empty()));
+        // In the last block of cells, past the last function: no rows.
+        let past = FuncId::from_index(p.functions().len());
+        assert!(!p.functions().len().is_multiple_of(BLOCK) && g.callers(&p, past).is_empty());
     }
 
     /// Callers of equal weight and name are ordered by module, in the graph
