@@ -111,12 +111,14 @@ impl Edge {
     }
 }
 
-/// Every edge once, by column (`cols`), and each function's callers and
-/// callees as ranges of indices into them (compressed sparse rows, issue
-/// 69: an edge was kept three times, as an edge and as a row of both its
-/// functions' lists). A function's butterfly (its edges as rows, with
-/// `(root)`, `(self)` and `(unlisted)`, shares and order) is made when
-/// first asked and kept: a person visits a few functions of millions.
+/// Every edge once, by column (`cols`), and each function's callers as a
+/// range of indices into them (compressed sparse rows, issue 69: an edge
+/// was kept three times, as an edge and as a row of both its functions'
+/// lists). Its callees need no list: the edges are in their callers'
+/// order, so a function's edges out are one run of them (`out_of`). A
+/// function's butterfly (its edges as rows, with `(root)`, `(self)` and
+/// `(unlisted)`, shares and order) is made when first asked and kept: a
+/// person visits a few functions of millions.
 #[derive(Debug, Default)]
 pub struct CallGraph {
     /// In report-json.md's order: caller's (name, module), then callee's.
@@ -124,9 +126,6 @@ pub struct CallGraph {
     /// `caller_edges[caller_at[f]..caller_at[f + 1]]`: the edges into `f`.
     caller_at: Vec<u32>,
     caller_edges: Vec<u32>,
-    /// The same for the edges out of `f`.
-    callee_at: Vec<u32>,
-    callee_edges: Vec<u32>,
     /// Functions with a node below another of their own (recursion,
     /// direct or through others), by id.
     recursive: Vec<bool>,
@@ -458,13 +457,10 @@ impl CallGraph {
         let edges = in_order(p, found);
         let n = p.functions().len();
         let (caller_at, caller_edges) = rows_by(n, edges.callees());
-        let (callee_at, callee_edges) = rows_by(n, edges.callers());
         CallGraph {
             edges,
             caller_at,
             caller_edges,
-            callee_at,
-            callee_edges,
             recursive,
             made: (0..n.div_ceil(BLOCK)).map(|_| OnceLock::new()).collect(),
         }
@@ -486,19 +482,26 @@ impl CallGraph {
 
     /// `f`'s butterfly rows, from its edges.
     fn sides(&self, p: &Profile, f: FuncId) -> Sides {
-        let i = f.index();
-        let side = |at: &[u32], list: &[u32], other: &[FuncId]| -> Vec<Edge> {
-            let range = at[i] as usize..at[i + 1] as usize;
-            list[range]
-                .iter()
-                .map(|&k| row(Who::Func(other[k as usize]), self.edges.values(k as usize)))
-                .collect()
-        };
-        let e = &self.edges;
-        let mut callers = side(&self.caller_at, &self.caller_edges, e.callers());
-        let mut callees = side(&self.callee_at, &self.callee_edges, e.callees());
+        let (i, e) = (f.index(), &self.edges);
+        let row_of = |k: usize, other: &[FuncId]| row(Who::Func(other[k]), e.values(k));
+        let into = self.caller_at[i] as usize..self.caller_at[i + 1] as usize;
+        let into = self.caller_edges[into].iter();
+        let mut callers: Vec<Edge> = into.map(|&k| row_of(k as usize, e.callers())).collect();
+        let out = self.out_of(p, f);
+        let mut callees: Vec<Edge> = out.map(|k| row_of(k, e.callees())).collect();
         complete(p, f, Weigh::of(p), &mut callers, &mut callees);
         (callers, callees)
+    }
+
+    /// The edges out of `f`, in order: a run of the edges, which are in
+    /// their callers' order (`in_order`), found by halving.
+    fn out_of(&self, p: &Profile, f: FuncId) -> impl Iterator<Item = usize> + '_ {
+        let rank = |g: FuncId| super::cct::label_rank(p, Label::Func(g));
+        let (r, callers) = (rank(f), self.edges.callers());
+        let start = callers.partition_point(|&g| rank(g) < r);
+        let run = callers[start..].partition_point(|&g| rank(g) == r);
+        // A run holds every function of `f`'s rank, should two share one.
+        (start..start + run).filter(move |&k| callers[k] == f)
     }
 
     /// `f`'s butterfly alone, equal to `build`'s: the nodes at and below
