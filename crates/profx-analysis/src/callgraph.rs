@@ -127,8 +127,9 @@ pub struct CallGraph {
     caller_at: Vec<u32>,
     caller_edges: Vec<u32>,
     /// Functions with a node below another of their own (recursion,
-    /// direct or through others), by id.
-    recursive: Vec<bool>,
+    /// direct or through others): bit `f % 64` of word `f / 64`, an eighth
+    /// of a `bool` a function.
+    recursive: Vec<u64>,
     /// Each function's butterfly, once asked, in blocks of `BLOCK`
     /// functions' cells, a block made when one of its functions is first
     /// asked: a cell for every function cost 16 bytes a function, however
@@ -144,6 +145,15 @@ const BLOCK: usize = 64;
 
 /// The butterfly cells of `BLOCK` functions, by id.
 type Block = [OnceLock<Box<Sides>>; BLOCK];
+
+/// `flags` a bit each (`CallGraph::recursive`).
+fn bits(flags: &[bool]) -> Vec<u64> {
+    let mut words = vec![0u64; flags.len().div_ceil(64)];
+    for (i, &on) in flags.iter().enumerate() {
+        words[i / 64] |= u64::from(on) << (i % 64);
+    }
+    words
+}
 
 /// Compressed sparse rows of edges by one end (`key`: each edge's function
 /// at that end): each function's start in the index list, and the list.
@@ -461,7 +471,7 @@ impl CallGraph {
             edges,
             caller_at,
             caller_edges,
-            recursive,
+            recursive: bits(&recursive),
             made: (0..n.div_ceil(BLOCK)).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -576,7 +586,9 @@ impl CallGraph {
     /// through others; a report states direct recursion only): then its
     /// rows' times overlap, as pprof's `-peek` says.
     pub fn recursive(&self, f: FuncId) -> bool {
-        self.recursive.get(f.index()).copied().unwrap_or(false)
+        let i = f.index();
+        let word = self.recursive.get(i / 64).copied().unwrap_or(0);
+        word >> (i % 64) & 1 == 1
     }
 
     /// `f`'s butterfly, as `neighbours` gives it.
@@ -790,6 +802,31 @@ mod tests {
         let ab = edge(&CallGraph::build(&p), a, bb);
         assert_eq!(ab.calls, Some(2));
         assert_eq!(ab.elapsed_inclusive_ms, Some(3.0));
+    }
+
+    /// A function's recursion is read back whatever its id: the flags are
+    /// bits of words.
+    #[test]
+    fn recursion_is_kept_for_every_id() {
+        let mut b = ProfileBuilder::new("test");
+        let names: Vec<String> = (0..130).map(|i| format!("f{i}")).collect();
+        let ids = funcs(
+            &mut b,
+            &names.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        for path in [vec![ids[0]], vec![ids[0], ids[129], ids[64], ids[129]]] {
+            let s = b.stack(&path);
+            b.stack_summary(s, Some(1), Some(1.0), None);
+        }
+        let p = b.finish();
+        let g = CallGraph::build(&p);
+        let recursive: Vec<usize> = p
+            .function_ids()
+            .filter(|&f| g.recursive(f))
+            .map(|f| f.index())
+            .collect();
+        assert_eq!(recursive, [129]);
+        assert!(!g.recursive(FuncId::from_index(130)));
     }
 
     /// Recursion through another function: B below A below B. Its
