@@ -18,12 +18,16 @@
 //! The tree is walked once, depth first, keeping how many nodes of each
 //! pair are open above the current one: O(nodes) hash lookups.
 
+mod cols;
+
 use super::cct::Label;
 use super::cct::{Cct, Weigh};
 use super::tree::{Subtree, SubtreeOf};
+use cols::EdgeCols;
 use profx_model::metrics::{add_count, add_opt};
 use profx_model::{FuncId, HitsCount, NodeId, Profile};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::OnceLock;
 
 /// An edge's values; absent where the profile has none of that kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -107,50 +111,64 @@ impl Edge {
     }
 }
 
-/// Every edge once, and each function's callers and callees as ranges of
-/// indices into them (compressed sparse rows, issue 69: an edge was kept
-/// three times, as an edge and as a row of both its functions' lists).
-/// A function's butterfly (its edges as rows, with `(root)`, `(self)`
-/// and `(unlisted)`, shares and order) is made when first asked and kept:
-/// a person visits a few functions of millions.
+/// Every edge once, by column (`cols`), and each function's callers as a
+/// range of indices into them (compressed sparse rows, issue 69: an edge
+/// was kept three times, as an edge and as a row of both its functions'
+/// lists). Its callees need no list: the edges are in their callers'
+/// order, so a function's edges out are one run of them (`out_of`). A
+/// function's butterfly (its edges as rows, with `(root)`, `(self)` and
+/// `(unlisted)`, shares and order) is made when first asked and kept: a
+/// person visits a few functions of millions.
 #[derive(Debug, Default)]
 pub struct CallGraph {
     /// In report-json.md's order: caller's (name, module), then callee's.
-    edges: Vec<GraphEdge>,
+    edges: EdgeCols,
     /// `caller_edges[caller_at[f]..caller_at[f + 1]]`: the edges into `f`.
     caller_at: Vec<u32>,
     caller_edges: Vec<u32>,
-    /// The same for the edges out of `f`.
-    callee_at: Vec<u32>,
-    callee_edges: Vec<u32>,
     /// Functions with a node below another of their own (recursion,
-    /// direct or through others), by id.
-    recursive: Vec<bool>,
-    /// Each function's butterfly, once asked.
-    made: Vec<std::sync::OnceLock<Box<Sides>>>,
+    /// direct or through others): bit `f % 64` of word `f / 64`, an eighth
+    /// of a `bool` a function.
+    recursive: Vec<u64>,
+    /// Each function's butterfly, once asked, in blocks of `BLOCK`
+    /// functions' cells, a block made when one of its functions is first
+    /// asked: a cell for every function cost 16 bytes a function, however
+    /// few are visited.
+    made: Vec<OnceLock<Box<Block>>>,
 }
 
 /// A function's callers and callees, as rows.
 type Sides = (Vec<Edge>, Vec<Edge>);
 
-/// Compressed sparse rows of `edges` by the function `key` gives: each
-/// function's start in the index list, and the list.
-fn rows_by(
-    n: usize,
-    edges: &[GraphEdge],
-    key: impl Fn(&GraphEdge) -> FuncId,
-) -> (Vec<u32>, Vec<u32>) {
+/// How many functions' butterfly cells are made together.
+const BLOCK: usize = 64;
+
+/// The butterfly cells of `BLOCK` functions, by id.
+type Block = [OnceLock<Box<Sides>>; BLOCK];
+
+/// `flags` a bit each (`CallGraph::recursive`).
+fn bits(flags: &[bool]) -> Vec<u64> {
+    let mut words = vec![0u64; flags.len().div_ceil(64)];
+    for (i, &on) in flags.iter().enumerate() {
+        words[i / 64] |= u64::from(on) << (i % 64);
+    }
+    words
+}
+
+/// Compressed sparse rows of edges by one end (`key`: each edge's function
+/// at that end): each function's start in the index list, and the list.
+fn rows_by(n: usize, key: &[FuncId]) -> (Vec<u32>, Vec<u32>) {
     let mut at = vec![0u32; n + 1];
-    for e in edges {
-        at[key(e).index() + 1] += 1;
+    for f in key {
+        at[f.index() + 1] += 1;
     }
     for i in 0..n {
         at[i + 1] += at[i];
     }
     let mut next = at.clone();
-    let mut list = vec![0u32; edges.len()];
-    for (i, e) in edges.iter().enumerate() {
-        let slot = &mut next[key(e).index()];
+    let mut list = vec![0u32; key.len()];
+    for (i, f) in key.iter().enumerate() {
+        let slot = &mut next[f.index()];
         list[*slot as usize] = i as u32;
         *slot += 1;
     }
@@ -171,8 +189,6 @@ pub struct Lists {
     pub recursive: bool,
 }
 
-type Sums = FxHashMap<(FuncId, FuncId), EdgeValues>;
-
 /// The nodes an edge's values are read from, walked depth first with
 /// children by name (`cct::label_rank`, ties by id): the whole tree, or
 /// only what lies at and below one function's nodes.
@@ -188,31 +204,39 @@ trait Walk {
     fn hits(&self, n: NodeId) -> Option<u64>;
 }
 
-/// The stated edges `keep` accepts (a VS caller/callee report).
-fn stated_sums(p: &Profile, keep: &dyn Fn(FuncId, FuncId) -> bool) -> Sums {
-    let mut sums: Sums = FxHashMap::default();
+/// The stated edges `keep` accepts (a VS caller/callee report), a pair's
+/// first statement only, in the order stated.
+fn stated_sums(p: &Profile, keep: &dyn Fn(FuncId, FuncId) -> bool) -> EdgeCols {
+    let mut sums = EdgeCols::default();
+    let mut seen: FxHashSet<(FuncId, FuncId)> = FxHashSet::default();
     for e in p.stated_edges() {
-        if keep(e.caller, e.callee) {
-            sums.entry((e.caller, e.callee)).or_insert(EdgeValues {
+        if keep(e.caller, e.callee) && seen.insert((e.caller, e.callee)) {
+            let i = sums.push(e.caller, e.callee);
+            let values = EdgeValues {
                 calls: e.calls,
                 hits: e.hits,
                 elapsed_inclusive_ms: e.elapsed_inclusive_ms,
-            });
+            };
+            sums.add(i, values);
         }
     }
     sums
 }
 
-/// The edges of the pairs `keep` accepts, summed as the walk visits their
-/// nodes: a walk of only some nodes visits them in the order the whole
-/// tree's does, so its sums are the same to the bit.
+/// The edges of the pairs `keep` accepts, in the order the walk first
+/// meets them, summed as it visits their nodes: a walk of only some nodes
+/// visits them in the order the whole tree's does, so its sums are the
+/// same to the bit.
 fn edge_sums(
     p: &Profile,
     walk: &dyn Walk,
     timed: bool,
     keep: &dyn Fn(FuncId, FuncId) -> bool,
-) -> (Sums, Vec<bool>) {
-    let mut sums: Sums = FxHashMap::default();
+) -> (EdgeCols, Vec<bool>) {
+    let mut sums = EdgeCols::default();
+    // Each pair's edge: an index, not its values, so the map a pair costs
+    // is a few bytes beside the columns.
+    let mut edge: FxHashMap<(FuncId, FuncId), u32> = FxHashMap::default();
     let calls = p.hits_count() == HitsCount::Calls;
     // How many nodes of each pair, and of each function, are open above
     // the current one: a function entered while open is recursive.
@@ -250,16 +274,18 @@ fn edge_sums(
         *here += 1;
         if let Some(pair) = pair {
             let outermost = open.get(&pair).is_none_or(|&c| c == 0);
-            let e = sums.entry(pair).or_default();
+            let i = *edge
+                .entry(pair)
+                .or_insert_with(|| sums.push(pair.0, pair.1) as u32);
+            let mut v = EdgeValues::default();
             if calls && let Some(s) = node.stack() {
-                e.calls = add_count(e.calls, p.stack(s).hits);
+                v.calls = p.stack(s).hits;
             }
             if outermost {
-                e.hits = add_count(e.hits, walk.hits(n));
-                if timed {
-                    e.elapsed_inclusive_ms = add_opt(e.elapsed_inclusive_ms, Some(walk.total(n)));
-                }
+                v.hits = walk.hits(n);
+                v.elapsed_inclusive_ms = timed.then(|| walk.total(n));
             }
+            sums.add(i as usize, v);
             *open.entry(pair).or_default() += 1;
         }
         todo.push((n, false));
@@ -394,16 +420,20 @@ impl Walk for Below {
 /// Every edge once, in report-json.md's order (caller's name and module,
 /// then callee's), without the butterfly's lists: what `--json` prints.
 pub fn edges(p: &Profile) -> Vec<GraphEdge> {
-    edges_of(p, &Cct::build(p)).0
+    let (found, _) = edges_of(p, &Cct::build(p));
+    let edges = in_order(p, found);
+    (0..edges.len()).map(|i| edges.get(i)).collect()
 }
 
-fn edges_of(p: &Profile, cct: &Cct) -> (Vec<GraphEdge>, Vec<bool>) {
-    let (sums, recursive) = match p.stated_edges().is_empty() {
+/// Every edge once, as found (`in_order` orders them), and which
+/// functions recurse.
+fn edges_of(p: &Profile, cct: &Cct) -> (EdgeCols, Vec<bool>) {
+    match p.stated_edges().is_empty() {
         // A report states direct recursion only: an edge F → F.
         false => {
             let sums = stated_sums(p, &|_, _| true);
             let mut recursive = vec![false; p.functions().len()];
-            for &(a, b) in sums.keys() {
+            for (&a, &b) in sums.callers().iter().zip(sums.callees()) {
                 recursive[a.index()] |= a == b;
             }
             (sums, recursive)
@@ -413,37 +443,36 @@ fn edges_of(p: &Profile, cct: &Cct) -> (Vec<GraphEdge>, Vec<bool>) {
             let whole = Whole { cct, sub };
             edge_sums(p, &whole, cct.weigh == Weigh::Ms, &|_, _| true)
         }
-    };
-    let rank = |f: FuncId| super::cct::label_rank(p, super::cct::Label::Func(f));
-    let mut edges: Vec<GraphEdge> = sums
-        .into_iter()
-        .map(|((caller, callee), values)| GraphEdge {
-            caller,
-            callee,
-            values,
-        })
-        .collect();
-    edges.sort_by_key(|e| (rank(e.caller), rank(e.callee)));
-    (edges, recursive)
+    }
+}
+
+/// The edges by caller's (name, module), then callee's. Indices are
+/// sorted, not edges, and the columns moved one at a time after.
+fn in_order(p: &Profile, edges: EdgeCols) -> EdgeCols {
+    let rank = |f: FuncId| super::cct::label_rank(p, Label::Func(f));
+    let (a, b) = (edges.callers(), edges.callees());
+    let mut order: Vec<u32> = (0..edges.len() as u32).collect();
+    // The index last makes every key distinct: an unstable sort, with no
+    // buffer of its own, then orders as a stable one would.
+    order.sort_unstable_by_key(|&i| (rank(a[i as usize]), rank(b[i as usize]), i));
+    edges.reordered(&order)
 }
 
 impl CallGraph {
     /// The whole graph of `p`: every edge, and every function's butterfly.
     pub fn build(p: &Profile) -> CallGraph {
         let cct = Cct::build(p);
-        let (edges, recursive) = edges_of(p, &cct);
+        let (found, recursive) = edges_of(p, &cct);
         drop(cct);
+        let edges = in_order(p, found);
         let n = p.functions().len();
-        let (caller_at, caller_edges) = rows_by(n, &edges, |e| e.callee);
-        let (callee_at, callee_edges) = rows_by(n, &edges, |e| e.caller);
+        let (caller_at, caller_edges) = rows_by(n, edges.callees());
         CallGraph {
             edges,
             caller_at,
             caller_edges,
-            callee_at,
-            callee_edges,
-            recursive,
-            made: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+            recursive: bits(&recursive),
+            made: (0..n.div_ceil(BLOCK)).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -451,26 +480,38 @@ impl CallGraph {
     /// the profile the graph is of).
     fn made(&self, p: &Profile, f: FuncId) -> &Sides {
         static NONE: Sides = (Vec::new(), Vec::new());
-        let Some(cell) = self.made.get(f.index()) else {
+        let i = f.index();
+        // The last block has cells past the last function.
+        let functions = self.caller_at.len().saturating_sub(1);
+        let Some(block) = self.made.get(i / BLOCK).filter(|_| i < functions) else {
             return &NONE;
         };
-        cell.get_or_init(|| {
-            let i = f.index();
-            let side = |at: &[u32], list: &[u32], other: fn(&GraphEdge) -> FuncId| -> Vec<Edge> {
-                let range = at[i] as usize..at[i + 1] as usize;
-                list[range]
-                    .iter()
-                    .map(|&k| {
-                        let e = &self.edges[k as usize];
-                        row(Who::Func(other(e)), e.values)
-                    })
-                    .collect()
-            };
-            let mut callers = side(&self.caller_at, &self.caller_edges, |e| e.caller);
-            let mut callees = side(&self.callee_at, &self.callee_edges, |e| e.callee);
-            complete(p, f, Weigh::of(p), &mut callers, &mut callees);
-            Box::new((callers, callees))
-        })
+        let block = block.get_or_init(|| Box::new(std::array::from_fn(|_| OnceLock::new())));
+        block[i % BLOCK].get_or_init(|| Box::new(self.sides(p, f)))
+    }
+
+    /// `f`'s butterfly rows, from its edges.
+    fn sides(&self, p: &Profile, f: FuncId) -> Sides {
+        let (i, e) = (f.index(), &self.edges);
+        let row_of = |k: usize, other: &[FuncId]| row(Who::Func(other[k]), e.values(k));
+        let into = self.caller_at[i] as usize..self.caller_at[i + 1] as usize;
+        let into = self.caller_edges[into].iter();
+        let mut callers: Vec<Edge> = into.map(|&k| row_of(k as usize, e.callers())).collect();
+        let out = self.out_of(p, f);
+        let mut callees: Vec<Edge> = out.map(|k| row_of(k, e.callees())).collect();
+        complete(p, f, Weigh::of(p), &mut callers, &mut callees);
+        (callers, callees)
+    }
+
+    /// The edges out of `f`, in order: a run of the edges, which are in
+    /// their callers' order (`in_order`), found by halving.
+    fn out_of(&self, p: &Profile, f: FuncId) -> impl Iterator<Item = usize> + '_ {
+        let rank = |g: FuncId| super::cct::label_rank(p, Label::Func(g));
+        let (r, callers) = (rank(f), self.edges.callers());
+        let start = callers.partition_point(|&g| rank(g) < r);
+        let run = callers[start..].partition_point(|&g| rank(g) == r);
+        // A run holds every function of `f`'s rank, should two share one.
+        (start..start + run).filter(move |&k| callers[k] == f)
     }
 
     /// `f`'s butterfly alone, equal to `build`'s: the nodes at and below
@@ -482,7 +523,8 @@ impl CallGraph {
         let (sums, recursive) = match p.stated_edges().is_empty() {
             false => {
                 let sums = stated_sums(p, &keep);
-                let direct = sums.contains_key(&(f, f));
+                let (a, b) = (sums.callers(), sums.callees());
+                let direct = a.iter().zip(b).any(|(&a, &b)| a == f && b == f);
                 (sums, direct)
             }
             true => {
@@ -491,14 +533,17 @@ impl CallGraph {
                 (sums, recursive[f.index()])
             }
         };
-        let rank = |f: FuncId| super::cct::label_rank(p, Label::Func(f));
-        let mut pairs: Vec<_> = sums.into_iter().collect();
-        pairs.sort_by_key(|((a, b), _)| (rank(*a), rank(*b)));
+        let edges = in_order(p, sums);
         let mut lists = Lists {
             recursive,
             ..Lists::default()
         };
-        for ((a, b), v) in pairs {
+        for k in 0..edges.len() {
+            let GraphEdge {
+                caller: a,
+                callee: b,
+                values: v,
+            } = edges.get(k);
             if a == f {
                 lists.callees.push(row(Who::Func(b), v));
             }
@@ -510,9 +555,20 @@ impl CallGraph {
         lists
     }
 
+    /// How many edges the graph has.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Edge `i` of `edges`' order, put together from its columns. Panics
+    /// past the end, as indexing a slice does.
+    pub fn edge(&self, i: usize) -> GraphEdge {
+        self.edges.get(i)
+    }
+
     /// Every edge once, callers by (name, module), then callees.
-    pub fn edges(&self) -> &[GraphEdge] {
-        &self.edges
+    pub fn edges(&self) -> impl ExactSizeIterator<Item = GraphEdge> + '_ {
+        (0..self.edges.len()).map(|i| self.edges.get(i))
     }
 
     /// Who calls `f`, heaviest first, with `(root)` for calls from none
@@ -530,7 +586,9 @@ impl CallGraph {
     /// through others; a report states direct recursion only): then its
     /// rows' times overlap, as pprof's `-peek` says.
     pub fn recursive(&self, f: FuncId) -> bool {
-        self.recursive.get(f.index()).copied().unwrap_or(false)
+        let i = f.index();
+        let word = self.recursive.get(i / 64).copied().unwrap_or(0);
+        word >> (i % 64) & 1 == 1
     }
 
     /// `f`'s butterfly, as `neighbours` gives it.
@@ -682,7 +740,8 @@ mod tests {
 
     /// The values of the edge `a` → `b`, which must exist.
     fn edge(g: &CallGraph, a: FuncId, b: FuncId) -> EdgeValues {
-        let e = g.edges().iter().find(|e| e.caller == a && e.callee == b);
+        let mut all = g.edges();
+        let e = all.find(|e| e.caller == a && e.callee == b);
         e.expect("the edge exists").values
     }
 
@@ -743,6 +802,31 @@ mod tests {
         let ab = edge(&CallGraph::build(&p), a, bb);
         assert_eq!(ab.calls, Some(2));
         assert_eq!(ab.elapsed_inclusive_ms, Some(3.0));
+    }
+
+    /// A function's recursion is read back whatever its id: the flags are
+    /// bits of words.
+    #[test]
+    fn recursion_is_kept_for_every_id() {
+        let mut b = ProfileBuilder::new("test");
+        let names: Vec<String> = (0..130).map(|i| format!("f{i}")).collect();
+        let ids = funcs(
+            &mut b,
+            &names.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        for path in [vec![ids[0]], vec![ids[0], ids[129], ids[64], ids[129]]] {
+            let s = b.stack(&path);
+            b.stack_summary(s, Some(1), Some(1.0), None);
+        }
+        let p = b.finish();
+        let g = CallGraph::build(&p);
+        let recursive: Vec<usize> = p
+            .function_ids()
+            .filter(|&f| g.recursive(f))
+            .map(|f| f.index())
+            .collect();
+        assert_eq!(recursive, [129]);
+        assert!(!g.recursive(FuncId::from_index(130)));
     }
 
     /// Recursion through another function: B below A below B. Its
@@ -807,6 +891,9 @@ mod tests {
             assert_eq!(CallGraph::neighbours(&p, f), g.lists(&p, f), "{f:?}");
         }
         assert!(p.function_ids().any(|f| !g.callers(&p, f).is_empty()));
+        // In the last block of cells, past the last function: no rows.
+        let past = FuncId::from_index(p.functions().len());
+        assert!(!p.functions().len().is_multiple_of(BLOCK) && g.callers(&p, past).is_empty());
     }
 
     /// Callers of equal weight and name are ordered by module, in the graph
