@@ -7,6 +7,7 @@
 use super::columns::{self, Col, Src};
 use crate::analysis::callgraph::{CallGraph, Edge, Lists};
 use crate::analysis::calltree::TreeIndex;
+use crate::analysis::cct::Cct;
 use crate::analysis::modules::ModuleRow;
 use crate::analysis::query::ThreadRow;
 use crate::analysis::resort::TieOrder;
@@ -81,6 +82,7 @@ pub struct Prepared {
     /// The call tree's children and weights, made when the Call tree is
     /// first opened.
     tree: OnceLock<Arc<TreeIndex>>,
+    cct: OnceLock<Arc<Cct>>,
     /// The last few orders of whole tables (a kind's every row by a column),
     /// newest last: going back to a column sorted a moment ago, as one does
     /// when comparing two columns, takes a copy, not a sort.
@@ -183,11 +185,20 @@ impl Prepared {
     }
 
     pub fn graph(&self, p: &Profile) -> &CallGraph {
-        self.graph.get_or_init(|| CallGraph::build(p))
+        self.graph
+            .get_or_init(|| CallGraph::build_on(p, &self.cct(p)))
     }
 
     pub fn tree(&self, p: &Profile) -> Arc<TreeIndex> {
-        Arc::clone(self.tree.get_or_init(|| Arc::new(TreeIndex::build(p))))
+        let made = || Arc::new(TreeIndex::build_on(p, self.cct(p)));
+        Arc::clone(self.tree.get_or_init(made))
+    }
+
+    /// The calling-context tree the graph and the Call tree both read:
+    /// made once. Made apart, the two threads that make them ahead of need
+    /// held two copies at once, the peak of a large profile's session.
+    fn cct(&self, p: &Profile) -> Arc<Cct> {
+        Arc::clone(self.cct.get_or_init(|| Arc::new(Cct::build(p))))
     }
 
     /// Runs `job` on a thread of its own. If none starts, the UI thread
@@ -202,6 +213,9 @@ impl Prepared {
                     Some(pool) => pool.install(|| job(&pr, &p)),
                     None => job(&pr, &p),
                 }
+                // What the job made is kept; what it worked in is given
+                // back, not left resident in this thread's heap.
+                profx_sys::heap::give_back_freed();
             });
     }
 

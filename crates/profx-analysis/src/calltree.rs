@@ -34,8 +34,9 @@ pub struct TreeIndex {
     /// ties by name), made with the index so that the first look at the
     /// tree sorts nothing.
     by_total: Arc<Children>,
-    /// The tree the views share: nodes, own weights, totals.
-    pub cct: Cct,
+    /// The tree the views share: nodes, own weights, totals (the call
+    /// graph's walk reads the same one: `CallGraph::build_on`).
+    pub cct: Arc<Cct>,
     /// The samples under each model node (a timed sampled profile's
     /// count column).
     pub sub: Subtree,
@@ -56,7 +57,11 @@ pub enum Unit {
 impl TreeIndex {
     /// Makes `p`'s tree and its order once, for every Call tree view to share.
     pub fn build(p: &Profile) -> TreeIndex {
-        let cct = Cct::build(p);
+        TreeIndex::build_on(p, Arc::new(Cct::build(p)))
+    }
+
+    /// The index of `p`'s tree already made (`Cct::build`).
+    pub fn build_on(p: &Profile, cct: Arc<Cct>) -> TreeIndex {
         let children = &cct.kids;
         // Samples under each node are the count column of a timed sampled
         // profile only: 32 bytes a node no other profile pays for.

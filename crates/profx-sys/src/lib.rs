@@ -1,5 +1,6 @@
 //! Everything profx asks of the operating system that Rust cannot check:
-//! memory maps and their advice, bytes shared while they grow, the CPU's prefetch hint, the terminal's
+//! memory maps and their advice, bytes shared while they grow, the heap's
+//! freed pages given back, the CPU's prefetch hint, the terminal's
 //! settings, signal handlers and a thread's priority. Every `unsafe` block
 //! of the workspace's crates is here, each with its SAFETY comment; the
 //! other crates forbid `unsafe` and call these safe wrappers.
@@ -11,6 +12,7 @@
 
 pub mod fs;
 pub mod grow;
+pub mod heap;
 pub mod map;
 pub mod prefetch;
 pub mod signals;
