@@ -231,6 +231,10 @@ impl Prepared {
                 // What a search of the functions reads first: a search is
                 // the first thing many users do.
                 pr.search_names(p, Table::Functions);
+                // The graph's thread makes the tree the Call tree reads
+                // too: waited for, so that the two threads' working
+                // memory is not held at once (a large profile's peak).
+                pr.graph(p);
                 // A kind's tie order needs its pane, so this makes both.
                 for k in [Table::Stacks, Table::Lines, Table::Packets] {
                     pr.ties(p, k);

@@ -374,6 +374,14 @@ impl App {
     /// A tab's root pane: the comparison's Functions pane in a
     /// comparison, else the tab's own on the query's answer.
     pub(super) fn root_pane(&self, tab: View) -> Pane {
+        let pane = self.made_root_pane(tab);
+        // A pane of a large profile sorts and measures millions of rows in
+        // memory it then frees: given back, not left resident.
+        profx_sys::heap::give_back_freed();
+        pane
+    }
+
+    fn made_root_pane(&self, tab: View) -> Pane {
         match &self.compared {
             Some(c) if tab == View::Table(Table::Functions) => {
                 Pane::Compare(pane::ComparePane::new(Arc::clone(c)))
