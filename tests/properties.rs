@@ -1355,15 +1355,26 @@ fn read_in_place_is_grown(p: &std::sync::Arc<Profile>) -> Result<(), TestCaseErr
     prop_assert_eq!(read.len(), grown.len());
     prop_assert_eq!(read.outside.to_bits(), grown.outside.to_bits());
     for order in [Order::ByName, Order::Heaviest] {
-        prop_assert_eq!(read.roots_in(order).to_vec(), grown.roots_in(order).to_vec());
+        prop_assert_eq!(
+            read.roots_in(order).to_vec(),
+            grown.roots_in(order).to_vec()
+        );
     }
     // One past the end too: both answer it as nothing.
     for id in 0..=read.len() as u32 {
         prop_assert_eq!(read.parent(id), grown.parent(id), "parent of {}", id);
         prop_assert_eq!(read.depth(id), grown.depth(id), "depth of {}", id);
-        prop_assert_eq!(read.weight(id).to_bits(), grown.weight(id).to_bits(), "weight of {}", id);
+        prop_assert_eq!(
+            read.weight(id).to_bits(),
+            grown.weight(id).to_bits(),
+            "weight of {}",
+            id
+        );
         for order in [Order::ByName, Order::Heaviest] {
-            prop_assert_eq!(read.kids_in(id, order).to_vec(), grown.kids_in(id, order).to_vec());
+            prop_assert_eq!(
+                read.kids_in(id, order).to_vec(),
+                grown.kids_in(id, order).to_vec()
+            );
         }
         if (id as usize) < read.len() {
             prop_assert_eq!(read.func(id), grown.func(id));

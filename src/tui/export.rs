@@ -141,10 +141,7 @@ impl App {
         let cx = self.cx();
         let (icicle, zoom) = match drawn {
             Some(drawn) => drawn,
-            None => (
-                Arc::new(Icicle::tree(cx.profile, &cx.tree_index())),
-                None,
-            ),
+            None => (Arc::new(Icicle::tree(cx.profile, &cx.tree_index())), None),
         };
         let hits = search.map(|text| cx.function_hits(&text));
         let keep = |path: &[crate::analysis::cct::Label]| match &hits {

@@ -19,8 +19,8 @@
 //! the list, not a rebuild of everything shown.
 
 use super::cct::{Cct, Label, Weigh, label_rank};
-use super::tree::{Children, Subtree};
 use super::sort::total_key;
+use super::tree::{Children, Subtree};
 use profx_model::metrics::{add_count, add_opt, pct};
 use profx_model::{FuncId, NodeId, Profile};
 use rustc_hash::FxHashSet;
