@@ -8,114 +8,10 @@
 //! put together when read ([`Function`], the same type and meaning as
 //! before), so readers see what they saw.
 
+use super::column::Col;
 use super::ids::NameId;
-use super::metrics::{TimeValues, add_count, add_opt};
+use super::metrics::TimeValues;
 use super::profile::Function;
-
-/// A number a column holds, and how two of them add (`add_count`,
-/// `add_opt`: absent only when both are).
-pub(crate) trait Amount: Copy + Default {
-    /// Both together, as the row's `Option`s added.
-    fn plus(a: Option<Self>, b: Option<Self>) -> Option<Self>;
-}
-
-impl Amount for u64 {
-    fn plus(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-        add_count(a, b)
-    }
-}
-
-impl Amount for f64 {
-    fn plus(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-        add_opt(a, b)
-    }
-}
-
-/// One value of every function: the values, and a bit a function saying it
-/// has one. Both stay empty (every value absent) until some function is
-/// given a value, so a column the format never fills costs nothing.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Col<T> {
-    values: Vec<T>,
-    present: Vec<u64>,
-}
-
-impl<T: Amount> Col<T> {
-    /// Value `i`, `None` where absent.
-    #[inline]
-    pub(crate) fn get(&self, i: usize) -> Option<T> {
-        let word = *self.present.get(i / 64)?;
-        (word >> (i % 64) & 1 == 1).then(|| self.values[i])
-    }
-
-    /// Sets value `i` of a table of `len` rows (`None`: absent).
-    #[inline]
-    pub(crate) fn set(&mut self, i: usize, len: usize, v: Option<T>) {
-        match v {
-            Some(x) => {
-                if self.values.is_empty() {
-                    self.values.resize(len, T::default());
-                    self.present.resize(len.div_ceil(64), 0);
-                }
-                self.values[i] = x;
-                self.present[i / 64] |= 1 << (i % 64);
-            }
-            None => {
-                if let Some(word) = self.present.get_mut(i / 64) {
-                    *word &= !(1 << (i % 64));
-                }
-            }
-        }
-    }
-
-    /// Adds `v` to value `i` (`Amount::plus`).
-    #[inline]
-    pub(crate) fn add(&mut self, i: usize, len: usize, v: Option<T>) {
-        if v.is_some() {
-            let sum = T::plus(self.get(i), v);
-            self.set(i, len, sum);
-        }
-    }
-
-    /// Makes room for row `len - 1`, absent.
-    fn push(&mut self, len: usize) {
-        if self.values.is_empty() {
-            return;
-        }
-        self.values.push(T::default());
-        if self.present.len() < len.div_ceil(64) {
-            self.present.push(0);
-        }
-    }
-
-    fn shrink_to_fit(&mut self) {
-        self.values.shrink_to_fit();
-        self.present.shrink_to_fit();
-    }
-
-    /// Applies `f` to every present value.
-    pub(crate) fn map_present(&mut self, f: impl Fn(T) -> Option<T>) {
-        for i in 0..self.values.len() {
-            if let Some(v) = self.get(i) {
-                let len = self.values.len();
-                self.set(i, len, f(v));
-            }
-        }
-    }
-
-    /// The rows `keep` says, in order.
-    fn kept(&self, keep: &[bool]) -> Col<T> {
-        let mut out = Col::default();
-        let len = keep.iter().filter(|&&k| k).count();
-        let kept = keep.iter().enumerate().filter(|&(_, &k)| k);
-        for (to, (from, _)) in kept.enumerate() {
-            if let Some(v) = self.get(from) {
-                out.set(to, len, Some(v));
-            }
-        }
-        out
-    }
-}
 
 /// Which value of a function a column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -517,7 +413,7 @@ mod tests {
         assert_eq!(t.calls(0), None);
         t.push(a, a);
         assert_eq!(t.elapsed_exclusive(2), None);
-        assert!(t.hits_self.values.is_empty());
-        assert!(t.application_inclusive.present.is_empty());
+        assert!(t.hits_self.is_unfilled());
+        assert!(t.application_inclusive.is_unfilled());
     }
 }

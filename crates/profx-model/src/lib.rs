@@ -14,6 +14,7 @@
 pub mod budget;
 mod builder;
 pub mod calls;
+pub mod column;
 pub mod facts;
 mod func_index;
 mod func_table;

@@ -10,83 +10,7 @@
 
 use super::{EdgeValues, GraphEdge};
 use profx_model::FuncId;
-use profx_model::metrics::{add_count, add_opt};
-
-/// A number a column holds, and how two of them add (the row's
-/// `add_count` / `add_opt`: absent only when both are).
-trait Amount: Copy + Default {
-    /// Both together, as the row's `Option`s added.
-    fn plus(a: Option<Self>, b: Option<Self>) -> Option<Self>;
-}
-
-impl Amount for u64 {
-    fn plus(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-        add_count(a, b)
-    }
-}
-
-impl Amount for f64 {
-    fn plus(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-        add_opt(a, b)
-    }
-}
-
-/// One value of every edge, and a bit an edge saying it has one. Both stay
-/// empty until some edge is given a value, so a kind the profile lacks
-/// costs nothing.
-#[derive(Clone, Debug, Default)]
-struct Col<T> {
-    values: Vec<T>,
-    present: Vec<u64>,
-}
-
-impl<T: Amount> Col<T> {
-    /// Value `i`, `None` where absent.
-    #[inline]
-    fn get(&self, i: usize) -> Option<T> {
-        let word = *self.present.get(i / 64)?;
-        (word >> (i % 64) & 1 == 1).then(|| self.values[i])
-    }
-
-    /// Adds `v` to value `i` of `len` edges (`Amount::plus`); `None` adds
-    /// nothing, as the row's sum left the row as it was.
-    #[inline]
-    fn add(&mut self, i: usize, len: usize, v: Option<T>) {
-        if v.is_none() {
-            return;
-        }
-        let Some(sum) = T::plus(self.get(i), v) else {
-            return;
-        };
-        if self.values.is_empty() {
-            self.values.resize(len, T::default());
-            self.present.resize(len.div_ceil(64), 0);
-        }
-        self.values[i] = sum;
-        self.present[i / 64] |= 1 << (i % 64);
-    }
-
-    /// Makes room for edge `len - 1`, absent: a column that holds any
-    /// edge's value has a place for every edge.
-    fn push(&mut self, len: usize) {
-        if self.values.is_empty() {
-            return;
-        }
-        self.values.push(T::default());
-        if self.present.len() < len.div_ceil(64) {
-            self.present.push(0);
-        }
-    }
-
-    /// The values of the edges `order` names, in its order.
-    fn reordered(self, order: &[u32]) -> Col<T> {
-        let mut out = Col::default();
-        for (to, &from) in order.iter().enumerate() {
-            out.add(to, order.len(), self.get(from as usize));
-        }
-        out
-    }
-}
+use profx_model::column::Col;
 
 /// Edges by column: `caller[i]` calls `callee[i]`, with values `i` of
 /// the value columns.
@@ -173,6 +97,7 @@ impl EdgeCols {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use profx_model::metrics::{add_count, add_opt};
 
     fn values(seed: u64) -> EdgeValues {
         let pick = |k: u64| (seed >> k) & 1 == 1;
@@ -236,8 +161,8 @@ mod tests {
         }
         assert_eq!(cols.values(3).calls, None);
         assert_eq!(cols.values(99).calls, Some(1));
-        assert!(cols.hits.values.is_empty() && cols.hits.present.is_empty());
-        assert!(cols.elapsed_inclusive_ms.values.is_empty());
-        assert_eq!(cols.calls.values.len(), 100);
+        assert!(cols.hits.is_unfilled());
+        assert!(cols.elapsed_inclusive_ms.is_unfilled());
+        assert!(!cols.calls.is_unfilled());
     }
 }
