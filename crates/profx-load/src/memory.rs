@@ -33,7 +33,7 @@ pub enum Use {
 pub struct Need {
     /// Bytes of memory at the load's peak.
     pub bytes: u64,
-    /// How the figure was made, in words (`3.8 × the file`).
+    /// How the figure was made, in words (`2.0 × the file`).
     pub how: String,
 }
 
@@ -58,11 +58,13 @@ pub fn need(inputs: &[Input], loader: &dyn Loader, use_: Use) -> Need {
     // Tenths of the file's size.
     let tenths: u64 = match (loader.name(), use_) {
         // A listing is all rows, each a function's name, numbers and
-        // stack, and the app adds every pane's orders and its call graph
-        // (BENCHMARKS.md, issue 69, has what a function costs).
+        // stack, and the app adds every pane's orders, its call tree and
+        // its call graph (BENCHMARKS.md, issue 69, has what a function
+        // costs: 1.5 × the file after every pane; room left for a listing
+        // of more call paths a function).
         ("plist", Use::Table) => 6,
         ("plist", Use::Report) => 19,
-        ("plist", Use::App) => 38,
+        ("plist", Use::App) => 20,
         // Traces and logs keep their events in the file: what grows is
         // the profile (paths, lines) and each call's durations.
         ("xpp" | "br", Use::Report | Use::Table) => 6,

@@ -823,9 +823,10 @@ impl TablePane {
 
     /// The `rows` (in the view's sort order, or the rows a narrower query
     /// is known to be within) matching the view's query, in the same
-    /// order, kept in place: the caller hands over rows it no longer
-    /// needs, so a keystroke writes no memory the process has not written
-    /// before. Events are matched by their function: each function is
+    /// order, kept in place where the rows are the pane's own: a
+    /// keystroke that narrows a search writes no new memory. The first
+    /// narrowing of the shared sorted rows copies them once. Events are
+    /// matched by their function: each function is
     /// matched once, then the events are scanned by id without being
     /// decoded.
     fn filtered(&self, src: Src, rows: Rows, names: Option<SearchNames>) -> Rows {
