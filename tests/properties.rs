@@ -16,7 +16,7 @@
 //!   generated files, cut anywhere and with bytes flipped.
 
 use profx::fixture_gen::{br, dbf};
-use profx::load::{Input, KeepStacks, LoadOptions, load_inputs};
+use profx::load::{Input, KeepLanes, KeepStacks, LoadOptions, load_inputs};
 use profx::model::{Place, Profile, WarningKind};
 use proptest::prelude::*;
 
@@ -606,19 +606,37 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
 }
 
 /// `bytes` (a trace or log, perhaps cut) loads alike with and without
-/// stacks: functions, lines, totals, meta, warnings and the event count
-/// equal to the bit (sums of many fractional times, whose order would
-/// show in their last bits), and no stack without.
+/// stacks, and with and without lanes: functions, lines, totals, meta,
+/// warnings and the event count equal to the bit (sums of many fractional
+/// times, whose order would show in their last bits), no stack without
+/// stacks and no lane without lanes.
 fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
-    let load = |stacks| {
+    let load = |stacks, lanes| {
         let opts = LoadOptions {
             format: Some(format.into()),
             stacks,
+            lanes,
             ..Default::default()
         };
         load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
     };
-    let (kept, skipped) = match (load(KeepStacks::Kept), load(KeepStacks::Skipped)) {
+    let no_lanes = load(KeepStacks::Kept, KeepLanes::Skipped);
+    let kept = load(KeepStacks::Kept, KeepLanes::Kept);
+    match (&kept, &no_lanes) {
+        (Ok(k), Ok(n)) => {
+            prop_assert_eq!(k.functions(), n.functions());
+            prop_assert_eq!(k.lines(), n.lines());
+            prop_assert_eq!(k.stacks(), n.stacks());
+            prop_assert_eq!(&k.totals, &n.totals);
+            prop_assert_eq!(&k.meta, &n.meta);
+            prop_assert_eq!(k.warnings(), n.warnings());
+            prop_assert_eq!(k.threads(), n.threads());
+            prop_assert!(n.lanes().is_none());
+        }
+        (Err(k), Err(n)) => prop_assert_eq!(k.to_string(), n.to_string()),
+        (k, n) => return Err(TestCaseError::fail(format!("{k:?} against {n:?}"))),
+    }
+    let (kept, skipped) = match (kept, load(KeepStacks::Skipped, KeepLanes::Kept)) {
         (Ok(k), Ok(s)) => (k, s),
         (Err(k), Err(s)) => {
             prop_assert_eq!(k.to_string(), s.to_string());

@@ -11,7 +11,7 @@ use anyhow::Context;
 use profx::analysis::diff::{self, Comparison, Condition, Outcome, Which};
 use profx::analysis::query::Query;
 use profx::export;
-use profx::load::{self, Input, KeepEvents, KeepStacks, LoadOptions};
+use profx::load::{self, Input, KeepEvents, KeepLanes, KeepStacks, LoadOptions};
 use profx::model::{Profile, TimeUnit};
 use profx::text::visible;
 use std::io::{IsTerminal, Write};
@@ -180,6 +180,7 @@ fn load_sides(args: &DiffArgs, app: bool) -> anyhow::Result<[Arc<Profile>; 2]> {
         false => LoadOptions {
             events: KeepEvents::Counted,
             stacks: KeepStacks::Kept,
+            lanes: KeepLanes::Skipped,
             clock_mhz: None,
             ..load_options(&args.load)
         },

@@ -18,7 +18,7 @@ use clap::{CommandFactory, FromArgMatches};
 use profx::analysis::query;
 use profx::analysis::view::{Table, View};
 use profx::export;
-use profx::load::{self, Input, KeepEvents, KeepStacks, LoadError, LoadOptions};
+use profx::load::{self, Input, KeepEvents, KeepLanes, KeepStacks, LoadError, LoadOptions};
 use profx::report::{json, table};
 use profx::text::visible;
 use std::io::{IsTerminal, Write};
@@ -221,20 +221,21 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
 fn report_load_options(args: &ReportArgs, q: &profx::analysis::query::Query) -> LoadOptions {
     // A report shows how many events a trace has, never one of them; a
     // table of functions or lines shows no stack (and its numbers are the
-    // same without them: `KeepStacks`).
-    // A query rewrites the call paths: it needs them whatever it shows.
-    let shows_stacks = args.json
-        || !q.steps.is_empty()
-        || !matches!(args.view, View::Table(Table::Functions | Table::Lines));
+    // same without them: `KeepStacks`). A query rewrites the call paths:
+    // it needs them whatever it shows.
+    let table_only = !args.json
+        && q.steps.is_empty()
+        && matches!(args.view, View::Table(Table::Functions | Table::Lines));
     LoadOptions {
         events: KeepEvents::Counted,
-        stacks: if shows_stacks {
-            KeepStacks::Kept
-        } else {
-            KeepStacks::Skipped
+        stacks: match table_only {
+            true => KeepStacks::Skipped,
+            false => KeepStacks::Kept,
         },
         // The threads' heaviest functions are read from the calls in time order.
         timeline: args.view == View::Table(Table::Threads),
+        // Only the app's Timeline draws them.
+        lanes: KeepLanes::Skipped,
         ..load_options(&args.load)
     }
 }
@@ -448,6 +449,7 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     let profile = progress::while_loading(&inputs, || {
         let mut opts = load_options(&args.load);
         opts.timeline = target.needs_timeline();
+        opts.lanes = KeepLanes::Skipped;
         load::load_inputs(&inputs, &opts)
     })?;
     let answered = ask(profile, q)?;

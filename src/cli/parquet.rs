@@ -129,6 +129,8 @@ fn load_run(file: Option<&Path>, args: &ExportArgs, q: &Query) -> anyhow::Result
         // No table reads an event back.
         events: KeepEvents::Counted,
         calls: profx::model::CallFeed::new(Box::new(spill)),
+        // No table holds them (they are the app's Timeline).
+        lanes: load::KeepLanes::Skipped,
         ..load_options(&args.load)
     };
     let profile = load::load_inputs(&inputs, &opts)?;

@@ -260,6 +260,8 @@ pub struct LoadOptions {
     pub events: KeepEvents,
     /// Whether a trace's call paths and a log's samples make stacks.
     pub stacks: KeepStacks,
+    /// Whether a timed trace makes each thread's lane (`Profile::lanes`).
+    pub lanes: KeepLanes,
     /// Parsers a fast engine runs (the calling thread is one of them):
     /// `None` for one a core, up to eight (`parallel::workers`). Tests give
     /// several, so that the workers' paths (their name tables, batches
@@ -317,6 +319,19 @@ pub enum KeepStacks {
     /// each call's path or each sample's stack is a large part of a trace's
     /// or a BR log's load. Files that state their stacks (PLIST, VS
     /// reports) keep them.
+    Skipped,
+}
+
+/// Whether a timed trace makes each thread's busy time across the run
+/// (`Profile::lanes`): the app's Timeline draws them; no report, export or
+/// comparison reads them, and they cost a tenth of a trace's load. Every
+/// other number is the same either way (`ProfileBuilder::skip_lanes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepLanes {
+    /// Lanes made: the app, and any load that may be shown in it.
+    #[default]
+    Kept,
+    /// None: `report`, `export`, `diff` without the app.
     Skipped,
 }
 
@@ -458,6 +473,9 @@ pub(crate) fn builder_for(first: &str, loader: &dyn Loader, opts: &LoadOptions) 
     }
     if opts.stacks == KeepStacks::Skipped {
         b.skip_stacks();
+    }
+    if opts.lanes == KeepLanes::Skipped {
+        b.skip_lanes();
     }
     if let Some(sink) = opts.calls.take() {
         b.feed_calls(sink);

@@ -85,6 +85,8 @@ pub struct ProfileBuilder {
     pub(crate) paths: metrics::PathState,
     /// Whether the trace feed keeps its pushes and pops (`record_timeline`).
     pub(crate) timeline_wanted: bool,
+    /// Whether the trace feed makes each thread's lane (no `skip_lanes`).
+    pub(crate) lanes_wanted: bool,
     /// Where the trace feed hands each call (`feed_calls`).
     pub(crate) call_sink: Option<super::calls::Sink>,
     /// The stretch of a trace its numbers are cut to (`cut_to`).
@@ -149,6 +151,7 @@ impl ProfileBuilder {
             trace_state: None,
             paths: Default::default(),
             timeline_wanted: false,
+            lanes_wanted: true,
             call_sink: None,
             trace_range: crate::TimeRange::ALL,
             timeline: None,
@@ -764,6 +767,14 @@ impl ProfileBuilder {
     /// either way (`trace_acc.rs`), samples exactly (`samples.rs`).
     pub fn skip_stacks(&mut self) {
         self.stacks_wanted = false;
+    }
+
+    /// Asks the trace feed to make no lanes (`Profile::lanes`, the app's
+    /// Timeline; no report or export reads them): a tenth of a timed
+    /// trace's load goes to them (BENCHMARKS.md, issue 69). Call before
+    /// the loader starts. Every other number is the same either way.
+    pub fn skip_lanes(&mut self) {
+        self.lanes_wanted = false;
     }
 
     /// Whether the feeds make stacks (no `skip_stacks`).

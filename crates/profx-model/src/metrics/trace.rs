@@ -169,8 +169,9 @@ pub struct TraceState {
     /// The stretch of the run the numbers are cut to (`TimeRange::ALL`
     /// when none was asked: then every cut is the time itself, to the bit).
     range: TimeRange,
-    /// Each thread's busy time across the run (`lanes.rs`).
-    lanes: crate::lanes::LaneFeed,
+    /// Each thread's busy time across the run (`lanes.rs`); `None` when
+    /// the load was asked for none (`skip_lanes`).
+    lanes: Option<crate::lanes::LaneFeed>,
     /// The tree had no node when the trace began (`trace_owns_tree`).
     owns_tree: bool,
     /// Where each counted call goes as it closes (`calls.rs`).
@@ -334,7 +335,7 @@ impl ProfileBuilder {
             outside_ms: 0.0,
             marks: self.timeline_wanted.then(Vec::new),
             range: self.trace_range,
-            lanes: Default::default(),
+            lanes: self.lanes_wanted.then(Default::default),
             calls: self.call_sink.take(),
         });
     }
@@ -430,7 +431,9 @@ impl ProfileBuilder {
             }
             Some(top) => {
                 top.self_ms += d;
-                st.lanes.add(thread.0, clock, t, top.func);
+                if let Some(lanes) = st.lanes.as_mut() {
+                    lanes.add(thread.0, clock, t, top.func);
+                }
             }
         }
     }
@@ -487,7 +490,9 @@ impl ProfileBuilder {
                 | (u8::from(by_site) * TraceFrame::BY_SITE)
                 | (u8::from(counted) * TraceFrame::COUNTED),
         });
-        st.lanes.ahead(thread.0, func);
+        if let Some(lanes) = &st.lanes {
+            lanes.ahead(thread.0, func);
+        }
         st.accs.durations.enter(thread.0);
         st.mark(thread, func, true);
     }
@@ -568,7 +573,9 @@ impl ProfileBuilder {
         // The caller is on top again: its lane's count and its open calls'
         // count (read at its return) are asked for now, not when used.
         if let Some(top) = th.frames.last() {
-            st.lanes.ahead(thread.0, top.func);
+            if let Some(lanes) = &st.lanes {
+                lanes.ahead(thread.0, top.func);
+            }
             if let Some(o) = th.open.get(top.func.index()) {
                 prefetch(o);
             }
@@ -745,8 +752,8 @@ impl ProfileBuilder {
         }
         self.timeline = st.timeline();
         self.threads = st.thread_infos();
-        let lanes = std::mem::take(&mut st.lanes);
-        self.lanes = (st.time == TraceTime::Timed).then(|| lanes.finish(st.threads.len()));
+        let lanes = st.lanes.take().filter(|_| st.time == TraceTime::Timed);
+        self.lanes = lanes.map(|lanes| lanes.finish(st.threads.len()));
         st.accs.flush();
         self.durations = st.accs.finish_durations();
         let timed = st.time == TraceTime::Timed;
