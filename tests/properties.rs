@@ -16,7 +16,7 @@
 //!   generated files, cut anywhere and with bytes flipped.
 
 use profx::fixture_gen::{br, dbf};
-use profx::load::{Input, KeepLanes, KeepStacks, LoadOptions, load_inputs};
+use profx::load::{Input, KeepDurations, KeepLanes, KeepStacks, LoadOptions, load_inputs};
 use profx::model::{Place, Profile, WarningKind};
 use proptest::prelude::*;
 
@@ -606,22 +606,28 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
 }
 
 /// `bytes` (a trace or log, perhaps cut) loads alike with and without
-/// stacks, and with and without lanes: functions, lines, totals, meta,
-/// warnings and the event count equal to the bit (sums of many fractional
-/// times, whose order would show in their last bits), no stack without
-/// stacks and no lane without lanes.
+/// stacks, and with and without lanes and calls' durations: functions,
+/// their shortest and longest calls, lines, totals, meta, warnings and the
+/// event count equal to the bit (sums of many fractional times, whose
+/// order would show in their last bits), no stack without stacks, no lane
+/// without lanes and no function's percentiles without durations.
 fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
-    let load = |stacks, lanes| {
+    let load = |stacks, lean: bool| {
+        let (lanes, durations) = match lean {
+            true => (KeepLanes::Skipped, KeepDurations::Skipped),
+            false => (KeepLanes::Kept, KeepDurations::Kept),
+        };
         let opts = LoadOptions {
             format: Some(format.into()),
             stacks,
             lanes,
+            durations,
             ..Default::default()
         };
         load_inputs(&[Input::owned("generated", bytes.to_vec())], &opts)
     };
-    let no_lanes = load(KeepStacks::Kept, KeepLanes::Skipped);
-    let kept = load(KeepStacks::Kept, KeepLanes::Kept);
+    let no_lanes = load(KeepStacks::Kept, true);
+    let kept = load(KeepStacks::Kept, false);
     match (&kept, &no_lanes) {
         (Ok(k), Ok(n)) => {
             prop_assert_eq!(k.functions(), n.functions());
@@ -632,11 +638,26 @@ fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> 
             prop_assert_eq!(k.warnings(), n.warnings());
             prop_assert_eq!(k.threads(), n.threads());
             prop_assert!(n.lanes().is_none());
+            for f in k.function_ids() {
+                let (a, b) = (k.per_call(f), n.per_call(f));
+                let bits = |p: profx::model::PerCall| {
+                    [
+                        p.min_inclusive,
+                        p.max_inclusive,
+                        p.min_exclusive,
+                        p.max_exclusive,
+                    ]
+                    .map(|v| v.map(f64::to_bits))
+                };
+                prop_assert_eq!(bits(a), bits(b), "{}", k.function_name(f));
+                prop_assert!(n.call_durations(f).is_none());
+            }
+            prop_assert!(!n.has_call_durations());
         }
         (Err(k), Err(n)) => prop_assert_eq!(k.to_string(), n.to_string()),
         (k, n) => return Err(TestCaseError::fail(format!("{k:?} against {n:?}"))),
     }
-    let (kept, skipped) = match (kept, load(KeepStacks::Skipped, KeepLanes::Kept)) {
+    let (kept, skipped) = match (kept, load(KeepStacks::Skipped, false)) {
         (Ok(k), Ok(s)) => (k, s),
         (Err(k), Err(s)) => {
             prop_assert_eq!(k.to_string(), s.to_string());

@@ -18,7 +18,9 @@ use clap::{CommandFactory, FromArgMatches};
 use profx::analysis::query;
 use profx::analysis::view::{Table, View};
 use profx::export;
-use profx::load::{self, Input, KeepEvents, KeepLanes, KeepStacks, LoadError, LoadOptions};
+use profx::load::{
+    self, Input, KeepDurations, KeepEvents, KeepLanes, KeepStacks, LoadError, LoadOptions,
+};
 use profx::report::{json, table};
 use profx::text::visible;
 use std::io::{IsTerminal, Write};
@@ -220,18 +222,21 @@ fn report(args: &ReportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
 /// How `report` loads for what it shows.
 fn report_load_options(args: &ReportArgs, q: &profx::analysis::query::Query) -> LoadOptions {
     // A report shows how many events a trace has, never one of them; a
-    // table of functions or lines shows no stack (and its numbers are the
-    // same without them: `KeepStacks`). A query rewrites the call paths:
-    // it needs them whatever it shows.
+    // table of functions or lines shows no stack and no call's percentile
+    // (and its numbers are the same without them: `KeepStacks`,
+    // `KeepDurations`). A query rewrites the call paths: it needs them
+    // whatever it shows.
     let table_only = !args.json
         && q.steps.is_empty()
         && matches!(args.view, View::Table(Table::Functions | Table::Lines));
+    let (stacks, durations) = match table_only {
+        true => (KeepStacks::Skipped, KeepDurations::Skipped),
+        false => (KeepStacks::Kept, KeepDurations::Kept),
+    };
     LoadOptions {
         events: KeepEvents::Counted,
-        stacks: match table_only {
-            true => KeepStacks::Skipped,
-            false => KeepStacks::Kept,
-        },
+        stacks,
+        durations,
         // The threads' heaviest functions are read from the calls in time order.
         timeline: args.view == View::Table(Table::Threads),
         // Only the app's Timeline draws them.

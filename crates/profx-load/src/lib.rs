@@ -262,6 +262,9 @@ pub struct LoadOptions {
     pub stacks: KeepStacks,
     /// Whether a timed trace makes each thread's lane (`Profile::lanes`).
     pub lanes: KeepLanes,
+    /// Whether a timed trace keeps each call's durations for its
+    /// functions' percentiles (`Profile::call_durations`).
+    pub durations: KeepDurations,
     /// Parsers a fast engine runs (the calling thread is one of them):
     /// `None` for one a core, up to eight (`parallel::workers`). Tests give
     /// several, so that the workers' paths (their name tables, batches
@@ -332,6 +335,22 @@ pub enum KeepLanes {
     #[default]
     Kept,
     /// None: `report`, `export`, `diff` without the app.
+    Skipped,
+}
+
+/// Whether a timed trace keeps each call's two durations until it ends,
+/// for its functions' percentiles, histograms and slowest calls
+/// (`Profile::call_durations`): `--json`, its exports (Parquet's
+/// `functions`) and the app show them; a table of functions or lines does
+/// not. Every other number, the shortest and longest call included, is
+/// the same either way (`ProfileBuilder::skip_durations`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepDurations {
+    /// Kept: what shows a function's calls' distribution.
+    #[default]
+    Kept,
+    /// Only each function's shortest and longest call: `report --table`
+    /// of functions or lines.
     Skipped,
 }
 
@@ -476,6 +495,9 @@ pub(crate) fn builder_for(first: &str, loader: &dyn Loader, opts: &LoadOptions) 
     }
     if opts.lanes == KeepLanes::Skipped {
         b.skip_lanes();
+    }
+    if opts.durations == KeepDurations::Skipped {
+        b.skip_durations();
     }
     if let Some(sink) = opts.calls.take() {
         b.feed_calls(sink);

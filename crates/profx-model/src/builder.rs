@@ -87,6 +87,9 @@ pub struct ProfileBuilder {
     pub(crate) timeline_wanted: bool,
     /// Whether the trace feed makes each thread's lane (no `skip_lanes`).
     pub(crate) lanes_wanted: bool,
+    /// Whether the trace feed keeps each call's durations (no
+    /// `skip_durations`).
+    pub(crate) durations_wanted: bool,
     /// Where the trace feed hands each call (`feed_calls`).
     pub(crate) call_sink: Option<super::calls::Sink>,
     /// The stretch of a trace its numbers are cut to (`cut_to`).
@@ -152,6 +155,7 @@ impl ProfileBuilder {
             paths: Default::default(),
             timeline_wanted: false,
             lanes_wanted: true,
+            durations_wanted: true,
             call_sink: None,
             trace_range: crate::TimeRange::ALL,
             timeline: None,
@@ -775,6 +779,17 @@ impl ProfileBuilder {
     /// the loader starts. Every other number is the same either way.
     pub fn skip_lanes(&mut self) {
         self.lanes_wanted = false;
+    }
+
+    /// Asks the trace feed to keep each function's shortest and longest
+    /// call only, not every call's durations: its functions then have no
+    /// percentiles, histogram or slowest call (`Profile::call_durations`
+    /// is `None`), which only `--json`, its exports and the app show.
+    /// Their extremes (`Profile::per_call`) are the same either way, to
+    /// the bit: they are kept as the calls come in both. Call before the
+    /// loader starts.
+    pub fn skip_durations(&mut self) {
+        self.durations_wanted = false;
     }
 
     /// Whether the feeds make stacks (no `skip_stacks`).

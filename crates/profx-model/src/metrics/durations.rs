@@ -106,11 +106,45 @@ impl<T> Segments<T> {
 }
 
 /// The calls kept so far: four-byte values while the exceptions' list
-/// has room (always, in practice), else `f64`s.
+/// has room (always, in practice), else `f64`s; with each function's
+/// shortest and longest call in the same values ([`Ext`]).
 #[derive(Clone, Debug)]
 enum Log {
     Steps(Steps),
-    Exact(Segments<Entry<f64>>),
+    Exact(Segments<Entry<f64>>, Vec<Ext<f64>>),
+}
+
+/// A function's shortest and longest call, inclusive then exclusive, kept
+/// as its calls come (`note`): the one place a function's extremes are
+/// found, whether the calls themselves are kept for its percentiles or
+/// not (`Durations::extremes_only`). `None` before its first call.
+type Ext<T> = Option<[T; 4]>;
+
+/// Takes a call's two values `[incl, excl]` into `ext`, by `less`: a value
+/// replaces the shortest only when below it, the longest only when above
+/// (values equal in the order are the same number).
+#[inline(always)]
+fn note<T: Copy>(ext: &mut Vec<Ext<T>>, f: usize, [i, e]: [T; 2], less: impl Fn(T, T) -> bool) {
+    if ext.len() <= f {
+        ext.resize(f + 1, None);
+    }
+    match &mut ext[f] {
+        Some(x) => {
+            if less(i, x[0]) {
+                x[0] = i;
+            }
+            if less(x[1], i) {
+                x[1] = i;
+            }
+            if less(e, x[2]) {
+                x[2] = e;
+            }
+            if less(x[3], e) {
+                x[3] = e;
+            }
+        }
+        none => *none = Some([i, i, e, e]),
+    }
 }
 
 /// Values of four bytes: a whole number of steps of 10^-decimals ms below
@@ -123,6 +157,8 @@ struct Steps {
     scale: f64,
     calls: Segments<Entry<u32>>,
     exact: Vec<f64>,
+    /// By function: its extremes, in these values.
+    ext: Vec<Ext<u32>>,
 }
 
 /// The bit of a four-byte value that makes it an index into the exact
@@ -155,7 +191,39 @@ impl Steps {
             scale: 1.0,
             calls: Segments::default(),
             exact: Vec::new(),
+            ext: Vec::new(),
         }
+    }
+
+    /// Whether `a` is below `b` as `finish` orders them: steps as
+    /// numbers, an exception by its value.
+    #[inline(always)]
+    fn less(scale: f64, exact: &[f64], a: u32, b: u32) -> bool {
+        if (a | b) & EXCEPTION == 0 {
+            return a < b;
+        }
+        let ms = |v: u32| match v & EXCEPTION {
+            0 => f64::from(v) / scale,
+            _ => exact[(v & !EXCEPTION) as usize],
+        };
+        ms(a).total_cmp(&ms(b)).is_lt()
+    }
+
+    /// A call of function `f` of these values: its extremes, and the call
+    /// itself when `log` (for the percentiles).
+    #[inline(always)]
+    fn keep(&mut self, f: usize, [incl, excl]: [u32; 2], log: bool) {
+        if log {
+            self.calls.push(Entry {
+                func: f as u32,
+                incl,
+                excl,
+            });
+        }
+        let (scale, exact) = (self.scale, &self.exact);
+        note(&mut self.ext, f, [incl, excl], |a, b| {
+            Steps::less(scale, exact, a, b)
+        });
     }
 
     /// A four-byte value in ms.
@@ -200,32 +268,42 @@ impl Steps {
         // A value kept that the finer step cannot hold below `EXCEPTION`
         // becomes an exception: counted first, so that none is lost when
         // the list has no room for them all.
+        // The calls kept and the extremes are refined alike.
         let too_long = |k: u32| k & EXCEPTION == 0 && u64::from(k) * by >= u64::from(EXCEPTION);
         let mut calls = std::mem::take(&mut self.calls);
+        let mut ext = std::mem::take(&mut self.ext);
         let more: usize = calls
             .iter_mut()
             .map(|c| usize::from(too_long(c.incl)) + usize::from(too_long(c.excl)))
-            .sum();
+            .sum::<usize>()
+            + ext
+                .iter()
+                .flatten()
+                .map(|x| x.iter().filter(|&&k| too_long(k)).count())
+                .sum::<usize>();
         if more >= (EXCEPTION as usize).saturating_sub(self.exact.len()) {
-            self.calls = calls;
+            (self.calls, self.ext) = (calls, ext);
             return None;
         }
-        for c in calls.iter_mut() {
-            for k in [&mut c.incl, &mut c.excl] {
-                if *k & EXCEPTION != 0 {
-                    continue;
-                }
-                let more = u64::from(*k) * by;
-                *k = match u32::try_from(more).ok().filter(|&m| m < EXCEPTION) {
-                    Some(m) => m,
-                    // Exactly what it was: the room was counted above.
-                    None => self
-                        .exception(f64::from(*k) / self.scale)
-                        .unwrap_or(EXCEPTION),
-                };
+        let mut refine = |k: &mut u32| {
+            if *k & EXCEPTION != 0 {
+                return;
             }
+            let more = u64::from(*k) * by;
+            *k = match u32::try_from(more).ok().filter(|&m| m < EXCEPTION) {
+                Some(m) => m,
+                // Exactly what it was: the room was counted above.
+                None => self
+                    .exception(f64::from(*k) / self.scale)
+                    .unwrap_or(EXCEPTION),
+            };
+        };
+        for c in calls.iter_mut() {
+            refine(&mut c.incl);
+            refine(&mut c.excl);
         }
-        self.calls = calls;
+        ext.iter_mut().flatten().flatten().for_each(refine);
+        (self.calls, self.ext) = (calls, ext);
         (self.decimals, self.scale) = (finer, scale(finer));
         in_steps(v, self.scale)
     }
@@ -254,6 +332,9 @@ pub(super) struct Called {
 #[derive(Clone, Debug)]
 pub(super) struct Durations {
     timed: bool,
+    /// Whether each call is kept for its function's percentiles and
+    /// histogram; else only its extremes are (`extremes_only`).
+    distributions: bool,
     log: Log,
     /// Events seen so far: the next event's position in the trace's
     /// packets, counted across them in input order.
@@ -270,10 +351,18 @@ impl Durations {
     pub(super) fn new(timed: bool) -> Durations {
         Durations {
             timed,
+            distributions: true,
             log: Log::Steps(Steps::new()),
             events: 0,
             open: Vec::new(),
         }
+    }
+
+    /// Keeps each function's shortest and longest call only, not every
+    /// call: no percentile or histogram (`Profile::call_durations` is
+    /// `None`), the same extremes (`Profile::per_call`).
+    pub(super) fn extremes_only(&mut self) {
+        self.distributions = false;
     }
 
     /// An event of the trace arrived (one of its packets' events).
@@ -311,24 +400,29 @@ impl Durations {
     /// time on top of the stack (`excl`).
     #[inline(always)]
     pub(super) fn call(&mut self, func: FuncId, incl: f64, excl: f64) {
-        let func = func.index() as u32;
+        let f = func.index();
+        let log = self.distributions;
         let kept = match &mut self.log {
             Log::Steps(steps) => match steps.encode_both(incl, excl) {
                 (Some(incl), Some(excl)) => {
-                    steps.calls.push(Entry { func, incl, excl });
+                    steps.keep(f, [incl, excl], log);
                     true
                 }
                 _ => false,
             },
-            Log::Exact(calls) => {
-                calls.push(Entry { func, incl, excl });
-                true
-            }
+            Log::Exact(..) => false,
         };
         if !kept {
             self.make_exact();
-            if let Log::Exact(calls) = &mut self.log {
-                calls.push(Entry { func, incl, excl });
+            if let Log::Exact(calls, ext) = &mut self.log {
+                if log {
+                    calls.push(Entry {
+                        func: f as u32,
+                        incl,
+                        excl,
+                    });
+                }
+                note(ext, f, [incl, excl], |a: f64, b| a.total_cmp(&b).is_lt());
             }
         }
     }
@@ -351,38 +445,70 @@ impl Durations {
                 });
             }
         }
-        self.log = Log::Exact(exact);
+        let ext = steps
+            .ext
+            .iter()
+            .map(|x| x.map(|x| x.map(|k| steps.ms(k))))
+            .collect();
+        self.log = Log::Exact(exact, ext);
     }
 
     /// Each function's summary, `funcs` its calls as counted (each one
     /// given to `call` when the trace is timed); every call's values freed
     /// on the way.
     pub(super) fn finish(self, funcs: &[Called]) -> DurationTable {
-        let Durations { log, timed, .. } = self;
+        let Durations {
+            log,
+            timed,
+            distributions,
+            ..
+        } = self;
         let mut table = DurationTable::default();
         if !timed || funcs.iter().all(|f| f.calls == 0) {
             return table;
         }
-        match log {
+        table.distributions = distributions;
+        let ext: Vec<Ext<f64>> = match log {
             Log::Steps(mut steps) => {
                 let calls = std::mem::take(&mut steps.calls);
-                let grouped = group(calls, funcs, 0u32);
                 let (scale, exact) = (steps.scale, &steps.exact);
                 table.scale = Some(scale);
                 let ms = |v: u32| match v & EXCEPTION {
                     0 => f64::from(v) / scale,
                     _ => exact[(v & !EXCEPTION) as usize],
                 };
-                // Steps compare as numbers; an exception by its value.
-                let cmp = |a: &u32, b: &u32| match (a | b) & EXCEPTION {
-                    0 => a.cmp(b),
-                    _ => ms(*a).total_cmp(&ms(*b)),
-                };
-                summarise(&mut table, funcs, &grouped, (cmp, ms));
+                if distributions {
+                    let grouped = group(calls, funcs, 0u32);
+                    // Steps compare as numbers; an exception by its value.
+                    let cmp = |a: &u32, b: &u32| match (a | b) & EXCEPTION {
+                        0 => a.cmp(b),
+                        _ => ms(*a).total_cmp(&ms(*b)),
+                    };
+                    summarise(&mut table, funcs, &grouped, (cmp, ms));
+                }
+                steps.ext.iter().map(|x| x.map(|x| x.map(ms))).collect()
             }
-            Log::Exact(calls) => {
-                let grouped = group(calls, funcs, 0f64);
-                summarise(&mut table, funcs, &grouped, (f64::total_cmp, |v| v));
+            Log::Exact(calls, ext) => {
+                if distributions {
+                    let grouped = group(calls, funcs, 0f64);
+                    summarise(&mut table, funcs, &grouped, (f64::total_cmp, |v| v));
+                }
+                ext
+            }
+        };
+        if !distributions {
+            table.rows = funcs
+                .iter()
+                .map(|f| Row {
+                    calls: f.calls,
+                    slowest: f.slowest,
+                    ..Row::default()
+                })
+                .collect();
+        }
+        for (row, x) in table.rows.iter_mut().zip(&ext) {
+            if let Some(x) = x {
+                row.extremes = *x;
             }
         }
         table
@@ -411,7 +537,7 @@ fn group<T: Copy>(calls: Segments<Entry<T>>, funcs: &[Called], zero: T) -> Vec<[
     grouped
 }
 
-/// Each function's percentiles, extremes and histogram from its grouped
+/// Each function's percentiles and histogram from its grouped
 /// calls, on every core: a function at a time, each column's values
 /// copied into a scratch list as long as the function's calls (four
 /// bytes a value: with the grouped calls, no more than the log held) and
@@ -449,14 +575,13 @@ fn summarise<T, C, M>(
         for c in [1, 0] {
             scratch.clear();
             scratch.extend(calls.iter().map(|x| x[c]));
-            let (lo, hi) = extremes(scratch, &cmp);
             if c == 0 {
                 (hist, row.first_exp) = buckets.count(scratch.iter().map(|&v| ms(v)));
             }
             let at = percentiles(scratch, &cmp).map(&ms);
             match c {
-                0 => (row.incl, row.extremes[0], row.extremes[1]) = (at, ms(lo), ms(hi)),
-                _ => (row.excl, row.extremes[2], row.extremes[3]) = (at, ms(lo), ms(hi)),
+                0 => row.incl = at,
+                _ => row.excl = at,
             }
         }
         (row, hist)
@@ -472,14 +597,6 @@ fn summarise<T, C, M>(
         table.hist.extend(hist);
         table.rows.push(row);
     }
-}
-
-/// The least and the greatest of `v` (non-empty) in the order `cmp`.
-fn extremes<T: Copy>(v: &[T], cmp: &impl Fn(&T, &T) -> Ordering) -> (T, T) {
-    v.iter().fold((v[0], v[0]), |(lo, hi), x| {
-        let lo = if cmp(x, &lo).is_lt() { *x } else { lo };
-        (lo, if cmp(x, &hi).is_gt() { *x } else { hi })
-    })
 }
 
 /// The values of `v` (non-empty) at [`PERCENTS`], by nearest rank:
@@ -553,8 +670,9 @@ struct Row {
     calls: u64,
     incl: [f64; 3],
     excl: [f64; 3],
-    /// The shortest and longest call, inclusive then exclusive: from the
-    /// same values as the percentiles, so none is ever above the longest.
+    /// The shortest and longest call, inclusive then exclusive: of the
+    /// same values as the percentiles (`note`, as the calls come), so
+    /// none is ever above the longest.
     extremes: [f64; 4],
     slowest: u64,
     /// Its histogram in `DurationTable::hist`: the calls of no time at
@@ -573,6 +691,9 @@ pub(crate) struct DurationTable {
     /// The steps a ms held when the trace ended (`Steps::scale`); `None`
     /// where the values were kept exactly.
     scale: Option<f64>,
+    /// Whether the rows hold percentiles and histograms, or only each
+    /// function's calls and extremes (`Durations::extremes_only`).
+    distributions: bool,
 }
 
 /// The median, 90th and 99th percentile of a function's calls' times
@@ -665,6 +786,9 @@ impl Profile {
     /// (a rewrite does not know which call a path's time was).
     pub fn call_durations(&self, f: FuncId) -> Option<CallDurations<'_>> {
         let t = &self.durations;
+        if !t.distributions {
+            return None;
+        }
         let r = t.rows.get(f.index()).filter(|r| r.calls > 0)?;
         let hist = t
             .hist
@@ -700,7 +824,7 @@ impl Profile {
 
     /// Whether some function has durations ([`Profile::call_durations`]).
     pub fn has_call_durations(&self) -> bool {
-        !self.durations.rows.is_empty()
+        self.durations.distributions && !self.durations.rows.is_empty()
     }
 
     /// The packet and index of the trace's event at `position`, counted
@@ -899,10 +1023,92 @@ mod tests {
         d.call(0, 1.0 / 3.0, 0.0, 1);
         d.d.make_exact();
         d.call(0, 7.0, 2.0, 2);
-        assert!(matches!(d.d.log, Log::Exact(_)));
+        assert!(matches!(d.d.log, Log::Exact(..)));
         let t = d.finish();
         assert_eq!(row(&t, 0).incl, [1.5, 7.0, 7.0]);
         assert_eq!(row(&t, 0).excl, [0.25, 2.0, 2.0]);
+    }
+
+    /// Each function's extremes, kept alone (`extremes_only`), are those
+    /// of the full log to the bit, through every way a value is kept:
+    /// steps, a step refined, an exception, a value outgrowing a finer
+    /// step, a log made exact; and such a table says it has no
+    /// distribution.
+    #[test]
+    fn extremes_kept_alone_are_the_full_logs() {
+        let noisy = 1520.25 - 1519.1;
+        let runs: [&[(u32, f64, f64)]; 4] = [
+            &[
+                (0, 4.0, 1.0),
+                (0, noisy, 0.5),
+                (2, 0.125, 0.125),
+                (0, 3.0, 0.0),
+            ],
+            &[
+                (0, 2.0, 2.0),
+                (0, 5e9, 1.0),
+                (1, 1.0 / 3.0, 1.0 / 3.0),
+                (1, 0.5, 0.25),
+            ],
+            &[
+                (0, 4e6, 1.0),
+                (0, 0.0001, 0.0),
+                (0, 4e6, 4e6),
+                (1, 7.0, 7.0),
+            ],
+            &[
+                (0, 1.5, 0.25),
+                (0, 1.0 / 3.0, 0.0),
+                (0, 7.0, 2.0),
+                (0, 0.5, 0.5),
+            ],
+        ];
+        for (n, calls) in runs.iter().enumerate() {
+            let (mut full, mut alone) = (Feed::new(), Feed::new());
+            alone.d.extremes_only();
+            for (i, &(f, incl, excl)) in calls.iter().enumerate() {
+                for d in [&mut full, &mut alone] {
+                    if n == 3 && i == 2 {
+                        d.d.make_exact();
+                    }
+                    d.call(f, incl, excl, i as u64);
+                }
+            }
+            let (a, b) = (full.finish(), alone.finish());
+            assert!(a.distributions && !b.distributions, "run {n}");
+            for f in 0..3 {
+                let bits = |p: super::super::PerCall| {
+                    [
+                        p.min_inclusive,
+                        p.max_inclusive,
+                        p.min_exclusive,
+                        p.max_exclusive,
+                    ]
+                    .map(|v| v.map(f64::to_bits))
+                };
+                assert_eq!(bits(a.per_call(f)), bits(b.per_call(f)), "run {n}, {f}");
+                // And they are the least and greatest of the function's
+                // values as the table's clock holds them.
+                let held = |v: f64| {
+                    a.scale
+                        .and_then(|s| Some(f64::from(in_steps(v, s)?) / s))
+                        .unwrap_or(v)
+                };
+                let of = |c: fn(&(u32, f64, f64)) -> f64| {
+                    let v: Vec<f64> = calls
+                        .iter()
+                        .filter(|x| x.0 == f as u32)
+                        .map(|x| held(c(x)))
+                        .collect();
+                    let lo = v.iter().copied().min_by(f64::total_cmp);
+                    (lo, v.iter().copied().max_by(f64::total_cmp))
+                };
+                let ((i0, i1), (e0, e1)) = (of(|x| x.1), of(|x| x.2));
+                let want = [i0, i1, e0, e1].map(|v| v.map(f64::to_bits));
+                assert_eq!(bits(b.per_call(f)), want, "run {n}, {f}");
+            }
+            assert!(!a.per_call(0).is_absent());
+        }
     }
 
     #[test]

@@ -331,7 +331,7 @@ impl ProfileBuilder {
             children: FxHashMap::default(),
             roots: Vec::new(),
             sites: Sites::default(),
-            accs: Accs::new(time == TraceTime::Timed),
+            accs: Accs::new(time == TraceTime::Timed, self.durations_wanted),
             outside_ms: 0.0,
             marks: self.timeline_wanted.then(Vec::new),
             range: self.trace_range,

@@ -186,13 +186,19 @@ const NO_POP: Pop = Pop {
 };
 
 impl Accs {
-    pub(super) fn new(timed: bool) -> Accs {
+    /// `distributions`: whether each call's durations are kept for its
+    /// function's percentiles, or only its extremes (`skip_durations`).
+    pub(super) fn new(timed: bool, distributions: bool) -> Accs {
+        let mut durations = Durations::new(timed);
+        if !distributions {
+            durations.extremes_only();
+        }
         Accs {
             timed,
             paths: Segments::default(),
             funcs: Vec::new(),
             lines: Vec::new(),
-            durations: Durations::new(timed),
+            durations,
             more_callees: Vec::new(),
             dedup_at: 1 << 20,
             waiting: [NO_POP; WAITING],
@@ -463,7 +469,7 @@ mod tests {
     #[test]
     fn waiting_pops_add_up_in_arrival_order() {
         let spans = [1e16, 1.0, -1e16, 1.0, 0.1, 0.2, 0.3];
-        let mut queued = Accs::new(true);
+        let mut queued = Accs::new(true, true);
         let mut direct = (0.0, 0.0);
         for _ in 0..5 {
             for &s in &spans {
@@ -491,7 +497,7 @@ mod tests {
     /// when it keeps none.
     #[test]
     fn functions_add_up_pop_by_pop_with_paths_or_without() {
-        let mut a = Accs::new(true);
+        let mut a = Accs::new(true, true);
         a.path(StackId(4)).recursive = true;
         a.path(StackId(5));
         // Paths 0 and 4 end in function 2, path 5 in function 1.
@@ -499,7 +505,7 @@ mod tests {
             a.pop(pop(path, func, span));
         }
         a.flush();
-        let mut b = Accs::new(true);
+        let mut b = Accs::new(true, true);
         for (recursive, func, span) in [
             (false, 2, 8.0),
             (true, 2, 2.0),
@@ -553,7 +559,7 @@ mod tests {
 
     #[test]
     fn an_untimed_pop_counts_calls_only() {
-        let mut a = Accs::new(false);
+        let mut a = Accs::new(false, true);
         a.path(StackId(3)).recursive = true;
         a.pop(pop(3, 1, 5.0));
         a.flush();
