@@ -75,7 +75,10 @@ pub(super) fn export(args: &ExportArgs, q: &Query) -> anyhow::Result<ExitCode> {
     })?;
     let out = visible(&dir.to_string_lossy()).into_owned();
     match written {
-        Some((n, what)) => eprintln!("profx: wrote {n} runs ({what}) to {out}"),
+        Some((n, what)) => {
+            let runs = if n == 1 { "run" } else { "runs" };
+            eprintln!("profx: wrote {n} {runs} (rows: {what}) to {out}")
+        }
         None => eprintln!("profx: no run could be read; nothing written to {out}"),
     }
     Ok(match left_out.into_inner() {

@@ -150,14 +150,15 @@ impl Tables {
     }
 
     /// Closes every table and renames each into place; what was written,
-    /// in words.
+    /// in words: each table's rows (`functions 28`; a table's name is
+    /// plural whatever its count).
     pub fn finish(mut self) -> Result<super::Summary, ExportError> {
         self.syncer.stop().map_err(|e| io_error(&self.dir, e))?;
         let mut said = Vec::new();
         let mut done = Vec::new();
         for file in self.files {
             let name = format!("{}{}.parquet", file.spec.name, self.suffix);
-            said.push(format!("{} {}", file.rows, file.spec.name));
+            said.push(format!("{} {}", file.spec.name, file.rows));
             done.push((file.close()?, self.dir.join(name)));
         }
         for (temp, path) in done {
