@@ -786,8 +786,9 @@ impl ProfileBuilder {
     /// percentiles, histogram or slowest call (`Profile::call_durations`
     /// is `None`), which only `--json`, its exports and the app show.
     /// Their extremes (`Profile::per_call`) are the same either way, to
-    /// the bit: they are kept as the calls come in both. Call before the
-    /// loader starts.
+    /// the bit: taken as the calls come by the rule the kept calls are
+    /// summarised by (`durations.rs`, `note`). Call before the loader
+    /// starts.
     pub fn skip_durations(&mut self) {
         self.durations_wanted = false;
     }

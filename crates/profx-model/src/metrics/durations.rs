@@ -114,21 +114,18 @@ enum Log {
     Exact(Segments<Entry<f64>>, Vec<Ext<f64>>),
 }
 
-/// A function's shortest and longest call, inclusive then exclusive, kept
-/// as its calls come (`note`): the one place a function's extremes are
-/// found, whether the calls themselves are kept for its percentiles or
-/// not (`Durations::extremes_only`). `None` before its first call.
+/// A function's shortest and longest call, inclusive then exclusive:
+/// `None` before its first call. [`note`] is the one way they are found,
+/// over the function's calls kept when the trace ends (`summarise`), or
+/// as they come when only they are kept (`Durations::extremes_only`).
 type Ext<T> = Option<[T; 4]>;
 
 /// Takes a call's two values `[incl, excl]` into `ext`, by `less`: a value
 /// replaces the shortest only when below it, the longest only when above
 /// (values equal in the order are the same number).
 #[inline(always)]
-fn note<T: Copy>(ext: &mut Vec<Ext<T>>, f: usize, [i, e]: [T; 2], less: impl Fn(T, T) -> bool) {
-    if ext.len() <= f {
-        ext.resize(f + 1, None);
-    }
-    match &mut ext[f] {
+fn note<T: Copy>(ext: &mut Ext<T>, [i, e]: [T; 2], less: impl Fn(T, T) -> bool) {
+    match ext {
         Some(x) => {
             if less(i, x[0]) {
                 x[0] = i;
@@ -157,7 +154,8 @@ struct Steps {
     scale: f64,
     calls: Segments<Entry<u32>>,
     exact: Vec<f64>,
-    /// By function: its extremes, in these values.
+    /// By function: its extremes, in these values, when only they are
+    /// kept (no call in `calls`).
     ext: Vec<Ext<u32>>,
 }
 
@@ -209,8 +207,8 @@ impl Steps {
         ms(a).total_cmp(&ms(b)).is_lt()
     }
 
-    /// A call of function `f` of these values: its extremes, and the call
-    /// itself when `log` (for the percentiles).
+    /// A call of function `f` of these values: the call itself when `log`
+    /// (for the percentiles), else only its function's extremes.
     #[inline(always)]
     fn keep(&mut self, f: usize, [incl, excl]: [u32; 2], log: bool) {
         if log {
@@ -219,9 +217,13 @@ impl Steps {
                 incl,
                 excl,
             });
+            return;
+        }
+        if self.ext.len() <= f {
+            self.ext.resize(f + 1, None);
         }
         let (scale, exact) = (self.scale, &self.exact);
-        note(&mut self.ext, f, [incl, excl], |a, b| {
+        note(&mut self.ext[f], [incl, excl], |a, b| {
             Steps::less(scale, exact, a, b)
         });
     }
@@ -421,8 +423,14 @@ impl Durations {
                         incl,
                         excl,
                     });
+                } else {
+                    if ext.len() <= f {
+                        ext.resize(f + 1, None);
+                    }
+                    note(&mut ext[f], [incl, excl], |a: f64, b| {
+                        a.total_cmp(&b).is_lt()
+                    });
                 }
-                note(ext, f, [incl, excl], |a: f64, b| a.total_cmp(&b).is_lt());
             }
         }
     }
@@ -505,10 +513,10 @@ impl Durations {
                     ..Row::default()
                 })
                 .collect();
-        }
-        for (row, x) in table.rows.iter_mut().zip(&ext) {
-            if let Some(x) = x {
-                row.extremes = *x;
+            for (row, x) in table.rows.iter_mut().zip(&ext) {
+                if let Some(x) = x {
+                    row.extremes = *x;
+                }
             }
         }
         table
@@ -570,6 +578,13 @@ fn summarise<T, C, M>(
         };
         if calls.is_empty() {
             return (row, Vec::new());
+        }
+        let mut ext = None;
+        for &[i, e] in calls {
+            note(&mut ext, [i, e], |a, b| cmp(&a, &b).is_lt());
+        }
+        if let Some(x) = ext {
+            row.extremes = x.map(&ms);
         }
         let mut hist = Vec::new();
         for c in [1, 0] {
