@@ -567,11 +567,15 @@ impl TableFile {
             // Statistics and dictionaries cost a comparison or a hash a
             // value, on every column of every call: kept where they pay,
             // `run_id`'s chunk bounds (a reader skips other runs' groups
-            // by them) and dictionaries of names, which repeat.
+            // by them) and dictionaries of names, which repeat, in every
+            // table but `calls` (`TableSpec::dictionary`).
             .set_statistics_enabled(EnabledStatistics::None)
             .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
             .set_dictionary_enabled(false);
-        for path in schema::text_leaves(&spec) {
+        for path in schema::text_leaves(&spec)
+            .into_iter()
+            .filter(|_| spec.dictionary())
+        {
             props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
         }
         let props = props
