@@ -279,6 +279,12 @@ fn every_table_of_every_format_is_its_report() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let all: HashMap<&str, Vec<Value>> = TABLES.iter().map(|&t| (t, rows(&out, t))).collect();
     assert_eq!(all["runs"].len(), runs.len());
+    let n = runs.len();
+    let said = format!(
+        "wrote {n} runs (rows: runs {n}, functions {}, ",
+        all["functions"].len()
+    );
+    assert!(stderr(&o).contains(&said), "{said:?} in {}", stderr(&o));
     for (k, (path, report)) in runs.iter().enumerate() {
         let name = path.file_name().unwrap().to_string_lossy();
         check_run(&out, &all, k as i64 + 1, &name, report);
@@ -299,7 +305,32 @@ fn every_table_of_every_format_is_its_report() {
             .collect();
         assert_eq!(kv["schema"].as_deref(), Some("1"), "{t}");
         assert_eq!(kv["table"].as_deref(), Some(t));
+        // Names are dictionary-encoded in every table but `calls`
+        // (parquet.md § Files).
+        for g in r.metadata().row_groups() {
+            for c in g.columns() {
+                if c.column_type() == parquet::basic::Type::BYTE_ARRAY {
+                    let dict = c.dictionary_page_offset().is_some();
+                    assert_eq!(dict, t != "calls", "{t}: {}", c.column_path());
+                }
+            }
+        }
     }
+}
+
+/// One run is said as one.
+#[test]
+fn one_run_is_said_as_one() {
+    let dir = scratch("one");
+    let out = dir.join("tables");
+    let (path, _) = &loadable()[0];
+    let o = export(&[path.as_path()], &out, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("wrote 1 run (rows: runs 1, "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// The query's flags: each run answers them as `report --json` does with

@@ -605,13 +605,14 @@ fn consistent(p: &Profile) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// `bytes` (a trace or log, perhaps cut) loads alike with and without
-/// stacks, and with and without lanes and calls' durations: functions,
-/// their shortest and longest calls, lines, totals, meta, warnings and the
-/// event count equal to the bit (sums of many fractional times, whose
-/// order would show in their last bits), no stack without stacks, no lane
-/// without lanes and no function's percentiles without durations.
-fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
+/// `bytes` (a trace or log, perhaps cut) loads alike whole and lean: with
+/// and without lanes and calls' durations, then also without stacks (as
+/// `report --table` loads): functions, their shortest and longest calls,
+/// lines, totals, meta, warnings and the event count equal to the bit
+/// (sums of many fractional times, whose order would show in their last
+/// bits), no stack without stacks, no lane without lanes and no function's
+/// percentiles without durations; a whole load of a timed trace has lanes.
+fn same_when_lean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
     let load = |stacks, lean: bool| {
         let (lanes, durations) = match lean {
             true => (KeepLanes::Skipped, KeepDurations::Skipped),
@@ -639,25 +640,17 @@ fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> 
             prop_assert_eq!(k.threads(), n.threads());
             prop_assert!(n.lanes().is_none());
             for f in k.function_ids() {
-                let (a, b) = (k.per_call(f), n.per_call(f));
-                let bits = |p: profx::model::PerCall| {
-                    [
-                        p.min_inclusive,
-                        p.max_inclusive,
-                        p.min_exclusive,
-                        p.max_exclusive,
-                    ]
-                    .map(|v| v.map(f64::to_bits))
-                };
-                prop_assert_eq!(bits(a), bits(b), "{}", k.function_name(f));
+                prop_assert_eq!(extremes(k, f), extremes(n, f), "{}", k.function_name(f));
                 prop_assert!(n.call_durations(f).is_none());
             }
             prop_assert!(!n.has_call_durations());
+            // A timed trace's whole load (the app's) has its lanes.
+            prop_assert!(!k.has_call_durations() || k.lanes().is_some());
         }
         (Err(k), Err(n)) => prop_assert_eq!(k.to_string(), n.to_string()),
         (k, n) => return Err(TestCaseError::fail(format!("{k:?} against {n:?}"))),
     }
-    let (kept, skipped) = match (kept, load(KeepStacks::Skipped, false)) {
+    let (kept, skipped) = match (kept, load(KeepStacks::Skipped, true)) {
         (Ok(k), Ok(s)) => (k, s),
         (Err(k), Err(s)) => {
             prop_assert_eq!(k.to_string(), s.to_string());
@@ -673,7 +666,22 @@ fn same_without_stacks(bytes: &[u8], format: &str) -> Result<(), TestCaseError> 
     prop_assert_eq!(kept.event_count(), skipped.event_count());
     prop_assert!(skipped.stacks().is_empty());
     prop_assert_eq!(kept.stacks().is_empty(), kept.functions().is_empty());
+    for f in kept.function_ids() {
+        prop_assert_eq!(extremes(&kept, f), extremes(&skipped, f));
+    }
     Ok(())
+}
+
+/// A function's shortest and longest calls, to the bit.
+fn extremes(p: &Profile, f: profx::model::FuncId) -> [Option<u64>; 4] {
+    let c = p.per_call(f);
+    [
+        c.min_inclusive,
+        c.max_inclusive,
+        c.min_exclusive,
+        c.max_exclusive,
+    ]
+    .map(|v| v.map(f64::to_bits))
 }
 
 fn clean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
@@ -769,8 +777,8 @@ proptest! {
         events in calls(), s in samples(), at in any::<usize>()
     ) {
         for (file, format) in [(deldbe(&events), "xpp"), (dbf_trace(&events), "xpp"), (br_log(&s), "br")] {
-            same_without_stacks(&file, format)?;
-            same_without_stacks(&file[..at % file.len()], format)?;
+            same_when_lean(&file, format)?;
+            same_when_lean(&file[..at % file.len()], format)?;
         }
     }
 }

@@ -226,12 +226,14 @@ fn report_load_options(args: &ReportArgs, q: &profx::analysis::query::Query) -> 
     // (and its numbers are the same without them: `KeepStacks`,
     // `KeepDurations`). A query rewrites the call paths: it needs them
     // whatever it shows.
-    let table_only = !args.json
-        && q.steps.is_empty()
-        && matches!(args.view, View::Table(Table::Functions | Table::Lines));
-    let (stacks, durations) = match table_only {
-        true => (KeepStacks::Skipped, KeepDurations::Skipped),
-        false => (KeepStacks::Kept, KeepDurations::Kept),
+    let table = !args.json && matches!(args.view, View::Table(Table::Functions | Table::Lines));
+    let stacks = match table && q.steps.is_empty() {
+        true => KeepStacks::Skipped,
+        false => KeepStacks::Kept,
+    };
+    let durations = match table {
+        true => KeepDurations::Skipped,
+        false => KeepDurations::Kept,
     };
     LoadOptions {
         events: KeepEvents::Counted,

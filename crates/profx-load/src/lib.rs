@@ -327,8 +327,9 @@ pub enum KeepStacks {
 
 /// Whether a timed trace makes each thread's busy time across the run
 /// (`Profile::lanes`): the app's Timeline draws them; no report, export or
-/// comparison reads them, and they cost a tenth of a trace's load. Every
-/// other number is the same either way (`ProfileBuilder::skip_lanes`).
+/// comparison reads them, and making them is a share of a trace's load
+/// worth saving (BENCHMARKS.md, issue 69). Every other number is the same
+/// either way (`ProfileBuilder::skip_lanes`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KeepLanes {
     /// Lanes made: the app, and any load that may be shown in it.

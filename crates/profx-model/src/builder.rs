@@ -774,9 +774,9 @@ impl ProfileBuilder {
     }
 
     /// Asks the trace feed to make no lanes (`Profile::lanes`, the app's
-    /// Timeline; no report or export reads them): a tenth of a timed
-    /// trace's load goes to them (BENCHMARKS.md, issue 69). Call before
-    /// the loader starts. Every other number is the same either way.
+    /// Timeline; no report or export reads them; what they cost a timed
+    /// trace's load is in BENCHMARKS.md, issue 69). Call before the loader
+    /// starts. Every other number is the same either way.
     pub fn skip_lanes(&mut self) {
         self.lanes_wanted = false;
     }

@@ -646,7 +646,8 @@ impl Profile {
 
     /// A timed trace's threads across the run, a lane each in the order
     /// of `threads` (made while loading, whatever the trace's size);
-    /// `None` for an untimed trace and every other profile.
+    /// `None` for an untimed trace, a load that skipped them
+    /// (`ProfileBuilder::skip_lanes`) and every other profile.
     pub fn lanes(&self) -> Option<&super::lanes::Lanes> {
         self.lanes.as_ref()
     }

@@ -8,7 +8,9 @@
 //! keeps a call out of its function's count keeps it out of here too.
 //!
 //! A percentile needs every call's value, so each call's two durations
-//! are kept until the trace ends, then summarised and freed. They are
+//! are kept until the trace ends, then summarised and freed (a load that
+//! shows none keeps only each function's shortest and longest,
+//! `Durations::extremes_only`, in the same values). They are
 //! kept as whole **steps** of the trace's clock in four bytes each (a
 //! `u32`), with the function's number: 12 bytes a call, appended to a log
 //! in segments (growing never copies it; a pop writes where the last one
@@ -112,6 +114,30 @@ impl<T> Segments<T> {
 enum Log {
     Steps(Steps),
     Exact(Segments<Entry<f64>>, Vec<Ext<f64>>),
+}
+
+/// A call of function `f` in a log of `f64`s: the call itself when `log`,
+/// else only its function's extremes (as `Steps::keep`).
+fn keep_exact(
+    (calls, ext): (&mut Segments<Entry<f64>>, &mut Vec<Ext<f64>>),
+    f: usize,
+    [incl, excl]: [f64; 2],
+    log: bool,
+) {
+    if log {
+        calls.push(Entry {
+            func: f as u32,
+            incl,
+            excl,
+        });
+        return;
+    }
+    if ext.len() <= f {
+        ext.resize(f + 1, None);
+    }
+    note(&mut ext[f], [incl, excl], |a: f64, b| {
+        a.total_cmp(&b).is_lt()
+    });
 }
 
 /// A function's shortest and longest call, inclusive then exclusive:
@@ -410,27 +436,18 @@ impl Durations {
                     steps.keep(f, [incl, excl], log);
                     true
                 }
+                // Past 2³¹ exceptions: the log becomes `f64`s, this call with it.
                 _ => false,
             },
-            Log::Exact(..) => false,
+            Log::Exact(calls, ext) => {
+                keep_exact((calls, ext), f, [incl, excl], log);
+                true
+            }
         };
         if !kept {
             self.make_exact();
             if let Log::Exact(calls, ext) = &mut self.log {
-                if log {
-                    calls.push(Entry {
-                        func: f as u32,
-                        incl,
-                        excl,
-                    });
-                } else {
-                    if ext.len() <= f {
-                        ext.resize(f + 1, None);
-                    }
-                    note(&mut ext[f], [incl, excl], |a: f64, b| {
-                        a.total_cmp(&b).is_lt()
-                    });
-                }
+                keep_exact((calls, ext), f, [incl, excl], log);
             }
         }
     }
@@ -545,7 +562,7 @@ fn group<T: Copy>(calls: Segments<Entry<T>>, funcs: &[Called], zero: T) -> Vec<[
     grouped
 }
 
-/// Each function's percentiles and histogram from its grouped
+/// Each function's percentiles, extremes (`note`) and histogram from its grouped
 /// calls, on every core: a function at a time, each column's values
 /// copied into a scratch list as long as the function's calls (four
 /// bytes a value: with the grouped calls, no more than the log held) and
@@ -686,8 +703,8 @@ struct Row {
     incl: [f64; 3],
     excl: [f64; 3],
     /// The shortest and longest call, inclusive then exclusive: of the
-    /// same values as the percentiles (`note`, as the calls come), so
-    /// none is ever above the longest.
+    /// same values as the percentiles, by one rule (`note`), so none is
+    /// ever above the longest.
     extremes: [f64; 4],
     slowest: u64,
     /// Its histogram in `DurationTable::hist`: the calls of no time at
@@ -797,8 +814,9 @@ pub struct CallDurations<'a> {
 
 impl Profile {
     /// The distribution of `f`'s calls' durations: for a timed trace's
-    /// functions with calls; absent elsewhere, and after a query's step
-    /// (a rewrite does not know which call a path's time was).
+    /// functions with calls; absent elsewhere, after a query's step (a
+    /// rewrite does not know which call a path's time was) and from a load
+    /// that kept only the extremes (`ProfileBuilder::skip_durations`).
     pub fn call_durations(&self, f: FuncId) -> Option<CallDurations<'_>> {
         let t = &self.durations;
         if !t.distributions {

@@ -572,11 +572,10 @@ impl TableFile {
             .set_statistics_enabled(EnabledStatistics::None)
             .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
             .set_dictionary_enabled(false);
-        for path in schema::text_leaves(&spec)
-            .into_iter()
-            .filter(|_| spec.dictionary())
-        {
-            props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
+        if spec.dictionary() {
+            for path in schema::text_leaves(&spec) {
+                props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
+            }
         }
         let props = props
             .set_created_by(format!("profx {}", env!("CARGO_PKG_VERSION")))

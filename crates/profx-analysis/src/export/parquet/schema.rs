@@ -209,11 +209,10 @@ pub const TABLES: [TableSpec; 7] = [RUNS, FUNCTIONS, EDGES, STACKS, LINES, THREA
 
 impl TableSpec {
     /// Whether the table's texts are dictionary-encoded. Every table's
-    /// are but `calls`': a call's name is hashed and compared against the
-    /// dictionary at every row, which took a fifth of a many-run export's
-    /// time, all of it on the writer's thread; written plain (Snappy still
-    /// compresses the repeats) the export of 100 traces took 0.87 of its
-    /// time, for a `calls` file 12 % larger (BENCHMARKS.md, issue 70).
+    /// are but `calls`': there a call's name would be hashed and compared
+    /// against the dictionary at every row, on the writer's one thread,
+    /// the export's longest; written plain, Snappy still compresses the
+    /// repeats (what each way costs: BENCHMARKS.md, issue 70).
     pub fn dictionary(&self) -> bool {
         self.name != CALLS.name
     }
