@@ -209,12 +209,13 @@ pub const TABLES: [TableSpec; 7] = [RUNS, FUNCTIONS, EDGES, STACKS, LINES, THREA
 
 impl TableSpec {
     /// Whether the table's texts are dictionary-encoded. Every table's
-    /// are but `calls`': there a call's name would be hashed and compared
-    /// against the dictionary at every row, on the writer's one thread,
-    /// the export's longest; written plain, Snappy still compresses the
-    /// repeats (what each way costs: BENCHMARKS.md, issue 70).
+    /// are but `calls`' and `stacks'`, the two with a name a call or a
+    /// frame: there each would be hashed and compared against the
+    /// dictionary, on the writer's one thread, the export's longest;
+    /// written plain, Snappy still compresses the repeats (what each way
+    /// costs: BENCHMARKS.md, issue 70).
     pub fn dictionary(&self) -> bool {
-        self.name != CALLS.name
+        self.name != CALLS.name && self.name != STACKS.name
     }
 
     /// The Parquet message type of the table.
