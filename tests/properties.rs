@@ -631,16 +631,11 @@ fn same_when_lean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
     let kept = load(KeepStacks::Kept, false);
     match (&kept, &no_lanes) {
         (Ok(k), Ok(n)) => {
-            prop_assert_eq!(k.functions(), n.functions());
-            prop_assert_eq!(k.lines(), n.lines());
+            same_numbers(k, n)?;
             prop_assert_eq!(k.stacks(), n.stacks());
-            prop_assert_eq!(&k.totals, &n.totals);
-            prop_assert_eq!(&k.meta, &n.meta);
-            prop_assert_eq!(k.warnings(), n.warnings());
             prop_assert_eq!(k.threads(), n.threads());
             prop_assert!(n.lanes().is_none());
             for f in k.function_ids() {
-                prop_assert_eq!(extremes(k, f), extremes(n, f), "{}", k.function_name(f));
                 prop_assert!(n.call_durations(f).is_none());
             }
             prop_assert!(!n.has_call_durations());
@@ -658,30 +653,36 @@ fn same_when_lean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
         }
         (k, s) => return Err(TestCaseError::fail(format!("{k:?} against {s:?}"))),
     };
-    prop_assert_eq!(kept.functions(), skipped.functions());
-    prop_assert_eq!(kept.lines(), skipped.lines());
-    prop_assert_eq!(&kept.totals, &skipped.totals);
-    prop_assert_eq!(&kept.meta, &skipped.meta);
-    prop_assert_eq!(kept.warnings(), skipped.warnings());
-    prop_assert_eq!(kept.event_count(), skipped.event_count());
+    same_numbers(&kept, &skipped)?;
     prop_assert!(skipped.stacks().is_empty());
     prop_assert_eq!(kept.stacks().is_empty(), kept.functions().is_empty());
-    for f in kept.function_ids() {
-        prop_assert_eq!(extremes(&kept, f), extremes(&skipped, f));
-    }
     Ok(())
 }
 
-/// A function's shortest and longest calls, to the bit.
-fn extremes(p: &Profile, f: profx::model::FuncId) -> [Option<u64>; 4] {
-    let c = p.per_call(f);
-    [
-        c.min_inclusive,
-        c.max_inclusive,
-        c.min_exclusive,
-        c.max_exclusive,
-    ]
-    .map(|v| v.map(f64::to_bits))
+/// Two loads of one file give the same functions, lines, totals, meta,
+/// warnings and event count, and each function the same shortest and
+/// longest calls, to the bit.
+fn same_numbers(a: &Profile, b: &Profile) -> Result<(), TestCaseError> {
+    prop_assert_eq!(a.functions(), b.functions());
+    prop_assert_eq!(a.lines(), b.lines());
+    prop_assert_eq!(&a.totals, &b.totals);
+    prop_assert_eq!(&a.meta, &b.meta);
+    prop_assert_eq!(a.warnings(), b.warnings());
+    prop_assert_eq!(a.event_count(), b.event_count());
+    let bits = |p: &Profile, f| {
+        let c = p.per_call(f);
+        [
+            c.min_inclusive,
+            c.max_inclusive,
+            c.min_exclusive,
+            c.max_exclusive,
+        ]
+        .map(|v| v.map(f64::to_bits))
+    };
+    for f in a.function_ids() {
+        prop_assert_eq!(bits(a, f), bits(b, f), "{}", a.function_name(f));
+    }
+    Ok(())
 }
 
 fn clean(bytes: &[u8], format: &str) -> Result<(), TestCaseError> {
