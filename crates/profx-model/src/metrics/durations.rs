@@ -219,18 +219,20 @@ impl Steps {
         }
     }
 
-    /// Whether `a` is below `b` as `finish` orders them: steps as
-    /// numbers, an exception by its value.
+    /// How `a` and `b` are ordered, with the steps `scale` and the
+    /// exceptions `exact`: steps as numbers, an exception by its value (as
+    /// in ms). The one order of the values: the extremes' and the
+    /// percentiles'.
     #[inline(always)]
-    fn less(scale: f64, exact: &[f64], a: u32, b: u32) -> bool {
+    fn order(scale: f64, exact: &[f64], a: u32, b: u32) -> Ordering {
         if (a | b) & EXCEPTION == 0 {
-            return a < b;
+            return a.cmp(&b);
         }
         let ms = |v: u32| match v & EXCEPTION {
             0 => f64::from(v) / scale,
             _ => exact[(v & !EXCEPTION) as usize],
         };
-        ms(a).total_cmp(&ms(b)).is_lt()
+        ms(a).total_cmp(&ms(b))
     }
 
     /// A call of function `f` of these values: the call itself when `log`
@@ -250,7 +252,7 @@ impl Steps {
         }
         let (scale, exact) = (self.scale, &self.exact);
         note(&mut self.ext[f], [incl, excl], |a, b| {
-            Steps::less(scale, exact, a, b)
+            Steps::order(scale, exact, a, b).is_lt()
         });
     }
 
@@ -504,11 +506,7 @@ impl Durations {
                 };
                 if distributions {
                     let grouped = group(calls, funcs, 0u32);
-                    // Steps compare as numbers; an exception by its value.
-                    let cmp = |a: &u32, b: &u32| match (a | b) & EXCEPTION {
-                        0 => a.cmp(b),
-                        _ => ms(*a).total_cmp(&ms(*b)),
-                    };
+                    let cmp = |a: &u32, b: &u32| Steps::order(scale, exact, *a, *b);
                     summarise(&mut table, funcs, &grouped, (cmp, ms));
                 }
                 steps.ext.iter().map(|x| x.map(|x| x.map(ms))).collect()
