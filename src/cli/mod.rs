@@ -456,7 +456,10 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
     let profile = progress::while_loading(&inputs, || {
         let mut opts = load_options(&args.load);
         opts.timeline = target.needs_timeline();
+        // No export of one profile writes lanes or a call's percentile
+        // (a CSV table has each function's min and max, which are kept).
         opts.lanes = KeepLanes::Skipped;
+        opts.durations = KeepDurations::Skipped;
         load::load_inputs(&inputs, &opts)
     })?;
     let answered = ask(profile, q)?;
