@@ -341,17 +341,17 @@ pub enum KeepLanes {
 
 /// Whether a timed trace keeps each call's two durations until it ends,
 /// for its functions' percentiles, histograms and slowest calls
-/// (`Profile::call_durations`): `--json`, its exports (Parquet's
-/// `functions`) and the app show them; a table of functions or lines does
-/// not. Every other number, the shortest and longest call included, is
-/// the same either way (`ProfileBuilder::skip_durations`).
+/// (`Profile::call_durations`): `--json`, Parquet's `functions` and the
+/// app show them; a table of functions or lines and the exports of one
+/// profile do not. Every other number, the shortest and longest call
+/// included, is the same either way (`ProfileBuilder::skip_durations`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KeepDurations {
     /// Kept: what shows a function's calls' distribution.
     #[default]
     Kept,
     /// Only each function's shortest and longest call: `report --table`
-    /// of functions or lines.
+    /// of functions or lines, `export` of one profile.
     Skipped,
 }
 
