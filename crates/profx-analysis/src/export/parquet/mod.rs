@@ -567,8 +567,8 @@ impl TableFile {
             // Statistics and dictionaries cost a comparison or a hash a
             // value, on every column of every call: kept where they pay,
             // `run_id`'s chunk bounds (a reader skips other runs' groups
-            // by them) and dictionaries of names, which repeat, in every
-            // table but `calls` (`TableSpec::dictionary`).
+            // by them) and dictionaries of names, which repeat, in the
+            // tables `TableSpec::dictionary` names.
             .set_statistics_enabled(EnabledStatistics::None)
             .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
             .set_dictionary_enabled(false);
