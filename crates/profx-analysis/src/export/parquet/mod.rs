@@ -15,7 +15,7 @@ use super::ExportError;
 use crate::query::{Answer, Reads};
 use crate::report::json;
 use crate::sort::{canonical_functions, canonical_lines, canonical_stacks};
-use parquet::basic::Compression;
+use parquet::basic::{Compression, Encoding};
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
@@ -572,6 +572,15 @@ impl TableFile {
             .set_statistics_enabled(EnabledStatistics::None)
             .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
             .set_dictionary_enabled(false);
+        // Integers delta-encoded: `run_id` is one value a group, a call's
+        // thread and depth change little from row to row; as plain 8-byte
+        // values they were a third of the `calls` bytes Snappy went over
+        // (BENCHMARKS.md, issue 70). Every reader named in parquet.md
+        // reads the encoding.
+        for c in spec.columns.iter().filter(|c| c.kind == schema::Kind::Int) {
+            props =
+                props.set_column_encoding(ColumnPath::from(c.name), Encoding::DELTA_BINARY_PACKED);
+        }
         if spec.dictionary() {
             for path in schema::text_leaves(&spec) {
                 props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
