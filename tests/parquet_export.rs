@@ -305,14 +305,27 @@ fn every_table_of_every_format_is_its_report() {
             .collect();
         assert_eq!(kv["schema"].as_deref(), Some("1"), "{t}");
         assert_eq!(kv["table"].as_deref(), Some(t));
-        // Names are dictionary-encoded in every table but `calls` and
-        // `stacks` (parquet.md § Files).
+        // Texts are dictionary-encoded in every table (parquet.md §
+        // Files), `calls`' and `stacks'` by profx's keys: no page of them
+        // is plain. Integers are delta-encoded.
         for g in r.metadata().row_groups() {
             for c in g.columns() {
-                if c.column_type() == parquet::basic::Type::BYTE_ARRAY {
-                    let dict = c.dictionary_page_offset().is_some();
-                    let plain = ["calls", "stacks"].contains(&t);
-                    assert_eq!(dict, !plain, "{t}: {}", c.column_path());
+                let path = c.column_path();
+                match c.column_type() {
+                    parquet::basic::Type::BYTE_ARRAY => {
+                        assert!(c.dictionary_page_offset().is_some(), "{t}: {path}");
+                        if ["calls", "stacks"].contains(&t) {
+                            // The reader keeps the data pages' encodings.
+                            let keyed = parquet::basic::Encoding::RLE_DICTIONARY;
+                            let pages = c.page_encoding_stats_mask();
+                            assert!(pages.is_some_and(|m| m.is_only(keyed)), "{t}: {path}");
+                        }
+                    }
+                    parquet::basic::Type::INT64 => {
+                        let delta = parquet::basic::Encoding::DELTA_BINARY_PACKED;
+                        assert!(c.encodings().any(|e| e == delta), "{t}: {path}");
+                    }
+                    _ => {}
                 }
             }
         }

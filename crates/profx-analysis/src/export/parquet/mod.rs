@@ -9,6 +9,7 @@
 //! failed export leaves DIR as it was.
 
 pub mod calls;
+mod keyed;
 pub mod schema;
 
 use super::ExportError;
@@ -16,12 +17,11 @@ use crate::query::{Answer, Reads};
 use crate::report::json;
 use crate::sort::{canonical_functions, canonical_lines, canonical_stacks};
 use parquet::basic::{Compression, Encoding};
-use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnPath, SchemaDescriptor};
 use schema::{Batch, Cell, TABLES, TableSpec};
 use std::fs::File;
 use std::io::BufWriter;
@@ -50,6 +50,8 @@ pub struct Tables {
 struct TableFile {
     spec: TableSpec,
     writer: SerializedFileWriter<BufWriter<File>>,
+    /// The writer's schema, which the keyed columns are made by.
+    schema: SchemaDescriptor,
     temp: tempfile::NamedTempFile<File>,
     rows: u64,
 }
@@ -390,18 +392,16 @@ fn json_rows<T: serde::Serialize>(
 }
 
 /// `--json`'s stacks: its numbers (`json::stack_numbers`), and its
-/// frames' names made Parquet values once a function (a run has tens of
-/// thousands of stacks, each of tens of frames, over a few hundred
-/// functions), each path walked into one buffer rather than made a list
-/// of names per stack.
+/// frames as their names' keys (a run has tens of thousands of stacks,
+/// each of tens of frames, over a few hundred functions), each path
+/// walked into one buffer rather than made a list of names per stack.
 fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
-    let names: Vec<[ByteArray; 2]> = p
-        .function_ids()
-        .map(|f| {
-            let frame = json::frame(p, f);
-            [bytes(frame.name), bytes(frame.module)]
-        })
-        .collect();
+    let mut frame_keys = keyed::FrameKeys::default();
+    let mut keys = Vec::new();
+    let words = |f| {
+        let frame = json::frame(p, f);
+        [frame.name, frame.module]
+    };
     let stacks = canonical_stacks(p);
     let frames_in_all = stacks.iter().map(|&s| p.stack_depth(s)).sum();
     batch.reserve(stacks.len());
@@ -410,10 +410,16 @@ fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Resul
     for s in stacks {
         let row = json::stack_numbers(p, s);
         p.path_into(p.stack_node(s), &mut path);
+        keys.clear();
+        for &f in &path {
+            let add = |part, text: &str| batch.add_word(1, part, text);
+            let of = frame_keys.of(f, || words(f), add);
+            keys.push(of.map_err(|e| table_error("stacks", e))?);
+        }
         let count = |n: Option<u64>| n.and_then(|n| i64::try_from(n).ok());
         let cells = [
             Cell::Int(Some(run_id)),
-            Cell::Frames(&path, &names),
+            Cell::FrameKeys(&keys),
             Cell::Int(count(row.hits)),
             Cell::Float(row.self_ms),
             Cell::Float(row.child_ms),
@@ -423,10 +429,6 @@ fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Resul
             .map_err(|e| table_error("stacks", e))?;
     }
     Ok(())
-}
-
-fn bytes(s: &str) -> ByteArray {
-    ByteArray::from(s.as_bytes().to_vec())
 }
 
 fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), ExportError> {
@@ -481,9 +483,10 @@ fn call_rows(
     // it (`Profile::call_time`).
     let ms = |x: f64| at(loaded.call_time(x));
     let functions = loaded.functions().len();
-    // Each function's name and module made Parquet values once, shared by
-    // its calls' rows.
-    let mut names: Vec<Option<[ByteArray; 2]>> = vec![None; functions];
+    // Each function's name and module keys in the group's dictionaries,
+    // added the first time a call names it.
+    let mut frame_keys = keyed::FrameKeys::default();
+    let words = |f| [loaded.function_name(f), loaded.function_module(f)];
     let mut written = 0;
     let spill_error = |e| table_error("calls", e);
     let mut blocks = spilled.blocks().map_err(spill_error)?;
@@ -498,16 +501,15 @@ fn call_rows(
             {
                 continue;
             }
-            let Some(slot) = names.get_mut(c.func.index()) else {
+            if c.func.index() >= functions {
                 let why = format!("a call of function {} of {functions}", c.func.raw());
                 return Err(table_error("calls", why));
-            };
-            let [name, module] = slot.get_or_insert_with(|| {
-                [
-                    bytes(loaded.function_name(c.func)),
-                    bytes(loaded.function_module(c.func)),
-                ]
-            });
+            }
+            // The name's column is the table's third, the module's its fourth.
+            let add = |part, text: &str| batch.add_word(2 + part, 0, text);
+            let keys = frame_keys
+                .of(c.func, || words(c.func), add)
+                .map_err(|e| table_error("calls", e))?;
             let Ok(thread) = i64::try_from(c.thread) else {
                 let why = format!("thread {} is no int64", c.thread);
                 return Err(table_error("calls", why));
@@ -516,8 +518,7 @@ fn call_rows(
                 .push_call(
                     run_id,
                     thread,
-                    name,
-                    module,
+                    keys,
                     at(c.start),
                     ms(c.inclusive),
                     ms(c.exclusive),
@@ -527,6 +528,8 @@ fn call_rows(
             written += 1;
             if batch.rows() >= GROUP_ROWS {
                 let full = std::mem::replace(&mut batch, spare.take(TABLES[table]));
+                // The keys were the written group's dictionaries'.
+                frame_keys.reset();
                 if !emit(Piece { table, batch: full }) {
                     return Ok(None);
                 }
@@ -581,7 +584,7 @@ impl TableFile {
             props =
                 props.set_column_encoding(ColumnPath::from(c.name), Encoding::DELTA_BINARY_PACKED);
         }
-        if spec.dictionary() {
+        if !spec.keyed() {
             for path in schema::text_leaves(&spec) {
                 props = props.set_column_dictionary_enabled(ColumnPath::new(path), true);
             }
@@ -593,15 +596,18 @@ impl TableFile {
                 KeyValue::new("table".into(), spec.name.to_string()),
             ]))
             .build();
+        let parsed = Arc::new(parsed);
+        let schema = SchemaDescriptor::new(Arc::clone(&parsed));
         let writer = SerializedFileWriter::new(
             BufWriter::with_capacity(1 << 16, out),
-            Arc::new(parsed),
+            parsed,
             Arc::new(props),
         )
         .map_err(|e| parquet_error(dir, e))?;
         Ok(TableFile {
             spec,
             writer,
+            schema,
             temp,
             rows: 0,
         })
@@ -623,7 +629,7 @@ impl TableFile {
             .next_row_group()
             .map_err(|e| parquet_error(&path, e))?;
         batch
-            .write(&mut group)
+            .write(&mut group, &self.schema)
             .map_err(|e| parquet_error(&path, e))?;
         group.close().map_err(|e| parquet_error(&path, e))?;
         self.rows += rows;

@@ -7,10 +7,11 @@
 //! by its key, so a column can only hold what `--json` says, with the
 //! same number and the same null.
 
+use super::keyed::{self, Keyed};
 use parquet::basic::Type as Physical;
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::file::writer::SerializedRowGroupWriter;
-use profx_model::FuncId;
+use parquet::schema::types::SchemaDescriptor;
 use serde_json::Value;
 use std::io::Write;
 
@@ -208,14 +209,14 @@ pub const CALLS: TableSpec = TableSpec {
 pub const TABLES: [TableSpec; 7] = [RUNS, FUNCTIONS, EDGES, STACKS, LINES, THREADS, CALLS];
 
 impl TableSpec {
-    /// Whether the table's texts are dictionary-encoded. Every table's
-    /// are but `calls`' and `stacks'`, the two with a name a call or a
-    /// frame: there each would be hashed and compared against the
-    /// dictionary, on the writer's one thread, the export's longest;
-    /// written plain, Snappy still compresses the repeats (what each way
-    /// costs: BENCHMARKS.md, issue 70).
-    pub fn dictionary(&self) -> bool {
-        self.name != CALLS.name && self.name != STACKS.name
+    /// Whether the table's texts are keys into a dictionary its rows'
+    /// maker builds (`keyed.rs`): `calls` and `stacks`, the two with a
+    /// name a call or a frame, millions of rows over a few thousand
+    /// names. The other tables' texts are dictionary-encoded by the
+    /// parquet crate, which hashes each value (what each way costs:
+    /// BENCHMARKS.md, issue 70).
+    pub fn keyed(&self) -> bool {
+        self.name == CALLS.name || self.name == STACKS.name
     }
 
     /// The Parquet message type of the table.
@@ -277,6 +278,8 @@ enum Values {
     Int(Vec<i64>),
     Float(Vec<f64>),
     Bytes(Vec<ByteArray>),
+    /// Texts as keys into the leaf's own dictionary ([`TableSpec::keyed`]).
+    Keys(Keyed),
 }
 
 /// One leaf column's values and levels (a list's leaves have repetition
@@ -306,6 +309,7 @@ impl Leaf {
             Values::Int(v) => v.clear(),
             Values::Float(v) => v.clear(),
             Values::Bytes(v) => v.clear(),
+            Values::Keys(k) => k.clear(),
         }
         self.defs.clear();
         self.reps.clear();
@@ -322,14 +326,11 @@ pub enum Cell<'a> {
     Float(Option<f64>),
     /// A string, or null.
     Text(Option<&'a str>),
-    /// A string already made a Parquet value: a name repeated on many rows
-    /// (a trace's calls) shares its bytes.
-    Bytes(&'a ByteArray),
     /// A list of strings.
     Texts(&'a [String]),
-    /// A list of functions, root first, and every function's name and
-    /// module made Parquet values, by its index.
-    Frames(&'a [FuncId], &'a [[ByteArray; 2]]),
+    /// A list of functions, root first, each as its name's and its
+    /// module's keys in the batch's dictionaries ([`Batch::add_word`]).
+    FrameKeys(&'a [[u32; 2]]),
 }
 
 /// Why a row does not fit its table: a column's key missing from the row
@@ -354,19 +355,23 @@ pub struct Batch {
 impl Batch {
     /// An empty batch of `spec`'s rows.
     pub fn new(spec: TableSpec) -> Batch {
+        let text = || match spec.keyed() {
+            true => Values::Keys(Keyed::default()),
+            false => Values::Bytes(Vec::new()),
+        };
         let leaves = spec
             .columns
             .iter()
             .map(|c| match c.kind {
                 Kind::Int => vec![Leaf::new(Values::Int(Vec::new()), c.nullable, false)],
                 Kind::Float => vec![Leaf::new(Values::Float(Vec::new()), c.nullable, false)],
-                Kind::Text => vec![Leaf::new(Values::Bytes(Vec::new()), c.nullable, false)],
-                Kind::Texts => vec![Leaf::new(Values::Bytes(Vec::new()), c.nullable, true)],
+                Kind::Text => vec![Leaf::new(text(), c.nullable, false)],
+                Kind::Texts => vec![Leaf::new(text(), c.nullable, true)],
                 Kind::Frame => (0..2)
-                    .map(|_| Leaf::new(Values::Bytes(Vec::new()), c.nullable, false))
+                    .map(|_| Leaf::new(text(), c.nullable, false))
                     .collect(),
                 Kind::Frames => (0..2)
-                    .map(|_| Leaf::new(Values::Bytes(Vec::new()), c.nullable, true))
+                    .map(|_| Leaf::new(text(), c.nullable, true))
                     .collect(),
             })
             .collect();
@@ -385,6 +390,20 @@ impl Batch {
     /// Rows waiting.
     pub fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// Adds `text` to the dictionary of `column`'s leaf `part` (a frame's
+    /// name 0, its module 1) of a keyed table: its key.
+    pub fn add_word(&mut self, column: usize, part: usize, text: &str) -> Result<u32, Mismatch> {
+        match self.leaves.get_mut(column).and_then(|l| l.get_mut(part)) {
+            Some(Leaf {
+                values: Values::Keys(keyed),
+                ..
+            }) => keyed
+                .add(text.as_bytes())
+                .map_err(|e| self.mismatch(column, e.to_string())),
+            _ => Err(self.mismatch(column.min(self.spec.columns.len() - 1), "no keyed text")),
+        }
     }
 
     fn mismatch(&self, column: usize, why: impl Into<String>) -> Mismatch {
@@ -434,6 +453,9 @@ impl Batch {
     /// Refuses a row whose values are not of their column's kind, before
     /// any of it is added: a table never holds half a row.
     fn check_json(&self, row: &Value) -> Result<(), Mismatch> {
+        if self.spec.keyed() {
+            return Err(self.mismatch(0, "a row of keyed texts given as JSON"));
+        }
         for (i, c) in self.spec.columns.iter().enumerate().skip(1) {
             let v = row.get(c.name).unwrap_or(&Value::Null);
             let text = |v: &Value| v.is_string();
@@ -457,6 +479,7 @@ impl Batch {
 
     /// Adds a row given cell by cell, in the columns' order.
     pub fn push_cells(&mut self, cells: &[Cell<'_>]) -> Result<(), Mismatch> {
+        let keyed = self.spec.keyed();
         if cells.len() != self.spec.columns.len() {
             return Err(self.mismatch(0, format!("{} cells for the row", cells.len())));
         }
@@ -464,18 +487,23 @@ impl Batch {
             let fits = match (c.kind, cell) {
                 (Kind::Int, Cell::Int(v)) => v.is_some() || c.nullable,
                 (Kind::Float, Cell::Float(v)) => v.is_some() || c.nullable,
-                (Kind::Text, Cell::Text(v)) => v.is_some() || c.nullable,
-                (Kind::Text, Cell::Bytes(_)) => true,
-                (Kind::Texts, Cell::Texts(_)) => true,
-                (Kind::Frames, Cell::Frames(path, names)) => {
-                    path.iter().all(|f| f.index() < names.len())
+                (Kind::Text, Cell::Text(v)) => (v.is_some() || c.nullable) && !keyed,
+                (Kind::Texts, Cell::Texts(_)) => !keyed,
+                (Kind::Frames, Cell::FrameKeys(path)) => {
+                    keyed
+                        && path.iter().all(|keys| {
+                            self.leaves[i].iter().zip(keys).all(|(leaf, &key)| {
+                                matches!(&leaf.values, Values::Keys(k) if k.has(key))
+                            })
+                        })
                 }
                 _ => false,
             };
             if !fits {
-                // A path's cell holds every function's names: not said whole.
                 let why = match cell {
-                    Cell::Frames(..) if c.kind == Kind::Frames => "a frame of no function".into(),
+                    Cell::FrameKeys(..) if c.kind == Kind::Frames => {
+                        "a frame's key in no dictionary".into()
+                    }
                     _ => format!("{cell:?} is no {}", c.kind.spec_name()),
                 };
                 return Err(self.mismatch(i, why));
@@ -486,12 +514,10 @@ impl Batch {
                 Cell::Int(v) => push_scalar(&mut leaves[0], Scalar::Int(v)),
                 Cell::Float(v) => push_scalar(&mut leaves[0], Scalar::Float(v)),
                 Cell::Text(v) => push_scalar(&mut leaves[0], Scalar::Text(v)),
-                Cell::Bytes(v) => push_bytes(&mut leaves[0], v),
                 Cell::Texts(v) => push_list(&mut leaves[0], v.iter().map(String::as_str)),
-                Cell::Frames(path, names) => {
+                Cell::FrameKeys(path) => {
                     for (k, leaf) in leaves.iter_mut().enumerate() {
-                        let items = path.iter().filter_map(|f| names.get(f.index()));
-                        push_byte_list(leaf, items.map(|pair| &pair[k]));
+                        push_key_list(leaf, path.iter().map(|keys| keys[k]));
                     }
                 }
             }
@@ -508,6 +534,7 @@ impl Batch {
                 Values::Int(v) => v.reserve(rows),
                 Values::Float(v) => v.reserve(rows),
                 Values::Bytes(v) => v.reserve(rows),
+                Values::Keys(k) => k.reserve(rows),
             }
             if leaf.nullable || leaf.repeated {
                 leaf.defs.reserve(rows);
@@ -518,25 +545,27 @@ impl Batch {
     /// Room for `items` more items of the lists' leaves, over all rows.
     pub fn reserve_items(&mut self, items: usize) {
         for leaf in self.leaves.iter_mut().flatten().filter(|l| l.repeated) {
-            if let Values::Bytes(v) = &mut leaf.values {
-                v.reserve(items);
+            match &mut leaf.values {
+                Values::Bytes(v) => v.reserve(items),
+                Values::Keys(k) => k.reserve(items),
+                Values::Int(_) | Values::Float(_) => {}
             }
             leaf.defs.reserve(items);
             leaf.reps.reserve(items);
         }
     }
 
-    /// Adds a row of the `calls` table ([`CALLS`]' columns, in order).
-    /// Its cells are of their columns' kinds by their types, so none is
-    /// checked as `push_cells` checks them: a trace has millions of
-    /// calls, and the checks cost about as much as the pushes.
+    /// Adds a row of the `calls` table ([`CALLS`]' columns, in order), its
+    /// function as its name's and module's keys ([`Batch::add_word`]).
+    /// Its cells are of their columns' kinds by their types, so none but
+    /// the keys is checked as `push_cells` checks them: a trace has
+    /// millions of calls, and the checks cost about as much as the pushes.
     #[allow(clippy::too_many_arguments)]
     pub fn push_call(
         &mut self,
         run: i64,
         thread: i64,
-        name: &ByteArray,
-        module: &ByteArray,
+        [name, module]: [u32; 2],
         start: Option<f64>,
         inclusive: Option<f64>,
         exclusive: Option<f64>,
@@ -555,10 +584,11 @@ impl Batch {
         else {
             return Err(self.mismatch(0, "a call's row in another table"));
         };
+        if !key(&mut names[0], name) || !key(&mut modules[0], module) {
+            return Err(self.mismatch(2, "a key in no dictionary"));
+        }
         int(&mut run_id[0], run);
         int(&mut threads[0], thread);
-        byte_array(&mut names[0], name);
-        byte_array(&mut modules[0], module);
         float(&mut starts[0], start);
         float(&mut inclusives[0], inclusive);
         float(&mut exclusives[0], exclusive);
@@ -572,19 +602,32 @@ impl Batch {
     pub fn write<W: Write + Send>(
         &mut self,
         group: &mut SerializedRowGroupWriter<'_, W>,
+        schema: &SchemaDescriptor,
     ) -> parquet::errors::Result<()> {
-        for leaf in self.leaves.iter_mut().flatten() {
+        for (i, leaf) in self.leaves.iter_mut().flatten().enumerate() {
+            let defs = (leaf.nullable || leaf.repeated).then_some(leaf.defs.as_slice());
+            let reps = leaf.repeated.then_some(leaf.reps.as_slice());
+            if let Values::Keys(keyed) = &leaf.values {
+                if i >= schema.num_columns() {
+                    return Err(parquet::errors::ParquetError::General(
+                        "the schema has fewer columns than the table".into(),
+                    ));
+                }
+                let (bytes, close) = keyed::chunk(&schema.column(i), keyed, defs, reps)?;
+                group.append_column(&bytes, close)?;
+                leaf.clear();
+                continue;
+            }
             let Some(mut column) = group.next_column()? else {
                 return Err(parquet::errors::ParquetError::General(
                     "the schema has fewer columns than the table".into(),
                 ));
             };
-            let defs = (leaf.nullable || leaf.repeated).then_some(leaf.defs.as_slice());
-            let reps = leaf.repeated.then_some(leaf.reps.as_slice());
             match &leaf.values {
                 Values::Int(v) => column.typed::<Int64Type>().write_batch(v, defs, reps)?,
                 Values::Float(v) => column.typed::<DoubleType>().write_batch(v, defs, reps)?,
                 Values::Bytes(v) => column.typed::<ByteArrayType>().write_batch(v, defs, reps)?,
+                Values::Keys(_) => 0,
             };
             column.close()?;
             leaf.clear();
@@ -629,15 +672,6 @@ fn push_scalar(leaf: &mut Leaf, v: Scalar<'_>) {
     }
 }
 
-fn push_bytes(leaf: &mut Leaf, v: &ByteArray) {
-    if let Values::Bytes(out) = &mut leaf.values {
-        out.push(v.clone());
-        if leaf.nullable {
-            leaf.defs.push(1);
-        }
-    }
-}
-
 /// A required integer's value.
 fn int(leaf: &mut Leaf, v: i64) {
     if let Values::Int(out) = &mut leaf.values {
@@ -645,10 +679,15 @@ fn int(leaf: &mut Leaf, v: i64) {
     }
 }
 
-/// A required string's value.
-fn byte_array(leaf: &mut Leaf, v: &ByteArray) {
-    if let Values::Bytes(out) = &mut leaf.values {
-        out.push(v.clone());
+/// A required keyed string's value; false if the key is in no
+/// dictionary.
+fn key(leaf: &mut Leaf, key: u32) -> bool {
+    match &mut leaf.values {
+        Values::Keys(out) if out.has(key) => {
+            out.push(key);
+            true
+        }
+        _ => false,
     }
 }
 
@@ -681,14 +720,14 @@ fn push_list<'a>(leaf: &mut Leaf, items: impl Iterator<Item = &'a str>) {
     }
 }
 
-/// `push_list`, of values already made.
-fn push_byte_list<'a>(leaf: &mut Leaf, items: impl Iterator<Item = &'a ByteArray>) {
-    let Values::Bytes(out) = &mut leaf.values else {
+/// `push_list`, of keys.
+fn push_key_list(leaf: &mut Leaf, items: impl Iterator<Item = u32>) {
+    let Values::Keys(out) = &mut leaf.values else {
         return;
     };
     let mut any = false;
     for item in items {
-        out.push(item.clone());
+        out.push(item);
         leaf.defs.push(1);
         leaf.reps.push(i16::from(any));
         any = true;
