@@ -570,8 +570,9 @@ impl TableFile {
             // Statistics and dictionaries cost a comparison or a hash a
             // value, on every column of every call: kept where they pay,
             // `run_id`'s chunk bounds (a reader skips other runs' groups
-            // by them) and dictionaries of names, which repeat, in the
-            // tables `TableSpec::dictionary` names.
+            // by them) and dictionaries of names, which repeat: the
+            // crate's in the small tables, the rows' maker's own in those
+            // `TableSpec::keyed` names (`keyed.rs`).
             .set_statistics_enabled(EnabledStatistics::None)
             .set_column_statistics_enabled(ColumnPath::from("run_id"), EnabledStatistics::Chunk)
             .set_dictionary_enabled(false);
