@@ -449,7 +449,7 @@ fn speedscope_exports_validate_and_give_back_the_model() {
 
 #[test]
 fn chrome_trace_events_nest_per_thread() {
-    let mut traces = 0;
+    let (mut traces, mut ranged) = (0, 0);
     for (input, r) in loadable() {
         let (input, r) = (input.as_path(), r);
         if r["format"] != "xpp" {
@@ -466,32 +466,48 @@ fn chrome_trace_events_nest_per_thread() {
             continue;
         }
         let doc: Value = serde_json::from_slice(&export(input, &["--to", "chrome"])).unwrap();
-        let mut stacks: HashMap<u64, (Vec<String>, f64)> = HashMap::new();
-        let mut begins = 0.0;
-        for e in doc["traceEvents"].as_array().unwrap() {
-            let ph = e["ph"].as_str().unwrap();
-            if ph == "M" {
-                continue;
-            }
-            let (stack, clock) = stacks.entry(e["tid"].as_u64().unwrap()).or_default();
-            let ts = f(&e["ts"]);
-            assert!(ts >= *clock, "{input:?}: time goes back: {e}");
-            *clock = ts;
-            let name = e["name"].as_str().unwrap().to_string();
-            match ph {
-                "B" => {
-                    begins += 1.0;
-                    stack.push(name);
-                }
-                "E" => assert_eq!(stack.pop(), Some(name), "{input:?}: {e}"),
-                other => panic!("unexpected phase {other}"),
-            }
-        }
-        assert!(stacks.values().all(|(s, _)| s.is_empty()), "{input:?}");
+        let begins = chrome_begins(&doc, input);
         assert_eq!(begins, sum(&r["functions"], "calls"), "{input:?}");
+        // A range reaching the run's last event covers it whole (model.md
+        // § Time ranges): a call entered at that instant is written too.
+        if !r["meta"]["time_unit"].is_null() {
+            let whole = ["--to", "chrome", "--until", "1e12"];
+            let doc: Value = serde_json::from_slice(&export(input, &whole)).unwrap();
+            assert_eq!(chrome_begins(&doc, input), begins, "{input:?} {whole:?}");
+            ranged += 1;
+        }
         traces += 1;
     }
     assert!(traces >= 10);
+    assert!(ranged >= 5, "{ranged}");
+}
+
+/// A Chrome trace's calls (its `B` events), checking that they nest per
+/// thread and that time never goes back on one.
+fn chrome_begins(doc: &Value, input: &Path) -> f64 {
+    let mut stacks: HashMap<u64, (Vec<String>, f64)> = HashMap::new();
+    let mut begins = 0.0;
+    for e in doc["traceEvents"].as_array().unwrap() {
+        let ph = e["ph"].as_str().unwrap();
+        if ph == "M" {
+            continue;
+        }
+        let (stack, clock) = stacks.entry(e["tid"].as_u64().unwrap()).or_default();
+        let ts = f(&e["ts"]);
+        assert!(ts >= *clock, "{input:?}: time goes back: {e}");
+        *clock = ts;
+        let name = e["name"].as_str().unwrap().to_string();
+        match ph {
+            "B" => {
+                begins += 1.0;
+                stack.push(name);
+            }
+            "E" => assert_eq!(stack.pop(), Some(name), "{input:?}: {e}"),
+            other => panic!("unexpected phase {other}"),
+        }
+    }
+    assert!(stacks.values().all(|(s, _)| s.is_empty()), "{input:?}");
+    begins
 }
 
 fn csv_rows(bytes: &[u8]) -> (Vec<String>, Vec<Vec<String>>) {

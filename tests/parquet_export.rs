@@ -472,6 +472,59 @@ fn listing(dir: &Path) -> Vec<String> {
     names
 }
 
+/// A range that reaches a run's last event covers it whole (model.md §
+/// Time ranges): a call entered at that last instant is a row, as it is
+/// one of its function's `calls` in `report --json` with the same range.
+/// Over the whole run, every check of the calls holds; from its middle,
+/// each function's rows still number its calls.
+#[test]
+fn a_range_to_the_runs_end_keeps_the_calls_entered_there() {
+    let dir = scratch("range-end");
+    let out = dir.join("tables");
+    let timed: Vec<&Path> = loadable()
+        .iter()
+        .filter(|(_, r)| r["format"] == "xpp" && !r["meta"]["time_unit"].is_null())
+        .map(|(p, _)| p.as_path())
+        .collect();
+    assert!(timed.len() >= 3, "{timed:?}");
+    let whole = ["--until", "1e12"];
+    let o = export(&timed, &out, &whole);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let calls = rows(&out, "calls");
+    for (k, f) in timed.iter().enumerate() {
+        let report = report_json(f.to_str().unwrap(), &whole);
+        let name = format!("{} {whole:?}", f.display());
+        check_calls(&of_run(&calls, k as i64 + 1), &name, &report);
+    }
+    // The last event of open-calls.prf enters ACCEPT at 6 ms.
+    let open = Path::new(FIXTURES).join("xpp/open-calls.prf");
+    for flags in [["--from", "2"], ["--until", "6"]] {
+        let _ = std::fs::remove_dir_all(&out);
+        let o = export(&[&open], &out, &flags);
+        assert_eq!(o.status.code(), Some(0), "{flags:?}: {}", stderr(&o));
+        let report = report_json(open.to_str().unwrap(), &flags);
+        let mut rows_of: BTreeMap<&str, u64> = BTreeMap::new();
+        let calls = rows(&out, "calls");
+        for c in &calls {
+            *rows_of.entry(c["name"].as_str().unwrap()).or_default() += 1;
+        }
+        let counted: BTreeMap<&str, u64> = report["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["name"].as_str().unwrap(),
+                    f["calls"].as_u64().unwrap_or(0),
+                )
+            })
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        assert_eq!(rows_of, counted, "{flags:?}");
+        assert_eq!(counted.get("ACCEPT"), Some(&1), "{flags:?}");
+    }
+}
+
 /// Replaces `path` with a functions table of an older shape: two
 /// columns, schema version 0.
 fn write_other_schema(path: &Path) {

@@ -469,7 +469,7 @@ fn export(args: &ExportArgs, q: &profx::analysis::query::Query) -> anyhow::Resul
         target,
         weight: args.weight.map(Into::into),
         query: label.clone(),
-        range: answered.range(),
+        range: answered.entry_range(),
     };
     let write = |out: &mut dyn Write| export::write(profile, &req, out);
     let to_stdout = args.output.as_os_str() == "-";

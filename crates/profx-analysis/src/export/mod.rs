@@ -65,9 +65,12 @@ pub struct Request {
     /// it; folded stacks and CSV have no place for it (the command says it
     /// on stderr). `None` for the whole profile.
     pub query: Option<String>,
-    /// The query's range (`Answer::range`): the Chrome trace, drawn from
-    /// the events' time order, writes the calls that overlap it, cut at
-    /// its edges (every other target reads the range's own profile).
+    /// The query's range as calls are held to it (`Answer::entry_range`:
+    /// reaching past the run's last event when it ends there, so a call
+    /// entered at that instant is written, as the range's profile counts
+    /// it): the Chrome trace, drawn from the events' time order, writes the
+    /// calls that overlap it, cut at its edges (every other target reads
+    /// the range's own profile).
     pub range: Option<profx_model::TimeRange>,
 }
 

@@ -150,6 +150,9 @@ pub struct Ranged {
     /// is given it reaching past the run's last event when it ends there,
     /// so calls entered at that last instant count.)
     pub range: TimeRange,
+    /// The range the replay was given: `range`, reaching past the run's
+    /// last event when it ends there.
+    feed: TimeRange,
     /// Why the range stated is not the range asked, if it is not.
     pub note: Option<String>,
     /// The levels before it was committed (their base, then their steps).
@@ -361,6 +364,14 @@ impl Answer {
         self.ranges.last().map(|r| r.range)
     }
 
+    /// The range a call's entry lies in when the call counts: the range
+    /// stated, reaching past the run's last event when it ends there, so a
+    /// call entered at that last instant counts (model.md § Time ranges).
+    /// Whoever reads the trace's calls beside this answer holds them to it.
+    pub fn entry_range(&self) -> Option<TimeRange> {
+        self.ranges.last().map(|r| r.feed)
+    }
+
     /// The run the events' profile covers, first to last event of its
     /// threads (the threads chosen); `None` without a trace's times.
     pub fn run_span(&self) -> Option<TimeRange> {
@@ -410,6 +421,7 @@ impl Answer {
         let mut ranges = self.ranges.clone();
         ranges.push(Arc::new(Ranged {
             range,
+            feed,
             note,
             before: self.levels.clone(),
         }));

@@ -463,7 +463,8 @@ fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), Export
 
 /// The trace's calls the query keeps: those of its threads, entered
 /// inside its range (a call counts where it was entered, model.md § Time
-/// ranges); transforms rewrite call paths, not calls. Handed to `emit`
+/// ranges, a call entered at the run's last event too when the range
+/// reaches it: `Answer::entry_range`); transforms rewrite call paths, not calls. Handed to `emit`
 /// `GROUP_ROWS` at a time, so a trace of any size holds one group's
 /// rows; `None` when `emit` says the writer has stopped.
 fn call_rows(
@@ -476,7 +477,7 @@ fn call_rows(
 ) -> Result<Option<u64>, ExportError> {
     let loaded = answer.loaded();
     let threads = answer.threads();
-    let range = answer.range();
+    let range = answer.entry_range();
     let timed = loaded.time_unit().is_some();
     let at = |x: f64| loaded.at_resolution(Some(x)).filter(|_| timed);
     // A duration as the function's percentiles, minimum and maximum hold
