@@ -108,8 +108,13 @@ fn export(files: &[&Path], dir: &Path, extra: &[&str]) -> std::process::Output {
     profx(&args)
 }
 
+/// A file's reader, its page index read too (a malformed index is an
+/// error).
 fn reader(path: &Path) -> SerializedFileReader<std::fs::File> {
-    SerializedFileReader::new(std::fs::File::open(path).unwrap())
+    let options = parquet::file::serialized_reader::ReadOptionsBuilder::new()
+        .with_page_index()
+        .build();
+    SerializedFileReader::new_with_options(std::fs::File::open(path).unwrap(), options)
         .unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
@@ -307,10 +312,16 @@ fn every_table_of_every_format_is_its_report() {
         assert_eq!(kv["table"].as_deref(), Some(t));
         // Texts are dictionary-encoded in every table (parquet.md §
         // Files), `calls`' and `stacks'` by profx's keys: no page of them
-        // is plain. Integers are delta-encoded.
-        for g in r.metadata().row_groups() {
-            for c in g.columns() {
+        // is plain. Integers are delta-encoded. Every column has an offset
+        // index (the pages' places and first rows), the keyed ones too.
+        for (k, g) in r.metadata().row_groups().iter().enumerate() {
+            let index = r.metadata().page_index_for_row_group(k);
+            for (i, c) in g.columns().iter().enumerate() {
                 let path = c.column_path();
+                assert!(c.offset_index_offset().is_some(), "{t}: {path}");
+                let pages = index.page_locations(i).expect("an offset index");
+                assert_eq!(pages.first().map(|p| p.first_row_index), Some(0));
+                assert_eq!(pages[0].offset, c.data_page_offset(), "{t}: {path}");
                 match c.column_type() {
                     parquet::basic::Type::BYTE_ARRAY => {
                         assert!(c.dictionary_page_offset().is_some(), "{t}: {path}");

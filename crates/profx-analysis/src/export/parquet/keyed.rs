@@ -21,7 +21,7 @@ use parquet::basic::{Compression, Encoding, PageType};
 use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::{ParquetError, Result};
-use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
+use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder, PageEncodingStats};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use profx_model::FuncId;
@@ -86,11 +86,17 @@ pub(super) fn chunk(
 ) -> Result<(Bytes, ColumnCloseResult)> {
     let max_def = descr.max_def_level();
     let max_rep = descr.max_rep_level();
-    let entries = match (defs, reps) {
-        (Some(d), _) if max_def > 0 => d.len(),
-        (_, Some(r)) if max_rep > 0 => r.len(),
-        _ => keyed.keys.len(),
-    };
+    let (defs, reps) = (defs.filter(|_| max_def > 0), reps.filter(|_| max_rep > 0));
+    let refuse = |why: &str| Err(ParquetError::General(format!("{}: {why}", descr.path())));
+    if (max_def > 0) != defs.is_some() || (max_rep > 0) != reps.is_some() {
+        return refuse("its levels missing");
+    }
+    if let (Some(d), Some(r)) = (defs, reps)
+        && d.len() != r.len()
+    {
+        return refuse("as many definition as repetition levels");
+    }
+    let entries = defs.or(reps).map_or(keyed.keys.len(), <[i16]>::len);
     let mut sink = TrackedWrite::new(Vec::new());
     let mut pages = SerializedPageWriter::new(&mut sink);
     let mut snappy = snap::raw::Encoder::new();
@@ -121,9 +127,13 @@ pub(super) fn chunk(
         let spec = pages.write_page(CompressedPage::new(page, body.len()))?;
         compressed += spec.compressed_size as i64;
         uncompressed += spec.uncompressed_size as i64;
-        Ok::<_, ParquetError>(spec.offset as i64)
+        // Where the page lies in the chunk, and its bytes, header included
+        // (the offset index's page location).
+        let size = i32::try_from(spec.compressed_size)
+            .map_err(|_| ParquetError::General("a page of 2 GiB".into()))?;
+        Ok::<_, ParquetError>((spec.offset as i64, size))
     };
-    let dictionary_at = page(&mut pages, &keyed.dict, Kind::Dictionary(keyed.entries))?;
+    let (dictionary_at, _) = page(&mut pages, &keyed.dict, Kind::Dictionary(keyed.entries))?;
     let width = bits(keyed.entries.saturating_sub(1)).max(1);
     let (def_width, rep_width) = (bits(max_def as u32), bits(max_rep as u32));
     let mut data_at = None;
@@ -132,10 +142,15 @@ pub(super) fn chunk(
     let mut body = Vec::new();
     let mut levels = Vec::new();
     let mut rows = 0u64;
+    // Each data page's place and first row, as the crate's writer keeps
+    // them for its own columns: a reader that selects rows reads only the
+    // pages holding them.
+    let mut index = OffsetIndexBuilder::new();
     while at < entries || data_pages == 0 {
-        let end = page_end(at, entries, reps.filter(|_| max_rep > 0));
+        let end = page_end(at, entries, reps);
         body.clear();
-        if let Some(reps) = reps.filter(|_| max_rep > 0) {
+        let rows_before = rows;
+        if let Some(reps) = reps {
             let reps = &reps[at..end];
             rows += reps.iter().filter(|&&r| r == 0).count() as u64;
             with_length(&mut body, &mut levels, reps, rep_width);
@@ -143,7 +158,7 @@ pub(super) fn chunk(
             rows += (end - at) as u64;
         }
         let mut values = end - at;
-        if let Some(defs) = defs.filter(|_| max_def > 0) {
+        if let Some(defs) = defs {
             let defs = &defs[at..end];
             values = defs.iter().filter(|&&d| d == max_def).count();
             with_length(&mut body, &mut levels, defs, def_width);
@@ -157,7 +172,9 @@ pub(super) fn chunk(
         hybrid(keys, width, &mut body);
         let n = u32::try_from(end - at)
             .map_err(|_| ParquetError::General("a page of 2^32 values".into()))?;
-        let offset = page(&mut pages, &body, Kind::Data(n))?;
+        let (offset, size) = page(&mut pages, &body, Kind::Data(n))?;
+        index.append_offset_and_size(offset, size);
+        index.append_row_count((rows - rows_before) as i64);
         data_at.get_or_insert(offset);
         data_pages += 1;
         at = end;
@@ -200,7 +217,7 @@ pub(super) fn chunk(
         metadata,
         bloom_filter: None,
         column_index: None,
-        offset_index: None,
+        offset_index: Some(index.build()),
     };
     Ok((bytes, close))
 }
@@ -534,6 +551,72 @@ mod tests {
             .collect();
         let ours = round_trip(&rows, true, true);
         assert_eq!(ours, round_trip(&rows, true, false));
+    }
+
+    /// The offset index names every data page, in order, back to back
+    /// after the dictionary page, each with the row it starts on.
+    #[test]
+    fn the_offset_index_is_the_pages() {
+        let message = "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }";
+        let (mut keyed, mut defs, mut reps) = (Keyed::default(), Vec::new(), Vec::new());
+        let key = keyed.add(b"only").unwrap();
+        let mut starts = Vec::new();
+        for row in 0..PAGE_ENTRIES {
+            starts.push(reps.len());
+            for i in 0..row % 5 {
+                keyed.push(key);
+                defs.push(1);
+                reps.push(i16::from(i > 0));
+            }
+            if row % 5 == 0 {
+                defs.push(0);
+                reps.push(0);
+            }
+        }
+        let descr = file_descr(message);
+        let (bytes, close) = chunk(&descr, &keyed, Some(&defs), Some(&reps)).unwrap();
+        let pages = close.offset_index.unwrap().page_locations;
+        assert!(pages.len() >= 3, "{}", pages.len());
+        let data_at = close.metadata.data_page_offset();
+        assert!(data_at > close.metadata.dictionary_page_offset().unwrap());
+        assert_eq!(pages[0].offset, data_at);
+        assert_eq!(pages[0].first_row_index, 0);
+        for two in pages.windows(2) {
+            assert_eq!(
+                two[1].offset,
+                two[0].offset + i64::from(two[0].compressed_page_size)
+            );
+        }
+        // Each page from the row its first entry starts (pages end where
+        // `page_end` says).
+        let (mut at, mut firsts) = (0, Vec::new());
+        while at < reps.len() {
+            firsts.push(starts.partition_point(|&s| s < at) as i64);
+            at = page_end(at, reps.len(), Some(&reps));
+        }
+        let indexed: Vec<i64> = pages.iter().map(|p| p.first_row_index).collect();
+        assert_eq!(indexed, firsts);
+        let last = pages.last().unwrap();
+        assert_eq!(
+            last.offset + i64::from(last.compressed_page_size),
+            bytes.len() as i64
+        );
+        assert_eq!(close.rows_written, PAGE_ENTRIES as u64);
+    }
+
+    /// A column whose levels are missing, or disagree, is refused, not
+    /// written with none.
+    #[test]
+    fn levels_missing_are_refused() {
+        let message = "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }";
+        let descr = file_descr(message);
+        let mut keyed = Keyed::default();
+        let key = keyed.add(b"a").unwrap();
+        keyed.push(key);
+        assert!(chunk(&descr, &keyed, None, Some(&[0])).is_err());
+        assert!(chunk(&descr, &keyed, Some(&[1]), None).is_err());
+        assert!(chunk(&descr, &keyed, Some(&[1, 0]), Some(&[0])).is_err());
+        assert!(chunk(&descr, &keyed, Some(&[1]), Some(&[0])).is_ok());
     }
 
     #[test]

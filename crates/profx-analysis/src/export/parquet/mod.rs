@@ -300,10 +300,11 @@ pub struct Piece {
 }
 
 /// Makes one run's rows, table by table, and hands each table's to `emit`
-/// (a trace's calls `GROUP_ROWS` at a time): `answer` is the query's
-/// answer on the run's loaded profile, `calls` its trace's calls. Stops
-/// when `emit` says the writer has (`Ok(false)`). How many calls it gave.
-/// Its batches are taken from `spare`.
+/// `GROUP_ROWS` rows at a time at most (a row group: a run's rows are one
+/// unless it has more): `answer` is the query's answer on the run's
+/// loaded profile, `calls` its trace's calls. Stops when `emit` says the
+/// writer has (`Ok(None)`). How many calls it gave. Its batches are taken
+/// from `spare`.
 pub fn run_rows(
     run_id: i64,
     answer: &Answer,
@@ -311,59 +312,122 @@ pub fn run_rows(
     spare: &Spare,
     emit: &mut dyn FnMut(Piece) -> bool,
 ) -> Result<Option<u64>, ExportError> {
+    run_rows_in(run_id, answer, calls, spare, GROUP_ROWS, emit)
+}
+
+/// `run_rows` with groups of at most `group_rows` rows.
+fn run_rows_in(
+    run_id: i64,
+    answer: &Answer,
+    calls: Option<Spilled>,
+    spare: &Spare,
+    group_rows: usize,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> Result<Option<u64>, ExportError> {
     let paths = answer.profile(Reads::Paths);
     let events = answer.profile(Reads::Events);
     let mut calls = calls;
     let mut n_calls = 0;
     for (table, spec) in TABLES.iter().enumerate() {
-        let mut batch = spare.take(*spec);
-        match spec.name {
-            "runs" => run_row(&mut batch, run_id, answer)?,
+        let mut out = Groups {
+            table,
+            batch: spare.take(*spec),
+            spare,
+            rows: group_rows.max(1),
+            emit: &mut *emit,
+        };
+        let going = match spec.name {
+            "runs" => run_row(&mut out.batch, run_id, answer).map(|()| true)?,
             "functions" => {
                 let rows = canonical_functions(paths);
-                json_rows(
-                    &mut batch,
-                    run_id,
-                    rows.into_iter().map(|f| json::function(paths, f)),
-                )?;
+                let rows = rows.into_iter().map(|f| json::function(paths, f));
+                json_rows(&mut out, run_id, rows)?
             }
             "edges" => {
                 let edges = crate::callgraph::edges(paths);
-                json_rows(
-                    &mut batch,
-                    run_id,
-                    edges.iter().map(|e| json::edge(paths, e)),
-                )?;
+                json_rows(&mut out, run_id, edges.iter().map(|e| json::edge(paths, e)))?
             }
-            "stacks" => stack_rows(&mut batch, run_id, paths)?,
+            "stacks" => stack_rows(&mut out, run_id, paths)?,
             "lines" => {
                 let rows = canonical_lines(paths);
                 json_rows(
-                    &mut batch,
+                    &mut out,
                     run_id,
                     rows.into_iter().map(|l| json::line(paths, l)),
-                )?;
+                )?
             }
             "threads" => {
                 let rows = crate::query::threads_by_id(events);
-                json_rows(&mut batch, run_id, rows.iter().map(json::thread))?;
+                json_rows(&mut out, run_id, rows.iter().map(json::thread))?
             }
-            _ => {
-                if let Some(spilled) = calls.take() {
-                    let out = (table, spare);
-                    match call_rows(out, batch, run_id, answer, spilled, emit)? {
-                        Some(n) => n_calls = n,
-                        None => return Ok(None),
+            _ => match calls.take() {
+                Some(spilled) => match call_rows(&mut out, run_id, answer, spilled)? {
+                    Some(n) => {
+                        n_calls = n;
+                        true
                     }
-                }
-                continue;
-            }
-        }
-        if batch.rows() > 0 && !emit(Piece { table, batch }) {
+                    None => false,
+                },
+                None => true,
+            },
+        };
+        if !going || !out.finish() {
             return Ok(None);
         }
     }
     Ok(Some(n_calls))
+}
+
+/// One table's rows of one run as they are made, handed on a group (at
+/// most `rows` rows) at a time.
+struct Groups<'a, 'e> {
+    /// The table's place in `TABLES`.
+    table: usize,
+    /// The group being filled.
+    batch: Batch,
+    spare: &'a Spare,
+    rows: usize,
+    emit: &'a mut (dyn FnMut(Piece) -> bool + 'e),
+}
+
+/// What became of the group after a row.
+#[derive(PartialEq)]
+enum After {
+    /// It has room for more.
+    Same,
+    /// It was full and handed on; the next is empty (keys made for the
+    /// one handed on are not the next's).
+    Next,
+    /// It was full, and the writer has stopped.
+    Stopped,
+}
+
+impl Groups<'_, '_> {
+    /// Hands the group on when the row just added filled it.
+    fn row_added(&mut self) -> After {
+        if self.batch.rows() < self.rows {
+            return After::Same;
+        }
+        let next = self.spare.take(TABLES[self.table]);
+        let full = std::mem::replace(&mut self.batch, next);
+        match (self.emit)(Piece {
+            table: self.table,
+            batch: full,
+        }) {
+            true => After::Next,
+            false => After::Stopped,
+        }
+    }
+
+    /// Hands on the last group, if it has rows; false when the writer has
+    /// stopped.
+    fn finish(self) -> bool {
+        self.batch.rows() == 0
+            || (self.emit)(Piece {
+                table: self.table,
+                batch: self.batch,
+            })
+    }
 }
 
 fn table_error(table: &str, error: impl std::fmt::Display) -> ExportError {
@@ -373,29 +437,34 @@ fn table_error(table: &str, error: impl std::fmt::Display) -> ExportError {
     }
 }
 
-/// Adds `rows`, `--json` rows, to `batch`, each through its JSON value:
-/// a column is its key's value (a run's rows are below `GROUP_ROWS` but
-/// in a file stating tens of millions of functions, which the load would
-/// not hold either).
+/// Adds `rows`, `--json` rows, to `out`, each through its JSON value:
+/// a column is its key's value. False when the writer has stopped.
 fn json_rows<T: serde::Serialize>(
-    batch: &mut Batch,
+    out: &mut Groups<'_, '_>,
     run_id: i64,
     rows: impl Iterator<Item = T>,
-) -> Result<(), ExportError> {
+) -> Result<bool, ExportError> {
     for row in rows {
         let value = serde_json::to_value(row).map_err(std::io::Error::other)?;
-        batch
+        out.batch
             .push_json(run_id, &value)
             .map_err(|e| table_error("", e))?;
+        if out.row_added() == After::Stopped {
+            return Ok(false);
+        }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// `--json`'s stacks: its numbers (`json::stack_numbers`), and its
 /// frames as their names' keys (a run has tens of thousands of stacks,
 /// each of tens of frames, over a few hundred functions), each path
 /// walked into one buffer rather than made a list of names per stack.
-fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Result<(), ExportError> {
+fn stack_rows(
+    out: &mut Groups<'_, '_>,
+    run_id: i64,
+    p: &profx_model::Profile,
+) -> Result<bool, ExportError> {
     let mut frame_keys = keyed::FrameKeys::default();
     let mut keys = Vec::new();
     let words = |f| {
@@ -403,16 +472,23 @@ fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Resul
         [frame.name, frame.module]
     };
     let stacks = canonical_stacks(p);
-    let frames_in_all = stacks.iter().map(|&s| p.stack_depth(s)).sum();
-    batch.reserve(stacks.len());
-    batch.reserve_items(frames_in_all);
+    // Room for the group's rows and frames, each group's share of them.
+    let frames_in_all: usize = stacks.iter().map(|&s| p.stack_depth(s)).sum();
+    let group_rows = out.rows;
+    let reserve = |batch: &mut Batch, left: usize| {
+        let rows = left.min(group_rows);
+        batch.reserve(rows);
+        let share = frames_in_all as f64 * rows as f64 / stacks.len().max(1) as f64;
+        batch.reserve_items(share.ceil() as usize);
+    };
+    reserve(&mut out.batch, stacks.len());
     let mut path = Vec::new();
-    for s in stacks {
+    for (done, &s) in stacks.iter().enumerate() {
         let row = json::stack_numbers(p, s);
         p.path_into(p.stack_node(s), &mut path);
         keys.clear();
         for &f in &path {
-            let add = |part, text: &str| batch.add_word(1, part, text);
+            let add = |part, text: &str| out.batch.add_word(1, part, text);
             let of = frame_keys.of(f, || words(f), add);
             keys.push(of.map_err(|e| table_error("stacks", e))?);
         }
@@ -424,11 +500,20 @@ fn stack_rows(batch: &mut Batch, run_id: i64, p: &profx_model::Profile) -> Resul
             Cell::Float(row.self_ms),
             Cell::Float(row.child_ms),
         ];
-        batch
+        out.batch
             .push_cells(&cells)
             .map_err(|e| table_error("stacks", e))?;
+        match out.row_added() {
+            After::Same => {}
+            After::Next => {
+                // The keys were the group's handed on.
+                frame_keys.reset();
+                reserve(&mut out.batch, stacks.len() - done - 1);
+            }
+            After::Stopped => return Ok(false),
+        }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), ExportError> {
@@ -464,16 +549,14 @@ fn run_row(batch: &mut Batch, run_id: i64, answer: &Answer) -> Result<(), Export
 /// The trace's calls the query keeps: those of its threads, entered
 /// inside its range (a call counts where it was entered, model.md § Time
 /// ranges, a call entered at the run's last event too when the range
-/// reaches it: `Answer::entry_range`); transforms rewrite call paths, not calls. Handed to `emit`
-/// `GROUP_ROWS` at a time, so a trace of any size holds one group's
-/// rows; `None` when `emit` says the writer has stopped.
+/// reaches it: `Answer::entry_range`); transforms rewrite call paths,
+/// not calls. Handed on a group at a time, so a trace of any size holds
+/// one group's rows; `None` when the writer has stopped.
 fn call_rows(
-    (table, spare): (usize, &Spare),
-    mut batch: Batch,
+    out: &mut Groups<'_, '_>,
     run_id: i64,
     answer: &Answer,
     spilled: Spilled,
-    emit: &mut dyn FnMut(Piece) -> bool,
 ) -> Result<Option<u64>, ExportError> {
     let loaded = answer.loaded();
     let threads = answer.threads();
@@ -492,7 +575,7 @@ fn call_rows(
     let spill_error = |e| table_error("calls", e);
     let mut blocks = spilled.blocks().map_err(spill_error)?;
     let all = usize::try_from(blocks.len()).unwrap_or(usize::MAX);
-    batch.reserve(all.min(GROUP_ROWS));
+    out.batch.reserve(all.min(out.rows));
     let mut seen = 0;
     while let Some(block) = blocks.next_block().map_err(spill_error)? {
         for c in block {
@@ -507,7 +590,7 @@ fn call_rows(
                 return Err(table_error("calls", why));
             }
             // The name's column is the table's third, the module's its fourth.
-            let add = |part, text: &str| batch.add_word(2 + part, 0, text);
+            let add = |part, text: &str| out.batch.add_word(2 + part, 0, text);
             let keys = frame_keys
                 .of(c.func, || words(c.func), add)
                 .map_err(|e| table_error("calls", e))?;
@@ -515,7 +598,7 @@ fn call_rows(
                 let why = format!("thread {} is no int64", c.thread);
                 return Err(table_error("calls", why));
             };
-            batch
+            out.batch
                 .push_call(
                     run_id,
                     thread,
@@ -527,19 +610,16 @@ fn call_rows(
                 )
                 .map_err(|e| table_error("calls", e))?;
             written += 1;
-            if batch.rows() >= GROUP_ROWS {
-                let full = std::mem::replace(&mut batch, spare.take(TABLES[table]));
-                // The keys were the written group's dictionaries'.
-                frame_keys.reset();
-                if !emit(Piece { table, batch: full }) {
-                    return Ok(None);
+            match out.row_added() {
+                After::Same => {}
+                After::Next => {
+                    // The keys were the group's handed on.
+                    frame_keys.reset();
+                    out.batch.reserve(all.saturating_sub(seen).min(out.rows));
                 }
-                batch.reserve(all.saturating_sub(seen).min(GROUP_ROWS));
+                After::Stopped => return Ok(None),
             }
         }
-    }
-    if batch.rows() > 0 && !emit(Piece { table, batch }) {
-        return Ok(None);
     }
     Ok(Some(written))
 }
@@ -809,6 +889,101 @@ impl std::fmt::Debug for Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What an export in groups gave: the rows each piece handed on held
+    /// (by table), every table's rows read back, and each file's row
+    /// groups.
+    struct Exported {
+        pieces: Vec<(usize, usize)>,
+        rows: Vec<Vec<String>>,
+        groups: Vec<usize>,
+    }
+
+    /// A trace exported with groups of `group_rows` rows.
+    fn export_in_groups(group_rows: usize) -> Exported {
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/xpp/orders-run.prf"
+        );
+        let (spill, calls) = CallSpill::new().unwrap();
+        let opts = profx_load::LoadOptions {
+            calls: profx_model::CallFeed::new(Box::new(spill)),
+            ..Default::default()
+        };
+        let p = profx_load::load_paths(&[fixture.to_string()], &opts).unwrap();
+        drop(opts);
+        let q = crate::query::Query::default();
+        let watch = profx_model::Watch::NONE;
+        let answer = Answer::run(&Arc::new(p), &q, crate::query::Policy::Script, &watch).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("tables");
+        let mut tables = Tables::create(&out, false).unwrap();
+        let spare = tables.spare();
+        let mut pieces = Vec::new();
+        let mut emit = |piece| {
+            pieces.push(piece);
+            true
+        };
+        run_rows_in(1, &answer, Some(calls), &spare, group_rows, &mut emit)
+            .unwrap()
+            .unwrap();
+        let sizes = pieces.iter().map(|p| (p.table, p.batch.rows())).collect();
+        for piece in pieces {
+            tables.write(piece).unwrap();
+        }
+        tables.finish().unwrap();
+        let mut rows = Vec::new();
+        let mut groups = Vec::new();
+        for t in TABLES {
+            let file = File::open(out.join(format!("{}.parquet", t.name))).unwrap();
+            let reader = SerializedFileReader::new(file).unwrap();
+            groups.push(reader.num_row_groups());
+            let read = reader.get_row_iter(None).unwrap();
+            rows.push(read.map(|r| r.unwrap().to_string()).collect());
+        }
+        Exported {
+            pieces: sizes,
+            rows,
+            groups,
+        }
+    }
+
+    /// A run of more rows than a group holds is written as several groups
+    /// of at most that many, in order, every table's (the keyed ones'
+    /// dictionaries made again for each), and reads back as one group.
+    #[test]
+    fn a_runs_rows_split_into_groups_read_back_as_one() {
+        let Exported {
+            pieces: whole_sizes,
+            rows: whole,
+            groups: whole_groups,
+        } = export_in_groups(GROUP_ROWS);
+        let Exported {
+            pieces: sizes,
+            rows,
+            groups,
+        } = export_in_groups(2);
+        assert_eq!(rows, whole);
+        for (t, spec) in TABLES.iter().enumerate() {
+            let n = whole[t].len();
+            let one: Vec<usize> = whole_sizes
+                .iter()
+                .filter(|p| p.0 == t)
+                .map(|p| p.1)
+                .collect();
+            assert_eq!(one, [n].repeat(usize::from(n > 0)), "{}", spec.name);
+            assert_eq!(whole_groups[t], usize::from(n > 0), "{}", spec.name);
+            let split: Vec<usize> = sizes.iter().filter(|p| p.0 == t).map(|p| p.1).collect();
+            let mut want = vec![2; n / 2];
+            if n % 2 == 1 {
+                want.push(1);
+            }
+            assert_eq!(split, want, "{}", spec.name);
+            assert_eq!(groups[t], want.len(), "{}", spec.name);
+        }
+        let of = |name| whole[TABLES.iter().position(|t| t.name == name).unwrap()].len();
+        assert!(of("calls") > 4 && of("stacks") > 4 && of("functions") > 4);
+    }
 
     #[test]
     fn a_tables_files_are_its_name_and_a_number() {

@@ -584,9 +584,13 @@ impl Batch {
         else {
             return Err(self.mismatch(0, "a call's row in another table"));
         };
-        if !key(&mut names[0], name) || !key(&mut modules[0], module) {
+        // Both keys asked before either is pushed: a table never holds
+        // half a row.
+        if !holds_key(&names[0], name) || !holds_key(&modules[0], module) {
             return Err(self.mismatch(2, "a key in no dictionary"));
         }
+        push_key(&mut names[0], name);
+        push_key(&mut modules[0], module);
         int(&mut run_id[0], run);
         int(&mut threads[0], thread);
         float(&mut starts[0], start);
@@ -681,13 +685,14 @@ fn int(leaf: &mut Leaf, v: i64) {
 
 /// A required keyed string's value; false if the key is in no
 /// dictionary.
-fn key(leaf: &mut Leaf, key: u32) -> bool {
-    match &mut leaf.values {
-        Values::Keys(out) if out.has(key) => {
-            out.push(key);
-            true
-        }
-        _ => false,
+fn holds_key(leaf: &Leaf, key: u32) -> bool {
+    matches!(&leaf.values, Values::Keys(out) if out.has(key))
+}
+
+/// `key` pushed where the leaf is keyed (`holds_key` asked first).
+fn push_key(leaf: &mut Leaf, key: u32) {
+    if let Values::Keys(out) = &mut leaf.values {
+        out.push(key);
     }
 }
 
