@@ -140,9 +140,15 @@ mod tests {
         ]
     }
 
-    /// The case's profile, loaded whole, and the input's size (all its
-    /// pieces).
-    fn loaded(kind: Format, reference: bool, packeted: bool) -> (Profile, u64) {
+    /// The case's profile, loaded whole, the input's size (all its
+    /// pieces) and the packets' folder, if any: the replay reads the
+    /// files again, so the caller keeps it until it is done (dropped, it
+    /// is removed).
+    fn loaded(
+        kind: Format,
+        reference: bool,
+        packeted: bool,
+    ) -> (Profile, u64, Option<tempfile::TempDir>) {
         let opts = LoadOptions {
             reference,
             workers: Some(3),
@@ -158,13 +164,11 @@ mod tests {
                 .expect("listed")
                 .map(|e| e.expect("an entry").metadata().expect("its size").len())
                 .sum();
-            // The replay reads the files again: kept until the test ends.
-            std::mem::forget(dir);
-            return (p, size);
+            return (p, size, Some(dir));
         }
         let input = Input::owned("T.PRF", generated(kind).to_vec());
         let size = input.len();
-        (load_inputs(&[input], &opts).expect("loads"), size)
+        (load_inputs(&[input], &opts).expect("loads"), size, None)
     }
 
     /// The id of the thread running this, as the kernel numbers it.
@@ -223,7 +227,7 @@ mod tests {
     #[test]
     fn a_replay_cancelled_midway_stops_all_its_threads() {
         for (case, kind, reference, packeted) in cases() {
-            let (p, size) = loaded(kind, reference, packeted);
+            let (p, size, _packets) = loaded(kind, reference, packeted);
             let (stop, asked_by) = (AtomicBool::new(false), Mutex::new(BTreeSet::new()));
             let told = Mutex::new(Vec::new());
             let cancel = || {
@@ -264,7 +268,7 @@ mod tests {
             Told(u64, u64),
         }
         for (case, kind, reference, packeted) in cases() {
-            let (p, size) = loaded(kind, reference, packeted);
+            let (p, size, _packets) = loaded(kind, reference, packeted);
             let heard = Mutex::new(Vec::new());
             let hear = |what| heard.lock().expect("not poisoned").push(what);
             let watch = Watch {
