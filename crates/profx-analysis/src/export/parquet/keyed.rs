@@ -13,8 +13,8 @@
 //! gains is in BENCHMARKS.md (issue 70). The pages are the format's own
 //! (Parquet's Encodings.md: a `PLAIN` dictionary page, `RLE_DICTIONARY`
 //! data pages v1), framed and placed by the crate (`SerializedPageWriter`,
-//! `append_column`), and read back by the crate's reader and DuckDB in
-//! the tests.
+//! `append_column`), and read back by the crate's reader in the tests
+//! and by DuckDB in CI's check (`scripts/check_parquet.py`).
 
 use bytes::Bytes;
 use parquet::basic::{Compression, Encoding, PageType};
