@@ -146,12 +146,11 @@ impl std::fmt::Display for Removed {
 /// off is instant.
 #[derive(Debug)]
 pub struct Ranged {
-    /// The range cut to the run: what every output states. (The replay
-    /// is given it reaching past the run's last event when it ends there,
-    /// so calls entered at that last instant count.)
+    /// The range cut to the run: what every output states.
     pub range: TimeRange,
-    /// The range the replay was given: `range`, reaching past the run's
-    /// last event when it ends there.
+    /// The range the replay was given (`Answer::entry_range`): `range`,
+    /// reaching past the run's last event when it ends there, so calls
+    /// entered at that last instant count.
     feed: TimeRange,
     /// Why the range stated is not the range asked, if it is not.
     pub note: Option<String>,

@@ -431,6 +431,9 @@ mod tests {
         }
     }
 
+    /// A list of texts: a column with both levels.
+    const LIST: &str = "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }";
+
     /// `rows` (each a list of texts) written to a one-column file: by
     /// `chunk` from keys, or by the crate's own writer from the texts;
     /// read back by the crate's reader, a row as it shows one.
@@ -441,9 +444,7 @@ mod tests {
         use parquet::file::writer::SerializedFileWriter;
         use std::sync::Arc;
         let message = match list {
-            true => {
-                "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }"
-            }
+            true => LIST,
             false => "message t { required binary c (UTF8); }",
         };
         let schema = Arc::new(parquet::schema::parser::parse_message_type(message).unwrap());
@@ -557,7 +558,7 @@ mod tests {
     /// after the dictionary page, each with the row it starts on.
     #[test]
     fn the_offset_index_is_the_pages() {
-        let message = "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }";
+        let message = LIST;
         let (mut keyed, mut defs, mut reps) = (Keyed::default(), Vec::new(), Vec::new());
         let key = keyed.add(b"only").unwrap();
         let mut starts = Vec::new();
@@ -608,7 +609,7 @@ mod tests {
     /// written with none.
     #[test]
     fn levels_missing_are_refused() {
-        let message = "message t { required group c (LIST) { repeated group list { required binary element (UTF8); } } }";
+        let message = LIST;
         let descr = file_descr(message);
         let mut keyed = Keyed::default();
         let key = keyed.add(b"a").unwrap();
